@@ -1,0 +1,61 @@
+package memfile
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// NewEntry is what a caller (the remember command, a fallback or
+// checkpoint entry) asks to record.
+type NewEntry struct {
+	Tier       int // 1 or 2
+	Importance int // 1-5
+	Date       time.Time
+	Tags       []string
+	Text       string
+}
+
+// Add records an entry, neutralising its text first so it cannot break the
+// file. Recording the same text on the same day twice updates the first
+// entry (higher importance, union of tags) instead of adding a copy. It
+// returns the entry as stored and whether it was new.
+func (f *File) Add(n NewEntry) (*Entry, bool, error) {
+	if n.Tier != 1 && n.Tier != 2 {
+		return nil, false, fmt.Errorf("tier %d: entries go in Tier 1 or Tier 2", n.Tier)
+	}
+	if n.Importance < 1 || n.Importance > 5 {
+		return nil, false, fmt.Errorf("importance %d is not from 1 to 5", n.Importance)
+	}
+	if n.Tier == 1 && n.Importance < 4 {
+		return nil, false, fmt.Errorf("importance %d is too low for Tier 1, which holds only 4 and 5", n.Importance)
+	}
+	text := Neutralize(n.Text)
+	if text == "" {
+		return nil, false, errors.New("the entry's text is empty")
+	}
+	date := civil(n.Date)
+	e := &Entry{Importance: n.Importance, Date: date, Tags: NormalizeTags(n.Tags), Text: text}
+	id := EntryID(date, text)
+	if old, _ := f.Find(id); old != nil && normalText(old.Text) == normalText(text) {
+		old.Importance = max(old.Importance, e.Importance)
+		old.Tags = NormalizeTags(append(old.Tags, e.Tags...))
+		return old, false, nil
+	}
+	taken := map[string]bool{}
+	for t := 1; t <= 2; t++ {
+		for _, x := range f.Entries(t) {
+			taken[x.ID] = true
+		}
+	}
+	for _, p := range f.Patterns() {
+		taken[p.ID] = true
+	}
+	e.ID = uniqueID("", id, taken)
+	if n.Tier == 1 {
+		e.Weight = Weight(e.Importance * 100)
+		e.HasWeight = true
+	}
+	f.Tiers[n.Tier-1].Blocks = append(f.Tiers[n.Tier-1].Blocks, Block{Entry: e})
+	return e, true, nil
+}

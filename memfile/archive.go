@@ -1,0 +1,89 @@
+package memfile
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The archive, bimri-archive.md, is append-only: each pruned or merged
+// entry or pattern is written with its tag line, plus where it was, when it
+// left and why. Nothing is ever removed from it, so pruning loses nothing.
+
+// ArchiveHeading starts a new archive file.
+const ArchiveHeading = "# BIMRI Archive\n<!-- Entries and patterns taken out of bimri.md, with the date and the reason. Append-only. -->\n"
+
+// ArchiveRecord is one item read back from the archive.
+type ArchiveRecord struct {
+	Tier     int
+	Entry    *Entry
+	Pattern  *Pattern
+	Archived time.Time
+	Reason   string
+}
+
+// RenderArchived renders archived items to append to the archive.
+func RenderArchived(items []Archived, day time.Time) []byte {
+	var b strings.Builder
+	for _, a := range items {
+		reason := strings.NewReplacer("[", "(", "]", ")", "\n", " ").Replace(a.Reason)
+		extra := fmt.Sprintf(" [TIER:%d] [ARCHIVED:%s] [REASON:%s]", a.Tier, day.Format(dateLayout), reason)
+		b.WriteByte('\n')
+		switch {
+		case a.Entry != nil:
+			b.WriteString(EntryLine(a.Entry) + extra + "\n" + a.Entry.Text + "\n")
+		case a.Pattern != nil:
+			b.WriteString(PatternLine(a.Pattern) + extra + "\n" + a.Pattern.Text + "\n")
+		}
+	}
+	return []byte(b.String())
+}
+
+var archiveFields = map[string]bool{"TIER": true, "ARCHIVED": true, "REASON": true}
+
+// ParseArchive reads the records of an archive. Lines it cannot read are
+// reported and skipped; the archive file itself is never rewritten.
+func ParseArchive(data []byte) ([]ArchiveRecord, []Warning) {
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	var out []ArchiveRecord
+	var warnings []Warning
+	for i := 0; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		if !strings.HasPrefix(t, "[") {
+			continue
+		}
+		fields, rest, ok := splitFields(t)
+		if !ok {
+			continue
+		}
+		summary := strings.TrimSpace(rest)
+		if summary == "" && i+1 < len(lines) && isSummaryLine(lines[i+1]) {
+			summary = strings.TrimSpace(lines[i+1])
+			i++
+		}
+		rec := ArchiveRecord{Tier: 2}
+		if v, ok := fields.get("TIER"); ok && len(v) == 1 && v[0] >= '1' && v[0] <= '3' {
+			rec.Tier = int(v[0] - '0')
+		}
+		if v, ok := fields.get("ARCHIVED"); ok {
+			rec.Archived, _ = ParseDate(v)
+		}
+		rec.Reason, _ = fields.get("REASON")
+		var err error
+		if _, isPattern := fields.get("PATTERN"); isPattern {
+			rec.Tier = 3
+			rec.Pattern, err = patternFromFields(fields, summary)
+		} else {
+			rec.Entry, err = entryFromFields(fields, summary, archiveFields)
+			if err == nil && rec.Entry.ID == "" {
+				rec.Entry.ID = EntryID(rec.Entry.Date, rec.Entry.Text)
+			}
+		}
+		if err != nil {
+			warnings = append(warnings, Warning{Line: i + 1, Message: "archive record skipped: " + err.Error()})
+			continue
+		}
+		out = append(out, rec)
+	}
+	return out, warnings
+}

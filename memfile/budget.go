@@ -1,0 +1,88 @@
+package memfile
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Tokens is an estimate of a file's size in model tokens.
+type Tokens struct {
+	Tiers [3]int // each tier's heading, comments and blocks
+	Total int    // the whole file except the header line itself
+}
+
+// The estimate: every non-blank line costs ceil(characters / 4) tokens,
+// where characters are Unicode code points. Four characters a token is the
+// usual rule of thumb for English prose with Claude's tokenizer; code and
+// IDs tokenize a little denser, so treat the figure as the estimate the
+// protocol says it is, not a count. It is computed line by line, so a
+// section's cost is the sum of its blocks' costs and the budget check can
+// drop blocks without rendering the file again.
+func lineTokens(s string) int {
+	return (utf8.RuneCountInString(s) + 3) / 4
+}
+
+// EstimateText applies the estimate to any text.
+func EstimateText(s string) int {
+	n := 0
+	for _, l := range strings.Split(s, "\n") {
+		n += lineTokens(l)
+	}
+	return n
+}
+
+func blockTokens(b Block) int {
+	switch {
+	case b.Entry != nil:
+		return lineTokens(EntryLine(b.Entry)) + lineTokens(b.Entry.Text)
+	case b.Pattern != nil:
+		return lineTokens(PatternLine(b.Pattern)) + lineTokens(b.Pattern.Text)
+	case b.Note != nil:
+		n := 0
+		for _, l := range b.Note.Lines {
+			n += lineTokens(l)
+		}
+		return n
+	}
+	return 0
+}
+
+func sectionTokens(f *File, tier int) int {
+	s := f.Tiers[tier-1]
+	n := lineTokens(tierTitles[tier-1])
+	comments := s.Comments
+	if comments == nil {
+		comments = templateComments(DefaultConfig(), tier)
+	}
+	for _, c := range comments {
+		n += lineTokens(c)
+	}
+	for _, b := range s.Blocks {
+		n += blockTokens(b)
+	}
+	return n
+}
+
+// Estimate measures a file as Render would write it.
+func Estimate(f *File) Tokens {
+	var t Tokens
+	due := f.Header.DueLine
+	if due == "" {
+		due = dueLine(DefaultConfig())
+	}
+	t.Total = lineTokens(due) + lineTokens(titleLine) + lineTokens(endMarker)
+	for _, l := range f.Preamble {
+		t.Total += lineTokens(l)
+	}
+	for _, l := range f.Trailer {
+		t.Total += lineTokens(l)
+	}
+	for _, b := range f.Intro {
+		t.Total += blockTokens(b)
+	}
+	for i := range t.Tiers {
+		t.Tiers[i] = sectionTokens(f, i+1)
+		t.Total += t.Tiers[i]
+	}
+	return t
+}

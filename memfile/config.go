@@ -1,0 +1,157 @@
+package memfile
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// Config holds every number the rules use. Profiles give the defaults;
+// a JSON file may override any field.
+type Config struct {
+	Profile      string
+	Budgets      [3]int // estimated tokens for Tier 1, 2 and 3
+	TotalBudget  int    // estimated tokens for the whole file
+	DeepEvery    int    // deep maintenance every Nth session
+	Threshold    Weight // Tier 2 entries below it are archived
+	Floor        Weight // minimum weight of importance 4 and 5 entries
+	ContextLimit int    // characters the context view may use
+	IgnoreTags   []string
+}
+
+// ProfileNames lists the built-in profiles; the first is the default.
+var ProfileNames = []string{"claude-code", "cowork"}
+
+// Profile returns a built-in profile by name.
+func Profile(name string) (Config, error) {
+	base := Config{
+		Threshold:    150,
+		Floor:        400,
+		ContextLimit: 10000,
+		// Fallback and checkpoint entries are written by the hook itself;
+		// their tags say where an entry came from, not what recurs.
+		IgnoreTags: []string{"auto", "checkpoint"},
+	}
+	switch name {
+	case "", "claude-code":
+		base.Profile = "claude-code"
+		base.Budgets = [3]int{1500, 3000, 1500}
+		base.TotalBudget = 6000
+		base.DeepEvery = 10
+	case "cowork":
+		base.Profile = "cowork"
+		base.Budgets = [3]int{3000, 8000, 3500}
+		base.TotalBudget = 15000
+		base.DeepEvery = 15
+	default:
+		return Config{}, fmt.Errorf("config: profile %q is not one of %s", name, strings.Join(ProfileNames, ", "))
+	}
+	return base, nil
+}
+
+// DefaultConfig is the claude-code profile.
+func DefaultConfig() Config {
+	c, _ := Profile("claude-code")
+	return c
+}
+
+// ConfigKeys are the JSON fields LoadConfig reads.
+var ConfigKeys = []string{
+	"profile", "tier1_budget", "tier2_budget", "tier3_budget", "total_budget",
+	"deep_every", "threshold", "floor", "context_limit", "ignore_tags",
+}
+
+// LoadConfig reads a JSON object: "profile" picks the defaults, every other
+// field overrides one of them. Keys in otherKeys belong to other parts of
+// the program and are skipped; any other unknown key is an error, so a typo
+// never silently falls back to a default.
+func LoadConfig(data []byte, otherKeys ...string) (Config, error) {
+	if !gjson.ValidBytes(data) {
+		return Config{}, errors.New("config: not valid JSON")
+	}
+	root := gjson.ParseBytes(data)
+	if !root.IsObject() {
+		return Config{}, errors.New("config: not a JSON object")
+	}
+	known := map[string]bool{}
+	for _, k := range append(append([]string{}, ConfigKeys...), otherKeys...) {
+		known[k] = true
+	}
+	var unknown []string
+	root.ForEach(func(k, _ gjson.Result) bool {
+		if !known[k.String()] {
+			unknown = append(unknown, k.String())
+		}
+		return true
+	})
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return Config{}, fmt.Errorf("config: unknown field %q (known: %s)", unknown[0], strings.Join(ConfigKeys, ", "))
+	}
+
+	profile := root.Get("profile")
+	if profile.Exists() && profile.Type != gjson.String {
+		return Config{}, fmt.Errorf("config: field \"profile\" must be a string, got %s", profile.Raw)
+	}
+	cfg, err := Profile(profile.String())
+	if err != nil {
+		return Config{}, err
+	}
+
+	ints := []struct {
+		key      string
+		dst      *int
+		min, max int
+	}{
+		{"tier1_budget", &cfg.Budgets[0], 1, 1_000_000},
+		{"tier2_budget", &cfg.Budgets[1], 1, 1_000_000},
+		{"tier3_budget", &cfg.Budgets[2], 1, 1_000_000},
+		{"total_budget", &cfg.TotalBudget, 1, 3_000_000},
+		{"deep_every", &cfg.DeepEvery, 1, 10_000},
+		{"context_limit", &cfg.ContextLimit, 200, 1_000_000},
+	}
+	for _, f := range ints {
+		v := root.Get(f.key)
+		if !v.Exists() {
+			continue
+		}
+		if v.Type != gjson.Number || v.Num != math.Trunc(v.Num) || v.Num < float64(f.min) || v.Num > float64(f.max) {
+			return Config{}, fmt.Errorf("config: field %q must be a whole number from %d to %d, got %s", f.key, f.min, f.max, v.Raw)
+		}
+		*f.dst = int(v.Num)
+	}
+	weights := []struct {
+		key string
+		dst *Weight
+	}{
+		{"threshold", &cfg.Threshold},
+		{"floor", &cfg.Floor},
+	}
+	for _, f := range weights {
+		v := root.Get(f.key)
+		if !v.Exists() {
+			continue
+		}
+		if v.Type != gjson.Number || v.Num < 0 || v.Num > 5 {
+			return Config{}, fmt.Errorf("config: field %q must be a number from 0 to 5, got %s", f.key, v.Raw)
+		}
+		*f.dst = Weight(math.Round(v.Num * 100))
+	}
+	if v := root.Get("ignore_tags"); v.Exists() {
+		if !v.IsArray() {
+			return Config{}, fmt.Errorf("config: field \"ignore_tags\" must be an array of strings, got %s", v.Raw)
+		}
+		cfg.IgnoreTags = nil
+		for _, t := range v.Array() {
+			if t.Type != gjson.String {
+				return Config{}, fmt.Errorf("config: field \"ignore_tags\" must be an array of strings, got %s", t.Raw)
+			}
+			cfg.IgnoreTags = append(cfg.IgnoreTags, NormalizeTags([]string{t.String()})...)
+		}
+	}
+	return cfg, nil
+}

@@ -1,0 +1,196 @@
+package memfile
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf16"
+)
+
+// View says what the context view shows and how much room it has.
+type View struct {
+	// Limit is the most characters the view may use, counted as UTF-16
+	// code units, which is how Claude Code measures its 10,000 cap (a rune
+	// outside the BMP counts twice).
+	Limit int
+	// Global, when set, is the user's memory across workspaces; it comes
+	// first.
+	Global *File
+	// Name is the memory file's name as the model should see it.
+	Name string
+}
+
+// Length counts s as Claude Code does: UTF-16 code units.
+func Length(s string) int {
+	n := 0
+	for _, r := range s {
+		// Ranging over a string yields U+FFFD for invalid bytes, so RuneLen
+		// is 1 or 2 here.
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+// ContextView renders what goes into the model's context: the global
+// memory's entries, Tier 1 whole, patterns (established first), Tier 2 by
+// weight, then one line saying how much was left out and where the full
+// file is. Items go in that order until the next one does not fit; nothing
+// is ever cut mid-line, and the result never exceeds v.Limit.
+func ContextView(f *File, v View) string {
+	if v.Name == "" {
+		v.Name = "bimri.md"
+	}
+	var groups []viewGroup
+	if v.Global != nil {
+		g := viewGroup{heading: "## About you (global memory, all workspaces)"}
+		for t := 1; t <= 2; t++ {
+			for _, e := range v.Global.Entries(t) {
+				g.add(viewEntry(e, false), true)
+			}
+		}
+		groups = append(groups, g)
+	}
+	t1 := viewGroup{heading: "## Core intelligence (Tier 1, never decays)"}
+	for _, b := range f.Tiers[0].Blocks {
+		switch {
+		case b.Entry != nil:
+			t1.add(viewEntry(b.Entry, false), true)
+		case b.Note != nil:
+			t1.add("- note: "+strings.Join(trimmed(b.Note.Lines), " "), false)
+		}
+	}
+	groups = append(groups, t1)
+
+	pats := f.Patterns()
+	slices.SortStableFunc(pats, patternOrder)
+	t3 := viewGroup{heading: "## Patterns (Tier 3; EMERGING ones are hypotheses)"}
+	for _, p := range pats {
+		t3.add(fmt.Sprintf("- %s, %d obs [%s] %s (id %s)", p.Level, p.Observations, strings.Join(p.Tags, ","), p.Text, p.ID), true)
+	}
+	groups = append(groups, t3)
+
+	t2 := f.Entries(2)
+	slices.SortStableFunc(t2, tier2Order)
+	t2g := viewGroup{heading: "## Active context (Tier 2, highest weight first)"}
+	for _, e := range t2 {
+		t2g.add(viewEntry(e, true), true)
+	}
+	groups = append(groups, t2g)
+
+	total := 0
+	for _, g := range groups {
+		for _, l := range g.lines {
+			if l.item {
+				total++
+			}
+		}
+	}
+	head := fmt.Sprintf("# BIMRI memory (%s): %d sessions, last maintained %s", v.Name, f.Header.Sessions, lastMaintained(f.Header))
+	footer := func(left int) string {
+		if left == 0 {
+			return fmt.Sprintf("All %d items shown. The full memory file is %s.", total, v.Name)
+		}
+		return fmt.Sprintf("%d of %d items left out for space (lowest priority first). The full memory file is %s.", left, total, v.Name)
+	}
+	reserve := Length(footer(total)) + 1
+
+	var b strings.Builder
+	used := 0
+	add := func(s string) bool {
+		n := Length(s) + 1
+		if used+n+reserve > v.Limit {
+			return false
+		}
+		b.WriteString(s)
+		b.WriteByte('\n')
+		used += n
+		return true
+	}
+	shown := 0
+	full := !add(head)
+	for _, g := range groups {
+		if full || len(g.lines) == 0 {
+			continue
+		}
+		// A heading goes in only with its first line.
+		if used+Length(g.heading)+Length(g.lines[0].text)+2+reserve > v.Limit {
+			full = true
+			continue
+		}
+		add(g.heading)
+		for _, l := range g.lines {
+			if !add(l.text) {
+				full = true
+				break
+			}
+			if l.item {
+				shown++
+			}
+		}
+	}
+	last := footer(total - shown)
+	if Length(last) > v.Limit {
+		return truncateUnits(last, v.Limit)
+	}
+	b.WriteString(last)
+	return b.String()
+}
+
+type viewGroup struct {
+	heading string
+	lines   []viewLine
+}
+
+type viewLine struct {
+	text string
+	item bool // an entry or a pattern, counted in the footer; notes are not
+}
+
+func (g *viewGroup) add(text string, item bool) {
+	g.lines = append(g.lines, viewLine{text, item})
+}
+
+func viewEntry(e *Entry, withWeight bool) string {
+	var b strings.Builder
+	b.WriteString("- ")
+	if withWeight {
+		fmt.Fprintf(&b, "(%s) ", e.Weight)
+	}
+	fmt.Fprintf(&b, "%s imp %d", e.Date.Format(dateLayout), e.Importance)
+	if len(e.Tags) > 0 {
+		fmt.Fprintf(&b, " [%s]", strings.Join(e.Tags, ","))
+	}
+	fmt.Fprintf(&b, ": %s (id %s)", e.Text, e.ID)
+	return b.String()
+}
+
+func lastMaintained(h Header) string {
+	if h.LastMaintained.IsZero() {
+		return "never"
+	}
+	return h.LastMaintained.Format(dateLayout)
+}
+
+func trimmed(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = strings.TrimSpace(l)
+	}
+	return out
+}
+
+// truncateUnits cuts s to at most n UTF-16 units on a rune boundary.
+func truncateUnits(s string, n int) string {
+	used := 0
+	for i, r := range s {
+		w := utf16.RuneLen(r)
+		if w < 0 {
+			w = 1
+		}
+		if used+w > n {
+			return s[:i]
+		}
+		used += w
+	}
+	return s
+}

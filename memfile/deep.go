@@ -1,0 +1,225 @@
+package memfile
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// mergeDuplicates folds entries with the same normalised text into one:
+// the higher importance, the newer date, the union of tags. A Tier 1 copy
+// wins over a Tier 2 one. The others go to the archive, and patterns that
+// named them name the survivor instead.
+func mergeDuplicates(f *File, rep *Report) {
+	type located struct {
+		e    *Entry
+		tier int
+	}
+	groups := map[string][]located{}
+	var keys []string
+	for t := 1; t <= 2; t++ {
+		for _, e := range f.Entries(t) {
+			k := normalText(e.Text)
+			if len(groups[k]) == 0 {
+				keys = append(keys, k)
+			}
+			groups[k] = append(groups[k], located{e, t})
+		}
+	}
+	removed := map[*Entry]bool{}
+	renamed := map[string]string{}
+	for _, k := range keys {
+		g := groups[k]
+		if len(g) < 2 {
+			continue
+		}
+		slices.SortFunc(g, func(a, b located) int {
+			if c := cmp.Compare(a.tier, b.tier); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(b.e.Importance, a.e.Importance); c != 0 {
+				return c
+			}
+			if c := b.e.Date.Compare(a.e.Date); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.e.ID, b.e.ID)
+		})
+		keep := g[0].e
+		m := Merge{Kept: keep.ID}
+		for _, other := range g[1:] {
+			keep.Importance = max(keep.Importance, other.e.Importance)
+			if other.e.Date.After(keep.Date) {
+				keep.Date = other.e.Date
+			}
+			keep.Tags = NormalizeTags(append(keep.Tags, other.e.Tags...))
+			removed[other.e] = true
+			renamed[other.e.ID] = keep.ID
+			m.Removed = append(m.Removed, other.e.ID)
+			rep.Archived = append(rep.Archived, Archived{Tier: other.tier, Entry: other.e, Reason: "merged into " + keep.ID})
+		}
+		rep.Deep.Merged = append(rep.Deep.Merged, m)
+	}
+	if len(removed) == 0 {
+		return
+	}
+	for t := 1; t <= 2; t++ {
+		removeBlocks(f, t, func(b Block) bool { return b.Entry != nil && removed[b.Entry] })
+	}
+	for _, p := range f.Patterns() {
+		for i, id := range p.Evidence {
+			if to, ok := renamed[id]; ok {
+				p.Evidence[i] = to
+			}
+		}
+		p.Evidence = slices.Compact(p.Evidence) // adjacent repeats only; mergeEvidence below removes the rest
+		p.Evidence = mergeEvidence(nil, p.Evidence)
+	}
+}
+
+// orphanAge is how old an entry must be before the clean-up may take a
+// tag that nothing else shares: three weeks is the table's last band, time
+// enough for the tag to have recurred.
+const orphanAge = 21
+
+// dropOrphanTags removes tags that link an entry to nothing: no other entry
+// and no pattern carries them, and the entry has had three weeks to find a
+// match.
+func dropOrphanTags(f *File, today time.Time, deep *DeepReport) {
+	uses := map[string]int{}
+	for t := 1; t <= 2; t++ {
+		for _, e := range f.Entries(t) {
+			for _, tag := range e.Tags {
+				uses[tag]++
+			}
+		}
+	}
+	for _, p := range f.Patterns() {
+		for _, tag := range p.Tags {
+			uses[tag] += 2
+		}
+	}
+	for t := 1; t <= 2; t++ {
+		for _, e := range f.Entries(t) {
+			if DaysBetween(e.Date, today) < orphanAge {
+				continue
+			}
+			e.Tags = slices.DeleteFunc(e.Tags, func(tag string) bool {
+				if uses[tag] == 1 {
+					deep.DroppedTags = append(deep.DroppedTags, DroppedTag{ID: e.ID, Tag: tag})
+					return true
+				}
+				return false
+			})
+		}
+	}
+}
+
+// nearDuplicateLimit bounds the pairwise comparison: the heaviest entries
+// are the ones worth a person's attention, and the cost stays small.
+const nearDuplicateLimit = 400
+
+// judgmentBrief lists what deep maintenance leaves to the agent: Tier 1
+// entries to check, and groups of entries that say nearly the same thing.
+func judgmentBrief(f *File, deep *DeepReport) {
+	t1 := f.Entries(1)
+	slices.SortFunc(t1, func(a, b *Entry) int {
+		if c := a.Date.Compare(b.Date); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	for _, e := range t1 {
+		deep.ReviewTier1 = append(deep.ReviewTier1, e.ID)
+	}
+
+	all := append(f.Entries(1), f.Entries(2)...)
+	if len(all) > nearDuplicateLimit {
+		all = all[:nearDuplicateLimit]
+	}
+	words := make([]map[string]bool, len(all))
+	for i, e := range all {
+		words[i] = wordSet(e.Text)
+	}
+	parent := make([]int, len(all))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for i := range all {
+		for j := i + 1; j < len(all); j++ {
+			if jaccard(words[i], words[j]) >= 0.6 {
+				parent[find(j)] = find(i)
+			}
+		}
+	}
+	groups := map[int][]string{}
+	var roots []int
+	for i, e := range all {
+		r := find(i)
+		if len(groups[r]) == 0 {
+			roots = append(roots, r)
+		}
+		groups[r] = append(groups[r], e.ID)
+	}
+	for _, r := range roots {
+		if len(groups[r]) > 1 {
+			deep.NearDuplicates = append(deep.NearDuplicates, groups[r])
+		}
+	}
+}
+
+func wordSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127)
+	}) {
+		if len(w) >= 3 {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+func jaccard(a, b map[string]bool) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	inter := 0
+	for w := range a {
+		if b[w] {
+			inter++
+		}
+	}
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}
+
+// Summary is one line for the user about a pass: what was archived and
+// which patterns changed. The hook adds it to "BIMRI updated".
+func (r Report) Summary() string {
+	var parts []string
+	if n := len(r.Archived); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d archived", n))
+	}
+	for _, c := range r.Patterns {
+		tags := strings.Join(c.Tags, "+")
+		if c.From == "" {
+			parts = append(parts, fmt.Sprintf("new pattern %s (%s)", tags, c.To))
+		} else {
+			parts = append(parts, fmt.Sprintf("pattern %s %s→%s", tags, c.From, c.To))
+		}
+	}
+	if len(parts) > 4 {
+		parts = append(parts[:4], fmt.Sprintf("%d more changes", len(parts)-4))
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,189 @@
+package memfile
+
+import (
+	"slices"
+	"time"
+)
+
+// File is a parsed bimri.md. Everything the file held is somewhere in it:
+// entries and patterns as typed values, anything else as Notes, so that
+// Render gives every line back.
+type File struct {
+	Header   Header
+	Preamble []string   // lines before "# BIMRI Memory" that are not the header
+	Intro    []Block    // notes between "# BIMRI Memory" and Tier 1
+	Tiers    [3]Section // Tier 1, 2 and 3
+	Trailer  []string   // lines after "<!-- END BIMRI -->", kept as they were
+}
+
+// Header is the first two comment lines of the file.
+type Header struct {
+	Version        string    // "2.0-cc"
+	LastMaintained time.Time // zero until the first pass
+	Sessions       int
+	TokenEst       int
+	DueLine        string // the "Maintenance Due" comment, as rendered
+}
+
+// Section is one tier: its comment lines and its blocks in file order.
+type Section struct {
+	Comments []string // the template comments under the heading
+	Blocks   []Block
+}
+
+// Block is one item of a section: exactly one of its fields is set.
+type Block struct {
+	Entry   *Entry
+	Pattern *Pattern
+	Note    *Note
+}
+
+// Entry is one memory: the protocol's tag line plus its summary.
+type Entry struct {
+	ID         string
+	Importance int
+	Date       time.Time
+	Tags       []string
+	Weight     Weight
+	HasWeight  bool // false when the file gave no WEIGHT and no pass has run
+	Text       string
+}
+
+// Level is a pattern's confidence.
+type Level string
+
+const (
+	Emerging    Level = "EMERGING"
+	Developing  Level = "DEVELOPING"
+	Established Level = "ESTABLISHED"
+)
+
+// LevelFor maps an observation count to the protocol's level.
+func LevelFor(observations int) Level {
+	switch {
+	case observations >= 6:
+		return Established
+	case observations >= 3:
+		return Developing
+	default:
+		return Emerging
+	}
+}
+
+// levelRank orders levels for sorting, strongest first.
+func levelRank(l Level) int {
+	switch l {
+	case Established:
+		return 0
+	case Developing:
+		return 1
+	}
+	return 2
+}
+
+// Pattern is a Tier 3 insight: a tag (or tags) that recurs across entries.
+type Pattern struct {
+	ID           string
+	Level        Level
+	Observations int
+	First, Last  time.Time
+	Tags         []string
+	Evidence     []string // IDs of the entries behind it, oldest first, at most MaxEvidence
+	Text         string
+}
+
+// Note is text that is not an entry or a pattern: a person's notes, a line
+// whose tags did not parse. It is kept word for word.
+type Note struct {
+	Lines []string
+}
+
+// Warning is something Parse or a pass wants a person to know.
+type Warning struct {
+	Line    int // 1-based line in the parsed input; 0 when not about a line
+	Message string
+}
+
+func (w Warning) String() string {
+	if w.Line > 0 {
+		return "line " + itoa(w.Line) + ": " + w.Message
+	}
+	return w.Message
+}
+
+// Entries returns the entries of a tier (1, 2 or 3) in file order.
+func (f *File) Entries(tier int) []*Entry {
+	var out []*Entry
+	for _, b := range f.Tiers[tier-1].Blocks {
+		if b.Entry != nil {
+			out = append(out, b.Entry)
+		}
+	}
+	return out
+}
+
+// Patterns returns the Tier 3 patterns in file order.
+func (f *File) Patterns() []*Pattern {
+	var out []*Pattern
+	for _, b := range f.Tiers[2].Blocks {
+		if b.Pattern != nil {
+			out = append(out, b.Pattern)
+		}
+	}
+	return out
+}
+
+// Find returns the entry with an ID and its tier, or nil.
+func (f *File) Find(id string) (*Entry, int) {
+	for t := 1; t <= 2; t++ {
+		for _, e := range f.Entries(t) {
+			if e.ID == id {
+				return e, t
+			}
+		}
+	}
+	return nil, 0
+}
+
+// FindPattern returns the pattern with an ID, or nil.
+func (f *File) FindPattern(id string) *Pattern {
+	for _, p := range f.Patterns() {
+		if p.ID == id {
+			return p
+		}
+	}
+	return nil
+}
+
+// Clone returns a deep copy, so a pass never changes its input.
+func (f *File) Clone() *File {
+	c := *f
+	c.Preamble = slices.Clone(f.Preamble)
+	c.Trailer = slices.Clone(f.Trailer)
+	c.Intro = cloneBlocks(f.Intro)
+	for i := range f.Tiers {
+		c.Tiers[i].Comments = slices.Clone(f.Tiers[i].Comments)
+		c.Tiers[i].Blocks = cloneBlocks(f.Tiers[i].Blocks)
+	}
+	return &c
+}
+
+func cloneBlocks(bs []Block) []Block {
+	out := make([]Block, len(bs))
+	for i, b := range bs {
+		switch {
+		case b.Entry != nil:
+			e := *b.Entry
+			e.Tags = slices.Clone(e.Tags)
+			out[i].Entry = &e
+		case b.Pattern != nil:
+			p := *b.Pattern
+			p.Tags = slices.Clone(p.Tags)
+			p.Evidence = slices.Clone(p.Evidence)
+			out[i].Pattern = &p
+		case b.Note != nil:
+			out[i].Note = &Note{Lines: slices.Clone(b.Note.Lines)}
+		}
+	}
+	return out
+}

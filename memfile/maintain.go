@@ -1,0 +1,291 @@
+package memfile
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Options says what a pass should do besides the always-on rules.
+type Options struct {
+	// CountSession bumps the header's Sessions. The caller decides, so a
+	// session is counted once however many times the pass runs in it.
+	CountSession bool
+	// Deep runs deep maintenance: duplicate merging, tag clean-up, a full
+	// recount of patterns and the judgment brief.
+	Deep bool
+	// Archived are entries already in the archive. A deep pass recounts
+	// patterns over them too, so a tag whose entries never met in Tier 2
+	// still becomes a pattern.
+	Archived []Entry
+}
+
+// Archived is one entry or pattern a pass took out of the file, and why.
+// The caller appends it to the archive; nothing leaves the file otherwise.
+type Archived struct {
+	Tier    int
+	Entry   *Entry
+	Pattern *Pattern
+	Reason  string
+}
+
+// PatternChange is a pattern the pass created or moved to another level.
+type PatternChange struct {
+	ID           string
+	Tags         []string
+	From         Level // "" when the pattern is new
+	To           Level
+	Observations int
+}
+
+// Report says what a pass did.
+type Report struct {
+	Archived []Archived
+	Patterns []PatternChange
+	Tokens   Tokens
+	Budgets  [3]int
+	Warnings []string
+	// DeepDue is true when the next deep maintenance is due: Sessions is a
+	// multiple of the cadence, or the file is over its total budget.
+	DeepDue bool
+	Deep    *DeepReport // set when Options.Deep
+}
+
+// DeepReport is what deep maintenance did and what it leaves to the
+// agent's judgment.
+type DeepReport struct {
+	Merged         []Merge
+	DroppedTags    []DroppedTag
+	ReviewTier1    []string   // Tier 1 entry IDs, oldest first: are they still true?
+	NearDuplicates [][]string // groups of entry IDs that say nearly the same thing
+}
+
+// Merge records exact duplicates folded into one entry.
+type Merge struct {
+	Kept    string
+	Removed []string
+}
+
+// DroppedTag is a tag removed from an entry by the clean-up.
+type DroppedTag struct {
+	ID  string
+	Tag string
+}
+
+// Maintain is the session-end pass, a pure function of the file, the day
+// and the config: reweight, (deep: merge duplicates, clean tags), update and
+// detect patterns, prune below the threshold, reorder Tier 2, enforce the
+// budgets, and update the header. It never changes f.
+func Maintain(f *File, today time.Time, cfg Config, opt Options) (*File, Report) {
+	today = civil(today)
+	out := f.Clone()
+	rep := Report{Budgets: cfg.Budgets}
+	applyConfig(out, cfg)
+	reweight(out, today, cfg)
+	if opt.Deep {
+		rep.Deep = &DeepReport{}
+		mergeDuplicates(out, &rep)
+		dropOrphanTags(out, today, rep.Deep)
+	}
+	updatePatterns(out, opt, cfg, &rep)
+	prune(out, cfg, &rep)
+	sortTier2(out)
+	sortTier3(out)
+	enforceBudgets(out, cfg, &rep)
+
+	if opt.CountSession {
+		out.Header.Sessions++
+	}
+	if out.Header.Version == "" {
+		out.Header.Version = CurrentVersion
+	}
+	out.Header.LastMaintained = today
+	rep.Tokens = Estimate(out)
+	out.Header.TokenEst = rep.Tokens.Total
+	rep.DeepDue = (out.Header.Sessions > 0 && out.Header.Sessions%cfg.DeepEvery == 0) || rep.Tokens.Total > cfg.TotalBudget
+	if rep.Tokens.Tiers[0] > cfg.Budgets[0] {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("Tier 1 uses ~%d tokens, over its budget of %d; Tier 1 is never pruned automatically: review it in deep maintenance", rep.Tokens.Tiers[0], cfg.Budgets[0]))
+	}
+	if rep.Tokens.Total > cfg.TotalBudget {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the file uses ~%d tokens, over its total budget of %d", rep.Tokens.Total, cfg.TotalBudget))
+	}
+	if opt.Deep {
+		judgmentBrief(out, rep.Deep)
+	}
+	return out, rep
+}
+
+// reweight recomputes every entry's weight for today.
+func reweight(f *File, today time.Time, cfg Config) {
+	for t := 1; t <= 2; t++ {
+		for _, e := range f.Entries(t) {
+			e.Weight = Score(*e, t, today, cfg).Weight
+			e.HasWeight = true
+		}
+	}
+}
+
+// prune archives Tier 2 entries below the threshold; exactly the threshold
+// stays.
+func prune(f *File, cfg Config, rep *Report) {
+	removeBlocks(f, 2, func(b Block) bool {
+		if b.Entry == nil || b.Entry.Weight >= cfg.Threshold {
+			return false
+		}
+		rep.Archived = append(rep.Archived, Archived{Tier: 2, Entry: b.Entry,
+			Reason: fmt.Sprintf("weight %s below threshold %s", b.Entry.Weight, cfg.Threshold)})
+		return true
+	})
+}
+
+// removeBlocks drops the blocks of a tier for which drop is true.
+func removeBlocks(f *File, tier int, drop func(Block) bool) {
+	s := &f.Tiers[tier-1]
+	s.Blocks = slices.DeleteFunc(s.Blocks, drop)
+}
+
+// tier2Order is the protocol's order: weight, highest first; ties newer
+// first, then by ID so the order never depends on the input's.
+func tier2Order(a, b *Entry) int {
+	if c := cmp.Compare(b.Weight, a.Weight); c != 0 {
+		return c
+	}
+	if c := b.Date.Compare(a.Date); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, b.ID)
+}
+
+// evictionOrder is the reverse priority: lowest weight first, then the
+// oldest, so over budget the floor entries go oldest first.
+func evictionOrder(a, b *Entry) int {
+	if c := cmp.Compare(a.Weight, b.Weight); c != 0 {
+		return c
+	}
+	if c := a.Date.Compare(b.Date); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, b.ID)
+}
+
+// sortTier2 orders the entries of Tier 2. Notes keep their slots: only the
+// entries move between the places entries held.
+func sortTier2(f *File) {
+	blocks := f.Tiers[1].Blocks
+	var slots []int
+	var entries []*Entry
+	for i, b := range blocks {
+		if b.Entry != nil {
+			slots = append(slots, i)
+			entries = append(entries, b.Entry)
+		}
+	}
+	slices.SortFunc(entries, tier2Order)
+	for i, slot := range slots {
+		blocks[slot].Entry = entries[i]
+	}
+}
+
+func patternOrder(a, b *Pattern) int {
+	if c := cmp.Compare(levelRank(a.Level), levelRank(b.Level)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(b.Observations, a.Observations); c != 0 {
+		return c
+	}
+	if c := b.Last.Compare(a.Last); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, b.ID)
+}
+
+// sortTier3 orders patterns strongest first, notes keeping their slots.
+func sortTier3(f *File) {
+	blocks := f.Tiers[2].Blocks
+	var slots []int
+	var pats []*Pattern
+	for i, b := range blocks {
+		if b.Pattern != nil {
+			slots = append(slots, i)
+			pats = append(pats, b.Pattern)
+		}
+	}
+	slices.SortFunc(pats, patternOrder)
+	for i, slot := range slots {
+		blocks[slot].Pattern = pats[i]
+	}
+}
+
+// enforceBudgets archives Tier 2 entries and weak Tier 3 patterns until
+// each tier, and then the whole file, fits its budget. Tier 1 is only
+// reported. Notes are never archived: a person wrote them.
+func enforceBudgets(f *File, cfg Config, rep *Report) {
+	victims := f.Entries(2)
+	slices.SortFunc(victims, evictionOrder)
+	var weak []*Pattern
+	for _, p := range f.Patterns() {
+		if p.Level == Emerging {
+			weak = append(weak, p)
+		}
+	}
+	slices.SortFunc(weak, func(a, b *Pattern) int {
+		if c := cmp.Compare(a.Observations, b.Observations); c != 0 {
+			return c
+		}
+		if c := a.Last.Compare(b.Last); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+
+	tokens := Estimate(f)
+	gone := map[*Entry]bool{}
+	gonePat := map[*Pattern]bool{}
+	evictEntry := func(reason string) bool {
+		if len(victims) == 0 {
+			return false
+		}
+		e := victims[0]
+		victims = victims[1:]
+		cost := blockTokens(Block{Entry: e})
+		tokens.Tiers[1] -= cost
+		tokens.Total -= cost
+		gone[e] = true
+		rep.Archived = append(rep.Archived, Archived{Tier: 2, Entry: e, Reason: reason})
+		return true
+	}
+	evictPattern := func(reason string) bool {
+		if len(weak) == 0 {
+			return false
+		}
+		p := weak[0]
+		weak = weak[1:]
+		cost := blockTokens(Block{Pattern: p})
+		tokens.Tiers[2] -= cost
+		tokens.Total -= cost
+		gonePat[p] = true
+		rep.Archived = append(rep.Archived, Archived{Tier: 3, Pattern: p, Reason: reason})
+		return true
+	}
+
+	for tokens.Tiers[1] > cfg.Budgets[1] && evictEntry(fmt.Sprintf("Tier 2 over its budget of %d tokens", cfg.Budgets[1])) {
+	}
+	for tokens.Tiers[2] > cfg.Budgets[2] && evictPattern(fmt.Sprintf("Tier 3 over its budget of %d tokens", cfg.Budgets[2])) {
+	}
+	totalReason := fmt.Sprintf("file over its total budget of %d tokens", cfg.TotalBudget)
+	for tokens.Total > cfg.TotalBudget && (evictEntry(totalReason) || evictPattern(totalReason)) {
+	}
+	if tokens.Tiers[1] > cfg.Budgets[1] {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("Tier 2 notes alone use ~%d tokens, over its budget of %d", tokens.Tiers[1], cfg.Budgets[1]))
+	}
+	if tokens.Tiers[2] > cfg.Budgets[2] {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("Tier 3 uses ~%d tokens, over its budget of %d, with no EMERGING pattern left to archive", tokens.Tiers[2], cfg.Budgets[2]))
+	}
+	if len(gone) > 0 {
+		removeBlocks(f, 2, func(b Block) bool { return b.Entry != nil && gone[b.Entry] })
+	}
+	if len(gonePat) > 0 {
+		removeBlocks(f, 3, func(b Block) bool { return b.Pattern != nil && gonePat[b.Pattern] })
+	}
+}

@@ -1,0 +1,203 @@
+package memfile
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// MaxEvidence bounds a pattern's EVIDENCE list, so an established pattern
+// does not grow Tier 3 without end. The count goes on past it.
+const MaxEvidence = 12
+
+// autoSentence states a pattern's facts; it is what a pattern says until
+// the agent writes something better, and it is rewritten as the facts
+// change. A sentence that differs from it was written by someone and is
+// kept.
+func autoSentence(p *Pattern) string {
+	tags := strings.Join(p.Tags, " + ")
+	if tags == "" {
+		tags = "(none)"
+	}
+	span := ""
+	if !p.First.IsZero() && !p.Last.IsZero() {
+		span = fmt.Sprintf(" from %s to %s", p.First.Format(dateLayout), p.Last.Format(dateLayout))
+	}
+	return fmt.Sprintf("Tag %s recurs: %d entries%s.", tags, p.Observations, span)
+}
+
+// updatePatterns counts entries into existing patterns and creates a
+// pattern for every tag that two or more distinct entries carry. It runs
+// before pruning, so an entry about to leave still counts, and counts never
+// go down.
+//
+// A regular pass adds live Tier 2 entries a pattern has not seen. Its
+// EVIDENCE list keeps the newest MaxEvidence IDs; once it is full, only an
+// entry dated after the pattern's LAST can be new (an older one may have
+// been counted and trimmed from the list). A deep pass, given the archive,
+// recounts exactly over every entry ever kept.
+func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
+	ignore := map[string]bool{}
+	for _, t := range cfg.IgnoreTags {
+		ignore[t] = true
+	}
+	var pool []*Entry
+	seen := map[string]bool{}
+	for _, e := range f.Entries(2) {
+		seen[e.ID] = true
+		pool = append(pool, e)
+	}
+	if opt.Deep {
+		for i := range opt.Archived {
+			if e := &opt.Archived[i]; !seen[e.ID] {
+				seen[e.ID] = true
+				pool = append(pool, e)
+			}
+		}
+	}
+	slices.SortFunc(pool, func(a, b *Entry) int {
+		if c := a.Date.Compare(b.Date); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+
+	existing := map[string]*Pattern{} // single-tag patterns by tag
+	for _, p := range f.Patterns() {
+		if len(p.Tags) == 1 {
+			existing[p.Tags[0]] = p
+		}
+	}
+	// New patterns: tags on two or more entries.
+	byTag := map[string]int{}
+	for _, e := range pool {
+		for _, t := range e.Tags {
+			if !ignore[t] {
+				byTag[t]++
+			}
+		}
+	}
+	var fresh []string
+	for t, n := range byTag {
+		if n >= 2 && existing[t] == nil {
+			fresh = append(fresh, t)
+		}
+	}
+	slices.Sort(fresh)
+	taken := map[string]bool{}
+	for t := 1; t <= 2; t++ {
+		for _, e := range f.Entries(t) {
+			taken[e.ID] = true
+		}
+	}
+	for _, p := range f.Patterns() {
+		taken[p.ID] = true
+	}
+	for _, t := range fresh {
+		p := &Pattern{Tags: []string{t}, Level: Emerging}
+		p.ID = uniqueID("p", PatternID(p.Tags), taken)
+		f.Tiers[2].Blocks = append(f.Tiers[2].Blocks, Block{Pattern: p})
+		existing[t] = p
+	}
+
+	for _, p := range f.Patterns() {
+		if len(p.Tags) == 0 {
+			continue
+		}
+		before := *p
+		wasAuto := p.Text == "" || p.Text == autoSentence(&before)
+		var match []*Entry
+		for _, e := range pool {
+			if hasAll(e.Tags, p.Tags) {
+				match = append(match, e)
+			}
+		}
+		if opt.Deep || len(p.Evidence) == 0 {
+			recount(p, match)
+		} else {
+			addEvidence(p, match)
+		}
+		p.Level = LevelFor(p.Observations)
+		if wasAuto {
+			p.Text = autoSentence(p)
+		}
+		created := before.Observations == 0 && before.Text == ""
+		switch {
+		case created:
+			rep.Patterns = append(rep.Patterns, PatternChange{ID: p.ID, Tags: p.Tags, To: p.Level, Observations: p.Observations})
+		case before.Level != p.Level:
+			rep.Patterns = append(rep.Patterns, PatternChange{ID: p.ID, Tags: p.Tags, From: before.Level, To: p.Level, Observations: p.Observations})
+		}
+	}
+}
+
+// recount sets a pattern from the complete list of its entries; the count
+// never drops below what it was.
+func recount(p *Pattern, match []*Entry) {
+	ids := make([]string, 0, len(match))
+	for _, e := range match {
+		ids = append(ids, e.ID)
+		widen(p, e.Date)
+	}
+	p.Observations = max(p.Observations, len(ids))
+	p.Evidence = mergeEvidence(p.Evidence, ids)
+}
+
+// addEvidence adds the entries a pattern has not counted yet.
+func addEvidence(p *Pattern, match []*Entry) {
+	known := map[string]bool{}
+	for _, id := range p.Evidence {
+		known[id] = true
+	}
+	full := len(p.Evidence) >= MaxEvidence
+	for _, e := range match {
+		if known[e.ID] || (full && !e.Date.After(p.Last)) {
+			continue
+		}
+		known[e.ID] = true
+		p.Evidence = append(p.Evidence, e.ID)
+		p.Observations++
+		widen(p, e.Date)
+	}
+	if n := len(p.Evidence); n > MaxEvidence {
+		p.Evidence = p.Evidence[n-MaxEvidence:]
+	}
+}
+
+// mergeEvidence keeps the newest MaxEvidence IDs of old then new, without
+// repeats.
+func mergeEvidence(old, add []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, id := range append(slices.Clone(old), add...) {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	if n := len(out); n > MaxEvidence {
+		out = out[n-MaxEvidence:]
+	}
+	return out
+}
+
+func widen(p *Pattern, d time.Time) {
+	if p.First.IsZero() || d.Before(p.First) {
+		p.First = d
+	}
+	if p.Last.IsZero() || d.After(p.Last) {
+		p.Last = d
+	}
+}
+
+// hasAll reports whether tags (sorted) holds every one of want.
+func hasAll(tags, want []string) bool {
+	for _, w := range want {
+		if _, ok := slices.BinarySearch(tags, w); !ok {
+			return false
+		}
+	}
+	return true
+}

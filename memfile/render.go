@@ -1,0 +1,177 @@
+package memfile
+
+import (
+	"fmt"
+	"strings"
+)
+
+// CurrentVersion is the protocol version new headers carry.
+const CurrentVersion = "2.0-cc"
+
+// Render writes a File in the canonical form. Parse(Render(f)) gives f back
+// and Render(Parse(Render(f))) is byte-identical: passes never churn the
+// file, and diffs show only what changed.
+func Render(f *File) []byte {
+	var b strings.Builder
+	b.Grow(4096 + 160*countBlocks(f))
+	b.WriteString(headerLine(f.Header))
+	b.WriteByte('\n')
+	due := f.Header.DueLine
+	if due == "" {
+		due = dueLine(DefaultConfig())
+	}
+	b.WriteString(due)
+	b.WriteByte('\n')
+	for _, l := range f.Preamble {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	b.WriteString("\n" + titleLine + "\n\n")
+	writeBlocks(&b, f.Intro)
+	for i := range f.Tiers {
+		writeSection(&b, f, i+1)
+	}
+	b.WriteString(endMarker)
+	b.WriteByte('\n')
+	for _, l := range f.Trailer {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return []byte(b.String())
+}
+
+func countBlocks(f *File) int {
+	n := len(f.Intro)
+	for _, s := range f.Tiers {
+		n += len(s.Blocks)
+	}
+	return n
+}
+
+func headerLine(h Header) string {
+	v := h.Version
+	if v == "" {
+		v = CurrentVersion
+	}
+	last := "YYYY-MM-DD"
+	if !h.LastMaintained.IsZero() {
+		last = h.LastMaintained.Format(dateLayout)
+	}
+	return fmt.Sprintf("<!-- BIMRI v%s | Last Maintained: %s | Sessions: %d | Token Est: ~%d -->", v, last, h.Sessions, h.TokenEst)
+}
+
+// dueLine is the header's second comment, from the config.
+func dueLine(cfg Config) string {
+	return fmt.Sprintf("<!-- Maintenance Due: After %d sessions or when token estimate exceeds %s -->", cfg.DeepEvery, thousands(cfg.TotalBudget))
+}
+
+// templateComments are the comment lines under each tier heading.
+func templateComments(cfg Config, tier int) []string {
+	switch tier {
+	case 1:
+		return []string{
+			fmt.Sprintf("<!-- Permanent foundational knowledge. Budget: ~%s tokens. No decay. -->", thousands(cfg.Budgets[0])),
+			"<!-- Only IMPORTANCE:4 or IMPORTANCE:5 entries belong here. -->",
+		}
+	case 2:
+		return []string{
+			fmt.Sprintf("<!-- Current work state. Budget: ~%s tokens. Freshness decays per lookup table. -->", thousands(cfg.Budgets[1])),
+			fmt.Sprintf("<!-- Ordered by composite weight (highest first). Archive threshold: %s -->", cfg.Threshold),
+		}
+	default:
+		return []string{
+			fmt.Sprintf("<!-- Derived behavioral insights. Budget: ~%s tokens. Confidence-scored. -->", thousands(cfg.Budgets[2])),
+			"<!-- EMERGING (1-2 obs) | DEVELOPING (3-5 obs) | ESTABLISHED (6+ obs) -->",
+		}
+	}
+}
+
+func writeSection(b *strings.Builder, f *File, tier int) {
+	s := f.Tiers[tier-1]
+	b.WriteString(tierTitles[tier-1])
+	b.WriteByte('\n')
+	comments := s.Comments
+	if comments == nil {
+		comments = templateComments(DefaultConfig(), tier)
+	}
+	for _, c := range comments {
+		b.WriteString(c)
+		b.WriteByte('\n')
+	}
+	b.WriteByte('\n')
+	writeBlocks(b, s.Blocks)
+}
+
+func writeBlocks(b *strings.Builder, blocks []Block) {
+	for _, bl := range blocks {
+		switch {
+		case bl.Entry != nil:
+			b.WriteString(EntryLine(bl.Entry))
+			b.WriteByte('\n')
+			b.WriteString(bl.Entry.Text)
+		case bl.Pattern != nil:
+			b.WriteString(PatternLine(bl.Pattern))
+			b.WriteByte('\n')
+			b.WriteString(bl.Pattern.Text)
+		case bl.Note != nil:
+			b.WriteString(strings.Join(bl.Note.Lines, "\n"))
+		}
+		b.WriteString("\n\n")
+	}
+}
+
+// EntryLine is an entry's tag line in the protocol's order, with the ID
+// last so the protocol's own fields read as the protocol shows them.
+func EntryLine(e *Entry) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[IMPORTANCE:%d] [TIMESTAMP:%s] [TAGS:%s]", e.Importance, e.Date.Format(dateLayout), strings.Join(e.Tags, ","))
+	if e.HasWeight {
+		fmt.Fprintf(&b, " [WEIGHT:%s]", e.Weight)
+	}
+	fmt.Fprintf(&b, " [ID:%s]", e.ID)
+	return b.String()
+}
+
+// PatternLine is a pattern's tag line.
+func PatternLine(p *Pattern) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[PATTERN:%s] [OBSERVATIONS:%d]", p.Level, p.Observations)
+	if !p.First.IsZero() {
+		fmt.Fprintf(&b, " [FIRST:%s]", p.First.Format(dateLayout))
+	}
+	if !p.Last.IsZero() {
+		fmt.Fprintf(&b, " [LAST:%s]", p.Last.Format(dateLayout))
+	}
+	fmt.Fprintf(&b, " [TAGS:%s] [EVIDENCE:%s] [ID:%s]", strings.Join(p.Tags, ","), strings.Join(p.Evidence, ","), p.ID)
+	return b.String()
+}
+
+// thousands writes 6000 as "6,000", as the protocol's template does.
+func thousands(n int) string {
+	s := itoa(n)
+	if n < 0 {
+		return s
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// New returns an empty memory file laid out as the protocol's template,
+// with the config's budgets in its comments.
+func New(cfg Config) *File {
+	f := &File{}
+	f.Header.Version = CurrentVersion
+	applyConfig(f, cfg)
+	f.Header.TokenEst = Estimate(f).Total
+	return f
+}
+
+// applyConfig writes the config's numbers into the template comments.
+func applyConfig(f *File, cfg Config) {
+	f.Header.DueLine = dueLine(cfg)
+	for t := 1; t <= 3; t++ {
+		f.Tiers[t-1].Comments = templateComments(cfg, t)
+	}
+}

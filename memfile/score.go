@@ -1,0 +1,98 @@
+package memfile
+
+import (
+	"fmt"
+	"time"
+)
+
+// Weight is a composite weight in hundredths (3.5 is 350). Integer
+// arithmetic keeps the threshold test exact: 3 x 0.5 is exactly 1.5, never
+// 1.4999999.
+type Weight int
+
+// String shows a weight with one decimal, rounding half up, as the
+// protocol writes it.
+func (w Weight) String() string {
+	tenths := (int(w) + 5) / 10
+	return fmt.Sprintf("%d.%d", tenths/10, tenths%10)
+}
+
+// freshnessBand is one row of the protocol's lookup table.
+type freshnessBand struct {
+	maxDays    int // inclusive upper bound of the band
+	multiplier int // hundredths
+}
+
+// freshnessTable is the protocol's table, read, never computed: models and
+// people can check it by eye, which is why the protocol chose it.
+var freshnessTable = []freshnessBand{
+	{1, 100},
+	{3, 80},
+	{5, 50},
+	{10, 35},
+	{15, 20},
+	{20, 15},
+}
+
+const oldestFreshness = 10 // 21+ days
+
+// Freshness returns the multiplier, in hundredths, for an entry that is
+// days old. A negative age (a date in the future) counts as 0 days.
+func Freshness(days int) int {
+	for _, band := range freshnessTable {
+		if days <= band.maxDays {
+			return band.multiplier
+		}
+	}
+	return oldestFreshness
+}
+
+// DaysBetween counts whole calendar days from date to today. Both are read
+// as calendar dates; the time of day and zone do not matter.
+func DaysBetween(date, today time.Time) int {
+	d := civil(date)
+	t := civil(today)
+	return int(t.Sub(d).Hours() / 24)
+}
+
+// civil drops everything but the calendar date, so day arithmetic never
+// meets a daylight-saving hour.
+func civil(t time.Time) time.Time {
+	y, m, d := t.Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// Scoring explains one entry's weight: the inputs, the arithmetic and the
+// rule that decided it. Commands show it; the pass uses Weight.
+type Scoring struct {
+	Tier       int
+	Importance int
+	Days       int
+	Freshness  int    // hundredths; 100 for Tier 1
+	Raw        Weight // importance x freshness
+	Weight     Weight // after the floor
+	Floored    bool   // the floor lifted the weight
+	Rule       string // "tier 1 never decays", "floor", "table"
+}
+
+// Score computes an entry's weight in a tier on a day under cfg.
+func Score(e Entry, tier int, today time.Time, cfg Config) Scoring {
+	s := Scoring{Tier: tier, Importance: e.Importance, Days: max(DaysBetween(e.Date, today), 0)}
+	if tier == 1 {
+		s.Freshness = 100
+		s.Raw = Weight(e.Importance * 100)
+		s.Weight = s.Raw
+		s.Rule = "tier 1 never decays"
+		return s
+	}
+	s.Freshness = Freshness(s.Days)
+	s.Raw = Weight(e.Importance * s.Freshness)
+	s.Weight = s.Raw
+	s.Rule = "freshness table"
+	if e.Importance >= 4 && s.Raw < cfg.Floor {
+		s.Weight = cfg.Floor
+		s.Floored = true
+		s.Rule = "floor for importance 4 and 5"
+	}
+	return s
+}

@@ -1,0 +1,130 @@
+package memfile
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// MaxTextRunes bounds one summary. The protocol asks for one line; a
+// longer text would crowd the context view.
+const MaxTextRunes = 600
+
+var (
+	// tagLookalike matches "[KEY:" and "[ KEY :" anywhere: inside a summary
+	// it could be read back as a field of the tag line.
+	tagLookalike = regexp.MustCompile(`\[(\s*[A-Za-z][A-Za-z_ ]*\s*:)`)
+	spaces       = regexp.MustCompile(`\s+`)
+)
+
+// Neutralize makes a summary safe to store: one line, valid UTF-8, no text
+// that the parser would take for structure (a heading, a comment such as
+// the END marker, a tag). It is idempotent: Neutralize(Neutralize(s)) ==
+// Neutralize(s), which the round-trip fuzz test relies on.
+func Neutralize(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == '\uFEFF' {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.TrimSpace(spaces.ReplaceAllString(s, " "))
+	// Comments could end the file early ("<!-- END BIMRI -->") or hide text.
+	s = strings.ReplaceAll(s, "<!--", "<!- -")
+	s = strings.ReplaceAll(s, "-->", "- ->")
+	s = tagLookalike.ReplaceAllString(s, "($1")
+	// A leading '#' would make a heading; a leading list marker followed by a
+	// tag is already defused above.
+	if strings.HasPrefix(s, "#") {
+		s = `\` + s
+	}
+	if r := []rune(s); len(r) > MaxTextRunes {
+		s = strings.TrimSpace(string(r[:MaxTextRunes-1])) + "…"
+	}
+	return s
+}
+
+// NormalizeTags lower-cases tags, turns spaces into dashes, drops characters
+// that are not letters, digits, '-', '_' or '.', removes empties and
+// duplicates, and sorts them so the same set always renders the same way.
+func NormalizeTags(tags []string) []string {
+	var out []string
+	for _, t := range tags {
+		t = strings.ToLower(strings.TrimSpace(t))
+		t = spaces.ReplaceAllString(t, "-")
+		t = strings.Map(func(r rune) rune {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.' {
+				return r
+			}
+			return -1
+		}, t)
+		t = strings.Trim(t, "-_.")
+		if t != "" && len(t) <= 40 {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// SplitTags splits a comma-separated tag list and normalises it.
+func SplitTags(s string) []string {
+	return NormalizeTags(strings.Split(s, ","))
+}
+
+// normalText is the form two texts are compared in: case, spacing and
+// trailing punctuation do not make two entries different.
+func normalText(s string) string {
+	s = strings.ToLower(spaces.ReplaceAllString(strings.TrimSpace(s), " "))
+	return strings.TrimRight(s, ".!;: ")
+}
+
+// EntryID derives an entry's ID from its date and text, so that two
+// machines recording the same thing on the same day agree on the ID.
+func EntryID(date time.Time, text string) string {
+	return hashID("", date.Format(dateLayout)+"\n"+normalText(text))
+}
+
+// PatternID derives a pattern's ID from its tags.
+func PatternID(tags []string) string {
+	return hashID("p", "pattern\n"+strings.Join(tags, ","))
+}
+
+func hashID(prefix, s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return prefix + hex.EncodeToString(sum[:])[:8-len(prefix)]
+}
+
+// uniqueID returns id, or when it is taken, a derived one that is not.
+// The sequence is deterministic, so the same file gets the same IDs.
+func uniqueID(prefix, id string, taken map[string]bool) string {
+	for n := 2; taken[id]; n++ {
+		id = hashID(prefix, id+"#"+strconv.Itoa(n))
+	}
+	taken[id] = true
+	return id
+}
+
+const dateLayout = "2006-01-02"
+
+// ParseDate reads YYYY-MM-DD, optionally followed by a time of day, which
+// is ignored.
+func ParseDate(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	if len(s) > 10 && (s[10] == 'T' || s[10] == ' ') {
+		s = s[:10]
+	}
+	t, err := time.Parse(dateLayout, s)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return t, true
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
