@@ -1,0 +1,93 @@
+// Package wiring edits the configuration files that connect bimri-hook to
+// the tools around it: Claude Code's settings.json (the hooks that run
+// `bimri-hook hook` on every session event, and the permission that lets the
+// agent run `bimri-hook remember`), a Claude Code plugin's hooks.json, and
+// git's .gitattributes and merge driver for bimri.md.
+//
+// Everything here is pure: functions take the current bytes of a file and
+// return the new bytes, so the caller decides where files live, and tests
+// need no disk. Edits are surgical: whatever bimri-hook does not own keeps
+// its exact bytes, and running an edit twice changes nothing the second time.
+package wiring
+
+import "strings"
+
+// Name is the name of the bimri-hook binary. Settings entries whose command
+// names it are taken to be bimri-hook's own.
+const Name = "bimri-hook"
+
+// Command describes how configuration should call bimri-hook.
+type Command struct {
+	// Binary is the absolute path of the binary, or a bare name found on
+	// PATH. It may contain spaces, and backslashes on Windows.
+	Binary string
+}
+
+// Hook is the command line settings run for every hook event: the binary,
+// always quoted so that any path survives the shell, then "hook".
+func (c Command) Hook() string {
+	return shellQuote(c.Binary) + " hook"
+}
+
+// Remember is the command prefix the agent types to record a memory, before
+// its flags and text. It quotes the binary only when the shell needs it,
+// because PermissionRule matches this exact prefix: whoever tells the agent
+// how to record memories must give it this string.
+func (c Command) Remember() string {
+	return shellWord(c.Binary) + " remember"
+}
+
+// PermissionRule is the permissions.allow rule that lets the agent run
+// Remember without asking the user each time.
+func (c Command) PermissionRule() string {
+	return "Bash(" + c.Remember() + ":*)"
+}
+
+// MergeDriverCommand is the value of git's merge.bimri.driver setting: git
+// runs it through the shell with the ancestor's, ours and theirs versions of
+// bimri.md in place of %O, %A and %B, and keeps what it leaves in %A.
+func MergeDriverCommand(c Command) string {
+	return shellQuote(c.Binary) + " merge-driver %O %A %B"
+}
+
+// shellQuote puts s in double quotes for a POSIX shell, which is what runs
+// hook commands (Git Bash on Windows) and git merge drivers. Inside double
+// quotes a backslash is literal unless it comes before $, `, ", \ or a
+// newline, so Windows paths keep their single backslashes.
+func shellQuote(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '$', '`', '"':
+			b.WriteByte('\\')
+		case '\\':
+			// Before a special character, or before the closing quote,
+			// the backslash itself has to be escaped to stay literal.
+			if i+1 == len(s) || strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+				b.WriteByte('\\')
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// shellWord returns s unchanged when the shell reads it as one literal word,
+// and quoted otherwise.
+func shellWord(s string) string {
+	if s == "" {
+		return `""`
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		plain := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+			strings.IndexByte("_-./+@%,:", c) >= 0
+		if !plain {
+			return shellQuote(s)
+		}
+	}
+	return s
+}

@@ -1,0 +1,79 @@
+package wiring
+
+import (
+	"os/exec"
+	"testing"
+
+	"github.com/matryer/is"
+)
+
+func TestCommandStrings(t *testing.T) {
+	cases := []struct {
+		binary, hook, rule, driver string
+	}{
+		{
+			binary: "bimri-hook",
+			hook:   `"bimri-hook" hook`,
+			rule:   `Bash(bimri-hook remember:*)`,
+			driver: `"bimri-hook" merge-driver %O %A %B`,
+		},
+		{
+			binary: "/usr/local/bin/bimri-hook",
+			hook:   `"/usr/local/bin/bimri-hook" hook`,
+			rule:   `Bash(/usr/local/bin/bimri-hook remember:*)`,
+			driver: `"/usr/local/bin/bimri-hook" merge-driver %O %A %B`,
+		},
+		{
+			binary: "/Users/Jo Doe/go/bin/bimri-hook",
+			hook:   `"/Users/Jo Doe/go/bin/bimri-hook" hook`,
+			rule:   `Bash("/Users/Jo Doe/go/bin/bimri-hook" remember:*)`,
+			driver: `"/Users/Jo Doe/go/bin/bimri-hook" merge-driver %O %A %B`,
+		},
+		{
+			binary: `C:\Program Files\bimri\bimri-hook.exe`,
+			hook:   `"C:\Program Files\bimri\bimri-hook.exe" hook`,
+			rule:   `Bash("C:\Program Files\bimri\bimri-hook.exe" remember:*)`,
+			driver: `"C:\Program Files\bimri\bimri-hook.exe" merge-driver %O %A %B`,
+		},
+	}
+	for _, tc := range cases {
+		is := is.New(t)
+		c := Command{Binary: tc.binary}
+		is.Equal(c.Hook(), tc.hook)
+		is.Equal(c.PermissionRule(), tc.rule)
+		is.Equal(MergeDriverCommand(c), tc.driver)
+	}
+}
+
+// The quoting must give the shell back the exact path, whatever it holds.
+func TestShellQuoteRoundTrip(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	for _, s := range []string{
+		"/usr/local/bin/bimri-hook",
+		"/Users/Jo Doe/bin/bimri-hook",
+		`C:\Program Files\bimri\bimri-hook.exe`,
+		`\\server\share\bimri-hook.exe`,
+		`C:\odd dir\`,
+		`/a/$HOME/b`,
+		"/a/`date`/b",
+		`/a/"quoted"/b`,
+		`/a/\$x\"y\\z`,
+		"/a/it's/b",
+		"/a/new\nline",
+		"/a/*?[x]/~/!/&;|<>(){}#",
+		"",
+	} {
+		for _, quoted := range []string{shellQuote(s), shellWord(s)} {
+			out, err := exec.Command(sh, "-c", `printf %s `+quoted).Output()
+			if err != nil {
+				t.Fatalf("sh -c for %q: %v", s, err)
+			}
+			if string(out) != s {
+				t.Errorf("%s gives %q back, want %q", quoted, out, s)
+			}
+		}
+	}
+}

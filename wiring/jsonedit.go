@@ -1,0 +1,321 @@
+package wiring
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+)
+
+// document is a JSON object edited in place. Every edit splices bytes at
+// the offsets gjson reports, so what an edit does not touch keeps its exact
+// bytes, and what it inserts copies the layout around it. Removing an item
+// deletes exactly the bytes that adding it inserted, so an install followed
+// by an uninstall gives back the original file.
+type document struct {
+	b       []byte
+	nl      string // line ending: "\n", or "\r\n" in files that use it
+	unit    string // one level of indentation
+	compact bool   // the whole object is on one line: insert on one line too
+	colon   string // what separates a key from its value on one line
+	comma   string // what separates items on one line
+}
+
+// parseDocument checks that b holds a JSON object and learns its layout.
+// Empty input stands for a file that does not exist yet: the empty object,
+// laid out the way Claude Code writes settings.
+func parseDocument(b []byte) (*document, error) {
+	d := &document{nl: "\n", unit: "  ", colon: ": ", comma: ", "}
+	if len(bytes.TrimSpace(b)) == 0 {
+		d.b = []byte("{}")
+		return d, nil
+	}
+	if err := json.Unmarshal(b, new(json.RawMessage)); err != nil {
+		return nil, fmt.Errorf("not valid JSON: %w", err)
+	}
+	if !gjson.ValidBytes(b) {
+		return nil, errors.New("not valid JSON")
+	}
+	d.b = b
+	root := d.root()
+	if !root.IsObject() {
+		return nil, fmt.Errorf("not a JSON object but %s", describe(root))
+	}
+	if bytes.Contains(b, []byte("\r\n")) {
+		d.nl = "\r\n"
+	}
+	ms := members(root)
+	if !strings.ContainsRune(root.Raw, '\n') && len(ms) > 0 {
+		// One line, as scripts write JSON: keep to one line, with the
+		// same spacing after colons and commas.
+		d.compact = true
+		key := ms[0]
+		d.colon = string(d.b[key.start+len(key.key.Raw) : key.value.Index])
+		d.comma = "," + d.colon[strings.IndexByte(d.colon, ':')+1:]
+		if len(ms) > 1 {
+			d.comma = string(d.b[ms[0].end():ms[1].start])
+		}
+		return d, nil
+	}
+	// The indentation of the first key on its own line is one level.
+	prev := root.Index + 1
+	for _, m := range ms {
+		if gap := d.b[prev:m.start]; bytes.ContainsRune(gap, '\n') {
+			d.unit = string(gap[bytes.LastIndexByte(gap, '\n')+1:])
+			break
+		}
+		prev = m.end()
+	}
+	return d, nil
+}
+
+// root is the top-level value, with Raw trimmed to the value itself.
+func (d *document) root() gjson.Result {
+	start := len(d.b) - len(bytes.TrimLeft(d.b, " \t\r\n"))
+	end := len(bytes.TrimRight(d.b, " \t\r\n"))
+	r := gjson.ParseBytes(d.b[start:end])
+	r.Raw = string(d.b[start:end])
+	r.Index = start
+	return r
+}
+
+// get returns the value at path, a list of object keys and array indexes.
+// Like gjson and sjson it takes the first of duplicate keys.
+func (d *document) get(path ...string) gjson.Result {
+	cur := d.root()
+	for _, step := range path {
+		var next gjson.Result
+		switch {
+		case cur.IsObject():
+			for _, m := range members(cur) {
+				if m.key.Str == step {
+					next = m.value
+					break
+				}
+			}
+		case cur.IsArray():
+			if i, err := strconv.Atoi(step); err == nil {
+				if ms := members(cur); i >= 0 && i < len(ms) {
+					next = ms[i].value
+				}
+			}
+		}
+		if !next.Exists() {
+			return gjson.Result{}
+		}
+		cur = next
+	}
+	return cur
+}
+
+// member is an item of an object or array, with its place in the document.
+type member struct {
+	key   gjson.Result // the key of an object member; Raw is empty in arrays
+	start int          // offset of the key's opening quote, or of the element
+	value gjson.Result // value.Index is the value's offset in the document
+}
+
+func (m member) end() int { return m.value.Index + len(m.value.Raw) }
+
+// members lists the items of the object or array c, which must carry its
+// offset in the document in c.Index.
+func members(c gjson.Result) []member {
+	var ms []member
+	c.ForEach(func(key, value gjson.Result) bool {
+		m := member{key: key, start: value.Index, value: value}
+		if key.Raw != "" {
+			m.start = key.Index
+		}
+		ms = append(ms, m)
+		return true
+	})
+	return ms
+}
+
+// set replaces the value at path, which must exist, with value.
+func (d *document) set(value any, path ...string) error {
+	b, err := sjson.SetBytes(d.b, sjsonPath(path), value)
+	if err != nil {
+		return fmt.Errorf("set %s: %w", strings.Join(path, "."), err)
+	}
+	d.b = b
+	return nil
+}
+
+// sjsonPath escapes path steps for sjson, whose paths give meaning to
+// dots, wildcards and a few other characters.
+func sjsonPath(path []string) string {
+	var b strings.Builder
+	for i, step := range path {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		for j := 0; j < len(step); j++ {
+			if strings.IndexByte(`.*?|#@!\:`, step[j]) >= 0 {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(step[j])
+		}
+	}
+	return b.String()
+}
+
+// add appends a member to the object or array c: key names it in an object
+// and is ignored in an array; value is compact JSON. The new member copies
+// the indentation of its siblings, or one level more than the line that
+// opens c when c is empty.
+func (d *document) add(c gjson.Result, key string, value []byte) {
+	open, end := c.Index, c.Index+len(c.Raw)-1
+	ms := members(c)
+	name := ""
+	if c.IsObject() {
+		name = jsonString(key)
+	}
+	switch {
+	case d.compact || len(ms) > 0 && !bytes.ContainsRune(d.b[open:ms[0].start], '\n'):
+		// A one-line container stays on one line.
+		colon, comma := d.colon, d.comma
+		if !d.compact {
+			colon, comma = ": ", ", "
+			if len(ms) > 1 {
+				comma = string(d.b[ms[0].end():ms[1].start])
+			}
+		}
+		text := respace(value, colon, comma)
+		if name != "" {
+			text = name + colon + text
+		}
+		if len(ms) == 0 {
+			d.splice(open+1, open+1, text)
+		} else {
+			last := ms[len(ms)-1].end()
+			d.splice(last, last, comma+text)
+		}
+	case len(ms) == 0:
+		outer := d.lineIndent(open)
+		inner := outer + d.unit
+		d.splice(open+1, end, d.nl+inner+d.member(name, value, inner)+d.nl+outer)
+	default:
+		inner := d.lineIndent(ms[0].start)
+		last := ms[len(ms)-1].end()
+		d.splice(last, last, ","+d.nl+inner+d.member(name, value, inner))
+	}
+}
+
+// member lays out one member starting at indentation prefix.
+func (d *document) member(name string, value []byte, prefix string) string {
+	var buf bytes.Buffer
+	if name != "" {
+		buf.WriteString(name + ": ")
+	}
+	// value comes from json.Marshal, so Indent cannot fail.
+	_ = json.Indent(&buf, value, prefix, d.unit)
+	return strings.ReplaceAll(buf.String(), "\n", d.nl)
+}
+
+// remove deletes the i-th member of c: the bytes from the end of the
+// member before it, so the separator and line break go too, or from its
+// start to the next member's start when it is the first.
+func (d *document) remove(c gjson.Result, i int) {
+	ms := members(c)
+	switch {
+	case len(ms) == 1:
+		d.splice(c.Index+1, c.Index+len(c.Raw)-1, "")
+	case i == 0:
+		d.splice(ms[0].start, ms[1].start, "")
+	default:
+		d.splice(ms[i-1].end(), ms[i].end(), "")
+	}
+}
+
+// removeKey deletes the first member of object c named key, if any.
+func (d *document) removeKey(c gjson.Result, key string) {
+	for i, m := range members(c) {
+		if m.key.Str == key {
+			d.remove(c, i)
+			return
+		}
+	}
+}
+
+func (d *document) splice(from, to int, text string) {
+	b := make([]byte, 0, len(d.b)-(to-from)+len(text))
+	b = append(b, d.b[:from]...)
+	b = append(b, text...)
+	d.b = append(b, d.b[to:]...)
+}
+
+// lineIndent returns the leading blanks of the line holding offset pos.
+func (d *document) lineIndent(pos int) string {
+	start := bytes.LastIndexByte(d.b[:pos], '\n') + 1
+	end := start
+	for end < len(d.b) && (d.b[end] == ' ' || d.b[end] == '\t') {
+		end++
+	}
+	return string(d.b[start:end])
+}
+
+// respace rewrites the separators of compact JSON outside strings.
+func respace(compact []byte, colon, comma string) string {
+	var b strings.Builder
+	inString, escaped := false, false
+	for _, c := range compact {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == ':':
+			b.WriteString(colon)
+			continue
+		case c == ',':
+			b.WriteString(comma)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// marshal encodes v as compact JSON, leaving <, > and & as they are.
+func marshal(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err) // only called on plain strings, ints and structs of them
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+func jsonString(s string) string { return string(marshal(s)) }
+
+// describe names the JSON type of r for error messages.
+func describe(r gjson.Result) string {
+	switch {
+	case r.IsObject():
+		return "an object"
+	case r.IsArray():
+		return "an array"
+	case r.Type == gjson.String:
+		return "a string"
+	case r.Type == gjson.Number:
+		return "a number"
+	case r.Type == gjson.True, r.Type == gjson.False:
+		return "a boolean"
+	default:
+		return "null"
+	}
+}
