@@ -76,18 +76,12 @@ func shellQuote(s string) string {
 }
 
 // shellWord returns s unchanged when the shell reads it as one literal word,
-// and quoted otherwise.
+// and in single quotes otherwise. It must agree with the quoting of the
+// command that the hooks package tells the agent to run, or the permission
+// rule would not match it.
 func shellWord(s string) string {
-	if s == "" {
-		return `""`
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
+		return s
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		plain := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
-			strings.IndexByte("_-./+@%,:", c) >= 0
-		if !plain {
-			return shellQuote(s)
-		}
-	}
-	return s
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -26,13 +26,19 @@ func TestCommandStrings(t *testing.T) {
 		{
 			binary: "/Users/Jo Doe/go/bin/bimri-hook",
 			hook:   `"/Users/Jo Doe/go/bin/bimri-hook" hook`,
-			rule:   `Bash("/Users/Jo Doe/go/bin/bimri-hook" remember:*)`,
+			rule:   `Bash('/Users/Jo Doe/go/bin/bimri-hook' remember:*)`,
 			driver: `"/Users/Jo Doe/go/bin/bimri-hook" merge-driver %O %A %B`,
+		},
+		{
+			binary: "/home/josé/bin/bimri-hook",
+			hook:   `"/home/josé/bin/bimri-hook" hook`,
+			rule:   `Bash(/home/josé/bin/bimri-hook remember:*)`,
+			driver: `"/home/josé/bin/bimri-hook" merge-driver %O %A %B`,
 		},
 		{
 			binary: `C:\Program Files\bimri\bimri-hook.exe`,
 			hook:   `"C:\Program Files\bimri\bimri-hook.exe" hook`,
-			rule:   `Bash("C:\Program Files\bimri\bimri-hook.exe" remember:*)`,
+			rule:   `Bash('C:\Program Files\bimri\bimri-hook.exe' remember:*)`,
 			driver: `"C:\Program Files\bimri\bimri-hook.exe" merge-driver %O %A %B`,
 		},
 	}
