@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/bimri/bimri-hook/privacy"
 )
 
 // NewEntry is what a caller (the remember command, a fallback or
@@ -16,8 +18,9 @@ type NewEntry struct {
 	Text       string
 }
 
-// Add records an entry, neutralising its text first so it cannot break the
-// file. Recording the same text on the same day twice updates the first
+// Add records an entry. Its text loses <private> spans and secrets first
+// (nothing private may reach a file that can be committed), then is
+// neutralised so it cannot break the file. Recording the same text on the same day twice updates the first
 // entry (higher importance, union of tags) instead of adding a copy. It
 // returns the entry as stored and whether it was new.
 func (f *File) Add(n NewEntry) (*Entry, bool, error) {
@@ -30,9 +33,9 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 	if n.Tier == 1 && n.Importance < 4 {
 		return nil, false, fmt.Errorf("importance %d is too low for Tier 1, which holds only 4 and 5", n.Importance)
 	}
-	text := Neutralize(n.Text)
+	text := Neutralize(privacy.Clean(n.Text))
 	if text == "" {
-		return nil, false, errors.New("the entry's text is empty")
+		return nil, false, errors.New("the entry's text is empty (after removing private text)")
 	}
 	date := civil(n.Date)
 	e := &Entry{Importance: n.Importance, Date: date, Tags: NormalizeTags(n.Tags), Text: text}
@@ -58,4 +61,19 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 	}
 	f.Tiers[n.Tier-1].Blocks = append(f.Tiers[n.Tier-1].Blocks, Block{Entry: e})
 	return e, true, nil
+}
+
+// Remove takes an entry or pattern out of the file by ID and returns it as
+// an archive record; the caller archives it.
+func (f *File) Remove(id, reason string) (Archived, bool) {
+	for t := 1; t <= 3; t++ {
+		s := &f.Tiers[t-1]
+		for i, b := range s.Blocks {
+			if (b.Entry != nil && b.Entry.ID == id) || (b.Pattern != nil && b.Pattern.ID == id) {
+				s.Blocks = append(s.Blocks[:i:i], s.Blocks[i+1:]...)
+				return Archived{Tier: t, Entry: b.Entry, Pattern: b.Pattern, Reason: reason}, true
+			}
+		}
+	}
+	return Archived{}, false
 }

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes. Claude Code treats exit 2 as "block", so bimri-hook never
+// uses it: 0 is success, 1 is any error, with one line on stderr.
+const (
+	exitOK    = 0
+	exitError = 1
+)
+
+// run is the whole program: parse args, run one command, map the outcome to
+// an exit code. Nothing below it exits the process.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now time.Time) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "bimri-hook: internal error: %v\n", r)
+			code = exitError
+		}
+	}()
+	app := newApp(stdin, stdout, stderr, now)
+	if err := app.Run(args); err != nil {
+		fmt.Fprintln(stderr, errorLine(err))
+		return exitError
+	}
+	return exitOK
+}
+
+// errorLine is the one stderr line for an error: prefixed once, on one
+// line, however the error was built.
+func errorLine(err error) string {
+	msg := strings.Join(strings.Fields(err.Error()), " ")
+	return "bimri-hook: " + strings.TrimPrefix(msg, "bimri-hook: ")
+}
+
+// commonFlags are accepted both before and after the command name, so the
+// agent's `bimri-hook remember --dir X ...` works as well as
+// `bimri-hook --dir X remember ...`.
+func commonFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "dir", Usage: "workspace `FOLDER` (CLAUDE_PROJECT_DIR wins when set)"},
+		&cli.StringFlag{Name: "config", Usage: "config `FILE` (default: <workspace>/.claude/bimri.json if present)", EnvVars: []string{"BIMRI_CONFIG"}},
+		&cli.StringFlag{Name: "today", Usage: "the date to act as today, `YYYY-MM-DD`", EnvVars: []string{"BIMRI_TODAY"}},
+	}
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer, now time.Time) *cli.App {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, now: now}
+	cmds := []*cli.Command{
+		a.hookCommand(),
+		a.rememberCommand(),
+		a.forgetCommand(),
+		a.showCommand(),
+		a.whyCommand(),
+		a.forecastCommand(),
+		a.maintainCommand(),
+		a.searchCommand(),
+		a.restoreCommand(),
+		a.simulateCommand(),
+		a.installCommand(),
+		a.uninstallCommand(),
+		a.doctorCommand(),
+		a.mergeDriverCommand(),
+		a.versionCommand(),
+	}
+	for _, c := range cmds {
+		c.Flags = append(c.Flags, commonFlags()...)
+		c.OnUsageError = usageError
+	}
+	return &cli.App{
+		Name:            "bimri-hook",
+		Usage:           "persistent, self-maintaining memory for Claude Code",
+		Version:         version,
+		Reader:          stdin,
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		Flags:           commonFlags(),
+		Commands:        cmds,
+		OnUsageError:    usageError,
+		HideHelpCommand: true,
+		// The library must never exit for us: run maps errors to codes.
+		ExitErrHandler: func(*cli.Context, error) {},
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return fmt.Errorf("unknown command %q (see bimri-hook --help)", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
+	}
+}
+
+func usageError(_ *cli.Context, err error, _ bool) error {
+	return fmt.Errorf("usage: %w (see --help)", err)
+}
+
+// app carries the process's streams and clock to the commands.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	now            time.Time
+}
+
+var errNoArgs = errors.New("missing argument")

@@ -1,0 +1,327 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/urfave/cli/v2"
+)
+
+func (a *app) rememberCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "remember",
+		Usage:     "record one memory entry",
+		UsageText: `bimri-hook remember [--importance 1-5] [--tags a,b] [--tier 1|2] [--global] "One-line summary."`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "importance", Value: "3", Usage: "1 transient ... 5 foundational"},
+			&cli.StringFlag{Name: "tags", Usage: "comma-separated tags"},
+			&cli.StringFlag{Name: "tier", Value: "2", Usage: "1 (core, importance 4-5, never decays) or 2 (active context)"},
+			&cli.BoolFlag{Name: "global", Usage: "record in the user's memory across workspaces (~/.claude/bimri-global.md)"},
+		},
+		Action: func(c *cli.Context) error {
+			imp, err := wholeNumber("importance", c.String("importance"), 1, 5)
+			if err != nil {
+				return err
+			}
+			tier, err := wholeNumber("tier", c.String("tier"), 1, 2)
+			if err != nil {
+				return err
+			}
+			text := strings.Join(c.Args().Slice(), " ")
+			if strings.TrimSpace(text) == "" {
+				return errors.New(`remember needs the entry's text, e.g. bimri-hook remember "Chose SQLite for storage."`)
+			}
+			ws, err := a.openWorkspace(c, "")
+			if err != nil {
+				return err
+			}
+			store := ws.store
+			if c.Bool("global") {
+				if store, err = globalStore(ws); err != nil {
+					return err
+				}
+			}
+			var e *memfile.Entry
+			var isNew bool
+			res, err := store.Update(func(tx *memfile.Tx) error {
+				e, isNew, err = tx.File.Add(memfile.NewEntry{
+					Tier: tier, Importance: imp, Date: ws.now,
+					Tags: memfile.SplitTags(c.String("tags")), Text: text,
+				})
+				if err != nil {
+					return err
+				}
+				e.Weight = memfile.Score(*e, tier, ws.now, ws.config).Weight
+				e.HasWeight = true
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			printRemembered(a.stdout, e, tier, isNew, store.Path(store.Names.Memory), res.Notice)
+			return nil
+		},
+	}
+}
+
+// wholeNumber parses a flag that must be a whole number in a range, with
+// an error that names the flag and the value.
+func wholeNumber(name, value string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(value))
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("--%s %q is not a whole number from %d to %d", name, value, lo, hi)
+	}
+	return n, nil
+}
+
+func (a *app) forgetCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "forget",
+		Usage:     "move an entry or pattern to the archive (for deep maintenance's judgment calls)",
+		UsageText: "bimri-hook forget [--reason TEXT] [--global] ID",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "reason", Value: "forgotten on request", Usage: "why, kept in the archive"},
+			&cli.BoolFlag{Name: "global", Usage: "forget from the global memory"},
+		},
+		Action: func(c *cli.Context) error {
+			id := strings.ToLower(strings.TrimSpace(c.Args().First()))
+			if id == "" {
+				return fmt.Errorf("forget: %w: the ID of the entry or pattern (see bimri-hook show)", errNoArgs)
+			}
+			ws, err := a.openWorkspace(c, "")
+			if err != nil {
+				return err
+			}
+			store := ws.store
+			if c.Bool("global") {
+				if store, err = globalStore(ws); err != nil {
+					return err
+				}
+			}
+			var gone memfile.Archived
+			_, err = store.Update(func(tx *memfile.Tx) error {
+				a, ok := tx.File.Remove(id, c.String("reason"))
+				if !ok {
+					return fmt.Errorf("no entry or pattern with ID %q in %s", id, store.Names.Memory)
+				}
+				gone = a
+				tx.Archive = append(tx.Archive, a)
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			printForgotten(a.stdout, gone, store.Names.Archive)
+			return nil
+		},
+	}
+}
+
+func (a *app) showCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "show",
+		Usage: "list every entry and pattern with its weight, and the token budget",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "machine-readable output"},
+			&cli.BoolFlag{Name: "global", Usage: "show the global memory"},
+		},
+		Action: func(c *cli.Context) error {
+			ws, err := a.openWorkspace(c, "")
+			if err != nil {
+				return err
+			}
+			store := ws.store
+			if c.Bool("global") {
+				if store, err = globalStore(ws); err != nil {
+					return err
+				}
+			}
+			f, warnings, _, err := store.Read()
+			if err != nil {
+				return err
+			}
+			snap := snapshot(f, warnings, ws)
+			if c.Bool("json") {
+				return printJSON(a.stdout, snap)
+			}
+			printShow(a.stdout, snap, store.Path(store.Names.Memory))
+			return nil
+		},
+	}
+}
+
+func (a *app) whyCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "why",
+		Usage:     "explain one entry's weight and what the rules will do with it",
+		UsageText: "bimri-hook why ID",
+		Action: func(c *cli.Context) error {
+			id := strings.ToLower(strings.TrimSpace(c.Args().First()))
+			if id == "" {
+				return fmt.Errorf("why: %w: an entry ID (see bimri-hook show)", errNoArgs)
+			}
+			ws, err := a.openWorkspace(c, "")
+			if err != nil {
+				return err
+			}
+			f, _, _, err := ws.store.Read()
+			if err != nil {
+				return err
+			}
+			if p := f.FindPattern(id); p != nil {
+				printWhyPattern(a.stdout, p)
+				return nil
+			}
+			e, tier := f.Find(id)
+			if e == nil {
+				return fmt.Errorf("no entry with ID %q in %s", id, memfile.MemoryName)
+			}
+			printWhy(a.stdout, explain(*e, tier, ws))
+			return nil
+		},
+	}
+}
+
+func (a *app) forecastCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "forecast",
+		Usage: "list the entries the threshold will archive, and when",
+		Flags: []cli.Flag{&cli.IntFlag{Name: "days", Value: 30, Usage: "how far ahead to look"}},
+		Action: func(c *cli.Context) error {
+			days := c.Int("days")
+			if days < 1 || days > 3650 {
+				return fmt.Errorf("--days %d is not from 1 to 3650", days)
+			}
+			ws, err := a.openWorkspace(c, "")
+			if err != nil {
+				return err
+			}
+			f, _, _, err := ws.store.Read()
+			if err != nil {
+				return err
+			}
+			printForecast(a.stdout, forecast(f, ws, days), days, ws)
+			return nil
+		},
+	}
+}
+
+func (a *app) maintainCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "maintain",
+		Usage: "run the session-end pass now (without counting a session)",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "deep", Usage: "also run deep maintenance"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "show what the pass would do; change nothing"},
+		},
+		Action: func(c *cli.Context) error {
+			ws, err := a.openWorkspace(c, "")
+			if err != nil {
+				return err
+			}
+			opt := memfile.Options{Deep: c.Bool("deep")}
+			if opt.Deep {
+				for _, r := range mustArchive(ws.store) {
+					if r.Entry != nil {
+						opt.Archived = append(opt.Archived, *r.Entry)
+					}
+				}
+			}
+			if c.Bool("dry-run") {
+				f, _, _, err := ws.store.Read()
+				if err != nil {
+					return err
+				}
+				_, rep := memfile.Maintain(f, ws.now, ws.config, opt)
+				printReport(a.stdout, rep, true)
+				return nil
+			}
+			var rep memfile.Report
+			res, err := ws.store.Update(func(tx *memfile.Tx) error {
+				var next *memfile.File
+				next, rep = memfile.Maintain(tx.File, ws.now, ws.config, opt)
+				tx.File = next
+				tx.Archive = append(tx.Archive, rep.Archived...)
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			printReport(a.stdout, rep, false)
+			if res.Notice != "" {
+				fmt.Fprintln(a.stdout, res.Notice)
+			}
+			return nil
+		},
+	}
+}
+
+func mustArchive(s *memfile.Store) []memfile.ArchiveRecord {
+	recs, _ := s.ReadArchive()
+	return recs
+}
+
+func (a *app) searchCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "search",
+		Usage:     "search bimri.md and the archive (text, tags and IDs)",
+		UsageText: "bimri-hook search [--json] QUERY",
+		Flags:     []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "machine-readable output"}},
+		Action: func(c *cli.Context) error {
+			query := strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
+			if query == "" {
+				return fmt.Errorf("search: %w: a QUERY", errNoArgs)
+			}
+			ws, err := a.openWorkspace(c, "")
+			if err != nil {
+				return err
+			}
+			f, _, _, err := ws.store.Read()
+			if err != nil {
+				return err
+			}
+			recs, err := ws.store.ReadArchive()
+			if err != nil {
+				return err
+			}
+			hits := search(f, recs, query)
+			if c.Bool("json") {
+				return printJSON(a.stdout, hits)
+			}
+			printHits(a.stdout, hits, query)
+			return nil
+		},
+	}
+}
+
+func (a *app) restoreCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "restore",
+		Usage: "put bimri-backup.md back as bimri.md (the current file becomes the backup)",
+		Action: func(c *cli.Context) error {
+			ws, err := a.openWorkspace(c, "")
+			if err != nil {
+				return err
+			}
+			if _, err := ws.store.Restore(); err != nil {
+				return err
+			}
+			printRestored(a.stdout, ws.store)
+			return nil
+		},
+	}
+}
+
+func (a *app) versionCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "version",
+		Usage: "print the version",
+		Action: func(c *cli.Context) error {
+			fmt.Fprintf(a.stdout, "bimri-hook %s\n", version)
+			return nil
+		},
+	}
+}

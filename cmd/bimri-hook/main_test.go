@@ -1,0 +1,68 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite testscript files whose cmp fails")
+
+// TestMain lets scripts run `bimri-hook` as a real process (the test binary
+// re-executed), so exit codes, stdin and stdout are the real ones.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"bimri-hook": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr, time.Now())) },
+	})
+}
+
+// TestScripts runs testdata/script/*.txtar. Each script gets:
+//   - $WORK/proj, a workspace, as the current directory and CLAUDE_PROJECT_DIR unset;
+//   - $WORK/home as HOME, with the real Claude Code hook payloads copied to
+//     $WORK/inputs/*.json, their paths rewritten from /home/dev to $WORK/home
+//     and /home/dev/proj to $WORK/proj;
+//   - BIMRI_TODAY=2026-11-29, so every date is fixed.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:           "testdata/script",
+		UpdateScripts: *update,
+		Setup: func(env *testscript.Env) error {
+			work := env.WorkDir
+			proj := filepath.Join(work, "proj")
+			home := filepath.Join(work, "home")
+			for _, d := range []string{proj, home, filepath.Join(work, "inputs")} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					return err
+				}
+			}
+			inputs, err := filepath.Glob("testdata/hook-inputs/*.json")
+			if err != nil {
+				return err
+			}
+			for _, in := range inputs {
+				data, err := os.ReadFile(in)
+				if err != nil {
+					return err
+				}
+				s := strings.ReplaceAll(string(data), "/home/dev/proj", proj)
+				s = strings.ReplaceAll(s, "/home/dev", home)
+				if err := os.WriteFile(filepath.Join(work, "inputs", filepath.Base(in)), []byte(s), 0o644); err != nil {
+					return err
+				}
+			}
+			env.Setenv("HOME", home)
+			env.Setenv("BIMRI_TODAY", "2026-11-29")
+			env.Setenv("BIMRI_HOOK_BIN", "bimri-hook")
+			env.Setenv("CLAUDE_PROJECT_DIR", "")
+			env.Setenv("PROJ", proj)
+			env.Setenv("TRANSCRIPTS", filepath.Join(home, ".claude", "projects", "-home-dev-proj"))
+			env.Cd = proj
+			return nil
+		},
+	})
+}

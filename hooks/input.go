@@ -1,0 +1,62 @@
+package hooks
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/tidwall/gjson"
+)
+
+// MaxInput bounds the hook input read from stdin. Real events are a few
+// hundred bytes; a prompt can be long, but a megabyte is far past any.
+const MaxInput = 1 << 20
+
+// Input is one hook event as Claude Code sends it.
+type Input struct {
+	Event          string // hook_event_name
+	SessionID      string
+	TranscriptPath string
+	Cwd            string
+	Source         string // SessionStart: startup, resume, clear, compact
+	Reason         string // SessionEnd
+	Trigger        string // PreCompact: manual, auto
+	Prompt         string // UserPromptSubmit
+	StopHookActive bool
+}
+
+// Decode validates and reads one event. The errors name what is wrong,
+// since they reach the user as the hook's one stderr line.
+func Decode(data []byte) (Input, error) {
+	if len(data) == 0 {
+		return Input{}, errors.New("hook input is empty: expected one JSON object on stdin")
+	}
+	if len(data) > MaxInput {
+		return Input{}, fmt.Errorf("hook input is larger than %d bytes", MaxInput)
+	}
+	if !gjson.ValidBytes(data) {
+		return Input{}, errors.New("hook input is not valid JSON")
+	}
+	root := gjson.ParseBytes(data)
+	if !root.IsObject() {
+		return Input{}, errors.New("hook input is not a JSON object")
+	}
+	in := Input{
+		Event:          root.Get("hook_event_name").String(),
+		SessionID:      root.Get("session_id").String(),
+		TranscriptPath: root.Get("transcript_path").String(),
+		Cwd:            root.Get("cwd").String(),
+		Source:         root.Get("source").String(),
+		Reason:         root.Get("reason").String(),
+		Trigger:        root.Get("trigger").String(),
+		Prompt:         root.Get("prompt").String(),
+		StopHookActive: root.Get("stop_hook_active").Bool(),
+	}
+	if in.Event == "" {
+		return Input{}, errors.New("hook input has no hook_event_name")
+	}
+	if in.Cwd != "" && !filepath.IsAbs(in.Cwd) {
+		return Input{}, fmt.Errorf("hook input cwd %q is not an absolute path", in.Cwd)
+	}
+	return in, nil
+}

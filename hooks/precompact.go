@@ -1,0 +1,35 @@
+package hooks
+
+import (
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/transcript"
+)
+
+// entryTextLimit bounds the summaries the hook writes itself.
+const entryTextLimit = 240
+
+// PreCompact writes a checkpoint entry from the transcript when the
+// session has recorded nothing yet, so compaction cannot erase the only
+// trace of it, and prints instructions that steer the compaction summary.
+// SessionStart (source compact) then injects the memory again.
+func PreCompact(env Env, in Input) (Output, error) {
+	_, err := env.Store.Update(func(tx *memfile.Tx) error {
+		st := loadState(tx, in)
+		catchUp(env, in, &st)
+		if !recordedAnything(st) {
+			if text := transcript.FallbackSummary(st.Transcript, entryTextLimit); text != "" {
+				if _, _, err := tx.File.Add(memfile.NewEntry{Tier: 2, Importance: 2, Date: env.today(),
+					Tags: []string{"checkpoint"}, Text: checkpointPrefix + text}); err != nil {
+					return err
+				}
+				st.Recorded = true
+			}
+		}
+		saveState(tx, in, st)
+		return nil
+	})
+	if err != nil && !errBusy(err) {
+		return Output{}, err
+	}
+	return Output{Text: compactInstructions}, nil
+}

@@ -1,0 +1,108 @@
+package hooks
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/transcript"
+)
+
+// sessionState is what bimri-hook remembers about one Claude Code session
+// between its events. It lives in the store's state folder, keyed by the
+// session ID.
+type sessionState struct {
+	// Transcript is what has been read of the session's transcript so far;
+	// its Offset is where the next read starts, so each Stop reads only
+	// what is new.
+	Transcript transcript.Summary `json:"transcript"`
+	Nudged     bool               `json:"nudged"`   // blocked for the current stretch of unrecorded work
+	Blocks     int                `json:"blocks"`   // blocks this session, for the "once" policy
+	Recorded   bool               `json:"recorded"` // a checkpoint or fallback entry was written
+	Counted    bool               `json:"counted"`  // Sessions was bumped for this session
+}
+
+func stateKey(in Input) string { return "session-" + in.SessionID }
+
+func loadState(tx *memfile.Tx, in Input) sessionState {
+	var st sessionState
+	if data := tx.State(stateKey(in)); data != nil {
+		_ = json.Unmarshal(data, &st) // a damaged state file is a fresh start, never an error
+	}
+	return st
+}
+
+func saveState(tx *memfile.Tx, in Input, st sessionState) {
+	data, _ := json.Marshal(st)
+	tx.SetState(stateKey(in), data)
+}
+
+// transcriptLimit bounds one read of a transcript; a Stop reads only what
+// is new since the last event, so this is reached only by a huge jump.
+const transcriptLimit = 8 << 20
+
+// readTranscript reads the new part of the session's transcript, if its
+// path is one Claude Code would use. A missing or odd transcript gives an
+// empty summary: memory must work without it.
+func readTranscript(env Env, in Input, from int64) (transcript.Summary, bool) {
+	path := in.TranscriptPath
+	if !transcriptAllowed(env, path) {
+		return transcript.Summary{Offset: from}, false
+	}
+	s, err := transcript.ReadFile(path, from, transcriptLimit)
+	if err != nil {
+		return transcript.Summary{Offset: from}, false
+	}
+	return s, true
+}
+
+// transcriptAllowed accepts only absolute .jsonl paths inside Claude Code's
+// projects folder or the workspace: hook input must not make bimri-hook
+// read arbitrary files.
+func transcriptAllowed(env Env, path string) bool {
+	if path == "" || !filepath.IsAbs(path) || filepath.Ext(path) != ".jsonl" {
+		return false
+	}
+	path = filepath.Clean(path)
+	var roots []string
+	if env.ClaudeConfigDir != "" {
+		roots = append(roots, filepath.Join(env.ClaudeConfigDir, "projects"))
+	}
+	if env.Home != "" {
+		roots = append(roots, filepath.Join(env.Home, ".claude", "projects"))
+	}
+	roots = append(roots, env.Store.Root)
+	for _, r := range roots {
+		if within(r, path) {
+			info, err := os.Stat(path)
+			return err == nil && info.Mode().IsRegular()
+		}
+	}
+	return false
+}
+
+func within(root, path string) bool {
+	rel, err := filepath.Rel(filepath.Clean(root), path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// catchUp adds the transcript read since the last event to the state.
+func catchUp(env Env, in Input, st *sessionState) {
+	next, ok := readTranscript(env, in, st.Transcript.Offset)
+	if ok {
+		st.Transcript = st.Transcript.Add(next)
+	}
+}
+
+// didWork says whether the session has done real work since its last
+// record: a file-changing tool call, or several prompts.
+func didWork(env Env, t transcript.Summary) bool {
+	return t.ChangesSinceRemember > 0 || t.PromptsSinceRemember >= env.Settings.NudgePrompts
+}
+
+// recordedAnything says whether the session left any trace in memory.
+func recordedAnything(st sessionState) bool {
+	return st.Recorded || st.Transcript.RememberCalls > 0
+}

@@ -1,0 +1,46 @@
+package hooks
+
+import (
+	"time"
+
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/transcript"
+)
+
+// sessionEndWait bounds the lock wait at SessionEnd, which the client
+// kills after about 1.5 s.
+const sessionEndWait = 800 * time.Millisecond
+
+// SessionEnd writes a fallback entry when the session recorded nothing,
+// runs the session-end pass, counts the session exactly once per session
+// ID, and every Nth session runs the deterministic part of deep
+// maintenance. It answers nothing: the client shows no SessionEnd output.
+func SessionEnd(env Env, in Input) (Output, error) {
+	env.Store.LockTimeout = min(env.Store.LockTimeout, sessionEndWait)
+	_, err := env.Store.Update(func(tx *memfile.Tx) error {
+		st := loadState(tx, in)
+		catchUp(env, in, &st)
+		if !recordedAnything(st) {
+			if text := transcript.FallbackSummary(st.Transcript, entryTextLimit); text != "" {
+				if _, _, err := tx.File.Add(memfile.NewEntry{Tier: 2, Importance: 2, Date: env.today(),
+					Tags: []string{"auto"}, Text: text}); err != nil {
+					return err
+				}
+				st.Recorded = true
+			}
+		}
+		opt := memfile.Options{CountSession: !st.Counted}
+		if opt.CountSession && (tx.File.Header.Sessions+1)%env.Config.DeepEvery == 0 {
+			opt.Deep = true
+			opt.Archived = archivedEntries(tx)
+		}
+		pass(env, tx, opt)
+		st.Counted = true
+		saveState(tx, in, st)
+		return nil
+	})
+	if errBusy(err) {
+		return Output{}, nil // the next session's pass catches up
+	}
+	return Output{}, err
+}

@@ -1,0 +1,90 @@
+package hooks
+
+import (
+	"strings"
+	"time"
+
+	"github.com/bimri/bimri-hook/memfile"
+)
+
+// stateMaxAge is how long per-session state is kept; a session resumed
+// after that simply starts its bookkeeping afresh.
+const stateMaxAge = 30 * 24 * time.Hour
+
+// SessionStart creates bimri.md if missing, brings weights up to date, and
+// answers with the context view plus the recording instructions, the
+// intake for a new workspace, and the judgment brief when deep maintenance
+// has just run. The answer always fits the context limit.
+func SessionStart(env Env, in Input) (Output, error) {
+	var f *memfile.File
+	var notice string
+	_, err := env.Store.Update(func(tx *memfile.Tx) error {
+		pass(env, tx, memfile.Options{})
+		f, notice = tx.File, tx.Notice
+		return nil
+	})
+	if errBusy(err) {
+		// Another session is writing: show memory as it stands.
+		f, _, _, err = env.Store.Read()
+		notice = busyMessage
+	}
+	if err != nil {
+		return Output{}, err
+	}
+	env.Store.PruneState(stateMaxAge)
+	return additionalContext("SessionStart", startContext(env, in, f, notice)), nil
+}
+
+// startContext assembles the view and the instructions within the limit:
+// the instructions are measured first and the view gets the rest.
+func startContext(env Env, in Input, f *memfile.File, notice string) string {
+	extras := []string{instructions(env)}
+	if len(f.Entries(1)) == 0 && f.Header.Sessions == 0 && in.Source != "compact" {
+		extras = append(extras, intake(env, globalFacts(env)))
+	}
+	if n := f.Header.Sessions; n > 0 && n%env.Config.DeepEvery == 0 {
+		_, rep := memfile.Maintain(f, env.today(), env.Config, memfile.Options{Deep: true})
+		extras = append(extras, judgmentBrief(env, n, rep.Deep))
+	}
+	if notice != "" {
+		extras = append(extras, "Note: "+notice)
+	}
+	tail := fitLines(strings.Join(extras, "\n\n"), env.Config.ContextLimit/2)
+	view := memfile.ContextView(f, memfile.View{
+		Limit:  env.Config.ContextLimit - memfile.Length(tail) - 2,
+		Global: env.Global,
+	})
+	return view + "\n\n" + tail
+}
+
+// globalFacts are the global memory's entries, for the intake to skip.
+func globalFacts(env Env) []string {
+	if env.Global == nil {
+		return nil
+	}
+	var out []string
+	for t := 1; t <= 2; t++ {
+		for _, e := range env.Global.Entries(t) {
+			out = append(out, e.Text)
+		}
+	}
+	return out
+}
+
+// fitLines keeps whole lines of s while they fit in limit characters.
+func fitLines(s string, limit int) string {
+	if memfile.Length(s) <= limit {
+		return s
+	}
+	var b strings.Builder
+	used := 0
+	for _, l := range strings.Split(s, "\n") {
+		n := memfile.Length(l) + 1
+		if used+n > limit {
+			break
+		}
+		b.WriteString(l + "\n")
+		used += n
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

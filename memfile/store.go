@@ -1,0 +1,520 @@
+package memfile
+
+// This is the only file in memfile that touches the filesystem or the
+// lock. Everything else is pure.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// File names in a workspace.
+const (
+	MemoryName  = "bimri.md"
+	BackupName  = "bimri-backup.md"
+	ArchiveName = "bimri-archive.md"
+	// StateDir holds the lock and per-session state. It sits under .claude,
+	// where Claude Code keeps its own project files, and ignores itself
+	// with a .gitignore so it never shows in git status.
+	StateDir = ".claude/bimri"
+)
+
+// Names are the file names a store uses.
+type Names struct {
+	Memory, Backup, Archive string
+	State                   string // folder for the lock and state, relative to the root
+}
+
+// WorkspaceNames are a workspace's files; GlobalNames the user's memory
+// across workspaces, which lives in ~/.claude beside Claude Code's own.
+var (
+	WorkspaceNames = Names{MemoryName, BackupName, ArchiveName, StateDir}
+	GlobalNames    = Names{"bimri-global.md", "bimri-global-backup.md", "bimri-global-archive.md", "bimri"}
+)
+
+// ErrBusy means another bimri-hook held the lock for the whole wait.
+var ErrBusy = errors.New("the memory file is busy")
+
+// Store reads and writes one workspace's memory files safely: one lock
+// around every read-modify-write, atomic replacement, a backup before every
+// change, and an append-only archive.
+type Store struct {
+	Root        string        // the workspace, absolute
+	Names       Names         // file names; WorkspaceNames unless changed
+	LockTimeout time.Duration // longest wait for the lock
+	Config      Config        // used to create a missing file
+	// Now stamps the dated name of a broken file set aside.
+	Now func() time.Time
+	// pause, when set (tests only, via BIMRI_TEST_STORE_PAUSE), sleeps
+	// between the steps of a write so a test can kill the process there.
+	pause time.Duration
+}
+
+// OpenStore checks the workspace and returns its store.
+func OpenStore(root string, cfg Config, lockTimeout time.Duration) (*Store, error) {
+	if !filepath.IsAbs(root) {
+		return nil, fmt.Errorf("workspace %q is not an absolute path", root)
+	}
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("workspace %q is not a directory", root)
+	}
+	s := &Store{Root: filepath.Clean(root), Names: WorkspaceNames, LockTimeout: lockTimeout, Config: cfg, Now: time.Now}
+	if ms, err := strconv.Atoi(os.Getenv("BIMRI_TEST_STORE_PAUSE")); err == nil && ms > 0 {
+		s.pause = time.Duration(ms) * time.Millisecond
+	}
+	return s, nil
+}
+
+// Path returns the path of a file in the workspace.
+func (s *Store) Path(name string) string { return filepath.Join(s.Root, name) }
+
+// StatePath is the state folder.
+func (s *Store) StatePath() string { return filepath.Join(s.Root, filepath.FromSlash(s.Names.State)) }
+
+// safePath resolves a workspace file for writing. A symlink is followed
+// only when it stays inside the workspace; a directory is refused.
+func (s *Store) safePath(name string) (string, error) {
+	p := s.Path(name)
+	info, err := os.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return p, nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return "", fmt.Errorf("%s is a symlink that cannot be resolved: %w", name, err)
+		}
+		root, err := filepath.EvalSymlinks(s.Root)
+		if err != nil {
+			return "", err
+		}
+		if rel, err := filepath.Rel(root, target); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return "", fmt.Errorf("%s is a symlink leading outside the workspace (to %s); refusing to write through it", name, target)
+		}
+		p = target
+		if info, err = os.Stat(p); err != nil {
+			return p, nil
+		}
+	}
+	if info.IsDir() {
+		return "", fmt.Errorf("%s is a directory, not a file", name)
+	}
+	if !info.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file", name)
+	}
+	return p, nil
+}
+
+// stateDir makes sure the state folder exists, stays inside the workspace
+// and ignores itself in git.
+func (s *Store) stateDir() (string, error) {
+	dir := s.StatePath()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("state folder: %w", err)
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", fmt.Errorf("state folder: %w", err)
+	}
+	root, _ := filepath.EvalSymlinks(s.Root)
+	if rel, err := filepath.Rel(root, real); err != nil || strings.HasPrefix(rel, "..") {
+		return "", fmt.Errorf("state folder %s leads outside the workspace", dir)
+	}
+	ignore := filepath.Join(dir, ".gitignore")
+	if _, err := os.Stat(ignore); errors.Is(err, fs.ErrNotExist) {
+		_ = os.WriteFile(ignore, []byte("# bimri-hook's lock and session state: never commit.\n*\n"), 0o644)
+	}
+	return dir, nil
+}
+
+// lock takes the workspace lock, waiting at most LockTimeout. It locks a
+// sidecar file, never bimri.md: an atomic rename replaces bimri.md, and a
+// lock on the replaced file would guard nothing.
+func (s *Store) lock() (func(), error) {
+	dir, err := s.stateDir()
+	if err != nil {
+		return nil, err
+	}
+	fl := flock.New(filepath.Join(dir, "lock"))
+	ctx, cancel := context.WithTimeout(context.Background(), s.LockTimeout)
+	defer cancel()
+	ok, err := fl.TryLockContext(ctx, 5*time.Millisecond)
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return nil, fmt.Errorf("lock %s: %w", fl.Path(), err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("%w: another bimri-hook held %s for %s", ErrBusy, fl.Path(), s.LockTimeout)
+	}
+	return func() { _ = fl.Unlock() }, nil
+}
+
+// Tx is one read-modify-write under the lock. The function given to
+// Update changes File, adds to Archive and sets state; Update writes them.
+type Tx struct {
+	File     *File
+	Warnings []Warning
+	// Archive collects what leaves the file; it is appended to the archive
+	// before the new file is written, so nothing is ever only in memory.
+	Archive []Archived
+	Created bool   // bimri.md did not exist and was made from the template
+	Notice  string // what Update had to repair, for the user
+
+	store    *Store
+	state    map[string][]byte
+	stateSet map[string][]byte
+}
+
+// State returns a saved state blob (nil if none).
+func (tx *Tx) State(key string) []byte {
+	if v, ok := tx.stateSet[key]; ok {
+		return v
+	}
+	if v, ok := tx.state[key]; ok {
+		return v
+	}
+	data, err := os.ReadFile(tx.store.statePath(key))
+	if err != nil {
+		return nil
+	}
+	tx.state[key] = data
+	return data
+}
+
+// SetState saves a state blob when the transaction commits.
+func (tx *Tx) SetState(key string, data []byte) { tx.stateSet[key] = data }
+
+// ReadArchive reads the archive's records (for deep maintenance and merges).
+func (tx *Tx) ReadArchive() ([]ArchiveRecord, error) { return tx.store.ReadArchive() }
+
+func (s *Store) statePath(key string) string {
+	return filepath.Join(s.StatePath(), stateKey(key)+".json")
+}
+
+// stateKey keeps a key (a session ID from hook input) a plain file name.
+func stateKey(key string) string {
+	ok := len(key) > 0 && len(key) <= 100
+	for _, r := range key {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			ok = false
+		}
+	}
+	if ok {
+		return key
+	}
+	return "h-" + hashID("", key)
+}
+
+// Result says what Update did.
+type Result struct {
+	Changed bool   // bimri.md was written
+	Created bool   // it was made from the template
+	Notice  string // a repair the user should hear about
+}
+
+// Update runs fn under the lock on the current memory file and writes the
+// result: the backup first (the file as it was), then the archive, then
+// the new file, each atomically. Nothing is written if fn fails or if the
+// file's bytes would not change.
+func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
+	unlock, err := s.lock()
+	if err != nil {
+		return Result{}, err
+	}
+	defer unlock()
+	s.removeTemps()
+
+	tx := &Tx{store: s, state: map[string][]byte{}, stateSet: map[string][]byte{}}
+	path, err := s.safePath(s.Names.Memory)
+	if err != nil {
+		return Result{}, err
+	}
+	old, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		tx.File = New(s.Config)
+		tx.Created = true
+	case err != nil:
+		return Result{}, fmt.Errorf("read %s: %w", s.Names.Memory, err)
+	default:
+		tx.File, tx.Warnings, err = Parse(old)
+		if errors.Is(err, ErrUnreadable) {
+			if err := s.recover(path, old, err, tx); err != nil {
+				return Result{}, err
+			}
+			old = Render(tx.File) // the recovered file is already on disk
+		} else if err != nil {
+			return Result{}, err
+		}
+	}
+
+	if err := fn(tx); err != nil {
+		return Result{}, err
+	}
+	res := Result{Created: tx.Created, Notice: tx.Notice}
+	next := Render(tx.File)
+	if tx.Created || !bytes.Equal(next, old) {
+		if !tx.Created {
+			if err := s.writeBackup(old); err != nil {
+				return res, err
+			}
+		}
+		s.step()
+		if err := s.appendArchive(tx.Archive); err != nil {
+			return res, err
+		}
+		s.step()
+		if err := writeAtomic(path, next, s.step); err != nil {
+			return res, fmt.Errorf("write %s: %w", s.Names.Memory, err)
+		}
+		res.Changed = true
+	} else if len(tx.Archive) > 0 {
+		if err := s.appendArchive(tx.Archive); err != nil {
+			return res, err
+		}
+	}
+	for key, data := range tx.stateSet {
+		if _, err := s.stateDir(); err != nil {
+			return res, err
+		}
+		if err := writeAtomic(s.statePath(key), data, nil); err != nil {
+			return res, fmt.Errorf("save state: %w", err)
+		}
+	}
+	return res, nil
+}
+
+// recover handles a bimri.md that is not a memory file: it is never
+// overwritten in place. It is kept beside the original under a dated name,
+// and the backup, if it reads, takes its place; otherwise a fresh file
+// starts and the notice says history was set aside.
+func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
+	aside := fmt.Sprintf("%s.broken-%s", path, s.Now().UTC().Format("20060102-150405"))
+	if err := writeAtomic(aside, broken, nil); err != nil {
+		return fmt.Errorf("%s is unreadable (%v) and could not be set aside: %w", s.Names.Memory, cause, err)
+	}
+	backup, err := os.ReadFile(s.Path(s.Names.Backup))
+	if err == nil {
+		if f, warnings, perr := Parse(backup); perr == nil {
+			if err := writeAtomic(path, Render(f), nil); err != nil {
+				return fmt.Errorf("restore %s from %s: %w", s.Names.Memory, s.Names.Backup, err)
+			}
+			tx.File, tx.Warnings = f, warnings
+			tx.Notice = fmt.Sprintf("%s was unreadable (%v); restored it from %s and kept the broken copy as %s", s.Names.Memory, cause, s.Names.Backup, filepath.Base(aside))
+			return nil
+		}
+	}
+	tx.File = New(s.Config)
+	if err := writeAtomic(path, Render(tx.File), nil); err != nil {
+		return fmt.Errorf("replace unreadable %s: %w", s.Names.Memory, err)
+	}
+	tx.Notice = fmt.Sprintf("%s was unreadable (%v) and there was no readable backup; started a fresh file and kept the broken copy as %s", s.Names.Memory, cause, filepath.Base(aside))
+	return nil
+}
+
+func (s *Store) writeBackup(old []byte) error {
+	path, err := s.safePath(s.Names.Backup)
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(path, old, s.step); err != nil {
+		return fmt.Errorf("write %s: %w", s.Names.Backup, err)
+	}
+	return nil
+}
+
+// appendArchive adds records to the archive and syncs it. An append can be
+// cut by a crash; the archive reader skips a torn last record.
+func (s *Store) appendArchive(items []Archived) error {
+	if len(items) == 0 {
+		return nil
+	}
+	path, err := s.safePath(s.Names.Archive)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", s.Names.Archive, err)
+	}
+	defer f.Close()
+	var buf bytes.Buffer
+	if info, err := f.Stat(); err == nil && info.Size() == 0 {
+		buf.WriteString(ArchiveHeading)
+	}
+	buf.Write(RenderArchived(items, s.Now()))
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("append to %s: %w", s.Names.Archive, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", s.Names.Archive, err)
+	}
+	return f.Close()
+}
+
+// step is the test-only pause between write steps.
+func (s *Store) step() {
+	if s.pause > 0 {
+		time.Sleep(s.pause)
+	}
+}
+
+// tempPrefix names temporary files so a later run can sweep any that a
+// killed process left behind.
+const tempPrefix = ".bimri-tmp-"
+
+// removeTemps deletes temporary files left by a process killed mid-write.
+// It runs under the lock, so no live writer owns them.
+func (s *Store) removeTemps() {
+	for _, dir := range []string{s.Root, s.StatePath()} {
+		matches, _ := filepath.Glob(filepath.Join(dir, tempPrefix+"*"))
+		for _, m := range matches {
+			_ = os.Remove(m)
+		}
+	}
+}
+
+// writeAtomic replaces path with data so that a reader, or a crash, sees
+// either the old file or the new one, never a mix: write a temporary file
+// in the same folder (a rename is atomic only within one filesystem), sync
+// it (so the rename cannot reach the disk before the data), rename it over
+// the target, then sync the folder (so the rename itself survives a power
+// loss). The file keeps the target's permissions.
+func writeAtomic(path string, data []byte, between func()) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, tempPrefix+"*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	perm := fs.FileMode(0o644)
+	if info, err := os.Stat(path); err == nil {
+		perm = info.Mode().Perm()
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if between != nil {
+		between()
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync() // not supported everywhere (Windows); the rename is done
+		d.Close()
+	}
+	return nil
+}
+
+// Read parses the memory file without the lock. Writers replace the file
+// atomically, so a reader always sees a whole version. A missing file reads
+// as a new one.
+func (s *Store) Read() (*File, []Warning, bool, error) {
+	path, err := s.safePath(s.Names.Memory)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return New(s.Config), nil, false, nil
+	}
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("read %s: %w", s.Names.Memory, err)
+	}
+	f, w, err := Parse(data)
+	if err != nil {
+		return nil, nil, true, fmt.Errorf("%s: %w", s.Names.Memory, err)
+	}
+	return f, w, true, nil
+}
+
+// ReadArchive reads the archive; a missing archive is empty.
+func (s *Store) ReadArchive() ([]ArchiveRecord, error) {
+	data, err := os.ReadFile(s.Path(s.Names.Archive))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", s.Names.Archive, err)
+	}
+	recs, _ := ParseArchive(data)
+	return recs, nil
+}
+
+// Restore puts the backup back as bimri.md, atomically, keeping the
+// current file as the new backup so a restore can itself be undone.
+func (s *Store) Restore() (Result, error) {
+	unlock, err := s.lock()
+	if err != nil {
+		return Result{}, err
+	}
+	defer unlock()
+	backup, err := os.ReadFile(s.Path(s.Names.Backup))
+	if err != nil {
+		return Result{}, fmt.Errorf("no backup to restore: %w", err)
+	}
+	if _, _, err := Parse(backup); err != nil {
+		return Result{}, fmt.Errorf("%s: %w", s.Names.Backup, err)
+	}
+	path, err := s.safePath(s.Names.Memory)
+	if err != nil {
+		return Result{}, err
+	}
+	current, err := os.ReadFile(path)
+	if err == nil {
+		if err := s.writeBackup(current); err != nil {
+			return Result{}, err
+		}
+	}
+	if err := writeAtomic(path, backup, nil); err != nil {
+		return Result{}, fmt.Errorf("write %s: %w", s.Names.Memory, err)
+	}
+	return Result{Changed: true}, nil
+}
+
+// PruneState removes per-session state older than age, so the state folder
+// does not grow with every session ever run.
+func (s *Store) PruneState(age time.Duration) {
+	entries, err := os.ReadDir(s.StatePath())
+	if err != nil {
+		return
+	}
+	cutoff := s.Now().Add(-age)
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && info.ModTime().Before(cutoff) {
+			_ = os.Remove(filepath.Join(s.StatePath(), e.Name()))
+		}
+	}
+}
