@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -47,8 +48,8 @@ func errorLine(err error) string {
 func commonFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "dir", Usage: "workspace `FOLDER` (CLAUDE_PROJECT_DIR wins when set)"},
-		&cli.StringFlag{Name: "config", Usage: "config `FILE` (default: <workspace>/.claude/bimri.json if present)", EnvVars: []string{"BIMRI_CONFIG"}},
-		&cli.StringFlag{Name: "today", Usage: "the date to act as today, `YYYY-MM-DD`", EnvVars: []string{"BIMRI_TODAY"}},
+		&cli.StringFlag{Name: "config", Usage: "config `FILE` (default: $BIMRI_CONFIG, else <workspace>/.claude/bimri.json if present)"},
+		&cli.StringFlag{Name: "today", Usage: "the date to act as today, `YYYY-MM-DD` (default: $BIMRI_TODAY, else the clock)"},
 	}
 }
 
@@ -95,6 +96,21 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, now time.Time) *cli.App {
 			return cli.ShowAppHelp(c)
 		},
 	}
+}
+
+// commonFlag reads a common flag wherever it was given (after the command
+// or before it), then its environment variable. urfave/cli alone would let
+// the command's unset copy hide the app-level value.
+func commonFlag(c *cli.Context, name, envVar string) string {
+	for _, ctx := range c.Lineage() {
+		if ctx.IsSet(name) {
+			return ctx.String(name)
+		}
+	}
+	if envVar != "" {
+		return os.Getenv(envVar)
+	}
+	return ""
 }
 
 func usageError(_ *cli.Context, err error, _ bool) error {

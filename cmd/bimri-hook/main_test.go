@@ -31,6 +31,9 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"subst": substCmd,
+		},
 		Setup: func(env *testscript.Env) error {
 			work := env.WorkDir
 			proj := filepath.Join(work, "proj")
@@ -65,4 +68,17 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// substCmd implements `subst FILE...`: expand $VAR and ${VAR} in each file
+// from the script's environment, so payloads can name $PROJ or $HOME.
+func substCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: subst FILE...")
+	}
+	for _, name := range args {
+		data := ts.ReadFile(name)
+		out := os.Expand(data, ts.Getenv)
+		ts.Check(os.WriteFile(ts.MkAbs(name), []byte(out), 0o644))
+	}
 }

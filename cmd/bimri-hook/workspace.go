@@ -29,7 +29,7 @@ func resolveRoot(c *cli.Context, inputCwd string) (string, error) {
 		root = inputCwd
 	}
 	if root == "" {
-		root = c.String("dir")
+		root = commonFlag(c, "dir", "")
 	}
 	if root == "" {
 		wd, err := os.Getwd()
@@ -47,7 +47,7 @@ func resolveRoot(c *cli.Context, inputCwd string) (string, error) {
 
 // today reads --today / BIMRI_TODAY, else the clock's local date.
 func (a *app) today(c *cli.Context) (time.Time, error) {
-	if s := c.String("today"); s != "" {
+	if s := commonFlag(c, "today", "BIMRI_TODAY"); s != "" {
 		d, ok := memfile.ParseDate(s)
 		if !ok {
 			return time.Time{}, fmt.Errorf("--today %q is not a date (YYYY-MM-DD)", s)
@@ -64,7 +64,7 @@ func (a *app) openWorkspace(c *cli.Context, inputCwd string) (*workspace, error)
 	if err != nil {
 		return nil, err
 	}
-	cfg, settings, err := loadConfig(c.String("config"), root)
+	cfg, settings, err := loadConfig(commonFlag(c, "config", "BIMRI_CONFIG"), root)
 	if err != nil {
 		return nil, err
 	}
