@@ -34,7 +34,7 @@ func (c Command) Hook() string {
 // because PermissionRule matches this exact prefix: whoever tells the agent
 // how to record memories must give it this string.
 func (c Command) Remember() string {
-	return shellWord(c.Binary) + " remember"
+	return ShellWord(c.Binary) + " remember"
 }
 
 // PermissionRule is the permissions.allow rule that lets the agent run
@@ -75,11 +75,11 @@ func shellQuote(s string) string {
 	return b.String()
 }
 
-// shellWord returns s unchanged when the shell reads it as one literal word,
+// ShellWord returns s unchanged when the shell reads it as one literal word,
 // and in single quotes otherwise. It must agree with the quoting of the
 // command that the hooks package tells the agent to run, or the permission
 // rule would not match it.
-func shellWord(s string) string {
+func ShellWord(s string) string {
 	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
 		return s
 	}

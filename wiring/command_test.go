@@ -72,7 +72,7 @@ func TestShellQuoteRoundTrip(t *testing.T) {
 		"/a/*?[x]/~/!/&;|<>(){}#",
 		"",
 	} {
-		for _, quoted := range []string{shellQuote(s), shellWord(s)} {
+		for _, quoted := range []string{shellQuote(s), ShellWord(s)} {
 			out, err := exec.Command(sh, "-c", `printf %s `+quoted).Output()
 			if err != nil {
 				t.Fatalf("sh -c for %q: %v", s, err)
