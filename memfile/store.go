@@ -165,6 +165,18 @@ func (s *Store) lock() (func(), error) {
 	return func() { _ = fl.Unlock() }, nil
 }
 
+// CheckLock takes the workspace lock and lets it go at once, reading and
+// writing no memory file, so doctor can tell whether a writer is stuck
+// without creating bimri.md. Like every writer, it makes the state folder.
+func (s *Store) CheckLock() error {
+	unlock, err := s.lock()
+	if err != nil {
+		return err
+	}
+	unlock()
+	return nil
+}
+
 // Tx is one read-modify-write under the lock. The function given to
 // Update changes File, adds to Archive and sets state; Update writes them.
 type Tx struct {
@@ -433,6 +445,13 @@ func writeAtomic(path string, data []byte, between func()) error {
 		d.Close()
 	}
 	return nil
+}
+
+// WriteFileAtomic replaces path with data the way the store replaces
+// bimri.md, for the files install edits beside it (settings.json,
+// .gitattributes): a crash leaves the old file or the new one, never a mix.
+func WriteFileAtomic(path string, data []byte) error {
+	return writeAtomic(path, data, nil)
 }
 
 // Read parses the memory file without the lock. Writers replace the file
