@@ -1,0 +1,478 @@
+package memfile
+
+import (
+	"slices"
+	"strings"
+	"time"
+)
+
+// A bimri.md committed to git is rewritten as a whole by every pass, so
+// git's line merge would conflict on almost every merge of two branches
+// that both recorded memory. MergeFiles merges the three versions git hands
+// its merge driver item by item instead, keyed by entry and pattern ID.
+
+// MergeReport says what a merge decided that a person may want to check.
+type MergeReport struct {
+	// Split lists entries whose text both sides rewrote: both versions
+	// were kept, the second under a new ID.
+	Split []SplitEntry
+	// Revived lists entries and patterns one side removed and the other
+	// changed: the change wins, so they stay.
+	Revived []string
+	// Removed lists entries and patterns one side removed and the other
+	// left as they were: they stay removed (the removing side archived
+	// them).
+	Removed []string
+	// Sentences lists patterns whose sentence both sides rewrote
+	// differently; ours was kept.
+	Sentences []string
+}
+
+// SplitEntry is one entry whose text both sides changed.
+type SplitEntry struct {
+	ID    string // the entry as ours has it, under its old ID
+	NewID string // theirs, kept as a new entry
+}
+
+// MergeFiles merges ours and theirs, two versions of a memory file that
+// grew from base, into one. base may be nil (git's add/add case, where
+// there is no common version): the merge is then a two-way union.
+//
+// Entries are matched by ID. An entry one side added is kept. An entry of
+// base that one side removed (pruned, forgotten, merged away) stays
+// removed unless the other side changed it. An entry both sides changed
+// keeps the higher importance, the newer date and the union of tags; when
+// both changed its text differently, both texts are kept, theirs as a new
+// entry. Patterns take the union of their evidence, and their counts add
+// up what each side observed since base; a sentence a person or agent
+// wrote wins over the automatic one. Notes are kept from both sides, once,
+// except those base had and one side removed. Sessions adds both sides'
+// increments to base's; Last Maintained is the later.
+//
+// Weights are recomputed for the merged Last Maintained date (kept as
+// they were when neither side was ever maintained), so the result depends
+// only on the three files and cfg: the same merge gives the same bytes on
+// every machine. It never changes its inputs.
+func MergeFiles(base, ours, theirs *File, cfg Config) (*File, MergeReport) {
+	if base == nil {
+		base = &File{}
+	}
+	var rep MergeReport
+	out := ours.Clone()
+	b, o, t := base.Clone(), ours.Clone(), theirs.Clone()
+
+	taken := map[string]bool{}
+	for _, f := range []*File{b, o, t} {
+		for id := range indexEntries(f) {
+			taken[id] = true
+		}
+		for _, p := range f.Patterns() {
+			taken[p.ID] = true
+		}
+	}
+	entries, order := mergeEntries(b, o, t, taken, &rep)
+	patterns, porder := mergePatterns(b, o, t, entries, taken, &rep)
+
+	out.Intro = nil
+	for _, n := range mergeNotes(b.Intro, o.Intro, t.Intro) {
+		out.Intro = append(out.Intro, Block{Note: n})
+	}
+	for tier := 1; tier <= 3; tier++ {
+		notes := mergeNotes(b.Tiers[tier-1].Blocks, o.Tiers[tier-1].Blocks, t.Tiers[tier-1].Blocks)
+		out.Tiers[tier-1].Blocks = placeItems(tier, o.Tiers[tier-1].Blocks, notes, entries, order, patterns, porder)
+	}
+	out.Preamble = mergeLines(b.Preamble, o.Preamble, t.Preamble)
+	out.Trailer = mergeLines(b.Trailer, o.Trailer, t.Trailer)
+
+	out.Header.Sessions = base.Header.Sessions +
+		max(ours.Header.Sessions-base.Header.Sessions, 0) +
+		max(theirs.Header.Sessions-base.Header.Sessions, 0)
+	out.Header.LastMaintained = later(ours.Header.LastMaintained, theirs.Header.LastMaintained)
+	if out.Header.Version == "" {
+		out.Header.Version = CurrentVersion
+	}
+	applyConfig(out, cfg)
+	if !out.Header.LastMaintained.IsZero() {
+		reweight(out, out.Header.LastMaintained, cfg)
+	}
+	sortTier2(out)
+	sortTier3(out)
+	out.Header.TokenEst = Estimate(out).Total
+	return out, rep
+}
+
+// placedEntry is an entry of the merge and the tier it goes in.
+type placedEntry struct {
+	e    *Entry
+	tier int
+}
+
+// indexEntries maps a file's entry IDs to the entries and their tiers.
+func indexEntries(f *File) map[string]placedEntry {
+	m := map[string]placedEntry{}
+	for tier := 1; tier <= 2; tier++ {
+		for _, e := range f.Entries(tier) {
+			m[e.ID] = placedEntry{e, tier}
+		}
+	}
+	return m
+}
+
+// entryIDs lists a file's entry IDs in file order, Tier 1 first.
+func entryIDs(f *File) []string {
+	var ids []string
+	for tier := 1; tier <= 2; tier++ {
+		for _, e := range f.Entries(tier) {
+			ids = append(ids, e.ID)
+		}
+	}
+	return ids
+}
+
+// mergeEntries decides every entry ID of the three files. It returns the
+// surviving entries by ID and their order: ours' first, then theirs'.
+func mergeEntries(b, o, t *File, taken map[string]bool, rep *MergeReport) (map[string]placedEntry, []string) {
+	bi, oi, ti := indexEntries(b), indexEntries(o), indexEntries(t)
+	out := map[string]placedEntry{}
+	var order []string
+	keep := func(p placedEntry) {
+		out[p.e.ID] = p
+		order = append(order, p.e.ID)
+	}
+	seen := map[string]bool{}
+	for _, id := range append(entryIDs(o), entryIDs(t)...) {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		be, inBase := bi[id]
+		oe, inOurs := oi[id]
+		te, inTheirs := ti[id]
+		switch {
+		case inOurs && inTheirs:
+			var basePtr *placedEntry
+			if inBase {
+				basePtr = &be
+			}
+			kept, split := mergeEntry(basePtr, oe, te)
+			keep(kept)
+			if split != nil {
+				split.e.ID = uniqueID("", EntryID(split.e.Date, split.e.Text), taken)
+				keep(*split)
+				rep.Split = append(rep.Split, SplitEntry{ID: id, NewID: split.e.ID})
+			}
+		case !inBase:
+			keep(pick(inOurs, oe, te))
+		default: // in base and removed on one side
+			other := pick(inOurs, oe, te)
+			if entryChanged(be, other) {
+				keep(other)
+				rep.Revived = append(rep.Revived, id)
+			} else {
+				rep.Removed = append(rep.Removed, id)
+			}
+		}
+	}
+	return out, order
+}
+
+func pick[T any](first bool, a, b T) T {
+	if first {
+		return a
+	}
+	return b
+}
+
+// entryChanged says whether x differs from base b in anything a person
+// or an agent decides. The weight is not such a thing: every pass
+// recomputes it.
+func entryChanged(b, x placedEntry) bool {
+	return b.tier != x.tier || b.e.Importance != x.e.Importance || !b.e.Date.Equal(x.e.Date) ||
+		!slices.Equal(b.e.Tags, x.e.Tags) || b.e.Text != x.e.Text
+}
+
+// mergeEntry merges an entry both sides have. When both rewrote its text
+// differently, split is theirs, to be kept as a new entry.
+func mergeEntry(b *placedEntry, o, t placedEntry) (kept placedEntry, split *placedEntry) {
+	if b != nil {
+		switch oc, tc := entryChanged(*b, o), entryChanged(*b, t); {
+		case !tc:
+			return o, nil
+		case !oc:
+			return t, nil
+		}
+	}
+	textO := b == nil || normalText(o.e.Text) != normalText(b.e.Text)
+	textT := b == nil || normalText(t.e.Text) != normalText(b.e.Text)
+	if textO && textT && normalText(o.e.Text) != normalText(t.e.Text) {
+		return o, &t
+	}
+	e := *o.e
+	if !textO && textT {
+		e.Text = t.e.Text
+	}
+	e.Importance = max(o.e.Importance, t.e.Importance)
+	e.Date = later(o.e.Date, t.e.Date)
+	e.Tags = NormalizeTags(append(slices.Clone(o.e.Tags), t.e.Tags...))
+	tier := o.tier
+	if b != nil && o.tier == b.tier {
+		tier = t.tier
+	} else if b == nil {
+		tier = min(o.tier, t.tier) // Tier 1 wins, as in duplicate merging
+	}
+	return placedEntry{&e, tier}, nil
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// indexPatterns maps a file's pattern IDs to its patterns.
+func indexPatterns(f *File) map[string]*Pattern {
+	m := map[string]*Pattern{}
+	for _, p := range f.Patterns() {
+		m[p.ID] = p
+	}
+	return m
+}
+
+// mergePatterns decides every pattern ID of the three files, as
+// mergeEntries does for entries.
+func mergePatterns(b, o, t *File, entries map[string]placedEntry, taken map[string]bool, rep *MergeReport) (map[string]*Pattern, []string) {
+	bi, oi, ti := indexPatterns(b), indexPatterns(o), indexPatterns(t)
+	// Dates of every entry any side knows, to order evidence oldest first.
+	dates := map[string]time.Time{}
+	for _, f := range []*File{b, o, t} {
+		for id, p := range indexEntries(f) {
+			dates[id] = p.e.Date
+		}
+	}
+	out := map[string]*Pattern{}
+	var order []string
+	keep := func(p *Pattern) {
+		if _, clash := entries[p.ID]; clash {
+			p.ID = uniqueID("p", PatternID(p.Tags), taken)
+		}
+		out[p.ID] = p
+		order = append(order, p.ID)
+	}
+	seen := map[string]bool{}
+	for _, p := range append(o.Patterns(), t.Patterns()...) {
+		id := p.ID
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		bp, op, tp := bi[id], oi[id], ti[id]
+		switch {
+		case op != nil && tp != nil:
+			merged, conflict := mergePattern(bp, op, tp, dates)
+			if conflict {
+				rep.Sentences = append(rep.Sentences, id)
+			}
+			keep(merged)
+		case bp == nil:
+			keep(pick(op != nil, op, tp))
+		default:
+			other := pick(op != nil, op, tp)
+			if patternChanged(bp, other) {
+				keep(other)
+				rep.Revived = append(rep.Revived, id)
+			} else {
+				rep.Removed = append(rep.Removed, id)
+			}
+		}
+	}
+	return out, order
+}
+
+func patternChanged(b, x *Pattern) bool {
+	return b.Observations != x.Observations || !slices.Equal(b.Evidence, x.Evidence) ||
+		!slices.Equal(b.Tags, x.Tags) || b.Text != x.Text || !b.First.Equal(x.First) || !b.Last.Equal(x.Last)
+}
+
+// mergePattern merges a pattern both sides have (b may be nil). Its
+// evidence is the union of both lists, its count what base counted plus
+// what each side counted since, less the entries both sides counted, and
+// never less than either side's count: counts never go down. conflict is
+// true when both sides wrote a different sentence; ours is kept.
+func mergePattern(b, o, t *Pattern, dates map[string]time.Time) (p *Pattern, conflict bool) {
+	if b != nil {
+		switch {
+		case !patternChanged(b, t):
+			return o, false
+		case !patternChanged(b, o):
+			return t, false
+		}
+	}
+	if b == nil {
+		b = &Pattern{}
+	}
+	merged := *o
+	if !slices.Equal(o.Tags, t.Tags) && slices.Equal(o.Tags, b.Tags) {
+		merged.Tags = t.Tags
+	}
+
+	inBase := map[string]bool{}
+	for _, id := range b.Evidence {
+		inBase[id] = true
+	}
+	newInOurs := map[string]bool{}
+	for _, id := range o.Evidence {
+		if !inBase[id] {
+			newInOurs[id] = true
+		}
+	}
+	both := 0
+	for _, id := range t.Evidence {
+		if !inBase[id] && newInOurs[id] {
+			both++
+		}
+	}
+	union := slices.Concat(o.Evidence, t.Evidence)
+	slices.Sort(union)
+	union = slices.Compact(union)
+	slices.SortStableFunc(union, func(x, y string) int { return dates[x].Compare(dates[y]) })
+	evidenceCount := len(union)
+	if n := len(union); n > MaxEvidence {
+		union = union[n-MaxEvidence:]
+	}
+	merged.Evidence = union
+	added := max(o.Observations-b.Observations, 0) + max(t.Observations-b.Observations, 0) - both
+	merged.Observations = max(o.Observations, t.Observations, evidenceCount, b.Observations+added)
+	merged.Level = LevelFor(merged.Observations)
+	merged.First = earliest(o.First, t.First)
+	merged.Last = later(o.Last, t.Last)
+
+	autoO, autoT := o.Text == autoSentence(o), t.Text == autoSentence(t)
+	switch {
+	case autoO && autoT:
+		merged.Text = autoSentence(&merged)
+	case autoO:
+		merged.Text = t.Text
+	case autoT, o.Text == t.Text, t.Text == b.Text:
+		merged.Text = o.Text
+	case o.Text == b.Text:
+		merged.Text = t.Text
+	default:
+		conflict = true
+	}
+	return &merged, conflict
+}
+
+// earliest is the earlier of two dates, a zero date counting as unknown.
+func earliest(a, b time.Time) time.Time {
+	switch {
+	case a.IsZero():
+		return b
+	case b.IsZero() || a.Before(b):
+		return a
+	}
+	return b
+}
+
+// noteKey identifies a note by its text.
+func noteKey(n *Note) string { return strings.Join(n.Lines, "\n") }
+
+// mergeNotes returns the notes of one section that survive: every note of
+// ours or theirs, once, except a note base had that one side removed.
+// Ours' come first in their order, then theirs'.
+func mergeNotes(b, o, t []Block) []*Note {
+	keys := func(bs []Block) map[string]bool {
+		m := map[string]bool{}
+		for _, bl := range bs {
+			if bl.Note != nil {
+				m[noteKey(bl.Note)] = true
+			}
+		}
+		return m
+	}
+	bk, ok, tk := keys(b), keys(o), keys(t)
+	var out []*Note
+	seen := map[string]bool{}
+	for _, bl := range slices.Concat(o, t) {
+		if bl.Note == nil {
+			continue
+		}
+		k := noteKey(bl.Note)
+		if seen[k] || (bk[k] && !(ok[k] && tk[k])) {
+			continue
+		}
+		seen[k] = true
+		out = append(out, bl.Note)
+	}
+	return out
+}
+
+// placeItems lays out one section: ours' blocks where they stood, with
+// each entry or pattern replaced by its merged version (or dropped), then
+// what only theirs had, then theirs' notes.
+func placeItems(tier int, ours []Block, notes []*Note, entries map[string]placedEntry, order []string, patterns map[string]*Pattern, porder []string) []Block {
+	var out []Block
+	placed := map[string]bool{}
+	placedNote := map[*Note]bool{}
+	keepNote := map[*Note]bool{}
+	for _, n := range notes {
+		keepNote[n] = true
+	}
+	for _, bl := range ours {
+		switch {
+		case bl.Note != nil && keepNote[bl.Note]:
+			out = append(out, bl)
+			placedNote[bl.Note] = true
+		case bl.Entry != nil:
+			if p, ok := entries[bl.Entry.ID]; ok && p.tier == tier && !placed[bl.Entry.ID] {
+				out = append(out, Block{Entry: p.e})
+				placed[bl.Entry.ID] = true
+			}
+		case bl.Pattern != nil:
+			if p, ok := patterns[bl.Pattern.ID]; ok && !placed[p.ID] {
+				out = append(out, Block{Pattern: p})
+				placed[p.ID] = true
+			}
+		}
+	}
+	for _, id := range order {
+		if p := entries[id]; p.tier == tier && !placed[id] {
+			out = append(out, Block{Entry: p.e})
+			placed[id] = true
+		}
+	}
+	if tier == 3 {
+		for _, id := range porder {
+			if !placed[id] {
+				out = append(out, Block{Pattern: patterns[id]})
+				placed[id] = true
+			}
+		}
+	}
+	for _, n := range notes {
+		if !placedNote[n] {
+			out = append(out, Block{Note: n})
+		}
+	}
+	return out
+}
+
+// mergeLines merges the lines outside the memory's structure (before the
+// title, after the END marker): a side that did not change them yields to
+// the other; when both did, ours' lines come first, then theirs' that ours
+// lacks.
+func mergeLines(b, o, t []string) []string {
+	switch {
+	case slices.Equal(o, b):
+		return slices.Clone(t)
+	case slices.Equal(t, b), slices.Equal(t, o):
+		return slices.Clone(o)
+	}
+	out := slices.Clone(o)
+	for _, l := range t {
+		if strings.TrimSpace(l) == "" || !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
