@@ -1,21 +1,56 @@
-# bimri-hook: every target a newcomer or CI needs.
-GO        ?= go
-BIN       ?= bin/bimri-hook
-VERSION   ?= $(shell cat VERSION 2>/dev/null || echo dev)
-LDFLAGS   := -s -w -X main.version=$(VERSION)
-FUZZTIME  ?= 30s
+# bimri-hook: every target a newcomer or CI needs. `make help` lists them.
+GO       ?= go
+BIN      ?= bin/bimri-hook
+VERSION  := $(shell cat VERSION)
+LDFLAGS  := -s -w -X main.version=$(VERSION)
+FUZZTIME ?= 30s
+PREFIX   ?= $(shell $(GO) env GOPATH)
 
-.PHONY: all build test fuzz bench demo install cross clean
+.PHONY: help build test demo fuzz bench install cross cross-check clean
 
-all: build
+help:
+	@echo "make demo         live a few sessions in a temporary workspace and show what the model receives"
+	@echo "make test         run every test (unit, testscript, reliability, end-to-end with the real Claude Code)"
+	@echo "make build        build $(BIN)"
+	@echo "make install      install bimri-hook into $(PREFIX)/bin"
+	@echo "make fuzz         run every fuzz target for FUZZTIME (default $(FUZZTIME))"
+	@echo "make bench        Go benchmarks and whole-process timings against cat"
+	@echo "make cross        build for linux, darwin and windows, amd64 and arm64, into dist/"
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/bimri-hook
 
-# The one test command: README and .ci/run both call it.
-test:
+# The one test command: the README and .ci/run both call it. The e2e
+# package installs Claude Code 2.1.328 with npm into a cache on first use.
+test: cross-check
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
+
+demo:
+	bash scripts/demo.sh
+
+fuzz:
+	FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh
+
+bench:
+	bash scripts/bench.sh
+
+install:
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(PREFIX)/bin/bimri-hook ./cmd/bimri-hook
+	@echo "installed $(PREFIX)/bin/bimri-hook; next: bimri-hook install (in your project)"
+
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+cross:
+	@for p in $(PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; ext=; [ $$os = windows ] && ext=.exe; \
+		echo "build $$os/$$arch"; \
+		GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' \
+			-o dist/bimri-hook-$(VERSION)-$$os-$$arch$$ext ./cmd/bimri-hook || exit 1; \
+	done
+
+# What CI checks of the other platforms: the Windows build compiles.
+cross-check:
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/bimri-hook
 
 clean:
-	rm -rf bin
+	rm -rf bin dist bench-results.txt
