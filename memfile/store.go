@@ -55,6 +55,10 @@ type Store struct {
 	Config      Config        // used to create a missing file
 	// Now stamps the dated name of a broken file set aside.
 	Now func() time.Time
+	// NoSync skips fsync, for throwaway workspaces (simulate) whose files
+	// need no durability: a sync per write would make a long simulation
+	// take minutes on a real disk. Writes are still atomic renames.
+	NoSync bool
 	// pause, when set (tests only, via BIMRI_TEST_STORE_PAUSE), sleeps
 	// between the steps of a write so a test can kill the process there.
 	pause time.Duration
@@ -292,7 +296,7 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 			return res, err
 		}
 		s.step()
-		if err := writeAtomic(path, next, s.step); err != nil {
+		if err := writeAtomic(path, next, s.step, !s.NoSync); err != nil {
 			return res, fmt.Errorf("write %s: %w", s.Names.Memory, err)
 		}
 		res.Changed = true
@@ -305,7 +309,7 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 		if _, err := s.stateDir(); err != nil {
 			return res, err
 		}
-		if err := writeAtomic(s.statePath(key), data, nil); err != nil {
+		if err := writeAtomic(s.statePath(key), data, nil, !s.NoSync); err != nil {
 			return res, fmt.Errorf("save state: %w", err)
 		}
 	}
@@ -318,13 +322,13 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 // starts and the notice says history was set aside.
 func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 	aside := fmt.Sprintf("%s.broken-%s", path, s.Now().UTC().Format("20060102-150405"))
-	if err := writeAtomic(aside, broken, nil); err != nil {
+	if err := writeAtomic(aside, broken, nil, !s.NoSync); err != nil {
 		return fmt.Errorf("%s is unreadable (%v) and could not be set aside: %w", s.Names.Memory, cause, err)
 	}
 	backup, err := os.ReadFile(s.Path(s.Names.Backup))
 	if err == nil {
 		if f, warnings, perr := Parse(backup); perr == nil {
-			if err := writeAtomic(path, Render(f), nil); err != nil {
+			if err := writeAtomic(path, Render(f), nil, !s.NoSync); err != nil {
 				return fmt.Errorf("restore %s from %s: %w", s.Names.Memory, s.Names.Backup, err)
 			}
 			tx.File, tx.Warnings = f, warnings
@@ -333,7 +337,7 @@ func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 		}
 	}
 	tx.File = New(s.Config)
-	if err := writeAtomic(path, Render(tx.File), nil); err != nil {
+	if err := writeAtomic(path, Render(tx.File), nil, !s.NoSync); err != nil {
 		return fmt.Errorf("replace unreadable %s: %w", s.Names.Memory, err)
 	}
 	tx.Notice = fmt.Sprintf("%s was unreadable (%v) and there was no readable backup; started a fresh file and kept the broken copy as %s", s.Names.Memory, cause, filepath.Base(aside))
@@ -345,7 +349,7 @@ func (s *Store) writeBackup(old []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(path, old, s.step); err != nil {
+	if err := writeAtomic(path, old, s.step, !s.NoSync); err != nil {
 		return fmt.Errorf("write %s: %w", s.Names.Backup, err)
 	}
 	return nil
@@ -374,7 +378,7 @@ func (s *Store) appendArchive(items []Archived) error {
 	if _, err := f.Write(buf.Bytes()); err != nil {
 		return fmt.Errorf("append to %s: %w", s.Names.Archive, err)
 	}
-	if err := f.Sync(); err != nil {
+	if err := syncFile(f, !s.NoSync); err != nil {
 		return fmt.Errorf("sync %s: %w", s.Names.Archive, err)
 	}
 	return f.Close()
@@ -408,7 +412,7 @@ func (s *Store) removeTemps() {
 // it (so the rename cannot reach the disk before the data), rename it over
 // the target, then sync the folder (so the rename itself survives a power
 // loss). The file keeps the target's permissions.
-func writeAtomic(path string, data []byte, between func()) error {
+func writeAtomic(path string, data []byte, between func(), sync bool) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, tempPrefix+"*")
 	if err != nil {
@@ -430,7 +434,7 @@ func writeAtomic(path string, data []byte, between func()) error {
 		tmp.Close()
 		return err
 	}
-	if err := tmp.Sync(); err != nil {
+	if err := syncFile(tmp, sync); err != nil {
 		tmp.Close()
 		return err
 	}
@@ -440,6 +444,9 @@ func writeAtomic(path string, data []byte, between func()) error {
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return err
 	}
+	if !sync {
+		return nil
+	}
 	if d, err := os.Open(dir); err == nil {
 		_ = d.Sync() // not supported everywhere (Windows); the rename is done
 		d.Close()
@@ -447,11 +454,19 @@ func writeAtomic(path string, data []byte, between func()) error {
 	return nil
 }
 
+// syncFile flushes f to the disk unless the store does without.
+func syncFile(f *os.File, sync bool) error {
+	if !sync {
+		return nil
+	}
+	return f.Sync()
+}
+
 // WriteFileAtomic replaces path with data the way the store replaces
 // bimri.md, for the files install edits beside it (settings.json,
 // .gitattributes): a crash leaves the old file or the new one, never a mix.
 func WriteFileAtomic(path string, data []byte) error {
-	return writeAtomic(path, data, nil)
+	return writeAtomic(path, data, nil, true)
 }
 
 // Read parses the memory file without the lock. Writers replace the file
@@ -514,7 +529,7 @@ func (s *Store) Restore() (Result, error) {
 			return Result{}, err
 		}
 	}
-	if err := writeAtomic(path, backup, nil); err != nil {
+	if err := writeAtomic(path, backup, nil, !s.NoSync); err != nil {
 		return Result{}, fmt.Errorf("write %s: %w", s.Names.Memory, err)
 	}
 	return Result{Changed: true}, nil
