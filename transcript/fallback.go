@@ -1,0 +1,111 @@
+package transcript
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/bimri/bimri-hook/privacy"
+)
+
+// fallbackNames is how many changed files FallbackSummary names before it
+// only counts the rest.
+const fallbackNames = 3
+
+// minPromptRunes is the least of the prompt worth showing when the line
+// must be shortened; with less room the whole line is cut instead.
+const minPromptRunes = 12
+
+// FallbackSummary describes a session in one line for when the agent left
+// no note of its own, for example
+//
+//	Session: Please write a NOTES.md recording that we chose SQLite; changed NOTES.md, main.go, db.go (+2 more)
+//
+// Files are named by their base names. Everything in the line has been
+// through privacy.Clean and has no newlines or control characters. When
+// the line would be longer than maxLen runes the prompt is shortened first,
+// then the line, each ending in "…"; maxLen <= 0 means no limit. It returns
+// "" when there is nothing to tell: no prompt text and no changed file.
+func FallbackSummary(s Summary, maxLen int) string {
+	prompt := oneLine(privacy.Clean(s.FirstPrompt))
+
+	var names []string
+	for _, path := range s.FilesChanged {
+		name := oneLine(privacy.Clean(baseName(path)))
+		if name != "" && !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	if prompt == "" && len(names) == 0 {
+		return ""
+	}
+
+	changed := ""
+	if len(names) > 0 {
+		shown := names[:min(len(names), fallbackNames)]
+		changed = "changed " + strings.Join(shown, ", ")
+		if more := len(names) - len(shown); more > 0 {
+			changed += fmt.Sprintf(" (+%d more)", more)
+		}
+	}
+	line := func(prompt string) string {
+		switch {
+		case prompt == "":
+			return "Session: " + changed
+		case changed == "":
+			return "Session: " + prompt
+		default:
+			return "Session: " + prompt + "; " + changed
+		}
+	}
+
+	out := line(prompt)
+	if maxLen <= 0 || utf8.RuneCountInString(out) <= maxLen {
+		return out
+	}
+	if prompt != "" {
+		room := maxLen - (utf8.RuneCountInString(out) - utf8.RuneCountInString(prompt))
+		if room >= minPromptRunes {
+			return line(shorten(prompt, room))
+		}
+	}
+	return shorten(out, maxLen)
+}
+
+// shorten cuts s to at most n runes, marking the cut with "…".
+func shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	if n <= 0 {
+		return ""
+	}
+	runes := 0
+	for i := range s {
+		if runes == n-1 {
+			return strings.TrimRightFunc(s[:i], unicode.IsSpace) + "…"
+		}
+		runes++
+	}
+	return s
+}
+
+// oneLine makes s a single line: control characters (newlines included)
+// and runs of white space become one space, invalid UTF-8 becomes U+FFFD.
+func oneLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// baseName is the last element of a Unix or Windows path.
+func baseName(path string) string {
+	path = strings.TrimRight(path, `/\`)
+	return path[strings.LastIndexAny(path, `/\`)+1:]
+}

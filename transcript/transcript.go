@@ -1,0 +1,401 @@
+// Package transcript reads what bimri-hook needs from a Claude Code session
+// transcript.
+//
+// Claude Code appends one JSON object per line to the transcript file
+// (transcript_path in hook input) while a session runs. Hooks have
+// milliseconds to work, so the transcript is read incrementally: each read
+// summarises a stretch of lines and reports the byte offset where the next
+// read should start, and reads are bounded so that a huge transcript costs
+// no more than a small one. Lines still being written, lines that are not
+// JSON and lines too long to hold in memory are passed over, never fatal.
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/bimri/bimri-hook/privacy"
+	"github.com/tidwall/gjson"
+)
+
+// MaxLineSize is the longest line that is parsed. Longer lines (a Write of
+// a huge file, say) are skipped without being held in memory, and counted
+// in BadLines.
+const MaxLineSize = 4 << 20
+
+// maxDepth is the deepest nesting of arrays and objects in a line that is
+// parsed. Claude Code's lines nest about a dozen deep; gjson validates
+// recursively, at a cost that grows faster than the depth (a megabyte of
+// '[' takes seconds), so deeper lines are counted in BadLines instead.
+const maxDepth = 128
+
+// MaxPromptRunes is the most of a prompt that Summary.FirstPrompt keeps:
+// enough to say what a session was about, not a pasted file.
+const MaxPromptRunes = 2000
+
+// Summary is what bimri-hook needs to know about a stretch of a transcript.
+type Summary struct {
+	// FirstPrompt is the text of the first real user prompt in the
+	// stretch, or "" if none: trimmed, passed through privacy.Clean (a
+	// Summary is saved between hook events, and must not keep secrets
+	// either) and cut to MaxPromptRunes.
+	FirstPrompt string
+	// Prompts counts real user prompts: not tool results, slash-command
+	// and local-command wrappers, compaction summaries, hook feedback,
+	// interruption notices, meta lines or subagent (sidechain) prompts.
+	Prompts int
+	// FilesChanged holds the file paths given to Write, Edit, MultiEdit
+	// and NotebookEdit calls, without repeats, in first-seen order.
+	FilesChanged []string
+	// FileChanges counts those tool calls.
+	FileChanges int
+	// RememberCalls counts Bash calls that run bimri-hook's remember
+	// command.
+	RememberCalls int
+	// ChangesSinceRemember counts file-changing calls after the last
+	// remember call in the stretch; all of them when there was none.
+	ChangesSinceRemember int
+	// PromptsSinceRemember is the same for prompts.
+	PromptsSinceRemember int
+	// Offset is the byte offset just after the last complete line
+	// consumed: the next incremental read starts here.
+	Offset int64
+	// Skipped is true when the stretch was longer than the read limit and
+	// its start was passed over unread.
+	Skipped bool
+	// BadLines counts lines that were not JSON objects, were longer than
+	// MaxLineSize or nested too deep to parse. They are otherwise ignored.
+	BadLines int
+}
+
+// Read summarises the lines that r holds, reading at most limit bytes
+// (no limit if limit <= 0). start is the offset in the transcript where r
+// is positioned; it is the base of Summary.Offset. A last line without a
+// newline is not consumed, since Claude Code may still be writing it:
+// Offset stays before it and the next read sees it whole.
+//
+// On a read error the Summary covers the lines consumed before it, so its
+// Offset can still be used.
+func Read(r io.Reader, start int64, limit int64) (Summary, error) {
+	return read(r, start, limit, false)
+}
+
+// ReadFile summarises the transcript at path from offset from, reading at
+// most limit bytes (no limit if limit <= 0). When more than limit bytes
+// follow from, only the last limit bytes are read, starting at the first
+// whole line in them, and Skipped is set; if no line ends in them, nothing
+// is read and Offset stays at from. When from is past the end of the file
+// (the transcript was replaced or truncated) or negative, reading starts
+// at 0.
+func ReadFile(path string, from int64, limit int64) (Summary, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Summary{Offset: from}, fmt.Errorf("read transcript: %w", err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return Summary{Offset: from}, fmt.Errorf("read transcript: %w", err)
+	}
+	size := info.Size()
+	if from < 0 || from > size {
+		from = 0
+	}
+	start, skipped, partial := from, false, false
+	if limit > 0 && size-from > limit {
+		start, skipped = size-limit, true
+		// start may fall inside a line; it is a line start only if the
+		// byte before it ends a line.
+		var b [1]byte
+		if _, err := f.ReadAt(b[:], start-1); err != nil {
+			return Summary{Offset: from}, fmt.Errorf("read transcript: %w", err)
+		}
+		partial = b[0] != '\n'
+	}
+	if _, err := f.Seek(start, io.SeekStart); err != nil {
+		return Summary{Offset: from}, fmt.Errorf("read transcript: %w", err)
+	}
+	sum, err := read(f, start, limit, partial)
+	sum.Skipped = skipped
+	if sum.Offset == start && partial {
+		// No line ended in the bytes read, so start is still inside a
+		// line: leave the next read to try again from where this one was
+		// asked to begin.
+		sum.Offset = from
+	}
+	return sum, err
+}
+
+// read is Read that, when partial, first passes over the rest of the line
+// that r starts in the middle of.
+func read(r io.Reader, start, limit int64, partial bool) (Summary, error) {
+	if limit > 0 {
+		r = io.LimitReader(r, limit)
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	sr := summaryReader{sum: Summary{Offset: start}}
+	var (
+		line    []byte // the current line, when it is longer than br's buffer
+		size    int64  // bytes of the current line read so far
+		tooLong bool   // the current line is over MaxLineSize
+		discard = partial
+	)
+	for {
+		chunk, err := br.ReadSlice('\n')
+		size += int64(len(chunk))
+		complete := err == nil
+		if !discard && !tooLong && (len(line) > 0 || !complete) {
+			if size > MaxLineSize {
+				tooLong, line = true, line[:0]
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if complete {
+			switch {
+			case discard:
+			case tooLong:
+				sr.sum.BadLines++
+			case len(line) > 0:
+				sr.addLine(line)
+			default: // the whole line was in br's buffer: no copy
+				sr.addLine(chunk)
+			}
+			sr.sum.Offset += size
+			line, size, tooLong, discard = line[:0], 0, false, false
+			continue
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			return sr.sum, nil
+		default:
+			return sr.sum, fmt.Errorf("read transcript: %w", err)
+		}
+	}
+}
+
+// summaryReader adds lines to a Summary.
+type summaryReader struct {
+	sum  Summary
+	seen map[string]bool // sum.FilesChanged as a set
+}
+
+func (sr *summaryReader) addLine(line []byte) {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return
+	}
+	if line[0] != '{' || tooDeep(line) || !gjson.ValidBytes(line) {
+		sr.sum.BadLines++
+		return
+	}
+	// Get each field straight from the bytes: parsing the line once would
+	// copy it whole, and a line can be megabytes of tool output.
+	switch gjson.GetBytes(line, "type").String() {
+	case "user":
+		sr.addUser(line)
+	case "assistant":
+		sr.addAssistant(line)
+	}
+}
+
+// tooDeep reports whether line nests arrays and objects more than
+// maxDepth deep. It does not check that line is JSON.
+func tooDeep(line []byte) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+			if depth > maxDepth {
+				return true
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return false
+}
+
+func (sr *summaryReader) addUser(line []byte) {
+	f := gjson.GetManyBytes(line, "isMeta", "isCompactSummary", "isSidechain", "message.content")
+	if f[0].Bool() || f[1].Bool() || f[2].Bool() {
+		return
+	}
+	text, ok := promptText(f[3])
+	if !ok {
+		return
+	}
+	sr.sum.Prompts++
+	sr.sum.PromptsSinceRemember++
+	if sr.sum.FirstPrompt == "" {
+		// Clean before cutting: a cut could leave part of a secret that
+		// no longer looks like one.
+		sr.sum.FirstPrompt = shorten(privacy.Clean(text), MaxPromptRunes)
+	}
+}
+
+// notPrompts begin user messages that Claude Code writes itself.
+var notPrompts = []string{
+	"<local-command-",         // output of /commands run in the client
+	"<command-name>",          // a slash command
+	"<command-message>",       // a slash command
+	"<command-args>",          // a slash command
+	"<bash-input>",            // ! shell command
+	"<bash-stdout>",           // ! shell command output
+	"<bash-stderr>",           // ! shell command output
+	"<system-reminder>",       // context added by the client
+	"[Request interrupted by", // the user pressed Esc
+	"Stop hook feedback:",     // a Stop hook blocked
+	"This session is being continued from a previous conversation", // compaction summary
+	"Caveat: The messages below were generated by the user while running local commands",
+}
+
+// promptText returns the text of a user message's content and whether the
+// message is a real prompt. Content is a string or an array of blocks; an
+// array holding a tool_result is a tool's answer, not a prompt. A prompt
+// of only images is a prompt with no text.
+func promptText(content gjson.Result) (string, bool) {
+	var text string
+	switch {
+	case content.Type == gjson.String:
+		text = content.Str
+	case content.IsArray():
+		var texts []string
+		media, toolResult := false, false
+		content.ForEach(func(_, block gjson.Result) bool {
+			switch block.Get("type").String() {
+			case "tool_result":
+				toolResult = true
+				return false
+			case "text":
+				t := strings.TrimSpace(block.Get("text").String())
+				if t != "" && !strings.HasPrefix(t, "<system-reminder>") {
+					texts = append(texts, t)
+				}
+			case "image", "document":
+				media = true
+			}
+			return true
+		})
+		if toolResult || len(texts) == 0 && !media {
+			return "", false
+		}
+		text = strings.Join(texts, "\n")
+	default:
+		return "", false
+	}
+	text = strings.TrimSpace(text)
+	if text == "" && content.Type == gjson.String {
+		return "", false
+	}
+	for _, p := range notPrompts {
+		if strings.HasPrefix(text, p) {
+			return "", false
+		}
+	}
+	return strings.ToValidUTF8(text, "\uFFFD"), true
+}
+
+func (sr *summaryReader) addAssistant(line []byte) {
+	content := gjson.GetBytes(line, "message.content")
+	content.ForEach(func(_, block gjson.Result) bool {
+		if block.Get("type").String() != "tool_use" {
+			return true
+		}
+		input := block.Get("input")
+		switch block.Get("name").String() {
+		case "Write", "Edit", "MultiEdit", "NotebookEdit":
+			path := input.Get("file_path").String()
+			if path == "" {
+				path = input.Get("notebook_path").String()
+			}
+			sr.addChange(strings.ToValidUTF8(path, "\uFFFD"))
+		case "Bash":
+			if isRemember(input.Get("command").String()) {
+				sr.sum.RememberCalls++
+				sr.sum.ChangesSinceRemember = 0
+				sr.sum.PromptsSinceRemember = 0
+			}
+		}
+		return true
+	})
+}
+
+func (sr *summaryReader) addChange(path string) {
+	sr.sum.FileChanges++
+	sr.sum.ChangesSinceRemember++
+	if path == "" || sr.seen[path] {
+		return
+	}
+	if sr.seen == nil {
+		sr.seen = make(map[string]bool)
+	}
+	sr.seen[path] = true
+	sr.sum.FilesChanged = append(sr.sum.FilesChanged, path)
+}
+
+// rememberCommand matches a shell command that runs bimri-hook (or bimri)
+// with the word remember after it: "/path/to/bimri-hook remember ...",
+// "${CLAUDE_PLUGIN_ROOT}/bin/bimri-hook" remember, and the like. The name
+// must stand alone, so "cat bimri.md" is not the program.
+var rememberCommand = regexp.MustCompile(`(?s)(?:^|[^\w.-])bimri(?:-hook)?(?:\.exe)?(?:[^\w.-].*)?\bremember\b`)
+
+func isRemember(command string) bool {
+	return strings.Contains(command, "bimri") && strings.Contains(command, "remember") &&
+		rememberCommand.MatchString(command)
+}
+
+// Add combines s, a summary of an earlier stretch, with next, a summary of
+// the stretch that follows it. Counts add up, files merge without repeats,
+// and the since-remember counts restart if next saw a remember call.
+// FirstPrompt is s's unless s has none; Offset is next's; Skipped is set if
+// either skipped.
+func (s Summary) Add(next Summary) Summary {
+	out := s
+	if out.FirstPrompt == "" {
+		out.FirstPrompt = next.FirstPrompt
+	}
+	out.Prompts += next.Prompts
+	out.FileChanges += next.FileChanges
+	out.RememberCalls += next.RememberCalls
+	out.BadLines += next.BadLines
+	if next.RememberCalls > 0 {
+		out.ChangesSinceRemember = next.ChangesSinceRemember
+		out.PromptsSinceRemember = next.PromptsSinceRemember
+	} else {
+		out.ChangesSinceRemember += next.ChangesSinceRemember
+		out.PromptsSinceRemember += next.PromptsSinceRemember
+	}
+	// A new slice, so that the result never shares an array with s.
+	out.FilesChanged = slices.Clip(slices.Clone(s.FilesChanged))
+	for _, f := range next.FilesChanged {
+		if !slices.Contains(out.FilesChanged, f) {
+			out.FilesChanged = append(out.FilesChanged, f)
+		}
+	}
+	out.Offset = next.Offset
+	out.Skipped = s.Skipped || next.Skipped
+	return out
+}
