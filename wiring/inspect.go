@@ -1,6 +1,7 @@
 package wiring
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -52,11 +53,18 @@ func Inspect(settings []byte) (Wiring, error) {
 	return w, nil
 }
 
-// Events lists the events that run bimri-hook, each once, in file order.
+// Events lists the events that run bimri-hook, each once: those of
+// Events in their order, then any others (an older version's) in file
+// order.
 func (w Wiring) Events() []string {
 	var events []string
+	for _, e := range Events() {
+		if slices.ContainsFunc(w.Handlers, func(h Handler) bool { return h.Event == e.Name }) {
+			events = append(events, e.Name)
+		}
+	}
 	for _, h := range w.Handlers {
-		if len(events) == 0 || events[len(events)-1] != h.Event {
+		if !slices.Contains(events, h.Event) {
 			events = append(events, h.Event)
 		}
 	}

@@ -34,6 +34,10 @@ func TestInspect(t *testing.T) {
 	is.Equal(w.Rules, []string{c.PermissionRule()})
 	is.True(slices.Contains(w.Events(), "SessionEnd"))
 
+	// Events come in session order, whatever the order in the file.
+	w = Wiring{Handlers: []Handler{{Event: "Notification"}, {Event: "Stop"}, {Event: "SessionStart"}, {Event: "Stop"}}}
+	is.Equal(w.Events(), []string{"SessionStart", "Stop", "Notification"})
+
 	nothing, err := Inspect(nil)
 	is.NoErr(err)
 	is.Equal(len(nothing.Handlers)+len(nothing.Rules)+len(nothing.Plugins), 0)
