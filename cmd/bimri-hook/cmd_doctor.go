@@ -450,16 +450,16 @@ func (d *doctor) checkState(store *memfile.Store) {
 	}
 	fix := "put a .gitignore holding the line * in " + rel
 	if _, code, err := runGit(d.root, "rev-parse", "--is-inside-work-tree"); err == nil && code == 0 {
-		_, code, err := runGit(d.root, "check-ignore", "-q", rel+"/lock")
-		switch {
-		case err != nil:
-			d.add(statusWarn, "state", "git check-ignore: "+err.Error(), "")
-		case code == 0:
+		// check-ignore exits 0 for an ignored path, 1 for one git would
+		// add, and 128 when it cannot tell (then the .gitignore decides).
+		switch _, code, err := runGit(d.root, "check-ignore", "-q", rel+"/lock"); {
+		case err == nil && code == 0:
 			d.add(statusOK, "state", rel+" is ignored by git", "")
-		default:
+			return
+		case err == nil && code == 1:
 			d.add(statusWarn, "state", rel+" (the lock and session state) is not ignored by git and would be committed", fix)
+			return
 		}
-		return
 	}
 	ignore, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
 	if err == nil && slices.Contains(strings.Fields(string(ignore)), "*") {
