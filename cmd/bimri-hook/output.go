@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
+	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/memfile"
 )
 
@@ -204,4 +206,53 @@ func printHits(w io.Writer, hits []memfile.Hit, query string) {
 
 func printRestored(w io.Writer, s *memfile.Store) {
 	fmt.Fprintf(w, "restored %s from %s; the replaced file is now %s\n", s.Names.Memory, s.Names.Backup, s.Names.Backup)
+}
+
+// printSimulatedPayload shows, under --verbose, the hook input simulate built.
+func printSimulatedPayload(w io.Writer, payload []byte) {
+	fmt.Fprintf(w, "simulate: hook input sent to the handler:\n%s", payload)
+}
+
+// printSimulatedAnswer shows, under --verbose, what the handler answered.
+func printSimulatedAnswer(w io.Writer, stdoutBytes int, out hooks.Output) {
+	kind := "nothing"
+	switch {
+	case out.JSON != nil:
+		kind = "JSON"
+	case out.Text != "":
+		kind = "plain text"
+	}
+	fmt.Fprintf(w, "simulate: exit 0; %d bytes on stdout (%s)\n", stdoutBytes, kind)
+}
+
+// simulationChartWidth is the width of the per-session budget bar.
+const simulationChartWidth = 40
+
+// printSimulatedSession is one line per simulated session: the file's
+// tokens per tier after SessionEnd, what left it, and a bar of the total
+// against the total budget.
+func printSimulatedSession(w io.Writer, st sessionStats, cfg memfile.Config) error {
+	t := st.Tokens
+	_, err := fmt.Fprintf(w, "session %4d  %s  T1 %4d  T2 %4d  T3 %4d  total %5d/%d %s  archived %d\n",
+		st.Number, st.Date.Format(dateLayout), t.Tiers[0], t.Tiers[1], t.Tiers[2], t.Total, cfg.TotalBudget,
+		bar(t.Total, cfg.TotalBudget, simulationChartWidth), st.Archived)
+	return err
+}
+
+// printSimulationSummary is the one line that ends a simulation.
+func printSimulationSummary(w io.Writer, stats []sessionStats, sim simulation) error {
+	peak, context, archived := 0, 0, 0
+	for _, st := range stats {
+		peak = max(peak, st.PeakTotal)
+		context = max(context, st.Context)
+		archived += st.Archived
+	}
+	_, err := fmt.Fprintf(w, "%d sessions (seed %d, profile %s, %d a day): largest total ~%d of %d tokens; largest context %d of %d characters; %d archived\n",
+		len(stats), sim.Seed, sim.Config.Profile, sim.PerDay, peak, sim.Config.TotalBudget, context, sim.Config.ContextLimit, archived)
+	return err
+}
+
+// printSimulationTime reports, under --verbose, how fast the run was.
+func printSimulationTime(w io.Writer, sessions int, took time.Duration) {
+	fmt.Fprintf(w, "simulate: %d sessions in %s (%s a session)\n", sessions, took.Round(time.Millisecond), (took / time.Duration(max(sessions, 1))).Round(time.Microsecond))
 }
