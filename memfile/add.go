@@ -40,10 +40,17 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 	date := civil(n.Date)
 	e := &Entry{Importance: n.Importance, Date: date, Tags: NormalizeTags(n.Tags), Text: text}
 	id := EntryID(date, text)
-	if old, _ := f.Find(id); old != nil && normalText(old.Text) == normalText(text) {
-		old.Importance = max(old.Importance, e.Importance)
-		old.Tags = NormalizeTags(append(old.Tags, e.Tags...))
-		return old, false, nil
+	// The same entry is found by its date and text, not by the ID they
+	// would give: a person may have written the ID, or a merge moved the
+	// entry to a newer date under its old one.
+	for t := 1; t <= 2; t++ {
+		for _, old := range f.Entries(t) {
+			if old.Date.Equal(date) && normalText(old.Text) == normalText(text) {
+				old.Importance = max(old.Importance, e.Importance)
+				old.Tags = NormalizeTags(append(old.Tags, e.Tags...))
+				return old, false, nil
+			}
+		}
 	}
 	taken := map[string]bool{}
 	for t := 1; t <= 2; t++ {

@@ -56,6 +56,7 @@ func ParseArchive(data []byte) ([]ArchiveRecord, []Warning) {
 		if !ok {
 			continue
 		}
+		lineNo := i + 1 // the tag line, reported even when the summary is on the next
 		summary := strings.TrimSpace(rest)
 		if summary == "" && i+1 < len(lines) && isSummaryLine(lines[i+1]) {
 			summary = strings.TrimSpace(lines[i+1])
@@ -80,7 +81,7 @@ func ParseArchive(data []byte) ([]ArchiveRecord, []Warning) {
 			}
 		}
 		if err != nil {
-			warnings = append(warnings, Warning{Line: i + 1, Message: "archive record skipped: " + err.Error()})
+			warnings = append(warnings, Warning{Line: lineNo, Message: "archive record skipped: " + err.Error()})
 			continue
 		}
 		out = append(out, rec)

@@ -34,8 +34,9 @@ func Length(s string) int {
 // ContextView renders what goes into the model's context: the global
 // memory's entries, Tier 1 whole, patterns (established first), Tier 2 by
 // weight, then one line saying how much was left out and where the full
-// file is. Items go in that order until the next one does not fit; nothing
-// is ever cut mid-line, and the result never exceeds v.Limit.
+// file is. Items go in that order until the next one does not fit (the
+// global memory stops at its share of the room first); nothing is ever
+// cut mid-line, and the result never exceeds v.Limit.
 func ContextView(f *File, v View) string {
 	if v.Name == "" {
 		v.Name = "bimri.md"
@@ -92,7 +93,23 @@ func ContextView(f *File, v View) string {
 		}
 		return fmt.Sprintf("%d of %d items left out for space (lowest priority first). The full memory file is %s.", left, total, v.Name)
 	}
-	reserve := Length(footer(total)) + 1
+	// Room is kept for the longest footer, the one that says every item
+	// was left out. When the whole view fits with its own, shorter footer,
+	// only that much is kept, so a limit of exactly the full length shows
+	// everything.
+	reserve := Length(footer(total))
+	need := Length(head) + 1 + Length(footer(0))
+	for _, g := range groups {
+		if len(g.lines) > 0 {
+			need += Length(g.heading) + 1
+		}
+		for _, l := range g.lines {
+			need += Length(l.text) + 1
+		}
+	}
+	if need <= v.Limit {
+		reserve = Length(footer(0))
+	}
 
 	var b strings.Builder
 	used := 0
@@ -106,21 +123,43 @@ func ContextView(f *File, v View) string {
 		used += n
 		return true
 	}
+	// The global memory must not crowd out the workspace's: it gets the
+	// room the workspace's memory leaves, and never less than a third of
+	// the view, so each keeps a share however large the other grows.
+	globalRoom := v.Limit
+	if v.Global != nil {
+		workspace := 0
+		for _, g := range groups[1:] {
+			if len(g.lines) > 0 {
+				workspace += Length(g.heading) + 1
+			}
+			for _, l := range g.lines {
+				workspace += Length(l.text) + 1
+			}
+		}
+		// room bounds used+reserve; the third is counted after the head.
+		globalRoom = min(max(Length(head)+1+reserve+v.Limit/3, v.Limit-workspace), v.Limit)
+	}
 	shown := 0
 	full := !add(head)
-	for _, g := range groups {
+	for i, g := range groups {
 		if full || len(g.lines) == 0 {
 			continue
 		}
-		// A heading goes in only with its first line.
-		if used+Length(g.heading)+Length(g.lines[0].text)+2+reserve > v.Limit {
-			full = true
+		room := v.Limit
+		if i == 0 && v.Global != nil {
+			room = globalRoom
+		}
+		// A heading goes in only with its first line. When the global
+		// memory's share is spent, the workspace's groups still follow.
+		if used+Length(g.heading)+Length(g.lines[0].text)+2+reserve > room {
+			full = room == v.Limit
 			continue
 		}
 		add(g.heading)
 		for _, l := range g.lines {
-			if !add(l.text) {
-				full = true
+			if used+Length(l.text)+1+reserve > room || !add(l.text) {
+				full = room == v.Limit
 				break
 			}
 			if l.item {

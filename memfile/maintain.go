@@ -82,12 +82,14 @@ func Maintain(f *File, today time.Time, cfg Config, opt Options) (*File, Report)
 	out := f.Clone()
 	rep := Report{Budgets: cfg.Budgets}
 	applyConfig(out, cfg)
-	reweight(out, today, cfg)
 	if opt.Deep {
 		rep.Deep = &DeepReport{}
 		mergeDuplicates(out, &rep)
 		dropOrphanTags(out, today, rep.Deep)
 	}
+	// After the merge: a merged entry takes the higher importance and the
+	// newer date, and must be weighed as what it now is.
+	reweight(out, today, cfg)
 	updatePatterns(out, opt, cfg, &rep)
 	prune(out, cfg, &rep)
 	sortTier2(out)

@@ -134,14 +134,21 @@ func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 }
 
 // recount sets a pattern from the complete list of its entries; the count
-// never drops below what it was.
+// never drops below what it was, nor below the distinct entries its
+// evidence already names (they were counted, even when the archive the
+// caller passed does not hold them).
 func recount(p *Pattern, match []*Entry) {
 	ids := make([]string, 0, len(match))
+	distinct := map[string]bool{}
+	for _, id := range p.Evidence {
+		distinct[id] = true
+	}
 	for _, e := range match {
 		ids = append(ids, e.ID)
+		distinct[e.ID] = true
 		widen(p, e.Date)
 	}
-	p.Observations = max(p.Observations, len(ids))
+	p.Observations = max(p.Observations, len(distinct))
 	p.Evidence = mergeEvidence(p.Evidence, ids)
 }
 

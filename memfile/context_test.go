@@ -1,0 +1,229 @@
+package memfile_test
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/matryer/is"
+)
+
+const unlimited = 1 << 30
+
+// viewFile is a maintained file with every kind of item: Tier 1 entries
+// and a note, patterns of each level, Tier 2 entries of many weights.
+func viewFile(t *testing.T) *memfile.File {
+	t.Helper()
+	core := fxEntry(5, "2026-11-01", "purpose", "An invoice CLI.") + "Keep answers short.\n\n" + fxEntry(4, "2026-11-02", "", "Offline only.")
+	var body strings.Builder
+	for i := 0; i < 12; i++ {
+		fmt.Fprintf(&body, "%s", fxEntry(1+i%5, fxAgo(i%4), "", fmt.Sprintf("Work item %d, with emoji 🎉 and accents é.", i)))
+	}
+	patterns := "[PATTERN:EMERGING] [OBSERVATIONS:2] [LAST:2026-11-20] [TAGS:e]\nEmerging one.\n\n" +
+		"[PATTERN:ESTABLISHED] [OBSERVATIONS:7] [LAST:2026-11-20] [TAGS:s]\nEstablished one.\n\n" +
+		"[PATTERN:DEVELOPING] [OBSERVATIONS:4] [LAST:2026-11-20] [TAGS:d]\nDeveloping one.\n\n"
+	f, _ := fxParse(t, fxDoc(core, body.String(), patterns))
+	out, _ := memfile.Maintain(f, fxToday, memfile.DefaultConfig(), memfile.Options{})
+	return out
+}
+
+var footerRe = regexp.MustCompile(`^(\d+) of (\d+) items left out for space \(lowest priority first\)\. The full memory file is bimri\.md\.$`)
+var allShownRe = regexp.MustCompile(`^All (\d+) items shown\. The full memory file is bimri\.md\.$`)
+
+// checkView checks the invariants of any view against the full one: it
+// fits, every line but the footer is a whole line of the full view in the
+// same order, and the footer counts what was left out.
+func checkView(t *testing.T, view, full string, limit int) {
+	t.Helper()
+	is := is.NewRelaxed(t)
+	is.True(memfile.Length(view) <= limit)
+	if limit <= 0 {
+		is.Equal(view, "")
+		return
+	}
+	lines := strings.Split(view, "\n")
+	fullLines := strings.Split(full, "\n")
+	total := 0
+	for _, l := range fullLines {
+		if isItem(l) {
+			total++
+		}
+	}
+	body, footer := lines[:len(lines)-1], lines[len(lines)-1]
+	j := 0
+	shown := 0
+	for _, l := range body {
+		for j < len(fullLines) && fullLines[j] != l {
+			j++
+		}
+		if j == len(fullLines) {
+			t.Errorf("line %q is not a whole line of the full view, in order", l)
+			return
+		}
+		j++
+		if isItem(l) {
+			shown++
+		}
+	}
+	if len(body) > 0 && strings.HasPrefix(body[len(body)-1], "## ") {
+		t.Errorf("a heading without its first line: %q", body[len(body)-1])
+	}
+	if m := footerRe.FindStringSubmatch(footer); m != nil {
+		left, _ := strconv.Atoi(m[1])
+		all, _ := strconv.Atoi(m[2])
+		is.Equal(all, total)
+		is.Equal(left, total-shown)
+		is.True(left > 0)
+	} else if m := allShownRe.FindStringSubmatch(footer); m != nil {
+		is.Equal(m[1], strconv.Itoa(total))
+		is.Equal(shown, total)
+	} else {
+		// Only a limit too small for any footer may cut it.
+		is.True(len(body) == 0)
+		is.True(strings.HasPrefix(fullLines[len(fullLines)-1], footer) || strings.HasPrefix(footerFor(total, total), footer))
+	}
+}
+
+func footerFor(left, total int) string {
+	return fmt.Sprintf("%d of %d items left out for space (lowest priority first). The full memory file is bimri.md.", left, total)
+}
+
+func isItem(l string) bool { return strings.HasPrefix(l, "- ") && !strings.HasPrefix(l, "- note: ") }
+
+func TestContextViewFull(t *testing.T) {
+	is := is.New(t)
+	f := viewFile(t)
+	full := memfile.ContextView(f, memfile.View{Limit: unlimited})
+	checkView(t, full, full, unlimited)
+	lines := strings.Split(full, "\n")
+	is.Equal(lines[0], "# BIMRI memory (bimri.md): 4 sessions, last maintained 2026-11-29")
+	is.Equal(lines[len(lines)-1], fmt.Sprintf("All %d items shown. The full memory file is bimri.md.", 2+3+len(f.Entries(2))))
+
+	// Tier 1 whole and first, note included, then patterns strongest
+	// first, then Tier 2 by weight.
+	idx := func(s string) int {
+		for i, l := range lines {
+			if strings.Contains(l, s) {
+				return i
+			}
+		}
+		t.Fatalf("%q not in the view:\n%s", s, full)
+		return -1
+	}
+	order := []string{
+		"## Core intelligence", "An invoice CLI.", "- note: Keep answers short.", "Offline only.",
+		"## Patterns", "ESTABLISHED, 7 obs", "DEVELOPING, 4 obs", "EMERGING, 2 obs",
+		"## Active context",
+	}
+	for i := 1; i < len(order); i++ {
+		is.True(idx(order[i-1]) < idx(order[i]))
+	}
+	var weights []float64
+	for _, l := range lines[idx("## Active context")+1 : len(lines)-1] {
+		w, err := strconv.ParseFloat(l[3:6], 64) // "- (2.4) ..."
+		is.NoErr(err)
+		weights = append(weights, w)
+	}
+	is.Equal(len(weights), len(f.Entries(2)))
+	for i := 1; i < len(weights); i++ {
+		is.True(weights[i-1] >= weights[i])
+	}
+}
+
+// TestContextViewAroundLimit tries every limit from nothing to the full
+// view's length and a little over.
+func TestContextViewAroundLimit(t *testing.T) {
+	f := viewFile(t)
+	full := memfile.ContextView(f, memfile.View{Limit: unlimited})
+	n := memfile.Length(full)
+	for limit := 0; limit <= n+5; limit++ {
+		view := memfile.ContextView(f, memfile.View{Limit: limit})
+		checkView(t, view, full, limit)
+		if t.Failed() {
+			t.Fatalf("limit %d:\n%s", limit, view)
+		}
+	}
+	t.Run("exact length shows everything", func(t *testing.T) {
+		is := is.New(t)
+		is.Equal(memfile.ContextView(f, memfile.View{Limit: n}), full)
+		is.Equal(memfile.ContextView(f, memfile.View{Limit: n + 1}), full)
+	})
+	t.Run("one less leaves something out", func(t *testing.T) {
+		is := is.New(t)
+		view := memfile.ContextView(f, memfile.View{Limit: n - 1})
+		is.True(view != full)
+		is.True(footerRe.MatchString(view[strings.LastIndex(view, "\n")+1:]))
+	})
+	t.Run("tiny limits", func(t *testing.T) {
+		for _, limit := range []int{0, 1, 10, 50} {
+			is := is.New(t)
+			view := memfile.ContextView(f, memfile.View{Limit: limit})
+			is.True(memfile.Length(view) <= limit)
+		}
+	})
+}
+
+// TestContextViewUTF16 checks the limit is counted in UTF-16 code units,
+// as Claude Code counts: an emoji is two.
+func TestContextViewUTF16(t *testing.T) {
+	is := is.New(t)
+	is.Equal(memfile.Length("a"), 1)
+	is.Equal(memfile.Length("é"), 1)
+	is.Equal(memfile.Length("€"), 1)
+	is.Equal(memfile.Length("🎉"), 2)
+	is.Equal(memfile.Length("a🎉b"), 4)
+	is.Equal(memfile.Length("\xff"), 1) // an invalid byte reads as one U+FFFD
+
+	var body strings.Builder
+	for i := 0; i < 30; i++ {
+		body.WriteString(fxEntry(3, fxAgo(0), "", fmt.Sprintf("%d %s", i, strings.Repeat("🎉", 40))))
+	}
+	f, _ := fxParse(t, fxDoc("", body.String(), ""))
+	full := memfile.ContextView(f, memfile.View{Limit: unlimited})
+	units := memfile.Length(full)
+	runes := len([]rune(full))
+	is.True(units > runes+1000)
+	for _, limit := range []int{runes, (runes + units) / 2, units - 1} {
+		view := memfile.ContextView(f, memfile.View{Limit: limit})
+		is.True(memfile.Length(view) <= limit) // counting runes would overflow here
+		checkView(t, view, full, limit)
+	}
+	is.Equal(memfile.ContextView(f, memfile.View{Limit: units}), full)
+}
+
+func TestContextViewLargeFile(t *testing.T) {
+	f, _ := fxParse(t, string(fxGen(2000)))
+	f, _ = memfile.Maintain(f, fxToday, memfile.DefaultConfig(), memfile.Options{})
+	full := memfile.ContextView(f, memfile.View{Limit: unlimited})
+	for _, limit := range []int{10000, 5000, 1000, 300, 200, 100, 37, 1, 0} {
+		t.Run(strconv.Itoa(limit), func(t *testing.T) {
+			is := is.New(t)
+			view := memfile.ContextView(f, memfile.View{Limit: limit})
+			is.True(memfile.Length(view) <= limit)
+			checkView(t, view, full, limit)
+			if limit >= 1000 {
+				is.True(memfile.Length(view) > limit-400) // the room is used, not wasted
+			}
+		})
+	}
+}
+
+func TestContextViewGlobalAndName(t *testing.T) {
+	is := is.New(t)
+	f := viewFile(t)
+	g, _ := fxParse(t, fxDoc(fxEntry(5, "2026-10-01", "", "Prefers British spelling."), "", ""))
+	view := memfile.ContextView(f, memfile.View{Limit: unlimited, Global: g, Name: "memory/bimri.md"})
+	is.True(strings.HasPrefix(view, "# BIMRI memory (memory/bimri.md)"))
+	is.True(strings.Index(view, "Prefers British spelling.") < strings.Index(view, "## Core intelligence"))
+	is.True(strings.HasSuffix(view, fmt.Sprintf("All %d items shown. The full memory file is memory/bimri.md.", 1+2+3+len(f.Entries(2)))))
+}
+
+func TestContextViewEmptyFile(t *testing.T) {
+	is := is.New(t)
+	f := memfile.New(memfile.DefaultConfig())
+	view := memfile.ContextView(f, memfile.View{Limit: 10000})
+	is.Equal(view, "# BIMRI memory (bimri.md): 0 sessions, last maintained never\nAll 0 items shown. The full memory file is bimri.md.")
+}
