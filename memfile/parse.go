@@ -55,6 +55,9 @@ type parser struct {
 	header    bool
 	structure bool // saw anything that marks a BIMRI file
 	seenTier  [3]bool
+	content   [3]bool // the tier's zone has had a line that is not a template comment
+	preamble  bool    // a run of preamble lines is open
+	trailer   bool    // text after the END marker was reported
 }
 
 // Parse reads a memory file. It is lenient: files written by hand or by an
@@ -69,10 +72,15 @@ func Parse(data []byte) (*File, []Warning, error) {
 		return nil, nil, err
 	}
 	text := string(bytes.TrimPrefix(data, []byte("\uFEFF")))
-	text = strings.ReplaceAll(text, "\r\n", "\n")
 	lines := strings.Split(text, "\n")
 	if n := len(lines); n > 0 && lines[n-1] == "" {
 		lines = lines[:n-1]
+	}
+	// CRLF line ends, and any other carriage returns that end a line: Render
+	// writes "\n" alone, so a line that kept a final "\r" would read back
+	// differently.
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, "\r")
 	}
 
 	p := &parser{f: &File{}}
@@ -80,6 +88,9 @@ func Parse(data []byte) (*File, []Warning, error) {
 		i = p.line(lines, i)
 	}
 	p.endNote()
+	for n := len(p.f.Preamble); n > 0 && strings.TrimSpace(p.f.Preamble[n-1]) == ""; n-- {
+		p.f.Preamble = p.f.Preamble[:n-1]
+	}
 	if !p.structure {
 		return nil, nil, fmt.Errorf("%w: no BIMRI header, headings or entries", ErrUnreadable)
 	}
@@ -131,11 +142,21 @@ func (p *parser) line(lines []string, i int) int {
 	lineNo := i + 1
 
 	if p.zone == inTrailer {
+		if t != "" && !p.trailer {
+			p.trailer = true
+			p.warn(lineNo, "text after %q; kept as it was", endMarker)
+		}
 		p.f.Trailer = append(p.f.Trailer, raw)
 		return i
 	}
 	if t == "" {
 		p.endNote()
+		// Blank lines between preamble lines are kept: the preamble renders
+		// as one run of lines, and without them a line there could read as
+		// the summary of the line before it.
+		if p.zone == inPreamble && len(p.f.Preamble) > 0 {
+			p.f.Preamble = append(p.f.Preamble, raw)
+		}
 		return i
 	}
 	if p.zone == inPreamble && !p.header && strings.HasPrefix(t, "<!--") {
@@ -150,15 +171,10 @@ func (p *parser) line(lines []string, i int) int {
 		p.structure = true
 		return i
 	}
-	if strings.EqualFold(t, titleLine) {
+	if p.zone == inPreamble && strings.EqualFold(t, titleLine) {
 		p.endNote()
 		p.structure = true
-		if p.zone != inPreamble {
-			p.warn(lineNo, "a second %q heading was dropped", titleLine)
-		}
-		if p.zone == inPreamble {
-			p.zone = inIntro
-		}
+		p.zone = inIntro
 		return i
 	}
 	if m := tierRe.FindStringSubmatch(strings.ToLower(t)); m != nil {
@@ -178,9 +194,15 @@ func (p *parser) line(lines []string, i int) int {
 		p.zone = inTrailer
 		return i
 	}
-	if tier := p.tier(); tier > 0 && len(p.f.Tiers[tier-1].Blocks) == 0 && isTemplateComment(t) {
-		p.f.Tiers[tier-1].Comments = append(p.f.Tiers[tier-1].Comments, t)
-		return i
+	if tier := p.tier(); tier > 0 {
+		// Template comments come before a tier's own content. Items moved
+		// here from elsewhere do not count as content: they render after
+		// the comments.
+		if !p.content[tier-1] && isTemplateComment(t) {
+			p.f.Tiers[tier-1].Comments = append(p.f.Tiers[tier-1].Comments, t)
+			return i
+		}
+		p.content[tier-1] = true
 	}
 
 	body := listMark.ReplaceAllString(t, "")
@@ -189,7 +211,7 @@ func (p *parser) line(lines []string, i int) int {
 			return used
 		}
 	}
-	p.addNoteLine(raw)
+	p.addNoteLine(raw, lineNo)
 	return i
 }
 
@@ -316,7 +338,10 @@ func isSummaryLine(raw string) bool {
 	return true
 }
 
-func (p *parser) addNoteLine(raw string) {
+// addNoteLine keeps a line that is not an entry or a pattern. Each run of
+// such lines is reported once, at its first line, unless that line already
+// has a warning of its own (a malformed tag line).
+func (p *parser) addNoteLine(raw string, lineNo int) {
 	var dst *[]Block
 	switch tier := p.tier(); {
 	case tier > 0:
@@ -324,11 +349,16 @@ func (p *parser) addNoteLine(raw string) {
 	case p.zone == inIntro:
 		dst = &p.f.Intro
 	default:
+		if !p.preamble {
+			p.noteWarning(lineNo)
+		}
+		p.preamble = true
 		p.f.Preamble = append(p.f.Preamble, raw)
 		return
 	}
 	if p.note == nil || p.noteIn != dst {
 		p.endNote()
+		p.noteWarning(lineNo)
 		p.note = &Note{}
 		p.noteIn = dst
 		*dst = append(*dst, Block{Note: p.note})
@@ -336,9 +366,17 @@ func (p *parser) addNoteLine(raw string) {
 	p.note.Lines = append(p.note.Lines, raw)
 }
 
+func (p *parser) noteWarning(lineNo int) {
+	if n := len(p.warnings); n > 0 && p.warnings[n-1].Line == lineNo {
+		return
+	}
+	p.warn(lineNo, "not an entry or a pattern; kept as a note where it stood")
+}
+
 func (p *parser) endNote() {
 	p.note = nil
 	p.noteIn = nil
+	p.preamble = false
 }
 
 // assignIDs gives every entry and pattern a unique ID: explicit IDs first

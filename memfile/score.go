@@ -48,11 +48,11 @@ func Freshness(days int) int {
 }
 
 // DaysBetween counts whole calendar days from date to today. Both are read
-// as calendar dates; the time of day and zone do not matter.
+// as calendar dates; the time of day and zone do not matter. It counts in
+// Unix seconds, not with Time.Sub, whose Duration saturates at about 292
+// years.
 func DaysBetween(date, today time.Time) int {
-	d := civil(date)
-	t := civil(today)
-	return int(t.Sub(d).Hours() / 24)
+	return int((civil(today).Unix() - civil(date).Unix()) / (24 * 60 * 60))
 }
 
 // civil drops everything but the calendar date, so day arithmetic never

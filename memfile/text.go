@@ -17,8 +17,10 @@ const MaxTextRunes = 600
 
 var (
 	// tagLookalike matches "[KEY:" and "[ KEY :" anywhere: inside a summary
-	// it could be read back as a field of the tag line.
-	tagLookalike = regexp.MustCompile(`\[(\s*[A-Za-z][A-Za-z_ ]*\s*:)`)
+	// it could be read back as a field of the tag line. It matches every key
+	// the parser would accept (splitFields trims Unicode spaces, allows '_'
+	// and upper-cases letters such as 'ſ' to ASCII), and some it would not.
+	tagLookalike = regexp.MustCompile(`\[([\s\p{Z}]*[\p{L}_][\p{L}_ ]*[\s\p{Z}]*:)`)
 	spaces       = regexp.MustCompile(`\s+`)
 )
 
