@@ -80,6 +80,9 @@ type proc struct {
 	stdin []byte
 	dir   string            // working directory; the test's temp dir if empty
 	env   map[string]string // on top of baseEnv; "" removes a variable
+	// openStdin gives the process a stdin that stays open and empty, as a
+	// terminal or a stuck client would.
+	openStdin bool
 	// asOther runs the process as an unprivileged user, for cases where
 	// root would ignore permissions (see runAs).
 	asOther bool
@@ -139,6 +142,16 @@ func run(t *testing.T, home string, p proc) result {
 	cmd := p.command(ctx, home)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if p.openStdin {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Errorf("pipe: %v", err)
+			return result{code: -1}
+		}
+		defer r.Close()
+		defer w.Close() // only once the process is gone
+		cmd.Stdin = r
+	}
 	err := cmd.Run()
 	res := result{stdout: stdout.String(), stderr: stderr.String()}
 	var exit *exec.ExitError

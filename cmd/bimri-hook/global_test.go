@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/matryer/is"
+)
+
+// TestSessionStartFitsWithAHugeGlobalMemory: however large the user's
+// global memory grows, SessionStart's one additionalContext stays within
+// Claude Code's 10,000-character cap, the global memory comes first, and
+// the workspace's own memory still has room.
+func TestSessionStartFitsWithAHugeGlobalMemory(t *testing.T) {
+	is := is.New(t)
+	home, proj := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("CLAUDE_PROJECT_DIR", "")
+	t.Setenv("BIMRI_GLOBAL_DIR", "")
+	t.Setenv("BIMRI_TODAY", "2026-11-29")
+	today, _ := memfile.ParseDate("2026-11-29")
+
+	global := memfile.New(memfile.DefaultConfig())
+	for i := range 80 {
+		_, _, err := global.Add(memfile.NewEntry{Tier: 1 + i%2, Importance: 4, Date: today, Tags: []string{"preference"},
+			Text: fmt.Sprintf("Global preference number %d: %s", i, strings.Repeat("always explain the trade-offs first, ", 5))})
+		is.NoErr(err)
+	}
+	is.NoErr(os.MkdirAll(filepath.Join(home, ".claude"), 0o755))
+	is.NoErr(os.WriteFile(filepath.Join(home, ".claude", "bimri-global.md"), memfile.Render(global), 0o644))
+	is.True(len(memfile.Render(global)) > 20_000) // twice the cap on its own
+
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"bimri-hook", "remember", "--dir", proj, "--tier", "1", "--importance", "5", "A CLI that generates invoices."},
+		strings.NewReader(""), &stdout, &stderr, time.Now())
+	is.Equal(stderr.String(), "")
+	is.Equal(code, 0)
+
+	stdout.Reset()
+	payload := fmt.Sprintf(`{"session_id":"s1","hook_event_name":"SessionStart","source":"startup","cwd":%q}`, proj)
+	code = run([]string{"bimri-hook", "hook"}, strings.NewReader(payload), &stdout, &stderr, time.Now())
+	is.Equal(stderr.String(), "")
+	is.Equal(code, 0)
+	var out struct {
+		HookSpecificOutput struct {
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	is.NoErr(json.Unmarshal(stdout.Bytes(), &out))
+	ctx := out.HookSpecificOutput.AdditionalContext
+
+	is.True(memfile.Length(ctx) <= 10_000) // Claude Code's cap
+	is.True(memfile.Length(ctx) > 5_000)   // and the room is used
+	about := strings.Index(ctx, "## About you (global memory, all workspaces)")
+	core := strings.Index(ctx, "## Core intelligence (Tier 1, never decays)")
+	is.True(about >= 0)
+	is.True(core > about)                                           // global first
+	is.True(strings.Contains(ctx, "A CLI that generates invoices.")) // the workspace still shows
+	is.True(strings.Contains(ctx, "items left out for space"))
+	is.True(strings.Contains(ctx, "## How to use this memory (bimri-hook)"))
+}
