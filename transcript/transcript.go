@@ -359,8 +359,10 @@ func (sr *summaryReader) addChange(path string) {
 // rememberCommand matches a shell command that runs bimri-hook (or bimri)
 // with the word remember after it: "/path/to/bimri-hook remember ...",
 // "${CLAUDE_PLUGIN_ROOT}/bin/bimri-hook" remember, and the like. The name
-// must stand alone, so "cat bimri.md" is not the program.
-var rememberCommand = regexp.MustCompile(`(?s)(?:^|[^\w.-])bimri(?:-hook)?(?:\.exe)?(?:[^\w.-].*)?\bremember\b`)
+// may carry a version, as the plugin launcher's cached build does
+// ("$CLAUDE_PLUGIN_DATA/bin/bimri-hook-0.1.0 remember"), but must otherwise
+// stand alone, so "cat bimri.md" is not the program.
+var rememberCommand = regexp.MustCompile(`(?s)(?:^|[^\w.-])bimri(?:-hook)?(?:-v?\d[\w.+-]*)?(?:\.exe)?(?:[^\w.-].*)?\bremember\b`)
 
 func isRemember(command string) bool {
 	return strings.Contains(command, "bimri") && strings.Contains(command, "remember") &&
