@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -37,6 +38,10 @@ func TestMain(m *testing.M) {
 }
 
 func buildAndRun(m *testing.M) int {
+	flag.Parse()
+	if list := flag.Lookup("test.list"); list != nil && list.Value.String() != "" {
+		return m.Run() // listing tests (as scripts/fuzz.sh does) needs no binary
+	}
 	// A binary built elsewhere (a release, a cross-check) can be tested
 	// instead of a fresh build.
 	if bin := os.Getenv("BIMRI_RELIABILITY_BINARY"); bin != "" {
