@@ -38,15 +38,18 @@ var (
 	compactTrigger = []string{"manual", "auto"}
 )
 
-// eventFlags says which event each event-only flag belongs to, so a flag
+// eventFlags says which events each event-only flag applies to, so a flag
 // that would be ignored is refused instead.
-var eventFlags = map[string][]string{
-	"prompt":           {"UserPromptSubmit"},
-	"source":           {"SessionStart"},
-	"reason":           {"SessionEnd"},
-	"trigger":          {"PreCompact"},
-	"stop-hook-active": {"Stop", "SubagentStop"},
-	"context-only":     {"SessionStart", "UserPromptSubmit"},
+var eventFlags = []struct {
+	flag   string
+	events []string
+}{
+	{"prompt", []string{"UserPromptSubmit"}},
+	{"source", []string{"SessionStart"}},
+	{"reason", []string{"SessionEnd"}},
+	{"trigger", []string{"PreCompact"}},
+	{"stop-hook-active", []string{"Stop", "SubagentStop"}},
+	{"context-only", []string{"SessionStart", "UserPromptSubmit"}},
 }
 
 // sessionsFlags belong to the --sessions mode only.
@@ -65,8 +68,15 @@ same code as 'bimri-hook hook', and prints exactly what Claude Code would receiv
 The session ID is ` + simulatedSession + ` unless --session says otherwise.
 
 simulate --sessions never touches this workspace: it lives N sessions in a temporary folder it
-removes afterwards, and prints one line per session and a summary. The same seed gives the same
-output. The first session starts on --today (BIMRI_TODAY), or on ` + simulationStart + ` when unset.`,
+removes afterwards, through the same handlers as the hook. Each session is SessionStart, 1-3
+remember calls, Stop, SessionEnd; K sessions a day (--per-day), the first on --today
+(BIMRI_TODAY), else ` + simulationStart + `. The mix: importance 1-5 at 15/30/30/18/7 percent; the
+first session records 4 intake answers in Tier 1; later an importance-5 entry goes to Tier 1 3%
+of the time, while Tier 1 holds fewer than 12 (real Tier 1s grow slowly); 1-2 tags from 12
+topics, the first topics most often. The same seed gives the same output, byte for byte.
+Each line: the file's estimated tokens per tier after SessionEnd, what the session archived,
+and a bar of the total against the total budget. The summary gives the largest total after any
+pass, the largest SessionStart context against its cap, and everything archived.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "prompt", Usage: "UserPromptSubmit: the user's `TEXT`"},
 			&cli.StringFlag{Name: "source", Value: "startup", Usage: "SessionStart: " + strings.Join(sessionSources, ", ")},
@@ -272,9 +282,9 @@ func (a *app) simulateEvent(c *cli.Context, name string) error {
 			return fmt.Errorf("simulate: --%s goes with --sessions, not with an EVENT", flag)
 		}
 	}
-	for flag, events := range eventFlags {
-		if c.IsSet(flag) && !slices.Contains(events, event) {
-			return fmt.Errorf("simulate: --%s does not apply to %s (only to %s)", flag, event, strings.Join(events, ", "))
+	for _, f := range eventFlags {
+		if c.IsSet(f.flag) && !slices.Contains(f.events, event) {
+			return fmt.Errorf("simulate: --%s does not apply to %s (only to %s)", f.flag, event, strings.Join(f.events, ", "))
 		}
 	}
 	checks := []struct {
@@ -375,7 +385,6 @@ type sessionStats struct {
 	// as Claude Code counts its 10,000-character cap (memfile.Length).
 	Context  int
 	Archived int // entries and patterns moved to the archive in the session
-	Recorded int // remember calls made in the session
 }
 
 // The mix of entries a simulated session records: documented here because
@@ -578,7 +587,6 @@ func (s *simulator) session(n int) (sessionStats, error) {
 			s.tier1++
 		}
 	}
-	st.Recorded = len(entries)
 
 	stop := base
 	stop.Event = "Stop"
@@ -706,7 +714,11 @@ func (s *simulator) newlyArchived() (int, error) {
 // simulateSessions is the --sessions mode: read the flags, live the
 // sessions, print a line for each and the summary.
 func (a *app) simulateSessions(c *cli.Context) error {
-	for _, flag := range []string{"prompt", "source", "reason", "trigger", "session", "stop-hook-active", "transcript", "context-only"} {
+	eventOnly := []string{"session", "transcript"}
+	for _, f := range eventFlags {
+		eventOnly = append(eventOnly, f.flag)
+	}
+	for _, flag := range eventOnly {
 		if c.IsSet(flag) {
 			return fmt.Errorf("simulate: --%s goes with an EVENT, not with --sessions", flag)
 		}
