@@ -1,0 +1,110 @@
+package hooks
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/matryer/is"
+)
+
+// The Stop policies, as a table: which combinations block.
+func TestShouldBlock(t *testing.T) {
+	cases := []struct {
+		policy         string
+		stopHookActive bool
+		work           bool
+		nudged         bool
+		blocks         int
+		want           bool
+	}{
+		{PolicyNudge, false, true, false, 0, true},  // real work, nothing recorded: block
+		{PolicyNudge, true, true, false, 0, false},  // stop_hook_active: never
+		{PolicyNudge, false, false, false, 0, false}, // no work: nothing to ask
+		{PolicyNudge, false, true, true, 1, false},  // already nudged for this stretch
+		{PolicyNudge, false, true, false, 3, true},  // a new stretch after a record: nudge again
+		{PolicyOnce, false, true, false, 0, true},
+		{PolicyOnce, false, true, false, 1, false}, // once per session
+		{PolicyOnce, true, true, false, 0, false},
+		{PolicyNever, false, true, false, 0, false},
+	}
+	for _, c := range cases {
+		got := shouldBlock(c.policy, c.stopHookActive, c.work, sessionState{Nudged: c.nudged, Blocks: c.blocks})
+		if got != c.want {
+			t.Errorf("shouldBlock(%s, active=%v, work=%v, nudged=%v, blocks=%d) = %v, want %v",
+				c.policy, c.stopHookActive, c.work, c.nudged, c.blocks, got, c.want)
+		}
+	}
+}
+
+func TestLoadSettings(t *testing.T) {
+	is := is.New(t)
+	s, err := LoadSettings([]byte(`{"stop_policy":"once","lock_timeout":0.5,"nudge_prompts":5}`))
+	is.NoErr(err)
+	is.Equal(s.StopPolicy, PolicyOnce)
+	is.Equal(s.LockTimeout, 500*time.Millisecond)
+	is.Equal(s.NudgePrompts, 5)
+	for _, bad := range []struct{ json, field string }{
+		{`{"stop_policy":"sometimes"}`, `"stop_policy"`},
+		{`{"lock_timeout":0}`, `"lock_timeout"`},
+		{`{"lock_timeout":"2"}`, `"lock_timeout"`},
+		{`{"nudge_prompts":1.5}`, `"nudge_prompts"`},
+	} {
+		_, err := LoadSettings([]byte(bad.json))
+		is.True(err != nil)
+		is.True(strings.Contains(err.Error(), bad.field)) // the error names the field
+	}
+}
+
+// Hook input must not make bimri-hook read any file it likes: only .jsonl
+// transcripts under Claude Code's projects folder or the workspace.
+func TestTranscriptAllowed(t *testing.T) {
+	is := is.New(t)
+	home, root, other := t.TempDir(), t.TempDir(), t.TempDir()
+	store, err := memfile.OpenStore(root, memfile.DefaultConfig(), time.Second)
+	is.NoErr(err)
+	env := Env{Store: store, Home: home}
+	write := func(p string) string {
+		is.NoErr(os.MkdirAll(filepath.Dir(p), 0o755))
+		is.NoErr(os.WriteFile(p, []byte("{}\n"), 0o644))
+		return p
+	}
+	inProjects := write(filepath.Join(home, ".claude", "projects", "p", "s.jsonl"))
+	inRoot := write(filepath.Join(root, "t.jsonl"))
+	outside := write(filepath.Join(other, "s.jsonl"))
+	notJSONL := write(filepath.Join(home, ".claude", "projects", "p", "s.txt"))
+	is.True(transcriptAllowed(env, inProjects))
+	is.True(transcriptAllowed(env, inRoot))
+	is.True(!transcriptAllowed(env, outside))
+	is.True(!transcriptAllowed(env, notJSONL))
+	is.True(!transcriptAllowed(env, filepath.Join(home, ".claude", "projects", "..", "..", strings.TrimPrefix(outside, "/"))))
+	is.True(!transcriptAllowed(env, "relative/s.jsonl"))
+	is.True(!transcriptAllowed(env, filepath.Join(home, ".claude", "projects", "missing.jsonl")))
+}
+
+// The SessionStart context never passes the limit, whatever the file holds.
+func TestStartContextFitsLimit(t *testing.T) {
+	is := is.New(t)
+	root := t.TempDir()
+	cfg := memfile.DefaultConfig()
+	store, err := memfile.OpenStore(root, cfg, time.Second)
+	is.NoErr(err)
+	f := memfile.New(cfg)
+	day := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	for i := range 300 {
+		_, _, err := f.Add(memfile.NewEntry{Tier: 1 + i%2, Importance: 4 + i%2, Date: day,
+			Tags: []string{"t"}, Text: strings.Repeat("word ", 20) + string(rune('a'+i%26)) + strings.Repeat("x", i)})
+		is.NoErr(err)
+	}
+	f.Header.Sessions = 10 // deep maintenance brief too
+	env := Env{Store: store, Config: cfg, Settings: DefaultSettings(), Now: day, Binary: "/opt/bimri hook/bimri-hook"}
+	for _, limit := range []int{10000, 3000, 800} {
+		env.Config.ContextLimit = limit
+		got := startContext(env, Input{Source: "startup"}, f, "a notice")
+		is.True(memfile.Length(got) <= limit)
+		is.True(strings.Contains(got, "left out")) // says what it dropped
+	}
+}
