@@ -21,11 +21,11 @@ func TestShouldBlock(t *testing.T) {
 		blocks         int
 		want           bool
 	}{
-		{PolicyNudge, false, true, false, 0, true},  // real work, nothing recorded: block
-		{PolicyNudge, true, true, false, 0, false},  // stop_hook_active: never
+		{PolicyNudge, false, true, false, 0, true},   // real work, nothing recorded: block
+		{PolicyNudge, true, true, false, 0, false},   // stop_hook_active: never
 		{PolicyNudge, false, false, false, 0, false}, // no work: nothing to ask
-		{PolicyNudge, false, true, true, 1, false},  // already nudged for this stretch
-		{PolicyNudge, false, true, false, 3, true},  // a new stretch after a record: nudge again
+		{PolicyNudge, false, true, true, 1, false},   // already nudged for this stretch
+		{PolicyNudge, false, true, false, 3, true},   // a new stretch after a record: nudge again
 		{PolicyOnce, false, true, false, 0, true},
 		{PolicyOnce, false, true, false, 1, false}, // once per session
 		{PolicyOnce, true, true, false, 0, false},
