@@ -38,7 +38,12 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 		return nil, false, errors.New("the entry's text is empty (after removing private text)")
 	}
 	date := civil(n.Date)
-	e := &Entry{Importance: n.Importance, Date: date, Tags: NormalizeTags(n.Tags), Text: text}
+	// Tags are cleaned one by one too: a key pasted as a tag is still a key.
+	tags := make([]string, len(n.Tags))
+	for i, t := range n.Tags {
+		tags[i] = privacy.Clean(t)
+	}
+	e := &Entry{Importance: n.Importance, Date: date, Tags: NormalizeTags(tags), Text: text}
 	id := EntryID(date, text)
 	// The same entry is found by its date and text, not by the ID they
 	// would give: a person may have written the ID, or a merge moved the

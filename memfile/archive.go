@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/bimri/bimri-hook/privacy"
 )
 
 // The archive, bimri-archive.md, is append-only: each pruned or merged
@@ -26,7 +28,9 @@ type ArchiveRecord struct {
 func RenderArchived(items []Archived, day time.Time) []byte {
 	var b strings.Builder
 	for _, a := range items {
-		reason := strings.NewReplacer("[", "(", "]", ")", "\n", " ").Replace(a.Reason)
+		// A reason can be a person's words (forget --reason): it is cleaned
+		// like an entry's text, since the archive may be committed too.
+		reason := strings.NewReplacer("[", "(", "]", ")", "\n", " ").Replace(strings.TrimSpace(privacy.Clean(a.Reason)))
 		extra := fmt.Sprintf(" [TIER:%d] [ARCHIVED:%s] [REASON:%s]", a.Tier, day.Format(dateLayout), reason)
 		b.WriteByte('\n')
 		switch {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/privacy"
 	"github.com/urfave/cli/v2"
 )
 
@@ -49,7 +50,8 @@ func (a *app) rememberCommand() *cli.Command {
 			res, err := store.Update(func(tx *memfile.Tx) error {
 				e, isNew, err = tx.File.Add(memfile.NewEntry{
 					Tier: tier, Importance: imp, Date: ws.now,
-					Tags: memfile.SplitTags(c.String("tags")), Text: text,
+					// Private spans go before the list is split: one may hold a comma.
+					Tags: memfile.SplitTags(privacy.Clean(c.String("tags"))), Text: text,
 				})
 				if err != nil {
 					return err

@@ -61,7 +61,7 @@ func TestSessionStartFitsWithAHugeGlobalMemory(t *testing.T) {
 	about := strings.Index(ctx, "## About you (global memory, all workspaces)")
 	core := strings.Index(ctx, "## Core intelligence (Tier 1, never decays)")
 	is.True(about >= 0)
-	is.True(core > about)                                           // global first
+	is.True(core > about)                                            // global first
 	is.True(strings.Contains(ctx, "A CLI that generates invoices.")) // the workspace still shows
 	is.True(strings.Contains(ctx, "items left out for space"))
 	is.True(strings.Contains(ctx, "## How to use this memory (bimri-hook)"))
