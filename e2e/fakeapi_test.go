@@ -59,17 +59,19 @@ var compactionMarkers = []string{
 }
 
 // IsCompaction reports whether r is the summary request that /compact (or
-// auto-compaction) sends: the conversation so far plus, in its last
-// message, instructions to answer with an <analysis> and a <summary> block.
-// A PreCompact hook's stdout is in those instructions too, under
-// "Additional Instructions:".
+// auto-compaction) sends: the conversation so far plus, after the last
+// assistant turn, instructions to answer with an <analysis> and a <summary>
+// block. A PreCompact hook's stdout is in those instructions too, under
+// "Additional Instructions:". The instructions are not always the last
+// message: on a resumed session the client puts the SessionStart (resume)
+// hook's context after them (measured), so all of NewText is searched.
 func (r Recorded) IsCompaction() bool {
 	if !r.IsMessages() {
 		return false
 	}
-	last := r.LastMessage().Text()
+	fresh := r.NewText()
 	for _, m := range compactionMarkers {
-		if strings.Contains(last, m) {
+		if strings.Contains(fresh, m) {
 			return true
 		}
 	}
