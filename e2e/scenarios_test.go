@@ -1,0 +1,1113 @@
+//go:build linux || darwin
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/wiring"
+	"github.com/matryer/is"
+	"github.com/tidwall/gjson"
+)
+
+// The scenarios of issue 4: bimri-hook as a user meets it, in the real
+// Claude Code client talking to the fake API. Each runs the real binary
+// (buildBimriHook), wired the way a user wires it, in a trusted workspace
+// of a throwaway HOME. The fake models keep no state of their own: like a
+// real model, each decides from the request it receives, so the remember
+// command they run is the one bimri-hook gave them, never one the test
+// wrote.
+
+// scenarioToday is the day every bimri-hook process of the scenarios takes
+// as today (BIMRI_TODAY), so weights and dates never depend on the clock.
+const scenarioToday = "2026-11-29"
+
+// contextCap is the most characters of SessionStart additionalContext the
+// client hands the model whole (/work/shared/claude-code/README.md); past
+// it the model gets a ~2,000-character preview instead.
+const contextCap = 10000
+
+// Markers of the client's own wording (Claude Code 2.1.328, measured).
+const (
+	// sessionStartMarker begins the text in which the client hands the
+	// model a SessionStart hook's additionalContext.
+	sessionStartMarker = "SessionStart hook additional context: "
+	// stopBlockMarker begins the text in which the client hands the model
+	// a Stop hook's blocking reason: the marker, the hook's command in
+	// quotes, ": ", then the reason.
+	stopBlockMarker = "Stop hook blocking error from command: "
+	// persistedMarker replaces hook output that was too large.
+	persistedMarker = "<persisted-output>"
+)
+
+// memoryHeading begins the memory view bimri-hook injects.
+const memoryHeading = "# BIMRI memory (bimri.md)"
+
+// bimriSandbox is a sandbox whose workspace has bimri-hook wired in.
+type bimriSandbox struct {
+	*Sandbox
+	Bin string // the bimri-hook binary the hooks run
+}
+
+// modelScript is a fake model that needs to know its sandbox (for paths).
+type modelScript func(s *Sandbox, r Recorded) Reply
+
+// newBimriSandbox makes a sandbox whose fake model answers with script,
+// and installs bimri-hook into its workspace as a user would.
+func newBimriSandbox(t *testing.T, script modelScript) *bimriSandbox {
+	t.Helper()
+	bin := buildBimriHook(t)
+	var s *Sandbox
+	api := newFakeAPI(t, func(r Recorded) Reply { return script(s, r) })
+	s = newSandbox(t, api)
+	installProject(t, s, bin)
+	return &bimriSandbox{Sandbox: s, Bin: bin}
+}
+
+// installProject runs `bimri-hook install --scope project` in the
+// workspace, the documented set-up, and checks that it wrote the hooks and
+// the permission rule for remember into .claude/settings.json.
+func installProject(t *testing.T, s *Sandbox, bin string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "install", "--scope", "project")
+	cmd.Dir = s.Workspace
+	cmd.Env = []string{"HOME=" + s.Home, "PATH=" + minimalPath, "LANG=C.UTF-8"}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("bimri-hook install --scope project: %v\n%s", err, out)
+	}
+	settings, err := os.ReadFile(filepath.Join(s.Workspace, ".claude", "settings.json"))
+	if err != nil {
+		t.Fatalf("install wrote no project settings: %v\n%s", err, out)
+	}
+	rule := wiring.Command{Binary: resolvedBinary(t, bin)}.PermissionRule()
+	allowed := false
+	for _, r := range gjson.GetBytes(settings, "permissions.allow").Array() {
+		allowed = allowed || r.String() == rule
+	}
+	if !allowed {
+		t.Fatalf("install did not allow %s:\n%s", rule, settings)
+	}
+}
+
+// resolvedBinary is the path bimri-hook knows itself by (symlinks
+// resolved, as /var is on macOS), which is the one it puts in settings and
+// in the remember command. It works for any existing path.
+func resolvedBinary(t *testing.T, path string) string {
+	t.Helper()
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		t.Fatalf("resolve %s: %v", path, err)
+	}
+	return real
+}
+
+// options are the run options every scenario uses: today fixed.
+func (b *bimriSandbox) options(prompt string, args ...string) RunOptions {
+	opts := b.Options(prompt, args...)
+	opts.Env = append(opts.Env, "BIMRI_TODAY="+scenarioToday)
+	return opts
+}
+
+// run runs one claude -p session and fails the test unless it exits 0.
+func (b *bimriSandbox) run(t *testing.T, prompt string, args ...string) *RunResult {
+	t.Helper()
+	return runClaude(t, b.options(prompt, args...))
+}
+
+// today is scenarioToday as a time.
+func today(t *testing.T) time.Time {
+	t.Helper()
+	d, err := time.Parse(time.DateOnly, scenarioToday)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// readMemory parses the workspace's bimri.md, failing the test when it is
+// missing or does not parse.
+func readMemory(t *testing.T, workspace string) (*memfile.File, string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(workspace, memfile.MemoryName))
+	if err != nil {
+		t.Fatalf("read bimri.md: %v", err)
+	}
+	f, _, err := memfile.Parse(data)
+	if err != nil {
+		t.Fatalf("parse bimri.md: %v\n%s", err, data)
+	}
+	return f, string(data)
+}
+
+// writeMemory renders f into the workspace's bimri.md.
+func writeMemory(t *testing.T, workspace string, f *memfile.File) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(workspace, memfile.MemoryName), memfile.Render(f), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// entriesWith returns the entries of both tiers whose text contains s.
+func entriesWith(f *memfile.File, s string) []*memfile.Entry {
+	var out []*memfile.Entry
+	for tier := 1; tier <= 2; tier++ {
+		for _, e := range f.Entries(tier) {
+			if strings.Contains(e.Text, s) {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// taggedEntries returns the entries of both tiers that carry tag.
+func taggedEntries(f *memfile.File, tag string) []*memfile.Entry {
+	var out []*memfile.Entry
+	for tier := 1; tier <= 2; tier++ {
+		for _, e := range f.Entries(tier) {
+			if slices.Contains(e.Tags, tag) {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// clientSections start the texts the client puts after a hook's context in
+// the same message (measured on 2.1.328); the context ends where the first
+// of them begins.
+var clientSections = []string{
+	"\n\n" + sessionStartMarker,
+	"\n\n# Environment\n",
+	"\n\nThe following deferred tools",
+	"\n\nToday's date is",
+	"</system-reminder>",
+}
+
+// sessionStartContexts returns every SessionStart additionalContext the
+// model received in r, in order: for each sessionStartMarker, the text after
+// it up to the end of that reminder.
+func sessionStartContexts(r Recorded) []string {
+	var out []string
+	for _, m := range r.Messages() {
+		for _, b := range m.Blocks {
+			text := b.Text
+			for {
+				i := strings.Index(text, sessionStartMarker)
+				if i < 0 {
+					break
+				}
+				text = text[i+len(sessionStartMarker):]
+				end := len(text)
+				for _, sec := range clientSections {
+					if j := strings.Index(text, sec); j >= 0 && j < end {
+						end = j
+					}
+				}
+				out = append(out, text[:end])
+				text = text[end:]
+			}
+		}
+	}
+	return out
+}
+
+// firstContext returns the one SessionStart context of a session's first
+// request, failing the test when there is not exactly one.
+func firstContext(t *testing.T, api *FakeAPI) string {
+	t.Helper()
+	reqs := api.MainRequests()
+	if len(reqs) == 0 {
+		t.Fatalf("the model received no request:\n%s", api.Summary())
+	}
+	ctxs := sessionStartContexts(reqs[0])
+	if len(ctxs) != 1 {
+		t.Fatalf("want one SessionStart context in the first request, got %d:\n%.4000s", len(ctxs), reqs[0].ConversationText())
+	}
+	return ctxs[0]
+}
+
+// checkContextWhole fails the test unless ctx reached the model whole:
+// within the client's cap, so never replaced by a truncated preview.
+func checkContextWhole(t *testing.T, ctx string) {
+	t.Helper()
+	if strings.Contains(ctx, persistedMarker) {
+		t.Errorf("the model got a truncated preview instead of the memory:\n%.1000s", ctx)
+	}
+	if n := memfile.Length(ctx); n > contextCap {
+		t.Errorf("SessionStart context is %d characters, over the client's cap of %d", n, contextCap)
+	}
+	if !strings.HasPrefix(ctx, memoryHeading) {
+		t.Errorf("SessionStart context does not start with the memory view %q:\n%.500s", memoryHeading, ctx)
+	}
+}
+
+// rememberFromBlock finds, in the text a model received, the Stop hook's
+// blocking reason and in it the remember command line. ok is false when
+// the text holds no Stop block.
+func rememberFromBlock(text string) (line string, ok bool) {
+	i := strings.Index(text, stopBlockMarker)
+	if i < 0 {
+		return "", false
+	}
+	rest := text[i+len(stopBlockMarker):]
+	// The hook's command is quoted and may hold quotes itself; the reason
+	// follows the first `": `.
+	if j := strings.Index(rest, `": `); j >= 0 {
+		rest = rest[j+3:]
+	}
+	for _, l := range strings.Split(rest, "\n") {
+		if strings.Contains(l, " remember ") {
+			return strings.TrimSpace(l), true
+		}
+	}
+	return "", true
+}
+
+// placeholders are the parts of the remember command bimri-hook leaves for
+// the model to fill in: the importance, the tags and the quoted summary.
+var (
+	importancePlaceholder = regexp.MustCompile(`--importance N\b`)
+	tagsPlaceholder       = regexp.MustCompile(`--tags \S+`)
+	summaryPlaceholder    = regexp.MustCompile(`"[^"]*"$`)
+)
+
+// note is what a fake model records: the importance, tags and text it puts
+// in place of the placeholders.
+type note struct {
+	Importance int
+	Tags       string // comma-separated
+	Text       string // no double quotes, $ or backquotes: it goes in "..."
+}
+
+// fillRemember does what a model does with the command it was given: keeps
+// it as it is and fills in the placeholders. It fails when a placeholder is
+// missing, since a model could then not follow the instructions.
+func fillRemember(line string, n note) (string, error) {
+	for _, p := range []*regexp.Regexp{importancePlaceholder, tagsPlaceholder, summaryPlaceholder} {
+		if !p.MatchString(line) {
+			return "", fmt.Errorf("the remember command %q has no placeholder matching %s", line, p)
+		}
+	}
+	line = importancePlaceholder.ReplaceAllLiteralString(line, "--importance "+strconv.Itoa(n.Importance))
+	line = tagsPlaceholder.ReplaceAllLiteralString(line, "--tags "+n.Tags)
+	return summaryPlaceholder.ReplaceAllLiteralString(line, `"`+n.Text+`"`), nil
+}
+
+// Tool-use IDs of the recording model.
+const (
+	writeID    = "toolu_write"
+	rememberID = "toolu_remember"
+)
+
+// recordingModel is the fake model of scenario 2: asked to, it writes file
+// (real work, so the Stop hook blocks); when the block arrives it runs the
+// remember command in it, filled in with n; then it finishes.
+func recordingModel(t *testing.T, file string, n note) modelScript {
+	return func(s *Sandbox, r Recorded) Reply {
+		if !r.IsMain() {
+			return Reply{}
+		}
+		if _, ok := r.ToolResult(rememberID); ok {
+			return TextReply("Recorded.")
+		}
+		if line, ok := rememberFromBlock(r.NewText()); ok {
+			cmd, err := fillRemember(line, n)
+			if err != nil {
+				t.Errorf("the Stop block gave no usable remember command: %v\n%s", err, r.NewText())
+				return TextReply("I cannot record this.")
+			}
+			return Reply{ToolUse: &ToolUse{ID: rememberID, Name: "Bash",
+				Input: map[string]string{"command": cmd, "description": "Record what this session did in bimri.md"}}}
+		}
+		if _, ok := r.ToolResult(writeID); ok {
+			return TextReply("I wrote " + file + ".")
+		}
+		return Reply{ToolUse: &ToolUse{ID: writeID, Name: "Write", Input: map[string]string{
+			"file_path": filepath.Join(s.Workspace, file),
+			"content":   "# Notes\n\n" + n.Text + "\n",
+		}}}
+	}
+}
+
+// rememberCommandRun returns the command of the Bash call with rememberID
+// that the client ran, from the request that carries its result.
+func rememberCommandRun(reqs []Recorded) (command string, result Block, ok bool) {
+	for _, r := range reqs {
+		res, found := r.ToolResult(rememberID)
+		if !found {
+			continue
+		}
+		for _, m := range r.Messages() {
+			for _, b := range m.Blocks {
+				if b.Type == "tool_use" && b.ID == rememberID {
+					command = gjson.GetBytes(b.Input, "command").String()
+				}
+			}
+		}
+		return command, res, true
+	}
+	return "", Block{}, false
+}
+
+// sessionsAt is a sandbox's Sessions count as the fake model saw it while
+// the session ran, before SessionEnd.
+type sessionsAt struct {
+	mu       sync.Mutex
+	sessions int
+	seen     bool
+}
+
+func (s *sessionsAt) record(workspace string) {
+	data, err := os.ReadFile(filepath.Join(workspace, memfile.MemoryName))
+	if err != nil {
+		return
+	}
+	f, _, err := memfile.Parse(data)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sessions, s.seen = f.Header.Sessions, true
+}
+
+func (s *sessionsAt) get() (int, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessions, s.seen
+}
+
+// seedMemory writes a bimri.md that has already lived through sessions
+// sessions and knows one Tier 1 fact, so the workspace is not new.
+func seedMemory(t *testing.T, workspace string, sessions int) {
+	t.Helper()
+	f := memfile.New(memfile.DefaultConfig())
+	if _, _, err := f.Add(memfile.NewEntry{Tier: 1, Importance: 5, Date: today(t).AddDate(0, -2, 0),
+		Tags: []string{"project"}, Text: "This project is a command-line tool for tracking household expenses."}); err != nil {
+		t.Fatal(err)
+	}
+	f.Header.Sessions = sessions
+	writeMemory(t, workspace, f)
+}
+
+// checkRecordedSession checks scenario 2's outcome for one run in which the
+// recording model recorded n in workspace with the command prefix
+// rememberPrefix, and the session count was sessionsBefore while it ran.
+func checkRecordedSession(t *testing.T, run *RunResult, reqs []Recorded, workspace, rememberPrefix string, n note, sessionsBefore int) {
+	t.Helper()
+	is := is.NewRelaxed(t)
+
+	// The Stop hook blocked exactly once, and its reason held the command.
+	blocks := 0
+	for _, r := range reqs {
+		if strings.Contains(r.NewText(), stopBlockMarker) {
+			blocks++
+		}
+	}
+	is.Equal(blocks, 1) // the Stop hook blocks once
+
+	// The model ran the command it was given, and it worked without a
+	// permission prompt.
+	cmd, res, ok := rememberCommandRun(reqs)
+	if !ok {
+		t.Fatalf("the model never got the result of its remember call; requests:\n%s", summarize(reqs))
+	}
+	if !strings.HasPrefix(cmd, rememberPrefix+" ") {
+		t.Errorf("the remember command run was %q; want it to start with %q, the prefix the permission rule allows", cmd, rememberPrefix)
+	}
+	// The model's Bash gets no CLAUDE_PROJECT_DIR, so the command must
+	// name the workspace itself.
+	if dir := " --dir " + wiring.ShellWord(workspace) + " "; !strings.Contains(cmd, dir) {
+		t.Errorf("the remember command run was %q; want it to hold %q", cmd, dir)
+	}
+	if res.IsError {
+		t.Errorf("remember failed: %s", res.Text)
+	}
+	is.Equal(len(run.Result().Get("permission_denials").Array()), 0) // remember needed no prompt
+
+	// The entry is in bimri.md, once, as recorded; the backup exists.
+	f, raw := readMemory(t, workspace)
+	got := entriesWith(f, n.Text)
+	if len(got) != 1 {
+		t.Fatalf("want the entry %q once in bimri.md, found %d:\n%s", n.Text, len(got), raw)
+	}
+	is.Equal(got[0].Importance, n.Importance)
+	is.Equal(got[0].Tags, sortedTags(n.Tags)) // bimri.md keeps tags sorted
+	// The session recorded, so SessionEnd must not add a fallback entry.
+	if auto := taggedEntries(f, "auto"); len(auto) != 0 {
+		t.Errorf("SessionEnd wrote a fallback entry although the session recorded one: %q", auto[0].Text)
+	}
+	if _, err := os.Stat(filepath.Join(workspace, memfile.BackupName)); err != nil {
+		t.Errorf("no backup: %v", err)
+	}
+
+	// The user was told, and the session stopped with the model's last
+	// answer.
+	if !toldUpdated(run) {
+		t.Errorf(`the user was not told "BIMRI updated"; system messages: %q`, run.Informational())
+	}
+	is.Equal(run.Result().Get("subtype").String(), "success")
+	is.Equal(run.Result().Get("result").String(), "Recorded.") // the session stopped after recording
+	if _, ok := reqs[len(reqs)-1].ToolResult(rememberID); !ok {
+		t.Errorf("the session went on after the model recorded; requests:\n%s", summarize(reqs))
+	}
+
+	// Sessions went up by exactly one, at SessionEnd.
+	is.Equal(f.Header.Sessions, sessionsBefore+1)
+}
+
+// toldUpdated reports whether the client showed the user the Stop hook's
+// "BIMRI updated" message.
+func toldUpdated(run *RunResult) bool {
+	for _, m := range run.Informational() {
+		if strings.HasPrefix(m, "Stop says: BIMRI updated") {
+			return true
+		}
+	}
+	return false
+}
+
+// sortedTags splits comma-separated tags into the sorted list bimri.md
+// keeps.
+func sortedTags(tags string) []string {
+	out := strings.Split(tags, ",")
+	slices.Sort(out)
+	return out
+}
+
+// summarize lists requests one line each for failure messages.
+func summarize(reqs []Recorded) string {
+	var b strings.Builder
+	for _, r := range reqs {
+		fmt.Fprintf(&b, "#%d new=%.200q\n", r.Seq, r.NewText())
+	}
+	return b.String()
+}
+
+// templateLines is the protocol's template for a new bimri.md
+// (BIMRI-PROTOCOL-claude-code, "Template Structure for New bimri.md
+// Files"), its first line as a pattern: the date and token estimate are
+// filled in when the file is written.
+var templateLines = []string{
+	`^<!-- BIMRI v2\.0-cc \| Last Maintained: (YYYY-MM-DD|` + scenarioToday + `) \| Sessions: 0 \| Token Est: ~\d+ -->$`,
+	"<!-- Maintenance Due: After 10 sessions or when token estimate exceeds 6,000 -->",
+	"",
+	"# BIMRI Memory",
+	"",
+	"## Tier 1: Core Intelligence",
+	"<!-- Permanent foundational knowledge. Budget: ~1,500 tokens. No decay. -->",
+	"<!-- Only IMPORTANCE:4 or IMPORTANCE:5 entries belong here. -->",
+	"",
+	"## Tier 2: Active Context",
+	"<!-- Current work state. Budget: ~3,000 tokens. Freshness decays per lookup table. -->",
+	"<!-- Ordered by composite weight (highest first). Archive threshold: 1.5 -->",
+	"",
+	"## Tier 3: Pattern Recognition",
+	"<!-- Derived behavioral insights. Budget: ~1,500 tokens. Confidence-scored. -->",
+	"<!-- EMERGING (1-2 obs) | DEVELOPING (3-5 obs) | ESTABLISHED (6+ obs) -->",
+	"",
+	"<!-- END BIMRI -->",
+}
+
+// checkTemplate fails the test unless content is the protocol's template.
+func checkTemplate(t *testing.T, content string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(content, "\n"), "\n")
+	if len(lines) != len(templateLines) {
+		t.Errorf("bimri.md has %d lines, the template %d:\n%s", len(lines), len(templateLines), content)
+		return
+	}
+	if !regexp.MustCompile(templateLines[0]).MatchString(lines[0]) {
+		t.Errorf("bimri.md header %q does not match %s", lines[0], templateLines[0])
+	}
+	for i := 1; i < len(lines); i++ {
+		if lines[i] != templateLines[i] {
+			t.Errorf("bimri.md line %d is %q, the template's %q", i+1, lines[i], templateLines[i])
+		}
+	}
+}
+
+// TestScenario1NewWorkspace: in a workspace without bimri.md, the first
+// session creates it from the template, and the model's first request
+// holds the memory and the intake instructions, whole, within the cap.
+func TestScenario1NewWorkspace(t *testing.T) {
+	is := is.New(t)
+	var (
+		mu      sync.Mutex
+		atStart []byte // bimri.md as the model's first request found it
+	)
+	b := newBimriSandbox(t, func(s *Sandbox, r Recorded) Reply {
+		if r.IsMain() {
+			mu.Lock()
+			if atStart == nil {
+				atStart, _ = os.ReadFile(filepath.Join(s.Workspace, memfile.MemoryName))
+			}
+			mu.Unlock()
+		}
+		return Reply{}
+	})
+	_, err := os.Stat(filepath.Join(b.Workspace, memfile.MemoryName))
+	is.True(os.IsNotExist(err)) // the workspace starts without memory
+
+	run := b.run(t, "hello")
+	is.Equal(run.Result().Get("result").String(), "OK.")
+
+	// SessionStart created bimri.md from the template before the model
+	// was asked anything.
+	mu.Lock()
+	created := string(atStart)
+	mu.Unlock()
+	if created == "" {
+		t.Fatalf("bimri.md did not exist when the model got its first request")
+	}
+	checkTemplate(t, created)
+
+	// The model received the memory view and the intake instructions,
+	// whole, with the remember command whose prefix install allowed.
+	ctx := firstContext(t, b.API)
+	t.Logf("SessionStart context: %d characters", memfile.Length(ctx))
+	checkContextWhole(t, ctx)
+	is.True(strings.Contains(ctx, "0 sessions"))                // the view of the new file
+	is.True(strings.Contains(ctx, "## How to use this memory")) // the recording instructions
+	is.True(strings.Contains(ctx, "## New workspace: intake"))  // the intake
+	is.True(strings.Contains(ctx, "orientation questions"))
+	prefix := wiring.Command{Binary: resolvedBinary(t, b.Bin)}.Remember() + " --dir " + wiring.ShellWord(b.Workspace)
+	is.True(strings.Contains(ctx, prefix+" --tier 1 --importance 5 ")) // intake answers go to Tier 1 at 5
+
+	// SessionEnd counted the session.
+	f, _ := readMemory(t, b.Workspace)
+	is.Equal(f.Header.Sessions, 1)
+}
+
+// TestScenario2EditThenRemember: the model edits a file, the Stop hook
+// blocks once with the remember command, the model runs exactly that
+// command (allowed by the rule install wrote), the entry lands in
+// bimri.md with a backup beside it, the user is told, the session stops,
+// and SessionEnd counts it once.
+func TestScenario2EditThenRemember(t *testing.T) {
+	n := note{Importance: 4, Tags: "storage,decision", Text: "Chose SQLite for storage because the tool is single-user."}
+	var during sessionsAt
+	record := recordingModel(t, "NOTES.md", n)
+	b := newBimriSandbox(t, func(s *Sandbox, r Recorded) Reply {
+		if _, ok := r.ToolResult(rememberID); ok && r.IsMain() {
+			during.record(s.Workspace) // Stop passes so far must not count the session
+		}
+		return record(s, r)
+	})
+	seedMemory(t, b.Workspace, 6)
+
+	// Write needs a permission in -p mode; remember gets its own from the
+	// project settings install wrote.
+	run := b.run(t, "Please write NOTES.md with our storage decision", "--allowedTools", "Write")
+	t.Logf("run: %v, %d model requests", run.Duration.Round(time.Millisecond), len(b.API.MainRequests()))
+
+	sessions, seen := during.get()
+	if !seen {
+		t.Fatalf("the model never saw the result of remember:\n%s", b.API.Summary())
+	}
+	if sessions != 6 {
+		t.Errorf("Sessions was %d before SessionEnd, want 6: only SessionEnd counts a session", sessions)
+	}
+	prefix := wiring.Command{Binary: resolvedBinary(t, b.Bin)}.Remember()
+	checkRecordedSession(t, run, b.API.MainRequests(), b.Workspace, prefix, n, 6)
+}
+
+// oversizedEntries is how many Tier 2 entries scenario 3's bimri.md holds:
+// several times what fits in the context cap.
+const oversizedEntries = 400
+
+// oversizedText is the text of scenario 3's entry i: recognisable from its
+// first word to its last, so a line cut anywhere shows.
+func oversizedText(i int) string {
+	return fmt.Sprintf("Bulk entry %03d: reviewed the invoice export job and noted how its retries behave under load, end of bulk entry %03d.", i, i)
+}
+
+var oversizedLine = regexp.MustCompile(`^- \((\d+\.\d)\) \d{4}-\d\d-\d\d imp \d: (Bulk entry (\d{3}): .*) \(id [0-9a-z]+\)$`)
+
+// TestScenario3OversizedMemory: a bimri.md far larger than the cap reaches
+// the model as its highest-weight part, every line whole, with the footer
+// saying what was left out, never as the client's truncated preview.
+func TestScenario3OversizedMemory(t *testing.T) {
+	is := is.New(t)
+	b := newBimriSandbox(t, func(*Sandbox, Recorded) Reply { return Reply{} })
+	day := today(t)
+	cfg := memfile.DefaultConfig()
+
+	// Importance 2 to 5 and ages of 0 to 38 days give weights spread
+	// across the whole scale; importance 1 would fall below the archive
+	// threshold and leave the file before anyone could see it.
+	f := memfile.New(cfg)
+	if _, _, err := f.Add(memfile.NewEntry{Tier: 1, Importance: 5, Date: day.AddDate(0, -3, 0),
+		Tags: []string{"project"}, Text: "This project exports invoices as PDF for small shops."}); err != nil {
+		t.Fatal(err)
+	}
+	weights := map[int]memfile.Weight{}
+	for i := range oversizedEntries {
+		e, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: 2 + i%4, Date: day.AddDate(0, 0, -(i*7)%39),
+			Text: oversizedText(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		weights[i] = memfile.Score(*e, 2, day, cfg).Weight
+	}
+	writeMemory(t, b.Workspace, f)
+	if size := len(memfile.Render(f)); size < 4*contextCap {
+		t.Fatalf("the oversized bimri.md is only %d bytes", size)
+	}
+
+	run := b.run(t, "What do we know about the export job?")
+	is.Equal(run.Result().Get("result").String(), "OK.")
+	ctx := firstContext(t, b.API)
+	t.Logf("SessionStart context: %d characters", memfile.Length(ctx))
+	checkContextWhole(t, ctx)
+
+	// The view: every bulk entry line whole, weights as scored, highest
+	// first; a footer saying how many items were left out.
+	lines := strings.Split(ctx, "\n")
+	var shown []int
+	footer := -1
+	for k, l := range lines {
+		if strings.Contains(l, "items left out") {
+			footer = k
+			break
+		}
+		if !strings.Contains(l, "Bulk entry") {
+			continue
+		}
+		m := oversizedLine.FindStringSubmatch(l)
+		if m == nil {
+			t.Errorf("line %d of the view is not a whole entry: %q", k+1, l)
+			continue
+		}
+		i, _ := strconv.Atoi(m[3])
+		if m[2] != oversizedText(i) {
+			t.Errorf("entry %d is not whole in the view: %q", i, m[2])
+		}
+		if m[1] != weights[i].String() {
+			t.Errorf("entry %d shows weight %s, scored %s", i, m[1], weights[i])
+		}
+		if len(shown) > 0 && weights[i] > weights[shown[len(shown)-1]] {
+			t.Errorf("entry %d (weight %s) comes after a lower one", i, weights[i])
+		}
+		shown = append(shown, i)
+	}
+	if footer < 0 {
+		t.Fatalf("the view has no footer saying what was left out:\n%s", ctx)
+	}
+	// The footer's count is honest: what it says was left out plus the
+	// items shown is every item.
+	counts := regexp.MustCompile(`^(\d+) of (\d+) items left out`).FindStringSubmatch(lines[footer])
+	if counts == nil {
+		t.Fatalf("footer %q does not say how many items were left out", lines[footer])
+	}
+	left, _ := strconv.Atoi(counts[1])
+	total, _ := strconv.Atoi(counts[2])
+	items := 0
+	for _, l := range lines[:footer] {
+		if strings.HasPrefix(l, "- ") {
+			items++
+		}
+	}
+	is.Equal(items+left, total)
+	if len(shown) == 0 || len(shown) >= oversizedEntries {
+		t.Fatalf("the view shows %d of %d bulk entries", len(shown), oversizedEntries)
+	}
+	t.Logf("the view shows %d of %d bulk entries; footer: %s", len(shown), oversizedEntries, lines[footer])
+	is.True(strings.Contains(ctx, "This project exports invoices as PDF")) // Tier 1 comes first, whole
+
+	// What is shown is the top of the weight order: nothing left out
+	// weighs more than anything shown.
+	lowestShown := weights[shown[len(shown)-1]]
+	var highest, lowest int
+	for i := range oversizedEntries {
+		if weights[i] > weights[highest] {
+			highest = i
+		}
+		if weights[i] < weights[lowest] {
+			lowest = i
+		}
+		if !slices.Contains(shown, i) && weights[i] > lowestShown {
+			t.Errorf("entry %d (weight %s) was left out while one of weight %s is shown", i, weights[i], lowestShown)
+		}
+	}
+	is.True(slices.Contains(shown, highest)) // a highest-weight entry is shown
+	is.True(!slices.Contains(shown, lowest)) // a lowest-weight entry is not
+}
+
+// TestScenario4CompactResumed: /compact on a resumed session that has
+// recorded nothing writes the PreCompact checkpoint, the hook's
+// instructions reach the compaction request, and SessionStart (compact)
+// puts the memory back into the conversation that follows. A second
+// /compact, once the session has its checkpoint, writes no other.
+//
+// The session's first run happens before bimri-hook is installed, as for
+// a user who adds it to a project mid-session: had bimri-hook run then,
+// that run's SessionEnd would have recorded the session (its fallback
+// entry), and by design PreCompact writes a checkpoint only for a session
+// that has recorded nothing.
+func TestScenario4CompactResumed(t *testing.T) {
+	is := is.New(t)
+	bin := buildBimriHook(t)
+	var s *Sandbox
+	api := newFakeAPI(t, func(r Recorded) Reply {
+		if !r.IsMain() {
+			return Reply{} // the compaction request gets DefaultSummary
+		}
+		if strings.Contains(r.ConversationText(), "What did we decide") {
+			return TextReply("We chose SQLite.")
+		}
+		if _, ok := r.ToolResult(writeID); ok {
+			return TextReply("I wrote db.go.")
+		}
+		return Reply{ToolUse: &ToolUse{ID: writeID, Name: "Write", Input: map[string]string{
+			"file_path": filepath.Join(s.Workspace, "db.go"),
+			"content":   "// Package db keeps expenses in SQLite.\npackage db\n",
+		}}}
+	})
+	s = newSandbox(t, api)
+	b := &bimriSandbox{Sandbox: s, Bin: bin}
+
+	first := b.run(t, "We decided to use SQLite for storage; please write db.go", "--allowedTools", "Write")
+	is.True(first.SessionID != "")
+	installProject(t, s, bin)
+
+	// /compact on the resumed session.
+	api.Reset()
+	compact := b.run(t, "/compact", "--resume", first.SessionID)
+	t.Logf("runs: first %v, /compact %v", first.Duration.Round(time.Millisecond), compact.Duration.Round(time.Millisecond))
+	f, raw := readMemory(t, b.Workspace)
+	checkpoints := entriesWith(f, "Checkpoint before compaction")
+	if len(checkpoints) != 1 {
+		t.Fatalf("want one checkpoint entry after /compact, got %d:\n%s", len(checkpoints), raw)
+	}
+	// The checkpoint says what the session was about.
+	is.True(strings.Contains(checkpoints[0].Text, "SQLite"))
+	is.True(strings.Contains(checkpoints[0].Text, "db.go"))
+
+	var compaction *Recorded
+	for _, r := range api.MessagesRequests() {
+		if r.IsCompaction() {
+			compaction = &r
+			break
+		}
+	}
+	if compaction == nil {
+		t.Fatalf("no compaction request:\n%s", api.Summary())
+	}
+	instructions := compaction.NewText()
+	if i := strings.Index(instructions, "Additional Instructions"); i < 0 {
+		t.Errorf("PreCompact's instructions did not reach the compaction request:\n%.3000s", instructions)
+	} else {
+		is.True(strings.Contains(instructions[i:], "keep every decision made and why")) // hooks.compactInstructions
+	}
+
+	// SessionStart (compact) put the memory, checkpoint included, into the
+	// compacted conversation: the next request holds exactly what it
+	// answered.
+	compactContext := hookContext(t, s.TranscriptPath(first.SessionID), "SessionStart:compact")
+	is.True(strings.HasPrefix(compactContext, memoryHeading))
+	is.True(strings.Contains(compactContext, checkpoints[0].Text))
+	api.Reset()
+	b.run(t, "What did we decide?", "--resume", first.SessionID)
+	reqs := api.MainRequests()
+	if len(reqs) == 0 {
+		t.Fatalf("no request after compaction:\n%s", api.Summary())
+	}
+	after := reqs[0]
+	is.True(strings.Contains(after.ConversationText(), "This session is being continued")) // it is the compacted conversation
+	if !slices.Contains(sessionStartContexts(after), compactContext) {
+		t.Errorf("the request after compaction lacks what SessionStart (compact) injected:\n%.2000s\nrequest:\n%.6000s", compactContext, after.ConversationText())
+	}
+	for _, c := range sessionStartContexts(after) {
+		checkContextWhole(t, c)
+	}
+
+	// The session has now recorded (its checkpoint): compacting again adds
+	// no second checkpoint.
+	api.Reset()
+	b.run(t, "/compact", "--resume", first.SessionID)
+	f, raw = readMemory(t, b.Workspace)
+	if n := len(entriesWith(f, "Checkpoint before compaction")); n != 1 {
+		t.Errorf("after a second /compact there are %d checkpoint entries, want still 1:\n%s", n, raw)
+	}
+}
+
+// hookContext returns the additionalContext of the last run of hookName
+// (such as "SessionStart:compact") recorded in a session transcript.
+func hookContext(t *testing.T, transcript, hookName string) string {
+	t.Helper()
+	data, err := os.ReadFile(transcript)
+	if err != nil {
+		t.Fatalf("read transcript: %v", err)
+	}
+	var out string
+	found := false
+	for _, line := range strings.Split(string(data), "\n") {
+		ev := gjson.Parse(line)
+		if ev.Get("attachment.hookName").String() != hookName || ev.Get("attachment.type").String() != "hook_success" {
+			continue
+		}
+		out = gjson.Get(ev.Get("attachment.stdout").String(), "hookSpecificOutput.additionalContext").String()
+		found = true
+	}
+	if !found {
+		t.Fatalf("the transcript records no %s hook run", hookName)
+	}
+	return out
+}
+
+// repoRoot is the repository's top folder, which is also the plugin.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".claude-plugin", "plugin.json")); err != nil {
+		t.Fatalf("the repository root %s is not a plugin: %v", root, err)
+	}
+	return root
+}
+
+// goEnv reads go env values for the plugin's build, so it works offline
+// from the module and build caches of this machine.
+func goEnv(t *testing.T, keys ...string) []string {
+	t.Helper()
+	out, err := exec.Command("go", append([]string{"env", "-json"}, keys...)...).Output()
+	if err != nil {
+		t.Fatalf("go env: %v", err)
+	}
+	var vals map[string]string
+	if err := json.Unmarshal(out, &vals); err != nil {
+		t.Fatalf("go env: %v", err)
+	}
+	var env []string
+	for _, k := range keys {
+		if vals[k] != "" {
+			env = append(env, k+"="+vals[k])
+		}
+	}
+	return env
+}
+
+// pluginBuildTimeout bounds the run in which the plugin's launcher builds
+// bimri-hook from source: a cold build of the module takes a while on a
+// small CI machine (the plugin gives SessionStart 120 s).
+const pluginBuildTimeout = 4 * time.Minute
+
+// TestScenario5Plugin: the repository loaded as a plugin with
+// --plugin-dir, in a fresh HOME with no cached binary: the launcher builds
+// bimri-hook with go, and scenario 2 passes through the plugin's hooks.
+func TestScenario5Plugin(t *testing.T) {
+	is := is.New(t)
+	root := repoRoot(t)
+	manifest, err := os.ReadFile(filepath.Join(root, ".claude-plugin", "plugin.json"))
+	is.NoErr(err)
+	version, err := os.ReadFile(filepath.Join(root, "VERSION"))
+	is.NoErr(err)
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the plugin needs go on PATH: %v", err)
+	}
+
+	n := note{Importance: 3, Tags: "plugin,setup", Text: "Loaded bimri-hook as a plugin and recorded through it."}
+	var during sessionsAt
+	record := recordingModel(t, "PLUGIN.md", n)
+	var s *Sandbox
+	api := newFakeAPI(t, func(r Recorded) Reply {
+		if _, ok := r.ToolResult(rememberID); ok && r.IsMain() {
+			during.record(s.Workspace)
+		}
+		return record(s, r)
+	})
+	s = newSandbox(t, api)
+	seedMemory(t, s.Workspace, 2)
+
+	// The client gives the plugin a data folder named after it; the
+	// launcher caches its build there under the plugin's version. Nothing
+	// is there yet: this HOME is new.
+	data := filepath.Join(resolvedBinary(t, s.Home), ".claude", "plugins", "data", gjson.GetBytes(manifest, "name").String()+"-inline")
+	built := filepath.Join(data, "bin", wiring.Name+"-"+strings.TrimSpace(string(version)))
+	_, err = os.Stat(built)
+	is.True(os.IsNotExist(err))
+
+	// Warm this machine's build cache with the packages the launcher is
+	// about to compile, as any earlier go build of the module would have:
+	// a build from nothing on a busy two-core machine can outlast the
+	// client's 120 s SessionStart timeout. The launcher still has to find
+	// go, build and cache its binary: the plugin's data folder stays empty.
+	warm := exec.Command(goBin, "build", "-trimpath", "-o", filepath.Join(t.TempDir(), wiring.Name), "./cmd/bimri-hook")
+	warm.Dir = root
+	warm.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	if out, err := warm.CombinedOutput(); err != nil {
+		t.Fatalf("go build in %s: %v\n%s", root, err, out)
+	}
+
+	// A plugin cannot bring permission rules (measured on 2.1.328: neither
+	// a settings.json in the plugin folder nor "permissions" in plugin.json
+	// let a Bash command run), so the user allows the remember command, the
+	// exact prefix bimri-hook will give, by hand.
+	command := wiring.Command{Binary: built}
+	opts := s.Options("Please write PLUGIN.md", "--plugin-dir", root,
+		"--allowedTools", "Write", command.PermissionRule())
+	opts.Env = append(goEnv(t, "GOMODCACHE", "GOCACHE", "GOPROXY", "GONOSUMDB", "GOSUMDB", "GOTOOLCHAIN"),
+		"BIMRI_TODAY="+scenarioToday)
+	opts.PathDirs = []string{filepath.Dir(goBin)}
+	opts.Timeout = pluginBuildTimeout
+	run := runClaude(t, opts)
+	t.Logf("plugin run, build included: %v", run.Duration.Round(time.Millisecond))
+
+	_, err = os.Stat(settingsPath(s.Workspace))
+	is.True(os.IsNotExist(err)) // no hooks came from settings
+	if _, err := os.Stat(built); err != nil {
+		t.Fatalf("the launcher did not build %s: %v\nstderr:\n%s", built, err, run.Stderr)
+	}
+	sessions, seen := during.get()
+	if !seen {
+		t.Fatalf("the model never saw the result of remember:\n%s", api.Summary())
+	}
+	is.Equal(sessions, 2)
+	checkRecordedSession(t, run, api.MainRequests(), s.Workspace, command.Remember(), n, 2)
+}
+
+func settingsPath(workspace string) string {
+	return filepath.Join(workspace, ".claude", "settings.json")
+}
+
+// firstRequest reports whether r is a session's first turn: the model has
+// not spoken yet.
+func firstRequest(r Recorded) bool {
+	for _, m := range r.Messages() {
+		if m.Role == "assistant" {
+			return false
+		}
+	}
+	return true
+}
+
+// rendezvous holds each of a fixed number of parties until all have
+// arrived, so two sessions provably do a step at the same time. A party
+// that waits too long fails the test and goes on.
+type rendezvous struct {
+	t       *testing.T
+	name    string
+	parties int
+	mu      sync.Mutex
+	arrived map[string]bool
+	all     chan struct{}
+}
+
+func newRendezvous(t *testing.T, name string, parties int) *rendezvous {
+	return &rendezvous{t: t, name: name, parties: parties, arrived: map[string]bool{}, all: make(chan struct{})}
+}
+
+// wait marks party as arrived (again is fine: a retried request) and
+// blocks until every party has.
+func (r *rendezvous) wait(party string) {
+	r.mu.Lock()
+	if !r.arrived[party] {
+		r.arrived[party] = true
+		if len(r.arrived) == r.parties {
+			close(r.all)
+		}
+	}
+	r.mu.Unlock()
+	select {
+	case <-r.all:
+	case <-time.After(60 * time.Second):
+		r.t.Errorf("%s: the sessions never got there together", r.name)
+	}
+}
+
+// TestScenario6ConcurrentSessions: two sessions in one workspace at the
+// same time, each recording its own entry at the same moment: both
+// entries survive, and both sessions are counted.
+func TestScenario6ConcurrentSessions(t *testing.T) {
+	is := is.New(t)
+	notes := map[string]note{
+		"alpha": {Importance: 4, Tags: "api,decision", Text: "Session alpha chose REST over gRPC for the public API."},
+		"beta":  {Importance: 3, Tags: "ci,testing", Text: "Session beta added a nightly CI job for the slow tests."},
+	}
+	models := map[string]modelScript{}
+	for name, n := range notes {
+		models[name] = recordingModel(t, name+".md", n)
+	}
+	start := newRendezvous(t, "first request", 2)
+	recording := newRendezvous(t, "remember", 2)
+	b := newBimriSandbox(t, func(s *Sandbox, r Recorded) Reply {
+		if !r.IsMain() {
+			return Reply{}
+		}
+		var names []string
+		for k := range notes {
+			if strings.Contains(r.ConversationText(), "This is session "+k) {
+				names = append(names, k)
+			}
+		}
+		if len(names) != 1 {
+			t.Errorf("a request from %d sessions:\n%.500s", len(names), r.ConversationText())
+			return Reply{}
+		}
+		name := names[0]
+		reply := models[name](s, r)
+		switch {
+		case firstRequest(r):
+			start.wait(name) // both sessions are running
+		case reply.ToolUse != nil && reply.ToolUse.ID == rememberID:
+			recording.wait(name) // both run remember now
+		}
+		return reply
+	})
+
+	results := map[string]*RunResult{}
+	var mu sync.Mutex
+	// Parallel subtests rather than goroutines, so runClaude may fail its
+	// own test; the group returns when both sessions have ended.
+	t.Run("sessions", func(t *testing.T) {
+		for name := range notes {
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				run := runClaude(t, b.options("This is session "+name+": please write "+name+".md", "--allowedTools", "Write"))
+				mu.Lock()
+				results[name] = run
+				mu.Unlock()
+			})
+		}
+	})
+	if t.Failed() {
+		t.FailNow()
+	}
+
+	f, raw := readMemory(t, b.Workspace)
+	for name, n := range notes {
+		if got := entriesWith(f, n.Text); len(got) != 1 {
+			t.Errorf("session %s's entry is in bimri.md %d times, want once:\n%s", name, len(got), raw)
+		}
+		run := results[name]
+		is.True(run != nil)
+		is.Equal(run.Result().Get("result").String(), "Recorded.")
+		if !toldUpdated(run) {
+			t.Errorf("session %s: the user was not told \"BIMRI updated\": %q", name, run.Informational())
+		}
+	}
+	is.True(results["alpha"].SessionID != results["beta"].SessionID)
+	is.Equal(len(taggedEntries(f, "auto")), 0) // both sessions recorded: no fallback entries
+	is.Equal(f.Header.Sessions, 2)             // both SessionEnds counted their session
+}
