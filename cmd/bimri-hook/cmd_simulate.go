@@ -3,12 +3,14 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -495,8 +497,9 @@ func intakeEntries() []simulatedEntry {
 // remember calls, Stop, SessionEnd. Events go through hooks.Decode and
 // hooks.Handle and entries through the store as the remember command
 // writes them, so the figures are the real code's. each, when set, sees
-// every session as it ends. The workspace is removed afterwards.
-func simulateSessions(sim simulation, each func(sessionStats)) ([]sessionStats, error) {
+// every session as it ends. The workspace is removed afterwards, also when
+// ctx ends the run early (Ctrl-C).
+func simulateSessions(ctx context.Context, sim simulation, each func(sessionStats)) ([]sessionStats, error) {
 	if sim.Sessions < 1 || sim.PerDay < 1 {
 		return nil, fmt.Errorf("simulation needs at least one session and one per day, got %d and %d", sim.Sessions, sim.PerDay)
 	}
@@ -527,6 +530,9 @@ func simulateSessions(sim simulation, each func(sessionStats)) ([]sessionStats, 
 	}
 	stats := make([]sessionStats, 0, sim.Sessions)
 	for n := 1; n <= sim.Sessions; n++ {
+		if err := ctx.Err(); err != nil {
+			return stats, fmt.Errorf("simulation stopped after %d sessions: %w", n-1, err)
+		}
 		st, err := s.session(n)
 		if err != nil {
 			return stats, fmt.Errorf("simulated session %d: %w", n, err)
@@ -753,9 +759,13 @@ func (a *app) simulateSessions(c *cli.Context) error {
 		return fmt.Errorf("--today %q is not a date (YYYY-MM-DD)", start)
 	}
 
+	// Ctrl-C stops the run between sessions, so the temporary workspace is
+	// still removed.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
 	began := time.Now() // only for --verbose: the run's speed, never its results
 	var werr error
-	stats, err := simulateSessions(sim, func(st sessionStats) {
+	stats, err := simulateSessions(ctx, sim, func(st sessionStats) {
 		if werr == nil {
 			werr = printSimulatedSession(a.stdout, st, sim.Config)
 		}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -42,7 +44,7 @@ func TestLongRunStaysWithinBudgets(t *testing.T) {
 			is := is.New(t)
 			sim := testSimulation(1000, seed, "claude-code")
 			cfg := sim.Config
-			stats, err := simulateSessions(sim, nil)
+			stats, err := simulateSessions(context.Background(), sim, nil)
 			is.NoErr(err)
 			is.Equal(len(stats), 1000)
 
@@ -79,7 +81,7 @@ func TestCoworkProfileStaysWithinTheCap(t *testing.T) {
 	}
 	is := is.New(t)
 	sim := testSimulation(150, 7, "cowork")
-	stats, err := simulateSessions(sim, nil)
+	stats, err := simulateSessions(context.Background(), sim, nil)
 	is.NoErr(err)
 	peakContext := 0
 	for _, st := range stats {
@@ -92,13 +94,13 @@ func TestCoworkProfileStaysWithinTheCap(t *testing.T) {
 
 func TestSimulationIsDeterministic(t *testing.T) {
 	is := is.New(t)
-	first, err := simulateSessions(testSimulation(40, 5, "claude-code"), nil)
+	first, err := simulateSessions(context.Background(), testSimulation(40, 5, "claude-code"), nil)
 	is.NoErr(err)
-	again, err := simulateSessions(testSimulation(40, 5, "claude-code"), nil)
+	again, err := simulateSessions(context.Background(), testSimulation(40, 5, "claude-code"), nil)
 	is.NoErr(err)
 	is.Equal(first, again) // same seed, same sessions
 
-	other, err := simulateSessions(testSimulation(40, 6, "claude-code"), nil)
+	other, err := simulateSessions(context.Background(), testSimulation(40, 6, "claude-code"), nil)
 	is.NoErr(err)
 	is.True(!slices.Equal(tokensOf(first), tokensOf(other))) // another seed, another mix
 }
@@ -227,4 +229,30 @@ func TestMixFollowsItsDistribution(t *testing.T) {
 	for range 1000 {
 		is.Equal(m.entry(1, tier1Cap).Tier, 2) // a full Tier 1 takes no more
 	}
+}
+
+// TestSimulationLeavesNothingBehind: the temporary workspace goes away
+// after a run, and after a run stopped early (Ctrl-C ends the context).
+func TestSimulationLeavesNothingBehind(t *testing.T) {
+	is := is.New(t)
+	tmp := t.TempDir()
+	for _, v := range []string{"TMPDIR", "TMP", "TEMP"} { // os.TempDir's sources
+		t.Setenv(v, tmp)
+	}
+	_, err := simulateSessions(context.Background(), testSimulation(3, 1, "claude-code"), nil)
+	is.NoErr(err)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stats, err := simulateSessions(ctx, testSimulation(50, 1, "claude-code"), func(st sessionStats) {
+		if st.Number == 2 {
+			cancel()
+		}
+	})
+	is.True(errors.Is(err, context.Canceled))
+	is.Equal(len(stats), 2) // stopped between sessions
+
+	left, err := os.ReadDir(tmp)
+	is.NoErr(err)
+	is.Equal(len(left), 0) // no workspace left in the temporary folder
 }
