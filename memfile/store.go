@@ -53,8 +53,12 @@ type Store struct {
 	Names       Names         // file names; WorkspaceNames unless changed
 	LockTimeout time.Duration // longest wait for the lock
 	Config      Config        // used to create a missing file
-	// Now stamps the dated name of a broken file set aside.
+	// Now is the wall clock: it names a broken file set aside and ages the
+	// session state.
 	Now func() time.Time
+	// Today is the day the caller acts on (--today in tests and
+	// simulations); archive records carry it. Zero means Now's date.
+	Today time.Time
 	// NoSync skips fsync, for throwaway workspaces (simulate) whose files
 	// need no durability: a sync per write would make a long simulation
 	// take minutes on a real disk. Writes are still atomic renames.
@@ -374,7 +378,11 @@ func (s *Store) appendArchive(items []Archived) error {
 	if info, err := f.Stat(); err == nil && info.Size() == 0 {
 		buf.WriteString(ArchiveHeading)
 	}
-	buf.Write(RenderArchived(items, s.Now()))
+	day := s.Today
+	if day.IsZero() {
+		day = s.Now()
+	}
+	buf.Write(RenderArchived(items, day))
 	if _, err := f.Write(buf.Bytes()); err != nil {
 		return fmt.Errorf("append to %s: %w", s.Names.Archive, err)
 	}

@@ -77,6 +77,7 @@ func (a *app) openWorkspace(c *cli.Context, inputCwd string) (*workspace, error)
 		return nil, err
 	}
 	store.Now = func() time.Time { return a.now }
+	store.Today = today
 	return &workspace{store: store, config: cfg, settings: settings, now: today}, nil
 }
 
