@@ -48,9 +48,10 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 	// The same entry is found by its date and text, not by the ID they
 	// would give: a person may have written the ID, or a merge moved the
 	// entry to a newer date under its old one.
+	want := normalText(text)
 	for t := 1; t <= 2; t++ {
 		for _, old := range f.Entries(t) {
-			if old.Date.Equal(date) && normalText(old.Text) == normalText(text) {
+			if old.Date.Equal(date) && normalText(old.Text) == want {
 				old.Importance = max(old.Importance, e.Importance)
 				old.Tags = NormalizeTags(append(old.Tags, e.Tags...))
 				return old, false, nil
