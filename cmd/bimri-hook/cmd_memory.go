@@ -35,15 +35,9 @@ func (a *app) rememberCommand() *cli.Command {
 			if strings.TrimSpace(text) == "" {
 				return errors.New(`remember needs the entry's text, e.g. bimri-hook remember "Chose SQLite for storage."`)
 			}
-			ws, err := a.openWorkspace(c, "")
+			ws, store, err := a.openStore(c)
 			if err != nil {
 				return err
-			}
-			store := ws.store
-			if c.Bool("global") {
-				if store, err = globalStore(ws); err != nil {
-					return err
-				}
 			}
 			var e *memfile.Entry
 			var isNew bool
@@ -93,15 +87,9 @@ func (a *app) forgetCommand() *cli.Command {
 			if id == "" {
 				return fmt.Errorf("forget: %w: the ID of the entry or pattern (see bimri-hook show)", errNoArgs)
 			}
-			ws, err := a.openWorkspace(c, "")
+			_, store, err := a.openStore(c)
 			if err != nil {
 				return err
-			}
-			store := ws.store
-			if c.Bool("global") {
-				if store, err = globalStore(ws); err != nil {
-					return err
-				}
 			}
 			var gone memfile.Archived
 			_, err = store.Update(func(tx *memfile.Tx) error {
@@ -131,15 +119,9 @@ func (a *app) showCommand() *cli.Command {
 			&cli.BoolFlag{Name: "global", Usage: "show the global memory"},
 		},
 		Action: func(c *cli.Context) error {
-			ws, err := a.openWorkspace(c, "")
+			ws, store, err := a.openStore(c)
 			if err != nil {
 				return err
-			}
-			store := ws.store
-			if c.Bool("global") {
-				if store, err = globalStore(ws); err != nil {
-					return err
-				}
 			}
 			f, warnings, _, err := store.Read()
 			if err != nil {
@@ -165,11 +147,7 @@ func (a *app) whyCommand() *cli.Command {
 			if id == "" {
 				return fmt.Errorf("why: %w: an entry ID (see bimri-hook show)", errNoArgs)
 			}
-			ws, err := a.openWorkspace(c, "")
-			if err != nil {
-				return err
-			}
-			f, _, _, err := ws.store.Read()
+			ws, f, err := a.readMemory(c)
 			if err != nil {
 				return err
 			}
@@ -197,11 +175,7 @@ func (a *app) forecastCommand() *cli.Command {
 			if days < 1 || days > 3650 {
 				return fmt.Errorf("--days %d is not from 1 to 3650", days)
 			}
-			ws, err := a.openWorkspace(c, "")
-			if err != nil {
-				return err
-			}
-			f, _, _, err := ws.store.Read()
+			ws, f, err := a.readMemory(c)
 			if err != nil {
 				return err
 			}
@@ -261,6 +235,30 @@ func (a *app) maintainCommand() *cli.Command {
 	}
 }
 
+// openStore opens the workspace and the store a command acts on: the
+// workspace's, or with --global the user's memory across workspaces.
+func (a *app) openStore(c *cli.Context) (*workspace, *memfile.Store, error) {
+	ws, err := a.openWorkspace(c, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.Bool("global") {
+		store, err := globalStore(ws)
+		return ws, store, err
+	}
+	return ws, ws.store, nil
+}
+
+// readMemory opens the workspace and reads its memory without the lock.
+func (a *app) readMemory(c *cli.Context) (*workspace, *memfile.File, error) {
+	ws, err := a.openWorkspace(c, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	f, _, _, err := ws.store.Read()
+	return ws, f, err
+}
+
 func mustArchive(s *memfile.Store) []memfile.ArchiveRecord {
 	recs, _ := s.ReadArchive()
 	return recs
@@ -277,11 +275,7 @@ func (a *app) searchCommand() *cli.Command {
 			if query == "" {
 				return fmt.Errorf("search: %w: a QUERY", errNoArgs)
 			}
-			ws, err := a.openWorkspace(c, "")
-			if err != nil {
-				return err
-			}
-			f, _, _, err := ws.store.Read()
+			ws, f, err := a.readMemory(c)
 			if err != nil {
 				return err
 			}
