@@ -177,7 +177,7 @@ func (p *parser) line(lines []string, i int) int {
 		p.zone = inIntro
 		return i
 	}
-	if m := tierRe.FindStringSubmatch(strings.ToLower(t)); m != nil {
+	if m := tierHeading(t); m != nil {
 		p.endNote()
 		p.structure = true
 		n := int(m[1][0] - '0')
@@ -188,7 +188,7 @@ func (p *parser) line(lines []string, i int) int {
 		p.zone = inTier1 + zone(n-1)
 		return i
 	}
-	if t == endMarker || strings.EqualFold(strings.Join(strings.Fields(t), " "), endMarker) {
+	if t == endMarker || (strings.HasPrefix(t, "<!--") && strings.EqualFold(strings.Join(strings.Fields(t), " "), endMarker)) {
 		p.endNote()
 		p.structure = true
 		p.zone = inTrailer
@@ -205,7 +205,7 @@ func (p *parser) line(lines []string, i int) int {
 		p.content[tier-1] = true
 	}
 
-	body := listMark.ReplaceAllString(t, "")
+	body := stripListMark(t)
 	if strings.HasPrefix(body, "[") {
 		if used, ok := p.item(lines, i, body); ok {
 			return used
@@ -213,6 +213,23 @@ func (p *parser) line(lines []string, i int) int {
 	}
 	p.addNoteLine(raw, lineNo)
 	return i
+}
+
+// tierHeading matches a tier heading ("## Tier 2: ...", any case); the
+// cheap prefix test spares the regular expression on every other line.
+func tierHeading(t string) []string {
+	if !strings.HasPrefix(t, "##") {
+		return nil
+	}
+	return tierRe.FindStringSubmatch(strings.ToLower(t))
+}
+
+// stripListMark drops a leading "- ", "* ", "+ " or "1. " list marker.
+func stripListMark(t string) string {
+	if t == "" || !strings.ContainsRune("-*+0123456789", rune(t[0])) {
+		return t
+	}
+	return listMark.ReplaceAllString(t, "")
 }
 
 func (p *parser) tier() int {
@@ -331,7 +348,7 @@ func isSummaryLine(raw string) bool {
 	if t == "" || strings.HasPrefix(t, "<!--") || strings.HasPrefix(t, "#") {
 		return false
 	}
-	body := listMark.ReplaceAllString(t, "")
+	body := stripListMark(t)
 	if fields, _, ok := splitFields(body); ok && len(fields) > 0 {
 		return false
 	}

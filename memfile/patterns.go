@@ -70,12 +70,19 @@ func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 			existing[p.Tags[0]] = p
 		}
 	}
-	// New patterns: tags on two or more entries.
+	// New patterns: tags on two or more entries. withTag indexes the pool
+	// by tag, in pool order, so matching a pattern reads only the entries
+	// that carry one of its tags instead of the whole pool for every
+	// pattern.
 	byTag := map[string]int{}
+	withTag := map[string][]*Entry{}
 	for _, e := range pool {
-		for _, t := range e.Tags {
+		for i, t := range e.Tags {
 			if !ignore[t] {
 				byTag[t]++
+			}
+			if i == 0 || e.Tags[i-1] != t {
+				withTag[t] = append(withTag[t], e)
 			}
 		}
 	}
@@ -108,8 +115,14 @@ func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 		}
 		before := *p
 		wasAuto := p.Text == "" || p.Text == autoSentence(&before)
+		candidates := withTag[p.Tags[0]]
+		for _, t := range p.Tags[1:] {
+			if len(withTag[t]) < len(candidates) {
+				candidates = withTag[t]
+			}
+		}
 		var match []*Entry
-		for _, e := range pool {
+		for _, e := range candidates {
 			if hasAll(e.Tags, p.Tags) {
 				match = append(match, e)
 			}

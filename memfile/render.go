@@ -123,12 +123,30 @@ func writeBlocks(b *strings.Builder, blocks []Block) {
 // EntryLine is an entry's tag line in the protocol's order, with the ID
 // last so the protocol's own fields read as the protocol shows them.
 func EntryLine(e *Entry) string {
+	// Built by hand, not with fmt: the budget check and Render call it for
+	// every entry, several times a pass.
 	var b strings.Builder
-	fmt.Fprintf(&b, "[IMPORTANCE:%d] [TIMESTAMP:%s] [TAGS:%s]", e.Importance, e.Date.Format(dateLayout), strings.Join(e.Tags, ","))
-	if e.HasWeight {
-		fmt.Fprintf(&b, " [WEIGHT:%s]", e.Weight)
+	b.Grow(96)
+	b.WriteString("[IMPORTANCE:")
+	b.WriteString(itoa(e.Importance))
+	b.WriteString("] [TIMESTAMP:")
+	b.WriteString(e.Date.Format(dateLayout))
+	b.WriteString("] [TAGS:")
+	for i, t := range e.Tags {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(t)
 	}
-	fmt.Fprintf(&b, " [ID:%s]", e.ID)
+	b.WriteByte(']')
+	if e.HasWeight {
+		b.WriteString(" [WEIGHT:")
+		b.WriteString(e.Weight.String())
+		b.WriteByte(']')
+	}
+	b.WriteString(" [ID:")
+	b.WriteString(e.ID)
+	b.WriteByte(']')
 	return b.String()
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // MaxTextRunes bounds one summary. The protocol asks for one line; a
@@ -21,8 +22,41 @@ var (
 	// the parser would accept (splitFields trims Unicode spaces, allows '_'
 	// and upper-cases letters such as 'ſ' to ASCII), and some it would not.
 	tagLookalike = regexp.MustCompile(`\[([\s\p{Z}]*[\p{L}_][\p{L}_ ]*[\s\p{Z}]*:)`)
-	spaces       = regexp.MustCompile(`\s+`)
 )
+
+// isSpace is the \s of regular expressions: ASCII white space only.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}
+
+// collapseSpaces replaces each run of ASCII white space with repl. It is
+// what a \s+ regular expression replacement did, without its cost on every
+// line of a large file: text that needs no change is returned as it is.
+func collapseSpaces(s, repl string) string {
+	clean := true
+	for i := 0; i < len(s) && clean; i++ {
+		if isSpace(s[i]) && (repl != " " || s[i] != ' ' || (i+1 < len(s) && isSpace(s[i+1]))) {
+			clean = false
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		if !isSpace(s[i]) {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		for i < len(s) && isSpace(s[i]) {
+			i++
+		}
+		b.WriteString(repl)
+	}
+	return b.String()
+}
 
 // Neutralize makes a summary safe to store: one line, valid UTF-8, no text
 // that the parser would take for structure (a heading, a comment such as
@@ -36,18 +70,20 @@ func Neutralize(s string) string {
 		}
 		return r
 	}, s)
-	s = strings.TrimSpace(spaces.ReplaceAllString(s, " "))
+	s = strings.TrimSpace(collapseSpaces(s, " "))
 	// Comments could end the file early ("<!-- END BIMRI -->") or hide text.
 	s = strings.ReplaceAll(s, "<!--", "<!- -")
 	s = strings.ReplaceAll(s, "-->", "- ->")
-	s = tagLookalike.ReplaceAllString(s, "($1")
+	if strings.IndexByte(s, '[') >= 0 {
+		s = tagLookalike.ReplaceAllString(s, "($1")
+	}
 	// A leading '#' would make a heading; a leading list marker followed by a
 	// tag is already defused above.
 	if strings.HasPrefix(s, "#") {
 		s = `\` + s
 	}
-	if r := []rune(s); len(r) > MaxTextRunes {
-		s = strings.TrimSpace(string(r[:MaxTextRunes-1])) + "…"
+	if utf8.RuneCountInString(s) > MaxTextRunes {
+		s = strings.TrimSpace(string([]rune(s)[:MaxTextRunes-1])) + "…"
 	}
 	return s
 }
@@ -59,7 +95,7 @@ func NormalizeTags(tags []string) []string {
 	var out []string
 	for _, t := range tags {
 		t = strings.ToLower(strings.TrimSpace(t))
-		t = spaces.ReplaceAllString(t, "-")
+		t = collapseSpaces(t, "-")
 		t = strings.Map(func(r rune) rune {
 			if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.' {
 				return r
@@ -83,7 +119,7 @@ func SplitTags(s string) []string {
 // normalText is the form two texts are compared in: case, spacing and
 // trailing punctuation do not make two entries different.
 func normalText(s string) string {
-	s = strings.ToLower(spaces.ReplaceAllString(strings.TrimSpace(s), " "))
+	s = strings.ToLower(collapseSpaces(strings.TrimSpace(s), " "))
 	return strings.TrimRight(s, ".!;: ")
 }
 

@@ -1,0 +1,120 @@
+package memfile_test
+
+// Benchmarks of the session-end pass, the work every hook does: parse the
+// file, run Maintain, render it. Sizes are 100, 1,000 and 10,000 entries
+// from fxGen (mixed importance, dates over 30 days, tags from a pool of
+// fifteen). Cost should grow about linearly; the 1,000-entry pass must stay
+// well under 10 ms.
+//
+//	go test -run='^$' -bench=. -benchtime=20x ./memfile
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/bimri/bimri-hook/memfile"
+)
+
+var benchSizes = []int{100, 1000, 10000}
+
+// benchConfig has budgets large enough that every entry stays in the file,
+// so each size measures that many entries through every step.
+func benchConfig() memfile.Config {
+	cfg := memfile.DefaultConfig()
+	cfg.Budgets = [3]int{1_000_000, 1_000_000, 1_000_000}
+	cfg.TotalBudget = 3_000_000
+	return cfg
+}
+
+func benchSizesRun(b *testing.B, run func(b *testing.B, data []byte)) {
+	for _, n := range benchSizes {
+		data := fxGen(n)
+		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			run(b, data)
+		})
+	}
+}
+
+func benchParse(b *testing.B, data []byte) *memfile.File {
+	f, _, err := memfile.Parse(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return f
+}
+
+// BenchmarkPass is the whole session-end pass: Parse, Maintain, Render.
+func BenchmarkPass(b *testing.B) {
+	cfg := benchConfig()
+	benchSizesRun(b, func(b *testing.B, data []byte) {
+		for b.Loop() {
+			f := benchParse(b, data)
+			out, _ := memfile.Maintain(f, fxToday, cfg, memfile.Options{CountSession: true})
+			memfile.Render(out)
+		}
+	})
+}
+
+// BenchmarkPassDefaultBudget is the pass under the default profile, where
+// the budget check archives most of a large file.
+func BenchmarkPassDefaultBudget(b *testing.B) {
+	cfg := memfile.DefaultConfig()
+	benchSizesRun(b, func(b *testing.B, data []byte) {
+		for b.Loop() {
+			f := benchParse(b, data)
+			out, _ := memfile.Maintain(f, fxToday, cfg, memfile.Options{CountSession: true})
+			memfile.Render(out)
+		}
+	})
+}
+
+// BenchmarkDeepPass is the pass with deep maintenance.
+func BenchmarkDeepPass(b *testing.B) {
+	cfg := benchConfig()
+	benchSizesRun(b, func(b *testing.B, data []byte) {
+		f := benchParse(b, data)
+		for b.Loop() {
+			memfile.Maintain(f, fxToday, cfg, memfile.Options{Deep: true})
+		}
+	})
+}
+
+func BenchmarkParse(b *testing.B) {
+	benchSizesRun(b, func(b *testing.B, data []byte) {
+		for b.Loop() {
+			benchParse(b, data)
+		}
+	})
+}
+
+func BenchmarkMaintain(b *testing.B) {
+	cfg := benchConfig()
+	benchSizesRun(b, func(b *testing.B, data []byte) {
+		f := benchParse(b, data)
+		for b.Loop() {
+			memfile.Maintain(f, fxToday, cfg, memfile.Options{CountSession: true})
+		}
+	})
+}
+
+func BenchmarkRender(b *testing.B) {
+	cfg := benchConfig()
+	benchSizesRun(b, func(b *testing.B, data []byte) {
+		f, _ := memfile.Maintain(benchParse(b, data), fxToday, cfg, memfile.Options{})
+		for b.Loop() {
+			memfile.Render(f)
+		}
+	})
+}
+
+func BenchmarkContextView(b *testing.B) {
+	cfg := benchConfig()
+	benchSizesRun(b, func(b *testing.B, data []byte) {
+		f, _ := memfile.Maintain(benchParse(b, data), fxToday, cfg, memfile.Options{})
+		for b.Loop() {
+			memfile.ContextView(f, memfile.View{Limit: cfg.ContextLimit})
+		}
+	})
+}

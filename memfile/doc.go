@@ -1,0 +1,182 @@
+// Package memfile reads, scores, maintains and writes bimri.md, the memory
+// file of the BIMRI protocol (v2.0-cc), so that the rules the protocol asks
+// a model to follow by hand are applied by code, the same way every time.
+//
+// # The file
+//
+// A memory file is the protocol's template: two header comments, the title,
+// three tiers and an END marker.
+//
+//	<!-- BIMRI v2.0-cc | Last Maintained: 2026-11-29 | Sessions: 7 | Token Est: ~640 -->
+//	<!-- Maintenance Due: After 10 sessions or when token estimate exceeds 6,000 -->
+//
+//	# BIMRI Memory
+//
+//	## Tier 1: Core Intelligence      (permanent; importance 4-5; never decays)
+//	## Tier 2: Active Context         (decays; ordered by weight; pruned)
+//	## Tier 3: Pattern Recognition    (patterns derived from Tier 2)
+//
+//	<!-- END BIMRI -->
+//
+// An entry (Tier 1 or 2) is the protocol's tag line and a one-line summary.
+// The ID tag is this package's addition; it is last on the line:
+//
+//	[IMPORTANCE:3] [TIMESTAMP:2026-11-26] [TAGS:auth,testing] [WEIGHT:2.4] [ID:f6d4678b]
+//	Added unit tests for the auth module, 94% coverage.
+//
+// The ID is the first eight hex digits of the SHA-256 of the date and the
+// normalised text (lower case, spaces collapsed, trailing ".!;:" dropped;
+// see EntryID), so two machines recording the same thing on the same day
+// agree on it. A file without IDs gets them on its first write; a clash
+// gets a distinct ID derived from the first. Once written, an ID never
+// changes, even when a merge changes the entry's date.
+//
+// A pattern (Tier 3) has its own tag line; the sentence under it is the
+// agent's, or an automatic one stating the facts:
+//
+//	[PATTERN:DEVELOPING] [OBSERVATIONS:3] [FIRST:2026-11-23] [LAST:2026-11-26] [TAGS:testing] [EVIDENCE:376c076f,576c6a78,f6d4678b] [ID:p62e0588]
+//	Tag testing recurs: 3 entries from 2026-11-23 to 2026-11-26.
+//
+// EVIDENCE names the entries behind the pattern, oldest first.
+//
+// Entries and patterns that leave the file go to the append-only archive,
+// bimri-archive.md (see RenderArchived and ParseArchive), as their tag line
+// plus where they were, when they left and why:
+//
+//	[IMPORTANCE:1] [TIMESTAMP:2026-11-25] [TAGS:lint] [WEIGHT:0.5] [ID:0f3e2a11] [TIER:2] [ARCHIVED:2026-11-29] [REASON:weight 0.5 below threshold 1.5]
+//	Ran lint pass, no issues.
+//
+// # Reading and writing
+//
+// Parse is lenient, because people and agents write these files by hand.
+// It accepts the summary on the tag line or the next line, spaces inside
+// the brackets ("[IMPORTANCE: 3]"), lower-case keys and tags, DATE for
+// TIMESTAMP, list markers, missing WEIGHT or TAGS, CRLF line ends and a
+// byte-order mark, and it recreates a missing header. Anything that is not
+// an entry or a pattern - a person's note, a malformed tag line - is kept
+// word for word where it stood, as a Note, and reported as a Warning with
+// its line number. An entry outside Tier 1 and 2 is moved to Tier 2, a
+// pattern outside Tier 3 to Tier 3, with a warning. Parse returns
+// ErrUnreadable, and nothing else, only for bytes that are not a memory
+// file: empty, binary (NUL bytes, mostly invalid UTF-8), cut off (a header
+// but no END marker), or text with no BIMRI structure at all.
+//
+// Render writes the canonical form: the protocol's field order, sorted
+// lower-case tags, one blank line between blocks. Render(Parse(x)) is
+// stable under a second round trip, and a canonical file round-trips byte
+// for byte; FuzzRoundTrip checks both. Text coming in (Add, and every
+// summary Parse reads) goes through Neutralize first, so a summary can
+// never become structure: it is made one line of valid UTF-8, "<!--" and
+// "-->" are split, "[KEY:" look-alikes become "(KEY:", a leading '#' is
+// escaped and the length is capped at MaxTextRunes.
+//
+// # The rules
+//
+// Freshness comes from the protocol's table, never a formula (Freshness):
+//
+//	days since the entry   0-1   2-3   4-5   6-10   11-15   16-20   21+
+//	multiplier             1.0   0.8   0.5   0.35   0.2     0.15    0.1
+//
+// Days are whole calendar days between the entry's date and the "today"
+// the caller passes (DaysBetween; time of day and zone do not matter); a
+// date in the future counts as 0. The weight is importance x multiplier,
+// kept in hundredths so that 3 x 0.5 is exactly 1.5, and written with one
+// decimal, half up (Weight.String). Importance 4 and 5 never weigh less
+// than the floor, 4.0. Tier 1 entries never decay: their weight is their
+// importance. Score explains any entry's weight.
+//
+// Maintain is the session-end pass, a pure function of the file, the day,
+// the Config and the Options. It never changes its input. In order:
+//
+//  1. Deep maintenance, when asked (below).
+//  2. Reweigh every entry for today.
+//  3. Patterns: count entries into existing patterns and create one for
+//     every tag that two or more distinct Tier 2 entries carry (plus the
+//     archived entries a deep pass is given). Tier 1 entries and the tags
+//     in Config.IgnoreTags ("auto", "checkpoint": they say where an entry
+//     came from) do not count. The count is the number of distinct entries
+//     behind the pattern; it runs before pruning, so an entry pruned in
+//     this very pass still counts, and it never goes down. The level
+//     follows the count: 1-2 EMERGING, 3-5 DEVELOPING, 6+ ESTABLISHED. An
+//     agent's sentence is kept; the automatic one is rewritten as the
+//     facts change.
+//  4. Prune: Tier 2 entries below the threshold, 1.5, are archived;
+//     exactly 1.5 stays.
+//  5. Order Tier 2 by weight, highest first; ties newer first, then by ID.
+//     Patterns are ordered strongest level first, then by count, then most
+//     recently seen. Notes keep their places; only items move.
+//  6. Budgets, below.
+//  7. Header: Sessions goes up by one only with Options.CountSession (the
+//     caller counts a session once, however many passes it runs); Last
+//     Maintained becomes today; Token Est is recomputed.
+//
+// The Report lists what was archived and why (the caller appends those to
+// the archive: nothing leaves the file otherwise), patterns created or
+// moved to another level, the token estimate per tier, warnings, and
+// whether deep maintenance is due (DeepDue: Sessions is a multiple of the
+// cadence, or the file is over its total budget).
+//
+// EVIDENCE keeps at most MaxEvidence (12) IDs, the newest, so an
+// established pattern does not grow Tier 3 without end; the count goes on
+// past it. Once the list is full, a regular pass counts only entries dated
+// after the pattern's LAST, since an older one may have been counted and
+// trimmed already; a deep pass recounts exactly over Tier 2 and the
+// archive, and never below the IDs the evidence already names.
+//
+// Budgets are in estimated tokens. The protocol admits the count is an
+// estimate; this one is: every line costs ceil(code points / 4) tokens,
+// blank lines nothing, the header line itself is not counted (Estimate,
+// EstimateText). Four characters a token is the usual figure for English
+// with Claude's tokenizer. When Tier 2 is over its budget, its entries are
+// archived lowest weight first, ties oldest first - so floor entries, which
+// would otherwise let Tier 2 grow without end, go oldest first. When Tier
+// 3 is over, its weakest EMERGING patterns go (fewest observations, then
+// least recently seen); DEVELOPING and ESTABLISHED ones are only reported.
+// When the whole file is over its total, Tier 2 entries and then EMERGING
+// patterns go. Tier 1 is never pruned automatically, only reported, and
+// notes are never archived: a person wrote them.
+//
+// Deep maintenance (Options.Deep; due every DeepEvery sessions) also merges
+// exact duplicates - entries whose normalised text is the same - into one
+// with the higher importance, the newer date and the union of the tags (a
+// Tier 1 copy wins over a Tier 2 one); the others are archived as "merged
+// into ID" and pattern evidence is renamed to the survivor. It drops tags
+// that link an entry to nothing (no other entry or pattern uses them, and
+// the entry is at least 21 days old), recounts patterns over the archive,
+// and lists what needs the agent's judgment: Tier 1 entries to review,
+// oldest first, and groups of near-duplicate entries (word-set Jaccard
+// similarity of 0.6 or more, looked for among the first 400 entries: Tier 1,
+// then Tier 2 by weight).
+//
+// # The context view
+//
+// ContextView renders what goes into the model's context at session start,
+// within View.Limit characters counted as Claude Code counts them, in
+// UTF-16 code units (Length): the header line, Tier 1 whole (notes
+// included), then patterns, established first, then Tier 2 by weight, and
+// last one line saying how many items were left out and that the full file
+// is bimri.md. Items go in that order until the next one does not fit;
+// no line is ever cut, a heading never appears without its first line, and
+// the view never exceeds the limit, whatever the file holds. The default
+// limit is 10,000, Claude Code's measured cap.
+//
+// # Configuration
+//
+// Two profiles (Profile): "claude-code", the default (budgets 1,500 /
+// 3,000 / 1,500 tokens, total 6,000, deep maintenance every 10th session),
+// and "cowork" (3,000 / 8,000 / 3,500, total 15,000, every 15th). Both use
+// threshold 1.5, floor 4.0 and a context limit of 10,000. LoadConfig reads
+// a JSON object whose "profile" picks the defaults and whose other fields
+// (tier1_budget, tier2_budget, tier3_budget, total_budget, deep_every,
+// threshold, floor, context_limit, ignore_tags) override them; an invalid
+// value or an unknown field is an error that names the field and shows the
+// value.
+//
+// # Purity
+//
+// Everything in this package is a pure function of its arguments - no
+// clock, no filesystem, no randomness, no map-order dependence - except
+// store.go, which alone reads and writes files under a lock. "Today" is
+// always passed in, so every rule can be tested on a fixed day, and the
+// same inputs always give the same bytes.
+package memfile
