@@ -1,0 +1,129 @@
+// Command genfull writes a full memory for benchmarks: a bimri.md whose
+// three tiers sit near their budgets for the claude-code profile (about
+// 6,000 tokens in all), and the archive that months of use leave behind.
+//
+//	go run ./reliability/cmd/genfull -dir /tmp/full
+//
+// It does not make the file up line by line: it replays -days days of
+// sessions, each recording a handful of entries and running the real
+// session-end pass, so weights, patterns, pruning and budget eviction are
+// the ones bimri-hook produces. The last pass is dated the day before
+// -today, so a hook run on -today has the first-session-of-the-day work to
+// do (reweighting everything). The output depends only on the flags.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+
+	"github.com/bimri/bimri-hook/memfile"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "genfull:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	dir := flag.String("dir", "", "folder to write bimri.md and bimri-archive.md into (required)")
+	todayFlag := flag.String("today", "2026-11-29", "the day the benchmark runs the hook on, YYYY-MM-DD")
+	days := flag.Int("days", 120, "days of sessions to replay")
+	perDay := flag.Int("per-day", 8, "entries recorded per day")
+	sessions := flag.Int("sessions", 42, "Sessions in the header; the default keeps deep maintenance from being due at the next SessionStart or SessionEnd")
+	seed := flag.Uint64("seed", 1, "random seed")
+	flag.Parse()
+	if *dir == "" {
+		return errors.New("-dir is required")
+	}
+	today, ok := memfile.ParseDate(*todayFlag)
+	if !ok {
+		return fmt.Errorf("-today %q is not a date", *todayFlag)
+	}
+	cfg := memfile.DefaultConfig()
+	rng := rand.New(rand.NewPCG(*seed, 7))
+
+	f := memfile.New(cfg)
+	var archived []byte
+	first := today.AddDate(0, 0, -*days)
+	for i := 0; ; i++ {
+		tok := memfile.Estimate(f)
+		if tok.Tiers[0] >= cfg.Budgets[0]*9/10 {
+			break
+		}
+		imp := 4 + rng.IntN(2)
+		if _, _, err := f.Add(memfile.NewEntry{Tier: 1, Importance: imp, Date: first.AddDate(0, 0, i), Tags: tags(rng), Text: sentence(rng, "Core fact")}); err != nil {
+			return err
+		}
+	}
+	for d := 0; d < *days; d++ {
+		day := first.AddDate(0, 0, d) // the last is the day before today
+		for range *perDay {
+			imp := 1 + rng.IntN(5)
+			if _, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: imp, Date: day, Tags: tags(rng), Text: sentence(rng, "Session work")}); err != nil {
+				return err
+			}
+		}
+		next, rep := memfile.Maintain(f, day, cfg, memfile.Options{CountSession: true})
+		f = next
+		archived = append(archived, memfile.RenderArchived(rep.Archived, day)...)
+	}
+	f.Header.Sessions = *sessions
+
+	if err := os.MkdirAll(*dir, 0o755); err != nil {
+		return err
+	}
+	data := memfile.Render(f)
+	if err := os.WriteFile(filepath.Join(*dir, memfile.MemoryName), data, 0o644); err != nil {
+		return err
+	}
+	archive := append([]byte(memfile.ArchiveHeading), archived...)
+	if err := os.WriteFile(filepath.Join(*dir, memfile.ArchiveName), archive, 0o644); err != nil {
+		return err
+	}
+	recs, _ := memfile.ParseArchive(archive)
+	tok := memfile.Estimate(f)
+	fmt.Printf("bimri.md: %d bytes, ~%d tokens (Tier 1 ~%d/%d, Tier 2 ~%d/%d, Tier 3 ~%d/%d); %d entries, %d patterns\n",
+		len(data), tok.Total, tok.Tiers[0], cfg.Budgets[0], tok.Tiers[1], cfg.Budgets[1], tok.Tiers[2], cfg.Budgets[2],
+		len(f.Entries(1))+len(f.Entries(2)), len(f.Patterns()))
+	fmt.Printf("bimri-archive.md: %d bytes, %d records\n", len(archive), len(recs))
+	return nil
+}
+
+// tagPool is small enough that Tier 3 (one pattern per recurring tag)
+// lands near its budget rather than over it.
+var tagPool = []string{
+	"api", "auth", "billing", "build", "cache", "ci", "cli", "config", "db", "deploy",
+	"docs", "errors", "frontend", "infra", "parser", "perf", "release", "search", "tests", "ui",
+}
+
+func tags(rng *rand.Rand) []string {
+	n := 1 + rng.IntN(3)
+	out := make([]string, n)
+	for i := range out {
+		out[i] = tagPool[rng.IntN(len(tagPool))]
+	}
+	return out
+}
+
+var (
+	verbs   = []string{"Added", "Fixed", "Refactored", "Documented", "Removed", "Migrated", "Benchmarked", "Reviewed", "Chose", "Split"}
+	objects = []string{"the upload retry loop", "the session cache", "the billing webhook handler", "the config loader",
+		"the search index builder", "the CLI flag parser", "the release workflow", "the auth token refresh",
+		"the database connection pool", "the metrics exporter", "the onboarding checklist", "the error reporter"}
+	outcomes = []string{"tests pass and coverage rose to 91%", "p95 latency dropped from 240 ms to 90 ms",
+		"the user approved the approach", "left a follow-up for the edge case with empty input",
+		"kept the old path behind a flag until the next release", "the team agreed to revisit it next sprint",
+		"no behaviour change, only clearer names", "found and fixed an off-by-one in pagination"}
+)
+
+// sentence is a one-line summary of the length agents write.
+func sentence(rng *rand.Rand, kind string) string {
+	return fmt.Sprintf("%s %d: %s %s; %s.", kind, rng.IntN(100000),
+		verbs[rng.IntN(len(verbs))], objects[rng.IntN(len(objects))], outcomes[rng.IntN(len(outcomes))])
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# bench.sh is `make bench`: whole-process timings and peak memory of
+# `bimri-hook hook` on a full memory file, side by side with `cat` of the
+# same file, then the Go benchmarks of the memfile core. The results go to
+# stdout and to bench-results.txt (not committed: figures belong to a
+# machine).
+#
+#   RUNS=50 bash scripts/bench.sh
+#   BENCH_DIR=/dev/shm bash scripts/bench.sh   # workspace on tmpfs: no fsync cost
+#
+# The full file comes from reliability/cmd/genfull (Tier 1, 2 and 3 near
+# their claude-code budgets, ~6,000 tokens, plus a four-month archive);
+# reliability/cmd/benchrun does the timing, with hyperfine when installed
+# and its own loop otherwise. Every run starts from a fresh copy of the
+# file, made outside the timed region; see benchrun for the details.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+GO=${GO:-go}
+RUNS=${RUNS:-30}
+OUT=${OUT:-bench-results.txt}
+BENCH_DIR=${BENCH_DIR:-}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Built as `make build` builds it, so the figures are the shipped binary's.
+"$GO" build -trimpath -ldflags '-s -w' -o "$work/bimri-hook" ./cmd/bimri-hook
+"$GO" build -o "$work/genfull" ./reliability/cmd/genfull
+"$GO" build -o "$work/benchrun" ./reliability/cmd/benchrun
+"$work/genfull" -dir "$work/full" >/dev/null
+
+{
+	echo "bimri-hook benchmarks: $(date -u +%Y-%m-%d), $("$GO" env GOVERSION), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	echo
+	echo "== Whole process: hook on a full memory file, side by side with cat"
+	"$work/benchrun" -bin "$work/bimri-hook" -full "$work/full" -runs "$RUNS" -dir "$BENCH_DIR"
+	echo
+	echo "== Go benchmarks: go test -run '^\$' -bench . -benchmem ./memfile"
+	"$GO" test -run '^$' -bench . -benchmem ./memfile
+} | tee "$OUT"
+echo "bench.sh: results written to $OUT"
