@@ -267,6 +267,13 @@ func enforceBudgets(f *File, cfg Config, rep *Report) {
 		tokens.Tiers[2] -= cost
 		tokens.Total -= cost
 		gonePat[p] = true
+		// A pattern this pass created and the budget takes back never
+		// existed in the file: archiving it would add the same record at
+		// every pass, since the next pass would create it again.
+		if i := slices.IndexFunc(rep.Patterns, func(c PatternChange) bool { return c.ID == p.ID && c.From == "" }); i >= 0 {
+			rep.Patterns = slices.Delete(rep.Patterns, i, i+1)
+			return true
+		}
 		rep.Archived = append(rep.Archived, Archived{Tier: 3, Pattern: p, Reason: reason})
 		return true
 	}
