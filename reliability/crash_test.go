@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -31,8 +32,6 @@ type crashOp struct {
 	args  []string
 	stdin func(root string) []byte // nil for commands that read no stdin
 	text  string                   // the entry a remember records
-	// paused runs it slowed down, as a killed run is (only to time one)
-	paused bool
 }
 
 // TestCrashSafety starts a write (remember, or SessionEnd with its pass
@@ -69,9 +68,6 @@ func TestCrashSafety(t *testing.T) {
 	// runTo runs op in a workspace to the end.
 	runTo := func(op crashOp, ws, day string) result {
 		p := proc{args: op.args, env: map[string]string{"CLAUDE_PROJECT_DIR": ws, "BIMRI_TODAY": day}}
-		if op.paused {
-			p.env["BIMRI_TEST_STORE_PAUSE"] = fmt.Sprint(crashPause.Milliseconds())
-		}
 		if op.stdin != nil {
 			p.stdin = op.stdin(ws)
 		}
@@ -85,16 +81,22 @@ func TestCrashSafety(t *testing.T) {
 		known = append(known, op.text)
 	}
 
-	// How long a slowed write takes from start to exit, so a blind kill
-	// can land anywhere in it.
-	calib := remember("Calibration entry for the kill window.", 3)
-	calib.paused = true
-	start := time.Now()
-	res := runTo(calib, root, day(0))
-	is.Equal(res.code, 0)
-	window := time.Since(start) + 2*crashPause
-	known = append(known, calib.text)
-	t.Logf("a slowed write takes about %s; blind kills land in the first %s", time.Since(start).Round(time.Millisecond), window.Round(time.Millisecond))
+	// How long a slowed write takes from start to exit, and from its
+	// first temporary file to exit (medians of three), so that kills can
+	// be spread over the whole run and over the write itself.
+	var took, writing []time.Duration
+	for i := range 3 {
+		calib := remember(fmt.Sprintf("Calibration entry %d for the kill window.", i), 3)
+		r := slowWrite(t, home, calib, root, day(0), true, -1)
+		if !r.exited || !r.sawWrite {
+			t.Fatalf("the calibration write did not run whole: %+v", r)
+		}
+		took, writing = append(took, r.took), append(writing, r.took-r.writeAt)
+		known = append(known, calib.text)
+	}
+	slices.Sort(took)
+	slices.Sort(writing)
+	t.Logf("a slowed write takes about %s, %s of it writing files", took[1].Round(time.Millisecond), writing[1].Round(time.Millisecond))
 
 	var finished, keptOld, gotNew, aimed, midWrite, piled int
 	for i := range crashRuns {
@@ -120,20 +122,19 @@ func TestCrashSafety(t *testing.T) {
 			t.Fatalf("run %d: temporary files left after a successful run: %v", i, left)
 		}
 
-		blind := i%2 == 0
-		var delay time.Duration
-		if blind {
-			delay = time.Duration(rng.Int64N(int64(window)))
-		} else {
-			// bimri.md's own rename comes after three pauses and several
-			// syncs; aim across all of it and past the end.
-			delay = time.Duration(rng.Int64N(int64(10 * crashPause)))
+		// Blind: anywhere from the start to a little past the usual end.
+		// Aimed: anywhere in the writing of files, once the first
+		// temporary file shows.
+		aim := i%2 == 1
+		window := took[1] + crashPause
+		if aim {
+			window = writing[1] + crashPause
 		}
-		exited, hit := killDuring(t, home, op, root, day(i), blind, delay)
-		if exited {
+		r := slowWrite(t, home, op, root, day(i), aim, time.Duration(rng.Int64N(int64(window))))
+		if r.exited {
 			finished++
 		}
-		if hit {
+		if aim && r.sawWrite {
 			aimed++
 		}
 
@@ -153,7 +154,7 @@ func TestCrashSafety(t *testing.T) {
 			}
 		case bytes.Equal(now, before):
 			keptOld++
-			if exited {
+			if r.exited {
 				t.Fatalf("run %d: the write finished but bimri.md is the old version", i)
 			}
 		default:
@@ -168,8 +169,9 @@ func TestCrashSafety(t *testing.T) {
 			}
 		}
 
-		// Now and then a run in the workspace itself, after temporary
-		// files have piled up from several kills, must sweep them.
+		// Every tenth run, a run to the end in the workspace itself must
+		// sweep whatever the last kill left. (Each write sweeps under the
+		// lock first, so leftovers never pile up beyond one kill's.)
 		if i%10 == 9 {
 			next := remember(fmt.Sprintf("Follow-up %03d after some kills.", i), 4)
 			if res := runTo(next, root, day(i)); res.code != 0 {
@@ -207,11 +209,19 @@ func TestCrashSafety(t *testing.T) {
 	}
 }
 
-// killDuring starts op slowed down in root and kills it with SIGKILL:
-// after delay (blind), or delay after its first temporary file appears.
-// It reports whether the process had exited by itself first and, for an
-// aimed kill, whether a write was seen starting.
-func killDuring(t *testing.T, home string, op crashOp, root, day string, blind bool, delay time.Duration) (exited, hit bool) {
+// slowRun is what slowWrite saw.
+type slowRun struct {
+	exited   bool          // the process finished by itself, before any kill
+	sawWrite bool          // a temporary file appeared (when watched for)
+	writeAt  time.Duration // when it appeared, from the start
+	took     time.Duration // from the start to the process's end
+}
+
+// slowWrite starts op slowed down (BIMRI_TEST_STORE_PAUSE) in root. When
+// aim is set it first waits for the op's first temporary file, the sign
+// that it is writing. Then it kills the op with SIGKILL after delay, or
+// lets it finish when delay is negative.
+func slowWrite(t *testing.T, home string, op crashOp, root, day string, aim bool, delay time.Duration) slowRun {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
@@ -226,37 +236,43 @@ func killDuring(t *testing.T, home string, op crashOp, root, day string, blind b
 	cmd := p.command(ctx, home)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
+	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start: %v", err)
 	}
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
 
-	if !blind {
+	var r slowRun
+	if aim {
 		deadline := time.Now().Add(2 * time.Second)
-		for !hit && time.Now().Before(deadline) && !done(waited) {
-			hit = hasTemp(root)
-			if !hit {
+		for !r.sawWrite && time.Now().Before(deadline) && !done(waited) {
+			if r.sawWrite = hasTemp(root); r.sawWrite {
+				r.writeAt = time.Since(start)
+			} else {
 				time.Sleep(100 * time.Microsecond)
 			}
 		}
 	}
-	time.Sleep(delay)
-	_ = cmd.Process.Kill() // SIGKILL; fails harmlessly if it already exited
+	if delay >= 0 {
+		time.Sleep(delay)
+		_ = cmd.Process.Kill() // SIGKILL; fails harmlessly if it already exited
+	}
 	err := <-waited
+	r.took = time.Since(start)
 	if ctx.Err() != nil {
 		t.Fatalf("the slowed write hung")
 	}
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
-		return true, hit
+		r.exited = true
 	case errors.As(err, &exit) && !exit.Exited():
-		return false, hit // killed
+		// killed
 	default:
 		t.Fatalf("the write failed before the kill: %v\n%s", err, stderr.String())
 	}
-	return false, hit
+	return r
 }
 
 // done reports, without waiting, whether the process has exited; if so it
