@@ -44,9 +44,11 @@ func TestConcurrentSessions(t *testing.T) {
 	root, home := filepath.Join(dir, "proj"), filepath.Join(dir, "home")
 	is.NoErr(os.MkdirAll(root, 0o755))
 	is.NoErr(os.MkdirAll(home, 0o755))
-	// remember waits for the lock (up to lock_timeout) and fails rather
-	// than lose an entry silently; 400 writers on 2 cores queue for a
-	// while, so give them the longest wait the config allows.
+	// remember waits for the lock (up to lock_timeout) and fails, loudly,
+	// rather than lose an entry in silence. With the default 2 s, a few of
+	// the 400 did fail "busy" on a loaded 2-CPU machine; what this test
+	// proves is that nothing waiting is lost, so it gives them the
+	// longest wait the config allows.
 	writeConfig(t, root, `{"lock_timeout": 60}`)
 	env := map[string]string{"CLAUDE_PROJECT_DIR": root}
 	base, _ := memfile.ParseDate(today)
