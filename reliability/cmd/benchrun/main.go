@@ -2,7 +2,9 @@
 
 // Command benchrun times whole bimri-hook processes on a full memory file
 // (see genfull) side by side with cat of the same file, and reports the
-// medians, the ratio to cat and the peak memory of each.
+// medians, the ratio to cat and the peak memory of each. It also times
+// `bimri-hook version`, the cost of starting the binary at all, so the
+// hook's own work can be told from its start-up.
 //
 //	go run ./reliability/cmd/benchrun -bin bin/bimri-hook -full /tmp/full
 //
@@ -15,9 +17,11 @@
 //
 // Timing uses hyperfine when it is on PATH (it corrects for the shell it
 // runs commands in) and otherwise this program's own loop, which starts
-// the commands directly. Peak memory is always this program's own
-// measurement: the children's maximum resident set size from getrusage,
-// the figure /usr/bin/time -v reports.
+// the commands directly. Peak memory is the maximum resident set size,
+// as /usr/bin/time -v reports it: from GNU time when installed, else from
+// getrusage here, which counts at least this program's own few megabytes
+// (Go starts a child in its parent's address space before the exec), so
+// it is an upper bound for small commands.
 package main
 
 import (
@@ -55,6 +59,7 @@ type bench struct {
 	direct []time.Duration // wall time of each run in this program's own loop
 	times  []time.Duration // the times reported: hyperfine's, or direct
 	rss    int64           // peak resident set size, bytes
+	rssBy  string          // what measured rss
 	timer  string          // what measured times
 }
 
@@ -113,6 +118,9 @@ func run() error {
 	}
 	benches := []*bench{
 		{name: "cat bimri.md", args: []string{"cat", filepath.Join(ws, memfile.MemoryName)}},
+		// The floor: starting the binary and running its package inits,
+		// with no memory work at all.
+		{name: "bimri-hook version", args: []string{binPath, "version"}},
 		{name: "hook SessionStart", args: []string{binPath, "hook"}, stdin: hookEvent("SessionStart", map[string]any{"source": "startup"})},
 		{name: "hook SessionEnd", args: []string{binPath, "hook"}, stdin: hookEvent("SessionEnd", map[string]any{"reason": "other"})},
 	}
@@ -161,6 +169,24 @@ func run() error {
 	}
 	for _, b := range benches {
 		b.times, b.timer = b.direct, directTimer
+		b.rssBy = "getrusage, an upper bound"
+	}
+	if gnuTime() {
+		for range 5 {
+			for _, b := range benches {
+				if err := fresh(); err != nil {
+					return err
+				}
+				rss, err := rssByTime(b, env)
+				if err != nil {
+					return err
+				}
+				if b.rssBy != gnuTimeRSS {
+					b.rss, b.rssBy = 0, gnuTimeRSS
+				}
+				b.rss = max(b.rss, rss)
+			}
+		}
 	}
 	if hf, err := exec.LookPath("hyperfine"); err == nil && *useHyperfine {
 		if err := timeWithHyperfine(hf, benches, *runs, env, ws, *full); err != nil {
@@ -190,6 +216,43 @@ func runOnce(b *bench, env []string) (time.Duration, int64, error) {
 		return 0, 0, fmt.Errorf("%s: %v: %s", b.name, err, stderr.String())
 	}
 	return d, maxRSS(cmd.ProcessState), nil
+}
+
+const gnuTimeRSS = "GNU time"
+
+// gnuTime says whether /usr/bin/time is GNU time, which can print the
+// peak RSS alone.
+func gnuTime() bool {
+	return exec.Command("/usr/bin/time", "-f", "%M", "true").Run() == nil
+}
+
+// rssByTime runs a command under GNU time and returns its peak RSS.
+func rssByTime(b *bench, env []string) (int64, error) {
+	out, err := os.CreateTemp("", "bimri-bench-rss-")
+	if err != nil {
+		return 0, err
+	}
+	out.Close()
+	defer os.Remove(out.Name())
+	cmd := exec.Command("/usr/bin/time", append([]string{"-f", "%M", "-o", out.Name(), "--"}, b.args...)...)
+	cmd.Env = env
+	if b.stdin != nil {
+		cmd.Stdin = bytes.NewReader(b.stdin)
+	}
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+	if err := cmd.Run(); err != nil {
+		return 0, fmt.Errorf("%s under /usr/bin/time: %v: %s", b.name, err, stderr.String())
+	}
+	data, err := os.ReadFile(out.Name())
+	if err != nil {
+		return 0, err
+	}
+	var kib int64
+	if _, err := fmt.Sscan(string(data), &kib); err != nil {
+		return 0, fmt.Errorf("/usr/bin/time printed %q", data)
+	}
+	return kib * 1024, nil
 }
 
 // maxRSS is the child's peak resident set size in bytes.
@@ -270,8 +333,8 @@ func report(w io.Writer, benches []*bench, memory, archive []byte, runs int, wor
 	fmt.Fprintf(w, "full file: bimri.md %.1f KB, ~%d tokens (Tier 1 ~%d, Tier 2 ~%d, Tier 3 ~%d), %d entries, %d patterns; archive %.1f KB, %d records\n",
 		float64(len(memory))/1024, tok.Total, tok.Tiers[0], tok.Tiers[1], tok.Tiers[2],
 		len(f.Entries(1))+len(f.Entries(2)), len(f.Patterns()), float64(len(archive))/1024, len(recs))
-	fmt.Fprintf(w, "%d runs each; times by %s; each run on a fresh copy, copied outside the timing; workspace in %s; %s/%s, %d CPUs\n\n",
-		runs, benches[0].timer, filepath.Dir(work), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+	fmt.Fprintf(w, "%d runs each; times by %s; peak RSS by %s; each run on a fresh copy, copied outside the timing; workspace in %s; %s/%s, %d CPUs\n\n",
+		runs, benches[0].timer, benches[0].rssBy, filepath.Dir(work), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
 	fmt.Fprintf(w, "%-18s %9s %9s %9s %8s %10s\n", "command", "median", "min", "max", "vs cat", "peak RSS")
 	base := median(benches[0].times)
 	for _, b := range benches {
