@@ -421,7 +421,7 @@ func badCases() []badCase {
 		"\u2028line separator\u2029 and \ufeff BOM",
 	} {
 		cases = append(cases, badCase{
-			name: "structure-breaking text " + fmt.Sprintf("%q", text), args: append(rememberArgs("--"), text),
+			name: "structure-breaking text " + fmt.Sprintf("%q", text), args: rememberAfterFlags(text),
 			wantCode: 0, may: changesWorkspace, check: func(t *testing.T, c *caseDir, res result) {
 				fixture, _ := os.ReadFile(filepath.Join("testdata", memfile.MemoryName))
 				before, beforeWarnings, _ := memfile.Parse(fixture)
@@ -449,9 +449,15 @@ func badCases() []badCase {
 
 func projectDir(c *caseDir) map[string]string { return map[string]string{"CLAUDE_PROJECT_DIR": c.ws} }
 
-// rememberArgs records text at importance 3; text "--" ends the flags.
+// rememberArgs records text at importance 3.
 func rememberArgs(text string) []string {
 	return []string{"remember", "--importance", "3", "--tags", "edge", text}
+}
+
+// rememberAfterFlags is rememberArgs with "--" before the text, which a
+// text starting with "-" needs (see the case "text starting with a dash").
+func rememberAfterFlags(text string) []string {
+	return []string{"remember", "--importance", "3", "--tags", "edge", "--", text}
 }
 
 // rawEvent builds an event whose field holds raw bytes, which
