@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -23,13 +24,18 @@ func SessionStart(env Env, in Input) (Output, error) {
 		f, notice = tx.File, tx.Notice
 		return nil
 	})
-	if errBusy(err) {
-		// Another session is writing: show memory as it stands.
-		f, _, _, err = env.Store.Read()
-		notice = busyMessage
-	}
 	if err != nil {
-		return Output{}, err
+		// Another session is writing, or the workspace cannot be written
+		// (a read-only folder): the session still gets the memory as it
+		// stands. Only a memory that cannot even be read is an error.
+		notice = busyMessage
+		if !errBusy(err) {
+			notice = fmt.Sprintf("bimri-hook could not update %s (%v); this is the memory as it stands", env.Store.Names.Memory, err)
+		}
+		var readErr error
+		if f, _, _, readErr = env.Store.Read(); readErr != nil {
+			return Output{}, err
+		}
 	}
 	env.Store.PruneState(stateMaxAge)
 	return additionalContext("SessionStart", startContext(env, in, f, notice)), nil

@@ -297,8 +297,16 @@ func badCases() []badCase {
 			wantCode: 1, wantErr: "permission denied", may: changesStateOnly},
 		{name: "workspace folder read-only", setup: readOnly, asOther: true, args: rememberArgs("A decision."),
 			wantCode: 1, wantErr: "permission denied"},
+		// The session still gets its memory, read as it stands, and is told why it was not updated.
 		{name: "workspace folder read-only: SessionStart", setup: readOnly, asOther: true, stdin: sessionStart,
-			wantCode: 1, wantErr: "permission denied"},
+			wantCode: 0, check: func(t *testing.T, c *caseDir, res result) {
+				if !strings.Contains(res.stdout, "could not update bimri.md") || !strings.Contains(res.stdout, "permission denied") {
+					t.Errorf("the context does not say why memory was not updated: %s", res.stdout)
+				}
+				if !strings.Contains(res.stdout, "additionalContext") {
+					t.Errorf("no memory in the answer: %s", res.stdout)
+				}
+			}},
 		{name: "bimri.md is binary junk", setup: func(t *testing.T, c *caseDir) {
 			is := is.New(t)
 			good, err := os.ReadFile(c.memory())
