@@ -21,6 +21,7 @@ package privacy
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Redacted replaces every secret that Redact finds.
@@ -95,13 +96,17 @@ type rule struct {
 	// match that fails at one start then fails at every later start in the
 	// same run of those bytes, so they are not tried: "eyJeyJeyJ..." would
 	// otherwise cost time quadratic in its length.
-	oneRun  func(c byte) bool
-	re      *regexp.Regexp
+	oneRun func(c byte) bool
+	// re is compiled on first use: most hook runs redact nothing, and
+	// compiling every rule at start-up cost more than a millisecond of
+	// each run.
+	re      func() *regexp.Regexp
 	replace func(m []string) string // m holds the match and its groups
 }
 
 func newRule(name string, starts []string, pattern string, replace func([]string) string) rule {
-	return rule{name: name, starts: starts, re: regexp.MustCompile(`^(?:` + pattern + `)`), replace: replace}
+	re := sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:` + pattern + `)`) })
+	return rule{name: name, starts: starts, re: re, replace: replace}
 }
 
 // caseless makes r's starts match in any letter case; the pattern must
@@ -314,7 +319,7 @@ func (r *rule) apply(s string, at []int) (string, bool) {
 	skip := 0 // starts before skip need no try
 	changed := false
 	lineEnd := -1 // end of the line that the last start tried is in
-	m := make([]string, r.re.NumSubexp()+1)
+	m := make([]string, r.re().NumSubexp()+1)
 	for _, p := range at {
 		if p < skip || (r.wordStart && p > 0 && isWordByte(s[p-1])) {
 			continue
@@ -331,7 +336,7 @@ func (r *rule) apply(s string, at []int) (string, bool) {
 			}
 			rest = s[p:lineEnd]
 		}
-		loc := r.re.FindStringSubmatchIndex(rest)
+		loc := r.re().FindStringSubmatchIndex(rest)
 		if loc == nil {
 			if r.oneRun != nil {
 				skip = p + 1
