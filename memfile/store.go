@@ -313,7 +313,10 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 		if _, err := s.stateDir(); err != nil {
 			return res, err
 		}
-		if err := writeAtomic(s.statePath(key), data, nil, !s.NoSync); err != nil {
+		// Session state is bookkeeping, not memory: it is still replaced
+		// atomically, but not synced, which saves SessionEnd two fsyncs. A
+		// power cut can lose it; at worst a session is counted twice.
+		if err := writeAtomic(s.statePath(key), data, nil, false); err != nil {
 			return res, fmt.Errorf("save state: %w", err)
 		}
 	}

@@ -25,7 +25,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # Built as `make build` builds it, so the figures are the shipped binary's.
-"$GO" build -trimpath -ldflags '-s -w' -o "$work/bimri-hook" ./cmd/bimri-hook
+"$GO" build -trimpath -tags urfave_cli_no_docs -ldflags '-s -w' -o "$work/bimri-hook" ./cmd/bimri-hook
 "$GO" build -o "$work/genfull" ./reliability/cmd/genfull
 "$GO" build -o "$work/benchrun" ./reliability/cmd/benchrun
 "$work/genfull" -dir "$work/full" >/dev/null

@@ -30,7 +30,7 @@ if command -v go >/dev/null 2>&1; then
 	tmp=$data/bin/.bimri-hook-$version.$$$exe
 	log=$data/bin/build-$version.log
 	if mkdir -p "$data/bin" 2>/dev/null &&
-		(cd "$root" && GOFLAGS="-mod=mod -buildvcs=false" go build -trimpath \
+		(cd "$root" && GOFLAGS="-mod=mod -buildvcs=false" go build -trimpath -tags urfave_cli_no_docs \
 			-ldflags "-s -w -X main.version=$version" \
 			-o "$tmp" ./cmd/bimri-hook) >"$log" 2>&1 &&
 		mv -f "$tmp" "$bin"; then
