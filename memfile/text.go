@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -21,7 +22,11 @@ var (
 	// it could be read back as a field of the tag line. It matches every key
 	// the parser would accept (splitFields trims Unicode spaces, allows '_'
 	// and upper-cases letters such as 'ſ' to ASCII), and some it would not.
-	tagLookalike = regexp.MustCompile(`\[([\s\p{Z}]*[\p{L}_][\p{L}_ ]*[\s\p{Z}]*:)`)
+	// Its Unicode classes make it slow to compile, and most summaries have
+	// no '[', so it is compiled on first use rather than at every start-up.
+	tagLookalike = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\[([\s\p{Z}]*[\p{L}_][\p{L}_ ]*[\s\p{Z}]*:)`)
+	})
 )
 
 // isSpace is the \s of regular expressions: ASCII white space only.
@@ -75,7 +80,7 @@ func Neutralize(s string) string {
 	s = strings.ReplaceAll(s, "<!--", "<!- -")
 	s = strings.ReplaceAll(s, "-->", "- ->")
 	if strings.IndexByte(s, '[') >= 0 {
-		s = tagLookalike.ReplaceAllString(s, "($1")
+		s = tagLookalike().ReplaceAllString(s, "($1")
 	}
 	// A leading '#' would make a heading; a leading list marker followed by a
 	// tag is already defused above.
