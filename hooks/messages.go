@@ -12,9 +12,10 @@ import (
 )
 
 // rememberCommand is the exact command the agent is told to run. Its start
-// comes from wiring, which writes the permission rule that must match it.
+// comes from wiring, which writes the permission rule that must match it;
+// the "--" lets a summary start with a dash.
 func rememberCommand(env Env, tier, importance string) string {
-	return fmt.Sprintf("%s --dir %s %s--importance %s --tags tag1,tag2 \"One-line summary of what happened and the outcome.\"",
+	return fmt.Sprintf("%s --dir %s %s--importance %s --tags tag1,tag2 -- \"One-line summary of what happened and the outcome.\"",
 		wiring.Command{Binary: env.Binary}.Remember(), wiring.ShellWord(env.Store.Root), tier, importance)
 }
 
