@@ -9,13 +9,14 @@ TAGS     := urfave_cli_no_docs
 FUZZTIME ?= 30s
 PREFIX   ?= $(shell $(GO) env GOPATH)
 
-.PHONY: help build test demo fuzz bench install cross cross-check clean
+.PHONY: help build test demo simulate fuzz bench install cross cross-check clean
 
 help:
 	@echo "make demo         live a few sessions in a temporary workspace and show what the model receives"
 	@echo "make test         run every test (unit, testscript, reliability, end-to-end with the real Claude Code)"
 	@echo "make build        build $(BIN)"
 	@echo "make install      install bimri-hook into $(PREFIX)/bin"
+	@echo "make simulate     live 1,000 sessions (seed 1) and chart tokens per tier against the budgets"
 	@echo "make fuzz         run every fuzz target for FUZZTIME (default $(FUZZTIME))"
 	@echo "make bench        Go benchmarks and whole-process timings against cat"
 	@echo "make cross        build for linux, darwin and windows, amd64 and arm64, into dist/"
@@ -31,6 +32,10 @@ test: cross-check
 
 demo:
 	bash scripts/demo.sh
+
+# The long run the README quotes: deterministic for a seed.
+simulate: build
+	$(BIN) simulate --sessions 1000 --seed 1
 
 fuzz:
 	FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh
