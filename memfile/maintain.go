@@ -174,18 +174,24 @@ func evictionOrder(a, b *Entry) int {
 // sortTier2 orders the entries of Tier 2. Notes keep their slots: only the
 // entries move between the places entries held.
 func sortTier2(f *File) {
-	blocks := f.Tiers[1].Blocks
-	var slots []int
-	var entries []*Entry
-	for i, b := range blocks {
-		if b.Entry != nil {
-			slots = append(slots, i)
-			entries = append(entries, b.Entry)
+	sortInSlots(f.Tiers[1].Blocks, func(b *Block) **Entry { return &b.Entry }, tier2Order)
+}
+
+// sortInSlots orders the items that field picks out of blocks, moving them
+// only between the slots such items held, so every other block stays
+// where it stood.
+func sortInSlots[T any](blocks []Block, field func(*Block) **T, order func(a, b *T) int) {
+	var slots []**T
+	var items []*T
+	for i := range blocks {
+		if p := field(&blocks[i]); *p != nil {
+			slots = append(slots, p)
+			items = append(items, *p)
 		}
 	}
-	slices.SortFunc(entries, tier2Order)
-	for i, slot := range slots {
-		blocks[slot].Entry = entries[i]
+	slices.SortFunc(items, order)
+	for i, p := range slots {
+		*p = items[i]
 	}
 }
 
@@ -204,19 +210,7 @@ func patternOrder(a, b *Pattern) int {
 
 // sortTier3 orders patterns strongest first, notes keeping their slots.
 func sortTier3(f *File) {
-	blocks := f.Tiers[2].Blocks
-	var slots []int
-	var pats []*Pattern
-	for i, b := range blocks {
-		if b.Pattern != nil {
-			slots = append(slots, i)
-			pats = append(pats, b.Pattern)
-		}
-	}
-	slices.SortFunc(pats, patternOrder)
-	for i, slot := range slots {
-		blocks[slot].Pattern = pats[i]
-	}
+	sortInSlots(f.Tiers[2].Blocks, func(b *Block) **Pattern { return &b.Pattern }, patternOrder)
 }
 
 // enforceBudgets archives Tier 2 entries and weak Tier 3 patterns until
