@@ -40,8 +40,10 @@ func saveState(tx *memfile.Tx, in Input, st sessionState) {
 }
 
 // transcriptLimit bounds one read of a transcript; a Stop reads only what
-// is new since the last event, so this is reached only by a huge jump.
-const transcriptLimit = 8 << 20
+// is new since the last event, so this is reached only by a huge jump (a
+// session whose earlier events never ran). Then only the newest 2 MiB are
+// read, which keeps SessionEnd far inside the client's 1.5 s.
+const transcriptLimit = 2 << 20
 
 // readTranscript reads the new part of the session's transcript, if its
 // path is one Claude Code would use. A missing or odd transcript gives an
