@@ -154,22 +154,9 @@ func (a *app) installCommand() *cli.Command {
 				}
 			}
 
-			before, _, err := readOptional(file.path)
+			was, changed, err := editSettings(file, func(b []byte) ([]byte, bool, error) { return wiring.Install(b, command) })
 			if err != nil {
-				return fmt.Errorf("read settings: %w", err)
-			}
-			was, err := wiring.Inspect(before)
-			if err != nil {
-				return fmt.Errorf("%s: %w", file.path, err)
-			}
-			after, changed, err := wiring.Install(before, command)
-			if err != nil {
-				return fmt.Errorf("%s: %w", file.path, err)
-			}
-			if changed {
-				if err := writeReplacing(file.path, after); err != nil {
-					return fmt.Errorf("write settings: %w", err)
-				}
+				return err
 			}
 			printInstalled(a.stdout, file, command, was, changed)
 			for _, w := range twiceWarnings(root, file, command) {
@@ -211,22 +198,9 @@ func (a *app) uninstallCommand() *cli.Command {
 					return err
 				}
 			}
-			before, _, err := readOptional(file.path)
+			was, changed, err := editSettings(file, wiring.Uninstall)
 			if err != nil {
-				return fmt.Errorf("read settings: %w", err)
-			}
-			was, err := wiring.Inspect(before)
-			if err != nil {
-				return fmt.Errorf("%s: %w", file.path, err)
-			}
-			after, changed, err := wiring.Uninstall(before)
-			if err != nil {
-				return fmt.Errorf("%s: %w", file.path, err)
-			}
-			if changed {
-				if err := writeReplacing(file.path, after); err != nil {
-					return fmt.Errorf("write settings: %w", err)
-				}
+				return err
 			}
 			printUninstalled(a.stdout, file, was, changed)
 			if repo != "" {
@@ -239,6 +213,28 @@ func (a *app) uninstallCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// editSettings reads a settings file, notes what bimri-hook had wired in
+// it, applies edit, and writes the result atomically if it changed.
+func editSettings(file settingsFile, edit func([]byte) ([]byte, bool, error)) (was wiring.Wiring, changed bool, err error) {
+	before, _, err := readOptional(file.path)
+	if err != nil {
+		return was, false, fmt.Errorf("read settings: %w", err)
+	}
+	if was, err = wiring.Inspect(before); err != nil {
+		return was, false, fmt.Errorf("%s: %w", file.path, err)
+	}
+	after, changed, err := edit(before)
+	if err != nil {
+		return was, false, fmt.Errorf("%s: %w", file.path, err)
+	}
+	if changed {
+		if err := writeReplacing(file.path, after); err != nil {
+			return was, false, fmt.Errorf("write settings: %w", err)
+		}
+	}
+	return was, changed, nil
 }
 
 // twiceWarnings says when something else would answer the same events as
