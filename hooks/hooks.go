@@ -4,11 +4,7 @@
 // returns; handlers never print, exit or read the clock themselves.
 package hooks
 
-import (
-	"time"
-
-	"github.com/bimri/bimri-hook/memfile"
-)
+import "time"
 
 // Output is a handler's answer. At most one of JSON and Text is set; both
 // empty means exit 0 with nothing on stdout.
@@ -36,30 +32,6 @@ func Handle(env Env, in Input) (Output, error) {
 }
 
 func (env Env) today() time.Time { return env.Now }
-
-// pass runs the session-end pass inside a transaction and queues what it
-// archived.
-func pass(env Env, tx *memfile.Tx, opt memfile.Options) memfile.Report {
-	next, rep := memfile.Maintain(tx.File, env.today(), env.Config, opt)
-	tx.File = next
-	tx.Archive = append(tx.Archive, rep.Archived...)
-	return rep
-}
-
-// archivedEntries reads the archive's entries for a deep pass.
-func archivedEntries(tx *memfile.Tx) []memfile.Entry {
-	recs, err := tx.ReadArchive()
-	if err != nil {
-		return nil
-	}
-	var out []memfile.Entry
-	for _, r := range recs {
-		if r.Entry != nil {
-			out = append(out, *r.Entry)
-		}
-	}
-	return out
-}
 
 func additionalContext(event, text string) Output {
 	return Output{JSON: map[string]any{

@@ -34,9 +34,9 @@ func SessionEnd(env Env, in Input) (Output, error) {
 		opt := memfile.Options{CountSession: !st.Counted}
 		if opt.CountSession && (tx.File.Header.Sessions+1)%env.Config.DeepEvery == 0 {
 			opt.Deep = true
-			opt.Archived = archivedEntries(tx)
+			opt.Archived = env.Store.ArchivedEntries()
 		}
-		pass(env, tx, opt)
+		tx.Maintain(env.today(), env.Config, opt)
 		st.Counted = true
 		saveState(tx, in, st)
 		return nil

@@ -20,7 +20,7 @@ func SessionStart(env Env, in Input) (Output, error) {
 	var f *memfile.File
 	var notice string
 	_, err := env.Store.Update(func(tx *memfile.Tx) error {
-		pass(env, tx, memfile.Options{})
+		tx.Maintain(env.today(), env.Config, memfile.Options{})
 		f, notice = tx.File, tx.Notice
 		return nil
 	})

@@ -23,7 +23,7 @@ func Stop(env Env, in Input) (Output, error) {
 			out = Output{JSON: map[string]any{"decision": "block", "reason": nudgeReason(env)}}
 			return nil
 		}
-		rep := pass(env, tx, memfile.Options{})
+		rep := tx.Maintain(env.today(), env.Config, memfile.Options{})
 		saveState(tx, in, st)
 		out = systemMessage(updatedMessage(rep, tx.Notice))
 		return nil

@@ -18,7 +18,7 @@ func UserPromptSubmit(env Env, in Input) (Output, error) {
 	}
 	var text string
 	_, err := env.Store.Update(func(tx *memfile.Tx) error {
-		rep := pass(env, tx, memfile.Options{Deep: true, Archived: archivedEntries(tx)})
+		rep := tx.Maintain(env.today(), env.Config, memfile.Options{Deep: true, Archived: env.Store.ArchivedEntries()})
 		text = maintenanceReport(rep, env, tx.File.Header.Sessions)
 		return nil
 	})

@@ -223,6 +223,32 @@ func (tx *Tx) SetState(key string, data []byte) { tx.stateSet[key] = data }
 // ReadArchive reads the archive's records (for deep maintenance and merges).
 func (tx *Tx) ReadArchive() ([]ArchiveRecord, error) { return tx.store.ReadArchive() }
 
+// ArchivedEntries are the archive's entries, which a deep pass recounts
+// patterns over. An unreadable archive gives none: the pass then counts
+// what the file itself remembers.
+func (s *Store) ArchivedEntries() []Entry {
+	recs, err := s.ReadArchive()
+	if err != nil {
+		return nil
+	}
+	var out []Entry
+	for _, r := range recs {
+		if r.Entry != nil {
+			out = append(out, *r.Entry)
+		}
+	}
+	return out
+}
+
+// Maintain runs the session-end pass on the transaction's file and queues
+// what it archived, so the archive is written with the file.
+func (tx *Tx) Maintain(today time.Time, cfg Config, opt Options) Report {
+	next, rep := Maintain(tx.File, today, cfg, opt)
+	tx.File = next
+	tx.Archive = append(tx.Archive, rep.Archived...)
+	return rep
+}
+
 func (s *Store) statePath(key string) string {
 	return filepath.Join(s.StatePath(), stateKey(key)+".json")
 }

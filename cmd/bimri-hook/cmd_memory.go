@@ -200,11 +200,7 @@ func (a *app) maintainCommand() *cli.Command {
 			}
 			opt := memfile.Options{Deep: c.Bool("deep")}
 			if opt.Deep {
-				for _, r := range mustArchive(ws.store) {
-					if r.Entry != nil {
-						opt.Archived = append(opt.Archived, *r.Entry)
-					}
-				}
+				opt.Archived = ws.store.ArchivedEntries()
 			}
 			if c.Bool("dry-run") {
 				f, _, _, err := ws.store.Read()
@@ -217,10 +213,7 @@ func (a *app) maintainCommand() *cli.Command {
 			}
 			var rep memfile.Report
 			res, err := ws.store.Update(func(tx *memfile.Tx) error {
-				var next *memfile.File
-				next, rep = memfile.Maintain(tx.File, ws.now, ws.config, opt)
-				tx.File = next
-				tx.Archive = append(tx.Archive, rep.Archived...)
+				rep = tx.Maintain(ws.now, ws.config, opt)
 				return nil
 			})
 			if err != nil {
@@ -257,11 +250,6 @@ func (a *app) readMemory(c *cli.Context) (*workspace, *memfile.File, error) {
 	}
 	f, _, _, err := ws.store.Read()
 	return ws, f, err
-}
-
-func mustArchive(s *memfile.Store) []memfile.ArchiveRecord {
-	recs, _ := s.ReadArchive()
-	return recs
 }
 
 func (a *app) searchCommand() *cli.Command {
