@@ -127,9 +127,25 @@
 // estimate; this one is: every line costs ceil(code points / 4) tokens,
 // blank lines nothing, the header line itself is not counted (Estimate,
 // EstimateText). Four characters a token is the usual figure for English
-// with Claude's tokenizer. When Tier 2 is over its budget, its entries are
-// archived lowest weight first, ties oldest first - so floor entries, which
-// would otherwise let Tier 2 grow without end, go oldest first. When Tier
+// with Claude's tokenizer.
+//
+// When Tier 2 is over its budget, its entries are archived in this order
+// (evictionOrder), until it fits:
+//
+//  1. Importance 1-4 before importance 5: a decision recorded at 5 goes
+//     for budget only when nothing of lower importance is left in Tier 2.
+//  2. Within each group, the lower unfloored score first: importance x
+//     freshness, the floor not applied. The floor keeps an importance 4 or
+//     5 entry above the threshold forever; it does not make a months-old
+//     entry weigh as much as today's work when room must be made.
+//  3. Ties: the older first, then by ID.
+//
+// So among entries of equal importance the older goes first, and an entry
+// is never archived for budget on the day it was recorded while an older
+// entry of the same or lower importance remains: freshness is 1.0 on the
+// day an entry is recorded and never rises with age. The threshold and the
+// floor decide what stays by weight (step 4) exactly as the protocol
+// says; this order only decides who makes room. When Tier
 // 3 is over, its weakest EMERGING patterns go (fewest observations, then
 // least recently seen); DEVELOPING and ESTABLISHED ones are only reported.
 // When the whole file is over its total, Tier 2 entries and then EMERGING

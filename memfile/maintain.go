@@ -94,7 +94,7 @@ func Maintain(f *File, today time.Time, cfg Config, opt Options) (*File, Report)
 	prune(out, cfg, &rep)
 	sortTier2(out)
 	sortTier3(out)
-	enforceBudgets(out, cfg, &rep)
+	enforceBudgets(out, today, cfg, &rep)
 
 	if opt.CountSession {
 		out.Header.Sessions++
@@ -159,16 +159,51 @@ func tier2Order(a, b *Entry) int {
 	return cmp.Compare(a.ID, b.ID)
 }
 
-// evictionOrder is the reverse priority: lowest weight first, then the
-// oldest, so over budget the floor entries go oldest first.
-func evictionOrder(a, b *Entry) int {
-	if c := cmp.Compare(a.Weight, b.Weight); c != 0 {
+// budgetRank is what the budget weighs when it must take entries out of
+// Tier 2. It is not the weight: the floor lifts every importance 4 and 5
+// entry to the same 4.0, so by weight a months-old routine entry would
+// outlast both today's work and the most important decisions.
+type budgetRank struct {
+	keep5 bool   // importance 5: goes only when no importance 1-4 entry is left
+	raw   Weight // importance x freshness, the floor not applied
+}
+
+func rankForBudget(e *Entry, today time.Time) budgetRank {
+	days := max(DaysBetween(e.Date, today), 0)
+	return budgetRank{keep5: e.Importance >= 5, raw: Weight(e.Importance * Freshness(days))}
+}
+
+// evictionOrder is the order the budget archives Tier 2 entries in:
+// importance 5 last; then the lower unfloored score (importance x
+// freshness) first; ties the older first, then by ID. Since freshness is
+// 1.0 on the day an entry is recorded and never rises with age, an older
+// entry of the same or lower importance always scores at most as much and
+// goes first.
+func evictionOrder(ra, rb budgetRank, a, b *Entry) int {
+	if ra.keep5 != rb.keep5 {
+		if ra.keep5 {
+			return 1
+		}
+		return -1
+	}
+	if c := cmp.Compare(ra.raw, rb.raw); c != 0 {
 		return c
 	}
 	if c := a.Date.Compare(b.Date); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.ID, b.ID)
+}
+
+// budgetVictims lists Tier 2's entries in eviction order.
+func budgetVictims(f *File, today time.Time) []*Entry {
+	victims := f.Entries(2)
+	rank := make(map[*Entry]budgetRank, len(victims))
+	for _, e := range victims {
+		rank[e] = rankForBudget(e, today)
+	}
+	slices.SortFunc(victims, func(a, b *Entry) int { return evictionOrder(rank[a], rank[b], a, b) })
+	return victims
 }
 
 // sortTier2 orders the entries of Tier 2. Notes keep their slots: only the
@@ -216,9 +251,8 @@ func sortTier3(f *File) {
 // enforceBudgets archives Tier 2 entries and weak Tier 3 patterns until
 // each tier, and then the whole file, fits its budget. Tier 1 is only
 // reported. Notes are never archived: a person wrote them.
-func enforceBudgets(f *File, cfg Config, rep *Report) {
-	victims := f.Entries(2)
-	slices.SortFunc(victims, evictionOrder)
+func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) {
+	victims := budgetVictims(f, today)
 	var weak []*Pattern
 	for _, p := range f.Patterns() {
 		if p.Level == Emerging {
