@@ -70,9 +70,13 @@ func ContextView(f *File, v View) string {
 	}
 	groups = append(groups, t3)
 
+	// Tier 2 goes in the order the budget keeps it (importance 5 first,
+	// then importance x freshness), as of the last pass, so the entries
+	// the view leaves out for room are those the budget would take first,
+	// never today's work or a key decision.
 	t2 := f.Entries(2)
-	slices.SortStableFunc(t2, tier2Order)
-	t2g := viewGroup{heading: "## Active context (Tier 2, highest weight first)"}
+	keptLongestFirst(t2, f.Header.LastMaintained)
+	t2g := viewGroup{heading: "## Active context (Tier 2: importance 5 first, then by importance x freshness)"}
 	for _, e := range t2 {
 		t2g.add(viewEntry(e, true), true)
 	}

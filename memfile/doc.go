@@ -169,9 +169,11 @@
 // ContextView renders what goes into the model's context at session start,
 // within View.Limit characters counted as Claude Code counts them, in
 // UTF-16 code units (Length): the header line, Tier 1 whole (notes
-// included), then patterns, established first, then Tier 2 by weight, and
-// last one line saying how many items were left out and that the full file
-// is bimri.md. Items go in that order until the next one does not fit;
+// included), then patterns, established first, then Tier 2 in the order
+// the budget keeps it (importance 5 first, then importance x freshness, as
+// of the last pass), so what the view leaves out for room is what the
+// budget would take first, and last one line saying how many items were
+// left out and that the full file is bimri.md. Items go in that order until the next one does not fit;
 // no line is ever cut, a heading never appears without its first line, and
 // the view never exceeds the limit, whatever the file holds. The default
 // limit is 10,000, Claude Code's measured cap.

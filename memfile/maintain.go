@@ -195,6 +195,17 @@ func evictionOrder(ra, rb budgetRank, a, b *Entry) int {
 	return cmp.Compare(a.ID, b.ID)
 }
 
+// keptLongestFirst orders entries the reverse way: what the budget would
+// keep longest comes first. The context view shows Tier 2 in this order,
+// so what it leaves out for room is what the budget would take first.
+func keptLongestFirst(entries []*Entry, today time.Time) {
+	rank := make(map[*Entry]budgetRank, len(entries))
+	for _, e := range entries {
+		rank[e] = rankForBudget(e, today)
+	}
+	slices.SortStableFunc(entries, func(a, b *Entry) int { return evictionOrder(rank[b], rank[a], b, a) })
+}
+
 // budgetVictims lists Tier 2's entries in eviction order.
 func budgetVictims(f *File, today time.Time) []*Entry {
 	victims := f.Entries(2)
