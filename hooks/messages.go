@@ -98,7 +98,7 @@ func maintenanceReport(rep memfile.Report, env Env, sessions int) string {
 func nudgeReason(env Env) string {
 	return "BIMRI: this session did real work and has recorded nothing in memory since. Record one entry now, then finish:\n" +
 		rememberCommand(env, "", "N") +
-		"\nPick importance 1-5 as the memory instructions describe. If nothing is worth keeping, record a one-line summary at importance 1."
+		"\nPick importance 1-5 as the memory instructions describe. If nothing much happened, record a one-line summary at importance 2 (importance 1 falls below the threshold at once and is archived)."
 }
 
 // updatedMessage is what the user sees after a pass.
