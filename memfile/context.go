@@ -18,6 +18,12 @@ type View struct {
 	Global *File
 	// Name is the memory file's name as the model should see it.
 	Name string
+	// Archive is the archive's name (bimri-archive.md when empty), and
+	// Search the exact command that searches the file and the archive,
+	// to which the model adds its words; the footer names both when
+	// anything is left out.
+	Archive string
+	Search  string
 }
 
 // Length counts s as Claude Code does: UTF-16 code units.
@@ -40,6 +46,9 @@ func Length(s string) int {
 func ContextView(f *File, v View) string {
 	if v.Name == "" {
 		v.Name = "bimri.md"
+	}
+	if v.Archive == "" {
+		v.Archive = ArchiveName
 	}
 	var groups []viewGroup
 	if v.Global != nil {
@@ -64,9 +73,22 @@ func ContextView(f *File, v View) string {
 
 	pats := f.Patterns()
 	slices.SortStableFunc(pats, patternOrder)
+	// Patterns with a sentence say something; the automatic ones only
+	// count a tag, so they share one compact line after them.
 	t3 := viewGroup{heading: "## Patterns (Tier 3; EMERGING ones are hypotheses)"}
+	var counts []*Pattern
 	for _, p := range pats {
+		if !p.HasSentence() {
+			counts = append(counts, p)
+			continue
+		}
 		t3.add(fmt.Sprintf("- %s, %d obs [%s] %s (id %s)", p.Level, p.Observations, strings.Join(p.Tags, ","), p.Text, p.ID), true)
+	}
+	if len(counts) > maxTopics {
+		counts = counts[:maxTopics]
+	}
+	if len(counts) > 0 {
+		t3.add("- recurring topics (tag, entries): "+CompactTopics(counts), true)
 	}
 	groups = append(groups, t3)
 
@@ -95,7 +117,11 @@ func ContextView(f *File, v View) string {
 		if left == 0 {
 			return fmt.Sprintf("All %d items shown. The full memory file is %s.", total, v.Name)
 		}
-		return fmt.Sprintf("%d of %d items left out for space (lowest priority first). The full memory file is %s.", left, total, v.Name)
+		rest := fmt.Sprintf("%d of %d items left out for space (lowest priority first). The full memory file is %s; what left it is in %s.", left, total, v.Name, v.Archive)
+		if v.Search != "" {
+			rest += fmt.Sprintf(" To find either, run: %s WORDS", v.Search)
+		}
+		return rest
 	}
 	// Room is kept for the longest footer, the one that says every item
 	// was left out. When the whole view fits with its own, shorter footer,
@@ -178,6 +204,10 @@ func ContextView(f *File, v View) string {
 	b.WriteString(last)
 	return b.String()
 }
+
+// maxTopics bounds the compact line of automatic patterns; the strongest
+// come first.
+const maxTopics = 30
 
 type viewGroup struct {
 	heading string

@@ -30,7 +30,7 @@ func viewFile(t *testing.T) *memfile.File {
 	return out
 }
 
-var footerRe = regexp.MustCompile(`^(\d+) of (\d+) items left out for space \(lowest priority first\)\. The full memory file is bimri\.md\.$`)
+var footerRe = regexp.MustCompile(`^(\d+) of (\d+) items left out for space \(lowest priority first\)\. The full memory file is bimri\.md; what left it is in bimri-archive\.md\.( To find either, run: .+ WORDS)?$`)
 var allShownRe = regexp.MustCompile(`^All (\d+) items shown\. The full memory file is bimri\.md\.$`)
 
 // checkView checks the invariants of any view against the full one: it
@@ -88,7 +88,7 @@ func checkView(t *testing.T, view, full string, limit int) {
 }
 
 func footerFor(left, total int) string {
-	return fmt.Sprintf("%d of %d items left out for space (lowest priority first). The full memory file is bimri.md.", left, total)
+	return fmt.Sprintf("%d of %d items left out for space (lowest priority first). The full memory file is bimri.md; what left it is in bimri-archive.md.", left, total)
 }
 
 func isItem(l string) bool { return strings.HasPrefix(l, "- ") && !strings.HasPrefix(l, "- note: ") }
@@ -121,15 +121,24 @@ func TestContextViewFull(t *testing.T) {
 	for i := 1; i < len(order); i++ {
 		is.True(idx(order[i-1]) < idx(order[i]))
 	}
-	var weights []float64
+	// Tier 2 in the order the budget keeps it: importance 5 first, then
+	// importance x freshness, highest first.
+	entryLine := regexp.MustCompile(`^- \(\d\.\d\) (\d{4}-\d\d-\d\d) imp (\d)`)
+	type key struct{ five, raw int }
+	var keys []key
 	for _, l := range lines[idx("## Active context")+1 : len(lines)-1] {
-		w, err := strconv.ParseFloat(l[3:6], 64) // "- (2.4) ..."
-		is.NoErr(err)
-		weights = append(weights, w)
+		m := entryLine.FindStringSubmatch(l)
+		is.True(m != nil)
+		imp, _ := strconv.Atoi(m[2])
+		k := key{raw: imp * memfile.Freshness(memfile.DaysBetween(fxDay(m[1]), fxToday))}
+		if imp == 5 {
+			k.five = 1
+		}
+		keys = append(keys, k)
 	}
-	is.Equal(len(weights), len(f.Entries(2)))
-	for i := 1; i < len(weights); i++ {
-		is.True(weights[i-1] >= weights[i])
+	is.Equal(len(keys), len(f.Entries(2)))
+	for i := 1; i < len(keys); i++ {
+		is.True(keys[i-1].five > keys[i].five || (keys[i-1].five == keys[i].five && keys[i-1].raw >= keys[i].raw))
 	}
 }
 
@@ -226,4 +235,31 @@ func TestContextViewEmptyFile(t *testing.T) {
 	f := memfile.New(memfile.DefaultConfig())
 	view := memfile.ContextView(f, memfile.View{Limit: 10000})
 	is.Equal(view, "# BIMRI memory (bimri.md): 0 sessions, last maintained never\nAll 0 items shown. The full memory file is bimri.md.")
+}
+
+// Automatic patterns share one compact line after the ones with a
+// sentence; a view that leaves items out says how to find them.
+func TestContextViewTopicsAndSearch(t *testing.T) {
+	is := is.New(t)
+	var t2 strings.Builder
+	for i := 0; i < 8; i++ {
+		fmt.Fprintf(&t2, "%s", fxEntry(3, fxAgo(i%2), "testing", fmt.Sprintf("Test work %d.", i)))
+	}
+	for i := 0; i < 3; i++ {
+		fmt.Fprintf(&t2, "%s", fxEntry(3, fxAgo(i%2), "auth", fmt.Sprintf("Auth work %d.", i)))
+	}
+	f, _ := fxParse(t, fxDoc("", t2.String(), ""))
+	f, _ = memfile.Maintain(f, fxToday, memfile.DefaultConfig(), memfile.Options{})
+	_, _, err := f.WritePattern([]string{"auth"}, "The user reviews every auth change by hand.", fxToday)
+	is.NoErr(err)
+	full := memfile.ContextView(f, memfile.View{Limit: unlimited, Search: "bimri-hook search --dir /w"})
+	is.True(strings.Contains(full, "- recurring topics (tag, entries): testing 8\n"))
+	is.True(strings.Index(full, "The user reviews every auth change by hand.") < strings.Index(full, "recurring topics"))
+	is.True(!strings.Contains(full, "Tag testing recurs"))     // counted once, on the compact line
+	is.True(!strings.Contains(full, "run: bimri-hook search")) // nothing left out, nothing to find
+
+	short := memfile.ContextView(f, memfile.View{Limit: memfile.Length(full) - 40, Search: "bimri-hook search --dir /w"})
+	last := short[strings.LastIndex(short, "\n")+1:]
+	is.True(footerRe.MatchString(last))
+	is.True(strings.HasSuffix(last, "what left it is in bimri-archive.md. To find either, run: bimri-hook search --dir /w WORDS"))
 }

@@ -271,6 +271,13 @@ func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) {
 		}
 	}
 	slices.SortFunc(weak, func(a, b *Pattern) int {
+		// A sentence someone wrote outlasts a tag count.
+		if a.HasSentence() != b.HasSentence() {
+			if a.HasSentence() {
+				return 1
+			}
+			return -1
+		}
 		if c := cmp.Compare(a.Observations, b.Observations); c != 0 {
 			return c
 		}

@@ -1,0 +1,281 @@
+package memfile
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bimri/bimri-hook/privacy"
+)
+
+// The protocol's compress-and-merge step is a judgment: which entries say
+// one thing, and how to say it in a line. The agent makes it; these
+// functions apply it exactly.
+
+// Consolidate replaces entries with one summary the agent wrote: the
+// highest importance of them, the union of their tags, the newest date.
+// It goes in Tier 1 when any of them was there, else Tier 2. The
+// originals leave the file as archive records with the reason
+// "consolidated into ID", and patterns that named them name the summary.
+func (f *File) Consolidate(ids []string, text string) (*Entry, []Archived, error) {
+	if len(ids) < 2 {
+		return nil, nil, errors.New("consolidation takes two or more entry IDs")
+	}
+	var olds []*Entry
+	tier := 2
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			return nil, nil, fmt.Errorf("entry %s is named twice", id)
+		}
+		seen[id] = true
+		e, t := f.Find(id)
+		if e == nil {
+			if f.FindPattern(id) != nil {
+				return nil, nil, fmt.Errorf("%s is a pattern; only entries are consolidated", id)
+			}
+			return nil, nil, fmt.Errorf("no entry %s in the memory file", id)
+		}
+		if t == 1 {
+			tier = 1
+		}
+		olds = append(olds, e)
+	}
+	n := NewEntry{Tier: tier}
+	var tags []string
+	for _, e := range olds {
+		n.Importance = max(n.Importance, e.Importance)
+		if e.Date.After(n.Date) {
+			n.Date = e.Date
+		}
+		tags = append(tags, e.Tags...)
+	}
+	n.Tags = tags
+	n.Text = text
+	if tier == 1 && n.Importance < 4 {
+		n.Tier = 2 // cannot happen for a well-formed Tier 1 entry; stay safe
+	}
+	// Add finds an entry with the same date and text and updates it: a
+	// summary worded like one of the originals keeps that entry.
+	summary, _, err := f.Add(n)
+	if err != nil {
+		return nil, nil, err
+	}
+	summary.Importance = n.Importance
+	reason := "consolidated into " + summary.ID
+	var gone []Archived
+	renamed := map[string]string{}
+	for _, e := range olds {
+		if e == summary {
+			continue
+		}
+		a, _ := f.Remove(e.ID, reason)
+		gone = append(gone, a)
+		renamed[e.ID] = summary.ID
+	}
+	renameEvidence(f, renamed)
+	return summary, gone, nil
+}
+
+// renameEvidence makes patterns name the entry that took others' place.
+func renameEvidence(f *File, renamed map[string]string) {
+	if len(renamed) == 0 {
+		return
+	}
+	for _, p := range f.Patterns() {
+		for i, id := range p.Evidence {
+			if to, ok := renamed[id]; ok {
+				p.Evidence[i] = to
+			}
+		}
+		p.Evidence = mergeEvidence(nil, p.Evidence)
+	}
+}
+
+// Promote moves a Tier 2 entry to Tier 1, where it never decays: a
+// decision that lasts. Tier 1 takes importance 4 and 5 only.
+func (f *File) Promote(id string) (*Entry, error) {
+	e, tier := f.Find(id)
+	switch {
+	case e == nil:
+		return nil, fmt.Errorf("no entry %s in the memory file", id)
+	case tier == 1:
+		return nil, fmt.Errorf("entry %s is already in Tier 1", id)
+	case e.Importance < 4:
+		return nil, fmt.Errorf("entry %s has importance %d; Tier 1 holds only 4 and 5", id, e.Importance)
+	}
+	f.Remove(id, "")
+	e.Weight = Weight(e.Importance * 100)
+	e.HasWeight = true
+	f.Tiers[0].Blocks = append(f.Tiers[0].Blocks, Block{Entry: e})
+	return e, nil
+}
+
+// WritePattern gives the pattern with exactly these tags the agent's
+// sentence, or creates it: a behavioural insight ("The user asks for a
+// regression test with every bug fix") instead of a tag count. A new
+// pattern is counted by the next pass, like the automatic ones; its
+// sentence is kept from then on. It returns the pattern and whether it
+// was new.
+func (f *File) WritePattern(tags []string, text string, today time.Time) (*Pattern, bool, error) {
+	clean := make([]string, len(tags))
+	for i, t := range tags {
+		clean[i] = privacy.Clean(t)
+	}
+	tags = NormalizeTags(clean)
+	if len(tags) == 0 {
+		return nil, false, errors.New("a pattern needs at least one tag (--tags), the entries it is about")
+	}
+	text = Neutralize(privacy.Clean(text))
+	if text == "" {
+		return nil, false, errors.New("the pattern's sentence is empty (after removing private text)")
+	}
+	for _, p := range f.Patterns() {
+		if slices.Equal(p.Tags, tags) {
+			p.Text = text
+			return p, false, nil
+		}
+	}
+	taken := map[string]bool{}
+	for t := 1; t <= 2; t++ {
+		for _, x := range f.Entries(t) {
+			taken[x.ID] = true
+		}
+	}
+	for _, p := range f.Patterns() {
+		taken[p.ID] = true
+	}
+	p := &Pattern{Tags: tags, Level: Emerging, Text: text, First: civil(today), Last: civil(today)}
+	p.ID = uniqueID("p", PatternID(tags), taken)
+	f.Tiers[2].Blocks = append(f.Tiers[2].Blocks, Block{Pattern: p})
+	return p, true, nil
+}
+
+// HasSentence reports whether a pattern says something an agent or person
+// wrote, rather than the automatic tag count.
+func (p *Pattern) HasSentence() bool {
+	return p.Text != "" && p.Text != autoSentence(p)
+}
+
+// Advice is what the memory asks of the agent when it nears its limits,
+// each item with what the agent needs to act on it.
+type Advice struct {
+	// Consolidate lists the oldest related Tier 2 entries (sharing
+	// ConsolidateTag) that one summary could replace; empty when Tier 2 is
+	// under AdviseAt of its budget or nothing is related.
+	Consolidate    []string
+	ConsolidateTag string
+	// Promote is a lasting importance-5 decision in Tier 2 that Tier 1 has
+	// room for; empty when none.
+	Promote string
+	// Unnamed are the automatic patterns, DEVELOPING or above, that still
+	// have no sentence, strongest first.
+	Unnamed []string
+	// Tier2, Budget: Tier 2's estimated tokens and its budget.
+	Tier2, Budget int
+}
+
+// AdviseAt is the share of Tier 2's budget, in percent, from which the
+// memory asks the agent to consolidate and promote.
+const AdviseAt = 90
+
+// lastingDays is how old an importance-5 Tier 2 entry must be before it is
+// proposed for Tier 1: a decision still true a week on is a lasting one.
+const lastingDays = 7
+
+// maxConsolidate bounds one consolidation request.
+const maxConsolidate = 6
+
+// Advise says what the agent could do for the memory today: consolidate
+// and promote when Tier 2 is past AdviseAt percent of its budget, and name
+// patterns that have grown without a sentence.
+func Advise(f *File, today time.Time, cfg Config) Advice {
+	tok := Estimate(f)
+	a := Advice{Tier2: tok.Tiers[1], Budget: cfg.Budgets[1]}
+	ignore := map[string]bool{}
+	for _, t := range cfg.IgnoreTags {
+		ignore[t] = true
+	}
+	for _, p := range f.Patterns() {
+		if p.Level != Emerging && !p.HasSentence() && len(p.Tags) > 0 && !ignore[p.Tags[0]] {
+			a.Unnamed = append(a.Unnamed, p.ID) // patterns are kept strongest first
+		}
+	}
+	if tok.Tiers[1]*100 < cfg.Budgets[1]*AdviseAt {
+		return a
+	}
+	// Promote: the oldest importance-5 decision a week old or more, if
+	// Tier 1 has room for it.
+	var decisions []*Entry
+	for _, e := range f.Entries(2) {
+		if e.Importance >= 5 && DaysBetween(e.Date, today) >= lastingDays {
+			decisions = append(decisions, e)
+		}
+	}
+	slices.SortFunc(decisions, byDate)
+	for _, e := range decisions {
+		if tok.Tiers[0]+blockTokens(Block{Entry: e}) <= cfg.Budgets[0] {
+			a.Promote = e.ID
+			break
+		}
+	}
+	// Consolidate: the entry the budget would take next that shares a tag
+	// with other entries of importance 4 or less, and the oldest of those.
+	victims := budgetVictims(f, today)
+	byTag := map[string][]*Entry{}
+	for _, e := range victims {
+		if e.Importance >= 5 {
+			continue
+		}
+		for _, t := range e.Tags {
+			if !ignore[t] {
+				byTag[t] = append(byTag[t], e)
+			}
+		}
+	}
+	for _, v := range victims {
+		if v.Importance >= 5 {
+			break
+		}
+		best := ""
+		for _, t := range v.Tags {
+			if len(byTag[t]) >= 3 && (best == "" || len(byTag[t]) > len(byTag[best])) {
+				best = t
+			}
+		}
+		if best == "" {
+			continue
+		}
+		group := slices.Clone(byTag[best])
+		slices.SortFunc(group, byDate)
+		if len(group) > maxConsolidate {
+			group = group[:maxConsolidate]
+		}
+		for _, e := range group {
+			a.Consolidate = append(a.Consolidate, e.ID)
+		}
+		a.ConsolidateTag = best
+		break
+	}
+	return a
+}
+
+func byDate(a, b *Entry) int {
+	if c := a.Date.Compare(b.Date); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, b.ID)
+}
+
+// CompactTopics is the one line the view gives the automatic patterns:
+// "testing 57, auth 12".
+func CompactTopics(pats []*Pattern) string {
+	parts := make([]string, 0, len(pats))
+	for _, p := range pats {
+		parts = append(parts, fmt.Sprintf("%s %d", strings.Join(p.Tags, "+"), p.Observations))
+	}
+	return strings.Join(parts, ", ")
+}
