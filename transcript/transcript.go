@@ -56,11 +56,32 @@ type Summary struct {
 	FilesChanged []string
 	// FileChanges counts those tool calls.
 	FileChanges int
-	// RememberCalls counts Bash calls that run bimri-hook's remember
-	// command.
+	// RememberAttempts counts Bash calls that run bimri-hook's remember
+	// command, whatever became of them.
+	RememberAttempts int
+	// RememberCalls counts those whose tool_result succeeded: the records
+	// the agent made.
 	RememberCalls int
+	// RememberFailed counts remember calls whose tool_result was an error:
+	// the client denied the call, or the command failed. They recorded
+	// nothing.
+	RememberFailed int
+	// RememberDenied is true when a failed remember call was refused by
+	// the client's permissions (see denialMarks), not by bimri-hook.
+	RememberDenied bool
+	// RememberError is the first line of the last failed remember call's
+	// result, cleaned and cut to a line, for the user.
+	RememberError string
+	// Pending holds the tool_use ids of remember calls whose tool_result
+	// has not been read yet. The client appends a result some
+	// milliseconds after the call (measured at Stop), so a read can end
+	// between the two; the next read, given Pending, settles them.
+	Pending []string
 	// ChangesSinceRemember counts file-changing calls after the last
-	// remember call in the stretch; all of them when there was none.
+	// remember call in the stretch; all of them when there was none. A
+	// call resets it when it is made, before its result is known: the
+	// agent answered the nudge, and a failed call is counted in
+	// RememberFailed instead.
 	ChangesSinceRemember int
 	// PromptsSinceRemember is the same for prompts.
 	PromptsSinceRemember int
@@ -84,7 +105,7 @@ type Summary struct {
 // On a read error the Summary covers the lines consumed before it, so its
 // Offset can still be used.
 func Read(r io.Reader, start int64, limit int64) (Summary, error) {
-	return read(r, start, limit, false)
+	return read(r, start, limit, false, nil)
 }
 
 // ReadFile summarises the transcript at path from offset from, reading at
@@ -95,6 +116,18 @@ func Read(r io.Reader, start int64, limit int64) (Summary, error) {
 // (the transcript was replaced or truncated) or negative, reading starts
 // at 0.
 func ReadFile(path string, from int64, limit int64) (Summary, error) {
+	return readFile(path, from, limit, nil)
+}
+
+// ReadMore reads the transcript at path from where s ended, settling the
+// remember calls s left pending with the results that follow, and returns
+// s with that stretch added (see Add).
+func (s Summary) ReadMore(path string, limit int64) (Summary, error) {
+	next, err := readFile(path, s.Offset, limit, s.Pending)
+	return s.Add(next), err
+}
+
+func readFile(path string, from int64, limit int64, pending []string) (Summary, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return Summary{Offset: from}, fmt.Errorf("read transcript: %w", err)
@@ -122,7 +155,7 @@ func ReadFile(path string, from int64, limit int64) (Summary, error) {
 	if _, err := f.Seek(start, io.SeekStart); err != nil {
 		return Summary{Offset: from}, fmt.Errorf("read transcript: %w", err)
 	}
-	sum, err := read(f, start, limit, partial)
+	sum, err := read(f, start, limit, partial, pending)
 	sum.Skipped = skipped
 	if sum.Offset == start && partial {
 		// No line ended in the bytes read, so start is still inside a
@@ -134,13 +167,14 @@ func ReadFile(path string, from int64, limit int64) (Summary, error) {
 }
 
 // read is Read that, when partial, first passes over the rest of the line
-// that r starts in the middle of.
-func read(r io.Reader, start, limit int64, partial bool) (Summary, error) {
+// that r starts in the middle of, and that settles the pending remember
+// calls of an earlier stretch.
+func read(r io.Reader, start, limit int64, partial bool, pending []string) (Summary, error) {
 	if limit > 0 {
 		r = io.LimitReader(r, limit)
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
-	sr := summaryReader{sum: Summary{Offset: start}}
+	sr := summaryReader{sum: Summary{Offset: start, Pending: slices.Clone(pending)}}
 	var (
 		line    []byte // the current line, when it is longer than br's buffer
 		size    int64  // bytes of the current line read so far
@@ -240,7 +274,13 @@ func tooDeep(line []byte) bool {
 
 func (sr *summaryReader) addUser(line []byte) {
 	f := gjson.GetManyBytes(line, "isMeta", "isCompactSummary", "isSidechain", "message.content")
-	if f[0].Bool() || f[1].Bool() || f[2].Bool() {
+	if f[2].Bool() {
+		return
+	}
+	if len(sr.sum.Pending) > 0 && f[3].IsArray() {
+		sr.settle(f[3])
+	}
+	if f[0].Bool() || f[1].Bool() {
 		return
 	}
 	text, ok := promptText(f[3])
@@ -334,13 +374,73 @@ func (sr *summaryReader) addAssistant(line []byte) {
 			sr.addChange(strings.ToValidUTF8(path, "\uFFFD"))
 		case "Bash":
 			if isRemember(input.Get("command").String()) {
-				sr.sum.RememberCalls++
+				sr.sum.RememberAttempts++
+				sr.sum.Pending = append(sr.sum.Pending, block.Get("id").String())
 				sr.sum.ChangesSinceRemember = 0
 				sr.sum.PromptsSinceRemember = 0
 			}
 		}
 		return true
 	})
+}
+
+// settle counts the results, in a user message's content, of pending
+// remember calls: a success is a record, an error is not.
+func (sr *summaryReader) settle(content gjson.Result) {
+	content.ForEach(func(_, block gjson.Result) bool {
+		if block.Get("type").String() != "tool_result" {
+			return true
+		}
+		i := slices.Index(sr.sum.Pending, block.Get("tool_use_id").String())
+		if i < 0 {
+			return true
+		}
+		sr.sum.Pending = slices.Delete(sr.sum.Pending, i, i+1)
+		if !block.Get("is_error").Bool() {
+			sr.sum.RememberCalls++
+			return true
+		}
+		sr.sum.RememberFailed++
+		text := resultText(block.Get("content"))
+		sr.sum.RememberDenied = sr.sum.RememberDenied || denied(text)
+		sr.sum.RememberError = shorten(oneLine(privacy.Clean(firstLine(text))), maxErrorRunes)
+		return true
+	})
+}
+
+// maxErrorRunes bounds Summary.RememberError.
+const maxErrorRunes = 200
+
+// resultText is a tool_result's content as text: a string, or the text
+// of its text blocks.
+func resultText(content gjson.Result) string {
+	if content.Type == gjson.String {
+		return content.Str
+	}
+	var texts []string
+	content.ForEach(func(_, b gjson.Result) bool {
+		if b.Get("type").String() == "text" {
+			texts = append(texts, b.Get("text").String())
+		}
+		return true
+	})
+	return strings.Join(texts, "\n")
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// denialMarks are phrases of the results Claude Code gives a tool call it
+// did not run for want of permission: "This command requires approval"
+// (measured, 2.1.328, -p), and the wordings of a user's refusal.
+var denialMarks = []string{"requires approval", "permission", "denied", "rejected", "doesn't want to proceed"}
+
+func denied(text string) bool {
+	text = strings.ToLower(text)
+	return slices.ContainsFunc(denialMarks, func(m string) bool { return strings.Contains(text, m) })
 }
 
 func (sr *summaryReader) addChange(path string) {
@@ -372,8 +472,9 @@ func isRemember(command string) bool {
 // Add combines s, a summary of an earlier stretch, with next, a summary of
 // the stretch that follows it. Counts add up, files merge without repeats,
 // and the since-remember counts restart if next saw a remember call.
-// FirstPrompt is s's unless s has none; Offset is next's; Skipped is set if
-// either skipped.
+// FirstPrompt is s's unless s has none; Offset and Pending are next's (next
+// is read given s.Pending, as ReadMore does); the remember error is next's
+// if it has one; Skipped is set if either skipped.
 func (s Summary) Add(next Summary) Summary {
 	out := s
 	if out.FirstPrompt == "" {
@@ -381,9 +482,16 @@ func (s Summary) Add(next Summary) Summary {
 	}
 	out.Prompts += next.Prompts
 	out.FileChanges += next.FileChanges
+	out.RememberAttempts += next.RememberAttempts
 	out.RememberCalls += next.RememberCalls
+	out.RememberFailed += next.RememberFailed
+	out.RememberDenied = s.RememberDenied || next.RememberDenied
+	if next.RememberError != "" {
+		out.RememberError = next.RememberError
+	}
+	out.Pending = slices.Clone(next.Pending)
 	out.BadLines += next.BadLines
-	if next.RememberCalls > 0 {
+	if next.RememberAttempts > 0 {
 		out.ChangesSinceRemember = next.ChangesSinceRemember
 		out.PromptsSinceRemember = next.PromptsSinceRemember
 	} else {

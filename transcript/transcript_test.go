@@ -53,11 +53,27 @@ func edit(path string) string {
 }
 func bash(command string) string { return toolUse("Bash", `{"command":`+jsonText(command)+`}`) }
 
+// rememberAs is a remember call with tool_use id id.
+func rememberAs(id string) string {
+	return toolUses(`{"type":"tool_use","id":"` + id + `","name":"Bash","input":{"command":"bimri-hook remember -- chose SQLite"}}`)
+}
+
+// resultFor is the tool_result of call id; content is JSON.
+func resultFor(id string, isError bool, content string) string {
+	e := ""
+	if isError {
+		e = `,"is_error":true`
+	}
+	return userLine(`[{"tool_use_id":"` + id + `","type":"tool_result","content":` + content + e + `}]`)
+}
+
 var (
 	toolResult = userLine(`[{"tool_use_id":"toolu_1","type":"tool_result","content":"ok"}]`)
 	compaction = `{"type":"user","message":{"role":"user","content":"This session is being continued from a previous conversation that ran out of context."},"isCompactSummary":true,"isVisibleInTranscriptOnly":true}` + "\n"
 	attachment = `{"type":"attachment","attachment":{"type":"date","date":"2026-11-29"}}` + "\n"
 	remember   = toolUses(bash(`/home/dev/bin/bimri-hook remember --note "chose SQLite"`))
+	recorded   = resultFor("toolu_1", false, `"Recorded E5."`)
+	deniedText = "This command requires approval"
 )
 
 func TestRead(t *testing.T) {
@@ -122,16 +138,45 @@ func TestRead(t *testing.T) {
 		},
 		{
 			name: "remember resets since-remember counts",
-			in:   prompt("a") + toolUses(write("/p/a")) + remember + toolUses(edit("/p/b")) + prompt("b") + prompt("c"),
+			in:   prompt("a") + toolUses(write("/p/a")) + remember + recorded + toolUses(edit("/p/b")) + prompt("b") + prompt("c"),
 			want: Summary{
 				FirstPrompt: "a", Prompts: 3, FilesChanged: []string{"/p/a", "/p/b"}, FileChanges: 2,
-				RememberCalls: 1, ChangesSinceRemember: 1, PromptsSinceRemember: 2,
+				RememberAttempts: 1, RememberCalls: 1, ChangesSinceRemember: 1, PromptsSinceRemember: 2,
 			},
 		},
 		{
 			name: "change in the same message after remember",
-			in:   toolUses(write("/p/a"), bash("bimri remember x"), edit("/p/b")),
-			want: Summary{FilesChanged: []string{"/p/a", "/p/b"}, FileChanges: 2, RememberCalls: 1, ChangesSinceRemember: 1},
+			in:   toolUses(write("/p/a"), bash("bimri remember x"), edit("/p/b")) + recorded,
+			want: Summary{FilesChanged: []string{"/p/a", "/p/b"}, FileChanges: 2, RememberAttempts: 1, RememberCalls: 1, ChangesSinceRemember: 1},
+		},
+		{
+			name: "a remember without its result yet is pending, not recorded",
+			in:   toolUses(write("/p/a")) + remember,
+			want: Summary{FilesChanged: []string{"/p/a"}, FileChanges: 1, RememberAttempts: 1, Pending: []string{"toolu_1"}},
+		},
+		{
+			name: "a denied remember is not a record",
+			in:   toolUses(write("/p/a")) + rememberAs("toolu_d") + resultFor("toolu_d", true, jsonText(deniedText)),
+			want: Summary{FilesChanged: []string{"/p/a"}, FileChanges: 1, RememberAttempts: 1, RememberFailed: 1,
+				RememberDenied: true, RememberError: deniedText},
+		},
+		{
+			name: "a failed remember is not a record, nor a denial",
+			in: rememberAs("toolu_f") + resultFor("toolu_f", true,
+				`[{"type":"text","text":"Exit code 1\nbimri-hook: remember: --importance must be 1-5"}]`),
+			want: Summary{RememberAttempts: 1, RememberFailed: 1, RememberError: "Exit code 1"},
+		},
+		{
+			name: "results are matched by id, in any order",
+			in: toolUses(`{"type":"tool_use","id":"a","name":"Bash","input":{"command":"bimri-hook remember -- x"}}`,
+				`{"type":"tool_use","id":"b","name":"Bash","input":{"command":"bimri-hook remember -- y"}}`) +
+				userLine(`[{"tool_use_id":"b","type":"tool_result","content":"ok"},{"tool_use_id":"other","type":"tool_result","content":"no","is_error":true}]`),
+			want: Summary{RememberAttempts: 2, RememberCalls: 1, Pending: []string{"a"}},
+		},
+		{
+			name: "a sidechain result does not settle the main session's call",
+			in:   remember + `{"type":"user","isSidechain":true,"message":{"role":"user","content":[{"tool_use_id":"toolu_1","type":"tool_result","content":"ok"}]}}` + "\n",
+			want: Summary{RememberAttempts: 1, Pending: []string{"toolu_1"}},
 		},
 		{
 			name: "bash that is not remember",
@@ -226,10 +271,14 @@ func TestRead(t *testing.T) {
 	}
 }
 
-// normal makes an empty FilesChanged nil, so that summaries compare equal.
+// normal makes an empty FilesChanged and Pending nil, so that summaries
+// compare equal.
 func normal(s Summary) Summary {
 	if len(s.FilesChanged) == 0 {
 		s.FilesChanged = nil
+	}
+	if len(s.Pending) == 0 {
+		s.Pending = nil
 	}
 	return s
 }
@@ -399,8 +448,9 @@ func TestReadFileMissing(t *testing.T) {
 // Reading a growing transcript a piece at a time and adding the pieces up
 // gives what one read of the whole gives.
 func TestReadFileIncremental(t *testing.T) {
-	in := prompt("a") + toolUses(write("/p/a")) + toolResult + remember + toolUses(edit("/p/b"), write("/p/a")) +
-		"{bad\n" + prompt("b") + compaction + toolUses(edit("/p/c")) + prompt("c")
+	in := prompt("a") + toolUses(write("/p/a")) + toolResult + remember + recorded + toolUses(edit("/p/b"), write("/p/a")) +
+		"{bad\n" + prompt("b") + compaction + toolUses(edit("/p/c")) + prompt("c") +
+		rememberAs("toolu_d") + resultFor("toolu_d", true, jsonText(deniedText)) + prompt("d")
 	whole, err := Read(strings.NewReader(in), 0, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -412,9 +462,9 @@ func TestReadFileIncremental(t *testing.T) {
 		for end := step; ; end += step {
 			end = min(end, len(in))
 			is.NoErr(os.WriteFile(path, []byte(in[:end]), 0o600))
-			next, err := ReadFile(path, sum.Offset, 0)
+			var err error
+			sum, err = sum.ReadMore(path, 0)
 			is.NoErr(err)
-			sum = sum.Add(next)
 			if end == len(in) {
 				break
 			}
@@ -435,12 +485,16 @@ func TestAdd(t *testing.T) {
 		FirstPrompt: "a", Prompts: 3, FilesChanged: []string{"/x", "/y", "/z"}, FileChanges: 5,
 		RememberCalls: 1, ChangesSinceRemember: 3, PromptsSinceRemember: 2, Offset: 20, BadLines: 1,
 	})
-	withRemember := Summary{Prompts: 2, FileChanges: 4, RememberCalls: 2, ChangesSinceRemember: 1,
+	withRemember := Summary{Prompts: 2, FileChanges: 4, RememberAttempts: 2, RememberCalls: 2, ChangesSinceRemember: 1,
 		PromptsSinceRemember: 0, Offset: 30, Skipped: true}
 	is.Equal(a.Add(withRemember), Summary{
 		FirstPrompt: "a", Prompts: 4, FilesChanged: []string{"/x", "/y"}, FileChanges: 7,
-		RememberCalls: 3, ChangesSinceRemember: 1, PromptsSinceRemember: 0, Offset: 30, Skipped: true, BadLines: 1,
+		RememberAttempts: 2, RememberCalls: 3, ChangesSinceRemember: 1, PromptsSinceRemember: 0, Offset: 30, Skipped: true, BadLines: 1,
 	})
+	// A stretch that only settles an earlier call does not restart the
+	// since-remember counts: the call was made before them.
+	settled := Summary{FileChanges: 1, RememberCalls: 1, ChangesSinceRemember: 1, Offset: 40}
+	is.Equal(a.Add(settled).ChangesSinceRemember, 2)
 	is.Equal(Summary{}.Add(noRemember).FirstPrompt, "b")
 
 	// The result never shares its FilesChanged array with a.
