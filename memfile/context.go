@@ -112,7 +112,11 @@ func ContextView(f *File, v View) string {
 			}
 		}
 	}
-	head := fmt.Sprintf("# BIMRI memory (%s): %d sessions, last maintained %s", v.Name, f.Header.Sessions, lastMaintained(f.Header))
+	sessions := "sessions"
+	if f.Header.Sessions == 1 {
+		sessions = "session"
+	}
+	head := fmt.Sprintf("# BIMRI memory (%s): %d %s, last maintained %s", v.Name, f.Header.Sessions, sessions, lastMaintained(f.Header))
 	footer := func(left int) string {
 		if left == 0 {
 			return fmt.Sprintf("All %d items shown. The full memory file is %s.", total, v.Name)

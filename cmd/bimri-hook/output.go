@@ -43,7 +43,7 @@ func printForgotten(w io.Writer, a memfile.Archived, archive string) {
 }
 
 func printShow(w io.Writer, s memorySnapshot, path string) {
-	fmt.Fprintf(w, "%s: %d sessions, last maintained %s, today %s\n", path, s.Sessions, orNever(s.LastMaintained), s.Today)
+	fmt.Fprintf(w, "%s: %s, last maintained %s, today %s\n", path, plural(s.Sessions, "session", "sessions"), orNever(s.LastMaintained), s.Today)
 	for tier := 1; tier <= 2; tier++ {
 		fmt.Fprintf(w, "\nTier %d\n", tier)
 		n := 0
