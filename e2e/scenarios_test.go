@@ -46,9 +46,9 @@ const (
 	// model a SessionStart hook's additionalContext.
 	sessionStartMarker = "SessionStart hook additional context: "
 	// stopBlockMarker begins the text in which the client hands the model
-	// a Stop hook's blocking reason: the marker, the hook's command in
-	// quotes, ": ", then the reason.
-	stopBlockMarker = "Stop hook blocking error from command: "
+	// a Stop hook's additionalContext, bimri-hook's nudge (measured,
+	// TestMeasureStopContext).
+	stopBlockMarker = "Stop hook additional context: "
 	// persistedMarker replaces hook output that was too large.
 	persistedMarker = "<persisted-output>"
 )
@@ -259,19 +259,14 @@ func checkContextWhole(t *testing.T, ctx string) {
 }
 
 // rememberFromBlock finds, in the text a model received, the Stop hook's
-// blocking reason and in it the remember command line. ok is false when
-// the text holds no Stop block.
+// nudge and in it the remember command line. ok is false when the text
+// holds no nudge.
 func rememberFromBlock(text string) (line string, ok bool) {
 	i := strings.Index(text, stopBlockMarker)
 	if i < 0 {
 		return "", false
 	}
 	rest := text[i+len(stopBlockMarker):]
-	// The hook's command is quoted and may hold quotes itself; the reason
-	// follows the first `": `.
-	if j := strings.Index(rest, `": `); j >= 0 {
-		rest = rest[j+3:]
-	}
 	for _, l := range strings.Split(rest, "\n") {
 		if strings.Contains(l, " remember ") {
 			return strings.TrimSpace(l), true
@@ -421,7 +416,7 @@ func checkRecordedSession(t *testing.T, run *RunResult, reqs []Recorded, workspa
 			blocks++
 		}
 	}
-	is.Equal(blocks, 1) // the Stop hook blocks once
+	is.Equal(blocks, 1) // the Stop hook nudges once
 
 	// The model ran the command it was given, and it worked without a
 	// permission prompt.

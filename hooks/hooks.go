@@ -4,7 +4,10 @@
 // returns; handlers never print, exit or read the clock themselves.
 package hooks
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Output is a handler's answer. At most one of JSON and Text is set; both
 // empty means exit 0 with nothing on stdout.
@@ -44,4 +47,19 @@ func additionalContext(event, text string) Output {
 
 func systemMessage(msg string) Output {
 	return Output{JSON: map[string]any{"systemMessage": msg}}
+}
+
+// userMessage shows the user the messages that are not empty, one line
+// each, or answers nothing when all are.
+func userMessage(msgs ...string) Output {
+	var lines []string
+	for _, m := range msgs {
+		if m != "" {
+			lines = append(lines, m)
+		}
+	}
+	if len(lines) == 0 {
+		return Output{}
+	}
+	return systemMessage(strings.Join(lines, "\n"))
 }

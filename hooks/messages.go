@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/transcript"
 	"github.com/bimri/bimri-hook/wiring"
 )
 
@@ -101,16 +102,45 @@ func nudgeReason(env Env) string {
 		"\nPick importance 1-5 as the memory instructions describe. If nothing much happened, record a one-line summary at importance 2 (importance 1 falls below the threshold at once and is archived)."
 }
 
-// updatedMessage is what the user sees after a pass.
-func updatedMessage(rep memfile.Report, notice string) string {
-	msg := "BIMRI updated"
+// updatedMessage is what the user sees after a pass: the entries the
+// agent recorded since the user was last told, what the pass changed, and
+// the store's notice; "" when nothing changed.
+func updatedMessage(recorded int, rep memfile.Report, notice string) string {
+	var parts []string
+	switch {
+	case recorded == 1:
+		parts = append(parts, "1 entry recorded")
+	case recorded > 1:
+		parts = append(parts, fmt.Sprintf("%d entries recorded", recorded))
+	}
 	if s := rep.Summary(); s != "" {
-		msg += ": " + s
+		parts = append(parts, s)
 	}
-	if notice != "" {
-		msg += ". " + notice
+	msg := ""
+	if len(parts) > 0 {
+		msg = "BIMRI updated: " + strings.Join(parts, "; ")
 	}
-	return msg
+	switch {
+	case notice == "":
+		return msg
+	case msg == "":
+		return notice
+	}
+	return msg + ". " + notice
+}
+
+// failedMessage tells the user that the agent's remember call did not
+// record, and what to do about it. For a denial that is the exact
+// permission rule: in the user's settings it counts everywhere; in the
+// project's .claude/settings.json Claude Code applies it only in a
+// workspace the user has trusted (measured, 2.1.328).
+func failedMessage(env Env, t transcript.Summary) string {
+	if t.RememberDenied {
+		return fmt.Sprintf("BIMRI: Claude Code denied the agent's %q (%s), so this session is kept only as an automatic summary. To let it record, add %q to \"permissions\".\"allow\" in ~/.claude/settings.json (in the project's .claude/settings.json it counts only once you trust this workspace).",
+			wiring.Command{Binary: env.Binary}.Remember(), t.RememberError, wiring.Command{Binary: env.Binary}.PermissionRule())
+	}
+	return fmt.Sprintf("BIMRI: the agent's %q failed (%s), so this session is kept only as an automatic summary. Run `%s doctor` to see why.",
+		wiring.Command{Binary: env.Binary}.Remember(), t.RememberError, wiring.ShellWord(env.Binary))
 }
 
 // compactInstructions steer the compaction summary (PreCompact stdout).

@@ -22,9 +22,20 @@ type sessionState struct {
 	Blocks     int                `json:"blocks"`   // blocks this session, for the "once" policy
 	Recorded   bool               `json:"recorded"` // a checkpoint or fallback entry was written
 	Counted    bool               `json:"counted"`  // Sessions was bumped for this session
+	// Told is true once the user has been told that a remember call
+	// failed: they are told once per session.
+	Told bool `json:"told,omitempty"`
+	// Reported is how many of the agent's records the user has been told
+	// of ("BIMRI updated: 1 entry recorded").
+	Reported int `json:"reported,omitempty"`
 }
 
 func stateKey(in Input) string { return "session-" + in.SessionID }
+
+// noticeKey is the state of the workspace that holds a message for the
+// user which a session could not show itself; the next SessionStart shows
+// it and clears it.
+const noticeKey = "notice"
 
 func loadState(tx *memfile.Tx, in Input) sessionState {
 	var st sessionState
@@ -45,19 +56,19 @@ func saveState(tx *memfile.Tx, in Input, st sessionState) {
 // read, which keeps SessionEnd far inside the client's 1.5 s.
 const transcriptLimit = 2 << 20
 
-// readTranscript reads the new part of the session's transcript, if its
-// path is one Claude Code would use. A missing or odd transcript gives an
-// empty summary: memory must work without it.
-func readTranscript(env Env, in Input, from int64) (transcript.Summary, bool) {
+// readTranscript adds the new part of the session's transcript to sum, if
+// its path is one Claude Code would use. A missing or odd transcript leaves
+// sum as it was: memory must work without it.
+func readTranscript(env Env, in Input, sum transcript.Summary) transcript.Summary {
 	path := in.TranscriptPath
 	if !transcriptAllowed(env, path) {
-		return transcript.Summary{Offset: from}, false
+		return sum
 	}
-	s, err := transcript.ReadFile(path, from, transcriptLimit)
+	next, err := sum.ReadMore(path, transcriptLimit)
 	if err != nil {
-		return transcript.Summary{Offset: from}, false
+		return sum
 	}
-	return s, true
+	return next
 }
 
 // transcriptAllowed accepts only absolute .jsonl paths inside Claude Code's
@@ -91,11 +102,16 @@ func within(root, path string) bool {
 }
 
 // catchUp adds the transcript read since the last event to the state.
+//
+// A remember call counts as a record only once its tool_result, which
+// the client appends some milliseconds after the call, is read and is not
+// an error (a denial, a failure). Until then it is pending: the Stop that
+// follows the call does not nudge again (the agent did answer), and the
+// next event settles it. SessionEnd, the last chance, counts a call still
+// pending as no record and writes the fallback entry: a spare summary
+// costs less than a lost session.
 func catchUp(env Env, in Input, st *sessionState) {
-	next, ok := readTranscript(env, in, st.Transcript.Offset)
-	if ok {
-		st.Transcript = st.Transcript.Add(next)
-	}
+	st.Transcript = readTranscript(env, in, st.Transcript)
 }
 
 // didWork says whether the session has done real work since its last

@@ -31,6 +31,12 @@ func SessionEnd(env Env, in Input) (Output, error) {
 				st.Recorded = true
 			}
 		}
+		if st.Transcript.RememberFailed > 0 && !st.Told {
+			// The client shows nothing a SessionEnd hook says: the next
+			// SessionStart tells the user.
+			tx.SetState(noticeKey, []byte(failedMessage(env, st.Transcript)))
+			st.Told = true
+		}
 		opt := memfile.Options{CountSession: !st.Counted}
 		if opt.CountSession && (tx.File.Header.Sessions+1)%env.Config.DeepEvery == 0 {
 			opt.Deep = true

@@ -18,10 +18,15 @@ const stateMaxAge = 30 * 24 * time.Hour
 // has just run. The answer always fits the context limit.
 func SessionStart(env Env, in Input) (Output, error) {
 	var f *memfile.File
-	var notice string
+	var notice, told, updated string
 	_, err := env.Store.Update(func(tx *memfile.Tx) error {
-		tx.Maintain(env.today(), env.Config, memfile.Options{})
+		rep := tx.Maintain(env.today(), env.Config, memfile.Options{})
 		f, notice = tx.File, tx.Notice
+		updated = updatedMessage(0, rep, "")
+		if data := tx.State(noticeKey); len(data) > 0 {
+			told = string(data)
+			tx.SetState(noticeKey, []byte{})
+		}
 		return nil
 	})
 	if err != nil {
@@ -38,7 +43,11 @@ func SessionStart(env Env, in Input) (Output, error) {
 		}
 	}
 	env.Store.PruneState(stateMaxAge)
-	return additionalContext("SessionStart", startContext(env, in, f, notice)), nil
+	out := additionalContext("SessionStart", startContext(env, in, f, notice))
+	if msg := userMessage(told, updated); msg.JSON != nil {
+		out.JSON["systemMessage"] = msg.JSON["systemMessage"]
+	}
+	return out, nil
 }
 
 // startContext assembles the view and the instructions within the limit:

@@ -3,10 +3,15 @@ package hooks
 import "github.com/bimri/bimri-hook/memfile"
 
 // Stop runs after every assistant turn. Under the nudge policy, when the
-// session did real work and recorded nothing since, it blocks once and
-// tells the agent the exact command to record with; otherwise (and always
-// when stop_hook_active is set, so the agent can never be trapped) it runs
-// the session-end pass and tells the user "BIMRI updated".
+// session did real work and recorded nothing since, it nudges once: it
+// gives the agent the exact command to record with as additional context,
+// which (measured on Claude Code 2.1.328) keeps the turn going like a block
+// does, without showing the user "stop hook reported a problem". Otherwise
+// (and always when stop_hook_active is set, so the agent can never be
+// trapped) it runs the session-end pass and tells the user what changed,
+// if anything did. A remember call that failed is told to the user once,
+// with what to do about it, and is not asked for again: a denied call
+// would only be denied again.
 func Stop(env Env, in Input) (Output, error) {
 	var out Output
 	_, err := env.Store.Update(func(tx *memfile.Tx) error {
@@ -16,16 +21,22 @@ func Stop(env Env, in Input) (Output, error) {
 		if !work {
 			st.Nudged = false // recorded since: a later stretch of work may be nudged again
 		}
-		if shouldBlock(env.Settings.StopPolicy, in.StopHookActive, work, st) {
+		var told string
+		if st.Transcript.RememberFailed > 0 && !st.Told {
+			told, st.Told = failedMessage(env, st.Transcript), true
+		}
+		if st.Transcript.RememberFailed == 0 && shouldBlock(env.Settings.StopPolicy, in.StopHookActive, work, st) {
 			st.Nudged = true
 			st.Blocks++
 			saveState(tx, in, st)
-			out = Output{JSON: map[string]any{"decision": "block", "reason": nudgeReason(env)}}
+			out = additionalContext("Stop", nudgeReason(env))
 			return nil
 		}
 		rep := tx.Maintain(env.today(), env.Config, memfile.Options{})
+		recorded := st.Transcript.RememberCalls - st.Reported
+		st.Reported = st.Transcript.RememberCalls
 		saveState(tx, in, st)
-		out = systemMessage(updatedMessage(rep, tx.Notice))
+		out = userMessage(told, updatedMessage(recorded, rep, tx.Notice))
 		return nil
 	})
 	if errBusy(err) {

@@ -400,7 +400,7 @@ func badCases() []badCase {
 		{name: "transcript of 50 MB at Stop", setup: hugeTranscript, stdin: func(c *caseDir) []byte {
 			return event("Stop", map[string]any{"session_id": "bad-input", "cwd": c.ws, "transcript_path": filepath.Join(c.transcripts, "huge.jsonl")})
 		}, wantCode: 0, may: changesWorkspace, check: func(t *testing.T, c *caseDir, res result) {
-			if !strings.Contains(res.stdout, `"decision":"block"`) {
+			if !strings.Contains(res.stdout, `"additionalContext":"BIMRI: this session did real work`) {
 				t.Errorf("a session that changed files and recorded nothing was not nudged: %s", res.stdout)
 			}
 		}},

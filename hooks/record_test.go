@@ -1,0 +1,149 @@
+package hooks
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/matryer/is"
+)
+
+// Transcript lines as Claude Code writes them, cut to what matters.
+const (
+	tPrompt   = `{"type":"user","message":{"role":"user","content":"Please write NOTES.md"}}` + "\n"
+	tWrite    = `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_w","name":"Write","input":{"file_path":"/p/NOTES.md","content":"x"}}]}}` + "\n"
+	tRemember = `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_r","name":"Bash","input":{"command":"bimri-hook remember --importance 3 -- Wrote NOTES.md"}}]}}` + "\n"
+	tOK       = `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_r","type":"tool_result","content":"Recorded E1."}]}}` + "\n"
+	tDenied   = `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_r","type":"tool_result","content":"This command requires approval","is_error":true}]}}` + "\n"
+	tFailed   = `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_r","type":"tool_result","content":"Exit code 1\nbimri-hook: remember: no text","is_error":true}]}}` + "\n"
+)
+
+// A record is a remember call whose result succeeded. Each case plays a
+// session's transcript as it stands at Stop, then at SessionEnd, through
+// the handlers, and checks the nudge, what the user is told, and whether
+// the fallback entry is written.
+func TestRecordNeedsASuccessfulResult(t *testing.T) {
+	cases := []struct {
+		name          string
+		atStop, atEnd string // the transcript when each event runs
+		nudge         bool   // Stop asks the agent to record
+		told          string // Stop tells the user this ("" nothing)
+		fallback      bool   // SessionEnd writes the fallback entry
+		nextStart     string // the next SessionStart tells the user this
+	}{
+		{name: "recorded", atStop: tPrompt + tWrite + tRemember + tOK, told: "BIMRI updated: 1 entry recorded", fallback: false},
+		{name: "work and no record", atStop: tPrompt + tWrite, nudge: true, fallback: true},
+		{name: "denied", atStop: tPrompt + tWrite + tRemember + tDenied, told: `add "Bash(bimri-hook remember:*)"`, fallback: true},
+		{name: "failed", atStop: tPrompt + tWrite + tRemember + tFailed, told: "failed (Exit code 1)", fallback: true},
+		{name: "result not yet written at Stop, then recorded", atStop: tPrompt + tWrite + tRemember,
+			atEnd: tPrompt + tWrite + tRemember + tOK, fallback: false},
+		{name: "result not yet written at Stop, then denied", atStop: tPrompt + tWrite + tRemember,
+			atEnd: tPrompt + tWrite + tRemember + tDenied, fallback: true, nextStart: "denied the agent's"},
+		{name: "result never written", atStop: tPrompt + tWrite + tRemember, fallback: true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			is := is.New(t)
+			env, path := recordEnv(t)
+			in := Input{SessionID: "s1", TranscriptPath: path, Cwd: env.Store.Root}
+			is.NoErr(os.WriteFile(path, []byte(c.atStop), 0o600))
+
+			in.Event = "Stop"
+			out, err := Stop(env, in)
+			is.NoErr(err)
+			is.Equal(stopNudged(out), c.nudge)
+			msg, _ := out.JSON["systemMessage"].(string)
+			if c.told == "" {
+				is.True(!strings.Contains(msg, "BIMRI")) // nothing to tell
+			} else {
+				is.True(strings.Contains(msg, c.told))
+			}
+
+			if c.atEnd != "" {
+				is.NoErr(os.WriteFile(path, []byte(c.atEnd), 0o600))
+			}
+			in.Event = "SessionEnd"
+			_, err = SessionEnd(env, in)
+			is.NoErr(err)
+			f, _, _, err := env.Store.Read()
+			is.NoErr(err)
+			is.Equal(hasFallback(f), c.fallback)
+
+			start := func() string {
+				out, err := SessionStart(env, Input{Event: "SessionStart", SessionID: "s2", Source: "startup", Cwd: env.Store.Root})
+				is.NoErr(err)
+				msg, _ := out.JSON["systemMessage"].(string)
+				return msg
+			}
+			next := start()
+			if c.nextStart == "" {
+				is.True(!strings.Contains(next, "BIMRI:"))
+			} else {
+				is.True(strings.Contains(next, c.nextStart))
+				is.True(strings.Contains(next, `"Bash(bimri-hook remember:*)"`)) // the rule to add
+				is.True(!strings.Contains(start(), "BIMRI:"))                    // told once
+			}
+		})
+	}
+}
+
+// A denied remember is told once: the Stops after it say nothing more and
+// do not ask again.
+func TestDeniedToldOnce(t *testing.T) {
+	is := is.New(t)
+	env, path := recordEnv(t)
+	in := Input{Event: "Stop", SessionID: "s1", TranscriptPath: path, Cwd: env.Store.Root}
+	is.NoErr(os.WriteFile(path, []byte(tPrompt+tWrite+tRemember+tDenied), 0o600))
+	out, err := Stop(env, in)
+	is.NoErr(err)
+	is.True(strings.Contains(out.JSON["systemMessage"].(string), "denied"))
+	is.NoErr(os.WriteFile(path, []byte(tPrompt+tWrite+tRemember+tDenied+tWrite), 0o600))
+	out, err = Stop(env, in)
+	is.NoErr(err)
+	is.True(!stopNudged(out)) // more work, but asking again would be denied again
+	msg, _ := out.JSON["systemMessage"].(string)
+	is.True(!strings.Contains(msg, "denied"))
+}
+
+func recordEnv(t *testing.T) (Env, string) {
+	t.Helper()
+	root := t.TempDir()
+	cfg := memfile.DefaultConfig()
+	store, err := memfile.OpenStore(root, cfg, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := Env{Store: store, Config: cfg, Settings: DefaultSettings(), Binary: "bimri-hook",
+		Now: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)}
+	return env, filepath.Join(root, "t.jsonl")
+}
+
+func stopNudged(out Output) bool {
+	spec, ok := out.JSON["hookSpecificOutput"].(map[string]any)
+	return ok && spec["hookEventName"] == "Stop" && strings.Contains(spec["additionalContext"].(string), "remember")
+}
+
+func hasFallback(f *memfile.File) bool {
+	for t := 1; t <= 3; t++ {
+		for _, e := range f.Entries(t) {
+			if strings.HasPrefix(e.Text, "Session: ") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// "BIMRI updated" only when a pass changed something.
+func TestUpdatedMessage(t *testing.T) {
+	is := is.New(t)
+	archived := memfile.Report{Archived: []memfile.Archived{{}}}
+	is.Equal(updatedMessage(0, memfile.Report{}, ""), "")
+	is.Equal(updatedMessage(0, memfile.Report{}, "a notice"), "a notice")
+	is.Equal(updatedMessage(0, archived, ""), "BIMRI updated: 1 archived")
+	is.Equal(updatedMessage(1, archived, "a notice"), "BIMRI updated: 1 entry recorded; 1 archived. a notice")
+	is.Equal(updatedMessage(2, memfile.Report{}, ""), "BIMRI updated: 2 entries recorded")
+}
