@@ -76,6 +76,20 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 	return e, true, nil
 }
 
+// Remember records an entry as Add does and weighs it for its tier on its
+// date under cfg, so the file shows its weight before the next pass: what
+// the remember command (and the simulation, which must measure the same
+// thing) records.
+func (f *File) Remember(n NewEntry, cfg Config) (*Entry, bool, error) {
+	e, isNew, err := f.Add(n)
+	if err != nil {
+		return nil, false, err
+	}
+	e.Weight = Score(*e, n.Tier, n.Date, cfg).Weight
+	e.HasWeight = true
+	return e, isNew, nil
+}
+
 // Remove takes an entry or pattern out of the file by ID and returns it as
 // an archive record; the caller archives it.
 func (f *File) Remove(id, reason string) (Archived, bool) {

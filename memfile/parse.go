@@ -277,6 +277,21 @@ func (p *parser) parseHeader(m []string, lineNo int) bool {
 	return true
 }
 
+// ParseHeader reads a memory file's first line, the header, alone: a
+// caller that needs only the session count or the token estimate need not
+// parse the whole file.
+func ParseHeader(line string) (Header, bool) {
+	m := headerRe.FindStringSubmatch(strings.TrimSpace(line))
+	if m == nil {
+		return Header{}, false
+	}
+	p := &parser{f: &File{}}
+	if !p.parseHeader(m, 1) {
+		return Header{}, false
+	}
+	return p.f.Header, true
+}
+
 // isTemplateComment recognises the comment lines the template puts under
 // each tier heading; passes regenerate them from the config.
 func isTemplateComment(t string) bool {

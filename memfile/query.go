@@ -35,14 +35,8 @@ func Forecast(f *File, today time.Time, cfg Config, days int) []Departure {
 	today = civil(today)
 	var out []Departure
 	for _, e := range f.Entries(2) {
-		now := Score(*e, 2, today, cfg).Weight
-		for d := 0; d <= days; d++ {
-			day := today.AddDate(0, 0, d)
-			w := Score(*e, 2, day, cfg).Weight
-			if w < cfg.Threshold {
-				out = append(out, Departure{Entry: e, Day: day, Days: d, From: now, To: w})
-				break
-			}
+		if d, ok := ForecastEntry(e, today, cfg, days); ok {
+			out = append(out, d)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b Departure) int {
@@ -52,6 +46,20 @@ func Forecast(f *File, today time.Time, cfg Config, days int) []Departure {
 		return strings.Compare(a.Entry.ID, b.Entry.ID)
 	})
 	return out
+}
+
+// ForecastEntry says when one Tier 2 entry falls below the threshold, if
+// it does within days.
+func ForecastEntry(e *Entry, today time.Time, cfg Config, days int) (Departure, bool) {
+	today = civil(today)
+	now := Score(*e, 2, today, cfg).Weight
+	for d := 0; d <= days; d++ {
+		day := today.AddDate(0, 0, d)
+		if w := Score(*e, 2, day, cfg).Weight; w < cfg.Threshold {
+			return Departure{Entry: e, Day: day, Days: d, From: now, To: w}, true
+		}
+	}
+	return Departure{}, false
 }
 
 // Hit is one search result.

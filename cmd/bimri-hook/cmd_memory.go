@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bimri/bimri-hook/internal/inspect"
+	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/privacy"
 	"github.com/urfave/cli/v2"
@@ -42,17 +44,12 @@ func (a *app) rememberCommand() *cli.Command {
 			var e *memfile.Entry
 			var isNew bool
 			res, err := store.Update(func(tx *memfile.Tx) error {
-				e, isNew, err = tx.File.Add(memfile.NewEntry{
+				e, isNew, err = tx.File.Remember(memfile.NewEntry{
 					Tier: tier, Importance: imp, Date: ws.now,
 					// Private spans go before the list is split: one may hold a comma.
 					Tags: memfile.SplitTags(privacy.Clean(c.String("tags"))), Text: text,
-				})
-				if err != nil {
-					return err
-				}
-				e.Weight = memfile.Score(*e, tier, ws.now, ws.config).Weight
-				e.HasWeight = true
-				return nil
+				}, ws.config.Memory)
+				return err
 			})
 			if err != nil {
 				return err
@@ -127,7 +124,7 @@ func (a *app) showCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			snap := snapshot(f, warnings, ws)
+			snap := inspect.Show(f, warnings, ws.now, ws.config.Memory)
 			if c.Bool("json") {
 				return printJSON(a.stdout, snap)
 			}
@@ -159,7 +156,7 @@ func (a *app) whyCommand() *cli.Command {
 			if e == nil {
 				return fmt.Errorf("no entry with ID %q in %s", id, memfile.MemoryName)
 			}
-			printWhy(a.stdout, explain(*e, tier, ws))
+			printWhy(a.stdout, inspect.Explain(*e, tier, ws.now, ws.config.Memory))
 			return nil
 		},
 	}
@@ -179,7 +176,7 @@ func (a *app) forecastCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			printForecast(a.stdout, forecast(f, ws, days), days, ws)
+			printForecast(a.stdout, memfile.Forecast(f, ws.now, ws.config.Memory, days), days, ws.config.Memory.Threshold)
 			return nil
 		},
 	}
@@ -207,13 +204,13 @@ func (a *app) maintainCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				_, rep := memfile.Maintain(f, ws.now, ws.config, opt)
+				_, rep := memfile.Maintain(f, ws.now, ws.config.Memory, opt)
 				printReport(a.stdout, rep, true)
 				return nil
 			}
 			var rep memfile.Report
 			res, err := ws.store.Update(func(tx *memfile.Tx) error {
-				rep = tx.Maintain(ws.now, ws.config, opt)
+				rep = tx.Maintain(ws.now, ws.config.Memory, opt)
 				return nil
 			})
 			if err != nil {
@@ -230,20 +227,20 @@ func (a *app) maintainCommand() *cli.Command {
 
 // openStore opens the workspace and the store a command acts on: the
 // workspace's, or with --global the user's memory across workspaces.
-func (a *app) openStore(c *cli.Context) (*workspace, *memfile.Store, error) {
+func (a *app) openStore(c *cli.Context) (*openedWorkspace, *memfile.Store, error) {
 	ws, err := a.openWorkspace(c, "")
 	if err != nil {
 		return nil, nil, err
 	}
 	if c.Bool("global") {
-		store, err := globalStore(ws)
+		store, err := workspace.GlobalStore(ws.config, a.clock)
 		return ws, store, err
 	}
 	return ws, ws.store, nil
 }
 
 // readMemory opens the workspace and reads its memory without the lock.
-func (a *app) readMemory(c *cli.Context) (*workspace, *memfile.File, error) {
+func (a *app) readMemory(c *cli.Context) (*openedWorkspace, *memfile.File, error) {
 	ws, err := a.openWorkspace(c, "")
 	if err != nil {
 		return nil, nil, err
@@ -271,7 +268,7 @@ func (a *app) searchCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			hits := search(f, recs, query)
+			hits := inspect.Search(f, recs, query)
 			if c.Bool("json") {
 				return printJSON(a.stdout, hits)
 			}

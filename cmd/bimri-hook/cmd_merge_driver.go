@@ -1,12 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/bimri/bimri-hook/internal/config"
+	"github.com/bimri/bimri-hook/internal/mergedriver"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/urfave/cli/v2"
 )
@@ -32,60 +32,15 @@ func (a *app) mergeDriverCommand() *cli.Command {
 			if len(args) == 4 {
 				name = args[3]
 			}
-			base, err := readMergeBase(args[0])
-			if err != nil {
-				return err
-			}
-			ours, err := readMergeSide("ours", args[1])
-			if err != nil {
-				return err
-			}
-			theirs, err := readMergeSide("theirs", args[2])
-			if err != nil {
-				return err
-			}
 			cfg, cfgErr := a.mergeConfig(c, name)
-			merged, rep := memfile.MergeFiles(base, ours, theirs, cfg)
-			if err := memfile.WriteFileAtomic(args[1], memfile.Render(merged)); err != nil {
-				return fmt.Errorf("merge-driver: write the merged %s: %w", name, err)
+			res, err := mergedriver.Merge(args[0], args[1], args[2], name, cfg)
+			if err != nil {
+				return err
 			}
-			printMerged(a.stdout, name, rep, base == nil, cfgErr)
+			printMerged(a.stdout, name, res.Report, res.NoBase, cfgErr)
 			return nil
 		},
 	}
-}
-
-// readMergeSide reads ours or theirs. Either must be a memory file: git
-// is told of a conflict rather than given a merge of something else.
-func readMergeSide(side, path string) (*memfile.File, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("merge-driver: read %s: %w", side, err)
-	}
-	f, _, err := memfile.Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("merge-driver: %s (%s): %w", side, path, err)
-	}
-	return f, nil
-}
-
-// readMergeBase reads the common ancestor. git gives an empty file when
-// there is none (both branches added bimri.md); a base that is not a
-// memory file is treated the same way, since it only decides which
-// removals to honour: the merge becomes a union.
-func readMergeBase(path string) (*memfile.File, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("merge-driver: read base: %w", err)
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, nil
-	}
-	f, _, err := memfile.Parse(data)
-	if errors.Is(err, memfile.ErrUnreadable) {
-		return nil, nil
-	}
-	return f, err
 }
 
 // mergeConfig is the workspace's config, for the weights and the template
@@ -101,9 +56,9 @@ func (a *app) mergeConfig(c *cli.Context, name string) (memfile.Config, error) {
 	if err != nil {
 		return memfile.DefaultConfig(), err
 	}
-	cfg, _, err := loadConfig(c.String("config"), root)
+	cfg, err := config.Load(c.String("config"), root)
 	if err != nil {
 		return memfile.DefaultConfig(), err
 	}
-	return cfg, nil
+	return cfg.Memory, nil
 }

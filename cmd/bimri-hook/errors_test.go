@@ -62,16 +62,3 @@ func TestErrorShapes(t *testing.T) {
 	_, err := os.Stat(filepath.Join(dir, "bimri.md"))
 	is.New(t).True(os.IsNotExist(err))
 }
-
-// TestStdinNeverHangs: an input stream that never ends is cut off by the
-// bounded wait, not waited on forever.
-func TestStdinNeverHangs(t *testing.T) {
-	is := is.New(t)
-	r, w, err := os.Pipe()
-	is.NoErr(err)
-	defer w.Close()
-	defer r.Close()
-	_, err = readBounded(r, 1024, 50*time.Millisecond)
-	is.True(err != nil)
-	is.True(strings.Contains(err.Error(), "no hook input on stdin after"))
-}

@@ -11,8 +11,13 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/hooks"
+	"github.com/bimri/bimri-hook/internal/inspect"
+	"github.com/bimri/bimri-hook/internal/simulate"
 	"github.com/bimri/bimri-hook/memfile"
 )
+
+// dateLayout is how every command writes a day.
+const dateLayout = inspect.DateLayout
 
 func printJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
@@ -42,7 +47,7 @@ func printForgotten(w io.Writer, a memfile.Archived, archive string) {
 	fmt.Fprintf(w, "moved %s to %s: %s\n", id, archive, text)
 }
 
-func printShow(w io.Writer, s memorySnapshot, path string) {
+func printShow(w io.Writer, s inspect.Snapshot, path string) {
 	fmt.Fprintf(w, "%s: %s, last maintained %s, today %s\n", path, plural(s.Sessions, "session", "sessions"), orNever(s.LastMaintained), s.Today)
 	for tier := 1; tier <= 2; tier++ {
 		fmt.Fprintf(w, "\nTier %d\n", tier)
@@ -76,6 +81,14 @@ func printShow(w io.Writer, s memorySnapshot, path string) {
 	}
 }
 
+// plural writes a count with its noun: "1 entry", "2 entries".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
 func orNever(s string) string {
 	if s == "" {
 		return "never"
@@ -96,8 +109,8 @@ func bar(used, total, width int) string {
 	return "[" + strings.Repeat("#", n) + strings.Repeat(".", width-n) + "]" + over
 }
 
-func printWhy(w io.Writer, x explanation) {
-	e, s := x.entry, x.scoring
+func printWhy(w io.Writer, x inspect.Explanation) {
+	e, s := x.Entry, x.Scoring
 	fmt.Fprintf(w, "%s (Tier %d): %s\n", e.ID, s.Tier, e.Text)
 	fmt.Fprintf(w, "  importance %d, recorded %s, %d days ago\n", e.Importance, e.Date.Format(dateLayout), s.Days)
 	if s.Tier == 1 {
@@ -110,9 +123,9 @@ func printWhy(w io.Writer, x explanation) {
 		}
 	}
 	fmt.Fprintf(w, "  rule: %s\n", s.Rule)
-	fmt.Fprintf(w, "  fate: %s\n", x.fate)
-	if x.leaves != nil && x.leaves.Days > 0 {
-		fmt.Fprintf(w, "  the threshold archives it on %s (in %d days, weight %s)\n", x.leaves.Day.Format(dateLayout), x.leaves.Days, x.leaves.To)
+	fmt.Fprintf(w, "  fate: %s\n", x.Fate)
+	if x.Leaves != nil && x.Leaves.Days > 0 {
+		fmt.Fprintf(w, "  the threshold archives it on %s (in %d days, weight %s)\n", x.Leaves.Day.Format(dateLayout), x.Leaves.Days, x.Leaves.To)
 	}
 }
 
@@ -127,12 +140,12 @@ func printWhyPattern(w io.Writer, p *memfile.Pattern) {
 	}
 }
 
-func printForecast(w io.Writer, deps []memfile.Departure, days int, ws *workspace) {
+func printForecast(w io.Writer, deps []memfile.Departure, days int, threshold memfile.Weight) {
 	if len(deps) == 0 {
-		fmt.Fprintf(w, "no Tier 2 entry falls below the threshold %s in the next %d days\n", ws.config.Threshold, days)
+		fmt.Fprintf(w, "no Tier 2 entry falls below the threshold %s in the next %d days\n", threshold, days)
 		return
 	}
-	fmt.Fprintf(w, "entries the threshold %s archives in the next %d days (budget evictions not included):\n", ws.config.Threshold, days)
+	fmt.Fprintf(w, "entries the threshold %s archives in the next %d days (budget evictions not included):\n", threshold, days)
 	for _, d := range deps {
 		when := "at the next pass"
 		if d.Days > 0 {
@@ -231,7 +244,7 @@ const simulationChartWidth = 40
 // printSimulatedSession is one line per simulated session: the file's
 // tokens per tier after SessionEnd, what left it, and a bar of the total
 // against the total budget.
-func printSimulatedSession(w io.Writer, st sessionStats, cfg memfile.Config) error {
+func printSimulatedSession(w io.Writer, st simulate.SessionStats, cfg memfile.Config) error {
 	t := st.Tokens
 	_, err := fmt.Fprintf(w, "session %4d  %s  T1 %4d  T2 %4d  T3 %4d  total %5d/%d %s  archived %d\n",
 		st.Number, st.Date.Format(dateLayout), t.Tiers[0], t.Tiers[1], t.Tiers[2], t.Total, cfg.TotalBudget,
@@ -240,7 +253,7 @@ func printSimulatedSession(w io.Writer, st sessionStats, cfg memfile.Config) err
 }
 
 // printSimulationSummary is the one line that ends a simulation.
-func printSimulationSummary(w io.Writer, stats []sessionStats, sim simulation) error {
+func printSimulationSummary(w io.Writer, stats []simulate.SessionStats, sim simulate.Simulation) error {
 	peak, context, archived := 0, 0, 0
 	for _, st := range stats {
 		peak = max(peak, st.PeakTotal)

@@ -1,16 +1,13 @@
-package main
+package simulate
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/memfile"
@@ -18,13 +15,13 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-func testSimulation(sessions int, seed uint64, profile string) simulation {
+func testSimulation(sessions int, seed uint64, profile string) Simulation {
 	cfg, err := memfile.Profile(profile)
 	if err != nil {
 		panic(err)
 	}
-	start, _ := memfile.ParseDate(simulationStart)
-	return simulation{Sessions: sessions, PerDay: 2, Seed: seed, Start: start,
+	start, _ := memfile.ParseDate(Start)
+	return Simulation{Sessions: sessions, PerDay: 2, Seed: seed, Start: start,
 		Config: cfg, Settings: hooks.DefaultSettings(), Binary: "bimri-hook"}
 }
 
@@ -44,7 +41,7 @@ func TestLongRunStaysWithinBudgets(t *testing.T) {
 			is := is.New(t)
 			sim := testSimulation(1000, seed, "claude-code")
 			cfg := sim.Config
-			stats, err := simulateSessions(context.Background(), sim, nil)
+			stats, err := Run(context.Background(), sim, nil)
 			is.NoErr(err)
 			is.Equal(len(stats), 1000)
 
@@ -65,10 +62,10 @@ func TestLongRunStaysWithinBudgets(t *testing.T) {
 				peakContext = max(peakContext, st.Context)
 				archived += st.Archived
 			}
-			is.True(peakTier2 >= cfg.Budgets[1]*9/10)                  // Tier 2 was pushed to its budget
-			is.True(peakContext >= cfg.ContextLimit*9/10)              // the context view was pushed to the cap
-			is.True(archived > 1000)                                   // pruning did the work, not a small file
-			is.Equal(stats[999].Date.Format(dateLayout), "2027-05-15") // 2 a day from 2026-01-01
+			is.True(peakTier2 >= cfg.Budgets[1]*9/10)                    // Tier 2 was pushed to its budget
+			is.True(peakContext >= cfg.ContextLimit*9/10)                // the context view was pushed to the cap
+			is.True(archived > 1000)                                     // pruning did the work, not a small file
+			is.Equal(stats[999].Date.Format("2006-01-02"), "2027-05-15") // 2 a day from 2026-01-01
 		})
 	}
 }
@@ -81,7 +78,7 @@ func TestCoworkProfileStaysWithinTheCap(t *testing.T) {
 	}
 	is := is.New(t)
 	sim := testSimulation(150, 7, "cowork")
-	stats, err := simulateSessions(context.Background(), sim, nil)
+	stats, err := Run(context.Background(), sim, nil)
 	is.NoErr(err)
 	peakContext := 0
 	for _, st := range stats {
@@ -94,47 +91,23 @@ func TestCoworkProfileStaysWithinTheCap(t *testing.T) {
 
 func TestSimulationIsDeterministic(t *testing.T) {
 	is := is.New(t)
-	first, err := simulateSessions(context.Background(), testSimulation(40, 5, "claude-code"), nil)
+	first, err := Run(context.Background(), testSimulation(40, 5, "claude-code"), nil)
 	is.NoErr(err)
-	again, err := simulateSessions(context.Background(), testSimulation(40, 5, "claude-code"), nil)
+	again, err := Run(context.Background(), testSimulation(40, 5, "claude-code"), nil)
 	is.NoErr(err)
 	is.Equal(first, again) // same seed, same sessions
 
-	other, err := simulateSessions(context.Background(), testSimulation(40, 6, "claude-code"), nil)
+	other, err := Run(context.Background(), testSimulation(40, 6, "claude-code"), nil)
 	is.NoErr(err)
 	is.True(!slices.Equal(tokensOf(first), tokensOf(other))) // another seed, another mix
 }
 
-func tokensOf(stats []sessionStats) []int {
+func tokensOf(stats []SessionStats) []int {
 	var out []int
 	for _, st := range stats {
 		out = append(out, st.Tokens.Total)
 	}
 	return out
-}
-
-// TestSimulateSessionsOutput runs the command twice and compares the bytes,
-// and checks the shape: one line per session, then one summary line.
-func TestSimulateSessionsOutput(t *testing.T) {
-	is := is.New(t)
-	t.Setenv("BIMRI_TODAY", "")
-	simulate := func() string {
-		var stdout, stderr bytes.Buffer
-		code := run([]string{"bimri-hook", "simulate", "--sessions", "12", "--per-day", "3", "--seed", "9"}, strings.NewReader(""), &stdout, &stderr, time.Now())
-		is.Equal(code, exitOK)
-		is.Equal(stderr.String(), "") // diagnostics only with --verbose
-		return stdout.String()
-	}
-	out := simulate()
-	is.Equal(out, simulate())
-
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	is.Equal(len(lines), 13)
-	is.True(strings.HasPrefix(lines[0], "session    1  2026-01-01  T1 "))
-	is.True(strings.HasPrefix(lines[3], "session    4  2026-01-02  T1 ")) // 3 a day
-	is.True(strings.Contains(lines[0], "/6000 ["))
-	is.True(strings.HasPrefix(lines[12], "12 sessions (seed 9, profile claude-code, 3 a day): largest total ~"))
-	is.True(strings.Contains(lines[12], " of 10000 characters; "))
 }
 
 // TestSimulatedPayloadsMatchTheClient holds the payloads simulate builds
@@ -150,12 +123,12 @@ func TestSimulatedPayloadsMatchTheClient(t *testing.T) {
 		"SessionEnd":       "SessionEnd-other.json",
 		"SubagentStop":     "SubagentStop.json",
 	}
-	for _, event := range simulatedEvents {
+	for _, event := range Events {
 		t.Run(event, func(t *testing.T) {
 			is := is.New(t)
-			real, err := os.ReadFile(filepath.Join("testdata", "hook-inputs", fixtures[event]))
+			real, err := os.ReadFile(filepath.Join("..", "..", "cmd", "bimri-hook", "testdata", "hook-inputs", fixtures[event]))
 			is.NoErr(err)
-			p := eventPayload{Event: event, SessionID: simulatedSession, TranscriptPath: "/home/dev/.claude/projects/-home-dev-proj/s.jsonl",
+			p := Payload{Event: event, SessionID: DefaultSession, TranscriptPath: "/home/dev/.claude/projects/-home-dev-proj/s.jsonl",
 				Cwd: "/home/dev/proj", Source: "startup", Reason: "other", Trigger: "manual", Prompt: "run BIMRI maintenance", StopHookActive: true}
 			built := p.JSON()
 			is.True(gjson.ValidBytes(built))
@@ -173,7 +146,7 @@ func TestSimulatedPayloadsMatchTheClient(t *testing.T) {
 			in, err := hooks.Decode(built)
 			is.NoErr(err)
 			is.Equal(in.Event, event)
-			is.Equal(in.SessionID, simulatedSession)
+			is.Equal(in.SessionID, DefaultSession)
 			is.Equal(in.Cwd, "/home/dev/proj")
 			switch event {
 			case "SessionStart":
@@ -203,7 +176,7 @@ func keysOf(data []byte) []string {
 func TestTranscriptPathIsTheClients(t *testing.T) {
 	is := is.New(t)
 	t.Setenv("CLAUDE_CONFIG_DIR", "/home/dev/.claude")
-	is.Equal(transcriptFor("/home/dev/my proj.v2", "abc"), filepath.FromSlash("/home/dev/.claude/projects/-home-dev-my-proj-v2/abc.jsonl"))
+	is.Equal(TranscriptFor("/home/dev/my proj.v2", "abc"), filepath.FromSlash("/home/dev/.claude/projects/-home-dev-my-proj-v2/abc.jsonl"))
 }
 
 func TestMixFollowsItsDistribution(t *testing.T) {
@@ -239,12 +212,12 @@ func TestSimulationLeavesNothingBehind(t *testing.T) {
 	for _, v := range []string{"TMPDIR", "TMP", "TEMP"} { // os.TempDir's sources
 		t.Setenv(v, tmp)
 	}
-	_, err := simulateSessions(context.Background(), testSimulation(3, 1, "claude-code"), nil)
+	_, err := Run(context.Background(), testSimulation(3, 1, "claude-code"), nil)
 	is.NoErr(err)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stats, err := simulateSessions(ctx, testSimulation(50, 1, "claude-code"), func(st sessionStats) {
+	stats, err := Run(ctx, testSimulation(50, 1, "claude-code"), func(st SessionStats) {
 		if st.Number == 2 {
 			cancel()
 		}

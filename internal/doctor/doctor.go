@@ -1,8 +1,13 @@
-package main
+// Package doctor checks an installation: the binary, the settings that
+// wire it, the permission rule, the config, the memory files, the lock,
+// the state folder, the global memory and git's merge driver. Each check
+// gives one Check; the command prints them.
+package doctor
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -10,75 +15,74 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
-	"github.com/bimri/bimri-hook/hooks"
+	"github.com/bimri/bimri-hook/internal/config"
+	"github.com/bimri/bimri-hook/internal/install"
+	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/wiring"
-	"github.com/urfave/cli/v2"
 )
 
 // Check outcomes. Only FAIL makes doctor exit 1: it means memory does not
 // work; WARN means it works less well than it could.
 const (
-	statusOK   = "OK"
-	statusWarn = "WARN"
-	statusFail = "FAIL"
+	StatusOK   = "OK"
+	StatusWarn = "WARN"
+	StatusFail = "FAIL"
 )
 
-// check is one line of doctor's report.
-type check struct {
-	status string
-	name   string
-	detail string
-	fix    string // what to do about a WARN or FAIL
+// Check is one line of doctor's report.
+type Check struct {
+	Status string
+	Name   string
+	Detail string
+	Fix    string // what to do about a WARN or FAIL
 }
 
-func (a *app) doctorCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "doctor",
-		Usage: "check the wiring, the binary and the files, and say what to fix",
-		Action: func(c *cli.Context) error {
-			root, err := resolveRoot(c, "")
-			if err != nil {
-				return err
-			}
-			d := &doctor{root: root, configFlag: c.String("config")}
-			checks := d.run()
-			printChecks(a.stdout, checks)
-			failed := 0
-			for _, ch := range checks {
-				if ch.status == statusFail {
-					failed++
-				}
-			}
-			switch {
-			case failed == 1:
-				return errors.New("doctor found 1 problem")
-			case failed > 1:
-				return fmt.Errorf("doctor found %d problems", failed)
-			}
-			return nil
-		},
+// Options say what doctor examines.
+type Options struct {
+	Root       string // the workspace, absolute
+	ConfigPath string // the config file given (--config, $BIMRI_CONFIG), or "" for the workspace's
+	Binary     string // this binary, the one hooks tell the agent to run
+	Version    string // this binary's version
+}
+
+// Run runs every check, in the order they are reported.
+func Run(opt Options) []Check {
+	d := &doctor{root: opt.Root, configFlag: opt.ConfigPath, binary: opt.Binary, version: opt.Version}
+	return d.run()
+}
+
+// Failed counts the checks that failed.
+func Failed(checks []Check) int {
+	n := 0
+	for _, ch := range checks {
+		if ch.Status == StatusFail {
+			n++
+		}
 	}
+	return n
 }
 
 // doctor holds what the checks share.
 type doctor struct {
 	root       string
 	configFlag string // --config, if given
-	checks     []check
+	binary     string
+	version    string
+	checks     []Check
 }
 
 func (d *doctor) add(status, name, detail, fix string) {
-	d.checks = append(d.checks, check{status: status, name: name, detail: detail, fix: fix})
+	d.checks = append(d.checks, Check{Status: status, Name: name, Detail: detail, Fix: fix})
 }
 
-func (d *doctor) run() []check {
+func (d *doctor) run() []Check {
 	d.checkBinary()
 	wired := d.checkSettings()
 	d.checkPermission(wired)
-	cfg, settings := d.checkConfig()
-	d.checkFiles(cfg, settings)
+	d.checkFiles(d.checkConfig())
 	d.checkGit()
 	return d.checks
 }
@@ -86,8 +90,8 @@ func (d *doctor) run() []check {
 // checkBinary: the binary this doctor is, the one hooks tell the agent to
 // run.
 func (d *doctor) checkBinary() {
-	status, detail, fix := binaryHealth(binaryPath(), d.root)
-	d.add(status, "binary", fmt.Sprintf("%s (bimri-hook %s)", detail, version), fix)
+	status, detail, fix := binaryHealth(d.binary, d.root)
+	d.add(status, "binary", fmt.Sprintf("%s (bimri-hook %s)", detail, d.version), fix)
 }
 
 // binaryHealth says whether a binary named in settings can run: an
@@ -98,10 +102,10 @@ func binaryHealth(binary, root string) (status, detail, fix string) {
 	if !strings.ContainsAny(binary, `/\`) {
 		found, err := exec.LookPath(binary)
 		if err != nil {
-			return statusWarn, fmt.Sprintf("%s is not on PATH here", binary),
+			return StatusWarn, fmt.Sprintf("%s is not on PATH here", binary),
 				"put bimri-hook on the PATH Claude Code runs with, or run bimri-hook install to use its absolute path"
 		}
-		return statusOK, fmt.Sprintf("%s, found on PATH at %s", binary, found), ""
+		return StatusOK, fmt.Sprintf("%s, found on PATH at %s", binary, found), ""
 	}
 	path := binary
 	if !filepath.IsAbs(path) {
@@ -110,20 +114,20 @@ func binaryHealth(binary, root string) (status, detail, fix string) {
 	info, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return statusFail, fmt.Sprintf("%s does not exist", binary), "reinstall bimri-hook, then run bimri-hook install"
+		return StatusFail, fmt.Sprintf("%s does not exist", binary), "reinstall bimri-hook, then run bimri-hook install"
 	case err != nil:
-		return statusFail, fmt.Sprintf("%s cannot be read: %v", binary, err), "fix its permissions"
+		return StatusFail, fmt.Sprintf("%s cannot be read: %v", binary, err), "fix its permissions"
 	case info.IsDir():
-		return statusFail, fmt.Sprintf("%s is a directory", binary), "run bimri-hook install to point at the binary"
+		return StatusFail, fmt.Sprintf("%s is a directory", binary), "run bimri-hook install to point at the binary"
 	case runtime.GOOS != "windows" && info.Mode().Perm()&0o111 == 0:
-		return statusFail, fmt.Sprintf("%s is not executable", binary), "chmod +x " + binary
+		return StatusFail, fmt.Sprintf("%s is not executable", binary), "chmod +x " + binary
 	}
-	return statusOK, binary, ""
+	return StatusOK, binary, ""
 }
 
 // scopeWiring is what one settings file holds of bimri-hook's.
 type scopeWiring struct {
-	file   settingsFile
+	file   install.SettingsFile
 	wiring wiring.Wiring
 }
 
@@ -131,21 +135,21 @@ type scopeWiring struct {
 // at all makes Claude Code run bimri-hook.
 func (d *doctor) checkSettings() []scopeWiring {
 	var all []scopeWiring
-	for _, scope := range scopes {
-		file, err := settingsFor(scope, d.root)
+	for _, scope := range install.Scopes {
+		file, err := install.SettingsFor(scope, d.root)
 		name := "settings (" + scope + ")"
 		if err != nil {
-			d.add(statusWarn, name, err.Error(), "")
+			d.add(StatusWarn, name, err.Error(), "")
 			continue
 		}
-		data, exists, err := readOptional(file.path)
+		data, exists, err := install.ReadOptional(file.Path)
 		if err != nil {
-			d.add(statusFail, name, fmt.Sprintf("%s cannot be read: %v", file.path, err), "fix its permissions")
+			d.add(StatusFail, name, fmt.Sprintf("%s cannot be read: %v", file.Path, err), "fix its permissions")
 			continue
 		}
 		w, err := wiring.Inspect(data)
 		if err != nil {
-			d.add(statusFail, name, fmt.Sprintf("%s: %v", file.path, err), "fix the file; Claude Code cannot use it either")
+			d.add(StatusFail, name, fmt.Sprintf("%s: %v", file.Path, err), "fix the file; Claude Code cannot use it either")
 			continue
 		}
 		all = append(all, scopeWiring{file, w})
@@ -158,7 +162,7 @@ func (d *doctor) checkSettings() []scopeWiring {
 	for _, s := range all {
 		plugins = append(plugins, s.wiring.Plugins...)
 		if len(s.wiring.Handlers) > 0 {
-			via = append(via, s.file.scope)
+			via = append(via, s.file.Scope)
 		}
 		for _, h := range s.wiring.Handlers {
 			if !slices.Contains(commands, h.Command) {
@@ -168,38 +172,38 @@ func (d *doctor) checkSettings() []scopeWiring {
 	}
 	switch {
 	case len(commands) == 0 && len(plugins) == 0:
-		d.add(statusFail, "wiring", "no settings file runs bimri-hook and its plugin is not enabled, so Claude Code never calls it",
+		d.add(StatusFail, "wiring", "no settings file runs bimri-hook and its plugin is not enabled, so Claude Code never calls it",
 			"bimri-hook install, or bimri-hook install --scope user for every workspace")
 	case len(commands) > 0 && len(plugins) > 0:
-		d.add(statusWarn, "wiring", fmt.Sprintf("both the plugin (%s) and %s settings run bimri-hook, so every event runs twice", strings.Join(plugins, ", "), strings.Join(via, ", ")),
+		d.add(StatusWarn, "wiring", fmt.Sprintf("both the plugin (%s) and %s settings run bimri-hook, so every event runs twice", strings.Join(plugins, ", "), strings.Join(via, ", ")),
 			"disable the plugin, or bimri-hook uninstall --scope "+strings.Join(via, " and --scope "))
 	case len(commands) > 1:
-		d.add(statusWarn, "wiring", fmt.Sprintf("settings run %d different bimri-hook commands (%s), so every event runs more than once", len(commands), strings.Join(commands, " | ")),
+		d.add(StatusWarn, "wiring", fmt.Sprintf("settings run %d different bimri-hook commands (%s), so every event runs more than once", len(commands), strings.Join(commands, " | ")),
 			"keep one; bimri-hook uninstall --scope SCOPE removes the one in SCOPE ("+strings.Join(via, ", ")+")")
 	case len(plugins) > 0:
-		d.add(statusOK, "wiring", "the bimri-hook plugin is enabled ("+strings.Join(plugins, ", ")+")", "")
+		d.add(StatusOK, "wiring", "the bimri-hook plugin is enabled ("+strings.Join(plugins, ", ")+")", "")
 	default:
-		d.add(statusOK, "wiring", "Claude Code runs bimri-hook through the "+strings.Join(via, " and ")+" settings", "")
+		d.add(StatusOK, "wiring", "Claude Code runs bimri-hook through the "+strings.Join(via, " and ")+" settings", "")
 	}
 	return all
 }
 
 // checkScope reports one settings file: the events it wires, the events it
 // misses, and whether the binary its hooks run can run.
-func (d *doctor) checkScope(name string, file settingsFile, exists bool, w wiring.Wiring) {
+func (d *doctor) checkScope(name string, file install.SettingsFile, exists bool, w wiring.Wiring) {
 	switch {
 	case !exists:
-		d.add(statusOK, name, file.path+" does not exist", "")
+		d.add(StatusOK, name, file.Path+" does not exist", "")
 		return
 	case len(w.Handlers) == 0:
-		detail := file.path + " runs nothing of bimri-hook's"
+		detail := file.Path + " runs nothing of bimri-hook's"
 		if len(w.Plugins) > 0 {
 			detail += "; it enables the plugin " + strings.Join(w.Plugins, ", ")
 		}
-		d.add(statusOK, name, detail, "")
+		d.add(StatusOK, name, detail, "")
 		return
 	}
-	status, fix := statusOK, ""
+	status, fix := StatusOK, ""
 	var notes []string
 	var seen []string
 	for _, h := range w.Handlers {
@@ -210,11 +214,11 @@ func (d *doctor) checkScope(name string, file settingsFile, exists bool, w wirin
 		binary, ok := wiring.HookBinary(h.Command)
 		if !ok {
 			notes = append(notes, fmt.Sprintf("cannot tell which binary %q runs", h.Command))
-			status, fix = worse(status, statusWarn), "bimri-hook install --scope "+file.scope
+			status, fix = worse(status, StatusWarn), "bimri-hook install --scope "+file.Scope
 			continue
 		}
 		s, detail, f := binaryHealth(binary, d.root)
-		if s != statusOK {
+		if s != StatusOK {
 			notes = append(notes, detail)
 			if worse(status, s) != status {
 				fix = f
@@ -222,11 +226,11 @@ func (d *doctor) checkScope(name string, file settingsFile, exists bool, w wirin
 			status = worse(status, s)
 		}
 	}
-	detail := fmt.Sprintf("%s runs %s on %s", file.path, strings.Join(seen, " and "), strings.Join(w.Events(), ", "))
+	detail := fmt.Sprintf("%s runs %s on %s", file.Path, strings.Join(seen, " and "), strings.Join(w.Events(), ", "))
 	if missing := w.Missing(); len(missing) > 0 {
 		detail += "; not on " + strings.Join(missing, ", ")
-		if status == statusOK {
-			status, fix = statusWarn, "bimri-hook install --scope "+file.scope
+		if status == StatusOK {
+			status, fix = StatusWarn, "bimri-hook install --scope "+file.Scope
 		}
 	}
 	if len(notes) > 0 {
@@ -237,7 +241,7 @@ func (d *doctor) checkScope(name string, file settingsFile, exists bool, w wirin
 
 // worse returns the more serious of two statuses.
 func worse(a, b string) string {
-	rank := map[string]int{statusOK: 0, statusWarn: 1, statusFail: 2}
+	rank := map[string]int{StatusOK: 0, StatusWarn: 1, StatusFail: 2}
 	if rank[b] > rank[a] {
 		return b
 	}
@@ -258,8 +262,8 @@ func (d *doctor) checkPermission(all []scopeWiring) {
 			}
 		}
 	}
-	where := func(rule string) []settingsFile {
-		var files []settingsFile
+	where := func(rule string) []install.SettingsFile {
+		var files []install.SettingsFile
 		for _, s := range all {
 			if slices.Contains(s.wiring.Rules, rule) {
 				files = append(files, s.file)
@@ -274,7 +278,7 @@ func (d *doctor) checkPermission(all []scopeWiring) {
 			want = append(want, s.wiring.Rules...)
 		}
 		if len(want) == 0 {
-			d.add(statusWarn, "permission", "no permissions.allow rule lets the agent run bimri-hook remember, so it must ask before recording",
+			d.add(StatusWarn, "permission", "no permissions.allow rule lets the agent run bimri-hook remember, so it must ask before recording",
 				"bimri-hook install")
 			return
 		}
@@ -282,61 +286,61 @@ func (d *doctor) checkPermission(all []scopeWiring) {
 	for _, rule := range want {
 		files := where(rule)
 		if len(files) == 0 {
-			d.add(statusWarn, "permission", fmt.Sprintf("no settings allow %s, so the agent must ask before recording", rule),
+			d.add(StatusWarn, "permission", fmt.Sprintf("no settings allow %s, so the agent must ask before recording", rule),
 				"bimri-hook install")
 			continue
 		}
 		var scopesWith []string
 		needsTrust := true
 		for _, f := range files {
-			scopesWith = append(scopesWith, f.scope)
-			if f.scope == scopeUser {
+			scopesWith = append(scopesWith, f.Scope)
+			if f.Scope == install.ScopeUser {
 				needsTrust = false
 			}
 		}
-		if needsTrust && !workspaceTrusted(d.root) {
-			d.add(statusWarn, "permission", fmt.Sprintf("%s is in the %s settings, which Claude Code applies only once this workspace is trusted, and it is not marked trusted", rule, strings.Join(scopesWith, " and ")),
+		if needsTrust && !install.WorkspaceTrusted(d.root) {
+			d.add(StatusWarn, "permission", fmt.Sprintf("%s is in the %s settings, which Claude Code applies only once this workspace is trusted, and it is not marked trusted", rule, strings.Join(scopesWith, " and ")),
 				"open the workspace in Claude Code and accept the trust dialog, or bimri-hook install --scope user")
 			continue
 		}
-		d.add(statusOK, "permission", fmt.Sprintf("%s (%s settings)", rule, strings.Join(scopesWith, " and ")), "")
+		d.add(StatusOK, "permission", fmt.Sprintf("%s (%s settings)", rule, strings.Join(scopesWith, " and ")), "")
 	}
 }
 
 // checkConfig reads the config file; a broken one is a failure (every
 // hook would stop on it), and the other checks go on with the defaults.
-func (d *doctor) checkConfig() (memfile.Config, hooks.Settings) {
-	cfg, settings, err := loadConfig(d.configFlag, d.root)
+func (d *doctor) checkConfig() config.Config {
+	cfg, err := config.Load(d.configFlag, d.root)
 	if err != nil {
-		d.add(statusFail, "config", err.Error(), "fix or remove the config file")
-		return memfile.DefaultConfig(), hooks.DefaultSettings()
+		d.add(StatusFail, "config", err.Error(), "fix or remove the config file")
+		return config.Default()
 	}
 	path := d.configFlag
 	if path == "" {
-		path = filepath.Join(d.root, filepath.FromSlash(configName))
+		path = filepath.Join(d.root, filepath.FromSlash(config.Name))
 		if _, err := os.Stat(path); err != nil {
-			d.add(statusOK, "config", fmt.Sprintf("no %s; the %s profile's defaults", configName, cfg.Profile), "")
-			return cfg, settings
+			d.add(StatusOK, "config", fmt.Sprintf("no %s; the %s profile's defaults", config.Name, cfg.Memory.Profile), "")
+			return cfg
 		}
 	}
-	d.add(statusOK, "config", fmt.Sprintf("%s: profile %s, stop policy %s", path, cfg.Profile, settings.StopPolicy), "")
-	return cfg, settings
+	d.add(StatusOK, "config", fmt.Sprintf("%s: profile %s, stop policy %s", path, cfg.Memory.Profile, cfg.Hooks.StopPolicy), "")
+	return cfg
 }
 
 // checkFiles: bimri.md and its budgets, the backup, the archive, the lock
 // and the state folder, then the global memory.
-func (d *doctor) checkFiles(cfg memfile.Config, settings hooks.Settings) {
-	store, err := memfile.OpenStore(d.root, cfg, settings.LockTimeout)
+func (d *doctor) checkFiles(cfg config.Config) {
+	store, err := memfile.OpenStore(d.root, cfg.Memory, cfg.Hooks.LockTimeout)
 	if err != nil {
-		d.add(statusFail, "workspace", err.Error(), "run doctor in the workspace, or give --dir")
+		d.add(StatusFail, "workspace", err.Error(), "run doctor in the workspace, or give --dir")
 		return
 	}
-	d.checkMemory(store, cfg)
+	d.checkMemory(store, cfg.Memory)
 	d.checkBackup(store)
 	d.checkArchive(store)
 	d.checkLock(store)
 	d.checkState(store)
-	d.checkGlobal(cfg, settings, store)
+	d.checkGlobal(cfg)
 }
 
 func (d *doctor) checkMemory(store *memfile.Store, cfg memfile.Config) {
@@ -344,20 +348,20 @@ func (d *doctor) checkMemory(store *memfile.Store, cfg memfile.Config) {
 	f, warnings, exists, err := store.Read()
 	switch {
 	case err != nil:
-		d.add(statusFail, "memory", err.Error(),
+		d.add(StatusFail, "memory", err.Error(),
 			"bimri-hook restore puts the backup back; the next session would set the broken file aside and do the same")
 		return
 	case !exists:
-		d.add(statusOK, "memory", path+" does not exist yet; the next session creates it", "")
+		d.add(StatusOK, "memory", path+" does not exist yet; the next session creates it", "")
 		return
 	}
 	detail := fmt.Sprintf("%s: %s, %s, %s", path, plural(len(f.Entries(1))+len(f.Entries(2)), "entry", "entries"),
 		plural(len(f.Patterns()), "pattern", "patterns"), plural(f.Header.Sessions, "session", "sessions"))
 	if len(warnings) > 0 {
-		d.add(statusWarn, "memory", fmt.Sprintf("%s; %d warnings, the first: %s", detail, len(warnings), warnings[0]),
+		d.add(StatusWarn, "memory", fmt.Sprintf("%s; %d warnings, the first: %s", detail, len(warnings), warnings[0]),
 			"bimri-hook show lists them; fix the lines by hand")
 	} else {
-		d.add(statusOK, "memory", detail, "")
+		d.add(StatusOK, "memory", detail, "")
 	}
 
 	tok := memfile.Estimate(f)
@@ -370,47 +374,47 @@ func (d *doctor) checkMemory(store *memfile.Store, cfg memfile.Config) {
 		over = over || used[i] > budgets[i]
 	}
 	if over {
-		d.add(statusWarn, "tokens", strings.Join(parts, ", ")+" (estimated): over budget",
+		d.add(StatusWarn, "tokens", strings.Join(parts, ", ")+" (estimated): over budget",
 			"bimri-hook maintain archives the lowest weights now; the next session end does it anyway")
 		return
 	}
-	d.add(statusOK, "tokens", strings.Join(parts, ", ")+" (estimated)", "")
+	d.add(StatusOK, "tokens", strings.Join(parts, ", ")+" (estimated)", "")
 }
 
 func (d *doctor) checkBackup(store *memfile.Store) {
 	path := store.Path(store.Names.Backup)
-	data, exists, err := readOptional(path)
+	data, exists, err := install.ReadOptional(path)
 	switch {
 	case err != nil:
-		d.add(statusWarn, "backup", fmt.Sprintf("%s cannot be read: %v", path, err), "fix its permissions")
+		d.add(StatusWarn, "backup", fmt.Sprintf("%s cannot be read: %v", path, err), "fix its permissions")
 	case !exists:
-		d.add(statusOK, "backup", "no "+store.Names.Backup+" yet; one is taken before every change", "")
+		d.add(StatusOK, "backup", "no "+store.Names.Backup+" yet; one is taken before every change", "")
 	default:
 		if _, _, err := memfile.Parse(data); err != nil {
-			d.add(statusWarn, "backup", fmt.Sprintf("%s: %v, so restore would refuse it", path, err),
+			d.add(StatusWarn, "backup", fmt.Sprintf("%s: %v, so restore would refuse it", path, err),
 				"the next change to bimri.md writes a new backup")
 			return
 		}
-		d.add(statusOK, "backup", path+" parses", "")
+		d.add(StatusOK, "backup", path+" parses", "")
 	}
 }
 
 func (d *doctor) checkArchive(store *memfile.Store) {
 	path := store.Path(store.Names.Archive)
-	data, exists, err := readOptional(path)
+	data, exists, err := install.ReadOptional(path)
 	switch {
 	case err != nil:
-		d.add(statusWarn, "archive", fmt.Sprintf("%s cannot be read: %v", path, err), "fix its permissions")
+		d.add(StatusWarn, "archive", fmt.Sprintf("%s cannot be read: %v", path, err), "fix its permissions")
 	case !exists:
-		d.add(statusOK, "archive", "no "+store.Names.Archive+" yet; the first pruned entry starts it", "")
+		d.add(StatusOK, "archive", "no "+store.Names.Archive+" yet; the first pruned entry starts it", "")
 	default:
 		recs, warnings := memfile.ParseArchive(data)
 		if len(warnings) > 0 {
-			d.add(statusWarn, "archive", fmt.Sprintf("%s: %d records, %d lines unreadable, the first: %s", path, len(recs), len(warnings), warnings[0]),
+			d.add(StatusWarn, "archive", fmt.Sprintf("%s: %d records, %d lines unreadable, the first: %s", path, len(recs), len(warnings), warnings[0]),
 				"search skips them; fix the lines by hand if they matter")
 			return
 		}
-		d.add(statusOK, "archive", fmt.Sprintf("%s: %s", path, plural(len(recs), "record", "records")), "")
+		d.add(StatusOK, "archive", fmt.Sprintf("%s: %s", path, plural(len(recs), "record", "records")), "")
 	}
 }
 
@@ -420,18 +424,18 @@ func (d *doctor) checkArchive(store *memfile.Store) {
 func (d *doctor) checkLock(store *memfile.Store) {
 	lockPath := filepath.Join(store.StatePath(), "lock")
 	if !exists(store.StatePath()) && !exists(store.Path(store.Names.Memory)) {
-		d.add(statusOK, "lock", "no state folder yet; the first session makes it", "")
+		d.add(StatusOK, "lock", "no state folder yet; the first session makes it", "")
 		return
 	}
 	err := store.CheckLock()
 	switch {
 	case errors.Is(err, memfile.ErrBusy):
-		d.add(statusFail, "lock", err.Error(),
+		d.add(StatusFail, "lock", err.Error(),
 			"a bimri-hook is still running or hung: wait for it, or end that process; the lock is freed when it exits")
 	case err != nil:
-		d.add(statusFail, "lock", err.Error(), "")
+		d.add(StatusFail, "lock", err.Error(), "")
 	default:
-		d.add(statusOK, "lock", lockPath+" can be taken", "")
+		d.add(StatusOK, "lock", lockPath+" can be taken", "")
 	}
 }
 
@@ -445,34 +449,34 @@ func (d *doctor) checkState(store *memfile.Store) {
 	dir := store.StatePath()
 	rel := filepath.ToSlash(store.Names.State)
 	if !exists(dir) {
-		d.add(statusOK, "state", "no "+rel+" yet", "")
+		d.add(StatusOK, "state", "no "+rel+" yet", "")
 		return
 	}
 	fix := "put a .gitignore holding the line * in " + rel
-	if _, code, err := runGit(d.root, "rev-parse", "--is-inside-work-tree"); err == nil && code == 0 {
+	if _, code, err := install.RunGit(d.root, "rev-parse", "--is-inside-work-tree"); err == nil && code == 0 {
 		// check-ignore exits 0 for an ignored path, 1 for one git would
 		// add, and 128 when it cannot tell (then the .gitignore decides).
-		switch _, code, err := runGit(d.root, "check-ignore", "-q", rel+"/lock"); {
+		switch _, code, err := install.RunGit(d.root, "check-ignore", "-q", rel+"/lock"); {
 		case err == nil && code == 0:
-			d.add(statusOK, "state", rel+" is ignored by git", "")
+			d.add(StatusOK, "state", rel+" is ignored by git", "")
 			return
 		case err == nil && code == 1:
-			d.add(statusWarn, "state", rel+" (the lock and session state) is not ignored by git and would be committed", fix)
+			d.add(StatusWarn, "state", rel+" (the lock and session state) is not ignored by git and would be committed", fix)
 			return
 		}
 	}
 	ignore, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
 	if err == nil && slices.Contains(strings.Fields(string(ignore)), "*") {
-		d.add(statusOK, "state", rel+" ignores itself in git", "")
+		d.add(StatusOK, "state", rel+" ignores itself in git", "")
 		return
 	}
-	d.add(statusWarn, "state", rel+" has no .gitignore holding *, so git would commit it once this is a repository", fix)
+	d.add(StatusWarn, "state", rel+" has no .gitignore holding *, so git would commit it once this is a repository", fix)
 }
 
 // checkGlobal reads the user's memory across workspaces, when there is
 // one: the hooks skip a broken one silently, so only doctor can tell.
-func (d *doctor) checkGlobal(cfg memfile.Config, settings hooks.Settings, store *memfile.Store) {
-	global, err := globalStore(&workspace{store: store, config: cfg, settings: settings})
+func (d *doctor) checkGlobal(cfg config.Config) {
+	global, err := workspace.GlobalStore(cfg, time.Now)
 	if err != nil {
 		return
 	}
@@ -480,35 +484,55 @@ func (d *doctor) checkGlobal(cfg memfile.Config, settings hooks.Settings, store 
 	f, _, exists, err := global.Read()
 	switch {
 	case err != nil:
-		d.add(statusFail, "global memory", fmt.Sprintf("%s: %v; sessions start without it", path, err),
+		d.add(StatusFail, "global memory", fmt.Sprintf("%s: %v; sessions start without it", path, err),
 			"fix it by hand, or put "+global.Names.Backup+" beside it in its place")
 	case exists:
-		d.add(statusOK, "global memory", fmt.Sprintf("%s: %s", path, plural(len(f.Entries(1))+len(f.Entries(2)), "entry", "entries")), "")
+		d.add(StatusOK, "global memory", fmt.Sprintf("%s: %s", path, plural(len(f.Entries(1))+len(f.Entries(2)), "entry", "entries")), "")
 	}
 }
 
 // checkGit: in a repository, whether bimri.md merges with its driver.
 // Outside one there is nothing to say.
 func (d *doctor) checkGit() {
-	if _, code, err := runGit(d.root, "rev-parse", "--is-inside-work-tree"); err != nil || code != 0 {
+	if _, code, err := install.RunGit(d.root, "rev-parse", "--is-inside-work-tree"); err != nil || code != 0 {
 		return
 	}
-	attr, code, err := runGit(d.root, "check-attr", "merge", "--", memfile.MemoryName)
+	attr, code, err := install.RunGit(d.root, "check-attr", "merge", "--", memfile.MemoryName)
 	if err != nil || code != 0 {
 		return
 	}
 	hasAttr := strings.HasSuffix(strings.TrimSpace(attr), ": merge: "+wiring.MergeDriver)
-	driver, code, err := runGit(d.root, "config", "--get", "merge."+wiring.MergeDriver+".driver")
+	driver, code, err := install.RunGit(d.root, "config", "--get", "merge."+wiring.MergeDriver+".driver")
 	hasDriver := err == nil && code == 0 && strings.TrimSpace(driver) != ""
 	switch {
 	case hasAttr && hasDriver:
-		d.add(statusOK, "git", "bimri.md merges with the bimri merge driver: "+strings.TrimSpace(driver), "")
+		d.add(StatusOK, "git", "bimri.md merges with the bimri merge driver: "+strings.TrimSpace(driver), "")
 	case hasAttr:
-		d.add(statusWarn, "git", ".gitattributes gives bimri.md the bimri merge driver, but this clone does not define it, so git merges it line by line",
+		d.add(StatusWarn, "git", ".gitattributes gives bimri.md the bimri merge driver, but this clone does not define it, so git merges it line by line",
 			"bimri-hook install --git")
 	case hasDriver:
-		d.add(statusWarn, "git", "the bimri merge driver is defined, but .gitattributes does not give it to bimri.md", "bimri-hook install --git")
+		d.add(StatusWarn, "git", "the bimri merge driver is defined, but .gitattributes does not give it to bimri.md", "bimri-hook install --git")
 	default:
-		d.add(statusOK, "git", "bimri.md merges line by line; if the team shares it, bimri-hook install --git merges it entry by entry", "")
+		d.add(StatusOK, "git", "bimri.md merges line by line; if the team shares it, bimri-hook install --git merges it entry by entry", "")
+	}
+}
+
+// plural writes a count with its noun: "1 entry", "2 entries".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// Print writes doctor's report: one line per check, its status
+// first so a person, or grep, finds the problems.
+func Print(w io.Writer, checks []Check) {
+	for _, c := range checks {
+		line := fmt.Sprintf("%-4s %s: %s", c.Status, c.Name, c.Detail)
+		if c.Fix != "" && c.Status != StatusOK {
+			line += " (fix: " + c.Fix + ")"
+		}
+		fmt.Fprintln(w, line)
 	}
 }

@@ -1,0 +1,291 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bimri/bimri-hook/hooks"
+	"github.com/bimri/bimri-hook/internal/config"
+	"github.com/bimri/bimri-hook/internal/simulate"
+	"github.com/bimri/bimri-hook/internal/workspace"
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/urfave/cli/v2"
+)
+
+// eventFlags says which events each event-only flag applies to, so a flag
+// that would be ignored is refused instead.
+var eventFlags = []struct {
+	flag   string
+	events []string
+}{
+	{"prompt", []string{"UserPromptSubmit"}},
+	{"source", []string{"SessionStart"}},
+	{"reason", []string{"SessionEnd"}},
+	{"trigger", []string{"PreCompact"}},
+	{"stop-hook-active", []string{"Stop", "SubagentStop"}},
+	{"context-only", []string{"SessionStart", "UserPromptSubmit"}},
+}
+
+// sessionsFlags belong to the --sessions mode only.
+var sessionsFlags = []string{"per-day", "seed", "profile"}
+
+func (a *app) simulateCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "simulate",
+		Usage: "run one hook event as Claude Code would, or live many sessions in a throwaway workspace",
+		UsageText: `bimri-hook simulate EVENT [--prompt TEXT] [--source S] [--reason R] [--trigger T] [--session ID] [--stop-hook-active] [--transcript PATH] [--context-only] [--verbose]
+bimri-hook simulate --sessions N [--per-day K] [--seed S] [--profile claude-code|cowork]
+
+EVENT is SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd or SubagentStop (any case).
+simulate EVENT builds the payload Claude Code would send for this workspace, runs it through the
+same code as 'bimri-hook hook', and prints exactly what Claude Code would receive on stdout.
+The session ID is ` + simulate.DefaultSession + ` unless --session says otherwise.
+
+simulate --sessions never touches this workspace: it lives N sessions in a temporary folder it
+removes afterwards, through the same handlers as the hook. Each session is SessionStart, 1-3
+remember calls, Stop, SessionEnd; K sessions a day (--per-day), the first on --today
+(BIMRI_TODAY), else ` + simulate.Start + `. The mix: importance 1-5 at 15/30/30/18/7 percent; the
+first session records 4 intake answers in Tier 1; later an importance-5 entry goes to Tier 1 3%
+of the time, while Tier 1 holds fewer than 12 (real Tier 1s grow slowly); 1-2 tags from 12
+topics, the first topics most often. The same seed gives the same output, byte for byte.
+Each line: the file's estimated tokens per tier after SessionEnd, what the session archived,
+and a bar of the total against the total budget. The summary gives the largest total after any
+pass, the largest SessionStart context against its cap, and everything archived.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "prompt", Usage: "UserPromptSubmit: the user's `TEXT`"},
+			&cli.StringFlag{Name: "source", Value: "startup", Usage: "SessionStart: " + strings.Join(simulate.SessionSources, ", ")},
+			&cli.StringFlag{Name: "reason", Value: "other", Usage: "SessionEnd: " + strings.Join(simulate.EndReasons, ", ")},
+			&cli.StringFlag{Name: "trigger", Value: "manual", Usage: "PreCompact: " + strings.Join(simulate.CompactTriggers, ", ")},
+			&cli.StringFlag{Name: "session", Value: simulate.DefaultSession, Usage: "the session `ID`"},
+			&cli.BoolFlag{Name: "stop-hook-active", Usage: "Stop, SubagentStop: the turn follows a Stop that blocked"},
+			&cli.StringFlag{Name: "transcript", Usage: "transcript `PATH` (default: where Claude Code keeps this session's)"},
+			&cli.BoolFlag{Name: "context-only", Usage: "print only the additionalContext text, decoded"},
+			&cli.BoolFlag{Name: "verbose", Usage: "describe the payload and the answer on stderr"},
+			&cli.IntFlag{Name: "sessions", Usage: "live `N` sessions in a temporary workspace"},
+			&cli.IntFlag{Name: "per-day", Value: 2, Usage: "sessions per simulated day"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the entry mix"},
+			&cli.StringFlag{Name: "profile", Usage: "config profile: " + strings.Join(memfile.ProfileNames, ", ") + " (default: --config, else claude-code)"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := readTrailingFlags(c); err != nil {
+				return err
+			}
+			if c.Bool("help") {
+				return cli.ShowCommandHelp(c.Lineage()[1], "simulate")
+			}
+			if c.IsSet("sessions") {
+				if c.Args().Present() {
+					return fmt.Errorf("simulate: give an EVENT or --sessions, not both")
+				}
+				return a.simulateSessions(c)
+			}
+			if !c.Args().Present() {
+				return fmt.Errorf("simulate: %w: an EVENT (%s) or --sessions N", errNoArgs, strings.Join(simulate.Events, ", "))
+			}
+			return a.simulateEvent(c, c.Args().First())
+		},
+	}
+}
+
+// readTrailingFlags reads flags written after EVENT. urfave/cli stops
+// reading flags at the first argument, but `simulate Stop
+// --stop-hook-active` is the natural order, so the rest of the arguments
+// are read into the command's own flag set.
+func readTrailingFlags(c *cli.Context) error {
+	args := c.Args().Slice()
+	if len(args) < 2 {
+		return nil
+	}
+	isBool := map[string]bool{"help": true, "h": true} // every flag's name: is it a bool?
+	for _, f := range c.Command.Flags {
+		_, ok := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			isBool[n] = ok
+		}
+	}
+	rest := args[1:]
+	for i := 0; i < len(rest); i++ {
+		arg := rest[i]
+		if arg == "--" || !strings.HasPrefix(arg, "-") {
+			return fmt.Errorf("usage: simulate takes one EVENT, got also %q (see --help)", arg)
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+		boolean, known := isBool[name]
+		if !known {
+			// The words urfave/cli uses for a flag before EVENT.
+			return fmt.Errorf("usage: flag provided but not defined: -%s (see --help)", name)
+		}
+		if !hasValue {
+			if boolean {
+				value = "true"
+			} else {
+				if i+1 == len(rest) {
+					return fmt.Errorf("usage: flag needs an argument: %s (see --help)", arg)
+				}
+				i++
+				value = rest[i]
+			}
+		}
+		if err := c.Set(name, value); err != nil {
+			return fmt.Errorf("usage: %s: %w (see --help)", arg, err)
+		}
+	}
+	return nil
+}
+
+// oneOf checks a flag's value against the values Claude Code sends.
+func oneOf(flag, value string, allowed []string) error {
+	if slices.Contains(allowed, value) {
+		return nil
+	}
+	return fmt.Errorf("--%s %q is not one of %s", flag, value, strings.Join(allowed, ", "))
+}
+
+// simulateEvent runs one event for this workspace through the same code as
+// the hook command and prints what Claude Code would receive.
+func (a *app) simulateEvent(c *cli.Context, name string) error {
+	event, ok := simulate.CanonicalEvent(name)
+	if !ok {
+		return fmt.Errorf("simulate: unknown event %q (one of %s)", name, strings.Join(simulate.Events, ", "))
+	}
+	for _, flag := range sessionsFlags {
+		if c.IsSet(flag) {
+			return fmt.Errorf("simulate: --%s goes with --sessions, not with an EVENT", flag)
+		}
+	}
+	for _, f := range eventFlags {
+		if c.IsSet(f.flag) && !slices.Contains(f.events, event) {
+			return fmt.Errorf("simulate: --%s does not apply to %s (only to %s)", f.flag, event, strings.Join(f.events, ", "))
+		}
+	}
+	checks := []struct {
+		flag    string
+		allowed []string
+	}{{"source", simulate.SessionSources}, {"reason", simulate.EndReasons}, {"trigger", simulate.CompactTriggers}}
+	for _, ch := range checks {
+		if err := oneOf(ch.flag, c.String(ch.flag), ch.allowed); err != nil {
+			return err
+		}
+	}
+	session := c.String("session")
+	if strings.TrimSpace(session) == "" {
+		return errors.New("simulate: --session must not be empty")
+	}
+
+	root, err := resolveRoot(c, "")
+	if err != nil {
+		return err
+	}
+	transcriptPath := simulate.TranscriptFor(root, session)
+	if p := c.String("transcript"); p != "" {
+		if transcriptPath, err = filepath.Abs(p); err != nil {
+			return fmt.Errorf("--transcript %q: %w", p, err)
+		}
+	}
+	payload := simulate.Payload{
+		Event: event, SessionID: session, TranscriptPath: transcriptPath, Cwd: root,
+		Source: c.String("source"), Reason: c.String("reason"), Trigger: c.String("trigger"),
+		Prompt: c.String("prompt"), StopHookActive: c.Bool("stop-hook-active"),
+	}.JSON()
+	verbose := c.Bool("verbose")
+	if verbose {
+		printSimulatedPayload(a.stderr, payload)
+	}
+
+	in, err := hooks.Decode(payload)
+	if err != nil {
+		return err
+	}
+	out, err := a.handle(c, in)
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.Event, err)
+	}
+	var stdout bytes.Buffer
+	if c.Bool("context-only") {
+		if text, ok := simulate.ContextText(out); ok {
+			stdout.WriteString(text + "\n")
+		}
+	} else if err := out.Write(&stdout); err != nil {
+		return err
+	}
+	if verbose {
+		printSimulatedAnswer(a.stderr, stdout.Len(), out)
+	}
+	_, err = a.stdout.Write(stdout.Bytes())
+	return err
+}
+
+// simulateSessions is the --sessions mode: read the flags, live the
+// sessions, print a line for each and the summary.
+func (a *app) simulateSessions(c *cli.Context) error {
+	eventOnly := []string{"session", "transcript"}
+	for _, f := range eventFlags {
+		eventOnly = append(eventOnly, f.flag)
+	}
+	for _, flag := range eventOnly {
+		if c.IsSet(flag) {
+			return fmt.Errorf("simulate: --%s goes with an EVENT, not with --sessions", flag)
+		}
+	}
+	sim := simulate.Simulation{Sessions: c.Int("sessions"), PerDay: c.Int("per-day"), Seed: c.Uint64("seed"), Binary: workspace.Binary()}
+	if sim.Sessions < 1 || sim.Sessions > 1_000_000 {
+		return fmt.Errorf("--sessions %d is not from 1 to 1000000", sim.Sessions)
+	}
+	if sim.PerDay < 1 || sim.PerDay > 1000 {
+		return fmt.Errorf("--per-day %d is not from 1 to 1000", sim.PerDay)
+	}
+	var err error
+	switch {
+	case c.IsSet("profile"):
+		if sim.Config, err = memfile.Profile(c.String("profile")); err != nil {
+			return err
+		}
+		sim.Settings = hooks.DefaultSettings()
+	case commonFlag(c, "config", "BIMRI_CONFIG") != "":
+		cfg, err := config.Load(commonFlag(c, "config", "BIMRI_CONFIG"), "")
+		if err != nil {
+			return err
+		}
+		sim.Config, sim.Settings = cfg.Memory, cfg.Hooks
+	default:
+		sim.Config, sim.Settings = memfile.DefaultConfig(), hooks.DefaultSettings()
+	}
+	start := simulate.Start
+	if s := commonFlag(c, "today", "BIMRI_TODAY"); s != "" {
+		start = s
+	}
+	var ok bool
+	if sim.Start, ok = memfile.ParseDate(start); !ok {
+		return fmt.Errorf("--today %q is not a date (YYYY-MM-DD)", start)
+	}
+
+	// Ctrl-C stops the run between sessions, so the temporary workspace is
+	// still removed.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	began := time.Now() // only for --verbose: the run's speed, never its results
+	var werr error
+	stats, err := simulate.Run(ctx, sim, func(st simulate.SessionStats) {
+		if werr == nil {
+			werr = printSimulatedSession(a.stdout, st, sim.Config)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if werr != nil {
+		return werr
+	}
+	if c.Bool("verbose") {
+		printSimulationTime(a.stderr, len(stats), time.Since(began))
+	}
+	return printSimulationSummary(a.stdout, stats, sim)
+}

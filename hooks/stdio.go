@@ -1,0 +1,66 @@
+package hooks
+
+// How an event comes in (stdin, bounded in size and time) and how a
+// handler's answer goes out (stdout): the hook protocol's two ends.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+// ReadInput reads all of r, at most MaxInput bytes, waiting at most wait.
+// A terminal is refused at once: a person typing `bimri-hook hook` gets an
+// answer instead of a hang.
+func ReadInput(r io.Reader, wait time.Duration) ([]byte, error) {
+	if f, ok := r.(*os.File); ok {
+		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 {
+			return nil, errors.New("hook input must come on stdin as JSON, not from a terminal (try bimri-hook simulate)")
+		}
+	}
+	type result struct {
+		data []byte
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+		done <- result{data, err}
+	}()
+	select {
+	case res := <-done:
+		if res.err != nil {
+			return nil, fmt.Errorf("read hook input: %w", res.err)
+		}
+		if len(res.data) > MaxInput {
+			return nil, fmt.Errorf("hook input is larger than %d bytes", MaxInput)
+		}
+		return res.data, nil
+	case <-time.After(wait):
+		return nil, fmt.Errorf("no hook input on stdin after %s", wait)
+	}
+}
+
+// Write prints the answer as Claude Code reads it: one JSON object on one
+// line, or plain text, or nothing.
+func (out Output) Write(w io.Writer) error {
+	switch {
+	case out.JSON != nil:
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(out.JSON); err != nil {
+			return err
+		}
+		_, err := w.Write(buf.Bytes())
+		return err
+	case out.Text != "":
+		_, err := fmt.Fprintln(w, out.Text)
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,151 @@
+// Package inspect answers the read-only commands: what `show`, `why` and
+// `search` report about a memory file, computed for a day and a config
+// without changing the file.
+package inspect
+
+import (
+	"time"
+
+	"github.com/bimri/bimri-hook/memfile"
+)
+
+// Snapshot is what `show` reports, in the shape of `show --json`.
+type Snapshot struct {
+	Sessions       int               `json:"sessions"`
+	LastMaintained string            `json:"last_maintained"`
+	Today          string            `json:"today"`
+	Entries        []EntryView       `json:"entries"`
+	Patterns       []PatternView     `json:"patterns"`
+	Tokens         map[string]Budget `json:"tokens"`
+	Warnings       []string          `json:"warnings"`
+}
+
+// EntryView is one entry as `show` lists it, scored for today.
+type EntryView struct {
+	ID         string   `json:"id"`
+	Tier       int      `json:"tier"`
+	Importance int      `json:"importance"`
+	Date       string   `json:"date"`
+	AgeDays    int      `json:"age_days"`
+	Freshness  float64  `json:"freshness"`
+	Weight     float64  `json:"weight"`
+	Tags       []string `json:"tags"`
+	Text       string   `json:"text"`
+}
+
+// PatternView is one Tier 3 pattern as `show` lists it.
+type PatternView struct {
+	ID           string   `json:"id"`
+	Level        string   `json:"level"`
+	Observations int      `json:"observations"`
+	First        string   `json:"first,omitempty"`
+	Last         string   `json:"last,omitempty"`
+	Tags         []string `json:"tags"`
+	Evidence     []string `json:"evidence"`
+	Text         string   `json:"text"`
+}
+
+// Budget is one tier's (or the file's) estimated tokens against its budget.
+type Budget struct {
+	Used   int `json:"used"`
+	Budget int `json:"budget"`
+}
+
+// DateLayout is how every command writes a day.
+const DateLayout = "2006-01-02"
+
+// Show scores every entry for today without changing the file, so `show`
+// tells what the next pass will see.
+func Show(f *memfile.File, warnings []memfile.Warning, today time.Time, cfg memfile.Config) Snapshot {
+	s := Snapshot{
+		Sessions: f.Header.Sessions,
+		Today:    today.Format(DateLayout),
+		Entries:  []EntryView{},
+		Patterns: []PatternView{},
+		Warnings: []string{},
+	}
+	if !f.Header.LastMaintained.IsZero() {
+		s.LastMaintained = f.Header.LastMaintained.Format(DateLayout)
+	}
+	for t := 1; t <= 2; t++ {
+		for _, e := range f.Entries(t) {
+			sc := memfile.Score(*e, t, today, cfg)
+			tags := e.Tags
+			if tags == nil {
+				tags = []string{}
+			}
+			s.Entries = append(s.Entries, EntryView{
+				ID: e.ID, Tier: t, Importance: e.Importance, Date: e.Date.Format(DateLayout),
+				AgeDays: sc.Days, Freshness: float64(sc.Freshness) / 100, Weight: roundTenth(sc.Weight),
+				Tags: tags, Text: e.Text,
+			})
+		}
+	}
+	for _, p := range f.Patterns() {
+		pv := PatternView{ID: p.ID, Level: string(p.Level), Observations: p.Observations,
+			Tags: p.Tags, Evidence: p.Evidence, Text: p.Text}
+		if !p.First.IsZero() {
+			pv.First = p.First.Format(DateLayout)
+		}
+		if !p.Last.IsZero() {
+			pv.Last = p.Last.Format(DateLayout)
+		}
+		if pv.Tags == nil {
+			pv.Tags = []string{}
+		}
+		if pv.Evidence == nil {
+			pv.Evidence = []string{}
+		}
+		s.Patterns = append(s.Patterns, pv)
+	}
+	tok := memfile.Estimate(f)
+	s.Tokens = map[string]Budget{
+		"tier1": {tok.Tiers[0], cfg.Budgets[0]},
+		"tier2": {tok.Tiers[1], cfg.Budgets[1]},
+		"tier3": {tok.Tiers[2], cfg.Budgets[2]},
+		"total": {tok.Total, cfg.TotalBudget},
+	}
+	for _, w := range warnings {
+		s.Warnings = append(s.Warnings, w.String())
+	}
+	return s
+}
+
+// roundTenth turns a weight into the number it is shown as.
+func roundTenth(w memfile.Weight) float64 {
+	return float64((int(w)+5)/10) / 10
+}
+
+// forecastDays is how far ahead `why` looks for the day the threshold
+// archives an entry.
+const forecastDays = 60
+
+// Explanation is `why`'s answer.
+type Explanation struct {
+	Entry   memfile.Entry
+	Scoring memfile.Scoring
+	Fate    string
+	Leaves  *memfile.Departure // when the threshold archives it, if within forecastDays
+}
+
+// Explain scores one entry for today and says what the rules will do with it.
+func Explain(e memfile.Entry, tier int, today time.Time, cfg memfile.Config) Explanation {
+	x := Explanation{Entry: e, Scoring: memfile.Score(e, tier, today, cfg)}
+	x.Fate = memfile.Fate(x.Scoring, cfg)
+	if tier == 2 {
+		if d, ok := memfile.ForecastEntry(&e, today, cfg, forecastDays); ok {
+			x.Leaves = &d
+		}
+	}
+	return x
+}
+
+// Search finds entries and patterns in the file and the archive; no match
+// is an empty list, never null, in `search --json`.
+func Search(f *memfile.File, recs []memfile.ArchiveRecord, query string) []memfile.Hit {
+	hits := memfile.Search(f, recs, query)
+	if hits == nil {
+		hits = []memfile.Hit{}
+	}
+	return hits
+}

@@ -1,0 +1,369 @@
+// Package install edits what wires bimri-hook into Claude Code and git:
+// the settings file of a scope, .gitattributes and the repository's merge
+// driver config, and reads whether Claude Code trusts a workspace. wiring
+// decides the JSON and the lines; this package reads, writes and runs git.
+package install
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bimri/bimri-hook/internal/workspace"
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/wiring"
+	"github.com/tidwall/gjson"
+)
+
+// Settings scopes, as Claude Code names them.
+const (
+	ScopeProject = "project" // <workspace>/.claude/settings.json, shared through the repository
+	ScopeLocal   = "local"   // <workspace>/.claude/settings.local.json, this machine only
+	ScopeUser    = "user"    // ~/.claude/settings.json, every workspace
+)
+
+// Scopes are every scope, in the order doctor reports them.
+var Scopes = []string{ScopeProject, ScopeLocal, ScopeUser}
+
+// SettingsFile is one of the Claude Code settings files install can edit.
+type SettingsFile struct {
+	Scope string
+	Path  string
+}
+
+// claudeDir is where Claude Code keeps the user's configuration:
+// CLAUDE_CONFIG_DIR when set, as Claude Code itself reads it, else ~/.claude.
+func claudeDir() (string, error) {
+	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		return dir, nil
+	}
+	home := workspace.Home()
+	if home == "" {
+		return "", errors.New("no home folder for the user's Claude Code settings")
+	}
+	return filepath.Join(home, ".claude"), nil
+}
+
+// SettingsFor returns the settings file of a scope for the workspace root.
+func SettingsFor(scope, root string) (SettingsFile, error) {
+	switch scope {
+	case ScopeProject:
+		return SettingsFile{scope, filepath.Join(root, ".claude", "settings.json")}, nil
+	case ScopeLocal:
+		return SettingsFile{scope, filepath.Join(root, ".claude", "settings.local.json")}, nil
+	case ScopeUser:
+		dir, err := claudeDir()
+		if err != nil {
+			return SettingsFile{}, err
+		}
+		return SettingsFile{scope, filepath.Join(dir, "settings.json")}, nil
+	}
+	return SettingsFile{}, fmt.Errorf("--scope %q is not one of %s", scope, strings.Join(Scopes, ", "))
+}
+
+// ReadOptional reads a file that may not exist yet: then it is empty.
+func ReadOptional(path string) ([]byte, bool, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return data, true, nil
+}
+
+// writeReplacing writes a configuration file atomically. A symlink (a
+// dotfiles checkout, say) is written through, so it stays a symlink.
+func writeReplacing(path string, data []byte) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return memfile.WriteFileAtomic(path, data)
+}
+
+// Binary is the binary the settings will run: the one given (--binary),
+// made absolute, or else this executable. Uninstall and doctor recognise
+// bimri-hook's entries by the name in the command, so a path without it is
+// refused: they could never find what install wrote.
+func Binary(binary string) (string, error) {
+	if binary == "" {
+		binary = workspace.Binary()
+	} else if strings.ContainsAny(binary, `/\`) {
+		abs, err := filepath.Abs(binary)
+		if err != nil {
+			return "", fmt.Errorf("--binary %q: %w", binary, err)
+		}
+		info, err := os.Stat(abs)
+		if err != nil {
+			return "", fmt.Errorf("--binary: %w", err)
+		}
+		if info.IsDir() {
+			return "", fmt.Errorf("--binary %s is a directory", abs)
+		}
+		binary = abs
+	}
+	if !strings.Contains(binary, wiring.Name) {
+		return "", fmt.Errorf("binary %q does not have %q in its path, so uninstall and doctor could not recognise its hooks; rename it or give --binary", binary, wiring.Name)
+	}
+	return binary, nil
+}
+
+// EditSettings reads a settings file, notes what bimri-hook had wired in
+// it, applies edit, and writes the result atomically if it changed.
+func EditSettings(file SettingsFile, edit func([]byte) ([]byte, bool, error)) (was wiring.Wiring, changed bool, err error) {
+	before, _, err := ReadOptional(file.Path)
+	if err != nil {
+		return was, false, fmt.Errorf("read settings: %w", err)
+	}
+	if was, err = wiring.Inspect(before); err != nil {
+		return was, false, fmt.Errorf("%s: %w", file.Path, err)
+	}
+	after, changed, err := edit(before)
+	if err != nil {
+		return was, false, fmt.Errorf("%s: %w", file.Path, err)
+	}
+	if changed {
+		if err := writeReplacing(file.Path, after); err != nil {
+			return was, false, fmt.Errorf("write settings: %w", err)
+		}
+	}
+	return was, changed, nil
+}
+
+// Twice is something else that would answer the same events as the
+// settings just written: the plugin enabled in File, or File's scope
+// running other Commands.
+type Twice struct {
+	File     SettingsFile
+	Plugin   string   // the enabled plugin, or ""
+	Commands []string // the other bimri-hook commands File runs
+}
+
+// TwiceWarnings says when something else would answer the same events as
+// the settings just written: the bimri-hook plugin, or another scope's
+// settings running a different command. (Claude Code runs identical hook
+// commands once, so the same command in two scopes is harmless.)
+func TwiceWarnings(root string, installed SettingsFile, command wiring.Command) []Twice {
+	var warnings []Twice
+	for _, scope := range Scopes {
+		file, err := SettingsFor(scope, root)
+		if err != nil {
+			continue
+		}
+		data, _, err := ReadOptional(file.Path)
+		if err != nil {
+			continue
+		}
+		w, err := wiring.Inspect(data)
+		if err != nil {
+			continue
+		}
+		for _, p := range w.Plugins {
+			warnings = append(warnings, Twice{File: file, Plugin: p})
+		}
+		if scope == installed.Scope {
+			continue
+		}
+		var others []string
+		for _, h := range w.Handlers {
+			if h.Command != command.Hook() && !slices.Contains(others, h.Command) {
+				others = append(others, h.Command)
+			}
+		}
+		if len(others) > 0 {
+			warnings = append(warnings, Twice{File: file, Commands: others})
+		}
+	}
+	return warnings
+}
+
+// WorkspaceTrusted tells whether the user accepted Claude Code's trust
+// dialog for root, which Claude Code records in its own .claude.json.
+// Until then it ignores a workspace's permission rules for commands that
+// are not read-only, such as `bimri-hook remember`. false also means
+// "cannot tell".
+func WorkspaceTrusted(root string) bool {
+	path := filepath.Join(workspace.Home(), ".claude.json")
+	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		path = filepath.Join(dir, ".claude.json")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || !gjson.ValidBytes(data) {
+		return false
+	}
+	names := []string{root, filepath.ToSlash(root)}
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		names = append(names, real, filepath.ToSlash(real))
+	}
+	trusted := false
+	gjson.GetBytes(data, "projects").ForEach(func(key, value gjson.Result) bool {
+		if slices.Contains(names, key.Str) && value.Get("hasTrustDialogAccepted").Type == gjson.True {
+			trusted = true
+			return false
+		}
+		return true
+	})
+	return trusted
+}
+
+// gitTimeout bounds every git command: install must never hang on a
+// repository that is locked or on a network filesystem gone away.
+const gitTimeout = 10 * time.Second
+
+// RunGit runs git in dir and returns its stdout and exit code; err is set
+// only when git could not run or did not finish in time.
+func RunGit(dir string, args ...string) (stdout string, code int, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.WaitDelay = time.Second
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		return "", -1, fmt.Errorf("git %s: no answer after %s", args[0], gitTimeout)
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return out.String(), exit.ExitCode(), nil
+	}
+	if err != nil {
+		return "", -1, fmt.Errorf("run git: %w", err)
+	}
+	return out.String(), 0, nil
+}
+
+// GitTop is the top folder of the repository holding root.
+func GitTop(root string) (string, error) {
+	out, code, err := RunGit(root, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", fmt.Errorf("--git: %w", err)
+	}
+	top := strings.TrimSpace(out)
+	if code != 0 || top == "" {
+		return "", fmt.Errorf("--git: %s is not in a git repository (run git init first, or leave out --git)", root)
+	}
+	return filepath.FromSlash(top), nil
+}
+
+// GitStep is one thing install --git or uninstall --git did, or found
+// already done.
+type GitStep struct {
+	Kind    GitStepKind
+	What    string // the file, or the config key and value
+	Changed bool
+}
+
+// GitStepKind says what a GitStep did.
+type GitStepKind int
+
+// The kinds of GitStep.
+const (
+	GitAttributesAdded GitStepKind = iota
+	GitConfigSet
+	GitConfigRemoved
+	GitAttributesRemoved
+)
+
+// mergeDriverName is merge.bimri.name, what git shows for the driver.
+const mergeDriverName = "bimri-hook memory merge"
+
+// Git gives bimri.md the bimri merge driver in .gitattributes and
+// defines the driver in the repository's own git config.
+func Git(repo string, command wiring.Command) ([]GitStep, error) {
+	var steps []GitStep
+	path := filepath.Join(repo, ".gitattributes")
+	before, _, err := ReadOptional(path)
+	if err != nil {
+		return steps, fmt.Errorf("read .gitattributes: %w", err)
+	}
+	after, changed := wiring.GitAttributes(before)
+	if changed {
+		if err := writeReplacing(path, after); err != nil {
+			return steps, fmt.Errorf("write .gitattributes: %w", err)
+		}
+	}
+	steps = append(steps, GitStep{Kind: GitAttributesAdded, What: path, Changed: changed})
+	for _, kv := range [][2]string{
+		{"merge." + wiring.MergeDriver + ".name", mergeDriverName},
+		{"merge." + wiring.MergeDriver + ".driver", wiring.MergeDriverCommand(command)},
+	} {
+		changed, err := setGitConfig(repo, kv[0], kv[1])
+		if err != nil {
+			return steps, err
+		}
+		steps = append(steps, GitStep{Kind: GitConfigSet, What: kv[0] + " = " + kv[1], Changed: changed})
+	}
+	return steps, nil
+}
+
+// setGitConfig sets key in the repository's config unless it already has
+// exactly that value.
+func setGitConfig(repo, key, value string) (bool, error) {
+	out, code, err := RunGit(repo, "config", "--local", "--get-all", key)
+	if err != nil {
+		return false, err
+	}
+	if code == 0 && out == value+"\n" {
+		return false, nil
+	}
+	if _, code, err = RunGit(repo, "config", "--local", "--replace-all", key, value); err != nil {
+		return false, err
+	} else if code != 0 {
+		return false, fmt.Errorf("git config %s failed (exit code %d)", key, code)
+	}
+	return true, nil
+}
+
+// UninstallGit undoes Git: the merge.bimri section of the
+// repository's config and bimri-hook's lines in .gitattributes. A
+// .gitattributes left empty is removed: it holds nothing.
+func UninstallGit(repo string) ([]GitStep, error) {
+	var steps []GitStep
+	section := "merge." + wiring.MergeDriver
+	_, code, err := RunGit(repo, "config", "--local", "--get-regexp", `^merge\.`+wiring.MergeDriver+`\.`)
+	if err != nil {
+		return steps, err
+	}
+	if code == 0 {
+		if _, code, err := RunGit(repo, "config", "--local", "--remove-section", section); err != nil {
+			return steps, err
+		} else if code != 0 {
+			return steps, fmt.Errorf("git config --remove-section %s failed (exit code %d)", section, code)
+		}
+	}
+	steps = append(steps, GitStep{Kind: GitConfigRemoved, What: section, Changed: code == 0})
+
+	path := filepath.Join(repo, ".gitattributes")
+	before, exists, err := ReadOptional(path)
+	if err != nil {
+		return steps, fmt.Errorf("read .gitattributes: %w", err)
+	}
+	after, changed := wiring.RemoveGitAttributes(before)
+	switch {
+	case !exists || !changed:
+	case len(after) == 0:
+		if err := os.Remove(path); err != nil {
+			return steps, fmt.Errorf("remove .gitattributes: %w", err)
+		}
+	default:
+		if err := writeReplacing(path, after); err != nil {
+			return steps, fmt.Errorf("write .gitattributes: %w", err)
+		}
+	}
+	steps = append(steps, GitStep{Kind: GitAttributesRemoved, What: path, Changed: changed})
+	return steps, nil
+}

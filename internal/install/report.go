@@ -1,0 +1,107 @@
+package install
+
+// What install and uninstall tell a person: printing only; go
+// decides what happened.
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/bimri/bimri-hook/wiring"
+)
+
+func eventNames() []string {
+	var names []string
+	for _, e := range wiring.Events() {
+		names = append(names, e.Name)
+	}
+	return names
+}
+
+func PrintInstalled(w io.Writer, file SettingsFile, command wiring.Command, was wiring.Wiring, changed bool) {
+	if !changed {
+		fmt.Fprintf(w, "already installed in %s (%s scope); nothing changed\n", file.Path, file.Scope)
+		return
+	}
+	verb := "installed bimri-hook in"
+	if len(was.Handlers)+len(was.Rules) > 0 {
+		verb = "updated bimri-hook in"
+	}
+	fmt.Fprintf(w, "%s %s (%s scope)\n", verb, file.Path, file.Scope)
+	fmt.Fprintf(w, "  hooks: %s run %s\n", strings.Join(eventNames(), ", "), command.Hook())
+	fmt.Fprintf(w, "  permission: %s lets the agent record memories without asking\n", command.PermissionRule())
+	var replaced []string
+	for _, h := range was.Handlers {
+		if h.Command != command.Hook() && !slices.Contains(replaced, h.Command) {
+			replaced = append(replaced, h.Command)
+		}
+	}
+	for _, r := range was.Rules {
+		if r != command.PermissionRule() && !slices.Contains(replaced, r) {
+			replaced = append(replaced, r)
+		}
+	}
+	for _, r := range replaced {
+		fmt.Fprintf(w, "  replaced: %s\n", r)
+	}
+}
+
+func PrintUninstalled(w io.Writer, file SettingsFile, was wiring.Wiring, changed bool) {
+	if !changed {
+		fmt.Fprintf(w, "bimri-hook is not installed in %s (%s scope); nothing to do\n", file.Path, file.Scope)
+		return
+	}
+	fmt.Fprintf(w, "removed bimri-hook from %s (%s scope)\n", file.Path, file.Scope)
+	if events := was.Events(); len(events) > 0 {
+		fmt.Fprintf(w, "  hooks: %s\n", strings.Join(events, ", "))
+	}
+	for _, r := range was.Rules {
+		fmt.Fprintf(w, "  permission: %s\n", r)
+	}
+}
+
+func PrintWarning(w io.Writer, warning string) {
+	fmt.Fprintf(w, "warning: %s\n", warning)
+}
+
+// String says what else would answer the events install wired.
+func (t Twice) String() string {
+	file := t.File
+	if t.Plugin != "" {
+		return fmt.Sprintf("the bimri-hook plugin %s is enabled in %s, so every event would run bimri-hook twice; disable the plugin, or run bimri-hook uninstall --scope %s",
+			t.Plugin, file.Path, file.Scope)
+	}
+	return fmt.Sprintf("%s (%s scope) also runs %s, so every event would run bimri-hook twice; run bimri-hook uninstall --scope %s unless you mean it",
+		file.Path, file.Scope, strings.Join(t.Commands, " and "), file.Scope)
+}
+
+func PrintTrustNote(w io.Writer, root string, command wiring.Command) {
+	fmt.Fprintf(w, "note: Claude Code applies a workspace's permission rules only once the workspace is trusted.\n")
+	fmt.Fprintf(w, "  Open %s in Claude Code and accept the trust dialog, or the agent will ask before each `%s`.\n", root, command.Remember())
+	fmt.Fprintf(w, "  (bimri-hook install --scope user puts the rule where no trust is needed, for every workspace.)\n")
+}
+
+func PrintGitSteps(w io.Writer, steps []GitStep) {
+	for _, s := range steps {
+		switch {
+		case s.Kind == GitAttributesAdded && s.Changed:
+			fmt.Fprintf(w, "git: %s now gives bimri.md the %s merge driver and bimri-archive.md the union driver\n", s.What, wiring.MergeDriver)
+		case s.Kind == GitAttributesAdded:
+			fmt.Fprintf(w, "git: %s already gives bimri.md and bimri-archive.md their merge drivers\n", s.What)
+		case s.Kind == GitConfigSet && s.Changed:
+			fmt.Fprintf(w, "git: set %s\n", s.What)
+		case s.Kind == GitConfigSet:
+			fmt.Fprintf(w, "git: already set %s\n", s.What)
+		case s.Kind == GitConfigRemoved && s.Changed:
+			fmt.Fprintf(w, "git: removed the %s section from the repository's config\n", s.What)
+		case s.Kind == GitConfigRemoved:
+			fmt.Fprintf(w, "git: no %s section in the repository's config\n", s.What)
+		case s.Kind == GitAttributesRemoved && s.Changed:
+			fmt.Fprintf(w, "git: removed bimri-hook's merge lines from %s\n", s.What)
+		case s.Kind == GitAttributesRemoved:
+			fmt.Fprintf(w, "git: no merge lines of bimri-hook's in %s\n", s.What)
+		}
+	}
+}

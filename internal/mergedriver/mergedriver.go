@@ -1,0 +1,74 @@
+// Package mergedriver is git's merge driver for bimri.md: it reads the
+// three versions git gives, merges them entry by entry (memfile.MergeFiles)
+// and writes the result over ours, as git expects.
+package mergedriver
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/bimri/bimri-hook/memfile"
+)
+
+// Result is what a merge decided that a person may want to check.
+type Result struct {
+	Report memfile.MergeReport
+	NoBase bool // no common version: both branches added the file
+}
+
+// Merge merges base, ours and theirs (git's %O %A %B) and writes the
+// merged file over ours. name names the file in messages.
+func Merge(basePath, oursPath, theirsPath, name string, cfg memfile.Config) (Result, error) {
+	base, err := readMergeBase(basePath)
+	if err != nil {
+		return Result{}, err
+	}
+	ours, err := readMergeSide("ours", oursPath)
+	if err != nil {
+		return Result{}, err
+	}
+	theirs, err := readMergeSide("theirs", theirsPath)
+	if err != nil {
+		return Result{}, err
+	}
+	merged, rep := memfile.MergeFiles(base, ours, theirs, cfg)
+	if err := memfile.WriteFileAtomic(oursPath, memfile.Render(merged)); err != nil {
+		return Result{}, fmt.Errorf("merge-driver: write the merged %s: %w", name, err)
+	}
+	return Result{Report: rep, NoBase: base == nil}, nil
+}
+
+// readMergeSide reads ours or theirs. Either must be a memory file: git
+// is told of a conflict rather than given a merge of something else.
+func readMergeSide(side, path string) (*memfile.File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("merge-driver: read %s: %w", side, err)
+	}
+	f, _, err := memfile.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("merge-driver: %s (%s): %w", side, path, err)
+	}
+	return f, nil
+}
+
+// readMergeBase reads the common ancestor. git gives an empty file when
+// there is none (both branches added bimri.md); a base that is not a
+// memory file is treated the same way, since it only decides which
+// removals to honour: the merge becomes a union.
+func readMergeBase(path string) (*memfile.File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("merge-driver: read base: %w", err)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil
+	}
+	f, _, err := memfile.Parse(data)
+	if errors.Is(err, memfile.ErrUnreadable) {
+		return nil, nil
+	}
+	return f, err
+}

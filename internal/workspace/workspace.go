@@ -1,0 +1,87 @@
+// Package workspace finds what a command works on outside the memory file
+// itself: the binary the agent is told to run, the user's home, and the
+// user's memory across workspaces.
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/bimri/bimri-hook/internal/config"
+	"github.com/bimri/bimri-hook/memfile"
+)
+
+// Binary is the command the agent is told to run: this executable, with
+// symlinks resolved so the path stays valid, or $BIMRI_HOOK_BIN.
+func Binary() string {
+	if p := os.Getenv("BIMRI_HOOK_BIN"); p != "" {
+		return p
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "bimri-hook"
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		return real
+	}
+	return exe
+}
+
+// Home is the user's home folder, or "" when there is none.
+func Home() string {
+	h, _ := os.UserHomeDir()
+	return h
+}
+
+// Open opens a workspace's store. now is the wall clock; today is the day
+// the command acts on.
+func Open(root string, cfg config.Config, now func() time.Time, today time.Time) (*memfile.Store, error) {
+	store, err := memfile.OpenStore(root, cfg.Memory, cfg.Hooks.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	store.Now = now
+	store.Today = today
+	return store, nil
+}
+
+// GlobalStore is the store of the user's memory across workspaces,
+// ~/.claude/bimri-global.md (or in $BIMRI_GLOBAL_DIR). It makes the folder
+// if it is missing.
+func GlobalStore(cfg config.Config, now func() time.Time) (*memfile.Store, error) {
+	dir := os.Getenv("BIMRI_GLOBAL_DIR")
+	if dir == "" {
+		home := Home()
+		if home == "" {
+			return nil, errors.New("no home folder for the global memory")
+		}
+		dir = filepath.Join(home, ".claude")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("global memory folder: %w", err)
+	}
+	s, err := memfile.OpenStore(dir, cfg.Memory, cfg.Hooks.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	s.Names = memfile.GlobalNames
+	s.Now = now
+	return s, nil
+}
+
+// ReadGlobal reads the user's memory across workspaces, if there is one
+// that reads; the hooks go on without it otherwise.
+func ReadGlobal(cfg config.Config, now func() time.Time) *memfile.File {
+	store, err := GlobalStore(cfg, now)
+	if err != nil {
+		return nil
+	}
+	f, _, exists, err := store.Read()
+	if err != nil || !exists {
+		return nil
+	}
+	return f
+}
