@@ -9,10 +9,12 @@
 #   BENCH_DIR=/dev/shm bash scripts/bench.sh   # workspace on tmpfs: no fsync cost
 #
 # The full file comes from reliability/cmd/genfull (Tier 1, 2 and 3 near
-# their claude-code budgets, ~6,000 tokens, plus a four-month archive);
-# reliability/cmd/benchrun does the timing, with hyperfine when installed
-# and its own loop otherwise. Every run starts from a fresh copy of the
-# file, made outside the timed region; see benchrun for the details.
+# their claude-code budgets, ~6,000 tokens, plus a four-month archive),
+# the big one from genfull -tier2-entries 10000 (1.8 MB);
+# reliability/cmd/benchrun does the timing, every command interleaved with
+# the others in one loop, each run from a fresh copy of its workspace
+# made outside the timed region; see benchrun for the details. It needs
+# nothing installed; GNU time, when present, gives the peak RSS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,12 +31,13 @@ trap 'rm -rf "$work"' EXIT
 "$GO" build -o "$work/genfull" ./reliability/cmd/genfull
 "$GO" build -o "$work/benchrun" ./reliability/cmd/benchrun
 "$work/genfull" -dir "$work/full" >/dev/null
+"$work/genfull" -dir "$work/big" -tier2-entries 10000 >/dev/null
 
 {
 	echo "bimri-hook benchmarks: $(date -u +%Y-%m-%d), $("$GO" env GOVERSION), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	echo
 	echo "== Whole process: hook on a full memory file, side by side with cat"
-	"$work/benchrun" -bin "$work/bimri-hook" -full "$work/full" -runs "$RUNS" -dir "$BENCH_DIR"
+	"$work/benchrun" -bin "$work/bimri-hook" -full "$work/full" -big "$work/big" -runs "$RUNS" -dir "$BENCH_DIR"
 	echo
 	echo "== Go benchmarks: go test -run '^\$' -bench . -benchmem ./memfile"
 	"$GO" test -run '^$' -bench . -benchmem ./memfile

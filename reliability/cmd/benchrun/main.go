@@ -1,27 +1,37 @@
 //go:build unix
 
-// Command benchrun times whole bimri-hook processes on a full memory file
-// (see genfull) side by side with cat of the same file, and reports the
-// medians, the ratio to cat and the peak memory of each. It also times
-// `bimri-hook version`, the cost of starting the binary at all, so the
-// hook's own work can be told from its start-up.
+// Command benchrun times whole bimri-hook processes side by side with cat
+// of the same memory file, and reports the medians, the ratio to cat and
+// the peak memory of each. It also times `bimri-hook version`, the cost of
+// starting the binary at all, so the hook's own work can be told from its
+// start-up.
 //
-//	go run ./reliability/cmd/benchrun -bin bin/bimri-hook -full /tmp/full
+//	go run ./reliability/cmd/benchrun -bin bin/bimri-hook -full /tmp/full [-big /tmp/big]
 //
-// Every run, of every command, starts from a fresh copy of the full
-// bimri.md and archive with no backup and no session state, so each
-// SessionEnd does the same work (reweight, pass, count the session, write
-// backup and file). The copy, and a sync so its dirty pages are not
-// flushed by the hook's own fsync, happen before the clock starts: they
-// are outside the timed region for all three commands alike.
+// Every command runs in a workspace of its own, put back before each run
+// (outside the timed region, followed by a sync so no dirty page is
+// flushed by the hook's own fsync):
 //
-// Timing uses hyperfine when it is on PATH (it corrects for the shell it
-// runs commands in) and otherwise this program's own loop, which starts
-// the commands directly. Peak memory is the maximum resident set size,
-// as /usr/bin/time -v reports it: from GNU time when installed, else from
-// getrusage here, which counts at least this program's own few megabytes
-// (Go starts a child in its parent's address space before the exec), so
-// it is an upper bound for small commands.
+//   - first of the day: the full bimri.md and archive (from genfull), last
+//     maintained the day before, with no backup and no session state, so
+//     SessionStart and SessionEnd reweight everything and write;
+//   - steady: the same workspace after one SessionStart today, the file
+//     already maintained today and nothing changed since;
+//   - big (with -big): a file of 10,000 Tier 2 entries and the bimri.json
+//     whose budgets hold them, first of the day.
+//
+// Each cat reads the bimri.md of the workspace it stands for. All the
+// commands are interleaved, one run of each in turn, so whatever else a
+// shared machine does weighs on every command alike; the ratios come from
+// that one run. The loop starts each command directly (no shell). Peak
+// memory is the maximum resident set size, as /usr/bin/time -v reports
+// it: from GNU time when installed, else from getrusage here, which counts
+// at least this program's own few megabytes (Go starts a child in its
+// parent's address space before the exec), so it is an upper bound for
+// small commands.
+//
+// To add a case, add a bench to the list in run: a name, its workspace
+// and the hook input.
 package main
 
 import (
@@ -31,6 +41,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,39 +61,83 @@ func main() {
 	}
 }
 
+// workspace is a folder the commands run in, and the files it is put back
+// to before every run.
+type workspace struct {
+	name  string
+	root  string
+	env   []string
+	files map[string][]byte // relative path: content; nothing else survives a reset
+}
+
+// reset puts the workspace back as it was saved: every file that is not
+// in files goes (backups, state, temporaries), every file in it is
+// rewritten.
+func (w *workspace) reset() error {
+	entries, err := os.ReadDir(w.root)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(w.root, e.Name())); err != nil {
+			return err
+		}
+	}
+	for rel, data := range w.files {
+		p := filepath.Join(w.root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return err
+		}
+	}
+	syscall.Sync()
+	return nil
+}
+
+// save records the workspace's files as they stand now, so each later
+// reset returns to this state.
+func (w *workspace) save() error {
+	w.files = map[string][]byte{}
+	return filepath.WalkDir(w.root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(w.root, p)
+		w.files[filepath.ToSlash(rel)] = data
+		return nil
+	})
+}
+
 // bench is one command under test.
 type bench struct {
 	name  string
+	ws    *workspace
 	args  []string
 	stdin []byte
+	cat   *bench // the cat its ratio is to; nil for a cat
 
-	direct []time.Duration // wall time of each run in this program's own loop
-	times  []time.Duration // the times reported: hyperfine's, or direct
-	rss    int64           // peak resident set size, bytes
-	rssBy  string          // what measured rss
-	timer  string          // what measured times
+	times []time.Duration // wall time of each run
+	rss   int64           // peak resident set size, bytes
 }
 
 func run() error {
 	bin := flag.String("bin", "bin/bimri-hook", "the bimri-hook binary to time")
 	full := flag.String("full", "", "folder holding the full bimri.md and bimri-archive.md (from genfull; required)")
+	big := flag.String("big", "", "folder holding a large bimri.md, its archive and bimri.json (from genfull -tier2-entries; optional)")
 	runs := flag.Int("runs", 30, "timed runs of each command")
 	today := flag.String("today", "2026-11-29", "BIMRI_TODAY for the hook runs")
-	useHyperfine := flag.Bool("hyperfine", true, "time with hyperfine when it is on PATH")
-	parent := flag.String("dir", "", "folder to make the workspace in (default: the temp folder); its filesystem sets the cost of fsync")
+	parent := flag.String("dir", "", "folder to make the workspaces in (default: the temp folder); its filesystem sets the cost of fsync")
 	flag.Parse()
 	if *full == "" {
 		return errors.New("-full is required")
 	}
 	binPath, err := filepath.Abs(*bin)
-	if err != nil {
-		return err
-	}
-	memory, err := os.ReadFile(filepath.Join(*full, memfile.MemoryName))
-	if err != nil {
-		return err
-	}
-	archive, err := os.ReadFile(filepath.Join(*full, memfile.ArchiveName))
 	if err != nil {
 		return err
 	}
@@ -92,118 +147,143 @@ func run() error {
 		return err
 	}
 	defer os.RemoveAll(work)
-	ws, home := filepath.Join(work, "proj"), filepath.Join(work, "home")
+	home := filepath.Join(work, "home")
 	transcripts := filepath.Join(home, ".claude", "projects", "-proj")
 	if err := os.MkdirAll(transcripts, 0o755); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(ws, 0o755); err != nil {
 		return err
 	}
 	transcript := filepath.Join(transcripts, "bench.jsonl")
 	if err := os.WriteFile(transcript, sessionTranscript(), 0o644); err != nil {
 		return err
 	}
-	// The hook's environment: nothing inherited that could point it
-	// elsewhere (CLAUDE_PROJECT_DIR of a surrounding session, say).
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "BIMRI_TODAY=" + *today, "CLAUDE_PROJECT_DIR=" + ws}
 
-	hookEvent := func(name string, extra map[string]any) []byte {
-		m := map[string]any{"hook_event_name": name, "session_id": "bench", "cwd": ws, "transcript_path": transcript}
+	// newWorkspace makes a workspace holding the memory files of src (and
+	// takes its bimri.json, if any, as the config). The hook's environment
+	// inherits nothing that could point it elsewhere (CLAUDE_PROJECT_DIR
+	// of a surrounding session, say).
+	newWorkspace := func(name, src string) (*workspace, error) {
+		w := &workspace{name: name, root: filepath.Join(work, name), files: map[string][]byte{}}
+		w.env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "BIMRI_TODAY=" + *today, "CLAUDE_PROJECT_DIR=" + w.root}
+		if err := os.MkdirAll(w.root, 0o755); err != nil {
+			return nil, err
+		}
+		for _, f := range []string{memfile.MemoryName, memfile.ArchiveName} {
+			data, err := os.ReadFile(filepath.Join(src, f))
+			if err != nil {
+				return nil, err
+			}
+			w.files[f] = data
+		}
+		if cfg := filepath.Join(src, "bimri.json"); fileExists(cfg) {
+			// Outside the workspace, so a reset cannot lose it.
+			w.env = append(w.env, "BIMRI_CONFIG="+cfg)
+		}
+		return w, w.reset()
+	}
+	event := func(w *workspace, name string, extra map[string]any) []byte {
+		m := map[string]any{"hook_event_name": name, "session_id": "bench", "cwd": w.root, "transcript_path": transcript}
 		for k, v := range extra {
 			m[k] = v
 		}
 		data, _ := json.Marshal(m)
 		return data
 	}
+	hook := []string{binPath, "hook"}
+	start := map[string]any{"source": "startup"}
+	end := map[string]any{"reason": "other"}
+
+	first, err := newWorkspace("first", *full)
+	if err != nil {
+		return err
+	}
+	// The steady workspace is the first one after a SessionStart today.
+	steady, err := newWorkspace("steady", *full)
+	if err != nil {
+		return err
+	}
+	prime := &bench{name: "prime steady", ws: steady, args: hook, stdin: event(steady, "SessionStart", start)}
+	if _, _, err := runOnce(prime); err != nil {
+		return err
+	}
+	if err := steady.save(); err != nil {
+		return err
+	}
+
+	catFull := &bench{name: "cat bimri.md", ws: first, args: []string{"cat", filepath.Join(first.root, memfile.MemoryName)}}
 	benches := []*bench{
-		{name: "cat bimri.md", args: []string{"cat", filepath.Join(ws, memfile.MemoryName)}},
+		catFull,
 		// The floor: starting the binary and running its package inits,
 		// with no memory work at all.
-		{name: "bimri-hook version", args: []string{binPath, "version"}},
-		{name: "hook SessionStart", args: []string{binPath, "hook"}, stdin: hookEvent("SessionStart", map[string]any{"source": "startup"})},
-		{name: "hook SessionEnd", args: []string{binPath, "hook"}, stdin: hookEvent("SessionEnd", map[string]any{"reason": "other"})},
+		{name: "bimri-hook version", ws: first, args: []string{binPath, "version"}, cat: catFull},
+		{name: "SessionStart steady", ws: steady, args: hook, stdin: event(steady, "SessionStart", start), cat: catFull},
+		{name: "SessionStart first", ws: first, args: hook, stdin: event(first, "SessionStart", start), cat: catFull},
+		// stop_hook_active: the turn is never blocked, so Stop runs its pass.
+		{name: "Stop", ws: steady, args: hook, stdin: event(steady, "Stop", map[string]any{"stop_hook_active": true}), cat: catFull},
+		{name: "SessionEnd", ws: first, args: hook, stdin: event(first, "SessionEnd", end), cat: catFull},
+		{name: "UserPromptSubmit", ws: steady, args: hook, stdin: event(steady, "UserPromptSubmit", map[string]any{"prompt": "Add a retry to the upload loop and test it"}), cat: catFull},
 	}
-	fresh := func() error {
-		for _, p := range []string{filepath.Join(ws, memfile.BackupName), filepath.Join(ws, ".claude")} {
-			if err := os.RemoveAll(p); err != nil {
-				return err
-			}
-		}
-		if err := os.WriteFile(filepath.Join(ws, memfile.MemoryName), memory, 0o644); err != nil {
+	if *big != "" {
+		bigWS, err := newWorkspace("big", *big)
+		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(ws, memfile.ArchiveName), archive, 0o644); err != nil {
-			return err
-		}
-		syscall.Sync()
-		return nil
+		catBig := &bench{name: "cat big bimri.md", ws: bigWS, args: []string{"cat", filepath.Join(bigWS.root, memfile.MemoryName)}}
+		benches = append(benches, catBig,
+			&bench{name: "big SessionStart", ws: bigWS, args: hook, stdin: event(bigWS, "SessionStart", start), cat: catBig},
+			&bench{name: "big SessionEnd", ws: bigWS, args: hook, stdin: event(bigWS, "SessionEnd", end), cat: catBig},
+		)
 	}
 
 	// Each command once, checked: a benchmark of a failing command
-	// measures nothing.
-	for _, b := range benches {
-		if err := fresh(); err != nil {
-			return err
-		}
-		if _, _, err := runOnce(b, env); err != nil {
-			return err
-		}
-	}
-
-	// Our own loop, interleaved so that whatever else the machine does
-	// weighs on every command alike. It gives peak memory always, and the
-	// times when hyperfine is not used.
-	for range *runs {
+	// measures nothing. Then the timed runs, interleaved.
+	for round := -1; round < *runs; round++ {
 		for _, b := range benches {
-			if err := fresh(); err != nil {
+			if err := b.ws.reset(); err != nil {
 				return err
 			}
-			d, rss, err := runOnce(b, env)
+			d, rss, err := runOnce(b)
 			if err != nil {
 				return err
 			}
-			b.direct = append(b.direct, d)
-			b.rss = max(b.rss, rss)
+			if round >= 0 {
+				b.times = append(b.times, d)
+				b.rss = max(b.rss, rss)
+			}
 		}
 	}
-	for _, b := range benches {
-		b.times, b.timer = b.direct, directTimer
-		b.rssBy = "getrusage, an upper bound"
-	}
+	rssBy := "getrusage, an upper bound"
 	if gnuTime() {
+		rssBy = gnuTimeRSS
+		for _, b := range benches {
+			b.rss = 0
+		}
 		for range 5 {
 			for _, b := range benches {
-				if err := fresh(); err != nil {
+				if err := b.ws.reset(); err != nil {
 					return err
 				}
-				rss, err := rssByTime(b, env)
+				rss, err := rssByTime(b)
 				if err != nil {
 					return err
-				}
-				if b.rssBy != gnuTimeRSS {
-					b.rss, b.rssBy = 0, gnuTimeRSS
 				}
 				b.rss = max(b.rss, rss)
 			}
 		}
 	}
-	if hf, err := exec.LookPath("hyperfine"); err == nil && *useHyperfine {
-		if err := timeWithHyperfine(hf, benches, *runs, env, ws, *full); err != nil {
-			return err
-		}
-	}
 
-	report(os.Stdout, benches, memory, archive, *runs, work)
+	report(os.Stdout, benches, first, *big != "", *runs, rssBy, work)
 	return nil
 }
 
-const directTimer = "benchrun's own loop (direct exec)"
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
 
 // runOnce runs a command and returns its wall time and peak RSS.
-func runOnce(b *bench, env []string) (time.Duration, int64, error) {
+func runOnce(b *bench) (time.Duration, int64, error) {
 	cmd := exec.Command(b.args[0], b.args[1:]...)
-	cmd.Env = env
+	cmd.Env = b.ws.env
 	if b.stdin != nil {
 		cmd.Stdin = bytes.NewReader(b.stdin)
 	}
@@ -227,7 +307,7 @@ func gnuTime() bool {
 }
 
 // rssByTime runs a command under GNU time and returns its peak RSS.
-func rssByTime(b *bench, env []string) (int64, error) {
+func rssByTime(b *bench) (int64, error) {
 	out, err := os.CreateTemp("", "bimri-bench-rss-")
 	if err != nil {
 		return 0, err
@@ -235,7 +315,7 @@ func rssByTime(b *bench, env []string) (int64, error) {
 	out.Close()
 	defer os.Remove(out.Name())
 	cmd := exec.Command("/usr/bin/time", append([]string{"-f", "%M", "-o", out.Name(), "--"}, b.args...)...)
-	cmd.Env = env
+	cmd.Env = b.ws.env
 	if b.stdin != nil {
 		cmd.Stdin = bytes.NewReader(b.stdin)
 	}
@@ -267,90 +347,39 @@ func maxRSS(ps *os.ProcessState) int64 {
 	return int64(ru.Maxrss) * 1024 // KiB on Linux and the BSDs
 }
 
-// timeWithHyperfine replaces the times with hyperfine's, which runs the
-// same preparation (a fresh copy and a sync) outside its timing.
-func timeWithHyperfine(hf string, benches []*bench, runs int, env []string, ws, full string) error {
-	dir, err := os.MkdirTemp("", "bimri-bench-hf-")
-	if err != nil {
-		return err
+func report(w io.Writer, benches []*bench, full *workspace, big bool, runs int, rssBy, work string) {
+	describe := func(label string, ws *workspace) {
+		memory, archive := ws.files[memfile.MemoryName], ws.files[memfile.ArchiveName]
+		f, _, _ := memfile.Parse(memory)
+		recs, _ := memfile.ParseArchive(archive)
+		tok := memfile.Estimate(f)
+		fmt.Fprintf(w, "%s: bimri.md %.1f KB, ~%d tokens (Tier 1 ~%d, Tier 2 ~%d, Tier 3 ~%d), %d entries, %d patterns; archive %.1f KB, %d records\n",
+			label, float64(len(memory))/1024, tok.Total, tok.Tiers[0], tok.Tiers[1], tok.Tiers[2],
+			len(f.Entries(1))+len(f.Entries(2)), len(f.Patterns()), float64(len(archive))/1024, len(recs))
 	}
-	defer os.RemoveAll(dir)
-	prepare := fmt.Sprintf("rm -rf %[1]s/.claude %[1]s/%[3]s && cp %[2]s/%[4]s %[2]s/%[5]s %[1]s/ && sync",
-		shellQuote(ws), shellQuote(full), memfile.BackupName, memfile.MemoryName, memfile.ArchiveName)
-	out := filepath.Join(dir, "hyperfine.json")
-	args := []string{"--warmup", "3", "--runs", fmt.Sprint(runs), "--export-json", out, "--style", "none"}
-	for i, b := range benches {
-		cmd := strings.Join(quoteAll(b.args), " ")
-		if b.stdin != nil {
-			in := filepath.Join(dir, fmt.Sprintf("stdin-%d.json", i))
-			if err := os.WriteFile(in, b.stdin, 0o644); err != nil {
-				return err
-			}
-			cmd += " < " + shellQuote(in)
-		}
-		args = append(args, "--prepare", prepare, "--command-name", b.name, cmd)
-	}
-	cmd := exec.Command(hf, args...)
-	cmd.Env = env
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("hyperfine: %w", err)
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		return err
-	}
-	var res struct {
-		Results []struct {
-			Command string    `json:"command"`
-			Times   []float64 `json:"times"`
-		} `json:"results"`
-	}
-	if err := json.Unmarshal(data, &res); err != nil {
-		return fmt.Errorf("hyperfine output: %w", err)
-	}
-	if len(res.Results) != len(benches) {
-		return fmt.Errorf("hyperfine reported %d commands, want %d", len(res.Results), len(benches))
-	}
-	version := "hyperfine"
-	if v, err := exec.Command(hf, "--version").Output(); err == nil {
-		version = strings.TrimSpace(string(v))
-	}
-	for i, r := range res.Results {
-		benches[i].times = nil
-		for _, s := range r.Times {
-			benches[i].times = append(benches[i].times, time.Duration(s*float64(time.Second)))
-		}
-		benches[i].timer = version + " (through sh, its start-up subtracted)"
-	}
-	return nil
-}
-
-func report(w io.Writer, benches []*bench, memory, archive []byte, runs int, work string) {
-	f, _, _ := memfile.Parse(memory)
-	recs, _ := memfile.ParseArchive(archive)
-	tok := memfile.Estimate(f)
-	fmt.Fprintf(w, "full file: bimri.md %.1f KB, ~%d tokens (Tier 1 ~%d, Tier 2 ~%d, Tier 3 ~%d), %d entries, %d patterns; archive %.1f KB, %d records\n",
-		float64(len(memory))/1024, tok.Total, tok.Tiers[0], tok.Tiers[1], tok.Tiers[2],
-		len(f.Entries(1))+len(f.Entries(2)), len(f.Patterns()), float64(len(archive))/1024, len(recs))
-	fmt.Fprintf(w, "%d runs each; times by %s; peak RSS by %s; each run on a fresh copy, copied outside the timing; workspace in %s; %s/%s, %d CPUs\n\n",
-		runs, benches[0].timer, benches[0].rssBy, filepath.Dir(work), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
-	fmt.Fprintf(w, "%-18s %9s %9s %9s %8s %10s\n", "command", "median", "min", "max", "vs cat", "peak RSS")
-	base := median(benches[0].times)
-	for _, b := range benches {
-		m := median(b.times)
-		fmt.Fprintf(w, "%-18s %9s %9s %9s %7.1fx %7.1f MB\n", b.name, ms(m), ms(slices.Min(b.times)), ms(slices.Max(b.times)),
-			float64(m)/float64(base), float64(b.rss)/(1<<20))
-	}
-	if benches[0].timer != directTimer {
-		// hyperfine timed them; show the direct loop's medians as well.
-		var parts []string
-		base := median(benches[0].direct)
+	describe("full file", full)
+	if big {
 		for _, b := range benches {
-			m := median(b.direct)
-			parts = append(parts, fmt.Sprintf("%s %s (%.1fx)", b.name, ms(m), float64(m)/float64(base)))
+			if b.ws.name == "big" {
+				describe("big file", b.ws)
+				break
+			}
 		}
-		fmt.Fprintf(w, "direct exec, no shell, medians of the same number of runs: %s\n", strings.Join(parts, ", "))
+	}
+	load := "unknown"
+	if data, err := os.ReadFile("/proc/loadavg"); err == nil {
+		load = strings.Join(strings.Fields(string(data))[:3], " ")
+	}
+	fmt.Fprintf(w, "%d interleaved runs of each, timed by benchrun's own loop (direct exec, no shell); peak RSS by %s; each run on a fresh copy of its workspace, made outside the timing; workspaces in %s; %s/%s, %d CPUs; load average at the end %s\n\n",
+		runs, rssBy, filepath.Dir(work), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), load)
+	fmt.Fprintf(w, "%-20s %9s %9s %9s %8s %10s\n", "command", "median", "min", "max", "vs cat", "peak RSS")
+	for _, b := range benches {
+		m, ratio := median(b.times), 1.0
+		if b.cat != nil {
+			ratio = float64(m) / float64(median(b.cat.times))
+		}
+		fmt.Fprintf(w, "%-20s %9s %9s %9s %7.1fx %7.1f MB\n", b.name, ms(m), ms(slices.Min(b.times)), ms(slices.Max(b.times)),
+			ratio, float64(b.rss)/(1<<20))
 	}
 }
 
@@ -364,16 +393,6 @@ func median(ds []time.Duration) time.Duration {
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-func quoteAll(args []string) []string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = shellQuote(a)
-	}
-	return out
-}
 
 // sessionTranscript is a modest session for SessionEnd to read: a few
 // prompts, file writes and tool output, about 60 KB, and no remember call,

@@ -13,12 +13,16 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
 )
@@ -37,6 +41,7 @@ func run() error {
 	perDay := flag.Int("per-day", 8, "entries recorded per day")
 	sessions := flag.Int("sessions", 42, "Sessions in the header; the default keeps deep maintenance from being due at the next SessionStart or SessionEnd")
 	seed := flag.Uint64("seed", 1, "random seed")
+	big := flag.Int("tier2-entries", 0, "instead of a file at the claude-code budgets, one with this many Tier 2 entries (importance 4-5, so their floor keeps them), and a bimri.json in -dir whose budgets hold them all")
 	flag.Parse()
 	if *dir == "" {
 		return errors.New("-dir is required")
@@ -73,6 +78,33 @@ func run() error {
 		f = next
 		archived = append(archived, memfile.RenderArchived(rep.Archived, day)...)
 	}
+	if *big > 0 {
+		// Budgets big enough for every entry: the large-file benchmark
+		// measures that many entries through every step, not eviction.
+		cfg.Budgets = [3]int{1_000_000, 1_000_000, 1_000_000}
+		cfg.TotalBudget = 3_000_000
+		// Written as an agent writes them and parsed, not added one by
+		// one: Add looks for the same entry first, which is quadratic.
+		yesterday := today.AddDate(0, 0, -1)
+		var entries strings.Builder
+		for i := range *big {
+			fmt.Fprintf(&entries, "[IMPORTANCE:%d] [TIMESTAMP:%s] [TAGS:%s]\n%s\n\n", 4+rng.IntN(2),
+				yesterday.AddDate(0, 0, -(i%30)).Format(time.DateOnly), strings.Join(tags(rng), ","), sentence(rng, "Session work"))
+		}
+		data := memfile.Render(f)
+		at := bytes.Index(data, []byte("## Tier 3"))
+		if at < 0 {
+			return errors.New("rendered file has no Tier 3 heading")
+		}
+		data = slices.Concat(data[:at], []byte(entries.String()), data[at:])
+		parsed, _, err := memfile.Parse(data)
+		if err != nil {
+			return err
+		}
+		next, rep := memfile.Maintain(parsed, yesterday, cfg, memfile.Options{})
+		f = next
+		archived = append(archived, memfile.RenderArchived(rep.Archived, yesterday)...)
+	}
 	f.Header.Sessions = *sessions
 
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
@@ -81,6 +113,13 @@ func run() error {
 	data := memfile.Render(f)
 	if err := os.WriteFile(filepath.Join(*dir, memfile.MemoryName), data, 0o644); err != nil {
 		return err
+	}
+	if *big > 0 {
+		config := fmt.Sprintf(`{"tier1_budget": %d, "tier2_budget": %d, "tier3_budget": %d, "total_budget": %d}`+"\n",
+			cfg.Budgets[0], cfg.Budgets[1], cfg.Budgets[2], cfg.TotalBudget)
+		if err := os.WriteFile(filepath.Join(*dir, "bimri.json"), []byte(config), 0o644); err != nil {
+			return err
+		}
 	}
 	archive := append([]byte(memfile.ArchiveHeading), archived...)
 	if err := os.WriteFile(filepath.Join(*dir, memfile.ArchiveName), archive, 0o644); err != nil {
