@@ -20,6 +20,42 @@ func rememberCommand(env Env, tier, importance string) string {
 		wiring.Command{Binary: env.Binary}.Remember(), wiring.ShellWord(env.Store.Root), tier, importance)
 }
 
+// agentCommand is a bimri-hook command for the agent, under the remember
+// subcommand so the permission rule install writes covers it too.
+func agentCommand(env Env, rest string) string {
+	return fmt.Sprintf("%s --dir %s %s", wiring.Command{Binary: env.Binary}.Remember(), wiring.ShellWord(env.Store.Root), rest)
+}
+
+// adviceText asks the agent for what only it can judge, with the exact
+// commands: consolidating the oldest related entries and promoting a
+// lasting decision when Tier 2 nears its budget, and naming a pattern
+// that has grown without a sentence. Empty when there is nothing to ask.
+func adviceText(env Env, f *memfile.File, a memfile.Advice, name string) string {
+	var b strings.Builder
+	if len(a.Consolidate) > 0 {
+		fmt.Fprintf(&b, "- Tier 2 is at ~%d of its %d tokens. The oldest related entries (tag %s) are %s. If they tell one story, replace them with one summary (it keeps their highest importance, all their tags and the newest date; the originals go to the archive):\n  %s\n",
+			a.Tier2, a.Budget, a.ConsolidateTag, strings.Join(a.Consolidate, ", "),
+			agentCommand(env, "--replaces "+strings.Join(a.Consolidate, ",")+` -- "One line saying what these entries say together."`))
+	}
+	if a.Promote != "" {
+		if e, _ := f.Find(a.Promote); e != nil {
+			fmt.Fprintf(&b, "- Decision %s (importance 5, %s) has lasted: %q If it still holds, move it to Tier 1, where it never decays:\n  %s\n",
+				e.ID, e.Date.Format("2006-01-02"), e.Text, agentCommand(env, "--promote "+e.ID))
+		}
+	}
+	if name != "" {
+		if p := f.FindPattern(name); p != nil {
+			tags := strings.Join(p.Tags, ",")
+			fmt.Fprintf(&b, "- Pattern %s: tag %s recurs (%d entries, %s) but says nothing yet. If those entries show a habit, preference or rule (\"The user asks for a regression test with every bug fix.\"), write it:\n  %s\n",
+				p.ID, tags, p.Observations, p.Level, agentCommand(env, "--tier 3 --tags "+tags+` -- "The habit or rule, in one sentence."`))
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "## Memory upkeep: your judgment, once, briefly\n" + strings.TrimRight(b.String(), "\n")
+}
+
 // instructions follow the memory in the SessionStart context: how to
 // record, and the protocol's importance guide with its example sentences,
 // which anchor the scores better than definitions do.
@@ -33,7 +69,15 @@ Importance, by example:
 - 3 notable, useful for upcoming sessions: "Added unit tests for the auth module, 94% coverage."
 - 2 minor, short-lived: "Fixed a typo in the config loader."
 - 1 transient: "Ran lint pass, no issues."
-When in doubt, record it: low-importance entries fade on their own. Skip what Claude Code's auto memory already keeps (build commands, file paths). Never record secrets. Do not edit bimri.md by hand.`
+When in doubt, record it: low-importance entries fade on their own. Skip what Claude Code's auto memory already keeps (build commands, file paths). Never record secrets. Do not edit bimri.md by hand.
+- Forget an entry that is wrong or outdated: ` + forgetCommand(env) + `
+- Consolidate entries that tell one story into one summary: ` + agentCommand(env, `--replaces ID,ID,... -- "Summary."`) + `
+- Write a pattern, a habit or rule seen across entries: ` + agentCommand(env, `--tier 3 --tags tag1 -- "The insight."`)
+}
+
+// forgetCommand is the exact forget command, ID to fill in.
+func forgetCommand(env Env) string {
+	return fmt.Sprintf("%s forget --dir %s ID", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root))
 }
 
 // intake asks for the protocol's orientation questions in a new workspace.
@@ -53,25 +97,30 @@ This workspace's memory is new. Before other work, ask the user 3-5 quick orient
 }
 
 // judgmentBrief is the part of deep maintenance only the agent can do.
-func judgmentBrief(env Env, sessions int, deep *memfile.DeepReport) string {
+func judgmentBrief(env Env, sessions int, deep *memfile.DeepReport, advice string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Deep maintenance (session %d): your judgment is needed\n", sessions)
 	b.WriteString("bimri-hook has merged exact duplicates, cleaned tags and recounted patterns. Briefly, before other work:\n")
-	forget := fmt.Sprintf("%s forget --dir %s ID", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root))
+	forget := forgetCommand(env)
 	if len(deep.ReviewTier1) > 0 {
 		fmt.Fprintf(&b, "- Check each Tier 1 entry is still true (%s). Remove an outdated one with `%s` and record the corrected fact with remember --tier 1.\n", strings.Join(deep.ReviewTier1, ", "), forget)
 	}
 	for _, g := range deep.NearDuplicates {
 		fmt.Fprintf(&b, "- These entries say nearly the same thing: %s. Record one merged entry, then forget the others.\n", strings.Join(g, ", "))
 	}
-	if len(deep.ReviewTier1) == 0 && len(deep.NearDuplicates) == 0 {
+	if advice != "" {
+		b.WriteString(advice + "\n")
+	}
+	if len(deep.ReviewTier1) == 0 && len(deep.NearDuplicates) == 0 && advice == "" {
 		b.WriteString("- Nothing needs review this time.\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
 
 // maintenanceReport answers "run BIMRI maintenance".
-func maintenanceReport(rep memfile.Report, env Env, sessions int) string {
+func maintenanceReport(rep memfile.Report, env Env, f *memfile.File) string {
+	sessions := f.Header.Sessions
+	a := memfile.Advise(f, env.today(), env.Config)
 	var b strings.Builder
 	b.WriteString("BIMRI deep maintenance ran just now, at the user's request.\n")
 	fmt.Fprintf(&b, "- Archived: %d item(s). Merged duplicate groups: %d. Tags dropped: %d.\n", len(rep.Archived), len(rep.Deep.Merged), len(rep.Deep.DroppedTags))
@@ -90,7 +139,7 @@ func maintenanceReport(rep memfile.Report, env Env, sessions int) string {
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(&b, "- Warning: %s\n", w)
 	}
-	b.WriteString(judgmentBrief(env, sessions, rep.Deep))
+	b.WriteString(judgmentBrief(env, sessions, rep.Deep, adviceText(env, f, a, first(a.Unnamed))))
 	b.WriteString("\nTell the user briefly what changed.")
 	return b.String()
 }
@@ -151,3 +200,10 @@ const busyMessage = "BIMRI skipped this update: another session held the memory 
 
 // checkpointPrefix marks the entry PreCompact writes itself.
 const checkpointPrefix = "Checkpoint before compaction: "
+
+func first(ids []string) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	return ids[0]
+}

@@ -28,6 +28,9 @@ type sessionState struct {
 	// Reported is how many of the agent's records the user has been told
 	// of ("BIMRI updated: 1 entry recorded").
 	Reported int `json:"reported,omitempty"`
+	// Advised is true once the agent was asked to consolidate or promote:
+	// it is asked once per session.
+	Advised bool `json:"advised,omitempty"`
 }
 
 func stateKey(in Input) string { return "session-" + in.SessionID }

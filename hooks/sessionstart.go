@@ -1,11 +1,14 @@
 package hooks
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/wiring"
 )
 
 // stateMaxAge is how long per-session state is kept; a session resumed
@@ -18,7 +21,7 @@ const stateMaxAge = 30 * 24 * time.Hour
 // has just run. The answer always fits the context limit.
 func SessionStart(env Env, in Input) (Output, error) {
 	var f *memfile.File
-	var notice, told, updated string
+	var notice, told, updated, advice string
 	_, err := env.Store.Update(func(tx *memfile.Tx) error {
 		rep := tx.Maintain(env.today(), env.Config, memfile.Options{})
 		f, notice = tx.File, tx.Notice
@@ -27,6 +30,7 @@ func SessionStart(env Env, in Input) (Output, error) {
 			told = string(data)
 			tx.SetState(noticeKey, []byte{})
 		}
+		advice = adviseOnce(env, tx, in)
 		return nil
 	})
 	if err != nil {
@@ -43,31 +47,79 @@ func SessionStart(env Env, in Input) (Output, error) {
 		}
 	}
 	env.Store.PruneState(stateMaxAge)
-	out := additionalContext("SessionStart", startContext(env, in, f, notice))
+	out := additionalContext("SessionStart", startContext(env, in, f, notice, advice))
 	if msg := userMessage(told, updated); msg.JSON != nil {
 		out.JSON["systemMessage"] = msg.JSON["systemMessage"]
 	}
 	return out, nil
 }
 
+// namedKey is the state that lists the patterns the agent was asked to
+// write a sentence for: each is asked about once.
+const namedKey = "patterns-asked"
+
+// maxAsked bounds that list.
+const maxAsked = 200
+
+// adviseOnce is what SessionStart asks of the agent for the memory's
+// upkeep: consolidation and promotion once a session, a pattern's
+// sentence once per pattern.
+func adviseOnce(env Env, tx *memfile.Tx, in Input) string {
+	a := memfile.Advise(tx.File, env.today(), env.Config)
+	st := loadState(tx, in)
+	if st.Advised {
+		a.Consolidate, a.Promote = nil, ""
+	}
+	var asked []string
+	_ = json.Unmarshal(tx.State(namedKey), &asked) // damaged state: ask again
+	name := ""
+	for _, id := range a.Unnamed {
+		if !slices.Contains(asked, id) {
+			name = id
+			break
+		}
+	}
+	text := adviceText(env, tx.File, a, name)
+	if text == "" {
+		return ""
+	}
+	if len(a.Consolidate) > 0 || a.Promote != "" {
+		st.Advised = true
+		saveState(tx, in, st)
+	}
+	if name != "" {
+		asked = append(asked, name)
+		if len(asked) > maxAsked { // Tier 3's budget holds far fewer patterns
+			asked = asked[len(asked)-maxAsked:]
+		}
+		data, _ := json.Marshal(asked)
+		tx.SetState(namedKey, data)
+	}
+	return text
+}
+
 // startContext assembles the view and the instructions within the limit:
 // the instructions are measured first and the view gets the rest.
-func startContext(env Env, in Input, f *memfile.File, notice string) string {
+func startContext(env Env, in Input, f *memfile.File, notice, advice string) string {
 	extras := []string{instructions(env)}
 	if len(f.Entries(1)) == 0 && f.Header.Sessions == 0 && in.Source != "compact" {
 		extras = append(extras, intake(env, globalFacts(env)))
 	}
 	if n := f.Header.Sessions; n > 0 && n%env.Config.DeepEvery == 0 {
 		_, rep := memfile.Maintain(f, env.today(), env.Config, memfile.Options{Deep: true})
-		extras = append(extras, judgmentBrief(env, n, rep.Deep))
+		extras = append(extras, judgmentBrief(env, n, rep.Deep, advice))
+	} else if advice != "" {
+		extras = append(extras, advice)
 	}
 	if notice != "" {
 		extras = append(extras, "Note: "+notice)
 	}
 	tail := fitLines(strings.Join(extras, "\n\n"), env.Config.ContextLimit/2)
 	view := memfile.ContextView(f, memfile.View{
-		Limit:  env.Config.ContextLimit - memfile.Length(tail) - 2,
-		Global: env.Global,
+		Limit:   env.Config.ContextLimit - memfile.Length(tail) - 2,
+		Global:  env.Global,
+		Archive: env.Store.Names.Archive,
+		Search:  fmt.Sprintf("%s search --dir %s", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root)),
 	})
 	return view + "\n\n" + tail
 }

@@ -65,7 +65,7 @@ func UserPromptSubmit(env Env, in Input) (Output, error) {
 	var text string
 	_, err := env.Store.Update(func(tx *memfile.Tx) error {
 		rep := tx.Maintain(env.today(), env.Config, memfile.Options{Deep: true, Archived: env.Store.ArchivedEntries()})
-		text = maintenanceReport(rep, env, tx.File.Header.Sessions)
+		text = maintenanceReport(rep, env, tx.File)
 		return nil
 	})
 	if errBusy(err) {

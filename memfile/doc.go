@@ -164,19 +164,52 @@
 // similarity of 0.6 or more, looked for among the first 400 entries: Tier 1,
 // then Tier 2 by weight).
 //
+// # Consolidation, promotion and patterns: the agent's judgment
+//
+// The protocol asks to compress and merge when the file is over budget.
+// Which entries tell one story, and how to say it in a line, is a judgment
+// the program cannot make; the agent makes it and these functions apply it
+// exactly:
+//
+//   - File.Consolidate replaces two or more entries with one summary the
+//     agent wrote: the highest importance of them, the union of their
+//     tags, the newest date, in Tier 1 if any of them was there. The
+//     originals go to the archive with the reason "consolidated into ID",
+//     and patterns that named them name the summary.
+//   - File.Promote moves a Tier 2 entry of importance 4 or 5 to Tier 1,
+//     where it never decays: a decision that has lasted.
+//   - File.WritePattern gives the pattern with exactly the given tags the
+//     agent's sentence ("The user asks for a regression test with every bug
+//     fix"), or creates it; the pass counts it like any other, and a
+//     sentence someone wrote is never replaced. Tier 3's budget archives
+//     automatic EMERGING patterns before ones with a sentence.
+//
+// Advise says what to ask: once Tier 2 passes AdviseAt (90%) of its
+// budget, the oldest related entries (those sharing the most common tag of
+// the entry the budget would take next, importance 4 or less, oldest
+// first, at most six) and the oldest importance-5 Tier 2 decision at least
+// a week old that Tier 1 has room for; at any size, the automatic patterns
+// of level DEVELOPING or above that still have no sentence. The hooks ask
+// the agent once (consolidation and promotion once a session, each pattern
+// once), with the exact command.
+//
 // # The context view
 //
 // ContextView renders what goes into the model's context at session start,
 // within View.Limit characters counted as Claude Code counts them, in
 // UTF-16 code units (Length): the header line, Tier 1 whole (notes
-// included), then patterns, established first, then Tier 2 in the order
-// the budget keeps it (importance 5 first, then importance x freshness, as
-// of the last pass), so what the view leaves out for room is what the
-// budget would take first, and last one line saying how many items were
-// left out and that the full file is bimri.md. Items go in that order until the next one does not fit;
-// no line is ever cut, a heading never appears without its first line, and
-// the view never exceeds the limit, whatever the file holds. The default
-// limit is 10,000, Claude Code's measured cap.
+// included), then patterns with a sentence, established first, and the
+// automatic ones on one compact line ("recurring topics (tag, entries):
+// testing 57, auth 12"), then Tier 2 in the order the budget keeps it
+// (importance 5 first, then importance x freshness, as of the last pass),
+// so what the view leaves out for room is what the budget would take
+// first. Last, one line says how many items were left out, that the full
+// file is bimri.md, that what left it is in the archive, and gives the
+// exact command that searches both (View.Search). Items go in that order
+// until the next one does not fit; no line is ever cut, a heading never
+// appears without its first line, and the view never exceeds the limit,
+// whatever the file holds. The default limit is 10,000, Claude Code's
+// measured cap.
 //
 // # Configuration
 //

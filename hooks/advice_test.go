@@ -1,0 +1,88 @@
+package hooks
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/matryer/is"
+)
+
+// adviceWorkspace is a store whose Tier 2 is past 90% of its budget, with
+// old related billing entries, a lasting importance-5 decision and an
+// unnamed DEVELOPING pattern.
+func adviceWorkspace(t *testing.T) Env {
+	t.Helper()
+	day := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	cfg := memfile.DefaultConfig()
+	f := memfile.New(cfg)
+	add := func(imp, ago int, tag, text string) {
+		if _, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: imp, Date: day.AddDate(0, 0, -ago), Tags: []string{tag}, Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 4 {
+		add(4, 40+i, "billing", fmt.Sprintf("Old billing work %d.", i))
+	}
+	for i := range 5 {
+		add(3, 0, "ui", fmt.Sprintf("Recent ui work %d.", i))
+	}
+	add(5, 30, "money", "All money amounts are integer cents.")
+	f, _ = memfile.Maintain(f, day, cfg, memfile.Options{})
+	cfg.Budgets[1] = memfile.Estimate(f).Tiers[1] + 10 // past 90%
+	root := t.TempDir()
+	if err := os.WriteFile(root+"/"+memfile.MemoryName, memfile.Render(f), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	store, err := memfile.OpenStore(root, cfg, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Env{Store: store, Config: cfg, Settings: DefaultSettings(), Now: day, Binary: "/opt/bin/bimri-hook"}
+}
+
+func startText(t *testing.T, env Env, session string) string {
+	t.Helper()
+	out, err := Handle(env, Input{Event: "SessionStart", SessionID: session, Source: "startup"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.JSON["hookSpecificOutput"].(map[string]any)["additionalContext"].(string)
+}
+
+func TestSessionStartAsksOnce(t *testing.T) {
+	is := is.New(t)
+	env := adviceWorkspace(t)
+	f, _, _, err := env.Store.Read()
+	is.NoErr(err)
+	a := memfile.Advise(f, env.Now, env.Config)
+	is.Equal(len(a.Consolidate), 4)
+	is.True(a.Promote != "")
+	is.True(len(a.Unnamed) >= 2)
+
+	first := startText(t, env, "s1")
+	root := env.Store.Root
+	is.True(strings.Contains(first, "## Memory upkeep"))
+	is.True(strings.Contains(first, "/opt/bin/bimri-hook remember --dir "+root+" --replaces "+strings.Join(a.Consolidate, ",")+` -- "`))
+	is.True(strings.Contains(first, "/opt/bin/bimri-hook remember --dir "+root+" --promote "+a.Promote+"\n"))
+	p := f.FindPattern(a.Unnamed[0])
+	is.True(strings.Contains(first, "/opt/bin/bimri-hook remember --dir "+root+" --tier 3 --tags "+p.Tags[0]+` -- "`))
+
+	// The same session (a resume, a compaction) is not asked again; the
+	// next unnamed pattern is.
+	again := startText(t, env, "s1")
+	is.True(!strings.Contains(again, "--replaces "+strings.Join(a.Consolidate, ",")))
+	is.True(!strings.Contains(again, "--promote"))
+	is.True(!strings.Contains(again, "--tags "+p.Tags[0]+` -- "The habit`))
+	is.True(strings.Contains(again, "Pattern "+a.Unnamed[1]))
+
+	// A new session is asked to consolidate again (the entries are still
+	// there), but not about the patterns it was already asked about.
+	next := startText(t, env, "s2")
+	is.True(strings.Contains(next, "--replaces "+strings.Join(a.Consolidate, ",")))
+	is.True(!strings.Contains(next, "Pattern "+a.Unnamed[0]))
+	is.True(memfile.Length(next) <= 10000)
+}
