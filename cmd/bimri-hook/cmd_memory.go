@@ -15,13 +15,18 @@ import (
 
 func (a *app) rememberCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "remember",
-		Usage:     "record one memory entry",
-		UsageText: `bimri-hook remember [--importance 1-5] [--tags a,b] [--tier 1|2] [--global] "One-line summary."`,
+		Name:  "remember",
+		Usage: "record one memory entry; consolidate entries, promote one, or write a pattern",
+		UsageText: `bimri-hook remember [--importance 1-5] [--tags a,b] [--tier 1|2] [--global] "One-line summary."
+bimri-hook remember --replaces ID,ID,... [--tags a,b] -- "One summary of those entries."
+bimri-hook remember --promote ID
+bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show."`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "importance", Value: "3", Usage: "1 transient ... 5 foundational"},
 			&cli.StringFlag{Name: "tags", Usage: "comma-separated tags"},
-			&cli.StringFlag{Name: "tier", Value: "2", Usage: "1 (core, importance 4-5, never decays) or 2 (active context)"},
+			&cli.StringFlag{Name: "tier", Value: "2", Usage: "1 (core, importance 4-5, never decays), 2 (active context) or 3 (a pattern: a sentence about the entries with --tags)"},
+			&cli.StringFlag{Name: "replaces", Usage: "comma-separated entry IDs the summary replaces (they go to the archive)"},
+			&cli.StringFlag{Name: "promote", Usage: "move this Tier 2 entry (importance 4-5) to Tier 1"},
 			&cli.BoolFlag{Name: "global", Usage: "record in the user's memory across workspaces (~/.claude/bimri-global.md)"},
 		},
 		Action: func(c *cli.Context) error {
@@ -29,11 +34,34 @@ func (a *app) rememberCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			tier, err := wholeNumber("tier", c.String("tier"), 1, 2)
+			tier, err := wholeNumber("tier", c.String("tier"), 1, 3)
 			if err != nil {
 				return err
 			}
 			text := strings.Join(c.Args().Slice(), " ")
+			switch {
+			case c.IsSet("promote"):
+				if c.IsSet("replaces") || c.IsSet("tier") || c.IsSet("importance") || c.IsSet("tags") || strings.TrimSpace(text) != "" {
+					return errors.New("remember --promote ID takes nothing else: the entry keeps its text, importance and tags")
+				}
+				return a.promote(c, strings.ToLower(strings.TrimSpace(c.String("promote"))))
+			case c.IsSet("replaces"):
+				if c.IsSet("tier") || c.IsSet("importance") {
+					return errors.New("remember --replaces takes the importance (the highest), the date (the newest) and the tier from the entries it replaces: drop --importance and --tier")
+				}
+				if strings.TrimSpace(text) == "" {
+					return errors.New(`remember --replaces needs the summary's text, e.g. bimri-hook remember --replaces 3f9a1c2b,77e0d4a1 -- "Login: sessions in Postgres, tests added."`)
+				}
+				return a.consolidate(c, c.String("replaces"), text)
+			case tier == 3:
+				if c.IsSet("importance") {
+					return errors.New("a pattern (--tier 3) has no importance: its level follows how many entries carry its tags")
+				}
+				if strings.TrimSpace(text) == "" {
+					return errors.New(`remember --tier 3 needs the pattern's sentence, e.g. bimri-hook remember --tier 3 --tags testing -- "The user asks for a regression test with every bug fix."`)
+				}
+				return a.writePattern(c, text)
+			}
 			if strings.TrimSpace(text) == "" {
 				return errors.New(`remember needs the entry's text, e.g. bimri-hook remember "Chose SQLite for storage."`)
 			}
@@ -58,6 +86,79 @@ func (a *app) rememberCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// consolidate replaces entries with one summary (remember --replaces).
+func (a *app) consolidate(c *cli.Context, list, text string) error {
+	var ids []string
+	for _, id := range strings.Split(list, ",") {
+		if id = strings.ToLower(strings.TrimSpace(id)); id != "" {
+			ids = append(ids, id)
+		}
+	}
+	ws, store, err := a.openStore(c)
+	if err != nil {
+		return err
+	}
+	var e *memfile.Entry
+	var gone []memfile.Archived
+	var tier int
+	res, err := store.Update(func(tx *memfile.Tx) error {
+		e, gone, err = tx.File.Consolidate(ids, text)
+		if err != nil {
+			return err
+		}
+		if extra := memfile.SplitTags(privacy.Clean(c.String("tags"))); len(extra) > 0 {
+			e.Tags = memfile.NormalizeTags(append(e.Tags, extra...))
+		}
+		_, tier = tx.File.Find(e.ID)
+		e.Weight = memfile.Score(*e, tier, ws.now, ws.config.Memory).Weight
+		e.HasWeight = true
+		tx.Archive = append(tx.Archive, gone...)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	printConsolidated(a.stdout, e, tier, gone, store.Path(store.Names.Memory), store.Names.Archive, res.Notice)
+	return nil
+}
+
+// promote moves a Tier 2 entry to Tier 1 (remember --promote).
+func (a *app) promote(c *cli.Context, id string) error {
+	_, store, err := a.openStore(c)
+	if err != nil {
+		return err
+	}
+	var e *memfile.Entry
+	res, err := store.Update(func(tx *memfile.Tx) error {
+		e, err = tx.File.Promote(id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	printPromoted(a.stdout, e, store.Path(store.Names.Memory), res.Notice)
+	return nil
+}
+
+// writePattern writes a pattern's sentence (remember --tier 3).
+func (a *app) writePattern(c *cli.Context, text string) error {
+	ws, store, err := a.openStore(c)
+	if err != nil {
+		return err
+	}
+	var p *memfile.Pattern
+	var isNew bool
+	res, err := store.Update(func(tx *memfile.Tx) error {
+		p, isNew, err = tx.File.WritePattern(memfile.SplitTags(privacy.Clean(c.String("tags"))), text, ws.now)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	printPattern(a.stdout, p, isNew, store.Path(store.Names.Memory), res.Notice)
+	return nil
 }
 
 // wholeNumber parses a flag that must be a whole number in a range, with

@@ -37,6 +37,36 @@ func printRemembered(w io.Writer, e *memfile.Entry, tier int, isNew bool, path, 
 	}
 }
 
+func printConsolidated(w io.Writer, e *memfile.Entry, tier int, gone []memfile.Archived, path, archive, notice string) {
+	ids := make([]string, len(gone))
+	for i, a := range gone {
+		ids[i] = a.Entry.ID
+	}
+	fmt.Fprintf(w, "consolidated %s into %s in Tier %d of %s (importance %d, %s, tags %s, weight %s); the originals are in %s\n",
+		strings.Join(ids, ", "), e.ID, tier, path, e.Importance, e.Date.Format("2006-01-02"), strings.Join(e.Tags, ","), e.Weight, archive)
+	if notice != "" {
+		fmt.Fprintln(w, notice)
+	}
+}
+
+func printPromoted(w io.Writer, e *memfile.Entry, path, notice string) {
+	fmt.Fprintf(w, "moved %s to Tier 1 of %s, where it never decays (importance %d): %s\n", e.ID, path, e.Importance, e.Text)
+	if notice != "" {
+		fmt.Fprintln(w, notice)
+	}
+}
+
+func printPattern(w io.Writer, p *memfile.Pattern, isNew bool, path, notice string) {
+	if isNew {
+		fmt.Fprintf(w, "recorded pattern %s [%s] in Tier 3 of %s; the next pass counts the entries that carry its tags\n", p.ID, strings.Join(p.Tags, ","), path)
+	} else {
+		fmt.Fprintf(w, "pattern %s [%s] in Tier 3 of %s now says: %s\n", p.ID, strings.Join(p.Tags, ","), path, p.Text)
+	}
+	if notice != "" {
+		fmt.Fprintln(w, notice)
+	}
+}
+
 func printForgotten(w io.Writer, a memfile.Archived, archive string) {
 	id, text := "", ""
 	if a.Entry != nil {
