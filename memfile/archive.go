@@ -66,6 +66,12 @@ func ParseArchive(data []byte) ([]ArchiveRecord, []Warning) {
 			summary = strings.TrimSpace(lines[i+1])
 			i++
 		}
+		// A body of several lines was archived whole; it reads back whole.
+		body := []string{summary}
+		for summary != "" && i+1 < len(lines) && isContinuation(lines[i+1]) {
+			i++
+			body = append(body, strings.TrimSpace(lines[i]))
+		}
 		rec := ArchiveRecord{Tier: 2}
 		if v, ok := fields.get("TIER"); ok && len(v) == 1 && v[0] >= '1' && v[0] <= '3' {
 			rec.Tier = int(v[0] - '0')
@@ -77,9 +83,12 @@ func ParseArchive(data []byte) ([]ArchiveRecord, []Warning) {
 		var err error
 		if _, isPattern := fields.get("PATTERN"); isPattern {
 			rec.Tier = 3
-			rec.Pattern, err = patternFromFields(fields, summary)
+			rec.Pattern, _, err = patternFromFields(fields, body)
 		} else {
-			rec.Entry, err = entryFromFields(fields, summary, archiveFields)
+			rec.Entry, _, err = entryFromFields(fields, body, archiveFields)
+			if err == nil && rec.Entry.Date.IsZero() {
+				rec.Entry.Date = rec.Archived
+			}
 			if err == nil && rec.Entry.ID == "" {
 				rec.Entry.ID = EntryID(rec.Entry.Date, rec.Entry.Text)
 			}

@@ -102,6 +102,10 @@ type Note struct {
 type Warning struct {
 	Line    int // 1-based line in the parsed input; 0 when not about a line
 	Message string
+	// Converted marks a line that was read, leniently (a model's way of
+	// writing the protocol): nothing is lost, and the next write puts it
+	// in the canonical form. The others are problems.
+	Converted bool
 }
 
 func (w Warning) String() string {

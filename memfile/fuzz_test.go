@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/bimri/bimri-hook/memfile"
 )
@@ -40,6 +41,10 @@ func addTestdataSeeds(f *testing.F) {
 		"# BIMRI Memory\n## Tier 2\n[IMPORTANCE:3] [TIMESTAMP:2026-11-20]\n[_X:1] hi\n",
 		"# BIMRI Memory\nnote\r\r\n",
 		"<!-- BIMRI v2 | Sessions: 1 -->\n<!-- END BIMRI -->\n\n\n",
+		// Model-written shapes (testdata/model-written.input has them all).
+		"# BIMRI Memory\n## Tier 2\n- **[IMPORTANCE:3]** [TIMESTAMP:Nov 4, 2026]\n  body\n  more\n- [IMPORTANCE:2] x\n",
+		"# BIMRI Memory\n## Tier 3\n- EMERGING (2 obs): a\n**DEVELOPING (3 obs)** b #c\n[CONFIDENCE:ESTABLISHED] d\n",
+		"<!-- BIMRI v2 | Last Maintained: YYYY-MM-DD | Session: 3 (x) -->\n# BIMRI Memory\n## Tier 1\n✅ [IMPORTANCE:4] undated\n\x01ESTABLISHED: x\n<!-- END BIMRI -->\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -108,7 +113,7 @@ func FuzzNeutralize(f *testing.F) {
 		file := memfile.New(memfile.DefaultConfig())
 		e, _, err := file.Add(memfile.NewEntry{Tier: 2, Importance: 3, Date: fxToday, Text: s})
 		if err != nil {
-			if n != "" {
+			if n != "" && utf8.RuneCountInString(n) <= memfile.MaxTextRunes {
 				t.Fatalf("Add refused %q: %v", s, err)
 			}
 			return

@@ -55,14 +55,32 @@ func fxEntry(imp int, date, tags, text string) string {
 	return fmt.Sprintf("[IMPORTANCE:%d] [TIMESTAMP:%s] [TAGS:%s]\n%s\n\n", imp, date, tags, text)
 }
 
-// fxParse parses or fails the test.
+// fxParse parses s and returns its problems: the warnings that are not
+// about a line read leniently (see fxParseAll for those).
 func fxParse(tb testing.TB, s string) (*memfile.File, []memfile.Warning) {
+	tb.Helper()
+	f, w := fxParseAll(tb, s)
+	return f, fxProblems(w)
+}
+
+func fxParseAll(tb testing.TB, s string) (*memfile.File, []memfile.Warning) {
 	tb.Helper()
 	f, w, err := memfile.Parse([]byte(s))
 	if err != nil {
 		tb.Fatalf("Parse: %v\n%s", err, s)
 	}
 	return f, w
+}
+
+// fxProblems drops the notices of lines read leniently.
+func fxProblems(w []memfile.Warning) []memfile.Warning {
+	var out []memfile.Warning
+	for _, x := range w {
+		if !x.Converted {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // fxTexts lists the summaries of a tier's entries in file order.

@@ -82,6 +82,7 @@ func Maintain(f *File, today time.Time, cfg Config, opt Options) (*File, Report)
 	out := f.Clone()
 	rep := Report{Budgets: cfg.Budgets}
 	applyConfig(out, cfg)
+	dateUndated(out, today, &rep)
 	if opt.Deep {
 		rep.Deep = &DeepReport{}
 		mergeDuplicates(out, &rep)
@@ -90,6 +91,7 @@ func Maintain(f *File, today time.Time, cfg Config, opt Options) (*File, Report)
 	// After the merge: a merged entry takes the higher importance and the
 	// newer date, and must be weighed as what it now is.
 	reweight(out, today, cfg)
+	mergeSameTagPatterns(out, &rep)
 	updatePatterns(out, opt, cfg, &rep)
 	prune(out, cfg, &rep)
 	sortTier2(out)
@@ -116,6 +118,20 @@ func Maintain(f *File, today time.Time, cfg Config, opt Options) (*File, Report)
 		judgmentBrief(out, rep.Deep)
 	}
 	return out, rep
+}
+
+// dateUndated gives an entry read without a date, in a file whose header
+// had no Last Maintained date either, the day of the pass: the day it was
+// first kept is the best the file knows.
+func dateUndated(f *File, today time.Time, rep *Report) {
+	for t := 1; t <= 2; t++ {
+		for _, e := range f.Entries(t) {
+			if e.Date.IsZero() {
+				e.Date = today
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("entry %s had no date; it is dated %s, the day of this pass", e.ID, today.Format(dateLayout)))
+			}
+		}
+	}
 }
 
 // reweight recomputes every entry's weight for today.

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -58,6 +60,7 @@ type parser struct {
 	content   [3]bool // the tier's zone has had a line that is not a template comment
 	preamble  bool    // a run of preamble lines is open
 	trailer   bool    // text after the END marker was reported
+	untagged  []untaggedPattern
 }
 
 // Parse reads a memory file. It is lenient: files written by hand or by an
@@ -102,6 +105,7 @@ func Parse(data []byte) (*File, []Warning, error) {
 	if !p.header {
 		p.warn(0, "no BIMRI header line; a new one was made (Sessions: 0)")
 	}
+	p.tagUntagged()
 	p.assignIDs()
 	return p.f, p.warnings, nil
 }
@@ -133,6 +137,21 @@ func checkReadable(data []byte) error {
 
 func (p *parser) warn(line int, format string, args ...any) {
 	p.warnings = append(p.warnings, Warning{Line: line, Message: fmt.Sprintf(format, args...)})
+}
+
+// convert records a line read leniently: nothing is wrong, but the next
+// write changes how it looks.
+func (p *parser) convert(line int, format string, args ...any) {
+	p.warnings = append(p.warnings, Warning{Line: line, Message: fmt.Sprintf(format, args...), Converted: true})
+}
+
+// leadingDigits is the run of ASCII digits s starts with.
+func leadingDigits(s string) string {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return s[:n]
 }
 
 // line handles lines[i] and returns the index of the last line it used.
@@ -205,11 +224,8 @@ func (p *parser) line(lines []string, i int) int {
 		p.content[tier-1] = true
 	}
 
-	body := stripListMark(t)
-	if strings.HasPrefix(body, "[") {
-		if used, ok := p.item(lines, i, body); ok {
-			return used
-		}
+	if used, ok := p.item(lines, i, t); ok {
+		return used
 	}
 	p.addNoteLine(raw, lineNo)
 	return i
@@ -257,12 +273,21 @@ func (p *parser) parseHeader(m []string, lineNo int) bool {
 		case "last maintained":
 			if d, ok := ParseDate(val); ok {
 				h.LastMaintained = d
+				if val != d.Format(dateLayout) {
+					p.convert(lineNo, "header Last Maintained %q read as %s", val, d.Format(dateLayout))
+				}
 			}
-		case "sessions":
-			n, err := strconv.Atoi(val)
+		case "sessions", "session":
+			// Models add to the count ("12 (next deep: 20)"): the number
+			// that leads the value is the count.
+			digits := leadingDigits(val)
+			n, err := strconv.Atoi(digits)
 			if err != nil || n < 0 {
 				p.warn(lineNo, "header has Sessions %q, not a count; the line was kept as a note", val)
 				return false
+			}
+			if digits != val || key != "sessions" {
+				p.convert(lineNo, "header %q read as Sessions: %d", strings.TrimSpace(part), n)
 			}
 			h.Sessions = n
 		case "token est":
@@ -307,22 +332,32 @@ func isTemplateComment(t string) bool {
 	return false
 }
 
-// item tries to read an entry or a pattern starting at lines[i]. It returns
-// the index of the last line used and whether it read one.
-func (p *parser) item(lines []string, i int, body string) (int, bool) {
-	fields, rest, ok := splitFields(body)
-	if !ok || len(fields) == 0 {
+// item tries to read an entry or a pattern starting at lines[i]: a tag
+// line, or a pattern in a model's prose form. Its body is the summary on
+// the tag line or the next line, and every line after that until a blank
+// line or the next structure. It returns the index of the last line used
+// and whether it read one.
+func (p *parser) item(lines []string, i int, t string) (int, bool) {
+	start, ok := readItemStart(t)
+	if !ok {
 		return i, false
 	}
 	lineNo := i + 1
 	used := i
-	summary := strings.TrimSpace(rest)
+	summary := start.rest
 	if summary == "" && i+1 < len(lines) && isSummaryLine(lines[i+1]) {
 		summary = strings.TrimSpace(lines[i+1])
 		used = i + 1
 	}
-	if _, isPattern := fields.get("PATTERN"); isPattern {
-		pat, err := patternFromFields(fields, summary)
+	body := []string{summary}
+	if summary != "" {
+		for used+1 < len(lines) && isContinuation(lines[used+1]) {
+			used++
+			body = append(body, strings.TrimSpace(lines[used]))
+		}
+	}
+	if _, isPattern := start.fields.get("PATTERN"); isPattern {
+		pat, how, err := patternFromFields(start.fields, body)
 		if err != nil {
 			p.warn(lineNo, "pattern kept as a note: %v", err)
 			return i, false
@@ -332,13 +367,25 @@ func (p *parser) item(lines []string, i int, body string) (int, bool) {
 			p.warn(lineNo, "pattern outside Tier 3 was moved to Tier 3")
 		}
 		p.structure = true
+		if start.prose && len(pat.Tags) == 0 {
+			p.untagged = append(p.untagged, untaggedPattern{pat, lineNo})
+		}
+		p.readAs(lineNo, "a pattern", append(start.how, how...))
 		p.f.Tiers[2].Blocks = append(p.f.Tiers[2].Blocks, Block{Pattern: pat})
 		return used, true
 	}
-	e, err := entryFromFields(fields, summary, nil)
+	e, how, err := entryFromFields(start.fields, body, nil)
 	if err != nil {
 		p.warn(lineNo, "entry kept as a note: %v", err)
 		return i, false
+	}
+	if e.Date.IsZero() {
+		if d := p.f.Header.LastMaintained; !d.IsZero() {
+			e.Date = d
+			how = append(how, "no date: given the header's Last Maintained date, "+d.Format(dateLayout))
+		} else {
+			how = append(how, "no date: the first pass gives it that day's date")
+		}
 	}
 	p.endNote()
 	p.structure = true
@@ -352,22 +399,269 @@ func (p *parser) item(lines []string, i int, body string) (int, bool) {
 			p.warn(lineNo, "Tier 1 entry has importance %d; only 4 and 5 belong in Tier 1", e.Importance)
 		}
 	}
+	p.readAs(lineNo, "an entry", append(start.how, how...))
 	p.f.Tiers[tier-1].Blocks = append(p.f.Tiers[tier-1].Blocks, Block{Entry: e})
 	return used, true
 }
 
+// readAs reports an item that was read leniently: the next write puts it
+// in the canonical form, and the report says how it was read.
+func (p *parser) readAs(lineNo int, what string, how []string) {
+	if len(how) > 0 {
+		p.convert(lineNo, "read as %s: %s", what, strings.Join(how, "; "))
+	}
+}
+
+// itemStart is the first line of an entry or a pattern, as read.
+type itemStart struct {
+	fields fieldList
+	rest   string   // text after the fields, the summary when not empty
+	how    []string // what was read leniently, for the conversion report
+	prose  bool     // a pattern written as "DEVELOPING (3 obs): ..."
+}
+
+// readItemStart reads a tag line, or a pattern in prose form, as models
+// write them: behind a list marker, a check mark or an emoji, with bold
+// markers around the tag line or parts of it, and a separator (":", "-")
+// before the summary.
+func readItemStart(t string) (itemStart, bool) {
+	var st itemStart
+	s := undecorate(t, &st.how)
+	if s == "" {
+		return st, false
+	}
+	if c := s[0]; c == '[' || c == '*' || c == '_' {
+		fields, rest, bold, ok := splitFieldsLenient(s)
+		if ok {
+			st.fields = fields
+			if bold {
+				st.how = append(st.how, "bold markers dropped")
+				rest = trimBold(rest)
+			}
+			st.rest = dropSeparator(strings.TrimSpace(rest), &st.how)
+			if k, ok := fields.has("CONFIDENCE"); ok {
+				st.fields[k].key = "PATTERN"
+				st.how = append(st.how, "CONFIDENCE read as PATTERN")
+			}
+			return st, true
+		}
+	}
+	return readProsePattern(s, st)
+}
+
+// trimBold drops the bold markers that close around a tag line: the run
+// of '*' or '_' the text after the fields starts with, and a "**" or "__"
+// it ends with. A single trailing '*' or '_' is the text's own.
+func trimBold(s string) string {
+	s = strings.TrimLeft(s, "*_ \t")
+	for _, m := range []string{"**", "__"} {
+		if t, ok := strings.CutSuffix(strings.TrimRight(s, " \t"), m); ok {
+			return strings.TrimRight(t, " \t")
+		}
+	}
+	return s
+}
+
+// undecorate drops what models put before a tag line: list markers, a
+// task box ("[x]"), check marks and emoji.
+func undecorate(t string, how *[]string) string {
+	s := t
+	for {
+		before := s
+		if n := stripListMark(s); n != s {
+			s = n
+			*how = appendOnce(*how, "list marker dropped")
+		}
+		if len(s) >= 3 && s[0] == '[' && s[2] == ']' && strings.ContainsRune(" xX", rune(s[1])) && (len(s) == 3 || s[3] == ' ') {
+			s = strings.TrimLeft(s[3:], " \t")
+			*how = appendOnce(*how, "task box dropped")
+		}
+		if s != "" && s[0] >= 0x80 {
+			n := strings.TrimLeftFunc(s, isMark)
+			if n != s && strings.HasPrefix(strings.TrimLeft(n, " \t*_-"), "[") || n != s && proseStart(strings.TrimLeft(n, " \t")) {
+				s = strings.TrimLeft(n, " \t")
+				*how = appendOnce(*how, "leading mark dropped")
+			}
+		}
+		if s == before {
+			return s
+		}
+	}
+}
+
+// isMark is a check mark, an emoji or what joins and varies them.
+func isMark(r rune) bool {
+	return unicode.Is(unicode.So, r) || unicode.Is(unicode.Sk, r) || r == '\u200d' || r == '\ufe0f' || r == '\ufe0e' || unicode.Is(unicode.Mn, r)
+}
+
+func appendOnce(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// dropSeparator drops the ":", dash or bar models put between the tag
+// line and the summary. A hyphen stays: "- " may start the text itself.
+func dropSeparator(rest string, how *[]string) string {
+	for _, sep := range []string{":", "\u2013", "\u2014", "|"} {
+		if r, ok := strings.CutPrefix(rest, sep); ok && (r == "" || r[0] == ' ' || r[0] == '\t') {
+			*how = append(*how, fmt.Sprintf("separator %q dropped", sep))
+			return strings.TrimSpace(r)
+		}
+	}
+	return rest
+}
+
+// prosePattern matches a pattern as models write it in Tier 3: its level,
+// perhaps bold, perhaps with its count, then the sentence:
+// "**DEVELOPING (3 obs)** ...", "EMERGING (2 obs): ...", "ESTABLISHED: ...".
+var prosePattern = regexp.MustCompile(`^[*_]*\s*(?i:(emerging|developing|established))\b\s*([*_]*)\s*(?:[(\[]\s*(\d+)\s*(?i:obs|observations?)\.?\s*[)\]])?\s*([*_]*)\s*([:\x{2013}\x{2014}-]?)\s*(.*)$`)
+
+// proseStart is the cheap test before the regular expression.
+func proseStart(s string) bool {
+	s = strings.TrimLeft(s, "*_")
+	return len(s) >= 8 && strings.ContainsRune("EeDd", rune(s[0])) && prosePattern.MatchString(s)
+}
+
+// readProsePattern reads "DEVELOPING (3 obs): sentence". Without a count,
+// only the upper-case level followed by ':' or bold counts, so that a
+// sentence starting "Established ..." stays a sentence.
+func readProsePattern(s string, st itemStart) (itemStart, bool) {
+	if !proseStart(s) {
+		return st, false
+	}
+	m := prosePattern.FindStringSubmatch(s)
+	level, count, sep := m[1], m[3], m[5]
+	bold := m[2] != "" || m[4] != "" || strings.HasPrefix(s, "*") || strings.HasPrefix(s, "_")
+	if count == "" && (level != strings.ToUpper(level) || (sep == "" && !bold)) {
+		return st, false
+	}
+	st.prose = true
+	st.fields = fieldList{{key: "PATTERN", val: strings.ToUpper(level)}}
+	if count != "" {
+		st.fields = append(st.fields, field{key: "OBSERVATIONS", val: count})
+	}
+	rest := strings.TrimSpace(m[6])
+	if bold {
+		rest = trimBold(rest)
+	}
+	// Fields may follow the level: "**DEVELOPING (3 obs)** [TAGS:deploy] ...".
+	if more, r, _, ok := splitFieldsLenient(rest); ok {
+		for _, f := range more {
+			if _, dup := st.fields.get(f.key); !dup {
+				st.fields = append(st.fields, f)
+			}
+		}
+		rest = strings.TrimSpace(r)
+	}
+	if _, ok := st.fields.get("TAGS"); !ok {
+		if tags := hashTags(rest); len(tags) > 0 {
+			st.fields = append(st.fields, field{key: "TAGS", val: strings.Join(tags, ",")})
+			st.how = append(st.how, "tags taken from the #tags in its sentence")
+		}
+	}
+	st.how = append(st.how, fmt.Sprintf("prose pattern %q", strings.TrimSpace(s[:len(s)-len(m[6])])))
+	st.rest = rest
+	return st, true
+}
+
+var hashTag = regexp.MustCompile(`(?:^|\s)#([\p{L}\p{N}][\p{L}\p{N}_.-]*)`)
+
+// hashTags lists the "#tag" words of a sentence.
+func hashTags(s string) []string {
+	if !strings.Contains(s, "#") {
+		return nil
+	}
+	var out []string
+	for _, m := range hashTag.FindAllStringSubmatch(s, -1) {
+		out = append(out, m[1])
+	}
+	return NormalizeTags(out)
+}
+
 // isSummaryLine says whether a line can be the summary under a tag line:
-// any text that is not itself structure.
+// any text that is not itself structure (a tag line, a heading, a
+// comment). A pattern's prose form can be a summary: Render writes any
+// text there.
 func isSummaryLine(raw string) bool {
 	t := strings.TrimSpace(raw)
 	if t == "" || strings.HasPrefix(t, "<!--") || strings.HasPrefix(t, "#") {
 		return false
 	}
-	body := stripListMark(t)
-	if fields, _, ok := splitFields(body); ok && len(fields) > 0 {
-		return false
+	var how []string
+	s := undecorate(t, &how)
+	if s != "" && (s[0] == '[' || s[0] == '*' || s[0] == '_') {
+		if _, _, _, ok := splitFieldsLenient(s); ok {
+			return false
+		}
 	}
 	return true
+}
+
+// isContinuation says whether a line continues the body above it: text
+// that is not structure and does not start an item of its own.
+func isContinuation(raw string) bool {
+	if !isSummaryLine(raw) {
+		return false
+	}
+	// Judged on the line as read and as it will be written: neutralising
+	// (a control character dropped) must not make it start a pattern.
+	return !isProse(raw) && !isProse(Neutralize(raw))
+}
+
+func isProse(s string) bool {
+	var how []string
+	_, ok := readProsePattern(undecorate(strings.TrimSpace(s), &how), itemStart{})
+	return ok
+}
+
+// untaggedPattern is a prose pattern read without tags, to be matched to
+// an entry tag its sentence names once every entry is read.
+type untaggedPattern struct {
+	p      *Pattern
+	lineNo int
+}
+
+// tagUntagged gives a prose pattern with no tags the one Tier 2 tag its
+// sentence names ("tests" names testing), so that it and the automatic
+// pattern for that tag become one pattern. A sentence naming none, or
+// several, stays untagged.
+func (p *parser) tagUntagged() {
+	if len(p.untagged) == 0 {
+		return
+	}
+	known := map[string]string{} // stem -> tag
+	for _, e := range p.f.Entries(2) {
+		for _, tag := range e.Tags {
+			known[stem(tag)] = tag
+		}
+	}
+	for _, u := range p.untagged {
+		var found []string
+		for _, w := range strings.FieldsFunc(strings.ToLower(u.p.Text), func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_'
+		}) {
+			if tag, ok := known[stem(w)]; ok && !slices.Contains(found, tag) {
+				found = append(found, tag)
+			}
+		}
+		if len(found) == 1 {
+			u.p.Tags = found
+			p.convert(u.lineNo, "pattern given tag %s, the one entry tag its sentence names", found[0])
+		}
+	}
+}
+
+// stem drops an English plural or verb ending, so "tests", "testing" and
+// "tested" meet; a short word is left alone.
+func stem(w string) string {
+	for _, suffix := range []string{"ing", "ed", "s"} {
+		if s, ok := strings.CutSuffix(w, suffix); ok && len(s) >= 3 {
+			return s
+		}
+	}
+	return w
 }
 
 // addNoteLine keeps a line that is not an entry or a pattern. Each run of
@@ -477,31 +771,52 @@ func (fl fieldList) get(key string) (string, bool) {
 	return "", false
 }
 
+// has returns the index of a key's field.
+func (fl fieldList) has(key string) (int, bool) {
+	for i, f := range fl {
+		if f.key == key {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
 // splitFields reads the "[KEY:value]" groups at the start of s. Keys are
 // upper-cased with spaces removed, so "[ importance : 3 ]" reads as
 // IMPORTANCE=3. It stops at the first bracket group that is not a field;
 // what is left is returned as rest. ok is false when s does not start with
 // a field at all.
 func splitFields(s string) (fieldList, string, bool) {
+	fields, rest, _, ok := splitFieldsLenient(s)
+	return fields, rest, ok
+}
+
+// splitFieldsLenient is splitFields that also steps over the bold and
+// italic markers models put around fields ("**[IMPORTANCE:4]** [...]");
+// bold says it did.
+func splitFieldsLenient(s string) (fields fieldList, rest string, bold bool, ok bool) {
 	var out fieldList
 	for {
-		s = strings.TrimLeft(s, " \t")
-		if !strings.HasPrefix(s, "[") {
+		next := strings.TrimLeft(s, " \t*_")
+		if !strings.HasPrefix(next, "[") {
 			break
 		}
-		end := strings.IndexByte(s, ']')
+		end := strings.IndexByte(next, ']')
 		if end < 0 {
 			break
 		}
-		key, val, ok := strings.Cut(s[1:end], ":")
+		key, val, ok := strings.Cut(next[1:end], ":")
 		key = strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(key), " ", ""))
 		if !ok || key == "" || !isFieldKey(key) {
 			break
 		}
+		if strings.ContainsAny(s[:len(s)-len(next)], "*_") {
+			bold = true
+		}
 		out = append(out, field{key: key, val: strings.TrimSpace(val)})
-		s = s[end+1:]
+		s = next[end+1:]
 	}
-	return out, s, len(out) > 0
+	return out, s, bold, len(out) > 0
 }
 
 func isFieldKey(k string) bool {
@@ -516,9 +831,12 @@ func isFieldKey(k string) bool {
 // entryFields are the keys an entry's tag line may carry.
 var entryFields = map[string]bool{"IMPORTANCE": true, "TIMESTAMP": true, "DATE": true, "TAGS": true, "WEIGHT": true, "ID": true}
 
-// entryFromFields builds an entry; extra lists keys also allowed (the
-// archive adds its own).
-func entryFromFields(fields fieldList, summary string, extra map[string]bool) (*Entry, error) {
+// entryFromFields builds an entry from its fields and the lines of its
+// body; extra lists keys also allowed (the archive adds its own). how says
+// what was read leniently. An entry with no date is returned with a zero
+// Date, for the caller to date.
+func entryFromFields(fields fieldList, body []string, extra map[string]bool) (*Entry, []string, error) {
+	var how []string
 	seen := map[string]bool{}
 	for _, f := range fields {
 		k := f.key
@@ -526,83 +844,124 @@ func entryFromFields(fields fieldList, summary string, extra map[string]bool) (*
 			k = "TIMESTAMP"
 		}
 		if !entryFields[k] && !extra[k] {
-			return nil, fmt.Errorf("unknown field [%s:...]", f.key)
+			return nil, nil, fmt.Errorf("unknown field [%s:...]", f.key)
 		}
 		if seen[k] {
-			return nil, fmt.Errorf("field %s appears twice", k)
+			return nil, nil, fmt.Errorf("field %s appears twice", k)
 		}
 		seen[k] = true
 	}
 	e := &Entry{}
 	imp, ok := fields.get("IMPORTANCE")
 	if !ok {
-		return nil, errors.New("no IMPORTANCE field")
+		return nil, nil, errors.New("no IMPORTANCE field")
 	}
 	n, err := strconv.Atoi(imp)
+	if err != nil {
+		// "4/5", "4 (significant)": the number the value starts with.
+		if d := leadingDigits(imp); d != "" && len(d) < len(imp) && !strings.ContainsRune(".,", rune(imp[len(d)])) {
+			n, err = strconv.Atoi(d)
+			how = append(how, fmt.Sprintf("importance %q read as %d", imp, n))
+		}
+	}
 	if err != nil || n < 1 || n > 5 {
-		return nil, fmt.Errorf("IMPORTANCE %q is not a whole number from 1 to 5", imp)
+		return nil, nil, fmt.Errorf("IMPORTANCE %q is not a whole number from 1 to 5", imp)
 	}
 	e.Importance = n
 	date, ok := fields.get("TIMESTAMP")
 	if !ok {
 		date, ok = fields.get("DATE")
 	}
-	if !ok {
-		return nil, errors.New("no TIMESTAMP field")
+	if ok && date != "" {
+		d, ok := ParseDate(date)
+		if !ok {
+			return nil, nil, fmt.Errorf("TIMESTAMP %q is not a date (YYYY-MM-DD)", date)
+		}
+		if date != d.Format(dateLayout) {
+			how = append(how, fmt.Sprintf("date %q read as %s", date, d.Format(dateLayout)))
+		}
+		e.Date = d
 	}
-	d, ok := ParseDate(date)
-	if !ok {
-		return nil, fmt.Errorf("TIMESTAMP %q is not a date (YYYY-MM-DD)", date)
-	}
-	e.Date = d
 	if tags, ok := fields.get("TAGS"); ok {
-		e.Tags = SplitTags(tags)
+		e.Tags = splitTagList(tags, &how)
 	}
 	if w, ok := fields.get("WEIGHT"); ok {
-		if v, err := strconv.ParseFloat(w, 64); err == nil && v >= 0 && v <= 100 {
+		if v, ok := leadingNumber(w); ok && v >= 0 && v <= 100 {
 			e.Weight = Weight(v*100 + 0.5)
 			e.HasWeight = true
+			if w != e.Weight.String() && strings.TrimRight(strings.TrimRight(w, "0"), ".") != strings.TrimRight(strings.TrimRight(e.Weight.String(), "0"), ".") {
+				how = append(how, fmt.Sprintf("weight %q read as %s", w, e.Weight))
+			}
 		}
 	}
 	if id, ok := fields.get("ID"); ok {
 		id = strings.ToLower(id)
 		if !idPattern.MatchString(id) {
-			return nil, fmt.Errorf("ID %q is not 1-32 letters, digits or dashes", id)
+			return nil, nil, fmt.Errorf("ID %q is not 1-32 letters, digits or dashes", id)
 		}
 		e.ID = id
 	}
-	e.Text = Neutralize(summary)
+	e.Text = neutralizeBody(body)
 	if e.Text == "" {
-		return nil, errors.New("no summary on the tag line or the line after it")
+		return nil, nil, errors.New("no summary on the tag line or the line after it")
 	}
-	return e, nil
+	return e, how, nil
+}
+
+// splitTagList reads a TAGS value: comma-separated, or "#tag #tag" with
+// spaces between; a '#' before a tag is dropped.
+func splitTagList(s string, how *[]string) []string {
+	if !strings.Contains(s, "#") {
+		return SplitTags(s)
+	}
+	*how = appendOnce(*how, "'#' dropped from tags")
+	return NormalizeTags(strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '#' || unicode.IsSpace(r) }))
+}
+
+// leadingNumber reads the number a value starts with: "4.0 (floor)" is 4.
+func leadingNumber(s string) (float64, bool) {
+	n := 0
+	for n < len(s) && (s[n] >= '0' && s[n] <= '9' || s[n] == '.') {
+		n++
+	}
+	v, err := strconv.ParseFloat(s[:n], 64)
+	return v, err == nil
 }
 
 var patternFields = map[string]bool{"PATTERN": true, "OBSERVATIONS": true, "OBS": true, "FIRST": true, "LAST": true, "TAGS": true, "EVIDENCE": true, "ID": true}
 
-func patternFromFields(fields fieldList, summary string) (*Pattern, error) {
+// patternFromFields builds a pattern from its fields and the lines of its
+// body; how says what was read leniently.
+func patternFromFields(fields fieldList, body []string) (*Pattern, []string, error) {
+	var how []string
 	seen := map[string]bool{}
 	for _, f := range fields {
 		k := f.key
-		if k == "OBS" {
+		switch k {
+		case "OBS":
 			k = "OBSERVATIONS"
+		case "CONFIDENCE":
+			k = "PATTERN"
 		}
 		if !patternFields[k] && !archiveFields[k] {
-			return nil, fmt.Errorf("unknown field [%s:...]", f.key)
+			return nil, nil, fmt.Errorf("unknown field [%s:...]", f.key)
 		}
 		if seen[k] {
-			return nil, fmt.Errorf("field %s appears twice", k)
+			return nil, nil, fmt.Errorf("field %s appears twice", k)
 		}
 		seen[k] = true
 	}
 	pt := &Pattern{}
-	lvl, _ := fields.get("PATTERN")
+	lvl, ok := fields.get("PATTERN")
+	if !ok {
+		lvl, _ = fields.get("CONFIDENCE")
+	}
 	pt.Level = Level(strings.ToUpper(lvl))
 	if pt.Level != Emerging && pt.Level != Developing && pt.Level != Established {
-		return nil, fmt.Errorf("level %q is not EMERGING, DEVELOPING or ESTABLISHED", lvl)
+		return nil, nil, fmt.Errorf("level %q is not EMERGING, DEVELOPING or ESTABLISHED", lvl)
 	}
 	if tags, ok := fields.get("TAGS"); ok {
-		pt.Tags = SplitTags(tags)
+		pt.Tags = splitTagList(tags, &how)
 	}
 	if ev, ok := fields.get("EVIDENCE"); ok {
 		for _, id := range strings.Split(ev, ",") {
@@ -611,7 +970,7 @@ func patternFromFields(fields fieldList, summary string) (*Pattern, error) {
 				continue
 			}
 			if !idPattern.MatchString(id) {
-				return nil, fmt.Errorf("evidence ID %q is not 1-32 letters, digits or dashes", id)
+				return nil, nil, fmt.Errorf("evidence ID %q is not 1-32 letters, digits or dashes", id)
 			}
 			pt.Evidence = append(pt.Evidence, id)
 		}
@@ -622,8 +981,15 @@ func patternFromFields(fields fieldList, summary string) (*Pattern, error) {
 	}
 	if ok {
 		n, err := strconv.Atoi(obs)
+		if err != nil {
+			// "7 (since Nov)": the count the value starts with.
+			if d := leadingDigits(obs); d != "" {
+				n, err = strconv.Atoi(d)
+				how = append(how, fmt.Sprintf("observations %q read as %d", obs, n))
+			}
+		}
 		if err != nil || n < 0 {
-			return nil, fmt.Errorf("OBSERVATIONS %q is not a count", obs)
+			return nil, nil, fmt.Errorf("OBSERVATIONS %q is not a count", obs)
 		}
 		pt.Observations = n
 	}
@@ -635,7 +1001,10 @@ func patternFromFields(fields fieldList, summary string) (*Pattern, error) {
 		}
 		d, ok := ParseDate(v)
 		if !ok {
-			return nil, fmt.Errorf("%s %q is not a date (YYYY-MM-DD)", k, v)
+			return nil, nil, fmt.Errorf("%s %q is not a date (YYYY-MM-DD)", k, v)
+		}
+		if v != d.Format(dateLayout) {
+			how = append(how, fmt.Sprintf("%s %q read as %s", k, v, d.Format(dateLayout)))
 		}
 		if k == "FIRST" {
 			pt.First = d
@@ -646,13 +1015,13 @@ func patternFromFields(fields fieldList, summary string) (*Pattern, error) {
 	if id, ok := fields.get("ID"); ok {
 		id = strings.ToLower(id)
 		if !idPattern.MatchString(id) {
-			return nil, fmt.Errorf("ID %q is not 1-32 letters, digits or dashes", id)
+			return nil, nil, fmt.Errorf("ID %q is not 1-32 letters, digits or dashes", id)
 		}
 		pt.ID = id
 	}
-	pt.Text = Neutralize(summary)
+	pt.Text = neutralizeBody(body)
 	if pt.Text == "" {
 		pt.Text = autoSentence(pt)
 	}
-	return pt, nil
+	return pt, how, nil
 }

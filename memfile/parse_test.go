@@ -200,7 +200,7 @@ func TestParseWarningsWithLineNumbers(t *testing.T) {
 		"[IMPORTANCE:3] [TIMESTAMP:2026-11-20] [COLOUR:red] unknown field", // 12
 		"[IMPORTANCE:3] [TIMESTAMP:2026-11-20] [TAGS:a] [TAGS:b] twice",    // 13
 		"[TIMESTAMP:2026-11-20] no importance",                             // 14
-		"[IMPORTANCE:3] no date",                                           // 15
+		"[IMPORTANCE:3] no date",                                           // 15: read, dated from the header
 		"",                                                                 // 16
 		"[IMPORTANCE:3] [TIMESTAMP:2026-11-20]",                            // 17: no summary
 		"",                                                                 // 18
@@ -213,7 +213,7 @@ func TestParseWarningsWithLineNumbers(t *testing.T) {
 		"",                                  // 25
 		"<!-- END BIMRI -->",                // 26
 	}
-	f, w := fxParse(t, strings.Join(lines, "\n")+"\n")
+	f, w := fxParseAll(t, strings.Join(lines, "\n")+"\n")
 	for _, tc := range []struct {
 		line int
 		msg  string
@@ -223,7 +223,7 @@ func TestParseWarningsWithLineNumbers(t *testing.T) {
 		{12, "unknown field [COLOUR"},
 		{13, "TAGS appears twice"},
 		{14, "no IMPORTANCE"},
-		{15, "no TIMESTAMP"},
+		{15, "no date: given the header's Last Maintained date"},
 		{17, "no summary"},
 		{19, "note"},
 		{21, `ID "not_valid!"`},
@@ -233,11 +233,12 @@ func TestParseWarningsWithLineNumbers(t *testing.T) {
 			t.Errorf("no warning for line %d containing %q; got %v", tc.line, tc.msg, w)
 		}
 	}
-	// No entry was read, and every line is still in the file.
-	is.Equal(len(f.Entries(1))+len(f.Entries(2))+len(f.Patterns()), 0)
+	// Only the undated entry was read, and every line is still in the file.
+	is.Equal(fxTexts(f, 2), []string{"no date"})
+	is.Equal(len(f.Entries(1))+len(f.Patterns()), 0)
 	out := string(memfile.Render(f))
 	for i, l := range lines {
-		if l == "" || i < 2 {
+		if l == "" || i < 2 || i == 14 {
 			continue
 		}
 		is.True(strings.Contains(out, l+"\n"))
@@ -485,19 +486,25 @@ func TestProtocolHandWritten(t *testing.T) {
 	is.Equal(first.Tags, []string{"architecture", "database"})
 	is.Equal(first.Weight.String(), "4.0")
 	is.Equal(first.Text, "Migrated database layer from SQLite to PostgreSQL.")
-	// The agent's free-form pattern is not in our pattern format: it is
-	// kept word for word where it stood, and reported.
-	is.Equal(len(f.Patterns()), 0)
-	is.Equal(f.Tiers[2].Blocks[0].Note.Lines, []string{"EMERGING (2 obs): User asks for tests before any refactor or migration."})
-	is.Equal(len(w), 1)
-	is.True(hasWarning(w, 45, "note"))
+	// The agent's free-form pattern is read as a pattern, with its level,
+	// count and sentence, and the tag its sentence names ("tests").
+	is.Equal(len(f.Patterns()), 1)
+	p := f.Patterns()[0]
+	is.Equal(p.Level, memfile.Emerging)
+	is.Equal(p.Observations, 2)
+	is.Equal(p.Tags, []string{"testing"})
+	is.Equal(p.Text, "User asks for tests before any refactor or migration.")
+	is.Equal(len(fxProblems(w)), 0)
+	is.True(hasWarning(w, 45, `prose pattern "EMERGING (2 obs):"`))
+	is.True(hasWarning(w, 45, "given tag testing"))
 	// The template comments were recognised.
 	for i := range f.Tiers {
 		is.Equal(len(f.Tiers[i].Comments), 2)
 	}
-	// The only changes on the first write are the added IDs and the tags
-	// in sorted order.
-	is.Equal(sortTagsNoIDs(string(memfile.Render(f))), sortTagsNoIDs(string(data)))
+	// The only changes on the first write are the added IDs, the tags in
+	// sorted order and the pattern in the canonical form.
+	canonicalPattern := "[PATTERN:EMERGING] [OBSERVATIONS:2] [TAGS:testing] [EVIDENCE:]\nUser asks for tests before any refactor or migration."
+	is.Equal(sortTagsNoIDs(string(memfile.Render(f))), sortTagsNoIDs(strings.Replace(string(data), "EMERGING (2 obs): User asks for tests before any refactor or migration.", canonicalPattern, 1)))
 	is.True(string(memfile.Render(f)) != string(data))
 }
 

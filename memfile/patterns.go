@@ -146,6 +146,52 @@ func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 	}
 }
 
+// mergeSameTagPatterns makes one pattern of patterns for the same tags: a
+// model's hand-written pattern and the automatic one for its tag, or two a
+// model wrote. The first keeps its ID; a written sentence is kept (two
+// different ones both are, one line each); the count is the higher, the
+// evidence and dates the union of both.
+func mergeSameTagPatterns(f *File, rep *Report) {
+	byTags := map[string]*Pattern{}
+	var gone []*Pattern
+	for _, p := range f.Patterns() {
+		if len(p.Tags) == 0 {
+			continue
+		}
+		key := strings.Join(p.Tags, ",")
+		keep := byTags[key]
+		if keep == nil {
+			byTags[key] = p
+			continue
+		}
+		keepWritten := keep.Text != "" && keep.Text != autoSentence(keep)
+		pWritten := p.Text != "" && p.Text != autoSentence(p)
+		switch {
+		case pWritten && !keepWritten:
+			keep.Text = p.Text
+		case pWritten && keepWritten && normalText(p.Text) != normalText(keep.Text):
+			keep.Text += "\n" + p.Text
+		}
+		keep.Observations = max(keep.Observations, p.Observations)
+		keep.Evidence = mergeEvidence(keep.Evidence, p.Evidence)
+		keep.Observations = max(keep.Observations, len(keep.Evidence))
+		if !p.First.IsZero() {
+			widen(keep, p.First)
+		}
+		if !p.Last.IsZero() {
+			widen(keep, p.Last)
+		}
+		if levelRank(p.Level) < levelRank(keep.Level) {
+			keep.Level = p.Level
+		}
+		gone = append(gone, p)
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("patterns %s and %s were both for tag %s; they are now one, %s", keep.ID, p.ID, key, keep.ID))
+	}
+	if len(gone) > 0 {
+		removeBlocks(f, 3, func(b Block) bool { return b.Pattern != nil && slices.Contains(gone, b.Pattern) })
+	}
+}
+
 // recount sets a pattern from the complete list of its entries; the count
 // never drops below what it was, nor below the distinct entries its
 // evidence already names (they were counted, even when the archive the

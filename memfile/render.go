@@ -129,8 +129,11 @@ func EntryLine(e *Entry) string {
 	b.Grow(96)
 	b.WriteString("[IMPORTANCE:")
 	b.WriteString(itoa(e.Importance))
-	b.WriteString("] [TIMESTAMP:")
-	b.WriteString(e.Date.Format(dateLayout))
+	// An entry read without a date has none until a pass dates it.
+	if !e.Date.IsZero() {
+		b.WriteString("] [TIMESTAMP:")
+		b.WriteString(e.Date.Format(dateLayout))
+	}
 	b.WriteString("] [TAGS:")
 	for i, t := range e.Tags {
 		if i > 0 {

@@ -10,11 +10,13 @@ import (
 	"sync"
 	"time"
 	"unicode"
-	"unicode/utf8"
 )
 
-// MaxTextRunes bounds one summary. The protocol asks for one line; a
-// longer text would crowd the context view.
+// MaxTextRunes bounds the text of a new entry (Add): the protocol asks for
+// a one-line summary, and a longer one would crowd the context view. Add
+// refuses a longer text rather than cut it. Text read from a file is never
+// cut, whatever its length: the budget decides what stays, and what leaves
+// goes to the archive whole.
 const MaxTextRunes = 600
 
 var (
@@ -87,10 +89,23 @@ func Neutralize(s string) string {
 	if strings.HasPrefix(s, "#") {
 		s = `\` + s
 	}
-	if utf8.RuneCountInString(s) > MaxTextRunes {
-		s = strings.TrimSpace(string([]rune(s)[:MaxTextRunes-1])) + "…"
-	}
 	return s
+}
+
+// neutralizeBody neutralises each line of a body read from a file and
+// joins them with newlines: a body keeps its lines, and no line of it can
+// become structure. Lines left empty are dropped.
+func neutralizeBody(lines []string) string {
+	if len(lines) == 1 {
+		return Neutralize(lines[0])
+	}
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if n := Neutralize(l); n != "" {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // NormalizeTags lower-cases tags, turns spaces into dashes, drops characters
@@ -156,18 +171,42 @@ func uniqueID(prefix, id string, taken map[string]bool) string {
 
 const dateLayout = "2006-01-02"
 
-// ParseDate reads YYYY-MM-DD, optionally followed by a time of day, which
-// is ignored.
+// dateLayouts are the other ways models write a date: month and day
+// without leading zeros, slashes or dots, and the month by name, either
+// side of the day (Go matches month names without regard to case).
+var dateLayouts = []string{
+	"2006-1-2", "2006/1/2", "2006.1.2",
+	"Jan 2, 2006", "Jan 2 2006", "January 2, 2006", "January 2 2006",
+	"2 Jan 2006", "2 Jan, 2006", "2 January 2006", "2 January, 2006", "2-Jan-2006",
+}
+
+// ParseDate reads a calendar date: YYYY-MM-DD, or one of dateLayouts
+// (2026/11/16, 2026-2-8, Nov 14, 2026, 14 Nov 2026), optionally followed by
+// a time of day (2026-11-20T09:15), which is ignored.
 func ParseDate(s string) (time.Time, bool) {
 	s = strings.TrimSpace(s)
 	if len(s) > 10 && (s[10] == 'T' || s[10] == ' ') {
 		s = s[:10]
 	}
-	t, err := time.Parse(dateLayout, s)
-	if err != nil {
+	if t, err := time.Parse(dateLayout, s); err == nil {
+		return t, true
+	}
+	if s == "" {
 		return time.Time{}, false
 	}
-	return t, true
+	// A numeric date with a time: cut at the 'T' or the first space.
+	if s[0] >= '0' && s[0] <= '9' {
+		if i := strings.IndexAny(s, "T "); i >= 8 && strings.IndexAny(s[:i], "-/.") > 0 {
+			s = s[:i]
+		}
+	}
+	s = collapseSpaces(strings.TrimSuffix(s, "."), " ")
+	for _, layout := range dateLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
