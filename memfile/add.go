@@ -97,15 +97,15 @@ func (f *File) Remember(n NewEntry, cfg Config) (*Entry, bool, error) {
 	return e, isNew, nil
 }
 
-// Remove takes an entry or pattern out of the file by ID and returns it as
-// an archive record; the caller archives it.
+// Remove takes an entry, a pattern or a note (by NoteID) out of the file
+// and returns it as an archive record; the caller archives it.
 func (f *File) Remove(id, reason string) (Archived, bool) {
 	for t := 1; t <= 3; t++ {
 		s := &f.Tiers[t-1]
 		for i, b := range s.Blocks {
-			if (b.Entry != nil && b.Entry.ID == id) || (b.Pattern != nil && b.Pattern.ID == id) {
+			if (b.Entry != nil && b.Entry.ID == id) || (b.Pattern != nil && b.Pattern.ID == id) || (b.Note != nil && NoteID(b.Note) == id) {
 				s.Blocks = append(s.Blocks[:i:i], s.Blocks[i+1:]...)
-				return Archived{Tier: t, Entry: b.Entry, Pattern: b.Pattern, Reason: reason}, true
+				return Archived{Tier: t, Entry: b.Entry, Pattern: b.Pattern, Note: b.Note, Reason: reason}, true
 			}
 		}
 	}

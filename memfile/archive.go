@@ -38,6 +38,13 @@ func RenderArchived(items []Archived, day time.Time) []byte {
 			b.WriteString(EntryLine(a.Entry) + extra + "\n" + a.Entry.Text + "\n")
 		case a.Pattern != nil:
 			b.WriteString(PatternLine(a.Pattern) + extra + "\n" + a.Pattern.Text + "\n")
+		case a.Note != nil:
+			// A note is kept as it was, quoted, so that no line of it can
+			// read as a record.
+			b.WriteString("<!-- unread lines [NOTE:" + NoteID(a.Note) + "]" + extra + " -->\n")
+			for _, l := range a.Note.Lines {
+				b.WriteString("> " + l + "\n")
+			}
 		}
 	}
 	return []byte(b.String())

@@ -92,6 +92,20 @@ func ContextView(f *File, v View) string {
 	}
 	groups = append(groups, t3)
 
+	// Lines of Tier 2 and 3 that are not entries or patterns never decay
+	// or leave, and nothing reads them: the model sees them, marked, so it
+	// can record them properly. They get at most a fifth of the view, so
+	// many of them cannot crowd out Tier 2.
+	unread := viewGroup{heading: "## Unread lines (not entries: they never decay; re-record them)", share: v.Limit / 5}
+	for t := 2; t <= 3; t++ {
+		for _, b := range f.Tiers[t-1].Blocks {
+			if b.Note != nil {
+				unread.add(fmt.Sprintf("- unread, Tier %d (note id %s): %s", t, NoteID(b.Note), strings.Join(trimmed(b.Note.Lines), " ")), true)
+			}
+		}
+	}
+	groups = append(groups, unread)
+
 	// Tier 2 goes in the order the budget keeps it (importance 5 first,
 	// then importance x freshness), as of the last pass, so the entries
 	// the view leaves out for room are those the budget would take first,
@@ -180,20 +194,23 @@ func ContextView(f *File, v View) string {
 		if full || len(g.lines) == 0 {
 			continue
 		}
-		room := v.Limit
+		room, capped := v.Limit, false
 		if i == 0 && v.Global != nil {
-			room = globalRoom
+			room, capped = globalRoom, globalRoom < v.Limit
 		}
-		// A heading goes in only with its first line. When the global
-		// memory's share is spent, the workspace's groups still follow.
+		if g.share > 0 && used+g.share < room {
+			room, capped = used+g.share, true
+		}
+		// A heading goes in only with its first line. When a group's share
+		// is spent, the groups after it still follow.
 		if used+Length(g.heading)+Length(g.lines[0].text)+2+reserve > room {
-			full = room == v.Limit
+			full = !capped
 			continue
 		}
 		add(g.heading)
 		for _, l := range g.lines {
 			if used+Length(l.text)+1+reserve > room || !add(l.text) {
-				full = room == v.Limit
+				full = !capped
 				break
 			}
 			if l.item {
@@ -216,11 +233,12 @@ const maxTopics = 30
 type viewGroup struct {
 	heading string
 	lines   []viewLine
+	share   int // the most room the group may take; 0 for no bound
 }
 
 type viewLine struct {
 	text string
-	item bool // an entry or a pattern, counted in the footer; notes are not
+	item bool // counted in the footer: an entry, a pattern, an unread line; Tier 1 notes are not
 }
 
 func (g *viewGroup) add(text string, item bool) {
@@ -233,7 +251,11 @@ func viewEntry(e *Entry, withWeight bool) string {
 	if withWeight {
 		fmt.Fprintf(&b, "(%s) ", e.Weight)
 	}
-	fmt.Fprintf(&b, "%s imp %d", e.Date.Format(dateLayout), e.Importance)
+	date := "undated"
+	if !e.Date.IsZero() {
+		date = e.Date.Format(dateLayout)
+	}
+	fmt.Fprintf(&b, "%s imp %d", date, e.Importance)
 	if len(e.Tags) > 0 {
 		fmt.Fprintf(&b, " [%s]", strings.Join(e.Tags, ","))
 	}

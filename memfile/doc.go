@@ -48,27 +48,49 @@
 //
 // # Reading and writing
 //
-// Parse is lenient, because people and agents write these files by hand.
-// It accepts the summary on the tag line or the next line, spaces inside
-// the brackets ("[IMPORTANCE: 3]"), lower-case keys and tags, DATE for
-// TIMESTAMP, list markers, missing WEIGHT or TAGS, CRLF line ends and a
-// byte-order mark, and it recreates a missing header. Anything that is not
-// an entry or a pattern - a person's note, a malformed tag line - is kept
-// word for word where it stood, as a Note, and reported as a Warning with
-// its line number. An entry outside Tier 1 and 2 is moved to Tier 2, a
-// pattern outside Tier 3 to Tier 3, with a warning. Parse returns
-// ErrUnreadable, and nothing else, only for bytes that are not a memory
-// file: empty, binary (NUL bytes, mostly invalid UTF-8), cut off (a header
-// but no END marker), or text with no BIMRI structure at all.
+// Parse is lenient, because people and models write these files by hand,
+// and models following the protocol write its format loosely. It reads,
+// as the entry or pattern each means: the summary on the tag line or the
+// next line; bold markers around the tag line or parts of it; list
+// markers, task boxes, check marks and emoji before it; spaces inside the
+// brackets ("[IMPORTANCE: 3]") and keys in any case; DATE for TIMESTAMP;
+// dates as 2026/11/16, 2026-2-8, Nov 14, 2026, 14 Nov 2026 or with a
+// time of day; '#' on tags, comma- or space-separated; "[WEIGHT:4.0
+// (floor)]"; a ":" or dash before the summary; missing WEIGHT or TAGS; an
+// entry with no date, which gets the header's Last Maintained date, or,
+// when there is none, the date of the first pass; header counts such as
+// "Sessions: 12 (next deep: 20)" or "Session: 12"; patterns written as
+// [CONFIDENCE:LEVEL], "**DEVELOPING (3 obs)** ..." or "- EMERGING (2
+// obs): ..." (such a pattern takes its tags from a [TAGS:] after the
+// level, from #tags in its sentence, or else the one Tier 2 tag its
+// sentence names, so that it meets the automatic pattern for that tag);
+// CRLF line ends and a byte-order mark; and it recreates a missing header.
+//
+// An item's body is every line under its tag line up to a blank line, a
+// comment, a heading or the next item: a continuation line belongs to the
+// entry above it and moves with it. Each line read leniently is reported
+// as a Warning with Converted set, saying how it was read; the first
+// write puts it in the canonical form, so that report is the one-shot
+// conversion's. Anything that is still not an entry or a pattern - a
+// person's note, a tag line with a bad value - is kept word for word where
+// it stood, as a Note, and reported as a Warning with its line number. An
+// entry outside Tier 1 and 2 is moved to Tier 2, a pattern outside Tier 3
+// to Tier 3, with a warning. Parse returns ErrUnreadable, and nothing
+// else, only for bytes that are not a memory file: empty, binary (NUL
+// bytes, mostly invalid UTF-8), cut off (a header but no END marker), or
+// text with no BIMRI structure at all.
 //
 // Render writes the canonical form: the protocol's field order, sorted
 // lower-case tags, one blank line between blocks. Render(Parse(x)) is
 // stable under a second round trip, and a canonical file round-trips byte
 // for byte; FuzzRoundTrip checks both. Text coming in (Add, and every
-// summary Parse reads) goes through Neutralize first, so a summary can
-// never become structure: it is made one line of valid UTF-8, "<!--" and
-// "-->" are split, "[KEY:" look-alikes become "(KEY:", a leading '#' is
-// escaped and the length is capped at MaxTextRunes.
+// line of a body Parse reads) goes through Neutralize first, so it can
+// never become structure: each line is made one line of valid UTF-8,
+// "<!--" and "-->" are split, "[KEY:" look-alikes become "(KEY:" and a
+// leading '#' is escaped. Text read from a file is never cut, whatever its
+// length: the budget decides what stays, and the archive gets what leaves,
+// whole. A new text over MaxTextRunes (600) is refused by Add with an
+// error that says the limit.
 //
 // # The rules
 //
@@ -88,9 +110,14 @@
 // Maintain is the session-end pass, a pure function of the file, the day,
 // the Config and the Options. It never changes its input. In order:
 //
-//  1. Deep maintenance, when asked (below).
+//  1. Date the entries read without a date (and no header date to give
+//     them) with today, and report it; then deep maintenance, when asked
+//     (below).
 //  2. Reweigh every entry for today.
-//  3. Patterns: count entries into existing patterns and create one for
+//  3. Patterns: first, patterns for the same tags become one (a model's
+//     hand-written one and the automatic one): the first keeps its ID, a
+//     written sentence is kept, the count is the higher and the evidence
+//     joined; this is reported. Then count entries into existing patterns and create one for
 //     every tag that two or more distinct Tier 2 entries carry (plus the
 //     archived entries a deep pass is given). Tier 1 entries and the tags
 //     in Config.IgnoreTags ("auto", "checkpoint": they say where an entry

@@ -2,6 +2,7 @@ package memfile
 
 import (
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -96,6 +97,13 @@ type Pattern struct {
 // whose tags did not parse. It is kept word for word.
 type Note struct {
 	Lines []string
+}
+
+// NoteID names a note by its text (an "n" and seven hex digits), so that
+// the view can show it and forget can remove it. Spacing and case do not
+// change it.
+func NoteID(n *Note) string {
+	return hashID("n", "note\n"+normalText(strings.Join(n.Lines, "\n")))
 }
 
 // Warning is something Parse or a pass wants a person to know.

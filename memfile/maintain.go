@@ -27,6 +27,7 @@ type Archived struct {
 	Tier    int
 	Entry   *Entry
 	Pattern *Pattern
+	Note    *Note // an unread line forgotten on request; passes never archive notes
 	Reason  string
 }
 

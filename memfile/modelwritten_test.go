@@ -300,9 +300,20 @@ func TestModelWrittenView(t *testing.T) {
 				is.True(strings.Contains(view, "(id "+e.ID+")"))
 			}
 		}
+		auto := 0
 		for _, p := range file.Patterns() {
+			// A pattern with a sentence has its own line; the automatic
+			// ones share the line of recurring topics.
+			if p.HasSentence() {
+				n++
+				is.True(strings.Contains(view, "(id "+p.ID+")"))
+			} else {
+				auto++
+				is.True(strings.Contains(view, fmt.Sprintf("%s %d", strings.Join(p.Tags, "+"), p.Observations)))
+			}
+		}
+		if auto > 0 {
 			n++
-			is.True(strings.Contains(view, "(id "+p.ID+")"))
 		}
 		is.True(strings.Contains(view, fmt.Sprintf("All %d items shown", n)))
 	}
@@ -500,4 +511,58 @@ func TestHandWrittenAndAutomaticPatternMerge(t *testing.T) {
 	is.Equal(p.Observations, 5) // the two it had counted, and the three entries
 	is.Equal(p.Level, memfile.Developing)
 	is.True(slices.ContainsFunc(rep.Warnings, func(s string) bool { return strings.Contains(s, "now one") }))
+}
+
+// TestViewShowsUnreadLines: lines of Tier 2 and 3 that are not entries
+// are in the view, marked unread with the ID that forgets them, and they
+// count as items, so the footer never says all were shown when one was
+// left out.
+func TestViewShowsUnreadLines(t *testing.T) {
+	is := is.New(t)
+	body := fxEntry(3, "2026-11-28", "a", "An entry.") + "[IMPORTANCE:high] [TIMESTAMP:2026-11-28] Kept as a note.\n"
+	f, w := fxParse(t, fxDoc("", body, "Musings on patterns.\n"))
+	is.Equal(len(w), 2)
+	notes := []*memfile.Note{f.Tiers[1].Blocks[1].Note, f.Tiers[2].Blocks[0].Note}
+
+	view := memfile.ContextView(f, memfile.View{Limit: 10000})
+	is.True(strings.Contains(view, "- unread, Tier 2 (note id "+memfile.NoteID(notes[0])+"): [IMPORTANCE:high] [TIMESTAMP:2026-11-28] Kept as a note."))
+	is.True(strings.Contains(view, "- unread, Tier 3 (note id "+memfile.NoteID(notes[1])+"): Musings on patterns."))
+	is.True(strings.Contains(view, "All 3 items shown"))
+
+	// Room for everything but the last line: the footer says one is out.
+	for limit := memfile.Length(view) - 1; limit > 0; limit-- {
+		v := memfile.ContextView(f, memfile.View{Limit: limit})
+		is.True(memfile.Length(v) <= limit)
+		if strings.Count(v, "\n- ") < 3 && strings.Contains(v, "All ") {
+			t.Fatalf("limit %d: the footer says all were shown:\n%s", limit, v)
+		}
+	}
+
+	// Many unread lines take at most a fifth of the view: Tier 2 still
+	// shows.
+	var many strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&many, "note number %d with some words to fill the line\n\n", i)
+	}
+	g, _ := fxParse(t, fxDoc("", many.String()+fxEntry(3, "2026-11-28", "a", "The entry that must show."), ""))
+	v := memfile.ContextView(g, memfile.View{Limit: 10000})
+	is.True(strings.Contains(v, "The entry that must show."))
+	is.True(strings.Contains(v, "items left out"))
+}
+
+// TestForgetNote: an unread line is removed by its note ID and archived
+// word for word.
+func TestForgetNote(t *testing.T) {
+	is := is.New(t)
+	f, _ := fxParse(t, fxDoc("", fxEntry(3, "2026-11-28", "a", "An entry.")+"[IMPORTANCE:high] Kept\n  as a note.\n", ""))
+	note := f.Tiers[1].Blocks[1].Note
+	a, ok := f.Remove(memfile.NoteID(note), "re-recorded")
+	is.True(ok)
+	is.Equal(a.Note.Lines, []string{"[IMPORTANCE:high] Kept", "  as a note."})
+	is.Equal(len(f.Tiers[1].Blocks), 1)
+	out := string(memfile.RenderArchived([]memfile.Archived{a}, goldenDay))
+	is.True(strings.Contains(out, "> [IMPORTANCE:high] Kept\n>   as a note.\n"))
+	recs, w := memfile.ParseArchive([]byte(memfile.ArchiveHeading + out))
+	is.Equal(len(recs), 0) // not a record, and not an unreadable one either
+	is.Equal(len(w), 0)
 }
