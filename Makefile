@@ -1,6 +1,7 @@
 # bimri-hook: every target a newcomer or CI needs. `make help` lists them.
 GO       ?= go
-BIN      ?= bin/bimri-hook
+# dist/, not bin/: bin/ is the plugin's folder on the agent's PATH.
+BIN      ?= dist/bimri-hook
 VERSION  := $(shell cat VERSION)
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 # urfave/cli's man-page and markdown generators are never used; leaving
@@ -61,4 +62,4 @@ cross-check:
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/bimri-hook
 
 clean:
-	rm -rf bin dist bench-results.txt
+	rm -rf dist bench-results.txt

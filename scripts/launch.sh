@@ -1,52 +1,146 @@
 #!/bin/sh
 # launch.sh runs bimri-hook for the Claude Code plugin: every hook in
-# hooks/hooks.json calls it with the hook's arguments. It execs the binary,
-# so stdin, stdout and the exit status are the binary's own.
+# hooks/hooks.json calls it, and so does the plugin's bin/bimri-hook, which
+# Claude Code puts on the Bash tool's PATH. It execs the binary, so stdin,
+# stdout and the exit status are the binary's own.
 #
 # The binary comes from, in order:
 #   1. the build cached for this plugin version in $CLAUDE_PLUGIN_DATA/bin;
-#   2. a build of the plugin's own source, when Go is installed;
-#   3. bimri-hook on PATH.
-# With none of these it says so in one line on stderr and exits 0: a missing
-# memory must never break the Claude Code session.
+#   2. bimri-hook on PATH, when it is this version;
+#   3. a build of the plugin's own source with Go, started in the background
+#      (one at a time) so that no session waits for it: until it is done,
+#      SessionStart says so in one line and memory is off, or an older
+#      bimri-hook on PATH answers; the next event picks the build up.
+# A hook never fails for want of a binary: it exits 0, and a missing memory
+# never breaks the Claude Code session.
+#
+# Path 1 is what every event takes once the build is done, so it forks
+# nothing: the version is read with `read`, the platform is told by $OS,
+# and the script execs the binary in its own process.
 
-root=${CLAUDE_PLUGIN_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
-version=$(tr -d ' \t\r\n' 2>/dev/null <"$root/VERSION")
+root=${CLAUDE_PLUGIN_ROOT:-}
+if [ -z "$root" ]; then
+	case $0 in
+	*/*) root=${0%/*}/.. ;;
+	*) root=.. ;;
+	esac
+fi
+version=
+read -r version <"$root/VERSION" 2>/dev/null
 version=${version:-dev}
-data=${CLAUDE_PLUGIN_DATA:-${XDG_CACHE_HOME:-$HOME/.cache}/bimri-hook}
 exe=
-case $(uname -s 2>/dev/null) in
-MINGW* | MSYS* | CYGWIN*) exe=.exe ;;
+case ${OS:-} in
+Windows_NT) exe=.exe ;;
 esac
+data=${CLAUDE_PLUGIN_DATA:-}
+if [ -z "$data" ]; then
+	data=${XDG_CACHE_HOME:-$HOME/.cache}/bimri-hook
+	# Run from the agent's Bash through bin/bimri-hook, which does not get
+	# CLAUDE_PLUGIN_DATA: find the data folder the client gave the plugin
+	# (<config>/plugins/data/<plugin>-<marketplace>).
+	for dir in "${CLAUDE_CONFIG_DIR:-$HOME/.claude}"/plugins/data/bimri-hook-*; do
+		if [ -x "$dir/bin/bimri-hook-$version$exe" ]; then
+			data=$dir
+			break
+		fi
+	done
+fi
 bin=$data/bin/bimri-hook-$version$exe
+
+if [ -n "${CLAUDE_PLUGIN_ROOT:-}" ] && [ -x "$root/bin/bimri-hook" ]; then
+	# The agent records with the plugin's bin/bimri-hook, found on its
+	# PATH, so the command the hook gives it, and the permission rule that
+	# allows it, do not change with the plugin's version.
+	BIMRI_HOOK_BIN=bimri-hook
+	export BIMRI_HOOK_BIN
+fi
 
 if [ -x "$bin" ]; then
 	exec "$bin" "$@"
 fi
 
-if command -v go >/dev/null 2>&1; then
-	# Build under a name of our own, then rename: the rename is atomic, so
-	# sessions starting at once never run a half-written binary.
-	tmp=$data/bin/.bimri-hook-$version.$$$exe
-	log=$data/bin/build-$version.log
-	if mkdir -p "$data/bin" 2>/dev/null &&
-		(cd "$root" && GOFLAGS="-mod=mod -buildvcs=false" go build -trimpath -tags urfave_cli_no_docs \
-			-ldflags "-s -w -X main.version=$version" \
-			-o "$tmp" ./cmd/bimri-hook) >"$log" 2>&1 &&
-		mv -f "$tmp" "$bin"; then
-		rm -f "$log"
-		exec "$bin" "$@"
-	fi
-	rm -f "$tmp"
-	if command -v bimri-hook >/dev/null 2>&1; then
-		exec bimri-hook "$@"
-	fi
-	echo "bimri-hook: go build failed (see $log): fix it or put bimri-hook on PATH" >&2
-	exit 0
+# bimri-hook on PATH, unless it is this plugin's own bin/bimri-hook, which
+# comes back here.
+onpath=$(command -v bimri-hook 2>/dev/null)
+if [ -n "$onpath" ] && [ "$onpath" -ef "$root/bin/bimri-hook" ]; then
+	onpath=
+fi
+if [ -n "$onpath" ] && [ "$("$onpath" version 2>/dev/null)" = "bimri-hook $version" ]; then
+	exec "$onpath" "$@"
 fi
 
-if command -v bimri-hook >/dev/null 2>&1; then
-	exec bimri-hook "$@"
+# Start the build, unless one is running. The lock is a folder (mkdir is
+# atomic) holding the builder's process ID; a lock whose builder is gone
+# is taken over.
+lock=$data/bin/.build-$version.lock
+log=$data/bin/build-$version.log
+build() {
+	tmp=$data/bin/.bimri-hook-$version.$$$exe
+	(
+		trap '' HUP
+		# Build under a name of our own, then rename: the rename is atomic,
+		# so an event never runs a half-written binary.
+		if (cd "$root" && GOFLAGS="-mod=mod -buildvcs=false" go build -trimpath -tags urfave_cli_no_docs \
+			-ldflags "-s -w -X main.version=$version" -o "$tmp" ./cmd/bimri-hook) &&
+			mv -f "$tmp" "$bin"; then
+			rm -f "$log"
+		fi
+		rm -f "$tmp"
+		rm -rf "$lock"
+	) </dev/null >"$log" 2>&1 &
+	echo $! >"$lock/pid"
+}
+state=nogo
+if command -v go >/dev/null 2>&1 && mkdir -p "$data/bin" 2>/dev/null; then
+	state=building
+	if mkdir "$lock" 2>/dev/null; then
+		failed=
+		[ -f "$log" ] && failed=yes
+		build
+		[ -n "$failed" ] && state=retrying
+	else
+		pid=
+		read -r pid <"$lock/pid" 2>/dev/null
+		if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+			rm -rf "$lock"
+			mkdir "$lock" 2>/dev/null && build
+		fi
+	fi
 fi
-echo "bimri-hook: no binary: install Go or put bimri-hook on PATH" >&2
+
+if [ -n "$onpath" ]; then
+	exec "$onpath" "$@" # another version: better than no memory meanwhile
+fi
+if [ "${1:-}" != hook ]; then
+	case $state in
+	nogo) echo "bimri-hook: not built: the plugin builds it with Go, which is not on PATH; install Go or put bimri-hook on PATH" >&2 ;;
+	*) echo "bimri-hook: still building (see $data/bin); try again in a minute" >&2 ;;
+	esac
+	exit 1
+fi
+
+# A hook: read the event (builtins only), and answer SessionStart with one
+# line for the user. Other events answer nothing.
+event=
+while IFS= read -r line || [ -n "$line" ]; do
+	event=$event$line
+done
+case $event in
+*'"hook_event_name"'*'"SessionStart"'*) ;;
+*) exit 0 ;;
+esac
+case $state in
+nogo) msg="bimri-hook: memory is off: the plugin builds its binary with Go, which is not on PATH. Install Go (https://go.dev/dl/) and start a new session, or put bimri-hook $version on PATH." ;;
+retrying) msg="bimri-hook: the last build failed (see $log); building again in the background. Memory starts once it is done." ;;
+*) msg="bimri-hook: building its binary with Go in the background (first run of version $version, about a minute). Memory starts at the next event once it is done." ;;
+esac
+# The message holds no double quote or backslash but the log's path may:
+# keep the JSON valid.
+case $msg in
+*'"'* | *'\'*) msg="bimri-hook: memory starts once its binary is built (see $data/bin)" ;;
+esac
+case $msg in
+*'"'* | *'\'*) msg="bimri-hook: memory starts once its binary is built" ;;
+esac
+printf '{"systemMessage":"%s"}\n' "$msg"
 exit 0

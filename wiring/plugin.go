@@ -12,19 +12,10 @@ import (
 // let the shell expand the variable.
 const PluginCommand = `"${CLAUDE_PLUGIN_ROOT}/scripts/launch.sh" hook`
 
-// PluginEvents returns Events with more time for SessionStart: it is the
-// first event after the plugin is installed or updated, when the launcher
-// may still have to build the binary, and a build cut off would be redone,
-// and cut off again, by every following event.
-func PluginEvents() []Event {
-	events := Events()
-	for i := range events {
-		if events[i].Name == "SessionStart" {
-			events[i].Timeout = 120
-		}
-	}
-	return events
-}
+// PluginEvents returns the events the plugin wires: the same as Events,
+// with the same timeouts, since the launcher never makes an event wait
+// for a build.
+func PluginEvents() []Event { return Events() }
 
 // PluginHooks returns the content of the plugin's hooks/hooks.json.
 func PluginHooks() []byte {

@@ -3,6 +3,7 @@ package wiring
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/matryer/is"
 	"github.com/tidwall/sjson"
@@ -146,18 +148,21 @@ func newLauncher(t *testing.T) *launcher {
 		goLog: filepath.Join(base, "go.log"),
 	}
 	l.script = filepath.Join(l.root, "scripts", "launch.sh")
-	for _, dir := range []string{filepath.Join(l.root, "scripts"), l.home, l.fakes, l.tools} {
+	for _, dir := range []string{filepath.Join(l.root, "scripts"), filepath.Join(l.root, "bin"), l.home, l.fakes, l.tools} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	src, err := os.ReadFile(filepath.Join(repoRoot, "scripts", "launch.sh"))
-	if err != nil {
-		t.Fatal(err)
+	for _, f := range []string{"scripts/launch.sh", "bin/bimri-hook"} {
+		src, err := os.ReadFile(filepath.Join(repoRoot, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.write(filepath.Join(l.root, f), string(src))
 	}
-	l.write(l.script, string(src))
 	l.write(filepath.Join(l.root, "VERSION"), launcherVersion+"\n")
-	for _, tool := range []string{"cat", "chmod", "dirname", "mkdir", "mv", "rm", "sleep", "tr", "uname"} {
+	// The tools the build path runs; the cached path needs none.
+	for _, tool := range []string{"cat", "chmod", "mkdir", "mv", "rm", "sleep"} {
 		path, err := exec.LookPath(tool)
 		if err != nil {
 			t.Skipf("no %s: %v", tool, err)
@@ -176,8 +181,10 @@ func (l *launcher) write(path, content string) {
 	}
 }
 
-// fakeGo puts on PATH a go that logs its arguments and writes, as the
-// built binary, a script that prints its arguments and copies stdin.
+// fakeGo puts on PATH a go that logs its arguments, waits until the file
+// release exists (so a test holds the build running as long as it
+// needs), and writes, as the built binary, a script that prints its
+// arguments and BIMRI_HOOK_BIN and copies stdin.
 func (l *launcher) fakeGo(fail bool) {
 	failure := ""
 	if fail {
@@ -185,21 +192,44 @@ func (l *launcher) fakeGo(fail bool) {
 	}
 	script := `#!/bin/sh
 echo "$PWD|$*" >>"` + l.goLog + `"
-sleep 0.2
+while [ ! -e "` + l.release() + `" ]; do sleep 0.05; done
 ` + failure + `
 while [ $# -gt 0 ]; do
 	if [ "$1" = -o ]; then out=$2; fi
 	shift
 done
-printf '#!/bin/sh\necho "built: $*"\ncat\n' >"$out"
+printf '#!/bin/sh\necho "built: $* bin=$BIMRI_HOOK_BIN"\ncat\n' >"$out"
 chmod +x "$out"
 `
 	l.write(filepath.Join(l.fakes, "go"), script)
 }
 
-// fakeOnPath puts a bimri-hook on PATH.
-func (l *launcher) fakeOnPath() {
-	l.write(filepath.Join(l.fakes, Name), "#!/bin/sh\necho \"from PATH: $*\"\ncat\n")
+func (l *launcher) release() string { return filepath.Join(filepath.Dir(l.goLog), "release") }
+
+// finishBuild lets the fake go finish, and waits for the launcher's
+// builder to let go of its lock.
+func (l *launcher) finishBuild() {
+	l.t.Helper()
+	l.write(l.release(), "")
+	lock := filepath.Join(l.data, "bin", ".build-"+launcherVersion+".lock")
+	for i := 0; ; i++ {
+		if _, err := os.Stat(lock); os.IsNotExist(err) {
+			return
+		}
+		if i == 1200 {
+			l.t.Fatal("the build never finished")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// fakeOnPath puts a bimri-hook of version on PATH.
+func (l *launcher) fakeOnPath(version string) {
+	l.write(filepath.Join(l.fakes, Name), `#!/bin/sh
+if [ "$1" = version ]; then echo "bimri-hook `+version+`"; exit 0; fi
+echo "from PATH: $*"
+cat
+`)
 }
 
 func (l *launcher) builds() []string {
@@ -216,8 +246,12 @@ func (l *launcher) builds() []string {
 // run runs the launcher as Claude Code does, with the event on stdin;
 // unset names environment variables to leave out.
 func (l *launcher) run(stdin string, unset ...string) (stdout, stderr string, err error) {
+	return l.runIn(l.fakes+string(os.PathListSeparator)+l.tools, l.script, []string{"hook"}, stdin, unset...)
+}
+
+func (l *launcher) runIn(path, script string, args []string, stdin string, unset ...string) (stdout, stderr string, err error) {
 	env := map[string]string{
-		"PATH":               l.fakes + string(os.PathListSeparator) + l.tools,
+		"PATH":               path,
 		"HOME":               l.home,
 		"CLAUDE_PLUGIN_ROOT": l.root,
 		"CLAUDE_PLUGIN_DATA": l.data,
@@ -225,7 +259,7 @@ func (l *launcher) run(stdin string, unset ...string) (stdout, stderr string, er
 	for _, name := range unset {
 		delete(env, name)
 	}
-	cmd := exec.Command(l.script, "hook")
+	cmd := exec.Command(script, args...)
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
@@ -240,33 +274,73 @@ func (l *launcher) binary() string {
 	return filepath.Join(l.data, "bin", Name+"-"+launcherVersion)
 }
 
-func TestLauncherBuildsThenCaches(t *testing.T) {
+const startEvent = `{"session_id":"s","hook_event_name":"SessionStart","source":"startup"}`
+
+// systemMessage is the launcher's one line for the user, or "".
+func systemMessage(t *testing.T, out string) string {
+	t.Helper()
+	if out == "" {
+		return ""
+	}
+	var m struct{ SystemMessage string }
+	if err := json.Unmarshal([]byte(out), &m); err != nil || strings.Count(out, "\n") != 1 {
+		t.Fatalf("not one JSON line: %q", out)
+	}
+	return m.SystemMessage
+}
+
+// The first event starts the build and answers at once; the next event
+// after the build runs the binary, and no second build starts.
+func TestLauncherBuildsInTheBackground(t *testing.T) {
 	is := is.New(t)
 	l := newLauncher(t)
 	l.fakeGo(false)
-	l.fakeOnPath() // a build wins over PATH
 
-	out, errOut, err := l.run(`{"hook_event_name":"SessionStart"}`)
-	is.NoErr(err)
+	out, errOut, err := l.run(startEvent)
+	is.NoErr(err) // answered while the build is held running
 	is.Equal(errOut, "")
-	is.Equal(out, "built: hook\n{\"hook_event_name\":\"SessionStart\"}") // args and stdin pass through
+	msg := systemMessage(t, out)
+	is.True(strings.Contains(msg, "building"))
+	is.True(strings.Contains(msg, "Memory starts"))
+	// Other events meanwhile answer nothing and start no second build.
+	out, _, err = l.run(`{"hook_event_name":"Stop"}`)
+	is.NoErr(err)
+	is.Equal(out, "")
+	out, _, err = l.run(startEvent)
+	is.NoErr(err)
+	is.True(strings.Contains(systemMessage(t, out), "building"))
+	l.finishBuild()
 	builds := l.builds()
-	is.Equal(len(builds), 1)
+	is.Equal(len(builds), 1) // one build for all three events
 	dir, args, _ := strings.Cut(builds[0], "|")
 	is.Equal(dir, l.root) // built from the plugin's source
 	is.True(strings.HasPrefix(args, "build "))
 	is.True(strings.HasSuffix(args, " ./cmd/bimri-hook"))
 	is.True(strings.Contains(args, "-X main.version="+launcherVersion))
-	_, err = os.Stat(l.binary())
-	is.NoErr(err)
 	entries, err := os.ReadDir(filepath.Dir(l.binary()))
 	is.NoErr(err)
-	is.Equal(len(entries), 1) // no temporary file or build log left behind
+	is.Equal(len(entries), 1) // the binary: no temporary file, lock or log left behind
 
 	out, _, err = l.run("second")
 	is.NoErr(err)
-	is.Equal(out, "built: hook\nsecond")
-	is.Equal(len(l.builds()), 1) // the cached build ran, no second build
+	// Args and stdin pass through; the agent is given the plugin's
+	// bin/bimri-hook by its bare name.
+	is.Equal(out, "built: hook bin=bimri-hook\nsecond")
+	is.Equal(len(l.builds()), 1)
+}
+
+// The cached binary runs with nothing on PATH: the path every event takes
+// once built starts no other program.
+func TestLauncherCachedPathRunsNoTools(t *testing.T) {
+	is := is.New(t)
+	l := newLauncher(t)
+	is.NoErr(os.MkdirAll(filepath.Dir(l.binary()), 0o755))
+	l.write(l.binary(), "#!/bin/sh\necho \"cached: $*\"\n")
+	// /bin/sh itself is found by its path; PATH holds nothing.
+	out, errOut, err := l.runIn(t.TempDir(), l.script, []string{"hook"}, "")
+	is.NoErr(err)
+	is.Equal(errOut, "")
+	is.Equal(out, "cached: hook\n")
 }
 
 func TestLauncherConcurrentFirstRuns(t *testing.T) {
@@ -277,21 +351,35 @@ func TestLauncherConcurrentFirstRuns(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			stdin := strings.Repeat("x", i+1)
-			out, errOut, err := l.run(stdin)
-			if err != nil || out != "built: hook\n"+stdin || errOut != "" {
+			out, errOut, err := l.run(startEvent)
+			if err != nil || errOut != "" || !strings.Contains(systemMessage(t, out), "building") {
 				t.Errorf("run %d: %q %q %v", i, out, errOut, err)
 			}
 		}()
 	}
 	wg.Wait()
-	entries, err := os.ReadDir(filepath.Dir(l.binary()))
-	if err != nil {
-		t.Fatal(err)
+	l.finishBuild()
+	if n := len(l.builds()); n != 1 {
+		t.Errorf("%d builds, want 1", n)
 	}
-	if len(entries) != 1 {
-		t.Errorf("left in bin: %v", entries)
-	}
+}
+
+// A builder that died leaves its lock; the next event takes it over.
+func TestLauncherStaleLock(t *testing.T) {
+	is := is.New(t)
+	l := newLauncher(t)
+	l.fakeGo(false)
+	lock := filepath.Join(l.data, "bin", ".build-"+launcherVersion+".lock")
+	is.NoErr(os.MkdirAll(lock, 0o755))
+	dead := exec.Command("true")
+	is.NoErr(dead.Run())
+	l.write(filepath.Join(lock, "pid"), fmt.Sprintln(dead.Process.Pid))
+	_, _, err := l.run(startEvent)
+	is.NoErr(err)
+	l.finishBuild()
+	is.Equal(len(l.builds()), 1)
+	_, err = os.Stat(l.binary())
+	is.NoErr(err)
 }
 
 func TestLauncherDefaultDataDir(t *testing.T) {
@@ -300,8 +388,12 @@ func TestLauncherDefaultDataDir(t *testing.T) {
 	l.fakeGo(false)
 	_, _, err := l.run("", "CLAUDE_PLUGIN_DATA")
 	is.NoErr(err)
-	_, err = os.Stat(filepath.Join(l.home, ".cache", Name, "bin", Name+"-"+launcherVersion))
-	is.NoErr(err) // $HOME/.cache/bimri-hook without XDG_CACHE_HOME
+	data := l.data
+	l.data = filepath.Join(l.home, ".cache", Name) // $HOME/.cache/bimri-hook without XDG_CACHE_HOME
+	l.finishBuild()
+	_, err = os.Stat(l.binary())
+	is.NoErr(err)
+	l.data = data
 }
 
 // Run by hand, the script finds the plugin from its own path.
@@ -311,48 +403,108 @@ func TestLauncherDefaultRoot(t *testing.T) {
 	l.fakeGo(false)
 	_, _, err := l.run("", "CLAUDE_PLUGIN_ROOT")
 	is.NoErr(err)
+	l.finishBuild()
 	dir, _, _ := strings.Cut(l.builds()[0], "|")
-	is.Equal(dir, l.root)
+	is.Equal(filepath.Clean(dir), l.root)
 	_, err = os.Stat(l.binary())
 	is.NoErr(err)
 }
 
-func TestLauncherFallsBackToPath(t *testing.T) {
+// The agent's Bash runs bin/bimri-hook without CLAUDE_PLUGIN_ROOT or
+// CLAUDE_PLUGIN_DATA (only hooks get them): it finds the build in the data
+// folder the client gave the plugin.
+func TestLauncherFromAgentBash(t *testing.T) {
 	is := is.New(t)
 	l := newLauncher(t)
-	l.fakeOnPath()
+	l.data = filepath.Join(l.home, ".claude", "plugins", "data", Name+"-inline")
+	is.NoErr(os.MkdirAll(filepath.Dir(l.binary()), 0o755))
+	l.write(l.binary(), "#!/bin/sh\necho \"cached: $*\"\n")
+	out, errOut, err := l.runIn(l.tools, filepath.Join(l.root, "bin", Name), []string{"remember", "--", "x"}, "",
+		"CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
+	is.NoErr(err)
+	is.Equal(errOut, "")
+	is.Equal(out, "cached: remember -- x\n")
+}
+
+// bimri-hook on PATH of the plugin's version is used, and nothing built.
+func TestLauncherPrefersPathOfSameVersion(t *testing.T) {
+	is := is.New(t)
+	l := newLauncher(t)
+	l.fakeGo(false)
+	l.fakeOnPath(launcherVersion)
 	out, errOut, err := l.run("event")
 	is.NoErr(err)
 	is.Equal(errOut, "")
 	is.Equal(out, "from PATH: hook\nevent")
+	is.Equal(len(l.builds()), 0)
+}
+
+// Another version on PATH answers while this version builds.
+func TestLauncherOtherVersionOnPathMeanwhile(t *testing.T) {
+	is := is.New(t)
+	l := newLauncher(t)
+	l.fakeGo(false)
+	l.fakeOnPath("0.0.1")
+	out, _, err := l.run("event")
+	is.NoErr(err)
+	is.Equal(out, "from PATH: hook\nevent")
+	l.finishBuild()
+	is.Equal(len(l.builds()), 1)
+	out, _, err = l.run("event")
+	is.NoErr(err)
+	is.Equal(out, "built: hook bin=bimri-hook\nevent") // the build, once done
+}
+
+// The plugin's own bin/bimri-hook on PATH is not taken for an installed
+// one: it comes back to the launcher.
+func TestLauncherSkipsItsOwnBin(t *testing.T) {
+	is := is.New(t)
+	l := newLauncher(t)
+	path := filepath.Join(l.root, "bin") + string(os.PathListSeparator) + l.tools // no go
+	out, errOut, err := l.runIn(path, l.script, []string{"hook"}, startEvent)
+	is.NoErr(err)
+	is.Equal(errOut, "")
+	is.True(strings.Contains(systemMessage(t, out), "Go"))
+	// The agent's remember through bin/bimri-hook says why it cannot run.
+	_, errOut, err = l.runIn(path, filepath.Join(l.root, "bin", Name), []string{"remember", "--", "x"}, "")
+	is.True(err != nil)
+	is.Equal(strings.Count(errOut, "\n"), 1)
+	is.True(strings.Contains(errOut, "Go"))
 }
 
 func TestLauncherBuildFails(t *testing.T) {
 	is := is.New(t)
 	l := newLauncher(t)
 	l.fakeGo(true)
-	l.fakeOnPath()
-	out, _, err := l.run("event")
+	_, _, err := l.run(startEvent)
 	is.NoErr(err)
-	is.Equal(out, "from PATH: hook\nevent")
+	l.finishBuild()
+	_, err = os.Stat(l.binary())
+	is.True(os.IsNotExist(err))
+	log := filepath.Join(l.data, "bin", "build-"+launcherVersion+".log")
+	b, err := os.ReadFile(log)
+	is.NoErr(err)
+	is.True(strings.Contains(string(b), "syntax error")) // the log keeps go's error
 
-	is.NoErr(os.Remove(filepath.Join(l.fakes, Name)))
-	out, errOut, err := l.run("event")
+	out, errOut, err := l.run(startEvent)
 	is.NoErr(err) // exit 0: the session goes on
-	is.Equal(out, "")
-	is.Equal(strings.Count(errOut, "\n"), 1)
-	is.True(strings.HasPrefix(errOut, "bimri-hook: go build failed (see "))
-	entries, err := os.ReadDir(filepath.Dir(l.binary()))
-	is.NoErr(err)
-	is.Equal(len(entries), 1) // only the build log
-	is.Equal(entries[0].Name(), "build-"+launcherVersion+".log")
+	is.Equal(errOut, "")
+	msg := systemMessage(t, out)
+	is.True(strings.Contains(msg, "last build failed (see "+log+")"))
+	l.finishBuild()
+	is.Equal(len(l.builds()), 2) // it tried again
 }
 
-func TestLauncherNothingAvailable(t *testing.T) {
+func TestLauncherNoGo(t *testing.T) {
 	is := is.New(t)
 	l := newLauncher(t)
-	out, errOut, err := l.run("event")
+	out, errOut, err := l.run(startEvent)
 	is.NoErr(err) // exit 0: the session goes on
-	is.Equal(out, "")
-	is.Equal(errOut, "bimri-hook: no binary: install Go or put bimri-hook on PATH\n")
+	is.Equal(errOut, "")
+	msg := systemMessage(t, out)
+	is.True(strings.Contains(msg, "memory is off"))
+	is.True(strings.Contains(msg, "Install Go"))
+	out, _, err = l.run(`{"hook_event_name":"Stop"}`)
+	is.NoErr(err)
+	is.Equal(out, "") // said once, at SessionStart
 }

@@ -6,7 +6,7 @@
 // starting the binary at all, so the hook's own work can be told from its
 // start-up.
 //
-//	go run ./reliability/cmd/benchrun -bin bin/bimri-hook -full /tmp/full [-big /tmp/big]
+//	go run ./reliability/cmd/benchrun -bin dist/bimri-hook -full /tmp/full [-big /tmp/big]
 //
 // Every command runs in a workspace of its own, put back before each run
 // (outside the timed region, followed by a sync so no dirty page is
@@ -127,7 +127,7 @@ type bench struct {
 }
 
 func run() error {
-	bin := flag.String("bin", "bin/bimri-hook", "the bimri-hook binary to time")
+	bin := flag.String("bin", "dist/bimri-hook", "the bimri-hook binary to time")
 	full := flag.String("full", "", "folder holding the full bimri.md and bimri-archive.md (from genfull; required)")
 	big := flag.String("big", "", "folder holding a large bimri.md, its archive and bimri.json (from genfull -tier2-entries; optional)")
 	runs := flag.Int("runs", 30, "timed runs of each command")
