@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -71,34 +72,72 @@ func Hooks(command string, events []Event) []byte {
 // which may be empty when the file does not exist yet: a hook running
 // c.Hook() for every event of Events, and c.PermissionRule() in
 // permissions.allow. Everything else keeps its bytes. bimri-hook's own
-// entries from an earlier install, found by their command (see Uninstall),
-// are updated where they stand rather than added again, so installing twice
-// changes nothing the second time and changed reports false.
+// entries from an earlier install, found by their command (see
+// isHookCommand), are updated where they stand rather than added again, so
+// installing twice changes nothing the second time and changed reports
+// false.
 //
 // Input that is not a JSON object, or whose "hooks", hook event lists,
-// "permissions" or "permissions.allow" have the wrong type, is an error,
-// and nothing is rewritten.
+// "permissions" or "permissions.allow" have the wrong type or appear twice,
+// is an error, and nothing is rewritten.
 func Install(settings []byte, c Command) (out []byte, changed bool, err error) {
+	out, _, changed, err = InstallReceipt(settings, c, Receipt{})
+	return out, changed, err
+}
+
+// Receipt is what an install added to one settings file that was not there
+// before it: kept beside the file by the caller, it lets UninstallReceipt
+// take out exactly that, and give back the file's bytes as they were.
+type Receipt struct {
+	// Created lists what install created: "file", "hooks", "hooks.<event>",
+	// "permissions", "permissions.allow".
+	Created []string `json:"created,omitempty"`
+	// KeptRule is the user's own rule, identical to the one install would
+	// add, that was there before install: uninstall leaves it.
+	KeptRule string `json:"kept_rule,omitempty"`
+}
+
+func (r Receipt) created(what string) bool { return slices.Contains(r.Created, what) }
+
+// InstallReceipt is Install that also returns the receipt of what it
+// created, added to prev, the receipt of an earlier install into the same
+// file (zero when there is none).
+func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Receipt, changed bool, err error) {
 	if c.Binary == "" {
-		return nil, false, errors.New("no binary path to install")
+		return nil, r, false, errors.New("no binary path to install")
 	}
 	if strings.ContainsFunc(c.Binary, func(r rune) bool { return r < ' ' || r == 0x7f }) {
-		return nil, false, fmt.Errorf("binary path %q has a control character", c.Binary)
+		return nil, r, false, fmt.Errorf("binary path %q has a control character", c.Binary)
 	}
 	d, err := parseSettings(settings)
 	if err != nil {
-		return nil, false, err
+		return nil, r, false, err
 	}
+	r = Receipt{Created: slices.Clone(prev.Created), KeptRule: prev.KeptRule}
+	note := func(what string, exists bool) {
+		if !exists && !r.created(what) {
+			r.Created = append(r.Created, what)
+		}
+	}
+	note("file", !d.fresh)
 	hook := c.Hook()
 	mine := func(command string) bool { return command == hook || isHookCommand(command) }
+	rule := c.PermissionRule()
+	// The rule is there and bimri-hook's hooks are not: the user wrote it.
+	userRule := len(prev.Created) == 0 && prev.KeptRule == "" && len(d.rules(func(s string) bool { return s == rule })) > 0
+	for _, name := range d.eventNames() {
+		userRule = userRule && len(d.handlers(name, mine)) == 0
+	}
 	wired := make(map[string]bool)
 	for _, e := range Events() {
 		wired[e.Name] = true
 		if v := d.get("hooks", e.Name); v.Exists() && !v.IsArray() {
-			return nil, false, fmt.Errorf("%q is %s, not an array", "hooks."+e.Name, describe(v))
+			return nil, r, false, fmt.Errorf("%q is %s, not an array", "hooks."+e.Name, describe(v))
 		}
+		note("hooks", d.get("hooks").Exists())
+		note("hooks."+e.Name, d.get("hooks", e.Name).Exists())
 		if err := d.wire(e, hook, mine); err != nil {
-			return nil, false, err
+			return nil, r, false, err
 		}
 	}
 	// Events that an earlier version wired and this one no longer does.
@@ -107,21 +146,25 @@ func Install(settings []byte, c Command) (out []byte, changed bool, err error) {
 			d.unwire(name, mine)
 		}
 	}
-	rule := c.PermissionRule()
-	if err := d.allow(rule, func(r string) bool { return r == rule || isRememberRule(r) }); err != nil {
-		return nil, false, err
+	note("permissions", d.get("permissions").Exists())
+	note("permissions.allow", d.get("permissions", "allow").Exists())
+	if userRule {
+		r.KeptRule = rule
 	}
-	return d.result(settings)
+	if err := d.allow(rule, func(s string) bool { return s == rule || isRememberRule(s) }); err != nil {
+		return nil, r, false, err
+	}
+	out, changed, err = d.result(settings)
+	return out, r, changed, err
 }
 
 // Uninstall removes from the bytes of a settings.json what Install adds:
-// every hook handler whose command names the bimri-hook binary and ends in
-// " hook", every permissions.allow rule "Bash(… remember:*)" naming it, and
-// the matcher groups, event lists, "hooks", "allow" and "permissions" that
-// these removals leave empty; nothing else. Uninstalling after installing
-// into a file gives back that file's exact bytes, unless the file had an
-// empty list or object that Install filled: that goes too, as it cannot be
-// told from one that Install created.
+// every hook handler whose command runs a binary named bimri-hook and
+// nothing else (see isHookCommand), every permissions.allow rule
+// PermissionRule makes for such a binary, and the matcher groups, event
+// lists, "hooks", "allow" and "permissions" that these removals leave
+// empty; nothing else. Without a receipt it cannot tell an empty list or
+// object that Install filled from one it created: UninstallReceipt can.
 func Uninstall(settings []byte) (out []byte, changed bool, err error) {
 	if len(bytes.TrimSpace(settings)) == 0 {
 		return settings, false, nil
@@ -137,25 +180,86 @@ func Uninstall(settings []byte) (out []byte, changed bool, err error) {
 	return d.result(settings)
 }
 
-// isHookCommand tells whether a hook command is bimri-hook's own: it names
-// the binary and runs its hook subcommand, whatever the binary's path.
+// UninstallReceipt is Uninstall guided by the receipt of the install: it
+// removes only the containers the install created, keeps the user's own
+// rule, and reports remove when the install created the file and nothing
+// else is in it now, so that the file should be deleted. After an install
+// into a file that nobody edited since, it gives back the file's bytes as
+// they were before the install.
+func UninstallReceipt(settings []byte, r Receipt) (out []byte, remove, changed bool, err error) {
+	if len(bytes.TrimSpace(settings)) == 0 {
+		return settings, false, false, nil
+	}
+	d, err := parseSettings(settings)
+	if err != nil {
+		return nil, false, false, err
+	}
+	d.keep = func(path ...string) bool { return !r.created(strings.Join(path, ".")) }
+	for _, name := range d.eventNames() {
+		d.unwire(name, isHookCommand)
+	}
+	kept := false
+	d.disallow(func(rule string) bool {
+		if rule == r.KeptRule && !kept {
+			kept = true
+			return false
+		}
+		return isRememberRule(rule)
+	})
+	out, changed, err = d.result(settings)
+	if err != nil {
+		return nil, false, false, err
+	}
+	if r.created("file") && len(members(d.root())) == 0 {
+		return out, true, true, nil
+	}
+	return out, false, changed, nil
+}
+
+// isHookCommand tells whether a hook command is bimri-hook's own: one
+// shell word naming a binary called bimri-hook, in any folder, then
+// " hook" and nothing else, as Command.Hook writes it (or the same word
+// unquoted, as people write it by hand). Any other command that merely
+// mentions bimri-hook ("notify-send bimri-hook hook", a wrapper script
+// given bimri-hook-audit) is someone else's and is never touched.
 func isHookCommand(command string) bool {
-	command = strings.TrimSpace(command)
-	return strings.HasSuffix(command, " hook") && strings.Contains(command, Name)
+	binary, ok := HookBinary(command)
+	return ok && isBinaryName(binary) && strings.HasSuffix(command, " hook") &&
+		(command == Command{Binary: binary}.Hook() || command == ShellWord(binary)+" hook")
 }
 
 // isRememberRule tells whether a permission rule is the one PermissionRule
-// makes, for any path of the binary.
+// makes, for a binary called bimri-hook in any folder.
 func isRememberRule(rule string) bool {
-	return strings.HasPrefix(rule, "Bash(") && strings.HasSuffix(rule, " remember:*)") &&
-		strings.Contains(rule, Name)
+	word, ok := strings.CutPrefix(rule, "Bash(")
+	if !ok {
+		return false
+	}
+	word, ok = strings.CutSuffix(word, " remember:*)")
+	if !ok {
+		return false
+	}
+	binary, ok := shellUnquote(word)
+	return ok && isBinaryName(binary) && rule == Command{Binary: binary}.PermissionRule()
+}
+
+// isBinaryName tells whether path names the bimri-hook binary: its last
+// element is bimri-hook, or bimri-hook.exe on Windows.
+func isBinaryName(path string) bool {
+	base := path[strings.LastIndexAny(path, `/\`)+1:]
+	return base == Name || base == Name+".exe"
 }
 
 // settingsDoc is a settings.json being edited.
 type settingsDoc struct {
 	*document
 	fresh bool // the file was empty: end it with a newline
+	// keep, when set, says whether a container that an uninstall leaves
+	// empty stays: it was there before the install. Unset, none stays.
+	keep func(path ...string) bool
 }
+
+func (d *settingsDoc) keeps(path ...string) bool { return d.keep != nil && d.keep(path...) }
 
 func parseSettings(b []byte) (*settingsDoc, error) {
 	doc, err := parseDocument(b)
@@ -163,6 +267,24 @@ func parseSettings(b []byte) (*settingsDoc, error) {
 		return nil, err
 	}
 	d := &settingsDoc{document: doc, fresh: len(bytes.TrimSpace(b)) == 0}
+	// Claude Code reads the last of duplicate keys, the edits the first:
+	// with two, an install would wire what the client never reads.
+	for _, path := range [][]string{{}, {"hooks"}, {"permissions"}} {
+		seen := make(map[string]bool)
+		for _, m := range members(d.get(path...)) {
+			if m.key.Str == "" {
+				continue
+			}
+			name := strings.Join(append(slices.Clone(path), m.key.Str), ".")
+			checked := len(path) == 1 && path[0] == "hooks" || // event lists
+				len(path) == 0 && (m.key.Str == "hooks" || m.key.Str == "permissions") ||
+				len(path) == 1 && m.key.Str == "allow"
+			if seen[m.key.Str] && checked {
+				return nil, fmt.Errorf("%q appears twice, and Claude Code reads only the last: merge them into one, then try again", name)
+			}
+			seen[m.key.Str] = true
+		}
+	}
 	for _, want := range []struct {
 		path   []string
 		object bool
@@ -296,11 +418,11 @@ func (d *settingsDoc) removeHandler(event string, r handlerRef) {
 		return
 	}
 	d.remove(d.get("hooks", event), r.group)
-	if len(members(d.get("hooks", event))) > 0 {
+	if len(members(d.get("hooks", event))) > 0 || d.keeps("hooks", event) {
 		return
 	}
 	d.removeKey(d.get("hooks"), event)
-	if len(members(d.get("hooks"))) > 0 {
+	if len(members(d.get("hooks"))) > 0 || d.keeps("hooks") {
 		return
 	}
 	d.removeKey(d.root(), "hooks")
@@ -357,11 +479,11 @@ func (d *settingsDoc) disallow(mine func(string) bool) {
 	for i := len(idx) - 1; i >= 0; i-- {
 		d.remove(d.get("permissions", "allow"), idx[i])
 	}
-	if len(members(d.get("permissions", "allow"))) > 0 {
+	if len(members(d.get("permissions", "allow"))) > 0 || d.keeps("permissions", "allow") {
 		return
 	}
 	d.removeKey(d.get("permissions"), "allow")
-	if len(members(d.get("permissions"))) > 0 {
+	if len(members(d.get("permissions"))) > 0 || d.keeps("permissions") {
 		return
 	}
 	d.removeKey(d.root(), "permissions")
