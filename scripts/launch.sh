@@ -26,7 +26,7 @@ if [ -z "$root" ]; then
 	esac
 fi
 version=
-read -r version <"$root/VERSION" 2>/dev/null
+{ read -r version <"$root/VERSION"; } 2>/dev/null
 version=${version:-dev}
 exe=
 case ${OS:-} in
@@ -100,7 +100,7 @@ if command -v go >/dev/null 2>&1 && mkdir -p "$data/bin" 2>/dev/null; then
 		[ -n "$failed" ] && state=retrying
 	else
 		pid=
-		read -r pid <"$lock/pid" 2>/dev/null
+		{ read -r pid <"$lock/pid"; } 2>/dev/null
 		if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
 			rm -rf "$lock"
 			mkdir "$lock" 2>/dev/null && build
