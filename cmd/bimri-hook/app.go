@@ -75,6 +75,11 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, now time.Time) *cli.App {
 	for _, c := range cmds {
 		c.Flags = append(c.Flags, commonFlags()...)
 		c.OnUsageError = usageError
+		// simulate reads its flags anywhere; merge-driver's arguments are
+		// git's file names.
+		if c.Name != "simulate" && c.Name != "merge-driver" && c.Before == nil {
+			c.Before = flagsBeforeArguments
+		}
 	}
 	return &cli.App{
 		Name:            "bimri-hook",
@@ -111,6 +116,35 @@ func commonFlag(c *cli.Context, name, envVar string) string {
 		return os.Getenv(envVar)
 	}
 	return ""
+}
+
+// flagsBeforeArguments refuses a command's flag written after its
+// arguments (why ID --today 2026-12-01): the parser stops at the first
+// argument, so the flag would be taken as an argument or ignored, and the
+// command would act on the wrong day or the wrong file without a word.
+func flagsBeforeArguments(c *cli.Context) error {
+	known := map[string]bool{}
+	for _, f := range c.Command.Flags {
+		for _, n := range f.Names() {
+			known[n] = true
+		}
+	}
+	args := c.Args().Slice()
+	for i, arg := range args {
+		// The first argument is never a misplaced flag: had it been one,
+		// the parser would have read it, unless "--" made it text.
+		if i == 0 || !strings.HasPrefix(arg, "-") {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+		if !known[name] {
+			continue
+		}
+		flags, rest := args[i:], args[:i]
+		return fmt.Errorf("%s comes after the argument %q, where it would be ignored: put flags first, as in bimri-hook %s %s %s",
+			arg, args[0], c.Command.Name, strings.Join(flags, " "), strings.Join(rest, " "))
+	}
+	return nil
 }
 
 func usageError(_ *cli.Context, err error, _ bool) error {
