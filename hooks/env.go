@@ -41,7 +41,7 @@ type Settings struct {
 	NudgePrompts int // prompts without a record that count as real work
 }
 
-// SettingsKeys are the config fields Settings reads.
+// SettingsKeys are the config fields ParseSettings reads.
 var SettingsKeys = []string{"stop_policy", "lock_timeout", "nudge_prompts"}
 
 // DefaultSettings: nudge, and wait up to 2 s for the lock, well inside
@@ -51,31 +51,28 @@ func DefaultSettings() Settings {
 	return Settings{StopPolicy: PolicyNudge, LockTimeout: 2 * time.Second, NudgePrompts: 3}
 }
 
-// LoadSettings reads the hook settings from a config JSON (already checked
-// for unknown keys by memfile.LoadConfig).
-func LoadSettings(data []byte) (Settings, error) {
+// ParseSettings reads the hook settings from a config object (already
+// checked as JSON, and for unknown fields, by internal/config). An error
+// names the field and quotes the value.
+func ParseSettings(root gjson.Result) (Settings, error) {
 	s := DefaultSettings()
-	if len(data) == 0 {
-		return s, nil
-	}
-	root := gjson.ParseBytes(data)
 	if v := root.Get("stop_policy"); v.Exists() {
 		switch p := v.String(); {
 		case v.Type == gjson.String && (p == PolicyNudge || p == PolicyOnce || p == PolicyNever):
 			s.StopPolicy = p
 		default:
-			return s, fmt.Errorf("config: field \"stop_policy\" must be \"nudge\", \"once\" or \"never\", got %s", v.Raw)
+			return s, fmt.Errorf("field \"stop_policy\" must be \"nudge\", \"once\" or \"never\", got %s", v.Raw)
 		}
 	}
 	if v := root.Get("lock_timeout"); v.Exists() {
 		if v.Type != gjson.Number || v.Num <= 0 || v.Num > 60 {
-			return s, fmt.Errorf("config: field \"lock_timeout\" must be seconds from 0 to 60, got %s", v.Raw)
+			return s, fmt.Errorf("field \"lock_timeout\" must be seconds from 0 to 60, got %s", v.Raw)
 		}
 		s.LockTimeout = time.Duration(v.Num * float64(time.Second))
 	}
 	if v := root.Get("nudge_prompts"); v.Exists() {
 		if v.Type != gjson.Number || v.Num != math.Trunc(v.Num) || v.Num < 1 || v.Num > 1000 {
-			return s, fmt.Errorf("config: field \"nudge_prompts\" must be a whole number from 1 to 1000, got %s", v.Raw)
+			return s, fmt.Errorf("field \"nudge_prompts\" must be a whole number from 1 to 1000, got %s", v.Raw)
 		}
 		s.NudgePrompts = int(v.Num)
 	}

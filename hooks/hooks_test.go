@@ -9,6 +9,7 @@ import (
 
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/matryer/is"
+	"github.com/tidwall/gjson"
 )
 
 // The Stop policies, as a table: which combinations block.
@@ -40,9 +41,9 @@ func TestShouldBlock(t *testing.T) {
 	}
 }
 
-func TestLoadSettings(t *testing.T) {
+func TestParseSettings(t *testing.T) {
 	is := is.New(t)
-	s, err := LoadSettings([]byte(`{"stop_policy":"once","lock_timeout":0.5,"nudge_prompts":5}`))
+	s, err := ParseSettings(gjson.Parse(`{"stop_policy":"once","lock_timeout":0.5,"nudge_prompts":5}`))
 	is.NoErr(err)
 	is.Equal(s.StopPolicy, PolicyOnce)
 	is.Equal(s.LockTimeout, 500*time.Millisecond)
@@ -53,7 +54,7 @@ func TestLoadSettings(t *testing.T) {
 		{`{"lock_timeout":"2"}`, `"lock_timeout"`},
 		{`{"nudge_prompts":1.5}`, `"nudge_prompts"`},
 	} {
-		_, err := LoadSettings([]byte(bad.json))
+		_, err := ParseSettings(gjson.Parse(bad.json))
 		is.True(err != nil)
 		is.True(strings.Contains(err.Error(), bad.field)) // the error names the field
 	}

@@ -1,10 +1,8 @@
 package memfile
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -48,7 +46,7 @@ func Profile(name string) (Config, error) {
 		base.TotalBudget = 15000
 		base.DeepEvery = 15
 	default:
-		return Config{}, fmt.Errorf("config: profile %q is not one of %s", name, strings.Join(ProfileNames, ", "))
+		return Config{}, fmt.Errorf("profile %q is not one of %s", name, strings.Join(ProfileNames, ", "))
 	}
 	return base, nil
 }
@@ -59,43 +57,21 @@ func DefaultConfig() Config {
 	return c
 }
 
-// ConfigKeys are the JSON fields LoadConfig reads.
+// ConfigKeys are the JSON fields ParseConfig reads, in the order the
+// README lists them.
 var ConfigKeys = []string{
 	"profile", "tier1_budget", "tier2_budget", "tier3_budget", "total_budget",
 	"deep_every", "threshold", "floor", "context_limit", "ignore_tags",
 }
 
-// LoadConfig reads a JSON object: "profile" picks the defaults, every other
-// field overrides one of them. Keys in otherKeys belong to other parts of
-// the program and are skipped; any other unknown key is an error, so a typo
-// never silently falls back to a default.
-func LoadConfig(data []byte, otherKeys ...string) (Config, error) {
-	if !gjson.ValidBytes(data) {
-		return Config{}, errors.New("config: not valid JSON")
-	}
-	root := gjson.ParseBytes(data)
-	if !root.IsObject() {
-		return Config{}, errors.New("config: not a JSON object")
-	}
-	known := map[string]bool{}
-	for _, k := range append(append([]string{}, ConfigKeys...), otherKeys...) {
-		known[k] = true
-	}
-	var unknown []string
-	root.ForEach(func(k, _ gjson.Result) bool {
-		if !known[k.String()] {
-			unknown = append(unknown, k.String())
-		}
-		return true
-	})
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return Config{}, fmt.Errorf("config: unknown field %q (known: %s)", unknown[0], strings.Join(ConfigKeys, ", "))
-	}
-
+// ParseConfig reads the rules' fields from a config object (already
+// checked as JSON, and for unknown fields, by internal/config): "profile"
+// picks the defaults, every other field overrides one of them. An error
+// names the field and quotes the value.
+func ParseConfig(root gjson.Result) (Config, error) {
 	profile := root.Get("profile")
 	if profile.Exists() && profile.Type != gjson.String {
-		return Config{}, fmt.Errorf("config: field \"profile\" must be a string, got %s", profile.Raw)
+		return Config{}, fmt.Errorf("field \"profile\" must be a string, got %s", profile.Raw)
 	}
 	cfg, err := Profile(profile.String())
 	if err != nil {
@@ -120,7 +96,7 @@ func LoadConfig(data []byte, otherKeys ...string) (Config, error) {
 			continue
 		}
 		if v.Type != gjson.Number || v.Num != math.Trunc(v.Num) || v.Num < float64(f.min) || v.Num > float64(f.max) {
-			return Config{}, fmt.Errorf("config: field %q must be a whole number from %d to %d, got %s", f.key, f.min, f.max, v.Raw)
+			return Config{}, fmt.Errorf("field %q must be a whole number from %d to %d, got %s", f.key, f.min, f.max, v.Raw)
 		}
 		*f.dst = int(v.Num)
 	}
@@ -137,18 +113,18 @@ func LoadConfig(data []byte, otherKeys ...string) (Config, error) {
 			continue
 		}
 		if v.Type != gjson.Number || v.Num < 0 || v.Num > 5 {
-			return Config{}, fmt.Errorf("config: field %q must be a number from 0 to 5, got %s", f.key, v.Raw)
+			return Config{}, fmt.Errorf("field %q must be a number from 0 to 5, got %s", f.key, v.Raw)
 		}
 		*f.dst = Weight(math.Round(v.Num * 100))
 	}
 	if v := root.Get("ignore_tags"); v.Exists() {
 		if !v.IsArray() {
-			return Config{}, fmt.Errorf("config: field \"ignore_tags\" must be an array of strings, got %s", v.Raw)
+			return Config{}, fmt.Errorf("field \"ignore_tags\" must be an array of strings, got %s", v.Raw)
 		}
 		cfg.IgnoreTags = nil
 		for _, t := range v.Array() {
 			if t.Type != gjson.String {
-				return Config{}, fmt.Errorf("config: field \"ignore_tags\" must be an array of strings, got %s", t.Raw)
+				return Config{}, fmt.Errorf("field \"ignore_tags\" must be an array of strings, got %s", t.Raw)
 			}
 			cfg.IgnoreTags = append(cfg.IgnoreTags, NormalizeTags([]string{t.String()})...)
 		}

@@ -243,12 +243,12 @@
 // Two profiles (Profile): "claude-code", the default (budgets 1,500 /
 // 3,000 / 1,500 tokens, total 6,000, deep maintenance every 10th session),
 // and "cowork" (3,000 / 8,000 / 3,500, total 15,000, every 15th). Both use
-// threshold 1.5, floor 4.0 and a context limit of 10,000. LoadConfig reads
-// a JSON object whose "profile" picks the defaults and whose other fields
+// threshold 1.5, floor 4.0 and a context limit of 10,000. ParseConfig reads
+// a config object whose "profile" picks the defaults and whose other fields
 // (tier1_budget, tier2_budget, tier3_budget, total_budget, deep_every,
 // threshold, floor, context_limit, ignore_tags) override them; an invalid
-// value or an unknown field is an error that names the field and shows the
-// value.
+// value is an error that names the field and shows the value. The file
+// itself, and its unknown fields, are internal/config's.
 //
 // # Purity
 //

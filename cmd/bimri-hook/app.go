@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bimri/bimri-hook/internal/config"
 	"github.com/urfave/cli/v2"
 )
 
@@ -145,6 +146,13 @@ func flagsBeforeArguments(c *cli.Context) error {
 			arg, args[0], c.Command.Name, strings.Join(flags, " "), strings.Join(rest, " "))
 	}
 	return nil
+}
+
+// configPath is the config file every command reads: --config, else
+// $BIMRI_CONFIG; "" leaves the choice to config.Load (the workspace's
+// file, else the defaults).
+func configPath(c *cli.Context) string {
+	return commonFlag(c, "config", config.EnvVar)
 }
 
 func usageError(_ *cli.Context, err error, _ bool) error {

@@ -56,7 +56,7 @@ func (a *app) mergeConfig(c *cli.Context, name string) (memfile.Config, error) {
 	if err != nil {
 		return memfile.DefaultConfig(), err
 	}
-	cfg, err := config.Load(c.String("config"), root)
+	cfg, err := config.Load(configPath(c), root)
 	if err != nil {
 		return memfile.DefaultConfig(), err
 	}

@@ -18,7 +18,7 @@ func (a *app) doctorCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			checks := doctor.Run(doctor.Options{Root: root, ConfigPath: c.String("config"), Binary: workspace.Binary(), Version: version})
+			checks := doctor.Run(doctor.Options{Root: root, ConfigPath: configPath(c), Binary: workspace.Binary(), Version: version})
 			doctor.Print(a.stdout, checks)
 			switch failed := doctor.Failed(checks); {
 			case failed == 1:

@@ -249,8 +249,8 @@ func (a *app) simulateSessions(c *cli.Context) error {
 			return err
 		}
 		sim.Settings = hooks.DefaultSettings()
-	case commonFlag(c, "config", "BIMRI_CONFIG") != "":
-		cfg, err := config.Load(commonFlag(c, "config", "BIMRI_CONFIG"), "")
+	case configPath(c) != "":
+		cfg, err := config.Load(configPath(c), "")
 		if err != nil {
 			return err
 		}

@@ -62,7 +62,7 @@ func (a *app) openWorkspace(c *cli.Context, inputCwd string) (*openedWorkspace, 
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := config.Load(commonFlag(c, "config", "BIMRI_CONFIG"), root)
+	cfg, err := config.Load(configPath(c), root)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
-// Package config finds and reads bimri-hook's one config file, which holds
-// both the memory rules' numbers (memfile.Config) and the hooks' own knobs
-// (hooks.Settings).
+// Package config finds and reads bimri-hook's one config file. The file
+// holds both the memory rules' numbers (memfile.Config) and the hooks' own
+// knobs (hooks.Settings); this package reads it once, refuses fields no
+// part of the program knows, and lets each package read its own fields.
 package config
 
 import (
@@ -9,19 +10,28 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/tidwall/gjson"
 )
 
 // Name is the per-workspace config file, beside Claude Code's own
 // settings.
 const Name = ".claude/bimri.json"
 
+// EnvVar names a config file for every command, as --config does.
+const EnvVar = "BIMRI_CONFIG"
+
 // Config is everything the config file sets.
 type Config struct {
 	Memory memfile.Config
 	Hooks  hooks.Settings
+	// Path is the file it was read from; "" when there was none and the
+	// defaults apply.
+	Path string
 }
 
 // Default is the config without a file: the claude-code profile.
@@ -29,27 +39,67 @@ func Default() Config {
 	return Config{Memory: memfile.DefaultConfig(), Hooks: hooks.DefaultSettings()}
 }
 
-// Load reads an explicit config file, or the workspace's if it exists, or
-// uses the defaults.
-func Load(path, root string) (Config, error) {
-	explicit := path != ""
-	if !explicit {
+// Keys are every field a config file may hold.
+func Keys() []string {
+	return slices.Concat(memfile.ConfigKeys, hooks.SettingsKeys)
+}
+
+// Load reads the config a command uses: the file given (--config or
+// $BIMRI_CONFIG), else the workspace's .claude/bimri.json if it exists,
+// else the defaults. An error names the file once.
+func Load(given, root string) (Config, error) {
+	path := given
+	if path == "" {
 		path = filepath.Join(root, filepath.FromSlash(Name))
 	}
 	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) && !explicit {
+	if errors.Is(err, fs.ErrNotExist) && given == "" {
 		return Default(), nil
 	}
 	if err != nil {
-		return Config{}, fmt.Errorf("config: %w", err)
+		var pathErr *fs.PathError
+		if errors.As(err, &pathErr) {
+			err = pathErr.Err // the path is said once, below
+		}
+		return Config{}, fmt.Errorf("config %s: %w", path, err)
 	}
-	cfg, err := memfile.LoadConfig(data, hooks.SettingsKeys...)
+	cfg, err := Parse(data)
 	if err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, err)
+		return Config{}, fmt.Errorf("config %s: %w", path, err)
 	}
-	settings, err := hooks.LoadSettings(data)
+	cfg.Path = path
+	return cfg, nil
+}
+
+// Parse reads a config file's bytes: one JSON object whose every field is
+// one of Keys, so a typo never silently falls back to a default.
+func Parse(data []byte) (Config, error) {
+	if !gjson.ValidBytes(data) {
+		return Config{}, errors.New("not valid JSON")
+	}
+	root := gjson.ParseBytes(data)
+	if !root.IsObject() {
+		return Config{}, errors.New("not a JSON object")
+	}
+	known := Keys()
+	var unknown []string
+	root.ForEach(func(k, _ gjson.Result) bool {
+		if !slices.Contains(known, k.String()) {
+			unknown = append(unknown, k.String())
+		}
+		return true
+	})
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		return Config{}, fmt.Errorf("unknown field %q (known: %s)", unknown[0], strings.Join(known, ", "))
+	}
+	mem, err := memfile.ParseConfig(root)
 	if err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, err)
+		return Config{}, err
 	}
-	return Config{Memory: cfg, Hooks: settings}, nil
+	settings, err := hooks.ParseSettings(root)
+	if err != nil {
+		return Config{}, err
+	}
+	return Config{Memory: mem, Hooks: settings}, nil
 }

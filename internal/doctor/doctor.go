@@ -315,15 +315,11 @@ func (d *doctor) checkConfig() config.Config {
 		d.add(StatusFail, "config", err.Error(), "fix or remove the config file")
 		return config.Default()
 	}
-	path := d.configFlag
-	if path == "" {
-		path = filepath.Join(d.root, filepath.FromSlash(config.Name))
-		if _, err := os.Stat(path); err != nil {
-			d.add(StatusOK, "config", fmt.Sprintf("no %s; the %s profile's defaults", config.Name, cfg.Memory.Profile), "")
-			return cfg
-		}
+	if cfg.Path == "" {
+		d.add(StatusOK, "config", fmt.Sprintf("no %s; the %s profile's defaults", config.Name, cfg.Memory.Profile), "")
+		return cfg
 	}
-	d.add(StatusOK, "config", fmt.Sprintf("%s: profile %s, stop policy %s", path, cfg.Memory.Profile, cfg.Hooks.StopPolicy), "")
+	d.add(StatusOK, "config", fmt.Sprintf("%s: profile %s, stop policy %s", cfg.Path, cfg.Memory.Profile, cfg.Hooks.StopPolicy), "")
 	return cfg
 }
 
