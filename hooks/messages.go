@@ -144,6 +144,49 @@ func maintenanceReport(rep memfile.Report, env Env, f *memfile.File) string {
 	return b.String()
 }
 
+// unreadInstructions tell the model what to do with the lines the view
+// marks unread: they are kept, but never decay, leave or count.
+func unreadInstructions(env Env) string {
+	return "## Unread lines\nLines marked unread above are kept in " + env.Store.Names.Memory + " word for word, but they are not entries: they never decay or leave. For each one still worth keeping, record it as an entry, then remove the line by its note ID:\n" +
+		rememberCommand(env, "", "N") + "\n" +
+		fmt.Sprintf("%s forget --dir %s --reason re-recorded NOTE-ID", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root))
+}
+
+// maxConversionLines bounds the lines of the conversion report the user
+// sees; the rest are counted.
+const maxConversionLines = 30
+
+// conversionMessage tells the user, once, that the first pass over a
+// model-written file put it in the canonical form, and how each loosely
+// written line was read; "" when nothing was converted.
+func conversionMessage(env Env, warnings []memfile.Warning, rep memfile.Report, f *memfile.File) string {
+	var how []string
+	for _, w := range warnings {
+		if w.Converted {
+			how = append(how, w.String())
+		}
+	}
+	if len(how) == 0 {
+		return ""
+	}
+	lines := len(how)
+	how = append(how, rep.Converted...)
+	var b strings.Builder
+	fmt.Fprintf(&b, "BIMRI converted %s to its canonical format, with IDs (once; until the next update the file as it was is in %s). %d lines written loosely were read:",
+		env.Store.Names.Memory, env.Store.Names.Backup, lines)
+	for i, h := range how {
+		if i == maxConversionLines {
+			fmt.Fprintf(&b, "\n- and %d more", len(how)-i)
+			break
+		}
+		b.WriteString("\n- " + h)
+	}
+	if hasUnread(f) {
+		b.WriteString("\nSome lines still could not be read; they are kept as they were, and the agent is asked to re-record them.")
+	}
+	return b.String()
+}
+
 // nudgeReason is the Stop hook's one block: record before stopping.
 func nudgeReason(env Env) string {
 	return "BIMRI: this session did real work and has recorded nothing in memory since. Record one entry now, then finish:\n" +

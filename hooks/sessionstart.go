@@ -21,11 +21,12 @@ const stateMaxAge = 30 * 24 * time.Hour
 // has just run. The answer always fits the context limit.
 func SessionStart(env Env, in Input) (Output, error) {
 	var f *memfile.File
-	var notice, told, updated, advice string
+	var notice, told, updated, advice, converted string
 	_, err := env.Store.Update(func(tx *memfile.Tx) error {
 		rep := tx.Maintain(env.today(), env.Config, memfile.Options{})
 		f, notice = tx.File, tx.Notice
 		updated = updatedMessage(0, rep, "")
+		converted = conversionMessage(env, tx.Warnings, rep, tx.File)
 		if data := tx.State(noticeKey); len(data) > 0 {
 			told = string(data)
 			tx.SetState(noticeKey, []byte{})
@@ -48,7 +49,7 @@ func SessionStart(env Env, in Input) (Output, error) {
 	}
 	env.Store.PruneState(stateMaxAge)
 	out := additionalContext("SessionStart", startContext(env, in, f, notice, advice))
-	if msg := userMessage(told, updated); msg.JSON != nil {
+	if msg := userMessage(told, converted, updated); msg.JSON != nil {
 		out.JSON["systemMessage"] = msg.JSON["systemMessage"]
 	}
 	return out, nil
@@ -111,6 +112,9 @@ func startContext(env Env, in Input, f *memfile.File, notice, advice string) str
 	} else if advice != "" {
 		extras = append(extras, advice)
 	}
+	if hasUnread(f) {
+		extras = append(extras, unreadInstructions(env))
+	}
 	if notice != "" {
 		extras = append(extras, "Note: "+notice)
 	}
@@ -154,4 +158,17 @@ func fitLines(s string, limit int) string {
 		used += n
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// hasUnread says whether Tier 2 or 3 holds lines that are not entries or
+// patterns, which the view marks unread.
+func hasUnread(f *memfile.File) bool {
+	for t := 2; t <= 3; t++ {
+		for _, b := range f.Tiers[t-1].Blocks {
+			if b.Note != nil {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -47,6 +47,9 @@ type Report struct {
 	Tokens   Tokens
 	Budgets  [3]int
 	Warnings []string
+	// Converted says what the pass did to a model-written file besides the
+	// rules: entries it dated, patterns for one tag it made one.
+	Converted []string
 	// DeepDue is true when the next deep maintenance is due: Sessions is a
 	// multiple of the cadence, or the file is over its total budget.
 	DeepDue bool
@@ -129,7 +132,7 @@ func dateUndated(f *File, today time.Time, rep *Report) {
 		for _, e := range f.Entries(t) {
 			if e.Date.IsZero() {
 				e.Date = today
-				rep.Warnings = append(rep.Warnings, fmt.Sprintf("entry %s had no date; it is dated %s, the day of this pass", e.ID, today.Format(dateLayout)))
+				rep.Converted = append(rep.Converted, fmt.Sprintf("entry %s had no date; it is dated %s, the day of this pass", e.ID, today.Format(dateLayout)))
 			}
 		}
 	}

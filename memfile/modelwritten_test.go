@@ -489,7 +489,7 @@ func TestUndatedEntryWithoutHeaderDate(t *testing.T) {
 	out, rep := memfile.Maintain(f, goldenDay, memfile.DefaultConfig(), memfile.Options{})
 	is.Equal(out.Entries(2)[0].Date, goldenDay)
 	is.Equal(out.Entries(2)[0].Weight.String(), "3.0")
-	is.True(slices.ContainsFunc(rep.Warnings, func(s string) bool { return strings.Contains(s, "had no date") }))
+	is.True(slices.ContainsFunc(rep.Converted, func(s string) bool { return strings.Contains(s, "had no date") }))
 }
 
 // TestHandWrittenAndAutomaticPatternMerge: a pattern a model wrote and the
@@ -510,7 +510,7 @@ func TestHandWrittenAndAutomaticPatternMerge(t *testing.T) {
 	is.Equal(p.Text, "Deploys go out late in the week.")
 	is.Equal(p.Observations, 5) // the two it had counted, and the three entries
 	is.Equal(p.Level, memfile.Developing)
-	is.True(slices.ContainsFunc(rep.Warnings, func(s string) bool { return strings.Contains(s, "now one") }))
+	is.True(slices.ContainsFunc(rep.Converted, func(s string) bool { return strings.Contains(s, "now one") }))
 }
 
 // TestViewShowsUnreadLines: lines of Tier 2 and 3 that are not entries

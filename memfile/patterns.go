@@ -185,7 +185,7 @@ func mergeSameTagPatterns(f *File, rep *Report) {
 			keep.Level = p.Level
 		}
 		gone = append(gone, p)
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("patterns %s and %s were both for tag %s; they are now one, %s", keep.ID, p.ID, key, keep.ID))
+		rep.Converted = append(rep.Converted, fmt.Sprintf("patterns %s and %s were both for tag %s; they are now one, %s", keep.ID, p.ID, key, keep.ID))
 	}
 	if len(gone) > 0 {
 		removeBlocks(f, 3, func(b Block) bool { return b.Pattern != nil && slices.Contains(gone, b.Pattern) })

@@ -1,0 +1,74 @@
+package hooks
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/matryer/is"
+)
+
+// TestSessionStartConvertsModelWrittenFile: the first SessionStart over a
+// file a model wrote by the protocol writes the canonical form, tells the
+// user once how the loose lines were read, and shows the model every
+// entry; unread lines come with the exact commands to re-record them.
+func TestSessionStartConvertsModelWrittenFile(t *testing.T) {
+	is := is.New(t)
+	data, err := os.ReadFile("../memfile/testdata/model-written.input")
+	is.NoErr(err)
+	// One line no one can read, to see the instructions for it.
+	data = []byte(strings.Replace(string(data), "## Tier 3: Pattern Recognition", "[IMPORTANCE:high] Ship on Fridays only.\n\n## Tier 3: Pattern Recognition", 1))
+	root := t.TempDir()
+	is.NoErr(os.WriteFile(root+"/"+memfile.MemoryName, data, 0o644))
+	cfg := memfile.DefaultConfig()
+	store, err := memfile.OpenStore(root, cfg, time.Second)
+	is.NoErr(err)
+	env := Env{Store: store, Config: cfg, Settings: DefaultSettings(), Now: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Binary: "/opt/bin/bimri-hook"}
+
+	out, err := Handle(env, Input{Event: "SessionStart", SessionID: "s1", Source: "startup"})
+	is.NoErr(err)
+	msg, _ := out.JSON["systemMessage"].(string)
+	is.True(strings.HasPrefix(msg, "BIMRI converted bimri.md to its canonical format"))
+	is.True(strings.Contains(msg, `line 20: read as an entry: leading mark dropped; date "Nov 4, 2026" read as 2026-11-04`))
+	is.True(strings.Contains(msg, "line 50: read as an entry: no date: given the header's Last Maintained date, 2026-11-27"))
+	is.True(strings.Contains(msg, "patterns p62e0588 and p21c2d62 were both for tag testing; they are now one, p62e0588"))
+	is.True(strings.Contains(msg, "could not be read"))
+
+	text := out.JSON["hookSpecificOutput"].(map[string]any)["additionalContext"].(string)
+	is.True(memfile.Length(text) <= 10000)
+	f, w, _, err := store.Read()
+	is.NoErr(err)
+	for _, x := range w {
+		is.True(!x.Converted) // the file on disk is canonical now
+	}
+	for tier := 1; tier <= 2; tier++ {
+		for _, e := range f.Entries(tier) {
+			is.True(strings.Contains(text, "(id "+e.ID+")"))
+		}
+	}
+	note := f.Tiers[1].Blocks[len(f.Tiers[1].Blocks)-1].Note
+	is.True(note != nil)
+	id := memfile.NoteID(note)
+	is.True(strings.Contains(text, "- unread, Tier 2 (note id "+id+"): [IMPORTANCE:high] Ship on Fridays only."))
+	is.True(strings.Contains(text, "/opt/bin/bimri-hook remember --dir "+root+" --importance N"))
+	is.True(strings.Contains(text, "/opt/bin/bimri-hook forget --dir "+root+" --reason re-recorded NOTE-ID"))
+
+	// Shown once: the next session has nothing to convert.
+	out, err = Handle(env, Input{Event: "SessionStart", SessionID: "s2", Source: "startup"})
+	is.NoErr(err)
+	msg, _ = out.JSON["systemMessage"].(string)
+	is.True(!strings.Contains(msg, "converted"))
+
+	// Once the note is forgotten, the instructions go too.
+	_, err = store.Update(func(tx *memfile.Tx) error {
+		a, ok := tx.File.Remove(id, "re-recorded")
+		is.True(ok)
+		tx.Archive = append(tx.Archive, a)
+		return nil
+	})
+	is.NoErr(err)
+	text = startText(t, env, "s3")
+	is.True(!strings.Contains(text, "unread"))
+}
