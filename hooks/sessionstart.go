@@ -162,13 +162,4 @@ func fitLines(s string, limit int) string {
 
 // hasUnread says whether Tier 2 or 3 holds lines that are not entries or
 // patterns, which the view marks unread.
-func hasUnread(f *memfile.File) bool {
-	for t := 2; t <= 3; t++ {
-		for _, b := range f.Tiers[t-1].Blocks {
-			if b.Note != nil {
-				return true
-			}
-		}
-	}
-	return false
-}
+func hasUnread(f *memfile.File) bool { return len(f.Unread()) > 0 }

@@ -97,6 +97,10 @@ type Pattern struct {
 // whose tags did not parse. It is kept word for word.
 type Note struct {
 	Lines []string
+	// Line is where the note started in the text Parse read (1-based), for
+	// doctor to point at; 0 for a note not read from a file. Render does
+	// not write it.
+	Line int
 }
 
 // NoteID names a note by its text (an "n" and seven hex digits), so that
@@ -121,6 +125,20 @@ func (w Warning) String() string {
 		return "line " + itoa(w.Line) + ": " + w.Message
 	}
 	return w.Message
+}
+
+// Unread returns the notes of Tier 2 and 3: lines that are not entries or
+// patterns, which never decay or leave, and which the view marks unread.
+func (f *File) Unread() []*Note {
+	var out []*Note
+	for t := 2; t <= 3; t++ {
+		for _, b := range f.Tiers[t-1].Blocks {
+			if b.Note != nil {
+				out = append(out, b.Note)
+			}
+		}
+	}
+	return out
 }
 
 // Entries returns the entries of a tier (1, 2 or 3) in file order.
@@ -194,7 +212,7 @@ func cloneBlocks(bs []Block) []Block {
 			p.Evidence = slices.Clone(p.Evidence)
 			out[i].Pattern = &p
 		case b.Note != nil:
-			out[i].Note = &Note{Lines: slices.Clone(b.Note.Lines)}
+			out[i].Note = &Note{Lines: slices.Clone(b.Note.Lines), Line: b.Note.Line}
 		}
 	}
 	return out

@@ -685,7 +685,7 @@ func (p *parser) addNoteLine(raw string, lineNo int) {
 	if p.note == nil || p.noteIn != dst {
 		p.endNote()
 		p.noteWarning(lineNo)
-		p.note = &Note{}
+		p.note = &Note{Line: lineNo}
 		p.noteIn = dst
 		*dst = append(*dst, Block{Note: p.note})
 	}

@@ -73,6 +73,8 @@ func printForgotten(w io.Writer, a memfile.Archived, archive string) {
 		id, text = a.Entry.ID, a.Entry.Text
 	} else if a.Pattern != nil {
 		id, text = a.Pattern.ID, a.Pattern.Text
+	} else if a.Note != nil {
+		id, text = memfile.NoteID(a.Note), strings.Join(a.Note.Lines, " / ")
 	}
 	fmt.Fprintf(w, "moved %s to %s: %s\n", id, archive, text)
 }

@@ -353,11 +353,34 @@ func (d *doctor) checkMemory(store *memfile.Store, cfg memfile.Config) {
 	}
 	detail := fmt.Sprintf("%s: %s, %s, %s", path, plural(len(f.Entries(1))+len(f.Entries(2)), "entry", "entries"),
 		plural(len(f.Patterns()), "pattern", "patterns"), plural(f.Header.Sessions, "session", "sessions"))
-	if len(warnings) > 0 {
-		d.add(StatusWarn, "memory", fmt.Sprintf("%s; %d warnings, the first: %s", detail, len(warnings), warnings[0]),
+	// Lines read leniently are not problems: the next update writes them
+	// in the canonical form.
+	var problems []memfile.Warning
+	converted := 0
+	for _, w := range warnings {
+		if w.Converted {
+			converted++
+		} else {
+			problems = append(problems, w)
+		}
+	}
+	if converted > 0 {
+		detail += fmt.Sprintf("; %s written loosely, converted at the next update", plural(converted, "line", "lines"))
+	}
+	if len(problems) > 0 {
+		d.add(StatusWarn, "memory", fmt.Sprintf("%s; %d warnings, the first: %s", detail, len(problems), problems[0]),
 			"bimri-hook show lists them; fix the lines by hand")
 	} else {
 		d.add(StatusOK, "memory", detail, "")
+	}
+	if unread := f.Unread(); len(unread) > 0 {
+		var where []string
+		for _, n := range unread {
+			where = append(where, fmt.Sprintf("line %d (note %s): %q", n.Line, memfile.NoteID(n), firstLine(n.Lines)))
+		}
+		d.add(StatusWarn, "unread", fmt.Sprintf("%s: %s in Tier 2 and 3 not read as entries (they never decay or leave): %s",
+			path, plural(len(unread), "run of lines", "runs of lines"), strings.Join(where, "; ")),
+			"record each as an entry with bimri-hook remember, then remove it with bimri-hook forget NOTE-ID")
 	}
 
 	tok := memfile.Estimate(f)
@@ -531,4 +554,16 @@ func Print(w io.Writer, checks []Check) {
 		}
 		fmt.Fprintln(w, line)
 	}
+}
+
+// firstLine is a note's first line, trimmed, enough to find it.
+func firstLine(lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	l := strings.TrimSpace(lines[0])
+	if r := []rune(l); len(r) > 60 {
+		l = string(r[:60]) + "..."
+	}
+	return l
 }
