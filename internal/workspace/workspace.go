@@ -7,27 +7,60 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/config"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/wiring"
 )
 
-// Binary is the command the agent is told to run: this executable, with
-// symlinks resolved so the path stays valid, or $BIMRI_HOOK_BIN.
+// Binary is the command the agent is told to run: $BIMRI_HOOK_BIN when
+// set (the plugin's launcher sets it); the bare name bimri-hook when this
+// process was started by that name and bimri-hook on PATH is this very
+// executable, so that the command agrees with the rule
+// Bash(bimri-hook remember:*) of examples/settings.json; else this
+// executable's path, with symlinks resolved so the path stays valid.
 func Binary() string {
 	if p := os.Getenv("BIMRI_HOOK_BIN"); p != "" {
 		return p
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return "bimri-hook"
+		return wiring.Name
 	}
 	if real, err := filepath.EvalSymlinks(exe); err == nil {
-		return real
+		exe = real
+	}
+	if len(os.Args) > 0 && StartedFromPath(os.Args[0], exe) {
+		return wiring.Name
 	}
 	return exe
+}
+
+// StartedFromPath tells whether a program started as arg0 (its argv[0])
+// was found on PATH by the bare name bimri-hook, and bimri-hook on PATH is
+// exe.
+func StartedFromPath(arg0, exe string) bool {
+	if arg0 != wiring.Name && arg0 != wiring.Name+".exe" {
+		return false
+	}
+	return OnPath(exe)
+}
+
+// OnPath tells whether the bimri-hook that PATH finds is exe.
+func OnPath(exe string) bool {
+	found, err := exec.LookPath(wiring.Name)
+	if err != nil {
+		return false
+	}
+	a, err := os.Stat(found)
+	if err != nil {
+		return false
+	}
+	b, err := os.Stat(exe)
+	return err == nil && os.SameFile(a, b)
 }
 
 // Home is the user's home folder, or "" when there is none.

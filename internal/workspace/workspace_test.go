@@ -1,0 +1,32 @@
+package workspace
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/matryer/is"
+)
+
+// The bare name is given only when it was the name the program was started
+// by and PATH's bimri-hook is this executable.
+func TestStartedFromPath(t *testing.T) {
+	is := is.New(t)
+	onPath, elsewhere := t.TempDir(), t.TempDir()
+	exe := filepath.Join(onPath, "bimri-hook")
+	other := filepath.Join(elsewhere, "bimri-hook")
+	for _, p := range []string{exe, other} {
+		is.NoErr(os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755))
+	}
+	t.Setenv("PATH", onPath)
+	is.True(StartedFromPath("bimri-hook", exe))
+	is.True(!StartedFromPath(exe, exe))              // started by its path: give the path
+	is.True(!StartedFromPath("bimri-hook", other))   // PATH's bimri-hook is another binary
+	is.True(!StartedFromPath("bimri-hook-x", exe))   // another name
+	link := filepath.Join(t.TempDir(), "bimri-hook") // PATH holds a symlink to exe
+	is.NoErr(os.Symlink(exe, link))
+	t.Setenv("PATH", filepath.Dir(link))
+	is.True(StartedFromPath("bimri-hook", exe))
+	t.Setenv("PATH", t.TempDir())
+	is.True(!StartedFromPath("bimri-hook", exe)) // not on PATH at all
+}
