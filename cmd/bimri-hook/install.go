@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/bimri/bimri-hook/internal/install"
+	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/wiring"
 	"github.com/urfave/cli/v2"
 )
@@ -34,6 +35,11 @@ func (a *app) installCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			// Project settings are shared through the repository: name the
+			// binary as every machine can, when PATH's bimri-hook is this one.
+			if file.Scope == install.ScopeProject && c.String("binary") == "" && workspace.OnPath(binary) {
+				binary = wiring.Name
+			}
 			command := wiring.Command{Binary: binary}
 			// Find the repository first: a --git that cannot work must
 			// fail before anything is written.
@@ -44,11 +50,14 @@ func (a *app) installCommand() *cli.Command {
 				}
 			}
 
-			was, changed, err := install.EditSettings(file, func(b []byte) ([]byte, bool, error) { return wiring.Install(b, command) })
+			was, changed, err := install.Install(file, command)
 			if err != nil {
 				return err
 			}
 			install.PrintInstalled(a.stdout, file, command, was, changed)
+			if file.Scope == install.ScopeProject && binary != wiring.Name {
+				install.PrintMachinePathNote(a.stdout, binary)
+			}
 			for _, w := range install.TwiceWarnings(root, file, command) {
 				install.PrintWarning(a.stdout, w.String())
 			}
@@ -88,7 +97,7 @@ func (a *app) uninstallCommand() *cli.Command {
 					return err
 				}
 			}
-			was, changed, err := install.EditSettings(file, wiring.Uninstall)
+			was, changed, err := install.Uninstall(file)
 			if err != nil {
 				return err
 			}

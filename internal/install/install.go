@@ -146,9 +146,10 @@ func EditSettings(file SettingsFile, edit func([]byte) ([]byte, bool, error)) (w
 // settings just written: the plugin enabled in File, or File's scope
 // running other Commands.
 type Twice struct {
-	File     SettingsFile
-	Plugin   string   // the enabled plugin, or ""
-	Commands []string // the other bimri-hook commands File runs
+	Installed SettingsFile // the settings just written
+	File      SettingsFile
+	Plugin    string   // the enabled plugin, or ""
+	Commands  []string // the other bimri-hook commands File runs
 }
 
 // TwiceWarnings says when something else would answer the same events as
@@ -171,7 +172,7 @@ func TwiceWarnings(root string, installed SettingsFile, command wiring.Command) 
 			continue
 		}
 		for _, p := range w.Plugins {
-			warnings = append(warnings, Twice{File: file, Plugin: p})
+			warnings = append(warnings, Twice{Installed: installed, File: file, Plugin: p})
 		}
 		if scope == installed.Scope {
 			continue
@@ -183,7 +184,7 @@ func TwiceWarnings(root string, installed SettingsFile, command wiring.Command) 
 			}
 		}
 		if len(others) > 0 {
-			warnings = append(warnings, Twice{File: file, Commands: others})
+			warnings = append(warnings, Twice{Installed: installed, File: file, Commands: others})
 		}
 	}
 	return warnings

@@ -66,15 +66,23 @@ func PrintWarning(w io.Writer, warning string) {
 	fmt.Fprintf(w, "warning: %s\n", warning)
 }
 
-// String says what else would answer the events install wired.
+// String says what else would answer the events install wired, and how
+// to end it: for the plugin, by the scope just installed.
 func (t Twice) String() string {
 	file := t.File
 	if t.Plugin != "" {
-		return fmt.Sprintf("the bimri-hook plugin %s is enabled in %s, so every event would run bimri-hook twice; disable the plugin, or run bimri-hook uninstall --scope %s",
-			t.Plugin, file.Path, file.Scope)
+		return fmt.Sprintf("the bimri-hook plugin %s is enabled in %s, so every event would run bimri-hook twice; keep one: disable the plugin (claude plugin disable %s), or run bimri-hook uninstall --scope %s",
+			t.Plugin, file.Path, t.Plugin, t.Installed.Scope)
 	}
 	return fmt.Sprintf("%s (%s scope) also runs %s, so every event would run bimri-hook twice; run bimri-hook uninstall --scope %s unless you mean it",
 		file.Path, file.Scope, strings.Join(t.Commands, " and "), file.Scope)
+}
+
+// PrintMachinePathNote says that project settings, which teams commit,
+// now name this machine's path of the binary.
+func PrintMachinePathNote(w io.Writer, binary string) {
+	fmt.Fprintf(w, "note: .claude/settings.json is shared through the repository, and now names this machine's %s.\n", binary)
+	fmt.Fprintf(w, "  Put bimri-hook on PATH and run install again to write the bare name, or use bimri-hook install --scope local.\n")
 }
 
 func PrintTrustNote(w io.Writer, root string, command wiring.Command) {
