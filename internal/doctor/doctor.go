@@ -271,23 +271,32 @@ func (d *doctor) checkPermission(all []scopeWiring) {
 		}
 		return files
 	}
+	plugin := false
+	for _, s := range all {
+		plugin = plugin || len(s.wiring.Plugins) > 0
+	}
+	if plugin {
+		// The plugin's hooks tell the agent to run the plugin's
+		// bin/bimri-hook by its bare name (scripts/launch.sh).
+		if rule := (wiring.Command{Binary: wiring.Name}).PermissionRule(); !slices.Contains(want, rule) {
+			want = append(want, rule)
+		}
+	}
 	if len(want) == 0 {
-		// The plugin, or nothing: its binary is not known here, so any
-		// rule of bimri-hook's will do.
-		for _, s := range all {
-			want = append(want, s.wiring.Rules...)
-		}
-		if len(want) == 0 {
-			d.add(StatusWarn, "permission", "no permissions.allow rule lets the agent run bimri-hook remember, so it must ask before recording",
-				"bimri-hook install")
-			return
-		}
+		d.add(StatusWarn, "permission", "no permissions.allow rule lets the agent run bimri-hook remember, so it must ask before recording",
+			"bimri-hook install")
+		return
 	}
 	for _, rule := range want {
 		files := where(rule)
 		if len(files) == 0 {
-			d.add(StatusWarn, "permission", fmt.Sprintf("no settings allow %s, so the agent must ask before recording", rule),
-				"bimri-hook install")
+			// A plugin user who runs install would wire every event twice:
+			// tell them the one rule to add instead.
+			fix := "bimri-hook install"
+			if plugin {
+				fix = fmt.Sprintf("add %q to \"permissions\".\"allow\" in ~/.claude/settings.json", rule)
+			}
+			d.add(StatusWarn, "permission", fmt.Sprintf("no settings allow %s, the command the agent is given, so it must ask before recording", rule), fix)
 			continue
 		}
 		var scopesWith []string
@@ -300,11 +309,20 @@ func (d *doctor) checkPermission(all []scopeWiring) {
 		}
 		if needsTrust && !install.WorkspaceTrusted(d.root) {
 			d.add(StatusWarn, "permission", fmt.Sprintf("%s is in the %s settings, which Claude Code applies only once this workspace is trusted, and it is not marked trusted", rule, strings.Join(scopesWith, " and ")),
-				"open the workspace in Claude Code and accept the trust dialog, or bimri-hook install --scope user")
+				trustFix(plugin, rule))
 			continue
 		}
 		d.add(StatusOK, "permission", fmt.Sprintf("%s (%s settings)", rule, strings.Join(scopesWith, " and ")), "")
 	}
+}
+
+// trustFix is the advice for a rule the client ignores until the workspace
+// is trusted. For plugin users, install would wire every event twice.
+func trustFix(plugin bool, rule string) string {
+	if plugin {
+		return fmt.Sprintf("open the workspace in Claude Code and accept the trust dialog, or add %q to \"permissions\".\"allow\" in ~/.claude/settings.json", rule)
+	}
+	return "open the workspace in Claude Code and accept the trust dialog, or bimri-hook install --scope user"
 }
 
 // checkConfig reads the config file; a broken one is a failure (every
