@@ -1,0 +1,76 @@
+package recall
+
+// This is the only file in recall that touches the filesystem: it reads
+// the archive and reads and writes the index beside the session state.
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/bimri/bimri-hook/memfile"
+)
+
+// IndexName is the index's file name in the state folder (.claude/bimri).
+const IndexName = "recall-index.bin"
+
+// Load returns the index of the archive at archivePath, kept at indexPath.
+// The index is used when it was built from an archive of the same size
+// and modification time; otherwise, or when it is missing or damaged, it
+// is rebuilt from the archive and replaced atomically. The archive stays
+// the only source of truth: deleting the index only costs one rebuild. A
+// missing archive gives an empty index. A failure to write the index is
+// not an error (the next prompt tries again), nor is a folder that does
+// not exist yet: then nothing is written.
+func Load(archivePath, indexPath string) (*Index, error) {
+	info, err := os.Stat(archivePath)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Decode(Encode(nil, Key{}))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, errors.New(filepath.Base(archivePath) + " is not a regular file")
+	}
+	key := Key{Size: info.Size(), ModTime: info.ModTime().UnixNano()}
+	if data, err := os.ReadFile(indexPath); err == nil {
+		if x, err := Decode(data); err == nil && x.Key() == key {
+			return x, nil
+		}
+	}
+	data, err := os.ReadFile(archivePath)
+	if err != nil {
+		return nil, err
+	}
+	recs, _ := memfile.ParseArchive(data)
+	items := make([]Item, 0, len(recs))
+	for _, r := range recs {
+		if it, ok := FromArchive(r); ok {
+			items = append(items, it)
+		}
+	}
+	out := Encode(items, key)
+	writeIndex(indexPath, out)
+	return Decode(out)
+}
+
+// writeIndex replaces the index atomically, without fsync: it is a cache,
+// and a torn or lost one fails its checksum and is rebuilt. The temporary
+// name is the store's, so a store sweeps one a killed process left.
+func writeIndex(path string, data []byte) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".bimri-tmp-recall-*")
+	if err != nil {
+		return
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return
+	}
+	if err := tmp.Close(); err != nil {
+		return
+	}
+	_ = os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,266 @@
+// Package recall finds the memory a prompt needs among what the session
+// cannot see: Tier 2 entries and patterns left out of the SessionStart
+// view, and everything in the archive. It ranks them against the prompt
+// with BM25 over each item's text and tags, with no model call and no
+// randomness: the same items and prompt give the same answer.
+//
+// Everything here is pure except indexfile.go, the one file that reads and
+// writes the on-disk index (see Load).
+package recall
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/privacy"
+)
+
+// Item is one thing recall can bring back.
+type Item struct {
+	ID         string
+	Pattern    bool      // a Tier 3 pattern rather than an entry
+	Date       time.Time // an entry's date; a pattern's LAST
+	Importance int       // 0 for a pattern
+	Tags       []string
+	Text       string
+	Archived   time.Time // zero unless it is in the archive
+	Reason     string    // why it was archived
+}
+
+// FromEntry is a Tier 2 entry still in bimri.md. Its text is cleaned of
+// <private> spans and secrets, here and in every constructor, so they can
+// neither match a prompt nor come back.
+func FromEntry(e *memfile.Entry) Item {
+	return Item{ID: e.ID, Date: e.Date, Importance: e.Importance, Tags: e.Tags, Text: privacy.Clean(e.Text)}
+}
+
+// FromPattern is a Tier 3 pattern still in bimri.md.
+func FromPattern(p *memfile.Pattern) Item {
+	return Item{ID: p.ID, Pattern: true, Date: p.Last, Tags: p.Tags, Text: privacy.Clean(p.Text)}
+}
+
+// FromArchive is an archived entry or pattern.
+func FromArchive(r memfile.ArchiveRecord) (Item, bool) {
+	var it Item
+	switch {
+	case r.Entry != nil:
+		it = FromEntry(r.Entry)
+	case r.Pattern != nil:
+		it = FromPattern(r.Pattern)
+	default:
+		return Item{}, false
+	}
+	it.Archived, it.Reason = r.Archived, privacy.Clean(r.Reason)
+	if it.Archived.IsZero() {
+		it.Archived = it.Date // an archive record always has one; be safe
+	}
+	return it, true
+}
+
+// TagWeight is how many occurrences in the text one tag is worth: a tag
+// is the author's own word for what an entry is about.
+const TagWeight = 2
+
+// DefaultMinScore is the least score a recalled item needs unless the
+// config says otherwise; make eval shows how it was chosen.
+const DefaultMinScore = 3.0
+
+// BM25's usual constants: term-frequency saturation and length
+// normalisation.
+const (
+	k1 = 1.2
+	b  = 0.75
+)
+
+// maxQueryTerms bounds the work on a long prompt (pasted code, a log):
+// only its rarest terms count, which are the ones that score anyway.
+const maxQueryTerms = 64
+
+// posting is one document holding a term; tf counts a tag TagWeight times.
+type posting struct {
+	doc int
+	tf  float64
+}
+
+// corpus is what Rank searches: the in-memory Memory and the on-disk Index.
+type corpus interface {
+	size() int
+	totalLen() int
+	docLen(doc int) int
+	postings(term string) []posting
+	item(doc int) (Item, error)
+}
+
+// Options bound what Rank returns.
+type Options struct {
+	// MinScore is the least BM25 score an item needs: no recall beats a
+	// wrong one.
+	MinScore float64
+	// Skip, when set, drops items by ID (those already recalled this
+	// session, or shown in the view).
+	Skip func(id string) bool
+}
+
+// Hit is one ranked item.
+type Hit struct {
+	Item    Item
+	Score   float64
+	Matched int // distinct prompt terms the item holds
+}
+
+// Rank scores every item of the corpora against the prompt and returns
+// those that score at least MinScore and share at least two of the
+// prompt's terms (one for a one-term prompt), best first; ties go to the
+// newer item, then the smaller ID. Statistics (document count, lengths,
+// document frequencies) are over all corpora together, so an item ranks
+// the same whichever corpus holds it.
+func Rank(prompt string, opt Options, corpora ...corpus) []Hit {
+	n, total := 0, 0
+	for _, c := range corpora {
+		n += c.size()
+		total += c.totalLen()
+	}
+	if n == 0 {
+		return nil
+	}
+	avgdl := float64(total) / float64(n)
+
+	type term struct {
+		text  string
+		lists [][]posting
+		df    int
+	}
+	var terms []term
+	seen := map[string]bool{}
+	for _, w := range Tokens(prompt) {
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		t := term{text: w}
+		for _, c := range corpora {
+			p := c.postings(w)
+			t.lists = append(t.lists, p)
+			t.df += len(p)
+		}
+		if t.df > 0 {
+			terms = append(terms, t)
+		}
+	}
+	slices.SortFunc(terms, func(x, y term) int {
+		return cmp.Or(cmp.Compare(x.df, y.df), strings.Compare(x.text, y.text))
+	})
+	distinct := len(seen)
+	if len(terms) > maxQueryTerms {
+		terms = terms[:maxQueryTerms]
+	}
+	needed := min(2, distinct)
+
+	type key struct{ corpus, doc int }
+	type acc struct {
+		score   float64
+		matched int
+	}
+	scores := map[key]*acc{}
+	for _, t := range terms {
+		idf := math.Log(1 + (float64(n)-float64(t.df)+0.5)/(float64(t.df)+0.5))
+		for ci, list := range t.lists {
+			for _, p := range list {
+				dl := float64(corpora[ci].docLen(p.doc))
+				s := idf * p.tf * (k1 + 1) / (p.tf + k1*(1-b+b*dl/avgdl))
+				k := key{ci, p.doc}
+				a := scores[k]
+				if a == nil {
+					a = &acc{}
+					scores[k] = a
+				}
+				a.score += s
+				a.matched++
+			}
+		}
+	}
+	var hits []Hit
+	for k, a := range scores {
+		if a.score < opt.MinScore || a.matched < needed {
+			continue
+		}
+		it, err := corpora[k.corpus].item(k.doc)
+		if err != nil || (opt.Skip != nil && opt.Skip(it.ID)) {
+			continue
+		}
+		hits = append(hits, Hit{Item: it, Score: a.score, Matched: a.matched})
+	}
+	slices.SortFunc(hits, func(x, y Hit) int {
+		return cmp.Or(cmp.Compare(y.Score, x.Score), y.Item.Date.Compare(x.Item.Date), strings.Compare(x.Item.ID, y.Item.ID))
+	})
+	return hits
+}
+
+// Select keeps hits in order while they fit: at most maxItems, and lines
+// (as measure counts them) of at most maxChars in all. A hit that does not
+// fit is passed over for a shorter one after it; none is cut.
+func Select(hits []Hit, maxItems, maxChars int, measure func(Item) int) []Hit {
+	var out []Hit
+	used := 0
+	for _, h := range hits {
+		if len(out) >= maxItems {
+			break
+		}
+		n := measure(h.Item)
+		if used+n > maxChars {
+			continue
+		}
+		out = append(out, h)
+		used += n
+	}
+	return out
+}
+
+// docTerms is an item's terms with their weighted counts, and its length.
+func docTerms(it Item) (map[string]float64, int) {
+	tf := map[string]float64{}
+	length := 0
+	for _, w := range Tokens(it.Text) {
+		tf[w]++
+		length++
+	}
+	for _, tag := range it.Tags {
+		for _, w := range Tokens(tag) {
+			tf[w] += TagWeight
+			length++
+		}
+	}
+	return tf, length
+}
+
+// Memory is a corpus held in memory: the few items of bimri.md itself.
+type Memory struct {
+	items []Item
+	lens  []int
+	total int
+	index map[string][]posting
+}
+
+// NewMemory indexes items in memory.
+func NewMemory(items []Item) *Memory {
+	m := &Memory{items: items, index: map[string][]posting{}}
+	for i, it := range items {
+		tf, length := docTerms(it)
+		m.lens = append(m.lens, length)
+		m.total += length
+		for w, c := range tf {
+			m.index[w] = append(m.index[w], posting{i, c})
+		}
+	}
+	return m
+}
+
+func (m *Memory) size() int                      { return len(m.items) }
+func (m *Memory) totalLen() int                  { return m.total }
+func (m *Memory) docLen(doc int) int             { return m.lens[doc] }
+func (m *Memory) postings(term string) []posting { return m.index[term] }
+func (m *Memory) item(doc int) (Item, error)     { return m.items[doc], nil }

@@ -1,0 +1,282 @@
+package recall
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"hash/crc32"
+
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/matryer/is"
+)
+
+func date(s string) time.Time {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// corpusItems is a small archive: a few decisions among routine entries,
+// enough that common words are common.
+func corpusItems() []Item {
+	items := []Item{
+		{ID: "aaaa0001", Date: date("2026-03-20"), Importance: 4, Tags: []string{"cache", "redis"}, Text: "Decided to use Redis for the session cache, not memcached."},
+		{ID: "aaaa0002", Date: date("2026-04-02"), Importance: 4, Tags: []string{"db", "decision"}, Text: "Migrated the database layer from SQLite to PostgreSQL."},
+		{ID: "aaaa0003", Date: date("2026-05-11"), Importance: 3, Tags: []string{"auth"}, Text: "Added unit tests for the auth module, 94% coverage."},
+		{ID: "aaaa0004", Date: date("2026-05-12"), Importance: 2, Tags: []string{"lint"}, Text: "Fixed a typo in the config loader."},
+		{ID: "aaaa0005", Date: date("2026-06-01"), Importance: 3, Tags: []string{"deploy"}, Text: "Deploys go through the staging cluster first, then production."},
+		{ID: "paaaa006", Pattern: true, Date: date("2026-06-03"), Tags: []string{"flaky-tests"}, Text: "Tag flaky-tests recurs: 4 entries from 2026-05-01 to 2026-06-03."},
+	}
+	for i := range 30 {
+		items = append(items, Item{ID: fmt.Sprintf("bbbb%04d", i), Date: date("2026-02-01").AddDate(0, 0, i), Importance: 1,
+			Tags: []string{"routine"}, Text: fmt.Sprintf("Ran the lint pass and the tests on module %d, no issues.", i)})
+	}
+	return items
+}
+
+func ids(hits []Hit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Item.ID)
+	}
+	return out
+}
+
+func TestRank(t *testing.T) {
+	cases := []struct {
+		prompt string
+		want   []string // the first hits, in order; nil: no hit at all
+	}{
+		{"Which cache did we settle on for sessions?", []string{"aaaa0001"}},
+		{"Remind me why we migrated the database", []string{"aaaa0002"}},
+		{"are the auth tests still at 94% coverage", []string{"aaaa0003"}},
+		{"how do deploys reach production", []string{"aaaa0005"}},
+		{"the flaky tests again", []string{"paaaa006"}},
+		{"ok", nil},
+		{"yes", nil},
+		{"please continue with the next step", nil},
+		{"cache", []string{"aaaa0001"}}, // a one-word prompt needs one word
+	}
+	mem := NewMemory(corpusItems())
+	for _, c := range cases {
+		got := ids(Rank(c.prompt, Options{MinScore: DefaultMinScore}, mem))
+		if c.want == nil {
+			if got != nil {
+				t.Errorf("Rank(%q) = %v, want nothing", c.prompt, got)
+			}
+			continue
+		}
+		if len(got) < len(c.want) || !slices.Equal(got[:len(c.want)], c.want) {
+			t.Errorf("Rank(%q) = %v, want it to start %v", c.prompt, got, c.want)
+		}
+	}
+}
+
+// A word in the tags counts for more than the same word in the text, and a
+// rare word for more than a common one.
+func TestRankWeights(t *testing.T) {
+	is := is.New(t)
+	filler := corpusItems()[6:]
+	tagged := Item{ID: "tag", Date: date("2026-01-01"), Tags: []string{"tokio", "runtime"}, Text: "Chose one executor for everything."}
+	texted := Item{ID: "text", Date: date("2026-01-01"), Text: "Chose the tokio runtime executor for everything."}
+	hits := Rank("tokio runtime", Options{}, NewMemory(append([]Item{texted, tagged}, filler...)))
+	is.Equal(ids(hits)[:2], []string{"tag", "text"})
+
+	rare := Item{ID: "rare", Date: date("2026-01-01"), Text: "The zstd level is pinned at lint time."}
+	hits = Rank("zstd lint", Options{}, NewMemory(append([]Item{rare}, filler...)))
+	is.Equal(ids(hits)[0], "rare")
+}
+
+// Equal scores go to the newer item, then the smaller ID; the order of the
+// items given does not matter.
+func TestRankTieBreak(t *testing.T) {
+	is := is.New(t)
+	items := []Item{
+		{ID: "c", Date: date("2026-01-01"), Text: "kafka consumer lag alert"},
+		{ID: "b", Date: date("2026-01-02"), Text: "kafka consumer lag alert"},
+		{ID: "a", Date: date("2026-01-01"), Text: "kafka consumer lag alert"},
+	}
+	items = append(items, corpusItems()[6:]...)
+	want := []string{"b", "a", "c"}
+	is.Equal(ids(Rank("kafka consumer lag", Options{}, NewMemory(items))), want)
+	slices.Reverse(items)
+	is.Equal(ids(Rank("kafka consumer lag", Options{}, NewMemory(items))), want)
+}
+
+func TestRankSkipAndMinScore(t *testing.T) {
+	is := is.New(t)
+	mem := NewMemory(corpusItems())
+	hits := Rank("which cache did we pick for sessions", Options{Skip: func(id string) bool { return id == "aaaa0001" }}, mem)
+	is.True(!slices.Contains(ids(hits), "aaaa0001"))
+	is.Equal(Rank("which cache did we pick for sessions", Options{MinScore: 1000}, mem), nil)
+}
+
+func TestSelect(t *testing.T) {
+	is := is.New(t)
+	var hits []Hit
+	for i, n := range []int{600, 1000, 300, 200, 100, 100, 100} {
+		hits = append(hits, Hit{Item: Item{ID: fmt.Sprint(i), Text: strings.Repeat("x", n)}})
+	}
+	measure := func(it Item) int { return len(it.Text) }
+	is.Equal(ids(Select(hits, 5, 1500, measure)), []string{"0", "2", "3", "4", "5"}) // 1000 does not fit after 600; five at most
+	is.Equal(ids(Select(hits, 2, 1500, measure)), []string{"0", "2"})
+	is.Equal(ids(Select(hits, 5, 50, measure)), nil)
+}
+
+// The on-disk index ranks exactly as the in-memory one, alone and beside
+// another corpus.
+func TestIndexRanksAsMemory(t *testing.T) {
+	is := is.New(t)
+	items := corpusItems()
+	x, err := Decode(Encode(items, Key{Size: 1, ModTime: 2}))
+	is.NoErr(err)
+	is.Equal(x.Key(), Key{Size: 1, ModTime: 2})
+	for _, p := range []string{"which cache for sessions", "database postgres", "lint tests module 7", "flaky tests"} {
+		want := Rank(p, Options{}, NewMemory(items))
+		got := Rank(p, Options{}, x)
+		is.Equal(len(got), len(want))
+		for i := range got {
+			is.Equal(got[i].Item.ID, want[i].Item.ID)
+			is.True(got[i].Score-want[i].Score < 1e-4 && want[i].Score-got[i].Score < 1e-4) // tf is stored as float32
+			is.Equal(got[i].Item.Text, want[i].Item.Text)
+			is.Equal(got[i].Item.Tags, want[i].Item.Tags)
+			is.True(got[i].Item.Date.Equal(want[i].Item.Date))
+		}
+		split := Rank(p, Options{}, NewMemory(items[:3]), mustDecode(t, Encode(items[3:], Key{})))
+		is.Equal(ids(split), ids(want))
+	}
+}
+
+func mustDecode(t *testing.T, data []byte) *Index {
+	x, err := Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// Any damage is caught, never a panic or a wrong answer.
+func TestDecodeDamaged(t *testing.T) {
+	data := Encode(corpusItems(), Key{Size: 10})
+	for i := 0; i < len(data); i += 7 {
+		bad := slices.Clone(data)
+		bad[i] ^= 0x40
+		if _, err := Decode(bad); err == nil && i >= 8+16 {
+			t.Errorf("flipping byte %d went unnoticed", i)
+		}
+	}
+	for _, n := range []int{0, 5, headerLen, len(data) / 2, len(data) - 1} {
+		if _, err := Decode(data[:n]); err == nil {
+			t.Errorf("a cut to %d bytes went unnoticed", n)
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add(Encode(corpusItems()[:5], Key{}))
+	f.Add(Encode(nil, Key{}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// Recompute the checksum so the fuzzer reaches the layout checks.
+		if len(data) >= headerLen {
+			data = fixChecksum(data)
+		}
+		x, err := Decode(data)
+		if err != nil {
+			return
+		}
+		for d := 0; d < x.size(); d++ {
+			_, _ = x.item(d)
+			_ = x.docLen(d)
+		}
+		for i := 0; i < x.nterms; i++ {
+			_ = x.postings(x.term(i))
+		}
+	})
+}
+
+func fixChecksum(data []byte) []byte {
+	out := slices.Clone(data)
+	copy(out, magic)
+	body := out[headerLen:]
+	sum := crc32.Checksum(body, castagnoli)
+	out[24], out[25], out[26], out[27] = byte(sum), byte(sum>>8), byte(sum>>16), byte(sum>>24)
+	return out
+}
+
+// Load builds the index once, reuses it while the archive is unchanged,
+// rebuilds it when the archive grows or the index is damaged or gone.
+func TestLoad(t *testing.T) {
+	is := is.New(t)
+	dir := t.TempDir()
+	archive, index := filepath.Join(dir, memfile.ArchiveName), filepath.Join(dir, IndexName)
+
+	x, err := Load(archive, index) // no archive yet
+	is.NoErr(err)
+	is.Equal(x.size(), 0)
+
+	e := &memfile.Entry{ID: "0f3e2a11", Importance: 4, Date: date("2026-03-01"), Tags: []string{"cache", "redis"}, Text: "Decided to use Redis for the session cache."}
+	appendArchive(t, archive, e, "weight 0.5 below threshold 1.5")
+	x, err = Load(archive, index)
+	is.NoErr(err)
+	is.Equal(x.size(), 1)
+	hits := Rank("redis cache", Options{}, x)
+	is.Equal(len(hits), 1)
+	is.Equal(hits[0].Item.Reason, "weight 0.5 below threshold 1.5")
+	is.Equal(hits[0].Item.Archived.Format(time.DateOnly), "2026-03-24")
+
+	stamp := func() time.Time { info, err := os.Stat(index); is.NoErr(err); return info.ModTime() }
+	before := stamp()
+	time.Sleep(10 * time.Millisecond)
+	_, err = Load(archive, index)
+	is.NoErr(err)
+	is.True(stamp().Equal(before)) // reused, not rewritten
+
+	appendArchive(t, archive, &memfile.Entry{ID: "1f3e2a11", Importance: 2, Date: date("2026-03-02"), Text: "Ran lint."}, "weight below threshold")
+	x, err = Load(archive, index)
+	is.NoErr(err)
+	is.Equal(x.size(), 2)
+
+	is.NoErr(os.WriteFile(index, []byte("BIMRIRX1 not really"), 0o644))
+	x, err = Load(archive, index)
+	is.NoErr(err)
+	is.Equal(x.size(), 2)
+	data, err := os.ReadFile(index)
+	is.NoErr(err)
+	_, err = Decode(data)
+	is.NoErr(err) // the damaged index was replaced
+
+	is.NoErr(os.Remove(index))
+	x, err = Load(archive, index)
+	is.NoErr(err)
+	is.Equal(x.size(), 2)
+}
+
+func appendArchive(t *testing.T, path string, e *memfile.Entry, reason string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(memfile.RenderArchived([]memfile.Archived{{Entry: e, Tier: 2, Reason: reason}}, date("2026-03-24"))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Secrets and <private> text never reach the index or a recall.
+func TestPrivacy(t *testing.T) {
+	is := is.New(t)
+	e := &memfile.Entry{ID: "x", Date: date("2026-01-01"), Text: "Deploy key for staging is <private>hunter2 swordfish</private> and token ghp_abcdefghijklmnopqrstuvwxyz0123456789 stored."}
+	it := FromEntry(e)
+	is.True(!strings.Contains(it.Text, "hunter2"))
+	is.True(!strings.Contains(it.Text, "ghp_abc"))
+	items := append([]Item{it}, corpusItems()...)
+	is.Equal(Rank("hunter2 swordfish", Options{}, NewMemory(items)), nil)
+}
