@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/tidwall/gjson"
 )
@@ -39,16 +40,27 @@ type Settings struct {
 	StopPolicy   string
 	LockTimeout  time.Duration
 	NudgePrompts int // prompts without a record that count as real work
+	Recall       RecallSettings
+}
+
+// RecallSettings bound what UserPromptSubmit brings back from memory the
+// session cannot see (see recall.go).
+type RecallSettings struct {
+	On       bool    // "recall": false turns recall off
+	Items    int     // "recall_items": at most this many items per prompt
+	Chars    int     // "recall_chars": at most this many characters per prompt
+	MinScore float64 // "recall_min_score": the least BM25 score an item needs
 }
 
 // SettingsKeys are the config fields ParseSettings reads.
-var SettingsKeys = []string{"stop_policy", "lock_timeout", "nudge_prompts"}
+var SettingsKeys = []string{"stop_policy", "lock_timeout", "nudge_prompts", "recall", "recall_items", "recall_chars", "recall_min_score"}
 
 // DefaultSettings: nudge, and wait up to 2 s for the lock, well inside
 // the 10 s timeout the settings give each event. SessionEnd waits less;
 // see sessionEndWait.
 func DefaultSettings() Settings {
-	return Settings{StopPolicy: PolicyNudge, LockTimeout: 2 * time.Second, NudgePrompts: 3}
+	return Settings{StopPolicy: PolicyNudge, LockTimeout: 2 * time.Second, NudgePrompts: 3,
+		Recall: RecallSettings{On: true, Items: 5, Chars: 1500, MinScore: recall.DefaultMinScore}}
 }
 
 // ParseSettings reads the hook settings from a config object (already
@@ -75,6 +87,33 @@ func ParseSettings(root gjson.Result) (Settings, error) {
 			return s, fmt.Errorf("field \"nudge_prompts\" must be a whole number from 1 to 1000, got %s", v.Raw)
 		}
 		s.NudgePrompts = int(v.Num)
+	}
+	if v := root.Get("recall"); v.Exists() {
+		if !v.IsBool() {
+			return s, fmt.Errorf("config: field \"recall\" must be true or false, got %s", v.Raw)
+		}
+		s.Recall.On = v.Bool()
+	}
+	for _, f := range []struct {
+		key      string
+		dst      *int
+		min, max int
+	}{
+		{"recall_items", &s.Recall.Items, 1, 50},
+		{"recall_chars", &s.Recall.Chars, 100, 5000},
+	} {
+		if v := root.Get(f.key); v.Exists() {
+			if v.Type != gjson.Number || v.Num != math.Trunc(v.Num) || v.Num < float64(f.min) || v.Num > float64(f.max) {
+				return s, fmt.Errorf("config: field %q must be a whole number from %d to %d, got %s", f.key, f.min, f.max, v.Raw)
+			}
+			*f.dst = int(v.Num)
+		}
+	}
+	if v := root.Get("recall_min_score"); v.Exists() {
+		if v.Type != gjson.Number || v.Num < 0 || v.Num > 100 {
+			return s, fmt.Errorf("config: field \"recall_min_score\" must be a number from 0 to 100, got %s", v.Raw)
+		}
+		s.Recall.MinScore = v.Num
 	}
 	return s, nil
 }

@@ -6,7 +6,9 @@ package hooks
 import (
 	"fmt"
 	"strings"
+	"time"
 
+	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/transcript"
 	"github.com/bimri/bimri-hook/wiring"
@@ -249,4 +251,48 @@ func first(ids []string) string {
 		return ""
 	}
 	return ids[0]
+}
+
+// recalledLine is one recalled item, with its ID, date, importance and
+// where it came from, so the model can weigh it and act on it.
+func recalledLine(it recall.Item, sessions int) string {
+	var b strings.Builder
+	b.WriteString("- ")
+	if it.Pattern {
+		b.WriteString("pattern")
+	} else {
+		fmt.Fprintf(&b, "%s imp %d", it.Date.Format(time.DateOnly), it.Importance)
+	}
+	if len(it.Tags) > 0 {
+		fmt.Fprintf(&b, " [%s]", strings.Join(it.Tags, ","))
+	}
+	fmt.Fprintf(&b, ": %s (id %s; ", it.Text, it.ID)
+	switch {
+	case it.Archived.IsZero():
+		b.WriteString("in bimri.md, left out of the session-start view for space)")
+	default:
+		fmt.Fprintf(&b, "archived %s: %s", it.Archived.Format(time.DateOnly), it.Reason)
+		if sessions >= recall.KeepAfter {
+			fmt.Fprintf(&b, "; recalled in %d sessions, worth reviving", sessions)
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// recallContext is what UserPromptSubmit adds for recalled items.
+func recallContext(env Env, hits []recall.Hit, recalls recall.Recalls) string {
+	var b strings.Builder
+	b.WriteString("## Recalled from memory for this prompt (bimri-hook; not in the memory shown at session start)\n")
+	archived := false
+	for _, h := range hits {
+		b.WriteString(recalledLine(h.Item, recalls.Sessions(h.Item.ID)) + "\n")
+		archived = archived || !h.Item.Archived.IsZero()
+	}
+	b.WriteString("Use these only where they bear on the request.")
+	if archived {
+		fmt.Fprintf(&b, " To bring an archived entry back into active memory, dated today: %s revive --dir %s ID",
+			wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root))
+	}
+	return b.String()
 }

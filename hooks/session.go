@@ -31,6 +31,8 @@ type sessionState struct {
 	// Advised is true once the agent was asked to consolidate or promote:
 	// it is asked once per session.
 	Advised bool `json:"advised,omitempty"`
+	// Recalled are the IDs recall has already brought back this session.
+	Recalled []string `json:"recalled,omitempty"`
 }
 
 func stateKey(in Input) string { return "session-" + in.SessionID }

@@ -57,10 +57,11 @@ func asksForMaintenance(prompt string) bool {
 
 // UserPromptSubmit runs deep maintenance when the user asks for it ("run
 // BIMRI maintenance", "clean up the memory file") and returns its report as
-// context. Any other prompt returns at once and touches nothing.
+// context. Any other prompt may get recall (recall.go), which never writes
+// the memory file.
 func UserPromptSubmit(env Env, in Input) (Output, error) {
 	if !asksForMaintenance(in.Prompt) {
-		return Output{}, nil
+		return recallPrompt(env, in), nil
 	}
 	var text string
 	_, err := env.Store.Update(func(tx *memfile.Tx) error {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -588,4 +589,34 @@ func (s *Store) PruneState(age time.Duration) {
 			_ = os.Remove(filepath.Join(s.StatePath(), e.Name()))
 		}
 	}
+}
+
+// UpdateState runs fn under the workspace lock on the state blobs named by
+// keys (a missing one is nil) and saves those fn changed in the map. It
+// never reads or writes bimri.md, so a hook that only keeps bookkeeping
+// (recall's "already shown this session") cannot rewrite the memory.
+func (s *Store) UpdateState(keys []string, fn func(state map[string][]byte) error) error {
+	unlock, err := s.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	state := map[string][]byte{}
+	for _, k := range keys {
+		if data, err := os.ReadFile(s.statePath(k)); err == nil {
+			state[k] = data
+		}
+	}
+	next := maps.Clone(state)
+	if err := fn(next); err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if data, ok := next[k]; ok && !bytes.Equal(data, state[k]) {
+			if err := writeAtomic(s.statePath(k), data, nil, false); err != nil {
+				return fmt.Errorf("save state: %w", err)
+			}
+		}
+	}
+	return nil
 }

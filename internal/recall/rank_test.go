@@ -280,3 +280,19 @@ func TestPrivacy(t *testing.T) {
 	items := append([]Item{it}, corpusItems()...)
 	is.Equal(Rank("hunter2 swordfish", Options{}, NewMemory(items)), nil)
 }
+
+func TestRecalls(t *testing.T) {
+	is := is.New(t)
+	r := ParseRecalls([]byte("not json"))
+	is.Equal(r.Note("a", "s1"), 1)
+	is.Equal(r.Note("a", "s1"), 1) // the same session twice counts once
+	is.Equal(r.Note("a", "s2"), 2)
+	is.Equal(r.WorthKeeping(), nil)
+	is.Equal(r.Note("a", "s3"), 3)
+	is.Equal(r.Note("a", "s4"), 3)
+	r.Note("b", "s1")
+	is.Equal(r.WorthKeeping(), []string{"a"})
+	back := ParseRecalls(r.Marshal())
+	is.Equal(back.Sessions("a"), 3)
+	is.Equal(string(back.Marshal()), string(r.Marshal()))
+}

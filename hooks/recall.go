@@ -1,0 +1,118 @@
+package hooks
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bimri/bimri-hook/internal/recall"
+	"github.com/bimri/bimri-hook/memfile"
+)
+
+// minRecallPrompt is the shortest prompt recall looks at: "ok", "yes",
+// "go on" carry no topic, and matching them can only be wrong.
+const minRecallPrompt = 12
+
+// wantsRecall says whether a prompt may get recall at all: not a short
+// one, a slash command, or a shell (!) or memory (#) line for the client.
+func wantsRecall(prompt string) bool {
+	p := strings.TrimSpace(prompt)
+	if utf8.RuneCountInString(p) < minRecallPrompt {
+		return false
+	}
+	return !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "!") && !strings.HasPrefix(p, "#")
+}
+
+// recallPrompt answers an ordinary prompt with the memory it needs that
+// the session cannot see: Tier 2 entries and patterns the SessionStart
+// view left out, and the archive. Each item comes back at most once a
+// session. Recall is extra: when anything fails (the lock is busy, the
+// archive cannot be read) the prompt goes on with nothing added.
+func recallPrompt(env Env, in Input) Output {
+	if !env.Settings.Recall.On || !wantsRecall(in.Prompt) {
+		return Output{}
+	}
+	f, _, _, err := env.Store.Read()
+	if err != nil {
+		return Output{}
+	}
+	archive, err := recall.Load(env.Store.Path(env.Store.Names.Archive), filepath.Join(env.Store.StatePath(), recall.IndexName))
+	if err != nil {
+		return Output{}
+	}
+	shown := viewIDs(env, in, f)
+	var left []recall.Item
+	for _, e := range f.Entries(2) {
+		if !shown[e.ID] {
+			left = append(left, recall.FromEntry(e))
+		}
+	}
+	for _, p := range f.Patterns() {
+		if !shown[p.ID] {
+			left = append(left, recall.FromPattern(p))
+		}
+	}
+	var picked []recall.Hit
+	var recalls recall.Recalls
+	key := stateKey(in)
+	err = env.Store.UpdateState([]string{key, recall.StateKey}, func(state map[string][]byte) error {
+		var st sessionState
+		_ = json.Unmarshal(state[key], &st) // damaged state is a fresh start
+		inFile := map[string]bool{}
+		for _, e := range f.Entries(1) {
+			inFile[e.ID] = true
+		}
+		for _, e := range f.Entries(2) {
+			inFile[e.ID] = true
+		}
+		for _, p := range f.Patterns() {
+			inFile[p.ID] = true
+		}
+		hits := recall.Rank(in.Prompt, recall.Options{
+			MinScore: env.Settings.Recall.MinScore,
+			Skip: func(id string) bool {
+				return shown[id] || slices.Contains(st.Recalled, id)
+			},
+		}, recall.NewMemory(left), archive)
+		// An archived item that is back in the file (revived, or recorded
+		// again) is the file's copy, shown or left out; the archive's is
+		// stale.
+		hits = slices.DeleteFunc(hits, func(h recall.Hit) bool { return !h.Item.Archived.IsZero() && inFile[h.Item.ID] })
+		picked = recall.Select(hits, env.Settings.Recall.Items, env.Settings.Recall.Chars, func(it recall.Item) int {
+			return memfile.Length(recalledLine(it, recall.KeepAfter)) + 1
+		})
+		if len(picked) == 0 {
+			return nil
+		}
+		recalls = recall.ParseRecalls(state[recall.StateKey])
+		for _, h := range picked {
+			st.Recalled = append(st.Recalled, h.Item.ID)
+			if !h.Item.Archived.IsZero() {
+				recalls.Note(h.Item.ID, in.SessionID)
+			}
+		}
+		state[key], _ = json.Marshal(st)
+		state[recall.StateKey] = recalls.Marshal()
+		return nil
+	})
+	if err != nil || len(picked) == 0 {
+		return Output{}
+	}
+	return additionalContext("UserPromptSubmit", recallContext(env, picked, recalls))
+}
+
+var viewID = regexp.MustCompile(`\(id ([^)\s]+)\)`)
+
+// viewIDs are the items the SessionStart view shows, worked out again from
+// the file as it is now: the same function with the same room.
+func viewIDs(env Env, in Input, f *memfile.File) map[string]bool {
+	in.Source = "startup"
+	shown := map[string]bool{}
+	for _, m := range viewID.FindAllStringSubmatch(startContext(env, in, f, "", ""), -1) {
+		shown[m[1]] = true
+	}
+	return shown
+}
