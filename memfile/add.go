@@ -3,6 +3,7 @@ package memfile
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -110,4 +111,23 @@ func (f *File) Remove(id, reason string) (Archived, bool) {
 		}
 	}
 	return Archived{}, false
+}
+
+// Revive brings an archived entry back into Tier 2, dated today so it
+// starts fresh, with its ID, importance, tags and text. The archive keeps
+// its record (it is append-only). An ID already in the file, or a pattern,
+// is refused.
+func (f *File) Revive(r ArchiveRecord, today time.Time) (*Entry, error) {
+	if r.Entry == nil {
+		return nil, errors.New("only an archived entry can be revived, not a pattern")
+	}
+	if e, _ := f.Find(r.Entry.ID); e != nil || f.FindPattern(r.Entry.ID) != nil {
+		return nil, fmt.Errorf("%s is already in the memory file", r.Entry.ID)
+	}
+	e := *r.Entry
+	e.Tags = slices.Clone(e.Tags)
+	e.Date = civil(today)
+	e.Weight, e.HasWeight = 0, false
+	f.Tiers[1].Blocks = append(f.Tiers[1].Blocks, Block{Entry: &e})
+	return &e, nil
 }

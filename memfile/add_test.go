@@ -141,3 +141,23 @@ func TestAddIDCollision(t *testing.T) {
 	is.Equal(len(f.Entries(2)), 2)
 	is.Equal(fxByText(f, "Something else.").ID, id)
 }
+
+func TestRevive(t *testing.T) {
+	is := is.New(t)
+	f := memfile.New(memfile.DefaultConfig())
+	old := &memfile.Entry{ID: "7c1e0a42", Importance: 4, Date: fxDay("2026-03-20"), Tags: []string{"cache"}, Text: "Decided to use Redis."}
+	rec := memfile.ArchiveRecord{Tier: 2, Entry: old, Archived: fxDay("2026-03-24"), Reason: "weight below threshold"}
+	e, err := f.Revive(rec, fxDay("2026-11-29"))
+	is.NoErr(err)
+	is.Equal(e.ID, "7c1e0a42")
+	is.Equal(e.Date, fxDay("2026-11-29"))
+	is.Equal(e.Importance, 4)
+	is.Equal(old.Date, fxDay("2026-03-20")) // the record is not changed
+	got, tier := f.Find("7c1e0a42")
+	is.Equal(tier, 2)
+	is.Equal(got.Text, "Decided to use Redis.")
+	_, err = f.Revive(rec, fxDay("2026-11-29"))
+	is.True(err != nil) // already back
+	_, err = f.Revive(memfile.ArchiveRecord{Tier: 3, Pattern: &memfile.Pattern{ID: "p1"}}, fxDay("2026-11-29"))
+	is.True(err != nil)
+}
