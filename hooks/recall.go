@@ -73,6 +73,8 @@ func recallPrompt(env Env, in Input) Output {
 		}
 		hits := recall.Rank(in.Prompt, recall.Options{
 			MinScore: env.Settings.Recall.MinScore,
+			// Room for Select to pass over items too long to fit.
+			Limit: 4 * env.Settings.Recall.Items,
 			Skip: func(id string) bool {
 				return shown[id] || slices.Contains(st.Recalled, id)
 			},

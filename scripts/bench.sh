@@ -32,12 +32,14 @@ trap 'rm -rf "$work"' EXIT
 "$GO" build -o "$work/benchrun" ./reliability/cmd/benchrun
 "$work/genfull" -dir "$work/full" >/dev/null
 "$work/genfull" -dir "$work/big" -tier2-entries 10000 >/dev/null
+# Recall's case: a memory like the full one with a 10,000-record archive.
+"$work/genfull" -dir "$work/recall" -days 125 -per-day 81 >/dev/null
 
 {
 	echo "bimri-hook benchmarks: $(date -u +%Y-%m-%d), $("$GO" env GOVERSION), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	echo
 	echo "== Whole process: hook on a full memory file, side by side with cat"
-	"$work/benchrun" -bin "$work/bimri-hook" -full "$work/full" -big "$work/big" -runs "$RUNS" -dir "$BENCH_DIR"
+	"$work/benchrun" -bin "$work/bimri-hook" -full "$work/full" -big "$work/big" -recall "$work/recall" -runs "$RUNS" -dir "$BENCH_DIR"
 	echo
 	echo "== Go benchmarks: go test -run '^\$' -bench . -benchmem ./memfile"
 	"$GO" test -run '^$' -bench . -benchmem ./memfile

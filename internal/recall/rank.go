@@ -103,13 +103,14 @@ type Options struct {
 	// Skip, when set, drops items by ID (those already recalled this
 	// session, or shown in the view).
 	Skip func(id string) bool
+	// Limit, when above 0, returns at most that many hits.
+	Limit int
 }
 
 // Hit is one ranked item.
 type Hit struct {
-	Item    Item
-	Score   float64
-	Matched int // distinct prompt terms the item holds
+	Item  Item
+	Score float64
 }
 
 // Rank scores every item of the corpora against the prompt and returns
@@ -160,43 +161,55 @@ func Rank(prompt string, opt Options, corpora ...corpus) []Hit {
 	}
 	needed := min(2, distinct)
 
-	type key struct{ corpus, doc int }
-	type acc struct {
-		score   float64
-		matched int
+	type cand struct {
+		corpus, doc int
+		score       float64
 	}
-	scores := map[key]*acc{}
-	for _, t := range terms {
-		idf := math.Log(1 + (float64(n)-float64(t.df)+0.5)/(float64(t.df)+0.5))
-		for ci, list := range t.lists {
-			for _, p := range list {
-				dl := float64(corpora[ci].docLen(p.doc))
-				s := idf * p.tf * (k1 + 1) / (p.tf + k1*(1-b+b*dl/avgdl))
-				k := key{ci, p.doc}
-				a := scores[k]
-				if a == nil {
-					a = &acc{}
-					scores[k] = a
+	var cands []cand
+	for ci, c := range corpora {
+		scores := make([]float64, c.size())
+		matched := make([]int, c.size())
+		var touched []int
+		for _, t := range terms {
+			idf := math.Log(1 + (float64(n)-float64(t.df)+0.5)/(float64(t.df)+0.5))
+			for _, p := range t.lists[ci] {
+				dl := float64(c.docLen(p.doc))
+				if matched[p.doc] == 0 {
+					touched = append(touched, p.doc)
 				}
-				a.score += s
-				a.matched++
+				scores[p.doc] += idf * p.tf * (k1 + 1) / (p.tf + k1*(1-b+b*dl/avgdl))
+				matched[p.doc]++
+			}
+		}
+		for _, d := range touched {
+			if scores[d] >= opt.MinScore && matched[d] >= needed {
+				cands = append(cands, cand{ci, d, scores[d]})
 			}
 		}
 	}
+	// Items are decoded best first, and only as many as asked for plus
+	// any that tie with the last of them, so the full order below (which
+	// needs dates and IDs) is exact without decoding every match.
+	slices.SortFunc(cands, func(x, y cand) int {
+		return cmp.Or(cmp.Compare(y.score, x.score), cmp.Compare(x.corpus, y.corpus), cmp.Compare(x.doc, y.doc))
+	})
 	var hits []Hit
-	for k, a := range scores {
-		if a.score < opt.MinScore || a.matched < needed {
-			continue
+	for _, c := range cands {
+		if opt.Limit > 0 && len(hits) >= opt.Limit && c.score < hits[len(hits)-1].Score {
+			break
 		}
-		it, err := corpora[k.corpus].item(k.doc)
+		it, err := corpora[c.corpus].item(c.doc)
 		if err != nil || (opt.Skip != nil && opt.Skip(it.ID)) {
 			continue
 		}
-		hits = append(hits, Hit{Item: it, Score: a.score, Matched: a.matched})
+		hits = append(hits, Hit{Item: it, Score: c.score})
 	}
 	slices.SortFunc(hits, func(x, y Hit) int {
 		return cmp.Or(cmp.Compare(y.Score, x.Score), y.Item.Date.Compare(x.Item.Date), strings.Compare(x.Item.ID, y.Item.ID))
 	})
+	if opt.Limit > 0 && len(hits) > opt.Limit {
+		hits = hits[:opt.Limit]
+	}
 	return hits
 }
 

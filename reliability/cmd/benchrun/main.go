@@ -132,6 +132,7 @@ func run() error {
 	big := flag.String("big", "", "folder holding a large bimri.md, its archive and bimri.json (from genfull -tier2-entries; optional)")
 	runs := flag.Int("runs", 30, "timed runs of each command")
 	today := flag.String("today", "2026-11-29", "BIMRI_TODAY for the hook runs")
+	recallSrc := flag.String("recall", "", "folder holding a memory with a 10,000-record archive (from genfull -days 125 -per-day 81; optional): time UserPromptSubmit's recall on it")
 	parent := flag.String("dir", "", "folder to make the workspaces in (default: the temp folder); its filesystem sets the cost of fsync")
 	flag.Parse()
 	if *full == "" {
@@ -232,6 +233,18 @@ func run() error {
 			&bench{name: "big SessionStart", ws: bigWS, args: hook, stdin: event(bigWS, "SessionStart", start), cat: catBig},
 			&bench{name: "big SessionEnd", ws: bigWS, args: hook, stdin: event(bigWS, "SessionEnd", end), cat: catBig},
 		)
+	}
+
+	if *recallSrc != "" {
+		ws, err := newWorkspace("recall", *recallSrc)
+		if err != nil {
+			return err
+		}
+		more, err := recallBenches(ws, hook, event)
+		if err != nil {
+			return err
+		}
+		benches = append(benches, more...)
 	}
 
 	// Each command once, checked: a benchmark of a failing command
@@ -358,6 +371,12 @@ func report(w io.Writer, benches []*bench, full *workspace, big bool, runs int, 
 			len(f.Entries(1))+len(f.Entries(2)), len(f.Patterns()), float64(len(archive))/1024, len(recs))
 	}
 	describe("full file", full)
+	for _, b := range benches {
+		if b.ws.name == "recall" {
+			describe("recall file", b.ws)
+			break
+		}
+	}
 	if big {
 		for _, b := range benches {
 			if b.ws.name == "big" {
