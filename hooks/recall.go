@@ -55,35 +55,40 @@ func recallPrompt(env Env, in Input) Output {
 			left = append(left, recall.FromPattern(p))
 		}
 	}
+	inFile := map[string]bool{}
+	for _, e := range f.Entries(1) {
+		inFile[e.ID] = true
+	}
+	for _, e := range f.Entries(2) {
+		inFile[e.ID] = true
+	}
+	for _, p := range f.Patterns() {
+		inFile[p.ID] = true
+	}
+	key := stateKey(in)
+	// Ranked against the session state as it was read without the lock;
+	// the lock is taken only when there is something to recall, so a
+	// prompt that recalls nothing writes nothing, not even the lock file.
+	before := recalledIn(env.Store.ReadState(key))
+	hits := recall.Rank(in.Prompt, recall.Options{
+		MinScore: env.Settings.Recall.MinScore,
+		Skip:     func(id string) bool { return shown[id] || slices.Contains(before, id) },
+		// Room for Select to pass over items too long to fit.
+		Limit: 4 * env.Settings.Recall.Items,
+	}, recall.NewMemory(left), archive)
+	// An archived item that is back in the file (revived, or recorded
+	// again) is the file's copy, shown or left out; the archive's is stale.
+	hits = slices.DeleteFunc(hits, func(h recall.Hit) bool { return !h.Item.Archived.IsZero() && inFile[h.Item.ID] })
+	if len(hits) == 0 {
+		return Output{}
+	}
 	var picked []recall.Hit
 	var recalls recall.Recalls
-	key := stateKey(in)
 	err = env.Store.UpdateState([]string{key, recall.StateKey}, func(state map[string][]byte) error {
 		var st sessionState
 		_ = json.Unmarshal(state[key], &st) // damaged state is a fresh start
-		inFile := map[string]bool{}
-		for _, e := range f.Entries(1) {
-			inFile[e.ID] = true
-		}
-		for _, e := range f.Entries(2) {
-			inFile[e.ID] = true
-		}
-		for _, p := range f.Patterns() {
-			inFile[p.ID] = true
-		}
-		hits := recall.Rank(in.Prompt, recall.Options{
-			MinScore: env.Settings.Recall.MinScore,
-			// Room for Select to pass over items too long to fit.
-			Limit: 4 * env.Settings.Recall.Items,
-			Skip: func(id string) bool {
-				return shown[id] || slices.Contains(st.Recalled, id)
-			},
-		}, recall.NewMemory(left), archive)
-		// An archived item that is back in the file (revived, or recorded
-		// again) is the file's copy, shown or left out; the archive's is
-		// stale.
-		hits = slices.DeleteFunc(hits, func(h recall.Hit) bool { return !h.Item.Archived.IsZero() && inFile[h.Item.ID] })
-		picked = recall.Select(hits, env.Settings.Recall.Items, env.Settings.Recall.Chars, func(it recall.Item) int {
+		fresh := slices.DeleteFunc(slices.Clone(hits), func(h recall.Hit) bool { return slices.Contains(st.Recalled, h.Item.ID) })
+		picked = recall.Select(fresh, env.Settings.Recall.Items, env.Settings.Recall.Chars, func(it recall.Item) int {
 			return memfile.Length(recalledLine(it, recall.KeepAfter)) + 1
 		})
 		if len(picked) == 0 {
@@ -104,6 +109,13 @@ func recallPrompt(env Env, in Input) Output {
 		return Output{}
 	}
 	return additionalContext("UserPromptSubmit", recallContext(env, picked, recalls))
+}
+
+// recalledIn is what a session state blob says was recalled already.
+func recalledIn(data []byte) []string {
+	var st sessionState
+	_ = json.Unmarshal(data, &st)
+	return st.Recalled
 }
 
 var viewID = regexp.MustCompile(`\(id ([^)\s]+)\)`)

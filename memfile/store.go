@@ -620,3 +620,14 @@ func (s *Store) UpdateState(keys []string, fn func(state map[string][]byte) erro
 	}
 	return nil
 }
+
+// ReadState returns a saved state blob without the lock (nil if none).
+// Writers replace state files atomically, so it is a whole version; a
+// caller that acts on it takes the lock with UpdateState and reads again.
+func (s *Store) ReadState(key string) []byte {
+	data, err := os.ReadFile(s.statePath(key))
+	if err != nil {
+		return nil
+	}
+	return data
+}
