@@ -68,6 +68,10 @@ type workspace struct {
 	root  string
 	env   []string
 	files map[string][]byte // relative path: content; nothing else survives a reset
+	// mtimes are the saved files' modification times, given back on each
+	// reset: a file no run changed keeps its time, as on a real disk, so
+	// the recall index (keyed on the archive's size and time) stays valid.
+	mtimes map[string]time.Time
 }
 
 // reset puts the workspace back as it was saved: every file that is not
@@ -91,6 +95,11 @@ func (w *workspace) reset() error {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			return err
 		}
+		if t, ok := w.mtimes[rel]; ok {
+			if err := os.Chtimes(p, t, t); err != nil {
+				return err
+			}
+		}
 	}
 	syscall.Sync()
 	return nil
@@ -99,7 +108,7 @@ func (w *workspace) reset() error {
 // save records the workspace's files as they stand now, so each later
 // reset returns to this state.
 func (w *workspace) save() error {
-	w.files = map[string][]byte{}
+	w.files, w.mtimes = map[string][]byte{}, map[string]time.Time{}
 	return filepath.WalkDir(w.root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -108,8 +117,13 @@ func (w *workspace) save() error {
 		if err != nil {
 			return err
 		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
 		rel, _ := filepath.Rel(w.root, p)
 		w.files[filepath.ToSlash(rel)] = data
+		w.mtimes[filepath.ToSlash(rel)] = info.ModTime()
 		return nil
 	})
 }
@@ -204,6 +218,11 @@ func run() error {
 	}
 	prime := &bench{name: "prime steady", ws: steady, args: hook, stdin: event(steady, "SessionStart", start)}
 	if _, _, err := runOnce(prime); err != nil {
+		return err
+	}
+	// A prompt of another session builds the recall index, as any first
+	// prompt after the archive changes does.
+	if err := primeRecallIndex(steady, hook, event(steady, "UserPromptSubmit", map[string]any{"prompt": recallPrompt})); err != nil {
 		return err
 	}
 	if err := steady.save(); err != nil {

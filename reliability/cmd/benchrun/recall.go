@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 
@@ -29,9 +30,7 @@ func recallBenches(ws *workspace, hook []string, event func(*workspace, string, 
 	if _, _, err := runOnce(&bench{name: "prime recall", ws: ws, args: hook, stdin: event(ws, "SessionStart", map[string]any{"source": "startup"})}); err != nil {
 		return nil, err
 	}
-	other := event(ws, "UserPromptSubmit", prompt)
-	other = bytes.Replace(other, []byte(`"session_id":"bench"`), []byte(`"session_id":"prime"`), 1)
-	if _, _, err := runOnce(&bench{name: "prime recall index", ws: ws, args: hook, stdin: other}); err != nil {
+	if err := primeRecallIndex(ws, hook, event(ws, "UserPromptSubmit", prompt)); err != nil {
 		return nil, err
 	}
 	if err := ws.save(); err != nil {
@@ -48,6 +47,20 @@ func recallBenches(ws *workspace, hook []string, event func(*workspace, string, 
 	cat := &bench{name: "cat memory+archive", ws: ws, args: []string{"cat", filepath.Join(ws.root, memfile.MemoryName), filepath.Join(ws.root, memfile.ArchiveName)}}
 	ask.cat = cat
 	return []*bench{cat, ask}, nil
+}
+
+// primeRecallIndex runs a prompt as another session ("prime") so the
+// workspace holds the recall index, without recording recalls for the
+// session the benchmark runs as.
+func primeRecallIndex(ws *workspace, hook []string, ev []byte) error {
+	ev = bytes.Replace(ev, []byte(`"session_id":"bench"`), []byte(`"session_id":"prime"`), 1)
+	if _, _, err := runOnce(&bench{name: "prime recall index", ws: ws, args: hook, stdin: ev}); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(ws.root, filepath.FromSlash(memfile.StateDir), "recall-index.bin")); err != nil {
+		return fmt.Errorf("a prompt built no recall index: %w", err)
+	}
+	return nil
 }
 
 // checkRecalls runs the prompt once and fails unless it added context.
