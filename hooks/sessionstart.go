@@ -19,7 +19,16 @@ const stateMaxAge = 30 * 24 * time.Hour
 // answers with the context view plus the recording instructions, the
 // intake for a new workspace, and the judgment brief when deep maintenance
 // has just run. The answer always fits the context limit.
+//
+// When the file is already what today's pass left and there is nothing
+// to tell or ask that would have to be remembered as told, it only reads:
+// no lock, no pass, no write (see steadyStart). The answer is the same
+// either way.
 func SessionStart(env Env, in Input) (Output, error) {
+	if f, ok := steadyStart(env, in); ok {
+		env.Store.PruneState(stateMaxAge)
+		return additionalContext("SessionStart", startContext(env, in, f, "", "")), nil
+	}
 	var f *memfile.File
 	var notice, told, updated, advice, converted string
 	_, err := env.Store.Update(func(tx *memfile.Tx) error {
@@ -66,21 +75,10 @@ const maxAsked = 200
 // upkeep: consolidation and promotion once a session, a pattern's
 // sentence once per pattern.
 func adviseOnce(env Env, tx *memfile.Tx, in Input) string {
-	a := memfile.Advise(tx.File, env.today(), env.Config)
 	st := loadState(tx, in)
-	if st.Advised {
-		a.Consolidate, a.Promote = nil, ""
-	}
 	var asked []string
 	_ = json.Unmarshal(tx.State(namedKey), &asked) // damaged state: ask again
-	name := ""
-	for _, id := range a.Unnamed {
-		if !slices.Contains(asked, id) {
-			name = id
-			break
-		}
-	}
-	text := adviceText(env, tx.File, a, name)
+	text, a, name := advice(env, tx.File, st, asked)
 	if text == "" {
 		return ""
 	}
@@ -97,6 +95,44 @@ func adviseOnce(env Env, tx *memfile.Tx, in Input) string {
 		tx.SetState(namedKey, data)
 	}
 	return text
+}
+
+// advice is what to ask of the agent, given what this session and this
+// workspace were already asked: the text, the advice it came from and
+// the pattern it asks to name ("" none).
+func advice(env Env, f *memfile.File, st sessionState, asked []string) (string, memfile.Advice, string) {
+	a := memfile.Advise(f, env.today(), env.Config)
+	if st.Advised {
+		a.Consolidate, a.Promote = nil, ""
+	}
+	name := ""
+	for _, id := range a.Unnamed {
+		if !slices.Contains(asked, id) {
+			name = id
+			break
+		}
+	}
+	return adviceText(env, f, a, name), a, name
+}
+
+// steadyStart reads the memory without the lock when the full path would
+// only read it: the file is what today's pass left (no pass to run), no
+// notice waits for the user, and there is no advice to give (nothing to
+// remember as asked). Reading state without the lock is safe: every state
+// file is replaced atomically.
+func steadyStart(env Env, in Input) (*memfile.File, bool) {
+	f, ok := env.Store.ReadMaintained(env.today(), env.Config)
+	if !ok || len(env.Store.ReadState(noticeKey)) > 0 {
+		return nil, false
+	}
+	var st sessionState
+	_ = json.Unmarshal(env.Store.ReadState(stateKey(in)), &st)
+	var asked []string
+	_ = json.Unmarshal(env.Store.ReadState(namedKey), &asked)
+	if text, _, _ := advice(env, f, st, asked); text != "" {
+		return nil, false
+	}
+	return f, true
 }
 
 // startContext assembles the view and the instructions within the limit:

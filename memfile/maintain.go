@@ -54,6 +54,9 @@ type Report struct {
 	// multiple of the cadence, or the file is over its total budget.
 	DeepDue bool
 	Deep    *DeepReport // set when Options.Deep
+	// Skipped says the pass did not run: the file was already what a pass
+	// on this day under this config leaves (see Tx.Maintain).
+	Skipped bool
 }
 
 // DeepReport is what deep maintenance did and what it leaves to the
@@ -109,8 +112,18 @@ func Maintain(f *File, today time.Time, cfg Config, opt Options) (*File, Report)
 		out.Header.Version = CurrentVersion
 	}
 	out.Header.LastMaintained = today
-	rep.Tokens = Estimate(out)
+	settle(out, Estimate(out), cfg, &rep)
 	out.Header.TokenEst = rep.Tokens.Total
+	if opt.Deep {
+		judgmentBrief(out, rep.Deep)
+	}
+	return out, rep
+}
+
+// settle fills in what a report says about the file a pass leaves: its
+// tokens, whether deep maintenance is due, and the budget warnings.
+func settle(out *File, tokens Tokens, cfg Config, rep *Report) {
+	rep.Tokens = tokens
 	rep.DeepDue = (out.Header.Sessions > 0 && out.Header.Sessions%cfg.DeepEvery == 0) || rep.Tokens.Total > cfg.TotalBudget
 	if rep.Tokens.Tiers[0] > cfg.Budgets[0] {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("Tier 1 uses ~%d tokens, over its budget of %d; Tier 1 is never pruned automatically: review it in deep maintenance", rep.Tokens.Tiers[0], cfg.Budgets[0]))
@@ -118,10 +131,31 @@ func Maintain(f *File, today time.Time, cfg Config, opt Options) (*File, Report)
 	if rep.Tokens.Total > cfg.TotalBudget {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the file uses ~%d tokens, over its total budget of %d", rep.Tokens.Total, cfg.TotalBudget))
 	}
-	if opt.Deep {
-		judgmentBrief(out, rep.Deep)
+}
+
+// overBudgetWarnings are what the budget check could not fix: a tier
+// still over its budget once nothing it may archive is left.
+func overBudgetWarnings(tokens Tokens, cfg Config, rep *Report) {
+	if tokens.Tiers[1] > cfg.Budgets[1] {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("Tier 2 notes alone use ~%d tokens, over its budget of %d", tokens.Tiers[1], cfg.Budgets[1]))
 	}
-	return out, rep
+	if tokens.Tiers[2] > cfg.Budgets[2] {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("Tier 3 uses ~%d tokens, over its budget of %d, with no EMERGING pattern left to archive", tokens.Tiers[2], cfg.Budgets[2]))
+	}
+}
+
+// SettledReport is the report of a plain pass (no options) over a file
+// that pass would leave unchanged: nothing archived, no pattern changed,
+// and the file's tokens, warnings and DeepDue as the pass would report
+// them. The store gives it instead of running such a pass again.
+func SettledReport(f *File, cfg Config) Report {
+	// Such a file is within its budgets or has nothing left to archive,
+	// so the budget check's warnings are those of its tokens as they are.
+	rep := Report{Budgets: cfg.Budgets, Skipped: true}
+	tokens := Estimate(f)
+	overBudgetWarnings(tokens, cfg, &rep)
+	settle(f, tokens, cfg, &rep)
+	return rep
 }
 
 // dateUndated gives an entry read without a date, in a file whose header
@@ -351,12 +385,7 @@ func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) {
 	totalReason := fmt.Sprintf("file over its total budget of %d tokens", cfg.TotalBudget)
 	for tokens.Total > cfg.TotalBudget && (evictEntry(totalReason) || evictPattern(totalReason)) {
 	}
-	if tokens.Tiers[1] > cfg.Budgets[1] {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("Tier 2 notes alone use ~%d tokens, over its budget of %d", tokens.Tiers[1], cfg.Budgets[1]))
-	}
-	if tokens.Tiers[2] > cfg.Budgets[2] {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("Tier 3 uses ~%d tokens, over its budget of %d, with no EMERGING pattern left to archive", tokens.Tiers[2], cfg.Budgets[2]))
-	}
+	overBudgetWarnings(tokens, cfg, rep)
 	if len(gone) > 0 {
 		removeBlocks(f, 2, func(b Block) bool { return b.Entry != nil && gone[b.Entry] })
 	}

@@ -6,6 +6,7 @@ package memfile
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -200,6 +201,13 @@ type Tx struct {
 	store    *Store
 	state    map[string][]byte
 	stateSet map[string][]byte
+
+	read []byte // bimri.md as read, for the pass stamp
+	// pass is the file the last Maintain left and stamp what it ran
+	// with; the stamp is saved only when File is still that file at
+	// commit.
+	pass  *File
+	stamp string
 }
 
 // State returns a saved state blob (nil if none).
@@ -243,11 +251,28 @@ func (s *Store) ArchivedEntries() []Entry {
 
 // Maintain runs the session-end pass on the transaction's file and queues
 // what it archived, so the archive is written with the file.
+//
+// A plain pass (no options) is skipped when the file is still the one a
+// pass on this day under this config last left, as the pass stamp in the
+// state folder records: the pass is idempotent (TestPassIdempotent,
+// FuzzPassIdempotent), so it would change nothing, and the report is
+// SettledReport's. "Still" is checked on the bytes: the stamp must match
+// the file as read, and the file must render to those bytes, so a change
+// made in this transaction (an Add) always gets its pass.
 func (tx *Tx) Maintain(today time.Time, cfg Config, opt Options) Report {
+	stamp := passStamp(today, cfg)
+	if plainPass(opt) && tx.store.stampMatches(tx.read, stamp) && bytes.Equal(Render(tx.File), tx.read) {
+		return SettledReport(tx.File, cfg)
+	}
 	next, rep := Maintain(tx.File, today, cfg, opt)
 	tx.File = next
 	tx.Archive = append(tx.Archive, rep.Archived...)
+	tx.pass, tx.stamp = next, stamp
 	return rep
+}
+
+func plainPass(opt Options) bool {
+	return !opt.CountSession && !opt.Deep && len(opt.Archived) == 0
 }
 
 func (s *Store) statePath(key string) string {
@@ -309,6 +334,7 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 		} else if err != nil {
 			return Result{}, err
 		}
+		tx.read = old
 	}
 
 	if err := fn(tx); err != nil {
@@ -335,6 +361,9 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 		if err := s.appendArchive(tx.Archive); err != nil {
 			return res, err
 		}
+	}
+	if tx.pass != nil && tx.pass == tx.File {
+		s.savePassStamp(next, tx.stamp)
 	}
 	for key, data := range tx.stateSet {
 		if _, err := s.stateDir(); err != nil {
@@ -527,6 +556,69 @@ func (s *Store) Read() (*File, []Warning, bool, error) {
 		return nil, nil, true, fmt.Errorf("%s: %w", s.Names.Memory, err)
 	}
 	return f, w, true, nil
+}
+
+// ReadMaintained reads the memory file without the lock and returns it
+// when a plain pass on today under cfg would leave it unchanged: its bytes
+// are the ones the last pass left, on that day, under that config (the
+// pass stamp). Otherwise, or on any error, it returns false and the caller
+// takes the usual path through Update.
+func (s *Store) ReadMaintained(today time.Time, cfg Config) (*File, bool) {
+	path, err := s.safePath(s.Names.Memory)
+	if err != nil {
+		return nil, false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || !s.stampMatches(data, passStamp(today, cfg)) {
+		return nil, false
+	}
+	f, _, err := Parse(data)
+	if err != nil {
+		return nil, false
+	}
+	return f, true
+}
+
+// The pass stamp is a line in the state folder: the day and config a
+// pass ran with, and the SHA-256 of the bimri.md it left. While the file
+// still hashes the same, the same pass would change nothing, so
+// SessionStart and Stop need not run it again. It is bookkeeping like the
+// session state: written atomically, not synced, and only after the file
+// it names is on disk. A stamp that is lost or stale costs one pass.
+const passStampName = "pass"
+
+// passStamp is the stamp's first part, what a pass depends on besides
+// the file: the day, the config and the file format's version. (A new
+// binary with other rules on the same day is caught up by SessionEnd,
+// whose pass always runs.)
+func passStamp(today time.Time, cfg Config) string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "%#v", cfg))
+	return fmt.Sprintf("%s %s %x", civil(today).Format(time.DateOnly), CurrentVersion, sum[:8])
+}
+
+func (s *Store) stampMatches(data []byte, stamp string) bool {
+	if len(data) == 0 {
+		return false
+	}
+	saved, err := os.ReadFile(filepath.Join(s.StatePath(), passStampName))
+	return err == nil && string(saved) == stampLine(data, stamp)
+}
+
+func stampLine(data []byte, stamp string) string {
+	return fmt.Sprintf("%s %x\n", stamp, sha256.Sum256(data))
+}
+
+// savePassStamp records that data is what a pass with stamp left. A
+// failure costs only a pass next time, so it is not an error.
+func (s *Store) savePassStamp(data []byte, stamp string) {
+	line := stampLine(data, stamp)
+	path := filepath.Join(s.StatePath(), passStampName)
+	if old, err := os.ReadFile(path); err == nil && string(old) == line {
+		return
+	}
+	if _, err := s.stateDir(); err == nil {
+		_ = writeAtomic(path, []byte(line), nil, false)
+	}
 }
 
 // ReadArchive reads the archive; a missing archive is empty.
