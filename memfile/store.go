@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bimri/bimri-hook/internal/atomicfile"
 	"github.com/gofrs/flock"
 )
 
@@ -412,7 +413,12 @@ func (s *Store) writeBackup(old []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(path, old, s.step, !s.NoSync); err != nil {
+	// A new backup is no more open than the memory file it copies.
+	opt := atomicfile.Options{NoSync: s.NoSync, Between: s.step}
+	if info, err := os.Stat(s.Path(s.Names.Memory)); err == nil {
+		opt.NewPerm = info.Mode().Perm()
+	}
+	if err := atomicfile.WriteFile(path, old, opt); err != nil {
 		return fmt.Errorf("write %s: %w", s.Names.Backup, err)
 	}
 	return nil
@@ -458,67 +464,18 @@ func (s *Store) step() {
 	}
 }
 
-// tempPrefix names temporary files so a later run can sweep any that a
-// killed process left behind.
-const tempPrefix = ".bimri-tmp-"
-
 // removeTemps deletes temporary files left by a process killed mid-write.
 // It runs under the lock, so no live writer owns them.
 func (s *Store) removeTemps() {
-	for _, dir := range []string{s.Root, s.StatePath()} {
-		matches, _ := filepath.Glob(filepath.Join(dir, tempPrefix+"*"))
-		for _, m := range matches {
-			_ = os.Remove(m)
-		}
-	}
+	atomicfile.RemoveTemps(s.Root)
+	atomicfile.RemoveTemps(s.StatePath())
 }
 
-// writeAtomic replaces path with data so that a reader, or a crash, sees
-// either the old file or the new one, never a mix: write a temporary file
-// in the same folder (a rename is atomic only within one filesystem), sync
-// it (so the rename cannot reach the disk before the data), rename it over
-// the target, then sync the folder (so the rename itself survives a power
-// loss). The file keeps the target's permissions.
+// writeAtomic replaces path with data (see atomicfile): a reader, or a
+// crash, sees the old file or the new one. A new file's mode follows the
+// umask; an existing one keeps its own. between runs mid-write (tests).
 func writeAtomic(path string, data []byte, between func(), sync bool) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, tempPrefix+"*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	perm := fs.FileMode(0o644)
-	if info, err := os.Stat(path); err == nil {
-		perm = info.Mode().Perm()
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if between != nil {
-		between()
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := syncFile(tmp, sync); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	if !sync {
-		return nil
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync() // not supported everywhere (Windows); the rename is done
-		d.Close()
-	}
-	return nil
+	return atomicfile.WriteFile(path, data, atomicfile.Options{NoSync: !sync, Between: between})
 }
 
 // syncFile flushes f to the disk unless the store does without.
@@ -527,13 +484,6 @@ func syncFile(f *os.File, sync bool) error {
 		return nil
 	}
 	return f.Sync()
-}
-
-// WriteFileAtomic replaces path with data the way the store replaces
-// bimri.md, for the files install edits beside it (settings.json,
-// .gitattributes): a crash leaves the old file or the new one, never a mix.
-func WriteFileAtomic(path string, data []byte) error {
-	return writeAtomic(path, data, nil, true)
 }
 
 // Read parses the memory file without the lock. Writers replace the file

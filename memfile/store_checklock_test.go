@@ -29,19 +29,3 @@ func TestCheckLock(t *testing.T) {
 	defer held.Unlock()
 	is.True(errors.Is(s.CheckLock(), ErrBusy)) // held by another
 }
-
-func TestWriteFileAtomic(t *testing.T) {
-	is := is.New(t)
-	path := filepath.Join(t.TempDir(), "settings.json")
-	is.NoErr(os.WriteFile(path, []byte("old"), 0o600))
-
-	is.NoErr(WriteFileAtomic(path, []byte("new\n")))
-	got, err := os.ReadFile(path)
-	is.NoErr(err)
-	is.Equal(string(got), "new\n")
-	info, err := os.Stat(path)
-	is.NoErr(err)
-	is.Equal(info.Mode().Perm(), fs.FileMode(0o600)) // keeps its permissions
-	left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), tempPrefix+"*"))
-	is.Equal(len(left), 0) // no temporary file left
-}

@@ -17,8 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bimri/bimri-hook/internal/atomicfile"
 	"github.com/bimri/bimri-hook/internal/workspace"
-	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/wiring"
 	"github.com/tidwall/gjson"
 )
@@ -90,7 +90,7 @@ func writeReplacing(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return memfile.WriteFileAtomic(path, data)
+	return atomicfile.WriteFile(path, data, atomicfile.Options{})
 }
 
 // Binary is the binary the settings will run: the one given (--binary),

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/bimri/bimri-hook/internal/atomicfile"
 	"github.com/bimri/bimri-hook/memfile"
 )
 
@@ -34,7 +35,7 @@ func Merge(basePath, oursPath, theirsPath, name string, cfg memfile.Config) (Res
 		return Result{}, err
 	}
 	merged, rep := memfile.MergeFiles(base, ours, theirs, cfg)
-	if err := memfile.WriteFileAtomic(oursPath, memfile.Render(merged)); err != nil {
+	if err := atomicfile.WriteFile(oursPath, memfile.Render(merged), atomicfile.Options{}); err != nil {
 		return Result{}, fmt.Errorf("merge-driver: write the merged %s: %w", name, err)
 	}
 	return Result{Report: rep, NoBase: base == nil}, nil
