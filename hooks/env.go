@@ -90,7 +90,7 @@ func ParseSettings(root gjson.Result) (Settings, error) {
 	}
 	if v := root.Get("recall"); v.Exists() {
 		if !v.IsBool() {
-			return s, fmt.Errorf("config: field \"recall\" must be true or false, got %s", v.Raw)
+			return s, fmt.Errorf("field \"recall\" must be true or false, got %s", v.Raw)
 		}
 		s.Recall.On = v.Bool()
 	}
@@ -104,14 +104,14 @@ func ParseSettings(root gjson.Result) (Settings, error) {
 	} {
 		if v := root.Get(f.key); v.Exists() {
 			if v.Type != gjson.Number || v.Num != math.Trunc(v.Num) || v.Num < float64(f.min) || v.Num > float64(f.max) {
-				return s, fmt.Errorf("config: field %q must be a whole number from %d to %d, got %s", f.key, f.min, f.max, v.Raw)
+				return s, fmt.Errorf("field %q must be a whole number from %d to %d, got %s", f.key, f.min, f.max, v.Raw)
 			}
 			*f.dst = int(v.Num)
 		}
 	}
 	if v := root.Get("recall_min_score"); v.Exists() {
 		if v.Type != gjson.Number || v.Num < 0 || v.Num > 100 {
-			return s, fmt.Errorf("config: field \"recall_min_score\" must be a number from 0 to 100, got %s", v.Raw)
+			return s, fmt.Errorf("field \"recall_min_score\" must be a number from 0 to 100, got %s", v.Raw)
 		}
 		s.Recall.MinScore = v.Num
 	}
