@@ -476,10 +476,12 @@ func undecorate(t string, how *[]string) string {
 			s = strings.TrimLeft(s[3:], " \t")
 			*how = appendOnce(*how, "task box dropped")
 		}
+		// A mark is dropped only before what could be an item, so that a
+		// line of text keeps its emoji.
 		if s != "" && s[0] >= 0x80 {
-			n := strings.TrimLeftFunc(s, isMark)
-			if n != s && strings.HasPrefix(strings.TrimLeft(n, " \t*_-"), "[") || n != s && proseStart(strings.TrimLeft(n, " \t")) {
-				s = strings.TrimLeft(n, " \t")
+			n := strings.TrimLeft(strings.TrimLeftFunc(s, isMark), " \t")
+			if len(n) < len(s) && (strings.HasPrefix(strings.TrimLeft(n, "*_- \t"), "[") || proseStart(n)) {
+				s = n
 				*how = appendOnce(*how, "leading mark dropped")
 			}
 		}
