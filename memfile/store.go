@@ -408,13 +408,23 @@ func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 	return nil
 }
 
+// writeBackup replaces the backup with old, the memory file as it was.
+// Every caller writes bimri.md next, through writeAtomic, whose folder
+// sync makes this rename durable too when both are in one folder: one
+// folder sync for both renames. The backup's data is synced: after a
+// power cut it is the previous memory, never an empty file. It is a copy,
+// not a hard link to bimri.md: until bimri.md is replaced the two would
+// be one file, and a crash there would leave a backup that is bimri.md
+// itself, which the store must refuse (a link to the memory file is how
+// an archive swallows entries).
 func (s *Store) writeBackup(old []byte) error {
 	path, err := s.safePath(s.Names.Backup)
 	if err != nil {
 		return err
 	}
 	// A new backup is no more open than the memory file it copies.
-	opt := atomicfile.Options{NoSync: s.NoSync, Between: s.step}
+	sameFolder := filepath.Dir(path) == filepath.Dir(s.Path(s.Names.Memory))
+	opt := atomicfile.Options{NoSync: s.NoSync, NoDirSync: sameFolder, Between: s.step}
 	if info, err := os.Stat(s.Path(s.Names.Memory)); err == nil {
 		opt.NewPerm = info.Mode().Perm()
 	}
@@ -453,6 +463,11 @@ func (s *Store) appendArchive(items []Archived) error {
 	}
 	if err := syncFile(f, !s.NoSync); err != nil {
 		return fmt.Errorf("sync %s: %w", s.Names.Archive, err)
+	}
+	if bytes.HasPrefix(buf.Bytes(), []byte(ArchiveHeading)) && !s.NoSync {
+		// A new archive: its name must be on disk before a file that no
+		// longer holds what it archived.
+		atomicfile.SyncDir(filepath.Dir(path))
 	}
 	return f.Close()
 }

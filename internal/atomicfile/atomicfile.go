@@ -31,6 +31,10 @@ type Options struct {
 	// takes its bits away; 0 means 0o666, as os.Create. An existing file
 	// keeps its own mode whatever NewPerm says.
 	NewPerm fs.FileMode
+	// NoDirSync skips the folder sync after the rename, for a file whose
+	// rename the next synced WriteFile in the same folder makes durable:
+	// one folder sync for both. The data is still synced (unless NoSync).
+	NoDirSync bool
 	// Between, when set, runs after the data is written and before it is
 	// synced and renamed: tests use it to stop a process mid-write.
 	Between func()
@@ -57,7 +61,12 @@ func WriteFile(path string, data []byte, opt Options) error {
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	renamed := false
+	defer func() {
+		if !renamed { // after a rename the name is gone: no wasted unlink
+			os.Remove(tmp.Name())
+		}
+	}()
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err
@@ -83,14 +92,19 @@ func WriteFile(path string, data []byte, opt Options) error {
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return err
 	}
-	if opt.NoSync {
-		return nil
+	renamed = true
+	if !opt.NoSync && !opt.NoDirSync {
+		SyncDir(dir)
 	}
+	return nil
+}
+
+// SyncDir makes the renames and new names in dir durable.
+func SyncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		_ = d.Sync() // not supported everywhere (Windows); the rename is done
 		d.Close()
 	}
-	return nil
 }
 
 // create makes a new temporary file in dir with mode perm (less the
