@@ -10,7 +10,7 @@ TAGS     := urfave_cli_no_docs
 FUZZTIME ?= 30s
 PREFIX   ?= $(shell $(GO) env GOPATH)
 
-.PHONY: help build test demo simulate fuzz bench install cross cross-check clean
+.PHONY: help build test demo simulate fuzz bench eval install cross cross-check clean
 
 help:
 	@echo "make demo         live a few sessions in a temporary workspace and show what the model receives"
@@ -20,6 +20,7 @@ help:
 	@echo "make simulate     live 1,000 sessions (seed 1) and chart tokens per tier against the budgets"
 	@echo "make fuzz         run every fuzz target for FUZZTIME (default $(FUZZTIME))"
 	@echo "make bench        Go benchmarks and whole-process timings against cat"
+	@echo "make eval         months of a scripted workspace, then probe prompts: recall@k of view, view + recall, most recent"
 	@echo "make cross        build for linux, darwin and windows, amd64 and arm64, into dist/"
 
 build:
@@ -40,6 +41,10 @@ simulate: build
 
 fuzz:
 	FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh
+
+# The recall evaluation the README quotes: deterministic for a seed.
+eval:
+	$(GO) run ./reliability/cmd/recalleval -seed 1
 
 bench:
 	bash scripts/bench.sh
