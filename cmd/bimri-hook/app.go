@@ -60,6 +60,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, now time.Time) *cli.App {
 		a.hookCommand(),
 		a.rememberCommand(),
 		a.forgetCommand(),
+		a.reviveCommand(),
 		a.showCommand(),
 		a.whyCommand(),
 		a.forecastCommand(),

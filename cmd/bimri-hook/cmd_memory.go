@@ -230,6 +230,7 @@ func (a *app) showCommand() *cli.Command {
 				return printJSON(a.stdout, snap)
 			}
 			printShow(a.stdout, snap, store.Path(store.Names.Memory))
+			printWorthReviving(a.stdout, store, f)
 			return nil
 		},
 	}
@@ -278,6 +279,7 @@ func (a *app) forecastCommand() *cli.Command {
 				return err
 			}
 			printForecast(a.stdout, memfile.Forecast(f, ws.now, ws.config.Memory, days), days, ws.config.Memory.Threshold)
+			printWorthReviving(a.stdout, ws.store, f)
 			return nil
 		},
 	}
