@@ -1,6 +1,7 @@
 package memfile
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -59,16 +60,32 @@ const (
 	Established Level = "ESTABLISHED"
 )
 
+// The observation counts at which a pattern reaches a level, as the
+// protocol sets them.
+const (
+	developingAt  = 3
+	establishedAt = 6
+)
+
 // LevelFor maps an observation count to the protocol's level.
 func LevelFor(observations int) Level {
 	switch {
-	case observations >= 6:
+	case observations >= establishedAt:
 		return Established
-	case observations >= 3:
+	case observations >= developingAt:
 		return Developing
 	default:
 		return Emerging
 	}
+}
+
+// LevelRanges says which counts give which level, as the template comment
+// and `why` write it: "EMERGING (1-2 obs) | DEVELOPING (3-5 obs) |
+// ESTABLISHED (6+ obs)" with format "%s (%s obs)" and sep " | ".
+func LevelRanges(format, sep string) string {
+	return fmt.Sprintf(format, Emerging, fmt.Sprintf("1-%d", developingAt-1)) + sep +
+		fmt.Sprintf(format, Developing, fmt.Sprintf("%d-%d", developingAt, establishedAt-1)) + sep +
+		fmt.Sprintf(format, Established, fmt.Sprintf("%d+", establishedAt))
 }
 
 // levelRank orders levels for sorting, strongest first.

@@ -19,16 +19,6 @@ func fxPass(t *testing.T, doc string, cfg memfile.Config, opt memfile.Options) (
 	return memfile.Maintain(f, fxToday, cfg, opt)
 }
 
-func archivedTexts(rep memfile.Report) []string {
-	var out []string
-	for _, a := range rep.Archived {
-		if a.Entry != nil {
-			out = append(out, a.Entry.Text)
-		}
-	}
-	return out
-}
-
 func TestMaintainThreshold(t *testing.T) {
 	is := is.New(t)
 	body := fxEntry(3, fxAgo(4), "", "A: 3 x 0.5 = 1.5 exactly.") +

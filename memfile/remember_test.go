@@ -70,3 +70,14 @@ func TestParseHeaderAlone(t *testing.T) {
 	_, ok = memfile.ParseHeader("<!-- BIMRI v2.0-cc | Sessions: many -->")
 	is.True(!ok)
 }
+
+// TestLevelRangesFollowLevelFor: the ranges the template and `why` print
+// are the ones LevelFor applies.
+func TestLevelRangesFollowLevelFor(t *testing.T) {
+	is := is.New(t)
+	is.Equal(memfile.LevelRanges("%s (%s obs)", " | "), "EMERGING (1-2 obs) | DEVELOPING (3-5 obs) | ESTABLISHED (6+ obs)")
+	is.Equal(memfile.LevelFor(2), memfile.Emerging)
+	is.Equal(memfile.LevelFor(3), memfile.Developing)
+	is.Equal(memfile.LevelFor(5), memfile.Developing)
+	is.Equal(memfile.LevelFor(6), memfile.Established)
+}

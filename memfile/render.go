@@ -81,7 +81,7 @@ func templateComments(cfg Config, tier int) []string {
 	default:
 		return []string{
 			fmt.Sprintf("<!-- Derived behavioral insights. Budget: ~%s tokens. Confidence-scored. -->", thousands(cfg.Budgets[2])),
-			"<!-- EMERGING (1-2 obs) | DEVELOPING (3-5 obs) | ESTABLISHED (6+ obs) -->",
+			"<!-- " + LevelRanges("%s (%s obs)", " | ") + " -->",
 		}
 	}
 }

@@ -63,8 +63,8 @@ func (c *caseDir) memory() string { return filepath.Join(c.ws, memfile.MemoryNam
 
 // What a case may change, relative to caseDir.root. Anything else must be
 // byte for byte as it was.
+// Nil, the zero value of a case's may, means nothing may change.
 var (
-	changesNothing   []string
 	changesStateOnly = []string{"proj/.claude/bimri"}
 	changesWorkspace = []string{"proj"}
 )
@@ -82,7 +82,7 @@ type badCase struct {
 	asOther  bool
 	wantCode int
 	wantErr  string   // a piece of the one stderr line; success must print nothing there
-	may      []string // what the run may change (see changesNothing and friends)
+	may      []string // what the run may change (nil: nothing; see changesStateOnly)
 	check    func(t *testing.T, c *caseDir, res result)
 }
 

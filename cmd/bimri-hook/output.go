@@ -163,7 +163,7 @@ func printWhy(w io.Writer, x inspect.Explanation) {
 
 func printWhyPattern(w io.Writer, p *memfile.Pattern) {
 	fmt.Fprintf(w, "%s (Tier 3 pattern): %s\n", p.ID, p.Text)
-	fmt.Fprintf(w, "  %d observations -> %s (1-2 EMERGING, 3-5 DEVELOPING, 6+ ESTABLISHED)\n", p.Observations, p.Level)
+	fmt.Fprintf(w, "  %d observations -> %s (%s)\n", p.Observations, p.Level, memfile.LevelRanges("%[2]s %[1]s", ", "))
 	fmt.Fprintf(w, "  tags [%s]; evidence (newest %d): %s\n", strings.Join(p.Tags, ","), len(p.Evidence), strings.Join(p.Evidence, ", "))
 	if p.Level == memfile.Emerging {
 		fmt.Fprintln(w, "  fate: EMERGING patterns are the first archived when Tier 3 is over budget")
