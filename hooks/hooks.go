@@ -5,6 +5,7 @@
 package hooks
 
 import (
+	"github.com/bimri/bimri-hook/internal/event"
 	"strings"
 	"time"
 )
@@ -20,15 +21,15 @@ type Output struct {
 // (SubagentStop, tool events, ones newer than this binary) change nothing.
 func Handle(env Env, in Input) (Output, error) {
 	switch in.Event {
-	case "SessionStart":
+	case event.SessionStart:
 		return SessionStart(env, in)
-	case "UserPromptSubmit":
+	case event.UserPromptSubmit:
 		return UserPromptSubmit(env, in)
-	case "Stop":
+	case event.Stop:
 		return Stop(env, in)
-	case "PreCompact":
+	case event.PreCompact:
 		return PreCompact(env, in)
-	case "SessionEnd":
+	case event.SessionEnd:
 		return SessionEnd(env, in)
 	}
 	return Output{}, nil
@@ -36,10 +37,10 @@ func Handle(env Env, in Input) (Output, error) {
 
 func (env Env) today() time.Time { return env.Now }
 
-func additionalContext(event, text string) Output {
+func additionalContext(ev event.Name, text string) Output {
 	return Output{JSON: map[string]any{
 		"hookSpecificOutput": map[string]any{
-			"hookEventName":     event,
+			"hookEventName":     string(ev),
 			"additionalContext": text,
 		},
 	}}

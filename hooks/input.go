@@ -3,6 +3,7 @@ package hooks
 import (
 	"errors"
 	"fmt"
+	"github.com/bimri/bimri-hook/internal/event"
 	"path/filepath"
 
 	"github.com/tidwall/gjson"
@@ -14,7 +15,7 @@ const MaxInput = 1 << 20
 
 // Input is one hook event as Claude Code sends it.
 type Input struct {
-	Event          string // hook_event_name
+	Event          event.Name // hook_event_name
 	SessionID      string
 	TranscriptPath string
 	Cwd            string
@@ -42,7 +43,7 @@ func Decode(data []byte) (Input, error) {
 		return Input{}, errors.New("hook input is not a JSON object")
 	}
 	in := Input{
-		Event:          root.Get("hook_event_name").String(),
+		Event:          event.Name(root.Get("hook_event_name").String()),
 		SessionID:      root.Get("session_id").String(),
 		TranscriptPath: root.Get("transcript_path").String(),
 		Cwd:            root.Get("cwd").String(),

@@ -56,7 +56,7 @@ func FuzzDecode(f *testing.F) {
 		}
 
 		// Round trip, where JSON can carry the strings unchanged.
-		for _, s := range []string{in.Event, in.SessionID, in.TranscriptPath, in.Cwd, in.Source, in.Reason, in.Trigger, in.Prompt} {
+		for _, s := range []string{string(in.Event), in.SessionID, in.TranscriptPath, in.Cwd, in.Source, in.Reason, in.Trigger, in.Prompt} {
 			if !utf8.ValidString(s) {
 				return
 			}

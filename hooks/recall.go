@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"encoding/json"
+	"github.com/bimri/bimri-hook/internal/event"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -108,7 +109,7 @@ func recallPrompt(env Env, in Input) Output {
 	if err != nil || len(picked) == 0 {
 		return Output{}
 	}
-	return additionalContext("UserPromptSubmit", recallContext(env, picked, recalls))
+	return additionalContext(event.UserPromptSubmit, recallContext(env, picked, recalls))
 }
 
 // recalledIn is what a session state blob says was recalled already.

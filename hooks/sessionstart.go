@@ -3,6 +3,7 @@ package hooks
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/bimri/bimri-hook/internal/event"
 	"slices"
 	"strings"
 	"time"
@@ -27,7 +28,7 @@ const stateMaxAge = 30 * 24 * time.Hour
 func SessionStart(env Env, in Input) (Output, error) {
 	if f, ok := steadyStart(env, in); ok {
 		env.Store.PruneState(stateMaxAge)
-		return additionalContext("SessionStart", startContext(env, in, f, "", "")), nil
+		return additionalContext(event.SessionStart, startContext(env, in, f, "", "")), nil
 	}
 	var f *memfile.File
 	var notice, told, updated, advice, converted string
@@ -57,7 +58,7 @@ func SessionStart(env Env, in Input) (Output, error) {
 		}
 	}
 	env.Store.PruneState(stateMaxAge)
-	out := additionalContext("SessionStart", startContext(env, in, f, notice, advice))
+	out := additionalContext(event.SessionStart, startContext(env, in, f, notice, advice))
 	if msg := userMessage(told, converted, updated); msg.JSON != nil {
 		out.JSON["systemMessage"] = msg.JSON["systemMessage"]
 	}

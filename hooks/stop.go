@@ -1,6 +1,9 @@
 package hooks
 
-import "github.com/bimri/bimri-hook/memfile"
+import (
+	"github.com/bimri/bimri-hook/internal/event"
+	"github.com/bimri/bimri-hook/memfile"
+)
 
 // Stop runs after every assistant turn. Under the nudge policy, when the
 // session did real work and recorded nothing since, it nudges once: it
@@ -29,7 +32,7 @@ func Stop(env Env, in Input) (Output, error) {
 			st.Nudged = true
 			st.Blocks++
 			saveState(tx, in, st)
-			out = additionalContext("Stop", nudgeReason(env))
+			out = additionalContext(event.Stop, nudgeReason(env))
 			return nil
 		}
 		rep := tx.Maintain(env.today(), env.Config, memfile.Options{})

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"github.com/bimri/bimri-hook/internal/event"
 	"regexp"
 	"strings"
 
@@ -70,10 +71,10 @@ func UserPromptSubmit(env Env, in Input) (Output, error) {
 		return nil
 	})
 	if errBusy(err) {
-		return additionalContext("UserPromptSubmit", busyMessage+"; ask again in a moment."), nil
+		return additionalContext(event.UserPromptSubmit, busyMessage+"; ask again in a moment."), nil
 	}
 	if err != nil {
 		return Output{}, err
 	}
-	return additionalContext("UserPromptSubmit", text), nil
+	return additionalContext(event.UserPromptSubmit, text), nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/bimri/bimri-hook/internal/event"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,19 +19,21 @@ type Event struct {
 	Timeout int // seconds Claude Code waits before it kills the hook
 }
 
-// Events returns the events Install wires, in the order a session meets
-// them. The binary answers each in milliseconds; the timeouts only bound a
-// hook that hangs.
+// Events returns the events Install wires: every event bimri-hook
+// answers (event.Answered), in the order a session meets them. The binary
+// answers each in milliseconds; the timeouts only bound a hook that hangs.
 func Events() []Event {
-	return []Event{
-		{Name: "SessionStart", Timeout: 10},
-		{Name: "UserPromptSubmit", Timeout: 10},
-		{Name: "Stop", Timeout: 10},
-		{Name: "PreCompact", Timeout: 10},
-		// Claude Code cancels SessionEnd hooks after about 1.5 s whatever
-		// this says.
-		{Name: "SessionEnd", Timeout: 5},
+	var out []Event
+	for _, name := range event.Answered {
+		timeout := 10
+		if name == event.SessionEnd {
+			// Claude Code cancels SessionEnd hooks after about 1.5 s
+			// whatever this says.
+			timeout = 5
+		}
+		out = append(out, Event{Name: string(name), Timeout: timeout})
 	}
+	return out
 }
 
 // handler and matcherGroup are the shapes of settings.json's hooks: each

@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"github.com/bimri/bimri-hook/internal/event"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/bimri/bimri-hook/hooks"
@@ -41,9 +43,7 @@ func (a *app) hookCommand() *cli.Command {
 // handle runs one decoded event through the hooks package: the same path
 // for `hook` and `simulate`.
 func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
-	switch in.Event {
-	case "SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd":
-	default:
+	if !slices.Contains(event.Answered, in.Event) {
 		return hooks.Output{}, nil // not ours: touch nothing, not even the workspace
 	}
 	ws, err := a.openWorkspace(c, in.Cwd)
@@ -59,7 +59,7 @@ func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
 		Home:            workspace.Home(),
 		ClaudeConfigDir: os.Getenv("CLAUDE_CONFIG_DIR"),
 	}
-	if in.Event == "SessionStart" {
+	if in.Event == event.SessionStart {
 		env.Global = workspace.ReadGlobal(ws.config, a.clock)
 	}
 	return hooks.Handle(env, in)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/bimri/bimri-hook/internal/event"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -24,14 +25,14 @@ import (
 // that would be ignored is refused instead.
 var eventFlags = []struct {
 	flag   string
-	events []string
+	events []event.Name
 }{
-	{"prompt", []string{"UserPromptSubmit"}},
-	{"source", []string{"SessionStart"}},
-	{"reason", []string{"SessionEnd"}},
-	{"trigger", []string{"PreCompact"}},
-	{"stop-hook-active", []string{"Stop", "SubagentStop"}},
-	{"context-only", []string{"SessionStart", "UserPromptSubmit"}},
+	{"prompt", []event.Name{event.UserPromptSubmit}},
+	{"source", []event.Name{event.SessionStart}},
+	{"reason", []event.Name{event.SessionEnd}},
+	{"trigger", []event.Name{event.PreCompact}},
+	{"stop-hook-active", []event.Name{event.Stop, event.SubagentStop}},
+	{"context-only", []event.Name{event.SessionStart, event.UserPromptSubmit}},
 }
 
 // sessionsFlags belong to the --sessions mode only.
@@ -88,7 +89,7 @@ pass, the largest SessionStart context against its cap, and everything archived.
 				return a.simulateSessions(c)
 			}
 			if !c.Args().Present() {
-				return fmt.Errorf("simulate: %w: an EVENT (%s) or --sessions N", errNoArgs, strings.Join(simulate.Events, ", "))
+				return fmt.Errorf("simulate: %w: an EVENT (%s) or --sessions N", errNoArgs, event.List(simulate.Events))
 			}
 			return a.simulateEvent(c, c.Args().First())
 		},
@@ -152,9 +153,9 @@ func oneOf(flag, value string, allowed []string) error {
 // simulateEvent runs one event for this workspace through the same code as
 // the hook command and prints what Claude Code would receive.
 func (a *app) simulateEvent(c *cli.Context, name string) error {
-	event, ok := simulate.CanonicalEvent(name)
+	ev, ok := simulate.CanonicalEvent(name)
 	if !ok {
-		return fmt.Errorf("simulate: unknown event %q (one of %s)", name, strings.Join(simulate.Events, ", "))
+		return fmt.Errorf("simulate: unknown event %q (one of %s)", name, event.List(simulate.Events))
 	}
 	for _, flag := range sessionsFlags {
 		if c.IsSet(flag) {
@@ -162,8 +163,8 @@ func (a *app) simulateEvent(c *cli.Context, name string) error {
 		}
 	}
 	for _, f := range eventFlags {
-		if c.IsSet(f.flag) && !slices.Contains(f.events, event) {
-			return fmt.Errorf("simulate: --%s does not apply to %s (only to %s)", f.flag, event, strings.Join(f.events, ", "))
+		if c.IsSet(f.flag) && !slices.Contains(f.events, ev) {
+			return fmt.Errorf("simulate: --%s does not apply to %s (only to %s)", f.flag, ev, event.List(f.events))
 		}
 	}
 	checks := []struct {
@@ -191,7 +192,7 @@ func (a *app) simulateEvent(c *cli.Context, name string) error {
 		}
 	}
 	payload := simulate.Payload{
-		Event: event, SessionID: session, TranscriptPath: transcriptPath, Cwd: root,
+		Event: ev, SessionID: session, TranscriptPath: transcriptPath, Cwd: root,
 		Source: c.String("source"), Reason: c.String("reason"), Trigger: c.String("trigger"),
 		Prompt: c.String("prompt"), StopHookActive: c.Bool("stop-hook-active"),
 	}.JSON()

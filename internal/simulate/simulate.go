@@ -11,10 +11,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/bimri/bimri-hook/internal/event"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,9 +30,9 @@ import (
 // counts a session ID once, however often it is simulated.
 const DefaultSession = "00000000-0000-4000-8000-000000000000"
 
-// Events are the events simulate builds payloads for, spelled as Claude
-// Code spells hook_event_name.
-var Events = []string{"SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd", "SubagentStop"}
+// Events are the events simulate builds payloads for: those bimri-hook
+// answers, and SubagentStop, which it must leave alone.
+var Events = append(slices.Clone(event.Answered), event.SubagentStop)
 
 // The values Claude Code 2.1.328 sends in each event's own field.
 var (
@@ -40,9 +42,9 @@ var (
 )
 
 // CanonicalEvent spells an event as Claude Code does, whatever its case.
-func CanonicalEvent(name string) (string, bool) {
+func CanonicalEvent(name string) (event.Name, bool) {
 	for _, e := range Events {
-		if strings.EqualFold(e, name) {
+		if strings.EqualFold(string(e), name) {
 			return e, true
 		}
 	}
@@ -51,7 +53,7 @@ func CanonicalEvent(name string) (string, bool) {
 
 // Payload is what simulate puts in one hook input.
 type Payload struct {
-	Event          string
+	Event          event.Name
 	SessionID      string
 	TranscriptPath string
 	Cwd            string
@@ -78,27 +80,27 @@ func (p Payload) JSON() []byte {
 		{"transcript_path", p.TranscriptPath},
 		{"cwd", p.Cwd},
 	}
-	event := jsonField{"hook_event_name", p.Event}
+	ev := jsonField{"hook_event_name", string(p.Event)}
 	switch p.Event {
-	case "SessionStart":
-		fields = append(fields, event, jsonField{"source", p.Source})
-	case "UserPromptSubmit":
-		fields = append(fields, jsonField{"permission_mode", "default"}, event, jsonField{"prompt", p.Prompt})
-	case "Stop":
-		fields = append(fields, jsonField{"permission_mode", "default"}, event,
+	case event.SessionStart:
+		fields = append(fields, ev, jsonField{"source", p.Source})
+	case event.UserPromptSubmit:
+		fields = append(fields, jsonField{"permission_mode", "default"}, ev, jsonField{"prompt", p.Prompt})
+	case event.Stop:
+		fields = append(fields, jsonField{"permission_mode", "default"}, ev,
 			jsonField{"stop_hook_active", p.StopHookActive}, jsonField{"last_assistant_message", ""})
-	case "PreCompact":
-		fields = append(fields, event, jsonField{"trigger", p.Trigger}, jsonField{"custom_instructions", nil})
-	case "SessionEnd":
-		fields = append(fields, event, jsonField{"reason", p.Reason})
-	case "SubagentStop":
+	case event.PreCompact:
+		fields = append(fields, ev, jsonField{"trigger", p.Trigger}, jsonField{"custom_instructions", nil})
+	case event.SessionEnd:
+		fields = append(fields, ev, jsonField{"reason", p.Reason})
+	case event.SubagentStop:
 		agent := "0000000000000000"
-		fields = append(fields, jsonField{"permission_mode", "default"}, jsonField{"agent_id", agent}, jsonField{"agent_type", ""}, event,
+		fields = append(fields, jsonField{"permission_mode", "default"}, jsonField{"agent_id", agent}, jsonField{"agent_type", ""}, ev,
 			jsonField{"stop_hook_active", p.StopHookActive},
 			jsonField{"agent_transcript_path", strings.TrimSuffix(p.TranscriptPath, ".jsonl") + "/subagents/agent-" + agent + ".jsonl"},
 			jsonField{"last_assistant_message", ""})
 	default:
-		fields = append(fields, event)
+		fields = append(fields, ev)
 	}
 	var b bytes.Buffer
 	b.WriteString("{\n")
@@ -366,7 +368,7 @@ func (s *simulator) session(n int) (SessionStats, error) {
 	st := SessionStats{Number: n, Date: day}
 
 	start := base
-	start.Event, start.Source = "SessionStart", "startup"
+	start.Event, start.Source = event.SessionStart, "startup"
 	out, err := s.event(env, start, &st)
 	if err != nil {
 		return st, err
@@ -391,12 +393,12 @@ func (s *simulator) session(n int) (SessionStats, error) {
 	}
 
 	stop := base
-	stop.Event = "Stop"
+	stop.Event = event.Stop
 	if _, err := s.event(env, stop, &st); err != nil {
 		return st, err
 	}
 	end := base
-	end.Event, end.Reason = "SessionEnd", "other"
+	end.Event, end.Reason = event.SessionEnd, "other"
 	if _, err := s.event(env, end, &st); err != nil {
 		return st, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/bimri/bimri-hook/internal/event"
 	"os"
 	"path/filepath"
 	"slices"
@@ -115,7 +116,7 @@ func tokensOf(stats []SessionStats) []int {
 // one the client writes for that event, in the client's order, and the
 // decoder reads back what was put in.
 func TestSimulatedPayloadsMatchTheClient(t *testing.T) {
-	fixtures := map[string]string{
+	fixtures := map[event.Name]string{
 		"SessionStart":     "SessionStart-startup.json",
 		"UserPromptSubmit": "UserPromptSubmit.json",
 		"Stop":             "Stop.json",
@@ -123,12 +124,12 @@ func TestSimulatedPayloadsMatchTheClient(t *testing.T) {
 		"SessionEnd":       "SessionEnd-other.json",
 		"SubagentStop":     "SubagentStop.json",
 	}
-	for _, event := range Events {
-		t.Run(event, func(t *testing.T) {
+	for _, ev := range Events {
+		t.Run(string(ev), func(t *testing.T) {
 			is := is.New(t)
-			real, err := os.ReadFile(filepath.Join("..", "..", "cmd", "bimri-hook", "testdata", "hook-inputs", fixtures[event]))
+			real, err := os.ReadFile(filepath.Join("..", "..", "cmd", "bimri-hook", "testdata", "hook-inputs", fixtures[ev]))
 			is.NoErr(err)
-			p := Payload{Event: event, SessionID: DefaultSession, TranscriptPath: "/home/dev/.claude/projects/-home-dev-proj/s.jsonl",
+			p := Payload{Event: ev, SessionID: DefaultSession, TranscriptPath: "/home/dev/.claude/projects/-home-dev-proj/s.jsonl",
 				Cwd: "/home/dev/proj", Source: "startup", Reason: "other", Trigger: "manual", Prompt: "run BIMRI maintenance", StopHookActive: true}
 			built := p.JSON()
 			is.True(gjson.ValidBytes(built))
@@ -145,10 +146,10 @@ func TestSimulatedPayloadsMatchTheClient(t *testing.T) {
 
 			in, err := hooks.Decode(built)
 			is.NoErr(err)
-			is.Equal(in.Event, event)
+			is.Equal(in.Event, ev)
 			is.Equal(in.SessionID, DefaultSession)
 			is.Equal(in.Cwd, "/home/dev/proj")
-			switch event {
+			switch ev {
 			case "SessionStart":
 				is.Equal(in.Source, "startup")
 			case "UserPromptSubmit":

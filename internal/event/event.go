@@ -1,0 +1,36 @@
+// Package event names the Claude Code hook events, spelled as the client
+// spells hook_event_name: the one list the hooks, the settings install
+// writes, the hook command and simulate all use.
+package event
+
+// Name is a hook event's name.
+type Name string
+
+// The events bimri-hook meets.
+const (
+	SessionStart     Name = "SessionStart"
+	UserPromptSubmit Name = "UserPromptSubmit"
+	Stop             Name = "Stop"
+	PreCompact       Name = "PreCompact"
+	SessionEnd       Name = "SessionEnd"
+	// SubagentStop reaches a hook too, but bimri-hook leaves it alone:
+	// a subagent's turn is not the session's.
+	SubagentStop Name = "SubagentStop"
+)
+
+// Answered are the events bimri-hook answers and install wires, in the
+// order a session meets them. To answer a new event, add it here and give
+// it a handler in hooks.Handle.
+var Answered = []Name{SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd}
+
+// List writes names for a message: "SessionStart, Stop".
+func List(names []Name) string {
+	s := ""
+	for i, n := range names {
+		if i > 0 {
+			s += ", "
+		}
+		s += string(n)
+	}
+	return s
+}
