@@ -19,10 +19,10 @@ type Env struct {
 	Settings Settings
 	Now      time.Time // the clock; today is its calendar date
 	Binary   string    // the command the agent runs to record (this binary)
-	Home     string    // the user's home, where Claude Code keeps transcripts
-	// ClaudeConfigDir is CLAUDE_CONFIG_DIR when set; transcripts live
-	// under it instead of ~/.claude.
-	ClaudeConfigDir string
+	// ClaudeDir is Claude Code's config folder ($CLAUDE_CONFIG_DIR, else
+	// ~/.claude; see workspace.ClaudeDir): transcripts live in its
+	// projects folder.
+	ClaudeDir string
 	// Global is the user's memory across workspaces, if any.
 	Global *memfile.File
 }

@@ -67,7 +67,7 @@ func TestTranscriptAllowed(t *testing.T) {
 	home, root, other := t.TempDir(), t.TempDir(), t.TempDir()
 	store, err := memfile.OpenStore(root, memfile.DefaultConfig(), time.Second)
 	is.NoErr(err)
-	env := Env{Store: store, Home: home}
+	env := Env{Store: store, ClaudeDir: filepath.Join(home, ".claude")}
 	write := func(p string) string {
 		is.NoErr(os.MkdirAll(filepath.Dir(p), 0o755))
 		is.NoErr(os.WriteFile(p, []byte("{}\n"), 0o644))

@@ -85,11 +85,8 @@ func transcriptAllowed(env Env, path string) bool {
 	}
 	path = filepath.Clean(path)
 	var roots []string
-	if env.ClaudeConfigDir != "" {
-		roots = append(roots, filepath.Join(env.ClaudeConfigDir, "projects"))
-	}
-	if env.Home != "" {
-		roots = append(roots, filepath.Join(env.Home, ".claude", "projects"))
+	if env.ClaudeDir != "" {
+		roots = append(roots, filepath.Join(env.ClaudeDir, "projects"))
 	}
 	roots = append(roots, env.Store.Root)
 	for _, r := range roots {

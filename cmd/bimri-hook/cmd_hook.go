@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"github.com/bimri/bimri-hook/internal/event"
-	"os"
 	"slices"
 	"time"
 
@@ -51,13 +50,12 @@ func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
 		return hooks.Output{}, err
 	}
 	env := hooks.Env{
-		Store:           ws.store,
-		Config:          ws.config.Memory,
-		Settings:        ws.config.Hooks,
-		Now:             ws.now,
-		Binary:          workspace.Binary(),
-		Home:            workspace.Home(),
-		ClaudeConfigDir: os.Getenv("CLAUDE_CONFIG_DIR"),
+		Store:     ws.store,
+		Config:    ws.config.Memory,
+		Settings:  ws.config.Hooks,
+		Now:       ws.now,
+		Binary:    workspace.Binary(),
+		ClaudeDir: workspace.ClaudeDir(),
 	}
 	if in.Event == event.SessionStart {
 		env.Global = workspace.ReadGlobal(ws.config, a.clock)

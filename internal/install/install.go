@@ -39,17 +39,13 @@ type SettingsFile struct {
 	Path  string
 }
 
-// claudeDir is where Claude Code keeps the user's configuration:
-// CLAUDE_CONFIG_DIR when set, as Claude Code itself reads it, else ~/.claude.
+// claudeDir is the folder of the user's Claude Code settings.
 func claudeDir() (string, error) {
-	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
-		return dir, nil
-	}
-	home := workspace.Home()
-	if home == "" {
+	dir := workspace.ClaudeDir()
+	if dir == "" {
 		return "", errors.New("no home folder for the user's Claude Code settings")
 	}
-	return filepath.Join(home, ".claude"), nil
+	return dir, nil
 }
 
 // SettingsFor returns the settings file of a scope for the workspace root.
@@ -196,11 +192,7 @@ func TwiceWarnings(root string, installed SettingsFile, command wiring.Command) 
 // are not read-only, such as `bimri-hook remember`. false also means
 // "cannot tell".
 func WorkspaceTrusted(root string) bool {
-	path := filepath.Join(workspace.Home(), ".claude.json")
-	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
-		path = filepath.Join(dir, ".claude.json")
-	}
-	data, err := os.ReadFile(path)
+	data, err := os.ReadFile(workspace.ClaudeState())
 	if err != nil || !gjson.ValidBytes(data) {
 		return false
 	}

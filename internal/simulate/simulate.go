@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/bimri/bimri-hook/internal/event"
+	"github.com/bimri/bimri-hook/internal/workspace"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -131,10 +132,7 @@ func marshalPlain(v any) []byte {
 // its config folder, in a folder named after the project path with every
 // character that is not a letter or digit turned into "-".
 func TranscriptFor(root, session string) string {
-	base := os.Getenv("CLAUDE_CONFIG_DIR")
-	if base == "" {
-		base = filepath.Join(home(), ".claude")
-	}
+	base := workspace.ClaudeDir()
 	slug := strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
 			return r
@@ -360,7 +358,7 @@ func (s *simulator) session(n int) (SessionStats, error) {
 	s.store.Now = func() time.Time { return day } // dates the archive records
 	env := hooks.Env{
 		Store: s.store, Config: s.sim.Config, Settings: s.sim.Settings,
-		Now: day, Binary: s.sim.Binary, Home: s.home,
+		Now: day, Binary: s.sim.Binary, ClaudeDir: filepath.Join(s.home, ".claude"),
 	}
 	id := fmt.Sprintf("00000000-0000-4000-8000-%012d", n)
 	base := Payload{SessionID: id, Cwd: s.store.Root,
@@ -505,9 +503,4 @@ func (s *simulator) newlyArchived() (int, error) {
 	s.archived += int64(len(data))
 	recs, _ := memfile.ParseArchive(data)
 	return len(recs), nil
-}
-
-func home() string {
-	h, _ := os.UserHomeDir()
-	return h
 }

@@ -81,6 +81,29 @@ func Open(root string, cfg config.Config, now func() time.Time, today time.Time)
 	return store, nil
 }
 
+// ClaudeDir is where Claude Code keeps the user's configuration, settings
+// and transcripts: $CLAUDE_CONFIG_DIR when set, as Claude Code itself
+// reads it, else ~/.claude. "" when neither can be known.
+func ClaudeDir() string {
+	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		return dir
+	}
+	if home := Home(); home != "" {
+		return filepath.Join(home, ".claude")
+	}
+	return ""
+}
+
+// ClaudeState is Claude Code's own state file, .claude.json, where it
+// records which workspaces the user trusts: inside $CLAUDE_CONFIG_DIR when
+// set, else in the home folder (beside ~/.claude, not in it).
+func ClaudeState() string {
+	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		return filepath.Join(dir, ".claude.json")
+	}
+	return filepath.Join(Home(), ".claude.json")
+}
+
 // GlobalStore is the store of the user's memory across workspaces,
 // ~/.claude/bimri-global.md (or in $BIMRI_GLOBAL_DIR). It makes the folder
 // if it is missing.
