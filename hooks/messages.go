@@ -1,7 +1,10 @@
 package hooks
 
-// Every sentence bimri-hook says to the model or the user is in this file,
-// so the voice stays one voice and a change of wording is one edit.
+// The sentences the hooks say to the model or the user, so the voice stays
+// one voice. Not all of them: the context view itself is written by
+// memfile/context.go, a few one-line notices sit with the handler that
+// needs them (sessionstart.go), and the memory file's repairs are worded
+// by memfile/store.go.
 
 import (
 	"fmt"

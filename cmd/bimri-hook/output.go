@@ -1,7 +1,10 @@
 package main
 
-// Every line a person reads from a bimri-hook command is written here, so
-// the wording stays consistent. (What the model reads is in hooks/messages.go.)
+// What the memory commands (remember, forget, show, why, forecast,
+// maintain, search, restore, simulate) print. Other commands' reports are
+// printed by their packages: internal/install/report.go, internal/doctor;
+// errors are worded where they arise and printed once by run. What the
+// model reads is in hooks/messages.go and memfile/context.go.
 
 import (
 	"encoding/json"
