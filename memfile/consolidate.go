@@ -223,30 +223,32 @@ func Advise(f *File, today time.Time, cfg Config) Advice {
 		}
 	}
 	// Consolidate: the entry the budget would take next that shares a tag
-	// with other entries of importance 4 or less, and the oldest of those.
+	// with two or more others of its kind (importance 1-4, or 5), and the
+	// oldest of those. Decisions are grouped only with decisions, so a
+	// summary never lifts routine work to importance 5.
 	victims := budgetVictims(f, today)
-	byTag := map[string][]*Entry{}
+	type kindTag struct {
+		five bool
+		tag  string
+	}
+	byTag := map[kindTag][]*Entry{}
 	for _, e := range victims {
-		if e.Importance >= 5 {
-			continue
-		}
 		for _, t := range e.Tags {
 			if !ignore[t] {
-				byTag[t] = append(byTag[t], e)
+				k := kindTag{e.Importance >= 5, t}
+				byTag[k] = append(byTag[k], e)
 			}
 		}
 	}
 	for _, v := range victims {
-		if v.Importance >= 5 {
-			break
-		}
-		best := ""
+		best := kindTag{}
 		for _, t := range v.Tags {
-			if len(byTag[t]) >= 3 && (best == "" || len(byTag[t]) > len(byTag[best])) {
-				best = t
+			k := kindTag{v.Importance >= 5, t}
+			if len(byTag[k]) >= 3 && (best.tag == "" || len(byTag[k]) > len(byTag[best])) {
+				best = k
 			}
 		}
-		if best == "" {
+		if best.tag == "" {
 			continue
 		}
 		group := slices.Clone(byTag[best])
@@ -257,7 +259,7 @@ func Advise(f *File, today time.Time, cfg Config) Advice {
 		for _, e := range group {
 			a.Consolidate = append(a.Consolidate, e.ID)
 		}
-		a.ConsolidateTag = best
+		a.ConsolidateTag = best.tag
 		break
 	}
 	return a

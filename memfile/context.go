@@ -60,6 +60,25 @@ func ContextView(f *File, v View) string {
 		}
 		groups = append(groups, g)
 	}
+	// Tier 2 goes in the order the budget keeps it (importance 5 first,
+	// then importance x freshness), as of the last pass, so the entries
+	// the view leaves out for room are those the budget would take first.
+	// The latest work (recorded on the pass's day or the day before) comes
+	// first, before Tier 1: it is what the next session most needs, and
+	// there is little of it, while Tier 1 may fill half the view.
+	t2 := f.Entries(2)
+	keptLongestFirst(t2, f.Header.LastMaintained)
+	latest := viewGroup{heading: "## Latest work (Tier 2, recorded today or yesterday)"}
+	t2g := viewGroup{heading: "## Active context (Tier 2: importance 5 first, then by importance x freshness)"}
+	for _, e := range t2 {
+		if DaysBetween(e.Date, f.Header.LastMaintained) <= 1 {
+			latest.add(viewEntry(e, true), true)
+		} else {
+			t2g.add(viewEntry(e, true), true)
+		}
+	}
+	groups = append(groups, latest)
+
 	t1 := viewGroup{heading: "## Core intelligence (Tier 1, never decays)"}
 	for _, b := range f.Tiers[0].Blocks {
 		switch {
@@ -106,16 +125,6 @@ func ContextView(f *File, v View) string {
 	}
 	groups = append(groups, unread)
 
-	// Tier 2 goes in the order the budget keeps it (importance 5 first,
-	// then importance x freshness), as of the last pass, so the entries
-	// the view leaves out for room are those the budget would take first,
-	// never today's work or a key decision.
-	t2 := f.Entries(2)
-	keptLongestFirst(t2, f.Header.LastMaintained)
-	t2g := viewGroup{heading: "## Active context (Tier 2: importance 5 first, then by importance x freshness)"}
-	for _, e := range t2 {
-		t2g.add(viewEntry(e, true), true)
-	}
 	groups = append(groups, t2g)
 
 	total := 0

@@ -126,6 +126,14 @@ func TestContextViewFull(t *testing.T) {
 	entryLine := regexp.MustCompile(`^- \(\d\.\d\) (\d{4}-\d\d-\d\d) imp (\d)`)
 	type key struct{ five, raw int }
 	var keys []key
+	// The latest work (today's and yesterday's) comes first, before Tier
+	// 1, in the same order.
+	for _, l := range lines[idx("## Latest work")+1 : idx("## Core intelligence")] {
+		is.True(entryLine.MatchString(l))
+		m := entryLine.FindStringSubmatch(l)
+		is.True(memfile.DaysBetween(fxDay(m[1]), fxToday) <= 1)
+	}
+	latest := idx("## Core intelligence") - idx("## Latest work") - 1
 	for _, l := range lines[idx("## Active context")+1 : len(lines)-1] {
 		m := entryLine.FindStringSubmatch(l)
 		is.True(m != nil)
@@ -136,7 +144,7 @@ func TestContextViewFull(t *testing.T) {
 		}
 		keys = append(keys, k)
 	}
-	is.Equal(len(keys), len(f.Entries(2)))
+	is.Equal(latest+len(keys), len(f.Entries(2)))
 	for i := 1; i < len(keys); i++ {
 		is.True(keys[i-1].five > keys[i].five || (keys[i-1].five == keys[i].five && keys[i-1].raw >= keys[i].raw))
 	}

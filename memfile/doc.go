@@ -213,8 +213,9 @@
 //
 // Advise says what to ask: once Tier 2 passes AdviseAt (90%) of its
 // budget, the oldest related entries (those sharing the most common tag of
-// the entry the budget would take next, importance 4 or less, oldest
-// first, at most six) and the oldest importance-5 Tier 2 decision at least
+// the entry the budget would take next, of its kind - importance 1-4, or
+// 5, so a summary never lifts routine work to a decision - oldest first,
+// at most six) and the oldest importance-5 Tier 2 decision at least
 // a week old that Tier 1 has room for; at any size, the automatic patterns
 // of level DEVELOPING or above that still have no sentence. The hooks ask
 // the agent once (consolidation and promotion once a session, each pattern
@@ -224,12 +225,14 @@
 //
 // ContextView renders what goes into the model's context at session start,
 // within View.Limit characters counted as Claude Code counts them, in
-// UTF-16 code units (Length): the header line, Tier 1 whole (notes
-// included), then patterns with a sentence, established first, and the
-// automatic ones on one compact line ("recurring topics (tag, entries):
-// testing 57, auth 12"), then Tier 2 in the order the budget keeps it
-// (importance 5 first, then importance x freshness, as of the last pass),
-// so what the view leaves out for room is what the budget would take
+// UTF-16 code units (Length): the header line, the latest work (Tier 2
+// entries recorded on the last pass's day or the day before: what the next
+// session most needs, and little of it), Tier 1 whole (notes included),
+// then patterns with a sentence, established first, and the automatic ones
+// on one compact line ("recurring topics (tag, entries): testing 57, auth
+// 12"), then the rest of Tier 2. Tier 2 goes in the order the budget keeps
+// it (importance 5 first, then importance x freshness, as of the last
+// pass), so what the view leaves out for room is what the budget would take
 // first. Last, one line says how many items were left out, that the full
 // file is bimri.md, that what left it is in the archive, and gives the
 // exact command that searches both (View.Search). Items go in that order

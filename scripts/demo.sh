@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# demo.sh is `make demo`: it builds bimri-hook and lives four Claude Code
+# demo.sh is `make demo`: it builds bimri-hook and lives six Claude Code
 # sessions in a throwaway workspace, on fixed dates, showing after each
 # what the model receives at SessionStart and the memory file itself.
 #
@@ -40,10 +40,18 @@ part() { printf '\n--- %s ---\n' "$1"; }
 # show_start prints what SessionStart gives the model: the
 # additionalContext text, decoded by the binary itself.
 show_start() {
-	local context
 	context=$(bh simulate SessionStart --session "$session" --context-only)
 	part "SessionStart: what the model receives ($(printf '%s' "$context" | wc -m | tr -d ' ') characters of additionalContext)"
 	printf '%s\n' "$context"
+}
+
+# asked pulls, from the last SessionStart context, what a command the
+# agent was given names (sed expression), or fails the demo.
+asked() {
+	local got
+	got=$(printf '%s\n' "$context" | sed -n "$1" | head -1)
+	[[ -n $got ]] || { echo "demo: the context did not ask for it ($1)" >&2; exit 1; }
+	printf '%s' "$got"
 }
 
 # agent records one entry, as the agent would with the command it was given.
@@ -117,6 +125,9 @@ end_session
 
 begin 2026-03-24 4 "nineteen days later: entries decay, the archive fills, the pattern grows"
 show_start
+part "Asked once, the agent writes the habit behind the pattern, with the command it was given"
+tags=$(asked 's/.* remember --dir .* --tier 3 --tags \([^ ]*\) -- "The habit.*/\1/p')
+agent --tier 3 --tags "$tags" -- "The user wants every database change measured: a query change comes with its timing."
 part "The agent records as it goes"
 agent --importance 3 --tags database "Added a nightly job that removes bookings older than a year."
 agent --importance 4 --tags api,decision "Versioned the public API under /v1 before the first external client."
@@ -124,6 +135,31 @@ stop
 end_session
 part "bimri-archive.md: what the passes took out, with the date and the reason"
 cat "$ws/bimri-archive.md"
+
+begin 2026-03-25 5 "the pattern speaks: patterns with a sentence come first"
+show_start
+part "The agent records as it goes"
+agent --importance 3 --tags database "Moved room availability into one SQL view."
+agent --importance 3 --tags database,performance "Cached the room list; the calendar page loads in 120 ms."
+stop
+end_session
+
+heading "Session 6 · 2026-03-27 · a full Tier 2: the agent consolidates"
+day=2026-03-27 session=demo-session-6
+: >"$transcripts/$session.jsonl"
+used=$(bh show --json | sed -n '/"tier2"/,/}/s/.*"used": \([0-9]*\).*/\1/p')
+part "For the demo, a Tier 2 budget just above what it holds (~$used tokens), as months of work would fill it"
+mkdir -p "$ws/.claude"
+printf '{"tier2_budget": %d}\n' $((used + 8)) >"$ws/.claude/bimri.json"
+cat "$ws/.claude/bimri.json"
+show_start
+part "The agent replaces the entries it was asked about with one summary"
+ids=$(asked 's/.* remember --dir .* --replaces \([0-9a-f,]*\) -- .*/\1/p')
+agent --replaces "$ids" -- "Database: sqlc queries, a nightly clean-up, one availability view and a cached room list (calendar 900 ms to 120 ms)."
+stop
+end_session
+part "bimri-archive.md: the originals, consolidated into the summary"
+grep -A1 'consolidated into' "$ws/bimri-archive.md"
 
 heading "bimri-hook show: every entry's weight, the patterns and the budgets"
 bh show

@@ -300,6 +300,17 @@ func printSimulationSummary(w io.Writer, stats []simulate.SessionStats, sim simu
 	return err
 }
 
+// printServing says how the memory serves the session after the run.
+func printServing(w io.Writer, sv simulate.Serving, sim simulate.Simulation) error {
+	_, err := fmt.Fprintf(w, "the next session: importance 5: %d of %d in %s (as recorded or in the summary that replaced them), %d in the SessionStart view; recorded in the last two days (importance 2+): %d of %d in %s, %d in the view; lost: %d of %d recorded (the rest are in %s or its archive); %s ~%d of %d tokens (Tier 2 ~%d of %d); context %d of %d characters; the agent consolidated %d times, promoted %d decisions, named %d patterns when asked\n",
+		sv.DecisionsKept, sv.Decisions, memfile.MemoryName, sv.DecisionsShown,
+		sv.RecentKept, sv.Recent, memfile.MemoryName, sv.RecentShown,
+		len(sv.Lost), sv.Recorded, memfile.MemoryName,
+		memfile.MemoryName, sv.Tokens.Total, sim.Config.TotalBudget, sv.Tokens.Tiers[1], sim.Config.Budgets[1],
+		sv.Context, sim.Config.ContextLimit, sv.Consolidated, sv.Promoted, sv.Named)
+	return err
+}
+
 // printSimulationTime reports, under --verbose, how fast the run was.
 func printSimulationTime(w io.Writer, sessions int, took time.Duration) {
 	fmt.Fprintf(w, "simulate: %d sessions in %s (%s a session)\n", sessions, took.Round(time.Millisecond), (took / time.Duration(max(sessions, 1))).Round(time.Microsecond))

@@ -274,7 +274,7 @@ func (a *app) simulateSessions(c *cli.Context) error {
 	defer stop()
 	began := time.Now() // only for --verbose: the run's speed, never its results
 	var werr error
-	stats, err := simulate.Run(ctx, sim, func(st simulate.SessionStats) {
+	stats, serving, err := simulate.Serve(ctx, sim, func(st simulate.SessionStats) {
 		if werr == nil {
 			werr = printSimulatedSession(a.stdout, st, sim.Config)
 		}
@@ -288,5 +288,8 @@ func (a *app) simulateSessions(c *cli.Context) error {
 	if c.Bool("verbose") {
 		printSimulationTime(a.stderr, len(stats), time.Since(began))
 	}
-	return printSimulationSummary(a.stdout, stats, sim)
+	if err := printSimulationSummary(a.stdout, stats, sim); err != nil {
+		return err
+	}
+	return printServing(a.stdout, serving, sim)
 }

@@ -11,17 +11,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/bimri/bimri-hook/internal/event"
-	"github.com/bimri/bimri-hook/internal/workspace"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/bimri/bimri-hook/hooks"
+	"github.com/bimri/bimri-hook/internal/event"
+	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
 )
 
@@ -296,49 +297,92 @@ func intakeEntries() []simulatedEntry {
 // every session as it ends. The workspace is removed afterwards, also when
 // ctx ends the run early (Ctrl-C).
 func Run(ctx context.Context, sim Simulation, each func(SessionStats)) ([]SessionStats, error) {
+	stats, _, err := Serve(ctx, sim, each)
+	return stats, err
+}
+
+// Serving is how well the memory serves the session after the run's last:
+// what it was told at SessionStart the next morning, against everything
+// the run recorded.
+type Serving struct {
+	Recorded int // entries recorded
+	// Lost are recorded entries neither in bimri.md nor in the archive.
+	Lost []string
+	// Decisions (importance 5) and Recent entries (recorded on the last two
+	// days, importance 2 or more: importance 1 is under the threshold on
+	// its day): how many were recorded, how many are in bimri.md - as
+	// themselves or as the summary the agent consolidated them into - and
+	// how many of those are in the SessionStart view.
+	Decisions, DecisionsKept, DecisionsShown int
+	Recent, RecentKept, RecentShown          int
+	// Consolidated and Promoted count what the simulated agent did when
+	// SessionStart asked; Named the patterns it gave a sentence.
+	Consolidated, Promoted, Named int
+	Tokens                        memfile.Tokens // the file at the end
+	Context                       int            // the last SessionStart's context, in UTF-16 units
+}
+
+// Serve is Run, and then measures how the memory serves the next session.
+func Serve(ctx context.Context, sim Simulation, each func(SessionStats)) ([]SessionStats, Serving, error) {
+	stats, s, err := run(ctx, sim, each)
+	if err != nil {
+		return stats, Serving{}, err
+	}
+	defer os.RemoveAll(filepath.Dir(s.store.Root))
+	sv, err := s.serving(len(stats))
+	return stats, sv, err
+}
+
+func run(ctx context.Context, sim Simulation, each func(SessionStats)) (stats []SessionStats, s *simulator, err error) {
 	if sim.Sessions < 1 || sim.PerDay < 1 {
-		return nil, fmt.Errorf("simulation needs at least one session and one per day, got %d and %d", sim.Sessions, sim.PerDay)
+		return nil, nil, fmt.Errorf("simulation needs at least one session and one per day, got %d and %d", sim.Sessions, sim.PerDay)
 	}
 	tmp, err := os.MkdirTemp("", "bimri-simulate-")
 	if err != nil {
-		return nil, fmt.Errorf("temporary workspace: %w", err)
+		return nil, nil, fmt.Errorf("temporary workspace: %w", err)
 	}
-	defer os.RemoveAll(tmp)
+	// Serve removes the workspace after measuring it; on an error, here.
+	defer func() {
+		if err != nil {
+			os.RemoveAll(tmp)
+		}
+	}()
 	// The context's remember command names the workspace, so the room left
 	// for memory depends on the length of its path. MkdirTemp's random part
 	// varies in length; padding the folder name keeps the path's length,
 	// and so the output, the same from run to run.
 	root := filepath.Join(tmp, "workspace"+strings.Repeat("_", max(0, 30-len(filepath.Base(tmp)))))
 	if err := os.Mkdir(root, 0o755); err != nil {
-		return nil, fmt.Errorf("temporary workspace: %w", err)
+		return nil, nil, fmt.Errorf("temporary workspace: %w", err)
 	}
 	store, err := memfile.OpenStore(root, sim.Config, sim.Settings.LockTimeout)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	store.NoSync = true // a folder removed at the end needs no durability
-	s := &simulator{
-		sim:   sim,
-		store: store,
-		home:  filepath.Join(tmp, "home"),
-		mix:   newMixer(sim.Seed),
-		aged:  map[string]bool{},
+	s = &simulator{
+		sim:      sim,
+		store:    store,
+		home:     filepath.Join(tmp, "home"),
+		mix:      newMixer(sim.Seed),
+		aged:     map[string]bool{},
+		replaced: map[string]string{},
 	}
-	stats := make([]SessionStats, 0, sim.Sessions)
+	stats = make([]SessionStats, 0, sim.Sessions)
 	for n := 1; n <= sim.Sessions; n++ {
 		if err := ctx.Err(); err != nil {
-			return stats, fmt.Errorf("simulation stopped after %d sessions: %w", n-1, err)
+			return stats, nil, fmt.Errorf("simulation stopped after %d sessions: %w", n-1, err)
 		}
 		st, err := s.session(n)
 		if err != nil {
-			return stats, fmt.Errorf("simulated session %d: %w", n, err)
+			return stats, nil, fmt.Errorf("simulated session %d: %w", n, err)
 		}
 		stats = append(stats, st)
 		if each != nil {
 			each(st)
 		}
 	}
-	return stats, nil
+	return stats, s, nil
 }
 
 // simulator carries one simulation's workspace between its sessions.
@@ -351,6 +395,18 @@ type simulator struct {
 	archived  int64           // bytes of the archive already counted
 	aged      map[string]bool // state files already given their simulated date
 	lastTotal int             // the header's total after the last event
+	// recorded is every entry the run recorded; replaced maps an entry the
+	// agent consolidated to the summary that took its place.
+	recorded []recordedEntry
+	replaced map[string]string
+	// What the simulated agent did when asked.
+	consolidated, promoted, named int
+}
+
+type recordedEntry struct {
+	id         string
+	importance int
+	date       time.Time
 }
 
 func (s *simulator) session(n int) (SessionStats, error) {
@@ -373,6 +429,9 @@ func (s *simulator) session(n int) (SessionStats, error) {
 	}
 	text, _ := ContextText(out)
 	st.Context = memfile.Length(text)
+	if err := s.followAdvice(text, day); err != nil {
+		return st, err
+	}
 
 	var entries []simulatedEntry
 	if n == 1 {
@@ -476,10 +535,138 @@ func (s *simulator) ageState(day time.Time) {
 // remember records an entry as the remember command does.
 func (s *simulator) remember(e simulatedEntry, day time.Time) error {
 	_, err := s.store.Update(func(tx *memfile.Tx) error {
-		_, _, err := tx.File.Remember(memfile.NewEntry{Tier: e.Tier, Importance: e.Importance, Date: day, Tags: e.Tags, Text: e.Text}, s.sim.Config)
+		got, isNew, err := tx.File.Remember(memfile.NewEntry{Tier: e.Tier, Importance: e.Importance, Date: day, Tags: e.Tags, Text: e.Text}, s.sim.Config)
+		if err == nil && isNew {
+			s.recorded = append(s.recorded, recordedEntry{got.ID, got.Importance, day})
+		}
 		return err
 	})
 	return err
+}
+
+// The commands SessionStart gives the agent, as the simulated agent reads
+// them from its context.
+var (
+	askedToReplace = regexp.MustCompile(`(?m)^  \S+ remember --dir \S+ --replaces ([0-9a-z,]+) -- `)
+	askedToPromote = regexp.MustCompile(`(?m)^  \S+ remember --dir \S+ --promote ([0-9a-z]+)$`)
+	askedToName    = regexp.MustCompile(`(?m)^  \S+ remember --dir \S+ --tier 3 --tags (\S+) -- `)
+)
+
+// followAdvice plays a cooperative agent: it runs what the SessionStart
+// context asked of it (consolidate the entries it names, promote the
+// decision, write the pattern's sentence) as those commands would.
+func (s *simulator) followAdvice(context string, day time.Time) error {
+	replace := askedToReplace.FindStringSubmatch(context)
+	promote := askedToPromote.FindStringSubmatch(context)
+	name := askedToName.FindStringSubmatch(context)
+	if replace == nil && promote == nil && name == nil {
+		return nil
+	}
+	_, err := s.store.Update(func(tx *memfile.Tx) error {
+		if replace != nil {
+			ids := strings.Split(replace[1], ",")
+			first, _ := tx.File.Find(ids[0])
+			text := fmt.Sprintf("Summary of %d entries (from %s on): the work on %s and its outcomes.", len(ids), first.Date.Format("2006-01-02"), strings.Join(first.Tags, ", "))
+			e, gone, err := tx.File.Consolidate(ids, text)
+			if err != nil {
+				return fmt.Errorf("consolidating as asked: %w", err)
+			}
+			tier := 2
+			if _, t := tx.File.Find(e.ID); t == 1 {
+				tier = 1
+			}
+			e.Weight = memfile.Score(*e, tier, day, s.sim.Config).Weight
+			e.HasWeight = true
+			tx.Archive = append(tx.Archive, gone...)
+			for _, g := range gone {
+				s.replaced[g.Entry.ID] = e.ID
+			}
+			s.consolidated++
+		}
+		if promote != nil {
+			if _, err := tx.File.Promote(promote[1]); err != nil {
+				return fmt.Errorf("promoting as asked: %w", err)
+			}
+			s.promoted++
+		}
+		if name != nil {
+			tags := memfile.SplitTags(name[1])
+			if _, _, err := tx.File.WritePattern(tags, fmt.Sprintf("Work on %s comes back every few sessions; plan for it.", strings.Join(tags, " and ")), day); err != nil {
+				return fmt.Errorf("naming a pattern as asked: %w", err)
+			}
+			s.named++
+		}
+		return nil
+	})
+	return err
+}
+
+// serving opens the session after the run's last, on its last day, and
+// measures what it is told against what was recorded.
+func (s *simulator) serving(sessions int) (Serving, error) {
+	sv := Serving{Recorded: len(s.recorded), Consolidated: s.consolidated, Promoted: s.promoted, Named: s.named}
+	day := s.sim.Start.AddDate(0, 0, (sessions-1)/s.sim.PerDay)
+	env := hooks.Env{Store: s.store, Config: s.sim.Config, Settings: s.sim.Settings, Now: day, Binary: s.sim.Binary, ClaudeDir: filepath.Join(s.home, ".claude")}
+	p := Payload{Event: event.SessionStart, Source: "startup", SessionID: "00000000-0000-4000-8000-999999999999", Cwd: s.store.Root}
+	in, err := hooks.Decode(p.JSON())
+	if err != nil {
+		return sv, err
+	}
+	out, err := hooks.Handle(env, in)
+	if err != nil {
+		return sv, err
+	}
+	view, _ := ContextText(out)
+	sv.Context = memfile.Length(view)
+	f, _, _, err := s.store.Read()
+	if err != nil {
+		return sv, err
+	}
+	sv.Tokens = memfile.Estimate(f)
+	recs, err := s.store.ReadArchive()
+	if err != nil {
+		return sv, err
+	}
+	archived := map[string]bool{}
+	for _, r := range recs {
+		if r.Entry != nil {
+			archived[r.Entry.ID] = true
+		}
+	}
+	for _, e := range s.recorded {
+		if e0, _ := f.Find(e.id); e0 == nil && !archived[e.id] {
+			sv.Lost = append(sv.Lost, e.id)
+		}
+		recent := memfile.DaysBetween(e.date, day) <= 1 && e.importance >= 2
+		if e.importance < 5 && !recent {
+			continue
+		}
+		// An entry the agent consolidated lives on in its summary.
+		id := e.id
+		for s.replaced[id] != "" {
+			id = s.replaced[id]
+		}
+		kept, _ := f.Find(id)
+		shown := kept != nil && strings.Contains(view, "(id "+id+")")
+		if e.importance == 5 {
+			sv.Decisions++
+			sv.DecisionsKept += b2i(kept != nil)
+			sv.DecisionsShown += b2i(shown)
+		}
+		if recent {
+			sv.Recent++
+			sv.RecentKept += b2i(kept != nil)
+			sv.RecentShown += b2i(shown)
+		}
+	}
+	return sv, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // newlyArchived counts the archive records written since the last call,

@@ -42,9 +42,25 @@ func TestLongRunStaysWithinBudgets(t *testing.T) {
 			is := is.New(t)
 			sim := testSimulation(1000, seed, "claude-code")
 			cfg := sim.Config
-			stats, err := Run(context.Background(), sim, nil)
+			stats, sv, err := Serve(context.Background(), sim, nil)
 			is.NoErr(err)
 			is.Equal(len(stats), 1000)
+
+			// The next session is served (issue #10): nothing recorded is
+			// lost, every importance-5 decision is still in bimri.md (as
+			// recorded, or in the summary the agent consolidated it into
+			// when asked), and so is every entry of the last two days,
+			// which the view shows too.
+			is.Equal(len(sv.Lost), 0)
+			is.True(sv.Decisions > 20)
+			is.Equal(sv.DecisionsKept, sv.Decisions)
+			is.True(sv.Recent > 0)
+			is.Equal(sv.RecentKept, sv.Recent)
+			is.Equal(sv.RecentShown, sv.Recent)
+			is.True(sv.Tokens.Total <= cfg.TotalBudget && sv.Tokens.Tiers[1] <= cfg.Budgets[1])
+			is.True(sv.Context <= cfg.ContextLimit)
+			is.True(sv.Consolidated > 0 && sv.Promoted > 0 && sv.Named > 0) // the agent was asked, and acted
+			t.Logf("decisions: %d of %d kept, %d shown; recent: %d of %d kept, %d shown", sv.DecisionsKept, sv.Decisions, sv.DecisionsShown, sv.RecentKept, sv.Recent, sv.RecentShown)
 
 			peakTier2, peakContext, archived := 0, 0, 0
 			for _, st := range stats {
