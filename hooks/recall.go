@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/bimri/bimri-hook/internal/recall"
@@ -119,14 +120,14 @@ func recalledIn(data []byte) []string {
 	return st.Recalled
 }
 
-var viewID = regexp.MustCompile(`\(id ([^)\s]+)\)`)
+var viewID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(id ([^)\s]+)\)`) })
 
 // viewIDs are the items the SessionStart view shows, worked out again from
 // the file as it is now: the same function with the same room.
 func viewIDs(env Env, in Input, f *memfile.File) map[string]bool {
 	in.Source = "startup"
 	shown := map[string]bool{}
-	for _, m := range viewID.FindAllStringSubmatch(startContext(env, in, f, "", ""), -1) {
+	for _, m := range viewID().FindAllStringSubmatch(startContext(env, in, f, "", ""), -1) {
 		shown[m[1]] = true
 	}
 	return shown

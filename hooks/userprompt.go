@@ -4,29 +4,34 @@ import (
 	"github.com/bimri/bimri-hook/internal/event"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/bimri/bimri-hook/memfile"
 )
 
 // maintenanceAsk matches the protocol's manual triggers.
-var maintenanceAsk = regexp.MustCompile(`(?i)\b(run\s+(the\s+)?bimri\s+maintenance|clean\s+up\s+(the\s+)?memory\s+file)\b`)
+var maintenanceAsk = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(run\s+(the\s+)?bimri\s+maintenance|clean\s+up\s+(the\s+)?memory\s+file)\b`)
+})
 
 // politeLead is what may stand before a trigger in a request: "please",
 // "now", "can you", "go ahead and". Anything else ("don't", "should we",
 // "what happens when I") makes the sentence something other than a request
 // to run it now.
-var politeLead = regexp.MustCompile(`(?i)^((please|kindly|now|ok|okay|so|then|and|also|go ahead and|let's|lets|can you|could you|would you|will you)[\s,]*)*$`)
+var politeLead = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^((please|kindly|now|ok|okay|so|then|and|also|go ahead and|let's|lets|can you|could you|would you|will you)[\s,]*)*$`)
+})
 
 // askingLead is a lead that makes a question a request: "can you run BIMRI
 // maintenance?".
-var askingLead = regexp.MustCompile(`(?i)\b(can|could|would|will) you\b`)
+var askingLead = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(can|could|would|will) you\b`) })
 
 // putOff, after the trigger, defers or negates it: "... later", "... yet",
 // "... not now".
-var putOff = regexp.MustCompile(`(?i)\b(later|tomorrow|yet|not|next time|after)\b`)
+var putOff = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(later|tomorrow|yet|not|next time|after)\b`) })
 
 // sentenceEnd splits a prompt into sentences.
-var sentenceEnd = regexp.MustCompile(`[.!?;\n]`)
+var sentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?;\n]`) })
 
 // asksForMaintenance says whether a prompt asks, in the imperative, for
 // maintenance now: "run BIMRI maintenance", "please clean up the memory
@@ -34,21 +39,21 @@ var sentenceEnd = regexp.MustCompile(`[.!?;\n]`)
 // maintenance yet") or a question about it ("what does run BIMRI
 // maintenance do?") is not a request.
 func asksForMaintenance(prompt string) bool {
-	for _, loc := range maintenanceAsk.FindAllStringIndex(prompt, -1) {
+	for _, loc := range maintenanceAsk().FindAllStringIndex(prompt, -1) {
 		start := 0
-		if ends := sentenceEnd.FindAllStringIndex(prompt[:loc[0]], -1); len(ends) > 0 {
+		if ends := sentenceEnd().FindAllStringIndex(prompt[:loc[0]], -1); len(ends) > 0 {
 			start = ends[len(ends)-1][1]
 		}
 		end := len(prompt)
 		rest := prompt[loc[1]:]
-		if i := sentenceEnd.FindStringIndex(rest); i != nil {
+		if i := sentenceEnd().FindStringIndex(rest); i != nil {
 			end = loc[1] + i[0]
 		}
 		lead := strings.Trim(prompt[start:loc[0]], " \t,:-")
-		if !politeLead.MatchString(lead) || putOff.MatchString(prompt[loc[1]:end]) {
+		if !politeLead().MatchString(lead) || putOff().MatchString(prompt[loc[1]:end]) {
 			continue
 		}
-		if end < len(prompt) && prompt[end] == '?' && !askingLead.MatchString(lead) {
+		if end < len(prompt) && prompt[end] == '?' && !askingLead().MatchString(lead) {
 			continue
 		}
 		return true

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -28,11 +29,13 @@ var tierTitles = [3]string{
 	"## Tier 3: Pattern Recognition",
 }
 
+// Patterns are compiled on first use, never at start-up (see the README's
+// start-up figures): a process that does not parse does not pay for them.
 var (
-	headerRe  = regexp.MustCompile(`^<!--\s*BIMRI\s+v?([^\s|]*)\s*\|(.*?)-->$`)
-	tierRe    = regexp.MustCompile(`^##\s*tier\s*([123])\b`)
-	listMark  = regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+`)
-	idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
+	headerRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^<!--\s*BIMRI\s+v?([^\s|]*)\s*\|(.*?)-->$`) })
+	tierRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^##\s*tier\s*([123])\b`) })
+	listMark  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+`) })
+	idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`) })
 )
 
 // zone is where the parser is in the file.
@@ -179,7 +182,7 @@ func (p *parser) line(lines []string, i int) int {
 		return i
 	}
 	if p.zone == inPreamble && !p.header && strings.HasPrefix(t, "<!--") {
-		if m := headerRe.FindStringSubmatch(t); m != nil {
+		if m := headerRe().FindStringSubmatch(t); m != nil {
 			if p.parseHeader(m, lineNo) {
 				return i
 			}
@@ -237,7 +240,7 @@ func tierHeading(t string) []string {
 	if !strings.HasPrefix(t, "##") {
 		return nil
 	}
-	return tierRe.FindStringSubmatch(strings.ToLower(t))
+	return tierRe().FindStringSubmatch(strings.ToLower(t))
 }
 
 // stripListMark drops a leading "- ", "* ", "+ " or "1. " list marker.
@@ -245,7 +248,7 @@ func stripListMark(t string) string {
 	if t == "" || !strings.ContainsRune("-*+0123456789", rune(t[0])) {
 		return t
 	}
-	return listMark.ReplaceAllString(t, "")
+	return listMark().ReplaceAllString(t, "")
 }
 
 func (p *parser) tier() int {
@@ -306,7 +309,7 @@ func (p *parser) parseHeader(m []string, lineNo int) bool {
 // caller that needs only the session count or the token estimate need not
 // parse the whole file.
 func ParseHeader(line string) (Header, bool) {
-	m := headerRe.FindStringSubmatch(strings.TrimSpace(line))
+	m := headerRe().FindStringSubmatch(strings.TrimSpace(line))
 	if m == nil {
 		return Header{}, false
 	}
@@ -518,12 +521,14 @@ func dropSeparator(rest string, how *[]string) string {
 // prosePattern matches a pattern as models write it in Tier 3: its level,
 // perhaps bold, perhaps with its count, then the sentence:
 // "**DEVELOPING (3 obs)** ...", "EMERGING (2 obs): ...", "ESTABLISHED: ...".
-var prosePattern = regexp.MustCompile(`^[*_]*\s*(?i:(emerging|developing|established))\b\s*([*_]*)\s*(?:[(\[]\s*(\d+)\s*(?i:obs|observations?)\.?\s*[)\]])?\s*([*_]*)\s*([:\x{2013}\x{2014}-]?)\s*(.*)$`)
+var prosePattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[*_]*\s*(?i:(emerging|developing|established))\b\s*([*_]*)\s*(?:[(\[]\s*(\d+)\s*(?i:obs|observations?)\.?\s*[)\]])?\s*([*_]*)\s*([:\x{2013}\x{2014}-]?)\s*(.*)$`)
+})
 
 // proseStart is the cheap test before the regular expression.
 func proseStart(s string) bool {
 	s = strings.TrimLeft(s, "*_")
-	return len(s) >= 8 && strings.ContainsRune("EeDd", rune(s[0])) && prosePattern.MatchString(s)
+	return len(s) >= 8 && strings.ContainsRune("EeDd", rune(s[0])) && prosePattern().MatchString(s)
 }
 
 // readProsePattern reads "DEVELOPING (3 obs): sentence". Without a count,
@@ -533,7 +538,7 @@ func readProsePattern(s string, st itemStart) (itemStart, bool) {
 	if !proseStart(s) {
 		return st, false
 	}
-	m := prosePattern.FindStringSubmatch(s)
+	m := prosePattern().FindStringSubmatch(s)
 	level, count, sep := m[1], m[3], m[5]
 	bold := m[2] != "" || m[4] != "" || strings.HasPrefix(s, "*") || strings.HasPrefix(s, "_")
 	if count == "" && (level != strings.ToUpper(level) || (sep == "" && !bold)) {
@@ -568,7 +573,7 @@ func readProsePattern(s string, st itemStart) (itemStart, bool) {
 	return st, true
 }
 
-var hashTag = regexp.MustCompile(`(?:^|\s)#([\p{L}\p{N}][\p{L}\p{N}_.-]*)`)
+var hashTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)#([\p{L}\p{N}][\p{L}\p{N}_.-]*)`) })
 
 // hashTags lists the "#tag" words of a sentence.
 func hashTags(s string) []string {
@@ -576,7 +581,7 @@ func hashTags(s string) []string {
 		return nil
 	}
 	var out []string
-	for _, m := range hashTag.FindAllStringSubmatch(s, -1) {
+	for _, m := range hashTag().FindAllStringSubmatch(s, -1) {
 		out = append(out, m[1])
 	}
 	return NormalizeTags(out)
@@ -898,7 +903,7 @@ func entryFromFields(fields fieldList, body []string, extra map[string]bool) (*E
 	}
 	if id, ok := fields.get("ID"); ok {
 		id = strings.ToLower(id)
-		if !idPattern.MatchString(id) {
+		if !idPattern().MatchString(id) {
 			return nil, nil, fmt.Errorf("ID %q is not 1-32 letters, digits or dashes", id)
 		}
 		e.ID = id
@@ -971,7 +976,7 @@ func patternFromFields(fields fieldList, body []string) (*Pattern, []string, err
 			if id == "" {
 				continue
 			}
-			if !idPattern.MatchString(id) {
+			if !idPattern().MatchString(id) {
 				return nil, nil, fmt.Errorf("evidence ID %q is not 1-32 letters, digits or dashes", id)
 			}
 			pt.Evidence = append(pt.Evidence, id)
@@ -1016,7 +1021,7 @@ func patternFromFields(fields fieldList, body []string) (*Pattern, []string, err
 	}
 	if id, ok := fields.get("ID"); ok {
 		id = strings.ToLower(id)
-		if !idPattern.MatchString(id) {
+		if !idPattern().MatchString(id) {
 			return nil, nil, fmt.Errorf("ID %q is not 1-32 letters, digits or dashes", id)
 		}
 		pt.ID = id

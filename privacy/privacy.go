@@ -34,7 +34,7 @@ func Clean(s string) string {
 }
 
 // privateTag matches an opening or closing <private> tag in any letter case.
-var privateTag = regexp.MustCompile(`(?i)<(/?)private\s*>`)
+var privateTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)<(/?)private\s*>`) })
 
 // StripPrivate removes every <private>...</private> span, tags included.
 // Tags match in any letter case and spans may cross lines and nest. An
@@ -46,7 +46,7 @@ func StripPrivate(s string) string {
 	// ("<priv<private></private>ate>"), so repeat until none is left. Every
 	// round removes at least one tag, so this ends.
 	for {
-		locs := privateTag.FindAllStringSubmatchIndex(s, -1)
+		locs := privateTag().FindAllStringSubmatchIndex(s, -1)
 		if locs == nil {
 			return s
 		}
@@ -254,7 +254,8 @@ type start struct {
 
 // startsByByte lists the starts by their first byte (both cases for a
 // caseless start), so that one pass over the text finds them all.
-var startsByByte = func() (t [256][]start) {
+var startsByByte = sync.OnceValue(func() *[256][]start {
+	var t [256][]start
 	for i, r := range rules {
 		for _, text := range r.starts {
 			st := start{rule: i, text: text, second: text[1], fold: r.fold}
@@ -265,15 +266,16 @@ var startsByByte = func() (t [256][]start) {
 			}
 		}
 	}
-	return t
-}()
+	return &t
+})
 
 // findStarts returns, for each rule, the ascending offsets in s where one
 // of its starts occurs.
 func findStarts(s string) [][]int {
 	at := make([][]int, len(rules))
+	table := startsByByte()
 	for i := 0; i+1 < len(s); i++ {
-		for _, st := range startsByByte[s[i]] {
+		for _, st := range table[s[i]] {
 			c := s[i+1]
 			if st.fold && 'A' <= c && c <= 'Z' {
 				c += 'a' - 'A'

@@ -226,7 +226,7 @@ func FuzzClean(f *testing.F) {
 				t.Fatalf("secret %q survived in %q", s, out)
 			}
 		}
-		if privateTag.MatchString(out) {
+		if privateTag().MatchString(out) {
 			t.Fatalf("private tag survived in %q", out)
 		}
 	})

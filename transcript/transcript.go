@@ -20,6 +20,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bimri/bimri-hook/privacy"
 	"github.com/tidwall/gjson"
@@ -462,11 +463,13 @@ func (sr *summaryReader) addChange(path string) {
 // may carry a version, as the plugin launcher's cached build does
 // ("$CLAUDE_PLUGIN_DATA/bin/bimri-hook-0.1.0 remember"), but must otherwise
 // stand alone, so "cat bimri.md" is not the program.
-var rememberCommand = regexp.MustCompile(`(?s)(?:^|[^\w.-])bimri(?:-hook)?(?:-v?\d[\w.+-]*)?(?:\.exe)?(?:[^\w.-].*)?\bremember\b`)
+var rememberCommand = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)(?:^|[^\w.-])bimri(?:-hook)?(?:-v?\d[\w.+-]*)?(?:\.exe)?(?:[^\w.-].*)?\bremember\b`)
+})
 
 func isRemember(command string) bool {
 	return strings.Contains(command, "bimri") && strings.Contains(command, "remember") &&
-		rememberCommand.MatchString(command)
+		rememberCommand().MatchString(command)
 }
 
 // Add combines s, a summary of an earlier stretch, with next, a summary of

@@ -28,6 +28,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now time.Time
 			code = exitError
 		}
 	}()
+	// The hot path, `bimri-hook hook` exactly as the settings and the
+	// plugin run it, skips building the CLI (every command and its flags),
+	// a cost every hook event would pay for nothing.
+	if len(args) == 2 && args[1] == "hook" {
+		a := &app{stdin: stdin, stdout: stdout, stderr: stderr, now: now}
+		if err := a.hook(nil); err != nil {
+			fmt.Fprintln(stderr, errorLine(err))
+			return exitError
+		}
+		return exitOK
+	}
 	app := newApp(stdin, stdout, stderr, now)
 	if err := app.Run(args); err != nil {
 		fmt.Fprintln(stderr, errorLine(err))

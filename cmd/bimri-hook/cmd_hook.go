@@ -21,22 +21,27 @@ func (a *app) hookCommand() *cli.Command {
 		Name:      "hook",
 		Usage:     "handle one Claude Code hook event read as JSON from stdin",
 		UsageText: "bimri-hook hook < event.json",
-		Action: func(c *cli.Context) error {
-			data, err := hooks.ReadInput(a.stdin, stdinWait)
-			if err != nil {
-				return err
-			}
-			in, err := hooks.Decode(data)
-			if err != nil {
-				return err
-			}
-			out, err := a.handle(c, in)
-			if err != nil {
-				return fmt.Errorf("%s: %w", in.Event, err)
-			}
-			return out.Write(a.stdout)
-		},
+		Action:    a.hook,
 	}
+}
+
+// hook handles one event from stdin. c is nil when run dispatched
+// `bimri-hook hook` without building the CLI: then no flag was given,
+// and commonFlag reads the environment alone.
+func (a *app) hook(c *cli.Context) error {
+	data, err := hooks.ReadInput(a.stdin, stdinWait)
+	if err != nil {
+		return err
+	}
+	in, err := hooks.Decode(data)
+	if err != nil {
+		return err
+	}
+	out, err := a.handle(c, in)
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.Event, err)
+	}
+	return out.Write(a.stdout)
 }
 
 // handle runs one decoded event through the hooks package: the same path

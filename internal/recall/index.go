@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -35,7 +36,7 @@ type Key struct {
 	ModTime int64 // nanoseconds since the epoch
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // errCorrupt is any index that does not read: it is rebuilt.
 var errCorrupt = errors.New("recall index is damaged")
@@ -100,7 +101,7 @@ func Encode(items []Item, key Key) []byte {
 	out := []byte(magic)
 	out = le.AppendUint64(out, uint64(key.Size))
 	out = le.AppendUint64(out, uint64(key.ModTime))
-	out = le.AppendUint32(out, crc32.Checksum(body, castagnoli))
+	out = le.AppendUint32(out, crc32.Checksum(body, castagnoli()))
 	return append(out, body...)
 }
 
@@ -123,7 +124,7 @@ func Decode(data []byte) (*Index, error) {
 	}
 	x := &Index{key: Key{Size: int64(le.Uint64(data[8:])), ModTime: int64(le.Uint64(data[16:]))}}
 	body := data[headerLen:]
-	if crc32.Checksum(body, castagnoli) != le.Uint32(data[24:]) {
+	if crc32.Checksum(body, castagnoli()) != le.Uint32(data[24:]) {
 		return nil, errCorrupt
 	}
 	x.docs, x.nterms = int(le.Uint32(body)), int(le.Uint32(body[4:]))

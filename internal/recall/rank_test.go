@@ -205,7 +205,7 @@ func fixChecksum(data []byte) []byte {
 	out := slices.Clone(data)
 	copy(out, magic)
 	body := out[headerLen:]
-	sum := crc32.Checksum(body, castagnoli)
+	sum := crc32.Checksum(body, castagnoli())
 	out[24], out[25], out[26], out[27] = byte(sum), byte(sum>>8), byte(sum>>16), byte(sum>>24)
 	return out
 }

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -18,7 +19,7 @@ func Tokens(s string) []string {
 		}
 		w := strings.ToLower(s[start:end])
 		start = -1
-		if len(w) < 2 || stopWords[w] {
+		if len(w) < 2 || stopWords()[w] {
 			return
 		}
 		out = append(out, Stem(w))
@@ -71,7 +72,7 @@ func Stem(w string) string {
 
 // stopWords are English function words and the politeness around a
 // request; they match everything and so mean nothing.
-var stopWords = func() map[string]bool {
+var stopWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an and are as at be been but by can could did do does
 done for from had has have how i if in into is it its just me my no not of on or our
@@ -81,4 +82,4 @@ again all any let lets now should some than thanks thank want need tell know`) {
 		m[w] = true
 	}
 	return m
-}()
+})
