@@ -41,7 +41,7 @@ func adviceWorkspace(t *testing.T) Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Env{Store: store, Config: cfg, Settings: DefaultSettings(), Now: day, Binary: "/opt/bin/bimri-hook"}
+	return Env{Store: store, Config: cfg, Settings: DefaultSettings(), Today: day, Binary: "/opt/bin/bimri-hook"}
 }
 
 func startText(t *testing.T, env Env, session string) string {
@@ -58,7 +58,7 @@ func TestSessionStartAsksOnce(t *testing.T) {
 	env := adviceWorkspace(t)
 	f, _, _, err := env.Store.Read()
 	is.NoErr(err)
-	a := memfile.Advise(f, env.Now, env.Config)
+	a := memfile.Advise(f, env.Today, env.Config)
 	is.Equal(len(a.Consolidate), 4)
 	is.True(a.Promote != "")
 	is.True(len(a.Unnamed) >= 2)

@@ -17,7 +17,7 @@ type Env struct {
 	Store    *memfile.Store
 	Config   memfile.Config
 	Settings Settings
-	Now      time.Time // the clock; today is its calendar date
+	Today    time.Time // the day the event happens on (the clock's date, or --today)
 	Binary   string    // the command the agent runs to record (this binary)
 	// ClaudeDir is Claude Code's config folder ($CLAUDE_CONFIG_DIR, else
 	// ~/.claude; see workspace.ClaudeDir): transcripts live in its
@@ -118,6 +118,6 @@ func ParseSettings(root gjson.Result) (Settings, error) {
 	return s, nil
 }
 
-// errBusy reports whether err is a lock timeout, which handlers turn into
+// isBusy reports whether err is a lock timeout, which handlers turn into
 // a quiet skip: memory can wait a turn, the session must not.
-func errBusy(err error) bool { return errors.Is(err, memfile.ErrBusy) }
+func isBusy(err error) bool { return errors.Is(err, memfile.ErrBusy) }

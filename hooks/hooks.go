@@ -5,9 +5,9 @@
 package hooks
 
 import (
-	"github.com/bimri/bimri-hook/internal/event"
 	"strings"
-	"time"
+
+	"github.com/bimri/bimri-hook/internal/event"
 )
 
 // Output is a handler's answer. At most one of JSON and Text is set; both
@@ -34,8 +34,6 @@ func Handle(env Env, in Input) (Output, error) {
 	}
 	return Output{}, nil
 }
-
-func (env Env) today() time.Time { return env.Now }
 
 func additionalContext(ev event.Name, text string) Output {
 	return Output{JSON: map[string]any{

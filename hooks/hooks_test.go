@@ -101,7 +101,7 @@ func TestStartContextFitsLimit(t *testing.T) {
 		is.NoErr(err)
 	}
 	f.Header.Sessions = 10 // deep maintenance brief too
-	env := Env{Store: store, Config: cfg, Settings: DefaultSettings(), Now: day, Binary: "/opt/bimri hook/bimri-hook"}
+	env := Env{Store: store, Config: cfg, Settings: DefaultSettings(), Today: day, Binary: "/opt/bimri hook/bimri-hook"}
 	for _, limit := range []int{10000, 3000, 800} {
 		env.Config.ContextLimit = limit
 		got := startContext(env, Input{Source: "startup"}, f, "a notice", "")

@@ -3,9 +3,9 @@ package hooks
 import (
 	"errors"
 	"fmt"
-	"github.com/bimri/bimri-hook/internal/event"
 	"path/filepath"
 
+	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/tidwall/gjson"
 )
 

@@ -125,7 +125,7 @@ func judgmentBrief(env Env, sessions int, deep *memfile.DeepReport, advice strin
 // maintenanceReport answers "run BIMRI maintenance".
 func maintenanceReport(rep memfile.Report, env Env, f *memfile.File) string {
 	sessions := f.Header.Sessions
-	a := memfile.Advise(f, env.today(), env.Config)
+	a := memfile.Advise(f, env.Today, env.Config)
 	var b strings.Builder
 	b.WriteString("BIMRI deep maintenance ran just now, at the user's request.\n")
 	fmt.Fprintf(&b, "- Archived: %d item(s). Merged duplicate groups: %d. Tags dropped: %d.\n", len(rep.Archived), len(rep.Deep.Merged), len(rep.Deep.DroppedTags))

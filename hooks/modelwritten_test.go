@@ -25,7 +25,7 @@ func TestSessionStartConvertsModelWrittenFile(t *testing.T) {
 	cfg := memfile.DefaultConfig()
 	store, err := memfile.OpenStore(root, cfg, time.Second)
 	is.NoErr(err)
-	env := Env{Store: store, Config: cfg, Settings: DefaultSettings(), Now: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Binary: "/opt/bin/bimri-hook"}
+	env := Env{Store: store, Config: cfg, Settings: DefaultSettings(), Today: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Binary: "/opt/bin/bimri-hook"}
 
 	out, err := Handle(env, Input{Event: "SessionStart", SessionID: "s1", Source: "startup"})
 	is.NoErr(err)

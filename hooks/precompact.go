@@ -18,7 +18,7 @@ func PreCompact(env Env, in Input) (Output, error) {
 		catchUp(env, in, &st)
 		if !recordedAnything(st) {
 			if text := transcript.FallbackSummary(st.Transcript, entryTextLimit); text != "" {
-				if _, _, err := tx.File.Add(memfile.NewEntry{Tier: 2, Importance: 2, Date: env.today(),
+				if _, _, err := tx.File.Add(memfile.NewEntry{Tier: 2, Importance: 2, Date: env.Today,
 					Tags: []string{"checkpoint"}, Text: checkpointPrefix + text}); err != nil {
 					return err
 				}
@@ -28,7 +28,7 @@ func PreCompact(env Env, in Input) (Output, error) {
 		saveState(tx, in, st)
 		return nil
 	})
-	if err != nil && !errBusy(err) {
+	if err != nil && !isBusy(err) {
 		return Output{}, err
 	}
 	return Output{Text: compactInstructions}, nil

@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"encoding/json"
-	"github.com/bimri/bimri-hook/internal/event"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/memfile"
 )

@@ -31,7 +31,7 @@ func BenchmarkRecallPrompt(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	env := Env{Store: store, Config: memfile.DefaultConfig(), Settings: DefaultSettings(), Now: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Binary: "bimri-hook"}
+	env := Env{Store: store, Config: memfile.DefaultConfig(), Settings: DefaultSettings(), Today: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Binary: "bimri-hook"}
 	in := Input{Event: "UserPromptSubmit", SessionID: "bench", Prompt: "How did we fix the session cache latency in the billing webhook handler?"}
 	if err := store.CheckLock(); err != nil {
 		b.Fatal(err)

@@ -117,7 +117,7 @@ func recordEnv(t *testing.T) (Env, string) {
 		t.Fatal(err)
 	}
 	env := Env{Store: store, Config: cfg, Settings: DefaultSettings(), Binary: "bimri-hook",
-		Now: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)}
+		Today: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)}
 	return env, filepath.Join(root, "t.jsonl")
 }
 

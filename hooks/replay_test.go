@@ -61,15 +61,15 @@ func replaySessions(t *testing.T, root string, seed uint64, days int, start time
 		t.Helper()
 		out, err := Handle(env, in)
 		if err != nil {
-			t.Fatalf("%s on %s: %v", in.Event, env.Now.Format("2006-01-02"), err)
+			t.Fatalf("%s on %s: %v", in.Event, env.Today.Format("2006-01-02"), err)
 		}
 		return out
 	}
 	tier1 := map[int]string{0: "This project is a CLI that generates invoice PDFs for small shops.",
 		3: "The user wants a regression test with every bug fix.", 40: "Never touch the legacy billing schema by hand.", 90: "Releases go out on Tuesdays only."}
 	for day := 0; day < days; day++ {
-		env.Now = start.AddDate(0, 0, day)
-		store.Today = env.Now
+		env.Today = start.AddDate(0, 0, day)
+		store.Today = env.Today
 		for range 1 + r.IntN(2) {
 			session++
 			id := fmt.Sprintf("replay-%04d", session)
@@ -93,12 +93,12 @@ func replaySessions(t *testing.T, root string, seed uint64, days int, start time
 			}
 			_, err := store.Update(func(tx *memfile.Tx) error {
 				for _, n := range adds {
-					n.Date = env.Now
+					n.Date = env.Today
 					e, _, err := tx.File.Add(n)
 					if err != nil {
 						return err
 					}
-					recorded = append(recorded, replayed{e.ID, n.Tier, n.Importance, env.Now, e.Text})
+					recorded = append(recorded, replayed{e.ID, n.Tier, n.Importance, env.Today, e.Text})
 				}
 				return nil
 			})
@@ -110,7 +110,7 @@ func replaySessions(t *testing.T, root string, seed uint64, days int, start time
 		}
 	}
 	// The next morning's session: what it is told is what must serve.
-	env.Now = start.AddDate(0, 0, days-1)
+	env.Today = start.AddDate(0, 0, days-1)
 	out := run(Input{Event: "SessionStart", SessionID: "replay-last", Source: "startup"})
 	ctx, _ := out.JSON["hookSpecificOutput"].(map[string]any)["additionalContext"].(string)
 	return recorded, ctx, env

@@ -24,7 +24,7 @@ func SessionEnd(env Env, in Input) (Output, error) {
 		catchUp(env, in, &st)
 		if !recordedAnything(st) {
 			if text := transcript.FallbackSummary(st.Transcript, entryTextLimit); text != "" {
-				if _, _, err := tx.File.Add(memfile.NewEntry{Tier: 2, Importance: 2, Date: env.today(),
+				if _, _, err := tx.File.Add(memfile.NewEntry{Tier: 2, Importance: 2, Date: env.Today,
 					Tags: []string{"auto"}, Text: text}); err != nil {
 					return err
 				}
@@ -42,12 +42,12 @@ func SessionEnd(env Env, in Input) (Output, error) {
 			opt.Deep = true
 			opt.Archived = env.Store.ArchivedEntries()
 		}
-		tx.Maintain(env.today(), env.Config, opt)
+		tx.Maintain(env.Today, env.Config, opt)
 		st.Counted = true
 		saveState(tx, in, st)
 		return nil
 	})
-	if errBusy(err) {
+	if isBusy(err) {
 		return Output{}, nil // the next session's pass catches up
 	}
 	return Output{}, err

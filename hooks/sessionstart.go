@@ -3,11 +3,11 @@ package hooks
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/bimri/bimri-hook/internal/event"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/wiring"
 )
@@ -33,7 +33,7 @@ func SessionStart(env Env, in Input) (Output, error) {
 	var f *memfile.File
 	var notice, told, updated, advice, converted string
 	_, err := env.Store.Update(func(tx *memfile.Tx) error {
-		rep := tx.Maintain(env.today(), env.Config, memfile.Options{})
+		rep := tx.Maintain(env.Today, env.Config, memfile.Options{})
 		f, notice = tx.File, tx.Notice
 		updated = updatedMessage(0, rep, "")
 		converted = conversionMessage(env, tx.Warnings, rep, tx.File)
@@ -49,7 +49,7 @@ func SessionStart(env Env, in Input) (Output, error) {
 		// (a read-only folder): the session still gets the memory as it
 		// stands. Only a memory that cannot even be read is an error.
 		notice = busyMessage
-		if !errBusy(err) {
+		if !isBusy(err) {
 			notice = fmt.Sprintf("bimri-hook could not update %s (%v); this is the memory as it stands", env.Store.Names.Memory, err)
 		}
 		var readErr error
@@ -102,7 +102,7 @@ func adviseOnce(env Env, tx *memfile.Tx, in Input) string {
 // workspace were already asked: the text, the advice it came from and
 // the pattern it asks to name ("" none).
 func advice(env Env, f *memfile.File, st sessionState, asked []string) (string, memfile.Advice, string) {
-	a := memfile.Advise(f, env.today(), env.Config)
+	a := memfile.Advise(f, env.Today, env.Config)
 	if st.Advised {
 		a.Consolidate, a.Promote = nil, ""
 	}
@@ -122,7 +122,7 @@ func advice(env Env, f *memfile.File, st sessionState, asked []string) (string, 
 // remember as asked). Reading state without the lock is safe: every state
 // file is replaced atomically.
 func steadyStart(env Env, in Input) (*memfile.File, bool) {
-	f, ok := env.Store.ReadMaintained(env.today(), env.Config)
+	f, ok := env.Store.ReadMaintained(env.Today, env.Config)
 	if !ok || len(env.Store.ReadState(noticeKey)) > 0 {
 		return nil, false
 	}
@@ -144,7 +144,7 @@ func startContext(env Env, in Input, f *memfile.File, notice, advice string) str
 		extras = append(extras, intake(env, globalFacts(env)))
 	}
 	if n := f.Header.Sessions; n > 0 && n%env.Config.DeepEvery == 0 {
-		_, rep := memfile.Maintain(f, env.today(), env.Config, memfile.Options{Deep: true})
+		_, rep := memfile.Maintain(f, env.Today, env.Config, memfile.Options{Deep: true})
 		extras = append(extras, judgmentBrief(env, n, rep.Deep, advice))
 	} else if advice != "" {
 		extras = append(extras, advice)

@@ -21,7 +21,7 @@ func TestSteadySessionStart(t *testing.T) {
 	is := is.New(t)
 	env, path := recordEnv(t)
 	env.Store.LockTimeout = 50 * time.Millisecond
-	day := env.Now
+	day := env.Today
 	f := memfile.New(env.Config)
 	for i, text := range []string{"Chose PostgreSQL for the invoices.", "Added retries to the upload loop.", "Fixed the login redirect."} {
 		_, _, err := f.Add(memfile.NewEntry{Tier: 1 + i%2, Importance: 4 + i%2, Date: day.AddDate(0, 0, -3*i), Tags: []string{"db", "api"}, Text: text})

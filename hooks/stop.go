@@ -35,14 +35,14 @@ func Stop(env Env, in Input) (Output, error) {
 			out = additionalContext(event.Stop, nudgeReason(env))
 			return nil
 		}
-		rep := tx.Maintain(env.today(), env.Config, memfile.Options{})
+		rep := tx.Maintain(env.Today, env.Config, memfile.Options{})
 		recorded := st.Transcript.RememberCalls - st.Reported
 		st.Reported = st.Transcript.RememberCalls
 		saveState(tx, in, st)
 		out = userMessage(told, updatedMessage(recorded, rep, tx.Notice))
 		return nil
 	})
-	if errBusy(err) {
+	if isBusy(err) {
 		return systemMessage(busyMessage), nil
 	}
 	return out, err

@@ -1,11 +1,11 @@
 package hooks
 
 import (
-	"github.com/bimri/bimri-hook/internal/event"
 	"regexp"
 	"strings"
 	"sync"
 
+	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/memfile"
 )
 
@@ -71,11 +71,11 @@ func UserPromptSubmit(env Env, in Input) (Output, error) {
 	}
 	var text string
 	_, err := env.Store.Update(func(tx *memfile.Tx) error {
-		rep := tx.Maintain(env.today(), env.Config, memfile.Options{Deep: true, Archived: env.Store.ArchivedEntries()})
+		rep := tx.Maintain(env.Today, env.Config, memfile.Options{Deep: true, Archived: env.Store.ArchivedEntries()})
 		text = maintenanceReport(rep, env, tx.File)
 		return nil
 	})
-	if errBusy(err) {
+	if isBusy(err) {
 		return additionalContext(event.UserPromptSubmit, busyMessage+"; ask again in a moment."), nil
 	}
 	if err != nil {

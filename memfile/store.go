@@ -13,7 +13,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -66,8 +65,8 @@ type Store struct {
 	// need no durability: a sync per write would make a long simulation
 	// take minutes on a real disk. Writes are still atomic renames.
 	NoSync bool
-	// pause, when set (tests only, via BIMRI_TEST_STORE_PAUSE), sleeps
-	// between the steps of a write so a test can kill the process there.
+	// pause sleeps between the steps of a write so a test can kill the
+	// process there: testPause, set only in test builds.
 	pause time.Duration
 }
 
@@ -84,9 +83,7 @@ func OpenStore(root string, cfg Config, lockTimeout time.Duration) (*Store, erro
 		return nil, fmt.Errorf("workspace %q is not a directory", root)
 	}
 	s := &Store{Root: filepath.Clean(root), Names: WorkspaceNames, LockTimeout: lockTimeout, Config: cfg, Now: time.Now}
-	if ms, err := strconv.Atoi(os.Getenv("BIMRI_TEST_STORE_PAUSE")); err == nil && ms > 0 {
-		s.pause = time.Duration(ms) * time.Millisecond
-	}
+	s.pause = testPause
 	return s, nil
 }
 
@@ -471,6 +468,11 @@ func (s *Store) appendArchive(items []Archived) error {
 	}
 	return f.Close()
 }
+
+// testPause is the pause between write steps of every store. It is zero
+// in bimri-hook's own builds; testhook_bimritest.go sets it in a binary
+// built with -tags bimritest, which the crash tests kill mid-write.
+var testPause time.Duration
 
 // step is the test-only pause between write steps.
 func (s *Store) step() {

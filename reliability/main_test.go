@@ -71,7 +71,9 @@ func buildAndRun(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "reliability: the go command is needed to build bimri-hook:", err)
 		return 1
 	}
-	build := exec.Command(gobin, "build", "-o", binary, "github.com/bimri/bimri-hook/cmd/bimri-hook")
+	// -tags bimritest compiles in the store's test pause, which the
+	// crash tests use to kill a write midway (memfile/testhook_bimritest.go).
+	build := exec.Command(gobin, "build", "-tags", "bimritest", "-o", binary, "github.com/bimri/bimri-hook/cmd/bimri-hook")
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "reliability: go build: %v\n%s", err, out)
 		return 1

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/bimri/bimri-hook/internal/event"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/tidwall/gjson"
 )
 

@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
-	"github.com/bimri/bimri-hook/internal/event"
 	"slices"
 	"time"
 
 	"github.com/bimri/bimri-hook/hooks"
+	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/urfave/cli/v2"
 )
@@ -58,7 +58,7 @@ func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
 		Store:     ws.store,
 		Config:    ws.config.Memory,
 		Settings:  ws.config.Hooks,
-		Now:       ws.now,
+		Today:     ws.now,
 		Binary:    workspace.Binary(),
 		ClaudeDir: workspace.ClaudeDir(),
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/bimri/bimri-hook/internal/event"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/internal/config"
+	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/internal/simulate"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"

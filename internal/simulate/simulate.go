@@ -414,7 +414,7 @@ func (s *simulator) session(n int) (SessionStats, error) {
 	s.store.Now = func() time.Time { return day } // dates the archive records
 	env := hooks.Env{
 		Store: s.store, Config: s.sim.Config, Settings: s.sim.Settings,
-		Now: day, Binary: s.sim.Binary, ClaudeDir: filepath.Join(s.home, ".claude"),
+		Today: day, Binary: s.sim.Binary, ClaudeDir: filepath.Join(s.home, ".claude"),
 	}
 	id := fmt.Sprintf("00000000-0000-4000-8000-%012d", n)
 	base := Payload{SessionID: id, Cwd: s.store.Root,

@@ -4,11 +4,13 @@
 // the answer in front of it:
 //
 //   - view: the SessionStart view alone (what the model sees without recall);
+//
 //   - view + recall: the view plus what UserPromptSubmit recalls;
+//
 //   - most recent: a simple baseline that adds the k newest entries, from
 //     the file and the archive together, to every prompt.
 //
-//	go run ./reliability/cmd/recalleval -seed 1
+//     go run ./reliability/cmd/recalleval -seed 1
 //
 // The scenario: topics recur for months; most entries are routine work on
 // a topic (sharing its words), and now and then a decision is recorded
@@ -133,7 +135,7 @@ func run() error {
 	}
 	store.Today = today
 
-	env := hooks.Env{Store: store, Config: cfg, Settings: hooks.DefaultSettings(), Now: today, Binary: "bimri-hook"}
+	env := hooks.Env{Store: store, Config: cfg, Settings: hooks.DefaultSettings(), Today: today, Binary: "bimri-hook"}
 	env.Settings.Recall.Items = *k
 	out, err := hooks.SessionStart(env, hooks.Input{Event: "SessionStart", SessionID: "eval-start", Source: "startup", Cwd: dir})
 	if err != nil {
