@@ -606,7 +606,7 @@ func (s *simulator) followAdvice(context string, day time.Time) error {
 func (s *simulator) serving(sessions int) (Serving, error) {
 	sv := Serving{Recorded: len(s.recorded), Consolidated: s.consolidated, Promoted: s.promoted, Named: s.named}
 	day := s.sim.Start.AddDate(0, 0, (sessions-1)/s.sim.PerDay)
-	env := hooks.Env{Store: s.store, Config: s.sim.Config, Settings: s.sim.Settings, Now: day, Binary: s.sim.Binary, ClaudeDir: filepath.Join(s.home, ".claude")}
+	env := hooks.Env{Store: s.store, Config: s.sim.Config, Settings: s.sim.Settings, Today: day, Binary: s.sim.Binary, ClaudeDir: filepath.Join(s.home, ".claude")}
 	p := Payload{Event: event.SessionStart, Source: "startup", SessionID: "00000000-0000-4000-8000-999999999999", Cwd: s.store.Root}
 	in, err := hooks.Decode(p.JSON())
 	if err != nil {
