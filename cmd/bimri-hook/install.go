@@ -2,7 +2,6 @@ package main
 
 import (
 	"github.com/bimri/bimri-hook/internal/install"
-	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/wiring"
 	"github.com/urfave/cli/v2"
 )
@@ -31,14 +30,9 @@ func (a *app) installCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			binary, err := install.Binary(c.String("binary"))
+			binary, err := install.BinaryFor(file.Scope, c.String("binary"))
 			if err != nil {
 				return err
-			}
-			// Project settings are shared through the repository: name the
-			// binary as every machine can, when PATH's bimri-hook is this one.
-			if file.Scope == install.ScopeProject && c.String("binary") == "" && workspace.OnPath(binary) {
-				binary = wiring.Name
 			}
 			command := wiring.Command{Binary: binary}
 			// Find the repository first: a --git that cannot work must

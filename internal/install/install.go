@@ -116,6 +116,23 @@ func Binary(binary string) (string, error) {
 	return binary, nil
 }
 
+// BinaryFor is the binary install writes into the settings of scope:
+// Binary(given), except at project scope, whose file teams share, where
+// the bare name bimri-hook is written when nothing was given and PATH's
+// bimri-hook is this binary. The hook, started by that bare name from
+// PATH, then gives the agent the bare name too (workspace.Binary), and the
+// rule install writes matches it.
+func BinaryFor(scope, given string) (string, error) {
+	binary, err := Binary(given)
+	if err != nil {
+		return "", err
+	}
+	if scope == ScopeProject && given == "" && workspace.OnPath(binary) {
+		return wiring.Name, nil
+	}
+	return binary, nil
+}
+
 // EditSettings reads a settings file, notes what bimri-hook had wired in
 // it, applies edit, and writes the result atomically if it changed.
 func EditSettings(file SettingsFile, edit func([]byte) ([]byte, bool, error)) (was wiring.Wiring, changed bool, err error) {
