@@ -31,6 +31,7 @@ func writeProbe(t *testing.T, path, marker string) {
 // permission rule? Measured: bin/ is on PATH; the plugin's settings.json
 // permission rule is not applied.
 func TestMeasurePluginBinAndSettings(t *testing.T) {
+	t.Parallel() // independent sandboxes; the package runs long
 	is := is.New(t)
 	api := newFakeAPI(t, func(r Recorded) Reply {
 		if !r.IsMain() {
@@ -77,6 +78,7 @@ func TestMeasurePluginBinAndSettings(t *testing.T) {
 // after a block; so bimri-hook nudges this way and the user is not shown
 // a hook error.
 func TestMeasureStopContext(t *testing.T) {
+	t.Parallel() // independent sandboxes; the package runs long
 	is := is.New(t)
 	api := newFakeAPI(t, func(r Recorded) Reply {
 		if !r.IsMain() {

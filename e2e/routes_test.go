@@ -46,6 +46,7 @@ func untrustWorkspace(t *testing.T, s *Sandbox) {
 // by its bare name from PATH, so it gives the agent `bimri-hook remember`,
 // which the example's rule Bash(bimri-hook remember:*) allows.
 func TestRouteExampleByHand(t *testing.T) {
+	t.Parallel() // independent sandboxes; the package runs long
 	is := is.New(t)
 	bin := buildBimriHook(t)
 	n := note{Importance: 3, Tags: "setup", Text: "Copied the example settings by hand and recorded through them."}
@@ -70,6 +71,7 @@ func TestRouteExampleByHand(t *testing.T) {
 // run as bimri-hook from PATH, writes the bare name into the shared
 // settings, hook and rule alike, and the agent records with it.
 func TestRouteInstallProjectFromPath(t *testing.T) {
+	t.Parallel() // independent sandboxes; the package runs long
 	is := is.New(t)
 	bin := buildBimriHook(t)
 	n := note{Importance: 3, Tags: "setup", Text: "Installed at project scope with the bare name and recorded."}
@@ -114,6 +116,7 @@ func runInstall(t *testing.T, s *Sandbox, pathDir string, args ...string) string
 // remember. The session still leaves its fallback entry, and the user is
 // told the exact rule that would let it record.
 func TestRouteDeniedUntrusted(t *testing.T) {
+	t.Parallel() // independent sandboxes; the package runs long
 	is := is.New(t)
 	n := note{Importance: 3, Tags: "setup", Text: "This record is denied by the client."}
 	record := recordingModel(t, "NOTES.md", n)

@@ -147,3 +147,22 @@ func TestUpdatedMessage(t *testing.T) {
 	is.Equal(updatedMessage(1, archived, "a notice"), "BIMRI updated: 1 entry recorded; 1 archived. a notice")
 	is.Equal(updatedMessage(2, memfile.Report{}, ""), "BIMRI updated: 2 entries recorded")
 }
+
+// Pruning done at SessionStart is reported to the user, as at Stop; a
+// SessionStart that changes nothing says nothing.
+func TestSessionStartReportsPruning(t *testing.T) {
+	is := is.New(t)
+	env, _ := recordEnv(t)
+	f := memfile.New(env.Config)
+	_, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: 1, Date: env.Now.AddDate(0, -6, 0), Tags: []string{"old"}, Text: "A transient note from long ago."})
+	is.NoErr(err)
+	is.NoErr(os.WriteFile(filepath.Join(env.Store.Root, memfile.MemoryName), memfile.Render(f), 0o644))
+	start := func() string {
+		out, err := SessionStart(env, Input{Event: "SessionStart", SessionID: "s", Source: "startup", Cwd: env.Store.Root})
+		is.NoErr(err)
+		msg, _ := out.JSON["systemMessage"].(string)
+		return msg
+	}
+	is.Equal(start(), "BIMRI updated: 1 archived")
+	is.Equal(start(), "") // nothing more to do
+}
