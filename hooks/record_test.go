@@ -154,7 +154,7 @@ func TestSessionStartReportsPruning(t *testing.T) {
 	is := is.New(t)
 	env, _ := recordEnv(t)
 	f := memfile.New(env.Config)
-	_, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: 1, Date: env.Now.AddDate(0, -6, 0), Tags: []string{"old"}, Text: "A transient note from long ago."})
+	_, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: 1, Date: env.Today.AddDate(0, -6, 0), Tags: []string{"old"}, Text: "A transient note from long ago."})
 	is.NoErr(err)
 	is.NoErr(os.WriteFile(filepath.Join(env.Store.Root, memfile.MemoryName), memfile.Render(f), 0o644))
 	start := func() string {
