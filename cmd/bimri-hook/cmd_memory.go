@@ -229,7 +229,7 @@ func (a *app) showCommand() *cli.Command {
 			if c.Bool("json") {
 				return printJSON(a.stdout, snap)
 			}
-			printShow(a.stdout, snap, store.Path(store.Names.Memory))
+			inspect.PrintShow(a.stdout, snap, store.Path(store.Names.Memory))
 			printWorthReviving(a.stdout, store, f)
 			return nil
 		},
@@ -251,14 +251,14 @@ func (a *app) whyCommand() *cli.Command {
 				return err
 			}
 			if p := f.FindPattern(id); p != nil {
-				printWhyPattern(a.stdout, p)
+				inspect.PrintWhyPattern(a.stdout, p)
 				return nil
 			}
 			e, tier := f.Find(id)
 			if e == nil {
 				return fmt.Errorf("no entry with ID %q in %s", id, memfile.MemoryName)
 			}
-			printWhy(a.stdout, inspect.Explain(*e, tier, ws.now, ws.config.Memory))
+			inspect.PrintWhy(a.stdout, inspect.Explain(*e, tier, ws.now, ws.config.Memory))
 			return nil
 		},
 	}
@@ -278,7 +278,7 @@ func (a *app) forecastCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			printForecast(a.stdout, memfile.Forecast(f, ws.now, ws.config.Memory, days), days, ws.config.Memory.Threshold)
+			inspect.PrintForecast(a.stdout, memfile.Forecast(f, ws.now, ws.config.Memory, days), days, ws.config.Memory.Threshold)
 			printWorthReviving(a.stdout, ws.store, f)
 			return nil
 		},
@@ -308,7 +308,7 @@ func (a *app) maintainCommand() *cli.Command {
 					return err
 				}
 				_, rep := memfile.Maintain(f, ws.now, ws.config.Memory, opt)
-				printReport(a.stdout, rep, true)
+				inspect.PrintReport(a.stdout, rep, true)
 				return nil
 			}
 			var rep memfile.Report
@@ -319,7 +319,7 @@ func (a *app) maintainCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			printReport(a.stdout, rep, false)
+			inspect.PrintReport(a.stdout, rep, false)
 			if res.Notice != "" {
 				fmt.Fprintln(a.stdout, res.Notice)
 			}
@@ -375,7 +375,7 @@ func (a *app) searchCommand() *cli.Command {
 			if c.Bool("json") {
 				return printJSON(a.stdout, hits)
 			}
-			printHits(a.stdout, hits, query)
+			inspect.PrintHits(a.stdout, hits, query)
 			return nil
 		},
 	}

@@ -37,7 +37,7 @@ func (a *app) mergeDriverCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			printMerged(a.stdout, name, res.Report, res.NoBase, cfgErr)
+			mergedriver.Print(a.stdout, name, res.Report, res.NoBase, cfgErr)
 			return nil
 		},
 	}

@@ -198,7 +198,7 @@ func (a *app) simulateEvent(c *cli.Context, name string) error {
 	}.JSON()
 	verbose := c.Bool("verbose")
 	if verbose {
-		printSimulatedPayload(a.stderr, payload)
+		simulate.PrintPayload(a.stderr, payload)
 	}
 
 	in, err := hooks.Decode(payload)
@@ -218,7 +218,7 @@ func (a *app) simulateEvent(c *cli.Context, name string) error {
 		return err
 	}
 	if verbose {
-		printSimulatedAnswer(a.stderr, stdout.Len(), out)
+		simulate.PrintAnswer(a.stderr, stdout.Len(), out)
 	}
 	_, err = a.stdout.Write(stdout.Bytes())
 	return err
@@ -276,7 +276,7 @@ func (a *app) simulateSessions(c *cli.Context) error {
 	var werr error
 	stats, serving, err := simulate.Serve(ctx, sim, func(st simulate.SessionStats) {
 		if werr == nil {
-			werr = printSimulatedSession(a.stdout, st, sim.Config)
+			werr = simulate.PrintSession(a.stdout, st, sim.Config)
 		}
 	})
 	if err != nil {
@@ -286,10 +286,10 @@ func (a *app) simulateSessions(c *cli.Context) error {
 		return werr
 	}
 	if c.Bool("verbose") {
-		printSimulationTime(a.stderr, len(stats), time.Since(began))
+		simulate.PrintTime(a.stderr, len(stats), time.Since(began))
 	}
-	if err := printSimulationSummary(a.stdout, stats, sim); err != nil {
+	if err := simulate.PrintSummary(a.stdout, stats, sim); err != nil {
 		return err
 	}
-	return printServing(a.stdout, serving, sim)
+	return simulate.PrintServing(a.stdout, serving, sim)
 }

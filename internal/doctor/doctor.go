@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/config"
+	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/internal/install"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
@@ -369,8 +370,8 @@ func (d *doctor) checkMemory(store *memfile.Store, cfg memfile.Config) {
 		d.add(StatusOK, "memory", path+" does not exist yet; the next session creates it", "")
 		return
 	}
-	detail := fmt.Sprintf("%s: %s, %s, %s", path, plural(len(f.Entries(1))+len(f.Entries(2)), "entry", "entries"),
-		plural(len(f.Patterns()), "pattern", "patterns"), plural(f.Header.Sessions, "session", "sessions"))
+	detail := fmt.Sprintf("%s: %s, %s, %s", path, inspect.Plural(len(f.Entries(1))+len(f.Entries(2)), "entry", "entries"),
+		inspect.Plural(len(f.Patterns()), "pattern", "patterns"), inspect.Plural(f.Header.Sessions, "session", "sessions"))
 	// Lines read leniently are not problems: the next update writes them
 	// in the canonical form.
 	var problems []memfile.Warning
@@ -383,7 +384,7 @@ func (d *doctor) checkMemory(store *memfile.Store, cfg memfile.Config) {
 		}
 	}
 	if converted > 0 {
-		detail += fmt.Sprintf("; %s written loosely, converted at the next update", plural(converted, "line", "lines"))
+		detail += fmt.Sprintf("; %s written loosely, converted at the next update", inspect.Plural(converted, "line", "lines"))
 	}
 	if len(problems) > 0 {
 		d.add(StatusWarn, "memory", fmt.Sprintf("%s; %d warnings, the first: %s", detail, len(problems), problems[0]),
@@ -397,7 +398,7 @@ func (d *doctor) checkMemory(store *memfile.Store, cfg memfile.Config) {
 			where = append(where, fmt.Sprintf("line %d (note %s): %q", n.Line, memfile.NoteID(n), firstLine(n.Lines)))
 		}
 		d.add(StatusWarn, "unread", fmt.Sprintf("%s: %s in Tier 2 and 3 not read as entries (they never decay or leave): %s",
-			path, plural(len(unread), "run of lines", "runs of lines"), strings.Join(where, "; ")),
+			path, inspect.Plural(len(unread), "run of lines", "runs of lines"), strings.Join(where, "; ")),
 			"record each as an entry with bimri-hook remember, then remove it with bimri-hook forget NOTE-ID")
 	}
 
@@ -451,7 +452,7 @@ func (d *doctor) checkArchive(store *memfile.Store) {
 				"search skips them; fix the lines by hand if they matter")
 			return
 		}
-		d.add(StatusOK, "archive", fmt.Sprintf("%s: %s", path, plural(len(recs), "record", "records")), "")
+		d.add(StatusOK, "archive", fmt.Sprintf("%s: %s", path, inspect.Plural(len(recs), "record", "records")), "")
 	}
 }
 
@@ -524,7 +525,7 @@ func (d *doctor) checkGlobal(cfg config.Config) {
 		d.add(StatusFail, "global memory", fmt.Sprintf("%s: %v; sessions start without it", path, err),
 			"fix it by hand, or put "+global.Names.Backup+" beside it in its place")
 	case exists:
-		d.add(StatusOK, "global memory", fmt.Sprintf("%s: %s", path, plural(len(f.Entries(1))+len(f.Entries(2)), "entry", "entries")), "")
+		d.add(StatusOK, "global memory", fmt.Sprintf("%s: %s", path, inspect.Plural(len(f.Entries(1))+len(f.Entries(2)), "entry", "entries")), "")
 	}
 }
 
@@ -552,14 +553,6 @@ func (d *doctor) checkGit() {
 	default:
 		d.add(StatusOK, "git", "bimri.md merges line by line; if the team shares it, bimri-hook install --git merges it entry by entry", "")
 	}
-}
-
-// plural writes a count with its noun: "1 entry", "2 entries".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // Print writes doctor's report: one line per check, its status

@@ -1,4 +1,4 @@
-package main
+package mergedriver
 
 import (
 	"fmt"
@@ -7,10 +7,10 @@ import (
 	"github.com/bimri/bimri-hook/memfile"
 )
 
-// printMerged tells the person running git merge what the merge driver
+// Print tells the person running git merge what the merge driver
 // decided that they may want to check. A merge with nothing to check says
 // nothing, as git's own clean merges do.
-func printMerged(w io.Writer, name string, rep memfile.MergeReport, noBase bool, cfgErr error) {
+func Print(w io.Writer, name string, rep memfile.MergeReport, noBase bool, cfgErr error) {
 	if cfgErr != nil {
 		fmt.Fprintf(w, "%s: merged with the default config: %v\n", name, cfgErr)
 	}

@@ -1,0 +1,181 @@
+package inspect
+
+// What show, why, forecast, maintain and search print for a person.
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/bimri/bimri-hook/memfile"
+)
+
+func PrintShow(w io.Writer, s Snapshot, path string) {
+	fmt.Fprintf(w, "%s: %s, last maintained %s, today %s\n", path, Plural(s.Sessions, "session", "sessions"), orNever(s.LastMaintained), s.Today)
+	for tier := 1; tier <= 2; tier++ {
+		fmt.Fprintf(w, "\nTier %d\n", tier)
+		n := 0
+		for _, e := range s.Entries {
+			if e.Tier != tier {
+				continue
+			}
+			n++
+			fmt.Fprintf(w, "  %s  imp %d  %s  age %2dd  fresh %.2f  weight %.1f  [%s]\n      %s\n",
+				e.ID, e.Importance, e.Date, e.AgeDays, e.Freshness, e.Weight, strings.Join(e.Tags, ","), e.Text)
+		}
+		if n == 0 {
+			fmt.Fprintln(w, "  (no entries)")
+		}
+	}
+	fmt.Fprintln(w, "\nTier 3 patterns")
+	if len(s.Patterns) == 0 {
+		fmt.Fprintln(w, "  (no patterns)")
+	}
+	for _, p := range s.Patterns {
+		fmt.Fprintf(w, "  %s  %-11s  %d obs  %s..%s  [%s]\n      %s\n", p.ID, p.Level, p.Observations, p.First, p.Last, strings.Join(p.Tags, ","), p.Text)
+	}
+	fmt.Fprintln(w, "\nTokens (estimated)")
+	for _, k := range []string{"tier1", "tier2", "tier3", "total"} {
+		b := s.Tokens[k]
+		fmt.Fprintf(w, "  %-6s ~%5d of %5d  %s\n", k, b.Used, b.Budget, Bar(b.Used, b.Budget, 20))
+	}
+	for _, warning := range s.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", warning)
+	}
+}
+
+// Plural writes a count with its noun: "1 entry", "2 entries".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func orNever(s string) string {
+	if s == "" {
+		return "never"
+	}
+	return s
+}
+
+// Bar draws used/total as a fixed-width terminal bar.
+func Bar(used, total, width int) string {
+	if total <= 0 {
+		return ""
+	}
+	n := min(used*width/total, width)
+	over := ""
+	if used > total {
+		over = " OVER"
+	}
+	return "[" + strings.Repeat("#", n) + strings.Repeat(".", width-n) + "]" + over
+}
+
+func PrintWhy(w io.Writer, x Explanation) {
+	e, s := x.Entry, x.Scoring
+	fmt.Fprintf(w, "%s (Tier %d): %s\n", e.ID, s.Tier, e.Text)
+	fmt.Fprintf(w, "  importance %d, recorded %s, %d days ago\n", e.Importance, e.Date.Format(DateLayout), s.Days)
+	if s.Tier == 1 {
+		fmt.Fprintf(w, "  weight = importance = %s (Tier 1 never decays)\n", s.Weight)
+	} else {
+		fmt.Fprintf(w, "  freshness for %d days = %.2f (lookup table)\n", s.Days, float64(s.Freshness)/100)
+		fmt.Fprintf(w, "  weight = %d x %.2f = %s\n", e.Importance, float64(s.Freshness)/100, s.Raw)
+		if s.Floored {
+			fmt.Fprintf(w, "  floor: importance %d never weighs less than %s, so weight = %s\n", e.Importance, s.Weight, s.Weight)
+		}
+	}
+	fmt.Fprintf(w, "  rule: %s\n", s.Rule)
+	fmt.Fprintf(w, "  fate: %s\n", x.Fate)
+	if x.Leaves != nil && x.Leaves.Days > 0 {
+		fmt.Fprintf(w, "  the threshold archives it on %s (in %d days, weight %s)\n", x.Leaves.Day.Format(DateLayout), x.Leaves.Days, x.Leaves.To)
+	}
+}
+
+func PrintWhyPattern(w io.Writer, p *memfile.Pattern) {
+	fmt.Fprintf(w, "%s (Tier 3 pattern): %s\n", p.ID, p.Text)
+	fmt.Fprintf(w, "  %d observations -> %s (%s)\n", p.Observations, p.Level, memfile.LevelRanges("%[2]s %[1]s", ", "))
+	fmt.Fprintf(w, "  tags [%s]; evidence (newest %d): %s\n", strings.Join(p.Tags, ","), len(p.Evidence), strings.Join(p.Evidence, ", "))
+	if p.Level == memfile.Emerging {
+		fmt.Fprintln(w, "  fate: EMERGING patterns are the first archived when Tier 3 is over budget")
+	} else {
+		fmt.Fprintln(w, "  fate: kept; counts never go down, so it keeps its level")
+	}
+}
+
+func PrintForecast(w io.Writer, deps []memfile.Departure, days int, threshold memfile.Weight) {
+	if len(deps) == 0 {
+		fmt.Fprintf(w, "no Tier 2 entry falls below the threshold %s in the next %d days\n", threshold, days)
+		return
+	}
+	fmt.Fprintf(w, "entries the threshold %s archives in the next %d days (budget evictions not included):\n", threshold, days)
+	for _, d := range deps {
+		when := "at the next pass"
+		if d.Days > 0 {
+			when = fmt.Sprintf("on %s (in %d days)", d.Day.Format(DateLayout), d.Days)
+		}
+		fmt.Fprintf(w, "  %s  weight %s -> %s  %s: %s\n", d.Entry.ID, d.From, d.To, when, d.Entry.Text)
+	}
+}
+
+func PrintReport(w io.Writer, rep memfile.Report, dryRun bool) {
+	head := "maintenance done"
+	if dryRun {
+		head = "dry run: nothing written; the pass would do this"
+	}
+	fmt.Fprintln(w, head)
+	fmt.Fprintf(w, "  archived: %d\n", len(rep.Archived))
+	for _, a := range rep.Archived {
+		switch {
+		case a.Entry != nil:
+			fmt.Fprintf(w, "    %s (Tier %d) %s: %s\n", a.Entry.ID, a.Tier, a.Reason, a.Entry.Text)
+		case a.Pattern != nil:
+			fmt.Fprintf(w, "    %s (pattern) %s: %s\n", a.Pattern.ID, a.Reason, a.Pattern.Text)
+		}
+	}
+	for _, c := range rep.Patterns {
+		from := "new"
+		if c.From != "" {
+			from = string(c.From)
+		}
+		fmt.Fprintf(w, "  pattern %s [%s]: %s -> %s (%d obs)\n", c.ID, strings.Join(c.Tags, ","), from, c.To, c.Observations)
+	}
+	for i, t := range rep.Tokens.Tiers {
+		fmt.Fprintf(w, "  tier %d: ~%d of %d tokens %s\n", i+1, t, rep.Budgets[i], Bar(t, rep.Budgets[i], 20))
+	}
+	fmt.Fprintf(w, "  total: ~%d tokens\n", rep.Tokens.Total)
+	if d := rep.Deep; d != nil {
+		for _, m := range d.Merged {
+			fmt.Fprintf(w, "  merged %s into %s\n", strings.Join(m.Removed, ", "), m.Kept)
+		}
+		for _, t := range d.DroppedTags {
+			fmt.Fprintf(w, "  dropped tag %q from %s\n", t.Tag, t.ID)
+		}
+		if len(d.ReviewTier1) > 0 {
+			fmt.Fprintf(w, "  for review: Tier 1 entries %s\n", strings.Join(d.ReviewTier1, ", "))
+		}
+		for _, g := range d.NearDuplicates {
+			fmt.Fprintf(w, "  near-duplicates: %s\n", strings.Join(g, ", "))
+		}
+	}
+	for _, warning := range rep.Warnings {
+		fmt.Fprintf(w, "  warning: %s\n", warning)
+	}
+	if rep.DeepDue {
+		fmt.Fprintln(w, "  deep maintenance is due")
+	}
+}
+
+func PrintHits(w io.Writer, hits []memfile.Hit, query string) {
+	if len(hits) == 0 {
+		fmt.Fprintf(w, "nothing matches %q in bimri.md or the archive\n", query)
+		return
+	}
+	for _, h := range hits {
+		where := h.Where
+		if h.Where == "archive" {
+			where = fmt.Sprintf("archive, %s: %s", h.Archived, h.Reason)
+		}
+		fmt.Fprintf(w, "%s  %s  [%s]  (%s)\n    %s\n", h.ID, h.Date, strings.Join(h.Tags, ","), where, h.Text)
+	}
+}

@@ -1,0 +1,74 @@
+package simulate
+
+// What simulate prints: one line per session, the summary, and under
+// --verbose the payload, the answer and the run's speed.
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/bimri/bimri-hook/hooks"
+	"github.com/bimri/bimri-hook/internal/inspect"
+	"github.com/bimri/bimri-hook/memfile"
+)
+
+// PrintPayload shows, under --verbose, the hook input simulate built.
+func PrintPayload(w io.Writer, payload []byte) {
+	fmt.Fprintf(w, "simulate: hook input sent to the handler:\n%s", payload)
+}
+
+// PrintAnswer shows, under --verbose, what the handler answered.
+func PrintAnswer(w io.Writer, stdoutBytes int, out hooks.Output) {
+	kind := "nothing"
+	switch {
+	case out.JSON != nil:
+		kind = "JSON"
+	case out.Text != "":
+		kind = "plain text"
+	}
+	fmt.Fprintf(w, "simulate: exit 0; %d bytes on stdout (%s)\n", stdoutBytes, kind)
+}
+
+// simulationChartWidth is the width of the per-session budget bar.
+const simulationChartWidth = 40
+
+// PrintSession is one line per simulated session: the file's
+// tokens per tier after SessionEnd, what left it, and a bar of the total
+// against the total budget.
+func PrintSession(w io.Writer, st SessionStats, cfg memfile.Config) error {
+	t := st.Tokens
+	_, err := fmt.Fprintf(w, "session %4d  %s  T1 %4d  T2 %4d  T3 %4d  total %5d/%d %s  archived %d\n",
+		st.Number, st.Date.Format(inspect.DateLayout), t.Tiers[0], t.Tiers[1], t.Tiers[2], t.Total, cfg.TotalBudget,
+		inspect.Bar(t.Total, cfg.TotalBudget, simulationChartWidth), st.Archived)
+	return err
+}
+
+// PrintSummary is the one line that ends a simulation.
+func PrintSummary(w io.Writer, stats []SessionStats, sim Simulation) error {
+	peak, context, archived := 0, 0, 0
+	for _, st := range stats {
+		peak = max(peak, st.PeakTotal)
+		context = max(context, st.Context)
+		archived += st.Archived
+	}
+	_, err := fmt.Fprintf(w, "%d sessions (seed %d, profile %s, %d a day): largest total ~%d of %d tokens; largest context %d of %d characters; %d archived\n",
+		len(stats), sim.Seed, sim.Config.Profile, sim.PerDay, peak, sim.Config.TotalBudget, context, sim.Config.ContextLimit, archived)
+	return err
+}
+
+// PrintServing says how the memory serves the session after the run.
+func PrintServing(w io.Writer, sv Serving, sim Simulation) error {
+	_, err := fmt.Fprintf(w, "the next session: importance 5: %d of %d in %s (as recorded or in the summary that replaced them), %d in the SessionStart view; recorded in the last two days (importance 2+): %d of %d in %s, %d in the view; lost: %d of %d recorded (the rest are in %s or its archive); %s ~%d of %d tokens (Tier 2 ~%d of %d); context %d of %d characters; the agent consolidated %d times, promoted %d decisions, named %d patterns when asked\n",
+		sv.DecisionsKept, sv.Decisions, memfile.MemoryName, sv.DecisionsShown,
+		sv.RecentKept, sv.Recent, memfile.MemoryName, sv.RecentShown,
+		len(sv.Lost), sv.Recorded, memfile.MemoryName,
+		memfile.MemoryName, sv.Tokens.Total, sim.Config.TotalBudget, sv.Tokens.Tiers[1], sim.Config.Budgets[1],
+		sv.Context, sim.Config.ContextLimit, sv.Consolidated, sv.Promoted, sv.Named)
+	return err
+}
+
+// PrintTime reports, under --verbose, how fast the run was.
+func PrintTime(w io.Writer, sessions int, took time.Duration) {
+	fmt.Fprintf(w, "simulate: %d sessions in %s (%s a session)\n", sessions, took.Round(time.Millisecond), (took / time.Duration(max(sessions, 1))).Round(time.Microsecond))
+}
