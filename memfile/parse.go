@@ -1,5 +1,9 @@
 package memfile
 
+// One file, over 500 lines, on purpose: the parser is one state machine
+// (zones, notes, the header, entries, patterns) whose parts share the
+// parser's state; split, each piece would make sense only beside the others.
+
 import (
 	"bytes"
 	"errors"

@@ -10,6 +10,9 @@
 // JSON and lines too long to hold in memory are passed over, never fatal.
 package transcript
 
+// Just over 500 lines: one incremental reader, whose bounds (bytes per
+// read, line length, offsets) must be read together to be trusted.
+
 import (
 	"bufio"
 	"bytes"

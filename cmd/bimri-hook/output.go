@@ -1,10 +1,10 @@
 package main
 
-// What the memory commands (remember, forget, show, why, forecast,
-// maintain, search, restore, simulate) print. Other commands' reports are
-// printed by their packages: internal/install/report.go, internal/doctor;
-// errors are worded where they arise and printed once by run. What the
-// model reads is in hooks/messages.go and memfile/context.go.
+// What remember, forget and restore print. Other commands' reports are
+// printed by the package that computes them (report.go in internal/inspect,
+// internal/simulate, internal/install, internal/mergedriver; doctor's
+// checks); errors are worded where they arise and printed once by run.
+// What the model reads is in hooks/messages.go and memfile/context.go.
 
 import (
 	"encoding/json"

@@ -4,6 +4,10 @@
 // hook, so the long-run figures are the real code's.
 package simulate
 
+// Over 500 lines: the payloads, the entry mix and the session loop are
+// one simulation whose figures the README quotes; the printing is in
+// report.go.
+
 import (
 	"bufio"
 	"bytes"
