@@ -24,7 +24,7 @@ import (
 
 // claudeVersion is the Claude Code release the harness installs. It is
 // pinned because hook behaviour (output caps, timeouts, stdin fields) changes
-// between releases and /work/shared/claude-code/README.md records this one.
+// between releases and e2e/testdata/claude-code-2.1.328.md records this one.
 const claudeVersion = "2.1.328"
 
 // defaultRunTimeout bounds one claude -p run. A normal run against the fake

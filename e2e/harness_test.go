@@ -271,7 +271,7 @@ func TestHarnessFacts(t *testing.T) {
 	is.Equal(bashOut, smokeBashMarker+"\n"+s.Workspace+"\nCLAUDE_PROJECT_DIR=unset")
 
 	// (c) Hook stdin and environment per event. The key sets matched the
-	// fixtures in /work/shared/claude-code/hook-inputs exactly; asserted
+	// fixtures in cmd/bimri-hook/testdata/hook-inputs exactly; asserted
 	// here are only the fields bimri-hook reads.
 	need := map[string][]string{
 		"SessionStart": {"source"},
