@@ -60,6 +60,10 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 				if strings.TrimSpace(text) == "" {
 					return errors.New(`remember --tier 3 needs the pattern's sentence, e.g. bimri-hook remember --tier 3 --tags testing -- "The user asks for a regression test with every bug fix."`)
 				}
+				// Refused before the store is opened, so nothing is touched.
+				if len(memfile.SplitTags(c.String("tags"))) == 0 {
+					return errors.New("a pattern needs at least one tag (--tags), the entries it is about")
+				}
 				return a.writePattern(c, text)
 			}
 			if strings.TrimSpace(text) == "" {
@@ -95,6 +99,9 @@ func (a *app) consolidate(c *cli.Context, list, text string) error {
 		if id = strings.ToLower(strings.TrimSpace(id)); id != "" {
 			ids = append(ids, id)
 		}
+	}
+	if len(ids) < 2 { // refused before the store is opened
+		return errors.New("consolidation takes two or more entry IDs")
 	}
 	ws, store, err := a.openStore(c)
 	if err != nil {
