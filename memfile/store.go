@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/atomicfile"
+	"github.com/bimri/bimri-hook/internal/safefile"
 	"github.com/gofrs/flock"
 )
 
@@ -30,6 +31,15 @@ const (
 	// where Claude Code keeps its own project files, and ignores itself
 	// with a .gitignore so it never shows in git status.
 	StateDir = ".claude/bimri"
+)
+
+// Caps on what the store reads, so a file gone wrong (or a link to
+// /dev/zero) cannot fill memory: each is far above what the file reaches
+// in use. A file over its cap is refused with an error naming it.
+const (
+	MaxMemorySize  = 16 << 20 // bimri.md, its backup and merge inputs
+	MaxArchiveSize = 64 << 20 // append-only: decades of archived entries
+	maxStateSize   = 1 << 20  // one session's bookkeeping
 )
 
 // Names are the file names a store uses.
@@ -217,7 +227,7 @@ func (tx *Tx) State(key string) []byte {
 	if v, ok := tx.state[key]; ok {
 		return v
 	}
-	data, err := os.ReadFile(tx.store.statePath(key))
+	data, err := safefile.Read(tx.store.statePath(key), maxStateSize)
 	if err != nil {
 		return nil
 	}
@@ -316,7 +326,7 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	old, err := os.ReadFile(path)
+	old, err := safefile.Read(path, MaxMemorySize)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		tx.File = New(s.Config)
@@ -387,7 +397,7 @@ func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 	if err := writeAtomic(aside, broken, nil, !s.NoSync); err != nil {
 		return fmt.Errorf("%s is unreadable (%v) and could not be set aside: %w", s.Names.Memory, cause, err)
 	}
-	backup, err := os.ReadFile(s.Path(s.Names.Backup))
+	backup, err := safefile.Read(s.Path(s.Names.Backup), MaxMemorySize)
 	if err == nil {
 		if f, warnings, perr := Parse(backup); perr == nil {
 			if err := writeAtomic(path, Render(f), nil, !s.NoSync); err != nil {
@@ -512,7 +522,7 @@ func (s *Store) Read() (*File, []Warning, bool, error) {
 	if err != nil {
 		return nil, nil, false, err
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, MaxMemorySize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return New(s.Config), nil, false, nil
 	}
@@ -591,7 +601,7 @@ func (s *Store) savePassStamp(data []byte, stamp string) {
 
 // ReadArchive reads the archive; a missing archive is empty.
 func (s *Store) ReadArchive() ([]ArchiveRecord, error) {
-	data, err := os.ReadFile(s.Path(s.Names.Archive))
+	data, err := safefile.Read(s.Path(s.Names.Archive), MaxArchiveSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -610,7 +620,7 @@ func (s *Store) Restore() (Result, error) {
 		return Result{}, err
 	}
 	defer unlock()
-	backup, err := os.ReadFile(s.Path(s.Names.Backup))
+	backup, err := safefile.Read(s.Path(s.Names.Backup), MaxMemorySize)
 	if err != nil {
 		return Result{}, fmt.Errorf("no backup to restore: %w", err)
 	}
@@ -621,7 +631,7 @@ func (s *Store) Restore() (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	current, err := os.ReadFile(path)
+	current, err := safefile.Read(path, MaxMemorySize)
 	if err == nil {
 		if err := s.writeBackup(current); err != nil {
 			return Result{}, err

@@ -19,12 +19,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/bimri/bimri-hook/internal/safefile"
 	"github.com/bimri/bimri-hook/privacy"
 	"github.com/tidwall/gjson"
 )
@@ -132,15 +132,11 @@ func (s Summary) ReadMore(path string, limit int64) (Summary, error) {
 }
 
 func readFile(path string, from int64, limit int64, pending []string) (Summary, error) {
-	f, err := os.Open(path)
+	f, info, err := safefile.Open(path)
 	if err != nil {
 		return Summary{Offset: from}, fmt.Errorf("read transcript: %w", err)
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return Summary{Offset: from}, fmt.Errorf("read transcript: %w", err)
-	}
 	size := info.Size()
 	if from < 0 || from > size {
 		from = 0

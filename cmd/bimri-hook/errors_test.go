@@ -40,7 +40,7 @@ func TestErrorShapes(t *testing.T) {
 		{"bad flag", []string{"show", "--dir", dir, "--frob"}, "", 1, "bimri-hook: usage: flag provided but not defined: -frob (see --help)"},
 		{"bad today", []string{"show", "--dir", dir, "--today", "yesterday"}, "", 1, `bimri-hook: --today "yesterday" is not a date (YYYY-MM-DD)`},
 		{"why without ID", []string{"why", "--dir", dir}, "", 1, "bimri-hook: why: missing argument: an entry ID (see bimri-hook show)"},
-		{"restore without backup", []string{"restore", "--dir", dir}, "", 1, "bimri-hook: no backup to restore: open " + filepath.Join(dir, "bimri-backup.md") + ": no such file or directory"},
+		{"restore without backup", []string{"restore", "--dir", dir}, "", 1, "bimri-hook: no backup to restore: stat " + filepath.Join(dir, "bimri-backup.md") + ": no such file or directory"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

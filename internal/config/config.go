@@ -8,15 +8,18 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/bimri/bimri-hook/hooks"
+	"github.com/bimri/bimri-hook/internal/safefile"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/tidwall/gjson"
 )
+
+// maxSize caps the config read: a few hundred bytes in use.
+const maxSize = 1 << 20
 
 // Name is the per-workspace config file, beside Claude Code's own
 // settings.
@@ -52,7 +55,7 @@ func Load(given, root string) (Config, error) {
 	if path == "" {
 		path = filepath.Join(root, filepath.FromSlash(Name))
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, maxSize)
 	if errors.Is(err, fs.ErrNotExist) && given == "" {
 		return Default(), nil
 	}

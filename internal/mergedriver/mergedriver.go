@@ -7,9 +7,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/bimri/bimri-hook/internal/atomicfile"
+	"github.com/bimri/bimri-hook/internal/safefile"
 	"github.com/bimri/bimri-hook/memfile"
 )
 
@@ -44,7 +44,7 @@ func Merge(basePath, oursPath, theirsPath, name string, cfg memfile.Config) (Res
 // readMergeSide reads ours or theirs. Either must be a memory file: git
 // is told of a conflict rather than given a merge of something else.
 func readMergeSide(side, path string) (*memfile.File, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, memfile.MaxMemorySize)
 	if err != nil {
 		return nil, fmt.Errorf("merge-driver: read %s: %w", side, err)
 	}
@@ -60,7 +60,7 @@ func readMergeSide(side, path string) (*memfile.File, error) {
 // memory file is treated the same way, since it only decides which
 // removals to honour: the merge becomes a union.
 func readMergeBase(path string) (*memfile.File, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, memfile.MaxMemorySize)
 	if err != nil {
 		return nil, fmt.Errorf("merge-driver: read base: %w", err)
 	}

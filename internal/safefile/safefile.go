@@ -1,0 +1,127 @@
+// Package safefile is the one way bimri-hook reads a file. A repository
+// can commit a symlink to /dev/zero or a named pipe where bimri.md, its
+// archive, its backup or its config should be; a plain os.ReadFile would
+// then hang (a pipe with no writer) or fill memory (/dev/zero) while the
+// process may hold the workspace lock. Open refuses anything but a regular
+// file without blocking, and Read reads at most a cap.
+package safefile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// ErrNotRegular is wrapped by the error for a path that is a directory,
+// pipe, device or socket.
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrTooLarge is wrapped by the error for a file over the caller's cap.
+var ErrTooLarge = errors.New("file too large")
+
+// Open opens the regular file at path for reading. Anything else is
+// refused before it is opened when the path says so, and again from the
+// open file (the path may have changed in between); the open itself
+// cannot block on a pipe. A missing file gives an error wrapping
+// fs.ErrNotExist, as os.Open does.
+func Open(path string) (*os.File, fs.FileInfo, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := regular(path, info); err != nil {
+		return nil, nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonBlock, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err = f.Stat()
+	if err == nil {
+		err = regular(path, info)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, info, nil
+}
+
+// Read reads the whole regular file at path, refusing one larger than
+// limit bytes. The cap holds even for a file that grows while it is read.
+func Read(path string, limit int64) ([]byte, error) {
+	f, info, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if info.Size() > limit {
+		return nil, tooLarge(path, limit)
+	}
+	data := make([]byte, 0, info.Size()+1) // +1 to see EOF without growing
+	data, err = readAll(io.LimitReader(f, limit+1), data)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, tooLarge(path, limit)
+	}
+	return data, nil
+}
+
+func readAll(r io.Reader, b []byte) ([]byte, error) {
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
+
+func tooLarge(path string, limit int64) error {
+	return fmt.Errorf("refusing to read %s: it is larger than the %s cap for it (%w)", path, Size(limit), ErrTooLarge)
+}
+
+// regular refuses what is not a regular file, naming what it is.
+func regular(path string, info fs.FileInfo) error {
+	mode := info.Mode()
+	var what string
+	switch {
+	case mode.IsRegular():
+		return nil
+	case mode.IsDir():
+		what = "a directory"
+	case mode&fs.ModeNamedPipe != 0:
+		what = "a named pipe"
+	case mode&fs.ModeCharDevice != 0:
+		what = "a character device"
+	case mode&fs.ModeDevice != 0:
+		what = "a device"
+	case mode&fs.ModeSocket != 0:
+		what = "a socket"
+	default:
+		what = "a special file"
+	}
+	return fmt.Errorf("refusing to read %s: it is %s (%w)", path, what, ErrNotRegular)
+}
+
+// Size writes a byte count the way a cap is stated: in MiB or KiB when
+// it is a whole number of them.
+func Size(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -1,0 +1,72 @@
+//go:build unix
+
+package safefile
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/matryer/is"
+)
+
+func TestRead(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "zero")
+	if err := os.Symlink("/dev/zero", link); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		path    string
+		limit   int64
+		want    string
+		wantErr error
+		says    string
+	}{
+		{name: "a regular file", path: write("a", "hello\n"), limit: 10, want: "hello\n"},
+		{name: "exactly the cap", path: write("b", "12345"), limit: 5, want: "12345"},
+		{name: "an empty file", path: write("c", ""), limit: 5, want: ""},
+		{name: "over the cap", path: write("d", "123456"), limit: 5, wantErr: ErrTooLarge, says: "larger than the 5 bytes cap"},
+		{name: "missing", path: filepath.Join(dir, "none"), limit: 5, wantErr: fs.ErrNotExist},
+		{name: "a directory", path: dir, limit: 5, wantErr: ErrNotRegular, says: "is a directory"},
+		{name: "a named pipe with no writer", path: fifo, limit: 5, wantErr: ErrNotRegular, says: "is a named pipe"},
+		{name: "a link to /dev/zero", path: link, limit: 5, wantErr: ErrNotRegular, says: "is a character device"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			is := is.New(t)
+			data, err := Read(tc.path, tc.limit)
+			if tc.wantErr != nil {
+				is.True(errors.Is(err, tc.wantErr))
+				is.True(strings.Contains(err.Error(), tc.path)) // the error names the file
+				is.True(strings.Contains(err.Error(), tc.says))
+				return
+			}
+			is.NoErr(err)
+			is.Equal(string(data), tc.want)
+		})
+	}
+}
+
+func TestSize(t *testing.T) {
+	is := is.New(t)
+	is.Equal(Size(16<<20), "16 MiB")
+	is.Equal(Size(64<<10), "64 KiB")
+	is.Equal(Size(1000), "1000 bytes")
+}
