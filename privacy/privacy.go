@@ -22,6 +22,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Redacted replaces every secret that Redact finds.
@@ -30,11 +31,56 @@ const Redacted = "[redacted]"
 // Clean returns s with private spans removed and secrets redacted. Private
 // spans go first so that text joined by their removal is still checked.
 func Clean(s string) string {
-	return Redact(StripPrivate(s))
+	return Redact(StripPrivate(DropInvisible(s)))
 }
 
-// privateTag matches an opening or closing <private> tag in any letter case.
-var privateTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)<(/?)private\s*>`) })
+// privateTag matches an opening or closing <private> tag in any letter
+// case, with spaces inside the brackets ("< private >", "</ private>") and
+// with attributes (<private reason="...">), which people write too.
+var privateTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)<\s*(/?)\s*private(?:\s[^<>]*)?>`) })
+
+// invisible are characters that show as nothing: zero-width space,
+// non-joiner and joiner, word joiner, byte-order mark, soft hyphen and the
+// Mongolian vowel separator. One inside a token ("ghp_\u200b...") hides it
+// from every rule.
+const invisible = "\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e"
+
+// DropInvisible removes each run of invisible characters that touches an
+// ASCII character, where it can only be hiding something: a token split
+// by a zero-width space reads whole again. A run between other characters
+// is kept, since emoji sequences (a family, a flag) are joined with U+200D.
+// Runs are removed whole, so the result has none left to remove.
+func DropInvisible(s string) string {
+	if !strings.ContainsAny(s, invisible) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	prevASCII := false // the rune before the current run is ASCII
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !strings.ContainsRune(invisible, r) {
+			b.WriteString(s[i : i+n])
+			prevASCII = r < utf8.RuneSelf
+			i += n
+			continue
+		}
+		end := i + n
+		for end < len(s) {
+			r, n := utf8.DecodeRuneInString(s[end:])
+			if !strings.ContainsRune(invisible, r) {
+				break
+			}
+			end += n
+		}
+		nextASCII := end < len(s) && s[end] < utf8.RuneSelf
+		if !prevASCII && !nextASCII {
+			b.WriteString(s[i:end])
+		}
+		i = end
+	}
+	return b.String()
+}
 
 // StripPrivate removes every <private>...</private> span, tags included.
 // Tags match in any letter case and spans may cross lines and nest. An

@@ -173,6 +173,10 @@ func TestStripPrivate(t *testing.T) {
 		{"tag formed by removal", "<priv<private></private>ate>hidden", ""},
 		{"empty", "", ""},
 		{"not a tag", "<privateer>ahoy</privateer>", "<privateer>ahoy</privateer>"},
+		{"spaces inside the brackets", "a< private >b</ private >c< / PRIVATE>d", "acd"},
+		{"attributes", `a<private reason="customer data">b</private>c`, "ac"},
+		{"attribute across lines", "a<private\n  why=x>b</private>c", "ac"},
+		{"a longer word is not the tag", "<private-notes>kept</private-notes>", "<private-notes>kept</private-notes>"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -189,6 +193,24 @@ func TestClean(t *testing.T) {
 	in := "use sk-" + "ant-<private>note</private>api03-FAKEfake0123456789FAKE now"
 	is.Equal(Clean(in), "use [redacted] now")
 	is.Equal(Clean("a <private>"+fakeGHP+"</private> b "+fakeJWT), "a  b [redacted]")
+}
+
+func TestCleanInvisible(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"zero-width space inside a GitHub token", "token ghp_\u200b" + fakeGHP[4:] + " here", "token [redacted] here"},
+		{"word joiner after the prefix letter", "g\u2060hp_" + fakeGHP[4:], "[redacted]"},
+		{"soft hyphen in a private tag", "a<pri\u00advate>b</private>c", "ac"},
+		{"emoji joined with U+200D stays", "team \U0001F468\u200d\U0001F469\u200d\U0001F467 done", "team \U0001F468\u200d\U0001F469\u200d\U0001F467 done"},
+		{"a run between letters goes whole", "ab\u200b\u200d\ufeffcd", "abcd"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			got := Clean(tt.in)
+			is.Equal(got, tt.want)
+			is.Equal(Clean(got), got) // idempotent
+		})
+	}
 }
 
 func TestCleanInvalidUTF8(t *testing.T) {
