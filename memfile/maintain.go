@@ -3,6 +3,7 @@ package memfile
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 )
@@ -105,8 +106,8 @@ func Maintain(f *File, today time.Time, cfg Config, opt Options) (*File, Report)
 	sortTier3(out)
 	enforceBudgets(out, today, cfg, &rep)
 
-	if opt.CountSession {
-		out.Header.Sessions++
+	if opt.CountSession && out.Header.Sessions < math.MaxInt {
+		out.Header.Sessions++ // a count at the limit stays there, never wraps
 	}
 	if out.Header.Version == "" {
 		out.Header.Version = CurrentVersion

@@ -1,6 +1,7 @@
 package memfile
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -84,9 +85,9 @@ func MergeFiles(base, ours, theirs *File, cfg Config) (*File, MergeReport) {
 	out.Preamble = mergeLines(b.Preamble, o.Preamble, t.Preamble)
 	out.Trailer = mergeLines(b.Trailer, o.Trailer, t.Trailer)
 
-	out.Header.Sessions = base.Header.Sessions +
-		max(ours.Header.Sessions-base.Header.Sessions, 0) +
-		max(theirs.Header.Sessions-base.Header.Sessions, 0)
+	out.Header.Sessions = addCounts(base.Header.Sessions,
+		max(ours.Header.Sessions-base.Header.Sessions, 0),
+		max(theirs.Header.Sessions-base.Header.Sessions, 0))
 	out.Header.LastMaintained = later(ours.Header.LastMaintained, theirs.Header.LastMaintained)
 	if out.Header.Version == "" {
 		out.Header.Version = CurrentVersion
@@ -475,4 +476,17 @@ func mergeLines(b, o, t []string) []string {
 		}
 	}
 	return out
+}
+
+// addCounts adds session counts, stopping at the largest int rather than
+// wrapping to a negative count.
+func addCounts(counts ...int) int {
+	sum := 0
+	for _, n := range counts {
+		if n > math.MaxInt-sum {
+			return math.MaxInt
+		}
+		sum += n
+	}
+	return sum
 }
