@@ -108,3 +108,24 @@ func ParseArchive(data []byte) ([]ArchiveRecord, []Warning) {
 	}
 	return out, warnings
 }
+
+// TakenOut lists what replacing current with replacement drops: each entry
+// and pattern of current that replacement does not hold with the same ID
+// and text. A restore archives them, so an entry recorded after the backup
+// was taken is not lost with the file it was in.
+func TakenOut(current, replacement *File, reason string) []Archived {
+	var out []Archived
+	for t := 1; t <= 2; t++ {
+		for _, e := range current.Entries(t) {
+			if kept, _ := replacement.Find(e.ID); kept == nil || kept.Text != e.Text {
+				out = append(out, Archived{Tier: t, Entry: e, Reason: reason})
+			}
+		}
+	}
+	for _, p := range current.Patterns() {
+		if kept := replacement.FindPattern(p.ID); kept == nil || kept.Text != p.Text {
+			out = append(out, Archived{Tier: 3, Pattern: p, Reason: reason})
+		}
+	}
+	return out
+}

@@ -58,6 +58,9 @@ var (
 // ErrBusy means another bimri-hook held the lock for the whole wait.
 var ErrBusy = errors.New("the memory file is busy")
 
+// ErrReadOnly means the user made bimri.md read-only, and it is kept so.
+var ErrReadOnly = errors.New("read-only")
+
 // Store reads and writes one workspace's memory files safely: one lock
 // around every read-modify-write, atomic replacement, a backup before every
 // change, and an append-only archive.
@@ -93,9 +96,28 @@ func OpenStore(root string, cfg Config, lockTimeout time.Duration) (*Store, erro
 	if !info.IsDir() {
 		return nil, fmt.Errorf("workspace %q is not a directory", root)
 	}
+	if systemFolder(root) {
+		return nil, fmt.Errorf("workspace %q is a system folder, not a project; refusing to keep memory there", root)
+	}
 	s := &Store{Root: filepath.Clean(root), Names: WorkspaceNames, LockTimeout: lockTimeout, Config: cfg, Now: time.Now}
 	s.pause = testPause
 	return s, nil
+}
+
+// systemFolder says whether root is the top of a filesystem or a folder
+// the system owns, which a hook's cwd can be (a session started in / or
+// /dev) but no project is.
+func systemFolder(root string) bool {
+	root = filepath.Clean(root)
+	if filepath.Dir(root) == root {
+		return true // / or a volume's root
+	}
+	for _, sys := range []string{"/bin", "/boot", "/dev", "/etc", "/lib", "/lib64", "/proc", "/run", "/sbin", "/sys", "/usr", "/var"} {
+		if root == sys || strings.HasPrefix(root, sys+"/") && (sys == "/dev" || sys == "/proc" || sys == "/sys") {
+			return true
+		}
+	}
+	return false
 }
 
 // Path returns the path of a file in the workspace.
@@ -124,7 +146,7 @@ func (s *Store) safePath(name string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if rel, err := filepath.Rel(root, target); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if !inside(root, target) {
 			return "", fmt.Errorf("%s is a symlink leading outside the workspace (to %s); refusing to write through it", name, target)
 		}
 		p = target
@@ -141,24 +163,48 @@ func (s *Store) safePath(name string) (string, error) {
 	return p, nil
 }
 
+// inside says whether path is root or below it; both are resolved.
+func inside(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
 // stateDir makes sure the state folder exists, stays inside the workspace
-// and ignores itself in git.
+// and ignores itself in git. A repository can commit symlinks, so each
+// folder on the way is checked before anything is made below it, and the
+// .gitignore is created only where nothing, not even a dangling link, is.
 func (s *Store) stateDir() (string, error) {
 	dir := s.StatePath()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("state folder: %w", err)
-	}
-	real, err := filepath.EvalSymlinks(dir)
+	root, err := filepath.EvalSymlinks(s.Root)
 	if err != nil {
 		return "", fmt.Errorf("state folder: %w", err)
 	}
-	root, _ := filepath.EvalSymlinks(s.Root)
-	if rel, err := filepath.Rel(root, real); err != nil || strings.HasPrefix(rel, "..") {
-		return "", fmt.Errorf("state folder %s leads outside the workspace", dir)
+	rel, err := filepath.Rel(s.Root, dir)
+	if err != nil {
+		return "", fmt.Errorf("state folder: %w", err)
+	}
+	at := s.Root
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		at = filepath.Join(at, part)
+		// Mkdir makes no folder through a symlink, dangling or not: it
+		// reports that the name exists.
+		if err := os.Mkdir(at, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return "", fmt.Errorf("state folder: %w", err)
+		}
+		real, err := filepath.EvalSymlinks(at)
+		if err != nil {
+			return "", fmt.Errorf("state folder: %w", err)
+		}
+		if !inside(root, real) {
+			return "", fmt.Errorf("state folder %s leads outside the workspace (%s is a link to %s); refusing to write there", dir, at, real)
+		}
 	}
 	ignore := filepath.Join(dir, ".gitignore")
-	if _, err := os.Stat(ignore); errors.Is(err, fs.ErrNotExist) {
-		_ = os.WriteFile(ignore, []byte("# bimri-hook's lock and session state: never commit.\n*\n"), 0o644)
+	// O_EXCL fails on any existing name, a symlink included, so a link
+	// committed there is never followed to create a file elsewhere.
+	if f, err := os.OpenFile(ignore, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
+		_, _ = f.WriteString("# bimri-hook's lock and session state: never commit.\n*\n")
+		_ = f.Close()
 	}
 	return dir, nil
 }
@@ -171,7 +217,13 @@ func (s *Store) lock() (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	fl := flock.New(filepath.Join(dir, "lock"))
+	lockPath := filepath.Join(dir, "lock")
+	// The lock file is created if missing; never through a link, which
+	// would create a file wherever it points.
+	if info, err := os.Lstat(lockPath); err == nil && !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("lock %s is not a regular file (a link or special file); refusing to use it", lockPath)
+	}
+	fl := flock.New(lockPath)
 	ctx, cancel := context.WithTimeout(context.Background(), s.LockTimeout)
 	defer cancel()
 	ok, err := fl.TryLockContext(ctx, 5*time.Millisecond)
@@ -352,6 +404,9 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 	res := Result{Created: tx.Created, Notice: tx.Notice}
 	next := Render(tx.File)
 	if tx.Created || !bytes.Equal(next, old) {
+		if err := s.checkWrite(path, len(tx.Archive) > 0); err != nil {
+			return res, err
+		}
 		if !tx.Created {
 			if err := s.writeBackup(old); err != nil {
 				return res, err
@@ -393,8 +448,11 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 // and the backup, if it reads, takes its place; otherwise a fresh file
 // starts and the notice says history was set aside.
 func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
-	aside := fmt.Sprintf("%s.broken-%s", path, s.Now().UTC().Format("20060102-150405"))
-	if err := writeAtomic(aside, broken, nil, !s.NoSync); err != nil {
+	if err := readOnly(path, s.Names.Memory); err != nil {
+		return fmt.Errorf("%s is unreadable (%v) and %w", s.Names.Memory, cause, err)
+	}
+	aside, err := s.setAside(path, broken)
+	if err != nil {
 		return fmt.Errorf("%s is unreadable (%v) and could not be set aside: %w", s.Names.Memory, cause, err)
 	}
 	backup, err := safefile.Read(s.Path(s.Names.Backup), MaxMemorySize)
@@ -416,6 +474,94 @@ func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 	return nil
 }
 
+// setAside keeps a copy of a broken bimri.md beside it, under a name no
+// other copy has: the time to the second, then -2, -3... when several
+// break within one second. An existing copy is never overwritten.
+func (s *Store) setAside(path string, broken []byte) (string, error) {
+	stamp := fmt.Sprintf("%s.broken-%s", path, s.Now().UTC().Format("20060102-150405"))
+	for n := 1; n <= 1000; n++ {
+		aside := stamp
+		if n > 1 {
+			aside = fmt.Sprintf("%s-%d", stamp, n)
+		}
+		f, err := os.OpenFile(aside, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		_, err = f.Write(broken)
+		if err == nil {
+			err = syncFile(f, !s.NoSync)
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			_ = os.Remove(aside)
+			return "", err
+		}
+		return aside, nil
+	}
+	return "", fmt.Errorf("1000 copies named %s-N already exist", filepath.Base(stamp))
+}
+
+// checkWrite refuses, before anything is written, a change the store must
+// not make: to a bimri.md the user made read-only, or through a backup
+// or archive (when archive says one is written) that cannot be used.
+func (s *Store) checkWrite(path string, archive bool) error {
+	if err := readOnly(path, s.Names.Memory); err != nil {
+		return err
+	}
+	if _, err := s.sidePath(s.Names.Backup); err != nil {
+		return err
+	}
+	if archive {
+		if _, err := s.sidePath(s.Names.Archive); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readOnly is ErrReadOnly when the file at path exists without its
+// owner's write permission. An atomic rename would replace it anyway (and
+// root ignores the mode), undoing the user's choice to freeze it.
+func readOnly(path, name string) error {
+	info, err := os.Stat(path)
+	if err != nil || info.Mode().Perm()&0o200 != 0 {
+		return nil
+	}
+	return fmt.Errorf("%s is %w (mode %04o), so bimri-hook leaves it as it is; make it writable (chmod u+w %s) to let bimri-hook update it", name, ErrReadOnly, info.Mode().Perm(), name)
+}
+
+// sidePath is safePath for the backup or the archive, refusing one that
+// is bimri.md itself under another name (a hard or symbolic link): an
+// append to it would land in bimri.md, then vanish with the next rename.
+func (s *Store) sidePath(name string) (string, error) {
+	p, err := s.safePath(name)
+	if err != nil {
+		return "", err
+	}
+	if err := s.notMemory(name, p); err != nil {
+		return "", err
+	}
+	return p, nil
+}
+
+// notMemory refuses a backup or archive at path that is bimri.md itself.
+func (s *Store) notMemory(name, path string) error {
+	side, err := os.Stat(path)
+	if err != nil {
+		return nil // missing: it will be created
+	}
+	if mem, err := os.Stat(s.Path(s.Names.Memory)); err == nil && os.SameFile(side, mem) {
+		return fmt.Errorf("%s is %s itself (a link to the same file); refusing to use it", name, s.Names.Memory)
+	}
+	return nil
+}
+
 // writeBackup replaces the backup with old, the memory file as it was.
 // Every caller writes bimri.md next, through writeAtomic, whose folder
 // sync makes this rename durable too when both are in one folder: one
@@ -426,7 +572,7 @@ func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 // itself, which the store must refuse (a link to the memory file is how
 // an archive swallows entries).
 func (s *Store) writeBackup(old []byte) error {
-	path, err := s.safePath(s.Names.Backup)
+	path, err := s.sidePath(s.Names.Backup)
 	if err != nil {
 		return err
 	}
@@ -448,7 +594,7 @@ func (s *Store) appendArchive(items []Archived) error {
 	if len(items) == 0 {
 		return nil
 	}
-	path, err := s.safePath(s.Names.Archive)
+	path, err := s.sidePath(s.Names.Archive)
 	if err != nil {
 		return err
 	}
@@ -601,7 +747,11 @@ func (s *Store) savePassStamp(data []byte, stamp string) {
 
 // ReadArchive reads the archive; a missing archive is empty.
 func (s *Store) ReadArchive() ([]ArchiveRecord, error) {
-	data, err := safefile.Read(s.Path(s.Names.Archive), MaxArchiveSize)
+	path := s.Path(s.Names.Archive)
+	if err := s.notMemory(s.Names.Archive, path); err != nil {
+		return nil, err
+	}
+	data, err := safefile.Read(path, MaxArchiveSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -612,27 +762,56 @@ func (s *Store) ReadArchive() ([]ArchiveRecord, error) {
 	return recs, nil
 }
 
-// Restore puts the backup back as bimri.md, atomically, keeping the
-// current file as the new backup so a restore can itself be undone.
+// Restore puts the backup back as bimri.md, atomically. Nothing it takes
+// out is lost: the current file becomes the new backup, so a restore can
+// itself be undone, and since the next write replaces that backup, the
+// entries and patterns only the current file holds are archived too (a
+// current file that does not parse is set aside as a broken copy).
 func (s *Store) Restore() (Result, error) {
 	unlock, err := s.lock()
 	if err != nil {
 		return Result{}, err
 	}
 	defer unlock()
-	backup, err := safefile.Read(s.Path(s.Names.Backup), MaxMemorySize)
+	backupPath, err := s.sidePath(s.Names.Backup)
+	if err != nil {
+		return Result{}, err
+	}
+	backup, err := safefile.Read(backupPath, MaxMemorySize)
 	if err != nil {
 		return Result{}, fmt.Errorf("no backup to restore: %w", err)
 	}
-	if _, _, err := Parse(backup); err != nil {
+	restored, _, err := Parse(backup)
+	if err != nil {
 		return Result{}, fmt.Errorf("%s: %w", s.Names.Backup, err)
 	}
 	path, err := s.safePath(s.Names.Memory)
 	if err != nil {
 		return Result{}, err
 	}
+	if err := readOnly(path, s.Names.Memory); err != nil {
+		return Result{}, err
+	}
+	var res Result
 	current, err := safefile.Read(path, MaxMemorySize)
-	if err == nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return Result{}, fmt.Errorf("read %s: %w", s.Names.Memory, err)
+	default:
+		if f, _, perr := Parse(current); perr == nil {
+			out := TakenOut(f, restored, "taken out by restore")
+			if err := s.appendArchive(out); err != nil {
+				return Result{}, err
+			}
+			if len(out) > 0 {
+				res.Notice = fmt.Sprintf("archived %d item(s) that only the replaced %s held", len(out), s.Names.Memory)
+			}
+		} else if aside, err := s.setAside(path, current); err != nil {
+			return Result{}, fmt.Errorf("set aside the unreadable %s: %w", s.Names.Memory, err)
+		} else {
+			res.Notice = fmt.Sprintf("kept the unreadable %s as %s", s.Names.Memory, filepath.Base(aside))
+		}
 		if err := s.writeBackup(current); err != nil {
 			return Result{}, err
 		}
@@ -640,7 +819,8 @@ func (s *Store) Restore() (Result, error) {
 	if err := writeAtomic(path, backup, nil, !s.NoSync); err != nil {
 		return Result{}, fmt.Errorf("write %s: %w", s.Names.Memory, err)
 	}
-	return Result{Changed: true}, nil
+	res.Changed = true
+	return res, nil
 }
 
 // PruneState removes per-session state older than age, so the state folder

@@ -397,10 +397,11 @@ func (a *app) restoreCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if _, err := ws.store.Restore(); err != nil {
+			res, err := ws.store.Restore()
+			if err != nil {
 				return err
 			}
-			printRestored(a.stdout, ws.store)
+			printRestored(a.stdout, ws.store, res.Notice)
 			return nil
 		},
 	}

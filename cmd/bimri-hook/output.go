@@ -79,6 +79,9 @@ func printForgotten(w io.Writer, a memfile.Archived, archive string) {
 	fmt.Fprintf(w, "moved %s to %s: %s\n", id, archive, text)
 }
 
-func printRestored(w io.Writer, s *memfile.Store) {
+func printRestored(w io.Writer, s *memfile.Store, notice string) {
 	fmt.Fprintf(w, "restored %s from %s; the replaced file is now %s\n", s.Names.Memory, s.Names.Backup, s.Names.Backup)
+	if notice != "" {
+		fmt.Fprintln(w, notice)
+	}
 }
