@@ -25,6 +25,10 @@ type Env struct {
 	ClaudeDir string
 	// Global is the user's memory across workspaces, if any.
 	Global *memfile.File
+	// ConfigErr is why the workspace's config did not load; Config and
+	// Settings are then the defaults. Only SessionStart runs so: it shows
+	// the memory and says what is wrong, and writes nothing.
+	ConfigErr error
 }
 
 // Stop policies.

@@ -26,6 +26,16 @@ const stateMaxAge = 30 * 24 * time.Hour
 // no lock, no pass, no write (see steadyStart). The answer is the same
 // either way.
 func SessionStart(env Env, in Input) (Output, error) {
+	if env.ConfigErr != nil {
+		// Without the config, the user's budgets and thresholds are
+		// unknown: a pass on the defaults could prune what they keep.
+		f, _, _, err := env.Store.Read()
+		if err != nil {
+			return Output{}, err
+		}
+		notice := fmt.Sprintf("bimri-hook could not load its config (%v); this is the memory as it stands, shown with the default settings, and nothing is updated until the config is fixed", env.ConfigErr)
+		return additionalContext("SessionStart", startContext(env, in, f, notice, "")), nil
+	}
 	if f, ok := steadyStart(env, in); ok {
 		env.Store.PruneState(stateMaxAge)
 		return additionalContext(event.SessionStart, startContext(env, in, f, "", "")), nil

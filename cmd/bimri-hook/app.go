@@ -69,9 +69,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, now time.Time) *cli.App {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, now: now}
 	cmds := []*cli.Command{
 		a.hookCommand(),
-		a.rememberCommand(),
-		a.forgetCommand(),
-		a.reviveCommand(),
+		a.agentRuns(a.rememberCommand()),
+		a.agentRuns(a.forgetCommand()),
+		a.agentRuns(a.reviveCommand()),
 		a.showCommand(),
 		a.whyCommand(),
 		a.forecastCommand(),
@@ -176,6 +176,30 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	now            time.Time
+	// agentRun is set for a command the agent runs (see agentRuns).
+	agentRun bool
+}
+
+// agentLockWait is how long a command the agent runs waits for the lock.
+// Hooks run under Claude Code's timeouts and wait lock_timeout (2 s by
+// default); the agent runs remember and forget through its Bash tool,
+// whose limit is minutes. A busy moment, many sessions writing at once on
+// a loaded machine, then delays a record instead of failing it.
+const agentLockWait = 30 * time.Second
+
+// agentRuns marks cmd as one the agent runs itself (remember, forget, and
+// any command the agent is told to run to change memory): it waits up to
+// agentLockWait for the lock, or lock_timeout if that is longer.
+func (a *app) agentRuns(cmd *cli.Command) *cli.Command {
+	before := cmd.Before
+	cmd.Before = func(c *cli.Context) error {
+		a.agentRun = true
+		if before != nil {
+			return before(c)
+		}
+		return nil
+	}
+	return cmd
 }
 
 var errNoArgs = errors.New("missing argument")

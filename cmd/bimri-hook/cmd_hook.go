@@ -50,9 +50,12 @@ func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
 	if !slices.Contains(event.Answered, in.Event) {
 		return hooks.Output{}, nil // not ours: touch nothing, not even the workspace
 	}
-	ws, err := a.openWorkspace(c, in.Cwd)
+	ws, cfgErr, err := a.openWorkspaceDefaulting(c, in.Cwd)
 	if err != nil {
 		return hooks.Output{}, err
+	}
+	if cfgErr != nil && in.Event != event.SessionStart {
+		return hooks.Output{}, cfgErr
 	}
 	env := hooks.Env{
 		Store:     ws.store,
@@ -61,6 +64,7 @@ func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
 		Today:     ws.now,
 		Binary:    workspace.Binary(),
 		ClaudeDir: workspace.ClaudeDir(),
+		ConfigErr: cfgErr,
 	}
 	if in.Event == event.SessionStart {
 		env.Global = workspace.ReadGlobal(ws.config, a.clock)

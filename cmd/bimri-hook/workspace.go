@@ -58,23 +58,37 @@ func (a *app) today(c *cli.Context) (time.Time, error) {
 
 // openWorkspace resolves the root, reads the config and opens the store.
 func (a *app) openWorkspace(c *cli.Context, inputCwd string) (*openedWorkspace, error) {
+	ws, cfgErr, err := a.openWorkspaceDefaulting(c, inputCwd)
+	if err == nil && cfgErr != nil {
+		return nil, cfgErr
+	}
+	return ws, err
+}
+
+// openWorkspaceDefaulting is openWorkspace that opens the workspace with
+// the default config when its config does not load, returning why beside
+// it, for SessionStart to show the memory anyway.
+func (a *app) openWorkspaceDefaulting(c *cli.Context, inputCwd string) (*openedWorkspace, error, error) {
 	root, err := resolveRoot(c, inputCwd)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	cfg, err := config.Load(configPath(c), root)
-	if err != nil {
-		return nil, err
+	cfg, cfgErr := config.Load(configPath(c), root)
+	if cfgErr != nil {
+		cfg = config.Default()
+	}
+	if a.agentRun {
+		cfg.Hooks.LockTimeout = max(cfg.Hooks.LockTimeout, agentLockWait)
 	}
 	today, err := a.today(c)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	store, err := workspace.Open(root, cfg, a.clock, today)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return &openedWorkspace{store: store, config: cfg, now: today}, nil
+	return &openedWorkspace{store: store, config: cfg, now: today}, cfgErr, nil
 }
 
 // clock is the process's wall clock, read once at start.
