@@ -72,8 +72,9 @@ var (
 type badCase struct {
 	name  string
 	setup func(t *testing.T, c *caseDir)
-	args  []string                // default: hook
-	stdin func(c *caseDir) []byte // the hook input
+	args  []string                  // default: hook
+	argv  func(c *caseDir) []string // args that name the case's files
+	stdin func(c *caseDir) []byte   // the hook input
 	env   func(c *caseDir) map[string]string
 	dir   func(c *caseDir) string // the process's working folder; default: the workspace
 	// openStdin gives the process a stdin that never ends.
@@ -108,6 +109,9 @@ func TestBadInput(t *testing.T) {
 			}
 			p := proc{args: tc.args, dir: c.ws, asOther: tc.asOther, openStdin: tc.openStdin,
 				env: map[string]string{"CLAUDE_PROJECT_DIR": ""}}
+			if tc.argv != nil {
+				p.args = tc.argv(c)
+			}
 			if p.args == nil {
 				p.args = []string{"hook"}
 			}
@@ -266,8 +270,6 @@ func badCases() []badCase {
 				t.Errorf("the fallback entry is missing or not valid UTF-8:\n%s", data)
 			}
 		}},
-		{name: "broken config", setup: func(t *testing.T, c *caseDir) { writeConfig(t, c.ws, `{"lock_timeout": `) },
-			stdin: sessionStart, wantCode: 1, wantErr: "not valid JSON"},
 
 		// bimri.md itself.
 		{name: "bimri.md is a directory", setup: memoryIsDir, stdin: sessionStart,
@@ -454,7 +456,7 @@ func badCases() []badCase {
 			},
 		})
 	}
-	return cases
+	return append(cases, hostileCases()...)
 }
 
 func projectDir(c *caseDir) map[string]string { return map[string]string{"CLAUDE_PROJECT_DIR": c.ws} }
