@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/atomicfile"
+	"github.com/bimri/bimri-hook/internal/safefile"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/wiring"
 	"github.com/tidwall/gjson"
@@ -65,9 +66,14 @@ func SettingsFor(scope, root string) (SettingsFile, error) {
 	return SettingsFile{}, fmt.Errorf("--scope %q is not one of %s", scope, strings.Join(Scopes, ", "))
 }
 
+// maxSettingsSize caps a settings file read. ~/.claude.json, which keeps
+// every project's history, grows to megabytes; nothing of Claude Code's
+// reaches this.
+const maxSettingsSize = 64 << 20
+
 // ReadOptional reads a file that may not exist yet: then it is empty.
 func ReadOptional(path string) ([]byte, bool, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, maxSettingsSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
@@ -209,7 +215,7 @@ func TwiceWarnings(root string, installed SettingsFile, command wiring.Command) 
 // are not read-only, such as `bimri-hook remember`. false also means
 // "cannot tell".
 func WorkspaceTrusted(root string) bool {
-	data, err := os.ReadFile(workspace.ClaudeState())
+	data, err := safefile.Read(workspace.ClaudeState(), maxSettingsSize)
 	if err != nil || !gjson.ValidBytes(data) {
 		return false
 	}
