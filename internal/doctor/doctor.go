@@ -24,6 +24,7 @@ import (
 	"github.com/bimri/bimri-hook/internal/config"
 	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/internal/install"
+	"github.com/bimri/bimri-hook/internal/safefile"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/wiring"
@@ -87,7 +88,9 @@ func (d *doctor) run() []Check {
 	d.checkBinary()
 	wired := d.checkSettings()
 	d.checkPermission(wired)
-	d.checkFiles(d.checkConfig())
+	cfg := d.checkConfig()
+	d.checkLockTimeout(cfg.Hooks.LockTimeout, wired)
+	d.checkFiles(cfg)
 	d.checkGit()
 	return d.checks
 }
@@ -346,6 +349,56 @@ func (d *doctor) checkConfig() config.Config {
 	return cfg
 }
 
+// lockHeadroom is the time a hook needs beside its lock wait: its own
+// work, milliseconds alone, seconds on a loaded machine.
+const lockHeadroom = 2 * time.Second
+
+// defaultHookTimeout is Claude Code's timeout for a command hook whose
+// settings give none.
+const defaultHookTimeout = 60 * time.Second
+
+// checkLockTimeout warns when lock_timeout leaves a hook too little of its
+// timeout: Claude Code kills a hook at its timeout, so a hook that waited
+// the whole lock_timeout for a busy lock is killed before it answers (a
+// Stop ran 11.75 s against a 10 s timeout). SessionEnd waits at most
+// 0.8 s whatever the config says. Only a problem is reported.
+func (d *doctor) checkLockTimeout(wait time.Duration, all []scopeWiring) {
+	type wired struct {
+		where, event string
+		timeout      time.Duration
+	}
+	var hooks []wired
+	plugin := false
+	for _, s := range all {
+		plugin = plugin || len(s.wiring.Plugins) > 0
+		for _, h := range s.wiring.Handlers {
+			hooks = append(hooks, wired{s.file.Scope + " settings", h.Event, time.Duration(h.Timeout) * time.Second})
+		}
+	}
+	if plugin {
+		for _, e := range wiring.PluginEvents() {
+			hooks = append(hooks, wired{"the plugin", e.Name, time.Duration(e.Timeout) * time.Second})
+		}
+	}
+	var short []string
+	for _, h := range hooks {
+		if h.event == "SessionEnd" {
+			continue
+		}
+		if h.timeout <= 0 {
+			h.timeout = defaultHookTimeout
+		}
+		if wait+lockHeadroom > h.timeout {
+			short = append(short, fmt.Sprintf("%s in %s (timeout %s)", h.event, h.where, h.timeout))
+		}
+	}
+	if len(short) > 0 {
+		d.add(StatusWarn, "lock_timeout", fmt.Sprintf("lock_timeout %s leaves less than %s of the timeout of %s: a hook that waits it out is killed before it answers",
+			wait, lockHeadroom, strings.Join(short, ", ")),
+			fmt.Sprintf("lower lock_timeout to at most %s below the shortest hook timeout (the default, 2 s, is enough; remember and forget wait longer on their own)", lockHeadroom))
+	}
+}
+
 // checkFiles: bimri.md and its budgets, the backup, the archive, the lock
 // and the state folder, then the global memory.
 func (d *doctor) checkFiles(cfg config.Config) {
@@ -507,7 +560,7 @@ func (d *doctor) checkState(store *memfile.Store) {
 			return
 		}
 	}
-	ignore, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	ignore, err := safefile.Read(filepath.Join(dir, ".gitignore"), 1<<20)
 	if err == nil && slices.Contains(strings.Fields(string(ignore)), "*") {
 		d.add(StatusOK, "state", rel+" ignores itself in git", "")
 		return
