@@ -20,11 +20,11 @@ func hostileCases() []badCase {
 	return []badCase{
 		// Special files where a file is read: refused at once, by name.
 		{name: "config links to /dev/zero: SessionStart shows memory", setup: linkConfig("/dev/zero"), stdin: sessionStart,
-			wantCode: 0, check: configProblemShown("is a character device")},
+			wantCode: 0, check: configProblemShown("a character device, not a regular file")},
 		{name: "config links to /dev/zero: remember", setup: linkConfig("/dev/zero"), args: rememberArgs("A decision."),
-			wantCode: 1, wantErr: "bimri.json: it is a character device"},
+			wantCode: 1, wantErr: "bimri.json: a character device, not a regular file"},
 		{name: "config is a named pipe", setup: fifoAt(".claude/bimri.json"), stdin: sessionStart,
-			wantCode: 0, check: configProblemShown("is a named pipe")},
+			wantCode: 0, check: configProblemShown("a named pipe, not a regular file")},
 		// A deep pass counts patterns over the archive; unreadable, it
 		// counts over bimri.md alone and goes on.
 		{name: "archive is a named pipe: maintain --deep", setup: fifoAt(memfile.ArchiveName), args: []string{"maintain", "--deep"},
@@ -32,7 +32,7 @@ func hostileCases() []badCase {
 		{name: "archive is a named pipe: forget", setup: fifoAt(memfile.ArchiveName), args: []string{"forget", "0513cb02"},
 			wantCode: 1, wantErr: "bimri-archive.md is not a regular file", may: changesStateOnly},
 		{name: "archive is a named pipe: search", setup: fifoAt(memfile.ArchiveName), args: []string{"search", "SQLite"},
-			wantCode: 1, wantErr: "bimri-archive.md: it is a named pipe"},
+			wantCode: 1, wantErr: "bimri-archive.md: a named pipe, not a regular file"},
 		{name: "archive is a named pipe: run BIMRI maintenance", setup: fifoAt(memfile.ArchiveName), stdin: func(c *caseDir) []byte {
 			return event("UserPromptSubmit", map[string]any{"session_id": "bad-input", "cwd": c.ws, "prompt": "run BIMRI maintenance"})
 		}, wantCode: 0, may: changesWorkspace, check: func(t *testing.T, c *caseDir, res result) {
@@ -52,12 +52,12 @@ func hostileCases() []badCase {
 		{name: "backup is a named pipe: restore", setup: fifoAt(memfile.BackupName), args: []string{"restore"},
 			wantCode: 1, wantErr: "bimri-backup.md is not a regular file", may: changesStateOnly},
 		{name: "merge-driver: ours is a named pipe", setup: fifoAt("ours"),
-			argv: mergeArgs, wantCode: 1, wantErr: "ours: it is a named pipe", may: changesWorkspace},
+			argv: mergeArgs, wantCode: 1, wantErr: "ours: a named pipe, not a regular file", may: changesWorkspace},
 		{name: "merge-driver: theirs is /dev/zero", argv: func(c *caseDir) []string {
 			args := mergeArgs(c)
 			args[3] = "/dev/zero"
 			return args
-		}, wantCode: 1, wantErr: "/dev/zero: it is a character device", may: changesWorkspace},
+		}, wantCode: 1, wantErr: "/dev/zero: a character device, not a regular file", may: changesWorkspace},
 
 		// Nothing is made outside the workspace through a committed link.
 		{name: "state .gitignore is a dangling link outside", setup: func(t *testing.T, c *caseDir) {

@@ -21,6 +21,9 @@ var ErrNotRegular = errors.New("not a regular file")
 // ErrTooLarge is wrapped by the error for a file over the caller's cap.
 var ErrTooLarge = errors.New("file too large")
 
+// Errors are *fs.PathError, as os.Open's are, so a caller that names the
+// file itself can unwrap the reason and say the path once.
+
 // Open opens the regular file at path for reading. Anything else is
 // refused before it is opened when the path says so, and again from the
 // open file (the path may have changed in between); the open itself
@@ -63,7 +66,7 @@ func Read(path string, limit int64) ([]byte, error) {
 	data := make([]byte, 0, info.Size()+1) // +1 to see EOF without growing
 	data, err = readAll(io.LimitReader(f, limit+1), data)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
 	}
 	if int64(len(data)) > limit {
 		return nil, tooLarge(path, limit)
@@ -88,7 +91,7 @@ func readAll(r io.Reader, b []byte) ([]byte, error) {
 }
 
 func tooLarge(path string, limit int64) error {
-	return fmt.Errorf("refusing to read %s: it is larger than the %s cap for it (%w)", path, Size(limit), ErrTooLarge)
+	return &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: over its %s cap", ErrTooLarge, Size(limit))}
 }
 
 // regular refuses what is not a regular file, naming what it is.
@@ -111,7 +114,7 @@ func regular(path string, info fs.FileInfo) error {
 	default:
 		what = "a special file"
 	}
-	return fmt.Errorf("refusing to read %s: it is %s (%w)", path, what, ErrNotRegular)
+	return &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%s, %w", what, ErrNotRegular)}
 }
 
 // Size writes a byte count the way a cap is stated: in MiB or KiB when

@@ -42,11 +42,11 @@ func TestRead(t *testing.T) {
 		{name: "a regular file", path: write("a", "hello\n"), limit: 10, want: "hello\n"},
 		{name: "exactly the cap", path: write("b", "12345"), limit: 5, want: "12345"},
 		{name: "an empty file", path: write("c", ""), limit: 5, want: ""},
-		{name: "over the cap", path: write("d", "123456"), limit: 5, wantErr: ErrTooLarge, says: "larger than the 5 bytes cap"},
+		{name: "over the cap", path: write("d", "123456"), limit: 5, wantErr: ErrTooLarge, says: "file too large: over its 5 bytes cap"},
 		{name: "missing", path: filepath.Join(dir, "none"), limit: 5, wantErr: fs.ErrNotExist},
-		{name: "a directory", path: dir, limit: 5, wantErr: ErrNotRegular, says: "is a directory"},
-		{name: "a named pipe with no writer", path: fifo, limit: 5, wantErr: ErrNotRegular, says: "is a named pipe"},
-		{name: "a link to /dev/zero", path: link, limit: 5, wantErr: ErrNotRegular, says: "is a character device"},
+		{name: "a directory", path: dir, limit: 5, wantErr: ErrNotRegular, says: "a directory, not a regular file"},
+		{name: "a named pipe with no writer", path: fifo, limit: 5, wantErr: ErrNotRegular, says: "a named pipe, not a regular file"},
+		{name: "a link to /dev/zero", path: link, limit: 5, wantErr: ErrNotRegular, says: "a character device, not a regular file"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
