@@ -191,13 +191,10 @@ const agentLockWait = 30 * time.Second
 // any command the agent is told to run to change memory): it waits up to
 // agentLockWait for the lock, or lock_timeout if that is longer.
 func (a *app) agentRuns(cmd *cli.Command) *cli.Command {
-	before := cmd.Before
-	cmd.Before = func(c *cli.Context) error {
+	action := cmd.Action
+	cmd.Action = func(c *cli.Context) error {
 		a.agentRun = true
-		if before != nil {
-			return before(c)
-		}
-		return nil
+		return action(c)
 	}
 	return cmd
 }
