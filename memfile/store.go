@@ -692,7 +692,7 @@ func (s *Store) ReadMaintained(today time.Time, cfg Config) (*File, bool) {
 	if err != nil {
 		return nil, false
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, MaxMemorySize)
 	if err != nil || !s.stampMatches(data, passStamp(today, cfg)) {
 		return nil, false
 	}
@@ -724,7 +724,7 @@ func (s *Store) stampMatches(data []byte, stamp string) bool {
 	if len(data) == 0 {
 		return false
 	}
-	saved, err := os.ReadFile(filepath.Join(s.StatePath(), passStampName))
+	saved, err := safefile.Read(filepath.Join(s.StatePath(), passStampName), maxStateSize)
 	return err == nil && string(saved) == stampLine(data, stamp)
 }
 
@@ -737,7 +737,7 @@ func stampLine(data []byte, stamp string) string {
 func (s *Store) savePassStamp(data []byte, stamp string) {
 	line := stampLine(data, stamp)
 	path := filepath.Join(s.StatePath(), passStampName)
-	if old, err := os.ReadFile(path); err == nil && string(old) == line {
+	if old, err := safefile.Read(path, maxStateSize); err == nil && string(old) == line {
 		return
 	}
 	if _, err := s.stateDir(); err == nil {
@@ -853,7 +853,7 @@ func (s *Store) UpdateState(keys []string, fn func(state map[string][]byte) erro
 	defer unlock()
 	state := map[string][]byte{}
 	for _, k := range keys {
-		if data, err := os.ReadFile(s.statePath(k)); err == nil {
+		if data, err := safefile.Read(s.statePath(k), maxStateSize); err == nil {
 			state[k] = data
 		}
 	}
@@ -875,7 +875,7 @@ func (s *Store) UpdateState(keys []string, fn func(state map[string][]byte) erro
 // Writers replace state files atomically, so it is a whole version; a
 // caller that acts on it takes the lock with UpdateState and reads again.
 func (s *Store) ReadState(key string) []byte {
-	data, err := os.ReadFile(s.statePath(key))
+	data, err := safefile.Read(s.statePath(key), maxStateSize)
 	if err != nil {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/bimri/bimri-hook/internal/safefile"
 	"github.com/bimri/bimri-hook/memfile"
 )
 
@@ -35,12 +36,13 @@ func Load(archivePath, indexPath string) (*Index, error) {
 		return nil, errors.New(filepath.Base(archivePath) + " is not a regular file")
 	}
 	key := Key{Size: info.Size(), ModTime: info.ModTime().UnixNano()}
-	if data, err := os.ReadFile(indexPath); err == nil {
+	// The index is a cache of the archive, about its size.
+	if data, err := safefile.Read(indexPath, 2*memfile.MaxArchiveSize); err == nil {
 		if x, err := Decode(data); err == nil && x.Key() == key {
 			return x, nil
 		}
 	}
-	data, err := os.ReadFile(archivePath)
+	data, err := safefile.Read(archivePath, memfile.MaxArchiveSize)
 	if err != nil {
 		return nil, err
 	}
