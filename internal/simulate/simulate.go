@@ -22,6 +22,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bimri/bimri-hook/hooks"
@@ -551,18 +552,24 @@ func (s *simulator) remember(e simulatedEntry, day time.Time) error {
 // The commands SessionStart gives the agent, as the simulated agent reads
 // them from its context.
 var (
-	askedToReplace = regexp.MustCompile(`(?m)^  \S+ remember --dir \S+ --replaces ([0-9a-z,]+) -- `)
-	askedToPromote = regexp.MustCompile(`(?m)^  \S+ remember --dir \S+ --promote ([0-9a-z]+)$`)
-	askedToName    = regexp.MustCompile(`(?m)^  \S+ remember --dir \S+ --tier 3 --tags (\S+) -- `)
+	askedToReplace = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^  \S+ remember --dir \S+ --replaces ([0-9a-z,]+) -- `)
+	})
+	askedToPromote = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^  \S+ remember --dir \S+ --promote ([0-9a-z]+)$`)
+	})
+	askedToName = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^  \S+ remember --dir \S+ --tier 3 --tags (\S+) -- `)
+	})
 )
 
 // followAdvice plays a cooperative agent: it runs what the SessionStart
 // context asked of it (consolidate the entries it names, promote the
 // decision, write the pattern's sentence) as those commands would.
 func (s *simulator) followAdvice(context string, day time.Time) error {
-	replace := askedToReplace.FindStringSubmatch(context)
-	promote := askedToPromote.FindStringSubmatch(context)
-	name := askedToName.FindStringSubmatch(context)
+	replace := askedToReplace().FindStringSubmatch(context)
+	promote := askedToPromote().FindStringSubmatch(context)
+	name := askedToName().FindStringSubmatch(context)
 	if replace == nil && promote == nil && name == nil {
 		return nil
 	}

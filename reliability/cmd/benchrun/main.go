@@ -15,8 +15,11 @@
 //   - first of the day: the full bimri.md and archive (from genfull), last
 //     maintained the day before, with no backup and no session state, so
 //     SessionStart and SessionEnd reweight everything and write;
-//   - steady: the same workspace after one SessionStart today, the file
-//     already maintained today and nothing changed since;
+//   - steady: the same workspace after SessionStarts of one session today
+//     until nothing changes (the file maintained today, every upkeep
+//     question asked): the file already maintained today and nothing
+//     changed since. A new session there still takes the lock, to record
+//     the upkeep advice it is given once a session, but runs no pass;
 //   - big (with -big): a file of 10,000 Tier 2 entries and the bimri.json
 //     whose budgets hold them, first of the day.
 //
@@ -216,8 +219,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	prime := &bench{name: "prime steady", ws: steady, args: hook, stdin: event(steady, "SessionStart", start)}
-	if _, _, err := runOnce(prime); err != nil {
+	if err := primeSteady(steady, hook, event(steady, "SessionStart", start)); err != nil {
 		return err
 	}
 	// A prompt of another session builds the recall index, as any first
@@ -236,6 +238,7 @@ func run() error {
 		// with no memory work at all.
 		{name: "bimri-hook version", ws: first, args: []string{binPath, "version"}, cat: catFull},
 		{name: "SessionStart steady", ws: steady, args: hook, stdin: event(steady, "SessionStart", start), cat: catFull},
+		{name: "SessionStart new", ws: steady, args: hook, stdin: event(steady, "SessionStart", map[string]any{"source": "startup", "session_id": "bench-new"}), cat: catFull},
 		{name: "SessionStart first", ws: first, args: hook, stdin: event(first, "SessionStart", start), cat: catFull},
 		// stop_hook_active: the turn is never blocked, so Stop runs its pass.
 		{name: "Stop", ws: steady, args: hook, stdin: event(steady, "Stop", map[string]any{"stop_hook_active": true}), cat: catFull},
@@ -305,6 +308,25 @@ func run() error {
 
 	report(os.Stdout, benches, first, *big != "", *runs, rssBy, work)
 	return nil
+}
+
+// primeSteady runs SessionStart in w until its answer stops changing:
+// each run may ask one more upkeep question and remember it asked.
+func primeSteady(w *workspace, args []string, stdin []byte) error {
+	last := ""
+	for range 40 {
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Env, cmd.Stdin = w.env, bytes.NewReader(stdin)
+		out, err := cmd.Output()
+		if err != nil {
+			return fmt.Errorf("prime steady: %v", err)
+		}
+		if string(out) == last {
+			return nil
+		}
+		last = string(out)
+	}
+	return errors.New("prime steady: SessionStart still changes the workspace after 40 runs")
 }
 
 func fileExists(p string) bool {
