@@ -260,4 +260,12 @@
 // store.go, which alone reads and writes files under a lock. "Today" is
 // always passed in, so every rule can be tested on a fixed day, and the
 // same inputs always give the same bytes.
+//
+// A pass over its own output on the same day, under the same config,
+// changes nothing (TestPassIdempotent, FuzzPassIdempotent). The store
+// relies on it: each pass leaves a stamp (the day, the config, the
+// SHA-256 of the file it left) in the state folder, and while the file
+// still hashes the same, Tx.Maintain answers SettledReport instead of
+// running a plain pass again, and ReadMaintained lets SessionStart read
+// the file without the lock.
 package memfile

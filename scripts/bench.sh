@@ -41,6 +41,9 @@ trap 'rm -rf "$work"' EXIT
 	echo "== Whole process: hook on a full memory file, side by side with cat"
 	"$work/benchrun" -bin "$work/bimri-hook" -full "$work/full" -big "$work/big" -recall "$work/recall" -runs "$RUNS" -dir "$BENCH_DIR"
 	echo
+	echo "== Start-up: GODEBUG=inittrace=1 bimri-hook version (bytes allocated by package inits; times vary with load)"
+	GODEBUG=inittrace=1 "$work/bimri-hook" version 2>&1 >/dev/null | awk '/^init/ { n++; ms += $5; kb += $8 / 1024 } END { printf "%d packages initialised, %.2f ms, %.1f KB allocated\n", n, ms, kb }'
+	echo
 	echo "== Go benchmarks: go test -run '^\$' -bench . -benchmem ./memfile"
 	"$GO" test -run '^$' -bench . -benchmem ./memfile
 } | tee "$OUT"
