@@ -12,12 +12,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/memfile"
 )
-
-// dateLayout is how every command writes a day.
-const dateLayout = inspect.DateLayout
 
 func printJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
