@@ -31,6 +31,8 @@ func Handle(env Env, in Input) (Output, error) {
 		return PreCompact(env, in)
 	case event.SessionEnd:
 		return SessionEnd(env, in)
+	case event.SubagentStart:
+		return SubagentStart(env, in)
 	}
 	return Output{}, nil
 }

@@ -299,3 +299,6 @@ func recallContext(env Env, hits []recall.Hit, recalls recall.Recalls) string {
 	}
 	return b.String()
 }
+
+// subagentHeading starts the memory pack a subagent gets.
+const subagentHeading = "## Project memory (bimri-hook, Tier 1: lasting facts and decisions of this workspace)"

@@ -19,7 +19,7 @@ func TestInspect(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(len(w.Handlers), 0) // others' hooks are not ours
 	is.Equal(len(w.Rules), 0)
-	is.Equal(w.Missing(), []string{"SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd"})
+	is.Equal(w.Missing(), []string{"SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd", "SubagentStart"})
 
 	installed, _, err := Install(in, c)
 	is.NoErr(err)

@@ -199,8 +199,8 @@ func TestHooks(t *testing.T) {
 	}
 	raw := Hooks(`"bimri-hook" hook`, Events())
 	is.NoErr(json.Unmarshal(raw, &got))
-	is.Equal(len(got), 5)
-	want := map[string]int{"SessionStart": 10, "UserPromptSubmit": 10, "Stop": 10, "PreCompact": 10, "SessionEnd": 5}
+	is.Equal(len(got), 6)
+	want := map[string]int{"SessionStart": 10, "UserPromptSubmit": 10, "Stop": 10, "PreCompact": 10, "SessionEnd": 5, "SubagentStart": 10}
 	for event, timeout := range want {
 		groups := got[event]
 		is.Equal(len(groups), 1)

@@ -13,6 +13,8 @@ const (
 	Stop             Name = "Stop"
 	PreCompact       Name = "PreCompact"
 	SessionEnd       Name = "SessionEnd"
+	// SubagentStart gives a subagent a small pack of memory.
+	SubagentStart Name = "SubagentStart"
 	// SubagentStop reaches a hook too, but bimri-hook leaves it alone:
 	// a subagent's turn is not the session's.
 	SubagentStop Name = "SubagentStop"
@@ -21,7 +23,7 @@ const (
 // Answered are the events bimri-hook answers and install wires, in the
 // order a session meets them. To answer a new event, add it here and give
 // it a handler in hooks.Handle.
-var Answered = []Name{SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd}
+var Answered = []Name{SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd, SubagentStart}
 
 // List writes names for a message: "SessionStart, Stop".
 func List(names []Name) string {

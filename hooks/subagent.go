@@ -1,0 +1,52 @@
+package hooks
+
+import (
+	"strings"
+
+	"github.com/bimri/bimri-hook/memfile"
+)
+
+// subagentLimit bounds the pack a subagent gets: its context is its own
+// task, and memory should be a short preface to it.
+const subagentLimit = 3000
+
+// SubagentStart gives a subagent a small pack of memory: Tier 1, the
+// workspace's lasting facts, most important first, within subagentLimit
+// characters. Measured on Claude Code 2.1.328 (e2e TestSubagentHooks):
+// the hook's additionalContext reaches the subagent's first model
+// request, and the payload carries agent_id and agent_type but not the
+// subagent's task, so there is nothing to recall against. It reads the
+// memory without the lock and writes nothing.
+func SubagentStart(env Env, in Input) (Output, error) {
+	f, _, exists, err := env.Store.Read()
+	if err != nil || !exists {
+		return Output{}, nil
+	}
+	text := subagentPack(f)
+	if text == "" {
+		return Output{}, nil
+	}
+	return additionalContext("SubagentStart", text), nil
+}
+
+// subagentPack is Tier 1 as one line an entry, in file order, whole lines
+// only, within subagentLimit.
+func subagentPack(f *memfile.File) string {
+	entries := f.Entries(1)
+	if len(entries) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(subagentHeading + "\n")
+	used := memfile.Length(subagentHeading) + 1
+	for _, e := range entries {
+		line := "- " + e.Text + " (id " + e.ID + ")"
+		n := memfile.Length(line) + 1
+		if used+n > subagentLimit {
+			break
+		}
+		b.WriteString(line + "\n")
+		used += n
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
