@@ -45,7 +45,7 @@ func (a *app) simulateCommand() *cli.Command {
 		UsageText: `bimri-hook simulate EVENT [--prompt TEXT] [--source S] [--reason R] [--trigger T] [--session ID] [--stop-hook-active] [--transcript PATH] [--context-only] [--verbose]
 bimri-hook simulate --sessions N [--per-day K] [--seed S] [--profile claude-code|cowork]
 
-EVENT is SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd or SubagentStop (any case).
+EVENT is SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd, SubagentStart or SubagentStop (any case).
 simulate EVENT builds the payload Claude Code would send for this workspace, runs it through the
 same code as 'bimri-hook hook', and prints exactly what Claude Code would receive on stdout.
 The session ID is ` + simulate.DefaultSession + ` unless --session says otherwise.

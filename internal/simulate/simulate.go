@@ -100,6 +100,8 @@ func (p Payload) JSON() []byte {
 		fields = append(fields, ev, jsonField{"trigger", p.Trigger}, jsonField{"custom_instructions", nil})
 	case event.SessionEnd:
 		fields = append(fields, ev, jsonField{"reason", p.Reason})
+	case event.SubagentStart:
+		fields = append(fields, jsonField{"agent_id", "0000000000000000"}, jsonField{"agent_type", "general-purpose"}, ev)
 	case event.SubagentStop:
 		agent := "0000000000000000"
 		fields = append(fields, jsonField{"permission_mode", "default"}, jsonField{"agent_id", agent}, jsonField{"agent_type", ""}, ev,

@@ -139,6 +139,7 @@ func TestSimulatedPayloadsMatchTheClient(t *testing.T) {
 		"PreCompact":       "PreCompact-manual.json",
 		"SessionEnd":       "SessionEnd-other.json",
 		"SubagentStop":     "SubagentStop.json",
+		"SubagentStart":    "SubagentStart.json",
 	}
 	for _, ev := range Events {
 		t.Run(string(ev), func(t *testing.T) {
