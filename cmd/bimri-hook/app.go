@@ -185,7 +185,7 @@ type app struct {
 // default); the agent runs remember and forget through its Bash tool,
 // whose limit is minutes. A busy moment, many sessions writing at once on
 // a loaded machine, then delays a record instead of failing it.
-const agentLockWait = 30 * time.Second
+const agentLockWait = 45 * time.Second
 
 // agentRuns marks cmd as one the agent runs itself (remember, forget, and
 // any command the agent is told to run to change memory): it waits up to
