@@ -807,6 +807,10 @@ func splitFields(s string) (fieldList, string, bool) {
 // bold says it did.
 func splitFieldsLenient(s string) (fields fieldList, rest string, bold bool, ok bool) {
 	var out fieldList
+	if strings.HasPrefix(strings.TrimLeft(s, " \t*_"), "[") {
+		// A tag line has four or five fields: one allocation, not three.
+		out = make(fieldList, 0, 6)
+	}
 	for {
 		next := strings.TrimLeft(s, " \t*_")
 		if !strings.HasPrefix(next, "[") {
@@ -888,7 +892,10 @@ func entryFromFields(fields fieldList, body []string, extra map[string]bool) (*E
 		if !ok {
 			return nil, nil, fmt.Errorf("TIMESTAMP %q is not a date (YYYY-MM-DD)", date)
 		}
-		if date != d.Format(dateLayout) {
+		// Compared through a stack buffer: the canonical date is the
+		// common case and need not be formatted into a new string.
+		var canon [len(dateLayout) + 8]byte
+		if date != string(d.AppendFormat(canon[:0], dateLayout)) {
 			how = append(how, fmt.Sprintf("date %q read as %s", date, d.Format(dateLayout)))
 		}
 		e.Date = d

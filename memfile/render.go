@@ -132,7 +132,8 @@ func EntryLine(e *Entry) string {
 	// An entry read without a date has none until a pass dates it.
 	if !e.Date.IsZero() {
 		b.WriteString("] [TIMESTAMP:")
-		b.WriteString(e.Date.Format(dateLayout))
+		var date [len(dateLayout) + 8]byte
+		b.Write(e.Date.AppendFormat(date[:0], dateLayout))
 	}
 	b.WriteString("] [TAGS:")
 	for i, t := range e.Tags {

@@ -124,6 +124,9 @@ func NormalizeTags(tags []string) []string {
 		}, t)
 		t = strings.Trim(t, "-_.")
 		if t != "" && len(t) <= 40 {
+			if out == nil {
+				out = make([]string, 0, len(tags))
+			}
 			out = append(out, t)
 		}
 	}
@@ -146,7 +149,14 @@ func normalText(s string) string {
 // EntryID derives an entry's ID from its date and text, so that two
 // machines recording the same thing on the same day agree on the ID.
 func EntryID(date time.Time, text string) string {
-	return hashID("", date.Format(dateLayout)+"\n"+normalText(text))
+	// Appended into one buffer rather than concatenated: Parse calls this
+	// for every entry without an ID.
+	norm := normalText(text)
+	buf := make([]byte, 0, len(dateLayout)+1+len(norm))
+	buf = date.AppendFormat(buf, dateLayout)
+	buf = append(buf, '\n')
+	buf = append(buf, norm...)
+	return hashBytes("", buf)
 }
 
 // PatternID derives a pattern's ID from its tags.
@@ -155,8 +165,19 @@ func PatternID(tags []string) string {
 }
 
 func hashID(prefix, s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return prefix + hex.EncodeToString(sum[:])[:8-len(prefix)]
+	return hashBytes(prefix, []byte(s))
+}
+
+// hashBytes is hashID on bytes: the first 8 hex digits of the SHA-256,
+// the prefix in place of the leading ones, built in one allocation.
+func hashBytes(prefix string, data []byte) string {
+	sum := sha256.Sum256(data)
+	var out [8]byte
+	n := copy(out[:], prefix)
+	var digits [8]byte
+	hex.Encode(digits[:], sum[:4])
+	copy(out[n:], digits[:8-n])
+	return string(out[:])
 }
 
 // uniqueID returns id, or when it is taken, a derived one that is not.
