@@ -3,6 +3,7 @@ package memfile
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 )
@@ -255,20 +256,38 @@ func (g *viewGroup) add(text string, item bool) {
 }
 
 func viewEntry(e *Entry, withWeight bool) string {
+	// Built by hand, not with fmt: the view writes every entry it shows.
 	var b strings.Builder
+	b.Grow(48 + len(e.Text) + len(e.ID) + 16*len(e.Tags))
 	b.WriteString("- ")
 	if withWeight {
-		fmt.Fprintf(&b, "(%s) ", e.Weight)
+		b.WriteByte('(')
+		b.WriteString(e.Weight.String())
+		b.WriteString(") ")
 	}
-	date := "undated"
-	if !e.Date.IsZero() {
-		date = e.Date.Format(dateLayout)
+	if e.Date.IsZero() {
+		b.WriteString("undated")
+	} else {
+		var date [len(dateLayout) + 8]byte
+		b.Write(e.Date.AppendFormat(date[:0], dateLayout))
 	}
-	fmt.Fprintf(&b, "%s imp %d", date, e.Importance)
+	b.WriteString(" imp ")
+	b.WriteString(strconv.Itoa(e.Importance))
 	if len(e.Tags) > 0 {
-		fmt.Fprintf(&b, " [%s]", strings.Join(e.Tags, ","))
+		b.WriteString(" [")
+		for i, t := range e.Tags {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(t)
+		}
+		b.WriteByte(']')
 	}
-	fmt.Fprintf(&b, ": %s (id %s)", e.Text, e.ID)
+	b.WriteString(": ")
+	b.WriteString(e.Text)
+	b.WriteString(" (id ")
+	b.WriteString(e.ID)
+	b.WriteByte(')')
 	return b.String()
 }
 
