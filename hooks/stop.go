@@ -1,6 +1,8 @@
 package hooks
 
 import (
+	"time"
+
 	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/memfile"
 )
@@ -20,6 +22,7 @@ func Stop(env Env, in Input) (Output, error) {
 	_, err := env.Store.Update(func(tx *memfile.Tx) error {
 		st := loadState(tx, in)
 		catchUp(env, in, &st)
+		awaitPending(env, in, &st)
 		work := didWork(env, st.Transcript)
 		if !work {
 			st.Nudged = false // recorded since: a later stretch of work may be nudged again
@@ -46,6 +49,30 @@ func Stop(env Env, in Input) (Output, error) {
 		return systemMessage(busyMessage), nil
 	}
 	return out, err
+}
+
+// pendingWait bounds how long Stop waits for the result of a remember call
+// to reach the transcript, polled every pendingPoll. Claude Code 2.1.328
+// writes the transcript asynchronously: measured with the e2e harness, the
+// Stop after a remember the model had already seen succeed often arrived
+// before the call's tool_result line, which appeared about 60 ms later.
+// Without the wait the record is still pending, the user is not told
+// "1 entry recorded", and on a fast machine that was most Stops. The wait
+// happens only while a call is pending, so a Stop without one costs
+// nothing, and it stays far inside Stop's timeout.
+const (
+	pendingWait = 500 * time.Millisecond
+	pendingPoll = 20 * time.Millisecond
+)
+
+// awaitPending re-reads the transcript until no remember call is pending
+// or pendingWait has passed. A call still pending after that is settled by
+// a later event, as before.
+func awaitPending(env Env, in Input, st *sessionState) {
+	for waited := time.Duration(0); len(st.Transcript.Pending) > 0 && waited < pendingWait; waited += pendingPoll {
+		time.Sleep(pendingPoll)
+		catchUp(env, in, st)
+	}
 }
 
 func shouldBlock(policy string, stopHookActive, work bool, st sessionState) bool {
