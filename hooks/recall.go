@@ -46,26 +46,22 @@ func recallPrompt(env Env, in Input) Output {
 		return Output{}
 	}
 	shown := viewIDs(env, in, f)
+	inFile := map[string]bool{}
+	for _, e := range f.Entries(1) {
+		inFile[e.ID] = true
+	}
 	var left []recall.Item
 	for _, e := range f.Entries(2) {
+		inFile[e.ID] = true
 		if !shown[e.ID] {
 			left = append(left, recall.FromEntry(e))
 		}
 	}
 	for _, p := range f.Patterns() {
+		inFile[p.ID] = true
 		if !shown[p.ID] {
 			left = append(left, recall.FromPattern(p))
 		}
-	}
-	inFile := map[string]bool{}
-	for _, e := range f.Entries(1) {
-		inFile[e.ID] = true
-	}
-	for _, e := range f.Entries(2) {
-		inFile[e.ID] = true
-	}
-	for _, p := range f.Patterns() {
-		inFile[p.ID] = true
 	}
 	key := stateKey(in)
 	// Ranked against the session state as it was read without the lock;

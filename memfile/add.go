@@ -66,15 +66,7 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 			}
 		}
 	}
-	taken := map[string]bool{}
-	for t := 1; t <= 2; t++ {
-		for _, x := range f.Entries(t) {
-			taken[x.ID] = true
-		}
-	}
-	for _, p := range f.Patterns() {
-		taken[p.ID] = true
-	}
+	taken := f.idsInUse()
 	e.ID = uniqueID("", id, taken)
 	if n.Tier == 1 {
 		e.Weight = Weight(e.Importance * 100)
@@ -93,9 +85,30 @@ func (f *File) Remember(n NewEntry, cfg Config) (*Entry, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	e.Weight = Score(*e, n.Tier, n.Date, cfg).Weight
-	e.HasWeight = true
+	e.Weigh(n.Tier, n.Date, cfg)
 	return e, isNew, nil
+}
+
+// Weigh sets e's weight as the pass would give it in tier on today under
+// cfg, so a changed entry shows its weight before the next pass.
+func (e *Entry) Weigh(tier int, today time.Time, cfg Config) {
+	e.Weight = Score(*e, tier, today, cfg).Weight
+	e.HasWeight = true
+}
+
+// idsInUse are the IDs of every entry and pattern in f: a new one must
+// not take any of them.
+func (f *File) idsInUse() map[string]bool {
+	taken := map[string]bool{}
+	for t := 1; t <= 2; t++ {
+		for _, e := range f.Entries(t) {
+			taken[e.ID] = true
+		}
+	}
+	for _, p := range f.Patterns() {
+		taken[p.ID] = true
+	}
+	return taken
 }
 
 // Remove takes an entry, a pattern or a note (by NoteID) out of the file

@@ -139,15 +139,7 @@ func (f *File) WritePattern(tags []string, text string, today time.Time) (*Patte
 			return p, false, nil
 		}
 	}
-	taken := map[string]bool{}
-	for t := 1; t <= 2; t++ {
-		for _, x := range f.Entries(t) {
-			taken[x.ID] = true
-		}
-	}
-	for _, p := range f.Patterns() {
-		taken[p.ID] = true
-	}
+	taken := f.idsInUse()
 	p := &Pattern{Tags: tags, Level: Emerging, Text: text, First: civil(today), Last: civil(today)}
 	p.ID = uniqueID("p", PatternID(tags), taken)
 	f.Tiers[2].Blocks = append(f.Tiers[2].Blocks, Block{Pattern: p})

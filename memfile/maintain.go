@@ -177,8 +177,7 @@ func dateUndated(f *File, today time.Time, rep *Report) {
 func reweight(f *File, today time.Time, cfg Config) {
 	for t := 1; t <= 2; t++ {
 		for _, e := range f.Entries(t) {
-			e.Weight = Score(*e, t, today, cfg).Weight
-			e.HasWeight = true
+			e.Weigh(t, today, cfg)
 		}
 	}
 }

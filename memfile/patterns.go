@@ -93,15 +93,7 @@ func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 		}
 	}
 	slices.Sort(fresh)
-	taken := map[string]bool{}
-	for t := 1; t <= 2; t++ {
-		for _, e := range f.Entries(t) {
-			taken[e.ID] = true
-		}
-	}
-	for _, p := range f.Patterns() {
-		taken[p.ID] = true
-	}
+	taken := f.idsInUse()
 	for _, t := range fresh {
 		p := &Pattern{Tags: []string{t}, Level: Emerging}
 		p.ID = uniqueID("p", PatternID(p.Tags), taken)

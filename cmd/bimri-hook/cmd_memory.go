@@ -119,8 +119,7 @@ func (a *app) consolidate(c *cli.Context, list, text string) error {
 			e.Tags = memfile.NormalizeTags(append(e.Tags, extra...))
 		}
 		_, tier = tx.File.Find(e.ID)
-		e.Weight = memfile.Score(*e, tier, ws.now, ws.config.Memory).Weight
-		e.HasWeight = true
+		e.Weigh(tier, ws.now, ws.config.Memory)
 		tx.Archive = append(tx.Archive, gone...)
 		return nil
 	})

@@ -38,8 +38,7 @@ func (a *app) reviveCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				e.Weight = memfile.Score(*e, 2, ws.now, ws.config.Memory).Weight
-				e.HasWeight = true
+				e.Weigh(2, ws.now, ws.config.Memory)
 				return nil
 			})
 			if err != nil {

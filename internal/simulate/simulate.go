@@ -588,8 +588,7 @@ func (s *simulator) followAdvice(context string, day time.Time) error {
 			if _, t := tx.File.Find(e.ID); t == 1 {
 				tier = 1
 			}
-			e.Weight = memfile.Score(*e, tier, day, s.sim.Config).Weight
-			e.HasWeight = true
+			e.Weigh(tier, day, s.sim.Config)
 			tx.Archive = append(tx.Archive, gone...)
 			for _, g := range gone {
 				s.replaced[g.Entry.ID] = e.ID
