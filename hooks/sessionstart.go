@@ -34,7 +34,7 @@ func SessionStart(env Env, in Input) (Output, error) {
 			return Output{}, err
 		}
 		notice := fmt.Sprintf("bimri-hook could not load its config (%v); this is the memory as it stands, shown with the default settings, and nothing is updated until the config is fixed", env.ConfigErr)
-		return additionalContext("SessionStart", startContext(env, in, f, notice, "")), nil
+		return additionalContext(event.SessionStart, startContext(env, in, f, notice, "")), nil
 	}
 	if f, ok := steadyStart(env, in); ok {
 		env.Store.PruneState(stateMaxAge)

@@ -3,6 +3,7 @@ package hooks
 import (
 	"strings"
 
+	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/memfile"
 )
 
@@ -26,7 +27,7 @@ func SubagentStart(env Env, in Input) (Output, error) {
 	if text == "" {
 		return Output{}, nil
 	}
-	return additionalContext("SubagentStart", text), nil
+	return additionalContext(event.SubagentStart, text), nil
 }
 
 // subagentPack is Tier 1 as one line an entry, in file order, whole lines

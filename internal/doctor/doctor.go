@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/config"
+	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/internal/install"
 	"github.com/bimri/bimri-hook/internal/safefile"
@@ -382,7 +383,7 @@ func (d *doctor) checkLockTimeout(wait time.Duration, all []scopeWiring) {
 	}
 	var short []string
 	for _, h := range hooks {
-		if h.event == "SessionEnd" {
+		if h.event == string(event.SessionEnd) {
 			continue
 		}
 		if h.timeout <= 0 {
