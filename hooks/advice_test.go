@@ -56,8 +56,9 @@ func startText(t *testing.T, env Env, session string) string {
 func TestSessionStartAsksOnce(t *testing.T) {
 	is := is.New(t)
 	env := adviceWorkspace(t)
-	f, _, _, err := env.Store.Read()
+	read, err := env.Store.Read()
 	is.NoErr(err)
+	f := read.File
 	a := memfile.Advise(f, env.Today, env.Config)
 	is.Equal(len(a.Consolidate), 4)
 	is.True(a.Promote != "")

@@ -38,8 +38,9 @@ func TestSessionStartConvertsModelWrittenFile(t *testing.T) {
 
 	text := out.JSON["hookSpecificOutput"].(map[string]any)["additionalContext"].(string)
 	is.True(memfile.Length(text) <= 10000)
-	f, w, _, err := store.Read()
+	read, err := store.Read()
 	is.NoErr(err)
+	f, w := read.File, read.Warnings
 	for _, x := range w {
 		is.True(!x.Converted) // the file on disk is canonical now
 	}

@@ -37,10 +37,11 @@ func recallPrompt(env Env, in Input) Output {
 	if !env.Settings.Recall.On || !wantsRecall(in.Prompt) {
 		return Output{}
 	}
-	f, _, _, err := env.Store.Read()
+	read, err := env.Store.Read()
 	if err != nil {
 		return Output{}
 	}
+	f := read.File
 	archive, err := recall.Load(env.Store.Path(env.Store.Names.Archive), filepath.Join(env.Store.StatePath(), recall.IndexName))
 	if err != nil {
 		return Output{}

@@ -68,8 +68,9 @@ func TestRecordNeedsASuccessfulResult(t *testing.T) {
 			in.Event = "SessionEnd"
 			_, err = SessionEnd(env, in)
 			is.NoErr(err)
-			f, _, _, err := env.Store.Read()
+			read, err := env.Store.Read()
 			is.NoErr(err)
+			f := read.File
 			is.Equal(hasFallback(f), c.fallback)
 
 			start := func() string {

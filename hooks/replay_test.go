@@ -128,10 +128,11 @@ func TestReplay150Days(t *testing.T) {
 	recorded, view, env := replaySessions(t, root, 1, days, start)
 	last := start.AddDate(0, 0, days-1)
 
-	f, _, _, err := env.Store.Read()
+	read, err := env.Store.Read()
 	if err != nil {
 		t.Fatal(err)
 	}
+	f := read.File
 	archive, err := env.Store.ReadArchive()
 	if err != nil {
 		t.Fatal(err)

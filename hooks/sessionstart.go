@@ -29,10 +29,11 @@ func SessionStart(env Env, in Input) (Output, error) {
 	if env.ConfigErr != nil {
 		// Without the config, the user's budgets and thresholds are
 		// unknown: a pass on the defaults could prune what they keep.
-		f, _, _, err := env.Store.Read()
+		read, err := env.Store.Read()
 		if err != nil {
 			return Output{}, err
 		}
+		f := read.File
 		notice := fmt.Sprintf("bimri-hook could not load its config (%v); this is the memory as it stands, shown with the default settings, and nothing is updated until the config is fixed", env.ConfigErr)
 		return additionalContext(event.SessionStart, startContext(env, in, f, notice, "")), nil
 	}
@@ -62,10 +63,11 @@ func SessionStart(env Env, in Input) (Output, error) {
 		if !isBusy(err) {
 			notice = fmt.Sprintf("bimri-hook could not update %s (%v); this is the memory as it stands", env.Store.Names.Memory, err)
 		}
-		var readErr error
-		if f, _, _, readErr = env.Store.Read(); readErr != nil {
+		read, readErr := env.Store.Read()
+		if readErr != nil {
 			return Output{}, err
 		}
+		f = read.File
 	}
 	env.Store.PruneState(stateMaxAge)
 	out := additionalContext(event.SessionStart, startContext(env, in, f, notice, advice))

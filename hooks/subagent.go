@@ -19,10 +19,11 @@ const subagentLimit = 3000
 // subagent's task, so there is nothing to recall against. It reads the
 // memory without the lock and writes nothing.
 func SubagentStart(env Env, in Input) (Output, error) {
-	f, _, exists, err := env.Store.Read()
-	if err != nil || !exists {
+	read, err := env.Store.Read()
+	if err != nil || !read.Exists {
 		return Output{}, nil
 	}
+	f := read.File
 	text := subagentPack(f)
 	if text == "" {
 		return Output{}, nil

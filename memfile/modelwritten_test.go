@@ -347,8 +347,9 @@ func TestModelWrittenSessionEnd(t *testing.T) {
 	is.NoErr(err)
 	is.True(len(rep.Archived) > 0) // the fixture has entries below the threshold
 
-	after, _, _, err := s.Read()
+	read, err := s.Read()
 	is.NoErr(err)
+	after := read.File
 	recs, err := s.ReadArchive()
 	is.NoErr(err)
 	archived := map[string]string{}
@@ -433,8 +434,9 @@ func TestLongEntrySurvivesTenPasses(t *testing.T) {
 			return nil
 		})
 		is.NoErr(err)
-		f, _, _, err := s.Read()
+		read, err := s.Read()
 		is.NoErr(err)
+		f := read.File
 		es := f.Entries(2)
 		is.True(len(es) >= 1)
 		is.Equal(es[0].Text, long)

@@ -680,26 +680,33 @@ func syncFile(f *os.File, sync bool) error {
 	return f.Sync()
 }
 
+// ReadResult is the memory file as Read found it.
+type ReadResult struct {
+	File     *File
+	Warnings []Warning // what Parse could not read and kept as it was
+	Exists   bool      // false: there is no bimri.md, and File is a new one
+}
+
 // Read parses the memory file without the lock. Writers replace the file
 // atomically, so a reader always sees a whole version. A missing file reads
 // as a new one.
-func (s *Store) Read() (*File, []Warning, bool, error) {
+func (s *Store) Read() (ReadResult, error) {
 	path, err := s.safePath(s.Names.Memory)
 	if err != nil {
-		return nil, nil, false, err
+		return ReadResult{}, err
 	}
 	data, err := safefile.Read(path, MaxMemorySize)
 	if errors.Is(err, fs.ErrNotExist) {
-		return New(s.Config), nil, false, nil
+		return ReadResult{File: New(s.Config)}, nil
 	}
 	if err != nil {
-		return nil, nil, false, fmt.Errorf("read %s: %w", s.Names.Memory, err)
+		return ReadResult{}, fmt.Errorf("read %s: %w", s.Names.Memory, err)
 	}
 	f, w, err := Parse(data)
 	if err != nil {
-		return nil, nil, true, fmt.Errorf("%s: %w", s.Names.Memory, err)
+		return ReadResult{Exists: true}, fmt.Errorf("%s: %w", s.Names.Memory, err)
 	}
-	return f, w, true, nil
+	return ReadResult{File: f, Warnings: w, Exists: true}, nil
 }
 
 // ReadMaintained reads the memory file without the lock and returns it

@@ -227,10 +227,11 @@ func (a *app) showCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			f, warnings, _, err := store.Read()
+			read, err := store.Read()
 			if err != nil {
 				return err
 			}
+			f, warnings := read.File, read.Warnings
 			snap := inspect.Show(f, warnings, ws.now, ws.config.Memory)
 			if c.Bool("json") {
 				return printJSON(a.stdout, snap)
@@ -309,10 +310,11 @@ func (a *app) maintainCommand() *cli.Command {
 				opt.Archived = ws.store.ArchivedEntries()
 			}
 			if c.Bool("dry-run") {
-				f, _, _, err := ws.store.Read()
+				read, err := ws.store.Read()
 				if err != nil {
 					return err
 				}
+				f := read.File
 				_, rep := memfile.Maintain(f, ws.now, ws.config.Memory, opt)
 				inspect.PrintReport(a.stdout, rep, true)
 				return nil
@@ -354,8 +356,8 @@ func (a *app) readMemory(c *cli.Context) (*openedWorkspace, *memfile.File, error
 	if err != nil {
 		return nil, nil, err
 	}
-	f, _, _, err := ws.store.Read()
-	return ws, f, err
+	read, err := ws.store.Read()
+	return ws, read.File, err
 }
 
 func (a *app) searchCommand() *cli.Command {

@@ -418,23 +418,24 @@ func (d *doctor) checkFiles(cfg config.Config) {
 
 func (d *doctor) checkMemory(store *memfile.Store, cfg memfile.Config) {
 	path := store.Path(store.Names.Memory)
-	f, warnings, exists, err := store.Read()
+	read, err := store.Read()
 	switch {
 	case err != nil:
 		d.add(StatusFail, "memory", err.Error(),
 			"bimri-hook restore puts the backup back; the next session would set the broken file aside and do the same")
 		return
-	case !exists:
+	case !read.Exists:
 		d.add(StatusOK, "memory", path+" does not exist yet; the next session creates it", "")
 		return
 	}
+	f := read.File
 	detail := fmt.Sprintf("%s: %s, %s, %s", path, inspect.Plural(len(f.Entries(1))+len(f.Entries(2)), "entry", "entries"),
 		inspect.Plural(len(f.Patterns()), "pattern", "patterns"), inspect.Plural(f.Header.Sessions, "session", "sessions"))
 	// Lines read leniently are not problems: the next update writes them
 	// in the canonical form.
 	var problems []memfile.Warning
 	converted := 0
-	for _, w := range warnings {
+	for _, w := range read.Warnings {
 		if w.Converted {
 			converted++
 		} else {
@@ -577,13 +578,13 @@ func (d *doctor) checkGlobal(cfg config.Config) {
 		return
 	}
 	path := global.Path(global.Names.Memory)
-	f, _, exists, err := global.Read()
+	read, err := global.Read()
 	switch {
 	case err != nil:
 		d.add(StatusFail, "global memory", fmt.Sprintf("%s: %v; sessions start without it", path, err),
 			"fix it by hand, or put "+global.Names.Backup+" beside it in its place")
-	case exists:
-		d.add(StatusOK, "global memory", fmt.Sprintf("%s: %s", path, inspect.Plural(len(f.Entries(1))+len(f.Entries(2)), "entry", "entries")), "")
+	case read.Exists:
+		d.add(StatusOK, "global memory", fmt.Sprintf("%s: %s", path, inspect.Plural(len(read.File.Entries(1))+len(read.File.Entries(2)), "entry", "entries")), "")
 	}
 }
 

@@ -466,10 +466,11 @@ func (s *simulator) session(n int) (SessionStats, error) {
 	if _, err := s.event(env, end, &st); err != nil {
 		return st, err
 	}
-	f, _, _, err := s.store.Read()
+	read, err := s.store.Read()
 	if err != nil {
 		return st, err
 	}
+	f := read.File
 	st.Tokens = memfile.Estimate(f)
 	if s.lastTotal != st.Tokens.Total {
 		// The peak is read from the header; if the two ever disagreed, the
@@ -630,10 +631,11 @@ func (s *simulator) serving(sessions int) (Serving, error) {
 	}
 	view, _ := ContextText(out)
 	sv.Context = memfile.Length(view)
-	f, _, _, err := s.store.Read()
+	read, err := s.store.Read()
 	if err != nil {
 		return sv, err
 	}
+	f := read.File
 	sv.Tokens = memfile.Estimate(f)
 	recs, err := s.store.ReadArchive()
 	if err != nil {

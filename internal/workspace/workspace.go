@@ -135,9 +135,9 @@ func ReadGlobal(cfg config.Config, now func() time.Time) *memfile.File {
 	if err != nil {
 		return nil
 	}
-	f, _, exists, err := store.Read()
-	if err != nil || !exists {
+	read, err := store.Read()
+	if err != nil || !read.Exists {
 		return nil
 	}
-	return f
+	return read.File
 }

@@ -145,10 +145,11 @@ func run() error {
 	inView := idsIn(view)
 
 	// The baseline's k newest entries, file and archive together.
-	f, _, _, err := store.Read()
+	read, err := store.Read()
 	if err != nil {
 		return err
 	}
+	f := read.File
 	type dated struct {
 		id   string
 		date time.Time
