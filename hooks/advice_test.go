@@ -37,7 +37,7 @@ func adviceWorkspace(t *testing.T) Env {
 	if err := os.WriteFile(root+"/"+memfile.MemoryName, memfile.Render(f), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	store, err := memfile.OpenStore(root, cfg, time.Second)
+	store, err := memfile.OpenStore(root, cfg, memfile.StoreOptions{LockTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestSessionStartAsksOnce(t *testing.T) {
 	is.True(len(a.Unnamed) >= 2)
 
 	first := startText(t, env, "s1")
-	root := env.Store.Root
+	root := env.Store.Root()
 	is.True(strings.Contains(first, "## Memory upkeep"))
 	is.True(strings.Contains(first, "/opt/bin/bimri-hook remember --dir "+root+" --replaces "+strings.Join(a.Consolidate, ",")+` -- "`))
 	is.True(strings.Contains(first, "/opt/bin/bimri-hook remember --dir "+root+" --promote "+a.Promote+"\n"))

@@ -22,13 +22,13 @@ import (
 // the "--" lets a summary start with a dash.
 func rememberCommand(env Env, tier, importance string) string {
 	return fmt.Sprintf("%s --dir %s %s--importance %s --tags tag1,tag2 -- \"One-line summary of what happened and the outcome.\"",
-		wiring.Command{Binary: env.Binary}.Remember(), wiring.ShellWord(env.Store.Root), tier, importance)
+		wiring.Command{Binary: env.Binary}.Remember(), wiring.ShellWord(env.Store.Root()), tier, importance)
 }
 
 // agentCommand is a bimri-hook command for the agent, under the remember
 // subcommand so the permission rule install writes covers it too.
 func agentCommand(env Env, rest string) string {
-	return fmt.Sprintf("%s --dir %s %s", wiring.Command{Binary: env.Binary}.Remember(), wiring.ShellWord(env.Store.Root), rest)
+	return fmt.Sprintf("%s --dir %s %s", wiring.Command{Binary: env.Binary}.Remember(), wiring.ShellWord(env.Store.Root()), rest)
 }
 
 // adviceText asks the agent for what only it can judge, with the exact
@@ -82,7 +82,7 @@ When in doubt, record it: low-importance entries fade on their own. Skip what Cl
 
 // forgetCommand is the exact forget command, ID to fill in.
 func forgetCommand(env Env) string {
-	return fmt.Sprintf("%s forget --dir %s ID", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root))
+	return fmt.Sprintf("%s forget --dir %s ID", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root()))
 }
 
 // intake asks for the protocol's orientation questions in a new workspace.
@@ -152,9 +152,9 @@ func maintenanceReport(rep memfile.Report, env Env, f *memfile.File) string {
 // unreadInstructions tell the model what to do with the lines the view
 // marks unread: they are kept, but never decay, leave or count.
 func unreadInstructions(env Env) string {
-	return "## Unread lines\nLines marked unread above are kept in " + env.Store.Names.Memory + " word for word, but they are not entries: they never decay or leave. For each one still worth keeping, record it as an entry, then remove the line by its note ID:\n" +
+	return "## Unread lines\nLines marked unread above are kept in " + env.Store.Names().Memory + " word for word, but they are not entries: they never decay or leave. For each one still worth keeping, record it as an entry, then remove the line by its note ID:\n" +
 		rememberCommand(env, "", "N") + "\n" +
-		fmt.Sprintf("%s forget --dir %s --reason re-recorded NOTE-ID", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root))
+		fmt.Sprintf("%s forget --dir %s --reason re-recorded NOTE-ID", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root()))
 }
 
 // maxConversionLines bounds the lines of the conversion report the user
@@ -178,7 +178,7 @@ func conversionMessage(env Env, warnings []memfile.Warning, rep memfile.Report, 
 	how = append(how, rep.Converted...)
 	var b strings.Builder
 	fmt.Fprintf(&b, "BIMRI converted %s to its canonical format, with IDs (once; until the next update the file as it was is in %s). %d lines written loosely were read:",
-		env.Store.Names.Memory, env.Store.Names.Backup, lines)
+		env.Store.Names().Memory, env.Store.Names().Backup, lines)
 	for i, h := range how {
 		if i == maxConversionLines {
 			fmt.Fprintf(&b, "\n- and %d more", len(how)-i)
@@ -295,7 +295,7 @@ func recallContext(env Env, hits []recall.Hit, recalls recall.Recalls) string {
 	b.WriteString("Use these only where they bear on the request.")
 	if archived {
 		fmt.Fprintf(&b, " To bring an archived entry back into active memory, dated today: %s revive --dir %s ID",
-			wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root))
+			wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root()))
 	}
 	return b.String()
 }

@@ -23,7 +23,7 @@ func TestSessionStartConvertsModelWrittenFile(t *testing.T) {
 	root := t.TempDir()
 	is.NoErr(os.WriteFile(root+"/"+memfile.MemoryName, data, 0o644))
 	cfg := memfile.DefaultConfig()
-	store, err := memfile.OpenStore(root, cfg, time.Second)
+	store, err := memfile.OpenStore(root, cfg, memfile.StoreOptions{LockTimeout: time.Second})
 	is.NoErr(err)
 	env := Env{Store: store, Config: cfg, Settings: DefaultSettings(), Today: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Binary: "/opt/bin/bimri-hook"}
 

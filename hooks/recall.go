@@ -42,7 +42,7 @@ func recallPrompt(env Env, in Input) Output {
 		return Output{}
 	}
 	f := read.File
-	archive, err := recall.Load(env.Store.Path(env.Store.Names.Archive), filepath.Join(env.Store.StatePath(), recall.IndexName))
+	archive, err := recall.Load(env.Store.Path(env.Store.Names().Archive), filepath.Join(env.Store.StatePath(), recall.IndexName))
 	if err != nil {
 		return Output{}
 	}

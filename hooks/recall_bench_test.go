@@ -27,7 +27,7 @@ func BenchmarkRecallPrompt(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	store, err := memfile.OpenStore(root, memfile.DefaultConfig(), time.Second)
+	store, err := memfile.OpenStore(root, memfile.DefaultConfig(), memfile.StoreOptions{LockTimeout: time.Second})
 	if err != nil {
 		b.Fatal(err)
 	}

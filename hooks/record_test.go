@@ -48,7 +48,7 @@ func TestRecordNeedsASuccessfulResult(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			is := is.New(t)
 			env, path := recordEnv(t)
-			in := Input{SessionID: "s1", TranscriptPath: path, Cwd: env.Store.Root}
+			in := Input{SessionID: "s1", TranscriptPath: path, Cwd: env.Store.Root()}
 			is.NoErr(os.WriteFile(path, []byte(c.atStop), 0o600))
 
 			in.Event = "Stop"
@@ -74,7 +74,7 @@ func TestRecordNeedsASuccessfulResult(t *testing.T) {
 			is.Equal(hasFallback(f), c.fallback)
 
 			start := func() string {
-				out, err := SessionStart(env, Input{Event: "SessionStart", SessionID: "s2", Source: "startup", Cwd: env.Store.Root})
+				out, err := SessionStart(env, Input{Event: "SessionStart", SessionID: "s2", Source: "startup", Cwd: env.Store.Root()})
 				is.NoErr(err)
 				msg, _ := out.JSON["systemMessage"].(string)
 				return msg
@@ -96,7 +96,7 @@ func TestRecordNeedsASuccessfulResult(t *testing.T) {
 func TestDeniedToldOnce(t *testing.T) {
 	is := is.New(t)
 	env, path := recordEnv(t)
-	in := Input{Event: "Stop", SessionID: "s1", TranscriptPath: path, Cwd: env.Store.Root}
+	in := Input{Event: "Stop", SessionID: "s1", TranscriptPath: path, Cwd: env.Store.Root()}
 	is.NoErr(os.WriteFile(path, []byte(tPrompt+tWrite+tRemember+tDenied), 0o600))
 	out, err := Stop(env, in)
 	is.NoErr(err)
@@ -113,7 +113,7 @@ func recordEnv(t *testing.T) (Env, string) {
 	t.Helper()
 	root := t.TempDir()
 	cfg := memfile.DefaultConfig()
-	store, err := memfile.OpenStore(root, cfg, time.Second)
+	store, err := memfile.OpenStore(root, cfg, memfile.StoreOptions{LockTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,9 +157,9 @@ func TestSessionStartReportsPruning(t *testing.T) {
 	f := memfile.New(env.Config)
 	_, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: 1, Date: env.Today.AddDate(0, -6, 0), Tags: []string{"old"}, Text: "A transient note from long ago."})
 	is.NoErr(err)
-	is.NoErr(os.WriteFile(filepath.Join(env.Store.Root, memfile.MemoryName), memfile.Render(f), 0o644))
+	is.NoErr(os.WriteFile(filepath.Join(env.Store.Root(), memfile.MemoryName), memfile.Render(f), 0o644))
 	start := func() string {
-		out, err := SessionStart(env, Input{Event: "SessionStart", SessionID: "s", Source: "startup", Cwd: env.Store.Root})
+		out, err := SessionStart(env, Input{Event: "SessionStart", SessionID: "s", Source: "startup", Cwd: env.Store.Root()})
 		is.NoErr(err)
 		msg, _ := out.JSON["systemMessage"].(string)
 		return msg

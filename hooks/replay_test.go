@@ -48,12 +48,15 @@ var replayTags = []string{"testing", "auth", "api", "db", "ui", "deploy", "docs"
 func replaySessions(t *testing.T, root string, seed uint64, days int, start time.Time) ([]replayed, string, Env) {
 	t.Helper()
 	cfg := memfile.DefaultConfig()
-	store, err := memfile.OpenStore(root, cfg, 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
+	// A store per day: the day dates what it archives.
+	open := func(day time.Time) *memfile.Store {
+		store, err := memfile.OpenStore(root, cfg, memfile.StoreOptions{LockTimeout: 2 * time.Second, Today: day, NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return store
 	}
-	store.NoSync = true
-	env := Env{Store: store, Config: cfg, Settings: DefaultSettings(), Binary: "/usr/local/bin/bimri-hook"}
+	env := Env{Config: cfg, Settings: DefaultSettings(), Binary: "/usr/local/bin/bimri-hook"}
 	r := rand.New(rand.NewPCG(seed, 150))
 	var recorded []replayed
 	session := 0
@@ -69,7 +72,7 @@ func replaySessions(t *testing.T, root string, seed uint64, days int, start time
 		3: "The user wants a regression test with every bug fix.", 40: "Never touch the legacy billing schema by hand.", 90: "Releases go out on Tuesdays only."}
 	for day := 0; day < days; day++ {
 		env.Today = start.AddDate(0, 0, day)
-		store.Today = env.Today
+		env.Store = open(env.Today)
 		for range 1 + r.IntN(2) {
 			session++
 			id := fmt.Sprintf("replay-%04d", session)
@@ -91,7 +94,7 @@ func replaySessions(t *testing.T, root string, seed uint64, days int, start time
 				}
 				adds = append(adds, memfile.NewEntry{Tier: 2, Importance: imp, Tags: tags, Text: text})
 			}
-			_, err := store.Update(func(tx *memfile.Tx) error {
+			_, err := env.Store.Update(func(tx *memfile.Tx) error {
 				for _, n := range adds {
 					n.Date = env.Today
 					e, _, err := tx.File.Add(n)

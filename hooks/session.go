@@ -88,7 +88,7 @@ func transcriptAllowed(env Env, path string) bool {
 	if env.ClaudeDir != "" {
 		roots = append(roots, filepath.Join(env.ClaudeDir, "projects"))
 	}
-	roots = append(roots, env.Store.Root)
+	roots = append(roots, env.Store.Root())
 	for _, r := range roots {
 		if within(r, path) {
 			info, err := os.Stat(path)

@@ -16,9 +16,7 @@ const sessionEndWait = 800 * time.Millisecond
 // ID, and every Nth session runs the deterministic part of deep
 // maintenance. It answers nothing: the client shows no SessionEnd output.
 func SessionEnd(env Env, in Input) (Output, error) {
-	store := *env.Store // a copy: the shorter wait is this handler's alone
-	store.LockTimeout = min(store.LockTimeout, sessionEndWait)
-	env.Store = &store
+	env.Store = env.Store.WithLockTimeout(min(env.Store.LockTimeout(), sessionEndWait))
 	_, err := env.Store.Update(func(tx *memfile.Tx) error {
 		st := loadState(tx, in)
 		catchUp(env, in, &st)

@@ -61,7 +61,7 @@ func SessionStart(env Env, in Input) (Output, error) {
 		// stands. Only a memory that cannot even be read is an error.
 		notice = busyMessage
 		if !isBusy(err) {
-			notice = fmt.Sprintf("bimri-hook could not update %s (%v); this is the memory as it stands", env.Store.Names.Memory, err)
+			notice = fmt.Sprintf("bimri-hook could not update %s (%v); this is the memory as it stands", env.Store.Names().Memory, err)
 		}
 		read, readErr := env.Store.Read()
 		if readErr != nil {
@@ -171,8 +171,8 @@ func startContext(env Env, in Input, f *memfile.File, notice, advice string) str
 	view := memfile.ContextView(f, memfile.View{
 		Limit:   env.Config.ContextLimit - memfile.Length(tail) - 2,
 		Global:  env.Global,
-		Archive: env.Store.Names.Archive,
-		Search:  fmt.Sprintf("%s search --dir %s", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root)),
+		Archive: env.Store.Names().Archive,
+		Search:  fmt.Sprintf("%s search --dir %s", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root())),
 	})
 	return view + "\n\n" + tail
 }

@@ -20,7 +20,7 @@ import (
 func TestSteadySessionStart(t *testing.T) {
 	is := is.New(t)
 	env, path := recordEnv(t)
-	env.Store.LockTimeout = 50 * time.Millisecond
+	env.Store = env.Store.WithLockTimeout(50 * time.Millisecond)
 	day := env.Today
 	f := memfile.New(env.Config)
 	for i, text := range []string{"Chose PostgreSQL for the invoices.", "Added retries to the upload loop.", "Fixed the login redirect."} {
@@ -30,7 +30,7 @@ func TestSteadySessionStart(t *testing.T) {
 	f.Header.Sessions = 3
 	is.NoErr(os.WriteFile(env.Store.Path(memfile.MemoryName), memfile.Render(f), 0o644))
 	is.NoErr(os.WriteFile(path, []byte(tPrompt), 0o600))
-	in := Input{Event: "SessionStart", SessionID: "s1", TranscriptPath: path, Cwd: env.Store.Root, Source: "startup"}
+	in := Input{Event: "SessionStart", SessionID: "s1", TranscriptPath: path, Cwd: env.Store.Root(), Source: "startup"}
 	answer := func() string {
 		out, err := SessionStart(env, in)
 		is.NoErr(err)

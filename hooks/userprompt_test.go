@@ -46,7 +46,11 @@ func TestAsksForMaintenance(t *testing.T) {
 // The nudge's "nothing much" importance must survive the pass that runs
 // as the turn ends: an entry recorded today at that importance stays.
 func TestNudgeImportanceSurvivesThePass(t *testing.T) {
-	reason := nudgeReason(Env{Store: &memfile.Store{Root: "/w"}, Binary: "/b/bimri-hook"})
+	store, err := memfile.OpenStore(t.TempDir(), memfile.DefaultConfig(), memfile.StoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reason := nudgeReason(Env{Store: store, Binary: "/b/bimri-hook"})
 	m := regexp.MustCompile(`nothing much happened, record a one-line summary at importance (\d)`).FindStringSubmatch(reason)
 	if m == nil {
 		t.Fatalf("the nudge names no importance for a turn where little happened:\n%s", reason)

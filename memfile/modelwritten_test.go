@@ -337,7 +337,7 @@ func TestModelWrittenSessionEnd(t *testing.T) {
 
 	dir := t.TempDir()
 	is.NoErr(os.WriteFile(filepath.Join(dir, memfile.MemoryName), data, 0o644))
-	s, err := memfile.OpenStore(dir, memfile.DefaultConfig(), time.Second)
+	s, err := memfile.OpenStore(dir, memfile.DefaultConfig(), memfile.StoreOptions{LockTimeout: time.Second})
 	is.NoErr(err)
 	var rep memfile.Report
 	_, err = s.Update(func(tx *memfile.Tx) error {
@@ -426,7 +426,7 @@ func TestLongEntrySurvivesTenPasses(t *testing.T) {
 	dir := t.TempDir()
 	doc := fxDoc("", fxEntry(4, "2026-11-19", "long", long)+fxEntry(3, "2026-11-19", "", "A short one."), "")
 	is.NoErr(os.WriteFile(filepath.Join(dir, memfile.MemoryName), []byte(doc), 0o644))
-	s, err := memfile.OpenStore(dir, memfile.DefaultConfig(), time.Second)
+	s, err := memfile.OpenStore(dir, memfile.DefaultConfig(), memfile.StoreOptions{LockTimeout: time.Second})
 	is.NoErr(err)
 	for day := range 10 {
 		_, err := s.Update(func(tx *memfile.Tx) error {

@@ -79,7 +79,7 @@ func steadyStore(t *testing.T, data []byte) *memfile.Store {
 			t.Fatal(err)
 		}
 	}
-	s, err := memfile.OpenStore(root, memfile.DefaultConfig(), time.Second)
+	s, err := memfile.OpenStore(root, memfile.DefaultConfig(), memfile.StoreOptions{LockTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,29 +62,44 @@ var ErrReadOnly = errors.New("read-only")
 
 // Store reads and writes one workspace's memory files safely: one lock
 // around every read-modify-write, atomic replacement, a backup before every
-// change, and an append-only archive.
+// change, and an append-only archive. Everything about it is fixed when
+// OpenStore makes it; WithLockTimeout derives a store that waits less.
 type Store struct {
-	Root        string        // the workspace, absolute
-	Names       Names         // file names; WorkspaceNames unless changed
-	LockTimeout time.Duration // longest wait for the lock
-	Config      Config        // used to create a missing file
-	// Now is the wall clock: it names a broken file set aside and ages the
-	// session state.
-	Now func() time.Time
-	// Today is the day the caller acts on (--today in tests and
-	// simulations); archive records carry it. Zero means Now's date.
-	Today time.Time
-	// NoSync skips fsync, for throwaway workspaces (simulate) whose files
-	// need no durability: a sync per write would make a long simulation
-	// take minutes on a real disk. Writes are still atomic renames.
-	NoSync bool
+	root        string // the workspace, absolute
+	names       Names
+	lockTimeout time.Duration
+	config      Config // used to create a missing file
+	now         func() time.Time
+	today       time.Time
+	noSync      bool
 	// pause sleeps between the steps of a write so a test can kill the
 	// process there: testPause, set only in test builds.
 	pause time.Duration
 }
 
-// OpenStore checks the workspace and returns its store.
-func OpenStore(root string, cfg Config, lockTimeout time.Duration) (*Store, error) {
+// StoreOptions say how a store works. The zero value is a workspace's
+// store that syncs every write, on the real clock, taking the lock only
+// when it is free at once.
+type StoreOptions struct {
+	// Names are the store's file names; zero means WorkspaceNames.
+	Names Names
+	// LockTimeout is the longest wait for the lock.
+	LockTimeout time.Duration
+	// Clock is the wall clock: it names a broken file set aside and ages
+	// the session state. Nil means time.Now.
+	Clock func() time.Time
+	// Today is the day the caller acts on (--today in tests and
+	// simulations); archive records carry it. Zero means Clock's date.
+	Today time.Time
+	// NoSync skips fsync, for throwaway workspaces (simulate) whose files
+	// need no durability: a sync per write would make a long simulation
+	// take minutes on a real disk. Writes are still atomic renames.
+	NoSync bool
+}
+
+// OpenStore checks the workspace and returns its store. cfg makes a
+// missing memory file.
+func OpenStore(root string, cfg Config, opt StoreOptions) (*Store, error) {
 	if !filepath.IsAbs(root) {
 		return nil, fmt.Errorf("workspace %q is not an absolute path", root)
 	}
@@ -98,10 +113,33 @@ func OpenStore(root string, cfg Config, lockTimeout time.Duration) (*Store, erro
 	if systemFolder(root) {
 		return nil, fmt.Errorf("workspace %q is a system folder, not a project; refusing to keep memory there", root)
 	}
-	s := &Store{Root: filepath.Clean(root), Names: WorkspaceNames, LockTimeout: lockTimeout, Config: cfg, Now: time.Now}
-	s.pause = testPause
+	s := &Store{root: filepath.Clean(root), names: opt.Names, lockTimeout: opt.LockTimeout, config: cfg,
+		now: opt.Clock, today: opt.Today, noSync: opt.NoSync, pause: testPause}
+	if s.names == (Names{}) {
+		s.names = WorkspaceNames
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
 	return s, nil
 }
+
+// WithLockTimeout returns a store like s that waits at most d for the
+// lock (a handler the client kills sooner than others). s is unchanged.
+func (s *Store) WithLockTimeout(d time.Duration) *Store {
+	c := *s
+	c.lockTimeout = d
+	return &c
+}
+
+// LockTimeout is the longest the store waits for the lock.
+func (s *Store) LockTimeout() time.Duration { return s.lockTimeout }
+
+// Root is the workspace, absolute.
+func (s *Store) Root() string { return s.root }
+
+// Names are the store's file names.
+func (s *Store) Names() Names { return s.names }
 
 // systemFolder says whether root is the top of a filesystem or a folder
 // the system owns, which a hook's cwd can be (a session started in / or
@@ -120,10 +158,10 @@ func systemFolder(root string) bool {
 }
 
 // Path returns the path of a file in the workspace.
-func (s *Store) Path(name string) string { return filepath.Join(s.Root, name) }
+func (s *Store) Path(name string) string { return filepath.Join(s.root, name) }
 
 // StatePath is the state folder.
-func (s *Store) StatePath() string { return filepath.Join(s.Root, filepath.FromSlash(s.Names.State)) }
+func (s *Store) StatePath() string { return filepath.Join(s.root, filepath.FromSlash(s.names.State)) }
 
 // safePath resolves a workspace file for writing. A symlink is followed
 // only when it stays inside the workspace; a directory is refused.
@@ -141,7 +179,7 @@ func (s *Store) safePath(name string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("%s is a symlink that cannot be resolved: %w", name, err)
 		}
-		root, err := filepath.EvalSymlinks(s.Root)
+		root, err := filepath.EvalSymlinks(s.root)
 		if err != nil {
 			return "", err
 		}
@@ -174,15 +212,15 @@ func inside(root, path string) bool {
 // .gitignore is created only where nothing, not even a dangling link, is.
 func (s *Store) stateDir() (string, error) {
 	dir := s.StatePath()
-	root, err := filepath.EvalSymlinks(s.Root)
+	root, err := filepath.EvalSymlinks(s.root)
 	if err != nil {
 		return "", fmt.Errorf("state folder: %w", err)
 	}
-	rel, err := filepath.Rel(s.Root, dir)
+	rel, err := filepath.Rel(s.root, dir)
 	if err != nil {
 		return "", fmt.Errorf("state folder: %w", err)
 	}
-	at := s.Root
+	at := s.root
 	for _, part := range strings.Split(rel, string(filepath.Separator)) {
 		at = filepath.Join(at, part)
 		// Mkdir makes no folder through a symlink, dangling or not: it
@@ -238,7 +276,7 @@ func (s *Store) lock() (func(), error) {
 	// the abandoned waiter, should it get the lock later, lets it go at once.
 	got := make(chan error, 1)
 	go func() { got <- fl.Lock() }()
-	timer := time.NewTimer(s.LockTimeout)
+	timer := time.NewTimer(s.lockTimeout)
 	defer timer.Stop()
 	select {
 	case err := <-got:
@@ -252,7 +290,7 @@ func (s *Store) lock() (func(), error) {
 				unlock()
 			}
 		}()
-		return nil, fmt.Errorf("%w: another bimri-hook held %s for %s", ErrBusy, fl.Path(), s.LockTimeout)
+		return nil, fmt.Errorf("%w: another bimri-hook held %s for %s", ErrBusy, fl.Path(), s.lockTimeout)
 	}
 }
 
@@ -394,17 +432,17 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 	s.removeTemps()
 
 	tx := &Tx{store: s, state: map[string][]byte{}, stateSet: map[string][]byte{}}
-	path, err := s.safePath(s.Names.Memory)
+	path, err := s.safePath(s.names.Memory)
 	if err != nil {
 		return Result{}, err
 	}
 	old, err := safefile.Read(path, MaxMemorySize)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		tx.File = New(s.Config)
+		tx.File = New(s.config)
 		tx.Created = true
 	case err != nil:
-		return Result{}, fmt.Errorf("read %s: %w", s.Names.Memory, err)
+		return Result{}, fmt.Errorf("read %s: %w", s.names.Memory, err)
 	default:
 		tx.File, tx.Warnings, err = Parse(old)
 		if errors.Is(err, ErrUnreadable) {
@@ -437,8 +475,8 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 			return res, err
 		}
 		s.step()
-		if err := writeAtomic(path, next, s.step, !s.NoSync); err != nil {
-			return res, fmt.Errorf("write %s: %w", s.Names.Memory, err)
+		if err := writeAtomic(path, next, s.step, !s.noSync); err != nil {
+			return res, fmt.Errorf("write %s: %w", s.names.Memory, err)
 		}
 		res.Changed = true
 	} else if len(tx.Archive) > 0 {
@@ -468,29 +506,29 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 // and the backup, if it reads, takes its place; otherwise a fresh file
 // starts and the notice says history was set aside.
 func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
-	if err := readOnly(path, s.Names.Memory); err != nil {
-		return fmt.Errorf("%s is unreadable (%v) and %w", s.Names.Memory, cause, err)
+	if err := readOnly(path, s.names.Memory); err != nil {
+		return fmt.Errorf("%s is unreadable (%v) and %w", s.names.Memory, cause, err)
 	}
 	aside, err := s.setAside(path, broken)
 	if err != nil {
-		return fmt.Errorf("%s is unreadable (%v) and could not be set aside: %w", s.Names.Memory, cause, err)
+		return fmt.Errorf("%s is unreadable (%v) and could not be set aside: %w", s.names.Memory, cause, err)
 	}
-	backup, err := safefile.Read(s.Path(s.Names.Backup), MaxMemorySize)
+	backup, err := safefile.Read(s.Path(s.names.Backup), MaxMemorySize)
 	if err == nil {
 		if f, warnings, perr := Parse(backup); perr == nil {
-			if err := writeAtomic(path, Render(f), nil, !s.NoSync); err != nil {
-				return fmt.Errorf("restore %s from %s: %w", s.Names.Memory, s.Names.Backup, err)
+			if err := writeAtomic(path, Render(f), nil, !s.noSync); err != nil {
+				return fmt.Errorf("restore %s from %s: %w", s.names.Memory, s.names.Backup, err)
 			}
 			tx.File, tx.Warnings = f, warnings
-			tx.Notice = fmt.Sprintf("%s was unreadable (%v); restored it from %s and kept the broken copy as %s", s.Names.Memory, cause, s.Names.Backup, filepath.Base(aside))
+			tx.Notice = fmt.Sprintf("%s was unreadable (%v); restored it from %s and kept the broken copy as %s", s.names.Memory, cause, s.names.Backup, filepath.Base(aside))
 			return nil
 		}
 	}
-	tx.File = New(s.Config)
-	if err := writeAtomic(path, Render(tx.File), nil, !s.NoSync); err != nil {
-		return fmt.Errorf("replace unreadable %s: %w", s.Names.Memory, err)
+	tx.File = New(s.config)
+	if err := writeAtomic(path, Render(tx.File), nil, !s.noSync); err != nil {
+		return fmt.Errorf("replace unreadable %s: %w", s.names.Memory, err)
 	}
-	tx.Notice = fmt.Sprintf("%s was unreadable (%v) and there was no readable backup; started a fresh file and kept the broken copy as %s", s.Names.Memory, cause, filepath.Base(aside))
+	tx.Notice = fmt.Sprintf("%s was unreadable (%v) and there was no readable backup; started a fresh file and kept the broken copy as %s", s.names.Memory, cause, filepath.Base(aside))
 	return nil
 }
 
@@ -498,7 +536,7 @@ func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 // other copy has: the time to the second, then -2, -3... when several
 // break within one second. An existing copy is never overwritten.
 func (s *Store) setAside(path string, broken []byte) (string, error) {
-	stamp := fmt.Sprintf("%s.broken-%s", path, s.Now().UTC().Format("20060102-150405"))
+	stamp := fmt.Sprintf("%s.broken-%s", path, s.now().UTC().Format("20060102-150405"))
 	for n := 1; n <= 1000; n++ {
 		aside := stamp
 		if n > 1 {
@@ -513,7 +551,7 @@ func (s *Store) setAside(path string, broken []byte) (string, error) {
 		}
 		_, err = f.Write(broken)
 		if err == nil {
-			err = syncFile(f, !s.NoSync)
+			err = syncFile(f, !s.noSync)
 		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
@@ -531,14 +569,14 @@ func (s *Store) setAside(path string, broken []byte) (string, error) {
 // not make: to a bimri.md the user made read-only, or through a backup
 // or archive (when archive says one is written) that cannot be used.
 func (s *Store) checkWrite(path string, archive bool) error {
-	if err := readOnly(path, s.Names.Memory); err != nil {
+	if err := readOnly(path, s.names.Memory); err != nil {
 		return err
 	}
-	if _, err := s.sidePath(s.Names.Backup); err != nil {
+	if _, err := s.sidePath(s.names.Backup); err != nil {
 		return err
 	}
 	if archive {
-		if _, err := s.sidePath(s.Names.Archive); err != nil {
+		if _, err := s.sidePath(s.names.Archive); err != nil {
 			return err
 		}
 	}
@@ -576,8 +614,8 @@ func (s *Store) notMemory(name, path string) error {
 	if err != nil {
 		return nil // missing: it will be created
 	}
-	if mem, err := os.Stat(s.Path(s.Names.Memory)); err == nil && os.SameFile(side, mem) {
-		return fmt.Errorf("%s is %s itself (a link to the same file); refusing to use it", name, s.Names.Memory)
+	if mem, err := os.Stat(s.Path(s.names.Memory)); err == nil && os.SameFile(side, mem) {
+		return fmt.Errorf("%s is %s itself (a link to the same file); refusing to use it", name, s.names.Memory)
 	}
 	return nil
 }
@@ -592,18 +630,18 @@ func (s *Store) notMemory(name, path string) error {
 // itself, which the store must refuse (a link to the memory file is how
 // an archive swallows entries).
 func (s *Store) writeBackup(old []byte) error {
-	path, err := s.sidePath(s.Names.Backup)
+	path, err := s.sidePath(s.names.Backup)
 	if err != nil {
 		return err
 	}
 	// A new backup is no more open than the memory file it copies.
-	sameFolder := filepath.Dir(path) == filepath.Dir(s.Path(s.Names.Memory))
-	opt := atomicfile.Options{NoSync: s.NoSync, NoDirSync: sameFolder, Between: s.step}
-	if info, err := os.Stat(s.Path(s.Names.Memory)); err == nil {
+	sameFolder := filepath.Dir(path) == filepath.Dir(s.Path(s.names.Memory))
+	opt := atomicfile.Options{NoSync: s.noSync, NoDirSync: sameFolder, Between: s.step}
+	if info, err := os.Stat(s.Path(s.names.Memory)); err == nil {
 		opt.NewPerm = info.Mode().Perm()
 	}
 	if err := atomicfile.WriteFile(path, old, opt); err != nil {
-		return fmt.Errorf("write %s: %w", s.Names.Backup, err)
+		return fmt.Errorf("write %s: %w", s.names.Backup, err)
 	}
 	return nil
 }
@@ -614,31 +652,31 @@ func (s *Store) appendArchive(items []Archived) error {
 	if len(items) == 0 {
 		return nil
 	}
-	path, err := s.sidePath(s.Names.Archive)
+	path, err := s.sidePath(s.names.Archive)
 	if err != nil {
 		return err
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", s.Names.Archive, err)
+		return fmt.Errorf("open %s: %w", s.names.Archive, err)
 	}
 	defer f.Close()
 	var buf bytes.Buffer
 	if info, err := f.Stat(); err == nil && info.Size() == 0 {
 		buf.WriteString(ArchiveHeading)
 	}
-	day := s.Today
+	day := s.today
 	if day.IsZero() {
-		day = s.Now()
+		day = s.now()
 	}
 	buf.Write(RenderArchived(items, day))
 	if _, err := f.Write(buf.Bytes()); err != nil {
-		return fmt.Errorf("append to %s: %w", s.Names.Archive, err)
+		return fmt.Errorf("append to %s: %w", s.names.Archive, err)
 	}
-	if err := syncFile(f, !s.NoSync); err != nil {
-		return fmt.Errorf("sync %s: %w", s.Names.Archive, err)
+	if err := syncFile(f, !s.noSync); err != nil {
+		return fmt.Errorf("sync %s: %w", s.names.Archive, err)
 	}
-	if bytes.HasPrefix(buf.Bytes(), []byte(ArchiveHeading)) && !s.NoSync {
+	if bytes.HasPrefix(buf.Bytes(), []byte(ArchiveHeading)) && !s.noSync {
 		// A new archive: its name must be on disk before a file that no
 		// longer holds what it archived.
 		atomicfile.SyncDir(filepath.Dir(path))
@@ -661,7 +699,7 @@ func (s *Store) step() {
 // removeTemps deletes temporary files left by a process killed mid-write.
 // It runs under the lock, so no live writer owns them.
 func (s *Store) removeTemps() {
-	atomicfile.RemoveTemps(s.Root)
+	atomicfile.RemoveTemps(s.root)
 	atomicfile.RemoveTemps(s.StatePath())
 }
 
@@ -691,20 +729,20 @@ type ReadResult struct {
 // atomically, so a reader always sees a whole version. A missing file reads
 // as a new one.
 func (s *Store) Read() (ReadResult, error) {
-	path, err := s.safePath(s.Names.Memory)
+	path, err := s.safePath(s.names.Memory)
 	if err != nil {
 		return ReadResult{}, err
 	}
 	data, err := safefile.Read(path, MaxMemorySize)
 	if errors.Is(err, fs.ErrNotExist) {
-		return ReadResult{File: New(s.Config)}, nil
+		return ReadResult{File: New(s.config)}, nil
 	}
 	if err != nil {
-		return ReadResult{}, fmt.Errorf("read %s: %w", s.Names.Memory, err)
+		return ReadResult{}, fmt.Errorf("read %s: %w", s.names.Memory, err)
 	}
 	f, w, err := Parse(data)
 	if err != nil {
-		return ReadResult{Exists: true}, fmt.Errorf("%s: %w", s.Names.Memory, err)
+		return ReadResult{Exists: true}, fmt.Errorf("%s: %w", s.names.Memory, err)
 	}
 	return ReadResult{File: f, Warnings: w, Exists: true}, nil
 }
@@ -715,7 +753,7 @@ func (s *Store) Read() (ReadResult, error) {
 // pass stamp). Otherwise, or on any error, it returns false and the caller
 // takes the usual path through Update.
 func (s *Store) ReadMaintained(today time.Time, cfg Config) (*File, bool) {
-	path, err := s.safePath(s.Names.Memory)
+	path, err := s.safePath(s.names.Memory)
 	if err != nil {
 		return nil, false
 	}
@@ -774,8 +812,8 @@ func (s *Store) savePassStamp(data []byte, stamp string) {
 
 // ReadArchive reads the archive; a missing archive is empty.
 func (s *Store) ReadArchive() ([]ArchiveRecord, error) {
-	path := s.Path(s.Names.Archive)
-	if err := s.notMemory(s.Names.Archive, path); err != nil {
+	path := s.Path(s.names.Archive)
+	if err := s.notMemory(s.names.Archive, path); err != nil {
 		return nil, err
 	}
 	data, err := safefile.Read(path, MaxArchiveSize)
@@ -783,7 +821,7 @@ func (s *Store) ReadArchive() ([]ArchiveRecord, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", s.Names.Archive, err)
+		return nil, fmt.Errorf("read %s: %w", s.names.Archive, err)
 	}
 	recs, _ := ParseArchive(data)
 	return recs, nil
@@ -800,7 +838,7 @@ func (s *Store) Restore() (Result, error) {
 		return Result{}, err
 	}
 	defer unlock()
-	backupPath, err := s.sidePath(s.Names.Backup)
+	backupPath, err := s.sidePath(s.names.Backup)
 	if err != nil {
 		return Result{}, err
 	}
@@ -810,13 +848,13 @@ func (s *Store) Restore() (Result, error) {
 	}
 	restored, _, err := Parse(backup)
 	if err != nil {
-		return Result{}, fmt.Errorf("%s: %w", s.Names.Backup, err)
+		return Result{}, fmt.Errorf("%s: %w", s.names.Backup, err)
 	}
-	path, err := s.safePath(s.Names.Memory)
+	path, err := s.safePath(s.names.Memory)
 	if err != nil {
 		return Result{}, err
 	}
-	if err := readOnly(path, s.Names.Memory); err != nil {
+	if err := readOnly(path, s.names.Memory); err != nil {
 		return Result{}, err
 	}
 	var res Result
@@ -824,7 +862,7 @@ func (s *Store) Restore() (Result, error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		return Result{}, fmt.Errorf("read %s: %w", s.Names.Memory, err)
+		return Result{}, fmt.Errorf("read %s: %w", s.names.Memory, err)
 	default:
 		if f, _, perr := Parse(current); perr == nil {
 			out := TakenOut(f, restored, "taken out by restore")
@@ -832,19 +870,19 @@ func (s *Store) Restore() (Result, error) {
 				return Result{}, err
 			}
 			if len(out) > 0 {
-				res.Notice = fmt.Sprintf("archived %d item(s) that only the replaced %s held", len(out), s.Names.Memory)
+				res.Notice = fmt.Sprintf("archived %d item(s) that only the replaced %s held", len(out), s.names.Memory)
 			}
 		} else if aside, err := s.setAside(path, current); err != nil {
-			return Result{}, fmt.Errorf("set aside the unreadable %s: %w", s.Names.Memory, err)
+			return Result{}, fmt.Errorf("set aside the unreadable %s: %w", s.names.Memory, err)
 		} else {
-			res.Notice = fmt.Sprintf("kept the unreadable %s as %s", s.Names.Memory, filepath.Base(aside))
+			res.Notice = fmt.Sprintf("kept the unreadable %s as %s", s.names.Memory, filepath.Base(aside))
 		}
 		if err := s.writeBackup(current); err != nil {
 			return Result{}, err
 		}
 	}
-	if err := writeAtomic(path, backup, nil, !s.NoSync); err != nil {
-		return Result{}, fmt.Errorf("write %s: %w", s.Names.Memory, err)
+	if err := writeAtomic(path, backup, nil, !s.noSync); err != nil {
+		return Result{}, fmt.Errorf("write %s: %w", s.names.Memory, err)
 	}
 	res.Changed = true
 	return res, nil
@@ -857,7 +895,7 @@ func (s *Store) PruneState(age time.Duration) {
 	if err != nil {
 		return
 	}
-	cutoff := s.Now().Add(-age)
+	cutoff := s.now().Add(-age)
 	for _, e := range entries {
 		if !strings.HasSuffix(e.Name(), ".json") {
 			continue

@@ -14,7 +14,7 @@ import (
 
 func TestCheckLock(t *testing.T) {
 	is := is.New(t)
-	s, err := OpenStore(t.TempDir(), DefaultConfig(), 50*time.Millisecond)
+	s, err := OpenStore(t.TempDir(), DefaultConfig(), StoreOptions{LockTimeout: 50 * time.Millisecond})
 	is.NoErr(err)
 
 	is.NoErr(s.CheckLock()) // free

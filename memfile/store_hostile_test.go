@@ -14,11 +14,10 @@ import (
 // name is never reused, whatever the clock's resolution.
 func TestSetAsideNeverOverwrites(t *testing.T) {
 	is := is.New(t)
-	s, err := OpenStore(t.TempDir(), DefaultConfig(), time.Second)
-	is.NoErr(err)
-	s.NoSync = true
 	frozen := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	s.Now = func() time.Time { return frozen }
+	s, err := OpenStore(t.TempDir(), DefaultConfig(), StoreOptions{LockTimeout: time.Second, NoSync: true,
+		Clock: func() time.Time { return frozen }})
+	is.NoErr(err)
 	for _, junk := range []string{"\x00 first", "\x00 second", "\x00 third"} {
 		is.NoErr(os.WriteFile(s.Path(MemoryName), []byte(junk), 0o644))
 		_, err := s.Update(func(*Tx) error { return nil })
@@ -40,7 +39,7 @@ func TestSetAsideNeverOverwrites(t *testing.T) {
 // system's own folders are refused, whatever a hook's cwd says.
 func TestSystemFolderRefused(t *testing.T) {
 	for _, root := range []string{"/", "/dev", "/dev/shm", "/proc/self", "/sys", "/etc", "/usr"} {
-		if _, err := OpenStore(root, DefaultConfig(), time.Second); err == nil {
+		if _, err := OpenStore(root, DefaultConfig(), StoreOptions{LockTimeout: time.Second}); err == nil {
 			t.Errorf("%s was accepted as a workspace", root)
 		}
 	}

@@ -29,7 +29,7 @@ func TestUmaskKeepsMemoryPrivate(t *testing.T) {
 			old := syscall.Umask(tc.umask)
 			defer syscall.Umask(old)
 
-			s, err := OpenStore(root, DefaultConfig(), time.Second)
+			s, err := OpenStore(root, DefaultConfig(), StoreOptions{LockTimeout: time.Second})
 			is.NoErr(err)
 			today := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 			var id string
@@ -77,7 +77,7 @@ func TestNewMemoryFilesFollowTheUmask(t *testing.T) {
 			is := is.New(t)
 			old := syscall.Umask(tc.umask)
 			defer syscall.Umask(old)
-			s, err := OpenStore(t.TempDir(), DefaultConfig(), time.Second)
+			s, err := OpenStore(t.TempDir(), DefaultConfig(), StoreOptions{LockTimeout: time.Second})
 			is.NoErr(err)
 			today := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 			for _, text := range []string{"First.", "Second."} {
@@ -102,7 +102,7 @@ func TestReplacedFilesKeepTheirMode(t *testing.T) {
 	is := is.New(t)
 	old := syscall.Umask(0o022)
 	defer syscall.Umask(old)
-	s, err := OpenStore(t.TempDir(), DefaultConfig(), time.Second)
+	s, err := OpenStore(t.TempDir(), DefaultConfig(), StoreOptions{LockTimeout: time.Second})
 	is.NoErr(err)
 	today := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 	add := func(text string) {

@@ -86,7 +86,7 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			if err != nil {
 				return err
 			}
-			printRemembered(a.stdout, e, tier, isNew, store.Path(store.Names.Memory), res.Notice)
+			printRemembered(a.stdout, e, tier, isNew, store.Path(store.Names().Memory), res.Notice)
 			return nil
 		},
 	}
@@ -126,7 +126,7 @@ func (a *app) consolidate(c *cli.Context, list, text string) error {
 	if err != nil {
 		return err
 	}
-	printConsolidated(a.stdout, e, tier, gone, store.Path(store.Names.Memory), store.Names.Archive, res.Notice)
+	printConsolidated(a.stdout, e, tier, gone, store.Path(store.Names().Memory), store.Names().Archive, res.Notice)
 	return nil
 }
 
@@ -144,7 +144,7 @@ func (a *app) promote(c *cli.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	printPromoted(a.stdout, e, store.Path(store.Names.Memory), res.Notice)
+	printPromoted(a.stdout, e, store.Path(store.Names().Memory), res.Notice)
 	return nil
 }
 
@@ -163,7 +163,7 @@ func (a *app) writePattern(c *cli.Context, text string) error {
 	if err != nil {
 		return err
 	}
-	printPattern(a.stdout, p, isNew, store.Path(store.Names.Memory), res.Notice)
+	printPattern(a.stdout, p, isNew, store.Path(store.Names().Memory), res.Notice)
 	return nil
 }
 
@@ -199,7 +199,7 @@ func (a *app) forgetCommand() *cli.Command {
 			_, err = store.Update(func(tx *memfile.Tx) error {
 				a, ok := tx.File.Remove(id, c.String("reason"))
 				if !ok {
-					return fmt.Errorf("no entry or pattern with ID %q in %s", id, store.Names.Memory)
+					return fmt.Errorf("no entry or pattern with ID %q in %s", id, store.Names().Memory)
 				}
 				gone = a
 				tx.Archive = append(tx.Archive, a)
@@ -208,7 +208,7 @@ func (a *app) forgetCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			printForgotten(a.stdout, gone, store.Names.Archive)
+			printForgotten(a.stdout, gone, store.Names().Archive)
 			return nil
 		},
 	}
@@ -236,7 +236,7 @@ func (a *app) showCommand() *cli.Command {
 			if c.Bool("json") {
 				return printJSON(a.stdout, snap)
 			}
-			inspect.PrintShow(a.stdout, snap, store.Path(store.Names.Memory))
+			inspect.PrintShow(a.stdout, snap, store.Path(store.Names().Memory))
 			printWorthReviving(a.stdout, store, f)
 			return nil
 		},

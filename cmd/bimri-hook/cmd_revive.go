@@ -30,7 +30,7 @@ func (a *app) reviveCommand() *cli.Command {
 			}
 			rec, ok := lastRecord(recs, id)
 			if !ok {
-				return fmt.Errorf("no archived entry with ID %q in %s", id, store.Names.Archive)
+				return fmt.Errorf("no archived entry with ID %q in %s", id, store.Names().Archive)
 			}
 			var e *memfile.Entry
 			res, err := store.Update(func(tx *memfile.Tx) error {
@@ -45,7 +45,7 @@ func (a *app) reviveCommand() *cli.Command {
 				return err
 			}
 			fmt.Fprintf(a.stdout, "revived %s into Tier 2 of %s, dated %s (importance %d, weight %s): %s\n",
-				e.ID, store.Path(store.Names.Memory), e.Date.Format("2006-01-02"), e.Importance, e.Weight, e.Text)
+				e.ID, store.Path(store.Names().Memory), e.Date.Format("2006-01-02"), e.Importance, e.Weight, e.Text)
 			if res.Notice != "" {
 				fmt.Fprintln(a.stdout, res.Notice)
 			}

@@ -76,7 +76,7 @@ func printForgotten(w io.Writer, a memfile.Archived, archive string) {
 }
 
 func printRestored(w io.Writer, s *memfile.Store, notice string) {
-	fmt.Fprintf(w, "restored %s from %s; the replaced file is now %s\n", s.Names.Memory, s.Names.Backup, s.Names.Backup)
+	fmt.Fprintf(w, "restored %s from %s; the replaced file is now %s\n", s.Names().Memory, s.Names().Backup, s.Names().Backup)
 	if notice != "" {
 		fmt.Fprintln(w, notice)
 	}

@@ -403,7 +403,7 @@ func (d *doctor) checkLockTimeout(wait time.Duration, all []scopeWiring) {
 // checkFiles: bimri.md and its budgets, the backup, the archive, the lock
 // and the state folder, then the global memory.
 func (d *doctor) checkFiles(cfg config.Config) {
-	store, err := memfile.OpenStore(d.root, cfg.Memory, cfg.Hooks.LockTimeout)
+	store, err := memfile.OpenStore(d.root, cfg.Memory, memfile.StoreOptions{LockTimeout: cfg.Hooks.LockTimeout})
 	if err != nil {
 		d.add(StatusFail, "workspace", err.Error(), "run doctor in the workspace, or give --dir")
 		return
@@ -417,7 +417,7 @@ func (d *doctor) checkFiles(cfg config.Config) {
 }
 
 func (d *doctor) checkMemory(store *memfile.Store, cfg memfile.Config) {
-	path := store.Path(store.Names.Memory)
+	path := store.Path(store.Names().Memory)
 	read, err := store.Read()
 	switch {
 	case err != nil:
@@ -479,13 +479,13 @@ func (d *doctor) checkMemory(store *memfile.Store, cfg memfile.Config) {
 }
 
 func (d *doctor) checkBackup(store *memfile.Store) {
-	path := store.Path(store.Names.Backup)
+	path := store.Path(store.Names().Backup)
 	data, exists, err := install.ReadOptional(path)
 	switch {
 	case err != nil:
 		d.add(StatusWarn, "backup", fmt.Sprintf("%s cannot be read: %v", path, err), "fix its permissions")
 	case !exists:
-		d.add(StatusOK, "backup", "no "+store.Names.Backup+" yet; one is taken before every change", "")
+		d.add(StatusOK, "backup", "no "+store.Names().Backup+" yet; one is taken before every change", "")
 	default:
 		if _, _, err := memfile.Parse(data); err != nil {
 			d.add(StatusWarn, "backup", fmt.Sprintf("%s: %v, so restore would refuse it", path, err),
@@ -497,13 +497,13 @@ func (d *doctor) checkBackup(store *memfile.Store) {
 }
 
 func (d *doctor) checkArchive(store *memfile.Store) {
-	path := store.Path(store.Names.Archive)
+	path := store.Path(store.Names().Archive)
 	data, exists, err := install.ReadOptional(path)
 	switch {
 	case err != nil:
 		d.add(StatusWarn, "archive", fmt.Sprintf("%s cannot be read: %v", path, err), "fix its permissions")
 	case !exists:
-		d.add(StatusOK, "archive", "no "+store.Names.Archive+" yet; the first pruned entry starts it", "")
+		d.add(StatusOK, "archive", "no "+store.Names().Archive+" yet; the first pruned entry starts it", "")
 	default:
 		recs, warnings := memfile.ParseArchive(data)
 		if len(warnings) > 0 {
@@ -520,7 +520,7 @@ func (d *doctor) checkArchive(store *memfile.Store) {
 // folder behind.
 func (d *doctor) checkLock(store *memfile.Store) {
 	lockPath := filepath.Join(store.StatePath(), "lock")
-	if !exists(store.StatePath()) && !exists(store.Path(store.Names.Memory)) {
+	if !exists(store.StatePath()) && !exists(store.Path(store.Names().Memory)) {
 		d.add(StatusOK, "lock", "no state folder yet; the first session makes it", "")
 		return
 	}
@@ -544,7 +544,7 @@ func exists(path string) bool {
 // checkState: the lock and per-session state must never reach git.
 func (d *doctor) checkState(store *memfile.Store) {
 	dir := store.StatePath()
-	rel := filepath.ToSlash(store.Names.State)
+	rel := filepath.ToSlash(store.Names().State)
 	if !exists(dir) {
 		d.add(StatusOK, "state", "no "+rel+" yet", "")
 		return
@@ -577,12 +577,12 @@ func (d *doctor) checkGlobal(cfg config.Config) {
 	if err != nil {
 		return
 	}
-	path := global.Path(global.Names.Memory)
+	path := global.Path(global.Names().Memory)
 	read, err := global.Read()
 	switch {
 	case err != nil:
 		d.add(StatusFail, "global memory", fmt.Sprintf("%s: %v; sessions start without it", path, err),
-			"fix it by hand, or put "+global.Names.Backup+" beside it in its place")
+			"fix it by hand, or put "+global.Names().Backup+" beside it in its place")
 	case read.Exists:
 		d.add(StatusOK, "global memory", fmt.Sprintf("%s: %s", path, inspect.Plural(len(read.File.Entries(1))+len(read.File.Entries(2)), "entry", "entries")), "")
 	}

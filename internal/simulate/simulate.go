@@ -335,7 +335,7 @@ func Serve(ctx context.Context, sim Simulation, each func(SessionStats)) ([]Sess
 	if err != nil {
 		return stats, Serving{}, err
 	}
-	defer os.RemoveAll(filepath.Dir(s.store.Root))
+	defer os.RemoveAll(filepath.Dir(s.store.Root()))
 	sv, err := s.serving(len(stats))
 	return stats, sv, err
 }
@@ -362,11 +362,10 @@ func run(ctx context.Context, sim Simulation, each func(SessionStats)) (stats []
 	if err := os.Mkdir(root, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("temporary workspace: %w", err)
 	}
-	store, err := memfile.OpenStore(root, sim.Config, sim.Settings.LockTimeout)
+	store, err := openStore(root, sim, time.Time{})
 	if err != nil {
 		return nil, nil, err
 	}
-	store.NoSync = true // a folder removed at the end needs no durability
 	s = &simulator{
 		sim:      sim,
 		store:    store,
@@ -390,6 +389,17 @@ func run(ctx context.Context, sim Simulation, each func(SessionStats)) (stats []
 		}
 	}
 	return stats, s, nil
+}
+
+// openStore opens the simulated workspace's store on day, whose clock
+// stands still at day (it dates the archive records); a zero day keeps
+// the real clock. A folder removed at the end needs no durability.
+func openStore(root string, sim Simulation, day time.Time) (*memfile.Store, error) {
+	opt := memfile.StoreOptions{LockTimeout: sim.Settings.LockTimeout, NoSync: true}
+	if !day.IsZero() {
+		opt.Clock = func() time.Time { return day }
+	}
+	return memfile.OpenStore(root, sim.Config, opt)
 }
 
 // simulator carries one simulation's workspace between its sessions.
@@ -418,13 +428,17 @@ type recordedEntry struct {
 
 func (s *simulator) session(n int) (SessionStats, error) {
 	day := s.sim.Start.AddDate(0, 0, (n-1)/s.sim.PerDay)
-	s.store.Now = func() time.Time { return day } // dates the archive records
+	store, err := openStore(s.store.Root(), s.sim, day)
+	if err != nil {
+		return SessionStats{}, err
+	}
+	s.store = store
 	env := hooks.Env{
 		Store: s.store, Config: s.sim.Config, Settings: s.sim.Settings,
 		Today: day, Binary: s.sim.Binary, ClaudeDir: filepath.Join(s.home, ".claude"),
 	}
 	id := fmt.Sprintf("00000000-0000-4000-8000-%012d", n)
-	base := Payload{SessionID: id, Cwd: s.store.Root,
+	base := Payload{SessionID: id, Cwd: s.store.Root(),
 		TranscriptPath: filepath.Join(s.home, ".claude", "projects", "simulated", id+".jsonl")}
 	st := SessionStats{Number: n, Date: day}
 
@@ -508,18 +522,18 @@ func (s *simulator) event(env hooks.Env, p Payload, st *SessionStats) (hooks.Out
 // reading one line instead of parsing the file keeps a long simulation
 // fast; session checks it against memfile.Estimate after every SessionEnd.
 func (s *simulator) tokenEstimate() (int, error) {
-	f, err := os.Open(s.store.Path(s.store.Names.Memory))
+	f, err := os.Open(s.store.Path(s.store.Names().Memory))
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
 	line, err := bufio.NewReader(f).ReadString('\n')
 	if err != nil {
-		return 0, fmt.Errorf("read %s: %w", s.store.Names.Memory, err)
+		return 0, fmt.Errorf("read %s: %w", s.store.Names().Memory, err)
 	}
 	h, ok := memfile.ParseHeader(line)
 	if !ok {
-		return 0, fmt.Errorf("%s has no token estimate in its header: %q", s.store.Names.Memory, line)
+		return 0, fmt.Errorf("%s has no token estimate in its header: %q", s.store.Names().Memory, line)
 	}
 	return h.TokenEst, nil
 }
@@ -620,7 +634,7 @@ func (s *simulator) serving(sessions int) (Serving, error) {
 	sv := Serving{Recorded: len(s.recorded), Consolidated: s.consolidated, Promoted: s.promoted, Named: s.named}
 	day := s.sim.Start.AddDate(0, 0, (sessions-1)/s.sim.PerDay)
 	env := hooks.Env{Store: s.store, Config: s.sim.Config, Settings: s.sim.Settings, Today: day, Binary: s.sim.Binary, ClaudeDir: filepath.Join(s.home, ".claude")}
-	p := Payload{Event: event.SessionStart, Source: "startup", SessionID: "00000000-0000-4000-8000-999999999999", Cwd: s.store.Root}
+	p := Payload{Event: event.SessionStart, Source: "startup", SessionID: "00000000-0000-4000-8000-999999999999", Cwd: s.store.Root()}
 	in, err := hooks.Decode(p.JSON())
 	if err != nil {
 		return sv, err
@@ -686,7 +700,7 @@ func b2i(b bool) int {
 // newlyArchived counts the archive records written since the last call,
 // reading only the part of the archive that is new.
 func (s *simulator) newlyArchived() (int, error) {
-	f, err := os.Open(s.store.Path(s.store.Names.Archive))
+	f, err := os.Open(s.store.Path(s.store.Names().Archive))
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
 	}

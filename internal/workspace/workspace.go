@@ -72,13 +72,7 @@ func Home() string {
 // Open opens a workspace's store. now is the wall clock; today is the day
 // the command acts on.
 func Open(root string, cfg config.Config, now func() time.Time, today time.Time) (*memfile.Store, error) {
-	store, err := memfile.OpenStore(root, cfg.Memory, cfg.Hooks.LockTimeout)
-	if err != nil {
-		return nil, err
-	}
-	store.Now = now
-	store.Today = today
-	return store, nil
+	return memfile.OpenStore(root, cfg.Memory, memfile.StoreOptions{LockTimeout: cfg.Hooks.LockTimeout, Clock: now, Today: today})
 }
 
 // ClaudeDir is where Claude Code keeps the user's configuration, settings
@@ -119,13 +113,7 @@ func GlobalStore(cfg config.Config, now func() time.Time) (*memfile.Store, error
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("global memory folder: %w", err)
 	}
-	s, err := memfile.OpenStore(dir, cfg.Memory, cfg.Hooks.LockTimeout)
-	if err != nil {
-		return nil, err
-	}
-	s.Names = memfile.GlobalNames
-	s.Now = now
-	return s, nil
+	return memfile.OpenStore(dir, cfg.Memory, memfile.StoreOptions{Names: memfile.GlobalNames, LockTimeout: cfg.Hooks.LockTimeout, Clock: now})
 }
 
 // ReadGlobal reads the user's memory across workspaces, if there is one

@@ -92,11 +92,10 @@ func run() error {
 	}
 	defer os.RemoveAll(dir)
 	cfg := memfile.DefaultConfig()
-	store, err := memfile.OpenStore(dir, cfg, 2*time.Second)
-	if err != nil {
-		return err
+	// A store per simulated day: the day dates what it archives.
+	open := func(day time.Time) (*memfile.Store, error) {
+		return memfile.OpenStore(dir, cfg, memfile.StoreOptions{LockTimeout: 2 * time.Second, Today: day, NoSync: true})
 	}
-	store.NoSync = true
 	first := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	today := first.AddDate(0, 0, *days)
 
@@ -104,8 +103,11 @@ func run() error {
 	decided := map[string]bool{}
 	for d := range *days {
 		day := first.AddDate(0, 0, d)
-		store.Today = day
-		_, err := store.Update(func(tx *memfile.Tx) error {
+		store, err := open(day)
+		if err != nil {
+			return err
+		}
+		_, err = store.Update(func(tx *memfile.Tx) error {
 			for range *perDay {
 				t := topics[rng.IntN(len(topics))]
 				text := fmt.Sprintf(routine[rng.IntN(len(routine))], t.name, aspects[rng.IntN(len(aspects))]) + fmt.Sprintf(", ticket %d.", rng.IntN(90000)+1000)
@@ -133,7 +135,10 @@ func run() error {
 			return err
 		}
 	}
-	store.Today = today
+	store, err := open(today)
+	if err != nil {
+		return err
+	}
 
 	env := hooks.Env{Store: store, Config: cfg, Settings: hooks.DefaultSettings(), Today: today, Binary: "bimri-hook"}
 	env.Settings.Recall.Items = *k
