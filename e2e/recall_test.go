@@ -23,16 +23,16 @@ func writeRecallArchive(t *testing.T, workspace string) {
 		d, _ := memfile.ParseDate(s)
 		return memfile.Entry{Date: d}
 	}
-	var items []memfile.Archived
+	var items []memfile.Removal
 	answer := day("2026-03-20")
 	answer.ID, answer.Importance, answer.Tags, answer.Text = "7c1e0a42", 4, []string{"cache", "redis"}, recallAnswer
-	items = append(items, memfile.Archived{Tier: 2, Entry: &answer, Reason: "weight 0.8 below threshold 1.5"})
+	items = append(items, memfile.Removal{Tier: 2, Entry: &answer, Reason: "weight 0.8 below threshold 1.5"})
 	for i := range 20 {
 		e := day("2026-02-01")
 		e.Date = e.Date.AddDate(0, 0, i)
 		e.Importance, e.Tags, e.Text = 1, []string{"lint"}, fmt.Sprintf("Ran the lint pass on module %d, no issues.", i)
 		e.ID = memfile.EntryID(e.Date, e.Text)
-		items = append(items, memfile.Archived{Tier: 2, Entry: &e, Reason: "weight 0.1 below threshold 1.5"})
+		items = append(items, memfile.Removal{Tier: 2, Entry: &e, Reason: "weight 0.1 below threshold 1.5"})
 	}
 	archived, _ := memfile.ParseDate("2026-03-24")
 	data := append([]byte(memfile.ArchiveHeading), memfile.RenderArchived(items, archived)...)

@@ -128,8 +128,8 @@ func maintenanceReport(rep memfile.Report, env Env, f *memfile.File) string {
 	a := memfile.Advise(f, env.Today, env.Config)
 	var b strings.Builder
 	b.WriteString("BIMRI deep maintenance ran just now, at the user's request.\n")
-	fmt.Fprintf(&b, "- Archived: %d item(s). Merged duplicate groups: %d. Tags dropped: %d.\n", len(rep.Archived), len(rep.Deep.Merged), len(rep.Deep.DroppedTags))
-	for _, a := range rep.Archived {
+	fmt.Fprintf(&b, "- Archived: %d item(s). Merged duplicate groups: %d. Tags dropped: %d.\n", len(rep.Removed), len(rep.Deep.Merged), len(rep.Deep.DroppedTags))
+	for _, a := range rep.Removed {
 		if a.Entry != nil {
 			fmt.Fprintf(&b, "  - %s: %s (%s)\n", a.Entry.ID, a.Entry.Text, a.Reason)
 		} else if a.Pattern != nil {
@@ -271,10 +271,10 @@ func recalledLine(it recall.Item, sessions int) string {
 	}
 	fmt.Fprintf(&b, ": %s (id %s; ", it.Text, it.ID)
 	switch {
-	case it.Archived.IsZero():
+	case it.ArchivedOn.IsZero():
 		b.WriteString("in bimri.md, left out of the session-start view for space)")
 	default:
-		fmt.Fprintf(&b, "archived %s: %s", it.Archived.Format(time.DateOnly), it.Reason)
+		fmt.Fprintf(&b, "archived %s: %s", it.ArchivedOn.Format(time.DateOnly), it.Reason)
 		if sessions >= recall.KeepAfter {
 			fmt.Fprintf(&b, "; recalled in %d sessions, worth reviving", sessions)
 		}
@@ -290,7 +290,7 @@ func recallContext(env Env, hits []recall.Hit, recalls recall.Recalls) string {
 	archived := false
 	for _, h := range hits {
 		b.WriteString(recalledLine(h.Item, recalls.Sessions(h.Item.ID)) + "\n")
-		archived = archived || !h.Item.Archived.IsZero()
+		archived = archived || !h.Item.ArchivedOn.IsZero()
 	}
 	b.WriteString("Use these only where they bear on the request.")
 	if archived {

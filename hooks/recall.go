@@ -77,7 +77,7 @@ func recallPrompt(env Env, in Input) Output {
 	}, recall.NewMemory(left), archive)
 	// An archived item that is back in the file (revived, or recorded
 	// again) is the file's copy, shown or left out; the archive's is stale.
-	hits = slices.DeleteFunc(hits, func(h recall.Hit) bool { return !h.Item.Archived.IsZero() && inFile[h.Item.ID] })
+	hits = slices.DeleteFunc(hits, func(h recall.Hit) bool { return !h.Item.ArchivedOn.IsZero() && inFile[h.Item.ID] })
 	if len(hits) == 0 {
 		return Output{}
 	}
@@ -96,7 +96,7 @@ func recallPrompt(env Env, in Input) Output {
 		recalls = recall.ParseRecalls(state[recall.StateKey])
 		for _, h := range picked {
 			st.Recalled = append(st.Recalled, h.Item.ID)
-			if !h.Item.Archived.IsZero() {
+			if !h.Item.ArchivedOn.IsZero() {
 				recalls.Note(h.Item.ID, in.SessionID)
 			}
 		}

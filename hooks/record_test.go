@@ -141,7 +141,7 @@ func hasFallback(f *memfile.File) bool {
 // "BIMRI updated" only when a pass changed something.
 func TestUpdatedMessage(t *testing.T) {
 	is := is.New(t)
-	archived := memfile.Report{Archived: []memfile.Archived{{}}}
+	archived := memfile.Report{Removed: []memfile.Removal{{}}}
 	is.Equal(updatedMessage(0, memfile.Report{}, ""), "")
 	is.Equal(updatedMessage(0, memfile.Report{}, "a notice"), "a notice")
 	is.Equal(updatedMessage(0, archived, ""), "BIMRI updated: 1 archived")

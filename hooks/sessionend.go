@@ -38,7 +38,7 @@ func SessionEnd(env Env, in Input) (Output, error) {
 		opt := memfile.Options{CountSession: !st.Counted}
 		if opt.CountSession && (tx.File.Header.Sessions+1)%env.Config.DeepEvery == 0 {
 			opt.Deep = true
-			opt.Archived = env.Store.ArchivedEntries()
+			opt.ArchivedEntries = env.Store.ArchivedEntries()
 		}
 		tx.Maintain(env.Today, env.Config, opt)
 		st.Counted = true

@@ -71,7 +71,7 @@ func UserPromptSubmit(env Env, in Input) (Output, error) {
 	}
 	var text string
 	_, err := env.Store.Update(func(tx *memfile.Tx) error {
-		rep := tx.Maintain(env.Today, env.Config, memfile.Options{Deep: true, Archived: env.Store.ArchivedEntries()})
+		rep := tx.Maintain(env.Today, env.Config, memfile.Options{Deep: true, ArchivedEntries: env.Store.ArchivedEntries()})
 		text = maintenanceReport(rep, env, tx.File)
 		return nil
 	})

@@ -113,17 +113,17 @@ func (f *File) idsInUse() map[string]bool {
 
 // Remove takes an entry, a pattern or a note (by NoteID) out of the file
 // and returns it as an archive record; the caller archives it.
-func (f *File) Remove(id, reason string) (Archived, bool) {
+func (f *File) Remove(id, reason string) (Removal, bool) {
 	for t := 1; t <= 3; t++ {
 		s := &f.Tiers[t-1]
 		for i, b := range s.Blocks {
 			if (b.Entry != nil && b.Entry.ID == id) || (b.Pattern != nil && b.Pattern.ID == id) || (b.Note != nil && NoteID(b.Note) == id) {
 				s.Blocks = append(s.Blocks[:i:i], s.Blocks[i+1:]...)
-				return Archived{Tier: t, Entry: b.Entry, Pattern: b.Pattern, Note: b.Note, Reason: reason}, true
+				return Removal{Tier: t, Entry: b.Entry, Pattern: b.Pattern, Note: b.Note, Reason: reason}, true
 			}
 		}
 	}
-	return Archived{}, false
+	return Removal{}, false
 }
 
 // Revive brings an archived entry back into Tier 2, dated today so it

@@ -25,7 +25,7 @@ func TestNothingPrivateIsStored(t *testing.T) {
 
 	gone, ok := f.Remove(e.ID, "superseded by "+key+" <private>see Orion</private>")
 	is.True(ok)
-	archived := string(memfile.RenderArchived([]memfile.Archived{gone}, time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)))
+	archived := string(memfile.RenderArchived([]memfile.Removal{gone}, time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)))
 	stored := string(memfile.Render(f)) + archived
 	for _, leak := range []string{"FAKEfake", "fakefake", "Orion", "codename", "private>"} {
 		is.True(!strings.Contains(stored, leak)) // nothing private in the file or the archive

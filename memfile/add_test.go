@@ -146,7 +146,7 @@ func TestRevive(t *testing.T) {
 	is := is.New(t)
 	f := memfile.New(memfile.DefaultConfig())
 	old := &memfile.Entry{ID: "7c1e0a42", Importance: 4, Date: fxDay("2026-03-20"), Tags: []string{"cache"}, Text: "Decided to use Redis."}
-	rec := memfile.ArchiveRecord{Tier: 2, Entry: old, Archived: fxDay("2026-03-24"), Reason: "weight below threshold"}
+	rec := memfile.ArchiveRecord{Tier: 2, Entry: old, ArchivedOn: fxDay("2026-03-24"), Reason: "weight below threshold"}
 	e, err := f.Revive(rec, fxDay("2026-11-29"))
 	is.NoErr(err)
 	is.Equal(e.ID, "7c1e0a42")

@@ -15,17 +15,19 @@ import (
 // ArchiveHeading starts a new archive file.
 const ArchiveHeading = "# BIMRI Archive\n<!-- Entries and patterns taken out of bimri.md, with the date and the reason. Append-only. -->\n"
 
-// ArchiveRecord is one item read back from the archive.
+// ArchiveRecord is one item read back from the archive: a Removal, with
+// the day it was archived.
 type ArchiveRecord struct {
-	Tier     int
-	Entry    *Entry
-	Pattern  *Pattern
-	Archived time.Time
-	Reason   string
+	Tier       int
+	Entry      *Entry
+	Pattern    *Pattern
+	ArchivedOn time.Time // the day it left the file
+	Reason     string
 }
 
-// RenderArchived renders archived items to append to the archive.
-func RenderArchived(items []Archived, day time.Time) []byte {
+// RenderArchived renders removals as archive records dated day, to append
+// to the archive.
+func RenderArchived(items []Removal, day time.Time) []byte {
 	var b strings.Builder
 	for _, a := range items {
 		// A reason can be a person's words (forget --reason): it is cleaned
@@ -84,7 +86,7 @@ func ParseArchive(data []byte) ([]ArchiveRecord, []Warning) {
 			rec.Tier = int(v[0] - '0')
 		}
 		if v, ok := fields.get("ARCHIVED"); ok {
-			rec.Archived, _ = ParseDate(v)
+			rec.ArchivedOn, _ = ParseDate(v)
 		}
 		rec.Reason, _ = fields.get("REASON")
 		var err error
@@ -94,7 +96,7 @@ func ParseArchive(data []byte) ([]ArchiveRecord, []Warning) {
 		} else {
 			rec.Entry, _, err = entryFromFields(fields, body, archiveFields)
 			if err == nil && rec.Entry.Date.IsZero() {
-				rec.Entry.Date = rec.Archived
+				rec.Entry.Date = rec.ArchivedOn
 			}
 			if err == nil && rec.Entry.ID == "" {
 				rec.Entry.ID = EntryID(rec.Entry.Date, rec.Entry.Text)
@@ -113,18 +115,18 @@ func ParseArchive(data []byte) ([]ArchiveRecord, []Warning) {
 // and pattern of current that replacement does not hold with the same ID
 // and text. A restore archives them, so an entry recorded after the backup
 // was taken is not lost with the file it was in.
-func TakenOut(current, replacement *File, reason string) []Archived {
-	var out []Archived
+func TakenOut(current, replacement *File, reason string) []Removal {
+	var out []Removal
 	for t := 1; t <= 2; t++ {
 		for _, e := range current.Entries(t) {
 			if kept, _ := replacement.Find(e.ID); kept == nil || kept.Text != e.Text {
-				out = append(out, Archived{Tier: t, Entry: e, Reason: reason})
+				out = append(out, Removal{Tier: t, Entry: e, Reason: reason})
 			}
 		}
 	}
 	for _, p := range current.Patterns() {
 		if kept := replacement.FindPattern(p.ID); kept == nil || kept.Text != p.Text {
-			out = append(out, Archived{Tier: 3, Pattern: p, Reason: reason})
+			out = append(out, Removal{Tier: 3, Pattern: p, Reason: reason})
 		}
 	}
 	return out

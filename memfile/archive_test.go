@@ -19,23 +19,23 @@ func TestArchiveRoundTrip(t *testing.T) {
 		fxEntry(3, fxAgo(0), "", "Same thing.") +
 		fxEntry(2, fxAgo(1), "", "same thing")
 	_, rep := fxPass(t, fxDoc("", body, "[PATTERN:EMERGING] [OBSERVATIONS:1] [TAGS:weak]\nA weak hunch.\n"), cfg, memfile.Options{Deep: true})
-	is.True(len(rep.Archived) >= 4) // two pruned, one merged, patterns trimmed
+	is.True(len(rep.Removed) >= 4) // two pruned, one merged, patterns trimmed
 	var merged, pattern bool
-	for _, a := range rep.Archived {
+	for _, a := range rep.Removed {
 		merged = merged || strings.HasPrefix(a.Reason, "merged into ")
 		pattern = pattern || a.Pattern != nil
 	}
 	is.True(merged && pattern)
 
 	day := fxDay("2026-11-29")
-	data := append([]byte(memfile.ArchiveHeading), memfile.RenderArchived(rep.Archived, day)...)
+	data := append([]byte(memfile.ArchiveHeading), memfile.RenderArchived(rep.Removed, day)...)
 	recs, w := memfile.ParseArchive(data)
 	is.Equal(len(w), 0)
-	is.Equal(len(recs), len(rep.Archived))
+	is.Equal(len(recs), len(rep.Removed))
 	for i, r := range recs {
-		a := rep.Archived[i]
+		a := rep.Removed[i]
 		is.Equal(r.Tier, a.Tier)
-		is.Equal(r.Archived, day)
+		is.Equal(r.ArchivedOn, day)
 		is.Equal(r.Reason, a.Reason)
 		if a.Entry != nil {
 			is.True(r.Entry != nil)
@@ -52,13 +52,13 @@ func TestArchiveAppendOnly(t *testing.T) {
 	e1 := &memfile.Entry{ID: "aaa11111", Importance: 2, Date: fxDay("2026-11-01"), Tags: []string{"x"}, Weight: 30, HasWeight: true, Text: "First."}
 	e2 := &memfile.Entry{ID: "bbb22222", Importance: 5, Date: fxDay("2026-11-02"), Text: "Second."}
 	data := []byte(memfile.ArchiveHeading)
-	data = append(data, memfile.RenderArchived([]memfile.Archived{{Tier: 2, Entry: e1, Reason: "weight 0.3 below threshold 1.5"}}, fxDay("2026-11-20"))...)
-	data = append(data, memfile.RenderArchived([]memfile.Archived{{Tier: 1, Entry: e2, Reason: "merged into aaa11111"}}, fxDay("2026-11-21"))...)
+	data = append(data, memfile.RenderArchived([]memfile.Removal{{Tier: 2, Entry: e1, Reason: "weight 0.3 below threshold 1.5"}}, fxDay("2026-11-20"))...)
+	data = append(data, memfile.RenderArchived([]memfile.Removal{{Tier: 1, Entry: e2, Reason: "merged into aaa11111"}}, fxDay("2026-11-21"))...)
 	recs, w := memfile.ParseArchive(data)
 	is.Equal(len(w), 0)
 	is.Equal(len(recs), 2)
 	is.Equal(recs[0].Entry.Text, "First.")
-	is.Equal(recs[0].Archived, fxDay("2026-11-20"))
+	is.Equal(recs[0].ArchivedOn, fxDay("2026-11-20"))
 	is.Equal(recs[1].Tier, 1)
 	is.Equal(recs[1].Entry.ID, "bbb22222")
 	is.Equal(recs[1].Reason, "merged into aaa11111")
@@ -69,7 +69,7 @@ func TestArchiveAppendOnly(t *testing.T) {
 func TestArchiveReasonCannotBreakTheRecord(t *testing.T) {
 	is := is.New(t)
 	e := &memfile.Entry{ID: "aaa11111", Importance: 2, Date: fxDay("2026-11-01"), Text: "X."}
-	data := memfile.RenderArchived([]memfile.Archived{{Tier: 2, Entry: e, Reason: "odd [REASON:fake]\nsecond line"}}, fxToday)
+	data := memfile.RenderArchived([]memfile.Removal{{Tier: 2, Entry: e, Reason: "odd [REASON:fake]\nsecond line"}}, fxToday)
 	recs, w := memfile.ParseArchive(data)
 	is.Equal(len(w), 0)
 	is.Equal(len(recs), 1)

@@ -20,7 +20,7 @@ import (
 // It goes in Tier 1 when any of them was there, else Tier 2. The
 // originals leave the file as archive records with the reason
 // "consolidated into ID", and patterns that named them name the summary.
-func (f *File) Consolidate(ids []string, text string) (*Entry, []Archived, error) {
+func (f *File) Consolidate(ids []string, text string) (*Entry, []Removal, error) {
 	if len(ids) < 2 {
 		return nil, nil, errors.New("consolidation takes two or more entry IDs")
 	}
@@ -66,7 +66,7 @@ func (f *File) Consolidate(ids []string, text string) (*Entry, []Archived, error
 	}
 	summary.Importance = n.Importance
 	reason := "consolidated into " + summary.ID
-	var gone []Archived
+	var gone []Removal
 	renamed := map[string]string{}
 	for _, e := range olds {
 		if e == summary {

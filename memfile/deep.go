@@ -58,7 +58,7 @@ func mergeDuplicates(f *File, rep *Report) {
 			removed[other.e] = true
 			renamed[other.e.ID] = keep.ID
 			m.Removed = append(m.Removed, other.e.ID)
-			rep.Archived = append(rep.Archived, Archived{Tier: other.tier, Entry: other.e, Reason: "merged into " + keep.ID})
+			rep.Removed = append(rep.Removed, Removal{Tier: other.tier, Entry: other.e, Reason: "merged into " + keep.ID})
 		}
 		rep.Deep.Merged = append(rep.Deep.Merged, m)
 	}
@@ -206,7 +206,7 @@ func jaccard(a, b map[string]bool) float64 {
 // which patterns changed. The hook adds it to "BIMRI updated".
 func (r Report) Summary() string {
 	var parts []string
-	if n := len(r.Archived); n > 0 {
+	if n := len(r.Removed); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d archived", n))
 	}
 	for _, c := range r.Patterns {

@@ -22,7 +22,7 @@ func rawScore(e *memfile.Entry) int {
 func checkEvictionProperties(t *testing.T, out *memfile.File, rep memfile.Report) {
 	t.Helper()
 	var gone []*memfile.Entry
-	for _, a := range rep.Archived {
+	for _, a := range rep.Removed {
 		if a.Entry != nil && strings.Contains(a.Reason, "budget") {
 			gone = append(gone, a.Entry)
 		}
@@ -72,7 +72,7 @@ func TestBudgetEvictionProperties(t *testing.T) {
 			t.Fatalf("seed %d: Tier 2 over its budget after the pass", seed)
 		}
 		checkEvictionProperties(t, out, rep)
-		for _, a := range rep.Archived {
+		for _, a := range rep.Removed {
 			if strings.Contains(a.Reason, "budget") {
 				if a.Entry.Importance == 5 {
 					evicted5++
@@ -104,7 +104,7 @@ func TestBudgetKeepsDecisionsAndNewWork(t *testing.T) {
 	cfg := memfile.DefaultConfig()
 	cfg.Budgets[1] = 300
 	out, rep := fxPass(t, fxDoc("", t2.String(), ""), cfg, memfile.Options{})
-	is.True(len(rep.Archived) > 0)
+	is.True(len(rep.Removed) > 0)
 	for _, text := range []string{"All money amounts are integer cents.", "Fixed a typo in the README yesterday.", "Added pagination to the list endpoint today."} {
 		is.True(fxByText(out, text) != nil) // kept
 	}

@@ -89,8 +89,8 @@ func TestGolden(t *testing.T) {
 			if again := memfile.Render(out); !bytes.Equal(again, want) {
 				t.Errorf("a second pass changed the file:\n%s", lineDiff(string(want), string(again)))
 			}
-			if len(rep.Archived) != 0 || len(rep.Patterns) != 0 {
-				t.Errorf("a second pass reported changes: %d archived, %v", len(rep.Archived), rep.Patterns)
+			if len(rep.Removed) != 0 || len(rep.Patterns) != 0 {
+				t.Errorf("a second pass reported changes: %d archived, %v", len(rep.Removed), rep.Patterns)
 			}
 		})
 	}
@@ -110,8 +110,8 @@ func TestGoldenFacts(t *testing.T) {
 	}
 	t.Run("template", func(t *testing.T) {
 		f, rep := read("template.input")
-		if f.Header.Sessions != 1 || len(rep.Archived) != 0 || len(f.Entries(2)) != 0 {
-			t.Errorf("sessions %d, archived %d", f.Header.Sessions, len(rep.Archived))
+		if f.Header.Sessions != 1 || len(rep.Removed) != 0 || len(f.Entries(2)) != 0 {
+			t.Errorf("sessions %d, archived %d", f.Header.Sessions, len(rep.Removed))
 		}
 	})
 	t.Run("prune", func(t *testing.T) {
@@ -123,8 +123,8 @@ func TestGoldenFacts(t *testing.T) {
 		if got := strings.Join(kept, " "); got != "4.0 4.0 3.0 1.6 1.5" {
 			t.Errorf("kept weights %s", got)
 		}
-		if len(rep.Archived) != 4 {
-			t.Errorf("archived %d, want 4", len(rep.Archived))
+		if len(rep.Removed) != 4 {
+			t.Errorf("archived %d, want 4", len(rep.Removed))
 		}
 		for _, e := range f.Entries(2) {
 			if strings.Contains(e.Text, "archived") {
@@ -143,7 +143,7 @@ func TestGoldenFacts(t *testing.T) {
 			t.Errorf("over budget: %+v", est)
 		}
 		over := 0
-		for _, a := range rep.Archived {
+		for _, a := range rep.Removed {
 			if strings.Contains(a.Reason, "budget") {
 				over++
 			}

@@ -16,15 +16,17 @@ type Options struct {
 	// Deep runs deep maintenance: duplicate merging, tag clean-up, a full
 	// recount of patterns and the judgment brief.
 	Deep bool
-	// Archived are entries already in the archive. A deep pass recounts
-	// patterns over them too, so a tag whose entries never met in Tier 2
-	// still becomes a pattern.
-	Archived []Entry
+	// ArchivedEntries are entries already in the archive (read with
+	// Store.ArchivedEntries). A deep pass recounts patterns over them too,
+	// so a tag whose entries never met in Tier 2 still becomes a pattern.
+	ArchivedEntries []Entry
 }
 
-// Archived is one entry or pattern a pass took out of the file, and why.
-// The caller appends it to the archive; nothing leaves the file otherwise.
-type Archived struct {
+// Removal is one entry, pattern or note taken out of the file, and why:
+// by a pass, forget, consolidate or restore. The caller appends it to the
+// archive (where it reads back as an ArchiveRecord, dated); nothing leaves
+// the file otherwise.
+type Removal struct {
 	Tier    int
 	Entry   *Entry
 	Pattern *Pattern
@@ -43,7 +45,7 @@ type PatternChange struct {
 
 // Report says what a pass did.
 type Report struct {
-	Archived []Archived
+	Removed  []Removal
 	Patterns []PatternChange
 	Tokens   Tokens
 	Budgets  [3]int
@@ -189,7 +191,7 @@ func prune(f *File, cfg Config, rep *Report) {
 		if b.Entry == nil || b.Entry.Weight >= cfg.Threshold {
 			return false
 		}
-		rep.Archived = append(rep.Archived, Archived{Tier: 2, Entry: b.Entry,
+		rep.Removed = append(rep.Removed, Removal{Tier: 2, Entry: b.Entry,
 			Reason: fmt.Sprintf("weight %s below threshold %s", b.Entry.Weight, cfg.Threshold)})
 		return true
 	})
@@ -354,7 +356,7 @@ func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) {
 		tokens.Tiers[1] -= cost
 		tokens.Total -= cost
 		gone[e] = true
-		rep.Archived = append(rep.Archived, Archived{Tier: 2, Entry: e, Reason: reason})
+		rep.Removed = append(rep.Removed, Removal{Tier: 2, Entry: e, Reason: reason})
 		return true
 	}
 	evictPattern := func(reason string) bool {
@@ -374,7 +376,7 @@ func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) {
 			rep.Patterns = slices.Delete(rep.Patterns, i, i+1)
 			return true
 		}
-		rep.Archived = append(rep.Archived, Archived{Tier: 3, Pattern: p, Reason: reason})
+		rep.Removed = append(rep.Removed, Removal{Tier: 3, Pattern: p, Reason: reason})
 		return true
 	}
 

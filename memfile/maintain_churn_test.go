@@ -23,7 +23,7 @@ func TestNoPatternChurnOverBudget(t *testing.T) {
 	}
 	for range 3 {
 		next, rep := Maintain(f, day, cfg, Options{})
-		for _, a := range rep.Archived {
+		for _, a := range rep.Removed {
 			is.True(a.Pattern == nil) // nothing created-then-archived
 		}
 		is.Equal(len(rep.Patterns), 0) // and not reported as new

@@ -31,9 +31,9 @@ func TestMaintainThreshold(t *testing.T) {
 	out, rep := fxPass(t, fxDoc(core, body, ""), memfile.DefaultConfig(), memfile.Options{})
 	is.Equal(fxTexts(out, 2), []string{"F: floor 4.0.", "B: 2 x 0.8 = 1.6.", "A: 3 x 0.5 = 1.5 exactly."})
 	is.Equal(fxTexts(out, 1), []string{"Tier 1 low importance, never pruned."})
-	is.Equal(len(rep.Archived), 3)
+	is.Equal(len(rep.Removed), 3)
 	reasons := map[string]string{}
-	for _, a := range rep.Archived {
+	for _, a := range rep.Removed {
 		is.Equal(a.Tier, 2)
 		reasons[a.Entry.Text] = a.Reason
 	}
@@ -64,7 +64,7 @@ func TestMaintainThresholdBoundary(t *testing.T) {
 			cfg.Floor = tc.floor
 			out, rep := fxPass(t, fxDoc("", fxEntry(4, fxAgo(40), "", "Old but important."), ""), cfg, memfile.Options{})
 			is.Equal(len(out.Entries(2)) == 1, tc.kept)
-			is.Equal(len(rep.Archived) == 1, !tc.kept)
+			is.Equal(len(rep.Removed) == 1, !tc.kept)
 		})
 	}
 	t.Run("threshold setting", func(t *testing.T) {
@@ -74,7 +74,7 @@ func TestMaintainThresholdBoundary(t *testing.T) {
 		body := fxEntry(3, fxAgo(4), "", "1.5") + fxEntry(2, fxAgo(3), "", "1.6")
 		out, rep := fxPass(t, fxDoc("", body, ""), cfg, memfile.Options{})
 		is.Equal(fxTexts(out, 2), []string{"1.6"})
-		is.Equal(rep.Archived[0].Reason, "weight 1.5 below threshold 1.6")
+		is.Equal(rep.Removed[0].Reason, "weight 1.5 below threshold 1.6")
 	})
 }
 
@@ -252,7 +252,7 @@ func TestMaintainPatternLifecycle(t *testing.T) {
 	later := fxToday.AddDate(0, 0, 30)
 	f7, rep7 := memfile.Maintain(f6, later, cfg, memfile.Options{})
 	is.Equal(len(f7.Entries(2)), 0)
-	is.Equal(len(rep7.Archived), 7)
+	is.Equal(len(rep7.Removed), 7)
 	p = fxPatternByTag(f7, "testing")
 	is.Equal(p.Observations, 6)
 	is.Equal(p.Level, memfile.Established)
@@ -265,7 +265,7 @@ func TestMaintainCountsEntriesPrunedInTheSamePass(t *testing.T) {
 	body := fxEntry(1, fxAgo(30), "lint", "Ran lint, clean.") + fxEntry(1, fxAgo(25), "lint", "Ran lint again.")
 	out, rep := fxPass(t, fxDoc("", body, ""), memfile.DefaultConfig(), memfile.Options{})
 	is.Equal(len(out.Entries(2)), 0)
-	is.Equal(len(rep.Archived), 2)
+	is.Equal(len(rep.Removed), 2)
 	p := fxPatternByTag(out, "lint")
 	is.True(p != nil)
 	is.Equal(p.Observations, 2)
@@ -364,9 +364,9 @@ func TestMaintainDeepCountsArchive(t *testing.T) {
 	is := is.New(t)
 	doc := fxDoc("", fxEntry(3, fxAgo(0), "perf", "Profiled the export."), "")
 	archived := []memfile.Entry{{ID: "old00001", Importance: 2, Date: fxDay("2026-10-01"), Tags: []string{"perf"}, Text: "Old perf work."}}
-	out, _ := fxPass(t, doc, memfile.DefaultConfig(), memfile.Options{Archived: archived})
+	out, _ := fxPass(t, doc, memfile.DefaultConfig(), memfile.Options{ArchivedEntries: archived})
 	is.Equal(len(out.Patterns()), 0) // a regular pass sees Tier 2 only
-	out, _ = fxPass(t, doc, memfile.DefaultConfig(), memfile.Options{Deep: true, Archived: archived})
+	out, _ = fxPass(t, doc, memfile.DefaultConfig(), memfile.Options{Deep: true, ArchivedEntries: archived})
 	p := fxPatternByTag(out, "perf")
 	is.True(p != nil)
 	is.Equal(p.Observations, 2)
@@ -391,15 +391,15 @@ func TestMaintainTier2Budget(t *testing.T) {
 	doc := genBudgetFile(40, func(i int) int { return 2 + i%4 }, func(i int) int { return i % 4 })
 	out, rep := fxPass(t, doc, cfg, memfile.Options{})
 	is.True(memfile.Estimate(out).Tiers[1] <= 300)
-	is.True(len(rep.Archived) > 0)
+	is.True(len(rep.Removed) > 0)
 	is.True(len(out.Entries(2)) > 0)
-	for _, a := range rep.Archived {
+	for _, a := range rep.Removed {
 		is.Equal(a.Reason, "Tier 2 over its budget of 300 tokens")
 	}
 	checkEvictionProperties(t, out, rep)
 	// Only as many as needed: putting back the last one archived would
 	// break the budget again.
-	last := rep.Archived[len(rep.Archived)-1].Entry
+	last := rep.Removed[len(rep.Removed)-1].Entry
 	is.True(memfile.Estimate(out).Tiers[1]+memfile.EstimateText(memfile.EntryLine(last)+"\n"+last.Text) > 300)
 	is.Equal(len(rep.Warnings), 0)
 }
@@ -413,8 +413,8 @@ func TestMaintainTier2BudgetFloorEntries(t *testing.T) {
 	// (lowest importance x freshness) first; importance 5 stays.
 	doc := genBudgetFile(30, func(i int) int { return 4 + i%2 }, func(i int) int { return 6 + (i*7)%30 })
 	out, rep := fxPass(t, doc, cfg, memfile.Options{})
-	is.True(len(rep.Archived) > 0)
-	for _, a := range rep.Archived {
+	is.True(len(rep.Removed) > 0)
+	for _, a := range rep.Removed {
 		is.Equal(a.Entry.Weight.String(), "4.0")
 		is.Equal(a.Entry.Importance, 4)
 	}
@@ -429,8 +429,8 @@ func TestMaintainTotalBudget(t *testing.T) {
 	doc := genBudgetFile(40, func(i int) int { return 2 + i%4 }, func(i int) int { return i % 4 })
 	out, rep := fxPass(t, doc, cfg, memfile.Options{})
 	is.True(memfile.Estimate(out).Total <= 700)
-	is.True(len(rep.Archived) > 0)
-	for _, a := range rep.Archived {
+	is.True(len(rep.Removed) > 0)
+	for _, a := range rep.Removed {
 		is.Equal(a.Reason, "file over its total budget of 700 tokens")
 	}
 	is.Equal(fxTexts(out, 1), []string{"Core."})
@@ -453,7 +453,7 @@ func TestMaintainTier3Budget(t *testing.T) {
 		cfg.Budgets[2] = memfile.Estimate(full).Tiers[2] - 40
 		out, rep := fxPass(t, doc, cfg, memfile.Options{})
 		is.True(memfile.Estimate(out).Tiers[2] <= cfg.Budgets[2])
-		is.True(len(rep.Archived) >= 2)
+		is.True(len(rep.Removed) >= 2)
 		var keptWeak []*memfile.Pattern
 		for _, p := range out.Patterns() {
 			if p.Level == memfile.Emerging {
@@ -461,7 +461,7 @@ func TestMaintainTier3Budget(t *testing.T) {
 			}
 		}
 		is.True(len(keptWeak) > 0)
-		for _, a := range rep.Archived {
+		for _, a := range rep.Removed {
 			is.Equal(a.Tier, 3)
 			is.Equal(a.Pattern.Level, memfile.Emerging)
 			is.True(strings.Contains(a.Reason, "Tier 3 over its budget"))
@@ -477,7 +477,7 @@ func TestMaintainTier3Budget(t *testing.T) {
 		cfg := memfile.DefaultConfig()
 		cfg.Budgets[2] = 5
 		out, rep := fxPass(t, doc, cfg, memfile.Options{})
-		is.Equal(len(rep.Archived), 10)
+		is.Equal(len(rep.Removed), 10)
 		is.Equal(len(out.Patterns()), 2)
 		is.True(strings.Contains(strings.Join(rep.Warnings, "\n"), "Tier 3 uses"))
 	})
@@ -493,7 +493,7 @@ func TestMaintainTier1OverBudgetOnlyReported(t *testing.T) {
 	}
 	out, rep := fxPass(t, fxDoc(core.String(), fxEntry(3, fxAgo(0), "", "Work."), ""), cfg, memfile.Options{})
 	is.Equal(len(out.Entries(1)), 5)
-	is.Equal(len(rep.Archived), 0)
+	is.Equal(len(rep.Removed), 0)
 	is.Equal(fxTexts(out, 2), []string{"Work."})
 	is.True(strings.Contains(strings.Join(rep.Warnings, "\n"), "Tier 1 uses"))
 	is.True(strings.Contains(strings.Join(rep.Warnings, "\n"), "never pruned automatically"))
@@ -506,7 +506,7 @@ func TestMaintainNotesNeverArchived(t *testing.T) {
 	note := strings.Repeat("A long note a person wrote and wants to keep. ", 10) + "\n"
 	out, rep := fxPass(t, fxDoc("", note+"\n"+fxEntry(3, fxAgo(0), "", "Work."), ""), cfg, memfile.Options{})
 	is.Equal(len(out.Entries(2)), 0)
-	is.Equal(len(rep.Archived), 1)
+	is.Equal(len(rep.Removed), 1)
 	is.True(strings.Contains(string(memfile.Render(out)), note))
 	is.True(strings.Contains(strings.Join(rep.Warnings, "\n"), "notes alone"))
 }
@@ -540,9 +540,9 @@ func TestMaintainDeepMerge(t *testing.T) {
 	gone, _ := out.Find(bID)
 	is.True(gone == nil)
 
-	is.Equal(len(rep.Archived), 1)
-	is.Equal(rep.Archived[0].Entry.ID, bID)
-	is.Equal(rep.Archived[0].Reason, "merged into "+aID)
+	is.Equal(len(rep.Removed), 1)
+	is.Equal(rep.Removed[0].Entry.ID, bID)
+	is.Equal(rep.Removed[0].Reason, "merged into "+aID)
 	is.Equal(rep.Deep.Merged, []memfile.Merge{{Kept: aID, Removed: []string{bID}}})
 
 	p := fxPatternByTag(out, "servers")
@@ -557,8 +557,8 @@ func TestMaintainDeepMerge(t *testing.T) {
 	out, rep = fxPass(t, fxDoc("", oldA, ""), memfile.DefaultConfig(), memfile.Options{Deep: true})
 	is.Equal(fxTexts(out, 2), []string{aText})
 	is.Equal(out.Entries(2)[0].Weight.String(), "3.0")
-	is.Equal(len(rep.Archived), 1)
-	is.True(strings.HasPrefix(rep.Archived[0].Reason, "merged into "))
+	is.Equal(len(rep.Removed), 1)
+	is.True(strings.HasPrefix(rep.Removed[0].Reason, "merged into "))
 }
 
 func TestMaintainDeepMergeTier1Wins(t *testing.T) {
@@ -573,7 +573,7 @@ func TestMaintainDeepMergeTier1Wins(t *testing.T) {
 	is.Equal(e.Tags, []string{"cli", "purpose"})
 	is.Equal(e.Weight.String(), "5.0")
 	is.Equal(fxTexts(out, 2), []string{"Other."})
-	is.Equal(rep.Archived[0].Tier, 2)
+	is.Equal(rep.Removed[0].Tier, 2)
 }
 
 func TestMaintainDeepNoMergeWithoutDeep(t *testing.T) {
@@ -629,14 +629,14 @@ func TestMaintainDoesNotModifyInput(t *testing.T) {
 	cfg.Budgets[2] = 30
 	data := string(fxGen(200)) // duplicates, patterns, pruning and budget all happen
 	data = strings.Replace(data, "## Tier 2: Active Context\n", "## Tier 2: Active Context\n\n"+fxEntry(3, fxAgo(1), "api", "Session 7: dup.")+fxEntry(2, fxAgo(0), "db", "session 7: DUP"), 1)
-	for _, opt := range []memfile.Options{{}, {CountSession: true}, {Deep: true, Archived: []memfile.Entry{{ID: "a1", Date: fxToday, Tags: []string{"api"}, Text: "x"}}}} {
+	for _, opt := range []memfile.Options{{}, {CountSession: true}, {Deep: true, ArchivedEntries: []memfile.Entry{{ID: "a1", Date: fxToday, Tags: []string{"api"}, Text: "x"}}}} {
 		t.Run(fmt.Sprintf("%+v", opt.Deep), func(t *testing.T) {
 			is := is.New(t)
 			f, _ := fxParse(t, data)
 			before := string(memfile.Render(f))
 			out, rep := memfile.Maintain(f, fxToday, cfg, opt)
 			is.Equal(string(memfile.Render(f)), before)
-			is.True(len(rep.Archived) > 0)
+			is.True(len(rep.Removed) > 0)
 			// Mutating the result does not reach the input either.
 			for _, e := range out.Entries(2) {
 				e.Text = "changed"
@@ -694,7 +694,7 @@ func TestMaintainIdempotent(t *testing.T) {
 			once, _ := memfile.Maintain(f, fxToday, cfg, memfile.Options{CountSession: true})
 			twice, rep := memfile.Maintain(once, fxToday, cfg, memfile.Options{})
 			is.Equal(string(memfile.Render(twice)), string(memfile.Render(once)))
-			is.Equal(len(rep.Archived), 0)
+			is.Equal(len(rep.Removed), 0)
 		})
 	}
 }

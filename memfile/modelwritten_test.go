@@ -345,7 +345,7 @@ func TestModelWrittenSessionEnd(t *testing.T) {
 		return nil
 	})
 	is.NoErr(err)
-	is.True(len(rep.Archived) > 0) // the fixture has entries below the threshold
+	is.True(len(rep.Removed) > 0) // the fixture has entries below the threshold
 
 	read, err := s.Read()
 	is.NoErr(err)
@@ -562,7 +562,7 @@ func TestForgetNote(t *testing.T) {
 	is.True(ok)
 	is.Equal(a.Note.Lines, []string{"[IMPORTANCE:high] Kept", "  as a note."})
 	is.Equal(len(f.Tiers[1].Blocks), 1)
-	out := string(memfile.RenderArchived([]memfile.Archived{a}, goldenDay))
+	out := string(memfile.RenderArchived([]memfile.Removal{a}, goldenDay))
 	is.True(strings.Contains(out, "> [IMPORTANCE:high] Kept\n>   as a note.\n"))
 	recs, w := memfile.ParseArchive([]byte(memfile.ArchiveHeading + out))
 	is.Equal(len(recs), 0) // not a record, and not an unreadable one either

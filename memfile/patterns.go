@@ -50,8 +50,8 @@ func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 		pool = append(pool, e)
 	}
 	if opt.Deep {
-		for i := range opt.Archived {
-			if e := &opt.Archived[i]; !seen[e.ID] {
+		for i := range opt.ArchivedEntries {
+			if e := &opt.ArchivedEntries[i]; !seen[e.ID] {
 				seen[e.ID] = true
 				pool = append(pool, e)
 			}

@@ -64,13 +64,13 @@ func ForecastEntry(e *Entry, today time.Time, cfg Config, days int) (Departure, 
 
 // Hit is one search result.
 type Hit struct {
-	Where    string   `json:"where"` // "tier 1", "tier 2", "tier 3", "archive"
-	ID       string   `json:"id"`
-	Date     string   `json:"date,omitempty"`
-	Tags     []string `json:"tags"`
-	Text     string   `json:"text"`
-	Archived string   `json:"archived,omitempty"`
-	Reason   string   `json:"reason,omitempty"`
+	Where      string   `json:"where"` // "tier 1", "tier 2", "tier 3", "archive"
+	ID         string   `json:"id"`
+	Date       string   `json:"date,omitempty"`
+	Tags       []string `json:"tags"`
+	Text       string   `json:"text"`
+	ArchivedOn string   `json:"archived,omitempty"`
+	Reason     string   `json:"reason,omitempty"`
 }
 
 // Search finds entries and patterns, in the file and the archive, whose
@@ -100,7 +100,7 @@ func Search(f *File, archive []ArchiveRecord, query string) []Hit {
 		}
 	}
 	for _, r := range archive {
-		h := Hit{Where: "archive", Archived: dateOrEmpty(r.Archived), Reason: r.Reason}
+		h := Hit{Where: "archive", ArchivedOn: dateOrEmpty(r.ArchivedOn), Reason: r.Reason}
 		switch {
 		case r.Entry != nil && match(r.Entry.ID, r.Entry.Text, r.Entry.Tags):
 			h.ID, h.Date, h.Tags, h.Text = r.Entry.ID, r.Entry.Date.Format(dateLayout), r.Entry.Tags, r.Entry.Text

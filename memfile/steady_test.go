@@ -54,7 +54,7 @@ func TestPassIdempotent(t *testing.T) {
 				if second := memfile.Render(twice); !bytes.Equal(first, second) {
 					t.Errorf("%s, %s config, first pass %+v: a second plain pass on the same day changed the file", name, cfgName, opt)
 				}
-				if len(rep.Archived) > 0 || len(rep.Patterns) > 0 {
+				if len(rep.Removed) > 0 || len(rep.Patterns) > 0 {
 					t.Errorf("%s, %s config: a second pass reported changes: %s", name, cfgName, rep.Summary())
 				}
 				// What the store answers instead of that pass.

@@ -313,7 +313,7 @@ type Tx struct {
 	Warnings []Warning
 	// Archive collects what leaves the file; it is appended to the archive
 	// before the new file is written, so nothing is ever only in memory.
-	Archive []Archived
+	Archive []Removal
 	Created bool   // bimri.md did not exist and was made from the template
 	Notice  string // what Update had to repair, for the user
 
@@ -385,13 +385,13 @@ func (tx *Tx) Maintain(today time.Time, cfg Config, opt Options) Report {
 	}
 	next, rep := Maintain(tx.File, today, cfg, opt)
 	tx.File = next
-	tx.Archive = append(tx.Archive, rep.Archived...)
+	tx.Archive = append(tx.Archive, rep.Removed...)
 	tx.pass, tx.stamp = next, stamp
 	return rep
 }
 
 func plainPass(opt Options) bool {
-	return !opt.CountSession && !opt.Deep && len(opt.Archived) == 0
+	return !opt.CountSession && !opt.Deep && len(opt.ArchivedEntries) == 0
 }
 
 func (s *Store) statePath(key string) string {
@@ -648,7 +648,7 @@ func (s *Store) writeBackup(old []byte) error {
 
 // appendArchive adds records to the archive and syncs it. An append can be
 // cut by a crash; the archive reader skips a torn last record.
-func (s *Store) appendArchive(items []Archived) error {
+func (s *Store) appendArchive(items []Removal) error {
 	if len(items) == 0 {
 		return nil
 	}

@@ -108,7 +108,7 @@ func (a *app) consolidate(c *cli.Context, list, text string) error {
 		return err
 	}
 	var e *memfile.Entry
-	var gone []memfile.Archived
+	var gone []memfile.Removal
 	var tier int
 	res, err := store.Update(func(tx *memfile.Tx) error {
 		e, gone, err = tx.File.Consolidate(ids, text)
@@ -195,7 +195,7 @@ func (a *app) forgetCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			var gone memfile.Archived
+			var gone memfile.Removal
 			_, err = store.Update(func(tx *memfile.Tx) error {
 				a, ok := tx.File.Remove(id, c.String("reason"))
 				if !ok {
@@ -307,7 +307,7 @@ func (a *app) maintainCommand() *cli.Command {
 			}
 			opt := memfile.Options{Deep: c.Bool("deep")}
 			if opt.Deep {
-				opt.Archived = ws.store.ArchivedEntries()
+				opt.ArchivedEntries = ws.store.ArchivedEntries()
 			}
 			if c.Bool("dry-run") {
 				read, err := ws.store.Read()

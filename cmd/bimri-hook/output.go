@@ -33,7 +33,7 @@ func printRemembered(w io.Writer, e *memfile.Entry, tier int, isNew bool, path, 
 	}
 }
 
-func printConsolidated(w io.Writer, e *memfile.Entry, tier int, gone []memfile.Archived, path, archive, notice string) {
+func printConsolidated(w io.Writer, e *memfile.Entry, tier int, gone []memfile.Removal, path, archive, notice string) {
 	ids := make([]string, len(gone))
 	for i, a := range gone {
 		ids[i] = a.Entry.ID
@@ -63,7 +63,7 @@ func printPattern(w io.Writer, p *memfile.Pattern, isNew bool, path, notice stri
 	}
 }
 
-func printForgotten(w io.Writer, a memfile.Archived, archive string) {
+func printForgotten(w io.Writer, a memfile.Removal, archive string) {
 	id, text := "", ""
 	if a.Entry != nil {
 		id, text = a.Entry.ID, a.Entry.Text

@@ -124,8 +124,8 @@ func PrintReport(w io.Writer, rep memfile.Report, dryRun bool) {
 		head = "dry run: nothing written; the pass would do this"
 	}
 	fmt.Fprintln(w, head)
-	fmt.Fprintf(w, "  archived: %d\n", len(rep.Archived))
-	for _, a := range rep.Archived {
+	fmt.Fprintf(w, "  archived: %d\n", len(rep.Removed))
+	for _, a := range rep.Removed {
 		switch {
 		case a.Entry != nil:
 			fmt.Fprintf(w, "    %s (Tier %d) %s: %s\n", a.Entry.ID, a.Tier, a.Reason, a.Entry.Text)
@@ -174,7 +174,7 @@ func PrintHits(w io.Writer, hits []memfile.Hit, query string) {
 	for _, h := range hits {
 		where := h.Where
 		if h.Where == "archive" {
-			where = fmt.Sprintf("archive, %s: %s", h.Archived, h.Reason)
+			where = fmt.Sprintf("archive, %s: %s", h.ArchivedOn, h.Reason)
 		}
 		fmt.Fprintf(w, "%s  %s  [%s]  (%s)\n    %s\n", h.ID, h.Date, strings.Join(h.Tags, ","), where, h.Text)
 	}

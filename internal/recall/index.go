@@ -208,7 +208,7 @@ func appendItem(b []byte, it Item) []byte {
 	if it.Pattern {
 		flags = "p"
 	}
-	for _, s := range []string{it.ID, flags, day(it.Date), string(rune('0' + it.Importance)), strings.Join(it.Tags, ","), it.Text, day(it.Archived), it.Reason} {
+	for _, s := range []string{it.ID, flags, day(it.Date), string(rune('0' + it.Importance)), strings.Join(it.Tags, ","), it.Text, day(it.ArchivedOn), it.Reason} {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
@@ -226,7 +226,7 @@ func readItem(b []byte) (Item, error) {
 	}
 	it := Item{ID: f[0], Pattern: f[1] == "p", Text: f[5], Reason: f[7]}
 	it.Date, _ = time.Parse(time.DateOnly, f[2])
-	it.Archived, _ = time.Parse(time.DateOnly, f[6])
+	it.ArchivedOn, _ = time.Parse(time.DateOnly, f[6])
 	if len(f[3]) == 1 {
 		it.Importance = int(f[3][0] - '0')
 	}

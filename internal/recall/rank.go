@@ -27,7 +27,7 @@ type Item struct {
 	Importance int       // 0 for a pattern
 	Tags       []string
 	Text       string
-	Archived   time.Time // zero unless it is in the archive
+	ArchivedOn time.Time // zero unless it is in the archive
 	Reason     string    // why it was archived
 }
 
@@ -54,9 +54,9 @@ func FromArchive(r memfile.ArchiveRecord) (Item, bool) {
 	default:
 		return Item{}, false
 	}
-	it.Archived, it.Reason = r.Archived, privacy.Clean(r.Reason)
-	if it.Archived.IsZero() {
-		it.Archived = it.Date // an archive record always has one; be safe
+	it.ArchivedOn, it.Reason = r.ArchivedOn, privacy.Clean(r.Reason)
+	if it.ArchivedOn.IsZero() {
+		it.ArchivedOn = it.Date // an archive record always has one; be safe
 	}
 	return it, true
 }

@@ -229,7 +229,7 @@ func TestLoad(t *testing.T) {
 	hits := Rank("redis cache", Options{}, x)
 	is.Equal(len(hits), 1)
 	is.Equal(hits[0].Item.Reason, "weight 0.5 below threshold 1.5")
-	is.Equal(hits[0].Item.Archived.Format(time.DateOnly), "2026-03-24")
+	is.Equal(hits[0].Item.ArchivedOn.Format(time.DateOnly), "2026-03-24")
 
 	stamp := func() time.Time { info, err := os.Stat(index); is.NoErr(err); return info.ModTime() }
 	before := stamp()
@@ -265,7 +265,7 @@ func appendArchive(t *testing.T, path string, e *memfile.Entry, reason string) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := f.Write(memfile.RenderArchived([]memfile.Archived{{Entry: e, Tier: 2, Reason: reason}}, date("2026-03-24"))); err != nil {
+	if _, err := f.Write(memfile.RenderArchived([]memfile.Removal{{Entry: e, Tier: 2, Reason: reason}}, date("2026-03-24"))); err != nil {
 		t.Fatal(err)
 	}
 }

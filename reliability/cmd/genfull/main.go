@@ -76,7 +76,7 @@ func run() error {
 		}
 		next, rep := memfile.Maintain(f, day, cfg, memfile.Options{CountSession: true})
 		f = next
-		archived = append(archived, memfile.RenderArchived(rep.Archived, day)...)
+		archived = append(archived, memfile.RenderArchived(rep.Removed, day)...)
 	}
 	if *big > 0 {
 		// Budgets big enough for every entry: the large-file benchmark
@@ -103,7 +103,7 @@ func run() error {
 		}
 		next, rep := memfile.Maintain(parsed, yesterday, cfg, memfile.Options{})
 		f = next
-		archived = append(archived, memfile.RenderArchived(rep.Archived, yesterday)...)
+		archived = append(archived, memfile.RenderArchived(rep.Removed, yesterday)...)
 	}
 	f.Header.Sessions = *sessions
 
