@@ -48,6 +48,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -139,8 +140,10 @@ type bench struct {
 	stdin []byte
 	cat   *bench // the cat its ratio is to; nil for a cat
 
-	times []time.Duration // wall time of each run
-	rss   int64           // peak resident set size, bytes
+	times  []time.Duration // wall time of each run
+	cpu    []time.Duration // user plus system CPU time of each run
+	faults []int64         // minor page faults of each run
+	rss    int64           // peak resident set size, bytes
 }
 
 func run() error {
@@ -150,6 +153,7 @@ func run() error {
 	runs := flag.Int("runs", 30, "timed runs of each command")
 	today := flag.String("today", "2026-11-29", "BIMRI_TODAY for the hook runs")
 	recallSrc := flag.String("recall", "", "folder holding a memory with a 10,000-record archive (from genfull -days 125 -per-day 81; optional): time UserPromptSubmit's recall on it")
+	only := flag.String("only", "", "a regular expression: time only the commands whose names match it, with their cats (for a quick look at one case)")
 	parent := flag.String("dir", "", "folder to make the workspaces in (default: the temp folder); its filesystem sets the cost of fsync")
 	flag.Parse()
 	if *full == "" {
@@ -269,6 +273,20 @@ func run() error {
 		benches = append(benches, more...)
 	}
 
+	if *only != "" {
+		re, err := regexp.Compile(*only)
+		if err != nil {
+			return fmt.Errorf("-only: %w", err)
+		}
+		var kept []*bench
+		for _, b := range benches {
+			if re.MatchString(b.name) || slices.ContainsFunc(benches, func(o *bench) bool { return o.cat == b && re.MatchString(o.name) }) {
+				kept = append(kept, b)
+			}
+		}
+		benches = kept
+	}
+
 	// Each command once, checked: a benchmark of a failing command
 	// measures nothing. Then the timed runs, interleaved.
 	for round := -1; round < *runs; round++ {
@@ -276,13 +294,15 @@ func run() error {
 			if err := b.ws.reset(); err != nil {
 				return err
 			}
-			d, rss, err := runOnce(b)
+			s, err := runOnce(b)
 			if err != nil {
 				return err
 			}
 			if round >= 0 {
-				b.times = append(b.times, d)
-				b.rss = max(b.rss, rss)
+				b.times = append(b.times, s.wall)
+				b.cpu = append(b.cpu, s.cpu)
+				b.faults = append(b.faults, s.faults)
+				b.rss = max(b.rss, s.rss)
 			}
 		}
 	}
@@ -334,8 +354,15 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-// runOnce runs a command and returns its wall time and peak RSS.
-func runOnce(b *bench) (time.Duration, int64, error) {
+// sample is what one run of a command cost.
+type sample struct {
+	wall, cpu time.Duration // cpu: user plus system time, less sensitive to load than wall
+	faults    int64         // minor page faults
+	rss       int64         // peak resident set size, bytes
+}
+
+// runOnce runs a command and returns what it cost.
+func runOnce(b *bench) (sample, error) {
 	cmd := exec.Command(b.args[0], b.args[1:]...)
 	cmd.Env = b.ws.env
 	if b.stdin != nil {
@@ -347,9 +374,13 @@ func runOnce(b *bench) (time.Duration, int64, error) {
 	err := cmd.Run()
 	d := time.Since(start)
 	if err != nil {
-		return 0, 0, fmt.Errorf("%s: %v: %s", b.name, err, stderr.String())
+		return sample{}, fmt.Errorf("%s: %v: %s", b.name, err, stderr.String())
 	}
-	return d, maxRSS(cmd.ProcessState), nil
+	s := sample{wall: d, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), rss: maxRSS(cmd.ProcessState)}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		s.faults = int64(ru.Minflt)
+	}
+	return s, nil
 }
 
 const gnuTimeRSS = "GNU time"
@@ -432,18 +463,18 @@ func report(w io.Writer, benches []*bench, full *workspace, big bool, runs int, 
 	}
 	fmt.Fprintf(w, "%d interleaved runs of each, timed by benchrun's own loop (direct exec, no shell); peak RSS by %s; each run on a fresh copy of its workspace, made outside the timing; workspaces in %s; %s/%s, %d CPUs; load average at the end %s\n\n",
 		runs, rssBy, filepath.Dir(work), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), load)
-	fmt.Fprintf(w, "%-20s %9s %9s %9s %8s %10s\n", "command", "median", "min", "max", "vs cat", "peak RSS")
+	fmt.Fprintf(w, "%-20s %9s %9s %9s %8s %10s %9s %7s\n", "command", "median", "min", "max", "vs cat", "peak RSS", "CPU", "faults")
 	for _, b := range benches {
 		m, ratio := median(b.times), 1.0
 		if b.cat != nil {
 			ratio = float64(m) / float64(median(b.cat.times))
 		}
-		fmt.Fprintf(w, "%-20s %9s %9s %9s %7.1fx %7.1f MB\n", b.name, ms(m), ms(slices.Min(b.times)), ms(slices.Max(b.times)),
-			ratio, float64(b.rss)/(1<<20))
+		fmt.Fprintf(w, "%-20s %9s %9s %9s %7.1fx %7.1f MB %9s %7d\n", b.name, ms(m), ms(slices.Min(b.times)), ms(slices.Max(b.times)),
+			ratio, float64(b.rss)/(1<<20), ms(median(b.cpu)), median(b.faults))
 	}
 }
 
-func median(ds []time.Duration) time.Duration {
+func median[T time.Duration | int64](ds []T) T {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	if len(s)%2 == 1 {

@@ -27,7 +27,7 @@ const recallPrompt = "How did we fix the session cache latency in the billing we
 // it); every timed prompt then ranks and recalls the same items.
 func recallBenches(ws *workspace, hook []string, event func(*workspace, string, map[string]any) []byte) ([]*bench, error) {
 	prompt := map[string]any{"prompt": recallPrompt}
-	if _, _, err := runOnce(&bench{name: "prime recall", ws: ws, args: hook, stdin: event(ws, "SessionStart", map[string]any{"source": "startup"})}); err != nil {
+	if _, err := runOnce(&bench{name: "prime recall", ws: ws, args: hook, stdin: event(ws, "SessionStart", map[string]any{"source": "startup"})}); err != nil {
 		return nil, err
 	}
 	if err := primeRecallIndex(ws, hook, event(ws, "UserPromptSubmit", prompt)); err != nil {
@@ -54,7 +54,7 @@ func recallBenches(ws *workspace, hook []string, event func(*workspace, string, 
 // session the benchmark runs as.
 func primeRecallIndex(ws *workspace, hook []string, ev []byte) error {
 	ev = bytes.Replace(ev, []byte(`"session_id":"bench"`), []byte(`"session_id":"prime"`), 1)
-	if _, _, err := runOnce(&bench{name: "prime recall index", ws: ws, args: hook, stdin: ev}); err != nil {
+	if _, err := runOnce(&bench{name: "prime recall index", ws: ws, args: hook, stdin: ev}); err != nil {
 		return err
 	}
 	if _, err := os.Stat(filepath.Join(ws.root, filepath.FromSlash(memfile.StateDir), "recall-index.bin")); err != nil {
