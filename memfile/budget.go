@@ -34,7 +34,7 @@ func EstimateText(s string) int {
 func blockTokens(b Block) int {
 	switch {
 	case b.Entry != nil:
-		return lineTokens(EntryLine(b.Entry)) + lineTokens(b.Entry.Text)
+		return (entryLineRunes(b.Entry)+3)/4 + lineTokens(b.Entry.Text)
 	case b.Pattern != nil:
 		return lineTokens(PatternLine(b.Pattern)) + lineTokens(b.Pattern.Text)
 	case b.Note != nil:

@@ -255,22 +255,37 @@ func evictionOrder(ra, rb budgetRank, a, b *Entry) int {
 // keep longest comes first. The context view shows Tier 2 in this order,
 // so what it leaves out for room is what the budget would take first.
 func keptLongestFirst(entries []*Entry, today time.Time) {
-	rank := make(map[*Entry]budgetRank, len(entries))
-	for _, e := range entries {
-		rank[e] = rankForBudget(e, today)
+	ranked := rankAll(entries, today)
+	slices.SortStableFunc(ranked, func(a, b rankedEntry) int { return evictionOrder(b.rank, a.rank, b.e, a.e) })
+	for i, r := range ranked {
+		entries[i] = r.e
 	}
-	slices.SortStableFunc(entries, func(a, b *Entry) int { return evictionOrder(rank[b], rank[a], b, a) })
 }
 
 // budgetVictims lists Tier 2's entries in eviction order.
 func budgetVictims(f *File, today time.Time) []*Entry {
 	victims := f.Entries(2)
-	rank := make(map[*Entry]budgetRank, len(victims))
-	for _, e := range victims {
-		rank[e] = rankForBudget(e, today)
+	ranked := rankAll(victims, today)
+	slices.SortFunc(ranked, func(a, b rankedEntry) int { return evictionOrder(a.rank, b.rank, a.e, b.e) })
+	for i, r := range ranked {
+		victims[i] = r.e
 	}
-	slices.SortFunc(victims, func(a, b *Entry) int { return evictionOrder(rank[a], rank[b], a, b) })
 	return victims
+}
+
+// rankedEntry carries an entry's rank beside it while a sort compares
+// it: ranked once, not looked up twice a comparison.
+type rankedEntry struct {
+	rank budgetRank
+	e    *Entry
+}
+
+func rankAll(entries []*Entry, today time.Time) []rankedEntry {
+	out := make([]rankedEntry, len(entries))
+	for i, e := range entries {
+		out[i] = rankedEntry{rankForBudget(e, today), e}
+	}
+	return out
 }
 
 // sortTier2 orders the entries of Tier 2. Notes keep their slots: only the

@@ -2,7 +2,9 @@ package memfile
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // CurrentVersion is the protocol version new headers carry.
@@ -145,13 +147,42 @@ func EntryLine(e *Entry) string {
 	b.WriteByte(']')
 	if e.HasWeight {
 		b.WriteString(" [WEIGHT:")
-		b.WriteString(e.Weight.String())
+		var w [24]byte
+		b.Write(e.Weight.appendTo(w[:0]))
 		b.WriteByte(']')
 	}
 	b.WriteString(" [ID:")
 	b.WriteString(e.ID)
 	b.WriteByte(']')
 	return b.String()
+}
+
+// entryLineRunes is utf8.RuneCountInString(EntryLine(e)) without
+// building the line: the budget measures every entry, several times a
+// pass. TestEntryLineRunes keeps the two equal.
+func entryLineRunes(e *Entry) int {
+	var num [24]byte
+	n := len("[IMPORTANCE:") + len(strconv.AppendInt(num[:0], int64(e.Importance), 10))
+	if !e.Date.IsZero() {
+		n += len("] [TIMESTAMP:")
+		if y := e.Date.Year(); y >= 0 && y <= 9999 {
+			n += len(dateLayout)
+		} else {
+			var date [len(dateLayout) + 16]byte
+			n += utf8.RuneCount(e.Date.AppendFormat(date[:0], dateLayout))
+		}
+	}
+	n += len("] [TAGS:") + len("]")
+	for i, t := range e.Tags {
+		if i > 0 {
+			n++
+		}
+		n += utf8.RuneCountInString(t)
+	}
+	if e.HasWeight {
+		n += len(" [WEIGHT:") + len(e.Weight.appendTo(num[:0])) + len("]")
+	}
+	return n + len(" [ID:") + utf8.RuneCountInString(e.ID) + len("]")
 }
 
 // PatternLine is a pattern's tag line.

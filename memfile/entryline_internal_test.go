@@ -1,0 +1,43 @@
+package memfile
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// entryLineRunes counts EntryLine's characters without building it; the
+// two must agree on every entry, or the budget drifts from the file.
+func TestEntryLineRunes(t *testing.T) {
+	day := time.Date(2026, 3, 7, 0, 0, 0, 0, time.UTC)
+	entries := []*Entry{
+		{ID: "ab12cd34", Importance: 4, Date: day, Tags: []string{"db", "go"}, Weight: 375, HasWeight: true},
+		{ID: "x", Importance: 1},
+		{ID: "n-2", Importance: 5, Date: day, Tags: []string{"ünï", "ß"}},
+		{ID: "ïd", Importance: -3, Weight: -42, HasWeight: true},
+		{ID: "big", Importance: 12, Date: time.Date(12026, 1, 2, 0, 0, 0, 0, time.UTC), Weight: 123456, HasWeight: true},
+		{ID: "bc", Importance: 2, Date: time.Date(-5, 1, 2, 0, 0, 0, 0, time.UTC), Tags: []string{}},
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "*"))
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f, _, err := Parse(data); err == nil {
+			for tier := 1; tier <= 3; tier++ {
+				entries = append(entries, f.Entries(tier)...)
+			}
+		}
+	}
+	if len(entries) < 20 {
+		t.Fatalf("only %d entries to check", len(entries))
+	}
+	for _, e := range entries {
+		if got, want := entryLineRunes(e), utf8.RuneCountInString(EntryLine(e)); got != want {
+			t.Errorf("entryLineRunes = %d, EntryLine has %d characters: %q", got, want, EntryLine(e))
+		}
+	}
+}
