@@ -43,13 +43,14 @@ func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 	for _, t := range cfg.IgnoreTags {
 		ignore[t] = true
 	}
-	var pool []*Entry
-	seen := map[string]bool{}
-	for _, e := range f.Entries(2) {
-		seen[e.ID] = true
-		pool = append(pool, e)
-	}
+	pool := f.Entries(2)
 	if opt.Deep {
+		// Only a deep pass needs the IDs: to leave out an archived copy
+		// of an entry the file still holds.
+		seen := make(map[string]bool, len(pool))
+		for _, e := range pool {
+			seen[e.ID] = true
+		}
 		for i := range opt.ArchivedEntries {
 			if e := &opt.ArchivedEntries[i]; !seen[e.ID] {
 				seen[e.ID] = true
@@ -93,7 +94,10 @@ func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 		}
 	}
 	slices.Sort(fresh)
-	taken := f.idsInUse()
+	var taken map[string]bool
+	if len(fresh) > 0 {
+		taken = f.idsInUse()
+	}
 	for _, t := range fresh {
 		p := &Pattern{Tags: []string{t}, Level: Emerging}
 		p.ID = uniqueID("p", PatternID(p.Tags), taken)

@@ -757,8 +757,16 @@ func (s *Store) ReadMaintained(today time.Time, cfg Config) (*File, bool) {
 	if err != nil {
 		return nil, false
 	}
+	// The stamp first: on the first run of a day it names another day,
+	// and the file need not be read and hashed only to be read again
+	// under the lock.
+	stamp := passStamp(today, cfg)
+	saved, err := safefile.Read(filepath.Join(s.StatePath(), passStampName), maxStateSize)
+	if err != nil || !strings.HasPrefix(string(saved), stamp+" ") {
+		return nil, false
+	}
 	data, err := safefile.Read(path, MaxMemorySize)
-	if err != nil || !s.stampMatches(data, passStamp(today, cfg)) {
+	if err != nil || len(data) == 0 || string(saved) != stampLine(data, stamp) {
 		return nil, false
 	}
 	f, _, err := Parse(data)
