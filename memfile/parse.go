@@ -36,11 +36,25 @@ var tierTitles = [3]string{
 // Patterns are compiled on first use, never at start-up (see the README's
 // start-up figures): a process that does not parse does not pay for them.
 var (
-	headerRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^<!--\s*BIMRI\s+v?([^\s|]*)\s*\|(.*?)-->$`) })
-	tierRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^##\s*tier\s*([123])\b`) })
-	listMark  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+`) })
-	idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`) })
+	headerRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^<!--\s*BIMRI\s+v?([^\s|]*)\s*\|(.*?)-->$`) })
+	tierRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^##\s*tier\s*([123])\b`) })
+	listMark = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+`) })
 )
+
+// validID says whether id is 1-32 lower-case letters, digits or dashes,
+// not starting with a dash: `^[a-z0-9][a-z0-9-]{0,31}$` by hand, as every
+// entry's ID is checked.
+func validID(id string) bool {
+	if len(id) == 0 || len(id) > 32 || id[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // zone is where the parser is in the file.
 type zone int
@@ -846,25 +860,31 @@ func isFieldKey(k string) bool {
 // entryFields are the keys an entry's tag line may carry.
 var entryFields = map[string]bool{"IMPORTANCE": true, "TIMESTAMP": true, "DATE": true, "TAGS": true, "WEIGHT": true, "ID": true}
 
+func canonicalEntryKey(k string) string {
+	if k == "DATE" {
+		return "TIMESTAMP"
+	}
+	return k
+}
+
 // entryFromFields builds an entry from its fields and the lines of its
 // body; extra lists keys also allowed (the archive adds its own). how says
 // what was read leniently. An entry with no date is returned with a zero
 // Date, for the caller to date.
 func entryFromFields(fields fieldList, body []string, extra map[string]bool) (*Entry, []string, error) {
 	var how []string
-	seen := map[string]bool{}
-	for _, f := range fields {
-		k := f.key
-		if k == "DATE" {
-			k = "TIMESTAMP"
-		}
+	// A tag line has a handful of fields: a linear look back for a repeat
+	// costs less than a map for every entry.
+	for i, f := range fields {
+		k := canonicalEntryKey(f.key)
 		if !entryFields[k] && !extra[k] {
 			return nil, nil, fmt.Errorf("unknown field [%s:...]", f.key)
 		}
-		if seen[k] {
-			return nil, nil, fmt.Errorf("field %s appears twice", k)
+		for _, before := range fields[:i] {
+			if canonicalEntryKey(before.key) == k {
+				return nil, nil, fmt.Errorf("field %s appears twice", k)
+			}
 		}
-		seen[k] = true
 	}
 	e := &Entry{}
 	imp, ok := fields.get("IMPORTANCE")
@@ -895,7 +915,7 @@ func entryFromFields(fields fieldList, body []string, extra map[string]bool) (*E
 		// Compared through a stack buffer: the canonical date is the
 		// common case and need not be formatted into a new string.
 		var canon [len(dateLayout) + 8]byte
-		if date != string(d.AppendFormat(canon[:0], dateLayout)) {
+		if !isCanonicalDate(date) && date != string(d.AppendFormat(canon[:0], dateLayout)) {
 			how = append(how, fmt.Sprintf("date %q read as %s", date, d.Format(dateLayout)))
 		}
 		e.Date = d
@@ -914,7 +934,7 @@ func entryFromFields(fields fieldList, body []string, extra map[string]bool) (*E
 	}
 	if id, ok := fields.get("ID"); ok {
 		id = strings.ToLower(id)
-		if !idPattern().MatchString(id) {
+		if !validID(id) {
 			return nil, nil, fmt.Errorf("ID %q is not 1-32 letters, digits or dashes", id)
 		}
 		e.ID = id
@@ -987,7 +1007,7 @@ func patternFromFields(fields fieldList, body []string) (*Pattern, []string, err
 			if id == "" {
 				continue
 			}
-			if !idPattern().MatchString(id) {
+			if !validID(id) {
 				return nil, nil, fmt.Errorf("evidence ID %q is not 1-32 letters, digits or dashes", id)
 			}
 			pt.Evidence = append(pt.Evidence, id)
@@ -1032,7 +1052,7 @@ func patternFromFields(fields fieldList, body []string) (*Pattern, []string, err
 	}
 	if id, ok := fields.get("ID"); ok {
 		id = strings.ToLower(id)
-		if !idPattern().MatchString(id) {
+		if !validID(id) {
 			return nil, nil, fmt.Errorf("ID %q is not 1-32 letters, digits or dashes", id)
 		}
 		pt.ID = id

@@ -70,6 +70,9 @@ func collapseSpaces(s, repl string) string {
 // the END marker, a tag). It is idempotent: Neutralize(Neutralize(s)) ==
 // Neutralize(s), which the round-trip fuzz test relies on.
 func Neutralize(s string) string {
+	if plainLine(s) {
+		return s // what every step below would leave as it is
+	}
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == '\uFEFF' {
@@ -90,6 +93,25 @@ func Neutralize(s string) string {
 		s = `\` + s
 	}
 	return s
+}
+
+// plainLine says whether Neutralize would return s unchanged, judged in
+// one pass over bytes, which most lines of a file pass: printable ASCII
+// with single spaces inside, nothing that could open a tag or a comment
+// ('[', '<', '>'), no leading '#'.
+func plainLine(s string) bool {
+	if s == "" || s[0] == ' ' || s[0] == '#' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c >= 0x7f || c == '[' || c == '<' || c == '>':
+			return false
+		case c == ' ' && s[i+1] == ' ': // s does not end in a space
+			return false
+		}
+	}
+	return true
 }
 
 // neutralizeBody neutralises each line of a body read from a file and
@@ -136,7 +158,34 @@ func NormalizeTags(tags []string) []string {
 
 // SplitTags splits a comma-separated tag list and normalises it.
 func SplitTags(s string) []string {
-	return NormalizeTags(strings.Split(s, ","))
+	// Tags as a pass writes them are already normal: kept as they are,
+	// without NormalizeTags' copies.
+	out := make([]string, 0, strings.Count(s, ",")+1)
+	for rest, more := s, true; more; {
+		var t string
+		t, rest, more = strings.Cut(rest, ",")
+		if !normalTag(t) {
+			return NormalizeTags(strings.Split(s, ","))
+		}
+		out = append(out, t)
+	}
+	if !slices.IsSorted(out) {
+		slices.Sort(out)
+	}
+	return slices.Compact(out)
+}
+
+// normalTag says whether NormalizeTags keeps t exactly as it is.
+func normalTag(t string) bool {
+	if t == "" || len(t) > 40 || strings.ContainsRune("-_.", rune(t[0])) || strings.ContainsRune("-_.", rune(t[len(t)-1])) {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // normalText is the form two texts are compared in: case, spacing and
@@ -144,6 +193,20 @@ func SplitTags(s string) []string {
 func normalText(s string) string {
 	s = strings.ToLower(collapseSpaces(strings.TrimSpace(s), " "))
 	return strings.TrimRight(s, ".!;: ")
+}
+
+// isCanonicalDate says whether s has the shape YYYY-MM-DD (digits and
+// dashes; the values are checked by ParseDate).
+func isCanonicalDate(s string) bool {
+	if len(s) != len(dateLayout) || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if i != 4 && i != 7 && (s[i] < '0' || s[i] > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // EntryID derives an entry's ID from its date and text, so that two
@@ -205,6 +268,16 @@ var dateLayouts = []string{
 // (2026/11/16, 2026-2-8, Nov 14, 2026, 14 Nov 2026), optionally followed by
 // a time of day (2026-11-20T09:15), which is ignored.
 func ParseDate(s string) (time.Time, bool) {
+	if isCanonicalDate(s) {
+		y := int(s[0]-'0')*1000 + int(s[1]-'0')*100 + int(s[2]-'0')*10 + int(s[3]-'0')
+		m := time.Month(int(s[5]-'0')*10 + int(s[6]-'0'))
+		d := int(s[8]-'0')*10 + int(s[9]-'0')
+		// time.Date would roll 2026-02-30 over into March; time.Parse,
+		// below, refuses it, and so must this.
+		if t := time.Date(y, m, d, 0, 0, 0, 0, time.UTC); m >= 1 && m <= 12 && d >= 1 && t.Day() == d {
+			return t, true
+		}
+	}
 	s = strings.TrimSpace(s)
 	if len(s) > 10 && (s[10] == 'T' || s[10] == ' ') {
 		s = s[:10]

@@ -1,0 +1,129 @@
+package memfile
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The parser's fast paths skip work only where the slow path would change
+// nothing. Each is checked against the slow path on the lines of every
+// test file and on random strings over an alphabet rich in the characters
+// that matter.
+
+func fastPathSamples(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	files, _ := filepath.Glob(filepath.Join("testdata", "*"))
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(data), "\n") {
+			out = append(out, l, strings.TrimSpace(l))
+			for _, f := range strings.FieldsFunc(l, func(r rune) bool { return r == '[' || r == ']' || r == ':' || r == ',' }) {
+				out = append(out, f)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []string{"a", "Z", "0", "9", " ", "  ", "\t", "-", "_", ".", "#", "[", "]", ":", "<", ">", "!", "<!--", "-->", "é", "\u2028", "\x7f", "\x01", "\xff", ","}
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+func TestPlainLineLeavesNeutralizeUnchanged(t *testing.T) {
+	plain := 0
+	for _, s := range fastPathSamples(t) {
+		if plainLine(s) {
+			plain++
+			if slow := neutralizeSlow(s); slow != s {
+				t.Errorf("plainLine(%q) but Neutralize's steps give %q", s, slow)
+			}
+		}
+	}
+	if plain < 100 {
+		t.Fatalf("only %d plain samples", plain)
+	}
+}
+
+// neutralizeSlow is Neutralize without its fast path.
+func neutralizeSlow(s string) string {
+	if s == "" {
+		return Neutralize(s)
+	}
+	// A leading control character defeats plainLine; Neutralize turns it
+	// into a space and trims it, so the rest goes through the full path.
+	return Neutralize("\x01" + s)
+}
+
+func TestNormalTagIsKeptByNormalizeTags(t *testing.T) {
+	normal := 0
+	for _, s := range fastPathSamples(t) {
+		if normalTag(s) {
+			normal++
+			if got := NormalizeTags([]string{s}); !slices.Equal(got, []string{s}) {
+				t.Errorf("normalTag(%q) but NormalizeTags gives %q", s, got)
+			}
+		}
+		if s != "" && !strings.Contains(s, "\n") {
+			list := s + "," + strings.ToUpper(s) + ",b,a"
+			if got, want := SplitTags(list), NormalizeTags(strings.Split(list, ",")); !slices.Equal(got, want) || (got == nil) != (want == nil) {
+				t.Errorf("SplitTags(%q) = %q, NormalizeTags gives %q", list, got, want)
+			}
+		}
+	}
+	if normal < 100 {
+		t.Fatalf("only %d normal samples", normal)
+	}
+	for _, s := range []string{"", ",", "a,,b", "b,a,a", "x"} {
+		if got, want := SplitTags(s), NormalizeTags(strings.Split(s, ",")); !slices.Equal(got, want) || (got == nil) != (want == nil) {
+			t.Errorf("SplitTags(%q) = %q, NormalizeTags gives %q", s, got, want)
+		}
+	}
+}
+
+func TestValidIDMatchesItsPattern(t *testing.T) {
+	re := regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
+	samples := append(fastPathSamples(t), strings.Repeat("a", 32), strings.Repeat("a", 33), "-a", "a-", "ab12cd34")
+	for _, s := range samples {
+		if validID(s) != re.MatchString(s) {
+			t.Errorf("validID(%q) = %v, the pattern says %v", s, validID(s), re.MatchString(s))
+		}
+	}
+}
+
+func TestParseDateCanonicalMatchesTimeParse(t *testing.T) {
+	for _, y := range []int{0, 1, 999, 1970, 2000, 2024, 2026, 2100, 9999} {
+		for m := 0; m <= 13; m++ {
+			for d := 0; d <= 32; d++ {
+				s := strings.Join([]string{pad(y, 4), pad(m, 2), pad(d, 2)}, "-")
+				want, err := time.Parse(dateLayout, s)
+				got, ok := ParseDate(s)
+				if err == nil && (!ok || !got.Equal(want) || got.Location() != want.Location()) {
+					t.Errorf("ParseDate(%q) = %v, %v; time.Parse gives %v", s, got, ok, want)
+				}
+				if err != nil && ok && got.Format(dateLayout) == s {
+					t.Errorf("ParseDate(%q) accepted a date time.Parse refuses", s)
+				}
+			}
+		}
+	}
+}
+
+func pad(n, width int) string {
+	s := itoa(n)
+	return strings.Repeat("0", width-len(s)) + s
+}
