@@ -37,9 +37,9 @@ func RenderArchived(items []Removal, day time.Time) []byte {
 		b.WriteByte('\n')
 		switch {
 		case a.Entry != nil:
-			b.WriteString(EntryLine(a.Entry) + extra + "\n" + a.Entry.Text + "\n")
+			b.WriteString(entryLine(a.Entry) + extra + "\n" + a.Entry.Text + "\n")
 		case a.Pattern != nil:
-			b.WriteString(PatternLine(a.Pattern) + extra + "\n" + a.Pattern.Text + "\n")
+			b.WriteString(patternLine(a.Pattern) + extra + "\n" + a.Pattern.Text + "\n")
 		case a.Note != nil:
 			// A note is kept as it was, quoted, so that no line of it can
 			// read as a record.
@@ -111,11 +111,11 @@ func ParseArchive(data []byte) ([]ArchiveRecord, []Warning) {
 	return out, warnings
 }
 
-// TakenOut lists what replacing current with replacement drops: each entry
+// takenOut lists what replacing current with replacement drops: each entry
 // and pattern of current that replacement does not hold with the same ID
 // and text. A restore archives them, so an entry recorded after the backup
 // was taken is not lost with the file it was in.
-func TakenOut(current, replacement *File, reason string) []Removal {
+func takenOut(current, replacement *File, reason string) []Removal {
 	var out []Removal
 	for t := 1; t <= 2; t++ {
 		for _, e := range current.Entries(t) {

@@ -22,8 +22,8 @@ func lineTokens(s string) int {
 	return (utf8.RuneCountInString(s) + 3) / 4
 }
 
-// EstimateText applies the estimate to any text.
-func EstimateText(s string) int {
+// estimateText applies the estimate to any text.
+func estimateText(s string) int {
 	n := 0
 	for _, l := range strings.Split(s, "\n") {
 		n += lineTokens(l)
@@ -36,7 +36,7 @@ func blockTokens(b Block) int {
 	case b.Entry != nil:
 		return (entryLineRunes(b.Entry)+3)/4 + lineTokens(b.Entry.Text)
 	case b.Pattern != nil:
-		return lineTokens(PatternLine(b.Pattern)) + lineTokens(b.Pattern.Text)
+		return lineTokens(patternLine(b.Pattern)) + lineTokens(b.Pattern.Text)
 	case b.Note != nil:
 		n := 0
 		for _, l := range b.Note.Lines {

@@ -129,7 +129,7 @@ func (f *File) WritePattern(tags []string, text string, today time.Time) (*Patte
 	if len(tags) == 0 {
 		return nil, false, errors.New("a pattern needs at least one tag (--tags), the entries it is about")
 	}
-	text = Neutralize(privacy.Clean(text))
+	text = neutralize(privacy.Clean(text))
 	if text == "" {
 		return nil, false, errors.New("the pattern's sentence is empty (after removing private text)")
 	}
@@ -141,14 +141,14 @@ func (f *File) WritePattern(tags []string, text string, today time.Time) (*Patte
 	}
 	taken := f.idsInUse()
 	p := &Pattern{Tags: tags, Level: Emerging, Text: text, First: civil(today), Last: civil(today)}
-	p.ID = uniqueID("p", PatternID(tags), taken)
+	p.ID = uniqueID("p", patternID(tags), taken)
 	f.Tiers[2].Blocks = append(f.Tiers[2].Blocks, Block{Pattern: p})
 	return p, true, nil
 }
 
-// HasSentence reports whether a pattern says something an agent or person
+// hasSentence reports whether a pattern says something an agent or person
 // wrote, rather than the automatic tag count.
-func (p *Pattern) HasSentence() bool {
+func (p *Pattern) hasSentence() bool {
 	return p.Text != "" && p.Text != autoSentence(p)
 }
 
@@ -157,7 +157,7 @@ func (p *Pattern) HasSentence() bool {
 type Advice struct {
 	// Consolidate lists the oldest related Tier 2 entries (sharing
 	// ConsolidateTag) that one summary could replace; empty when Tier 2 is
-	// under AdviseAt of its budget or nothing is related.
+	// under adviseAt of its budget or nothing is related.
 	Consolidate    []string
 	ConsolidateTag string
 	// Promote is a lasting importance-5 decision in Tier 2 that Tier 1 has
@@ -170,9 +170,9 @@ type Advice struct {
 	Tier2, Budget int
 }
 
-// AdviseAt is the share of Tier 2's budget, in percent, from which the
+// adviseAt is the share of Tier 2's budget, in percent, from which the
 // memory asks the agent to consolidate and promote.
-const AdviseAt = 90
+const adviseAt = 90
 
 // lastingDays is how old an importance-5 Tier 2 entry must be before it is
 // proposed for Tier 1: a decision still true a week on is a lasting one.
@@ -182,7 +182,7 @@ const lastingDays = 7
 const maxConsolidate = 6
 
 // Advise says what the agent could do for the memory today: consolidate
-// and promote when Tier 2 is past AdviseAt percent of its budget, and name
+// and promote when Tier 2 is past adviseAt percent of its budget, and name
 // patterns that have grown without a sentence.
 func Advise(f *File, today time.Time, cfg Config) Advice {
 	tok := Estimate(f)
@@ -192,11 +192,11 @@ func Advise(f *File, today time.Time, cfg Config) Advice {
 		ignore[t] = true
 	}
 	for _, p := range f.Patterns() {
-		if p.Level != Emerging && !p.HasSentence() && len(p.Tags) > 0 && !ignore[p.Tags[0]] {
+		if p.Level != Emerging && !p.hasSentence() && len(p.Tags) > 0 && !ignore[p.Tags[0]] {
 			a.Unnamed = append(a.Unnamed, p.ID) // patterns are kept strongest first
 		}
 	}
-	if tok.Tiers[1]*100 < cfg.Budgets[1]*AdviseAt {
+	if tok.Tiers[1]*100 < cfg.Budgets[1]*adviseAt {
 		return a
 	}
 	// Promote: the oldest importance-5 decision a week old or more, if
@@ -264,9 +264,9 @@ func byDate(a, b *Entry) int {
 	return cmp.Compare(a.ID, b.ID)
 }
 
-// CompactTopics is the one line the view gives the automatic patterns:
+// compactTopics is the one line the view gives the automatic patterns:
 // "testing 57, auth 12".
-func CompactTopics(pats []*Pattern) string {
+func compactTopics(pats []*Pattern) string {
 	parts := make([]string, 0, len(pats))
 	for _, p := range pats {
 		parts = append(parts, fmt.Sprintf("%s %d", strings.Join(p.Tags, "+"), p.Observations))

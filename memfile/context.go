@@ -98,7 +98,7 @@ func ContextView(f *File, v View) string {
 	t3 := viewGroup{heading: "## Patterns (Tier 3; EMERGING ones are hypotheses)"}
 	var counts []*Pattern
 	for _, p := range pats {
-		if !p.HasSentence() {
+		if !p.hasSentence() {
 			counts = append(counts, p)
 			continue
 		}
@@ -108,7 +108,7 @@ func ContextView(f *File, v View) string {
 		counts = counts[:maxTopics]
 	}
 	if len(counts) > 0 {
-		t3.add("- recurring topics (tag, entries): "+CompactTopics(counts), true)
+		t3.add("- recurring topics (tag, entries): "+compactTopics(counts), true)
 	}
 	groups = append(groups, t3)
 

@@ -84,17 +84,17 @@
 // lower-case tags, one blank line between blocks. Render(Parse(x)) is
 // stable under a second round trip, and a canonical file round-trips byte
 // for byte; FuzzRoundTrip checks both. Text coming in (Add, and every
-// line of a body Parse reads) goes through Neutralize first, so it can
+// line of a body Parse reads) goes through neutralize first, so it can
 // never become structure: each line is made one line of valid UTF-8,
 // "<!--" and "-->" are split, "[KEY:" look-alikes become "(KEY:" and a
 // leading '#' is escaped. Text read from a file is never cut, whatever its
 // length: the budget decides what stays, and the archive gets what leaves,
-// whole. A new text over MaxTextRunes (600) is refused by Add with an
+// whole. A new text over maxTextRunes (600) is refused by Add with an
 // error that says the limit.
 //
 // # The rules
 //
-// Freshness comes from the protocol's table, never a formula (Freshness):
+// Freshness comes from the protocol's table, never a formula (freshness):
 //
 //	days since the entry   0-1   2-3   4-5   6-10   11-15   16-20   21+
 //	multiplier             1.0   0.8   0.5   0.35   0.2     0.15    0.1
@@ -143,7 +143,7 @@
 // whether deep maintenance is due (DeepDue: Sessions is a multiple of the
 // cadence, or the file is over its total budget).
 //
-// EVIDENCE keeps at most MaxEvidence (12) IDs, the newest, so an
+// EVIDENCE keeps at most maxEvidence (12) IDs, the newest, so an
 // established pattern does not grow Tier 3 without end; the count goes on
 // past it. Once the list is full, a regular pass counts only entries dated
 // after the pattern's LAST, since an older one may have been counted and
@@ -153,7 +153,7 @@
 // Budgets are in estimated tokens. The protocol admits the count is an
 // estimate; this one is: every line costs ceil(code points / 4) tokens,
 // blank lines nothing, the header line itself is not counted (Estimate,
-// EstimateText). Four characters a token is the usual figure for English
+// estimateText). Four characters a token is the usual figure for English
 // with Claude's tokenizer.
 //
 // When Tier 2 is over its budget, its entries are archived in this order
@@ -211,7 +211,7 @@
 //     sentence someone wrote is never replaced. Tier 3's budget archives
 //     automatic EMERGING patterns before ones with a sentence.
 //
-// Advise says what to ask: once Tier 2 passes AdviseAt (90%) of its
+// Advise says what to ask: once Tier 2 passes adviseAt (90%) of its
 // budget, the oldest related entries (those sharing the most common tag of
 // the entry the budget would take next, of its kind - importance 1-4, or
 // 5, so a summary never lifts routine work to a decision - oldest first,
@@ -265,7 +265,7 @@
 // changes nothing (TestPassIdempotent, FuzzPassIdempotent). The store
 // relies on it: each pass leaves a stamp (the day, the config, the
 // SHA-256 of the file it left) in the state folder, and while the file
-// still hashes the same, Tx.Maintain answers SettledReport instead of
+// still hashes the same, Tx.Maintain answers settledReport instead of
 // running a plain pass again, and ReadMaintained lets SessionStart read
 // the file without the lock.
 package memfile

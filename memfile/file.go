@@ -67,8 +67,8 @@ const (
 	establishedAt = 6
 )
 
-// LevelFor maps an observation count to the protocol's level.
-func LevelFor(observations int) Level {
+// levelFor maps an observation count to the protocol's level.
+func levelFor(observations int) Level {
 	switch {
 	case observations >= establishedAt:
 		return Established
@@ -106,7 +106,7 @@ type Pattern struct {
 	Observations int
 	First, Last  time.Time
 	Tags         []string
-	Evidence     []string // IDs of the entries behind it, oldest first, at most MaxEvidence
+	Evidence     []string // IDs of the entries behind it, oldest first, at most maxEvidence
 	Text         string
 }
 

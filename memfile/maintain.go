@@ -112,7 +112,7 @@ func Maintain(f *File, today time.Time, cfg Config, opt Options) (*File, Report)
 		out.Header.Sessions++ // a count at the limit stays there, never wraps
 	}
 	if out.Header.Version == "" {
-		out.Header.Version = CurrentVersion
+		out.Header.Version = currentVersion
 	}
 	out.Header.LastMaintained = today
 	settle(out, Estimate(out), cfg, &rep)
@@ -147,11 +147,11 @@ func overBudgetWarnings(tokens Tokens, cfg Config, rep *Report) {
 	}
 }
 
-// SettledReport is the report of a plain pass (no options) over a file
+// settledReport is the report of a plain pass (no options) over a file
 // that pass would leave unchanged: nothing archived, no pattern changed,
 // and the file's tokens, warnings and DeepDue as the pass would report
 // them. The store gives it instead of running such a pass again.
-func SettledReport(f *File, cfg Config) Report {
+func settledReport(f *File, cfg Config) Report {
 	// Such a file is within its budgets or has nothing left to archive,
 	// so the budget check's warnings are those of its tokens as they are.
 	rep := Report{Budgets: cfg.Budgets, Skipped: true}
@@ -226,7 +226,7 @@ type budgetRank struct {
 
 func rankForBudget(e *Entry, today time.Time) budgetRank {
 	days := max(DaysBetween(e.Date, today), 0)
-	return budgetRank{keep5: e.Importance >= 5, raw: Weight(e.Importance * Freshness(days))}
+	return budgetRank{keep5: e.Importance >= 5, raw: Weight(e.Importance * freshness(days))}
 }
 
 // evictionOrder is the order the budget archives Tier 2 entries in:
@@ -343,8 +343,8 @@ func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) {
 	}
 	slices.SortFunc(weak, func(a, b *Pattern) int {
 		// A sentence someone wrote outlasts a tag count.
-		if a.HasSentence() != b.HasSentence() {
-			if a.HasSentence() {
+		if a.hasSentence() != b.hasSentence() {
+			if a.hasSentence() {
 				return 1
 			}
 			return -1

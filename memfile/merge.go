@@ -90,7 +90,7 @@ func MergeFiles(base, ours, theirs *File, cfg Config) (*File, MergeReport) {
 		max(theirs.Header.Sessions-base.Header.Sessions, 0))
 	out.Header.LastMaintained = later(ours.Header.LastMaintained, theirs.Header.LastMaintained)
 	if out.Header.Version == "" {
-		out.Header.Version = CurrentVersion
+		out.Header.Version = currentVersion
 	}
 	applyConfig(out, cfg)
 	if !out.Header.LastMaintained.IsZero() {
@@ -255,7 +255,7 @@ func mergePatterns(b, o, t *File, entries map[string]placedEntry, taken map[stri
 	var order []string
 	keep := func(p *Pattern) {
 		if _, clash := entries[p.ID]; clash {
-			p.ID = uniqueID("p", PatternID(p.Tags), taken)
+			p.ID = uniqueID("p", patternID(p.Tags), taken)
 		}
 		out[p.ID] = p
 		order = append(order, p.ID)
@@ -338,13 +338,13 @@ func mergePattern(b, o, t *Pattern, dates map[string]time.Time) (p *Pattern, con
 	union = slices.Compact(union)
 	slices.SortStableFunc(union, func(x, y string) int { return dates[x].Compare(dates[y]) })
 	evidenceCount := len(union)
-	if n := len(union); n > MaxEvidence {
-		union = union[n-MaxEvidence:]
+	if n := len(union); n > maxEvidence {
+		union = union[n-maxEvidence:]
 	}
 	merged.Evidence = union
 	added := max(o.Observations-b.Observations, 0) + max(t.Observations-b.Observations, 0) - both
 	merged.Observations = max(o.Observations, t.Observations, evidenceCount, b.Observations+added)
-	merged.Level = LevelFor(merged.Observations)
+	merged.Level = levelFor(merged.Observations)
 	merged.First = earliest(o.First, t.First)
 	merged.Last = later(o.Last, t.Last)
 

@@ -632,7 +632,7 @@ func isContinuation(raw string) bool {
 	}
 	// Judged on the line as read and as it will be written: neutralising
 	// (a control character dropped) must not make it start a pattern.
-	return !isProse(raw) && !isProse(Neutralize(raw))
+	return !isProse(raw) && !isProse(neutralize(raw))
 }
 
 func isProse(s string) bool {
@@ -764,7 +764,7 @@ func (p *parser) assignIDs() {
 		}
 		if taken[pt.ID] {
 			old := pt.ID
-			pt.ID = uniqueID("p", PatternID(pt.Tags), taken)
+			pt.ID = uniqueID("p", patternID(pt.Tags), taken)
 			p.warn(0, "pattern ID %s appears twice; the later one is now %s", old, pt.ID)
 			continue
 		}
@@ -777,7 +777,7 @@ func (p *parser) assignIDs() {
 	}
 	for _, pt := range patterns {
 		if pt.ID == "" {
-			pt.ID = uniqueID("p", PatternID(pt.Tags), taken)
+			pt.ID = uniqueID("p", patternID(pt.Tags), taken)
 		}
 	}
 }

@@ -8,9 +8,9 @@ import (
 	"time"
 )
 
-// MaxEvidence bounds a pattern's EVIDENCE list, so an established pattern
+// maxEvidence bounds a pattern's EVIDENCE list, so an established pattern
 // does not grow Tier 3 without end. The count goes on past it.
-const MaxEvidence = 12
+const maxEvidence = 12
 
 // autoSentence states a pattern's facts; it is what a pattern says until
 // the agent writes something better, and it is rewritten as the facts
@@ -34,7 +34,7 @@ func autoSentence(p *Pattern) string {
 // go down.
 //
 // A regular pass adds live Tier 2 entries a pattern has not seen. Its
-// EVIDENCE list keeps the newest MaxEvidence IDs; once it is full, only an
+// EVIDENCE list keeps the newest maxEvidence IDs; once it is full, only an
 // entry dated after the pattern's LAST can be new (an older one may have
 // been counted and trimmed from the list). A deep pass, given the archive,
 // recounts exactly over every entry ever kept.
@@ -100,7 +100,7 @@ func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 	}
 	for _, t := range fresh {
 		p := &Pattern{Tags: []string{t}, Level: Emerging}
-		p.ID = uniqueID("p", PatternID(p.Tags), taken)
+		p.ID = uniqueID("p", patternID(p.Tags), taken)
 		f.Tiers[2].Blocks = append(f.Tiers[2].Blocks, Block{Pattern: p})
 		existing[t] = p
 	}
@@ -128,7 +128,7 @@ func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 		} else {
 			addEvidence(p, match)
 		}
-		p.Level = LevelFor(p.Observations)
+		p.Level = levelFor(p.Observations)
 		if wasAuto {
 			p.Text = autoSentence(p)
 		}
@@ -213,7 +213,7 @@ func addEvidence(p *Pattern, match []*Entry) {
 	for _, id := range p.Evidence {
 		known[id] = true
 	}
-	full := len(p.Evidence) >= MaxEvidence
+	full := len(p.Evidence) >= maxEvidence
 	for _, e := range match {
 		if known[e.ID] || (full && !e.Date.After(p.Last)) {
 			continue
@@ -223,12 +223,12 @@ func addEvidence(p *Pattern, match []*Entry) {
 		p.Observations++
 		widen(p, e.Date)
 	}
-	if n := len(p.Evidence); n > MaxEvidence {
-		p.Evidence = p.Evidence[n-MaxEvidence:]
+	if n := len(p.Evidence); n > maxEvidence {
+		p.Evidence = p.Evidence[n-maxEvidence:]
 	}
 }
 
-// mergeEvidence keeps the newest MaxEvidence IDs of old then new, without
+// mergeEvidence keeps the newest maxEvidence IDs of old then new, without
 // repeats.
 func mergeEvidence(old, add []string) []string {
 	var out []string
@@ -239,8 +239,8 @@ func mergeEvidence(old, add []string) []string {
 			out = append(out, id)
 		}
 	}
-	if n := len(out); n > MaxEvidence {
-		out = out[n-MaxEvidence:]
+	if n := len(out); n > maxEvidence {
+		out = out[n-maxEvidence:]
 	}
 	return out
 }

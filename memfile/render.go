@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 )
 
-// CurrentVersion is the protocol version new headers carry.
-const CurrentVersion = "2.0-cc"
+// currentVersion is the protocol version new headers carry.
+const currentVersion = "2.0-cc"
 
 // Render writes a File in the canonical form. Parse(Render(f)) gives f back
 // and Render(Parse(Render(f))) is byte-identical: passes never churn the
@@ -53,7 +53,7 @@ func countBlocks(f *File) int {
 func headerLine(h Header) string {
 	v := h.Version
 	if v == "" {
-		v = CurrentVersion
+		v = currentVersion
 	}
 	last := "YYYY-MM-DD"
 	if !h.LastMaintained.IsZero() {
@@ -108,11 +108,11 @@ func writeBlocks(b *strings.Builder, blocks []Block) {
 	for _, bl := range blocks {
 		switch {
 		case bl.Entry != nil:
-			b.WriteString(EntryLine(bl.Entry))
+			b.WriteString(entryLine(bl.Entry))
 			b.WriteByte('\n')
 			b.WriteString(bl.Entry.Text)
 		case bl.Pattern != nil:
-			b.WriteString(PatternLine(bl.Pattern))
+			b.WriteString(patternLine(bl.Pattern))
 			b.WriteByte('\n')
 			b.WriteString(bl.Pattern.Text)
 		case bl.Note != nil:
@@ -122,9 +122,9 @@ func writeBlocks(b *strings.Builder, blocks []Block) {
 	}
 }
 
-// EntryLine is an entry's tag line in the protocol's order, with the ID
+// entryLine is an entry's tag line in the protocol's order, with the ID
 // last so the protocol's own fields read as the protocol shows them.
-func EntryLine(e *Entry) string {
+func entryLine(e *Entry) string {
 	// Built by hand, not with fmt: the budget check and Render call it for
 	// every entry, several times a pass.
 	var b strings.Builder
@@ -157,7 +157,7 @@ func EntryLine(e *Entry) string {
 	return b.String()
 }
 
-// entryLineRunes is utf8.RuneCountInString(EntryLine(e)) without
+// entryLineRunes is utf8.RuneCountInString(entryLine(e)) without
 // building the line: the budget measures every entry, several times a
 // pass. TestEntryLineRunes keeps the two equal.
 func entryLineRunes(e *Entry) int {
@@ -185,8 +185,8 @@ func entryLineRunes(e *Entry) int {
 	return n + len(" [ID:") + utf8.RuneCountInString(e.ID) + len("]")
 }
 
-// PatternLine is a pattern's tag line.
-func PatternLine(p *Pattern) string {
+// patternLine is a pattern's tag line.
+func patternLine(p *Pattern) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[PATTERN:%s] [OBSERVATIONS:%d]", p.Level, p.Observations)
 	if !p.First.IsZero() {
@@ -215,7 +215,7 @@ func thousands(n int) string {
 // with the config's budgets in its comments.
 func New(cfg Config) *File {
 	f := &File{}
-	f.Header.Version = CurrentVersion
+	f.Header.Version = currentVersion
 	applyConfig(f, cfg)
 	f.Header.TokenEst = Estimate(f).Total
 	return f

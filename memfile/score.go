@@ -18,7 +18,7 @@ func (w Weight) String() string {
 	return string(w.appendTo(buf[:0]))
 }
 
-// appendTo appends String's text to dst without fmt: EntryLine writes a
+// appendTo appends String's text to dst without fmt: entryLine writes a
 // weight for every entry, several times a pass.
 func (w Weight) appendTo(dst []byte) []byte {
 	tenths := (int(w) + 5) / 10
@@ -48,9 +48,9 @@ var freshnessTable = []freshnessBand{
 
 const oldestFreshness = 10 // 21+ days
 
-// Freshness returns the multiplier, in hundredths, for an entry that is
+// freshness returns the multiplier, in hundredths, for an entry that is
 // days old. A negative age (a date in the future) counts as 0 days.
-func Freshness(days int) int {
+func freshness(days int) int {
 	for _, band := range freshnessTable {
 		if days <= band.maxDays {
 			return band.multiplier
@@ -97,7 +97,7 @@ func Score(e Entry, tier int, today time.Time, cfg Config) Scoring {
 		s.Rule = "tier 1 never decays"
 		return s
 	}
-	s.Freshness = Freshness(s.Days)
+	s.Freshness = freshness(s.Days)
 	s.Raw = Weight(e.Importance * s.Freshness)
 	s.Weight = s.Raw
 	s.Rule = "freshness table"

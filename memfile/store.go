@@ -47,18 +47,18 @@ type Names struct {
 	State                   string // folder for the lock and state, relative to the root
 }
 
-// WorkspaceNames are a workspace's files; GlobalNames the user's memory
+// workspaceNames are a workspace's files; GlobalNames the user's memory
 // across workspaces, which lives in ~/.claude beside Claude Code's own.
 var (
-	WorkspaceNames = Names{MemoryName, BackupName, ArchiveName, StateDir}
+	workspaceNames = Names{MemoryName, BackupName, ArchiveName, StateDir}
 	GlobalNames    = Names{"bimri-global.md", "bimri-global-backup.md", "bimri-global-archive.md", "bimri"}
 )
 
 // ErrBusy means another bimri-hook held the lock for the whole wait.
 var ErrBusy = errors.New("the memory file is busy")
 
-// ErrReadOnly means the user made bimri.md read-only, and it is kept so.
-var ErrReadOnly = errors.New("read-only")
+// errReadOnly means the user made bimri.md read-only, and it is kept so.
+var errReadOnly = errors.New("read-only")
 
 // Store reads and writes one workspace's memory files safely: one lock
 // around every read-modify-write, atomic replacement, a backup before every
@@ -81,7 +81,7 @@ type Store struct {
 // store that syncs every write, on the real clock, taking the lock only
 // when it is free at once.
 type StoreOptions struct {
-	// Names are the store's file names; zero means WorkspaceNames.
+	// Names are the store's file names; zero means workspaceNames.
 	Names Names
 	// LockTimeout is the longest wait for the lock.
 	LockTimeout time.Duration
@@ -116,7 +116,7 @@ func OpenStore(root string, cfg Config, opt StoreOptions) (*Store, error) {
 	s := &Store{root: filepath.Clean(root), names: opt.Names, lockTimeout: opt.LockTimeout, config: cfg,
 		now: opt.Clock, today: opt.Today, noSync: opt.NoSync, pause: testPause}
 	if s.names == (Names{}) {
-		s.names = WorkspaceNames
+		s.names = workspaceNames
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -375,13 +375,13 @@ func (s *Store) ArchivedEntries() []Entry {
 // pass on this day under this config last left, as the pass stamp in the
 // state folder records: the pass is idempotent (TestPassIdempotent,
 // FuzzPassIdempotent), so it would change nothing, and the report is
-// SettledReport's. "Still" is checked on the bytes: the stamp must match
+// settledReport's. "Still" is checked on the bytes: the stamp must match
 // the file as read, and the file must render to those bytes, so a change
 // made in this transaction (an Add) always gets its pass.
 func (tx *Tx) Maintain(today time.Time, cfg Config, opt Options) Report {
 	stamp := passStamp(today, cfg)
 	if plainPass(opt) && tx.store.stampMatches(tx.read, stamp) && bytes.Equal(Render(tx.File), tx.read) {
-		return SettledReport(tx.File, cfg)
+		return settledReport(tx.File, cfg)
 	}
 	next, rep := Maintain(tx.File, today, cfg, opt)
 	tx.File = next
@@ -583,7 +583,7 @@ func (s *Store) checkWrite(path string, archive bool) error {
 	return nil
 }
 
-// readOnly is ErrReadOnly when the file at path exists without its
+// readOnly is errReadOnly when the file at path exists without its
 // owner's write permission. An atomic rename would replace it anyway (and
 // root ignores the mode), undoing the user's choice to freeze it.
 func readOnly(path, name string) error {
@@ -591,7 +591,7 @@ func readOnly(path, name string) error {
 	if err != nil || info.Mode().Perm()&0o200 != 0 {
 		return nil
 	}
-	return fmt.Errorf("%s is %w (mode %04o), so bimri-hook leaves it as it is; make it writable (chmod u+w %s) to let bimri-hook update it", name, ErrReadOnly, info.Mode().Perm(), name)
+	return fmt.Errorf("%s is %w (mode %04o), so bimri-hook leaves it as it is; make it writable (chmod u+w %s) to let bimri-hook update it", name, errReadOnly, info.Mode().Perm(), name)
 }
 
 // sidePath is safePath for the backup or the archive, refusing one that
@@ -790,7 +790,7 @@ const passStampName = "pass"
 // whose pass always runs.)
 func passStamp(today time.Time, cfg Config) string {
 	sum := sha256.Sum256(fmt.Appendf(nil, "%#v", cfg))
-	return fmt.Sprintf("%s %s %x", civil(today).Format(time.DateOnly), CurrentVersion, sum[:8])
+	return fmt.Sprintf("%s %s %x", civil(today).Format(time.DateOnly), currentVersion, sum[:8])
 }
 
 func (s *Store) stampMatches(data []byte, stamp string) bool {
@@ -873,7 +873,7 @@ func (s *Store) Restore() (Result, error) {
 		return Result{}, fmt.Errorf("read %s: %w", s.names.Memory, err)
 	default:
 		if f, _, perr := Parse(current); perr == nil {
-			out := TakenOut(f, restored, "taken out by restore")
+			out := takenOut(f, restored, "taken out by restore")
 			if err := s.appendArchive(out); err != nil {
 				return Result{}, err
 			}

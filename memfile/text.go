@@ -12,12 +12,12 @@ import (
 	"unicode"
 )
 
-// MaxTextRunes bounds the text of a new entry (Add): the protocol asks for
+// maxTextRunes bounds the text of a new entry (Add): the protocol asks for
 // a one-line summary, and a longer one would crowd the context view. Add
 // refuses a longer text rather than cut it. Text read from a file is never
 // cut, whatever its length: the budget decides what stays, and what leaves
 // goes to the archive whole.
-const MaxTextRunes = 600
+const maxTextRunes = 600
 
 var (
 	// tagLookalike matches "[KEY:" and "[ KEY :" anywhere: inside a summary
@@ -65,11 +65,11 @@ func collapseSpaces(s, repl string) string {
 	return b.String()
 }
 
-// Neutralize makes a summary safe to store: one line, valid UTF-8, no text
+// neutralize makes a summary safe to store: one line, valid UTF-8, no text
 // that the parser would take for structure (a heading, a comment such as
-// the END marker, a tag). It is idempotent: Neutralize(Neutralize(s)) ==
-// Neutralize(s), which the round-trip fuzz test relies on.
-func Neutralize(s string) string {
+// the END marker, a tag). It is idempotent: neutralize(neutralize(s)) ==
+// neutralize(s), which the round-trip fuzz test relies on.
+func neutralize(s string) string {
 	if plainLine(s) {
 		return s // what every step below would leave as it is
 	}
@@ -95,7 +95,7 @@ func Neutralize(s string) string {
 	return s
 }
 
-// plainLine says whether Neutralize would return s unchanged, judged in
+// plainLine says whether neutralize would return s unchanged, judged in
 // one pass over bytes, which most lines of a file pass: printable ASCII
 // with single spaces inside, nothing that could open a tag or a comment
 // ('[', '<', '>'), no leading '#'.
@@ -119,11 +119,11 @@ func plainLine(s string) bool {
 // become structure. Lines left empty are dropped.
 func neutralizeBody(lines []string) string {
 	if len(lines) == 1 {
-		return Neutralize(lines[0])
+		return neutralize(lines[0])
 	}
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
-		if n := Neutralize(l); n != "" {
+		if n := neutralize(l); n != "" {
 			out = append(out, n)
 		}
 	}
@@ -222,8 +222,8 @@ func EntryID(date time.Time, text string) string {
 	return hashBytes("", buf)
 }
 
-// PatternID derives a pattern's ID from its tags.
-func PatternID(tags []string) string {
+// patternID derives a pattern's ID from its tags.
+func patternID(tags []string) string {
 	return hashID("p", "pattern\n"+strings.Join(tags, ","))
 }
 
