@@ -444,7 +444,7 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 	case err != nil:
 		return Result{}, fmt.Errorf("read %s: %w", s.names.Memory, err)
 	default:
-		tx.File, tx.Warnings, err = Parse(old)
+		tx.File, tx.Warnings, err = parseOwned(old) // old is only ever read after this
 		if errors.Is(err, ErrUnreadable) {
 			if err := s.recover(path, old, err, tx); err != nil {
 				return Result{}, err
@@ -740,7 +740,7 @@ func (s *Store) Read() (ReadResult, error) {
 	if err != nil {
 		return ReadResult{}, fmt.Errorf("read %s: %w", s.names.Memory, err)
 	}
-	f, w, err := Parse(data)
+	f, w, err := parseOwned(data)
 	if err != nil {
 		return ReadResult{Exists: true}, fmt.Errorf("%s: %w", s.names.Memory, err)
 	}
@@ -769,7 +769,7 @@ func (s *Store) ReadMaintained(today time.Time, cfg Config) (*File, bool) {
 	if err != nil || len(data) == 0 || string(saved) != stampLine(data, stamp) {
 		return nil, false
 	}
-	f, _, err := Parse(data)
+	f, _, err := parseOwned(data)
 	if err != nil {
 		return nil, false
 	}
