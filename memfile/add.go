@@ -66,8 +66,10 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 			}
 		}
 	}
-	taken := f.idsInUse()
-	e.ID = uniqueID("", id, taken)
+	e.ID = id
+	if f.usesID(id) { // rarely: a scan is cheaper than a map of every ID
+		e.ID = uniqueID("", id, f.idsInUse())
+	}
 	if n.Tier == 1 {
 		e.Weight = Weight(e.Importance * 100)
 		e.HasWeight = true
@@ -94,6 +96,18 @@ func (f *File) Remember(n NewEntry, cfg Config) (*Entry, bool, error) {
 func (e *Entry) Weigh(tier int, today time.Time, cfg Config) {
 	e.Weight = Score(*e, tier, today, cfg).Weight
 	e.HasWeight = true
+}
+
+// usesID says whether an entry or a pattern of f has the ID id.
+func (f *File) usesID(id string) bool {
+	for t := range f.Tiers {
+		for _, b := range f.Tiers[t].Blocks {
+			if b.Entry != nil && b.Entry.ID == id || b.Pattern != nil && b.Pattern.ID == id {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // idsInUse are the IDs of every entry and pattern in f: a new one must

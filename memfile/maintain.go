@@ -256,7 +256,14 @@ func evictionOrder(ra, rb budgetRank, a, b *Entry) int {
 // so what it leaves out for room is what the budget would take first.
 func keptLongestFirst(entries []*Entry, today time.Time) {
 	ranked := rankAll(entries, today)
-	slices.SortStableFunc(ranked, func(a, b rankedEntry) int { return evictionOrder(b.rank, a.rank, b.e, a.e) })
+	// Stable by the position as a last key: a plain sort then gives the
+	// stable sort's order without its O(n log² n) merging.
+	slices.SortFunc(ranked, func(a, b rankedEntry) int {
+		if c := evictionOrder(b.rank, a.rank, b.e, a.e); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.pos, b.pos)
+	})
 	for i, r := range ranked {
 		entries[i] = r.e
 	}
@@ -278,12 +285,13 @@ func budgetVictims(f *File, today time.Time) []*Entry {
 type rankedEntry struct {
 	rank budgetRank
 	e    *Entry
+	pos  int // where it stood before the sort
 }
 
 func rankAll(entries []*Entry, today time.Time) []rankedEntry {
 	out := make([]rankedEntry, len(entries))
 	for i, e := range entries {
-		out[i] = rankedEntry{rankForBudget(e, today), e}
+		out[i] = rankedEntry{rankForBudget(e, today), e, i}
 	}
 	return out
 }

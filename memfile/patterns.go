@@ -193,18 +193,29 @@ func mergeSameTagPatterns(f *File, rep *Report) {
 // evidence already names (they were counted, even when the archive the
 // caller passed does not hold them).
 func recount(p *Pattern, match []*Entry) {
-	ids := make([]string, 0, len(match))
-	distinct := map[string]bool{}
+	// One set and one list for the count and the evidence both: what
+	// mergeEvidence(p.Evidence, IDs of match) keeps, and how many distinct
+	// IDs there are, without a second map and a copy of every ID.
+	seen := make(map[string]bool, len(p.Evidence)+len(match))
+	var distinct []string // in first-seen order, evidence first
 	for _, id := range p.Evidence {
-		distinct[id] = true
+		if !seen[id] {
+			seen[id] = true
+			distinct = append(distinct, id)
+		}
 	}
 	for _, e := range match {
-		ids = append(ids, e.ID)
-		distinct[e.ID] = true
 		widen(p, e.Date)
+		if !seen[e.ID] {
+			seen[e.ID] = true
+			distinct = append(distinct, e.ID)
+		}
 	}
 	p.Observations = max(p.Observations, len(distinct))
-	p.Evidence = mergeEvidence(p.Evidence, ids)
+	if n := len(distinct); n > maxEvidence {
+		distinct = slices.Clone(distinct[n-maxEvidence:]) // not the whole list kept alive
+	}
+	p.Evidence = distinct
 }
 
 // addEvidence adds the entries a pattern has not counted yet.
