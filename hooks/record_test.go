@@ -167,3 +167,33 @@ func TestSessionStartReportsPruning(t *testing.T) {
 	is.Equal(start(), "BIMRI updated: 1 archived")
 	is.Equal(start(), "") // nothing more to do
 }
+
+// Stop waits for a pending remember result before it takes the lock, not
+// while holding it: a Stop whose wait for the lock is shorter than the
+// time another writer holds it still gets the lock once its own wait for
+// the transcript is over. (Were it to take the lock first, it would give
+// up and answer busy.) The result never arrives here, so Stop waits the
+// whole pendingWait.
+func TestStopWaitsForPendingOutsideTheLock(t *testing.T) {
+	is := is.New(t)
+	env, path := recordEnv(t)
+	is.NoErr(os.WriteFile(path, []byte(tPrompt+tWrite+tRemember), 0o600))
+	held, release := make(chan struct{}), make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- env.Store.UpdateState([]string{"other"}, func(map[string][]byte) error {
+			close(held)
+			<-release
+			return nil
+		})
+	}()
+	<-held
+	time.AfterFunc(pendingWait/2, func() { close(release) })
+	env.Store = env.Store.WithLockTimeout(pendingWait / 5)
+	out, err := Stop(env, Input{Event: "Stop", SessionID: "s1", TranscriptPath: path, Cwd: env.Store.Root()})
+	is.NoErr(err)
+	is.NoErr(<-done)
+	msg, _ := out.JSON["systemMessage"].(string)
+	is.True(msg != busyMessage) // Stop got the lock
+	is.True(!stopNudged(out))   // the pending call is an answer, as before
+}

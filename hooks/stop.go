@@ -1,6 +1,8 @@
 package hooks
 
 import (
+	"bytes"
+	"encoding/json"
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/event"
@@ -18,11 +20,12 @@ import (
 // with what to do about it, and is not asked for again: a denied call
 // would only be denied again.
 func Stop(env Env, in Input) (Output, error) {
+	early := awaitPending(env, in)
 	var out Output
 	_, err := env.Store.Update(func(tx *memfile.Tx) error {
 		st := loadState(tx, in)
+		early.use(tx, in, &st)
 		catchUp(env, in, &st)
-		awaitPending(env, in, &st)
 		work := didWork(env, st.Transcript)
 		if !work {
 			st.Nudged = false // recorded since: a later stretch of work may be nudged again
@@ -65,13 +68,38 @@ const (
 	pendingPoll = 20 * time.Millisecond
 )
 
-// awaitPending re-reads the transcript until no remember call is pending
-// or pendingWait has passed. A call still pending after that is settled by
-// a later event, as before.
-func awaitPending(env Env, in Input, st *sessionState) {
-	for waited := time.Duration(0); len(st.Transcript.Pending) > 0 && waited < pendingWait; waited += pendingPoll {
+// awaitPending waits, before Stop takes the lock, until no remember call
+// is pending in the transcript or pendingWait has passed, so a Stop that
+// waits never keeps another hook from the memory. It reads the session's
+// state without the lock (Store.ReadState: a whole version) and nothing it
+// reads is saved: under the lock Stop loads the state again. A call still
+// pending after the wait is settled by a later event, as before.
+func awaitPending(env Env, in Input) earlyRead {
+	r := earlyRead{state: env.Store.ReadState(stateKey(in))}
+	if r.state != nil {
+		_ = json.Unmarshal(r.state, &r.st) // damaged: a fresh start, as loadState does
+	}
+	catchUp(env, in, &r.st)
+	for waited := time.Duration(0); len(r.st.Transcript.Pending) > 0 && waited < pendingWait; waited += pendingPoll {
 		time.Sleep(pendingPoll)
-		catchUp(env, in, st)
+		catchUp(env, in, &r.st)
+	}
+	return r
+}
+
+// earlyRead is the transcript awaitPending read on top of a saved state.
+type earlyRead struct {
+	state []byte       // the state file as read without the lock
+	st    sessionState // that state, caught up with the transcript
+}
+
+// use takes the transcript awaitPending already read when st, loaded
+// under the lock, is the state it started from, so Stop reads the new
+// part of the transcript once; catchUp then reads only what came since.
+// When another event saved the state in between, st is left as loaded.
+func (r earlyRead) use(tx *memfile.Tx, in Input, st *sessionState) {
+	if bytes.Equal(tx.State(stateKey(in)), r.state) {
+		st.Transcript = r.st.Transcript
 	}
 }
 
