@@ -1,10 +1,11 @@
 package hooks
 
-// The sentences the hooks say to the model or the user, so the voice stays
-// one voice. Not all of them: the context view itself is written by
-// memfile/context.go, a few one-line notices sit with the handler that
-// needs them (sessionstart.go), and the memory file's repairs are worded
-// by memfile/store.go.
+// Every sentence the hooks say to the model or the user, so the voice stays
+// one voice, except three kinds: the context view itself is written by
+// memfile/context.go, the memory file's repairs are worded by
+// memfile/store.go (Tx.Notice), and errors are worded where they arise
+// (input.go, stdio.go, and the packages below) and printed once, on
+// stderr, by cmd/bimri-hook.
 
 import (
 	"fmt"
@@ -243,8 +244,24 @@ func failedMessage(env Env, t transcript.Summary) string {
 // compactInstructions steer the compaction summary (PreCompact stdout).
 const compactInstructions = `When summarising, keep every decision made and why, the open tasks and next steps, preferences the user stated, and anything recorded with bimri-hook remember. The BIMRI memory (bimri.md) is injected again after compaction, so do not copy it into the summary.`
 
-// busyMessage is said when the lock could not be had in time.
-const busyMessage = "BIMRI skipped this update: another session held the memory file; it will catch up next time"
+// busyMessage is said when the lock could not be had in time;
+// busyMaintenanceMessage when that happens to a maintenance request.
+const (
+	busyMessage            = "BIMRI skipped this update: another session held the memory file; it will catch up next time"
+	busyMaintenanceMessage = busyMessage + "; ask again in a moment."
+)
+
+// configErrorNotice heads the memory SessionStart shows when the config
+// does not load.
+func configErrorNotice(err error) string {
+	return fmt.Sprintf("bimri-hook could not load its config (%v); this is the memory as it stands, shown with the default settings, and nothing is updated until the config is fixed", err)
+}
+
+// updateFailedNotice heads the memory SessionStart shows when it could not
+// update the file (read-only, say), but could read it.
+func updateFailedNotice(memory string, err error) string {
+	return fmt.Sprintf("bimri-hook could not update %s (%v); this is the memory as it stands", memory, err)
+}
 
 // checkpointPrefix marks the entry PreCompact writes itself.
 const checkpointPrefix = "Checkpoint before compaction: "

@@ -34,7 +34,7 @@ func SessionStart(env Env, in Input) (Output, error) {
 			return Output{}, err
 		}
 		f := read.File
-		notice := fmt.Sprintf("bimri-hook could not load its config (%v); this is the memory as it stands, shown with the default settings, and nothing is updated until the config is fixed", env.ConfigErr)
+		notice := configErrorNotice(env.ConfigErr)
 		return additionalContext(event.SessionStart, startContext(env, in, f, notice, "")), nil
 	}
 	if f, ok := steadyStart(env, in); ok {
@@ -61,7 +61,7 @@ func SessionStart(env Env, in Input) (Output, error) {
 		// stands. Only a memory that cannot even be read is an error.
 		notice = busyMessage
 		if !isBusy(err) {
-			notice = fmt.Sprintf("bimri-hook could not update %s (%v); this is the memory as it stands", env.Store.Names().Memory, err)
+			notice = updateFailedNotice(env.Store.Names().Memory, err)
 		}
 		read, readErr := env.Store.Read()
 		if readErr != nil {

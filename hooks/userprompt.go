@@ -76,7 +76,7 @@ func UserPromptSubmit(env Env, in Input) (Output, error) {
 		return nil
 	})
 	if isBusy(err) {
-		return additionalContext(event.UserPromptSubmit, busyMessage+"; ask again in a moment."), nil
+		return additionalContext(event.UserPromptSubmit, busyMaintenanceMessage), nil
 	}
 	if err != nil {
 		return Output{}, err

@@ -237,7 +237,7 @@ func (a *app) showCommand() *cli.Command {
 				return printJSON(a.stdout, snap)
 			}
 			inspect.PrintShow(a.stdout, snap, store.Path(store.Names().Memory))
-			printWorthReviving(a.stdout, store, f)
+			inspect.PrintWorthReviving(a.stdout, inspect.WorthReviving(store, f))
 			return nil
 		},
 	}
@@ -286,7 +286,7 @@ func (a *app) forecastCommand() *cli.Command {
 				return err
 			}
 			inspect.PrintForecast(a.stdout, memfile.Forecast(f, ws.now, ws.config.Memory, days), days, ws.config.Memory.Threshold)
-			printWorthReviving(a.stdout, ws.store, f)
+			inspect.PrintWorthReviving(a.stdout, inspect.WorthReviving(ws.store, f))
 			return nil
 		},
 	}

@@ -1,9 +1,10 @@
 package main
 
-// What remember, forget and restore print. Other commands' reports are
-// printed by the package that computes them (report.go in internal/inspect,
+// What remember, forget, restore and revive print. Other commands' reports are printed by the
+// package that computes them (report.go in internal/inspect,
 // internal/simulate, internal/install, internal/mergedriver; doctor's
-// checks); errors are worded where they arise and printed once by run.
+// checks); the rest is a line passed through as it is (version, a store's
+// Notice). Errors are worded where they arise and printed once by run.
 // What the model reads is in hooks/messages.go and memfile/context.go.
 
 import (
@@ -77,6 +78,14 @@ func printForgotten(w io.Writer, a memfile.Removal, archive string) {
 
 func printRestored(w io.Writer, s *memfile.Store, notice string) {
 	fmt.Fprintf(w, "restored %s from %s; the replaced file is now %s\n", s.Names().Memory, s.Names().Backup, s.Names().Backup)
+	if notice != "" {
+		fmt.Fprintln(w, notice)
+	}
+}
+
+func printRevived(w io.Writer, e *memfile.Entry, path, notice string) {
+	fmt.Fprintf(w, "revived %s into Tier 2 of %s, dated %s (importance %d, weight %s): %s\n",
+		e.ID, path, e.Date.Format("2006-01-02"), e.Importance, e.Weight, e.Text)
 	if notice != "" {
 		fmt.Fprintln(w, notice)
 	}

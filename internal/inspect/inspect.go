@@ -1,6 +1,7 @@
-// Package inspect answers the read-only commands: what `show`, `why` and
-// `search` report about a memory file, computed for a day and a config
-// without changing the file.
+// Package inspect answers the read-only commands: what `show`, `why`,
+// `forecast` and `search` report about a memory file, computed for a day
+// and a config without changing the file, and which archived entries are
+// worth reviving.
 package inspect
 
 import (

@@ -1,12 +1,14 @@
 package inspect
 
-// What show, why, forecast, maintain and search print for a person.
+// What show, why, forecast, maintain and search print for a person, and
+// the entries worth reviving that show and forecast end with.
 
 import (
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/memfile"
 )
 
@@ -177,5 +179,16 @@ func PrintHits(w io.Writer, hits []memfile.Hit, query string) {
 			where = fmt.Sprintf("archive, %s: %s", h.ArchivedOn, h.Reason)
 		}
 		fmt.Fprintf(w, "%s  %s  [%s]  (%s)\n    %s\n", h.ID, h.Date, strings.Join(h.Tags, ","), where, h.Text)
+	}
+}
+
+// PrintWorthReviving lists what WorthReviving found, if anything.
+func PrintWorthReviving(w io.Writer, recs []memfile.ArchiveRecord) {
+	if len(recs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nWorth reviving: archived, but recalled in %d or more sessions (bimri-hook revive ID):\n", recall.KeepAfter)
+	for _, r := range recs {
+		fmt.Fprintf(w, "  %s  %s imp %d: %s\n", r.Entry.ID, r.Entry.Date.Format("2006-01-02"), r.Entry.Importance, r.Entry.Text)
 	}
 }
