@@ -39,9 +39,9 @@ func Length(s string) int {
 }
 
 // ContextView renders what goes into the model's context: the global
-// memory's entries, Tier 1 whole, patterns (established first), Tier 2 by
-// weight, then one line saying how much was left out and where the full
-// file is. Items go in that order until the next one does not fit (the
+// memory's entries, the latest work, Tier 1 (at most half the view), the
+// decisions, patterns (established first), the rest of Tier 2 by weight,
+// then one line saying how much was left out and where to find it. Items go in that order until the next one does not fit (the
 // global memory stops at its share of the room first); nothing is ever
 // cut mid-line, and the result never exceeds v.Limit.
 func ContextView(f *File, v View) string {
@@ -65,31 +65,39 @@ func ContextView(f *File, v View) string {
 	// then importance x freshness), as of the last pass, so the entries
 	// the view leaves out for room are those the budget would take first.
 	// The latest work (recorded on the pass's day or the day before) comes
-	// first, before Tier 1: it is what the next session most needs, and
-	// there is little of it, while Tier 1 may fill half the view.
+	// first: it is what the next session most needs, and there is little
+	// of it. Then what lasts: Tier 1, and the decisions (Tier 2 importance
+	// 5), before patterns and routine work. Tier 1 leaves the decisions
+	// their room, unless that would give it less than half the view, so a
+	// large Tier 1 cannot crowd them out; Advise asks the agent to
+	// consolidate before what lasts outgrows LastingRoom.
 	t2 := f.Entries(2)
 	keptLongestFirst(t2, f.Header.LastMaintained)
 	latest := viewGroup{heading: "## Latest work (Tier 2, recorded today or yesterday)"}
-	t2g := viewGroup{heading: "## Active context (Tier 2: importance 5 first, then by importance x freshness)"}
+	decisions := viewGroup{heading: "## Decisions (Tier 2, importance 5, newest first)"}
+	t2g := viewGroup{heading: "## Active context (Tier 2, by importance x freshness)"}
 	for _, e := range t2 {
-		if DaysBetween(e.Date, f.Header.LastMaintained) <= 1 {
+		switch {
+		case DaysBetween(e.Date, f.Header.LastMaintained) <= 1:
 			latest.add(viewEntry(e, true), true)
-		} else {
+		case e.Importance >= 5:
+			decisions.add(viewEntry(e, false), true)
+		default:
 			t2g.add(viewEntry(e, true), true)
 		}
 	}
 	groups = append(groups, latest)
 
-	t1 := viewGroup{heading: "## Core intelligence (Tier 1, never decays)"}
+	t1 := viewGroup{heading: tier1Heading, leave: decisions.length()}
 	for _, b := range f.Tiers[0].Blocks {
 		switch {
 		case b.Entry != nil:
 			t1.add(viewEntry(b.Entry, false), true)
 		case b.Note != nil:
-			t1.add("- note: "+strings.Join(trimmed(b.Note.Lines), " "), false)
+			t1.add(tier1Note(b.Note), false)
 		}
 	}
-	groups = append(groups, t1)
+	groups = append(groups, t1, decisions)
 
 	pats := f.Patterns()
 	slices.SortStableFunc(pats, patternOrder)
@@ -158,12 +166,7 @@ func ContextView(f *File, v View) string {
 	reserve := Length(footer(total))
 	need := Length(head) + 1 + Length(footer(0))
 	for _, g := range groups {
-		if len(g.lines) > 0 {
-			need += Length(g.heading) + 1
-		}
-		for _, l := range g.lines {
-			need += Length(l.text) + 1
-		}
+		need += g.length()
 	}
 	if need <= v.Limit {
 		reserve = Length(footer(0))
@@ -188,12 +191,7 @@ func ContextView(f *File, v View) string {
 	if v.Global != nil {
 		workspace := 0
 		for _, g := range groups[1:] {
-			if len(g.lines) > 0 {
-				workspace += Length(g.heading) + 1
-			}
-			for _, l := range g.lines {
-				workspace += Length(l.text) + 1
-			}
+			workspace += g.length()
 		}
 		// room bounds used+reserve; the third is counted after the head.
 		globalRoom = min(max(Length(head)+1+reserve+v.Limit/3, v.Limit-workspace), v.Limit)
@@ -210,6 +208,11 @@ func ContextView(f *File, v View) string {
 		}
 		if g.share > 0 && used+g.share < room {
 			room, capped = used+g.share, true
+		}
+		if g.leave > 0 {
+			if r := max(used+v.Limit/2, v.Limit-g.leave); r < room {
+				room, capped = r, true
+			}
 		}
 		// A heading goes in only with its first line. When a group's share
 		// is spent, the groups after it still follow.
@@ -236,6 +239,44 @@ func ContextView(f *File, v View) string {
 	return b.String()
 }
 
+const tier1Heading = "## Core intelligence (Tier 1, never decays)"
+
+func tier1Note(n *Note) string { return "- note: " + strings.Join(trimmed(n.Lines), " ") }
+
+// LastingShare is the share of the context limit, in percent, that what
+// lasts - Tier 1 and the decisions (Tier 2 importance 5) - may take in the
+// view; Tier1Share is Tier 1's part of it. The view puts them right after
+// the latest work, and the rest of the context (the instructions, the
+// brief) leaves them that much room, so while they stay within it every
+// one of them is shown. Advise asks the agent to consolidate before they
+// outgrow it, and proposes a promotion only while Tier 1 is within its
+// part.
+const (
+	LastingShare = 50
+	Tier1Share   = 25
+)
+
+// Lasting measures what lasts as the view shows it, in the view's
+// characters: Tier 1's lines and the decisions' (every Tier 2 entry of
+// importance 5, also the latest ones, which the view shows among the
+// latest work), each with its newline.
+func Lasting(f *File) (tier1, decisions int) {
+	for _, b := range f.Tiers[0].Blocks {
+		switch {
+		case b.Entry != nil:
+			tier1 += Length(viewEntry(b.Entry, false)) + 1
+		case b.Note != nil:
+			tier1 += Length(tier1Note(b.Note)) + 1
+		}
+	}
+	for _, e := range f.Entries(2) {
+		if e.Importance >= 5 {
+			decisions += Length(viewEntry(e, false)) + 1
+		}
+	}
+	return tier1, decisions
+}
+
 // maxTopics bounds the compact line of automatic patterns; the strongest
 // come first.
 const maxTopics = 30
@@ -244,6 +285,21 @@ type viewGroup struct {
 	heading string
 	lines   []viewLine
 	share   int // the most room the group may take; 0 for no bound
+	// leave is the room the group leaves for those after it, as long as
+	// it keeps half the view; 0 for none.
+	leave int
+}
+
+// length is the room the group takes whole: its heading and lines.
+func (g viewGroup) length() int {
+	if len(g.lines) == 0 {
+		return 0
+	}
+	n := Length(g.heading) + 1
+	for _, l := range g.lines {
+		n += Length(l.text) + 1
+	}
+	return n
 }
 
 type viewLine struct {

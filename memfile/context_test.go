@@ -271,3 +271,44 @@ func TestContextViewTopicsAndSearch(t *testing.T) {
 	is.True(footerRe.MatchString(last))
 	is.True(strings.HasSuffix(last, "what left it is in bimri-archive.md. To find either, run: bimri-hook search --dir /w WORDS"))
 }
+
+// TestContextViewDecisionsKeepTheirRoom: the decisions (Tier 2,
+// importance 5) come right after the latest work and Tier 1, before
+// patterns and routine work, and a Tier 1 too large for the view leaves
+// them their room as long as it keeps half the view.
+func TestContextViewDecisionsKeepTheirRoom(t *testing.T) {
+	is := is.New(t)
+	var t1, t2 strings.Builder
+	for i := range 60 {
+		t1.WriteString(fxEntry(5, fxAgo(100), "core", fmt.Sprintf("Core fact %02d: %s.", i, strings.Repeat("y", 70))))
+	}
+	for i := range 10 {
+		t2.WriteString(fxEntry(5, fxAgo(20+i), "money", fmt.Sprintf("Decision %d: amounts are integer cents.", i)))
+		t2.WriteString(fxEntry(4, fxAgo(3), "ui", fmt.Sprintf("Routine ui work %d, fresher than every decision.", i)))
+	}
+	t2.WriteString(fxEntry(3, fxAgo(0), "ui", "Today's work."))
+	f, _ := fxParse(t, fxDoc(t1.String(), t2.String(), ""))
+	f, _ = memfile.Maintain(f, fxToday, memfile.DefaultConfig(), memfile.Options{})
+
+	const limit = 6000
+	view := memfile.ContextView(f, memfile.View{Limit: limit})
+	is.True(memfile.Length(view) <= limit)
+	pos := func(s string) int {
+		i := strings.Index(view, s)
+		if i < 0 {
+			t.Fatalf("%q not in the view:\n%s", s, view)
+		}
+		return i
+	}
+	is.True(pos("## Latest work") < pos("Today's work.") && pos("Today's work.") < pos("## Core intelligence"))
+	is.True(pos("## Core intelligence") < pos("## Decisions"))
+	for i := range 10 {
+		is.True(pos(fmt.Sprintf("Decision %d:", i)) > pos("## Decisions")) // every decision, after Tier 1
+	}
+	is.True(strings.Contains(view, "imp 5 [money]: Decision 0")) // no weight: the heading says importance 5
+	is.True(!strings.Contains(view, "(5.0) "+fxAgo(20)))
+	core := strings.Count(view, "Core fact ")
+	is.True(core < 60 && memfile.Length(view[pos("## Core intelligence"):pos("## Decisions")]) >= limit/2) // Tier 1 cut, but keeps half
+	is.True(!strings.Contains(view, "Routine ui work"))                                                    // routine work comes after, and has no room left
+	is.True(strings.Contains(view, "left out for space"))
+}
