@@ -87,3 +87,39 @@ func TestSessionStartAsksOnce(t *testing.T) {
 	is.True(!strings.Contains(next, "Pattern "+a.Unnamed[0]))
 	is.True(memfile.Length(next) <= 10000)
 }
+
+// TestSessionStartAsksToConsolidateDecisions: when Tier 1 and the
+// decisions near their room in the view, SessionStart asks once a session
+// to fold the oldest related decisions into one compact summary, with the
+// exact command, though Tier 2 is far from its budget.
+func TestSessionStartAsksToConsolidateDecisions(t *testing.T) {
+	is := is.New(t)
+	day := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	cfg := memfile.DefaultConfig()
+	cfg.Budgets[1], cfg.TotalBudget = 20000, 30000 // the file has room: only the view is short of it
+	f := memfile.New(cfg)
+	for i := range 40 {
+		if _, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: 5, Date: day.AddDate(0, 0, -100+i), Tags: []string{"money", fmt.Sprintf("m%d", i%3)},
+			Text: fmt.Sprintf("Decision %d: every amount in module %d is kept in integer cents, never floats.", i, i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, _ = memfile.Maintain(f, day, cfg, memfile.Options{})
+	root := t.TempDir()
+	is.NoErr(os.WriteFile(root+"/"+memfile.MemoryName, memfile.Render(f), 0o644))
+	store, err := memfile.OpenStore(root, cfg, memfile.StoreOptions{LockTimeout: time.Second})
+	is.NoErr(err)
+	env := Env{Store: store, Config: cfg, Settings: DefaultSettings(), Today: day, Binary: "/opt/bin/bimri-hook"}
+
+	a := memfile.Advise(f, day, cfg)
+	is.True(a.Lasting*100 >= a.Room*90) // past 90% of its room
+	is.Equal(len(a.Consolidate), 0) // Tier 2 is far from its budget
+	is.True(len(a.Decisions) >= 2)
+
+	first := startText(t, env, "s1")
+	is.True(strings.Contains(first, fmt.Sprintf("What lasts (Tier 1 and the importance-5 decisions) takes %d of the %d characters", a.Lasting, a.Room)))
+	is.True(strings.Contains(first, "/opt/bin/bimri-hook remember --dir "+root+" --replaces "+strings.Join(a.Decisions, ",")+` -- "`))
+	is.True(memfile.Length(first) <= cfg.ContextLimit)
+	again := startText(t, env, "s1") // a resume: asked once a session
+	is.True(!strings.Contains(again, "--replaces "+strings.Join(a.Decisions, ",")))
+}

@@ -34,14 +34,20 @@ func agentCommand(env Env, rest string) string {
 
 // adviceText asks the agent for what only it can judge, with the exact
 // commands: consolidating the oldest related entries and promoting a
-// lasting decision when Tier 2 nears its budget, and naming a pattern
-// that has grown without a sentence. Empty when there is nothing to ask.
+// lasting decision when Tier 2 nears its budget, consolidating the oldest
+// related decisions when what lasts nears its room in the view, and
+// naming a pattern that has grown without a sentence. Empty when there is nothing to ask.
 func adviceText(env Env, f *memfile.File, a memfile.Advice, name string) string {
 	var b strings.Builder
 	if len(a.Consolidate) > 0 {
 		fmt.Fprintf(&b, "- Tier 2 is at ~%d of its %d tokens. The oldest related entries (tag %s) are %s. If they tell one story, replace them with one summary (it keeps their highest importance, all their tags and the newest date; the originals go to the archive):\n  %s\n",
 			a.Tier2, a.Budget, a.ConsolidateTag, strings.Join(a.Consolidate, ", "),
 			agentCommand(env, "--replaces "+strings.Join(a.Consolidate, ",")+` -- "One line saying what these entries say together."`))
+	}
+	if len(a.Decisions) > 0 {
+		fmt.Fprintf(&b, "- What lasts (Tier 1 and the importance-5 decisions) takes %d of the %d characters it has at session start, so not every decision will be shown much longer. The oldest related ones (tag %s) are %s. Replace them with one compact summary that keeps each decision in a few words and drops the story around it (at most %d characters; it stays importance 5, and the originals go to the archive):\n  %s\n",
+			a.Lasting, a.Room, a.DecisionsTag, strings.Join(a.Decisions, ", "), memfile.MaxTextRunes,
+			agentCommand(env, "--replaces "+strings.Join(a.Decisions, ",")+` -- "Tag decisions: first in a few words; second; ..."`))
 	}
 	if a.Promote != "" {
 		if e, _ := f.Find(a.Promote); e != nil {

@@ -95,7 +95,7 @@ func adviseOnce(env Env, tx *memfile.Tx, in Input) string {
 	if text == "" {
 		return ""
 	}
-	if len(a.Consolidate) > 0 || a.Promote != "" {
+	if len(a.Consolidate) > 0 || len(a.Decisions) > 0 || a.Promote != "" {
 		st.Advised = true
 		saveState(tx, in, st)
 	}
@@ -116,7 +116,7 @@ func adviseOnce(env Env, tx *memfile.Tx, in Input) string {
 func advice(env Env, f *memfile.File, st sessionState, asked []string) (string, memfile.Advice, string) {
 	a := memfile.Advise(f, env.Today, env.Config)
 	if st.Advised {
-		a.Consolidate, a.Promote = nil, ""
+		a.Consolidate, a.Decisions, a.Promote = nil, nil, ""
 	}
 	name := ""
 	for _, id := range a.Unnamed {

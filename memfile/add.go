@@ -22,7 +22,7 @@ type NewEntry struct {
 
 // Add records an entry. Its text loses <private> spans and secrets first
 // (nothing private may reach a file that can be committed), then is
-// neutralised so it cannot break the file; a text over maxTextRunes is
+// neutralised so it cannot break the file; a text over MaxTextRunes is
 // refused with an error that says the limit. Recording the same text on the same day twice updates the first
 // entry (higher importance, union of tags) instead of adding a copy. It
 // returns the entry as stored and whether it was new.
@@ -42,8 +42,8 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 	}
 	// A text over the limit is refused, never cut: cutting would lose what
 	// the caller meant to keep, and say nothing.
-	if n := utf8.RuneCountInString(text); n > maxTextRunes {
-		return nil, false, fmt.Errorf("the entry's text is %d characters, over the limit of %d: record a one-line summary (or split it into several entries)", n, maxTextRunes)
+	if n := utf8.RuneCountInString(text); n > MaxTextRunes {
+		return nil, false, fmt.Errorf("the entry's text is %d characters, over the limit of %d: record a one-line summary (or split it into several entries)", n, MaxTextRunes)
 	}
 	date := civil(n.Date)
 	// Tags are cleaned one by one too: a key pasted as a tag is still a key.

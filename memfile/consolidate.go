@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bimri/bimri-hook/privacy"
 )
@@ -160,6 +161,12 @@ type Advice struct {
 	// under adviseAt of its budget or nothing is related.
 	Consolidate    []string
 	ConsolidateTag string
+	// Decisions lists the oldest related lasting entries (decisions, or
+	// Tier 1 entries; all in one tier, sharing DecisionsTag) that one
+	// compact summary could replace; empty while what lasts is under
+	// adviseAt of its room in the view.
+	Decisions    []string
+	DecisionsTag string
 	// Promote is a lasting importance-5 decision in Tier 2 that Tier 1 has
 	// room for; empty when none.
 	Promote string
@@ -168,11 +175,21 @@ type Advice struct {
 	Unnamed []string
 	// Tier2, Budget: Tier 2's estimated tokens and its budget.
 	Tier2, Budget int
+	// Lasting, Room: the characters Tier 1 and the decisions take in the
+	// view, and the room they have there (LastingRoom).
+	Lasting, Room int
 }
 
-// adviseAt is the share of Tier 2's budget, in percent, from which the
-// memory asks the agent to consolidate and promote.
+// adviseAt is the share of a limit, in percent, from which the memory
+// asks the agent to consolidate and promote: of Tier 2's budget, and of
+// the room what lasts has in the view.
 const adviseAt = 90
+
+// LastingRoom is the room Tier 1 and the decisions have in the view, and
+// Tier 1's part of it, in characters.
+func LastingRoom(cfg Config) (all, tier1 int) {
+	return cfg.ContextLimit * LastingShare / 100, cfg.ContextLimit * Tier1Share / 100
+}
 
 // lastingDays is how old an importance-5 Tier 2 entry must be before it is
 // proposed for Tier 1: a decision still true a week on is a lasting one.
@@ -182,8 +199,10 @@ const lastingDays = 7
 const maxConsolidate = 6
 
 // Advise says what the agent could do for the memory today: consolidate
-// and promote when Tier 2 is past adviseAt percent of its budget, and name
-// patterns that have grown without a sentence.
+// routine work and promote a decision when Tier 2 is past adviseAt percent
+// of its budget, consolidate decisions when what lasts is past adviseAt
+// percent of its room in the view, and name patterns that have grown
+// without a sentence.
 func Advise(f *File, today time.Time, cfg Config) Advice {
 	tok := Estimate(f)
 	a := Advice{Tier2: tok.Tiers[1], Budget: cfg.Budgets[1]}
@@ -196,20 +215,27 @@ func Advise(f *File, today time.Time, cfg Config) Advice {
 			a.Unnamed = append(a.Unnamed, p.ID) // patterns are kept strongest first
 		}
 	}
+	room, tier1Room := LastingRoom(cfg)
+	tier1, decisions := Lasting(f)
+	a.Lasting, a.Room = tier1+decisions, room
+	if a.Lasting*100 >= room*adviseAt || tier1 >= tier1Room {
+		a.Decisions, a.DecisionsTag = relatedDecisions(f, today, ignore, tier1 >= tier1Room)
+	}
 	if tok.Tiers[1]*100 < cfg.Budgets[1]*adviseAt {
 		return a
 	}
 	// Promote: the oldest importance-5 decision a week old or more, if
-	// Tier 1 has room for it.
-	var decisions []*Entry
+	// Tier 1 has room for it, in its budget and in its part of the view.
+	var lasting []*Entry
 	for _, e := range f.Entries(2) {
 		if e.Importance >= 5 && DaysBetween(e.Date, today) >= lastingDays {
-			decisions = append(decisions, e)
+			lasting = append(lasting, e)
 		}
 	}
-	slices.SortFunc(decisions, byDate)
-	for _, e := range decisions {
-		if tok.Tiers[0]+blockTokens(Block{Entry: e}) <= cfg.Budgets[0] {
+	slices.SortFunc(lasting, byDate)
+	for _, e := range lasting {
+		if !slices.Contains(a.Decisions, e.ID) && tok.Tiers[0]+blockTokens(Block{Entry: e}) <= cfg.Budgets[0] &&
+			(tier1+Length(viewEntry(e, false))+1)*100 <= tier1Room*adviseAt {
 			a.Promote = e.ID
 			break
 		}
@@ -249,12 +275,84 @@ func Advise(f *File, today time.Time, cfg Config) Advice {
 			group = group[:maxConsolidate]
 		}
 		for _, e := range group {
-			a.Consolidate = append(a.Consolidate, e.ID)
+			if !slices.Contains(a.Decisions, e.ID) && e.ID != a.Promote { // each entry is asked about once
+				a.Consolidate = append(a.Consolidate, e.ID)
+			}
+		}
+		if len(a.Consolidate) < 2 {
+			a.Consolidate = nil
+			continue
 		}
 		a.ConsolidateTag = best.tag
 		break
 	}
 	return a
+}
+
+// relatedDecisions picks what lasts that one compact summary could
+// replace: the oldest lasting entry that shares a tag with another in its
+// tier (Tier 1, or the decisions of Tier 2 older than the latest work),
+// and the others of that tier and tag, oldest first, at most
+// maxConsolidate, while their texts together stay within MaxTextRunes so
+// that the summary can keep what each says. An entry already that long
+// is a full summary and is left as it is. With onlyTier1, only Tier 1 is
+// considered: it is over its part of the view.
+func relatedDecisions(f *File, today time.Time, ignore map[string]bool, onlyTier1 bool) ([]string, string) {
+	type tierTag struct {
+		tier int
+		tag  string
+	}
+	byTag := map[tierTag][]*Entry{}
+	var all []*Entry
+	tierOf := map[*Entry]int{}
+	for t := 1; t <= 2; t++ {
+		if t == 2 && onlyTier1 {
+			break
+		}
+		for _, e := range f.Entries(t) {
+			if t == 2 && (e.Importance < 5 || DaysBetween(e.Date, today) <= 1) {
+				continue
+			}
+			all = append(all, e)
+			tierOf[e] = t
+			for _, tag := range e.Tags {
+				if !ignore[tag] {
+					k := tierTag{t, tag}
+					byTag[k] = append(byTag[k], e)
+				}
+			}
+		}
+	}
+	slices.SortFunc(all, byDate)
+	for _, anchor := range all {
+		size := utf8.RuneCountInString(anchor.Text)
+		if size >= MaxTextRunes {
+			continue
+		}
+		for _, tag := range anchor.Tags {
+			k := tierTag{tierOf[anchor], tag}
+			if ignore[tag] || len(byTag[k]) < 2 {
+				continue
+			}
+			group := slices.Clone(byTag[k])
+			slices.SortFunc(group, byDate)
+			ids, total := []string{anchor.ID}, size
+			for _, e := range group {
+				n := utf8.RuneCountInString(e.Text)
+				if e == anchor || total+n > MaxTextRunes {
+					continue
+				}
+				ids, total = append(ids, e.ID), total+n
+				if len(ids) == maxConsolidate {
+					break
+				}
+			}
+			if len(ids) >= 2 {
+				return ids, tag
+			}
+		}
+	}
+	return nil, ""
 }
 
 func byDate(a, b *Entry) int {

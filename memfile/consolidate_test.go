@@ -163,3 +163,53 @@ func TestAdvise(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(memfile.Advise(f, fxToday, cfg).Unnamed, []string{fxPatternByTag(f, "billing").ID})
 }
+
+// TestAdviseDecisions: once what lasts (Tier 1 and the decisions) passes
+// 90% of its room in the view, Advise names the oldest related decisions,
+// in one tier and sharing a tag, whose texts a summary can keep within
+// the limit; a summary already that long is left alone. Promotion waits
+// while Tier 1 is past its part of the view.
+func TestAdviseDecisions(t *testing.T) {
+	is := is.New(t)
+	cfg := memfile.DefaultConfig()
+	var t1, t2 strings.Builder
+	t1.WriteString(fxEntry(5, fxAgo(90), "core", "A CLI that generates invoices."))
+	for i := range 6 {
+		t2.WriteString(fxEntry(5, fxAgo(60-i), "money", fmt.Sprintf("Money decision %d: amounts are integer cents in module %d.", i, i)))
+	}
+	t2.WriteString(fxEntry(5, fxAgo(70), "money", "Money decisions: "+strings.Repeat("kept in a few words; ", 28)+"done."))
+	t2.WriteString(fxEntry(5, fxAgo(50), "ui", "A lone ui decision, related to nothing."))
+	t2.WriteString(fxEntry(5, fxAgo(1), "money", "A money decision of yesterday, still among the latest work."))
+	t2.WriteString(fxEntry(4, fxAgo(80), "money", "Routine money work is not a decision."))
+	f, _ := fxParse(t, fxDoc(t1.String(), t2.String(), ""))
+	f, _ = memfile.Maintain(f, fxToday, cfg, memfile.Options{})
+
+	tier1, decisions := memfile.Lasting(f)
+	is.True(tier1 > 0 && decisions > 0)
+	a := memfile.Advise(f, fxToday, cfg)
+	is.Equal(a.Lasting, tier1+decisions)
+	is.Equal(a.Room, cfg.ContextLimit*memfile.LastingShare/100)
+	is.Equal(len(a.Decisions), 0) // well within its room: nothing asked
+
+	cfg.ContextLimit = (tier1 + decisions) * 100 / memfile.LastingShare // what lasts fills its room
+	a = memfile.Advise(f, fxToday, cfg)
+	is.Equal(a.DecisionsTag, "money")
+	want := []string{}
+	for i := range 6 {
+		want = append(want, fxByText(f, fmt.Sprintf("Money decision %d: amounts are integer cents in module %d.", i, i)).ID)
+	}
+	is.Equal(a.Decisions, want) // oldest first; not the full summary, yesterday's decision or routine work
+	is.Equal(a.Promote, "")     // Tier 2 is far from its budget
+
+	cfg.Budgets[1] = memfile.Estimate(f).Tiers[1] // now it is not
+	a = memfile.Advise(f, fxToday, cfg)
+	is.True(a.Promote != "" && !slices.Contains(a.Decisions, a.Promote)) // never one entry asked twice
+	for _, id := range a.Consolidate {
+		is.True(!slices.Contains(a.Decisions, id) && id != a.Promote)
+	}
+	_, tier1Room := memfile.LastingRoom(cfg)
+	is.True(tier1 < tier1Room)
+	cfg.ContextLimit = tier1 * 100 / memfile.Tier1Share // Tier 1 fills its part
+	a = memfile.Advise(f, fxToday, cfg)
+	is.Equal(a.Promote, "")
+}

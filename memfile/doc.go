@@ -89,7 +89,7 @@
 // "<!--" and "-->" are split, "[KEY:" look-alikes become "(KEY:" and a
 // leading '#' is escaped. Text read from a file is never cut, whatever its
 // length: the budget decides what stays, and the archive gets what leaves,
-// whole. A new text over maxTextRunes (600) is refused by Add with an
+// whole. A new text over MaxTextRunes (600) is refused by Add with an
 // error that says the limit.
 //
 // # The rules

@@ -14,9 +14,6 @@ var (
 	PatternID     = patternID
 )
 
-const (
-	MaxEvidence  = maxEvidence
-	MaxTextRunes = maxTextRunes
-)
+const MaxEvidence = maxEvidence
 
 func (p *Pattern) HasSentence() bool { return p.hasSentence() }

@@ -12,12 +12,12 @@ import (
 	"unicode"
 )
 
-// maxTextRunes bounds the text of a new entry (Add): the protocol asks for
+// MaxTextRunes bounds the text of a new entry (Add): the protocol asks for
 // a one-line summary, and a longer one would crowd the context view. Add
 // refuses a longer text rather than cut it. Text read from a file is never
 // cut, whatever its length: the budget decides what stays, and what leaves
 // goes to the archive whole.
-const maxTextRunes = 600
+const MaxTextRunes = 600
 
 var (
 	// tagLookalike matches "[KEY:" and "[ KEY :" anywhere: inside a summary
