@@ -59,12 +59,17 @@ func PrintSummary(w io.Writer, stats []SessionStats, sim Simulation) error {
 
 // PrintServing says how the memory serves the session after the run.
 func PrintServing(w io.Writer, sv Serving, sim Simulation) error {
-	_, err := fmt.Fprintf(w, "the next session: importance 5: %d of %d in %s (as recorded or in the summary that replaced them), %d in the SessionStart view; recorded in the last two days (importance 2+): %d of %d in %s, %d in the view; lost: %d of %d recorded (the rest are in %s or its archive); %s ~%d of %d tokens (Tier 2 ~%d of %d); context %d of %d characters; the agent consolidated %d times, promoted %d decisions, named %d patterns when asked\n",
-		sv.DecisionsKept, sv.Decisions, memfile.MemoryName, sv.DecisionsShown,
-		sv.RecentKept, sv.Recent, memfile.MemoryName, sv.RecentShown,
-		len(sv.Lost), sv.Recorded, memfile.MemoryName,
-		memfile.MemoryName, sv.Tokens.Total, sim.Config.TotalBudget, sv.Tokens.Tiers[1], sim.Config.Budgets[1],
-		sv.Context, sim.Config.ContextLimit, sv.Consolidated, sv.Promoted, sv.Named)
+	cfg, name := sim.Config, memfile.MemoryName
+	_, err := fmt.Fprintf(w, "the next session: decisions (importance 5): %d of %d in %s (as recorded, promoted to Tier 1, or in the summary that replaced them), %d in the SessionStart view, %d still worded there; "+
+		"recorded in the last two days (importance 2+): %d of %d in %s, %d in the view; lost: %d of %d recorded (the rest are in %s or its archive); "+
+		"%s ~%d of %d tokens (Tier 1 ~%d of %d, Tier 2 ~%d of %d); context %d of %d characters, Tier 1 and the decisions %d of the %d they have; "+
+		"the agent consolidated %d times (%d of them decisions), promoted %d decisions, named %d patterns when asked\n",
+		sv.DecisionsKept, sv.Decisions, name, sv.DecisionsShown, sv.DecisionsWorded,
+		sv.RecentKept, sv.Recent, name, sv.RecentShown,
+		len(sv.Lost), sv.Recorded, name,
+		name, sv.Tokens.Total, cfg.TotalBudget, sv.Tokens.Tiers[0], cfg.Budgets[0], sv.Tokens.Tiers[1], cfg.Budgets[1],
+		sv.Context, cfg.ContextLimit, sv.Lasting, sv.Room,
+		sv.Consolidated, sv.FoldedDecisions, sv.Promoted, sv.Named)
 	return err
 }
 

@@ -24,6 +24,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/internal/event"
@@ -318,15 +319,25 @@ type Serving struct {
 	// Decisions (importance 5) and Recent entries (recorded on the last two
 	// days, importance 2 or more: importance 1 is under the threshold on
 	// its day): how many were recorded, how many are in bimri.md - as
-	// themselves or as the summary the agent consolidated them into - and
-	// how many of those are in the SessionStart view.
-	Decisions, DecisionsKept, DecisionsShown int
-	Recent, RecentKept, RecentShown          int
+	// themselves, or in the line that took their place, followed through
+	// the archive's "consolidated into ID" and "merged into ID" (a
+	// promoted entry keeps its ID) - and how many of those lines are in
+	// the SessionStart view. DecisionsWorded counts the decisions whose
+	// line still says them: their own text, or a summary that keeps them
+	// in a few words (item).
+	Decisions, DecisionsKept, DecisionsShown, DecisionsWorded int
+	Recent, RecentKept, RecentShown                           int
 	// Consolidated and Promoted count what the simulated agent did when
-	// SessionStart asked; Named the patterns it gave a sentence.
-	Consolidated, Promoted, Named int
-	Tokens                        memfile.Tokens // the file at the end
-	Context                       int            // the last SessionStart's context, in UTF-16 units
+	// SessionStart asked (FoldedDecisions: the consolidations of
+	// decisions); Named the patterns it gave a sentence.
+	Consolidated, FoldedDecisions, Promoted, Named int
+	Tokens                                         memfile.Tokens // the file at the end
+	// Context is the last SessionStart's context, in UTF-16 units, and
+	// View that context; Lasting is what Tier 1 and the decisions take in
+	// the view and Room the room they have (memfile.LastingRoom).
+	Context       int
+	View          string
+	Lasting, Room int
 }
 
 // Serve is Run, and then measures how the memory serves the next session.
@@ -367,12 +378,11 @@ func run(ctx context.Context, sim Simulation, each func(SessionStats)) (stats []
 		return nil, nil, err
 	}
 	s = &simulator{
-		sim:      sim,
-		store:    store,
-		home:     filepath.Join(tmp, "home"),
-		mix:      newMixer(sim.Seed),
-		aged:     map[string]bool{},
-		replaced: map[string]string{},
+		sim:   sim,
+		store: store,
+		home:  filepath.Join(tmp, "home"),
+		mix:   newMixer(sim.Seed),
+		aged:  map[string]bool{},
 	}
 	stats = make([]SessionStats, 0, sim.Sessions)
 	for n := 1; n <= sim.Sessions; n++ {
@@ -412,18 +422,17 @@ type simulator struct {
 	archived  int64           // bytes of the archive already counted
 	aged      map[string]bool // state files already given their simulated date
 	lastTotal int             // the header's total after the last event
-	// recorded is every entry the run recorded; replaced maps an entry the
-	// agent consolidated to the summary that took its place.
+	// recorded is every entry the run recorded.
 	recorded []recordedEntry
-	replaced map[string]string
 	// What the simulated agent did when asked.
-	consolidated, promoted, named int
+	consolidated, foldedDecisions, promoted, named int
 }
 
 type recordedEntry struct {
 	id         string
 	importance int
 	date       time.Time
+	text       string
 }
 
 func (s *simulator) session(n int) (SessionStats, error) {
@@ -559,7 +568,7 @@ func (s *simulator) remember(e simulatedEntry, day time.Time) error {
 	_, err := s.store.Update(func(tx *memfile.Tx) error {
 		got, isNew, err := tx.File.Remember(memfile.NewEntry{Tier: e.Tier, Importance: e.Importance, Date: day, Tags: e.Tags, Text: e.Text}, s.sim.Config)
 		if err == nil && isNew {
-			s.recorded = append(s.recorded, recordedEntry{got.ID, got.Importance, day})
+			s.recorded = append(s.recorded, recordedEntry{got.ID, got.Importance, day, got.Text})
 		}
 		return err
 	})
@@ -578,24 +587,27 @@ var (
 	askedToName = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?m)^  \S+ remember --dir \S+ --tier 3 --tags (\S+) -- `)
 	})
+	// simulatedText reads back what entry draws: the verb and the thing
+	// are what was done; the topic is the tag, the outcome the story.
+	simulatedText = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(` + strings.Join(simulatedVerbs, "|") + `) (?:the )?(.+?) in \S+; .+ \(session \d+\)\.$`)
+	})
 )
 
 // followAdvice plays a cooperative agent: it runs what the SessionStart
 // context asked of it (consolidate the entries it names, promote the
 // decision, write the pattern's sentence) as those commands would.
 func (s *simulator) followAdvice(context string, day time.Time) error {
-	replace := askedToReplace().FindStringSubmatch(context)
+	replace := askedToReplace().FindAllStringSubmatch(context, -1)
 	promote := askedToPromote().FindStringSubmatch(context)
 	name := askedToName().FindStringSubmatch(context)
 	if replace == nil && promote == nil && name == nil {
 		return nil
 	}
 	_, err := s.store.Update(func(tx *memfile.Tx) error {
-		if replace != nil {
-			ids := strings.Split(replace[1], ",")
-			first, _ := tx.File.Find(ids[0])
-			text := fmt.Sprintf("Summary of %d entries (from %s on): the work on %s and its outcomes.", len(ids), first.Date.Format("2006-01-02"), strings.Join(first.Tags, ", "))
-			e, gone, err := tx.File.Consolidate(ids, text)
+		for _, r := range replace {
+			ids := strings.Split(r[1], ",")
+			e, gone, err := tx.File.Consolidate(ids, summaryOf(tx.File, ids))
 			if err != nil {
 				return fmt.Errorf("consolidating as asked: %w", err)
 			}
@@ -605,10 +617,10 @@ func (s *simulator) followAdvice(context string, day time.Time) error {
 			}
 			e.Weigh(tier, day, s.sim.Config)
 			tx.Archive = append(tx.Archive, gone...)
-			for _, g := range gone {
-				s.replaced[g.Entry.ID] = e.ID
-			}
 			s.consolidated++
+			if e.Importance >= 5 {
+				s.foldedDecisions++
+			}
 		}
 		if promote != nil {
 			if _, err := tx.File.Promote(promote[1]); err != nil {
@@ -628,10 +640,83 @@ func (s *simulator) followAdvice(context string, day time.Time) error {
 	return err
 }
 
+// summaryOf is the summary the simulated agent writes for the entries it
+// was asked to replace: their common tag, then what each says in a few
+// words ("decided on caching"), without the story around it (the topic,
+// which the tags keep, and the outcome), each said once. A summary it
+// wrote before is taken apart into its items again. It is what a model
+// asked for "one compact summary that keeps each decision" would write,
+// and it stays within the limit for a text: were it longer, the oldest
+// items give way to a count that points to the archive.
+func summaryOf(f *memfile.File, ids []string) string {
+	var entries []*memfile.Entry
+	for _, id := range ids {
+		if e, _ := f.Find(id); e != nil {
+			entries = append(entries, e)
+		}
+	}
+	tag := entries[0].Tags[0]
+	for _, t := range entries[0].Tags {
+		shared := true
+		for _, e := range entries[1:] {
+			shared = shared && slices.Contains(e.Tags, t)
+		}
+		if shared {
+			tag = t
+			break
+		}
+	}
+	kind := "work"
+	if entries[0].Importance >= 5 {
+		kind = "decisions"
+	}
+	var items []string
+	for _, e := range entries {
+		for _, it := range itemsOf(e.Text) {
+			if !slices.Contains(items, it) {
+				items = append(items, it)
+			}
+		}
+	}
+	head := tag + " " + kind + ": "
+	text := head + strings.Join(items, "; ") + "."
+	for dropped := 1; utf8.RuneCountInString(text) > memfile.MaxTextRunes && dropped < len(items); dropped++ {
+		text = head + strings.Join(items[dropped:], "; ") + fmt.Sprintf("; and %d earlier (in the archive).", dropped)
+	}
+	return text
+}
+
+// itemsOf says an entry's text in a few words: one item for an entry as
+// recorded, the items of a summary the agent wrote.
+func itemsOf(text string) []string {
+	if m := simulatedText().FindStringSubmatch(text); m != nil {
+		return []string{item(text)}
+	}
+	if head, rest, ok := strings.Cut(text, ": "); ok && (strings.HasSuffix(head, " decisions") || strings.HasSuffix(head, " work")) {
+		rest = strings.TrimSuffix(rest, ".")
+		if i := strings.Index(rest, "; and "); i >= 0 && strings.HasSuffix(rest, " earlier (in the archive)") {
+			rest = rest[:i]
+		}
+		return strings.Split(rest, "; ")
+	}
+	return []string{strings.TrimSuffix(text, ".")}
+}
+
+// item is what the simulated agent keeps of an entry as recorded when it
+// summarises it: "Decided on the schema in api; ..." becomes "decided on
+// schema". Texts it did not draw are kept whole.
+func item(text string) string {
+	m := simulatedText().FindStringSubmatch(text)
+	if m == nil {
+		return strings.TrimSuffix(text, ".")
+	}
+	return strings.ToLower(m[1]) + " " + m[2]
+}
+
 // serving opens the session after the run's last, on its last day, and
 // measures what it is told against what was recorded.
 func (s *simulator) serving(sessions int) (Serving, error) {
-	sv := Serving{Recorded: len(s.recorded), Consolidated: s.consolidated, Promoted: s.promoted, Named: s.named}
+	sv := Serving{Recorded: len(s.recorded), Consolidated: s.consolidated, FoldedDecisions: s.foldedDecisions, Promoted: s.promoted, Named: s.named}
 	day := s.sim.Start.AddDate(0, 0, (sessions-1)/s.sim.PerDay)
 	env := hooks.Env{Store: s.store, Config: s.sim.Config, Settings: s.sim.Settings, Today: day, Binary: s.sim.Binary, ClaudeDir: filepath.Join(s.home, ".claude")}
 	p := Payload{Event: event.SessionStart, Source: "startup", SessionID: "00000000-0000-4000-8000-999999999999", Cwd: s.store.Root()}
@@ -645,49 +730,79 @@ func (s *simulator) serving(sessions int) (Serving, error) {
 	}
 	view, _ := ContextText(out)
 	sv.Context = memfile.Length(view)
+	sv.View = view
 	read, err := s.store.Read()
 	if err != nil {
 		return sv, err
 	}
 	f := read.File
 	sv.Tokens = memfile.Estimate(f)
+	tier1, decisions := memfile.Lasting(f)
+	sv.Lasting = tier1 + decisions
+	sv.Room, _ = memfile.LastingRoom(s.sim.Config)
 	recs, err := s.store.ReadArchive()
 	if err != nil {
 		return sv, err
 	}
-	archived := map[string]bool{}
+	// Where each entry that left the file went: the archive's reason
+	// names the entry that took its place when it was consolidated or
+	// merged.
+	archived := map[string]string{}
 	for _, r := range recs {
 		if r.Entry != nil {
-			archived[r.Entry.ID] = true
+			archived[r.Entry.ID] = r.Reason
 		}
 	}
+	// The memory view is what precedes the instructions; only an entry's
+	// own line there, "(id ...)", counts as shown.
+	memory, _, _ := strings.Cut(view, "\n\n## How to use this memory")
 	for _, e := range s.recorded {
-		if e0, _ := f.Find(e.id); e0 == nil && !archived[e.id] {
+		id, holder := e.id, (*memfile.Entry)(nil)
+		for range len(archived) + 1 { // each step follows one record; no cycle can be longer
+			if holder, _ = f.Find(id); holder != nil {
+				break
+			}
+			into, ok := replacedBy(archived[id])
+			if !ok {
+				break
+			}
+			id = into
+		}
+		if _, ok := archived[e.id]; !ok && id == e.id && holder == nil {
 			sv.Lost = append(sv.Lost, e.id)
 		}
 		recent := memfile.DaysBetween(e.date, day) <= 1 && e.importance >= 2
 		if e.importance < 5 && !recent {
 			continue
 		}
-		// An entry the agent consolidated lives on in its summary.
-		id := e.id
-		for s.replaced[id] != "" {
-			id = s.replaced[id]
-		}
-		kept, _ := f.Find(id)
-		shown := kept != nil && strings.Contains(view, "(id "+id+")")
+		shown := holder != nil && strings.Contains(memory, "(id "+holder.ID+")")
 		if e.importance == 5 {
 			sv.Decisions++
-			sv.DecisionsKept += b2i(kept != nil)
+			sv.DecisionsKept += b2i(holder != nil)
 			sv.DecisionsShown += b2i(shown)
+			// The line that holds it says it: its own text, or a summary
+			// that keeps it in a few words.
+			sv.DecisionsWorded += b2i(holder != nil && (holder.ID == e.id || strings.Contains(holder.Text, item(e.text))))
 		}
 		if recent {
 			sv.Recent++
-			sv.RecentKept += b2i(kept != nil)
+			sv.RecentKept += b2i(holder != nil)
 			sv.RecentShown += b2i(shown)
 		}
 	}
 	return sv, nil
+}
+
+// replacedBy reads the entry that took another's place from the reason
+// the archive gives: "consolidated into ID" (the agent's summary) or
+// "merged into ID" (deep maintenance's duplicate merge).
+func replacedBy(reason string) (string, bool) {
+	for _, prefix := range []string{"consolidated into ", "merged into "} {
+		if id, ok := strings.CutPrefix(reason, prefix); ok {
+			return id, true
+		}
+	}
+	return "", false
 }
 
 func b2i(b bool) int {
