@@ -8,6 +8,9 @@ LDFLAGS  := -s -w -X main.version=$(VERSION)
 # them out saves about a millisecond of start-up on every hook run.
 TAGS     := urfave_cli_no_docs
 FUZZTIME ?= 30s
+# make simulate SESSIONS=2000 SEED=2 lives another run than the README's.
+SESSIONS ?= 1000
+SEED     ?= 1
 PREFIX   ?= $(shell $(GO) env GOPATH)
 
 .PHONY: help build test demo simulate fuzz bench eval install cross cross-check clean
@@ -17,7 +20,7 @@ help:
 	@echo "make test         run every test (unit, testscript, reliability, end-to-end with the real Claude Code)"
 	@echo "make build        build $(BIN)"
 	@echo "make install      install bimri-hook into $(PREFIX)/bin"
-	@echo "make simulate     live 1,000 sessions (seed 1) and chart tokens per tier against the budgets"
+	@echo "make simulate     live 1,000 sessions (seed 1; SESSIONS=, SEED= for others) and chart tokens per tier against the budgets"
 	@echo "make fuzz         run every fuzz target for FUZZTIME (default $(FUZZTIME))"
 	@echo "make bench        Go benchmarks and whole-process timings against cat"
 	@echo "make eval         months of a scripted workspace, then probe prompts: recall@k of view, view + recall, most recent"
@@ -37,7 +40,7 @@ demo:
 
 # The long run the README quotes: deterministic for a seed.
 simulate: build
-	$(BIN) simulate --sessions 1000 --seed 1
+	$(BIN) simulate --sessions $(SESSIONS) --seed $(SEED)
 
 fuzz:
 	FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh

@@ -211,35 +211,62 @@
 //     sentence someone wrote is never replaced. Tier 3's budget archives
 //     automatic EMERGING patterns before ones with a sentence.
 //
-// Advise says what to ask: once Tier 2 passes adviseAt (90%) of its
-// budget, the oldest related entries (those sharing the most common tag of
+// Advise says what to ask. Once Tier 2 passes adviseAt (90%) of its
+// budget: the oldest related entries (those sharing the most common tag of
 // the entry the budget would take next, of its kind - importance 1-4, or
 // 5, so a summary never lifts routine work to a decision - oldest first,
-// at most six) and the oldest importance-5 Tier 2 decision at least
-// a week old that Tier 1 has room for; at any size, the automatic patterns
-// of level DEVELOPING or above that still have no sentence. The hooks ask
-// the agent once (consolidation and promotion once a session, each pattern
-// once), with the exact command.
+// at most six), and the oldest importance-5 Tier 2 decision at least a
+// week old that Tier 1 has room for, in its budget and in its part of the
+// view (below). Once what lasts - Tier 1 and the decisions, measured as
+// the view writes them (Lasting) - passes 90% of its room in the view
+// (LastingRoom: LastingShare, 50%, of the context limit), or Tier 1 alone
+// passes its part (Tier1Share, 25%): the oldest related lasting entries,
+// for one compact summary - the oldest Tier 1 entry or decision (Tier 2
+// importance 5, older than the latest work) that shares a tag with another
+// of its tier, then the others of that tier and tag, oldest first, at most
+// six, while their texts together stay within MaxTextRunes, so the summary
+// can keep each decision in a few words (an entry already that long is a
+// full summary and is left alone). The summary of decisions is itself
+// importance 5, carries their tags, and the archive says of each original
+// "consolidated into ID", so a decision can always be traced to the line
+// that holds it. No entry is named in two requests. At any size: the
+// automatic patterns of level DEVELOPING or above that still have no
+// sentence. The hooks ask the agent once (consolidation and promotion once
+// a session, each pattern once), with the exact command.
 //
 // # The context view
 //
 // ContextView renders what goes into the model's context at session start,
 // within View.Limit characters counted as Claude Code counts them, in
-// UTF-16 code units (Length): the header line, the latest work (Tier 2
-// entries recorded on the last pass's day or the day before: what the next
-// session most needs, and little of it), Tier 1 whole (notes included),
-// then patterns with a sentence, established first, and the automatic ones
-// on one compact line ("recurring topics (tag, entries): testing 57, auth
-// 12"), then the rest of Tier 2. Tier 2 goes in the order the budget keeps
-// it (importance 5 first, then importance x freshness, as of the last
-// pass), so what the view leaves out for room is what the budget would take
-// first. Last, one line says how many items were left out, that the full
-// file is bimri.md, that what left it is in the archive, and gives the
-// exact command that searches both (View.Search). Items go in that order
-// until the next one does not fit; no line is ever cut, a heading never
-// appears without its first line, and the view never exceeds the limit,
-// whatever the file holds. The default limit is 10,000, Claude Code's
-// measured cap.
+// UTF-16 code units (Length), in this order:
+//
+//  1. the header line;
+//  2. the latest work: Tier 2 entries recorded on the last pass's day or
+//     the day before, what the next session most needs, and little of it;
+//  3. Tier 1 (notes included), which leaves the decisions their room as
+//     long as it keeps half the view, so a large Tier 1 cannot crowd them
+//     out;
+//  4. the decisions: the other Tier 2 entries of importance 5, newest
+//     first;
+//  5. patterns with a sentence, established first, and the automatic ones
+//     on one compact line ("recurring topics (tag, entries): testing 57,
+//     auth 12");
+//  6. lines of Tier 2 and 3 that are not entries, marked unread (at most a
+//     fifth of the view);
+//  7. the rest of Tier 2, in the order the budget keeps it (importance x
+//     freshness, as of the last pass), so what the view leaves out for room
+//     is what the budget would take first;
+//  8. one line saying how many items were left out, that the full file is
+//     bimri.md, that what left it is in the archive, and the exact command
+//     that searches both (View.Search).
+//
+// Items go in that order until the next one does not fit; no line is ever
+// cut, a heading never appears without its first line, and the view never
+// exceeds the limit, whatever the file holds. The default limit is 10,000,
+// Claude Code's measured cap. What lasts comes right after the latest
+// work, so while it stays within its room (which Advise keeps it to, with
+// the agent's help) and the rest of the context leaves the view that
+// much, every Tier 1 entry and every decision is shown.
 //
 // # Configuration
 //

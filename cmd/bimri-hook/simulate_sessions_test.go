@@ -32,6 +32,6 @@ func TestSimulateSessionsOutput(t *testing.T) {
 	is.True(strings.Contains(lines[0], "/6000 ["))
 	is.True(strings.HasPrefix(lines[12], "12 sessions (seed 9, profile claude-code, 3 a day): largest total ~"))
 	is.True(strings.Contains(lines[12], " of 10000 characters; "))
-	is.True(strings.HasPrefix(lines[13], "the next session: importance 5: "))
+	is.True(strings.HasPrefix(lines[13], "the next session: decisions (importance 5): "))
 	is.True(strings.Contains(lines[13], "; lost: 0 of "))
 }
