@@ -1,6 +1,7 @@
 package memfile
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -14,8 +15,11 @@ const currentVersion = "2.0-cc"
 // and Render(Parse(Render(f))) is byte-identical: passes never churn the
 // file, and diffs show only what changed.
 func Render(f *File) []byte {
-	var b strings.Builder
-	b.Grow(4096 + 160*countBlocks(f))
+	// Into bytes sized for the whole file, returned as they are: no
+	// doubling while it grows and no copy at the end, which at 10,000
+	// entries is several megabytes the hook need not fault in.
+	var b bytes.Buffer
+	b.Grow(renderSize(f))
 	b.WriteString(headerLine(f.Header))
 	b.WriteByte('\n')
 	due := f.Header.DueLine
@@ -39,13 +43,35 @@ func Render(f *File) []byte {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
-	return []byte(b.String())
+	return b.Bytes()
 }
 
-func countBlocks(f *File) int {
-	n := len(f.Intro)
+// renderSize is about what Render writes, a little over for the usual
+// file, so the buffer is allocated once.
+func renderSize(f *File) int {
+	n := 4096 + linesSize(f.Preamble) + linesSize(f.Trailer)
+	for _, blocks := range [][]Block{f.Intro, f.Tiers[0].Blocks, f.Tiers[1].Blocks, f.Tiers[2].Blocks} {
+		for _, bl := range blocks {
+			switch {
+			case bl.Entry != nil:
+				n += 128 + len(bl.Entry.ID) + len(bl.Entry.Text) + 16*len(bl.Entry.Tags)
+			case bl.Pattern != nil:
+				n += 160 + len(bl.Pattern.ID) + len(bl.Pattern.Text) + 16*len(bl.Pattern.Tags) + 10*len(bl.Pattern.Evidence)
+			case bl.Note != nil:
+				n += 2 + linesSize(bl.Note.Lines)
+			}
+		}
+	}
 	for _, s := range f.Tiers {
-		n += len(s.Blocks)
+		n += linesSize(s.Comments)
+	}
+	return n
+}
+
+func linesSize(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		n += len(l) + 1
 	}
 	return n
 }
@@ -88,7 +114,7 @@ func templateComments(cfg Config, tier int) []string {
 	}
 }
 
-func writeSection(b *strings.Builder, f *File, tier int) {
+func writeSection(b *bytes.Buffer, f *File, tier int) {
 	s := f.Tiers[tier-1]
 	b.WriteString(tierTitles[tier-1])
 	b.WriteByte('\n')
@@ -104,11 +130,11 @@ func writeSection(b *strings.Builder, f *File, tier int) {
 	writeBlocks(b, s.Blocks)
 }
 
-func writeBlocks(b *strings.Builder, blocks []Block) {
+func writeBlocks(b *bytes.Buffer, blocks []Block) {
 	for _, bl := range blocks {
 		switch {
 		case bl.Entry != nil:
-			b.WriteString(entryLine(bl.Entry))
+			b.Write(appendEntryLine(b.AvailableBuffer(), bl.Entry))
 			b.WriteByte('\n')
 			b.WriteString(bl.Entry.Text)
 		case bl.Pattern != nil:
@@ -125,36 +151,36 @@ func writeBlocks(b *strings.Builder, blocks []Block) {
 // entryLine is an entry's tag line in the protocol's order, with the ID
 // last so the protocol's own fields read as the protocol shows them.
 func entryLine(e *Entry) string {
-	// Built by hand, not with fmt: the budget check and Render call it for
-	// every entry, several times a pass.
-	var b strings.Builder
-	b.Grow(96)
-	b.WriteString("[IMPORTANCE:")
-	b.WriteString(itoa(e.Importance))
+	return string(appendEntryLine(make([]byte, 0, 96), e))
+}
+
+// appendEntryLine appends entryLine's text to dst. Built by hand, not
+// with fmt: Render writes it for every entry straight into the file's
+// buffer.
+func appendEntryLine(dst []byte, e *Entry) []byte {
+	dst = append(dst, "[IMPORTANCE:"...)
+	dst = strconv.AppendInt(dst, int64(e.Importance), 10)
 	// An entry read without a date has none until a pass dates it.
 	if !e.Date.IsZero() {
-		b.WriteString("] [TIMESTAMP:")
-		var date [len(dateLayout) + 8]byte
-		b.Write(e.Date.AppendFormat(date[:0], dateLayout))
+		dst = append(dst, "] [TIMESTAMP:"...)
+		dst = e.Date.AppendFormat(dst, dateLayout)
 	}
-	b.WriteString("] [TAGS:")
+	dst = append(dst, "] [TAGS:"...)
 	for i, t := range e.Tags {
 		if i > 0 {
-			b.WriteByte(',')
+			dst = append(dst, ',')
 		}
-		b.WriteString(t)
+		dst = append(dst, t...)
 	}
-	b.WriteByte(']')
+	dst = append(dst, ']')
 	if e.HasWeight {
-		b.WriteString(" [WEIGHT:")
-		var w [24]byte
-		b.Write(e.Weight.appendTo(w[:0]))
-		b.WriteByte(']')
+		dst = append(dst, " [WEIGHT:"...)
+		dst = e.Weight.appendTo(dst)
+		dst = append(dst, ']')
 	}
-	b.WriteString(" [ID:")
-	b.WriteString(e.ID)
-	b.WriteByte(']')
-	return b.String()
+	dst = append(dst, " [ID:"...)
+	dst = append(dst, e.ID...)
+	return append(dst, ']')
 }
 
 // entryLineRunes is utf8.RuneCountInString(entryLine(e)) without
