@@ -83,6 +83,8 @@ type parser struct {
 	preamble  bool    // a run of preamble lines is open
 	trailer   bool    // text after the END marker was reported
 	untagged  []untaggedPattern
+	fields    fieldList // the tag line being read; reused from item to item
+	body      []string  // the lines of the item being read; reused too
 }
 
 // Parse reads a memory file. It is lenient: files written by hand or by an
@@ -374,7 +376,10 @@ func isTemplateComment(t string) bool {
 // line or the next structure. It returns the index of the last line used
 // and whether it read one.
 func (p *parser) item(lines []string, i int, t string) (int, bool) {
-	start, ok := readItemStart(t)
+	start, ok := readItemStart(t, p.fields)
+	if cap(start.fields) > cap(p.fields) {
+		p.fields = start.fields[:0]
+	}
 	if !ok {
 		return i, false
 	}
@@ -385,7 +390,8 @@ func (p *parser) item(lines []string, i int, t string) (int, bool) {
 		summary = strings.TrimSpace(lines[i+1])
 		used = i + 1
 	}
-	body := []string{summary}
+	body := append(p.body[:0], summary) // only read, by neutralizeBody
+	defer func() { p.body = body[:0] }()
 	if summary != "" {
 		for used+1 < len(lines) && isContinuation(lines[used+1]) {
 			used++
@@ -460,14 +466,14 @@ type itemStart struct {
 // write them: behind a list marker, a check mark or an emoji, with bold
 // markers around the tag line or parts of it, and a separator (":", "-")
 // before the summary.
-func readItemStart(t string) (itemStart, bool) {
+func readItemStart(t string, buf fieldList) (itemStart, bool) {
 	var st itemStart
 	s := undecorate(t, &st.how)
 	if s == "" {
 		return st, false
 	}
 	if c := s[0]; c == '[' || c == '*' || c == '_' {
-		fields, rest, bold, ok := splitFieldsLenient(s)
+		fields, rest, bold, ok := splitFieldsInto(buf, s)
 		if ok {
 			st.fields = fields
 			if bold {
@@ -835,8 +841,15 @@ func splitFields(s string) (fieldList, string, bool) {
 // italic markers models put around fields ("**[IMPORTANCE:4]** [...]");
 // bold says it did.
 func splitFieldsLenient(s string) (fields fieldList, rest string, bold bool, ok bool) {
-	var out fieldList
-	if strings.HasPrefix(strings.TrimLeft(s, " \t*_"), "[") {
+	return splitFieldsInto(nil, s)
+}
+
+// splitFieldsInto is splitFieldsLenient appending to out[:0]: Parse
+// reads every tag line into the same slice, as an item's fields are not
+// kept once it is built.
+func splitFieldsInto(out fieldList, s string) (fields fieldList, rest string, bold bool, ok bool) {
+	out = out[:0]
+	if out == nil && strings.HasPrefix(strings.TrimLeft(s, " \t*_"), "[") {
 		// A tag line has four or five fields: one allocation, not three.
 		out = make(fieldList, 0, 6)
 	}
