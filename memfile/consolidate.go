@@ -302,7 +302,6 @@ func relatedDecisions(f *File, today time.Time, ignore map[string]bool, onlyTier
 		tier int
 		tag  string
 	}
-	byTag := map[tierTag][]*Entry{}
 	var all []*Entry
 	tierOf := map[*Entry]int{}
 	for t := 1; t <= 2; t++ {
@@ -315,27 +314,29 @@ func relatedDecisions(f *File, today time.Time, ignore map[string]bool, onlyTier
 			}
 			all = append(all, e)
 			tierOf[e] = t
-			for _, tag := range e.Tags {
-				if !ignore[tag] {
-					k := tierTag{t, tag}
-					byTag[k] = append(byTag[k], e)
-				}
+		}
+	}
+	// Grouped after the sort, so every group is oldest first.
+	slices.SortFunc(all, byDate)
+	byTag := map[tierTag][]*Entry{}
+	for _, e := range all {
+		for _, tag := range e.Tags {
+			if !ignore[tag] {
+				k := tierTag{tierOf[e], tag}
+				byTag[k] = append(byTag[k], e)
 			}
 		}
 	}
-	slices.SortFunc(all, byDate)
 	for _, anchor := range all {
 		size := utf8.RuneCountInString(anchor.Text)
 		if size >= MaxTextRunes {
 			continue
 		}
 		for _, tag := range anchor.Tags {
-			k := tierTag{tierOf[anchor], tag}
-			if ignore[tag] || len(byTag[k]) < 2 {
+			group := byTag[tierTag{tierOf[anchor], tag}]
+			if ignore[tag] || len(group) < 2 {
 				continue
 			}
-			group := slices.Clone(byTag[k])
-			slices.SortFunc(group, byDate)
 			ids, total := []string{anchor.ID}, size
 			for _, e := range group {
 				n := utf8.RuneCountInString(e.Text)
