@@ -235,7 +235,7 @@ func Advise(f *File, today time.Time, cfg Config) Advice {
 	slices.SortFunc(lasting, byDate)
 	for _, e := range lasting {
 		if !slices.Contains(a.Decisions, e.ID) && tok.Tiers[0]+blockTokens(Block{Entry: e}) <= cfg.Budgets[0] &&
-			(tier1+Length(viewEntry(e, false))+1)*100 <= tier1Room*adviseAt {
+			(tier1+Length(viewEntry(e, false))+1)*100 <= tier1Room*adviseAt { // in Tier 1, without its weight
 			a.Promote = e.ID
 			break
 		}

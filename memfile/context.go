@@ -81,7 +81,7 @@ func ContextView(f *File, v View) string {
 		case DaysBetween(e.Date, f.Header.LastMaintained) <= 1:
 			latest.add(viewEntry(e, true), true)
 		case e.Importance >= 5:
-			decisions.add(viewEntry(e, false), true)
+			decisions.add(viewEntry(e, true), true)
 		default:
 			t2g.add(viewEntry(e, true), true)
 		}
@@ -271,7 +271,7 @@ func Lasting(f *File) (tier1, decisions int) {
 	}
 	for _, e := range f.Entries(2) {
 		if e.Importance >= 5 {
-			decisions += Length(viewEntry(e, false)) + 1
+			decisions += Length(viewEntry(e, true)) + 1
 		}
 	}
 	return tier1, decisions

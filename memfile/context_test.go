@@ -305,8 +305,7 @@ func TestContextViewDecisionsKeepTheirRoom(t *testing.T) {
 	for i := range 10 {
 		is.True(pos(fmt.Sprintf("Decision %d:", i)) > pos("## Decisions")) // every decision, after Tier 1
 	}
-	is.True(strings.Contains(view, "imp 5 [money]: Decision 0")) // no weight: the heading says importance 5
-	is.True(!strings.Contains(view, "(5.0) "+fxAgo(20)))
+	is.True(strings.Contains(view, "- (4.0) "+fxAgo(20)+" imp 5 [money]: Decision 0")) // with its weight, as every Tier 2 line
 	core := strings.Count(view, "Core fact ")
 	is.True(core < 60 && memfile.Length(view[pos("## Core intelligence"):pos("## Decisions")]) >= limit/2) // Tier 1 cut, but keeps half
 	is.True(!strings.Contains(view, "Routine ui work"))                                                    // routine work comes after, and has no room left
