@@ -117,10 +117,14 @@ func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 				candidates = withTag[t]
 			}
 		}
-		var match []*Entry
-		for _, e := range candidates {
-			if hasAll(e.Tags, p.Tags) {
-				match = append(match, e)
+		// A pattern of one tag matches every entry withTag lists for it.
+		match := candidates
+		if len(p.Tags) > 1 {
+			match = nil
+			for _, e := range candidates {
+				if hasAll(e.Tags, p.Tags) {
+					match = append(match, e)
+				}
 			}
 		}
 		if opt.Deep || len(p.Evidence) == 0 {
@@ -226,7 +230,7 @@ func addEvidence(p *Pattern, match []*Entry) {
 	}
 	full := len(p.Evidence) >= maxEvidence
 	for _, e := range match {
-		if known[e.ID] || (full && !e.Date.After(p.Last)) {
+		if (full && !e.Date.After(p.Last)) || known[e.ID] { // the date first: cheaper
 			continue
 		}
 		known[e.ID] = true
