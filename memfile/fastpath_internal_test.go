@@ -127,3 +127,22 @@ func pad(n, width int) string {
 	s := itoa(n)
 	return strings.Repeat("0", width-len(s)) + s
 }
+
+func TestCivilUnixMatchesCivil(t *testing.T) {
+	zones := []*time.Location{time.UTC, time.FixedZone("east", 11*3600), time.FixedZone("west", -9*3600-1800)}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		sec := rng.Int64N(1<<38) - 1<<37 // some 4,000 years either side of 1970
+		for _, z := range zones {
+			tm := time.Unix(sec, rng.Int64N(1e9)).In(z)
+			if got, want := civilUnix(tm), civil(tm).Unix(); got != want {
+				t.Fatalf("civilUnix(%v) = %d, civil gives %d", tm, got, want)
+			}
+		}
+	}
+	for _, tm := range []time.Time{{}, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), time.Date(-1, 1, 1, 23, 59, 59, 999, time.UTC)} {
+		if got, want := civilUnix(tm), civil(tm).Unix(); got != want {
+			t.Errorf("civilUnix(%v) = %d, civil gives %d", tm, got, want)
+		}
+	}
+}

@@ -64,7 +64,23 @@ func freshness(days int) int {
 // Unix seconds, not with Time.Sub, whose Duration saturates at about 292
 // years.
 func DaysBetween(date, today time.Time) int {
-	return int((civil(today).Unix() - civil(date).Unix()) / (24 * 60 * 60))
+	return int((civilUnix(today) - civilUnix(date)) / (24 * 60 * 60))
+}
+
+// civilUnix is civil(t).Unix(). A time in UTC, as every date read from a
+// file is, needs no calendar: its day starts at a multiple of 86,400
+// seconds. The pass asks this of every entry several times.
+func civilUnix(t time.Time) int64 {
+	if t.Location() != time.UTC {
+		return civil(t).Unix()
+	}
+	const day = 24 * 60 * 60
+	u := t.Unix()
+	r := u % day
+	if r < 0 {
+		r += day
+	}
+	return u - r
 }
 
 // civil drops everything but the calendar date, so day arithmetic never
