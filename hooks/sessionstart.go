@@ -38,7 +38,10 @@ func SessionStart(env Env, in Input) (Output, error) {
 		return additionalContext(event.SessionStart, startContext(env, in, f, notice, "")), nil
 	}
 	if f, ok := steadyStart(env, in); ok {
-		env.Store.PruneState(stateMaxAge)
+		// No pruning here: the first SessionStart of each day takes the
+		// full path below (the pass stamp names the day), and a day's
+		// delay means nothing against stateMaxAge. A workspace with a
+		// month of sessions has a state file for each to stat.
 		return additionalContext(event.SessionStart, startContext(env, in, f, "", "")), nil
 	}
 	var f *memfile.File
