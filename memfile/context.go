@@ -79,11 +79,11 @@ func ContextView(f *File, v View) string {
 	for _, e := range t2 {
 		switch {
 		case DaysBetween(e.Date, f.Header.LastMaintained) <= 1:
-			latest.add(viewEntry(e, true), true)
+			latest.addEntry(e, v.Limit)
 		case e.Importance >= 5:
-			decisions.add(viewEntry(e, true), true)
+			decisions.addEntry(e, v.Limit)
 		default:
-			t2g.add(viewEntry(e, true), true)
+			t2g.addEntry(e, v.Limit)
 		}
 	}
 	groups = append(groups, latest)
@@ -288,7 +288,12 @@ type viewGroup struct {
 	// leave is the room the group leaves for those after it, as long as
 	// it keeps half the view; 0 for none.
 	leave int
+	built int // the length of the lines addEntry built
 }
+
+// buildEveryLine turns addEntry's shortcut off, for the test that shows
+// the shortcut changes nothing.
+var buildEveryLine = false
 
 // length is the room the group takes whole: its heading and lines.
 func (g viewGroup) length() int {
@@ -309,6 +314,22 @@ type viewLine struct {
 
 func (g *viewGroup) add(text string, item bool) {
 	g.lines = append(g.lines, viewLine{text, item})
+}
+
+// addEntry adds a Tier 2 entry's line (with its weight). Once the group's
+// lines alone are longer than the whole view (limit), a line could never
+// be shown: the entry is still counted, as an item without text, but its
+// line is not built. At 10,000 entries building them was most of the
+// view's cost. Every sum of lengths the view compares with its limit
+// stays over it, so what is shown does not change.
+func (g *viewGroup) addEntry(e *Entry, limit int) {
+	if g.built > limit && !buildEveryLine {
+		g.add("", true)
+		return
+	}
+	text := viewEntry(e, true)
+	g.built += Length(text) + 1
+	g.add(text, true)
 }
 
 func viewEntry(e *Entry, withWeight bool) string {
