@@ -342,7 +342,10 @@ func sortTier3(f *File) {
 // each tier, and then the whole file, fits its budget. Tier 1 is only
 // reported. Notes are never archived: a person wrote them.
 func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) {
-	victims := budgetVictims(f, today)
+	// The victims are ranked only when one is needed: a file within its
+	// budgets, as most are on most passes, never sorts Tier 2 for them.
+	var victims []*Entry
+	ranked := false
 	var weak []*Pattern
 	for _, p := range f.Patterns() {
 		if p.Level == Emerging {
@@ -370,6 +373,9 @@ func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) {
 	gone := map[*Entry]bool{}
 	gonePat := map[*Pattern]bool{}
 	evictEntry := func(reason string) bool {
+		if !ranked {
+			victims, ranked = budgetVictims(f, today), true
+		}
 		if len(victims) == 0 {
 			return false
 		}
