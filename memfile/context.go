@@ -138,6 +138,7 @@ func ContextView(f *File, v View) string {
 
 	total := 0
 	for _, g := range groups {
+		total += g.hidden
 		for _, l := range g.lines {
 			if l.item {
 				total++
@@ -288,7 +289,8 @@ type viewGroup struct {
 	// leave is the room the group leaves for those after it, as long as
 	// it keeps half the view; 0 for none.
 	leave int
-	built int // the length of the lines addEntry built
+	built  int // the length of the lines addEntry built
+	hidden int // items after those lines, counted but never built
 }
 
 // buildEveryLine turns addEntry's shortcut off, for the test that shows
@@ -300,7 +302,7 @@ func (g viewGroup) length() int {
 	if len(g.lines) == 0 {
 		return 0
 	}
-	n := Length(g.heading) + 1
+	n := Length(g.heading) + 1 + g.hidden // a hidden line is at least its newline
 	for _, l := range g.lines {
 		n += Length(l.text) + 1
 	}
@@ -318,13 +320,13 @@ func (g *viewGroup) add(text string, item bool) {
 
 // addEntry adds a Tier 2 entry's line (with its weight). Once the group's
 // lines alone are longer than the whole view (limit), a line could never
-// be shown: the entry is still counted, as an item without text, but its
-// line is not built. At 10,000 entries building them was most of the
+// be shown: the entry is still counted (hidden), but its line is not
+// built. At 10,000 entries building them was most of the
 // view's cost. Every sum of lengths the view compares with its limit
 // stays over it, so what is shown does not change.
 func (g *viewGroup) addEntry(e *Entry, limit int) {
 	if g.built > limit && !buildEveryLine {
-		g.add("", true)
+		g.hidden++
 		return
 	}
 	text := viewEntry(e, true)

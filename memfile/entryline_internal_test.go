@@ -41,3 +41,27 @@ func TestEntryLineRunes(t *testing.T) {
 		}
 	}
 }
+
+// renderSize sizes Render's buffer; it must not fall short for files as
+// a pass writes them, or Render grows (and copies) it.
+func TestRenderSizeCoversRender(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*"))
+	checked := 0
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _, err := Parse(data)
+		if err != nil {
+			continue
+		}
+		checked++
+		if got, need := renderSize(f), len(Render(f)); got < need {
+			t.Errorf("%s: renderSize %d, Render writes %d", name, got, need)
+		}
+	}
+	if checked < 5 {
+		t.Fatalf("only %d files checked", checked)
+	}
+}

@@ -54,7 +54,9 @@ func renderSize(f *File) int {
 		for _, bl := range blocks {
 			switch {
 			case bl.Entry != nil:
-				n += 128 + len(bl.Entry.ID) + len(bl.Entry.Text) + 16*len(bl.Entry.Tags)
+				// Its tag line's characters, a few bytes more for any
+				// that take more than one, the text and the blank line.
+				n += entryLineRunes(bl.Entry) + 16 + len(bl.Entry.Text) + 3
 			case bl.Pattern != nil:
 				n += 160 + len(bl.Pattern.ID) + len(bl.Pattern.Text) + 16*len(bl.Pattern.Tags) + 10*len(bl.Pattern.Evidence)
 			case bl.Note != nil:
