@@ -88,8 +88,15 @@ type DroppedTag struct {
 // detect patterns, prune below the threshold, reorder Tier 2, enforce the
 // budgets, and update the header. It never changes f.
 func Maintain(f *File, today time.Time, cfg Config, opt Options) (*File, Report) {
-	today = civil(today)
 	out := f.Clone()
+	return out, maintainInPlace(out, today, cfg, opt)
+}
+
+// maintainInPlace is Maintain on out itself, for a caller that owns out
+// and keeps nothing of it from before (Tx.Maintain): at 10,000 entries
+// the copy is megabytes for the hook to allocate and fault in.
+func maintainInPlace(out *File, today time.Time, cfg Config, opt Options) Report {
+	today = civil(today)
 	rep := Report{Budgets: cfg.Budgets}
 	applyConfig(out, cfg)
 	dateUndated(out, today, &rep)
@@ -120,7 +127,7 @@ func Maintain(f *File, today time.Time, cfg Config, opt Options) (*File, Report)
 	if opt.Deep {
 		judgmentBrief(out, rep.Deep)
 	}
-	return out, rep
+	return rep
 }
 
 // settle fills in what a report says about the file a pass leaves: its

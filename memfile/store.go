@@ -383,10 +383,11 @@ func (tx *Tx) Maintain(today time.Time, cfg Config, opt Options) Report {
 	if plainPass(opt) && tx.store.stampMatches(tx.read, stamp) && bytes.Equal(Render(tx.File), tx.read) {
 		return settledReport(tx.File, cfg)
 	}
-	next, rep := Maintain(tx.File, today, cfg, opt)
-	tx.File = next
+	// The transaction owns its File and the caller has kept nothing of
+	// it from before the pass, so the pass runs on it without a copy.
+	rep := maintainInPlace(tx.File, today, cfg, opt)
 	tx.Archive = append(tx.Archive, rep.Removed...)
-	tx.pass, tx.stamp = next, stamp
+	tx.pass, tx.stamp = tx.File, stamp
 	return rep
 }
 
