@@ -123,3 +123,28 @@ func TestSessionStartAsksToConsolidateDecisions(t *testing.T) {
 	again := startText(t, env, "s1") // a resume: asked once a session
 	is.True(!strings.Contains(again, "--replaces "+strings.Join(a.Decisions, ",")))
 }
+
+// TestJudgmentBriefIsBounded: however many Tier 1 entries and
+// near-duplicates deep maintenance finds, the brief names a bounded number
+// and says how many more, so it leaves the view its room and the upkeep
+// advice after it stays in the context.
+func TestJudgmentBriefIsBounded(t *testing.T) {
+	is := is.New(t)
+	deep := &memfile.DeepReport{}
+	for i := range 20 {
+		deep.ReviewTier1 = append(deep.ReviewTier1, fmt.Sprintf("%08x", i))
+	}
+	for i := range 8 {
+		deep.NearDuplicates = append(deep.NearDuplicates, []string{fmt.Sprintf("a%07x", i), fmt.Sprintf("b%07x", i)})
+	}
+	store, err := memfile.OpenStore(t.TempDir(), memfile.DefaultConfig(), memfile.StoreOptions{})
+	is.NoErr(err)
+	env := Env{Store: store, Binary: "bimri-hook"}
+	brief := judgmentBrief(env, 30, deep, "## Memory upkeep: your judgment, once, briefly\n- advice")
+	is.True(strings.Contains(brief, "(00000000, 00000001, "))
+	is.True(strings.Contains(brief, "0000000b and 8 more)")) // twelve named, oldest first
+	is.True(!strings.Contains(brief, "0000000c"))
+	is.Equal(strings.Count(brief, "say nearly the same thing"), 5)
+	is.True(strings.Contains(brief, "- 3 more groups of near-duplicates are left for a later deep maintenance."))
+	is.True(strings.HasSuffix(brief, "- advice"))
+}

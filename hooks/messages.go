@@ -108,16 +108,35 @@ This workspace's memory is new. Before other work, ask the user 3-5 quick orient
 	return b.String()
 }
 
+// maxBriefList and maxBriefGroups bound the Tier 1 entries (oldest
+// first) and the near-duplicate groups one brief names.
+const (
+	maxBriefList   = 12
+	maxBriefGroups = 5
+)
+
 // judgmentBrief is the part of deep maintenance only the agent can do.
 func judgmentBrief(env Env, sessions int, deep *memfile.DeepReport, advice string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Deep maintenance (session %d): your judgment is needed\n", sessions)
 	b.WriteString("bimri-hook has merged exact duplicates, cleaned tags and recounted patterns. Briefly, before other work:\n")
 	forget := forgetCommand(env)
-	if len(deep.ReviewTier1) > 0 {
-		fmt.Fprintf(&b, "- Check each Tier 1 entry is still true (%s). Remove an outdated one with `%s` and record the corrected fact with remember --tier 1.\n", strings.Join(deep.ReviewTier1, ", "), forget)
+	// The brief shares the context with the view: bounded lists keep it
+	// from taking the room the decisions have there, and from pushing the
+	// upkeep advice after them out of the context. Each deep pass brings
+	// up the next ones.
+	if review := deep.ReviewTier1; len(review) > 0 {
+		more := ""
+		if len(review) > maxBriefList {
+			review, more = review[:maxBriefList], fmt.Sprintf(" and %d more", len(review)-maxBriefList)
+		}
+		fmt.Fprintf(&b, "- Check each Tier 1 entry is still true (%s%s). Remove an outdated one with `%s` and record the corrected fact with remember --tier 1.\n", strings.Join(review, ", "), more, forget)
 	}
-	for _, g := range deep.NearDuplicates {
+	for i, g := range deep.NearDuplicates {
+		if i == maxBriefGroups {
+			fmt.Fprintf(&b, "- %d more groups of near-duplicates are left for a later deep maintenance.\n", len(deep.NearDuplicates)-i)
+			break
+		}
 		fmt.Fprintf(&b, "- These entries say nearly the same thing: %s. Record one merged entry, then forget the others.\n", strings.Join(g, ", "))
 	}
 	if advice != "" {
