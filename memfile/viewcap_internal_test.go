@@ -38,3 +38,20 @@ func TestViewWithoutUnshowableLinesIsTheSame(t *testing.T) {
 		}
 	}
 }
+
+func TestViewEntryLength(t *testing.T) {
+	day := time.Date(2026, 3, 7, 0, 0, 0, 0, time.UTC)
+	entries := []*Entry{
+		{ID: "ab12cd34", Importance: 4, Date: day, Tags: []string{"db", "go"}, Weight: 375, HasWeight: true, Text: "Chose Postgres."},
+		{ID: "x", Importance: 1, Text: "undated, untagged: é ü 𝄞"},
+		{ID: "n-2", Importance: 5, Date: day, Tags: []string{"ünï"}, Text: "a\nb \xe2\x82"},
+		{ID: "big", Importance: 12, Date: time.Date(12026, 1, 2, 0, 0, 0, 0, time.UTC), Weight: -42, Text: "\xff\xfe"},
+	}
+	for _, e := range entries {
+		for _, w := range []bool{false, true} {
+			if got, want := viewEntryLength(e, w), Length(viewEntry(e, w)); got != want {
+				t.Errorf("viewEntryLength(%q, %v) = %d, the line is %d long", e.Text, w, got, want)
+			}
+		}
+	}
+}
