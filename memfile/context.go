@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // View says what the context view shows and how much room it has.
@@ -29,6 +30,17 @@ type View struct {
 
 // Length counts s as Claude Code does: UTF-16 code units.
 func Length(s string) int {
+	// ASCII, most of any view, is one unit a byte: only the rest is
+	// decoded.
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return i + length16(s[i:])
+		}
+	}
+	return len(s)
+}
+
+func length16(s string) int {
 	n := 0
 	for _, r := range s {
 		// Ranging over a string yields U+FFFD for invalid bytes, so RuneLen

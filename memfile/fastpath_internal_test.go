@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf16"
 )
 
 // The parser's fast paths skip work only where the slow path would change
@@ -143,6 +144,18 @@ func TestCivilUnixMatchesCivil(t *testing.T) {
 	for _, tm := range []time.Time{{}, time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), time.Date(-1, 1, 1, 23, 59, 59, 999, time.UTC)} {
 		if got, want := civilUnix(tm), civil(tm).Unix(); got != want {
 			t.Errorf("civilUnix(%v) = %d, civil gives %d", tm, got, want)
+		}
+	}
+}
+
+func TestLengthMatchesUTF16(t *testing.T) {
+	for _, s := range append(fastPathSamples(t), "abc𝄞", "\xff", "é", "a\xe2\x82b", "") {
+		want := 0
+		for _, r := range s {
+			want += utf16.RuneLen(r)
+		}
+		if got := Length(s); got != want {
+			t.Errorf("Length(%q) = %d, want %d", s, got, want)
 		}
 	}
 }
