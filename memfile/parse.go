@@ -137,10 +137,19 @@ func parseText(text string) (*File, []Warning, error) {
 	}
 
 	p := &parser{f: &File{}}
+	// Tier 2 holds nearly all of a big file's entries: its blocks are
+	// allocated once at about their number, not grown by doubling.
+	sized := false
+	if n := strings.Count(text, "\n[IMPORTANCE:"); n > 64 {
+		p.f.Tiers[1].Blocks, sized = make([]Block, 0, n), true
+	}
 	for i := 0; i < len(lines); i++ {
 		i = p.line(lines, i)
 	}
 	p.endNote()
+	if sized && len(p.f.Tiers[1].Blocks) == 0 {
+		p.f.Tiers[1].Blocks = nil // as an unsized parse leaves it
+	}
 	for n := len(p.f.Preamble); n > 0 && strings.TrimSpace(p.f.Preamble[n-1]) == ""; n-- {
 		p.f.Preamble = p.f.Preamble[:n-1]
 	}
