@@ -908,8 +908,15 @@ func isFieldKey(k string) bool {
 	return true
 }
 
-// entryFields are the keys an entry's tag line may carry.
-var entryFields = map[string]bool{"IMPORTANCE": true, "TIMESTAMP": true, "DATE": true, "TAGS": true, "WEIGHT": true, "ID": true}
+// entryField says whether an entry's tag line may carry the key: a
+// switch, not a map, as every field of every entry is checked.
+func entryField(k string) bool {
+	switch k {
+	case "IMPORTANCE", "TIMESTAMP", "DATE", "TAGS", "WEIGHT", "ID":
+		return true
+	}
+	return false
+}
 
 func canonicalEntryKey(k string) string {
 	if k == "DATE" {
@@ -928,7 +935,7 @@ func entryFromFields(e *Entry, fields fieldList, body []string, extra map[string
 	// costs less than a map for every entry.
 	for i, f := range fields {
 		k := canonicalEntryKey(f.key)
-		if !entryFields[k] && !extra[k] {
+		if !entryField(k) && !extra[k] {
 			return nil, nil, fmt.Errorf("unknown field [%s:...]", f.key)
 		}
 		for _, before := range fields[:i] {
@@ -977,7 +984,9 @@ func entryFromFields(e *Entry, fields fieldList, body []string, extra map[string
 		if v, ok := leadingNumber(w); ok && v >= 0 && v <= 100 {
 			e.Weight = Weight(v*100 + 0.5)
 			e.HasWeight = true
-			if w != e.Weight.String() && strings.TrimRight(strings.TrimRight(w, "0"), ".") != strings.TrimRight(strings.TrimRight(e.Weight.String(), "0"), ".") {
+			var buf [24]byte
+			canon := e.Weight.appendTo(buf[:0]) // compared in place, not made a string
+			if w != string(canon) && strings.TrimRight(strings.TrimRight(w, "0"), ".") != strings.TrimRight(strings.TrimRight(string(canon), "0"), ".") {
 				how = append(how, fmt.Sprintf("weight %q read as %s", w, e.Weight))
 			}
 		}
