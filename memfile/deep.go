@@ -139,9 +139,24 @@ func judgmentBrief(f *File, deep *DeepReport) {
 	if len(all) > nearDuplicateLimit {
 		all = all[:nearDuplicateLimit]
 	}
-	words := make([]map[string]bool, len(all))
+	// Each entry's words as sorted numbers: the pairs below (80,000 of
+	// them at the limit) then compare by merging two short lists instead
+	// of looking every word of one up in the other's map.
+	ids := map[string]uint32{}
+	words := make([][]uint32, len(all))
 	for i, e := range all {
-		words[i] = wordSet(e.Text)
+		set := wordSet(e.Text)
+		w := make([]uint32, 0, len(set))
+		for word := range set {
+			id, ok := ids[word]
+			if !ok {
+				id = uint32(len(ids))
+				ids[word] = id
+			}
+			w = append(w, id)
+		}
+		slices.Sort(w)
+		words[i] = w
 	}
 	parent := make([]int, len(all))
 	for i := range parent {
@@ -156,6 +171,13 @@ func judgmentBrief(f *File, deep *DeepReport) {
 	}
 	for i := range all {
 		for j := i + 1; j < len(all); j++ {
+			// The overlap is at most the smaller set and the union at least
+			// the larger, so sizes further apart than 0.6 cannot reach it
+			// (float division is monotonic: the skip is exact).
+			small, large := min(len(words[i]), len(words[j])), max(len(words[i]), len(words[j]))
+			if small == 0 || float64(small)/float64(large) < 0.6 {
+				continue
+			}
 			if jaccard(words[i], words[j]) >= 0.6 {
 				parent[find(j)] = find(i)
 			}
@@ -189,14 +211,22 @@ func wordSet(s string) map[string]bool {
 	return out
 }
 
-func jaccard(a, b map[string]bool) float64 {
+// jaccard is |a ∩ b| / |a ∪ b| of two sorted sets without repeats.
+func jaccard(a, b []uint32) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
 	inter := 0
-	for w := range a {
-		if b[w] {
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
 			inter++
+			i++
+			j++
 		}
 	}
 	return float64(inter) / float64(len(a)+len(b)-inter)

@@ -1,0 +1,100 @@
+package memfile
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// judgmentBrief compares word sets as sorted numbers and skips pairs
+// whose sizes cannot reach the threshold; the groups must be those of
+// the plain map-based Jaccard on every pair.
+func TestNearDuplicatesMatchPlainJaccard(t *testing.T) {
+	vocab := strings.Fields("cache retry upload billing webhook latency handler session token deploy build tests flaky docs api auth search config release index")
+	rng := rand.New(rand.NewPCG(5, 6))
+	today := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	for round := range 20 {
+		f := New(DefaultConfig())
+		for i := range 150 + round*20 {
+			n := 1 + rng.IntN(8)
+			var words []string
+			for range n {
+				words = append(words, vocab[rng.IntN(len(vocab))])
+			}
+			if rng.IntN(10) == 0 {
+				words = []string{"a", "to"} // no word of three letters: an empty set
+			}
+			e := &Entry{ID: itoa(round) + "x" + itoa(i), Importance: 3, Date: today, Text: strings.Join(words, " ")}
+			f.Tiers[1].Blocks = append(f.Tiers[1].Blocks, Block{Entry: e})
+		}
+		deep := &DeepReport{}
+		judgmentBrief(f, deep)
+		if want := plainNearDuplicates(f); !slices.EqualFunc(deep.NearDuplicates, want, slices.Equal[[]string]) {
+			t.Fatalf("round %d: near duplicates\n%v\nwant\n%v", round, deep.NearDuplicates, want)
+		}
+		if round == 0 && len(deep.NearDuplicates) == 0 {
+			t.Fatal("no near duplicates to compare")
+		}
+	}
+}
+
+// plainNearDuplicates is judgmentBrief's grouping as it was written
+// first: a map of words per entry and every pair compared.
+func plainNearDuplicates(f *File) [][]string {
+	all := append(f.Entries(1), f.Entries(2)...)
+	if len(all) > nearDuplicateLimit {
+		all = all[:nearDuplicateLimit]
+	}
+	words := make([]map[string]bool, len(all))
+	for i, e := range all {
+		words[i] = wordSet(e.Text)
+	}
+	jac := func(a, b map[string]bool) float64 {
+		if len(a) == 0 || len(b) == 0 {
+			return 0
+		}
+		inter := 0
+		for w := range a {
+			if b[w] {
+				inter++
+			}
+		}
+		return float64(inter) / float64(len(a)+len(b)-inter)
+	}
+	parent := make([]int, len(all))
+	for i := range parent {
+		parent[i] = i
+	}
+	find := func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for i := range all {
+		for j := i + 1; j < len(all); j++ {
+			if jac(words[i], words[j]) >= 0.6 {
+				parent[find(j)] = find(i)
+			}
+		}
+	}
+	groups := map[int][]string{}
+	var roots []int
+	for i, e := range all {
+		r := find(i)
+		if len(groups[r]) == 0 {
+			roots = append(roots, r)
+		}
+		groups[r] = append(groups[r], e.ID)
+	}
+	var out [][]string
+	for _, r := range roots {
+		if len(groups[r]) > 1 {
+			out = append(out, groups[r])
+		}
+	}
+	return out
+}
