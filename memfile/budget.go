@@ -19,7 +19,32 @@ type Tokens struct {
 // section's cost is the sum of its blocks' costs and the budget check can
 // drop blocks without rendering the file again.
 func lineTokens(s string) int {
-	return (utf8.RuneCountInString(s) + 3) / 4
+	return (runeCount(s) + 3) / 4
+}
+
+// runeCount is utf8.RuneCountInString, eight ASCII bytes at a time
+// until the first byte that is not ASCII: the budget counts every
+// entry's text several times a pass.
+func runeCount(s string) int {
+	i := asciiPrefix(s)
+	return i + utf8.RuneCountInString(s[i:])
+}
+
+// asciiPrefix is the length of the run of ASCII bytes s starts with,
+// read a word at a time.
+func asciiPrefix(s string) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for i < len(s) && s[i] < utf8.RuneSelf {
+		i++
+	}
+	return i
 }
 
 // estimateText applies the estimate to any text.

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
-	"unicode/utf8"
 )
 
 // View says what the context view shows and how much room it has.
@@ -32,12 +31,11 @@ type View struct {
 func Length(s string) int {
 	// ASCII, most of any view, is one unit a byte: only the rest is
 	// decoded.
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return i + length16(s[i:])
-		}
+	i := asciiPrefix(s)
+	if i == len(s) {
+		return i
 	}
-	return len(s)
+	return i + length16(s[i:])
 }
 
 func length16(s string) int {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // The parser's fast paths skip work only where the slow path would change
@@ -156,6 +157,22 @@ func TestLengthMatchesUTF16(t *testing.T) {
 		}
 		if got := Length(s); got != want {
 			t.Errorf("Length(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+func TestRuneCountMatchesUTF8(t *testing.T) {
+	samples := fastPathSamples(t)
+	long := strings.Repeat("abcdefgh", 5)
+	for _, s := range samples[:2000] {
+		samples = append(samples, long+s, long[:13]+s+long, s+long)
+	}
+	for _, s := range samples {
+		if got, want := runeCount(s), utf8.RuneCountInString(s); got != want {
+			t.Errorf("runeCount(%q) = %d, want %d", s, got, want)
+		}
+		if p := asciiPrefix(s); strings.IndexFunc(s[:p], func(r rune) bool { return r >= utf8.RuneSelf }) >= 0 || (p < len(s) && s[p] < utf8.RuneSelf) {
+			t.Errorf("asciiPrefix(%q) = %d", s, p)
 		}
 	}
 }
