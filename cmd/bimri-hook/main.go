@@ -5,6 +5,7 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
 	"time"
 )
 
@@ -13,5 +14,16 @@ import (
 var version = "0.1.0"
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == "hook" {
+		// A hook lives a few milliseconds and exits, which frees all its
+		// memory: a collection during it is work for nothing. At GOGC 400
+		// a hook on an ordinary file never collects, one on a
+		// 10,000-entry file collects a few times less (measured: about a
+		// fifth less CPU, and fewer pages faulted in, the collector's own
+		// among them). The limit keeps the largest file a store accepts
+		// within a bounded peak.
+		debug.SetGCPercent(400)
+		debug.SetMemoryLimit(128 << 20)
+	}
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr, time.Now()))
 }
