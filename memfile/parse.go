@@ -872,12 +872,12 @@ func splitFieldsLenient(s string) (fields fieldList, rest string, bold bool, ok 
 // kept once it is built.
 func splitFieldsInto(out fieldList, s string) (fields fieldList, rest string, bold bool, ok bool) {
 	out = out[:0]
-	if out == nil && strings.HasPrefix(strings.TrimLeft(s, " \t*_"), "[") {
+	if out == nil && strings.HasPrefix(trimMarks(s), "[") {
 		// A tag line has four or five fields: one allocation, not three.
 		out = make(fieldList, 0, 6)
 	}
 	for {
-		next := strings.TrimLeft(s, " \t*_")
+		next := trimMarks(s)
 		if !strings.HasPrefix(next, "[") {
 			break
 		}
@@ -886,7 +886,9 @@ func splitFieldsInto(out fieldList, s string) (fields fieldList, rest string, bo
 			break
 		}
 		key, val, ok := strings.Cut(next[1:end], ":")
-		key = strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(key), " ", ""))
+		if !isFieldKey(key) { // else already upper-case with no space
+			key = strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(key), " ", ""))
+		}
 		if !ok || key == "" || !isFieldKey(key) {
 			break
 		}
@@ -897,6 +899,16 @@ func splitFieldsInto(out fieldList, s string) (fields fieldList, rest string, bo
 		s = next[end+1:]
 	}
 	return out, s, bold, len(out) > 0
+}
+
+// trimMarks is strings.TrimLeft(s, " \t*_") without building the cut
+// set on every call: every tag line and every field goes through it.
+func trimMarks(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '*' || s[i] == '_') {
+		i++
+	}
+	return s[i:]
 }
 
 func isFieldKey(k string) bool {
