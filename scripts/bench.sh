@@ -28,6 +28,8 @@ trap 'rm -rf "$work"' EXIT
 
 # Built as `make build` builds it, so the figures are the shipped binary's.
 "$GO" build -trimpath -tags urfave_cli_no_docs -ldflags '-s -w' -o "$work/bimri-hook" ./cmd/bimri-hook
+"$GO" build -trimpath -ldflags '-s -w' -o "$work/gofloor" ./reliability/cmd/gofloor
+"$GO" build -trimpath -tags urfave_cli_no_docs -ldflags '-s -w' -o "$work/golinked" ./reliability/cmd/golinked
 "$GO" build -o "$work/genfull" ./reliability/cmd/genfull
 "$GO" build -o "$work/benchrun" ./reliability/cmd/benchrun
 "$work/genfull" -dir "$work/full" >/dev/null
@@ -39,7 +41,7 @@ trap 'rm -rf "$work"' EXIT
 	echo "bimri-hook benchmarks: $(date -u +%Y-%m-%d), $("$GO" env GOVERSION), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	echo
 	echo "== Whole process: hook on a full memory file, side by side with cat"
-	"$work/benchrun" -bin "$work/bimri-hook" -full "$work/full" -big "$work/big" -recall "$work/recall" -runs "$RUNS" -dir "$BENCH_DIR"
+	"$work/benchrun" -bin "$work/bimri-hook" -full "$work/full" -big "$work/big" -recall "$work/recall" -floor "$work/gofloor" -linked "$work/golinked" -runs "$RUNS" -dir "$BENCH_DIR"
 	echo
 	echo "== Start-up: GODEBUG=inittrace=1 bimri-hook version (bytes allocated by package inits; times vary with load)"
 	GODEBUG=inittrace=1 "$work/bimri-hook" version 2>&1 >/dev/null | awk '/^init/ { n++; ms += $5; kb += $8 / 1024 } END { printf "%d packages initialised, %.2f ms, %.1f KB allocated\n", n, ms, kb }'

@@ -6,7 +6,7 @@
 // starting the binary at all, so the hook's own work can be told from its
 // start-up.
 //
-//	go run ./reliability/cmd/benchrun -bin dist/bimri-hook -full /tmp/full [-big /tmp/big]
+//	go run ./reliability/cmd/benchrun -bin dist/bimri-hook -full /tmp/full [-big /tmp/big] [-floor gofloor -linked golinked]
 //
 // Every command runs in a workspace of its own, put back before each run
 // (outside the timed region, followed by a sync so no dirty page is
@@ -154,6 +154,8 @@ func run() error {
 	today := flag.String("today", "2026-11-29", "BIMRI_TODAY for the hook runs")
 	recallSrc := flag.String("recall", "", "folder holding a memory with a 10,000-record archive (from genfull -days 125 -per-day 81; optional): time UserPromptSubmit's recall on it")
 	only := flag.String("only", "", "a regular expression: time only the commands whose names match it, with their cats (for a quick look at one case)")
+	floor := flag.String("floor", "", "a Go program that only prints a line (reliability/cmd/gofloor; optional): the start-up of any Go process")
+	linked := flag.String("linked", "", "a Go program that links every package bimri-hook imports and only prints a line (reliability/cmd/golinked; optional): the binary's start-up before any work")
 	parent := flag.String("dir", "", "folder to make the workspaces in (default: the temp folder); its filesystem sets the cost of fsync")
 	flag.Parse()
 	if *full == "" {
@@ -241,6 +243,22 @@ func run() error {
 		// The floor: starting the binary and running its package inits,
 		// with no memory work at all.
 		{name: "bimri-hook version", ws: first, args: []string{binPath, "version"}, cat: catFull},
+	}
+	// Below the binary's own start-up, two floors measured in the same
+	// run: any Go process, and one that links and initialises every
+	// package bimri-hook does. What a hook takes above the second is its
+	// own work.
+	for _, p := range []struct{ name, path string }{{"go floor", *floor}, {"go linked", *linked}} {
+		if p.path == "" {
+			continue
+		}
+		abs, err := filepath.Abs(p.path)
+		if err != nil {
+			return err
+		}
+		benches = append(benches, &bench{name: p.name, ws: first, args: []string{abs}, cat: catFull})
+	}
+	benches = append(benches, []*bench{
 		{name: "SessionStart steady", ws: steady, args: hook, stdin: event(steady, "SessionStart", start), cat: catFull},
 		{name: "SessionStart new", ws: steady, args: hook, stdin: event(steady, "SessionStart", map[string]any{"source": "startup", "session_id": "bench-new"}), cat: catFull},
 		{name: "SessionStart first", ws: first, args: hook, stdin: event(first, "SessionStart", start), cat: catFull},
@@ -248,7 +266,7 @@ func run() error {
 		{name: "Stop", ws: steady, args: hook, stdin: event(steady, "Stop", map[string]any{"stop_hook_active": true}), cat: catFull},
 		{name: "SessionEnd", ws: first, args: hook, stdin: event(first, "SessionEnd", end), cat: catFull},
 		{name: "UserPromptSubmit", ws: steady, args: hook, stdin: event(steady, "UserPromptSubmit", map[string]any{"prompt": "Add a retry to the upload loop and test it"}), cat: catFull},
-	}
+	}...)
 	if *big != "" {
 		bigWS, err := newWorkspace("big", *big)
 		if err != nil {
