@@ -174,3 +174,27 @@ func TestRuneCountMatchesUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestCountsAtEveryOffset puts a byte that is not ASCII (a valid rune of
+// two, three or four bytes, a cut one, a stray continuation byte) at every
+// offset within and across the eight-byte words asciiPrefix reads, with
+// more after it, and checks Length against a plain UTF-16 count and
+// runeCount against utf8's. (The UTF-16 count is what Claude Code
+// measures: checked once with node on the JSON the hook writes.)
+func TestCountsAtEveryOffset(t *testing.T) {
+	for n := 0; n <= 26; n++ {
+		for off := 0; off <= n; off++ {
+			for _, odd := range []string{"\x80", "\xff", "é", "€", "😀", "\xf0\x9f", "\xe2\x82", "\x7f", "\x00"} {
+				for _, tail := range []string{"", "a", "😀", "\xc3"} {
+					s := strings.Repeat("a", off) + odd + strings.Repeat("b", n-off) + tail
+					if got, want := Length(s), len(utf16.Encode([]rune(s))); got != want {
+						t.Errorf("Length(%q) = %d, want %d", s, got, want)
+					}
+					if got, want := runeCount(s), utf8.RuneCountInString(s); got != want {
+						t.Errorf("runeCount(%q) = %d, want %d", s, got, want)
+					}
+				}
+			}
+		}
+	}
+}
