@@ -298,7 +298,7 @@ type viewGroup struct {
 	share   int // the most room the group may take; 0 for no bound
 	// leave is the room the group leaves for those after it, as long as
 	// it keeps half the view; 0 for none.
-	leave int
+	leave  int
 	built  int // the length of the lines addEntry built
 	hidden int // items after those lines, counted but never built
 }
