@@ -113,7 +113,7 @@ func TestSessionStartAsksToConsolidateDecisions(t *testing.T) {
 
 	a := memfile.Advise(f, day, cfg)
 	is.True(a.Lasting*100 >= a.Room*90) // past 90% of its room
-	is.Equal(len(a.Consolidate), 0) // Tier 2 is far from its budget
+	is.Equal(len(a.Consolidate), 0)     // Tier 2 is far from its budget
 	is.True(len(a.Decisions) >= 2)
 
 	first := startText(t, env, "s1")
