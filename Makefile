@@ -32,7 +32,7 @@ build:
 # The one test command: the README and .ci/run both call it. The e2e
 # package installs Claude Code 2.1.328 with npm into a cache on first use.
 test: cross-check
-	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt -w these files:"; echo "$$unformatted"; exit 1; fi
+	@unformatted=$$("$$($(GO) env GOROOT)/bin/gofmt" -l .); if [ -n "$$unformatted" ]; then echo "gofmt -w these files:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 30m ./...
 
