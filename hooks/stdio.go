@@ -50,6 +50,10 @@ func ReadInput(r io.Reader, wait time.Duration) ([]byte, error) {
 func (out Output) Write(w io.Writer) error {
 	switch {
 	case out.JSON != nil:
+		if data, ok := appendAnswer(make([]byte, 0, answerSize(out.JSON)), out.JSON); ok {
+			_, err := w.Write(data)
+			return err
+		}
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
