@@ -183,7 +183,10 @@ func ContextView(f *File, v View) string {
 		reserve = Length(footer(0))
 	}
 
+	// Sized once: the view is at most its limit, and a UTF-16 unit is at
+	// most 3 bytes of UTF-8; growing by doubling touched twice the memory.
 	var b strings.Builder
+	b.Grow(min(viewBytes(head, groups, footer(total)), 3*v.Limit))
 	used := 0
 	add := func(s string) bool {
 		n := Length(s) + 1
@@ -306,6 +309,18 @@ type viewGroup struct {
 // buildEveryLine turns addEntry's shortcut off, for the test that shows
 // the shortcut changes nothing.
 var buildEveryLine = false
+
+// viewBytes is the most bytes a view of these groups can take.
+func viewBytes(head string, groups []viewGroup, footer string) int {
+	n := len(head) + 1 + len(footer)
+	for _, g := range groups {
+		n += len(g.heading) + 1
+		for _, l := range g.lines {
+			n += len(l.text) + 1
+		}
+	}
+	return n
+}
 
 // length is the room the group takes whole: its heading and lines.
 func (g viewGroup) length() int {
