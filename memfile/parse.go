@@ -34,14 +34,6 @@ var tierTitles = [3]string{
 	"## Tier 3: Pattern Recognition",
 }
 
-// Patterns are compiled on first use, never at start-up (see the README's
-// start-up figures): a process that does not parse does not pay for them.
-var (
-	headerRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^<!--\s*BIMRI\s+v?([^\s|]*)\s*\|(.*?)-->$`) })
-	tierRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^##\s*tier\s*([123])\b`) })
-	listMark = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+`) })
-)
-
 // validID says whether id is 1-32 lower-case letters, digits or dashes,
 // not starting with a dash: `^[a-z0-9][a-z0-9-]{0,31}$` by hand, as every
 // entry's ID is checked.
@@ -238,7 +230,7 @@ func (p *parser) line(lines []string, i int) int {
 		return i
 	}
 	if p.zone == inPreamble && !p.header && strings.HasPrefix(t, "<!--") {
-		if m := headerRe().FindStringSubmatch(t); m != nil {
+		if m := matchHeader(t); m != nil {
 			if p.parseHeader(m, lineNo) {
 				return i
 			}
@@ -291,20 +283,17 @@ func (p *parser) line(lines []string, i int) int {
 }
 
 // tierHeading matches a tier heading ("## Tier 2: ...", any case); the
-// cheap prefix test spares the regular expression on every other line.
+// cheap prefix test spares lower-casing every other line.
 func tierHeading(t string) []string {
 	if !strings.HasPrefix(t, "##") {
 		return nil
 	}
-	return tierRe().FindStringSubmatch(strings.ToLower(t))
+	return matchTier(strings.ToLower(t))
 }
 
 // stripListMark drops a leading "- ", "* ", "+ " or "1. " list marker.
 func stripListMark(t string) string {
-	if t == "" || !strings.ContainsRune("-*+0123456789", rune(t[0])) {
-		return t
-	}
-	return listMark().ReplaceAllString(t, "")
+	return t[listMarkEnd(t):]
 }
 
 func (p *parser) tier() int {
@@ -365,7 +354,7 @@ func (p *parser) parseHeader(m []string, lineNo int) bool {
 // caller that needs only the session count or the token estimate need not
 // parse the whole file.
 func ParseHeader(line string) (Header, bool) {
-	m := headerRe().FindStringSubmatch(strings.TrimSpace(line))
+	m := matchHeader(strings.TrimSpace(line))
 	if m == nil {
 		return Header{}, false
 	}
