@@ -25,6 +25,27 @@ type ArchiveRecord struct {
 	Reason     string
 }
 
+// The reasons of entries that left the file because another took their
+// place: the agent's summary (Consolidate) or deep maintenance's merge of
+// near-duplicates. ReplacedBy reads them back, so a removed entry can be
+// followed to the line that holds it now.
+const (
+	reasonConsolidated = "consolidated into "
+	reasonMerged       = "merged into "
+)
+
+// ReplacedBy returns the ID of the entry that took the archived one's
+// place, read from its record's reason, or false when it left for another
+// reason (budget, threshold, forget).
+func ReplacedBy(reason string) (string, bool) {
+	for _, prefix := range []string{reasonConsolidated, reasonMerged} {
+		if id, ok := strings.CutPrefix(reason, prefix); ok {
+			return id, true
+		}
+	}
+	return "", false
+}
+
 // RenderArchived renders removals as archive records dated day, to append
 // to the archive.
 func RenderArchived(items []Removal, day time.Time) []byte {

@@ -66,7 +66,7 @@ func (f *File) Consolidate(ids []string, text string) (*Entry, []Removal, error)
 		return nil, nil, err
 	}
 	summary.Importance = n.Importance
-	reason := "consolidated into " + summary.ID
+	reason := reasonConsolidated + summary.ID
 	var gone []Removal
 	renamed := map[string]string{}
 	for _, e := range olds {

@@ -51,9 +51,10 @@ func length16(s string) int {
 // ContextView renders what goes into the model's context: the global
 // memory's entries, the latest work, Tier 1 (at most half the view), the
 // decisions, patterns (established first), the rest of Tier 2 by weight,
-// then one line saying how much was left out and where to find it. Items go in that order until the next one does not fit (the
-// global memory stops at its share of the room first); nothing is ever
-// cut mid-line, and the result never exceeds v.Limit.
+// then one line saying how much was left out and where to find it. Items
+// go in that order until the next one does not fit (the global memory
+// stops at its share of the room first); nothing is ever cut mid-line,
+// and the result never exceeds v.Limit.
 func ContextView(f *File, v View) string {
 	if v.Name == "" {
 		v.Name = "bimri.md"

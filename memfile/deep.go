@@ -58,7 +58,7 @@ func mergeDuplicates(f *File, rep *Report) {
 			removed[other.e] = true
 			renamed[other.e.ID] = keep.ID
 			m.Removed = append(m.Removed, other.e.ID)
-			rep.Removed = append(rep.Removed, Removal{Tier: other.tier, Entry: other.e, Reason: "merged into " + keep.ID})
+			rep.Removed = append(rep.Removed, Removal{Tier: other.tier, Entry: other.e, Reason: reasonMerged + keep.ID})
 		}
 		rep.Deep.Merged = append(rep.Deep.Merged, m)
 	}

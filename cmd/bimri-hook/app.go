@@ -31,7 +31,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now time.Time
 	// The hot path, `bimri-hook hook` exactly as the settings and the
 	// plugin run it, skips building the CLI (every command and its flags),
 	// a cost every hook event would pay for nothing.
-	if len(args) == 2 && args[1] == "hook" {
+	if isHookRun(args) {
 		a := &app{stdin: stdin, stdout: stdout, stderr: stderr, now: now}
 		if err := a.hook(nil); err != nil {
 			fmt.Fprintln(stderr, errorLine(err))
@@ -46,6 +46,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now time.Time
 	}
 	return exitOK
 }
+
+// isHookRun says whether args are `bimri-hook hook` exactly as the
+// settings and the plugin run it: the hot path, which run dispatches
+// without the CLI and main tunes the collector for.
+func isHookRun(args []string) bool { return len(args) == 2 && args[1] == "hook" }
 
 // errorLine is the one stderr line for an error: prefixed once, on one
 // line, however the error was built.

@@ -14,7 +14,7 @@ import (
 var version = "0.1.0"
 
 func main() {
-	if len(os.Args) == 2 && os.Args[1] == "hook" {
+	if isHookRun(os.Args) {
 		// A hook lives a few milliseconds and exits, which frees all its
 		// memory: a collection during it is work for nothing. At GOGC 400
 		// a hook on an ordinary file never collects, one on a

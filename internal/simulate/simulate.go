@@ -762,7 +762,7 @@ func (s *simulator) serving(sessions int) (Serving, error) {
 			if holder, _ = f.Find(id); holder != nil {
 				break
 			}
-			into, ok := replacedBy(archived[id])
+			into, ok := memfile.ReplacedBy(archived[id])
 			if !ok {
 				break
 			}
@@ -791,18 +791,6 @@ func (s *simulator) serving(sessions int) (Serving, error) {
 		}
 	}
 	return sv, nil
-}
-
-// replacedBy reads the entry that took another's place from the reason
-// the archive gives: "consolidated into ID" (the agent's summary) or
-// "merged into ID" (deep maintenance's duplicate merge).
-func replacedBy(reason string) (string, bool) {
-	for _, prefix := range []string{"consolidated into ", "merged into "} {
-		if id, ok := strings.CutPrefix(reason, prefix); ok {
-			return id, true
-		}
-	}
-	return "", false
 }
 
 func b2i(b bool) int {
