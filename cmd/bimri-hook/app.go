@@ -183,6 +183,10 @@ type app struct {
 	now            time.Time
 	// agentRun is set for a command the agent runs (see agentRuns).
 	agentRun bool
+	// hookProcess is set by `hook`: this process handles one event and
+	// exits, so it may shape its own heap (package hugeheap), which the
+	// many events of `simulate` in one process must not.
+	hookProcess bool
 }
 
 // agentLockWait is how long a command the agent runs waits for the lock.

@@ -2,12 +2,16 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"time"
 
 	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/internal/event"
+	"github.com/bimri/bimri-hook/internal/hugeheap"
+	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/internal/workspace"
+	"github.com/bimri/bimri-hook/memfile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -37,6 +41,7 @@ func (a *app) hook(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	a.hookProcess = true
 	out, err := a.handle(c, in)
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Event, err)
@@ -56,6 +61,13 @@ func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
 	}
 	if cfgErr != nil && in.Event != event.SessionStart {
 		return hooks.Output{}, cfgErr
+	}
+	if a.hookProcess {
+		files := []string{ws.store.Path(memfile.MemoryName)}
+		if in.Event == event.UserPromptSubmit {
+			files = append(files, filepath.Join(ws.store.StatePath(), recall.IndexName))
+		}
+		hugeheap.ForFiles(files...)
 	}
 	env := hooks.Env{
 		Store:     ws.store,

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package hugeheap
+
+// Prepare does nothing here: transparent huge pages are Linux's.
+func Prepare(bytes int64) {}
