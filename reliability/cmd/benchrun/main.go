@@ -51,6 +51,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -257,6 +258,11 @@ func run() error {
 			return err
 		}
 		benches = append(benches, &bench{name: p.name, ws: first, args: []string{abs}, cat: catFull})
+		if p.name == "go floor" {
+			// The same floor touching faultPages fresh pages: the price
+			// of a page fault, measured in this run (see report).
+			benches = append(benches, &bench{name: "go floor touching", ws: first, args: []string{abs, "-touch", strconv.Itoa(faultPages)}, cat: catFull})
+		}
 	}
 	benches = append(benches, []*bench{
 		{name: "SessionStart steady", ws: steady, args: hook, stdin: event(steady, "SessionStart", start), cat: catFull},
@@ -490,6 +496,38 @@ func report(w io.Writer, benches []*bench, full *workspace, big bool, runs int, 
 		fmt.Fprintf(w, "%-20s %9s %9s %9s %7.1fx %7.1f MB %9s %7d\n", b.name, ms(m), ms(slices.Min(b.times)), ms(slices.Max(b.times)),
 			ratio, float64(b.rss)/(1<<20), ms(median(b.cpu)), median(b.faults))
 	}
+	reportFaultCost(w, benches)
+}
+
+// faultPages is how many fresh pages "go floor touching" writes to.
+const faultPages = 2000
+
+// reportFaultCost prints what one page fault costs, from "go floor
+// touching" against "go floor": the difference in median time and CPU
+// over the difference in faults. Most of what a short process does with
+// memory costs this, once per page it touches first.
+func reportFaultCost(w io.Writer, benches []*bench) {
+	var floor, touching *bench
+	for _, b := range benches {
+		switch b.name {
+		case "go floor":
+			floor = b
+		case "go floor touching":
+			touching = b
+		}
+	}
+	if floor == nil || touching == nil {
+		return
+	}
+	faults := median(touching.faults) - median(floor.faults)
+	if faults <= 0 {
+		return
+	}
+	per := func(a, b []time.Duration) float64 {
+		return float64(median(a)-median(b)) / float64(time.Microsecond) / float64(faults)
+	}
+	fmt.Fprintf(w, "\none page fault (go floor touching %d fresh pages, %d more faults): %.1f us of time, %.1f us of CPU\n",
+		faultPages, faults, per(touching.times, floor.times), per(touching.cpu, floor.cpu))
 }
 
 func median[T time.Duration | int64](ds []T) T {
