@@ -46,6 +46,7 @@ func recallPrompt(env Env, in Input) Output {
 	if err != nil {
 		return Output{}
 	}
+	defer archive.Close()
 	shown := viewIDs(env, in, f)
 	inFile := map[string]bool{}
 	for _, e := range f.Entries(1) {

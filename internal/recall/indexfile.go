@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 
 	"github.com/bimri/bimri-hook/internal/safefile"
 	"github.com/bimri/bimri-hook/memfile"
@@ -23,7 +24,7 @@ const IndexName = "recall-index.bin"
 // the only source of truth: deleting the index only costs one rebuild. A
 // missing archive gives an empty index. A failure to write the index is
 // not an error (the next prompt tries again), nor is a folder that does
-// not exist yet: then nothing is written.
+// not exist yet: then nothing is written. Close the index when done.
 func Load(archivePath, indexPath string) (*Index, error) {
 	info, err := os.Stat(archivePath)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -36,11 +37,8 @@ func Load(archivePath, indexPath string) (*Index, error) {
 		return nil, errors.New(filepath.Base(archivePath) + " is not a regular file")
 	}
 	key := Key{Size: info.Size(), ModTime: info.ModTime().UnixNano()}
-	// The index is a cache of the archive, about its size.
-	if data, err := safefile.Read(indexPath, 2*memfile.MaxArchiveSize); err == nil {
-		if x, err := Decode(data); err == nil && x.Key() == key {
-			return x, nil
-		}
+	if x, err := openIndex(indexPath, key); err == nil {
+		return x, nil
 	}
 	data, err := safefile.Read(archivePath, memfile.MaxArchiveSize)
 	if err != nil {
@@ -56,6 +54,50 @@ func Load(archivePath, indexPath string) (*Index, error) {
 	out := Encode(items, key)
 	writeIndex(indexPath, out)
 	return Decode(out)
+}
+
+// openIndex maps the index at path, if it is for the archive key names
+// and reads whole.
+func openIndex(path string, key Key) (*Index, error) {
+	f, info, err := safefile.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close() // the mapping outlives the descriptor
+	// The index is a cache of the archive, about its size.
+	if info.Size() > 2*memfile.MaxArchiveSize {
+		return nil, errCorrupt
+	}
+	data, unmap, err := mapFile(f, int(info.Size()))
+	if err != nil {
+		return nil, err
+	}
+	var x *Index
+	if err := guard(func() { x, err = Decode(data) }); err != nil || x == nil || x.Key() != key {
+		unmap()
+		return nil, errCorrupt
+	}
+	x.unmap = unmap
+	return x, nil
+}
+
+// guard runs f, which reads a mapped index, and turns a fault there into
+// errCorrupt. The file is only ever replaced by a rename, never cut in
+// place, but if something else cuts it short while it is mapped, reading
+// past its new end faults (SIGBUS): that is a damaged index, which costs
+// the prompt its recall, never the session.
+func guard(f func()) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r)
+			}
+			err = errCorrupt
+		}
+	}()
+	f()
+	return nil
 }
 
 // writeIndex replaces the index atomically, without fsync: it is a cache,

@@ -118,8 +118,16 @@ type Hit struct {
 // prompt's terms (one for a one-term prompt), best first; ties go to the
 // newer item, then the smaller ID. Statistics (document count, lengths,
 // document frequencies) are over all corpora together, so an item ranks
-// the same whichever corpus holds it.
-func Rank(prompt string, opt Options, corpora ...corpus) []Hit {
+// the same whichever corpus holds it. A mapped index that faults while
+// it is read (see guard) gives no hits.
+func Rank(prompt string, opt Options, corpora ...corpus) (hits []Hit) {
+	if guard(func() { hits = rank(prompt, opt, corpora) }) != nil {
+		return nil
+	}
+	return hits
+}
+
+func rank(prompt string, opt Options, corpora []corpus) []Hit {
 	n, total := 0, 0
 	for _, c := range corpora {
 		n += c.size()

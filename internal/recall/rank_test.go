@@ -205,7 +205,7 @@ func fixChecksum(data []byte) []byte {
 	out := slices.Clone(data)
 	copy(out, magic)
 	body := out[headerLen:]
-	sum := crc32.Checksum(body, castagnoli())
+	sum := crc32.ChecksumIEEE(body)
 	out[24], out[25], out[26], out[27] = byte(sum), byte(sum>>8), byte(sum>>16), byte(sum>>24)
 	return out
 }
@@ -243,7 +243,7 @@ func TestLoad(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(x.size(), 2)
 
-	is.NoErr(os.WriteFile(index, []byte("BIMRIRX1 not really"), 0o644))
+	is.NoErr(os.WriteFile(index, []byte("BIMRIRX2 not really"), 0o644))
 	x, err = Load(archive, index)
 	is.NoErr(err)
 	is.Equal(x.size(), 2)
