@@ -15,9 +15,11 @@
 // huge pages (madvise MADV_HUGEPAGE); drops the object and collects, which
 // hands the range back to the allocator, which then serves the parse from
 // it. The collection and the mapping cost about 4 ms, so Prepare does
-// nothing below Threshold. It is advice: where the kernel has no
-// transparent huge pages, or another platform, nothing changes but that
-// cost, and nothing a hook writes or answers depends on it.
+// nothing below Threshold, nor where advice changes nothing: on other
+// platforms, and unless the kernel gives huge pages where advised (mode
+// "[madvise]", the default of most distributions; under "always" the heap
+// has them already). It is advice: nothing a hook writes or answers
+// depends on it.
 package hugeheap
 
 import "os"

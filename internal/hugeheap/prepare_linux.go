@@ -1,6 +1,8 @@
 package hugeheap
 
 import (
+	"bytes"
+	"os"
 	"runtime"
 	"syscall"
 	"unsafe"
@@ -18,30 +20,46 @@ const madvHugePage = 14
 // longer matter next to the work.
 const maxHeap = 64 << 20
 
-// Prepare readies about bytes of heap backed by huge pages (see the
-// package comment); below Threshold it does nothing.
-func Prepare(bytes int64) { prepare(bytes) }
+// Prepare readies about size bytes of heap backed by huge pages (see the
+// package comment); below Threshold, or where advice would change
+// nothing, it does nothing.
+func Prepare(size int64) { prepare(size, thpMode) }
 
-// prepare is Prepare, returning the range it advised (empty if none).
-func prepare(bytes int64) (first, last uintptr) {
-	if bytes < Threshold {
+// thpMode is where the kernel says when it backs memory with huge pages.
+const thpMode = "/sys/kernel/mm/transparent_hugepage/enabled"
+
+// prepare is Prepare, reading the kernel's mode from modePath, and
+// returning the range it advised (empty if none).
+func prepare(size int64, modePath string) (first, last uintptr) {
+	if size < Threshold || !adviceHelps(modePath) {
 		return 0, 0
 	}
-	bytes = min(bytes, maxHeap)
-	region := make([]byte, bytes)
+	size = min(size, maxHeap)
+	region := make([]byte, size)
 	start := uintptr(unsafe.Pointer(unsafe.SliceData(region)))
 	end := start + uintptr(len(region))
 	// Only whole huge pages inside the object: its edges may hold other
 	// objects' pages, already touched.
 	first = (start + hugePage - 1) &^ (hugePage - 1)
 	last = end &^ (hugePage - 1)
-	if last > first {
-		// Advice only: an error (no THP in this kernel) changes nothing.
-		syscall.Syscall(syscall.SYS_MADVISE, first, last-first, madvHugePage)
+	if last <= first {
+		return 0, 0
+	}
+	if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, first, last-first, madvHugePage); errno != 0 {
+		return 0, 0 // refused: the collection below would be for nothing
 	}
 	// After its last use the object is garbage: the collection frees
 	// its range for the allocations to come.
 	runtime.KeepAlive(region)
 	runtime.GC()
 	return first, last
+}
+
+// adviceHelps says whether the kernel at modePath backs memory with huge
+// pages only where advised ("[madvise]"). Under "always" the heap gets
+// them without advice, under "never" not at all, and without the file
+// there are none: in each, Prepare's collection would buy nothing.
+func adviceHelps(modePath string) bool {
+	mode, err := os.ReadFile(modePath)
+	return err == nil && bytes.Contains(mode, []byte("[madvise]"))
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/matryer/is"
@@ -13,13 +14,12 @@ import (
 // the allocations to come) and leaves a heap range marked for huge
 // pages, which /proc/self/smaps shows as the "hg" flag.
 func TestPrepareAdvisesHugePages(t *testing.T) {
-	enabled, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-	if err != nil || bytes.Contains(enabled, []byte("[never]")) {
-		t.Skip("no transparent huge pages here")
+	if !adviceHelps(thpMode) {
+		t.Skip("this kernel does not back memory with huge pages only where advised")
 	}
 	is := is.New(t)
 	before := numGC()
-	first, last := prepare(8 << 20)
+	first, last := prepare(8<<20, thpMode)
 	is.True(numGC() > before)    // Prepare collected
 	is.True(last-first >= 4<<20) // at least two whole huge pages advised
 	smaps, err := os.ReadFile("/proc/self/smaps")
@@ -27,6 +27,41 @@ func TestPrepareAdvisesHugePages(t *testing.T) {
 		t.Skip("no /proc/self/smaps here")
 	}
 	is.True(advisedHuge(smaps, first, last)) // the whole range is marked "hg"
+}
+
+func TestAdviceHelpsOnlyInMadviseMode(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		mode string // the kernel file's content; "" for no file
+		want bool
+	}{
+		{"always [madvise] never\n", true},
+		{"[always] madvise never\n", false},
+		{"always madvise [never]\n", false},
+		{"", false},
+	} {
+		path := filepath.Join(dir, "missing")
+		if c.mode != "" {
+			path = filepath.Join(dir, "enabled")
+			if err := os.WriteFile(path, []byte(c.mode), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := adviceHelps(path); got != c.want {
+			t.Errorf("adviceHelps(%q) = %v, want %v", c.mode, got, c.want)
+		}
+	}
+}
+
+// Where advice would change nothing, Prepare spends no collection.
+func TestPrepareSkipsWhereAdviceChangesNothing(t *testing.T) {
+	is := is.New(t)
+	never := filepath.Join(t.TempDir(), "enabled")
+	is.NoErr(os.WriteFile(never, []byte("always madvise [never]\n"), 0o644))
+	before := numGC()
+	first, last := prepare(8<<20, never)
+	is.Equal(numGC(), before)
+	is.Equal(first, last)
 }
 
 // advisedHuge says whether the mappings in smaps that cover [first, last)

@@ -3,4 +3,4 @@
 package hugeheap
 
 // Prepare does nothing here: transparent huge pages are Linux's.
-func Prepare(bytes int64) {}
+func Prepare(size int64) {}
