@@ -2,14 +2,12 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"time"
 
 	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/internal/hugeheap"
-	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/urfave/cli/v2"
@@ -63,11 +61,7 @@ func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
 		return hooks.Output{}, cfgErr
 	}
 	if a.hookProcess {
-		files := []string{ws.store.Path(memfile.MemoryName)}
-		if in.Event == event.UserPromptSubmit {
-			files = append(files, filepath.Join(ws.store.StatePath(), recall.IndexName))
-		}
-		hugeheap.ForFiles(files...)
+		hugeheap.ForFiles(ws.store.Path(memfile.MemoryName))
 	}
 	env := hooks.Env{
 		Store:     ws.store,

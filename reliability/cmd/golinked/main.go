@@ -23,7 +23,6 @@ import (
 	_ "github.com/bimri/bimri-hook/internal/inspect"
 	_ "github.com/bimri/bimri-hook/internal/install"
 	_ "github.com/bimri/bimri-hook/internal/mergedriver"
-	_ "github.com/bimri/bimri-hook/internal/recall"
 	_ "github.com/bimri/bimri-hook/internal/simulate"
 	_ "github.com/bimri/bimri-hook/internal/workspace"
 	_ "github.com/bimri/bimri-hook/memfile"
