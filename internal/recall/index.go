@@ -192,21 +192,21 @@ func (x *Index) docLen(doc int) int { return u32(x.lens, doc) }
 
 func (x *Index) term(i int) string { return string(x.strs[u32(x.strOff, i):u32(x.strOff, i+1)]) }
 
-func (x *Index) postings(term string) []posting {
+// postings are read where they lie in the index, not copied: a term
+// every item holds has thousands. A list naming a document past the end
+// is damage, and is dropped whole.
+func (x *Index) postings(term string) postingList {
 	i, found := sort.Find(x.nterms, func(i int) int { return strings.Compare(term, x.term(i)) })
 	if !found {
-		return nil
+		return postingList{}
 	}
-	from, to := u32(x.postOff, i), u32(x.postOff, i+1)
-	out := make([]posting, 0, to-from)
-	for p := from; p < to; p++ {
-		doc := u32(x.posts, 2*p)
-		if doc >= x.docs {
-			return nil
+	l := postingList{raw: x.posts[8*u32(x.postOff, i) : 8*u32(x.postOff, i+1)]}
+	for p := range l.len() {
+		if u32(l.raw, 2*p) >= x.docs {
+			return postingList{}
 		}
-		out = append(out, posting{doc, float64(math.Float32frombits(uint32(u32(x.posts, 2*p+1))))})
 	}
-	return out
+	return l
 }
 
 func (x *Index) item(doc int) (Item, error) {

@@ -86,12 +86,33 @@ type posting struct {
 	tf  float64
 }
 
+// postingList is one term's postings: a Memory's slice, or an Index's
+// bytes as stored (doc u32, tf float32 bits), read in place.
+type postingList struct {
+	mem []posting
+	raw []byte
+}
+
+func (l postingList) len() int {
+	if l.raw != nil {
+		return len(l.raw) / 8
+	}
+	return len(l.mem)
+}
+
+func (l postingList) at(i int) posting {
+	if l.raw != nil {
+		return posting{u32(l.raw, 2*i), float64(math.Float32frombits(uint32(u32(l.raw, 2*i+1))))}
+	}
+	return l.mem[i]
+}
+
 // corpus is what Rank searches: the in-memory Memory and the on-disk Index.
 type corpus interface {
 	size() int
 	totalLen() int
 	docLen(doc int) int
-	postings(term string) []posting
+	postings(term string) postingList
 	item(doc int) (Item, error)
 }
 
@@ -140,7 +161,7 @@ func rank(prompt string, opt Options, corpora []corpus) []Hit {
 
 	type term struct {
 		text  string
-		lists [][]posting
+		lists []postingList
 		df    int
 	}
 	var terms []term
@@ -154,7 +175,7 @@ func rank(prompt string, opt Options, corpora []corpus) []Hit {
 		for _, c := range corpora {
 			p := c.postings(w)
 			t.lists = append(t.lists, p)
-			t.df += len(p)
+			t.df += p.len()
 		}
 		if t.df > 0 {
 			terms = append(terms, t)
@@ -176,21 +197,22 @@ func rank(prompt string, opt Options, corpora []corpus) []Hit {
 	var cands []cand
 	for ci, c := range corpora {
 		scores := make([]float64, c.size())
-		matched := make([]int, c.size())
-		var touched []int
+		// A document matches at most maxQueryTerms terms: a byte counts
+		// them, and an archive's 10,000 documents touch fewer pages.
+		matched := make([]uint8, c.size())
 		for _, t := range terms {
 			idf := math.Log(1 + (float64(n)-float64(t.df)+0.5)/(float64(t.df)+0.5))
-			for _, p := range t.lists[ci] {
+			l := t.lists[ci]
+			for i := range l.len() {
+				p := l.at(i)
 				dl := float64(c.docLen(p.doc))
-				if matched[p.doc] == 0 {
-					touched = append(touched, p.doc)
-				}
 				scores[p.doc] += idf * p.tf * (k1 + 1) / (p.tf + k1*(1-b+b*dl/avgdl))
 				matched[p.doc]++
 			}
 		}
-		for _, d := range touched {
-			if scores[d] >= opt.MinScore && matched[d] >= needed {
+		// The order they are found in does not matter: the sort below is total.
+		for d, m := range matched {
+			if int(m) >= needed && scores[d] >= opt.MinScore {
 				cands = append(cands, cand{ci, d, scores[d]})
 			}
 		}
@@ -280,8 +302,8 @@ func NewMemory(items []Item) *Memory {
 	return m
 }
 
-func (m *Memory) size() int                      { return len(m.items) }
-func (m *Memory) totalLen() int                  { return m.total }
-func (m *Memory) docLen(doc int) int             { return m.lens[doc] }
-func (m *Memory) postings(term string) []posting { return m.index[term] }
-func (m *Memory) item(doc int) (Item, error)     { return m.items[doc], nil }
+func (m *Memory) size() int                        { return len(m.items) }
+func (m *Memory) totalLen() int                    { return m.total }
+func (m *Memory) docLen(doc int) int               { return m.lens[doc] }
+func (m *Memory) postings(term string) postingList { return postingList{mem: m.index[term]} }
+func (m *Memory) item(doc int) (Item, error)       { return m.items[doc], nil }
