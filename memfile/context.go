@@ -82,21 +82,33 @@ func ContextView(f *File, v View) string {
 	// their room, unless that would give it less than half the view, so a
 	// large Tier 1 cannot crowd them out; Advise asks the agent to
 	// consolidate before what lasts outgrows LastingRoom.
-	t2 := f.Entries(2)
-	keptLongestFirst(t2, f.Header.LastMaintained)
 	latest := viewGroup{heading: "## Latest work (Tier 2, recorded today or yesterday)"}
 	decisions := viewGroup{heading: "## Decisions (Tier 2, importance 5, newest first)"}
 	t2g := viewGroup{heading: "## Active context (Tier 2, by importance x freshness)"}
-	for _, e := range t2 {
-		switch {
-		case DaysBetween(e.Date, f.Header.LastMaintained) <= 1:
-			latest.addEntry(e, v.Limit)
-		case e.Importance >= 5:
-			decisions.addEntry(e, v.Limit)
-		default:
-			t2g.addEntry(e, v.Limit)
+	// Which group an entry goes to does not depend on the order, so each
+	// group takes its own entries in the budget's order (see addRanked).
+	// They are counted first, to rank them all in one allocation.
+	day := f.Header.LastMaintained
+	var n [3]int
+	for _, b := range f.Tiers[1].Blocks {
+		if b.Entry != nil {
+			n[tier2Group(b.Entry, DaysBetween(b.Entry.Date, day))]++
 		}
 	}
+	ranked := make([]rankedEntry, n[0]+n[1]+n[2])
+	split := [3][]rankedEntry{ranked[:0:n[0]], ranked[n[0] : n[0] : n[0]+n[1]], ranked[n[0]+n[1] : n[0]+n[1]]}
+	pos := 0
+	for _, b := range f.Tiers[1].Blocks {
+		if e := b.Entry; e != nil {
+			days := DaysBetween(e.Date, day)
+			g := tier2Group(e, days)
+			split[g] = append(split[g], rankedEntry{rankForDays(e, days), e, pos})
+			pos++
+		}
+	}
+	latest.addRanked(split[0], v.Limit)
+	decisions.addRanked(split[1], v.Limit)
+	t2g.addRanked(split[2], v.Limit)
 	groups = append(groups, latest)
 
 	t1 := viewGroup{heading: tier1Heading, leave: decisions.length()}
@@ -254,6 +266,19 @@ func ContextView(f *File, v View) string {
 	return b.String()
 }
 
+// tier2Group is the view's group for a Tier 2 entry recorded days
+// before the last pass: 0 the latest work (that day or the day before),
+// 1 the decisions, 2 the rest.
+func tier2Group(e *Entry, days int) int {
+	switch {
+	case days <= 1:
+		return 0
+	case e.Importance >= 5:
+		return 1
+	}
+	return 2
+}
+
 const tier1Heading = "## Core intelligence (Tier 1, never decays)"
 
 func tier1Note(n *Note) string { return "- note: " + strings.Join(trimmed(n.Lines), " ") }
@@ -358,6 +383,29 @@ func (g *viewGroup) addEntry(e *Entry, limit int) {
 	text := viewEntry(e, true)
 	g.built += Length(text) + 1
 	g.add(text, true)
+}
+
+// addRanked adds Tier 2 entries in the order the budget keeps them
+// longest (keptLongestFirst's). Only the lines addEntry builds need that
+// order; the entries after them are only counted. So rather than sort
+// them all (most of the view's cost at 10,000 entries), it heaps them
+// and takes them off the top only while lines are built: keptOrder is a
+// total order, so these are the sort's first lines (TestAddRankedIsTheSort).
+func (g *viewGroup) addRanked(ranked []rankedEntry, limit int) {
+	if buildEveryLine {
+		slices.SortFunc(ranked, keptOrder)
+		for _, r := range ranked {
+			g.addEntry(r.e, limit)
+		}
+		return
+	}
+	h := rankHeap(ranked)
+	h.init()
+	for len(h) > 0 && g.built <= limit {
+		g.addEntry(h.pop().e, limit)
+		h = h[:len(h)-1]
+	}
+	g.hidden += len(h)
 }
 
 func viewEntry(e *Entry, withWeight bool) string {

@@ -2,6 +2,9 @@ package memfile
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -51,6 +54,49 @@ func TestViewEntryLength(t *testing.T) {
 		for _, w := range []bool{false, true} {
 			if got, want := viewEntryLength(e, w), Length(viewEntry(e, w)); got != want {
 				t.Errorf("viewEntryLength(%q, %v) = %d, the line is %d long", e.Text, w, got, want)
+			}
+		}
+	}
+}
+
+// The view's Tier 2 groups take their entries off a heap; they must hold
+// what they held when all of Tier 2 was sorted by keptLongestFirst and
+// dealt out in that order: the same lines in the same order, and the
+// same count of entries left unbuilt.
+func TestAddRankedIsTheSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	today := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	for round := range 40 {
+		var entries []*Entry
+		for i := range 50 + rng.IntN(2000) {
+			// Few dates, importances and IDs: many entries rank alike,
+			// so the position must break the ties as the stable sort did.
+			entries = append(entries, &Entry{
+				ID:         "e" + itoa(rng.IntN(30)),
+				Importance: 1 + rng.IntN(5),
+				Date:       today.AddDate(0, 0, -rng.IntN(40)),
+				Text:       fmt.Sprintf("entry %d%s", i, strings.Repeat(" word", rng.IntN(30))),
+			})
+		}
+		for _, limit := range []int{0, 100, 3000, 10000, 1 << 30} {
+			var want [3]viewGroup
+			sorted := slices.Clone(entries)
+			keptLongestFirst(sorted, today)
+			for _, e := range sorted {
+				want[tier2Group(e, DaysBetween(e.Date, today))].addEntry(e, limit)
+			}
+			var got [3]viewGroup
+			var ranked [3][]rankedEntry
+			for i, e := range entries {
+				g := tier2Group(e, DaysBetween(e.Date, today))
+				ranked[g] = append(ranked[g], rankedEntry{rankForBudget(e, today), e, i})
+			}
+			for g := range got {
+				got[g].addRanked(ranked[g], limit)
+				if !slices.Equal(got[g].lines, want[g].lines) || got[g].hidden != want[g].hidden || got[g].built != want[g].built {
+					t.Fatalf("round %d, limit %d, group %d: %d lines (%d hidden), want %d (%d hidden)",
+						round, limit, g, len(got[g].lines), got[g].hidden, len(want[g].lines), want[g].hidden)
+				}
 			}
 		}
 	}
