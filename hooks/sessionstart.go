@@ -117,9 +117,14 @@ func adviseOnce(env Env, tx *memfile.Tx, in Input) string {
 // workspace were already asked: the text, the advice it came from and
 // the pattern it asks to name ("" none).
 func advice(env Env, f *memfile.File, st sessionState, asked []string) (string, memfile.Advice, string) {
-	a := memfile.Advise(f, env.Today, env.Config)
+	// Consolidation and promotion are asked once a session; after that
+	// only a pattern's sentence can still be asked, which needs none of
+	// Advise's estimate and ranking (a steady SessionStart's largest cost).
+	var a memfile.Advice
 	if st.Advised {
-		a.Consolidate, a.Decisions, a.Promote = nil, nil, ""
+		a.Unnamed = memfile.Unnamed(f, env.Config)
+	} else {
+		a = memfile.Advise(f, env.Today, env.Config)
 	}
 	name := ""
 	for _, id := range a.Unnamed {

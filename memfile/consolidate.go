@@ -198,6 +198,29 @@ const lastingDays = 7
 // maxConsolidate bounds one consolidation request.
 const maxConsolidate = 6
 
+// Unnamed are Advice.Unnamed alone: the automatic patterns, DEVELOPING
+// or above, that still have no sentence, strongest first. It costs a walk
+// of the patterns, where Advise estimates and ranks the whole file: a
+// session already advised on consolidation needs only this.
+func Unnamed(f *File, cfg Config) []string {
+	ignore := ignoredTags(cfg)
+	var out []string
+	for _, p := range f.Patterns() {
+		if p.Level != Emerging && !p.hasSentence() && len(p.Tags) > 0 && !ignore[p.Tags[0]] {
+			out = append(out, p.ID) // patterns are kept strongest first
+		}
+	}
+	return out
+}
+
+func ignoredTags(cfg Config) map[string]bool {
+	ignore := map[string]bool{}
+	for _, t := range cfg.IgnoreTags {
+		ignore[t] = true
+	}
+	return ignore
+}
+
 // Advise says what the agent could do for the memory today: consolidate
 // routine work and promote a decision when Tier 2 is past adviseAt percent
 // of its budget, consolidate decisions when what lasts is past adviseAt
@@ -205,16 +228,8 @@ const maxConsolidate = 6
 // without a sentence.
 func Advise(f *File, today time.Time, cfg Config) Advice {
 	tok := Estimate(f)
-	a := Advice{Tier2: tok.Tiers[1], Budget: cfg.Budgets[1]}
-	ignore := map[string]bool{}
-	for _, t := range cfg.IgnoreTags {
-		ignore[t] = true
-	}
-	for _, p := range f.Patterns() {
-		if p.Level != Emerging && !p.hasSentence() && len(p.Tags) > 0 && !ignore[p.Tags[0]] {
-			a.Unnamed = append(a.Unnamed, p.ID) // patterns are kept strongest first
-		}
-	}
+	a := Advice{Tier2: tok.Tiers[1], Budget: cfg.Budgets[1], Unnamed: Unnamed(f, cfg)}
+	ignore := ignoredTags(cfg)
 	room, tier1Room := LastingRoom(cfg)
 	tier1, decisions := Lasting(f)
 	a.Lasting, a.Room = tier1+decisions, room

@@ -154,6 +154,7 @@ func TestAdvise(t *testing.T) {
 	is.Equal(len(a.Consolidate), 0) // far under 90% of the budget: nothing asked
 	is.Equal(a.Promote, "")
 	is.Equal(a.Unnamed, []string{fxPatternByTag(f, "ui").ID, fxPatternByTag(f, "billing").ID}) // DEVELOPING+, no sentence, strongest first
+	is.Equal(memfile.Unnamed(f, cfg), a.Unnamed)                                               // the same, without the rest of Advise
 
 	cfg.Budgets[1] = memfile.Estimate(f).Tiers[1] // at 100% of its budget
 	a = memfile.Advise(f, fxToday, cfg)
@@ -165,6 +166,10 @@ func TestAdvise(t *testing.T) {
 	_, _, err := f.WritePattern([]string{"ui"}, "UI work comes in bursts.", fxToday)
 	is.NoErr(err)
 	is.Equal(memfile.Advise(f, fxToday, cfg).Unnamed, []string{fxPatternByTag(f, "billing").ID})
+	is.Equal(memfile.Unnamed(f, cfg), []string{fxPatternByTag(f, "billing").ID})
+	cfg.IgnoreTags = []string{"billing"}
+	is.Equal(memfile.Unnamed(f, cfg), memfile.Advise(f, fxToday, cfg).Unnamed) // ignored tags are not asked about
+	is.Equal(len(memfile.Unnamed(f, cfg)), 0)
 }
 
 // TestAdviseDecisions: once what lasts (Tier 1 and the decisions) passes
