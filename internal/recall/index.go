@@ -192,10 +192,18 @@ func (x *Index) docLen(doc int) int { return u32(x.lens, doc) }
 
 func (x *Index) term(i int) string { return string(x.strs[u32(x.strOff, i):u32(x.strOff, i+1)]) }
 
-// postings are read where they lie in the index, not copied: a term
+func (x *Index) postings(terms []string) []postingList {
+	out := make([]postingList, len(terms))
+	for i, t := range terms {
+		out[i] = x.termPostings(t)
+	}
+	return out
+}
+
+// termPostings are read where they lie in the index, not copied: a term
 // every item holds has thousands. A list naming a document past the end
 // is damage, and is dropped whole.
-func (x *Index) postings(term string) postingList {
+func (x *Index) termPostings(term string) postingList {
 	i, found := sort.Find(x.nterms, func(i int) int { return strings.Compare(term, x.term(i)) })
 	if !found {
 		return postingList{}

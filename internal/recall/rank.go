@@ -112,7 +112,8 @@ type corpus interface {
 	size() int
 	totalLen() int
 	docLen(doc int) int
-	postings(term string) postingList
+	// postings are the lists of the terms, in their order.
+	postings(terms []string) []postingList
 	item(doc int) (Item, error)
 }
 
@@ -164,18 +165,24 @@ func rank(prompt string, opt Options, corpora []corpus) []Hit {
 		lists []postingList
 		df    int
 	}
-	var terms []term
+	var distinct []string
 	seen := map[string]bool{}
 	for _, w := range Tokens(prompt) {
-		if seen[w] {
-			continue
+		if !seen[w] {
+			seen[w] = true
+			distinct = append(distinct, w)
 		}
-		seen[w] = true
+	}
+	lists := make([][]postingList, len(corpora))
+	for ci, c := range corpora {
+		lists[ci] = c.postings(distinct)
+	}
+	var terms []term
+	for k, w := range distinct {
 		t := term{text: w}
-		for _, c := range corpora {
-			p := c.postings(w)
-			t.lists = append(t.lists, p)
-			t.df += p.len()
+		for ci := range corpora {
+			t.lists = append(t.lists, lists[ci][k])
+			t.df += lists[ci][k].len()
 		}
 		if t.df > 0 {
 			terms = append(terms, t)
@@ -184,11 +191,10 @@ func rank(prompt string, opt Options, corpora []corpus) []Hit {
 	slices.SortFunc(terms, func(x, y term) int {
 		return cmp.Or(cmp.Compare(x.df, y.df), strings.Compare(x.text, y.text))
 	})
-	distinct := len(seen)
 	if len(terms) > maxQueryTerms {
 		terms = terms[:maxQueryTerms]
 	}
-	needed := min(2, distinct)
+	needed := min(2, len(distinct))
 
 	type cand struct {
 		corpus, doc int
@@ -281,29 +287,82 @@ func docTerms(it Item) (map[string]float64, int) {
 }
 
 // Memory is a corpus held in memory: the few items of bimri.md itself.
+// It keeps each item's terms as a list, not an index: a prompt asks for
+// a handful of terms once, and one pass over the lists finds them all,
+// where building a map per item and one for the corpus cost more than
+// the whole search.
 type Memory struct {
 	items []Item
 	lens  []int
 	total int
-	index map[string][]posting
+	words []string  // every item's terms, item after item
+	spans []memSpan // where each item's terms end in words
 }
+
+// memSpan ends an item's terms in Memory.words: those before tags come
+// from its text, those from tags to end from its tags.
+type memSpan struct{ tags, end int }
 
 // NewMemory indexes items in memory.
 func NewMemory(items []Item) *Memory {
-	m := &Memory{items: items, index: map[string][]posting{}}
+	m := &Memory{items: items, lens: make([]int, len(items)), spans: make([]memSpan, len(items))}
 	for i, it := range items {
-		tf, length := docTerms(it)
-		m.lens = append(m.lens, length)
-		m.total += length
-		for w, c := range tf {
-			m.index[w] = append(m.index[w], posting{i, c})
+		start := len(m.words)
+		m.words = appendTokens(m.words, it.Text)
+		tags := len(m.words)
+		for _, tag := range it.Tags {
+			m.words = appendTokens(m.words, tag)
 		}
+		// The same counts as docTerms: a text term once, a tag's TagWeight
+		// times, and every term once in the length.
+		m.spans[i] = memSpan{tags, len(m.words)}
+		m.lens[i] = len(m.words) - start
+		m.total += m.lens[i]
 	}
 	return m
 }
 
-func (m *Memory) size() int                        { return len(m.items) }
-func (m *Memory) totalLen() int                    { return m.total }
-func (m *Memory) docLen(doc int) int               { return m.lens[doc] }
-func (m *Memory) postings(term string) postingList { return postingList{mem: m.index[term]} }
-func (m *Memory) item(doc int) (Item, error)       { return m.items[doc], nil }
+func (m *Memory) size() int          { return len(m.items) }
+func (m *Memory) totalLen() int      { return m.total }
+func (m *Memory) docLen(doc int) int { return m.lens[doc] }
+
+func (m *Memory) postings(terms []string) []postingList {
+	at := make(map[string]int, len(terms))
+	for i, t := range terms {
+		if _, dup := at[t]; !dup {
+			at[t] = i
+		}
+	}
+	out := make([]postingList, len(terms))
+	tf := make([]float64, len(terms))
+	var found []int // terms of the current item
+	start := 0
+	for doc, sp := range m.spans {
+		for j := start; j < sp.end; j++ {
+			i, ok := at[m.words[j]]
+			if !ok {
+				continue
+			}
+			if tf[i] == 0 {
+				found = append(found, i)
+			}
+			if j < sp.tags {
+				tf[i]++
+			} else {
+				tf[i] += TagWeight
+			}
+		}
+		for _, i := range found {
+			out[i].mem = append(out[i].mem, posting{doc, tf[i]})
+			tf[i] = 0
+		}
+		found = found[:0]
+		start = sp.end
+	}
+	for i, t := range terms {
+		out[i] = out[at[t]] // a term asked twice
+	}
+	return out
+}
+
+func (m *Memory) item(doc int) (Item, error) { return m.items[doc], nil }

@@ -10,8 +10,10 @@ import (
 // digits only, case folded, stop words dropped, each word lightly stemmed
 // so that "migrations", "migrated" and "migrating" meet. Tokens keeps
 // repeats and order; callers count them.
-func Tokens(s string) []string {
-	var out []string
+func Tokens(s string) []string { return appendTokens(nil, s) }
+
+// appendTokens appends the Tokens of s to out.
+func appendTokens(out []string, s string) []string {
 	start := -1
 	flush := func(end int) {
 		if start < 0 {
