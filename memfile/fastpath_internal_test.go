@@ -1,6 +1,7 @@
 package memfile
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -195,6 +196,52 @@ func TestCountsAtEveryOffset(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+func TestAppendDateMatchesAppendFormat(t *testing.T) {
+	for _, d := range []time.Time{
+		{}, // year 1
+		time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC),
+		time.Date(2026, 1, 2, 23, 59, 59, 0, time.FixedZone("east", 14*3600)),
+		time.Date(999, 12, 31, 0, 0, 0, 0, time.UTC),
+		time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), // past four digits: the general formatter
+		time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		if got, want := string(appendDate([]byte("x"), d)), "x"+d.Format(dateLayout); got != want {
+			t.Errorf("appendDate(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// autoSentenceByFormat is autoSentence as first written: the definition
+// the appending version must match.
+func autoSentenceByFormat(p *Pattern) string {
+	tags := strings.Join(p.Tags, " + ")
+	if tags == "" {
+		tags = "(none)"
+	}
+	span := ""
+	if !p.First.IsZero() && !p.Last.IsZero() {
+		span = fmt.Sprintf(" from %s to %s", p.First.Format(dateLayout), p.Last.Format(dateLayout))
+	}
+	return fmt.Sprintf("Tag %s recurs: %d entries%s.", tags, p.Observations, span)
+}
+
+func TestAutoSentenceMatchesItsDefinition(t *testing.T) {
+	day := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	for _, p := range []Pattern{
+		{},
+		{Tags: []string{""}},
+		{Tags: []string{"", ""}},
+		{Tags: []string{"auth"}, Observations: 3, First: day.AddDate(0, -2, 0), Last: day},
+		{Tags: []string{"auth", "db", "ünï"}, Observations: -1, First: day},
+		{Tags: []string{"x"}, Observations: 1 << 40, Last: day},
+	} {
+		if got, want := autoSentence(&p), autoSentenceByFormat(&p); got != want {
+			t.Errorf("autoSentence(%+v) = %q, want %q", p, got, want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -17,15 +18,30 @@ const maxEvidence = 12
 // change. A sentence that differs from it was written by someone and is
 // kept.
 func autoSentence(p *Pattern) string {
-	tags := strings.Join(p.Tags, " + ")
-	if tags == "" {
-		tags = "(none)"
+	// Appended into one buffer, not formatted: Parse and Advise ask for
+	// it for every pattern. autoSentenceByFormat is the definition.
+	b := make([]byte, 0, 64)
+	b = append(b, "Tag "...)
+	tags := len(b)
+	for i, t := range p.Tags {
+		if i > 0 {
+			b = append(b, " + "...)
+		}
+		b = append(b, t...)
 	}
-	span := ""
+	if len(b) == tags {
+		b = append(b, "(none)"...)
+	}
+	b = append(b, " recurs: "...)
+	b = strconv.AppendInt(b, int64(p.Observations), 10)
+	b = append(b, " entries"...)
 	if !p.First.IsZero() && !p.Last.IsZero() {
-		span = fmt.Sprintf(" from %s to %s", p.First.Format(dateLayout), p.Last.Format(dateLayout))
+		b = append(b, " from "...)
+		b = appendDate(b, p.First)
+		b = append(b, " to "...)
+		b = appendDate(b, p.Last)
 	}
-	return fmt.Sprintf("Tag %s recurs: %d entries%s.", tags, p.Observations, span)
+	return string(append(b, '.'))
 }
 
 // updatePatterns counts entries into existing patterns and creates a

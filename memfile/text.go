@@ -216,7 +216,7 @@ func EntryID(date time.Time, text string) string {
 	// for every entry without an ID.
 	norm := normalText(text)
 	buf := make([]byte, 0, len(dateLayout)+1+len(norm))
-	buf = date.AppendFormat(buf, dateLayout)
+	buf = appendDate(buf, date)
 	buf = append(buf, '\n')
 	buf = append(buf, norm...)
 	return hashBytes("", buf)
@@ -254,6 +254,19 @@ func uniqueID(prefix, id string, taken map[string]bool) string {
 }
 
 const dateLayout = "2006-01-02"
+
+// appendDate is date.AppendFormat(dst, dateLayout), written directly for
+// the years a memory holds: the general formatter costs several hundred
+// instructions a date, and every pattern's sentence and rendered line
+// has one or two.
+func appendDate(dst []byte, date time.Time) []byte {
+	y, m, d := date.Date()
+	if y < 0 || y > 9999 {
+		return date.AppendFormat(dst, dateLayout)
+	}
+	return append(dst, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-',
+		byte('0'+m/10), byte('0'+m%10), '-', byte('0'+d/10), byte('0'+d%10))
+}
 
 // dateLayouts are the other ways models write a date: month and day
 // without leading zeros, slashes or dots, and the month by name, either
