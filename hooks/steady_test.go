@@ -82,3 +82,19 @@ func TestSteadySessionStart(t *testing.T) {
 	is.True(strings.Contains(answer(), "remember was denied"))
 	is.True(!strings.Contains(answer(), "remember was denied"))
 }
+
+// wasAdvised reads what json.Unmarshal would put in Advised.
+func TestWasAdvisedMatchesUnmarshal(t *testing.T) {
+	for _, data := range []string{
+		``, `{}`, `null`, `[]`, `{"advised":true}`, `{"advised":false}`, `{"advised":"true"}`,
+		`{"advised":1}`, `{"advised":true`, `{"transcript":{"advised":true}}`,
+		`{"nudged":true,"advised":true,"recalled":["a"]}`, `{"advised":true,"advised":false}`,
+		`{"Advised":true}`, `{"ADVISED":true,"advised":null}`, `{"advised":true,"advised":1}`, `[{"advised":true}]`, `"advised"`,
+	} {
+		var st sessionState
+		_ = json.Unmarshal([]byte(data), &st)
+		if got := wasAdvised([]byte(data)); got != st.Advised {
+			t.Errorf("wasAdvised(%s) = %v, json.Unmarshal says %v", data, got, st.Advised)
+		}
+	}
+}
