@@ -63,3 +63,37 @@ func TestNudgeImportanceSurvivesThePass(t *testing.T) {
 		t.Errorf("importance %d weighs %s on its day, under the threshold %s: the same turn's pass archives it", imp, s.Weight, cfg.Threshold)
 	}
 }
+
+// The quick test before the regexps never turns away a prompt they match.
+func FuzzMentionsTrigger(f *testing.F) {
+	for _, p := range []string{"run BIMRI maintenance", "CLEAN UP THE MEMORY FILE", "Run the bimri\tMaintenance", "clean up memory\nfile", "fix the login bug", "maintenanc", "fil", "maintenance", "FILE"} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if maintenanceAsk().MatchString(p) && !mentionsTrigger(p) {
+			t.Errorf("maintenanceAsk matches %q, which mentionsTrigger turns away", p)
+		}
+	})
+}
+
+func TestContainsFold(t *testing.T) {
+	cases := []struct {
+		s, word string
+		want    bool
+	}{
+		{"run BIMRI Maintenance", "maintenance", true},
+		{"the memory FILE", "file", true},
+		{"profile", "file", true},
+		{"fil", "file", false},
+		{"", "file", false},
+		{"F\x00LE", "file", false},
+		{"fiLe", "file", true},
+		{"f1le", "file", false},
+		{"mAINTENANCe", "maintenance", true},
+	}
+	for _, c := range cases {
+		if got := containsFold(c.s, c.word); got != c.want {
+			t.Errorf("containsFold(%q, %q) = %v, want %v", c.s, c.word, got, c.want)
+		}
+	}
+}
