@@ -143,6 +143,10 @@ type rule struct {
 	// same run of those bytes, so they are not tried: "eyJeyJeyJ..." would
 	// otherwise cost time quadratic in its length.
 	oneRun func(c byte) bool
+	// maybe, when set, is a quick test that the text at a start must pass
+	// for re to match there; where it fails re is not tried, and a text
+	// where every start fails never compiles re.
+	maybe func(rest string) bool
 	// re is compiled on first use: most hook runs redact nothing, and
 	// compiling every rule at start-up cost more than a millisecond of
 	// each run.
@@ -168,6 +172,32 @@ func (r rule) acrossLines() rule { r.multiline = true; return r }
 
 // firstPartOf sets r.oneRun.
 func (r rule) firstPartOf(in func(c byte) bool) rule { r.oneRun = in; return r }
+
+// onlyIf sets r.maybe.
+func (r rule) onlyIf(maybe func(rest string) bool) rule { r.maybe = maybe; return r }
+
+// assignsAfterName is what a secret assignment needs after its start:
+// the rest of a name, then `\`, a quote, spaces or tabs, each optional,
+// then ':' or '='. Prose is full of the starts ("auth", "api", "access",
+// "token") and seldom of that, and the rule's regexp is the costliest to
+// compile. A name is letters, '_' and '-'; under (?i) a letter may be
+// non-ASCII (U+212A for k, U+017F for s), so any such byte counts too.
+func assignsAfterName(rest string) bool {
+	i := 0
+	for i < len(rest) && (rest[i] == '_' || rest[i] == '-' || rest[i] >= utf8.RuneSelf || 'a' <= rest[i]|0x20 && rest[i]|0x20 <= 'z') {
+		i++
+	}
+	if i < len(rest) && rest[i] == '\\' {
+		i++
+	}
+	if i < len(rest) && (rest[i] == '"' || rest[i] == '\'') {
+		i++
+	}
+	for i < len(rest) && (rest[i] == ' ' || rest[i] == '\t') {
+		i++
+	}
+	return i < len(rest) && (rest[i] == ':' || rest[i] == '=')
+}
 
 // isBase64URLByte reports whether c is in the base64url alphabet.
 func isBase64URLByte(c byte) bool { return c == '-' || isWordByte(c) }
@@ -256,7 +286,7 @@ var rules = []rule{
 				return m[1] + string(q) + Redacted + string(q)
 			}
 			return m[1] + Redacted
-		}).caseless(),
+		}).caseless().onlyIf(assignsAfterName),
 }
 
 // Redact replaces everything in s that looks like a secret: API keys and
@@ -366,8 +396,8 @@ func (r *rule) apply(s string, at []int) (string, bool) {
 	done := 0 // s[:done] is in b
 	skip := 0 // starts before skip need no try
 	changed := false
-	lineEnd := -1 // end of the line that the last start tried is in
-	m := make([]string, r.re().NumSubexp()+1)
+	lineEnd := -1  // end of the line that the last start tried is in
+	var m []string // the match and its groups; made once re is needed
 	for _, p := range at {
 		if p < skip || (r.wordStart && p > 0 && isWordByte(s[p-1])) {
 			continue
@@ -383,6 +413,12 @@ func (r *rule) apply(s string, at []int) (string, bool) {
 				}
 			}
 			rest = s[p:lineEnd]
+		}
+		if r.maybe != nil && !r.maybe(rest) {
+			continue
+		}
+		if m == nil {
+			m = make([]string, r.re().NumSubexp()+1)
 		}
 		loc := r.re().FindStringSubmatchIndex(rest)
 		if loc == nil {

@@ -1,6 +1,8 @@
 package privacy
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -270,4 +272,53 @@ func BenchmarkCleanProse(b *testing.B) {
 	for b.Loop() {
 		Clean(text)
 	}
+}
+
+// A rule's quick test (maybe) only ever saves work: with it or without,
+// the rule replaces the same text.
+func FuzzQuickTestsChangeNothing(f *testing.F) {
+	for _, s := range append(append([]string{}, distinctiveSecrets...), boundarySecrets...) {
+		f.Add(s)
+	}
+	for _, s := range []string{
+		`{"password":"` + fakePassword + `"}`, `\"api_key\": \"abc\"`, "DB_PASSWORD := 'x'", "token\t=\tx", "auth header",
+		"the api is fine", "secret_access_key=abc", "secret_acce\u017f\u017f_\u212aey: v", "Token: x", "client-secret :abc",
+		"private_key\\\"=\"v\"", "access token", "pass word = x",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		at := findStarts(s)
+		for i, r := range rules {
+			if r.maybe == nil {
+				continue
+			}
+			got, gotChanged := r.apply(s, at[i])
+			r.maybe = nil
+			want, wantChanged := r.apply(s, at[i])
+			if got != want || gotChanged != wantChanged {
+				t.Fatalf("rule %s on %q: %q with its quick test, %q without", r.name, s, got, want)
+			}
+		}
+	})
+}
+
+// Text whose starts all fail a rule's quick test never compiles the
+// rule's regexp, which costs a hook more than the rest of its redaction.
+func TestQuickTestSkipsTheRegexp(t *testing.T) {
+	is := is.New(t)
+	compiled := false
+	var r rule
+	for _, x := range rules {
+		if x.maybe != nil {
+			r = x
+		}
+	}
+	is.True(r.maybe != nil) // some rule has a quick test
+	re := r.re
+	r.re = func() *regexp.Regexp { compiled = true; return re() }
+	s := "Reviewed the auth flow and the API access tokens; pass on the client's private notes."
+	_, changed := r.apply(s, findStarts(s)[slices.IndexFunc(rules, func(x rule) bool { return x.name == r.name })])
+	is.True(!changed)
+	is.True(!compiled)
 }
