@@ -3,10 +3,8 @@ package hooks
 import (
 	"encoding/json"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/bimri/bimri-hook/internal/event"
@@ -118,15 +116,28 @@ func recalledIn(data []byte) []string {
 	return st.Recalled
 }
 
-var viewID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(id ([^)\s]+)\)`) })
-
 // viewIDs are the items the SessionStart view shows, worked out again from
 // the file as it is now: the same function with the same room.
 func viewIDs(env Env, in Input, f *memfile.File) map[string]bool {
 	in.Source = "startup"
-	shown := map[string]bool{}
-	for _, m := range viewID().FindAllStringSubmatch(startContext(env, in, f, "", ""), -1) {
-		shown[m[1]] = true
+	return idsIn(startContext(env, in, f, "", ""))
+}
+
+// idsIn finds what the regexp `\(id ([^)\s]+)\)` would, by hand: a
+// prompt has no other use for a regexp engine, whose compilation and
+// matching cost it more than the search.
+func idsIn(view string) map[string]bool {
+	ids := map[string]bool{}
+	for {
+		i := strings.Index(view, "(id ")
+		if i < 0 {
+			return ids
+		}
+		view = view[i+len("(id "):]
+		n := strings.IndexFunc(view, func(r rune) bool { return r == ')' || r == ' ' || r == '\t' || r == '\n' || r == '\f' || r == '\r' })
+		if n > 0 && view[n] == ')' {
+			ids[view[:n]] = true
+			view = view[n+1:]
+		}
 	}
-	return shown
 }

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"maps"
 	"regexp"
 	"testing"
 	"time"
@@ -96,4 +97,21 @@ func TestContainsFold(t *testing.T) {
 			t.Errorf("containsFold(%q, %q) = %v, want %v", c.s, c.word, got, c.want)
 		}
 	}
+}
+
+// idsIn finds the IDs the regexp it stands for finds, and no others.
+func FuzzIdsIn(f *testing.F) {
+	for _, s := range []string{"- a (id 0f3e2a11)\n- b (id 7c1e0a42; archived)", "(id )(id x)", "(id a b)(id c)", "((id (id x))", "(id \xff\xfe)", "(id x\t)", "(id ab", "(id a)(id a)"} {
+		f.Add(s)
+	}
+	re := regexp.MustCompile(`\(id ([^)\s]+)\)`)
+	f.Fuzz(func(t *testing.T, s string) {
+		want := map[string]bool{}
+		for _, m := range re.FindAllStringSubmatch(s, -1) {
+			want[m[1]] = true
+		}
+		if got := idsIn(s); !maps.Equal(got, want) {
+			t.Errorf("idsIn(%q) = %v, want %v", s, got, want)
+		}
+	})
 }
