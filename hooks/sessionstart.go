@@ -38,16 +38,17 @@ func SessionStart(env Env, in Input) (Output, error) {
 		notice := configErrorNotice(env.ConfigErr)
 		return additionalContext(event.SessionStart, startContext(env, in, f, notice, "")), nil
 	}
-	if f, ok := steadyStart(env, in); ok {
+	snap, known, steady := steadyStart(env, in)
+	if steady {
 		// No pruning here: the first SessionStart of each day takes the
 		// full path below (the pass stamp names the day), and a day's
 		// delay means nothing against stateMaxAge. A workspace with a
 		// month of sessions has a state file for each to stat.
-		return additionalContext(event.SessionStart, startContext(env, in, f, "", "")), nil
+		return additionalContext(event.SessionStart, startContext(env, in, snap.File, "", "")), nil
 	}
 	var f *memfile.File
 	var notice, told, updated, advice, converted string
-	_, err := env.Store.Update(func(tx *memfile.Tx) error {
+	_, err := env.Store.UpdateFrom(snap, func(tx *memfile.Tx) error {
 		rep := tx.Maintain(env.Today, env.Config, memfile.Options{})
 		f, notice = tx.File, tx.Notice
 		updated = updatedMessage(0, rep, "")
@@ -56,7 +57,10 @@ func SessionStart(env Env, in Input) (Output, error) {
 			told = string(data)
 			tx.SetState(noticeKey, []byte{})
 		}
-		advice = adviseOnce(env, tx, in)
+		if known != nil && tx.File != snap.File {
+			known = nil // bimri.md changed since: advise on what it is now
+		}
+		advice = adviseOnce(env, tx, in, known)
 		return nil
 	})
 	if err != nil {
@@ -91,11 +95,11 @@ const maxAsked = 200
 // adviseOnce is what SessionStart asks of the agent for the memory's
 // upkeep: consolidation and promotion once a session, a pattern's
 // sentence once per pattern.
-func adviseOnce(env Env, tx *memfile.Tx, in Input) string {
+func adviseOnce(env Env, tx *memfile.Tx, in Input, known *memfile.Advice) string {
 	st := loadState(tx, in)
 	var asked []string
 	_ = json.Unmarshal(tx.State(namedKey), &asked) // damaged state: ask again
-	text, a, name := advice(env, tx.File, st, asked)
+	text, a, name := advice(env, tx.File, st, asked, known)
 	if text == "" {
 		return ""
 	}
@@ -117,14 +121,19 @@ func adviseOnce(env Env, tx *memfile.Tx, in Input) string {
 // advice is what to ask of the agent, given what this session and this
 // workspace were already asked: the text, the advice it came from and
 // the pattern it asks to name ("" none).
-func advice(env Env, f *memfile.File, st sessionState, asked []string) (string, memfile.Advice, string) {
+// known, when not nil, is memfile.Advise's answer for f, already
+// computed.
+func advice(env Env, f *memfile.File, st sessionState, asked []string, known *memfile.Advice) (string, memfile.Advice, string) {
 	// Consolidation and promotion are asked once a session; after that
 	// only a pattern's sentence can still be asked, which needs none of
 	// Advise's estimate and ranking (a steady SessionStart's largest cost).
 	var a memfile.Advice
-	if st.Advised {
+	switch {
+	case st.Advised:
 		a.Unnamed = memfile.Unnamed(f, env.Config)
-	} else {
+	case known != nil:
+		a = *known
+	default:
 		a = memfile.Advise(f, env.Today, env.Config)
 	}
 	name := ""
@@ -141,19 +150,26 @@ func advice(env Env, f *memfile.File, st sessionState, asked []string) (string, 
 // only read it: the file is what today's pass left (no pass to run), no
 // notice waits for the user, and there is no advice to give (nothing to
 // remember as asked). Reading state without the lock is safe: every state
-// file is replaced atomically.
-func steadyStart(env Env, in Input) (*memfile.File, bool) {
-	f, ok := env.Store.ReadMaintained(env.Today, env.Config)
-	if !ok || len(env.Store.ReadState(noticeKey)) > 0 {
-		return nil, false
+// file is replaced atomically. When the lock is needed after all, the
+// snapshot it read (nil if none) spares the full path parsing the same
+// bytes again, and known the advice on them (nil if not computed in
+// full); nothing here changes the file.
+func steadyStart(env Env, in Input) (snap *memfile.Snapshot, known *memfile.Advice, steady bool) {
+	snap, ok := env.Store.ReadMaintained(env.Today, env.Config)
+	if !ok {
+		return nil, nil, false
+	}
+	if len(env.Store.ReadState(noticeKey)) > 0 {
+		return snap, nil, false
 	}
 	st := sessionState{Advised: wasAdvised(env.Store.ReadState(stateKey(in)))}
 	var asked []string
 	_ = json.Unmarshal(env.Store.ReadState(namedKey), &asked)
-	if text, _, _ := advice(env, f, st, asked); text != "" {
-		return nil, false
+	text, a, _ := advice(env, snap.File, st, asked, nil)
+	if !st.Advised {
+		known = &a
 	}
-	return f, true
+	return snap, known, text == ""
 }
 
 // wasAdvised is sessionState.Advised as json.Unmarshal reads it from

@@ -157,7 +157,9 @@ func TestAdvise(t *testing.T) {
 	is.Equal(memfile.Unnamed(f, cfg), a.Unnamed)                                               // the same, without the rest of Advise
 
 	cfg.Budgets[1] = memfile.Estimate(f).Tiers[1] // at 100% of its budget
+	rendered := string(memfile.Render(f))
 	a = memfile.Advise(f, fxToday, cfg)
+	is.Equal(string(memfile.Render(f)), rendered) // Advise only reads: SessionStart reuses the file it advised on
 	is.Equal(a.ConsolidateTag, "billing") // the next the budget would take, and its relatives
 	is.Equal(len(a.Consolidate), 4)
 	is.Equal(a.Consolidate[0], fxByText(f, "Old billing work 3.").ID) // oldest first

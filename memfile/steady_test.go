@@ -110,8 +110,9 @@ func TestStoreSkipsRepeatedPass(t *testing.T) {
 	is.True(!pass(fxToday, cfg, nil).Skipped) // the first pass runs and writes
 	maintained, err := os.ReadFile(s.Path(memfile.MemoryName))
 	is.NoErr(err)
-	f, ok := s.ReadMaintained(fxToday, cfg)
+	snap, ok := s.ReadMaintained(fxToday, cfg)
 	is.True(ok)
+	f := snap.File
 	is.Equal(memfile.Render(f), maintained)
 
 	rep := pass(fxToday, cfg, nil)
@@ -155,6 +156,60 @@ func TestStoreSkipsRepeatedPass(t *testing.T) {
 	})
 	is.NoErr(err)
 	is.True(!deep.Skipped)
+}
+
+// UpdateFrom starts from the snapshot's file when bimri.md still holds
+// the bytes it was read from, and knows the pass would change nothing;
+// when bimri.md changed since, it reads the file again and nothing of
+// the change is lost.
+func TestUpdateFromSnapshot(t *testing.T) {
+	is := is.New(t)
+	cfg := memfile.DefaultConfig()
+	s, err := memfile.OpenStore(t.TempDir(), cfg, memfile.StoreOptions{LockTimeout: time.Second, Today: fxToday})
+	is.NoErr(err)
+	maintain := func(snap *memfile.Snapshot, change func(tx *memfile.Tx)) (*memfile.File, memfile.Report) {
+		var f *memfile.File
+		var rep memfile.Report
+		_, err := s.UpdateFrom(snap, func(tx *memfile.Tx) error {
+			rep = tx.Maintain(fxToday, cfg, memfile.Options{})
+			if change != nil {
+				change(tx)
+			}
+			f = tx.File
+			return nil
+		})
+		is.NoErr(err)
+		return f, rep
+	}
+	maintain(nil, func(tx *memfile.Tx) {
+		_, _, err := tx.File.Add(memfile.NewEntry{Tier: 2, Importance: 3, Date: fxToday, Tags: []string{"perf"}, Text: "Parsed the memory once per session start."})
+		is.NoErr(err)
+	})
+	maintain(nil, nil) // weighs the new entry and stamps the file
+	snap, ok := s.ReadMaintained(fxToday, cfg)
+	is.True(ok)
+	before, err := os.ReadFile(s.Path(memfile.MemoryName))
+	is.NoErr(err)
+
+	f, rep := maintain(snap, nil)
+	is.True(f == snap.File) // not parsed again
+	is.True(rep.Skipped)    // the pass knew it would change nothing
+	after, err := os.ReadFile(s.Path(memfile.MemoryName))
+	is.NoErr(err)
+	is.Equal(after, before) // and nothing was written
+
+	// Someone records an entry between the read and the lock.
+	_, err = s.Update(func(tx *memfile.Tx) error {
+		_, _, err := tx.File.Add(memfile.NewEntry{Tier: 2, Importance: 4, Date: fxToday, Tags: []string{"db"}, Text: "Chose SQLite for the cache."})
+		return err
+	})
+	is.NoErr(err)
+	f, rep = maintain(snap, nil)
+	is.True(f != snap.File) // the file changed: read again
+	is.True(!rep.Skipped)
+	after, err = os.ReadFile(s.Path(memfile.MemoryName))
+	is.NoErr(err)
+	is.True(bytes.Contains(after, []byte("Chose SQLite for the cache.")))
 }
 
 // FuzzPassIdempotent: for whatever Parse accepts, a plain pass over a

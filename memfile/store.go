@@ -327,6 +327,9 @@ type Tx struct {
 	// commit.
 	pass  *File
 	stamp string
+	// settled is the pass stamp File is known to match, when it came
+	// from a Snapshot: a plain pass under it would change nothing.
+	settled string
 }
 
 // State returns a saved state blob (nil if none).
@@ -380,7 +383,7 @@ func (s *Store) ArchivedEntries() []Entry {
 // made in this transaction (an Add) always gets its pass.
 func (tx *Tx) Maintain(today time.Time, cfg Config, opt Options) Report {
 	stamp := passStamp(today, cfg)
-	if plainPass(opt) && tx.store.stampMatches(tx.read, stamp) && bytes.Equal(Render(tx.File), tx.read) {
+	if plainPass(opt) && (tx.settled == stamp || tx.store.stampMatches(tx.read, stamp) && bytes.Equal(Render(tx.File), tx.read)) {
 		return settledReport(tx.File, cfg)
 	}
 	// The transaction owns its File and the caller has kept nothing of
@@ -425,6 +428,17 @@ type Result struct {
 // the new file, each atomically. Nothing is written if fn fails or if the
 // file's bytes would not change.
 func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
+	return s.UpdateFrom(nil, fn)
+}
+
+// UpdateFrom is Update for a caller that read snap without the lock (nil:
+// none) and has not changed snap.File since. When the file under the lock
+// still holds snap's bytes, the transaction starts from snap.File instead
+// of parsing them again, and a plain pass on snap's day and config knows
+// it would change nothing: SessionStart reads the file to see whether it
+// needs the lock at all, and a new session usually does, to record the
+// upkeep advice it gives.
+func (s *Store) UpdateFrom(snap *Snapshot, fn func(tx *Tx) error) (Result, error) {
 	unlock, err := s.lock()
 	if err != nil {
 		return Result{}, err
@@ -444,6 +458,8 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 		tx.Created = true
 	case err != nil:
 		return Result{}, fmt.Errorf("read %s: %w", s.names.Memory, err)
+	case snap != nil && bytes.Equal(old, snap.data):
+		tx.File, tx.Warnings, tx.read, tx.settled = snap.File, snap.warnings, old, snap.stamp
 	default:
 		tx.File, tx.Warnings, err = parseOwned(old) // old is only ever read after this
 		if errors.Is(err, ErrUnreadable) {
@@ -748,12 +764,21 @@ func (s *Store) Read() (ReadResult, error) {
 	return ReadResult{File: f, Warnings: w, Exists: true}, nil
 }
 
+// A Snapshot is a memory file read without the lock that a plain pass on
+// its day, under its config, would leave as it is (see ReadMaintained).
+type Snapshot struct {
+	File     *File
+	data     []byte    // the bytes File was parsed from
+	warnings []Warning // what parsing them warned of
+	stamp    string    // the pass stamp they match
+}
+
 // ReadMaintained reads the memory file without the lock and returns it
 // when a plain pass on today under cfg would leave it unchanged: its bytes
 // are the ones the last pass left, on that day, under that config (the
 // pass stamp). Otherwise, or on any error, it returns false and the caller
-// takes the usual path through Update.
-func (s *Store) ReadMaintained(today time.Time, cfg Config) (*File, bool) {
+// takes the usual path through Update (or UpdateFrom, with the snapshot).
+func (s *Store) ReadMaintained(today time.Time, cfg Config) (*Snapshot, bool) {
 	path, err := s.safePath(s.names.Memory)
 	if err != nil {
 		return nil, false
@@ -770,11 +795,11 @@ func (s *Store) ReadMaintained(today time.Time, cfg Config) (*File, bool) {
 	if err != nil || len(data) == 0 || string(saved) != stampLine(data, stamp) {
 		return nil, false
 	}
-	f, _, err := parseOwned(data)
+	f, warnings, err := parseOwned(data)
 	if err != nil {
 		return nil, false
 	}
-	return f, true
+	return &Snapshot{File: f, data: data, warnings: warnings, stamp: stamp}, true
 }
 
 // The pass stamp is a line in the state folder: the day and config a
