@@ -78,6 +78,10 @@ func openIndex(path string, key Key) (*Index, error) {
 		return nil, errCorrupt
 	}
 	x.unmap = unmap
+	// A part found damaged later goes with the file: the next prompt
+	// rebuilds it. (Should another prompt have just replaced it, that
+	// costs one rebuild more; the index is a cache.)
+	x.onDamage = func() { _ = os.Remove(path) }
 	return x, nil
 }
 

@@ -1,7 +1,10 @@
 package recall
 
 import (
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -162,13 +165,21 @@ func mustDecode(t *testing.T, data []byte) *Index {
 	return x
 }
 
-// Any damage is caught, never a panic or a wrong answer.
+// Any damage is caught, never a panic or a wrong answer: by Decode, or
+// when the part is read.
 func TestDecodeDamaged(t *testing.T) {
 	data := Encode(corpusItems(), Key{Size: 10})
 	for i := 0; i < len(data); i += 7 {
 		bad := slices.Clone(data)
 		bad[i] ^= 0x40
-		if _, err := Decode(bad); err == nil && i >= 8+16 {
+		x, err := Decode(bad)
+		if err != nil || i < 8+16 {
+			continue
+		}
+		damaged := false
+		x.onDamage = func() { damaged = true }
+		readAll(x)
+		if !damaged {
 			t.Errorf("flipping byte %d went unnoticed", i)
 		}
 	}
@@ -177,36 +188,79 @@ func TestDecodeDamaged(t *testing.T) {
 			t.Errorf("a cut to %d bytes went unnoticed", n)
 		}
 	}
+	x, err := Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.onDamage = func() { t.Error("an index as built reads as damaged") }
+	readAll(x)
+}
+
+// readAll reads every postings list and item of x.
+func readAll(x *Index) {
+	var terms []string
+	for i := 0; i < x.nterms; i++ {
+		terms = append(terms, x.term(i))
+	}
+	_ = x.postings(terms)
+	for d := 0; d < x.size(); d++ {
+		_, _ = x.item(d)
+		_ = x.docLen(d)
+	}
 }
 
 func FuzzDecode(f *testing.F) {
 	f.Add(Encode(corpusItems()[:5], Key{}))
 	f.Add(Encode(nil, Key{}))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		// Recompute the checksum so the fuzzer reaches the layout checks.
-		if len(data) >= headerLen {
-			data = fixChecksum(data)
+		// Recompute the checksums so the fuzzer reaches the layout checks.
+		if len(data) >= headerLen+8 {
+			data = fixChecksums(data)
 		}
 		x, err := Decode(data)
 		if err != nil {
 			return
 		}
-		for d := 0; d < x.size(); d++ {
-			_, _ = x.item(d)
-			_ = x.docLen(d)
-		}
-		for i := 0; i < x.nterms; i++ {
-			_ = x.postings([]string{x.term(i)})
-		}
+		readAll(x)
 	})
 }
 
-func fixChecksum(data []byte) []byte {
+// fixChecksums gives data the magic and, where the layout lets them be
+// found, the checksums of its directory, postings and items.
+func fixChecksums(data []byte) []byte {
 	out := slices.Clone(data)
 	copy(out, magic)
-	body := out[headerLen:]
-	sum := crc32.ChecksumIEEE(body)
-	out[24], out[25], out[26], out[27] = byte(sum), byte(sum>>8), byte(sum>>16), byte(sum>>24)
+	le := binary.LittleEndian
+	rest := out[headerLen:]
+	docs, nterms := int(le.Uint32(rest)), int(le.Uint32(rest[4:]))
+	fixed := 8 + 4*docs + 4*(docs+1) + 4*docs + 4*(nterms+1) + 4*(nterms+1) + 4*nterms
+	if docs > len(rest)/12 || nterms > len(rest)/12 || fixed > len(rest) {
+		return out
+	}
+	strsLen := int(le.Uint32(rest[fixed-4*nterms-4*(nterms+1)-4:]))
+	if strsLen > len(rest)-fixed {
+		return out
+	}
+	dir := rest[:fixed+strsLen]
+	body := rest[len(dir):]
+	itemOff, itemCRC := dir[8+4*docs:], dir[8+4*docs+4*(docs+1):]
+	postOff := dir[8+12*docs+4+4*(nterms+1):]
+	postCRC := postOff[4*(nterms+1):]
+	postsLen := 8 * u32(postOff, nterms)
+	if postsLen <= len(body) {
+		for i := 0; i < nterms; i++ {
+			if from, to := 8*u32(postOff, i), 8*u32(postOff, i+1); from <= to && to <= postsLen {
+				le.PutUint32(postCRC[4*i:], crc32.ChecksumIEEE(body[from:to]))
+			}
+		}
+		items := body[postsLen:]
+		for d := 0; d < docs; d++ {
+			if from, to := u32(itemOff, d), u32(itemOff, d+1); from <= to && to <= len(items) {
+				le.PutUint32(itemCRC[4*d:], crc32.ChecksumIEEE(items[from:to]))
+			}
+		}
+	}
+	le.PutUint32(out[24:], crc32.ChecksumIEEE(dir))
 	return out
 }
 
@@ -243,7 +297,7 @@ func TestLoad(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(x.size(), 2)
 
-	is.NoErr(os.WriteFile(index, []byte("BIMRIRX2 not really"), 0o644))
+	is.NoErr(os.WriteFile(index, []byte("BIMRIRX3 not really"), 0o644))
 	x, err = Load(archive, index)
 	is.NoErr(err)
 	is.Equal(x.size(), 2)
@@ -332,5 +386,50 @@ func TestMemoryPostingsAsDocTerms(t *testing.T) {
 			got = append(got, lists[i].at(k))
 		}
 		is.Equal(got, want[w]) // postings of w
+	}
+}
+
+// A postings list or item found damaged when a prompt reads it is not
+// used, and the index goes, so the next prompt rebuilds it.
+func TestDamageFoundOnReadRebuilds(t *testing.T) {
+	is := is.New(t)
+	dir := t.TempDir()
+	archive, index := filepath.Join(dir, memfile.ArchiveName), filepath.Join(dir, IndexName)
+	appendArchive(t, archive, &memfile.Entry{ID: "0f3e2a11", Importance: 4, Date: date("2026-03-01"), Tags: []string{"cache", "redis"}, Text: "Decided to use Redis for the session cache."}, "weight 0.5 below threshold 1.5")
+	x, err := Load(archive, index)
+	is.NoErr(err)
+	x.Close()
+	data, err := os.ReadFile(index)
+	is.NoErr(err)
+	good, err := Decode(data)
+	is.NoErr(err)
+	postings := len(data) - len(good.posts) - len(good.items)
+	is.True(len(good.posts) > 0)
+
+	for _, c := range []struct {
+		at   int
+		hits int // what the damaged index still finds
+	}{
+		{postings, 1},      // the first term's list goes; the other two still match
+		{len(data) - 1, 0}, // the only item
+	} {
+		at := c.at
+		bad := slices.Clone(data)
+		bad[at] ^= 0x40
+		is.NoErr(os.WriteFile(index, bad, 0o644))
+		info, err := os.Stat(archive)
+		is.NoErr(err)
+		is.NoErr(os.Chtimes(archive, info.ModTime(), info.ModTime())) // the index still names the archive
+		x, err := Load(archive, index)
+		is.NoErr(err) // the directory is whole
+		is.Equal(len(Rank("redis cache session", Options{}, x)), c.hits)
+		x.Close()
+		_, err = os.Stat(index)
+		is.True(errors.Is(err, fs.ErrNotExist)) // gone, to be rebuilt
+
+		x, err = Load(archive, index)
+		is.NoErr(err)
+		is.Equal(len(Rank("redis cache session", Options{}, x)), 1) // rebuilt
+		x.Close()
 	}
 }
