@@ -78,6 +78,7 @@ type parser struct {
 	fields    fieldList // the tag line being read; reused from item to item
 	body      []string  // the lines of the item being read; reused too
 	entries   []Entry   // where newEntry takes entries from
+	canonical canonicalReader
 }
 
 // newEntry is a new Entry from a block of them, each block twice the
@@ -386,12 +387,18 @@ func isTemplateComment(t string) bool {
 // line or the next structure. It returns the index of the last line used
 // and whether it read one.
 func (p *parser) item(lines []string, i int, t string) (int, bool) {
-	start, ok := readItemStart(t, p.fields)
-	if cap(start.fields) > cap(p.fields) {
-		p.fields = start.fields[:0]
-	}
-	if !ok {
-		return i, false
+	var start itemStart
+	canon, fast := p.canonical.entryLine(t)
+	fast = fast && !slowEntryLines
+	if !fast {
+		var ok bool
+		start, ok = readItemStart(t, p.fields)
+		if cap(start.fields) > cap(p.fields) {
+			p.fields = start.fields[:0]
+		}
+		if !ok {
+			return i, false
+		}
 	}
 	lineNo := i + 1
 	used := i
@@ -426,7 +433,18 @@ func (p *parser) item(lines []string, i int, t string) (int, bool) {
 		p.f.Tiers[2].Blocks = append(p.f.Tiers[2].Blocks, Block{Pattern: pat})
 		return used, true
 	}
-	e, how, err := entryFromFields(p.newEntry(), start.fields, body, nil)
+	var e *Entry
+	var how []string
+	var err error
+	if fast {
+		e = p.newEntry()
+		*e = canon
+		if e.Text = neutralizeBody(body); e.Text == "" {
+			err = errNoSummary
+		}
+	} else {
+		e, how, err = entryFromFields(p.newEntry(), start.fields, body, nil)
+	}
 	if err != nil {
 		p.warn(lineNo, "entry kept as a note: %v", err)
 		return i, false
@@ -1001,10 +1019,12 @@ func entryFromFields(e *Entry, fields fieldList, body []string, extra map[string
 	}
 	e.Text = neutralizeBody(body)
 	if e.Text == "" {
-		return nil, nil, errors.New("no summary on the tag line or the line after it")
+		return nil, nil, errNoSummary
 	}
 	return e, how, nil
 }
+
+var errNoSummary = errors.New("no summary on the tag line or the line after it")
 
 // splitTagList reads a TAGS value: comma-separated, or "#tag #tag" with
 // spaces between; a '#' before a tag is dropped.

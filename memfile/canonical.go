@@ -1,0 +1,140 @@
+package memfile
+
+import (
+	"strings"
+	"time"
+)
+
+// slowEntryLines turns the canonicalReader off, for the tests that
+// compare a parse with and without it.
+var slowEntryLines = false
+
+// canonicalReader reads tag lines written exactly as Render writes one
+// (appendEntryLine), with a date: nearly every line of a file a pass
+// wrote. Parse reads such a line here in one pass over its bytes, not
+// through readItemStart and entryFromFields, which split it into fields,
+// look each one up and check every rule a line written by hand or by a
+// model may break: at 10,000 entries that was most of a parse. It takes
+// only what the slow path reads the same way without a word of
+// conversion (TestCanonicalEntryLineIsTheSlowPath); anything else, it
+// refuses, and the slow path reads the line.
+type canonicalReader struct {
+	// The last date read and its value: a pass orders Tier 2 by weight,
+	// which follows the date, so entries of one day come together.
+	date string
+	day  time.Time
+	// tags is where tag lists are cut from, a block for many entries
+	// instead of an allocation each.
+	tags []string
+}
+
+// entryLine reads a canonical tag line: the entry, with everything but
+// its text, and whether the line was one.
+func (r *canonicalReader) entryLine(t string) (Entry, bool) {
+	var e Entry
+	rest, ok := strings.CutPrefix(t, "[IMPORTANCE:")
+	if !ok || len(rest) < 2 || rest[0] < '1' || rest[0] > '5' {
+		return e, false
+	}
+	e.Importance = int(rest[0] - '0')
+	rest, ok = strings.CutPrefix(rest[1:], "] [TIMESTAMP:")
+	if !ok || len(rest) < len(dateLayout) {
+		return e, false
+	}
+	if e.Date, ok = r.readDate(rest[:len(dateLayout)]); !ok {
+		return e, false
+	}
+	rest, ok = strings.CutPrefix(rest[len(dateLayout):], "] [TAGS:")
+	if !ok {
+		return e, false
+	}
+	// Tags of the characters a normal tag has, and commas: no '#', space
+	// or bracket, which the slow path reads in other ways.
+	n := 0
+	for n < len(rest) && tagListByte(rest[n]) {
+		n++
+	}
+	if n == len(rest) || rest[n] != ']' {
+		return e, false
+	}
+	tags := rest[:n]
+	rest = rest[n+1:]
+	if r, ok := strings.CutPrefix(rest, " [WEIGHT:"); ok {
+		w, n, ok := canonicalWeight(r)
+		if !ok || n == len(r) || r[n] != ']' {
+			return e, false
+		}
+		e.Weight, e.HasWeight = w, true
+		rest = r[n+1:]
+	}
+	rest, ok = strings.CutPrefix(rest, " [ID:")
+	if !ok || len(rest) < 2 || rest[len(rest)-1] != ']' || !validID(rest[:len(rest)-1]) {
+		return e, false
+	}
+	e.ID = rest[:len(rest)-1]
+	e.Tags = r.tagList(tags)
+	return e, true
+}
+
+// readDate is ParseDate for a date as Render writes it, the last one
+// remembered.
+func (r *canonicalReader) readDate(s string) (time.Time, bool) {
+	if s == r.date && s != "" {
+		return r.day, true
+	}
+	if !isCanonicalDate(s) {
+		return time.Time{}, false
+	}
+	d, ok := ParseDate(s)
+	if ok {
+		r.date, r.day = s, d
+	}
+	return d, ok
+}
+
+// tagList is SplitTags(s). A list as a pass writes it, normal tags in
+// order, is cut from r.tags, capped so that an append to one entry's
+// tags never reaches the next one's.
+func (r *canonicalReader) tagList(s string) []string {
+	n := strings.Count(s, ",") + 1
+	if cap(r.tags)-len(r.tags) < n {
+		r.tags = make([]string, 0, max(n, 1024))
+	}
+	start := len(r.tags)
+	for rest, more := s, true; more; {
+		var t string
+		t, rest, more = strings.Cut(rest, ",")
+		if !normalTag(t) || (len(r.tags) > start && r.tags[len(r.tags)-1] >= t) {
+			r.tags = r.tags[:start]
+			return SplitTags(s)
+		}
+		r.tags = append(r.tags, t)
+	}
+	return r.tags[start:len(r.tags):len(r.tags)]
+}
+
+func tagListByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == ','
+}
+
+// canonicalWeight reads a weight as Weight.appendTo writes one from 0 to
+// 100 ("0.5", "12.0": no leading zero, one decimal) at the start of s,
+// and how many bytes it took.
+func canonicalWeight(s string) (Weight, int, bool) {
+	n, whole := 0, 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		whole = whole*10 + int(s[n]-'0')
+		n++
+		if n > 3 {
+			return 0, 0, false
+		}
+	}
+	if n == 0 || (n > 1 && s[0] == '0') || n+2 > len(s) || s[n] != '.' || s[n+1] < '0' || s[n+1] > '9' {
+		return 0, 0, false
+	}
+	w := Weight(whole*100 + int(s[n+1]-'0')*10)
+	if w > 10000 {
+		return 0, 0, false
+	}
+	return w, n + 2, true
+}
