@@ -245,3 +245,51 @@ func TestAutoSentenceMatchesItsDefinition(t *testing.T) {
 		}
 	}
 }
+
+// plainLine reads eight bytes at a time; it must say what reading a
+// byte at a time says, with every kind of byte at every offset of the
+// words and across their edges.
+func TestPlainLineWordAtATime(t *testing.T) {
+	byteAtATime := func(s string) bool {
+		if s == "" || s[0] == ' ' || s[0] == '#' || s[len(s)-1] == ' ' {
+			return false
+		}
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case c < 0x20 || c >= 0x7f || c == '[' || c == '<' || c == '>':
+				return false
+			case c == ' ' && s[i+1] == ' ':
+				return false
+			}
+		}
+		return true
+	}
+	special := []byte{0x00, 0x01, 0x1f, ' ', '!', ';', '<', '=', '>', '?', 'Z', '[', '\\', ']', '~', 0x7f, 0x80, 0xc3, 0xff}
+	base := "The quick brown fox jumps over the lazy dog again."
+	checked := 0
+	for i := 0; i < len(base); i++ {
+		for _, c := range special {
+			for _, second := range []int{-1, i + 1, i + 7, i + 8, i + 9} {
+				b := []byte(base)
+				b[i] = c
+				if second >= 0 && second < len(b) {
+					b[second] = c
+				}
+				for _, s := range []string{string(b), string(b[1:]), string(b[:len(b)-3])} {
+					if got, want := plainLine(s), byteAtATime(s); got != want {
+						t.Fatalf("plainLine(%q) = %v, byte at a time %v", s, got, want)
+					}
+					checked++
+				}
+			}
+		}
+	}
+	for _, s := range fastPathSamples(t) {
+		if got, want := plainLine(s), byteAtATime(s); got != want {
+			t.Fatalf("plainLine(%q) = %v, byte at a time %v", s, got, want)
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d strings checked", checked)
+	}
+}

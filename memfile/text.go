@@ -103,7 +103,11 @@ func plainLine(s string) bool {
 	if s == "" || s[0] == ' ' || s[0] == '#' || s[len(s)-1] == ' ' {
 		return false
 	}
-	for i := 0; i < len(s); i++ {
+	// Eight bytes at a time while they are plain (every summary of a
+	// file goes through here); the first word that may not be is judged
+	// byte by byte below, from its start.
+	i := plainWords(s)
+	for ; i < len(s); i++ {
 		switch c := s[i]; {
 		case c < 0x20 || c >= 0x7f || c == '[' || c == '<' || c == '>':
 			return false
@@ -112,6 +116,42 @@ func plainLine(s string) bool {
 		}
 	}
 	return true
+}
+
+// plainWords is the length of the run of eight-byte words s starts
+// with that are printable ASCII with no '[', '<' or '>' and no two
+// spaces in a row, the last space of a word included. Each test is the
+// classic one for a zero byte in a word, (v - 0x01..) &^ v & 0x80..,
+// which is exact about whether there is one.
+func plainWords(s string) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&highs != 0 || (w-0x20*ones)&^w&highs != 0 { // not ASCII, or a control below ' '
+			break
+		}
+		if v := w ^ 0x7f*ones; (v-ones)&^v&highs != 0 {
+			break
+		}
+		if v := w ^ '['*ones; (v-ones)&^v&highs != 0 {
+			break
+		}
+		if v := w ^ '<'*ones; (v-ones)&^v&highs != 0 {
+			break
+		}
+		if v := w ^ '>'*ones; (v-ones)&^v&highs != 0 {
+			break
+		}
+		// The spaces, exactly: a byte below 0x80 plus 0x7f reaches 0x80
+		// unless it is zero, and carries into no other byte.
+		spaces := ^((w ^ ' '*ones) + 0x7f*ones) & highs
+		if spaces&(spaces>>8) != 0 || (spaces>>63 != 0 && i+8 < len(s) && s[i+8] == ' ') {
+			break
+		}
+	}
+	return i
 }
 
 // neutralizeBody neutralises each line of a body read from a file and
