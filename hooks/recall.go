@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -83,9 +82,8 @@ func recallPrompt(env Env, in Input) Output {
 	var picked []recall.Hit
 	var recalls recall.Recalls
 	err = env.Store.UpdateState([]string{key, recall.StateKey}, func(state map[string][]byte) error {
-		var st sessionState
-		_ = json.Unmarshal(state[key], &st) // damaged state is a fresh start
-		fresh := slices.DeleteFunc(slices.Clone(hits), func(h recall.Hit) bool { return slices.Contains(st.Recalled, h.Item.ID) })
+		recalled := recalledIn(state[key]) // damaged state is a fresh start
+		fresh := slices.DeleteFunc(slices.Clone(hits), func(h recall.Hit) bool { return slices.Contains(recalled, h.Item.ID) })
 		picked = recall.Select(fresh, env.Settings.Recall.Items, env.Settings.Recall.Chars, func(it recall.Item) int {
 			return memfile.Length(recalledLine(it, recall.KeepAfter)) + 1
 		})
@@ -94,12 +92,12 @@ func recallPrompt(env Env, in Input) Output {
 		}
 		recalls = recall.ParseRecalls(state[recall.StateKey])
 		for _, h := range picked {
-			st.Recalled = append(st.Recalled, h.Item.ID)
+			recalled = append(recalled, h.Item.ID)
 			if !h.Item.ArchivedOn.IsZero() {
 				recalls.Note(h.Item.ID, in.SessionID)
 			}
 		}
-		state[key], _ = json.Marshal(st)
+		state[key] = withRecalled(state[key], recalled)
 		state[recall.StateKey] = recalls.Marshal()
 		return nil
 	})
@@ -107,13 +105,6 @@ func recallPrompt(env Env, in Input) Output {
 		return Output{}
 	}
 	return additionalContext(event.UserPromptSubmit, recallContext(env, picked, recalls))
-}
-
-// recalledIn is what a session state blob says was recalled already.
-func recalledIn(data []byte) []string {
-	var st sessionState
-	_ = json.Unmarshal(data, &st)
-	return st.Recalled
 }
 
 // viewIDs are the items the SessionStart view shows, worked out again from
