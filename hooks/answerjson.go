@@ -82,11 +82,17 @@ const hexDigits = "0123456789abcdef"
 // quote and backslash escaped, control bytes as \b \f \n \r \t or \u00XX,
 // invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped.
 func appendJSONString(dst []byte, s string) []byte {
+	return appendJSONStringEscaping(dst, s, false)
+}
+
+// appendJSONStringEscaping is encoding/json's appendString: with
+// escapeHTML, also < > & as \u003c \u003e \u0026, as json.Marshal writes.
+func appendJSONStringEscaping(dst []byte, s string, escapeHTML bool) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		if b := s[i]; b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' {
+			if b >= 0x20 && b != '"' && b != '\\' && !(escapeHTML && (b == '<' || b == '>' || b == '&')) {
 				i++
 				continue
 			}

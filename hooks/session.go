@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,14 +44,13 @@ const noticeKey = "notice"
 func loadState(tx *memfile.Tx, in Input) sessionState {
 	var st sessionState
 	if data := tx.State(stateKey(in)); data != nil {
-		_ = json.Unmarshal(data, &st) // a damaged state file is a fresh start, never an error
+		st = decodeState(data) // a damaged state file is a fresh start, never an error
 	}
 	return st
 }
 
 func saveState(tx *memfile.Tx, in Input, st sessionState) {
-	data, _ := json.Marshal(st)
-	tx.SetState(stateKey(in), data)
+	tx.SetState(stateKey(in), encodeState(st))
 }
 
 // transcriptLimit bounds one read of a transcript; a Stop reads only what

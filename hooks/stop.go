@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"bytes"
-	"encoding/json"
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/event"
@@ -77,7 +76,7 @@ const (
 func awaitPending(env Env, in Input) earlyRead {
 	r := earlyRead{state: env.Store.ReadState(stateKey(in))}
 	if r.state != nil {
-		_ = json.Unmarshal(r.state, &r.st) // damaged: a fresh start, as loadState does
+		r.st = decodeState(r.state) // damaged: a fresh start, as loadState does
 	}
 	catchUp(env, in, &r.st)
 	for waited := time.Duration(0); len(r.st.Transcript.Pending) > 0 && waited < pendingWait; waited += pendingPoll {
