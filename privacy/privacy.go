@@ -45,13 +45,29 @@ var privateTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // from every rule.
 const invisible = "\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e"
 
+// invisibleLeads are the first bytes of the invisible characters' UTF-8.
+const invisibleLeads = "\xc2\xe1\xe2\xef"
+
+// hasInvisibleLead says whether s holds a byte an invisible character
+// begins with. Most text holds none, and IndexByte finds that many times
+// faster than ContainsAny, which decodes every rune of s: recall cleans
+// every item it may bring back, on every prompt.
+func hasInvisibleLead(s string) bool {
+	for i := 0; i < len(invisibleLeads); i++ {
+		if strings.IndexByte(s, invisibleLeads[i]) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // DropInvisible removes each run of invisible characters that touches an
 // ASCII character, where it can only be hiding something: a token split
 // by a zero-width space reads whole again. A run between other characters
 // is kept, since emoji sequences (a family, a flag) are joined with U+200D.
 // Runs are removed whole, so the result has none left to remove.
 func DropInvisible(s string) string {
-	if !strings.ContainsAny(s, invisible) {
+	if !hasInvisibleLead(s) || !strings.ContainsAny(s, invisible) {
 		return s
 	}
 	var b strings.Builder

@@ -322,3 +322,20 @@ func TestQuickTestSkipsTheRegexp(t *testing.T) {
 	is.True(!changed)
 	is.True(!compiled)
 }
+
+// The quick test before DropInvisible's search knows every invisible
+// character's first byte.
+func TestInvisibleLeads(t *testing.T) {
+	for _, r := range invisible {
+		s := string(r)
+		if !strings.Contains(invisibleLeads, s[:1]) {
+			t.Errorf("%U begins with %#x, not in invisibleLeads", r, s[0])
+		}
+		if !hasInvisibleLead("ghp_" + s + "x") {
+			t.Errorf("hasInvisibleLead misses %U", r)
+		}
+	}
+	if hasInvisibleLead("plain ASCII text, and caf\u00e9") {
+		t.Error("hasInvisibleLead finds a lead in text without one")
+	}
+}
