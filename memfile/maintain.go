@@ -113,7 +113,7 @@ func maintainInPlace(out *File, today time.Time, cfg Config, opt Options) Report
 	prune(out, cfg, &rep)
 	sortTier2(out)
 	sortTier3(out)
-	enforceBudgets(out, today, cfg, &rep)
+	tokens := enforceBudgets(out, today, cfg, &rep)
 
 	if opt.CountSession && out.Header.Sessions < math.MaxInt {
 		out.Header.Sessions++ // a count at the limit stays there, never wraps
@@ -122,7 +122,11 @@ func maintainInPlace(out *File, today time.Time, cfg Config, opt Options) Report
 		out.Header.Version = currentVersion
 	}
 	out.Header.LastMaintained = today
-	settle(out, Estimate(out), cfg, &rep)
+	// The budget check's count is the file's estimate: it subtracts what
+	// it archives, and nothing else in the estimate changes after it (the
+	// header line is not counted). At 10,000 entries another Estimate
+	// would measure every entry again (TestPassTokensAreTheEstimate).
+	settle(out, tokens, cfg, &rep)
 	out.Header.TokenEst = rep.Tokens.Total
 	if opt.Deep {
 		judgmentBrief(out, rep.Deep)
@@ -391,9 +395,10 @@ func sortTier3(f *File) {
 }
 
 // enforceBudgets archives Tier 2 entries and weak Tier 3 patterns until
-// each tier, and then the whole file, fits its budget. Tier 1 is only
-// reported. Notes are never archived: a person wrote them.
-func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) {
+// each tier, and then the whole file, fits its budget, and returns the
+// file's estimate after. Tier 1 is only reported. Notes are never
+// archived: a person wrote them.
+func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) Tokens {
 	// The victims are ranked only when one is needed: a file within its
 	// budgets, as most are on most passes, never sorts Tier 2 for them.
 	var victims []*Entry
@@ -475,4 +480,5 @@ func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) {
 	if len(gonePat) > 0 {
 		removeBlocks(f, 3, func(b Block) bool { return b.Pattern != nil && gonePat[b.Pattern] })
 	}
+	return tokens
 }
