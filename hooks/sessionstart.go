@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -97,8 +96,7 @@ const maxAsked = 200
 // sentence once per pattern.
 func adviseOnce(env Env, tx *memfile.Tx, in Input, known *memfile.Advice) string {
 	st := loadState(tx, in)
-	var asked []string
-	_ = json.Unmarshal(tx.State(namedKey), &asked) // damaged state: ask again
+	asked := decodeList(tx.State(namedKey)) // damaged state: ask again
 	text, a, name := advice(env, tx.File, st, asked, known)
 	if text == "" {
 		return ""
@@ -112,7 +110,7 @@ func adviseOnce(env Env, tx *memfile.Tx, in Input, known *memfile.Advice) string
 		if len(asked) > maxAsked { // Tier 3's budget holds far fewer patterns
 			asked = asked[len(asked)-maxAsked:]
 		}
-		data, _ := json.Marshal(asked)
+		data := encodeList(asked)
 		tx.SetState(namedKey, data)
 	}
 	return text
@@ -163,8 +161,7 @@ func steadyStart(env Env, in Input) (snap *memfile.Snapshot, known *memfile.Advi
 		return snap, nil, false
 	}
 	st := sessionState{Advised: wasAdvised(env.Store.ReadState(stateKey(in)))}
-	var asked []string
-	_ = json.Unmarshal(env.Store.ReadState(namedKey), &asked)
+	asked := decodeList(env.Store.ReadState(namedKey))
 	text, a, _ := advice(env, snap.File, st, asked, nil)
 	if !st.Advised {
 		known = &a

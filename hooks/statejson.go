@@ -189,3 +189,26 @@ func stringListOf(r gjson.Result) []string {
 	})
 	return list
 }
+
+// encodeList is json.Marshal(list), byte for byte: the patterns-asked
+// state is such a list.
+func encodeList(list []string) []byte {
+	return appendStringList(nil, list)
+}
+
+// decodeList is what json.Unmarshal reads from data into a fresh
+// []string, read directly when data is what encodeList writes (checked
+// by writing it again), through json.Unmarshal otherwise.
+func decodeList(data []byte) []string {
+	if len(data) == 0 {
+		return nil // as json.Unmarshal leaves it, refusing empty input
+	}
+	if gjson.ValidBytes(data) {
+		if list := stringListOf(gjson.ParseBytes(data)); list != nil && bytes.Equal(encodeList(list), data) {
+			return list
+		}
+	}
+	var list []string
+	_ = json.Unmarshal(data, &list)
+	return list
+}

@@ -99,14 +99,41 @@ func TestDecodeStateReadsOthersAsEncodingJSON(t *testing.T) {
 	}
 }
 
+func TestListJSONMatchesEncodingJSON(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 1000 {
+		var list []string
+		randomValue(rng, reflect.ValueOf(&list).Elem())
+		want, _ := json.Marshal(list)
+		if got := encodeList(list); string(got) != string(want) {
+			t.Fatalf("encodeList(%q) = %s, want %s", list, got, want)
+		}
+		checkDecodeList(t, want)
+	}
+	for _, data := range []string{``, `null`, `[]`, `{}`, `[1,"a",null]`, `["<"]`, `["a"`, `"a"`, `["\u003c"]`} {
+		checkDecodeList(t, []byte(data))
+	}
+}
+
+func checkDecodeList(t *testing.T, data []byte) {
+	t.Helper()
+	var want []string
+	_ = json.Unmarshal(data, &want)
+	if got := decodeList(data); !reflect.DeepEqual(got, want) {
+		t.Fatalf("decodeList(%q) = %#v, want %#v", data, got, want)
+	}
+}
+
 func FuzzStateJSON(f *testing.F) {
 	var st sessionState
 	st.Transcript.FirstPrompt, st.Transcript.FilesChanged, st.Nudged, st.Recalled = "Fix <the> \"bug\"", []string{"/a/b.go"}, true, []string{"p1"}
 	f.Add(encodeState(st))
 	f.Add([]byte(`{"transcript":{"Prompts":1.5},"blocks":2}`))
 	f.Add([]byte(`{"Nudged":true}`))
+	f.Add([]byte(`["p1","p2"]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkDecode(t, data)
+		checkDecodeList(t, data)
 		var st sessionState
 		if json.Unmarshal(data, &st) == nil {
 			want, _ := json.Marshal(st)
