@@ -66,7 +66,7 @@ func withRecalled(data []byte, ids []string) []byte {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		out = appendJSONString(out, id)
+		out = appendJSONStringEscaping(out, id, true) // as json.Marshal escapes
 	}
 	return append(out, ']', '}')
 }

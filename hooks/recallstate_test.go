@@ -42,7 +42,7 @@ func TestRecalledInAsUnmarshal(t *testing.T) {
 // the new list, and a fresh state for a damaged one.
 func TestWithRecalledAsMarshal(t *testing.T) {
 	is := is.New(t)
-	ids := []string{"0f3e2a11", "7c1e0a42"}
+	ids := []string{"0f3e2a11", "7c1e0a42", "<&>\u2028"}
 	for _, st := range []sessionState{
 		{},
 		{Nudged: true, Blocks: 2, Advised: true},
