@@ -20,6 +20,20 @@ func TestEntryLineRunes(t *testing.T) {
 		{ID: "big", Importance: 12, Date: time.Date(12026, 1, 2, 0, 0, 0, 0, time.UTC), Weight: 123456, HasWeight: true},
 		{ID: "bc", Importance: 2, Date: time.Date(-5, 1, 2, 0, 0, 0, 0, time.UTC), Tags: []string{}},
 	}
+	// The edges of four-digit years, in UTC and in zones either side,
+	// and weights where the count of digits changes.
+	east, west := time.FixedZone("east", 14*3600), time.FixedZone("west", -12*3600)
+	for _, d := range []time.Time{
+		time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(-1, 12, 31, 23, 59, 59, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC), time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(0, 1, 1, 1, 0, 0, 0, east), time.Date(9999, 12, 31, 23, 0, 0, 0, west),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, east), time.Date(-1, 12, 31, 23, 0, 0, 0, west),
+	} {
+		entries = append(entries, &Entry{ID: "d", Importance: 3, Date: d})
+	}
+	for _, w := range []Weight{0, 4, 5, 94, 95, 99, 994, 995, 999, 9994, 9995, 99995, -4, -5, -6, -95, -96} {
+		entries = append(entries, &Entry{ID: "w", Importance: 10, Weight: w, HasWeight: true})
+	}
 	files, _ := filepath.Glob(filepath.Join("testdata", "*"))
 	for _, name := range files {
 		data, err := os.ReadFile(name)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -190,17 +191,21 @@ func appendEntryLine(dst []byte, e *Entry) []byte {
 // pass. TestEntryLineRunes keeps the two equal.
 func entryLineRunes(e *Entry) int {
 	var num [24]byte
-	n := len("[IMPORTANCE:") + len(strconv.AppendInt(num[:0], int64(e.Importance), 10))
+	n := len("[IMPORTANCE:") + len("] [TAGS:") + len("]") + len(" [ID:") + utf8.RuneCountInString(e.ID) + len("]")
+	if e.Importance >= 0 && e.Importance <= 9 {
+		n++ // one digit, as every valid importance is
+	} else {
+		n += len(strconv.AppendInt(num[:0], int64(e.Importance), 10))
+	}
 	if !e.Date.IsZero() {
 		n += len("] [TIMESTAMP:")
-		if y := e.Date.Year(); y >= 0 && y <= 9999 {
+		if fourDigitYear(e.Date) {
 			n += len(dateLayout)
 		} else {
 			var date [len(dateLayout) + 16]byte
 			n += utf8.RuneCount(e.Date.AppendFormat(date[:0], dateLayout))
 		}
 	}
-	n += len("] [TAGS:") + len("]")
 	for i, t := range e.Tags {
 		if i > 0 {
 			n++
@@ -208,9 +213,38 @@ func entryLineRunes(e *Entry) int {
 		n += utf8.RuneCountInString(t)
 	}
 	if e.HasWeight {
-		n += len(" [WEIGHT:") + len(e.Weight.appendTo(num[:0])) + len("]")
+		n += len(" [WEIGHT:") + weightLen(e.Weight) + len("]")
 	}
-	return n + len(" [ID:") + utf8.RuneCountInString(e.ID) + len("]")
+	return n
+}
+
+// fourDigitYear says whether t's year is 0 to 9999, which YYYY-MM-DD
+// writes in ten characters. A date in UTC, as Parse and Add make them,
+// is placed by its Unix seconds, without working out its calendar.
+func fourDigitYear(t time.Time) bool {
+	const first, end = -62167219200, 253402300800 // 0000-01-01 and 10000-01-01, UTC
+	if t.Location() == time.UTC {
+		u := t.Unix()
+		return u >= first && u < end
+	}
+	y := t.Year()
+	return y >= 0 && y <= 9999
+}
+
+// weightLen is len(w.appendTo(nil)), counted.
+func weightLen(w Weight) int {
+	tenths := (int(w) + 5) / 10
+	if tenths < 0 {
+		var num [24]byte
+		return len(w.appendTo(num[:0]))
+	}
+	n := 2 // the point and the tenth
+	for whole := tenths / 10; ; whole /= 10 {
+		n++
+		if whole < 10 {
+			return n
+		}
+	}
 }
 
 // patternLine is a pattern's tag line.
