@@ -290,9 +290,10 @@
 //
 // A pass over its own output on the same day, under the same config,
 // changes nothing (TestPassIdempotent, FuzzPassIdempotent). The store
-// relies on it: each pass leaves a stamp (the day, the config, the
-// SHA-256 of the file it left) in the state folder, and while the file
-// still hashes the same, Tx.Maintain answers settledReport instead of
+// relies on it: each pass leaves a stamp (the day, the config, a
+// fingerprint of the file it left: its length and two CRC-32s) in the
+// state folder, and while the file still has that fingerprint,
+// Tx.Maintain answers settledReport instead of
 // running a plain pass again, and ReadMaintained lets SessionStart read
 // the file without the lock.
 //

@@ -144,6 +144,17 @@ func TestStoreSkipsRepeatedPass(t *testing.T) {
 	is.True(bytes.Contains(added, []byte("[WEIGHT:3.0]"))) // the pass weighed the new entry
 	is.True(pass(fxToday, cfg, nil).Skipped)
 
+	// An edit that keeps the file's length changes its fingerprint too.
+	same := bytes.Replace(added, []byte("Made the steady"), []byte("Made the stEady"), 1)
+	is.Equal(len(same), len(added))
+	is.True(!bytes.Equal(same, added))
+	is.NoErr(os.WriteFile(s.Path(memfile.MemoryName), same, 0o644))
+	_, ok = s.ReadMaintained(fxToday, cfg)
+	is.True(!ok)
+	is.NoErr(os.WriteFile(s.Path(memfile.MemoryName), added, 0o644)) // back as the pass left it
+	_, ok = s.ReadMaintained(fxToday, cfg)
+	is.True(ok)
+
 	is.NoErr(os.WriteFile(s.Path(memfile.MemoryName), append(added, "\nA note someone wrote.\n"...), 0o644))
 	_, ok = s.ReadMaintained(fxToday, cfg)
 	is.True(!ok)
