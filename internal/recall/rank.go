@@ -305,7 +305,13 @@ type memSpan struct{ tags, end int }
 
 // NewMemory indexes items in memory.
 func NewMemory(items []Item) *Memory {
-	m := &Memory{items: items, lens: make([]int, len(items)), spans: make([]memSpan, len(items))}
+	// About one term for every six bytes of text: sized once, the list
+	// is not copied as it grows.
+	size := 0
+	for _, it := range items {
+		size += len(it.Text) + len(it.Tags)
+	}
+	m := &Memory{items: items, lens: make([]int, len(items)), spans: make([]memSpan, len(items)), words: make([]string, 0, size/6)}
 	for i, it := range items {
 		start := len(m.words)
 		m.words = appendTokens(m.words, it.Text)
