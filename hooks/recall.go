@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -111,7 +112,11 @@ func recallPrompt(env Env, in Input) Output {
 // the file as it is now: the same function with the same room.
 func viewIDs(env Env, in Input, f *memfile.File) map[string]bool {
 	in.Source = "startup"
-	return idsIn(startContext(env, in, f, "", ""))
+	// startContext joins the two with a blank line, which no ID crosses.
+	view, tail := startParts(env, in, f, "", "")
+	ids := idsIn(view)
+	maps.Copy(ids, idsIn(tail))
+	return ids
 }
 
 // idsIn finds what the regexp `\(id ([^)\s]+)\)` would, by hand: a

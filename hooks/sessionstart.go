@@ -192,6 +192,13 @@ func wasAdvised(data []byte) bool {
 // startContext assembles the view and the instructions within the limit:
 // the instructions are measured first and the view gets the rest.
 func startContext(env Env, in Input, f *memfile.File, notice, advice string) string {
+	view, tail := startParts(env, in, f, notice, advice)
+	return view + "\n\n" + tail
+}
+
+// startParts are startContext's two parts, the view and what follows it:
+// recall reads IDs in them without joining them.
+func startParts(env Env, in Input, f *memfile.File, notice, advice string) (view, tail string) {
 	extras := []string{instructions(env)}
 	if len(f.Entries(1)) == 0 && f.Header.Sessions == 0 && in.Source != "compact" {
 		extras = append(extras, intake(env, globalFacts(env)))
@@ -208,14 +215,14 @@ func startContext(env Env, in Input, f *memfile.File, notice, advice string) str
 	if notice != "" {
 		extras = append(extras, "Note: "+notice)
 	}
-	tail := fitLines(strings.Join(extras, "\n\n"), env.Config.ContextLimit/2)
-	view := memfile.ContextView(f, memfile.View{
+	tail = fitLines(strings.Join(extras, "\n\n"), env.Config.ContextLimit/2)
+	view = memfile.ContextView(f, memfile.View{
 		Limit:   env.Config.ContextLimit - memfile.Length(tail) - 2,
 		Global:  env.Global,
 		Archive: env.Store.Names().Archive,
 		Search:  fmt.Sprintf("%s search --dir %s", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root())),
 	})
-	return view + "\n\n" + tail
+	return view, tail
 }
 
 // globalFacts are the global memory's entries, for the intake to skip.

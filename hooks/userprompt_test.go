@@ -1,12 +1,14 @@
 package hooks
 
 import (
+	"fmt"
 	"maps"
 	"regexp"
 	"testing"
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/matryer/is"
 )
 
 // The maintenance trigger is an imperative request, not any mention.
@@ -114,4 +116,27 @@ func FuzzIdsIn(f *testing.F) {
 			t.Errorf("idsIn(%q) = %v, want %v", s, got, want)
 		}
 	})
+}
+
+// viewIDs reads the view and the text after it apart, and finds what it
+// found in the context they make together: on a file whose view leaves
+// entries out, and in a session that gets the judgment brief.
+func TestViewIDsAsTheJoinedContext(t *testing.T) {
+	is := is.New(t)
+	env, _ := recordEnv(t)
+	f := memfile.New(env.Config)
+	for i := range 300 {
+		_, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: 1 + i%5, Date: env.Today.AddDate(0, 0, -i%40), Tags: []string{"api", fmt.Sprint("t", i%7)},
+			Text: fmt.Sprintf("Session work %d: reviewed the upload retry loop and the cache for module %d.", i, i)})
+		is.NoErr(err)
+	}
+	in := Input{SessionID: "s1"}
+	for _, sessions := range []int{3, env.Config.DeepEvery} {
+		f.Header.Sessions = sessions
+		got := viewIDs(env, in, f)
+		want := idsIn(startContext(env, Input{SessionID: "s1", Source: "startup"}, f, "", ""))
+		is.True(len(want) > 0)
+		is.True(len(want) < len(f.Entries(2))) // the view leaves some out
+		is.Equal(got, want)
+	}
 }
