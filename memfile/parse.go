@@ -125,15 +125,21 @@ func parseText(text string) (*File, []Warning, error) {
 	// CRLF line ends, and any other carriage returns that end a line: Render
 	// writes "\n" alone, so a line that kept a final "\r" would read back
 	// differently.
+	// Tier 2 holds nearly all of a big file's entries: its blocks are
+	// allocated once at about their number (the tag lines after the
+	// first line), not grown by doubling; counted here rather than by a
+	// second search of the text.
+	n := 0
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, "\r")
+		if i > 0 && strings.HasPrefix(l, "[IMPORTANCE:") {
+			n++
+		}
 	}
 
 	p := &parser{f: &File{}}
-	// Tier 2 holds nearly all of a big file's entries: its blocks are
-	// allocated once at about their number, not grown by doubling.
 	sized := false
-	if n := strings.Count(text, "\n[IMPORTANCE:"); n > 64 {
+	if n > 64 {
 		p.f.Tiers[1].Blocks, sized = make([]Block, 0, n), true
 	}
 	for i := 0; i < len(lines); i++ {
