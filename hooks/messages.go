@@ -9,6 +9,7 @@ package hooks
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -301,24 +302,40 @@ func first(ids []string) string {
 // recalledLine is one recalled item, with its ID, date, importance and
 // where it came from, so the model can weigh it and act on it.
 func recalledLine(it recall.Item, sessions int) string {
+	// Without fmt: Select measures a line for every hit it weighs, and
+	// fmt's formatting was most of that.
 	var b strings.Builder
+	b.Grow(len(it.Text) + len(it.Reason) + 120)
 	b.WriteString("- ")
 	if it.Pattern {
 		b.WriteString("pattern")
 	} else {
-		fmt.Fprintf(&b, "%s imp %d", it.Date.Format(time.DateOnly), it.Importance)
+		b.WriteString(it.Date.Format(time.DateOnly))
+		b.WriteString(" imp ")
+		b.WriteString(strconv.Itoa(it.Importance))
 	}
 	if len(it.Tags) > 0 {
-		fmt.Fprintf(&b, " [%s]", strings.Join(it.Tags, ","))
+		b.WriteString(" [")
+		b.WriteString(strings.Join(it.Tags, ","))
+		b.WriteString("]")
 	}
-	fmt.Fprintf(&b, ": %s (id %s; ", it.Text, it.ID)
+	b.WriteString(": ")
+	b.WriteString(it.Text)
+	b.WriteString(" (id ")
+	b.WriteString(it.ID)
+	b.WriteString("; ")
 	switch {
 	case it.ArchivedOn.IsZero():
 		b.WriteString("in bimri.md, left out of the session-start view for space)")
 	default:
-		fmt.Fprintf(&b, "archived %s: %s", it.ArchivedOn.Format(time.DateOnly), it.Reason)
+		b.WriteString("archived ")
+		b.WriteString(it.ArchivedOn.Format(time.DateOnly))
+		b.WriteString(": ")
+		b.WriteString(it.Reason)
 		if sessions >= recall.KeepAfter {
-			fmt.Fprintf(&b, "; recalled in %d sessions, worth reviving", sessions)
+			b.WriteString("; recalled in ")
+			b.WriteString(strconv.Itoa(sessions))
+			b.WriteString(" sessions, worth reviving")
 		}
 		b.WriteString(")")
 	}

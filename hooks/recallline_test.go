@@ -1,0 +1,53 @@
+package hooks
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bimri/bimri-hook/internal/recall"
+)
+
+// recalledLineFmt is recalledLine as it was written with fmt: the
+// reference the faster one must match byte for byte.
+func recalledLineFmt(it recall.Item, sessions int) string {
+	var b strings.Builder
+	b.WriteString("- ")
+	if it.Pattern {
+		b.WriteString("pattern")
+	} else {
+		fmt.Fprintf(&b, "%s imp %d", it.Date.Format(time.DateOnly), it.Importance)
+	}
+	if len(it.Tags) > 0 {
+		fmt.Fprintf(&b, " [%s]", strings.Join(it.Tags, ","))
+	}
+	fmt.Fprintf(&b, ": %s (id %s; ", it.Text, it.ID)
+	switch {
+	case it.ArchivedOn.IsZero():
+		b.WriteString("in bimri.md, left out of the session-start view for space)")
+	default:
+		fmt.Fprintf(&b, "archived %s: %s", it.ArchivedOn.Format(time.DateOnly), it.Reason)
+		if sessions >= recall.KeepAfter {
+			fmt.Fprintf(&b, "; recalled in %d sessions, worth reviving", sessions)
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+func TestRecalledLineAsFmt(t *testing.T) {
+	day := time.Date(2026, 3, 20, 0, 0, 0, 0, time.UTC)
+	for _, it := range []recall.Item{
+		{ID: "7c1e0a42", Date: day, Importance: 4, Tags: []string{"cache", "redis"}, Text: "Decided to use Redis, 100% (not memcached).", ArchivedOn: day.AddDate(0, 0, 4), Reason: "weight 0.8 below threshold 1.5"},
+		{ID: "p1", Pattern: true, Date: day, Tags: []string{"flaky-tests"}, Text: "Tag flaky-tests recurs."},
+		{ID: "e1", Date: day, Importance: 0, Text: "No tags, in the file, caf\u00e9 %d %s."},
+		{ID: "a1", Pattern: true, Text: "Archived pattern", ArchivedOn: day, Reason: ""},
+	} {
+		for _, sessions := range []int{0, 1, recall.KeepAfter, 7} {
+			if got, want := recalledLine(it, sessions), recalledLineFmt(it, sessions); got != want {
+				t.Errorf("recalledLine(%+v, %d) =\n%s\nwant\n%s", it, sessions, got, want)
+			}
+		}
+	}
+}
