@@ -46,18 +46,21 @@ func recallPrompt(env Env, in Input) Output {
 	}
 	defer archive.Close()
 	shown := viewIDs(env, in, f)
-	inFile := map[string]bool{}
-	for _, e := range f.Entries(1) {
+	t1, t2, pats := f.Entries(1), f.Entries(2), f.Patterns()
+	// Sized once: growing them was a tenth of a prompt's own work.
+	inFile := make(map[string]bool, len(t1)+len(t2)+len(pats))
+	for _, e := range t1 {
 		inFile[e.ID] = true
 	}
-	var left []recall.Item
-	for _, e := range f.Entries(2) {
+	// The view shows IDs of the file, so this is what it leaves out.
+	left := make([]recall.Item, 0, max(0, len(t1)+len(t2)+len(pats)-len(shown)))
+	for _, e := range t2 {
 		inFile[e.ID] = true
 		if !shown[e.ID] {
 			left = append(left, recall.FromEntry(e))
 		}
 	}
-	for _, p := range f.Patterns() {
+	for _, p := range pats {
 		inFile[p.ID] = true
 		if !shown[p.ID] {
 			left = append(left, recall.FromPattern(p))
