@@ -55,9 +55,15 @@ func renderSize(f *File) int {
 		for _, bl := range blocks {
 			switch {
 			case bl.Entry != nil:
-				// Its tag line's characters, a few bytes more for any
-				// that take more than one, the text and the blank line.
-				n += entryLineRunes(bl.Entry) + 16 + len(bl.Entry.Text) + 3
+				// Its tag line (66 bytes of fields for a date of four
+				// digits and a weight up to 100.0, then the tags and the
+				// ID), a few bytes over, the text and the blank line:
+				// lengths only, as the bytes need not be counted to size
+				// the buffer.
+				n += 80 + len(bl.Entry.ID) + len(bl.Entry.Text) + 3
+				for _, t := range bl.Entry.Tags {
+					n += len(t) + 1
+				}
 			case bl.Pattern != nil:
 				n += 160 + len(bl.Pattern.ID) + len(bl.Pattern.Text) + 16*len(bl.Pattern.Tags) + 10*len(bl.Pattern.Evidence)
 			case bl.Note != nil:
