@@ -44,7 +44,9 @@ func recallPrompt(env Env, in Input) Output {
 	if err != nil {
 		return Output{}
 	}
-	defer archive.Close()
+	// Not closed: the hook exits in a moment, which frees the mapping
+	// for less than a munmap; in a longer process (simulate, the eval)
+	// it is released when collected.
 	shown := viewIDs(env, in, f)
 	t1, t2, pats := f.Entries(1), f.Entries(2), f.Patterns()
 	// Sized once: growing them was a tenth of a prompt's own work.

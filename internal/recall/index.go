@@ -5,6 +5,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -120,7 +121,8 @@ func Encode(items []Item, key Key) []byte {
 // Index is a decoded on-disk index: slices into the file's bytes, which
 // Load maps rather than reads (see Close).
 type Index struct {
-	unmap func() // releases the mapped file; nil when on the heap
+	unmap   func()          // releases the mapped file; nil when on the heap
+	release runtime.Cleanup // unmaps it when the Index is collected unclosed
 	// onDamage, when set, is called once when a part read after Decode
 	// fails its check (see damaged).
 	onDamage                 func()
@@ -194,9 +196,11 @@ func Decode(data []byte) (*Index, error) {
 
 // Close releases the file an index was mapped from. Items and hits Rank
 // returned stay valid (they are copies); the Index itself must not be used
-// after.
+// after. An Index not closed is released when it is collected, or with
+// the process.
 func (x *Index) Close() {
 	if x.unmap != nil {
+		x.release.Stop()
 		x.unmap()
 		x.unmap = nil
 	}

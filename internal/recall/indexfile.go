@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 
 	"github.com/bimri/bimri-hook/internal/safefile"
@@ -78,6 +79,11 @@ func openIndex(path string, key Key) (*Index, error) {
 		return nil, errCorrupt
 	}
 	x.unmap = unmap
+	// Unmapped by Close, or else once the Index is collected: a hook
+	// lives a few milliseconds and never collects, and its exit frees the
+	// mapping for less than a munmap (measured: ~0.3 ms of a recall
+	// prompt on a 10,000-record archive, flushing every CPU's TLB).
+	x.release = runtime.AddCleanup(x, func(unmap func()) { unmap() }, unmap)
 	// A part found damaged later goes with the file: the next prompt
 	// rebuilds it. (Should another prompt have just replaced it, that
 	// costs one rebuild more; the index is a cache.)

@@ -5,7 +5,10 @@ package recall
 import (
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/matryer/is"
@@ -28,4 +31,43 @@ func TestRankOnIndexCutWhileMapped(t *testing.T) {
 
 	is.NoErr(os.Truncate(index, 0))
 	is.Equal(Rank("redis cache", Options{}, x), nil)
+}
+
+// An index a hook leaves open is unmapped once it is collected; one
+// closed is unmapped at once, and only once.
+func TestIndexUnmappedWhenCollected(t *testing.T) {
+	is := is.New(t)
+	if _, err := os.ReadFile("/proc/self/maps"); err != nil {
+		t.Skip("no /proc/self/maps to see mappings in")
+	}
+	dir := t.TempDir()
+	archive, index := filepath.Join(dir, memfile.ArchiveName), filepath.Join(dir, IndexName)
+	appendArchive(t, archive, &memfile.Entry{ID: "0f3e2a11", Importance: 4, Date: date("2026-03-01"), Tags: []string{"cache"}, Text: "Decided to use Redis for the session cache."}, "weight 0.5 below threshold 1.5")
+	_, err := Load(archive, index) // builds it
+	is.NoErr(err)
+	mapped := func() bool {
+		data, err := os.ReadFile("/proc/self/maps")
+		is.NoErr(err)
+		return strings.Contains(string(data), index)
+	}
+
+	x, err := Load(archive, index)
+	is.NoErr(err)
+	is.True(mapped())
+	x.Close()
+	is.True(!mapped())
+	runtime.GC() // the cleanup was stopped: nothing is unmapped twice
+	runtime.GC()
+
+	x, err = Load(archive, index)
+	is.NoErr(err)
+	is.Equal(len(Rank("redis cache", Options{}, x)), 1)
+	x = nil
+	// Cleanups run on their own goroutine after a collection; give it a
+	// bounded number of chances.
+	for i := 0; i < 200 && mapped(); i++ {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	is.True(!mapped())
 }

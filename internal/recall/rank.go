@@ -11,6 +11,7 @@ package recall
 import (
 	"cmp"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -150,6 +151,9 @@ func Rank(prompt string, opt Options, corpora ...corpus) (hits []Hit) {
 }
 
 func rank(prompt string, opt Options, corpora []corpus) []Hit {
+	// Postings read in place point into a mapped index, which is released
+	// once the Index is collected: keep it until they are done with.
+	defer runtime.KeepAlive(corpora)
 	n, total := 0, 0
 	for _, c := range corpora {
 		n += c.size()
