@@ -305,8 +305,13 @@
 // a copy (parseOwned; nothing writes to them afterwards), and a
 // transaction's pass runs on the transaction's own File (Maintain itself
 // copies). Parse reads each line in the form a pass writes through fast
-// paths that are tested against the slow ones (fastpath_internal_test.go),
-// Render writes into one buffer sized for the file, and the view builds
-// only the Tier 2 lines it could show. The Go benchmarks (bench_test.go)
-// keep per-entry time and allocations flat from 100 to 10,000 entries.
+// paths that are tested against the slow ones (fastpath_internal_test.go,
+// canonical_internal_test.go): a tag line as Render writes it in one pass
+// over its bytes (canonicalReader, with tag lists cut from one block), a
+// plain summary eight bytes at a time. Render writes into one buffer
+// sized for the file from lengths alone; the view heaps Tier 2 and takes
+// off only the lines it could show, the rest counted, not sorted; the
+// pass reports the count its budget check kept, not a second Estimate.
+// The Go benchmarks (bench_test.go) keep per-entry time and allocations
+// flat from 100 to 10,000 entries.
 package memfile
