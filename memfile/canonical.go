@@ -98,7 +98,9 @@ func (r *canonicalReader) readDate(s string) (time.Time, bool) {
 func (r *canonicalReader) tagList(s string) []string {
 	n := strings.Count(s, ",") + 1
 	if cap(r.tags)-len(r.tags) < n {
-		r.tags = make([]string, 0, max(n, 1024))
+		// Each block twice the last, up to 1,024 tags: a small file
+		// gets a small one.
+		r.tags = make([]string, 0, max(n, min(2*cap(r.tags), 1024), 32))
 	}
 	start := len(r.tags)
 	for rest, more := s, true; more; {
