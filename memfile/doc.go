@@ -291,7 +291,7 @@
 // A pass over its own output on the same day, under the same config,
 // changes nothing (TestPassIdempotent, FuzzPassIdempotent). The store
 // relies on it: each pass leaves a stamp (the day, the config, a
-// fingerprint of the file it left: its length and two CRC-32s) in the
+// fingerprint of the file it left: its length and CRC-32) in the
 // state folder, and while the file still has that fingerprint,
 // Tx.Maintain answers settledReport instead of
 // running a plain pass again, and ReadMaintained lets SessionStart read
