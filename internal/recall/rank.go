@@ -220,7 +220,17 @@ func rank(prompt string, opt Options, corpora []corpus) []Hit {
 				matched[p.doc]++
 			}
 		}
-		// The order they are found in does not matter: the sort below is total.
+		// Counted first, so the list grows once: in a big archive a
+		// common word qualifies thousands.
+		qualify := 0
+		for d, m := range matched {
+			if int(m) >= needed && scores[d] >= opt.MinScore {
+				qualify++
+			}
+		}
+		cands = slices.Grow(cands, qualify)
+		// The order they are found in does not matter: the heap below
+		// orders them totally.
 		for d, m := range matched {
 			if int(m) >= needed && scores[d] >= opt.MinScore {
 				cands = append(cands, cand{ci, d, scores[d]})
@@ -229,12 +239,38 @@ func rank(prompt string, opt Options, corpora []corpus) []Hit {
 	}
 	// Items are decoded best first, and only as many as asked for plus
 	// any that tie with the last of them, so the full order below (which
-	// needs dates and IDs) is exact without decoding every match.
-	slices.SortFunc(cands, func(x, y cand) int {
-		return cmp.Or(cmp.Compare(y.score, x.score), cmp.Compare(x.corpus, y.corpus), cmp.Compare(x.doc, y.doc))
-	})
+	// needs dates and IDs) is exact without decoding every match. The
+	// candidates come off a heap in that order: a common word makes
+	// thousands of them in a big archive, and sorting them all cost more
+	// than the scoring.
+	better := func(x, y cand) bool {
+		return cmp.Or(cmp.Compare(y.score, x.score), cmp.Compare(x.corpus, y.corpus), cmp.Compare(x.doc, y.doc)) < 0
+	}
+	down := func(h []cand, i int) {
+		for {
+			best, l, r := i, 2*i+1, 2*i+2
+			if l < len(h) && better(h[l], h[best]) {
+				best = l
+			}
+			if r < len(h) && better(h[r], h[best]) {
+				best = r
+			}
+			if best == i {
+				return
+			}
+			h[i], h[best] = h[best], h[i]
+			i = best
+		}
+	}
+	for i := len(cands)/2 - 1; i >= 0; i-- {
+		down(cands, i)
+	}
 	var hits []Hit
-	for _, c := range cands {
+	for h := cands; len(h) > 0; {
+		c := h[0]
+		h[0] = h[len(h)-1]
+		h = h[:len(h)-1]
+		down(h, 0)
 		if opt.Limit > 0 && len(hits) >= opt.Limit && c.score < hits[len(hits)-1].Score {
 			break
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -431,5 +432,42 @@ func TestDamageFoundOnReadRebuilds(t *testing.T) {
 		is.NoErr(err)
 		is.Equal(len(Rank("redis cache session", Options{}, x)), 1) // rebuilt
 		x.Close()
+	}
+}
+
+// A limited Rank is the top of the unlimited one, exactly, ties and all:
+// candidates come off a heap best first and decoding stops early, which
+// must not change which items make the cut or their order.
+func TestRankLimitIsTopOfAll(t *testing.T) {
+	is := is.New(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	words := []string{"cache", "redis", "session", "upload", "retry", "loop", "billing", "webhook", "latency", "tests"}
+	for range 40 {
+		var items []Item
+		for range 60 + rng.IntN(200) {
+			var text []string
+			for range 2 + rng.IntN(6) {
+				text = append(text, words[rng.IntN(len(words))])
+			}
+			items = append(items, Item{ID: fmt.Sprintf("%08x", rng.Uint32()), Date: date("2026-01-01").AddDate(0, 0, rng.IntN(30)),
+				Tags: []string{words[rng.IntN(len(words))]}, Text: strings.Join(text, " ")}) // many share a text: ties
+		}
+		split := rng.IntN(len(items))
+		x := mustDecode(t, Encode(items[split:], Key{}))
+		mem := NewMemory(items[:split])
+		prompt := words[rng.IntN(len(words))] + " " + words[rng.IntN(len(words))] + " " + words[rng.IntN(len(words))]
+		skipped := map[string]bool{}
+		for _, it := range items {
+			if rng.IntN(4) == 0 {
+				skipped[it.ID] = true
+			}
+		}
+		skip := func(id string) bool { return skipped[id] }
+		all := Rank(prompt, Options{Skip: skip}, mem, x)
+		for _, limit := range []int{1, 5, 20} {
+			got := Rank(prompt, Options{Skip: skip, Limit: limit}, mem, x)
+			want := all[:min(limit, len(all))]
+			is.Equal(ids(got), ids(want)) // the top of the unlimited ranking
+		}
 	}
 }
