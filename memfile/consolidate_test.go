@@ -160,7 +160,7 @@ func TestAdvise(t *testing.T) {
 	rendered := string(memfile.Render(f))
 	a = memfile.Advise(f, fxToday, cfg)
 	is.Equal(string(memfile.Render(f)), rendered) // Advise only reads: SessionStart reuses the file it advised on
-	is.Equal(a.ConsolidateTag, "billing") // the next the budget would take, and its relatives
+	is.Equal(a.ConsolidateTag, "billing")         // the next the budget would take, and its relatives
 	is.Equal(len(a.Consolidate), 4)
 	is.Equal(a.Consolidate[0], fxByText(f, "Old billing work 3.").ID) // oldest first
 	is.Equal(a.Promote, fxByText(f, "All money amounts are integer cents.").ID)
