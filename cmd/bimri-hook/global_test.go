@@ -66,3 +66,65 @@ func TestSessionStartFitsWithAHugeGlobalMemory(t *testing.T) {
 	is.True(strings.Contains(ctx, "items left out for space"))
 	is.True(strings.Contains(ctx, "## How to use this memory (bimri-hook)"))
 }
+
+// TestPromptRecallsWhatTheGlobalMemoryCrowdedOut: a prompt recalls only
+// what SessionStart's view left out, and works that view out again; with
+// a global memory taking its share of the room, an entry shown when there
+// is none is left out, and a prompt about it must bring it back.
+func TestPromptRecallsWhatTheGlobalMemoryCrowdedOut(t *testing.T) {
+	is := is.New(t)
+	home, proj, empty := t.TempDir(), t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("CLAUDE_PROJECT_DIR", "")
+	t.Setenv("BIMRI_GLOBAL_DIR", "")
+	t.Setenv("BIMRI_TODAY", "2026-11-29")
+	today, _ := memfile.ParseDate("2026-11-29")
+
+	global := memfile.New(memfile.DefaultConfig())
+	for i := range 40 {
+		_, _, err := global.Add(memfile.NewEntry{Tier: 1, Importance: 4, Date: today, Tags: []string{"preference"},
+			Text: fmt.Sprintf("Global preference number %d: %s", i, strings.Repeat("explain the trade-offs first, ", 4))})
+		is.NoErr(err)
+	}
+	is.NoErr(os.MkdirAll(filepath.Join(home, ".claude"), 0o755))
+	is.NoErr(os.WriteFile(filepath.Join(home, ".claude", "bimri-global.md"), memfile.Render(global), 0o644))
+
+	// Enough workspace entries that the view cannot show them all, each
+	// with a word of its own to ask about.
+	words := map[string]string{} // entry text -> its own word
+	for i := range 60 {
+		word := fmt.Sprintf("quokka%c%c", 'a'+i/26, 'a'+i%26)
+		text := fmt.Sprintf("Reworked the %s exporter so it streams rows instead of buffering them all.", word)
+		words[text] = word
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"bimri-hook", "remember", "--dir", proj, "--importance", "3", "--tags", "export", text},
+			strings.NewReader(""), &stdout, &stderr, time.Now())
+		is.Equal(stderr.String(), "")
+		is.Equal(code, 0)
+	}
+	hook := func(payload string) string {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"bimri-hook", "hook"}, strings.NewReader(payload), &stdout, &stderr, time.Now())
+		is.Equal(stderr.String(), "")
+		is.Equal(code, 0)
+		return stdout.String()
+	}
+	start := fmt.Sprintf(`{"session_id":"s1","hook_event_name":"SessionStart","source":"startup","cwd":%q}`, proj)
+	withGlobal := hook(start)
+	t.Setenv("BIMRI_GLOBAL_DIR", empty)
+	without := hook(start)
+	t.Setenv("BIMRI_GLOBAL_DIR", "")
+
+	// An entry the view shows without the global memory but not with it.
+	word := ""
+	for text, w := range words {
+		if strings.Contains(without, text) && !strings.Contains(withGlobal, text) {
+			word = w
+			break
+		}
+	}
+	is.True(word != "") // the global memory crowds out some entry
+
+	prompt := fmt.Sprintf(`{"session_id":"s1","hook_event_name":"UserPromptSubmit","cwd":%q,"prompt":"How does the %s exporter handle rows now?"}`, proj, word)
+	is.True(strings.Contains(hook(prompt), word)) // recalled: the session never saw it
+}
