@@ -72,7 +72,7 @@ func recallPrompt(env Env, in Input) Output {
 	// Ranked against the session state as it was read without the lock;
 	// the lock is taken only when there is something to recall, so a
 	// prompt that recalls nothing writes nothing, not even the lock file.
-	before := recalledIn(env.Store.ReadState(key))
+	before := decodeState(env.Store.ReadState(key)).Recalled
 	hits := recall.Rank(in.Prompt, recall.Options{
 		MinScore: env.Settings.Recall.MinScore,
 		Skip:     func(id string) bool { return shown[id] || slices.Contains(before, id) },
@@ -88,8 +88,8 @@ func recallPrompt(env Env, in Input) Output {
 	var picked []recall.Hit
 	var recalls recall.Recalls
 	err = env.Store.UpdateState([]string{key, recall.StateKey}, func(state map[string][]byte) error {
-		recalled := recalledIn(state[key]) // damaged state is a fresh start
-		fresh := slices.DeleteFunc(slices.Clone(hits), func(h recall.Hit) bool { return slices.Contains(recalled, h.Item.ID) })
+		st := decodeState(state[key]) // damaged state is a fresh start
+		fresh := slices.DeleteFunc(slices.Clone(hits), func(h recall.Hit) bool { return slices.Contains(st.Recalled, h.Item.ID) })
 		picked = recall.Select(fresh, env.Settings.Recall.Items, env.Settings.Recall.Chars, func(it recall.Item) int {
 			return memfile.Length(recalledLine(it, recall.KeepAfter)) + 1
 		})
@@ -98,12 +98,12 @@ func recallPrompt(env Env, in Input) Output {
 		}
 		recalls = recall.ParseRecalls(state[recall.StateKey])
 		for _, h := range picked {
-			recalled = append(recalled, h.Item.ID)
+			st.Recalled = append(st.Recalled, h.Item.ID)
 			if !h.Item.ArchivedOn.IsZero() {
 				recalls.Note(h.Item.ID, in.SessionID)
 			}
 		}
-		state[key] = withRecalled(state[key], recalled)
+		state[key] = encodeState(st)
 		state[recall.StateKey] = recalls.Marshal()
 		return nil
 	})

@@ -5,8 +5,8 @@ package hooks
 // json.Unmarshal reads from them, without encoding/json. Its first use in
 // a process (reflection over the two structs, and its code paged in)
 // costs a hook that keeps session state about a millisecond and some 45
-// page faults here, and Stop, SessionEnd and a new session's SessionStart
-// all keep it. TestStateJSONMatchesEncodingJSON and FuzzStateJSON compare
+// page faults here, and Stop, SessionEnd, a new session's SessionStart
+// and a recalling prompt all keep it. TestStateJSONMatchesEncodingJSON and FuzzStateJSON compare
 // both directions with encoding/json, field by field through reflection,
 // so a field added to either struct fails them until it is written here.
 
