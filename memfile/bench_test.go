@@ -92,6 +92,31 @@ func BenchmarkParse(b *testing.B) {
 	})
 }
 
+// BenchmarkParseWritten is Parse of the file as a pass writes it (every
+// entry with its ID and weight, Tier 2 in order), which is what a hook
+// reads: its tag lines take Parse's fast path (canonicalReader), where
+// BenchmarkParse's generated entries, without IDs, take the slow one.
+func BenchmarkParseWritten(b *testing.B) {
+	cfg := benchConfig()
+	cfg.Threshold = 0 // nothing pruned: the file keeps its n entries
+	for _, n := range benchSizes {
+		f, _, err := memfile.Parse(fxGen(n))
+		if err != nil {
+			b.Fatal(err)
+		}
+		out, _ := memfile.Maintain(f, fxToday, cfg, memfile.Options{})
+		data := memfile.Render(out)
+		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				benchParse(b, data)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/(float64(b.N)*float64(n)), "ns/entry")
+		})
+	}
+}
+
 func BenchmarkMaintain(b *testing.B) {
 	cfg := benchConfig()
 	benchSizesRun(b, func(b *testing.B, data []byte) {
