@@ -2,8 +2,6 @@ package memfile
 
 import (
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -16,13 +14,8 @@ import (
 // characters the slow path reads in other ways.
 func canonicalSamples(t *testing.T) (samples, rendered []string) {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join("testdata", "*"))
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range strings.Split(string(data), "\n") {
+	for _, file := range testdataFiles(t) {
+		for _, l := range strings.Split(string(file.data), "\n") {
 			samples = append(samples, strings.TrimSpace(l))
 		}
 	}
@@ -140,14 +133,9 @@ func TestCanonicalWeight(t *testing.T) {
 
 // A parse gives the same file and warnings with the fast path as without.
 func TestParseWithoutCanonicalEntryLinesIsTheSame(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*"))
 	var inputs [][]byte
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		inputs = append(inputs, data)
+	for _, file := range testdataFiles(t) {
+		inputs = append(inputs, file.data)
 	}
 	samples, _ := canonicalSamples(t)
 	var mixed strings.Builder
@@ -171,15 +159,11 @@ func TestParseWithoutCanonicalEntryLinesIsTheSame(t *testing.T) {
 // estimating the file again: they must be the estimate of the file it
 // leaves, whatever the budgets made it archive.
 func TestPassTokensAreTheEstimate(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*"))
 	today := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 	checked := 0
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, _, err := Parse(data)
+	for _, file := range testdataFiles(t) {
+		name := file.name
+		f, _, err := Parse(file.data)
 		if err != nil {
 			continue
 		}

@@ -2,8 +2,6 @@ package memfile
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -36,13 +34,8 @@ func TestEntryLineRunes(t *testing.T) {
 	for _, w := range []Weight{0, 4, 5, 94, 95, 99, 994, 995, 999, 9994, 9995, 99995, -4, -5, -6, -95, -96} {
 		entries = append(entries, &Entry{ID: "w", Importance: 10, Weight: w, HasWeight: true})
 	}
-	files, _ := filepath.Glob(filepath.Join("testdata", "*"))
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f, _, err := Parse(data); err == nil {
+	for _, file := range testdataFiles(t) {
+		if f, _, err := Parse(file.data); err == nil {
 			for tier := 1; tier <= 3; tier++ {
 				entries = append(entries, f.Entries(tier)...)
 			}
@@ -61,14 +54,10 @@ func TestEntryLineRunes(t *testing.T) {
 // renderSize sizes Render's buffer; it must not fall short for files as
 // a pass writes them, or Render grows (and copies) it.
 func TestRenderSizeCoversRender(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*"))
 	checked := 0
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, _, err := Parse(data)
+	for _, file := range testdataFiles(t) {
+		name := file.name
+		f, _, err := Parse(file.data)
 		if err != nil {
 			continue
 		}

@@ -19,16 +19,32 @@ import (
 // test file and on random strings over an alphabet rich in the characters
 // that matter.
 
-func fastPathSamples(t *testing.T) []string {
+// testdataFile is a file in testdata: the real and odd memory files the
+// fast paths are checked on.
+type testdataFile struct {
+	name string
+	data []byte
+}
+
+func testdataFiles(t *testing.T) []testdataFile {
 	t.Helper()
-	var out []string
-	files, _ := filepath.Glob(filepath.Join("testdata", "*"))
-	for _, name := range files {
+	names, _ := filepath.Glob(filepath.Join("testdata", "*"))
+	var out []testdataFile
+	for _, name := range names {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, l := range strings.Split(string(data), "\n") {
+		out = append(out, testdataFile{name, data})
+	}
+	return out
+}
+
+func fastPathSamples(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, file := range testdataFiles(t) {
+		for _, l := range strings.Split(string(file.data), "\n") {
 			out = append(out, l, strings.TrimSpace(l))
 			out = append(out, strings.FieldsFunc(l, func(r rune) bool { return r == '[' || r == ']' || r == ':' || r == ',' })...)
 		}

@@ -27,14 +27,7 @@ func TestSessionStartFitsWithAHugeGlobalMemory(t *testing.T) {
 	t.Setenv("BIMRI_TODAY", "2026-11-29")
 	today, _ := memfile.ParseDate("2026-11-29")
 
-	global := memfile.New(memfile.DefaultConfig())
-	for i := range 80 {
-		_, _, err := global.Add(memfile.NewEntry{Tier: 1 + i%2, Importance: 4, Date: today, Tags: []string{"preference"},
-			Text: fmt.Sprintf("Global preference number %d: %s", i, strings.Repeat("always explain the trade-offs first, ", 5))})
-		is.NoErr(err)
-	}
-	is.NoErr(os.MkdirAll(filepath.Join(home, ".claude"), 0o755))
-	is.NoErr(os.WriteFile(filepath.Join(home, ".claude", "bimri-global.md"), memfile.Render(global), 0o644))
+	global := writeGlobal(t, home, today, 80, func(i int) int { return 1 + i%2 }, strings.Repeat("always explain the trade-offs first, ", 5))
 	is.True(len(memfile.Render(global)) > 20_000) // twice the cap on its own
 
 	var stdout, stderr bytes.Buffer
@@ -80,14 +73,7 @@ func TestPromptRecallsWhatTheGlobalMemoryCrowdedOut(t *testing.T) {
 	t.Setenv("BIMRI_TODAY", "2026-11-29")
 	today, _ := memfile.ParseDate("2026-11-29")
 
-	global := memfile.New(memfile.DefaultConfig())
-	for i := range 40 {
-		_, _, err := global.Add(memfile.NewEntry{Tier: 1, Importance: 4, Date: today, Tags: []string{"preference"},
-			Text: fmt.Sprintf("Global preference number %d: %s", i, strings.Repeat("explain the trade-offs first, ", 4))})
-		is.NoErr(err)
-	}
-	is.NoErr(os.MkdirAll(filepath.Join(home, ".claude"), 0o755))
-	is.NoErr(os.WriteFile(filepath.Join(home, ".claude", "bimri-global.md"), memfile.Render(global), 0o644))
+	writeGlobal(t, home, today, 40, func(int) int { return 1 }, strings.Repeat("explain the trade-offs first, ", 4))
 
 	// Enough workspace entries that the view cannot show them all, each
 	// with a word of its own to ask about.
@@ -127,4 +113,24 @@ func TestPromptRecallsWhatTheGlobalMemoryCrowdedOut(t *testing.T) {
 
 	prompt := fmt.Sprintf(`{"session_id":"s1","hook_event_name":"UserPromptSubmit","cwd":%q,"prompt":"How does the %s exporter handle rows now?"}`, proj, word)
 	is.True(strings.Contains(hook(prompt), word)) // recalled: the session never saw it
+}
+
+// writeGlobal writes a global memory of n preferences into home, the
+// tier of each given by tier, and returns it.
+func writeGlobal(t *testing.T, home string, day time.Time, n int, tier func(int) int, text string) *memfile.File {
+	t.Helper()
+	global := memfile.New(memfile.DefaultConfig())
+	for i := range n {
+		if _, _, err := global.Add(memfile.NewEntry{Tier: tier(i), Importance: 4, Date: day, Tags: []string{"preference"},
+			Text: fmt.Sprintf("Global preference number %d: %s", i, text)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".claude", "bimri-global.md"), memfile.Render(global), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return global
 }
