@@ -161,12 +161,8 @@ func TestParseWithoutCanonicalEntryLinesIsTheSame(t *testing.T) {
 func TestPassTokensAreTheEstimate(t *testing.T) {
 	today := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 	checked := 0
-	for _, file := range testdataFiles(t) {
-		name := file.name
-		f, _, err := Parse(file.data)
-		if err != nil {
-			continue
-		}
+	for _, parsed := range parsedTestdata(t) {
+		name, f := parsed.name, parsed.f
 		for _, budgets := range [][4]int{{6000, 6000, 6000, 18000}, {50, 40, 30, 100}, {1000, 1000, 1, 500}, {1, 1, 1, 1}} {
 			cfg := DefaultConfig()
 			cfg.Budgets = [3]int{budgets[0], budgets[1], budgets[2]}

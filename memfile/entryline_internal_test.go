@@ -34,11 +34,9 @@ func TestEntryLineRunes(t *testing.T) {
 	for _, w := range []Weight{0, 4, 5, 94, 95, 99, 994, 995, 999, 9994, 9995, 99995, -4, -5, -6, -95, -96} {
 		entries = append(entries, &Entry{ID: "w", Importance: 10, Weight: w, HasWeight: true})
 	}
-	for _, file := range testdataFiles(t) {
-		if f, _, err := Parse(file.data); err == nil {
-			for tier := 1; tier <= 3; tier++ {
-				entries = append(entries, f.Entries(tier)...)
-			}
+	for _, parsed := range parsedTestdata(t) {
+		for tier := 1; tier <= 3; tier++ {
+			entries = append(entries, parsed.f.Entries(tier)...)
 		}
 	}
 	if len(entries) < 20 {
@@ -55,12 +53,8 @@ func TestEntryLineRunes(t *testing.T) {
 // a pass writes them, or Render grows (and copies) it.
 func TestRenderSizeCoversRender(t *testing.T) {
 	checked := 0
-	for _, file := range testdataFiles(t) {
-		name := file.name
-		f, _, err := Parse(file.data)
-		if err != nil {
-			continue
-		}
+	for _, parsed := range parsedTestdata(t) {
+		name, f := parsed.name, parsed.f
 		checked++
 		if got, need := renderSize(f), len(Render(f)); got < need {
 			t.Errorf("%s: renderSize %d, Render writes %d", name, got, need)

@@ -40,6 +40,23 @@ func testdataFiles(t *testing.T) []testdataFile {
 	return out
 }
 
+// parsedTestdata are the testdata files Parse accepts, parsed.
+func parsedTestdata(t *testing.T) []parsedFile {
+	t.Helper()
+	var out []parsedFile
+	for _, file := range testdataFiles(t) {
+		if f, _, err := Parse(file.data); err == nil {
+			out = append(out, parsedFile{file.name, f})
+		}
+	}
+	return out
+}
+
+type parsedFile struct {
+	name string
+	f    *File
+}
+
 func fastPathSamples(t *testing.T) []string {
 	t.Helper()
 	var out []string
