@@ -232,34 +232,66 @@ func (sr *summaryReader) addLine(line []byte) {
 		sr.sum.BadLines++
 		return
 	}
-	// Get each field straight from the bytes: parsing the line once would
-	// copy it whole, and a line can be megabytes of tool output.
-	switch gjson.GetBytes(line, "type").String() {
+	m := membersOf(line)
+	switch m.typ.String() {
 	case "user":
-		sr.addUser(line)
+		sr.addUser(m)
 	case "assistant":
-		sr.addAssistant(line)
+		sr.addAssistant(m.message.Get("content"))
 	}
 }
 
-// tooDeep reports whether line nests arrays and objects more than
-// maxDepth deep. It does not check that line is JSON.
-func tooDeep(line []byte) bool {
-	depth, inString := 0, false
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
+// lineMembers are the members of a transcript line the summary reads, as
+// gjson.Get finds them: the first of each name at the top level.
+type lineMembers struct {
+	typ, isMeta, isCompactSummary, isSidechain, message gjson.Result
+}
+
+// membersOf reads them in one pass over the line's members. Get would
+// read the line again for each, and to its end for each one missing (most
+// lines have no isMeta): a line of tool output, up to megabytes, was read
+// five times. Parsing copies the line once, which costs less than one
+// more read of it, and keeps what the summary keeps off the read buffer.
+func membersOf(line []byte) lineMembers {
+	var m lineMembers
+	gjson.ParseBytes(line).ForEach(func(key, value gjson.Result) bool {
+		var member *gjson.Result
+		switch key.Str {
+		case "type":
+			member = &m.typ
+		case "isMeta":
+			member = &m.isMeta
+		case "isCompactSummary":
+			member = &m.isCompactSummary
+		case "isSidechain":
+			member = &m.isSidechain
+		case "message":
+			member = &m.message
+		default:
+			return true
 		}
-		switch c {
+		if !member.Exists() {
+			*member = value
+		}
+		return true
+	})
+	return m
+}
+
+// tooDeep reports whether line nests arrays and objects more than
+// maxDepth deep. It does not check that line is JSON. Most of a line is
+// inside strings (tool output), so a string is crossed by searching for
+// its closing quote, not byte by byte.
+func tooDeep(line []byte) bool {
+	depth := 0
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
 		case '"':
-			inString = true
+			end := closingQuote(line, i+1)
+			if end < 0 {
+				return false
+			}
+			i = end
 		case '{', '[':
 			depth++
 			if depth > maxDepth {
@@ -272,18 +304,39 @@ func tooDeep(line []byte) bool {
 	return false
 }
 
-func (sr *summaryReader) addUser(line []byte) {
-	f := gjson.GetManyBytes(line, "isMeta", "isCompactSummary", "isSidechain", "message.content")
-	if f[2].Bool() {
+// closingQuote is the index of the quote that ends the string whose body
+// starts at from: the first one not escaped by an odd run of
+// backslashes. -1 if none.
+func closingQuote(line []byte, from int) int {
+	for {
+		q := bytes.IndexByte(line[from:], '"')
+		if q < 0 {
+			return -1
+		}
+		q += from
+		backslashes := 0
+		for j := q - 1; j >= from && line[j] == '\\'; j-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return q
+		}
+		from = q + 1
+	}
+}
+
+func (sr *summaryReader) addUser(m lineMembers) {
+	if m.isSidechain.Bool() {
 		return
 	}
-	if len(sr.sum.Pending) > 0 && f[3].IsArray() {
-		sr.settle(f[3])
+	content := m.message.Get("content")
+	if len(sr.sum.Pending) > 0 && content.IsArray() {
+		sr.settle(content)
 	}
-	if f[0].Bool() || f[1].Bool() {
+	if m.isMeta.Bool() || m.isCompactSummary.Bool() {
 		return
 	}
-	text, ok := promptText(f[3])
+	text, ok := promptText(content)
 	if !ok {
 		return
 	}
@@ -358,8 +411,7 @@ func promptText(content gjson.Result) (string, bool) {
 	return strings.ToValidUTF8(text, "\uFFFD"), true
 }
 
-func (sr *summaryReader) addAssistant(line []byte) {
-	content := gjson.GetBytes(line, "message.content")
+func (sr *summaryReader) addAssistant(content gjson.Result) {
 	content.ForEach(func(_, block gjson.Result) bool {
 		if block.Get("type").String() != "tool_use" {
 			return true

@@ -1,0 +1,137 @@
+package transcript
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/bimri/bimri-hook/privacy"
+	"github.com/tidwall/gjson"
+)
+
+// addLineByGet is addLine as first written, each member found with its
+// own gjson.Get: the definition membersOf must read as.
+func (sr *summaryReader) addLineByGet(line []byte) {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return
+	}
+	if line[0] != '{' || tooDeep(line) || !gjson.ValidBytes(line) {
+		sr.sum.BadLines++
+		return
+	}
+	switch gjson.GetBytes(line, "type").String() {
+	case "user":
+		f := gjson.GetManyBytes(line, "isMeta", "isCompactSummary", "isSidechain", "message.content")
+		if f[2].Bool() {
+			return
+		}
+		if len(sr.sum.Pending) > 0 && f[3].IsArray() {
+			sr.settle(f[3])
+		}
+		if f[0].Bool() || f[1].Bool() {
+			return
+		}
+		text, ok := promptText(f[3])
+		if !ok {
+			return
+		}
+		sr.sum.Prompts++
+		sr.sum.PromptsSinceRemember++
+		if sr.sum.FirstPrompt == "" {
+			sr.sum.FirstPrompt = shorten(privacy.Clean(text), MaxPromptRunes)
+		}
+	case "assistant":
+		sr.addAssistant(gjson.GetBytes(line, "message.content"))
+	}
+}
+
+// checkMembers reads lines both ways, one reader each, and compares.
+func checkMembers(t *testing.T, lines [][]byte) {
+	t.Helper()
+	var byGet, byPass summaryReader
+	for _, l := range lines {
+		byGet.addLineByGet(l)
+		byPass.addLine(l)
+		if !equalSummaries(byGet.sum, byPass.sum) {
+			t.Fatalf("after %q:\nby Get  %+v\none pass %+v", l, byGet.sum, byPass.sum)
+		}
+	}
+}
+
+func TestMembersReadAsGet(t *testing.T) {
+	sample, err := os.ReadFile("testdata/sample.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(sample, []byte("\n"))
+	lines = append(lines,
+		[]byte(`{"type":"user","type":"assistant","message":{"content":"first type wins"}}`),
+		[]byte(`{"message":{"content":"message first"},"type":"user","isMeta":false}`),
+		[]byte(`{"type":"user","isSidechain":true,"message":{"content":"a subagent's"}}`),
+		[]byte(`{"type":"user","isMeta":"true","message":{"content":"meta as a string"}}`),
+		[]byte(`{"type":"user","isCompactSummary":1,"message":{"content":"compacted"}}`),
+		[]byte(`{"typ\u0065":"user","message":{"content":"an escaped key"}}`),
+		[]byte(`{"type":"user","message":"not an object"}`),
+		[]byte(`{"type":"user","message":{"content":"one"},"message":{"content":"two"}}`),
+	)
+	checkMembers(t, lines)
+}
+
+func FuzzMembersAsGet(f *testing.F) {
+	sample, err := os.ReadFile("testdata/sample.jsonl")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, l := range bytes.Split(sample, []byte("\n")) {
+		f.Add(l)
+	}
+	f.Add([]byte(prompt("a") + remember + toolUses(write("/p/a"), edit("/p/b")) + toolResult + compaction))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkMembers(t, bytes.Split(data, []byte("\n")))
+	})
+}
+
+// tooDeepByteByByte is tooDeep as first written, one byte at a time: the
+// definition the quote-searching version must agree with.
+func tooDeepByteByByte(line []byte) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+			if depth > maxDepth {
+				return true
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return false
+}
+
+func FuzzTooDeepAsByteByByte(f *testing.F) {
+	f.Add([]byte(`{"a":"b\\"{{{{{{","c":[[[[`))
+	f.Add([]byte(`"\\\\"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[`))
+	f.Add([]byte(`[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["unterminated`))
+	f.Add([]byte(strings.Repeat("[", 200)))
+	f.Add([]byte(strings.Repeat(`["\\"`, 70)))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if got, want := tooDeep(line), tooDeepByteByByte(line); got != want {
+			t.Fatalf("tooDeep(%q) = %v, byte by byte %v", line, got, want)
+		}
+	})
+}
