@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/rand/v2"
 	"reflect"
@@ -142,4 +143,29 @@ func FuzzStateJSON(f *testing.F) {
 			}
 		}
 	})
+}
+
+// plainWord must say of eight bytes what testing each one says: every
+// byte value at every position, among plain bytes and among others.
+func TestPlainWordIsBytewise(t *testing.T) {
+	plain := func(b byte, html bool) bool {
+		return b >= 0x20 && b < 0x80 && b != '"' && b != '\\' && !(html && (b == '<' || b == '>' || b == '&'))
+	}
+	for _, html := range []bool{false, true} {
+		for _, fill := range []byte{'a', ' ', '~', 0x1f, 0x80, '"', '<'} {
+			for pos := range 8 {
+				for b := range 256 {
+					w := bytes.Repeat([]byte{fill}, 8)
+					w[pos] = byte(b)
+					want := true
+					for _, c := range w {
+						want = want && plain(c, html)
+					}
+					if got := plainWord(string(w), html); got != want {
+						t.Fatalf("plainWord(%q, html %v) = %v, bytewise %v", w, html, got, want)
+					}
+				}
+			}
+		}
+	}
 }
