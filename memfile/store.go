@@ -381,7 +381,10 @@ func (s *Store) ArchivedEntries() []Entry {
 // FuzzPassIdempotent), so it would change nothing, and the report is
 // settledReport's. "Still" is checked on the bytes: the stamp must match
 // the file as read, and the file must render to those bytes, so a change
-// made in this transaction (an Add) always gets its pass.
+// made in this transaction (an Add) always gets its pass. A transaction
+// started from a Snapshot (UpdateFrom) holds bytes ReadMaintained found
+// stamped, unchanged since, and nothing has changed its File yet: the
+// stamp alone settles it, as it settles a steady SessionStart.
 func (tx *Tx) Maintain(today time.Time, cfg Config, opt Options) Report {
 	stamp := passStamp(today, cfg)
 	if plainPass(opt) && (tx.settled == stamp || tx.store.stampMatches(tx.read, stamp) && bytes.Equal(Render(tx.File), tx.read)) {
@@ -788,12 +791,12 @@ func (s *Store) ReadMaintained(today time.Time, cfg Config) (*Snapshot, bool) {
 	// and the file need not be read and hashed only to be read again
 	// under the lock.
 	stamp := passStamp(today, cfg)
-	saved, err := safefile.Read(filepath.Join(s.StatePath(), passStampName), maxStateSize)
-	if err != nil || !strings.HasPrefix(string(saved), stamp+" ") {
+	saved, ok := s.savedStamp(stamp)
+	if !ok {
 		return nil, false
 	}
 	data, err := safefile.Read(path, MaxMemorySize)
-	if err != nil || len(data) == 0 || string(saved) != stampLine(data, stamp) {
+	if err != nil || len(data) == 0 || saved != stampLine(data, stamp) {
 		return nil, false
 	}
 	f, warnings, err := parseOwned(data)
@@ -824,10 +827,20 @@ func (s *Store) stampMatches(data []byte, stamp string) bool {
 	if len(data) == 0 {
 		return false
 	}
+	saved, ok := s.savedStamp(stamp)
+	return ok && saved == stampLine(data, stamp)
+}
+
+// savedStamp is the stamp the last pass saved, if it ran on the day and
+// config stamp names. The day and config are compared first: the first
+// pass of a day finds the stamp of another, and need not fingerprint the
+// file to see it.
+func (s *Store) savedStamp(stamp string) (string, bool) {
 	saved, err := safefile.Read(filepath.Join(s.StatePath(), passStampName), maxStateSize)
-	// The day and config first: the first pass of a day finds the
-	// stamp of another, and need not hash the file to see it.
-	return err == nil && strings.HasPrefix(string(saved), stamp+" ") && string(saved) == stampLine(data, stamp)
+	if err != nil || !strings.HasPrefix(string(saved), stamp+" ") {
+		return "", false
+	}
+	return string(saved), true
 }
 
 // stampLine is the stamp for a file: its first part, then the file's
