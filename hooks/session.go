@@ -42,11 +42,7 @@ func stateKey(in Input) string { return "session-" + in.SessionID }
 const noticeKey = "notice"
 
 func loadState(tx *memfile.Tx, in Input) sessionState {
-	var st sessionState
-	if data := tx.State(stateKey(in)); data != nil {
-		st = decodeState(data) // a damaged state file is a fresh start, never an error
-	}
-	return st
+	return decodeState(tx.State(stateKey(in))) // a damaged state file is a fresh start, never an error
 }
 
 func saveState(tx *memfile.Tx, in Input, st sessionState) {

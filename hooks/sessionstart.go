@@ -9,7 +9,6 @@ import (
 	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/wiring"
-	"github.com/tidwall/gjson"
 )
 
 // stateMaxAge is how long per-session state is kept; a session resumed
@@ -160,33 +159,13 @@ func steadyStart(env Env, in Input) (snap *memfile.Snapshot, known *memfile.Advi
 	if len(env.Store.ReadState(noticeKey)) > 0 {
 		return snap, nil, false
 	}
-	st := sessionState{Advised: wasAdvised(env.Store.ReadState(stateKey(in)))}
+	st := decodeState(env.Store.ReadState(stateKey(in)))
 	asked := decodeList(env.Store.ReadState(namedKey))
 	text, a, _ := advice(env, snap.File, st, asked, nil)
 	if !st.Advised {
 		known = &a
 	}
 	return snap, known, text == ""
-}
-
-// wasAdvised is sessionState.Advised as json.Unmarshal reads it from
-// data, found without decoding the rest: advice needs only that field,
-// and decoding the whole state through reflection was a tenth of a
-// steady SessionStart's work. A damaged state is not advised.
-func wasAdvised(data []byte) bool {
-	advised := false
-	if !gjson.ValidBytes(data) {
-		return advised
-	}
-	// As json.Unmarshal does: keys match without regard to case, each
-	// occurrence in turn, and a value of another type changes nothing.
-	gjson.ParseBytes(data).ForEach(func(key, value gjson.Result) bool {
-		if strings.EqualFold(key.Str, "advised") && (value.Type == gjson.True || value.Type == gjson.False) {
-			advised = value.Type == gjson.True
-		}
-		return true
-	})
-	return advised
 }
 
 // startContext assembles the view and the instructions within the limit:

@@ -98,6 +98,9 @@ func appendStringList(b []byte, list []string) []byte {
 // else (a state an older version or a person wrote) goes through
 // json.Unmarshal.
 func decodeState(data []byte) sessionState {
+	if len(data) == 0 {
+		return sessionState{} // no state yet: as json.Unmarshal leaves it, refusing empty input
+	}
 	if st, ok := decodeOwnState(data); ok {
 		return st
 	}

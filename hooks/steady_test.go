@@ -83,8 +83,9 @@ func TestSteadySessionStart(t *testing.T) {
 	is.True(!strings.Contains(answer(), "remember was denied"))
 }
 
-// wasAdvised reads what json.Unmarshal would put in Advised.
-func TestWasAdvisedMatchesUnmarshal(t *testing.T) {
+// The steady path reads Advised through decodeState: what json.Unmarshal
+// would put there, however odd or damaged the state.
+func TestStateAdvisedAsUnmarshal(t *testing.T) {
 	for _, data := range []string{
 		``, `{}`, `null`, `[]`, `{"advised":true}`, `{"advised":false}`, `{"advised":"true"}`,
 		`{"advised":1}`, `{"advised":true`, `{"transcript":{"advised":true}}`,
@@ -93,8 +94,8 @@ func TestWasAdvisedMatchesUnmarshal(t *testing.T) {
 	} {
 		var st sessionState
 		_ = json.Unmarshal([]byte(data), &st)
-		if got := wasAdvised([]byte(data)); got != st.Advised {
-			t.Errorf("wasAdvised(%s) = %v, json.Unmarshal says %v", data, got, st.Advised)
+		if got := decodeState([]byte(data)).Advised; got != st.Advised {
+			t.Errorf("decodeState(%s).Advised = %v, json.Unmarshal says %v", data, got, st.Advised)
 		}
 	}
 }

@@ -80,9 +80,7 @@ const (
 // pending after the wait is settled by a later event, as before.
 func awaitPending(env Env, in Input) earlyRead {
 	r := earlyRead{state: env.Store.ReadState(stateKey(in))}
-	if r.state != nil {
-		r.st = decodeState(r.state) // damaged: a fresh start, as loadState does
-	}
+	r.st = decodeState(r.state) // damaged: a fresh start, as loadState does
 	catchUp(env, in, &r.st)
 	for waited := time.Duration(0); len(r.st.Transcript.Pending) > 0 && waited < pendingWait; waited += pendingPoll {
 		time.Sleep(pendingPoll)
