@@ -182,3 +182,17 @@ func TestNewSessionReusesTheLockFreeRead(t *testing.T) {
 		is.Equal(string(a), string(b)) // the same advice recorded
 	}
 }
+
+// The global memory is read for SessionStart's view and for a prompt
+// that may recall (which works that view out again), and for nothing else.
+func TestNeedsGlobal(t *testing.T) {
+	is := is.New(t)
+	env := Env{Settings: DefaultSettings()}
+	is.True(NeedsGlobal(env, Input{Event: "SessionStart"}))
+	is.True(NeedsGlobal(env, Input{Event: "UserPromptSubmit", Prompt: "How does the exporter handle rows now?"}))
+	is.True(!NeedsGlobal(env, Input{Event: "UserPromptSubmit", Prompt: "ok"}))      // too short to recall
+	is.True(!NeedsGlobal(env, Input{Event: "UserPromptSubmit", Prompt: "/compact"})) // a command
+	is.True(!NeedsGlobal(env, Input{Event: "Stop"}))
+	env.Settings.Recall.On = false
+	is.True(!NeedsGlobal(env, Input{Event: "UserPromptSubmit", Prompt: "How does the exporter handle rows now?"}))
+}

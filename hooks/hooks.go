@@ -21,6 +21,20 @@ type Output struct {
 	Text string         // printed as plain text (PreCompact's instructions)
 }
 
+// NeedsGlobal says whether handling in needs the user's global memory in
+// Env.Global: SessionStart shows it, and a prompt that may recall works
+// SessionStart's view out again, where the global memory takes part of
+// the room. Other events leave it unread.
+func NeedsGlobal(env Env, in Input) bool {
+	switch in.Event {
+	case event.SessionStart:
+		return true
+	case event.UserPromptSubmit:
+		return env.Settings.Recall.On && wantsRecall(in.Prompt)
+	}
+	return false
+}
+
 // Handle dispatches one event. Events bimri-hook does not use
 // (SubagentStop, tool events, ones newer than this binary) change nothing.
 func Handle(env Env, in Input) (Output, error) {

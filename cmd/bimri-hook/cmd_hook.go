@@ -72,9 +72,7 @@ func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
 		ClaudeDir: workspace.ClaudeDir(),
 		ConfigErr: cfgErr,
 	}
-	if in.Event == event.SessionStart || in.Event == event.UserPromptSubmit {
-		// A prompt works out SessionStart's view again to recall only
-		// what it left out, and the global memory takes part of its room.
+	if hooks.NeedsGlobal(env, in) {
 		env.Global = workspace.ReadGlobal(ws.config, a.clock)
 	}
 	return hooks.Handle(env, in)
