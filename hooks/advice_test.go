@@ -190,7 +190,7 @@ func TestNeedsGlobal(t *testing.T) {
 	env := Env{Settings: DefaultSettings()}
 	is.True(NeedsGlobal(env, Input{Event: "SessionStart"}))
 	is.True(NeedsGlobal(env, Input{Event: "UserPromptSubmit", Prompt: "How does the exporter handle rows now?"}))
-	is.True(!NeedsGlobal(env, Input{Event: "UserPromptSubmit", Prompt: "ok"}))      // too short to recall
+	is.True(!NeedsGlobal(env, Input{Event: "UserPromptSubmit", Prompt: "ok"}))       // too short to recall
 	is.True(!NeedsGlobal(env, Input{Event: "UserPromptSubmit", Prompt: "/compact"})) // a command
 	is.True(!NeedsGlobal(env, Input{Event: "Stop"}))
 	env.Settings.Recall.On = false
