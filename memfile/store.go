@@ -449,6 +449,9 @@ func (s *Store) UpdateFrom(snap *Snapshot, fn func(tx *Tx) error) (Result, error
 	}
 	defer unlock()
 	s.removeTemps()
+	if err := s.healBackup(); err != nil {
+		return Result{}, err
+	}
 
 	tx := &Tx{store: s, state: map[string][]byte{}, stateSet: map[string][]byte{}}
 	path, err := s.safePath(s.names.Memory)
@@ -486,18 +489,11 @@ func (s *Store) UpdateFrom(snap *Snapshot, fn func(tx *Tx) error) (Result, error
 		if err := s.checkWrite(path, len(tx.Archive) > 0); err != nil {
 			return res, err
 		}
-		if !tx.Created {
-			if err := s.writeBackup(old); err != nil {
-				return res, err
-			}
+		if tx.Created {
+			old = nil // nothing to back up
 		}
-		s.step()
-		if err := s.appendArchive(tx.Archive); err != nil {
+		if err := s.commit(path, old, next, tx.Archive); err != nil {
 			return res, err
-		}
-		s.step()
-		if err := writeAtomic(path, next, s.step, !s.noSync); err != nil {
-			return res, fmt.Errorf("write %s: %w", s.names.Memory, err)
 		}
 		res.Changed = true
 	} else if len(tx.Archive) > 0 {
@@ -641,68 +637,217 @@ func (s *Store) notMemory(name, path string) error {
 	return nil
 }
 
-// writeBackup replaces the backup with old, the memory file as it was.
-// Every caller writes bimri.md next, through writeAtomic, whose folder
-// sync makes this rename durable too when both are in one folder: one
-// folder sync for both renames. The backup's data is synced: after a
-// power cut it is the previous memory, never an empty file. It is a copy,
-// not a hard link to bimri.md: until bimri.md is replaced the two would
-// be one file, and a crash there would leave a backup that is bimri.md
-// itself, which the store must refuse (a link to the memory file is how
-// an archive swallows entries).
-func (s *Store) writeBackup(old []byte) error {
-	path, err := s.sidePath(s.names.Backup)
+// commit replaces the memory file at path with next, old being the file
+// as it was (nil when there was none: no backup is taken), and first adds
+// archive to the archive. The promise: bimri.md is replaced atomically
+// and durably; the backup holds the previous file before the new one is
+// in place; what leaves the file is in the archive, on disk, before the
+// file without it is. So: the archive's records and the new file are
+// written, then synced one after the other (the first sync's journal
+// commit carries the other's metadata, so the second costs less); the
+// backup is put in place, then the new file; one folder sync makes both
+// renames durable when the files share a folder, as they do unless a
+// symlink says otherwise.
+func (s *Store) commit(path string, old, next []byte, archive []Removal) error {
+	arc, err := s.writeArchive(archive)
 	if err != nil {
 		return err
 	}
-	// A new backup is no more open than the memory file it copies.
-	sameFolder := filepath.Dir(path) == filepath.Dir(s.Path(s.names.Memory))
-	opt := atomicfile.Options{NoSync: s.noSync, NoDirSync: sameFolder, Between: s.step}
-	if info, err := os.Stat(s.Path(s.names.Memory)); err == nil {
-		opt.NewPerm = info.Mode().Perm()
+	defer arc.close()
+	s.step()
+	file, err := atomicfile.Write(path, next, atomicfile.Options{NoSync: s.noSync, Between: s.step})
+	if err != nil {
+		return fmt.Errorf("write %s: %w", s.names.Memory, err)
 	}
-	if err := atomicfile.WriteFile(path, old, opt); err != nil {
-		return fmt.Errorf("write %s: %w", s.names.Backup, err)
+	if err := arc.sync(); err != nil {
+		file.Abort()
+		return err
+	}
+	if err := file.Sync(); err != nil {
+		file.Abort()
+		return fmt.Errorf("write %s: %w", s.names.Memory, err)
+	}
+	dirs := []string{filepath.Dir(path)}
+	if old != nil {
+		backup, err := s.backup(path, old)
+		if err != nil {
+			file.Abort()
+			return err
+		}
+		s.step()
+		if err := backup.Commit(); err != nil {
+			file.Abort()
+			return fmt.Errorf("write %s: %w", s.names.Backup, err)
+		}
+		if d := filepath.Dir(backup.Path()); d != dirs[0] {
+			dirs = append(dirs, d)
+		}
+		// A kill here leaves the backup as the memory file's own inode
+		// under a second name: healBackup mends it next time.
+		s.step()
+	}
+	if err := file.Commit(); err != nil {
+		return fmt.Errorf("write %s: %w", s.names.Memory, err)
+	}
+	if !s.noSync {
+		for _, d := range dirs {
+			atomicfile.SyncDir(d)
+		}
 	}
 	return nil
 }
 
-// appendArchive adds records to the archive and syncs it. An append can be
-// cut by a crash; the archive reader skips a torn last record.
-func (s *Store) appendArchive(items []Removal) error {
-	if len(items) == 0 {
+// backup readies the backup of the memory file at path, whose bytes are
+// old, to be renamed in place just before the new memory file is. It is
+// the memory file's own inode under the backup's name (a hard link),
+// which costs no copy and, past the rename that replaces bimri.md, is
+// the backup's alone: bimri-hook always replaces bimri.md by a rename,
+// so nothing it writes reaches that inode again, and an edit of the new
+// bimri.md in place (an editor, an agent's tool) changes the new inode
+// only. Where a link cannot be made, or bimri.md has other names (a link
+// the user made: an edit through it would change the backup), the
+// backup is a synced copy of old instead. Either way its data is on disk
+// before its name is: after a power cut it is the previous memory, never
+// an empty file.
+func (s *Store) backup(path string, old []byte) (*atomicfile.Pending, error) {
+	target, err := s.sidePath(s.names.Backup)
+	if err != nil {
+		return nil, err
+	}
+	if p, err := atomicfile.Link(path, target, atomicfile.Options{NoSync: s.noSync}); err == nil {
+		return p, nil
+	}
+	// A new backup is no more open than the memory file it copies.
+	opt := atomicfile.Options{NoSync: s.noSync, Between: s.step}
+	if info, err := os.Stat(path); err == nil {
+		opt.NewPerm = info.Mode().Perm()
+	}
+	p, err := atomicfile.Write(target, old, opt)
+	if err == nil {
+		if err = p.Sync(); err != nil {
+			p.Abort()
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("write %s: %w", s.names.Backup, err)
+	}
+	return p, nil
+}
+
+// healBackup mends what a write killed between its two renames leaves
+// (see commit): the backup as bimri.md's own inode under a second name.
+// The backup then holds the file as it is, which is right, as the write
+// never happened; but an edit of bimri.md in place would change the
+// backup too. So, under the lock and before anything else, the backup
+// becomes a copy of its own. (The same mends a hard link the user made.)
+func (s *Store) healBackup() error {
+	backup := s.Path(s.names.Backup)
+	info, err := os.Lstat(backup)
+	if err != nil || !info.Mode().IsRegular() {
+		return nil // none, or a symlink: checkWrite judges those
+	}
+	mem, err := os.Stat(s.Path(s.names.Memory))
+	if err != nil || !os.SameFile(info, mem) {
 		return nil
+	}
+	data, err := safefile.Read(backup, MaxMemorySize)
+	if err == nil {
+		err = atomicfile.WriteFile(backup, data, atomicfile.Options{NoSync: s.noSync})
+	}
+	if err != nil {
+		return fmt.Errorf("%s is a second name of %s, and could not be made a copy of its own: %w", s.names.Backup, s.names.Memory, err)
+	}
+	return nil
+}
+
+// archiveAppend is records written to the end of the archive, to be
+// synced before the memory file without them is renamed in place.
+type archiveAppend struct {
+	f        *os.File
+	name     string
+	needSync bool
+}
+
+// writeArchive appends records to the archive; nothing to append gives
+// an empty archiveAppend. An append can be cut by a crash; the archive
+// reader skips a torn last record. The archive is appended to, never
+// rewritten: each record is written once, whatever the archive's size.
+func (s *Store) writeArchive(items []Removal) (*archiveAppend, error) {
+	a := &archiveAppend{name: s.names.Archive, needSync: !s.noSync}
+	if len(items) == 0 {
+		return a, nil
 	}
 	path, err := s.sidePath(s.names.Archive)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", s.names.Archive, err)
+		return nil, fmt.Errorf("open %s: %w", s.names.Archive, err)
 	}
-	defer f.Close()
-	var buf bytes.Buffer
+	var buf []byte
+	created := false
 	if info, err := f.Stat(); err == nil && info.Size() == 0 {
-		buf.WriteString(ArchiveHeading)
+		buf, created = append(buf, ArchiveHeading...), true
 	}
 	day := s.today
 	if day.IsZero() {
 		day = s.now()
 	}
-	buf.Write(RenderArchived(items, day))
-	if _, err := f.Write(buf.Bytes()); err != nil {
+	buf = append(buf, RenderArchived(items, day)...)
+	if _, err := f.Write(buf); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("append to %s: %w", s.names.Archive, err)
+	}
+	a.f = f
+	if created && !s.noSync {
+		// A new archive: its name must be on disk before a file that
+		// no longer holds what it archived, whatever the folders.
+		if err := a.sync(); err != nil {
+			a.close()
+			return nil, err
+		}
+		atomicfile.SyncDir(filepath.Dir(path))
+		a.needSync = false // done
+	}
+	return a, nil
+}
+
+// sync makes the appended records durable.
+func (a *archiveAppend) sync() error {
+	if a.f == nil {
+		return nil
+	}
+	if err := syncFile(a.f, a.needSync); err != nil {
+		return fmt.Errorf("sync %s: %w", a.name, err)
+	}
+	return nil
+}
+
+func (a *archiveAppend) close() error {
+	if a.f == nil {
+		return nil
+	}
+	err := a.f.Close()
+	a.f = nil
+	return err
+}
+
+// appendArchive adds records to the archive and syncs it, for a change
+// that leaves bimri.md as it is.
+func (s *Store) appendArchive(items []Removal) error {
+	a, err := s.writeArchive(items)
+	if err != nil {
+		return err
+	}
+	if err := a.sync(); err != nil {
+		a.close()
+		return err
+	}
+	if err := a.close(); err != nil {
 		return fmt.Errorf("append to %s: %w", s.names.Archive, err)
 	}
-	if err := syncFile(f, !s.noSync); err != nil {
-		return fmt.Errorf("sync %s: %w", s.names.Archive, err)
-	}
-	if bytes.HasPrefix(buf.Bytes(), []byte(ArchiveHeading)) && !s.noSync {
-		// A new archive: its name must be on disk before a file that no
-		// longer holds what it archived.
-		atomicfile.SyncDir(filepath.Dir(path))
-	}
-	return f.Close()
+	return nil
 }
 
 // testPause is the pause between write steps of every store. It is zero
@@ -898,6 +1043,9 @@ func (s *Store) Restore() (Result, error) {
 		return Result{}, err
 	}
 	defer unlock()
+	if err := s.healBackup(); err != nil {
+		return Result{}, err
+	}
 	backupPath, err := s.sidePath(s.names.Backup)
 	if err != nil {
 		return Result{}, err
@@ -918,17 +1066,16 @@ func (s *Store) Restore() (Result, error) {
 		return Result{}, err
 	}
 	var res Result
+	var out []Removal
 	current, err := safefile.Read(path, MaxMemorySize)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		current = nil
 	case err != nil:
 		return Result{}, fmt.Errorf("read %s: %w", s.names.Memory, err)
 	default:
 		if f, _, perr := Parse(current); perr == nil {
-			out := takenOut(f, restored, "taken out by restore")
-			if err := s.appendArchive(out); err != nil {
-				return Result{}, err
-			}
+			out = takenOut(f, restored, "taken out by restore")
 			if len(out) > 0 {
 				res.Notice = fmt.Sprintf("archived %d item(s) that only the replaced %s held", len(out), s.names.Memory)
 			}
@@ -937,12 +1084,9 @@ func (s *Store) Restore() (Result, error) {
 		} else {
 			res.Notice = fmt.Sprintf("kept the unreadable %s as %s", s.names.Memory, filepath.Base(aside))
 		}
-		if err := s.writeBackup(current); err != nil {
-			return Result{}, err
-		}
 	}
-	if err := writeAtomic(path, backup, nil, !s.noSync); err != nil {
-		return Result{}, fmt.Errorf("write %s: %w", s.names.Memory, err)
+	if err := s.commit(path, current, backup, out); err != nil {
+		return Result{}, err
 	}
 	res.Changed = true
 	return res, nil

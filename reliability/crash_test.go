@@ -98,7 +98,7 @@ func TestCrashSafety(t *testing.T) {
 	slices.Sort(writing)
 	t.Logf("a slowed write takes about %s, %s of it writing files", took[1].Round(time.Millisecond), writing[1].Round(time.Millisecond))
 
-	var finished, keptOld, gotNew, aimed, midWrite, piled int
+	var finished, keptOld, gotNew, aimed, midWrite, piled, secondName int
 	for i := range crashRuns {
 		var op crashOp
 		if i%3 == 2 {
@@ -169,10 +169,21 @@ func TestCrashSafety(t *testing.T) {
 			}
 		}
 
-		// Every tenth run, a run to the end in the workspace itself must
-		// sweep whatever the last kill left. (Each write sweeps under the
-		// lock first, so leftovers never pile up beyond one kill's.)
-		if i%10 == 9 {
+		// A kill between the backup's rename and bimri.md's leaves the
+		// backup as bimri.md's own inode under a second name (the backup
+		// is a hard link, see Store.commit); the next run must make it a
+		// copy of its own, or an edit of bimri.md in place would change
+		// the backup too.
+		linked := sameFile(t, filepath.Join(root, memfile.BackupName), filepath.Join(root, memfile.MemoryName))
+		if linked {
+			secondName++
+		}
+
+		// Every tenth run, and after a kill that left the backup linked,
+		// a run to the end in the workspace itself must sweep whatever
+		// the last kill left. (Each write sweeps under the lock first, so
+		// leftovers never pile up beyond one kill's.)
+		if i%10 == 9 || linked {
 			next := remember(fmt.Sprintf("Follow-up %03d after some kills.", i), 4)
 			if res := runTo(next, root, day(i)); res.code != 0 {
 				t.Fatalf("run %d: the run after the kills: exit %d: %s", i, res.code, res.stderr)
@@ -181,13 +192,16 @@ func TestCrashSafety(t *testing.T) {
 			if left := tempFiles(t, root); len(left) > 0 {
 				t.Fatalf("run %d: temporary files left after the next run: %v", i, left)
 			}
+			if sameFile(t, filepath.Join(root, memfile.BackupName), filepath.Join(root, memfile.MemoryName)) {
+				t.Fatalf("run %d: after the next run the backup is still bimri.md itself", i)
+			}
 		}
 		if b := brokenCopies(t, root); len(b) > 0 {
 			t.Fatalf("run %d: the store found bimri.md unreadable and set it aside: %v", i, b)
 		}
 	}
-	t.Logf("%d kills: %d left the old version, %d the new one (%d of them had already exited); %d aimed kills saw a write start; %d kills left temporary files, up to %d at a time",
-		crashRuns, keptOld, gotNew, finished, aimed, midWrite, piled)
+	t.Logf("%d kills: %d left the old version, %d the new one (%d of them had already exited); %d aimed kills saw a write start; %d kills left temporary files, up to %d at a time; %d left the backup as a second name of bimri.md",
+		crashRuns, keptOld, gotNew, finished, aimed, midWrite, piled, secondName)
 
 	// Nothing that ever reached bimri.md is lost: it is still there or in
 	// the archive. (A kill between the archive append and the rename can
@@ -295,6 +309,15 @@ func hasTemp(root string) bool {
 		}
 	}
 	return false
+}
+
+// sameFile says whether both paths name one file; false when either is
+// missing.
+func sameFile(t *testing.T, a, b string) bool {
+	t.Helper()
+	ia, errA := os.Stat(a)
+	ib, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(ia, ib)
 }
 
 // mustRead reads a file; a missing one is nil.

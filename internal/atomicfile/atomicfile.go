@@ -15,6 +15,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/bimri/bimri-hook/internal/safefile"
 )
 
 // TempPrefix starts the name of every temporary file, so RemoveTemps can
@@ -31,10 +33,6 @@ type Options struct {
 	// takes its bits away; 0 means 0o666, as os.Create. An existing file
 	// keeps its own mode whatever NewPerm says.
 	NewPerm fs.FileMode
-	// NoDirSync skips the folder sync after the rename, for a file whose
-	// rename the next synced WriteFile in the same folder makes durable:
-	// one folder sync for both. The data is still synced (unless NoSync).
-	NoDirSync bool
 	// Between, when set, runs after the data is written and before it is
 	// synced and renamed: tests use it to stop a process mid-write.
 	Between func()
@@ -51,52 +49,159 @@ type Options struct {
 // set on the temporary file instead (fchmod ignores the umask), so a
 // replaced file keeps the mode its owner chose.
 func WriteFile(path string, data []byte, opt Options) error {
-	dir := filepath.Dir(path)
+	p, err := Write(path, data, opt)
+	if err != nil {
+		return err
+	}
+	if err := p.Sync(); err != nil {
+		p.Abort()
+		return err
+	}
+	if err := p.Commit(); err != nil {
+		return err
+	}
+	if !opt.NoSync {
+		SyncDir(filepath.Dir(path))
+	}
+	return nil
+}
+
+// A Pending is a replacement of path that is written but not yet in
+// place: its data sits in a temporary file in path's folder (or, from
+// Link, an existing file has a temporary second name there). Sync makes
+// the data durable and Commit renames it over path; the caller syncs the
+// folder. Split so a writer of several files can write them all, then
+// sync them one after the other (the first sync's journal commit carries
+// the others' metadata too), then rename them in the order it needs.
+// Every Pending ends in Commit or Abort.
+type Pending struct {
+	tmp  string
+	path string
+	f    *os.File // nil for a link: its data is the linked file's
+	sync bool
+}
+
+// Write writes data to a new temporary file for path, as WriteFile does,
+// and stops before the sync.
+func Write(path string, data []byte, opt Options) (*Pending, error) {
 	perm := opt.NewPerm
 	if perm == 0 {
 		perm = 0o666
 	}
 	existing, statErr := os.Stat(path)
-	tmp, err := create(dir, perm)
+	tmp, err := create(filepath.Dir(path), perm)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	renamed := false
-	defer func() {
-		if !renamed { // after a rename the name is gone: no wasted unlink
-			os.Remove(tmp.Name())
-		}
-	}()
+	p := &Pending{tmp: tmp.Name(), path: path, f: tmp, sync: !opt.NoSync}
 	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
+		p.Abort()
+		return nil, err
 	}
 	if opt.Between != nil {
 		opt.Between()
 	}
 	if statErr == nil {
 		if err := tmp.Chmod(existing.Mode().Perm()); err != nil {
-			tmp.Close()
+			p.Abort()
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// Link gives the regular file at from a temporary second name in path's
+// folder, to be renamed over path by Commit: from's inode becomes path,
+// its data not copied. It is for a file whose only name is from (a
+// backup of a file about to be replaced by a rename), so that once from
+// is replaced, path is the one name of that data and no edit made
+// through another name can change it: a file with other hard links is
+// refused. Unless opt.NoSync, from's data is synced first (cheap when it
+// was synced when written), so a link never makes durable a name for
+// data that is not. It fails, leaving nothing, where hard links cannot be
+// made (across filesystems, on a filesystem without them), and when from
+// is replaced while it works; the caller then copies instead.
+func Link(from, path string, opt Options) (*Pending, error) {
+	f, info, err := safefile.Open(from) // never blocks on a pipe put there
+	if err != nil {
+		return nil, err
+	}
+	if !soleLink(info) {
+		err = errNotSole
+	}
+	if err == nil && !opt.NoSync {
+		err = f.Sync()
+	}
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(path)
+	for range 10000 {
+		name := tempName(dir)
+		err := os.Link(from, name)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		p := &Pending{tmp: name, path: path}
+		// The name is from's only if from was not replaced since it was
+		// checked and synced.
+		if linked, err := os.Lstat(name); err != nil || !os.SameFile(linked, info) {
+			p.Abort()
+			return nil, errNotSole
+		}
+		return p, nil
+	}
+	return nil, &fs.PathError{Op: "link", Path: filepath.Join(dir, TempPrefix+"*"), Err: fs.ErrExist}
+}
+
+var errNotSole = errors.New("not a regular file with one name")
+
+// Temp is the temporary name the replacement has until Commit.
+func (p *Pending) Temp() string { return p.tmp }
+
+// Path is the file the replacement replaces.
+func (p *Pending) Path() string { return p.path }
+
+// Sync makes the written data durable (a link has none of its own, and a
+// write with NoSync skips it).
+func (p *Pending) Sync() error {
+	if p.f == nil || !p.sync {
+		return nil
+	}
+	return p.f.Sync()
+}
+
+// Commit closes the temporary file and renames it over path. On an error
+// the temporary file is removed. After a rename the name is gone: no
+// unlink is wasted on it.
+func (p *Pending) Commit() error {
+	if p.f != nil {
+		err := p.f.Close()
+		p.f = nil
+		if err != nil {
+			p.Abort()
 			return err
 		}
 	}
-	if !opt.NoSync {
-		if err := tmp.Sync(); err != nil {
-			tmp.Close()
-			return err
-		}
-	}
-	if err := tmp.Close(); err != nil {
+	if err := os.Rename(p.tmp, p.path); err != nil {
+		p.Abort()
 		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	renamed = true
-	if !opt.NoSync && !opt.NoDirSync {
-		SyncDir(dir)
 	}
 	return nil
+}
+
+// Abort drops the replacement: the temporary file is closed and removed,
+// path is untouched.
+func (p *Pending) Abort() {
+	if p.f != nil {
+		p.f.Close()
+		p.f = nil
+	}
+	os.Remove(p.tmp)
 }
 
 // SyncDir makes the renames and new names in dir durable.
@@ -112,7 +217,7 @@ func SyncDir(dir string) {
 // but would make every file it replaces private, whatever the umask says.
 func create(dir string, perm fs.FileMode) (*os.File, error) {
 	for range 10000 {
-		name := filepath.Join(dir, TempPrefix+strconv.FormatUint(uint64(rand.Uint32()), 36))
+		name := tempName(dir)
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) {
 			continue
@@ -120,6 +225,10 @@ func create(dir string, perm fs.FileMode) (*os.File, error) {
 		return f, err
 	}
 	return nil, &fs.PathError{Op: "createtemp", Path: filepath.Join(dir, TempPrefix+"*"), Err: fs.ErrExist}
+}
+
+func tempName(dir string) string {
+	return filepath.Join(dir, TempPrefix+strconv.FormatUint(uint64(rand.Uint32()), 36))
 }
 
 // RemoveTemps deletes the temporary files a process killed mid-write left
