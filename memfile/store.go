@@ -458,15 +458,25 @@ func (s *Store) UpdateFrom(snap *Snapshot, fn func(tx *Tx) error) (Result, error
 	if err != nil {
 		return Result{}, err
 	}
-	old, err := safefile.Read(path, MaxMemorySize)
+	// A snapshot's file is compared in place: reading it again into a
+	// new buffer would touch as many fresh pages as it has.
+	var old []byte
+	fromSnap := false
+	if snap != nil {
+		fromSnap, _ = safefile.Holds(path, snap.data)
+	}
+	if !fromSnap {
+		old, err = safefile.Read(path, MaxMemorySize)
+	}
 	switch {
+	case fromSnap:
+		old = snap.data
+		tx.File, tx.Warnings, tx.read, tx.settled = snap.File, snap.warnings, old, snap.stamp
 	case errors.Is(err, fs.ErrNotExist):
 		tx.File = New(s.config)
 		tx.Created = true
 	case err != nil:
 		return Result{}, fmt.Errorf("read %s: %w", s.names.Memory, err)
-	case snap != nil && bytes.Equal(old, snap.data):
-		tx.File, tx.Warnings, tx.read, tx.settled = snap.File, snap.warnings, old, snap.stamp
 	default:
 		tx.File, tx.Warnings, err = parseOwned(old) // old is only ever read after this
 		if errors.Is(err, ErrUnreadable) {
