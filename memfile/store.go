@@ -515,13 +515,13 @@ func (s *Store) UpdateFrom(snap *Snapshot, fn func(tx *Tx) error) (Result, error
 		s.savePassStamp(next, tx.stamp)
 	}
 	for key, data := range tx.stateSet {
-		if _, err := s.stateDir(); err != nil {
-			return res, err
+		if read, ok := tx.state[key]; ok && bytes.Equal(read, data) {
+			continue // unchanged since this transaction read it
 		}
 		// Session state is bookkeeping, not memory: it is still replaced
 		// atomically, but not synced, which saves SessionEnd two fsyncs. A
 		// power cut can lose it; at worst a session is counted twice.
-		if err := writeAtomic(s.statePath(key), data, nil, false); err != nil {
+		if err := s.writeState(s.statePath(key), data); err != nil {
 			return res, fmt.Errorf("save state: %w", err)
 		}
 	}
@@ -1020,9 +1020,21 @@ func (s *Store) savePassStamp(data []byte, stamp string) {
 	if old, err := safefile.Read(path, maxStateSize); err == nil && string(old) == line {
 		return
 	}
-	if _, err := s.stateDir(); err == nil {
-		_ = writeAtomic(path, []byte(line), nil, false)
+	_ = s.writeState(path, []byte(line))
+}
+
+// writeState replaces a file in the state folder, atomically and without
+// a sync. The lock made and checked the folder (stateDir) when the
+// transaction began; only if it has gone since is it made again, rather
+// than checked again before every write (some twenty system calls each).
+func (s *Store) writeState(path string, data []byte) error {
+	err := writeAtomic(path, data, nil, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, err = s.stateDir(); err == nil {
+			err = writeAtomic(path, data, nil, false)
+		}
 	}
+	return err
 }
 
 // ReadArchive reads the archive; a missing archive is empty.
@@ -1142,7 +1154,7 @@ func (s *Store) UpdateState(keys []string, fn func(state map[string][]byte) erro
 	}
 	for _, k := range keys {
 		if data, ok := next[k]; ok && !bytes.Equal(data, state[k]) {
-			if err := writeAtomic(s.statePath(k), data, nil, false); err != nil {
+			if err := s.writeState(s.statePath(k), data); err != nil {
 				return fmt.Errorf("save state: %w", err)
 			}
 		}
