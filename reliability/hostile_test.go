@@ -136,6 +136,27 @@ func hostileCases() []badCase {
 		{name: "archive symlinked to bimri.md: forget", setup: func(t *testing.T, c *caseDir) {
 			is.New(t).NoErr(os.Symlink(memfile.MemoryName, filepath.Join(c.ws, memfile.ArchiveName)))
 		}, args: []string{"forget", "0513cb02"}, wantCode: 1, wantErr: "bimri-archive.md is bimri.md itself", may: changesStateOnly},
+		// A backup hard-linked to bimri.md is what a write killed between
+		// its two renames leaves (the backup is the replaced file's own
+		// inode): it is made a copy of its own, so an edit of bimri.md in
+		// place cannot change it, and the write goes on.
+		{name: "backup hard-linked to bimri.md: remember", setup: func(t *testing.T, c *caseDir) {
+			is.New(t).NoErr(os.Link(c.memory(), filepath.Join(c.ws, memfile.BackupName)))
+		}, args: rememberArgs("A decision."), wantCode: 0, may: changesWorkspace, check: func(t *testing.T, c *caseDir, res result) {
+			is := is.New(t)
+			backup := filepath.Join(c.ws, memfile.BackupName)
+			is.True(!sameFile(t, backup, c.memory()))
+			data, err := os.ReadFile(backup)
+			is.NoErr(err)
+			f, err := os.OpenFile(c.memory(), os.O_WRONLY|os.O_TRUNC, 0)
+			is.NoErr(err)
+			_, err = f.WriteString("edited in place\n")
+			is.NoErr(err)
+			is.NoErr(f.Close())
+			after, err := os.ReadFile(backup)
+			is.NoErr(err)
+			is.Equal(after, data) // the edit did not reach the backup
+		}},
 		{name: "backup symlinked to bimri.md: remember", setup: func(t *testing.T, c *caseDir) {
 			is.New(t).NoErr(os.Symlink(memfile.MemoryName, filepath.Join(c.ws, memfile.BackupName)))
 		}, args: rememberArgs("A decision."), wantCode: 1, wantErr: "bimri-backup.md is bimri.md itself", may: changesStateOnly},
