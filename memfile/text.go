@@ -126,9 +126,9 @@ func plainLine(s string) bool {
 func plainWords(s string) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+	for rest := s; len(rest) >= 8; rest, i = rest[8:], i+8 {
+		// rest, not s[i:]: no bounds checks (see asciiPrefix).
+		w := word(rest)
 		if w&highs != 0 || (w-0x20*ones)&^w&highs != 0 { // not ASCII, or a control below ' '
 			break
 		}
@@ -147,7 +147,7 @@ func plainWords(s string) int {
 		// The spaces, exactly: a byte below 0x80 plus 0x7f reaches 0x80
 		// unless it is zero, and carries into no other byte.
 		spaces := ^((w ^ ' '*ones) + 0x7f*ones) & highs
-		if spaces&(spaces>>8) != 0 || (spaces>>63 != 0 && i+8 < len(s) && s[i+8] == ' ') {
+		if spaces&(spaces>>8) != 0 || (spaces>>63 != 0 && len(rest) > 8 && rest[8] == ' ') {
 			break
 		}
 	}
