@@ -422,7 +422,7 @@ func viewEntry(e *Entry, withWeight bool) string {
 		b.WriteString("undated")
 	} else {
 		var date [len(dateLayout) + 8]byte
-		b.Write(e.Date.AppendFormat(date[:0], dateLayout))
+		b.Write(appendDate(date[:0], e.Date))
 	}
 	b.WriteString(" imp ")
 	b.WriteString(strconv.Itoa(e.Importance))
@@ -457,7 +457,7 @@ func viewEntryLength(e *Entry, withWeight bool) int {
 	if e.Date.IsZero() {
 		n += len("undated")
 	} else {
-		n += len(e.Date.AppendFormat(num[:0], dateLayout)) // ASCII
+		n += len(appendDate(num[:0], e.Date)) // ASCII
 	}
 	if len(e.Tags) > 0 {
 		n += len(" [") + len(e.Tags) - 1 + len("]")

@@ -172,7 +172,7 @@ func appendEntryLine(dst []byte, e *Entry) []byte {
 	// An entry read without a date has none until a pass dates it.
 	if !e.Date.IsZero() {
 		dst = append(dst, "] [TIMESTAMP:"...)
-		dst = e.Date.AppendFormat(dst, dateLayout)
+		dst = appendDate(dst, e.Date)
 	}
 	dst = append(dst, "] [TAGS:"...)
 	for i, t := range e.Tags {
