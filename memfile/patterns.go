@@ -74,12 +74,8 @@ func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 			}
 		}
 	}
-	slices.SortFunc(pool, func(a, b *Entry) int {
-		if c := a.Date.Compare(b.Date); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
+	// The pool stays in file order: each pattern sorts only the entries
+	// it reads (byDateID), not all of Tier 2 for every pass.
 
 	existing := map[string]*Pattern{} // single-tag patterns by tag
 	for _, p := range f.Patterns() {
@@ -88,7 +84,7 @@ func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 		}
 	}
 	// New patterns: tags on two or more entries. withTag indexes the pool
-	// by tag, in pool order, so matching a pattern reads only the entries
+	// by tag, in file order, so matching a pattern reads only the entries
 	// that carry one of its tags instead of the whole pool for every
 	// pattern.
 	// One map for both, looked up once per tag of each entry: at 10,000
@@ -159,6 +155,24 @@ func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 				}
 			}
 		}
+		// Entries are counted oldest first (then by ID: a total order,
+		// the IDs in a pool being distinct). A full evidence list takes
+		// only entries dated after the pattern's LAST (addEvidence), so
+		// the rest need not be sorted: on a pass-written file that is
+		// nearly all of them.
+		full := !opt.Deep && len(p.Evidence) >= maxEvidence
+		if full {
+			var after []*Entry
+			for _, e := range match {
+				if e.Date.After(p.Last) {
+					after = append(after, e)
+				}
+			}
+			match = after
+		}
+		// Sorting withTag's own list in place is safe: its order is
+		// this one or none.
+		slices.SortFunc(match, byDateID)
 		if opt.Deep || len(p.Evidence) == 0 {
 			recount(p, match)
 		} else {
@@ -254,7 +268,17 @@ func recount(p *Pattern, match []*Entry) {
 	p.Evidence = distinct
 }
 
-// addEvidence adds the entries a pattern has not counted yet.
+// byDateID is the order patterns count entries in: oldest first, then by
+// ID.
+func byDateID(a, b *Entry) int {
+	if c := a.Date.Compare(b.Date); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, b.ID)
+}
+
+// addEvidence adds the entries a pattern has not counted yet, in
+// byDateID order.
 func addEvidence(p *Pattern, match []*Entry) {
 	known := map[string]bool{}
 	for _, id := range p.Evidence {
