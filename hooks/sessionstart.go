@@ -58,7 +58,7 @@ func SessionStart(env Env, in Input) (Output, error) {
 		if known != nil && tx.File != snap.File {
 			known = nil // bimri.md changed since: advise on what it is now
 		}
-		advice = adviseOnce(env, tx, in, known)
+		advice = adviseOnce(env, tx, in, known, &rep.Tokens)
 		return nil
 	})
 	if err != nil {
@@ -92,11 +92,12 @@ const maxAsked = 200
 
 // adviseOnce is what SessionStart asks of the agent for the memory's
 // upkeep: consolidation and promotion once a session, a pattern's
-// sentence once per pattern.
-func adviseOnce(env Env, tx *memfile.Tx, in Input, known *memfile.Advice) string {
+// sentence once per pattern. tok is the estimate of tx.File its pass
+// reported.
+func adviseOnce(env Env, tx *memfile.Tx, in Input, known *memfile.Advice, tok *memfile.Tokens) string {
 	st := loadState(tx, in)
 	asked := decodeList(tx.State(namedKey)) // damaged state: ask again
-	text, a, name := advice(env, tx.File, st, asked, known)
+	text, a, name := advice(env, tx.File, st, asked, known, tok)
 	if text == "" {
 		return ""
 	}
@@ -119,8 +120,9 @@ func adviseOnce(env Env, tx *memfile.Tx, in Input, known *memfile.Advice) string
 // workspace were already asked: the text, the advice it came from and
 // the pattern it asks to name ("" none).
 // known, when not nil, is memfile.Advise's answer for f, already
-// computed.
-func advice(env Env, f *memfile.File, st sessionState, asked []string, known *memfile.Advice) (string, memfile.Advice, string) {
+// computed; tok, when not nil, is memfile.Estimate(f), as the pass that
+// left f reported it.
+func advice(env Env, f *memfile.File, st sessionState, asked []string, known *memfile.Advice, tok *memfile.Tokens) (string, memfile.Advice, string) {
 	// Consolidation and promotion are asked once a session; after that
 	// only a pattern's sentence can still be asked, which needs none of
 	// Advise's estimate and ranking (a steady SessionStart's largest cost).
@@ -130,6 +132,8 @@ func advice(env Env, f *memfile.File, st sessionState, asked []string, known *me
 		a.Unnamed = memfile.Unnamed(f, env.Config)
 	case known != nil:
 		a = *known
+	case tok != nil:
+		a = memfile.AdviseEstimated(f, env.Today, env.Config, *tok)
 	default:
 		a = memfile.Advise(f, env.Today, env.Config)
 	}
@@ -161,7 +165,7 @@ func steadyStart(env Env, in Input) (snap *memfile.Snapshot, known *memfile.Advi
 	}
 	st := decodeState(env.Store.ReadState(stateKey(in)))
 	asked := decodeList(env.Store.ReadState(namedKey))
-	text, a, _ := advice(env, snap.File, st, asked, nil)
+	text, a, _ := advice(env, snap.File, st, asked, nil, nil)
 	if !st.Advised {
 		known = &a
 	}
