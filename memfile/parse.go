@@ -788,7 +788,12 @@ func (p *parser) endNote() {
 // assignIDs gives every entry and pattern a unique ID: explicit IDs first
 // (a repeated one is replaced on its later use), then derived ones.
 func (p *parser) assignIDs() {
-	var entries []*Entry
+	// At most a block each: one allocation, not a list grown by doubling.
+	blocks := 0
+	for t := range p.f.Tiers {
+		blocks += len(p.f.Tiers[t].Blocks)
+	}
+	entries := make([]*Entry, 0, blocks)
 	var patterns []*Pattern
 	for t := range p.f.Tiers {
 		for _, b := range p.f.Tiers[t].Blocks {
