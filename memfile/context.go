@@ -450,13 +450,21 @@ func viewEntry(e *Entry, withWeight bool) string {
 // so the parts' lengths add up; TestViewEntryLength keeps the two equal.
 func viewEntryLength(e *Entry, withWeight bool) int {
 	var num [24]byte
-	n := len("- ") + len(" imp ") + len(strconv.AppendInt(num[:0], int64(e.Importance), 10)) + len(": ") + len(" (id ") + len(")")
-	if withWeight {
-		n += len("(") + len(e.Weight.appendTo(num[:0])) + len(") ")
-	}
-	if e.Date.IsZero() {
-		n += len("undated")
+	n := len("- ") + len(" imp ") + len(": ") + len(" (id ") + len(")")
+	if e.Importance >= 0 && e.Importance <= 9 {
+		n++ // one digit, as every valid importance is
 	} else {
+		n += len(strconv.AppendInt(num[:0], int64(e.Importance), 10))
+	}
+	if withWeight {
+		n += len("(") + weightLen(e.Weight) + len(") ")
+	}
+	switch {
+	case e.Date.IsZero():
+		n += len("undated")
+	case fourDigitYear(e.Date):
+		n += len(dateLayout)
+	default:
 		n += len(appendDate(num[:0], e.Date)) // ASCII
 	}
 	if len(e.Tags) > 0 {

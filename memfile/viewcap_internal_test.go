@@ -49,6 +49,12 @@ func TestViewEntryLength(t *testing.T) {
 		{ID: "x", Importance: 1, Text: "undated, untagged: é ü 𝄞"},
 		{ID: "n-2", Importance: 5, Date: day, Tags: []string{"ünï"}, Text: "a\nb \xe2\x82"},
 		{ID: "big", Importance: 12, Date: time.Date(12026, 1, 2, 0, 0, 0, 0, time.UTC), Weight: -42, Text: "\xff\xfe"},
+		// Weights of one and two whole digits, dates before year 0 and
+		// in a zone where the UTC day is another year: each part of the
+		// line counted, not built.
+		{ID: "w", Importance: 0, Date: time.Date(-3, 12, 31, 0, 0, 0, 0, time.UTC), Weight: 1000, Text: "t"},
+		{ID: "z", Importance: -1, Date: time.Date(9999, 12, 31, 23, 0, 0, 0, time.FixedZone("west", -5*3600)), Weight: 5, Text: "t"},
+		{ID: "y", Importance: 3, Date: time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC), Weight: 94, Text: "t"},
 	}
 	for _, e := range entries {
 		for _, w := range []bool{false, true} {
