@@ -297,7 +297,12 @@ func TestPlainLineWordAtATime(t *testing.T) {
 		}
 		return true
 	}
-	special := []byte{0x00, 0x01, 0x1f, ' ', '!', ';', '<', '=', '>', '?', 'Z', '[', '\\', ']', '~', 0x7f, 0x80, 0xc3, 0xff}
+	// Every byte, at every position, alone and with a second one after
+	// it within the word or in the next.
+	var special []byte
+	for c := range 256 {
+		special = append(special, byte(c))
+	}
 	base := "The quick brown fox jumps over the lazy dog again."
 	checked := 0
 	for i := 0; i < len(base); i++ {

@@ -120,33 +120,28 @@ func plainLine(s string) bool {
 
 // plainWords is the length of the run of eight-byte words s starts
 // with that are printable ASCII with no '[', '<' or '>' and no two
-// spaces in a row, the last space of a word included. Each test is the
-// classic one for a zero byte in a word, (v - 0x01..) &^ v & 0x80..,
-// which is exact about whether there is one.
+// spaces in a row, the last space of a word included. Each test is done
+// on every byte of the word at once, on its low seven bits x (the high
+// bit is tested on its own): x + k < 0x80, so no sum carries into the
+// next byte, and the sum's high bit says exactly whether x >= 0x80 - k.
+// So x + 0x60 has it unless x < 0x20, and (x ^ c) + 0x7f unless x == c.
 func plainWords(s string) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	i := 0
 	for rest := s; len(rest) >= 8; rest, i = rest[8:], i+8 {
 		// rest, not s[i:]: no bounds checks (see asciiPrefix).
 		w := word(rest)
-		if w&highs != 0 || (w-0x20*ones)&^w&highs != 0 { // not ASCII, or a control below ' '
+		x := w &^ highs
+		ok := ^w & // ASCII
+			(x + 0x60*ones) & // not a control below ' '
+			((x ^ 0x7f*ones) + 0x7f*ones) & // not DEL
+			((x ^ '['*ones) + 0x7f*ones) &
+			(((x | 0x02*ones) ^ '>'*ones) + 0x7f*ones) // neither '<' (0x3c) nor '>' (0x3e)
+		if ok&highs != highs {
 			break
 		}
-		if v := w ^ 0x7f*ones; (v-ones)&^v&highs != 0 {
-			break
-		}
-		if v := w ^ '['*ones; (v-ones)&^v&highs != 0 {
-			break
-		}
-		if v := w ^ '<'*ones; (v-ones)&^v&highs != 0 {
-			break
-		}
-		if v := w ^ '>'*ones; (v-ones)&^v&highs != 0 {
-			break
-		}
-		// The spaces, exactly: a byte below 0x80 plus 0x7f reaches 0x80
-		// unless it is zero, and carries into no other byte.
-		spaces := ^((w ^ ' '*ones) + 0x7f*ones) & highs
+		// The spaces, exactly, the same way.
+		spaces := ^((x ^ ' '*ones) + 0x7f*ones) & highs
 		if spaces&(spaces>>8) != 0 || (spaces>>63 != 0 && len(rest) > 8 && rest[8] == ' ') {
 			break
 		}
