@@ -91,6 +91,7 @@ func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 	// entries the map operations were a third of this function.
 	type tagged struct {
 		n       int // the tag's count, 0 for an ignored tag
+		ignored bool
 		entries []*Entry
 	}
 	byTag := map[string]*tagged{}
@@ -98,10 +99,12 @@ func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 		for i, t := range e.Tags {
 			tg := byTag[t]
 			if tg == nil {
-				tg = &tagged{}
+				// Whether a tag is ignored is asked once per tag,
+				// not once per entry that carries it.
+				tg = &tagged{ignored: ignore[t]}
 				byTag[t] = tg
 			}
-			if !ignore[t] {
+			if !tg.ignored {
 				tg.n++
 			}
 			if i == 0 || e.Tags[i-1] != t {

@@ -64,7 +64,7 @@ func TestUpdatePatternsIsThePoolSort(t *testing.T) {
 // have full evidence lists), then given newer entries, some of them on
 // one day.
 func patternFixture(rng *rand.Rand, n int) *File {
-	tags := []string{"api", "auth", "build", "cache", "ci", "docs"}
+	tags := []string{"api", "auth", "auto", "build", "cache", "ci", "docs"} // auto: ignored
 	day := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	f := New(DefaultConfig())
 	add := func(i int, date time.Time) {
