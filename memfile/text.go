@@ -212,7 +212,7 @@ func SplitTags(s string) []string {
 
 // normalTag says whether NormalizeTags keeps t exactly as it is.
 func normalTag(t string) bool {
-	if t == "" || len(t) > 40 || strings.ContainsRune("-_.", rune(t[0])) || strings.ContainsRune("-_.", rune(t[len(t)-1])) {
+	if t == "" || len(t) > 40 || edgeByte(t[0]) || edgeByte(t[len(t)-1]) {
 		return false
 	}
 	for i := 0; i < len(t); i++ {
@@ -222,6 +222,9 @@ func normalTag(t string) bool {
 	}
 	return true
 }
+
+// edgeByte is a byte a normal tag has inside but never at an end.
+func edgeByte(c byte) bool { return c == '-' || c == '_' || c == '.' }
 
 // normalText is the form two texts are compared in: case, spacing and
 // trailing punctuation do not make two entries different.
