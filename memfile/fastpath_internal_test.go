@@ -12,6 +12,8 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/matryer/is"
 )
 
 // The parser's fast paths skip work only where the slow path would change
@@ -329,5 +331,40 @@ func TestPlainLineWordAtATime(t *testing.T) {
 	}
 	if checked < 1000 {
 		t.Fatalf("only %d strings checked", checked)
+	}
+}
+
+// Render writes a date again by copying the one before when it is the
+// same (dateMemo): every tag line must be entryLine's, through runs of
+// one day, undated entries, years outside 0-9999 and the same instant
+// in zones where it is another day.
+func TestRenderRemembersDatesRight(t *testing.T) {
+	is := is.New(t)
+	rng := rand.New(rand.NewPCG(11, 12))
+	day := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	dates := []time.Time{
+		day, day, day.AddDate(0, 0, -1), {}, time.Date(12026, 1, 2, 0, 0, 0, 0, time.UTC), time.Date(-5, 1, 2, 0, 0, 0, 0, time.UTC),
+		day.In(time.FixedZone("west", -5*3600)), day.In(time.FixedZone("east", 5*3600)),
+	}
+	f := New(DefaultConfig())
+	var entries []*Entry
+	for i := range 2000 {
+		date := dates[rng.IntN(len(dates))]
+		if rng.IntN(2) == 0 && len(entries) > 0 {
+			date = entries[len(entries)-1].Date // runs of one date
+		}
+		e := &Entry{ID: fmt.Sprintf("e%d", i), Importance: 3, Date: date, Tags: []string{"go"}, Text: "t"}
+		entries = append(entries, e)
+		f.Tiers[1].Blocks = append(f.Tiers[1].Blocks, Block{Entry: e})
+	}
+	var lines []string
+	for _, l := range strings.Split(string(Render(f)), "\n") {
+		if strings.HasPrefix(l, "[IMPORTANCE:") {
+			lines = append(lines, l)
+		}
+	}
+	is.Equal(len(lines), len(entries))
+	for i, e := range entries {
+		is.Equal(lines[i], entryLine(e)) // the i-th tag line
 	}
 }

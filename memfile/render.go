@@ -34,9 +34,10 @@ func Render(f *File) []byte {
 		b.WriteByte('\n')
 	}
 	b.WriteString("\n" + titleLine + "\n\n")
-	writeBlocks(&b, f.Intro)
+	var dates dateMemo
+	writeBlocks(&b, f.Intro, &dates)
 	for i := range f.Tiers {
-		writeSection(&b, f, i+1)
+		writeSection(&b, f, i+1, &dates)
 	}
 	b.WriteString(endMarker)
 	b.WriteByte('\n')
@@ -123,7 +124,7 @@ func templateComments(cfg Config, tier int) []string {
 	}
 }
 
-func writeSection(b *bytes.Buffer, f *File, tier int) {
+func writeSection(b *bytes.Buffer, f *File, tier int, dates *dateMemo) {
 	s := f.Tiers[tier-1]
 	b.WriteString(tierTitles[tier-1])
 	b.WriteByte('\n')
@@ -136,14 +137,14 @@ func writeSection(b *bytes.Buffer, f *File, tier int) {
 		b.WriteByte('\n')
 	}
 	b.WriteByte('\n')
-	writeBlocks(b, s.Blocks)
+	writeBlocks(b, s.Blocks, dates)
 }
 
-func writeBlocks(b *bytes.Buffer, blocks []Block) {
+func writeBlocks(b *bytes.Buffer, blocks []Block, dates *dateMemo) {
 	for _, bl := range blocks {
 		switch {
 		case bl.Entry != nil:
-			b.Write(appendEntryLine(b.AvailableBuffer(), bl.Entry))
+			b.Write(appendEntryLineMemo(b.AvailableBuffer(), bl.Entry, dates))
 			b.WriteByte('\n')
 			b.WriteString(bl.Entry.Text)
 		case bl.Pattern != nil:
@@ -167,12 +168,19 @@ func entryLine(e *Entry) string {
 // with fmt: Render writes it for every entry straight into the file's
 // buffer.
 func appendEntryLine(dst []byte, e *Entry) []byte {
+	return appendEntryLineMemo(dst, e, nil)
+}
+
+// appendEntryLineMemo is appendEntryLine with the last date it wrote
+// remembered in dates (nil: none), for Render: a pass orders Tier 2 by
+// weight, which follows the date, so entries of one day come together.
+func appendEntryLineMemo(dst []byte, e *Entry, dates *dateMemo) []byte {
 	dst = append(dst, "[IMPORTANCE:"...)
 	dst = strconv.AppendInt(dst, int64(e.Importance), 10)
 	// An entry read without a date has none until a pass dates it.
 	if !e.Date.IsZero() {
 		dst = append(dst, "] [TIMESTAMP:"...)
-		dst = appendDate(dst, e.Date)
+		dst = dates.appendDate(dst, e.Date)
 	}
 	dst = append(dst, "] [TAGS:"...)
 	for i, t := range e.Tags {
@@ -190,6 +198,31 @@ func appendEntryLine(dst []byte, e *Entry) []byte {
 	dst = append(dst, " [ID:"...)
 	dst = append(dst, e.ID...)
 	return append(dst, ']')
+}
+
+// dateMemo is the last date appendDate wrote and its text.
+type dateMemo struct {
+	date time.Time
+	text [len(dateLayout)]byte
+	set  bool
+}
+
+// appendDate is appendDate(dst, date), copied when date is the one
+// before (the same instant in the same location: the same text).
+func (m *dateMemo) appendDate(dst []byte, date time.Time) []byte {
+	if m == nil {
+		return appendDate(dst, date)
+	}
+	if m.set && date == m.date {
+		return append(dst, m.text[:]...)
+	}
+	n := len(dst)
+	dst = appendDate(dst, date)
+	if len(dst)-n == len(m.text) {
+		copy(m.text[:], dst[n:])
+		m.date, m.set = date, true
+	}
+	return dst
 }
 
 // entryLineRunes is utf8.RuneCountInString(entryLine(e)) without
