@@ -779,9 +779,16 @@ type archiveAppend struct {
 }
 
 // writeArchive appends records to the archive; nothing to append gives
-// an empty archiveAppend. An append can be cut by a crash; the archive
-// reader skips a torn last record. The archive is appended to, never
-// rewritten: each record is written once, whatever the archive's size.
+// an empty archiveAppend. The archive is appended to, never rewritten:
+// each record is written once, whatever the archive's size. An append
+// can be cut (a power cut, or a kill where a write crosses a page): the
+// memory file is replaced only after the append is synced, so what it
+// archived is still in bimri.md, and a later pass archives it again
+// whole. The cut part stays behind as a fragment on its own line (each
+// append starts a new line), which the reader takes for a record with
+// its text cut short: noise in search and recall, nothing lost. Telling
+// it apart would take a terminator or checksum per record, a change of
+// the archive's format not made here.
 func (s *Store) writeArchive(items []Removal) (*archiveAppend, error) {
 	a := &archiveAppend{name: s.names.Archive, needSync: !s.noSync}
 	if len(items) == 0 {
