@@ -368,3 +368,30 @@ func TestRenderRemembersDatesRight(t *testing.T) {
 		is.Equal(lines[i], entryLine(e)) // the i-th tag line
 	}
 }
+
+// trimSpace returns a line that ends in no space without calling
+// strings.TrimSpace; it must give what TrimSpace gives for every line of
+// the testdata and the fast-path samples, with every ASCII control and
+// space and the Unicode spaces at either end.
+func TestTrimSpaceIsStringsTrimSpace(t *testing.T) {
+	is := is.New(t)
+	ends := []string{"", " ", "\t", "\v", "\f", "\r", "\n", "\u0085", "\u00a0", "\u2028", "\u3000", "\x7f", "\x1f", "x", "é", "\xff"}
+	for c := range 0x20 {
+		ends = append(ends, string(rune(c)))
+	}
+	checked := 0
+	for i, s := range fastPathSamples(t) {
+		is.Equal(trimSpace(s), strings.TrimSpace(s)) // s
+		if i%50 != 0 {
+			continue
+		}
+		for _, head := range ends {
+			for _, tail := range ends {
+				line := head + s + tail
+				is.Equal(trimSpace(line), strings.TrimSpace(line)) // line
+				checked++
+			}
+		}
+	}
+	is.True(checked > 10000)
+}

@@ -203,6 +203,20 @@ func (p *parser) convert(line int, format string, args ...any) {
 	p.warnings = append(p.warnings, Warning{Line: line, Message: fmt.Sprintf(format, args...), Converted: true})
 }
 
+// trimSpace is strings.TrimSpace, which returns at once a line that
+// neither starts nor ends with a byte that could begin or end a space:
+// nearly every line of a file, read two or three times a parse.
+func trimSpace(s string) string {
+	if len(s) > 0 && plainEnd(s[0]) && plainEnd(s[len(s)-1]) {
+		return s
+	}
+	return strings.TrimSpace(s)
+}
+
+// plainEnd is an ASCII byte that is not a space: no Unicode space
+// starts or ends with it.
+func plainEnd(c byte) bool { return c > ' ' && c < utf8.RuneSelf }
+
 // leadingDigits is the run of ASCII digits s starts with.
 func leadingDigits(s string) string {
 	n := 0
@@ -215,7 +229,7 @@ func leadingDigits(s string) string {
 // line handles lines[i] and returns the index of the last line it used.
 func (p *parser) line(lines []string, i int) int {
 	raw := lines[i]
-	t := strings.TrimSpace(raw)
+	t := trimSpace(raw)
 	lineNo := i + 1
 
 	if p.zone == inTrailer {
@@ -410,7 +424,7 @@ func (p *parser) item(lines []string, i int, t string) (int, bool) {
 	used := i
 	summary := start.rest
 	if summary == "" && i+1 < len(lines) && isSummaryLine(lines[i+1]) {
-		summary = strings.TrimSpace(lines[i+1])
+		summary = trimSpace(lines[i+1])
 		used = i + 1
 	}
 	body := append(p.body[:0], summary) // only read, by neutralizeBody
@@ -418,7 +432,7 @@ func (p *parser) item(lines []string, i int, t string) (int, bool) {
 	if summary != "" {
 		for used+1 < len(lines) && isContinuation(lines[used+1]) {
 			used++
-			body = append(body, strings.TrimSpace(lines[used]))
+			body = append(body, trimSpace(lines[used]))
 		}
 	}
 	if _, isPattern := start.fields.get("PATTERN"); isPattern {
@@ -665,7 +679,7 @@ func hashTags(s string) []string {
 // comment). A pattern's prose form can be a summary: Render writes any
 // text there.
 func isSummaryLine(raw string) bool {
-	t := strings.TrimSpace(raw)
+	t := trimSpace(raw)
 	if t == "" || strings.HasPrefix(t, "<!--") || strings.HasPrefix(t, "#") {
 		return false
 	}
