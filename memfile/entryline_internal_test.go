@@ -19,6 +19,8 @@ func TestEntryLineRunes(t *testing.T) {
 		{ID: "ïd", Importance: -3, Weight: -42, HasWeight: true},
 		{ID: "big", Importance: 12, Date: time.Date(12026, 1, 2, 0, 0, 0, 0, time.UTC), Weight: 123456, HasWeight: true},
 		{ID: "bc", Importance: 2, Date: time.Date(-5, 1, 2, 0, 0, 0, 0, time.UTC), Tags: []string{}},
+		// Bytes that are not UTF-8, after ASCII and at the start.
+		{ID: "ab\xffé", Importance: 3, Tags: []string{"a\xff", "\xc3é", "é\xc3"}},
 	}
 	// The edges of four-digit years, in UTC and in zones either side,
 	// and weights where the count of digits changes.

@@ -230,7 +230,7 @@ func (m *dateMemo) appendDate(dst []byte, date time.Time) []byte {
 // pass. TestEntryLineRunes keeps the two equal.
 func entryLineRunes(e *Entry) int {
 	var num [24]byte
-	n := len("[IMPORTANCE:") + len("] [TAGS:") + len("]") + len(" [ID:") + utf8.RuneCountInString(e.ID) + len("]")
+	n := len("[IMPORTANCE:") + len("] [TAGS:") + len("]") + len(" [ID:") + shortRunes(e.ID) + len("]")
 	if e.Importance >= 0 && e.Importance <= 9 {
 		n++ // one digit, as every valid importance is
 	} else {
@@ -249,12 +249,24 @@ func entryLineRunes(e *Entry) int {
 		if i > 0 {
 			n++
 		}
-		n += utf8.RuneCountInString(t)
+		n += shortRunes(t)
 	}
 	if e.HasWeight {
 		n += len(" [WEIGHT:") + weightLen(e.Weight) + len("]")
 	}
 	return n
+}
+
+// shortRunes is utf8.RuneCountInString for a short string such as a tag
+// or an ID, nearly always ASCII: a plain loop, which costs less than the
+// general count's setup.
+func shortRunes(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return i + utf8.RuneCountInString(s[i:])
+		}
+	}
+	return len(s)
 }
 
 // fourDigitYear says whether t's year is 0 to 9999, which YYYY-MM-DD
