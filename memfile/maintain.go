@@ -186,11 +186,17 @@ func dateUndated(f *File, today time.Time, rep *Report) {
 	}
 }
 
-// reweight recomputes every entry's weight for today.
+// reweight recomputes every entry's weight for today: Weigh's weight,
+// worked out from today's civil day once rather than once an entry, and
+// without the explanation Score builds (TestReweightIsWeigh).
 func reweight(f *File, today time.Time, cfg Config) {
+	day := civilUnix(today)
 	for t := 1; t <= 2; t++ {
-		for _, e := range f.Entries(t) {
-			e.Weigh(t, today, cfg)
+		for _, b := range f.Tiers[t-1].Blocks {
+			if e := b.Entry; e != nil {
+				days := int((day - civilUnix(e.Date)) / (24 * 60 * 60)) // DaysBetween(e.Date, today)
+				e.Weight, e.HasWeight = weightFor(e.Importance, t, max(days, 0), cfg), true
+			}
 		}
 	}
 }
