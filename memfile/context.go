@@ -88,11 +88,11 @@ func ContextView(f *File, v View) string {
 	// Which group an entry goes to does not depend on the order, so each
 	// group takes its own entries in the budget's order (see addRanked).
 	// They are counted first, to rank them all in one allocation.
-	day := f.Header.LastMaintained
+	day := civilUnix(f.Header.LastMaintained) // for daysBefore
 	var n [3]int
 	for _, b := range f.Tiers[1].Blocks {
 		if b.Entry != nil {
-			n[tier2Group(b.Entry, DaysBetween(b.Entry.Date, day))]++
+			n[tier2Group(b.Entry, daysBefore(b.Entry.Date, day))]++
 		}
 	}
 	ranked := make([]rankedEntry, n[0]+n[1]+n[2])
@@ -100,7 +100,7 @@ func ContextView(f *File, v View) string {
 	pos := 0
 	for _, b := range f.Tiers[1].Blocks {
 		if e := b.Entry; e != nil {
-			days := DaysBetween(e.Date, day)
+			days := daysBefore(e.Date, day)
 			g := tier2Group(e, days)
 			split[g] = append(split[g], rankedEntry{rankForDays(e, days), e, pos})
 			pos++

@@ -194,8 +194,8 @@ func reweight(f *File, today time.Time, cfg Config) {
 	for t := 1; t <= 2; t++ {
 		for _, b := range f.Tiers[t-1].Blocks {
 			if e := b.Entry; e != nil {
-				days := int((day - civilUnix(e.Date)) / (24 * 60 * 60)) // DaysBetween(e.Date, today)
-				e.Weight, e.HasWeight = weightFor(e.Importance, t, max(days, 0), cfg), true
+				days := max(daysBefore(e.Date, day), 0)
+				e.Weight, e.HasWeight = weightFor(e.Importance, t, days, cfg), true
 			}
 		}
 	}

@@ -64,7 +64,13 @@ func freshness(days int) int {
 // Unix seconds, not with Time.Sub, whose Duration saturates at about 292
 // years.
 func DaysBetween(date, today time.Time) int {
-	return int((civilUnix(today) - civilUnix(date)) / (24 * 60 * 60))
+	return daysBefore(date, civilUnix(today))
+}
+
+// daysBefore is DaysBetween(date, today) for today's civilUnix, worked
+// out once for a loop over every entry.
+func daysBefore(date time.Time, today int64) int {
+	return int((today - civilUnix(date)) / (24 * 60 * 60))
 }
 
 // civilUnix is civil(t).Unix(). A time in UTC, as every date read from a
