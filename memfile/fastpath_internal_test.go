@@ -218,7 +218,7 @@ func TestRuneCountMatchesUTF8(t *testing.T) {
 // runeCount against utf8's. (The UTF-16 count is what Claude Code
 // measures: checked once with node on the JSON the hook writes.)
 func TestCountsAtEveryOffset(t *testing.T) {
-	for n := 0; n <= 26; n++ {
+	for n := 0; n <= 40; n++ { // past two turns of sixteen bytes and one of eight
 		for off := 0; off <= n; off++ {
 			for _, odd := range []string{"\x80", "\xff", "é", "€", "😀", "\xf0\x9f", "\xe2\x82", "\x7f", "\x00"} {
 				for _, tail := range []string{"", "a", "😀", "\xc3"} {
