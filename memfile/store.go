@@ -802,16 +802,15 @@ func (s *Store) writeArchive(items []Removal) (*archiveAppend, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", s.names.Archive, err)
 	}
-	var buf []byte
-	created := false
-	if info, err := f.Stat(); err == nil && info.Size() == 0 {
-		buf, created = append(buf, ArchiveHeading...), true
-	}
 	day := s.today
 	if day.IsZero() {
 		day = s.now()
 	}
-	buf = append(buf, RenderArchived(items, day)...)
+	buf := RenderArchived(items, day)
+	created := false
+	if info, err := f.Stat(); err == nil && info.Size() == 0 {
+		buf, created = append([]byte(ArchiveHeading), buf...), true // once per archive
+	}
 	if _, err := f.Write(buf); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("append to %s: %w", s.names.Archive, err)
