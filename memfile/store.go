@@ -697,6 +697,9 @@ func (s *Store) commit(path string, old, next []byte, archive []Removal) error {
 		s.step()
 	}
 	if err := file.Commit(); err != nil {
+		if old != nil {
+			_ = s.healBackup() // the backup may be bimri.md's second name now
+		}
 		return fmt.Errorf("write %s: %w", s.names.Memory, err)
 	}
 	if !s.noSync {
