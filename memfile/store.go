@@ -874,10 +874,17 @@ func (s *Store) appendArchive(items []Removal) error {
 // built with -tags bimritest, which the crash tests kill mid-write.
 var testPause time.Duration
 
+// testStep, when a memfile test sets it, runs at every write step, so
+// the test can change the files there. Nil otherwise.
+var testStep func()
+
 // step is the test-only pause between write steps.
 func (s *Store) step() {
 	if s.pause > 0 {
 		time.Sleep(s.pause)
+	}
+	if testStep != nil {
+		testStep()
 	}
 }
 

@@ -145,3 +145,41 @@ func TestRestoreSwapsByLink(t *testing.T) {
 	is.Equal(read(t, s.Path(MemoryName)), second)
 	is.Equal(read(t, s.Path(BackupName)), first)
 }
+
+// When the new bimri.md cannot be renamed in place after the backup was
+// (here its temporary file vanished), the backup is not left as
+// bimri.md's second name: it is mended at once, and bimri.md is as it was.
+func TestFailedRenameMendsTheLinkedBackup(t *testing.T) {
+	is := is.New(t)
+	s := backupStore(t)
+	before := read(t, s.Path(MemoryName))
+	steps := 0
+	testStep = func() {
+		steps++
+		if !sameFileAt(s.Path(BackupName), s.Path(MemoryName)) {
+			return
+		}
+		// The backup is in place: take away the new file's temporary.
+		temps, _ := filepath.Glob(s.Path(".bimri-tmp-*"))
+		for _, tmp := range temps {
+			is.NoErr(os.Remove(tmp))
+		}
+	}
+	defer func() { testStep = nil }()
+
+	_, err := s.Update(func(tx *Tx) error {
+		_, _, err := tx.File.Remember(NewEntry{Tier: 2, Importance: 3, Date: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Text: "Second."}, DefaultConfig())
+		return err
+	})
+	is.True(err != nil) // the rename failed
+	is.True(steps > 0)
+	is.Equal(read(t, s.Path(MemoryName)), before)
+	is.Equal(read(t, s.Path(BackupName)), before)
+	is.True(!sameFileAt(s.Path(BackupName), s.Path(MemoryName))) // mended at once
+}
+
+func sameFileAt(a, b string) bool {
+	ia, errA := os.Stat(a)
+	ib, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(ia, ib)
+}
