@@ -309,9 +309,13 @@
 // canonical_internal_test.go): a tag line as Render writes it in one pass
 // over its bytes (canonicalReader, with tag lists cut from one block), a
 // plain summary eight bytes at a time. Render writes into one buffer
-// sized for the file from lengths alone; the view heaps Tier 2 and takes
-// off only the lines it could show, the rest counted, not sorted; the
-// pass reports the count its budget check kept, not a second Estimate.
-// The Go benchmarks (bench_test.go) keep per-entry time and allocations
-// flat from 100 to 10,000 entries.
+// sized for the file from lengths alone, and copies a date it has just
+// written; the view heaps Tier 2 and takes off only the lines it could
+// show, the rest counted, not sorted; the pass reports the count its
+// budget check kept, not a second Estimate, and SessionStart advises
+// with that count (AdviseEstimated). Patterns sort only the entries they
+// read (of a full evidence list, those dated after its LAST), not all of
+// Tier 2 (patterns_internal_test.go keeps the whole-pool sort as the
+// definition). The Go benchmarks (bench_test.go) keep per-entry time and
+// allocations flat from 100 to 10,000 entries.
 package memfile
