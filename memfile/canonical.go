@@ -95,15 +95,16 @@ func (r *canonicalReader) readDate(s string) (time.Time, bool) {
 // tagList is SplitTags(s). A list as a pass writes it, normal tags in
 // order, is cut from r.tags, capped so that an append to one entry's
 // tags never reaches the next one's.
+//
+// s holds only tagListByte bytes (entryLine checked them), so a tag cut
+// from it is normal (normalTag) when it is 1 to 40 bytes long and starts
+// and ends with none of edgeByte's.
 func (r *canonicalReader) tagList(s string) []string {
 	// Commas found by hand, not by strings.Count and strings.Cut: a list
-	// is a few short tags, shorter than those calls' setup.
-	n := 1
-	for i := 0; i < len(s); i++ {
-		if s[i] == ',' {
-			n++
-		}
-	}
+	// is a few short tags, shorter than those calls' setup. Room is made
+	// for as many tags as s could hold, each at least a byte and a comma,
+	// rather than counting them first: only what is cut is taken.
+	n := len(s)/2 + 1
 	if cap(r.tags)-len(r.tags) < n {
 		// Each block twice the last, up to 1,024 tags: a small file
 		// gets a small one.
@@ -116,7 +117,8 @@ func (r *canonicalReader) tagList(s string) []string {
 			end++
 		}
 		t := s[from:end]
-		if !normalTag(t) || (len(r.tags) > start && r.tags[len(r.tags)-1] >= t) {
+		if len(t) == 0 || len(t) > 40 || edgeByte(t[0]) || edgeByte(t[len(t)-1]) || // !normalTag(t)
+			(len(r.tags) > start && r.tags[len(r.tags)-1] >= t) {
 			r.tags = r.tags[:start]
 			return SplitTags(s)
 		}

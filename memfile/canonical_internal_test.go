@@ -20,7 +20,7 @@ func canonicalSamples(t *testing.T) (samples, rendered []string) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
-	tags := []string{"db", "go", "ci", "a.b", "x_y", "k-8", "-x", "x.", "Up", "a#b", "ünï", "a b", "", "zz", "0"}
+	tags := []string{"db", "go", "ci", "a.b", "x_y", "k-8", "-x", "x.", "Up", "a#b", "ünï", "a b", "", "zz", "0", strings.Repeat("t", 40), strings.Repeat("t", 41)}
 	ids := []string{"ab12cd34", "x", "n-2", "0", "-x", "AB12", "a_b", "ab]", strings.Repeat("a", 32), strings.Repeat("a", 33)}
 	day := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 	for i := range 4000 {
