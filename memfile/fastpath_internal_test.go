@@ -395,3 +395,44 @@ func TestTrimSpaceIsStringsTrimSpace(t *testing.T) {
 	}
 	is.True(checked > 10000)
 }
+
+// splitLines cuts, trims and counts in one walk; it must give what
+// Parse did with strings.Split, strings.TrimRight and a count, for every
+// testdata file and for text made of line ends, carriage returns, tag
+// line starts and letters in any order.
+func TestSplitLinesIsSplit(t *testing.T) {
+	is := is.New(t)
+	split := func(text string) ([]string, int) {
+		lines := strings.Split(text, "\n")
+		if n := len(lines); n > 0 && lines[n-1] == "" {
+			lines = lines[:n-1]
+		}
+		n := 0
+		for i, l := range lines {
+			lines[i] = strings.TrimRight(l, "\r")
+			if i > 0 && strings.HasPrefix(l, "[IMPORTANCE:") {
+				n++
+			}
+		}
+		return lines, n
+	}
+	texts := []string{"", "\n", "\r", "\n\n", "a", "a\n", "a\r", "a\n\r", "\r\n\r\n", "[IMPORTANCE:\r\n[IMPORTANCE:"}
+	for _, file := range testdataFiles(t) {
+		texts = append(texts, string(file.data))
+	}
+	rng := rand.New(rand.NewPCG(13, 14))
+	parts := []string{"\n", "\r", "\r\n", "[IMPORTANCE:", "[IMPORTANCE", "a", " "}
+	for range 3000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		texts = append(texts, b.String())
+	}
+	for _, text := range texts {
+		gotLines, gotN := splitLines(text)
+		wantLines, wantN := split(text)
+		is.Equal(gotLines, wantLines) // text
+		is.Equal(gotN, wantN)
+	}
+}
