@@ -176,7 +176,11 @@ func appendEntryLine(dst []byte, e *Entry) []byte {
 // weight, which follows the date, so entries of one day come together.
 func appendEntryLineMemo(dst []byte, e *Entry, dates *dateMemo) []byte {
 	dst = append(dst, "[IMPORTANCE:"...)
-	dst = strconv.AppendInt(dst, int64(e.Importance), 10)
+	if e.Importance >= 0 && e.Importance <= 9 {
+		dst = append(dst, byte('0'+e.Importance)) // as every valid importance is
+	} else {
+		dst = strconv.AppendInt(dst, int64(e.Importance), 10)
+	}
 	// An entry read without a date has none until a pass dates it.
 	if !e.Date.IsZero() {
 		dst = append(dst, "] [TIMESTAMP:"...)

@@ -25,7 +25,11 @@ func (w Weight) appendTo(dst []byte) []byte {
 	if tenths < 0 {
 		return fmt.Appendf(dst, "%d.%d", tenths/10, tenths%10)
 	}
-	dst = strconv.AppendInt(dst, int64(tenths/10), 10)
+	if whole := tenths / 10; whole < 10 {
+		dst = append(dst, byte('0'+whole)) // as every weight up to 5.0 is
+	} else {
+		dst = strconv.AppendInt(dst, int64(whole), 10)
+	}
 	return append(dst, '.', byte('0'+tenths%10))
 }
 

@@ -148,6 +148,9 @@ func TestWeightString(t *testing.T) {
 		{400, "4.0"},
 		{500, "5.0"},
 		{1234, "12.3"},
+		{994, "9.9"}, // the last weight of one whole digit
+		{995, "10.0"},
+		{99995, "1000.0"},
 	} {
 		t.Run(fmt.Sprint(int(tc.w)), func(t *testing.T) {
 			is := is.New(t)
