@@ -1,9 +1,6 @@
 package memfile
 
-import (
-	"strings"
-	"time"
-)
+import "time"
 
 // slowEntryLines turns the canonicalReader off, for the tests that
 // compare a parse with and without it.
@@ -31,23 +28,33 @@ type canonicalReader struct {
 // entryLine reads a canonical tag line: the entry, with everything but
 // its text, and whether the line was one.
 func (r *canonicalReader) entryLine(t string) (Entry, bool) {
+	// Each fixed part is compared with a literal where it stands, not
+	// through strings.CutPrefix: the compiler turns a comparison with a
+	// literal into a word or two, and calls memequal for CutPrefix's.
 	var e Entry
-	rest, ok := strings.CutPrefix(t, "[IMPORTANCE:")
-	if !ok || len(rest) < 2 || rest[0] < '1' || rest[0] > '5' {
+	const importance, timestamp, tagsKey, weight, id = "[IMPORTANCE:", "] [TIMESTAMP:", "] [TAGS:", " [WEIGHT:", " [ID:"
+	if len(t) < len(importance)+2 || t[:len(importance)] != "[IMPORTANCE:" {
+		return e, false
+	}
+	rest := t[len(importance):]
+	if rest[0] < '1' || rest[0] > '5' {
 		return e, false
 	}
 	e.Importance = int(rest[0] - '0')
-	rest, ok = strings.CutPrefix(rest[1:], "] [TIMESTAMP:")
-	if !ok || len(rest) < len(dateLayout) {
+	rest = rest[1:]
+	if len(rest) < len(timestamp)+len(dateLayout) || rest[:len(timestamp)] != "] [TIMESTAMP:" {
 		return e, false
 	}
+	rest = rest[len(timestamp):]
+	var ok bool
 	if e.Date, ok = r.readDate(rest[:len(dateLayout)]); !ok {
 		return e, false
 	}
-	rest, ok = strings.CutPrefix(rest[len(dateLayout):], "] [TAGS:")
-	if !ok {
+	rest = rest[len(dateLayout):]
+	if len(rest) < len(tagsKey) || rest[:len(tagsKey)] != "] [TAGS:" {
 		return e, false
 	}
+	rest = rest[len(tagsKey):]
 	// Tags of the characters a normal tag has, and commas: no '#', space
 	// or bracket, which the slow path reads in other ways.
 	n := 0
@@ -59,7 +66,8 @@ func (r *canonicalReader) entryLine(t string) (Entry, bool) {
 	}
 	tags := rest[:n]
 	rest = rest[n+1:]
-	if r, ok := strings.CutPrefix(rest, " [WEIGHT:"); ok {
+	if len(rest) >= len(weight) && rest[:len(weight)] == " [WEIGHT:" {
+		r := rest[len(weight):]
 		w, n, ok := canonicalWeight(r)
 		if !ok || n == len(r) || r[n] != ']' {
 			return e, false
@@ -67,8 +75,11 @@ func (r *canonicalReader) entryLine(t string) (Entry, bool) {
 		e.Weight, e.HasWeight = w, true
 		rest = r[n+1:]
 	}
-	rest, ok = strings.CutPrefix(rest, " [ID:")
-	if !ok || len(rest) < 2 || rest[len(rest)-1] != ']' || !validID(rest[:len(rest)-1]) {
+	if len(rest) < len(id)+2 || rest[:len(id)] != " [ID:" {
+		return e, false
+	}
+	rest = rest[len(id):]
+	if rest[len(rest)-1] != ']' || !validID(rest[:len(rest)-1]) {
 		return e, false
 	}
 	e.ID = rest[:len(rest)-1]

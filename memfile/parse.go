@@ -166,7 +166,8 @@ func splitLines(text string) (lines []string, tagLines int) {
 		if !more && l == "" {
 			break // the text ended with a newline, or is empty
 		}
-		if len(lines) > 0 && strings.HasPrefix(l, "[IMPORTANCE:") {
+		// A literal, not strings.HasPrefix: see canonicalReader.entryLine.
+		if len(lines) > 0 && len(l) >= len("[IMPORTANCE:") && l[:len("[IMPORTANCE:")] == "[IMPORTANCE:" {
 			tagLines++
 		}
 		// CRLF line ends, and any other carriage returns that end a
