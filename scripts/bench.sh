@@ -7,6 +7,7 @@
 #
 #   RUNS=50 bash scripts/bench.sh
 #   BENCH_DIR=/dev/shm bash scripts/bench.sh   # workspace on tmpfs: no fsync cost
+#   RUNS=10 GAP=3s bash scripts/bench.sh     # a pause before each run, as between real hooks
 #
 # The full file comes from reliability/cmd/genfull (Tier 1, 2 and 3 near
 # their claude-code budgets, ~6,000 tokens, plus a four-month archive),
@@ -22,6 +23,7 @@ GO=${GO:-go}
 RUNS=${RUNS:-30}
 OUT=${OUT:-bench-results.txt}
 BENCH_DIR=${BENCH_DIR:-}
+GAP=${GAP:-0s}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -41,7 +43,7 @@ trap 'rm -rf "$work"' EXIT
 	echo "bimri-hook benchmarks: $(date -u +%Y-%m-%d), $("$GO" env GOVERSION), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	echo
 	echo "== Whole process: hook on a full memory file, side by side with cat"
-	"$work/benchrun" -bin "$work/bimri-hook" -full "$work/full" -big "$work/big" -recall "$work/recall" -floor "$work/gofloor" -linked "$work/golinked" -runs "$RUNS" -dir "$BENCH_DIR"
+	"$work/benchrun" -bin "$work/bimri-hook" -full "$work/full" -big "$work/big" -recall "$work/recall" -floor "$work/gofloor" -linked "$work/golinked" -runs "$RUNS" -gap "$GAP" -dir "$BENCH_DIR"
 	echo
 	echo "== Start-up: GODEBUG=inittrace=1 bimri-hook version (bytes allocated by package inits; times vary with load; median of 11 runs)"
 	# Each run's total and its three dearest packages; the median run by

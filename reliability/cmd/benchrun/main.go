@@ -33,6 +33,13 @@
 // parent's address space before the exec), so it is an upper bound for
 // small commands.
 //
+// The runs follow each other back to back unless -gap asks for a pause
+// before each. That matters on a VM that hands freed memory back to its
+// host (virtio-balloon free page reporting, after about two seconds):
+// back to back, a run reuses memory the one before freed, still backed;
+// after a pause, as between real hooks, its fresh memory is backed
+// again on first touch, and a hook that touches much of it is slower.
+//
 // To add a case, add a bench to the list in run: a name, its workspace
 // and the hook input.
 //
@@ -162,6 +169,7 @@ func run() error {
 	floor := flag.String("floor", "", "a Go program that only prints a line (reliability/cmd/gofloor; optional): the start-up of any Go process")
 	linked := flag.String("linked", "", "a Go program that links every package bimri-hook imports and only prints a line (reliability/cmd/golinked; optional): the binary's start-up before any work")
 	parent := flag.String("dir", "", "folder to make the workspaces in (default: the temp folder); its filesystem sets the cost of fsync")
+	gap := flag.Duration("gap", 0, "pause before each timed run, outside the timing (e.g. 3s: memory a run frees is then no longer warm, as between real hooks; see -help's package comment)")
 	flag.Parse()
 	if *full == "" {
 		return errors.New("-full is required")
@@ -322,6 +330,9 @@ func run() error {
 			if err := b.ws.reset(); err != nil {
 				return err
 			}
+			if round >= 0 {
+				time.Sleep(*gap)
+			}
 			s, err := runOnce(b)
 			if err != nil {
 				return err
@@ -354,7 +365,7 @@ func run() error {
 		}
 	}
 
-	report(os.Stdout, benches, first, *big != "", *runs, rssBy, work)
+	report(os.Stdout, benches, first, *big != "", *runs, *gap, rssBy, work)
 	return nil
 }
 
@@ -460,7 +471,7 @@ func maxRSS(ps *os.ProcessState) int64 {
 	return int64(ru.Maxrss) * 1024 // KiB on Linux and the BSDs
 }
 
-func report(w io.Writer, benches []*bench, full *workspace, big bool, runs int, rssBy, work string) {
+func report(w io.Writer, benches []*bench, full *workspace, big bool, runs int, gap time.Duration, rssBy, work string) {
 	describe := func(label string, ws *workspace) {
 		memory, archive := ws.files[memfile.MemoryName], ws.files[memfile.ArchiveName]
 		f, _, _ := memfile.Parse(memory)
@@ -489,8 +500,12 @@ func report(w io.Writer, benches []*bench, full *workspace, big bool, runs int, 
 	if data, err := os.ReadFile("/proc/loadavg"); err == nil {
 		load = strings.Join(strings.Fields(string(data))[:3], " ")
 	}
-	fmt.Fprintf(w, "%d interleaved runs of each, timed by benchrun's own loop (direct exec, no shell); peak RSS by %s; each run on a fresh copy of its workspace, made outside the timing; workspaces in %s; %s/%s, %d CPUs; load average at the end %s\n\n",
-		runs, rssBy, filepath.Dir(work), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), load)
+	spacing := "back to back"
+	if gap > 0 {
+		spacing = fmt.Sprintf("each after a %s pause", gap)
+	}
+	fmt.Fprintf(w, "%d interleaved runs of each, %s, timed by benchrun's own loop (direct exec, no shell); peak RSS by %s; each run on a fresh copy of its workspace, made outside the timing; workspaces in %s; %s/%s, %d CPUs; load average at the end %s\n\n",
+		runs, spacing, rssBy, filepath.Dir(work), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), load)
 	fmt.Fprintf(w, "%-20s %9s %9s %9s %8s %10s %9s %7s\n", "command", "median", "min", "max", "vs cat", "peak RSS", "CPU", "faults")
 	for _, b := range benches {
 		m, ratio := median(b.times), 1.0
