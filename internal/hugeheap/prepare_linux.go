@@ -23,15 +23,19 @@ const maxHeap = 64 << 20
 // Prepare readies about size bytes of heap backed by huge pages (see the
 // package comment); below Threshold, or where advice would change
 // nothing, it does nothing.
-func Prepare(size int64) { prepare(size, thpMode) }
+func Prepare(size int64) { prepare(size, kernelMode) }
 
 // thpMode is where the kernel says when it backs memory with huge pages.
 const thpMode = "/sys/kernel/mm/transparent_hugepage/enabled"
 
-// prepare is Prepare, reading the kernel's mode from modePath, and
+// kernelMode is thpMode's content, read once by the package's init for
+// both the start and Prepare (nil where there is no such file).
+var kernelMode, _ = os.ReadFile(thpMode)
+
+// prepare is Prepare under the kernel's mode as thpMode gives it,
 // returning the range it advised (empty if none).
-func prepare(size int64, modePath string) (first, last uintptr) {
-	if size < Threshold || !adviceHelps(modePath) {
+func prepare(size int64, mode []byte) (first, last uintptr) {
+	if size < Threshold || !adviceHelps(mode) {
 		return 0, 0
 	}
 	size = min(size, maxHeap)
@@ -55,11 +59,11 @@ func prepare(size int64, modePath string) (first, last uintptr) {
 	return first, last
 }
 
-// adviceHelps says whether the kernel at modePath backs memory with huge
-// pages only where advised ("[madvise]"). Under "always" the heap gets
-// them without advice, under "never" not at all, and without the file
-// there are none: in each, Prepare's collection would buy nothing.
-func adviceHelps(modePath string) bool {
-	mode, err := os.ReadFile(modePath)
-	return err == nil && bytes.Contains(mode, []byte("[madvise]"))
+// adviceHelps says whether the kernel whose mode (thpMode's content) is
+// mode backs memory with huge pages only where advised ("[madvise]").
+// Under "always" the heap gets them without advice, under "never" not at
+// all, and without the file there are none: in each, Prepare's
+// collection would buy nothing.
+func adviceHelps(mode []byte) bool {
+	return bytes.Contains(mode, []byte("[madvise]"))
 }

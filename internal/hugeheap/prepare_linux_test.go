@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"syscall"
 	"testing"
 	"unsafe"
@@ -16,12 +15,12 @@ import (
 // the allocations to come) and leaves a heap range marked for huge
 // pages, which /proc/self/smaps shows as the "hg" flag.
 func TestPrepareAdvisesHugePages(t *testing.T) {
-	if !adviceHelps(thpMode) {
+	if !adviceHelps(kernelMode) {
 		t.Skip("this kernel does not back memory with huge pages only where advised")
 	}
 	is := is.New(t)
 	before := numGC()
-	first, last := prepare(8<<20, thpMode)
+	first, last := prepare(8<<20, kernelMode)
 	is.True(numGC() > before)    // Prepare collected
 	is.True(last-first >= 4<<20) // at least two whole huge pages advised
 	smaps, err := os.ReadFile("/proc/self/smaps")
@@ -32,7 +31,6 @@ func TestPrepareAdvisesHugePages(t *testing.T) {
 }
 
 func TestAdviceHelpsOnlyInMadviseMode(t *testing.T) {
-	dir := t.TempDir()
 	for _, c := range []struct {
 		mode string // the kernel file's content; "" for no file
 		want bool
@@ -42,14 +40,7 @@ func TestAdviceHelpsOnlyInMadviseMode(t *testing.T) {
 		{"always madvise [never]\n", false},
 		{"", false},
 	} {
-		path := filepath.Join(dir, "missing")
-		if c.mode != "" {
-			path = filepath.Join(dir, "enabled")
-			if err := os.WriteFile(path, []byte(c.mode), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if got := adviceHelps(path); got != c.want {
+		if got := adviceHelps([]byte(c.mode)); got != c.want {
 			t.Errorf("adviceHelps(%q) = %v, want %v", c.mode, got, c.want)
 		}
 	}
@@ -58,10 +49,8 @@ func TestAdviceHelpsOnlyInMadviseMode(t *testing.T) {
 // Where advice would change nothing, Prepare spends no collection.
 func TestPrepareSkipsWhereAdviceChangesNothing(t *testing.T) {
 	is := is.New(t)
-	never := filepath.Join(t.TempDir(), "enabled")
-	is.NoErr(os.WriteFile(never, []byte("always madvise [never]\n"), 0o644))
 	before := numGC()
-	first, last := prepare(8<<20, never)
+	first, last := prepare(8<<20, []byte("always madvise [never]\n"))
 	is.Equal(numGC(), before)
 	is.Equal(first, last)
 }
@@ -95,7 +84,7 @@ func advisedHuge(smaps []byte, first, last uintptr) bool {
 // has touched costs no page faults (one huge page backs it), and what
 // was written there is still there.
 func TestReadyHeapAtMakesTheRestFree(t *testing.T) {
-	if !adviceHelps(thpMode) {
+	if !adviceHelps(kernelMode) {
 		t.Skip("this kernel does not back memory with huge pages only where advised")
 	}
 	is := is.New(t)
@@ -123,13 +112,9 @@ func TestReadyHeapAtMakesTheRestFree(t *testing.T) {
 // the start leaves the heap alone.
 func TestStartHeapObeysNever(t *testing.T) {
 	is := is.New(t)
-	never := filepath.Join(t.TempDir(), "enabled")
-	is.NoErr(os.WriteFile(never, []byte("always madvise [never]\n"), 0o644))
-	is.True(!readyStartHeap(never))
-	is.True(!readyStartHeap(filepath.Join(t.TempDir(), "missing")))
-	madvise := filepath.Join(t.TempDir(), "enabled")
-	is.NoErr(os.WriteFile(madvise, []byte("always [madvise] never\n"), 0o644))
-	is.True(readyStartHeap(madvise))
+	is.True(!readyStartHeap([]byte("always madvise [never]\n")))
+	is.True(!readyStartHeap(nil)) // no file
+	is.True(readyStartHeap([]byte("always [madvise] never\n")))
 }
 
 // minorFaults is the page faults this process has taken so far.

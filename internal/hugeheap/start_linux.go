@@ -2,7 +2,6 @@ package hugeheap
 
 import (
 	"bytes"
-	"os"
 	"syscall"
 	"unsafe"
 )
@@ -22,15 +21,14 @@ var probe *[8192]byte
 // init readies the heap at start (see the package comment): it runs
 // when the packages this one needs are initialised, before the heavier
 // package inits (unicode tables, regexps, urfave/cli) and before main.
-func init() { readyStartHeap(thpMode) }
+func init() { readyStartHeap(kernelMode) }
 
 // readyStartHeap readies the heap the process is about to use (see
-// readyHeapAt) and says whether it did. Under the "never" mode, or
-// without transparent huge pages, it does nothing: an administrator who
-// turned them off is obeyed.
-func readyStartHeap(modePath string) bool {
-	mode, err := os.ReadFile(modePath)
-	if err != nil || bytes.Contains(mode, []byte("[never]")) {
+// readyHeapAt) and says whether it did, mode being thpMode's content.
+// Under the "never" mode, or without transparent huge pages (no mode),
+// it does nothing: an administrator who turned them off is obeyed.
+func readyStartHeap(mode []byte) bool {
+	if len(mode) == 0 || bytes.Contains(mode, []byte("[never]")) {
 		return false
 	}
 	// A fresh object of a page or more comes from the page allocator at
