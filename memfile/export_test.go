@@ -12,8 +12,12 @@ var (
 	Freshness     = freshness
 	Neutralize    = neutralize
 	PatternID     = patternID
+	RenderTo      = renderTo
 )
 
-const MaxEvidence = maxEvidence
+const (
+	MaxEvidence = maxEvidence
+	RenderPiece = renderPiece
+)
 
 func (p *Pattern) HasSentence() bool { return p.hasSentence() }

@@ -84,6 +84,26 @@ type Pending struct {
 // Write writes data to a new temporary file for path, as WriteFile does,
 // and stops before the sync.
 func Write(path string, data []byte, opt Options) (*Pending, error) {
+	p, err := Create(path, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Write(data); err != nil {
+		p.Abort()
+		return nil, err
+	}
+	if opt.Between != nil {
+		opt.Between()
+	}
+	return p, nil
+}
+
+// Create starts an empty replacement of path, to be filled piece by
+// piece with Pending.Write and then synced and committed as Write's is:
+// a writer that produces a large file in pieces need not hold all of it
+// in memory. The temporary file has the mode the new file will have
+// (WriteFile says which). opt.Between is the caller's to run.
+func Create(path string, opt Options) (*Pending, error) {
 	perm := opt.NewPerm
 	if perm == 0 {
 		perm = 0o666
@@ -94,13 +114,6 @@ func Write(path string, data []byte, opt Options) (*Pending, error) {
 		return nil, err
 	}
 	p := &Pending{tmp: tmp.Name(), path: path, f: tmp, sync: !opt.NoSync}
-	if _, err := tmp.Write(data); err != nil {
-		p.Abort()
-		return nil, err
-	}
-	if opt.Between != nil {
-		opt.Between()
-	}
 	if statErr == nil {
 		if err := tmp.Chmod(existing.Mode().Perm()); err != nil {
 			p.Abort()
@@ -108,6 +121,16 @@ func Write(path string, data []byte, opt Options) (*Pending, error) {
 		}
 	}
 	return p, nil
+}
+
+// Write appends data to a replacement from Create or Write. A link's
+// replacement (from Link) has no data of its own to add to.
+func (p *Pending) Write(data []byte) error {
+	if p.f == nil {
+		return &fs.PathError{Op: "write", Path: p.tmp, Err: fs.ErrInvalid}
+	}
+	_, err := p.f.Write(data)
+	return err
 }
 
 // Link gives the regular file at from a temporary second name in path's
