@@ -436,3 +436,63 @@ func TestSplitLinesIsSplit(t *testing.T) {
 		is.Equal(gotN, wantN)
 	}
 }
+
+// distinctIDs is the map assignIDs would fill, asked whether it would
+// change anything: every ID eight bytes long and none twice. Checked on
+// random lists of IDs drawn from few values, so that repeats are common,
+// with now and then one of another length or none.
+func TestDistinctIDsIsTheMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 8))
+	id := func() string {
+		switch rng.IntN(40) {
+		case 0:
+			return ""
+		case 1:
+			return "abc"
+		case 2:
+			return "p1234567x"
+		}
+		return fmt.Sprintf("%08x", rng.IntN(600))
+	}
+	for range 3000 {
+		var entries []*Entry
+		var patterns []*Pattern
+		for range rng.IntN(30) {
+			entries = append(entries, &Entry{ID: id()})
+		}
+		for range rng.IntN(4) {
+			s := id()
+			if len(s) > 1 {
+				s = "p" + s[1:] // as a pattern's: of the same values
+			}
+			patterns = append(patterns, &Pattern{ID: s})
+		}
+		want := true
+		seen := map[string]bool{}
+		for _, s := range append(idsOfEntries(entries), idsOfPatterns(patterns)...) {
+			if len(s) != 8 || seen[s] {
+				want = false
+			}
+			seen[s] = true
+		}
+		if got := distinctIDs(entries, patterns); got != want {
+			t.Fatalf("distinctIDs(%q, %q) = %v, want %v", idsOfEntries(entries), idsOfPatterns(patterns), got, want)
+		}
+	}
+}
+
+func idsOfEntries(entries []*Entry) []string {
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.ID)
+	}
+	return out
+}
+
+func idsOfPatterns(patterns []*Pattern) []string {
+	var out []string
+	for _, p := range patterns {
+		out = append(out, p.ID)
+	}
+	return out
+}
