@@ -45,7 +45,7 @@ func SessionStart(env Env, in Input) (Output, error) {
 		return additionalContext(event.SessionStart, startContext(env, in, snap.File, "", "")), nil
 	}
 	var f *memfile.File
-	var notice, told, updated, advice, converted string
+	var notice, told, updated, advice, converted, context string
 	_, err := env.Store.UpdateFrom(snap, func(tx *memfile.Tx) error {
 		rep := tx.Maintain(env.Today, env.Config, memfile.Options{})
 		f, notice = tx.File, tx.Notice
@@ -59,9 +59,14 @@ func SessionStart(env Env, in Input) (Output, error) {
 			known = nil // bimri.md changed since: advise on what it is now
 		}
 		advice = adviseOnce(env, tx, in, known, &rep.Tokens)
+		// The answer is built while the file is written and synced; it
+		// is given only if that succeeds (see memfile.Tx.Meanwhile).
+		f, notice, advice := f, notice, advice
+		tx.Meanwhile(func() { context = startContext(env, in, f, notice, advice) })
 		return nil
 	})
 	if err != nil {
+		context = "" // built before the failure: the notice below replaces it
 		// Another session is writing, or the workspace cannot be written
 		// (a read-only folder): the session still gets the memory as it
 		// stands. Only a memory that cannot even be read is an error.
@@ -76,7 +81,10 @@ func SessionStart(env Env, in Input) (Output, error) {
 		f = read.File
 	}
 	env.Store.PruneState(stateMaxAge)
-	out := additionalContext(event.SessionStart, startContext(env, in, f, notice, advice))
+	if context == "" {
+		context = startContext(env, in, f, notice, advice)
+	}
+	out := additionalContext(event.SessionStart, context)
 	if msg := userMessage(told, converted, updated); msg.JSON != nil {
 		out.JSON["systemMessage"] = msg.JSON["systemMessage"]
 	}
