@@ -58,8 +58,8 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 	// entry to a newer date under its old one.
 	want := normalText(text)
 	for t := 1; t <= 2; t++ {
-		for _, old := range f.Entries(t) {
-			if old.Date.Equal(date) && normalText(old.Text) == want {
+		for _, b := range f.Tiers[t-1].Blocks { // not Entries: no list of 10,000
+			if old := b.Entry; old != nil && old.Date.Equal(date) && normalText(old.Text) == want {
 				old.Importance = max(old.Importance, e.Importance)
 				old.Tags = NormalizeTags(append(old.Tags, e.Tags...))
 				return old, false, nil

@@ -309,8 +309,8 @@ func Lasting(f *File) (tier1, decisions int) {
 			tier1 += Length(tier1Note(b.Note)) + 1
 		}
 	}
-	for _, e := range f.Entries(2) {
-		if e.Importance >= 5 {
+	for _, b := range f.Tiers[1].Blocks { // not Entries: no list of 10,000
+		if e := b.Entry; e != nil && e.Importance >= 5 {
 			decisions += viewEntryLength(e, true) + 1
 		}
 	}

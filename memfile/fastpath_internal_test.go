@@ -396,11 +396,13 @@ func TestTrimSpaceIsStringsTrimSpace(t *testing.T) {
 	is.True(checked > 10000)
 }
 
-// splitLines cuts, trims and counts in one walk; it must give what
-// Parse did with strings.Split, strings.TrimRight and a count, for every
-// testdata file and for text made of line ends, carriage returns, tag
-// line starts and letters in any order.
-func TestSplitLinesIsSplit(t *testing.T) {
+// lineSource cuts and trims lines as Parse asks for them, and tagLines
+// counts tag lines; they must give what Parse did with strings.Split,
+// strings.TrimRight and a count, for every testdata file and for text
+// made of line ends, carriage returns, tag line starts and letters in
+// any order. The lines are asked for as the parser does: each a few
+// times, some ahead, and the ones before forgotten.
+func TestLineSourceIsSplit(t *testing.T) {
 	is := is.New(t)
 	split := func(text string) ([]string, int) {
 		lines := strings.Split(text, "\n")
@@ -430,10 +432,19 @@ func TestSplitLinesIsSplit(t *testing.T) {
 		texts = append(texts, b.String())
 	}
 	for _, text := range texts {
-		gotLines, gotN := splitLines(text)
 		wantLines, wantN := split(text)
-		is.Equal(gotLines, wantLines) // text
-		is.Equal(gotN, wantN)
+		src := &lineSource{rest: text}
+		var gotLines []string
+		for i := 0; src.has(i); i++ {
+			src.from(i)
+			for ahead := i; ahead < i+rng.IntN(4) && src.has(ahead); ahead++ {
+				is.Equal(src.at(ahead), wantLines[ahead]) // looked at ahead
+			}
+			gotLines = append(gotLines, src.at(i))
+		}
+		is.Equal(len(gotLines), len(wantLines))
+		is.Equal(strings.Join(gotLines, "\n"), strings.Join(wantLines, "\n")) // text
+		is.Equal(tagLines(text), wantN)
 	}
 }
 

@@ -177,8 +177,8 @@ func settledReport(f *File, cfg Config) Report {
 // first kept is the best the file knows.
 func dateUndated(f *File, today time.Time, rep *Report) {
 	for t := 1; t <= 2; t++ {
-		for _, e := range f.Entries(t) {
-			if e.Date.IsZero() {
+		for _, b := range f.Tiers[t-1].Blocks { // not Entries: no list of 10,000
+			if e := b.Entry; e != nil && e.Date.IsZero() {
 				e.Date = today
 				rep.Converted = append(rep.Converted, fmt.Sprintf("entry %s had no date; it is dated %s, the day of this pass", e.ID, today.Format(dateLayout)))
 			}

@@ -122,14 +122,16 @@ func parseText(text string) (*File, []Warning, error) {
 	// allocated once at about their number (the tag lines after the
 	// first line), not grown by doubling; counted with the lines rather
 	// than by a second search of the text.
-	lines, n := splitLines(text)
+	n := tagLines(text)
 
 	p := &parser{f: &File{}}
 	sized := false
 	if n > 64 {
 		p.f.Tiers[1].Blocks, sized = make([]Block, 0, n), true
 	}
-	for i := 0; i < len(lines); i++ {
+	lines := &lineSource{rest: text}
+	for i := 0; lines.has(i); i++ {
+		lines.from(i)
 		i = p.line(lines, i)
 	}
 	p.endNote()
@@ -155,34 +157,67 @@ func parseText(text string) (*File, []Warning, error) {
 	return p.f, p.warnings, nil
 }
 
-// splitLines is strings.Split(text, "\n") less a last empty line, each
-// line without the carriage returns that end it, and how many lines
-// after the first start with a tag line's "[IMPORTANCE:", cut in one
-// walk (TestSplitLinesIsSplit keeps the definition).
-func splitLines(text string) (lines []string, tagLines int) {
-	lines = make([]string, 0, strings.Count(text, "\n")+1)
-	for rest := text; ; {
-		l, after, more := strings.Cut(rest, "\n")
-		if !more && l == "" {
-			break // the text ended with a newline, or is empty
+// tagLines counts the lines after the first that start with a tag
+// line's "[IMPORTANCE:" (TestLineSourceIsSplit keeps the definition).
+func tagLines(text string) int {
+	return strings.Count(text, "\n[IMPORTANCE:")
+}
+
+// lineSource gives the parser the lines of a text, as strings.Split(text,
+// "\n") less a last empty line, each without the carriage returns that
+// end it (TestLineSourceIsSplit keeps the definition). It cuts them as
+// the parser asks and keeps only those from the one the parser is on:
+// at 10,000 entries a list of all the lines was half a megabyte of
+// fresh memory.
+type lineSource struct {
+	rest  string   // the text not cut yet
+	lines []string // lines base, base+1, ... cut and still wanted
+	base  int
+	done  bool // rest is used up
+}
+
+// has says whether the text has a line i, cutting up to it.
+func (s *lineSource) has(i int) bool {
+	for i-s.base >= len(s.lines) {
+		if !s.cut() {
+			return false
 		}
-		// A literal, not strings.HasPrefix: see canonicalReader.entryLine.
-		if len(lines) > 0 && len(l) >= len("[IMPORTANCE:") && l[:len("[IMPORTANCE:")] == "[IMPORTANCE:" {
-			tagLines++
-		}
-		// CRLF line ends, and any other carriage returns that end a
-		// line: Render writes "\n" alone, so a line that kept a final
-		// "\r" would read back differently.
-		for len(l) > 0 && l[len(l)-1] == '\r' {
-			l = l[:len(l)-1]
-		}
-		lines = append(lines, l)
-		if !more {
-			return lines, tagLines
-		}
-		rest = after
 	}
-	return lines, tagLines
+	return true
+}
+
+// at is line i, which has said is there.
+func (s *lineSource) at(i int) string { return s.lines[i-s.base] }
+
+// from forgets the lines before i: the parser never goes back.
+func (s *lineSource) from(i int) {
+	n := i - s.base
+	if n <= 0 {
+		return
+	}
+	s.lines = s.lines[:copy(s.lines, s.lines[min(n, len(s.lines)):])]
+	s.base = i
+}
+
+// cut cuts the next line, or says there is none.
+func (s *lineSource) cut() bool {
+	if s.done {
+		return false
+	}
+	l, after, more := strings.Cut(s.rest, "\n")
+	if !more && l == "" {
+		s.done = true // the text ended with a newline, or is empty
+		return false
+	}
+	// CRLF line ends, and any other carriage returns that end a line:
+	// Render writes "\n" alone, so a line that kept a final "\r" would
+	// read back differently.
+	for len(l) > 0 && l[len(l)-1] == '\r' {
+		l = l[:len(l)-1]
+	}
+	s.lines = append(s.lines, l)
+	s.rest, s.done = after, !more
+	return true
 }
 
 // checkReadable rejects bytes that are plainly not text we wrote or a
@@ -243,9 +278,9 @@ func leadingDigits(s string) string {
 	return s[:n]
 }
 
-// line handles lines[i] and returns the index of the last line it used.
-func (p *parser) line(lines []string, i int) int {
-	raw := lines[i]
+// line handles line i and returns the index of the last line it used.
+func (p *parser) line(lines *lineSource, i int) int {
+	raw := lines.at(i)
 	t := trimSpace(raw)
 	lineNo := i + 1
 
@@ -418,12 +453,12 @@ func isTemplateComment(t string) bool {
 	return false
 }
 
-// item tries to read an entry or a pattern starting at lines[i]: a tag
+// item tries to read an entry or a pattern starting at line i: a tag
 // line, or a pattern in a model's prose form. Its body is the summary on
 // the tag line or the next line, and every line after that until a blank
 // line or the next structure. It returns the index of the last line used
 // and whether it read one.
-func (p *parser) item(lines []string, i int, t string) (int, bool) {
+func (p *parser) item(lines *lineSource, i int, t string) (int, bool) {
 	var start itemStart
 	canon, fast := p.canonical.entryLine(t)
 	fast = fast && !slowEntryLines
@@ -440,16 +475,16 @@ func (p *parser) item(lines []string, i int, t string) (int, bool) {
 	lineNo := i + 1
 	used := i
 	summary := start.rest
-	if summary == "" && i+1 < len(lines) && isSummaryLine(lines[i+1]) {
-		summary = trimSpace(lines[i+1])
+	if summary == "" && lines.has(i+1) && isSummaryLine(lines.at(i+1)) {
+		summary = trimSpace(lines.at(i + 1))
 		used = i + 1
 	}
 	body := append(p.body[:0], summary) // only read, by neutralizeBody
 	defer func() { p.body = body[:0] }()
 	if summary != "" {
-		for used+1 < len(lines) && isContinuation(lines[used+1]) {
+		for lines.has(used+1) && isContinuation(lines.at(used+1)) {
 			used++
-			body = append(body, trimSpace(lines[used]))
+			body = append(body, trimSpace(lines.at(used)))
 		}
 	}
 	if _, isPattern := start.fields.get("PATTERN"); isPattern {
