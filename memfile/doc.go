@@ -309,7 +309,9 @@
 // canonical_internal_test.go): a tag line as Render writes it in one pass
 // over its bytes (canonicalReader, with tag lists cut from one block), a
 // plain summary eight bytes at a time, and IDs of eight bytes are found
-// distinct by sorting them as numbers, not with a map (distinctIDs). Render writes into one buffer
+// distinct by sorting them as numbers, not with a map (distinctIDs); it
+// cuts each line as it reads it (lineSource), never listing them all.
+// Render writes into one buffer
 // sized for the file from lengths alone, and copies a date it has just
 // written; the Store does not hold the new file whole at all: renderTo
 // hands it over in 64 KB pieces, compared with the bytes read as they
