@@ -13,8 +13,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -262,6 +264,55 @@ func TestDefaultPGOHasNoPaths(t *testing.T) {
 	}
 	if names < 100 {
 		t.Errorf("default.pgo's string table has %d strings; a profile of the hooks has hundreds", names)
+	}
+}
+
+// TestPathless checks that a profile through pathless keeps no absolute
+// path (the binary's name stays) and still reads as a profile.
+func TestPathless(t *testing.T) {
+	var cpu bytes.Buffer
+	if err := pprof.StartCPUProfile(&cpu); err != nil {
+		t.Skip("a CPU profile is already running:", err)
+	}
+	pprof.StopCPUProfile()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := pathless(cpu.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after []string
+	collect := func(into *[]string) func(uint64, []byte) {
+		return func(field uint64, value []byte) {
+			if field == profileStringTable {
+				*into = append(*into, string(value))
+			}
+		}
+	}
+	if err := eachProfileField(cpu.Bytes(), collect(&before), func(uint64, uint64) {}); err != nil {
+		t.Fatal(err)
+	}
+	if err := eachProfileField(out, collect(&after), func(uint64, uint64) {}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(before, exe) {
+		if runtime.GOOS != "linux" {
+			t.Skip("this platform's profile names no binary")
+		}
+		t.Fatalf("the profile does not name the test binary %q: nothing to cut (strings: %q)", exe, before)
+	}
+	if len(after) != len(before) {
+		t.Fatalf("pathless kept %d strings of %d", len(after), len(before))
+	}
+	for _, s := range after {
+		if strings.HasPrefix(s, "/") {
+			t.Errorf("pathless left a path: %q", s)
+		}
+	}
+	if !slices.Contains(after, filepath.Base(exe)) {
+		t.Errorf("pathless lost the binary's name %q", filepath.Base(exe))
 	}
 }
 
