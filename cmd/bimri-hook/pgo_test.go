@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bimri/bimri-hook/internal/snapshot"
 	"github.com/bimri/bimri-hook/memfile"
 )
 
@@ -362,27 +363,11 @@ func (w *mixWorkspace) reset(b *testing.B) {
 }
 
 func (w *mixWorkspace) save(b *testing.B) {
-	w.files, w.mtimes = map[string][]byte{}, map[string]time.Time{}
-	err := filepath.WalkDir(w.root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(w.root, p)
-		w.files[filepath.ToSlash(rel)] = data
-		w.mtimes[filepath.ToSlash(rel)] = info.ModTime()
-		return nil
-	})
+	files, err := snapshot.Take(w.root)
 	if err != nil {
 		b.Fatal(err)
 	}
+	w.files, w.mtimes = files.Data, files.MTimes
 }
 
 // hook runs `bimri-hook hook` in process on w and returns its stdout.

@@ -55,7 +55,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,6 +66,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/bimri/bimri-hook/internal/snapshot"
 	"github.com/bimri/bimri-hook/memfile"
 )
 
@@ -124,24 +124,9 @@ func (w *workspace) reset() error {
 // save records the workspace's files as they stand now, so each later
 // reset returns to this state.
 func (w *workspace) save() error {
-	w.files, w.mtimes = map[string][]byte{}, map[string]time.Time{}
-	return filepath.WalkDir(w.root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(w.root, p)
-		w.files[filepath.ToSlash(rel)] = data
-		w.mtimes[filepath.ToSlash(rel)] = info.ModTime()
-		return nil
-	})
+	files, err := snapshot.Take(w.root)
+	w.files, w.mtimes = files.Data, files.MTimes
+	return err
 }
 
 // bench is one command under test.
