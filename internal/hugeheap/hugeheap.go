@@ -19,11 +19,14 @@
 // runtime has mapped there (MADV_HUGEPAGE). A hook on the full memory
 // file then takes ~280 page faults instead of ~400, most of the rest
 // being the runtime's own start and the binary's code. It costs one read
-// of the kernel's mode, two system calls (the collapse about 0.6-1 ms
-// here, more on a loaded machine, as the kernel first drains every
-// CPU's page lists; on a machine whose memory is fragmented it may
-// compact memory first: a slower start, never a hang), and up to 4 MB
-// more resident memory. Populating the pages ahead instead
+// of the kernel's mode, two system calls (the collapse 0.3-1 ms here,
+// more on a loaded machine, as the kernel first drains every CPU's page
+// lists; in about half the runs 4-5 ms, when the host must back the huge
+// page again; on a machine whose memory is fragmented it may compact
+// memory first: a slower start, never a hang), and up to 4 MB more
+// resident memory. With pauses between hooks, as in real use, that
+// evens out against the faults it saves (README, the bench with GAP);
+// back to back and under load it is a clear gain. Populating the pages ahead instead
 // (MADV_POPULATE_WRITE, 128 to 512 pages) measured slower.
 //
 // For a big file: the Go runtime does not ask for huge pages for its
