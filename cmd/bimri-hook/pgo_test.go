@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bimri/bimri-hook/internal/snapshot"
+	"github.com/bimri/bimri-hook/internal/benchwork"
 	"github.com/bimri/bimri-hook/memfile"
 )
 
@@ -50,7 +50,7 @@ func BenchmarkHookMix(b *testing.B) {
 	if err := os.MkdirAll(filepath.Dir(transcript), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	if err := os.WriteFile(transcript, mixTranscript(), 0o644); err != nil {
+	if err := os.WriteFile(transcript, benchwork.SessionTranscript(), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	b.Setenv("HOME", home)
@@ -363,7 +363,7 @@ func (w *mixWorkspace) reset(b *testing.B) {
 }
 
 func (w *mixWorkspace) save(b *testing.B) {
-	files, err := snapshot.Take(w.root)
+	files, err := benchwork.Take(w.root)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -388,19 +388,6 @@ func mixEvent(w *mixWorkspace, transcript, name string, extra map[string]any) []
 	}
 	data, _ := json.Marshal(m)
 	return data
-}
-
-// mixTranscript is benchrun's session: 20 prompts with edits and tool
-// output, about 60 KB, and no remember call.
-func mixTranscript() []byte {
-	var b bytes.Buffer
-	output := strings.Repeat("ok ", 600)
-	for i := range 20 {
-		fmt.Fprintf(&b, `{"type":"user","message":{"role":"user","content":"Step %d: tidy module %d and its tests"}}`+"\n", i, i)
-		fmt.Fprintf(&b, `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t%d","name":"Edit","input":{"file_path":"/proj/mod%d.go","old_string":"a","new_string":"b"}}]}}`+"\n", i, i)
-		fmt.Fprintf(&b, `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":"%s"}]}}`+"\n", i, output)
-	}
-	return b.Bytes()
 }
 
 func fileExists(p string) bool {

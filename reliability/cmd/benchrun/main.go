@@ -66,7 +66,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/bimri/bimri-hook/internal/snapshot"
+	"github.com/bimri/bimri-hook/internal/benchwork"
 	"github.com/bimri/bimri-hook/memfile"
 )
 
@@ -124,7 +124,7 @@ func (w *workspace) reset() error {
 // save records the workspace's files as they stand now, so each later
 // reset returns to this state.
 func (w *workspace) save() error {
-	files, err := snapshot.Take(w.root)
+	files, err := benchwork.Take(w.root)
 	w.files, w.mtimes = files.Data, files.MTimes
 	return err
 }
@@ -175,7 +175,7 @@ func run() error {
 		return err
 	}
 	transcript := filepath.Join(transcripts, "bench.jsonl")
-	if err := os.WriteFile(transcript, sessionTranscript(), 0o644); err != nil {
+	if err := os.WriteFile(transcript, benchwork.SessionTranscript(), 0o644); err != nil {
 		return err
 	}
 
@@ -544,17 +544,3 @@ func median[T time.Duration | int64](ds []T) T {
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
-
-// sessionTranscript is a modest session for SessionEnd to read: a few
-// prompts, file writes and tool output, about 60 KB, and no remember call,
-// so SessionEnd also writes its fallback entry.
-func sessionTranscript() []byte {
-	var b bytes.Buffer
-	output := strings.Repeat("ok ", 600)
-	for i := range 20 {
-		fmt.Fprintf(&b, `{"type":"user","message":{"role":"user","content":"Step %d: tidy module %d and its tests"}}`+"\n", i, i)
-		fmt.Fprintf(&b, `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t%d","name":"Edit","input":{"file_path":"/proj/mod%d.go","old_string":"a","new_string":"b"}}]}}`+"\n", i, i)
-		fmt.Fprintf(&b, `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":"%s"}]}}`+"\n", i, output)
-	}
-	return b.Bytes()
-}

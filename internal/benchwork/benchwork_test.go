@@ -1,8 +1,10 @@
-package snapshot
+package benchwork
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -29,4 +31,14 @@ func TestTake(t *testing.T) {
 
 	_, err = Take(filepath.Join(root, "missing"))
 	is.True(err != nil)
+}
+
+// The session is 60 lines of JSON, as Claude Code writes a transcript.
+func TestSessionTranscriptIsJSONLines(t *testing.T) {
+	is := is.New(t)
+	lines := strings.Split(strings.TrimSuffix(string(SessionTranscript()), "\n"), "\n")
+	is.Equal(len(lines), 60)
+	for _, l := range lines {
+		is.True(json.Valid([]byte(l))) // each line is one JSON object
+	}
 }
