@@ -146,7 +146,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	view := contextOf(out)
+	view := strings.ReplaceAll(contextOf(out), dir, workspaceStandIn)
 	inView := idsIn(view)
 
 	// The baseline's k newest entries, file and archive together.
@@ -278,8 +278,10 @@ func run() error {
 	return nil
 }
 
-// workspaceStandIn replaces the workspace's path in what recall adds
-// before it is counted: a project path of ordinary length.
+// workspaceStandIn replaces the workspace's path in the view and in
+// what recall adds before they are counted: a project path of ordinary
+// length, not the temporary folder's, whose name varies in length from
+// run to run.
 const workspaceStandIn = "/home/user/project"
 
 var idPattern = regexp.MustCompile(`\(id ([0-9a-z]+)[;)]`)
