@@ -31,7 +31,7 @@ build:
 	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/bimri-hook
 
 # The one test command: the README and .ci/run both call it. The e2e
-# package installs Claude Code 2.1.328 with npm into a cache on first use.
+# package installs Claude Code 2.1.332 with npm into a cache on first use.
 test: cross-check
 	@unformatted=$$("$$($(GO) env GOROOT)/bin/gofmt" -l .); if [ -n "$$unformatted" ]; then echo "gofmt -w these files:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...

@@ -1,6 +1,6 @@
 // Package e2e holds end-to-end tests that drive the real Claude Code client
 // (installed from npm, pinned to the version whose behaviour
-// e2e/testdata/claude-code-2.1.328.md records) against a fake Anthropic
+// e2e/testdata/claude-code.md records) against a fake Anthropic
 // Messages API on 127.0.0.1, so hooks run exactly as they would for a user
 // but offline and deterministically.
 //

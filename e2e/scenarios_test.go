@@ -36,7 +36,7 @@ import (
 const scenarioToday = "2026-11-29"
 
 // contextCap is the most characters of SessionStart additionalContext the
-// client hands the model whole (e2e/testdata/claude-code-2.1.328.md); past
+// client hands the model whole (e2e/testdata/claude-code.md); past
 // it the model gets a ~2,000-character preview instead.
 const contextCap = 10000
 
