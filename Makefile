@@ -8,7 +8,7 @@ LDFLAGS  := -s -w -X main.version=$(VERSION)
 # them out saves about a millisecond of start-up on every hook run.
 TAGS     := urfave_cli_no_docs
 FUZZTIME ?= 30s
-# make simulate SESSIONS=2000 SEED=2 lives another run than the README's.
+# make simulate SESSIONS=2000 SEED=2 lives another run than docs/reliability.md's.
 SESSIONS ?= 1000
 SEED     ?= 1
 PREFIX   ?= $(shell $(GO) env GOPATH)
@@ -40,14 +40,14 @@ test: cross-check
 demo:
 	bash scripts/demo.sh
 
-# The long run the README quotes: deterministic for a seed.
+# The long run docs/reliability.md quotes: deterministic for a seed.
 simulate: build
 	$(BIN) simulate --sessions $(SESSIONS) --seed $(SEED)
 
 fuzz:
 	FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh
 
-# The recall evaluation the README quotes: deterministic for a seed.
+# The recall evaluation docs/recall.md quotes: deterministic for a seed.
 eval:
 	$(GO) run ./reliability/cmd/recalleval -seed 1
 

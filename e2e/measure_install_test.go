@@ -12,7 +12,7 @@ import (
 )
 
 // These tests re-measure the client facts bimri-hook's install routes rely
-// on (README, "Install routes, as measured"), so a Claude Code upgrade that
+// on (docs/claude-code.md, "Plugins"), so a Claude Code upgrade that
 // changes one fails here first.
 
 // writeProbe writes an executable shell script that prints marker.

@@ -39,7 +39,7 @@ func agentToolName(r Recorded) string {
 
 // TestSubagentHooks measures, with the real client, what SubagentStart and
 // SubagentStop receive and whether SubagentStart's additionalContext
-// reaches the subagent's model request. The README records the result.
+// reaches the subagent's model request. docs/claude-code.md records the result.
 func TestSubagentHooks(t *testing.T) {
 	var toolName string
 	api := newFakeAPI(t, func(r Recorded) Reply {
@@ -87,7 +87,7 @@ func TestSubagentHooks(t *testing.T) {
 	t.Logf("tool %s; %d SubagentStart, %d SubagentStop calls; %d subagent requests; marker in a subagent request: %v; in another request: %v",
 		toolName, len(starts), len(stops), len(sub), reached, inMain)
 
-	// What 2.1.328 was measured to do; the README records it.
+	// What 2.1.328 was measured to do; docs/claude-code.md records it.
 	if len(starts) != 1 || len(stops) != 1 {
 		t.Fatalf("want one SubagentStart and one SubagentStop, got %d and %d", len(starts), len(stops))
 	}

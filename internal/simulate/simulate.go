@@ -5,7 +5,7 @@
 package simulate
 
 // Over 500 lines: the payloads, the entry mix and the session loop are
-// one simulation whose figures the README quotes; the printing is in
+// one simulation whose figures docs/reliability.md quotes; the printing is in
 // report.go.
 
 import (
