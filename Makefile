@@ -35,6 +35,7 @@ build:
 test: cross-check
 	@unformatted=$$("$$($(GO) env GOROOT)/bin/gofmt" -l .); if [ -n "$$unformatted" ]; then echo "gofmt -w these files:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	bash scripts/checkdocs.sh
 	$(GO) test -count=1 -timeout 30m ./...
 
 demo:

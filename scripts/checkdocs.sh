@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# checkdocs.sh is part of `make test`: it fails when the documentation
+# no longer matches the tree.
+#
+#   - every relative link in README.md, ARCHITECTURE.md and docs/*.md
+#     leads to a file or folder that exists, and every #anchor to a
+#     heading of that file (GitHub's rule: lower case, punctuation
+#     dropped, spaces as hyphens);
+#   - ARCHITECTURE.md names every Go package of the module, as a link to
+#     its folder, and names no folder that is not a package.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+GO=${GO:-go}
+status=0
+fail() {
+	echo "checkdocs: $*" >&2
+	status=1
+}
+
+# anchors prints the anchor of every heading in a markdown file, outside
+# fenced code blocks.
+anchors() {
+	awk '
+		/^```/ { fence = !fence; next }
+		fence { next }
+		/^#+ / {
+			h = $0
+			sub(/^#+ +/, "", h)
+			h = tolower(h)
+			gsub(/[^a-z0-9 _-]/, "", h)
+			gsub(/ /, "-", h)
+			print h
+		}' "$1"
+}
+
+# links prints every link target of a markdown file, outside fenced code
+# blocks and inline code.
+links() {
+	awk '
+		/^```/ { fence = !fence; next }
+		fence { next }
+		{
+			line = $0
+			gsub(/`[^`]*`/, "", line)
+			while (match(line, /\]\([^) ]+\)/)) {
+				print substr(line, RSTART + 2, RLENGTH - 3)
+				line = substr(line, RSTART + RLENGTH)
+			}
+		}' "$1"
+}
+
+docs=(README.md ARCHITECTURE.md docs/*.md)
+for doc in "${docs[@]}"; do
+	dir=$(dirname "$doc")
+	while read -r target; do
+		[ -n "$target" ] || continue
+		case $target in
+		http://* | https://* | mailto:*) continue ;;
+		esac
+		file=${target%%#*}
+		anchor=
+		[[ $target == *'#'* ]] && anchor=${target#*#}
+		if [ -z "$file" ]; then
+			path=$doc
+		else
+			path=$dir/$file
+		fi
+		if [ ! -e "$path" ]; then
+			fail "$doc links to $target, which does not exist"
+			continue
+		fi
+		if [ -n "$anchor" ]; then
+			case $path in
+			*.md)
+				if ! anchors "$path" | grep -qxF -- "$anchor"; then
+					fail "$doc links to $target: $path has no heading #$anchor"
+				fi
+				;;
+			esac
+		fi
+	done < <(links "$doc")
+done
+
+# Every package of the module, as a folder relative to the root.
+module=$("$GO" list -m)
+packages=$("$GO" list ./... | sed "s|^$module/\{0,1\}||" | sed 's|^$|.|' | sort -u)
+named=$(links ARCHITECTURE.md | sed 's|#.*||; s|/$||' | sort -u)
+for p in $packages; do
+	[ "$p" = . ] && continue
+	if ! grep -qxF -- "$p" <<<"$named"; then
+		fail "ARCHITECTURE.md does not name package $p (as a link to its folder: [\`$p\`]($p))"
+	fi
+done
+for n in $named; do
+	[ -d "$n" ] || continue
+	ls "$n"/*.go >/dev/null 2>&1 || continue
+	if ! grep -qxF -- "$n" <<<"$packages"; then
+		fail "ARCHITECTURE.md names $n, which is not a package of $module"
+	fi
+done
+
+if [ $status = 0 ]; then
+	echo "checkdocs: ${#docs[@]} documents, every link resolves; ARCHITECTURE.md names all $(wc -w <<<"$packages") packages"
+fi
+exit $status
