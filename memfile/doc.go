@@ -284,7 +284,8 @@
 //
 // Everything in this package is a pure function of its arguments - no
 // clock, no filesystem, no randomness, no map-order dependence - except
-// store.go, which alone reads and writes files under a lock. "Today" is
+// the store (store*.go), which alone reads and writes files under a
+// lock. "Today" is
 // always passed in, so every rule can be tested on a fixed day, and the
 // same inputs always give the same bytes.
 //

@@ -1,0 +1,149 @@
+package memfile
+
+// The archive is append-only and written with the memory file, synced
+// before the file without its records is renamed in place. Appending and
+// reading it are kept together; its format is archive.go's.
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/bimri/bimri-hook/internal/atomicfile"
+	"github.com/bimri/bimri-hook/internal/safefile"
+)
+
+// archiveAppend is records written to the end of the archive, to be
+// synced before the memory file without them is renamed in place.
+type archiveAppend struct {
+	f        *os.File
+	name     string
+	needSync bool
+}
+
+// writeArchive appends records to the archive; nothing to append gives
+// an empty archiveAppend. The archive is appended to, never rewritten:
+// each record is written once, whatever the archive's size. An append
+// can be cut (a power cut, or a kill where a write crosses a page): the
+// memory file is replaced only after the append is synced, so what it
+// archived is still in bimri.md, and a later pass archives it again
+// whole. The cut part stays behind as a fragment on its own line (each
+// append starts a new line), which the reader takes for a record with
+// its text cut short: noise in search and recall, nothing lost. Telling
+// it apart would take a terminator or checksum per record, a change of
+// the archive's format not made here.
+func (s *Store) writeArchive(items []Removal) (*archiveAppend, error) {
+	a := &archiveAppend{name: s.names.Archive, needSync: !s.noSync}
+	if len(items) == 0 {
+		return a, nil
+	}
+	path, err := s.sidePath(s.names.Archive)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", s.names.Archive, err)
+	}
+	day := s.today
+	if day.IsZero() {
+		day = s.now()
+	}
+	buf := RenderArchived(items, day)
+	created := false
+	if info, err := f.Stat(); err == nil && info.Size() == 0 {
+		buf, created = append([]byte(ArchiveHeading), buf...), true // once per archive
+	}
+	if _, err := f.Write(buf); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("append to %s: %w", s.names.Archive, err)
+	}
+	a.f = f
+	if created && !s.noSync {
+		// A new archive: its name must be on disk before a file that
+		// no longer holds what it archived, whatever the folders.
+		if err := a.sync(); err != nil {
+			a.close()
+			return nil, err
+		}
+		atomicfile.SyncDir(filepath.Dir(path))
+		a.needSync = false // done
+	}
+	return a, nil
+}
+
+// sync makes the appended records durable.
+func (a *archiveAppend) sync() error {
+	if a.f == nil {
+		return nil
+	}
+	if err := syncFile(a.f, a.needSync); err != nil {
+		return fmt.Errorf("sync %s: %w", a.name, err)
+	}
+	return nil
+}
+
+func (a *archiveAppend) close() error {
+	if a.f == nil {
+		return nil
+	}
+	err := a.f.Close()
+	a.f = nil
+	return err
+}
+
+// appendArchive adds records to the archive and syncs it, for a change
+// that leaves bimri.md as it is.
+func (s *Store) appendArchive(items []Removal) error {
+	a, err := s.writeArchive(items)
+	if err != nil {
+		return err
+	}
+	if err := a.sync(); err != nil {
+		a.close()
+		return err
+	}
+	if err := a.close(); err != nil {
+		return fmt.Errorf("append to %s: %w", s.names.Archive, err)
+	}
+	return nil
+}
+
+// ReadArchive reads the archive's records (for deep maintenance and merges).
+func (tx *Tx) ReadArchive() ([]ArchiveRecord, error) { return tx.store.ReadArchive() }
+
+// ReadArchive reads the archive; a missing archive is empty.
+func (s *Store) ReadArchive() ([]ArchiveRecord, error) {
+	path := s.Path(s.names.Archive)
+	if err := s.notMemory(s.names.Archive, path); err != nil {
+		return nil, err
+	}
+	data, err := safefile.Read(path, MaxArchiveSize)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", s.names.Archive, err)
+	}
+	recs, _ := ParseArchive(data)
+	return recs, nil
+}
+
+// ArchivedEntries are the archive's entries, which a deep pass recounts
+// patterns over. An unreadable archive gives none: the pass then counts
+// what the file itself remembers.
+func (s *Store) ArchivedEntries() []Entry {
+	recs, err := s.ReadArchive()
+	if err != nil {
+		return nil
+	}
+	var out []Entry
+	for _, r := range recs {
+		if r.Entry != nil {
+			out = append(out, *r.Entry)
+		}
+	}
+	return out
+}

@@ -1,0 +1,223 @@
+package memfile
+
+// Update is the store's one read-modify-write. It is kept short, a
+// sequence of steps whose work lives in the other store files (the lock,
+// writing, the archive, the stamp, the state), so the order that keeps
+// memory safe reads in one place.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/bimri/bimri-hook/internal/atomicfile"
+	"github.com/bimri/bimri-hook/internal/safefile"
+)
+
+// Tx is one read-modify-write under the lock. The function given to
+// Update changes File, adds to Archive and sets state; Update writes them.
+type Tx struct {
+	File     *File
+	Warnings []Warning
+	// Archive collects what leaves the file; it is appended to the archive
+	// before the new file is written, so nothing is ever only in memory.
+	Archive []Removal
+	Created bool   // bimri.md did not exist and was made from the template
+	Notice  string // what Update had to repair, for the user
+
+	store    *Store
+	state    map[string][]byte
+	stateSet map[string][]byte
+
+	read []byte // bimri.md as read, for the pass stamp
+	// pass is the file the last Maintain left and stamp what it ran
+	// with; the stamp is saved only when File is still that file at
+	// commit.
+	pass  *File
+	stamp string
+	// settled is the pass stamp File is known to match, when it came
+	// from a Snapshot: a plain pass under it would change nothing.
+	settled string
+	// meanwhile runs while the changes are written (see Meanwhile).
+	meanwhile func()
+}
+
+// Meanwhile has the transaction run fn on a goroutine of its own while
+// it writes and syncs what the transaction function left, once that
+// function has returned; Update returns only after fn has. SessionStart
+// builds its answer there: the answer is read from tx.File alone, which
+// nothing changes once the transaction function has returned (writing
+// it only reads it), and at 10,000 entries the file's sync alone takes
+// longer than the answer, so the answer costs the hook no time. fn must
+// only read tx.File and what the caller gives it. What fn makes may be
+// used only if Update succeeds: the hook reports success only then,
+// after the file is durable, and on an error it answers from what it
+// reads again, as before.
+func (tx *Tx) Meanwhile(fn func()) { tx.meanwhile = fn }
+
+// Maintain runs the session-end pass on the transaction's file and queues
+// what it archived, so the archive is written with the file.
+//
+// A plain pass (no options) is skipped when the file is still the one a
+// pass on this day under this config last left, as the pass stamp in the
+// state folder records: the pass is idempotent (TestPassIdempotent,
+// FuzzPassIdempotent), so it would change nothing, and the report is
+// settledReport's. "Still" is checked on the bytes: the stamp must match
+// the file as read, and the file must render to those bytes, so a change
+// made in this transaction (an Add) always gets its pass. A transaction
+// started from a Snapshot (UpdateFrom) holds bytes ReadMaintained found
+// stamped, unchanged since, and nothing has changed its File yet: the
+// stamp alone settles it, as it settles a steady SessionStart.
+func (tx *Tx) Maintain(today time.Time, cfg Config, opt Options) Report {
+	stamp := passStamp(today, cfg)
+	if plainPass(opt) && (tx.settled == stamp || tx.store.stampMatches(tx.read, stamp) && bytes.Equal(Render(tx.File), tx.read)) {
+		return settledReport(tx.File, cfg)
+	}
+	// The transaction owns its File and the caller has kept nothing of
+	// it from before the pass, so the pass runs on it without a copy.
+	rep := maintainInPlace(tx.File, today, cfg, opt)
+	tx.Archive = append(tx.Archive, rep.Removed...)
+	tx.pass, tx.stamp = tx.File, stamp
+	return rep
+}
+
+func plainPass(opt Options) bool {
+	return !opt.CountSession && !opt.Deep && len(opt.ArchivedEntries) == 0
+}
+
+// Result says what Update did.
+type Result struct {
+	Changed bool   // bimri.md was written
+	Created bool   // it was made from the template
+	Notice  string // a repair the user should hear about
+}
+
+// Update runs fn under the lock on the current memory file and writes the
+// result: the backup first (the file as it was), then the archive, then
+// the new file, each atomically. Nothing is written if fn fails or if the
+// file's bytes would not change.
+func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
+	return s.UpdateFrom(nil, fn)
+}
+
+// UpdateFrom is Update for a caller that read snap without the lock (nil:
+// none) and has not changed snap.File since. When the file under the lock
+// still holds snap's bytes, the transaction starts from snap.File instead
+// of parsing them again, and a plain pass on snap's day and config knows
+// it would change nothing: SessionStart reads the file to see whether it
+// needs the lock at all, and a new session usually does, to record the
+// upkeep advice it gives.
+func (s *Store) UpdateFrom(snap *Snapshot, fn func(tx *Tx) error) (Result, error) {
+	unlock, err := s.lock()
+	if err != nil {
+		return Result{}, err
+	}
+	defer unlock()
+	s.removeTemps()
+	if err := s.healBackup(); err != nil {
+		return Result{}, err
+	}
+	path, err := s.safePath(s.names.Memory)
+	if err != nil {
+		return Result{}, err
+	}
+	tx, old, err := s.begin(path, snap)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := fn(tx); err != nil {
+		return Result{}, err
+	}
+	if tx.meanwhile != nil {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			tx.meanwhile()
+		}()
+		defer func() { <-done }() // before the lock is let go
+	}
+	return s.finish(tx, path, old)
+}
+
+// begin reads the memory file at path under the lock into a new
+// transaction, and returns it with the bytes read (nil when there is no
+// file). It starts from snap instead when the file still holds snap's
+// bytes, and from the backup, or a fresh file, when the file does not
+// read (recover).
+func (s *Store) begin(path string, snap *Snapshot) (*Tx, []byte, error) {
+	tx := &Tx{store: s, state: map[string][]byte{}, stateSet: map[string][]byte{}}
+	// A snapshot's file is compared in place: reading it again into a
+	// new buffer would touch as many fresh pages as it has.
+	var old []byte
+	var err error
+	fromSnap := false
+	if snap != nil {
+		fromSnap, _ = safefile.Holds(path, snap.data)
+	}
+	if !fromSnap {
+		old, err = safefile.Read(path, MaxMemorySize)
+	}
+	switch {
+	case fromSnap:
+		old = snap.data
+		tx.File, tx.Warnings, tx.read, tx.settled = snap.File, snap.warnings, old, snap.stamp
+	case errors.Is(err, fs.ErrNotExist):
+		tx.File = New(s.config)
+		tx.Created = true
+	case err != nil:
+		return nil, nil, fmt.Errorf("read %s: %w", s.names.Memory, err)
+	default:
+		tx.File, tx.Warnings, err = parseOwned(old) // old is only ever read after this
+		if errors.Is(err, ErrUnreadable) {
+			if err := s.recover(path, old, err, tx); err != nil {
+				return nil, nil, err
+			}
+			old = Render(tx.File) // the recovered file is already on disk
+		} else if err != nil {
+			return nil, nil, err
+		}
+		tx.read = old
+	}
+	return tx, old, nil
+}
+
+// finish writes what the transaction left, old being the memory file as
+// begin read it: the new file with its backup and archive (commit), or
+// the archive alone when the file's bytes do not change; then the pass
+// stamp and the session state.
+func (s *Store) finish(tx *Tx, path string, old []byte) (Result, error) {
+	res := Result{Created: tx.Created, Notice: tx.Notice}
+	if tx.Created {
+		old = nil // nothing to compare with or back up
+	}
+	next := &newFile{name: s.names.Memory, old: old, changed: tx.Created, start: func() (*atomicfile.Pending, error) {
+		if err := s.checkWrite(path, len(tx.Archive) > 0); err != nil {
+			return nil, err
+		}
+		file, err := atomicfile.Create(path, atomicfile.Options{NoSync: s.noSync})
+		if err != nil {
+			return nil, fmt.Errorf("write %s: %w", s.names.Memory, err)
+		}
+		return file, nil
+	}}
+	if err := next.render(tx.File); err != nil {
+		return res, err
+	}
+	if next.file != nil {
+		s.step() // the new file is written, not yet synced
+		if err := s.commit(path, old, next.file, tx.Archive); err != nil {
+			return res, err
+		}
+		res.Changed = true
+	} else if len(tx.Archive) > 0 {
+		if err := s.appendArchive(tx.Archive); err != nil {
+			return res, err
+		}
+	}
+	if tx.pass != nil && tx.pass == tx.File {
+		s.savePassStamp(next.size, next.crc, tx.stamp)
+	}
+	return res, s.saveTxState(tx)
+}
