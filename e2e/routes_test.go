@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -84,7 +85,9 @@ func TestRouteInstallProjectFromPath(t *testing.T) {
 	is.NoErr(err)
 	bare := wiring.Command{Binary: wiring.Name}
 	is.Equal(gjson.GetBytes(settings, "hooks.Stop.0.hooks.0.command").String(), bare.Hook())
-	is.Equal(gjson.GetBytes(settings, "permissions.allow.0").String(), bare.PermissionRule())
+	for i, rule := range bare.Rules() { // one rule per command the hooks teach
+		is.Equal(gjson.GetBytes(settings, fmt.Sprintf("permissions.allow.%d", i)).String(), rule)
+	}
 	is.True(!strings.Contains(string(settings), filepath.Dir(bin))) // no machine path in the shared file
 	is.True(!strings.Contains(out, "--scope local"))
 	seedMemory(t, s.Workspace, 1)
@@ -158,7 +161,7 @@ func TestRouteDeniedUntrusted(t *testing.T) {
 	recording = false
 	api.Reset()
 	second := runClaude(t, s.Options("hello"))
-	rule := wiring.Command{Binary: resolvedBinary(t, bin)}.PermissionRule()
+	rule := wiring.Command{Binary: resolvedBinary(t, bin)}.Rule("remember")
 	told := ""
 	for _, run := range []*RunResult{first, second} {
 		for _, e := range run.Events {

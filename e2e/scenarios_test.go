@@ -95,13 +95,14 @@ func installProject(t *testing.T, s *Sandbox, bin string) {
 	if err != nil {
 		t.Fatalf("install wrote no project settings: %v\n%s", err, out)
 	}
-	rule := wiring.Command{Binary: resolvedBinary(t, bin)}.PermissionRule()
-	allowed := false
-	for _, r := range gjson.GetBytes(settings, "permissions.allow").Array() {
-		allowed = allowed || r.String() == rule
-	}
-	if !allowed {
-		t.Fatalf("install did not allow %s:\n%s", rule, settings)
+	for _, rule := range (wiring.Command{Binary: resolvedBinary(t, bin)}).Rules() {
+		allowed := false
+		for _, r := range gjson.GetBytes(settings, "permissions.allow").Array() {
+			allowed = allowed || r.String() == rule
+		}
+		if !allowed {
+			t.Fatalf("install did not allow %s:\n%s", rule, settings)
+		}
 	}
 }
 
@@ -954,7 +955,7 @@ func TestScenario5Plugin(t *testing.T) {
 	// TestMeasurePluginBinAndSettings), so the user allows the remember
 	// command by hand, once, with the rule that does not change with the
 	// plugin's version: the plugin's bin/ is on the agent's PATH.
-	rule := wiring.Command{Binary: wiring.Name}.PermissionRule()
+	rule := wiring.Command{Binary: wiring.Name}.Rule("remember")
 	options := func(prompt string) RunOptions {
 		opts := s.Options(prompt, "--plugin-dir", root, "--allowedTools", "Write", rule)
 		opts.Env = append(goEnv(t, "GOMODCACHE", "GOCACHE", "GOPROXY", "GONOSUMDB", "GOSUMDB", "GOTOOLCHAIN"),

@@ -88,9 +88,10 @@ When in doubt, record it: low-importance entries fade on their own. Skip what Cl
 - Write a pattern, a habit or rule seen across entries: ` + agentCommand(env, `--tier 3 --tags tag1 -- "The insight."`)
 }
 
-// forgetCommand is the exact forget command, ID to fill in.
+// forgetCommand is the exact forget command, ID to fill in. Its start
+// comes from wiring, as remember's does, so its permission rule matches.
 func forgetCommand(env Env) string {
-	return fmt.Sprintf("%s forget --dir %s ID", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root()))
+	return fmt.Sprintf("%s --dir %s ID", wiring.Command{Binary: env.Binary}.Sub("forget"), wiring.ShellWord(env.Store.Root()))
 }
 
 // intake asks for the protocol's orientation questions in a new workspace.
@@ -181,7 +182,7 @@ func maintenanceReport(rep memfile.Report, env Env, f *memfile.File) string {
 func unreadInstructions(env Env) string {
 	return "## Unread lines\nLines marked unread above are kept in " + env.Store.Names().Memory + " word for word, but they are not entries: they never decay or leave. For each one still worth keeping, record it as an entry, then remove the line by its note ID:\n" +
 		rememberCommand(env, "", "N") + "\n" +
-		fmt.Sprintf("%s forget --dir %s --reason re-recorded NOTE-ID", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root()))
+		fmt.Sprintf("%s --dir %s --reason re-recorded NOTE-ID", wiring.Command{Binary: env.Binary}.Sub("forget"), wiring.ShellWord(env.Store.Root()))
 }
 
 // maxConversionLines bounds the lines of the conversion report the user
@@ -260,11 +261,23 @@ func updatedMessage(recorded int, rep memfile.Report, notice string) string {
 // workspace the user has trusted (measured, 2.1.328).
 func failedMessage(env Env, t transcript.Summary) string {
 	if t.RememberDenied {
-		return fmt.Sprintf("BIMRI: Claude Code denied the agent's %q (%s), so this session is kept only as an automatic summary. To let it record, add %q to \"permissions\".\"allow\" in ~/.claude/settings.json (in the project's .claude/settings.json it counts only once you trust this workspace).",
-			wiring.Command{Binary: env.Binary}.Remember(), t.RememberError, wiring.Command{Binary: env.Binary}.PermissionRule())
+		return fmt.Sprintf("BIMRI: Claude Code denied the agent's %q (%s), so this session is kept only as an automatic summary. To let it record, add %s to \"permissions\".\"allow\" in ~/.claude/settings.json (in the project's .claude/settings.json they count only once you trust this workspace).",
+			wiring.Command{Binary: env.Binary}.Remember(), t.RememberError, quotedList(wiring.Command{Binary: env.Binary}.Rules()))
 	}
 	return fmt.Sprintf("BIMRI: the agent's %q failed (%s), so this session is kept only as an automatic summary. Run `%s doctor` to see why.",
 		wiring.Command{Binary: env.Binary}.Remember(), t.RememberError, wiring.ShellWord(env.Binary))
+}
+
+// quotedList is items quoted, joined by commas and a last "and".
+func quotedList(items []string) string {
+	q := make([]string, len(items))
+	for i, it := range items {
+		q[i] = strconv.Quote(it)
+	}
+	if len(q) < 2 {
+		return strings.Join(q, "")
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }
 
 // compactInstructions steer the compaction summary (PreCompact stdout).
@@ -353,8 +366,8 @@ func recallContext(env Env, hits []recall.Hit, recalls recall.Recalls) string {
 	}
 	b.WriteString("Use these only where they bear on the request.")
 	if archived {
-		fmt.Fprintf(&b, " To bring an archived entry back into active memory, dated today: %s revive --dir %s ID",
-			wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root()))
+		fmt.Fprintf(&b, " To bring an archived entry back into active memory, dated today: %s --dir %s ID",
+			wiring.Command{Binary: env.Binary}.Sub("revive"), wiring.ShellWord(env.Store.Root()))
 	}
 	return b.String()
 }

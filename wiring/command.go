@@ -29,18 +29,37 @@ func (c Command) Hook() string {
 	return shellQuote(c.Binary) + " hook"
 }
 
-// Remember is the command prefix the agent types to record a memory, before
-// its flags and text. It quotes the binary only when the shell needs it,
-// because PermissionRule matches this exact prefix: whoever tells the agent
-// how to record memories must give it this string.
-func (c Command) Remember() string {
-	return ShellWord(c.Binary) + " remember"
+// AgentCommands are the memory subcommands the hooks teach the agent to
+// run: remember (with its --replaces, --promote and --tier 3 forms),
+// forget and revive. Install allows each with one permission rule
+// (Command.Rules), doctor checks each, and an approval hook may allow
+// exactly these: whoever teaches the agent another command adds it here.
+var AgentCommands = []string{"remember", "forget", "revive"}
+
+// Sub is the command prefix the agent types to run the subcommand sub,
+// before its flags and arguments. It quotes the binary only when the
+// shell needs it, because Rule matches this exact prefix: whoever tells
+// the agent how to run a memory command must give it this string.
+func (c Command) Sub(sub string) string {
+	return ShellWord(c.Binary) + " " + sub
 }
 
-// PermissionRule is the permissions.allow rule that lets the agent run
-// Remember without asking the user each time.
-func (c Command) PermissionRule() string {
-	return "Bash(" + c.Remember() + ":*)"
+// Remember is Sub("remember"), the command the agent records with.
+func (c Command) Remember() string { return c.Sub("remember") }
+
+// Rule is the permissions.allow rule that lets the agent run Sub(sub)
+// without asking the user each time.
+func (c Command) Rule(sub string) string {
+	return "Bash(" + c.Sub(sub) + ":*)"
+}
+
+// Rules are the rules of every AgentCommands subcommand, in its order.
+func (c Command) Rules() []string {
+	rules := make([]string, len(AgentCommands))
+	for i, sub := range AgentCommands {
+		rules[i] = c.Rule(sub)
+	}
+	return rules
 }
 
 // MergeDriverCommand is the value of git's merge.bimri.driver setting: git

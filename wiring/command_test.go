@@ -2,6 +2,7 @@ package wiring
 
 import (
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/matryer/is"
@@ -9,36 +10,36 @@ import (
 
 func TestCommandStrings(t *testing.T) {
 	cases := []struct {
-		binary, hook, rule, driver string
+		binary, hook, rule, driver string // rule: the rules, space-separated
 	}{
 		{
 			binary: "bimri-hook",
 			hook:   `"bimri-hook" hook`,
-			rule:   `Bash(bimri-hook remember:*)`,
+			rule:   `Bash(bimri-hook remember:*) Bash(bimri-hook forget:*) Bash(bimri-hook revive:*)`,
 			driver: `"bimri-hook" merge-driver %O %A %B`,
 		},
 		{
 			binary: "/usr/local/bin/bimri-hook",
 			hook:   `"/usr/local/bin/bimri-hook" hook`,
-			rule:   `Bash(/usr/local/bin/bimri-hook remember:*)`,
+			rule:   `Bash(/usr/local/bin/bimri-hook remember:*) Bash(/usr/local/bin/bimri-hook forget:*) Bash(/usr/local/bin/bimri-hook revive:*)`,
 			driver: `"/usr/local/bin/bimri-hook" merge-driver %O %A %B`,
 		},
 		{
 			binary: "/Users/Jo Doe/go/bin/bimri-hook",
 			hook:   `"/Users/Jo Doe/go/bin/bimri-hook" hook`,
-			rule:   `Bash('/Users/Jo Doe/go/bin/bimri-hook' remember:*)`,
+			rule:   `Bash('/Users/Jo Doe/go/bin/bimri-hook' remember:*) Bash('/Users/Jo Doe/go/bin/bimri-hook' forget:*) Bash('/Users/Jo Doe/go/bin/bimri-hook' revive:*)`,
 			driver: `"/Users/Jo Doe/go/bin/bimri-hook" merge-driver %O %A %B`,
 		},
 		{
 			binary: "/home/josé/bin/bimri-hook",
 			hook:   `"/home/josé/bin/bimri-hook" hook`,
-			rule:   `Bash(/home/josé/bin/bimri-hook remember:*)`,
+			rule:   `Bash(/home/josé/bin/bimri-hook remember:*) Bash(/home/josé/bin/bimri-hook forget:*) Bash(/home/josé/bin/bimri-hook revive:*)`,
 			driver: `"/home/josé/bin/bimri-hook" merge-driver %O %A %B`,
 		},
 		{
 			binary: `C:\Program Files\bimri\bimri-hook.exe`,
 			hook:   `"C:\Program Files\bimri\bimri-hook.exe" hook`,
-			rule:   `Bash('C:\Program Files\bimri\bimri-hook.exe' remember:*)`,
+			rule:   `Bash('C:\Program Files\bimri\bimri-hook.exe' remember:*) Bash('C:\Program Files\bimri\bimri-hook.exe' forget:*) Bash('C:\Program Files\bimri\bimri-hook.exe' revive:*)`,
 			driver: `"C:\Program Files\bimri\bimri-hook.exe" merge-driver %O %A %B`,
 		},
 	}
@@ -46,7 +47,7 @@ func TestCommandStrings(t *testing.T) {
 		is := is.New(t)
 		c := Command{Binary: tc.binary}
 		is.Equal(c.Hook(), tc.hook)
-		is.Equal(c.PermissionRule(), tc.rule)
+		is.Equal(strings.Join(c.Rules(), " "), tc.rule)
 		is.Equal(MergeDriverCommand(c), tc.driver)
 	}
 }

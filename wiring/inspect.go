@@ -20,7 +20,7 @@ type Handler struct {
 // events a second time.
 type Wiring struct {
 	Handlers []Handler // by event in file order, then in file order
-	Rules    []string  // permissions.allow rules for `remember`
+	Rules    []string  // permissions.allow rules for AgentCommands, in file order
 	Plugins  []string  // enabledPlugins keys "bimri-hook@<marketplace>" set to true
 }
 
@@ -42,7 +42,7 @@ func Inspect(settings []byte) (Wiring, error) {
 			w.Handlers = append(w.Handlers, Handler{Event: event, Command: r.command, Timeout: int(timeout.Int())})
 		}
 	}
-	for _, i := range d.rules(isRememberRule) {
+	for _, i := range d.rules(isAgentRule) {
 		w.Rules = append(w.Rules, members(d.get("permissions", "allow"))[i].value.Str)
 	}
 	for _, m := range members(d.get("enabledPlugins")) {
@@ -130,4 +130,15 @@ func shellUnquote(s string) (string, bool) {
 		}
 		return s, true
 	}
+}
+
+// MissingRules lists the rules of c.Rules that w lacks.
+func (w Wiring) MissingRules(c Command) []string {
+	var missing []string
+	for _, rule := range c.Rules() {
+		if !slices.Contains(w.Rules, rule) {
+			missing = append(missing, rule)
+		}
+	}
+	return missing
 }

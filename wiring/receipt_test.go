@@ -99,10 +99,10 @@ func TestLookalikesUntouched(t *testing.T) {
 		is.True(isHookCommand(command))
 	}
 	for _, rule := range []string{"Bash(bimri-hook-audit remember:*)", "Bash(echo bimri-hook remember:*)", "Bash(bimri-hook remember)", "Bash(bimri-hook:*)"} {
-		is.True(!isRememberRule(rule))
+		is.True(!isAgentRule(rule))
 	}
 	for _, rule := range []string{"Bash(bimri-hook remember:*)", "Bash(/usr/local/bin/bimri-hook remember:*)", "Bash('/opt/my tools/bimri-hook' remember:*)"} {
-		is.True(isRememberRule(rule))
+		is.True(isAgentRule(rule))
 	}
 }
 

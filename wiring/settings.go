@@ -73,7 +73,7 @@ func Hooks(command string, events []Event) []byte {
 
 // Install wires bimri-hook into the bytes of a Claude Code settings.json,
 // which may be empty when the file does not exist yet: a hook running
-// c.Hook() for every event of Events, and c.PermissionRule() in
+// c.Hook() for every event of Events, and c.Rules() in
 // permissions.allow. Everything else keeps its bytes. bimri-hook's own
 // entries from an earlier install, found by their command (see
 // isHookCommand), are updated where they stand rather than added again, so
@@ -95,12 +95,23 @@ type Receipt struct {
 	// Created lists what install created: "file", "hooks", "hooks.<event>",
 	// "permissions", "permissions.allow".
 	Created []string `json:"created,omitempty"`
-	// KeptRule is the user's own rule, identical to the one install would
-	// add, that was there before install: uninstall leaves it.
+	// KeptRules are the user's own rules, identical to ones install would
+	// add, that were there before install: uninstall leaves them.
+	KeptRules []string `json:"kept_rules,omitempty"`
+	// KeptRule is KeptRules as receipts of versions that allowed only
+	// remember wrote it; read, never written.
 	KeptRule string `json:"kept_rule,omitempty"`
 }
 
 func (r Receipt) created(what string) bool { return slices.Contains(r.Created, what) }
+
+// kept lists KeptRules and the older receipt's KeptRule.
+func (r Receipt) kept() []string {
+	if r.KeptRule != "" && !slices.Contains(r.KeptRules, r.KeptRule) {
+		return append(slices.Clone(r.KeptRules), r.KeptRule)
+	}
+	return r.KeptRules
+}
 
 // InstallReceipt is Install that also returns the receipt of what it
 // created, added to prev, the receipt of an earlier install into the same
@@ -116,7 +127,7 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 	if err != nil {
 		return nil, r, false, err
 	}
-	r = Receipt{Created: slices.Clone(prev.Created), KeptRule: prev.KeptRule}
+	r = Receipt{Created: slices.Clone(prev.Created), KeptRules: prev.kept()}
 	note := func(what string, exists bool) {
 		if !exists && !r.created(what) {
 			r.Created = append(r.Created, what)
@@ -125,11 +136,10 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 	note("file", !d.fresh)
 	hook := c.Hook()
 	mine := func(command string) bool { return command == hook || isHookCommand(command) }
-	rule := c.PermissionRule()
-	// The rule is there and bimri-hook's hooks are not: the user wrote it.
-	userRule := len(prev.Created) == 0 && prev.KeptRule == "" && len(d.rules(func(s string) bool { return s == rule })) > 0
+	// Rules there while bimri-hook's hooks are not: the user wrote them.
+	userRules := len(prev.Created) == 0 && len(prev.kept()) == 0
 	for _, name := range d.eventNames() {
-		userRule = userRule && len(d.handlers(name, mine)) == 0
+		userRules = userRules && len(d.handlers(name, mine)) == 0
 	}
 	wired := make(map[string]bool)
 	for _, e := range Events() {
@@ -151,11 +161,14 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 	}
 	note("permissions", d.get("permissions").Exists())
 	note("permissions.allow", d.get("permissions", "allow").Exists())
-	if userRule {
-		r.KeptRule = rule
-	}
-	if err := d.allow(rule, func(s string) bool { return s == rule || isRememberRule(s) }); err != nil {
-		return nil, r, false, err
+	for _, sub := range AgentCommands {
+		rule := c.Rule(sub)
+		if userRules && len(d.rules(func(s string) bool { return s == rule })) > 0 {
+			r.KeptRules = append(r.KeptRules, rule)
+		}
+		if err := d.allow(rule, func(s string) bool { return s == rule || ruleSub(s) == sub }); err != nil {
+			return nil, r, false, err
+		}
 	}
 	out, changed, err = d.result(settings)
 	return out, r, changed, err
@@ -164,7 +177,7 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 // Uninstall removes from the bytes of a settings.json what Install adds:
 // every hook handler whose command runs a binary named bimri-hook and
 // nothing else (see isHookCommand), every permissions.allow rule
-// PermissionRule makes for such a binary, and the matcher groups, event
+// Command.Rules makes for such a binary, and the matcher groups, event
 // lists, "hooks", "allow" and "permissions" that these removals leave
 // empty; nothing else. Without a receipt it cannot tell an empty list or
 // object that Install filled from one it created: UninstallReceipt can.
@@ -179,7 +192,7 @@ func Uninstall(settings []byte) (out []byte, changed bool, err error) {
 	for _, name := range d.eventNames() {
 		d.unwire(name, isHookCommand)
 	}
-	d.disallow(isRememberRule)
+	d.disallow(isAgentRule)
 	return d.result(settings)
 }
 
@@ -201,13 +214,13 @@ func UninstallReceipt(settings []byte, r Receipt) (out []byte, remove, changed b
 	for _, name := range d.eventNames() {
 		d.unwire(name, isHookCommand)
 	}
-	kept := false
+	kept := map[string]bool{}
 	d.disallow(func(rule string) bool {
-		if rule == r.KeptRule && !kept {
-			kept = true
+		if slices.Contains(r.kept(), rule) && !kept[rule] {
+			kept[rule] = true
 			return false
 		}
-		return isRememberRule(rule)
+		return isAgentRule(rule)
 	})
 	out, changed, err = d.result(settings)
 	if err != nil {
@@ -231,19 +244,28 @@ func isHookCommand(command string) bool {
 		(command == Command{Binary: binary}.Hook() || command == ShellWord(binary)+" hook")
 }
 
-// isRememberRule tells whether a permission rule is the one PermissionRule
+// isAgentRule tells whether a permission rule is one Command.Rules
 // makes, for a binary called bimri-hook in any folder.
-func isRememberRule(rule string) bool {
-	word, ok := strings.CutPrefix(rule, "Bash(")
-	if !ok {
-		return false
+func isAgentRule(rule string) bool { return ruleSub(rule) != "" }
+
+// ruleSub is the subcommand of AgentCommands that rule allows, when rule
+// is one Command.Rule makes for a binary called bimri-hook in any folder;
+// "" otherwise.
+func ruleSub(rule string) string {
+	for _, sub := range AgentCommands {
+		word, ok := strings.CutPrefix(rule, "Bash(")
+		if !ok {
+			return ""
+		}
+		if word, ok = strings.CutSuffix(word, " "+sub+":*)"); !ok {
+			continue
+		}
+		binary, ok := shellUnquote(word)
+		if ok && isBinaryName(binary) && rule == (Command{Binary: binary}).Rule(sub) {
+			return sub
+		}
 	}
-	word, ok = strings.CutSuffix(word, " remember:*)")
-	if !ok {
-		return false
-	}
-	binary, ok := shellUnquote(word)
-	return ok && isBinaryName(binary) && rule == Command{Binary: binary}.PermissionRule()
+	return ""
 }
 
 // isBinaryName tells whether path names the bimri-hook binary: its last

@@ -74,7 +74,9 @@ func TestInstallUninstall(t *testing.T) {
 			is.True(json.Valid(installed))
 			golden(t, filepath.Join("testdata", "golden", tc.name+".install.json"), installed)
 			is.Equal(strings.Count(string(installed), jsonText(c.Hook())), len(Events())) // one handler per event
-			is.Equal(strings.Count(string(installed), jsonText(c.PermissionRule())), 1)
+			for _, rule := range c.Rules() {
+				is.Equal(strings.Count(string(installed), jsonText(rule)), 1) // one rule per command the hooks teach
+			}
 
 			again, changed, err := Install(installed, c)
 			is.NoErr(err)
@@ -87,7 +89,9 @@ func TestInstallUninstall(t *testing.T) {
 			is.NoErr(err)
 			is.True(changed)
 			want := strings.ReplaceAll(string(installed), jsonText(c.Hook()), jsonText(moved.Hook()))
-			want = strings.ReplaceAll(want, jsonText(c.PermissionRule()), jsonText(moved.PermissionRule()))
+			for i, rule := range c.Rules() {
+				want = strings.ReplaceAll(want, jsonText(rule), jsonText(moved.Rules()[i]))
+			}
 			is.Equal(string(reinstalled), want)
 
 			uninstalled, changed, err := Uninstall(installed)
@@ -99,7 +103,9 @@ func TestInstallUninstall(t *testing.T) {
 				golden(t, filepath.Join("testdata", "golden", tc.name+".uninstall.json"), uninstalled)
 			}
 			is.True(!strings.Contains(string(uninstalled), Name+`\" hook`))
-			is.True(!strings.Contains(string(uninstalled), "remember:*)"))
+			for _, sub := range AgentCommands {
+				is.True(!strings.Contains(string(uninstalled), sub+":*)"))
+			}
 
 			again, changed, err = Uninstall(uninstalled)
 			is.NoErr(err)

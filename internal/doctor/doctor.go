@@ -257,17 +257,23 @@ func worse(a, b string) string {
 	return a
 }
 
-// checkPermission: the rule that lets the agent run `remember` without
-// asking, for the binary the hooks run, and whether Claude Code applies it.
+// checkPermission: the rules that let the agent run each memory command
+// the hooks teach it (wiring.AgentCommands) without asking, for the
+// binary the hooks run, and whether Claude Code applies them: one check
+// per rule.
 func (d *doctor) checkPermission(all []scopeWiring) {
 	var want []string // rules the wired binaries need
+	need := func(c wiring.Command) {
+		for _, rule := range c.Rules() {
+			if !slices.Contains(want, rule) {
+				want = append(want, rule)
+			}
+		}
+	}
 	for _, s := range all {
 		for _, h := range s.wiring.Handlers {
 			if binary, ok := wiring.HookBinary(h.Command); ok {
-				rule := wiring.Command{Binary: binary}.PermissionRule()
-				if !slices.Contains(want, rule) {
-					want = append(want, rule)
-				}
+				need(wiring.Command{Binary: binary})
 			}
 		}
 	}
@@ -287,12 +293,10 @@ func (d *doctor) checkPermission(all []scopeWiring) {
 	if plugin {
 		// The plugin's hooks tell the agent to run the plugin's
 		// bin/bimri-hook by its bare name (scripts/launch.sh).
-		if rule := (wiring.Command{Binary: wiring.Name}).PermissionRule(); !slices.Contains(want, rule) {
-			want = append(want, rule)
-		}
+		need(wiring.Command{Binary: wiring.Name})
 	}
 	if len(want) == 0 {
-		d.add(StatusWarn, "permission", "no permissions.allow rule lets the agent run bimri-hook remember, so it must ask before recording",
+		d.add(StatusWarn, "permission", "no permissions.allow rule lets the agent run bimri-hook "+strings.Join(wiring.AgentCommands, ", ")+", so it must ask before each",
 			"bimri-hook install")
 		return
 	}
@@ -305,7 +309,7 @@ func (d *doctor) checkPermission(all []scopeWiring) {
 			if plugin {
 				fix = fmt.Sprintf("add %q to \"permissions\".\"allow\" in ~/.claude/settings.json", rule)
 			}
-			d.add(StatusWarn, "permission", fmt.Sprintf("no settings allow %s, the command the agent is given, so it must ask before recording", rule), fix)
+			d.add(StatusWarn, "permission", fmt.Sprintf("no settings allow %s, a command the agent is given, so it must ask before running it", rule), fix)
 			continue
 		}
 		var scopesWith []string

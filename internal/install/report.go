@@ -31,7 +31,7 @@ func PrintInstalled(w io.Writer, file SettingsFile, command wiring.Command, was 
 	}
 	fmt.Fprintf(w, "%s %s (%s scope)\n", verb, file.Path, file.Scope)
 	fmt.Fprintf(w, "  hooks: %s run %s\n", strings.Join(eventNames(), ", "), command.Hook())
-	fmt.Fprintf(w, "  permission: %s lets the agent record memories without asking\n", command.PermissionRule())
+	fmt.Fprintf(w, "  permissions: %s let the agent run %s without asking\n", strings.Join(command.Rules(), ", "), strings.Join(wiring.AgentCommands, ", "))
 	var replaced []string
 	for _, h := range was.Handlers {
 		if h.Command != command.Hook() && !slices.Contains(replaced, h.Command) {
@@ -39,7 +39,7 @@ func PrintInstalled(w io.Writer, file SettingsFile, command wiring.Command, was 
 		}
 	}
 	for _, r := range was.Rules {
-		if r != command.PermissionRule() && !slices.Contains(replaced, r) {
+		if !slices.Contains(command.Rules(), r) && !slices.Contains(replaced, r) {
 			replaced = append(replaced, r)
 		}
 	}
