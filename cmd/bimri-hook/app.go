@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/config"
+	"github.com/bimri/bimri-hook/wiring"
 	"github.com/urfave/cli/v2"
 )
 
@@ -74,9 +76,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, now time.Time) *cli.App {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, now: now}
 	cmds := []*cli.Command{
 		a.hookCommand(),
-		a.agentRuns(a.rememberCommand()),
-		a.agentRuns(a.forgetCommand()),
-		a.agentRuns(a.reviveCommand()),
+		a.rememberCommand(),
+		a.forgetCommand(),
+		a.reviveCommand(),
 		a.showCommand(),
 		a.whyCommand(),
 		a.forecastCommand(),
@@ -91,6 +93,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, now time.Time) *cli.App {
 		a.versionCommand(),
 	}
 	for _, c := range cmds {
+		if slices.Contains(wiring.MemoryCommands, c.Name) {
+			a.agentRuns(c)
+		}
 		c.Flags = append(c.Flags, commonFlags()...)
 		c.OnUsageError = usageError
 		// simulate reads its flags anywhere; merge-driver's arguments are
@@ -196,8 +201,8 @@ type app struct {
 // a loaded machine, then delays a record instead of failing it.
 const agentLockWait = 45 * time.Second
 
-// agentRuns marks cmd as one the agent runs itself (remember, forget, and
-// any command the agent is told to run to change memory): it waits up to
+// agentRuns marks cmd as one the agent runs itself (wiring.MemoryCommands,
+// the commands the hooks teach it to change memory): it waits up to
 // agentLockWait for the lock, or lock_timeout if that is longer.
 func (a *app) agentRuns(cmd *cli.Command) *cli.Command {
 	action := cmd.Action

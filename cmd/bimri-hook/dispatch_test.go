@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bimri/bimri-hook/wiring"
 	"github.com/matryer/is"
 )
 
@@ -41,4 +43,18 @@ func TestHookDispatch(t *testing.T) {
 	}
 	is.True(strings.Contains(answers[0], "generates invoices"))
 	is.Equal(answers[0], answers[1])
+}
+
+// Every subcommand the hooks teach the agent (wiring.MemoryCommands, the
+// list the plugin's approval follows) is a command of the binary.
+func TestMemoryCommandsAreCommands(t *testing.T) {
+	var cmds []string
+	for _, c := range newApp(nil, nil, nil, time.Now()).Commands {
+		cmds = append(cmds, c.Name)
+	}
+	for _, name := range wiring.MemoryCommands {
+		if !slices.Contains(cmds, name) {
+			t.Errorf("wiring.MemoryCommands names %q, which is not a command", name)
+		}
+	}
 }

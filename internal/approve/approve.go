@@ -1,0 +1,235 @@
+// Package approve decides which tool calls the plugin's PreToolUse hook
+// lets run without asking the user: a plugin cannot ship permission rules
+// (measured: a plugin's settings.json allow rule is ignored), so its hook
+// answers "allow" for exactly the plugin's own memory commands, and its
+// own MCP tools, and nothing else.
+//
+// A Bash command is approved only when it is one simple command, the
+// taught binary followed by one of wiring.MemoryCommands, whose every word
+// a shell reads as literal text: nothing it would expand (parameters,
+// command or process substitution, arithmetic, globs, braces, tildes) and
+// nothing that chains or redirects (; & && || | newlines, redirections
+// other than a here-document with a quoted delimiter, whose body no shell
+// expands). The command is parsed by mvdan.cc/sh's bash parser, then held
+// to a whitelist: a word part the parser reads as anything but literal
+// text refuses the whole command, so what the parser does not know it
+// refuses rather than approves.
+package approve
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/bimri/bimri-hook/wiring"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// MaxCommand bounds the command looked at: a taught command is a few
+// hundred bytes; a longer one is asked about, not parsed.
+const MaxCommand = 64 << 10
+
+// Tool reports whether the tool call named tool, with command the Bash
+// tool's command (empty for other tools), is one of the plugin's own,
+// given binary, the command the hooks teach the agent to run.
+func Tool(tool, command, binary string) bool {
+	if tool == "Bash" {
+		return Bash(command, binary)
+	}
+	return slices.Contains(wiring.MCPTools, tool)
+}
+
+// Bash reports whether command is exactly one invocation of binary with
+// one of wiring.MemoryCommands, with nothing a shell would expand or
+// chain.
+func Bash(command, binary string) bool {
+	argv, ok := Argv(command)
+	return ok && len(argv) >= 2 && argv[0] == binary && slices.Contains(wiring.MemoryCommands, argv[1])
+}
+
+// Argv returns the words a shell would pass to the program command runs,
+// and ok, when command is one simple command whose words are all literal
+// text (see the package comment); else ok is false.
+func Argv(command string) (argv []string, ok bool) {
+	command = strings.TrimRight(command, " \t\n")
+	if command == "" || len(command) > MaxCommand || !plainText(command) {
+		return nil, false
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(command), "")
+	if err != nil || len(f.Stmts) != 1 || len(f.Last) > 0 {
+		return nil, false
+	}
+	st := f.Stmts[0]
+	call, isCall := st.Cmd.(*syntax.CallExpr)
+	if !isCall || st.Negated || st.Background || st.Coprocess || st.Disown || st.Semicolon.IsValid() || len(st.Comments) > 0 ||
+		len(call.Assigns) > 0 || len(call.Args) == 0 {
+		return nil, false
+	}
+	// Only the here-document's body may hold a newline: the command
+	// itself ends on the first line.
+	line := strings.IndexByte(command, '\n')
+	if line >= 0 && call.End().Offset() > uint(line) {
+		return nil, false
+	}
+	if !quotedHeredocOnly(st.Redirs, command, line) {
+		return nil, false
+	}
+	for _, w := range call.Args {
+		s, lit := literal(w)
+		if !lit {
+			return nil, false
+		}
+		argv = append(argv, s)
+	}
+	return argv, true
+}
+
+// plainText refuses control characters but the tab and the newline, and
+// text that is not UTF-8: a shell may read them otherwise than a parser.
+func plainText(s string) bool {
+	for _, r := range s {
+		if r == unicode.ReplacementChar || (unicode.IsControl(r) && r != '\t' && r != '\n') {
+			return false
+		}
+	}
+	return true
+}
+
+// quotedHeredocOnly allows no redirection but one here-document whose
+// delimiter is quoted (no shell expands its body), written on the
+// command's line with its body after it and nothing after the body's end.
+func quotedHeredocOnly(redirs []*syntax.Redirect, command string, line int) bool {
+	switch len(redirs) {
+	case 0:
+		return line < 0
+	case 1:
+	default:
+		return false
+	}
+	r := redirs[0]
+	if (r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc) || r.N != nil || r.Word == nil || r.Hdoc == nil || line < 0 {
+		return false
+	}
+	if r.Word.End().Offset() > uint(line) || !quotedWord(r.Word) {
+		return false
+	}
+	for _, p := range r.Hdoc.Parts {
+		if _, ok := p.(*syntax.Lit); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// quotedWord is a here-document delimiter that quotes it, wholly or in
+// part (as the shell reads it, any quoting turns expansion off), and is
+// otherwise literal.
+func quotedWord(w *syntax.Word) bool {
+	quoted := false
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.SglQuoted:
+			quoted = quoted || !p.Dollar
+		case *syntax.DblQuoted:
+			if p.Dollar || !allLit(p.Parts) {
+				return false
+			}
+			quoted = true
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, `$`+"`") {
+				return false
+			}
+			quoted = quoted || strings.Contains(p.Value, `\`)
+		default:
+			return false
+		}
+	}
+	return quoted
+}
+
+func allLit(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		if _, ok := p.(*syntax.Lit); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// literal returns the text a shell makes of w, when every part of it is
+// literal: unquoted characters from a set no shell gives a meaning
+// (bash's and zsh's globs, braces, tildes, zsh's =cmd and history marks
+// are out), single-quoted text, and double-quoted text that holds no
+// expansion; no newline in any.
+func literal(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for i, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if !plainWord(p.Value, i == 0) {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar || strings.Contains(p.Value, "\n") {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			if p.Dollar || !allLit(p.Parts) {
+				return "", false
+			}
+			for _, q := range p.Parts {
+				s, ok := doubleQuoted(q.(*syntax.Lit).Value)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(s)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// plainWord is unquoted text made only of letters, digits and
+// _ . / , : + - = @ %, and not starting with = (zsh expands =cmd).
+func plainWord(s string, first bool) bool {
+	if first && strings.HasPrefix(s, "=") {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("_./,:+-=@%", r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// doubleQuoted unescapes the text between double quotes, as bash and zsh
+// read it: a backslash before $ ` " or \ stands for that character, any
+// other backslash for itself. A newline, or $ or ` left unescaped (which
+// the parser would not have made a literal), refuses it.
+func doubleQuoted(s string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\n', '$', '`':
+			return "", false
+		case '\\':
+			if i+1 < len(s) && strings.IndexByte("$`\"\\", s[i+1]) >= 0 {
+				i++
+				b.WriteByte(s[i])
+				continue
+			}
+			if i+1 < len(s) && s[i+1] == '\n' {
+				return "", false
+			}
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), true
+}
