@@ -55,6 +55,9 @@ func length16(s string) int {
 // go in that order until the next one does not fit (the global memory
 // stops at its share of the room first); nothing is ever cut mid-line,
 // and the result never exceeds v.Limit.
+//
+// It is two steps: chooseGroups says what may go in, in which group and
+// order; layOut fits the groups into the limit and writes them.
 func ContextView(f *File, v View) string {
 	if v.Name == "" {
 		v.Name = "bimri.md"
@@ -62,9 +65,17 @@ func ContextView(f *File, v View) string {
 	if v.Archive == "" {
 		v.Archive = ArchiveName
 	}
+	return layOut(f, v, chooseGroups(f, v))
+}
+
+// chooseGroups is what may go into the view, group by group in the
+// order they go in, each group's lines in its own order and with its
+// bounds on room (share, leave). What is left out for room is decided
+// by layOut, from the end of that order.
+func chooseGroups(f *File, v View) []viewGroup {
 	var groups []viewGroup
 	if v.Global != nil {
-		g := viewGroup{heading: "## About you (global memory, all workspaces)"}
+		g := viewGroup{heading: "## About you (global memory, all workspaces)", global: true}
 		for t := 1; t <= 2; t++ {
 			for _, e := range v.Global.Entries(t) {
 				g.add(viewEntry(e, false), true)
@@ -72,9 +83,6 @@ func ContextView(f *File, v View) string {
 		}
 		groups = append(groups, g)
 	}
-	// Tier 2 goes in the order the budget keeps it (importance 5 first,
-	// then importance x freshness), as of the last pass, so the entries
-	// the view leaves out for room are those the budget would take first.
 	// The latest work (recorded on the pass's day or the day before) comes
 	// first: it is what the next session most needs, and there is little
 	// of it. Then what lasts: Tier 1, and the decisions (Tier 2 importance
@@ -82,9 +90,28 @@ func ContextView(f *File, v View) string {
 	// their room, unless that would give it less than half the view, so a
 	// large Tier 1 cannot crowd them out; Advise asks the agent to
 	// consolidate before what lasts outgrows LastingRoom.
-	latest := viewGroup{heading: "## Latest work (Tier 2, recorded today or yesterday)"}
-	decisions := viewGroup{heading: "## Decisions (Tier 2, importance 5, newest first)"}
-	t2g := viewGroup{heading: "## Active context (Tier 2, by importance x freshness)"}
+	latest, decisions, rest := tier2Groups(f, v.Limit)
+	t1 := viewGroup{heading: tier1Heading, leave: decisions.length()}
+	for _, b := range f.Tiers[0].Blocks {
+		switch {
+		case b.Entry != nil:
+			t1.add(viewEntry(b.Entry, false), true)
+		case b.Note != nil:
+			t1.add(tier1Note(b.Note), false)
+		}
+	}
+	return append(groups, latest, t1, decisions, patternGroup(f), unreadGroup(f, v.Limit/5), rest)
+}
+
+// tier2Groups sorts Tier 2's entries into the view's three groups of
+// them: the latest work, the decisions and the rest (see tier2Group).
+// Tier 2 goes in the order the budget keeps it (importance 5 first,
+// then importance x freshness), as of the last pass, so the entries the
+// view leaves out for room are those the budget would take first.
+func tier2Groups(f *File, limit int) (latest, decisions, rest viewGroup) {
+	latest = viewGroup{heading: "## Latest work (Tier 2, recorded today or yesterday)"}
+	decisions = viewGroup{heading: "## Decisions (Tier 2, importance 5, newest first)"}
+	rest = viewGroup{heading: "## Active context (Tier 2, by importance x freshness)"}
 	// Which group an entry goes to does not depend on the order, so each
 	// group takes its own entries in the budget's order (see addRanked).
 	// They are counted first, to rank them all in one allocation.
@@ -106,59 +133,59 @@ func ContextView(f *File, v View) string {
 			pos++
 		}
 	}
-	latest.addRanked(split[0], v.Limit)
-	decisions.addRanked(split[1], v.Limit)
-	t2g.addRanked(split[2], v.Limit)
-	groups = append(groups, latest)
+	latest.addRanked(split[0], limit)
+	decisions.addRanked(split[1], limit)
+	rest.addRanked(split[2], limit)
+	return latest, decisions, rest
+}
 
-	t1 := viewGroup{heading: tier1Heading, leave: decisions.length()}
-	for _, b := range f.Tiers[0].Blocks {
-		switch {
-		case b.Entry != nil:
-			t1.add(viewEntry(b.Entry, false), true)
-		case b.Note != nil:
-			t1.add(tier1Note(b.Note), false)
-		}
-	}
-	groups = append(groups, t1, decisions)
-
+// patternGroup is Tier 3, established patterns first. Patterns with a
+// sentence say something; the automatic ones only count a tag, so they
+// share one compact line after them.
+func patternGroup(f *File) viewGroup {
 	pats := f.Patterns()
 	slices.SortStableFunc(pats, patternOrder)
-	// Patterns with a sentence say something; the automatic ones only
-	// count a tag, so they share one compact line after them.
-	t3 := viewGroup{heading: "## Patterns (Tier 3; EMERGING ones are hypotheses)"}
+	g := viewGroup{heading: "## Patterns (Tier 3; EMERGING ones are hypotheses)"}
 	var counts []*Pattern
 	for _, p := range pats {
 		if !p.hasSentence() {
 			counts = append(counts, p)
 			continue
 		}
-		t3.add(fmt.Sprintf("- %s, %d obs [%s] %s (id %s)", p.Level, p.Observations, strings.Join(p.Tags, ","), p.Text, p.ID), true)
+		g.add(fmt.Sprintf("- %s, %d obs [%s] %s (id %s)", p.Level, p.Observations, strings.Join(p.Tags, ","), p.Text, p.ID), true)
 	}
 	if len(counts) > maxTopics {
 		counts = counts[:maxTopics]
 	}
 	if len(counts) > 0 {
-		t3.add("- recurring topics (tag, entries): "+compactTopics(counts), true)
+		g.add("- recurring topics (tag, entries): "+compactTopics(counts), true)
 	}
-	groups = append(groups, t3)
+	return g
+}
 
-	// Lines of Tier 2 and 3 that are not entries or patterns never decay
-	// or leave, and nothing reads them: the model sees them, marked, so it
-	// can record them properly. They get at most a fifth of the view, so
-	// many of them cannot crowd out Tier 2.
-	unread := viewGroup{heading: "## Unread lines (not entries: they never decay; re-record them)", share: v.Limit / 5}
+// unreadGroup is the lines of Tier 2 and 3 that are not entries or
+// patterns. They never decay or leave, and nothing reads them: the model
+// sees them, marked, so it can record them properly. They get at most
+// share of the view, so many of them cannot crowd out Tier 2.
+func unreadGroup(f *File, share int) viewGroup {
+	g := viewGroup{heading: "## Unread lines (not entries: they never decay; re-record them)", share: share}
 	for t := 2; t <= 3; t++ {
 		for _, b := range f.Tiers[t-1].Blocks {
 			if b.Note != nil {
-				unread.add(fmt.Sprintf("- unread, Tier %d (note id %s): %s", t, NoteID(b.Note), strings.Join(trimmed(b.Note.Lines), " ")), true)
+				g.add(fmt.Sprintf("- unread, Tier %d (note id %s): %s", t, NoteID(b.Note), strings.Join(trimmed(b.Note.Lines), " ")), true)
 			}
 		}
 	}
-	groups = append(groups, unread)
+	return g
+}
 
-	groups = append(groups, t2g)
-
+// layOut writes the view: the head line, then the groups in order, each
+// heading with the lines of it that fit, then the footer. Lines go in
+// until the next one does not fit in the room its group has (the limit,
+// less the group's bounds); a group whose bound stops it lets the groups
+// after it go on, one stopped by the limit ends the view. Room for the
+// footer is kept throughout.
+func layOut(f *File, v View, groups []viewGroup) string {
 	total := 0
 	for _, g := range groups {
 		total += g.hidden
@@ -168,102 +195,145 @@ func ContextView(f *File, v View) string {
 			}
 		}
 	}
-	sessions := "sessions"
-	if f.Header.Sessions == 1 {
-		sessions = "session"
-	}
-	head := fmt.Sprintf("# BIMRI memory (%s): %d %s, last maintained %s", v.Name, f.Header.Sessions, sessions, lastMaintained(f.Header))
-	footer := func(left int) string {
-		if left == 0 {
-			return fmt.Sprintf("All %d items shown. The full memory file is %s.", total, v.Name)
-		}
-		rest := fmt.Sprintf("%d of %d items left out for space (lowest priority first). The full memory file is %s; what left it is in %s.", left, total, v.Name, v.Archive)
-		if v.Search != "" {
-			rest += fmt.Sprintf(" To find either, run: %s WORDS", v.Search)
-		}
-		return rest
-	}
+	head := viewHead(f, v)
 	// Room is kept for the longest footer, the one that says every item
 	// was left out. When the whole view fits with its own, shorter footer,
 	// only that much is kept, so a limit of exactly the full length shows
 	// everything.
-	reserve := Length(footer(total))
-	need := Length(head) + 1 + Length(footer(0))
+	w := &viewWriter{limit: v.Limit, reserve: Length(viewFooter(v, total, total))}
+	need := Length(head) + 1 + Length(viewFooter(v, total, 0))
 	for _, g := range groups {
 		need += g.length()
 	}
 	if need <= v.Limit {
-		reserve = Length(footer(0))
+		w.reserve = Length(viewFooter(v, total, 0))
 	}
-
 	// Sized once: the view is at most its limit, and a UTF-16 unit is at
 	// most 3 bytes of UTF-8; growing by doubling touched twice the memory.
-	var b strings.Builder
-	b.Grow(min(viewBytes(head, groups, footer(total)), 3*v.Limit))
-	used := 0
-	add := func(s string) bool {
-		n := Length(s) + 1
-		if used+n+reserve > v.Limit {
-			return false
-		}
-		b.WriteString(s)
-		b.WriteByte('\n')
-		used += n
-		return true
-	}
-	// The global memory must not crowd out the workspace's: it gets the
-	// room the workspace's memory leaves, and never less than a third of
-	// the view, so each keeps a share however large the other grows.
-	globalRoom := v.Limit
-	if v.Global != nil {
-		workspace := 0
-		for _, g := range groups[1:] {
-			workspace += g.length()
-		}
-		// room bounds used+reserve; the third is counted after the head.
-		globalRoom = min(max(Length(head)+1+reserve+v.Limit/3, v.Limit-workspace), v.Limit)
-	}
+	w.b.Grow(min(viewBytes(head, groups, viewFooter(v, total, total)), 3*v.Limit))
+	forGlobal := globalRoom(v, groups, head, w.reserve)
 	shown := 0
-	full := !add(head)
-	for i, g := range groups {
+	full := !w.add(head)
+	for _, g := range groups {
 		if full || len(g.lines) == 0 {
 			continue
 		}
-		room, capped := v.Limit, false
-		if i == 0 && v.Global != nil {
-			room, capped = globalRoom, globalRoom < v.Limit
-		}
-		if g.share > 0 && used+g.share < room {
-			room, capped = used+g.share, true
-		}
-		if g.leave > 0 {
-			if r := max(used+v.Limit/2, v.Limit-g.leave); r < room {
-				room, capped = r, true
-			}
-		}
-		// A heading goes in only with its first line. When a group's share
-		// is spent, the groups after it still follow.
-		if used+Length(g.heading)+Length(g.lines[0].text)+2+reserve > room {
-			full = !capped
-			continue
-		}
-		add(g.heading)
-		for _, l := range g.lines {
-			if used+Length(l.text)+1+reserve > room || !add(l.text) {
-				full = !capped
-				break
-			}
-			if l.item {
-				shown++
-			}
+		room, capped := g.room(v.Limit, w.used, forGlobal)
+		n, whole := w.addGroup(g, room)
+		shown += n
+		if !whole {
+			full = !capped // the groups after a spent share still follow
 		}
 	}
-	last := footer(total - shown)
+	last := viewFooter(v, total, total-shown)
 	if Length(last) > v.Limit {
 		return truncateUnits(last, v.Limit)
 	}
-	b.WriteString(last)
-	return b.String()
+	w.b.WriteString(last)
+	return w.b.String()
+}
+
+// globalRoom is the room the global memory may take, as a bound on the
+// view's length: the global memory must not crowd out the workspace's,
+// so it gets the room the workspace's memory leaves, and never less than
+// a third of the view, so each keeps a share however large the other
+// grows.
+func globalRoom(v View, groups []viewGroup, head string, reserve int) int {
+	if v.Global == nil {
+		return v.Limit
+	}
+	workspace := 0
+	for _, g := range groups {
+		if !g.global {
+			workspace += g.length()
+		}
+	}
+	// room bounds used+reserve; the third is counted after the head.
+	return min(max(Length(head)+1+reserve+v.Limit/3, v.Limit-workspace), v.Limit)
+}
+
+// room is the room g may fill, as a bound on the view's length, when
+// used units of a view of limit units are written: the limit, less the
+// group's bounds (forGlobal for the global memory's, its share, the room
+// it leaves). capped says a bound, not the limit, set it.
+func (g viewGroup) room(limit, used, forGlobal int) (room int, capped bool) {
+	room = limit
+	if g.global {
+		room, capped = forGlobal, forGlobal < limit
+	}
+	if g.share > 0 && used+g.share < room {
+		room, capped = used+g.share, true
+	}
+	if g.leave > 0 {
+		if r := max(used+limit/2, limit-g.leave); r < room {
+			room, capped = r, true
+		}
+	}
+	return room, capped
+}
+
+// viewHead is the view's first line.
+func viewHead(f *File, v View) string {
+	sessions := "sessions"
+	if f.Header.Sessions == 1 {
+		sessions = "session"
+	}
+	return fmt.Sprintf("# BIMRI memory (%s): %d %s, last maintained %s", v.Name, f.Header.Sessions, sessions, lastMaintained(f.Header))
+}
+
+// viewFooter is the view's last line, when left of its total items are
+// left out.
+func viewFooter(v View, total, left int) string {
+	if left == 0 {
+		return fmt.Sprintf("All %d items shown. The full memory file is %s.", total, v.Name)
+	}
+	rest := fmt.Sprintf("%d of %d items left out for space (lowest priority first). The full memory file is %s; what left it is in %s.", left, total, v.Name, v.Archive)
+	if v.Search != "" {
+		rest += fmt.Sprintf(" To find either, run: %s WORDS", v.Search)
+	}
+	return rest
+}
+
+// viewWriter is the view as layOut writes it: the lines so far and the
+// room they use, in UTF-16 units with their newlines, with reserve kept
+// for the footer.
+type viewWriter struct {
+	b       strings.Builder
+	limit   int
+	used    int
+	reserve int
+}
+
+// add writes line s if it fits in the limit with the footer's reserve.
+func (w *viewWriter) add(s string) bool {
+	n := Length(s) + 1
+	if w.used+n+w.reserve > w.limit {
+		return false
+	}
+	w.b.WriteString(s)
+	w.b.WriteByte('\n')
+	w.used += n
+	return true
+}
+
+// addGroup writes g's heading and its lines while they fit in room (a
+// bound on used+reserve, never over the limit), and says how many items
+// it wrote and whether every line fit. A heading goes in only with its
+// first line.
+func (w *viewWriter) addGroup(g viewGroup, room int) (shown int, whole bool) {
+	if w.used+Length(g.heading)+Length(g.lines[0].text)+2+w.reserve > room {
+		return 0, false
+	}
+	w.add(g.heading)
+	for _, l := range g.lines {
+		if w.used+Length(l.text)+1+w.reserve > room || !w.add(l.text) {
+			return shown, false
+		}
+		if l.item {
+			shown++
+		}
+	}
+	return shown, true
 }
 
 // tier2Group is the view's group for a Tier 2 entry recorded days
@@ -324,7 +394,10 @@ const maxTopics = 30
 type viewGroup struct {
 	heading string
 	lines   []viewLine
-	share   int // the most room the group may take; 0 for no bound
+	// global marks the global memory's group, which has the room the
+	// workspace's groups leave (globalRoom).
+	global bool
+	share  int // the most room the group may take; 0 for no bound
 	// leave is the room the group leaves for those after it, as long as
 	// it keeps half the view; 0 for none.
 	leave  int
