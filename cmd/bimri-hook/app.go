@@ -66,7 +66,7 @@ func errorLine(err error) string {
 // `bimri-hook --dir X remember ...`.
 func commonFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "dir", Usage: "workspace `FOLDER` (CLAUDE_PROJECT_DIR wins when set)"},
+		&cli.StringFlag{Name: "dir", Usage: "workspace `FOLDER` (default: the nearest folder above holding bimri.md, else the git repository's root, else the current folder; CLAUDE_PROJECT_DIR wins when set)"},
 		&cli.StringFlag{Name: "config", Usage: "config `FILE` (default: $BIMRI_CONFIG, else <workspace>/.claude/bimri.json if present)"},
 		&cli.StringFlag{Name: "today", Usage: "the date to act as today, `YYYY-MM-DD` (default: $BIMRI_TODAY, else the clock)"},
 	}

@@ -63,6 +63,10 @@ func TestScripts(t *testing.T) {
 			env.Setenv("BIMRI_HOOK_BIN", "bimri-hook")
 			env.Setenv("CLAUDE_PROJECT_DIR", "")
 			env.Setenv("PROJ", proj)
+			// The workspace is found by walking up from the current
+			// folder (workspace.Find): never above $WORK, whatever the
+			// machine holds there.
+			env.Setenv("GIT_CEILING_DIRECTORIES", work)
 			env.Setenv("TRANSCRIPTS", filepath.Join(home, ".claude", "projects", "-home-dev-proj"))
 			env.Cd = proj
 			return nil

@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/config"
@@ -19,28 +17,11 @@ type openedWorkspace struct {
 	now    time.Time // today, as the clock or --today says
 }
 
-// resolveRoot applies the documented order: CLAUDE_PROJECT_DIR, else the
-// hook input's cwd, else --dir, else the current directory.
+// resolveRoot is the workspace a command works on (workspace.Root):
+// CLAUDE_PROJECT_DIR, else the hook input's cwd, else --dir, else the
+// workspace found from the current folder as git finds a repository.
 func resolveRoot(c *cli.Context, inputCwd string) (string, error) {
-	root := os.Getenv("CLAUDE_PROJECT_DIR")
-	if root == "" {
-		root = inputCwd
-	}
-	if root == "" {
-		root = commonFlag(c, "dir", "")
-	}
-	if root == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", fmt.Errorf("current directory: %w", err)
-		}
-		root = wd
-	}
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return "", fmt.Errorf("workspace %q: %w", root, err)
-	}
-	return abs, nil
+	return workspace.Root(inputCwd, commonFlag(c, "dir", ""))
 }
 
 // today reads --today / BIMRI_TODAY, else the clock's local date.

@@ -1,6 +1,6 @@
 // Package workspace finds what a command works on outside the memory file
-// itself: the binary the agent is told to run, the user's home, and the
-// user's memory across workspaces.
+// itself: the workspace (Root, Find), the binary the agent is told to run,
+// the user's home, and the user's memory across workspaces.
 package workspace
 
 import (
