@@ -34,9 +34,9 @@ build:
 # package installs Claude Code 2.1.332 with npm into a cache on first use.
 test: cross-check
 	@unformatted=$$("$$($(GO) env GOROOT)/bin/gofmt" -l .); if [ -n "$$unformatted" ]; then echo "gofmt -w these files:"; echo "$$unformatted"; exit 1; fi
-	$(GO) vet ./...
+	$(GO) vet -tags bench ./...
 	bash scripts/checkdocs.sh
-	$(GO) test -count=1 -timeout 30m ./...
+	$(GO) test -tags bench -count=1 -timeout 30m ./...
 
 demo:
 	bash scripts/demo.sh
@@ -50,7 +50,7 @@ fuzz:
 
 # The recall evaluation docs/recall.md quotes: deterministic for a seed.
 eval:
-	$(GO) run ./reliability/cmd/recalleval -seed 1
+	$(GO) run -tags bench ./bench/recalleval -seed 1
 
 bench:
 	bash scripts/bench.sh
@@ -69,15 +69,15 @@ PGO_OUT    ?= cmd/bimri-hook/default.pgo
 pgo:
 	@mkdir -p $(dir $(PGO_OUT))
 	@work=$$(mktemp -d) && trap 'rm -rf "$$work"' EXIT && \
-	$(GO) build -o $$work/genfull ./reliability/cmd/genfull && \
+	$(GO) build -tags bench -o $$work/genfull ./bench/genfull && \
 	$$work/genfull -dir $$work/full >/dev/null && \
 	$$work/genfull -dir $$work/big -tier2-entries 10000 >/dev/null && \
 	$$work/genfull -dir $$work/recall -days 125 -per-day 81 >/dev/null && \
 	BIMRI_PGO_WORK=$$work BIMRI_PGO_PROFILE=$$work/hooks.pprof \
-		$(GO) test -pgo=off -trimpath -tags $(TAGS) -count=1 -run '^$$' -bench '^BenchmarkHookMix$$' -benchtime $(PGO_ROUNDS)x ./cmd/bimri-hook && \
+		$(GO) test -pgo=off -trimpath -tags $(TAGS),bench -count=1 -run '^$$' -bench '^BenchmarkHookMix$$' -benchtime $(PGO_ROUNDS)x ./cmd/bimri-hook && \
 	$(GO) tool pprof -proto -ignore 'mixWorkspace\)\.reset' $$work/hooks.pprof > $(PGO_OUT)
 	@echo "make pgo: wrote $(PGO_OUT)"
-	$(GO) test -pgo=off -count=1 -run '^TestDefaultPGOHasNoPaths$$' ./cmd/bimri-hook
+	$(GO) test -pgo=off -tags bench -count=1 -run '^TestDefaultPGOHasNoPaths$$' ./cmd/bimri-hook
 
 install:
 	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(PREFIX)/bin/bimri-hook ./cmd/bimri-hook

@@ -9,10 +9,10 @@
 #   BENCH_DIR=/dev/shm bash scripts/bench.sh   # workspace on tmpfs: no fsync cost
 #   RUNS=10 GAP=3s bash scripts/bench.sh     # a pause before each run, as between real hooks
 #
-# The full file comes from reliability/cmd/genfull (Tier 1, 2 and 3 near
+# The full file comes from bench/genfull (Tier 1, 2 and 3 near
 # their claude-code budgets, ~6,000 tokens, plus a four-month archive),
 # the big one from genfull -tier2-entries 10000 (1.8 MB);
-# reliability/cmd/benchrun does the timing, every command interleaved with
+# bench/benchrun does the timing, every command interleaved with
 # the others in one loop, each run from a fresh copy of its workspace
 # made outside the timed region; see benchrun for the details. It needs
 # nothing installed; GNU time, when present, gives the peak RSS.
@@ -30,10 +30,10 @@ trap 'rm -rf "$work"' EXIT
 
 # Built as `make build` builds it, so the figures are the shipped binary's.
 "$GO" build -trimpath -tags urfave_cli_no_docs -ldflags '-s -w' -o "$work/bimri-hook" ./cmd/bimri-hook
-"$GO" build -trimpath -ldflags '-s -w' -o "$work/gofloor" ./reliability/cmd/gofloor
-"$GO" build -trimpath -tags urfave_cli_no_docs -ldflags '-s -w' -o "$work/golinked" ./reliability/cmd/golinked
-"$GO" build -o "$work/genfull" ./reliability/cmd/genfull
-"$GO" build -o "$work/benchrun" ./reliability/cmd/benchrun
+"$GO" build -trimpath -ldflags '-s -w' -tags bench -o "$work/gofloor" ./bench/gofloor
+"$GO" build -trimpath -tags bench,urfave_cli_no_docs -ldflags '-s -w' -o "$work/golinked" ./bench/golinked
+"$GO" build -tags bench -o "$work/genfull" ./bench/genfull
+"$GO" build -tags bench -o "$work/benchrun" ./bench/benchrun
 "$work/genfull" -dir "$work/full" >/dev/null
 "$work/genfull" -dir "$work/big" -tier2-entries 10000 >/dev/null
 # Recall's case: a memory like the full one with a 10,000-record archive.

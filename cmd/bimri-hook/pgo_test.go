@@ -1,3 +1,5 @@
+//go:build bench
+
 package main
 
 import (
@@ -21,7 +23,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bimri/bimri-hook/internal/benchwork"
+	"github.com/bimri/bimri-hook/bench/benchwork"
 	"github.com/bimri/bimri-hook/memfile"
 )
 
@@ -31,7 +33,7 @@ import (
 // a prompt that recalls and a 10,000-entry file. `make pgo` profiles it
 // into default.pgo, the profile `go build` optimises the binary with.
 //
-// It needs the workspaces reliability/cmd/genfull makes, under
+// It needs the workspaces bench/genfull makes, under
 // $BIMRI_PGO_WORK: full (-dir), big (-tier2-entries 10000) and recall
 // (-days 125 -per-day 81); without it, it skips. What it runs depends
 // only on those files and -benchtime.

@@ -1,8 +1,10 @@
+//go:build bench
+
 // Command genfull writes a full memory for benchmarks: a bimri.md whose
 // three tiers sit near their budgets for the claude-code profile (about
 // 6,000 tokens in all), and the archive that months of use leave behind.
 //
-//	go run ./reliability/cmd/genfull -dir /tmp/full
+//	go run -tags bench ./bench/genfull -dir /tmp/full
 //
 // It does not make the file up line by line: it replays -days days of
 // sessions, each recording a handful of entries and running the real

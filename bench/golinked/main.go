@@ -1,3 +1,5 @@
+//go:build bench
+
 // Command golinked links and initialises every package bimri-hook
 // imports, and then only prints one line: what starting this binary costs
 // before it does any work of its own. `make bench` times it beside

@@ -1,3 +1,5 @@
+//go:build bench
+
 // Command recalleval is `make eval`: it lives months of a scripted
 // workspace (fixed seed), then asks probe prompts whose answers are known
 // entries, and reports how often each way of giving the model memory puts
@@ -10,7 +12,7 @@
 //   - most recent: a simple baseline that adds the k newest entries, from
 //     the file and the archive together, to every prompt.
 //
-//     go run ./reliability/cmd/recalleval -seed 1
+//     go run -tags bench ./bench/recalleval -seed 1
 //
 // The scenario: topics recur for months; most entries are routine work on
 // a topic (sharing its words), and now and then a decision is recorded

@@ -1,4 +1,4 @@
-//go:build unix
+//go:build bench && unix
 
 // Command benchrun times whole bimri-hook processes side by side with cat
 // of the same memory file, and reports the medians, the ratio to cat and
@@ -6,7 +6,7 @@
 // starting the binary at all, so the hook's own work can be told from its
 // start-up.
 //
-//	go run ./reliability/cmd/benchrun -bin dist/bimri-hook -full /tmp/full [-big /tmp/big] [-floor gofloor -linked golinked]
+//	go run -tags bench ./bench/benchrun -bin dist/bimri-hook -full /tmp/full [-big /tmp/big] [-floor gofloor -linked golinked]
 //
 // Every command runs in a workspace of its own, put back before each run
 // (outside the timed region, followed by a sync so no dirty page is
@@ -66,7 +66,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/bimri/bimri-hook/internal/benchwork"
+	"github.com/bimri/bimri-hook/bench/benchwork"
 	"github.com/bimri/bimri-hook/memfile"
 )
 
@@ -151,8 +151,8 @@ func run() error {
 	today := flag.String("today", "2026-11-29", "BIMRI_TODAY for the hook runs")
 	recallSrc := flag.String("recall", "", "folder holding a memory with a 10,000-record archive (from genfull -days 125 -per-day 81; optional): time UserPromptSubmit's recall on it")
 	only := flag.String("only", "", "a regular expression: time only the commands whose names match it, with their cats (for a quick look at one case)")
-	floor := flag.String("floor", "", "a Go program that only prints a line (reliability/cmd/gofloor; optional): the start-up of any Go process")
-	linked := flag.String("linked", "", "a Go program that links every package bimri-hook imports and only prints a line (reliability/cmd/golinked; optional): the binary's start-up before any work")
+	floor := flag.String("floor", "", "a Go program that only prints a line (bench/gofloor; optional): the start-up of any Go process")
+	linked := flag.String("linked", "", "a Go program that links every package bimri-hook imports and only prints a line (bench/golinked; optional): the binary's start-up before any work")
 	parent := flag.String("dir", "", "folder to make the workspaces in (default: the temp folder); its filesystem sets the cost of fsync")
 	gap := flag.Duration("gap", 0, "pause before each timed run, outside the timing (e.g. 3s: memory a run frees is then no longer warm, as between real hooks; see -help's package comment)")
 	flag.Parse()

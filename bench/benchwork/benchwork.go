@@ -1,5 +1,7 @@
+//go:build bench
+
 // Package benchwork is what the two harnesses that run the hooks over
-// and over share: reliability/cmd/benchrun, which times them, and
+// and over share: bench/benchrun, which times them, and
 // cmd/bimri-hook's BenchmarkHookMix, which profiles them for
 // default.pgo. Both put a workspace back as it was before every run
 // (Take records it) and give SessionEnd the same session to read
