@@ -17,7 +17,7 @@ PREFIX   ?= $(shell $(GO) env GOPATH)
 
 help:
 	@echo "make demo         live a few sessions in a temporary workspace and show what the model receives"
-	@echo "make test         run every test (unit, testscript, reliability, end-to-end with the real Claude Code)"
+	@echo "make test         run every test, the slow ones too (end-to-end with the real Claude Code, crash and concurrency, 1,000 sessions)"
 	@echo "make build        build $(BIN)"
 	@echo "make install      install bimri-hook into $(PREFIX)/bin"
 	@echo "make simulate     live 1,000 sessions (seed 1; SESSIONS=, SEED= for others) and chart tokens per tier against the budgets"
@@ -30,13 +30,25 @@ help:
 build:
 	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/bimri-hook
 
-# The one test command: the README and .ci/run both call it. The e2e
-# package installs Claude Code 2.1.332 with npm into a cache on first use.
+# Tools of the developers' own with dependencies (gotestsum; goreleaser
+# may join it) are pinned in tools/go.mod, a module apart: `go tool`
+# builds them from it on first use, nothing is fetched @latest, and none
+# of their dependencies reaches go.mod or the binary.
+TOOL := $(GO) tool -modfile=tools/go.mod
+
+# The one test command: the README and .ci/run both call it. It runs
+# everything: gofmt, vet, the docs' links, and every test with the slow
+# ones (BIMRI_SLOW=1: the real Claude Code, crash and concurrency, the
+# 1,000-session simulation) and the bench tools' (-tags bench), printing
+# each test as it ends. `go test ./...` is the quick loop without the
+# slow ones. The e2e package installs Claude Code 2.1.332 with npm into
+# a cache on first use.
 test: cross-check
 	@unformatted=$$("$$($(GO) env GOROOT)/bin/gofmt" -l .); if [ -n "$$unformatted" ]; then echo "gofmt -w these files:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet -tags bench ./...
 	bash scripts/checkdocs.sh
-	$(GO) test -tags bench -count=1 -timeout 30m ./...
+	BIMRI_SLOW=1 $(TOOL) gotestsum --format testname --raw-command -- \
+		$(GO) test -json -tags bench -count=1 -timeout 30m ./...
 
 demo:
 	bash scripts/demo.sh

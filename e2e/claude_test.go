@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bimri/bimri-hook/internal/slowtest"
 	"github.com/gofrs/flock"
 	"github.com/tidwall/gjson"
 )
@@ -76,10 +77,13 @@ func claudeCacheDir() (string, error) {
 
 // installClaude returns the path of the native claude binary of Claude Code
 // claudeVersion, installing it with npm into the cache folder the first time.
-// A missing npm or a failed install fails the test: an end-to-end suite that
+// A test that runs the client is a slow one: `go test ./...` skips it, and
+// BIMRI_SLOW=1 (make test) runs it (slowtest.Gate). Once asked for, a
+// missing npm or a failed install fails the test: an end-to-end suite that
 // silently skips would report green while testing nothing.
 func installClaude(t testing.TB) string {
 	t.Helper()
+	slowtest.Gate(t)
 	claudeInstall.mu.Lock()
 	defer claudeInstall.mu.Unlock()
 	if !claudeInstall.done {
@@ -217,9 +221,11 @@ func findClaudeBinary(prefix string) (string, error) {
 
 // buildBimriHook builds github.com/bimri/bimri-hook/cmd/bimri-hook once per
 // test binary and returns the executable's path, so scenarios run the real
-// binary a user installs rather than calling its packages in-process.
+// binary a user installs rather than calling its packages in-process. Only
+// the slow tests use it, so it is gated as installClaude is.
 func buildBimriHook(t testing.TB) string {
 	t.Helper()
+	slowtest.Gate(t)
 	bimriBuild.mu.Lock()
 	defer bimriBuild.mu.Unlock()
 	if !bimriBuild.done {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bimri/bimri-hook/internal/slowtest"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/matryer/is"
 )
@@ -39,6 +40,7 @@ type recorded struct {
 // up exactly once in bimri.md or the archive, and the reader must never
 // see a torn file.
 func TestConcurrentSessions(t *testing.T) {
+	slowtest.Gate(t) // hundreds of processes
 	is := is.New(t)
 	dir := t.TempDir()
 	root, home := filepath.Join(dir, "proj"), filepath.Join(dir, "home")

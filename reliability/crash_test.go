@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bimri/bimri-hook/internal/slowtest"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/matryer/is"
 )
@@ -43,6 +44,7 @@ type crashOp struct {
 // parse and be the old backup or the old file, the next run must sweep
 // every temporary file, and no entry that was ever on disk may be lost.
 func TestCrashSafety(t *testing.T) {
+	slowtest.Gate(t) // 200 writes started and killed
 	is := is.New(t)
 	dir := t.TempDir()
 	root, oracle, home := filepath.Join(dir, "proj"), filepath.Join(dir, "oracle"), filepath.Join(dir, "home")

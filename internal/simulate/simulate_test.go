@@ -13,6 +13,7 @@ import (
 
 	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/internal/event"
+	"github.com/bimri/bimri-hook/internal/slowtest"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/matryer/is"
 	"github.com/tidwall/gjson"
@@ -35,9 +36,7 @@ func testSimulation(sessions int, seed uint64, profile string) Simulation {
 // run came close to the limits, so the property was put under pressure
 // rather than met by a file that stayed small.
 func TestLongRunStaysWithinBudgets(t *testing.T) {
-	if testing.Short() {
-		t.Skip("1000 sessions per seed")
-	}
+	slowtest.Gate(t) // 1000 sessions for each of three seeds
 	for _, seed := range []uint64{1, 2, 3} {
 		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
 			t.Parallel()
