@@ -14,11 +14,14 @@ import (
 // Transcript lines as Claude Code writes them, cut to what matters.
 const (
 	tPrompt   = `{"type":"user","message":{"role":"user","content":"Please write NOTES.md"}}` + "\n"
-	tWrite    = `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_w","name":"Write","input":{"file_path":"/p/NOTES.md","content":"x"}}]}}` + "\n"
-	tRemember = `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_r","name":"Bash","input":{"command":"bimri-hook remember --importance 3 -- Wrote NOTES.md"}}]}}` + "\n"
-	tOK       = `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_r","type":"tool_result","content":"Recorded E1."}]}}` + "\n"
-	tDenied   = `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_r","type":"tool_result","content":"This command requires approval","is_error":true}]}}` + "\n"
-	tFailed   = `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_r","type":"tool_result","content":"Exit code 1\nbimri-hook: remember: no text","is_error":true}]}}` + "\n"
+	tWriteUse = `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_w","name":"Write","input":{"file_path":"/p/NOTES.md","content":"x"}}]}}` + "\n"
+	tWrite    = tWriteUse + `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_w","type":"tool_result","content":"File created successfully at: /p/NOTES.md"}]}}` + "\n"
+	// A Write the client did not allow: its result is an error.
+	tWriteDenied = `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":"Claude requested permissions to write to /p/NOTES.md, but you haven't granted it yet.","is_error":true,"tool_use_id":"toolu_w"}]}}` + "\n"
+	tRemember    = `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_r","name":"Bash","input":{"command":"bimri-hook remember --importance 3 -- Wrote NOTES.md"}}]}}` + "\n"
+	tOK          = `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_r","type":"tool_result","content":"Recorded E1."}]}}` + "\n"
+	tDenied      = `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_r","type":"tool_result","content":"This command requires approval","is_error":true}]}}` + "\n"
+	tFailed      = `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_r","type":"tool_result","content":"Exit code 1\nbimri-hook: remember: no text","is_error":true}]}}` + "\n"
 )
 
 // A record is a remember call whose result succeeded. Each case plays a
@@ -32,6 +35,7 @@ func TestRecordNeedsASuccessfulResult(t *testing.T) {
 		nudge         bool   // Stop asks the agent to record
 		told          string // Stop tells the user this ("" nothing)
 		fallback      bool   // SessionEnd writes the fallback entry
+		fallbackText  string // and it says this ("" for the prompt and NOTES.md)
 		nextStart     string // the next SessionStart tells the user this
 	}{
 		{name: "recorded", atStop: tPrompt + tWrite + tRemember + tOK, told: "BIMRI updated: 1 entry recorded", fallback: false},
@@ -43,6 +47,10 @@ func TestRecordNeedsASuccessfulResult(t *testing.T) {
 		{name: "result not yet written at Stop, then denied", atStop: tPrompt + tWrite + tRemember,
 			atEnd: tPrompt + tWrite + tRemember + tDenied, fallback: true, nextStart: "denied the agent's"},
 		{name: "result never written", atStop: tPrompt + tWrite + tRemember, fallback: true},
+		// A write the client denied changed nothing: no nudge for work,
+		// and the fallback entry does not say NOTES.md changed.
+		{name: "denied write", atStop: tPrompt + tWriteUse + tWriteDenied, fallback: true, fallbackText: "Session: Please write NOTES.md"},
+		{name: "write whose result is still to come", atStop: tPrompt + tWriteUse, atEnd: tPrompt + tWrite, fallback: true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -72,6 +80,12 @@ func TestRecordNeedsASuccessfulResult(t *testing.T) {
 			is.NoErr(err)
 			f := read.File
 			is.Equal(hasFallback(f), c.fallback)
+			if want := c.fallbackText; c.fallback {
+				if want == "" {
+					want = "Session: Please write NOTES.md; changed NOTES.md"
+				}
+				is.Equal(fallbackText(f), want)
+			}
 
 			start := func() string {
 				out, err := SessionStart(env, Input{Event: "SessionStart", SessionID: "s2", Source: "startup", Cwd: env.Store.Root()})
@@ -127,16 +141,19 @@ func stopNudged(out Output) bool {
 	return ok && spec["hookEventName"] == "Stop" && strings.Contains(spec["additionalContext"].(string), "remember")
 }
 
-func hasFallback(f *memfile.File) bool {
+// fallbackText is the text of the fallback entry, "" when there is none.
+func fallbackText(f *memfile.File) string {
 	for t := 1; t <= 3; t++ {
 		for _, e := range f.Entries(t) {
 			if strings.HasPrefix(e.Text, "Session: ") {
-				return true
+				return e.Text
 			}
 		}
 	}
-	return false
+	return ""
 }
+
+func hasFallback(f *memfile.File) bool { return fallbackText(f) != "" }
 
 // "BIMRI updated" only when a pass changed something.
 func TestUpdatedMessage(t *testing.T) {

@@ -15,19 +15,22 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/bimri/bimri-hook/transcript"
 	"github.com/tidwall/gjson"
 )
 
 // encodeState is json.Marshal(st), byte for byte.
 func encodeState(st sessionState) []byte {
 	t := st.Transcript
-	b := make([]byte, 0, 320+len(t.FirstPrompt)+len(t.RememberError)+32*(len(t.FilesChanged)+len(t.Pending)+len(st.Recalled)))
+	b := make([]byte, 0, 320+len(t.FirstPrompt)+len(t.RememberError)+32*(len(t.FilesChanged)+len(t.Pending)+len(st.Recalled))+64*len(t.PendingChanges))
 	b = append(b, `{"transcript":{"FirstPrompt":`...)
 	b = appendJSONStringEscaping(b, t.FirstPrompt, true)
 	b = appendIntField(b, "Prompts", int64(t.Prompts))
 	b = append(b, `,"FilesChanged":`...)
 	b = appendStringList(b, t.FilesChanged)
 	b = appendIntField(b, "FileChanges", int64(t.FileChanges))
+	b = append(b, `,"PendingChanges":`...)
+	b = appendChanges(b, t.PendingChanges)
 	b = appendIntField(b, "RememberAttempts", int64(t.RememberAttempts))
 	b = appendIntField(b, "RememberCalls", int64(t.RememberCalls))
 	b = appendIntField(b, "RememberFailed", int64(t.RememberFailed))
@@ -74,6 +77,52 @@ func appendBoolField(b []byte, name string, v bool) []byte {
 	b = append(b, name...)
 	b = append(b, '"', ':')
 	return strconv.AppendBool(b, v)
+}
+
+// appendChanges writes a []transcript.Change as json.Marshal does.
+func appendChanges(b []byte, list []transcript.Change) []byte {
+	if list == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, c := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"ID":`...)
+		b = appendJSONStringEscaping(b, c.ID, true)
+		b = append(b, `,"Path":`...)
+		b = appendJSONStringEscaping(b, c.Path, true)
+		b = appendBoolField(b, "BeforeRemember", c.BeforeRemember)
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// changesOf reads a JSON array of changes; anything else is nil, as
+// stringListOf reads.
+func changesOf(r gjson.Result) []transcript.Change {
+	if !r.IsArray() {
+		return nil
+	}
+	list := []transcript.Change{}
+	r.ForEach(func(_, v gjson.Result) bool {
+		var c transcript.Change
+		v.ForEach(func(key, v gjson.Result) bool {
+			switch key.Str {
+			case "ID":
+				c.ID = v.Str
+			case "Path":
+				c.Path = v.Str
+			case "BeforeRemember":
+				c.BeforeRemember = v.Type == gjson.True
+			}
+			return true
+		})
+		list = append(list, c)
+		return true
+	})
+	return list
 }
 
 // appendStringList writes a []string as json.Marshal does: null for nil.
@@ -131,6 +180,8 @@ func decodeOwnState(data []byte) (sessionState, bool) {
 					t.FilesChanged = stringListOf(v)
 				case "FileChanges":
 					t.FileChanges = int(v.Int())
+				case "PendingChanges":
+					t.PendingChanges = changesOf(v)
 				case "RememberAttempts":
 					t.RememberAttempts = int(v.Int())
 				case "RememberCalls":

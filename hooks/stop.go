@@ -2,10 +2,12 @@ package hooks
 
 import (
 	"bytes"
+	"slices"
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/transcript"
 )
 
 // Stop runs after every assistant turn. Under the nudge policy, when the
@@ -73,7 +75,8 @@ const (
 )
 
 // awaitPending waits, before Stop takes the lock, until no remember call
-// is pending in the transcript or pendingWait has passed, so a Stop that
+// or new file change is pending in the transcript (see unsettled) or
+// pendingWait has passed, so a Stop that
 // waits never keeps another hook from the memory. It reads the session's
 // state without the lock (Store.ReadState: a whole version) and nothing it
 // reads is saved: under the lock Stop loads the state again. A call still
@@ -81,12 +84,29 @@ const (
 func awaitPending(env Env, in Input) earlyRead {
 	r := earlyRead{state: env.Store.ReadState(stateKey(in))}
 	r.st = decodeState(r.state) // damaged: a fresh start, as loadState does
+	before := r.st.Transcript.PendingChanges
 	catchUp(env, in, &r.st)
-	for waited := time.Duration(0); len(r.st.Transcript.Pending) > 0 && waited < pendingWait; waited += pendingPoll {
+	for waited := time.Duration(0); unsettled(r.st.Transcript, before) && waited < pendingWait; waited += pendingPoll {
 		time.Sleep(pendingPoll)
 		catchUp(env, in, &r.st)
 	}
 	return r
+}
+
+// unsettled says whether t waits for a remember call's result, or for
+// that of a file change made since the last event (not in before): a
+// change whose result never came at an earlier event never will, and
+// must not make every Stop wait.
+func unsettled(t transcript.Summary, before []transcript.Change) bool {
+	if len(t.Pending) > 0 {
+		return true
+	}
+	for _, c := range t.PendingChanges {
+		if !slices.ContainsFunc(before, func(b transcript.Change) bool { return b.ID == c.ID }) {
+			return true
+		}
+	}
+	return false
 }
 
 // earlyRead is the transcript awaitPending read on top of a saved state.

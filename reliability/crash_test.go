@@ -366,6 +366,7 @@ func writeTranscript(t *testing.T, path, prompt string) {
 	lines := []string{
 		fmt.Sprintf(`{"type":"user","isSidechain":false,"message":{"role":"user","content":%q}}`, prompt),
 		`{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"/proj/parser.go","content":"package parser"}}]}}`,
+		`{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"File created."}]}}`,
 	}
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -27,7 +27,7 @@ func (sr *summaryReader) addLineByGet(line []byte) {
 		if f[2].Bool() {
 			return
 		}
-		if len(sr.sum.Pending) > 0 && f[3].IsArray() {
+		if len(sr.sum.Pending)+len(sr.sum.PendingChanges) > 0 && f[3].IsArray() {
 			sr.settle(f[3])
 		}
 		if f[0].Bool() || f[1].Bool() {

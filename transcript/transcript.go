@@ -56,10 +56,15 @@ type Summary struct {
 	// interruption notices, meta lines or subagent (sidechain) prompts.
 	Prompts int
 	// FilesChanged holds the file paths given to Write, Edit, MultiEdit
-	// and NotebookEdit calls, without repeats, in first-seen order.
+	// and NotebookEdit calls whose tool_result succeeded, without
+	// repeats, in first-seen order. A call the client denied, or that
+	// failed, changed nothing and is not here.
 	FilesChanged []string
 	// FileChanges counts those tool calls.
 	FileChanges int
+	// PendingChanges are the file-changing calls whose tool_result has
+	// not been read yet: they count once it is, and succeeded.
+	PendingChanges []Change
 	// RememberAttempts counts Bash calls that run bimri-hook's remember
 	// command, whatever became of them.
 	RememberAttempts int
@@ -81,11 +86,11 @@ type Summary struct {
 	// milliseconds after the call (measured at Stop), so a read can end
 	// between the two; the next read, given Pending, settles them.
 	Pending []string
-	// ChangesSinceRemember counts file-changing calls after the last
-	// remember call in the stretch; all of them when there was none. A
-	// call resets it when it is made, before its result is known: the
-	// agent answered the nudge, and a failed call is counted in
-	// RememberFailed instead.
+	// ChangesSinceRemember counts the file changes (calls that
+	// succeeded) made after the last remember call in the stretch; all
+	// of them when there was none. A remember call resets it when it is
+	// made, before its result is known: the agent answered the nudge,
+	// and a failed call is counted in RememberFailed instead.
 	ChangesSinceRemember int
 	// PromptsSinceRemember is the same for prompts.
 	PromptsSinceRemember int
@@ -100,6 +105,21 @@ type Summary struct {
 	BadLines int
 }
 
+// Change is a file-changing tool call (Write, Edit, MultiEdit,
+// NotebookEdit) whose result is not known yet.
+type Change struct {
+	ID   string // its tool_use id
+	Path string // the file it names
+	// BeforeRemember is set when a remember call was made after it: once
+	// it succeeds it is a change, but not one since that record.
+	BeforeRemember bool
+}
+
+// maxPendingChanges bounds Summary.PendingChanges: a call whose result
+// never came (the session was killed) must not grow the saved state
+// forever; the oldest is dropped, as a change that never happened.
+const maxPendingChanges = 64
+
 // Read summarises the lines that r holds, reading at most limit bytes
 // (no limit if limit <= 0). start is the offset in the transcript where r
 // is positioned; it is the base of Summary.Offset. A last line without a
@@ -109,7 +129,7 @@ type Summary struct {
 // On a read error the Summary covers the lines consumed before it, so its
 // Offset can still be used.
 func Read(r io.Reader, start int64, limit int64) (Summary, error) {
-	return read(r, start, limit, false, nil)
+	return read(r, start, limit, false, Summary{})
 }
 
 // ReadFile summarises the transcript at path from offset from, reading at
@@ -120,18 +140,19 @@ func Read(r io.Reader, start int64, limit int64) (Summary, error) {
 // (the transcript was replaced or truncated) or negative, reading starts
 // at 0.
 func ReadFile(path string, from int64, limit int64) (Summary, error) {
-	return readFile(path, from, limit, nil)
+	return readFile(path, from, limit, Summary{})
 }
 
 // ReadMore reads the transcript at path from where s ended, settling the
-// remember calls s left pending with the results that follow, and returns
-// s with that stretch added (see Add).
+// remember calls and file changes s left pending with the results that
+// follow, and returns s with that stretch added (see Add).
 func (s Summary) ReadMore(path string, limit int64) (Summary, error) {
-	next, err := readFile(path, s.Offset, limit, s.Pending)
+	next, err := readFile(path, s.Offset, limit, s)
 	return s.Add(next), err
 }
 
-func readFile(path string, from int64, limit int64, pending []string) (Summary, error) {
+// readFile reads as ReadFile does, settling what prev left pending.
+func readFile(path string, from int64, limit int64, prev Summary) (Summary, error) {
 	f, info, err := safefile.Open(path)
 	if err != nil {
 		return Summary{Offset: from}, fmt.Errorf("read transcript: %w", err)
@@ -155,7 +176,7 @@ func readFile(path string, from int64, limit int64, pending []string) (Summary, 
 	if _, err := f.Seek(start, io.SeekStart); err != nil {
 		return Summary{Offset: from}, fmt.Errorf("read transcript: %w", err)
 	}
-	sum, err := read(f, start, limit, partial, pending)
+	sum, err := read(f, start, limit, partial, prev)
 	sum.Skipped = skipped
 	if sum.Offset == start && partial {
 		// No line ended in the bytes read, so start is still inside a
@@ -168,13 +189,17 @@ func readFile(path string, from int64, limit int64, pending []string) (Summary, 
 
 // read is Read that, when partial, first passes over the rest of the line
 // that r starts in the middle of, and that settles the pending remember
-// calls of an earlier stretch.
-func read(r io.Reader, start, limit int64, partial bool, pending []string) (Summary, error) {
+// calls and file changes of prev, the stretch before.
+func read(r io.Reader, start, limit int64, partial bool, prev Summary) (Summary, error) {
 	if limit > 0 {
 		r = io.LimitReader(r, limit)
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
-	sr := summaryReader{sum: Summary{Offset: start, Pending: slices.Clone(pending)}}
+	sr := summaryReader{sum: Summary{Offset: start, Pending: slices.Clone(prev.Pending), PendingChanges: slices.Clone(prev.PendingChanges)}}
+	sr.seen = make(map[string]bool, len(prev.FilesChanged))
+	for _, f := range prev.FilesChanged {
+		sr.seen[f] = true // Add merges them: this stretch lists only new ones
+	}
 	var (
 		line    []byte // the current line, when it is longer than br's buffer
 		size    int64  // bytes of the current line read so far
@@ -330,7 +355,7 @@ func (sr *summaryReader) addUser(m lineMembers) {
 		return
 	}
 	content := m.message.Get("content")
-	if len(sr.sum.Pending) > 0 && content.IsArray() {
+	if len(sr.sum.Pending)+len(sr.sum.PendingChanges) > 0 && content.IsArray() {
 		sr.settle(content)
 	}
 	if m.isMeta.Bool() || m.isCompactSummary.Bool() {
@@ -423,13 +448,16 @@ func (sr *summaryReader) addAssistant(content gjson.Result) {
 			if path == "" {
 				path = input.Get("notebook_path").String()
 			}
-			sr.addChange(strings.ToValidUTF8(path, "\uFFFD"))
+			sr.addPendingChange(block.Get("id").String(), strings.ToValidUTF8(path, "\uFFFD"))
 		case "Bash":
 			if isRemember(input.Get("command").String()) {
 				sr.sum.RememberAttempts++
 				sr.sum.Pending = append(sr.sum.Pending, block.Get("id").String())
 				sr.sum.ChangesSinceRemember = 0
 				sr.sum.PromptsSinceRemember = 0
+				for i := range sr.sum.PendingChanges {
+					sr.sum.PendingChanges[i].BeforeRemember = true
+				}
 			}
 		}
 		return true
@@ -437,13 +465,25 @@ func (sr *summaryReader) addAssistant(content gjson.Result) {
 }
 
 // settle counts the results, in a user message's content, of pending
-// remember calls: a success is a record, an error is not.
+// remember calls and file changes: a success is a record or a change, an
+// error (a denial, a failure) is neither.
 func (sr *summaryReader) settle(content gjson.Result) {
 	content.ForEach(func(_, block gjson.Result) bool {
 		if block.Get("type").String() != "tool_result" {
 			return true
 		}
-		i := slices.Index(sr.sum.Pending, block.Get("tool_use_id").String())
+		id := block.Get("tool_use_id").String()
+		if c := slices.IndexFunc(sr.sum.PendingChanges, func(c Change) bool { return c.ID == id }); c >= 0 {
+			change := sr.sum.PendingChanges[c]
+			if sr.sum.PendingChanges = slices.Delete(sr.sum.PendingChanges, c, c+1); len(sr.sum.PendingChanges) == 0 {
+				sr.sum.PendingChanges = nil // as a summary that never had one
+			}
+			if !block.Get("is_error").Bool() {
+				sr.addChange(change)
+			}
+			return true
+		}
+		i := slices.Index(sr.sum.Pending, id)
 		if i < 0 {
 			return true
 		}
@@ -495,17 +535,29 @@ func denied(text string) bool {
 	return slices.ContainsFunc(denialMarks, func(m string) bool { return strings.Contains(text, m) })
 }
 
-func (sr *summaryReader) addChange(path string) {
+// addPendingChange notes a file-changing call, which counts once its
+// result says it succeeded.
+func (sr *summaryReader) addPendingChange(id, path string) {
+	if len(sr.sum.PendingChanges) == maxPendingChanges {
+		sr.sum.PendingChanges = slices.Delete(sr.sum.PendingChanges, 0, 1)
+	}
+	sr.sum.PendingChanges = append(sr.sum.PendingChanges, Change{ID: id, Path: path})
+}
+
+// addChange counts a file change that happened.
+func (sr *summaryReader) addChange(c Change) {
 	sr.sum.FileChanges++
-	sr.sum.ChangesSinceRemember++
-	if path == "" || sr.seen[path] {
+	if !c.BeforeRemember {
+		sr.sum.ChangesSinceRemember++
+	}
+	if c.Path == "" || sr.seen[c.Path] {
 		return
 	}
 	if sr.seen == nil {
 		sr.seen = make(map[string]bool)
 	}
-	sr.seen[path] = true
-	sr.sum.FilesChanged = append(sr.sum.FilesChanged, path)
+	sr.seen[c.Path] = true
+	sr.sum.FilesChanged = append(sr.sum.FilesChanged, c.Path)
 }
 
 // rememberCommand matches a shell command that runs bimri-hook (or bimri)
@@ -526,8 +578,8 @@ func isRemember(command string) bool {
 // Add combines s, a summary of an earlier stretch, with next, a summary of
 // the stretch that follows it. Counts add up, files merge without repeats,
 // and the since-remember counts restart if next saw a remember call.
-// FirstPrompt is s's unless s has none; Offset and Pending are next's (next
-// is read given s.Pending, as ReadMore does); the remember error is next's
+// FirstPrompt is s's unless s has none; Offset, Pending and PendingChanges
+// are next's (next is read given s's, as ReadMore does); the remember error is next's
 // if it has one; Skipped is set if either skipped.
 func (s Summary) Add(next Summary) Summary {
 	out := s
@@ -544,6 +596,7 @@ func (s Summary) Add(next Summary) Summary {
 		out.RememberError = next.RememberError
 	}
 	out.Pending = slices.Clone(next.Pending)
+	out.PendingChanges = slices.Clone(next.PendingChanges)
 	out.BadLines += next.BadLines
 	if next.RememberAttempts > 0 {
 		out.ChangesSinceRemember = next.ChangesSinceRemember

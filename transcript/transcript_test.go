@@ -41,15 +41,34 @@ func toolUses(blocks ...string) string {
 	return `{"type":"assistant","message":{"role":"assistant","content":[` + strings.Join(blocks, ",") + `]}}` + "\n"
 }
 
-func toolUse(name, input string) string {
-	return `{"type":"tool_use","id":"toolu_1","name":"` + name + `","input":` + input + `}`
+func toolUse(name, input string) string { return toolUseAs("toolu_1", name, input) }
+
+func toolUseAs(id, name, input string) string {
+	return `{"type":"tool_use","id":` + jsonText(id) + `,"name":"` + name + `","input":` + input + `}`
 }
 
+// write and edit are file-changing calls with the ids writeID and
+// editID; succeeded gives calls their successful results.
 func write(path string) string {
-	return toolUse("Write", `{"file_path":`+jsonText(path)+`,"content":"x"}`)
+	return toolUseAs(writeID(path), "Write", `{"file_path":`+jsonText(path)+`,"content":"x"}`)
 }
 func edit(path string) string {
-	return toolUse("Edit", `{"file_path":`+jsonText(path)+`,"old_string":"a","new_string":"b"}`)
+	return toolUseAs(editID(path), "Edit", `{"file_path":`+jsonText(path)+`,"old_string":"a","new_string":"b"}`)
+}
+func writeID(path string) string { return "toolu_w" + path }
+func editID(path string) string  { return "toolu_e" + path }
+
+// written is write(path) and its successful result; edited, edit's.
+func written(path string) string { return toolUses(write(path)) + succeeded(writeID(path)) }
+func edited(path string) string  { return toolUses(edit(path)) + succeeded(editID(path)) }
+
+// succeeded is one user line with a successful result for each id.
+func succeeded(ids ...string) string {
+	var blocks []string
+	for _, id := range ids {
+		blocks = append(blocks, `{"tool_use_id":`+jsonText(id)+`,"type":"tool_result","content":"ok"}`)
+	}
+	return userLine("[" + strings.Join(blocks, ",") + "]")
 }
 func bash(command string) string { return toolUse("Bash", `{"command":`+jsonText(command)+`}`) }
 
@@ -122,14 +141,35 @@ func TestRead(t *testing.T) {
 		},
 		{
 			name: "write and edit",
-			in:   toolUses(write("/p/NOTES.md"), edit("/p/main.go")) + toolUses(edit("/p/NOTES.md")),
+			in: toolUses(write("/p/NOTES.md"), edit("/p/main.go")) + succeeded(writeID("/p/NOTES.md"), editID("/p/main.go")) +
+				edited("/p/NOTES.md"),
 			want: Summary{FilesChanged: []string{"/p/NOTES.md", "/p/main.go"}, FileChanges: 3, ChangesSinceRemember: 3},
 		},
 		{
 			name: "multiedit and notebookedit",
-			in: toolUses(toolUse("MultiEdit", `{"file_path":"/p/a.go","edits":[]}`),
-				toolUse("NotebookEdit", `{"notebook_path":"/p/n.ipynb","new_source":"x"}`)),
-			want: Summary{FilesChanged: []string{"/p/a.go", "/p/n.ipynb"}, FileChanges: 2, ChangesSinceRemember: 2},
+			in: toolUses(toolUseAs("m", "MultiEdit", `{"file_path":"/p/a.go","edits":[]}`),
+				toolUseAs("n", "NotebookEdit", `{"notebook_path":"/p/n.ipynb","new_source":"x"}`)) + succeeded("n", "m"),
+			want: Summary{FilesChanged: []string{"/p/n.ipynb", "/p/a.go"}, FileChanges: 2, ChangesSinceRemember: 2},
+		},
+		{
+			name: "a change without its result yet is pending, not counted",
+			in:   toolUses(write("/p/a")),
+			want: Summary{PendingChanges: []Change{{ID: writeID("/p/a"), Path: "/p/a"}}},
+		},
+		{
+			name: "a change made before a remember, settled after it, is not one since",
+			in:   toolUses(write("/p/a")) + remember + recorded + succeeded(writeID("/p/a")),
+			want: Summary{FilesChanged: []string{"/p/a"}, FileChanges: 1, RememberAttempts: 1, RememberCalls: 1},
+		},
+		{
+			name: "a denied write changed nothing",
+			in:   prompt("write it") + toolUses(write("/p/NOTES.md")) + resultFor(writeID("/p/NOTES.md"), true, jsonText("Permission to use Write has been denied.")),
+			want: Summary{FirstPrompt: "write it", Prompts: 1, PromptsSinceRemember: 1},
+		},
+		{
+			name: "a failed edit changed nothing",
+			in:   toolUses(edit("/p/a.go")) + resultFor(editID("/p/a.go"), true, jsonText("<tool_use_error>String to replace not found in file.</tool_use_error>")) + edited("/p/b.go"),
+			want: Summary{FilesChanged: []string{"/p/b.go"}, FileChanges: 1, ChangesSinceRemember: 1},
 		},
 		{
 			name: "other tools change nothing",
@@ -138,7 +178,7 @@ func TestRead(t *testing.T) {
 		},
 		{
 			name: "remember resets since-remember counts",
-			in:   prompt("a") + toolUses(write("/p/a")) + remember + recorded + toolUses(edit("/p/b")) + prompt("b") + prompt("c"),
+			in:   prompt("a") + written("/p/a") + remember + recorded + edited("/p/b") + prompt("b") + prompt("c"),
 			want: Summary{
 				FirstPrompt: "a", Prompts: 3, FilesChanged: []string{"/p/a", "/p/b"}, FileChanges: 2,
 				RememberAttempts: 1, RememberCalls: 1, ChangesSinceRemember: 1, PromptsSinceRemember: 2,
@@ -146,17 +186,17 @@ func TestRead(t *testing.T) {
 		},
 		{
 			name: "change in the same message after remember",
-			in:   toolUses(write("/p/a"), bash("bimri remember x"), edit("/p/b")) + recorded,
+			in:   toolUses(write("/p/a"), bash("bimri remember x"), edit("/p/b")) + recorded + succeeded(writeID("/p/a"), editID("/p/b")),
 			want: Summary{FilesChanged: []string{"/p/a", "/p/b"}, FileChanges: 2, RememberAttempts: 1, RememberCalls: 1, ChangesSinceRemember: 1},
 		},
 		{
 			name: "a remember without its result yet is pending, not recorded",
-			in:   toolUses(write("/p/a")) + remember,
+			in:   written("/p/a") + remember,
 			want: Summary{FilesChanged: []string{"/p/a"}, FileChanges: 1, RememberAttempts: 1, Pending: []string{"toolu_1"}},
 		},
 		{
 			name: "a denied remember is not a record",
-			in:   toolUses(write("/p/a")) + rememberAs("toolu_d") + resultFor("toolu_d", true, jsonText(deniedText)),
+			in:   written("/p/a") + rememberAs("toolu_d") + resultFor("toolu_d", true, jsonText(deniedText)),
 			want: Summary{FilesChanged: []string{"/p/a"}, FileChanges: 1, RememberAttempts: 1, RememberFailed: 1,
 				RememberDenied: true, RememberError: deniedText},
 		},
@@ -227,9 +267,9 @@ func TestRead(t *testing.T) {
 		},
 		{
 			name:       "final line not consumed even when it is whole JSON",
-			in:         toolUses(write("/p/a")) + strings.TrimSuffix(toolUses(write("/p/b")), "\n"),
+			in:         written("/p/a") + strings.TrimSuffix(toolUses(write("/p/b")), "\n"),
 			want:       Summary{FilesChanged: []string{"/p/a"}, FileChanges: 1, ChangesSinceRemember: 1},
-			wantOffset: len(toolUses(write("/p/a"))),
+			wantOffset: len(written("/p/a")),
 		},
 		{
 			name: "invalid JSON is counted and skipped",
@@ -249,7 +289,7 @@ func TestRead(t *testing.T) {
 		},
 		{
 			name: "non-UTF-8 bytes",
-			in:   "\xff\xfe\xfd\n" + `{"type":"user","message":{"role":"user","content":"caf` + "\xe9" + ` ok"}}` + "\n" + toolUses(write("/p/\xff.go")),
+			in:   "\xff\xfe\xfd\n" + `{"type":"user","message":{"role":"user","content":"caf` + "\xe9" + ` ok"}}` + "\n" + toolUses(toolUseAs("x", "Write", `{"file_path":"/p/`+"\xff"+`.go"}`)) + succeeded("x"),
 			want: Summary{
 				FirstPrompt: "caf\uFFFD ok", Prompts: 1, PromptsSinceRemember: 1,
 				FilesChanged: []string{"/p/\uFFFD.go"}, FileChanges: 1, ChangesSinceRemember: 1, BadLines: 1,
@@ -279,6 +319,9 @@ func normal(s Summary) Summary {
 	}
 	if len(s.Pending) == 0 {
 		s.Pending = nil
+	}
+	if len(s.PendingChanges) == 0 {
+		s.PendingChanges = nil
 	}
 	return s
 }
@@ -374,7 +417,7 @@ func TestReadError(t *testing.T) {
 }
 
 func TestReadFileSkipsToLimit(t *testing.T) {
-	lines := []string{prompt("first"), toolUses(write("/p/a")), prompt("second"), toolUses(write("/p/b")), prompt("third")}
+	lines := []string{prompt("first"), written("/p/a"), prompt("second"), written("/p/b"), prompt("third")}
 	in := strings.Join(lines, "")
 	path := writeFile(t, in)
 	size := int64(len(in))
@@ -448,13 +491,18 @@ func TestReadFileMissing(t *testing.T) {
 // Reading a growing transcript a piece at a time and adding the pieces up
 // gives what one read of the whole gives.
 func TestReadFileIncremental(t *testing.T) {
-	in := prompt("a") + toolUses(write("/p/a")) + toolResult + remember + recorded + toolUses(edit("/p/b"), write("/p/a")) +
-		"{bad\n" + prompt("b") + compaction + toolUses(edit("/p/c")) + prompt("c") +
-		rememberAs("toolu_d") + resultFor("toolu_d", true, jsonText(deniedText)) + prompt("d")
+	// File changes settle across reads as remember calls do: a denied
+	// write is no change, one whose result is still to come is pending.
+	in := prompt("a") + written("/p/a") + remember + recorded + toolUses(edit("/p/b"), write("/p/d")) +
+		"{bad\n" + succeeded(editID("/p/b")) + resultFor(writeID("/p/d"), true, jsonText("Permission to use Write has been denied.")) +
+		prompt("b") + compaction + edited("/p/c") + prompt("c") +
+		rememberAs("toolu_d") + resultFor("toolu_d", true, jsonText(deniedText)) + prompt("d") + toolUses(write("/p/e"))
 	whole, err := Read(strings.NewReader(in), 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
+	is.New(t).Equal(whole.FilesChanged, []string{"/p/a", "/p/b", "/p/c"})
+	is.New(t).Equal(whole.PendingChanges, []Change{{ID: writeID("/p/e"), Path: "/p/e"}})
 	path := filepath.Join(t.TempDir(), "t.jsonl")
 	for _, step := range []int{7, 61, 333, len(in)} {
 		is := is.New(t)
@@ -589,6 +637,7 @@ func FuzzRead(f *testing.F) {
 	f.Add(sample, uint16(0), int32(0))
 	f.Add(sample, uint16(3), int32(1000))
 	f.Add([]byte(prompt("a")+remember+toolUses(write("/p/a"), edit("/p/b"))+toolResult+compaction), uint16(0), int32(0))
+	f.Add([]byte(prompt("a")+toolUses(write("/p/a"))+remember+succeeded(writeID("/p/a"), "toolu_1")+edited("/p/b")), uint16(200), int32(0))
 	f.Add([]byte("{bad\n\xff\n"+prompt("x")+`{"type":"user"`), uint16(9), int32(40))
 	f.Add([]byte("\n\n\n"), uint16(0), int32(-1))
 	f.Fuzz(func(t *testing.T, data []byte, startArg uint16, limitArg int32) {
@@ -623,7 +672,7 @@ func FuzzRead(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			second, err := Read(bytes.NewReader(data[first.Offset:]), first.Offset, 0)
+			second, err := read(bytes.NewReader(data[first.Offset:]), first.Offset, 0, false, first)
 			if err != nil {
 				t.Fatal(err)
 			}
