@@ -114,7 +114,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, now time.Time) *cli.App {
 		Flags:           commonFlags(),
 		Commands:        cmds,
 		OnUsageError:    usageError,
-		HideHelpCommand: true,
+		HideHelpCommand: false, // `bimri-hook help [COMMAND]`, as people type it
 		// The library must never exit for us: run maps errors to codes.
 		ExitErrHandler: func(*cli.Context, error) {},
 		Action: func(c *cli.Context) error {

@@ -87,6 +87,7 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 				return err
 			}
 			printRemembered(a.stdout, e, tier, isNew, store.Path(store.Names().Memory), res.Notice)
+			printStay(a.stdout, e, tier, ws.now, ws.config.Memory)
 			return nil
 		},
 	}
@@ -231,6 +232,10 @@ func (a *app) showCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if !read.Exists && !c.Bool("json") {
+				printNoMemory(a.stdout, store.Path(store.Names().Memory), c.Bool("global"))
+				return nil
+			}
 			f, warnings := read.File, read.Warnings
 			snap := inspect.Show(f, warnings, ws.now, ws.config.Memory)
 			if c.Bool("json") {
@@ -363,7 +368,7 @@ func (a *app) readMemory(c *cli.Context) (*openedWorkspace, *memfile.File, error
 func (a *app) searchCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "search",
-		Usage:     "search bimri.md and the archive (text, tags and IDs)",
+		Usage:     "search bimri.md and the archive (text, tags and IDs); exits 1 when nothing matches",
 		UsageText: "bimri-hook search [--json] QUERY",
 		Flags:     []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "machine-readable output"}},
 		Action: func(c *cli.Context) error {
@@ -381,9 +386,19 @@ func (a *app) searchCommand() *cli.Command {
 			}
 			hits := inspect.Search(f, recs, query)
 			if c.Bool("json") {
-				return printJSON(a.stdout, hits)
+				if hits == nil {
+					hits = []memfile.Hit{}
+				}
+				if err := printJSON(a.stdout, hits); err != nil {
+					return err
+				}
+			} else {
+				inspect.PrintHits(a.stdout, hits)
 			}
-			inspect.PrintHits(a.stdout, hits, query)
+			if len(hits) == 0 {
+				// As grep and ripgrep do: 1 when nothing matches.
+				return fmt.Errorf("nothing matches %q in %s or %s", query, ws.store.Names().Memory, ws.store.Names().Archive)
+			}
 			return nil
 		},
 	}

@@ -44,6 +44,7 @@ func (a *app) reviveCommand() *cli.Command {
 				return err
 			}
 			printRevived(a.stdout, e, store.Path(store.Names().Memory), res.Notice)
+			printStay(a.stdout, e, 2, ws.now, ws.config.Memory)
 			return nil
 		},
 	}

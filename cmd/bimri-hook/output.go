@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
 )
@@ -31,6 +32,26 @@ func printRemembered(w io.Writer, e *memfile.Entry, tier int, isNew bool, path, 
 	fmt.Fprintf(w, "%s %s in Tier %d of %s (importance %d, weight %s)\n", verb, e.ID, tier, path, e.Importance, e.Weight)
 	if notice != "" {
 		fmt.Fprintln(w, notice)
+	}
+}
+
+// stayHorizon is how far ahead printStay looks for the day an entry
+// falls below the threshold: past three weeks freshness no longer falls.
+const stayHorizon = 3650
+
+// printStay says how long an entry just recorded or revived stays in
+// bimri.md, by the scoring rules (memfile.ForecastEntry): the day its
+// weight falls below the threshold, or why it does not.
+func printStay(w io.Writer, e *memfile.Entry, tier int, today time.Time, cfg memfile.Config) {
+	switch d, ok := memfile.ForecastEntry(e, today, cfg, stayHorizon); {
+	case tier == 1:
+		fmt.Fprintln(w, "it stays: Tier 1 never decays and is never pruned")
+	case ok && d.Days == 0:
+		fmt.Fprintf(w, "it weighs %s, under the threshold %s, so the next pass moves it to the archive (recall finds it there; bimri-hook revive %s brings it back)\n", d.To, cfg.Threshold, e.ID)
+	case ok:
+		fmt.Fprintf(w, "it stays until about %s (%d days), then the archive keeps it: recall finds it there, bimri-hook revive %s brings it back\n", d.Day.Format(time.DateOnly), d.Days, e.ID)
+	default:
+		fmt.Fprintf(w, "it stays until Tier 2's budget needs the room: importance %d never weighs less than %s\n", e.Importance, cfg.Floor)
 	}
 }
 
@@ -74,6 +95,15 @@ func printForgotten(w io.Writer, a memfile.Removal, archive string) {
 		id, text = memfile.NoteID(a.Note), strings.Join(a.Note.Lines, " / ")
 	}
 	fmt.Fprintf(w, "moved %s to %s: %s\n", id, archive, text)
+}
+
+// printNoMemory says that a workspace has no memory yet, for show.
+func printNoMemory(w io.Writer, path string, global bool) {
+	if global {
+		fmt.Fprintf(w, "no global memory yet: %s does not exist (bimri-hook remember --global creates it)\n", path)
+		return
+	}
+	fmt.Fprintf(w, "no memory yet: %s does not exist (the first Claude Code session here creates it, or bimri-hook remember)\n", path)
 }
 
 func printRestored(w io.Writer, s *memfile.Store, notice string) {

@@ -168,11 +168,7 @@ func PrintReport(w io.Writer, rep memfile.Report, dryRun bool) {
 	}
 }
 
-func PrintHits(w io.Writer, hits []memfile.Hit, query string) {
-	if len(hits) == 0 {
-		fmt.Fprintf(w, "nothing matches %q in bimri.md or the archive\n", query)
-		return
-	}
+func PrintHits(w io.Writer, hits []memfile.Hit) {
 	for _, h := range hits {
 		where := h.Where
 		if h.Where == "archive" {
