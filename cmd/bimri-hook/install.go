@@ -49,6 +49,13 @@ func (a *app) installCommand() *cli.Command {
 				return err
 			}
 			install.PrintInstalled(a.stdout, file, command, was, changed)
+			if file.Scope != install.ScopeUser {
+				path, changed, err := install.Ignore(root)
+				if err != nil {
+					return err
+				}
+				install.PrintIgnored(a.stdout, path, changed)
+			}
 			if file.Scope == install.ScopeProject && binary != wiring.Name {
 				install.PrintMachinePathNote(a.stdout, binary)
 			}

@@ -275,6 +275,28 @@ func GitTop(root string) (string, error) {
 	return filepath.FromSlash(top), nil
 }
 
+// Ignore adds wiring.IgnoreLines to the .gitignore at the workspace's
+// root when the workspace is in a git repository, so that `git add .`
+// stages bimri.md and its archive but not the personal side files. path
+// is "" when there is no repository, and nothing is written.
+func Ignore(root string) (path string, changed bool, err error) {
+	if workspace.Repository(root) == "" {
+		return "", false, nil
+	}
+	path = filepath.Join(root, ".gitignore")
+	before, _, err := ReadOptional(path)
+	if err != nil {
+		return path, false, fmt.Errorf("read .gitignore: %w", err)
+	}
+	after, changed := wiring.GitIgnore(before)
+	if changed {
+		if err := writeReplacing(path, after); err != nil {
+			return path, false, fmt.Errorf("write .gitignore: %w", err)
+		}
+	}
+	return path, changed, nil
+}
+
 // GitStep is one thing install --git or uninstall --git did, or found
 // already done.
 type GitStep struct {

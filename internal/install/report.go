@@ -91,6 +91,17 @@ func PrintTrustNote(w io.Writer, root string, command wiring.Command) {
 	fmt.Fprintf(w, "  (bimri-hook install --scope user puts the rule where no trust is needed, for every workspace.)\n")
 }
 
+// PrintIgnored says what Ignore did.
+func PrintIgnored(w io.Writer, path string, changed bool) {
+	switch {
+	case path == "":
+	case changed:
+		fmt.Fprintf(w, "  git: %s now keeps bimri-hook's personal side files out of git (%s); bimri.md and bimri-archive.md are shared\n", path, strings.Join(wiring.IgnoreLines, " "))
+	default:
+		fmt.Fprintf(w, "  git: %s already keeps bimri-hook's personal side files out of git\n", path)
+	}
+}
+
 func PrintGitSteps(w io.Writer, steps []GitStep) {
 	for _, s := range steps {
 		switch {

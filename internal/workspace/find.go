@@ -79,19 +79,36 @@ func find(dir string, stops []string) (string, error) {
 		}
 		return "", fmt.Errorf("%s is %s, %w: run bimri-hook in a project's folder, or name the workspace with --dir", dir, what, ErrNoWorkspace)
 	}
-	repo := ""
 	for d := dir; !stopped(d); d = filepath.Dir(d) {
 		if exists(filepath.Join(d, memfile.MemoryName)) {
 			return d, nil
 		}
-		if repo == "" && exists(filepath.Join(d, ".git")) {
-			repo = d
-		}
 	}
-	if repo != "" {
+	if repo := repository(dir, stopped); repo != "" {
 		return repo, nil
 	}
 	return dir, nil
+}
+
+// Repository is the root of the git repository dir is in, found as Find
+// finds it (the nearest folder holding .git, not looking in the home
+// folder, / or $GIT_CEILING_DIRECTORIES); "" when there is none.
+func Repository(dir string) string {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	stops := stops()
+	return repository(filepath.Clean(dir), func(d string) bool { return isFSRoot(d) || slices.Contains(stops, d) })
+}
+
+func repository(dir string, stopped func(string) bool) string {
+	for d := dir; !stopped(d); d = filepath.Dir(d) {
+		if exists(filepath.Join(d, ".git")) {
+			return d
+		}
+	}
+	return ""
 }
 
 // isFSRoot tells whether dir is a file system root: / or a volume's.
