@@ -57,6 +57,12 @@ func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
 	if err != nil {
 		return hooks.Output{}, err
 	}
+	return a.answer(ws, cfgErr, in)
+}
+
+// answer runs one event in an opened workspace; cfgErr is why its config
+// did not load, if it did not.
+func (a *app) answer(ws *openedWorkspace, cfgErr error, in hooks.Input) (hooks.Output, error) {
 	if cfgErr != nil && in.Event != event.SessionStart {
 		return hooks.Output{}, cfgErr
 	}

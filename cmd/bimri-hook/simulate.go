@@ -47,7 +47,9 @@ bimri-hook simulate --sessions N [--per-day K] [--seed S] [--profile claude-code
 
 EVENT is SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd, SubagentStart or SubagentStop (any case).
 simulate EVENT builds the payload Claude Code would send for this workspace, runs it through the
-same code as 'bimri-hook hook', and prints exactly what Claude Code would receive on stdout.
+same code as 'bimri-hook hook' on a copy of the memory (this workspace's files never change), and
+prints exactly what Claude Code would receive on stdout; stderr says it ran on a copy and, when the
+client receives nothing, why.
 The session ID is ` + simulate.DefaultSession + ` unless --session says otherwise.
 
 simulate --sessions never touches this workspace: it lives N sessions in a temporary folder it
@@ -205,7 +207,7 @@ func (a *app) simulateEvent(c *cli.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	out, err := a.handle(c, in)
+	out, err := a.handleCopy(c, root, in)
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Event, err)
 	}
@@ -220,8 +222,43 @@ func (a *app) simulateEvent(c *cli.Context, name string) error {
 	if verbose {
 		simulate.PrintAnswer(a.stderr, stdout.Len(), out)
 	}
+	if stdout.Len() == 0 {
+		simulate.PrintNothing(a.stderr, ev, c.Bool("stop-hook-active"))
+	}
 	_, err = a.stdout.Write(stdout.Bytes())
 	return err
+}
+
+// handleCopy runs in as handle does, on a copy of the workspace's memory
+// (simulate.Copy), and says so: simulate never changes the real files.
+// The answer names the workspace, not the copy.
+func (a *app) handleCopy(c *cli.Context, root string, in hooks.Input) (hooks.Output, error) {
+	if !slices.Contains(event.Answered, in.Event) {
+		return hooks.Output{}, nil
+	}
+	dir, remove, err := simulate.Copy(root, memfile.Names{Memory: memfile.MemoryName, Backup: memfile.BackupName, Archive: memfile.ArchiveName, State: memfile.StateDir})
+	if err != nil {
+		return hooks.Output{}, err
+	}
+	defer remove()
+	// A transcript inside the workspace is read from the copy, which is
+	// where the handler allows it (see hooks.transcriptAllowed).
+	if rel, err := filepath.Rel(root, in.TranscriptPath); err == nil && filepath.IsLocal(rel) {
+		in.TranscriptPath = filepath.Join(dir, rel)
+		if data, err := os.ReadFile(filepath.Join(root, rel)); err == nil {
+			if err := os.MkdirAll(filepath.Dir(in.TranscriptPath), 0o755); err == nil {
+				_ = os.WriteFile(in.TranscriptPath, data, 0o600)
+			}
+		}
+	}
+	in.Cwd = dir
+	ws, cfgErr, err := a.openAt(c, root, dir)
+	if err != nil {
+		return hooks.Output{}, err
+	}
+	out, err := a.answer(ws, cfgErr, in)
+	simulate.PrintCopied(a.stderr, root)
+	return simulate.Restate(out, dir, root), err
 }
 
 // simulateSessions is the --sessions mode: read the flags, live the

@@ -54,6 +54,12 @@ func (a *app) openWorkspaceDefaulting(c *cli.Context, inputCwd string) (*openedW
 	if err != nil {
 		return nil, nil, err
 	}
+	return a.openAt(c, root, root)
+}
+
+// openAt opens the store at dir with the config of the workspace root
+// (they differ for simulate, which works on a copy).
+func (a *app) openAt(c *cli.Context, root, dir string) (*openedWorkspace, error, error) {
 	cfg, cfgErr := config.Load(configPath(c), root)
 	if cfgErr != nil {
 		cfg = config.Default()
@@ -65,7 +71,7 @@ func (a *app) openWorkspaceDefaulting(c *cli.Context, inputCwd string) (*openedW
 	if err != nil {
 		return nil, nil, err
 	}
-	store, err := workspace.Open(root, cfg, a.clock, today)
+	store, err := workspace.Open(dir, cfg, a.clock, today)
 	if err != nil {
 		return nil, nil, err
 	}
