@@ -29,13 +29,6 @@ func (c Command) Hook() string {
 	return shellQuote(c.Binary) + " hook"
 }
 
-// AgentCommands are the memory subcommands the hooks teach the agent to
-// run: remember (with its --replaces, --promote and --tier 3 forms),
-// forget and revive. Install allows each with one permission rule
-// (Command.Rules), doctor checks each, and an approval hook may allow
-// exactly these: whoever teaches the agent another command adds it here.
-var AgentCommands = []string{"remember", "forget", "revive"}
-
 // Sub is the command prefix the agent types to run the subcommand sub,
 // before its flags and arguments. It quotes the binary only when the
 // shell needs it, because Rule matches this exact prefix: whoever tells
@@ -53,10 +46,11 @@ func (c Command) Rule(sub string) string {
 	return "Bash(" + c.Sub(sub) + ":*)"
 }
 
-// Rules are the rules of every AgentCommands subcommand, in its order.
+// Rules are the rules of every MemoryCommands subcommand, in its order:
+// install writes each, doctor checks each.
 func (c Command) Rules() []string {
-	rules := make([]string, len(AgentCommands))
-	for i, sub := range AgentCommands {
+	rules := make([]string, len(MemoryCommands))
+	for i, sub := range MemoryCommands {
 		rules[i] = c.Rule(sub)
 	}
 	return rules

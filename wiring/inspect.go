@@ -20,7 +20,7 @@ type Handler struct {
 // events a second time.
 type Wiring struct {
 	Handlers []Handler // by event in file order, then in file order
-	Rules    []string  // permissions.allow rules for AgentCommands, in file order
+	Rules    []string  // permissions.allow rules for MemoryCommands, in file order
 	Plugins  []string  // enabledPlugins keys "bimri-hook@<marketplace>" set to true
 }
 

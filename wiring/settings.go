@@ -161,7 +161,7 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 	}
 	note("permissions", d.get("permissions").Exists())
 	note("permissions.allow", d.get("permissions", "allow").Exists())
-	for _, sub := range AgentCommands {
+	for _, sub := range MemoryCommands {
 		rule := c.Rule(sub)
 		if userRules && len(d.rules(func(s string) bool { return s == rule })) > 0 {
 			r.KeptRules = append(r.KeptRules, rule)
@@ -248,11 +248,11 @@ func isHookCommand(command string) bool {
 // makes, for a binary called bimri-hook in any folder.
 func isAgentRule(rule string) bool { return ruleSub(rule) != "" }
 
-// ruleSub is the subcommand of AgentCommands that rule allows, when rule
+// ruleSub is the subcommand of MemoryCommands that rule allows, when rule
 // is one Command.Rule makes for a binary called bimri-hook in any folder;
 // "" otherwise.
 func ruleSub(rule string) string {
-	for _, sub := range AgentCommands {
+	for _, sub := range MemoryCommands {
 		word, ok := strings.CutPrefix(rule, "Bash(")
 		if !ok {
 			return ""

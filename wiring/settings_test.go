@@ -103,7 +103,7 @@ func TestInstallUninstall(t *testing.T) {
 				golden(t, filepath.Join("testdata", "golden", tc.name+".uninstall.json"), uninstalled)
 			}
 			is.True(!strings.Contains(string(uninstalled), Name+`\" hook`))
-			for _, sub := range AgentCommands {
+			for _, sub := range MemoryCommands {
 				is.True(!strings.Contains(string(uninstalled), sub+":*)"))
 			}
 

@@ -258,7 +258,7 @@ func worse(a, b string) string {
 }
 
 // checkPermission: the rules that let the agent run each memory command
-// the hooks teach it (wiring.AgentCommands) without asking, for the
+// the hooks teach it (wiring.MemoryCommands) without asking, for the
 // binary the hooks run, and whether Claude Code applies them: one check
 // per rule.
 func (d *doctor) checkPermission(all []scopeWiring) {
@@ -296,7 +296,7 @@ func (d *doctor) checkPermission(all []scopeWiring) {
 		need(wiring.Command{Binary: wiring.Name})
 	}
 	if len(want) == 0 {
-		d.add(StatusWarn, "permission", "no permissions.allow rule lets the agent run bimri-hook "+strings.Join(wiring.AgentCommands, ", ")+", so it must ask before each",
+		d.add(StatusWarn, "permission", "no permissions.allow rule lets the agent run bimri-hook "+strings.Join(wiring.MemoryCommands, ", ")+", so it must ask before each",
 			"bimri-hook install")
 		return
 	}

@@ -31,7 +31,7 @@ func PrintInstalled(w io.Writer, file SettingsFile, command wiring.Command, was 
 	}
 	fmt.Fprintf(w, "%s %s (%s scope)\n", verb, file.Path, file.Scope)
 	fmt.Fprintf(w, "  hooks: %s run %s\n", strings.Join(eventNames(), ", "), command.Hook())
-	fmt.Fprintf(w, "  permissions: %s let the agent run %s without asking\n", strings.Join(command.Rules(), ", "), strings.Join(wiring.AgentCommands, ", "))
+	fmt.Fprintf(w, "  permissions: %s let the agent run %s without asking\n", strings.Join(command.Rules(), ", "), strings.Join(wiring.MemoryCommands, ", "))
 	var replaced []string
 	for _, h := range was.Handlers {
 		if h.Command != command.Hook() && !slices.Contains(replaced, h.Command) {
