@@ -8,6 +8,15 @@
 #   RUNS=50 bash scripts/bench.sh
 #   BENCH_DIR=/dev/shm bash scripts/bench.sh   # workspace on tmpfs: no fsync cost
 #   RUNS=10 GAP=3s bash scripts/bench.sh     # a pause before each run, as between real hooks
+#   VERSUS="abc123 def456" RUNS=40 bash scripts/bench.sh  # this tree, then each revision against the one before
+#   ONLY='steady|SessionEnd' bash scripts/bench.sh       # only the commands matching (benchrun -only)
+#
+# VERSUS names git revisions: each is built as this tree is, and runs
+# every hook command beside this tree's build in the same interleaved
+# loop; a last table compares each with the build before it (the first
+# with this tree's), so a list of revisions one change apart measures
+# each change. Only the whole-process timings are run then (the rest
+# describes one build).
 #
 # The full file comes from bench/genfull (Tier 1, 2 and 3 near
 # their claude-code budgets, ~6,000 tokens, plus a four-month archive),
@@ -24,12 +33,22 @@ RUNS=${RUNS:-30}
 OUT=${OUT:-bench-results.txt}
 BENCH_DIR=${BENCH_DIR:-}
 GAP=${GAP:-0s}
+VERSUS=${VERSUS:-}
+ONLY=${ONLY:-}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # Built as `make build` builds it, so the figures are the shipped binary's.
 "$GO" build -trimpath -tags urfave_cli_no_docs -ldflags '-s -w' -o "$work/bimri-hook" ./cmd/bimri-hook
+versus=
+for rev in $VERSUS; do
+	src="$work/src-$rev"
+	mkdir -p "$src"
+	git archive "$rev" | tar -x -C "$src"
+	(cd "$src" && "$GO" build -trimpath -tags urfave_cli_no_docs -ldflags '-s -w' -o "$work/bimri-hook-$rev" ./cmd/bimri-hook)
+	versus="${versus:+$versus,}$rev=$work/bimri-hook-$rev"
+done
 "$GO" build -trimpath -ldflags '-s -w' -tags bench -o "$work/gofloor" ./bench/gofloor
 "$GO" build -trimpath -tags bench,urfave_cli_no_docs -ldflags '-s -w' -o "$work/golinked" ./bench/golinked
 "$GO" build -tags bench -o "$work/genfull" ./bench/genfull
@@ -43,7 +62,10 @@ trap 'rm -rf "$work"' EXIT
 	echo "bimri-hook benchmarks: $(date -u +%Y-%m-%d), $("$GO" env GOVERSION), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	echo
 	echo "== Whole process: hook on a full memory file, side by side with cat"
-	"$work/benchrun" -bin "$work/bimri-hook" -full "$work/full" -big "$work/big" -recall "$work/recall" -floor "$work/gofloor" -linked "$work/golinked" -runs "$RUNS" -gap "$GAP" -dir "$BENCH_DIR"
+	"$work/benchrun" -bin "$work/bimri-hook" -full "$work/full" -big "$work/big" -recall "$work/recall" -floor "$work/gofloor" -linked "$work/golinked" -runs "$RUNS" -gap "$GAP" -dir "$BENCH_DIR" -only "$ONLY" -versus "$versus"
+	if [ -n "$VERSUS" ]; then
+		exit 0
+	fi
 	echo
 	echo "== Start-up: GODEBUG=inittrace=1 bimri-hook version (bytes allocated by package inits; times vary with load; median of 11 runs)"
 	# Each run's total and its three dearest packages; the median run by

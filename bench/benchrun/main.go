@@ -40,6 +40,14 @@
 // after a pause, as between real hooks, its fresh memory is backed
 // again on first touch, and a hook that touches much of it is slower.
 //
+// With -versus, other builds of bimri-hook run every hook command too,
+// in the same loop, each right after the build before it in the list
+// (the order of each round reversed from the last, so no build always
+// runs first), and a last table compares each build with the one before
+// it (the first with -bin): an alternated comparison of builds in one
+// run, as `VERSUS=rev make bench` does. A list of builds, each one
+// change after the last, measures each change.
+//
 // To add a case, add a bench to the list in run: a name, its workspace
 // and the hook input.
 //
@@ -136,6 +144,7 @@ type bench struct {
 	args  []string
 	stdin []byte
 	cat   *bench // the cat its ratio is to; nil for a cat
+	base  *bench // with -versus: the same command run by the build before this one
 
 	times  []time.Duration // wall time of each run
 	cpu    []time.Duration // user plus system CPU time of each run
@@ -154,6 +163,7 @@ func run() error {
 	floor := flag.String("floor", "", "a Go program that only prints a line (bench/gofloor; optional): the start-up of any Go process")
 	linked := flag.String("linked", "", "a Go program that links every package bimri-hook imports and only prints a line (bench/golinked; optional): the binary's start-up before any work")
 	parent := flag.String("dir", "", "folder to make the workspaces in (default: the temp folder); its filesystem sets the cost of fsync")
+	versus := flag.String("versus", "", "other builds of bimri-hook, name=path[,name=path...]: each runs every hook command beside -bin, in the same loop, and a table compares each with the build before it in the list (the first with -bin)")
 	gap := flag.Duration("gap", 0, "pause before each timed run, outside the timing (e.g. 3s: memory a run frees is then no longer warm, as between real hooks; see -help's package comment)")
 	flag.Parse()
 	if *full == "" {
@@ -308,10 +318,19 @@ func run() error {
 		benches = kept
 	}
 
+	if benches, err = withVersus(benches, binPath, *versus); err != nil {
+		return err
+	}
+
 	// Each command once, checked: a benchmark of a failing command
-	// measures nothing. Then the timed runs, interleaved.
+	// measures nothing. Then the timed runs, interleaved, every other
+	// round in the reverse order.
 	for round := -1; round < *runs; round++ {
-		for _, b := range benches {
+		for k := range benches {
+			b := benches[k]
+			if round%2 != 0 {
+				b = benches[len(benches)-1-k]
+			}
 			if err := b.ws.reset(); err != nil {
 				return err
 			}
@@ -352,6 +371,45 @@ func run() error {
 
 	report(os.Stdout, benches, first, *big != "", *runs, *gap, rssBy, work)
 	return nil
+}
+
+// withVersus adds, right after each command -bin runs, the same command
+// run by each build versus names (name=path, comma-separated), in order,
+// each based on the one before.
+func withVersus(benches []*bench, bin, versus string) ([]*bench, error) {
+	if versus == "" {
+		return benches, nil
+	}
+	type build struct{ name, path string }
+	var builds []build
+	for _, v := range strings.Split(versus, ",") {
+		name, path, ok := strings.Cut(v, "=")
+		if !ok || name == "" || path == "" {
+			return nil, fmt.Errorf("-versus: %q is not name=path", v)
+		}
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, err
+		}
+		builds = append(builds, build{name, abs})
+	}
+	var out []*bench
+	for _, b := range benches {
+		out = append(out, b)
+		if b.args[0] != bin {
+			continue
+		}
+		prev := b
+		for _, v := range builds {
+			other := *b
+			other.name = b.name + " @" + v.name
+			other.args = append([]string{v.path}, b.args[1:]...)
+			other.base = prev
+			out = append(out, &other)
+			prev = &other
+		}
+	}
+	return out, nil
 }
 
 // primeSteady runs SessionStart in w until its answer stops changing:
@@ -491,16 +549,52 @@ func report(w io.Writer, benches []*bench, full *workspace, big bool, runs int, 
 	}
 	fmt.Fprintf(w, "%d interleaved runs of each, %s, timed by benchrun's own loop (direct exec, no shell); peak RSS by %s; each run on a fresh copy of its workspace, made outside the timing; workspaces in %s; %s/%s, %d CPUs; load average at the end %s\n\n",
 		runs, spacing, rssBy, filepath.Dir(work), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), load)
-	fmt.Fprintf(w, "%-20s %9s %9s %9s %8s %10s %9s %7s\n", "command", "median", "min", "max", "vs cat", "peak RSS", "CPU", "faults")
+	// With -floor, each command's ratio to the Go floor of the same run
+	// too: what a hook costs beyond being a Go process at all.
+	var floorMedian time.Duration
 	for _, b := range benches {
-		m, ratio := median(b.times), 1.0
+		if b.name == "go floor" {
+			floorMedian = median(b.times)
+		}
+	}
+	fmt.Fprintf(w, "%-30s %9s %9s %9s %8s %8s %10s %9s %7s\n", "command", "median", "min", "max", "vs cat", "vs floor", "peak RSS", "CPU", "faults")
+	for _, b := range benches {
+		m, ratio, floor := median(b.times), 1.0, "-"
 		if b.cat != nil {
 			ratio = float64(m) / float64(median(b.cat.times))
 		}
-		fmt.Fprintf(w, "%-20s %9s %9s %9s %7.1fx %7.1f MB %9s %7d\n", b.name, ms(m), ms(slices.Min(b.times)), ms(slices.Max(b.times)),
-			ratio, float64(b.rss)/(1<<20), ms(median(b.cpu)), median(b.faults))
+		if floorMedian > 0 {
+			floor = fmt.Sprintf("%.2fx", float64(m)/float64(floorMedian))
+		}
+		fmt.Fprintf(w, "%-30s %9s %9s %9s %7.1fx %8s %7.1f MB %9s %7d\n", b.name, ms(m), ms(slices.Min(b.times)), ms(slices.Max(b.times)),
+			ratio, floor, float64(b.rss)/(1<<20), ms(median(b.cpu)), median(b.faults))
 	}
 	reportFaultCost(w, benches)
+	reportVersus(w, benches)
+}
+
+// reportVersus prints each build's medians against the build before it
+// for the same command in the same run (see -versus), and the median of
+// the ratios of runs side by side in a round ("paired"), which a slow
+// stretch of a shared machine weighs on less.
+func reportVersus(w io.Writer, benches []*bench) {
+	first := true
+	for _, b := range benches {
+		if b.base == nil {
+			continue
+		}
+		if first {
+			fmt.Fprintf(w, "\neach build against the one before it, same run (medians; ratio = this build / the one before):\n%-34s %9s %9s %7s %7s %9s %9s %7s\n", "command @ build", "wall", "before", "ratio", "paired", "CPU", "before", "ratio")
+			first = false
+		}
+		wall, baseWall := median(b.times), median(b.base.times)
+		cpu, baseCPU := median(b.cpu), median(b.base.cpu)
+		paired := make([]float64, len(b.times))
+		for i := range b.times {
+			paired[i] = float64(b.times[i]) / float64(b.base.times[i])
+		}
+		fmt.Fprintf(w, "%-34s %9s %9s %6.3fx %6.3fx %9s %9s %6.3fx\n", b.name, ms(wall), ms(baseWall), float64(wall)/float64(baseWall), median(paired), ms(cpu), ms(baseCPU), float64(cpu)/float64(baseCPU))
+	}
 }
 
 // faultPages is how many fresh pages "go floor touching" writes to.
@@ -534,7 +628,7 @@ func reportFaultCost(w io.Writer, benches []*bench) {
 		faultPages, faults, per(touching.times, floor.times), per(touching.cpu, floor.cpu))
 }
 
-func median[T time.Duration | int64](ds []T) T {
+func median[T time.Duration | int64 | float64](ds []T) T {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	if len(s)%2 == 1 {
