@@ -13,7 +13,7 @@ SESSIONS ?= 1000
 SEED     ?= 1
 PREFIX   ?= $(shell $(GO) env GOPATH)
 
-.PHONY: help build test demo simulate fuzz bench eval install cross cross-check clean pgo
+.PHONY: help build test demo simulate fuzz bench eval install cross cross-check clean
 
 help:
 	@echo "make demo         live a few sessions in a temporary workspace and show what the model receives"
@@ -25,7 +25,6 @@ help:
 	@echo "make bench        Go benchmarks and whole-process timings against cat"
 	@echo "make eval         months of a scripted workspace, then probe prompts: recall@k of view, view + recall, most recent"
 	@echo "make cross        build for linux, darwin and windows, amd64 and arm64, into dist/"
-	@echo "make pgo          profile the hook events in process into cmd/bimri-hook/default.pgo, which go build optimises with"
 
 build:
 	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/bimri-hook
@@ -66,30 +65,6 @@ eval:
 
 bench:
 	bash scripts/bench.sh
-
-# The profile go build optimises the binary with (profile-guided
-# optimisation: go build, go install and make build read
-# cmd/bimri-hook/default.pgo by themselves). BenchmarkHookMix runs the
-# hook events in process on genfull's files, weighted as a day of use,
-# in a test binary built without the old profile, so the new one does
-# not depend on it; the samples of putting its workspaces back between
-# events are left out. PGO_ROUNDS rounds of about 0.1 s each. Rerun it
-# when the hot path changes much: a stale profile costs nothing but the
-# gain (README, "Where a hook's time goes").
-PGO_ROUNDS ?= 300
-PGO_OUT    ?= cmd/bimri-hook/default.pgo
-pgo:
-	@mkdir -p $(dir $(PGO_OUT))
-	@work=$$(mktemp -d) && trap 'rm -rf "$$work"' EXIT && \
-	$(GO) build -tags bench -o $$work/genfull ./bench/genfull && \
-	$$work/genfull -dir $$work/full >/dev/null && \
-	$$work/genfull -dir $$work/big -tier2-entries 10000 >/dev/null && \
-	$$work/genfull -dir $$work/recall -days 125 -per-day 81 >/dev/null && \
-	BIMRI_PGO_WORK=$$work BIMRI_PGO_PROFILE=$$work/hooks.pprof \
-		$(GO) test -pgo=off -trimpath -tags $(TAGS),bench -count=1 -run '^$$' -bench '^BenchmarkHookMix$$' -benchtime $(PGO_ROUNDS)x ./cmd/bimri-hook && \
-	$(GO) tool pprof -proto -ignore 'mixWorkspace\)\.reset' $$work/hooks.pprof > $(PGO_OUT)
-	@echo "make pgo: wrote $(PGO_OUT)"
-	$(GO) test -pgo=off -tags bench -count=1 -run '^TestDefaultPGOHasNoPaths$$' ./cmd/bimri-hook
 
 install:
 	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(PREFIX)/bin/bimri-hook ./cmd/bimri-hook

@@ -1,11 +1,9 @@
 //go:build bench
 
-// Package benchwork is what the two harnesses that run the hooks over
-// and over share: bench/benchrun, which times them, and
-// cmd/bimri-hook's BenchmarkHookMix, which profiles them for
-// default.pgo. Both put a workspace back as it was before every run
-// (Take records it) and give SessionEnd the same session to read
-// (SessionTranscript), so the profile is of the work the bench times.
+// Package benchwork is what bench/benchrun, which runs the hooks over
+// and over, needs to put a workspace back as it was before every run
+// (Take records it) and to give SessionEnd a session to read
+// (SessionTranscript).
 package benchwork
 
 import (
