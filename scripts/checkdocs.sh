@@ -8,10 +8,13 @@
 #     dropped, spaces as hyphens);
 #   - ARCHITECTURE.md names every folder that holds Go files (whatever
 #     their build tags; testdata aside) as a link to the folder; the
-#     first check makes every folder it links exist.
+#     first check makes every folder it links exist;
+#   - a package in ARCHITECTURE.md's table imports only packages listed
+#     below it, as the text above the table says.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+GO=${GO:-go}
 status=0
 fail() {
 	echo "checkdocs: $*" >&2
@@ -93,7 +96,35 @@ for p in $packages; do
 	fi
 done
 
+# Imports go one way, down ARCHITECTURE.md's table: a package imports only
+# packages listed below it (tests aside), as the text above the table says.
+module=$("$GO" list -m)
+table=$(awk '/^\| \[`/ { if (match($0, /\]\([^)]+\)/)) print substr($0, RSTART + 2, RLENGTH - 3) }' ARCHITECTURE.md)
+rank() { grep -nxF -- "$1" <<<"$table" | cut -d: -f1 || true; }
+# One line per package: the package, then the module's packages it
+# imports, each relative to the module's root.
+imports=$("$GO" list -tags bench -f '{{.ImportPath}} {{join .Imports " "}}' ./... |
+	awk -v m="$module/" '{
+		line = ""
+		for (i = 1; i <= NF; i++)
+			if (index($i, m) == 1) line = line " " substr($i, length(m) + 1)
+		sub(/^ /, "", line)
+		print line
+	}')
+while read -r p deps; do
+	mine=$(rank "$p")
+	[ -n "$mine" ] || continue
+	for dep in $deps; do
+		theirs=$(rank "$dep")
+		if [ -z "$theirs" ]; then
+			fail "$p imports $dep, which ARCHITECTURE.md's table of packages does not list"
+		elif [ "$theirs" -le "$mine" ]; then
+			fail "$p imports $dep, listed above it in ARCHITECTURE.md's table: imports must go down the list"
+		fi
+	done
+done <<<"$imports"
+
 if [ $status = 0 ]; then
-	echo "checkdocs: ${#docs[@]} documents, every link resolves; ARCHITECTURE.md names all $(wc -w <<<"$packages") packages"
+	echo "checkdocs: ${#docs[@]} documents, every link resolves; ARCHITECTURE.md names all $(wc -w <<<"$packages") packages, and imports go down its table"
 fi
 exit $status
