@@ -304,12 +304,6 @@ func (s *Sandbox) WriteProjectSettings(t testing.TB, v any) {
 	writeJSONFile(t, filepath.Join(s.Workspace, ".claude", "settings.json"), v)
 }
 
-// WriteUserSettings writes v as ~/.claude/settings.json.
-func (s *Sandbox) WriteUserSettings(t testing.TB, v any) {
-	t.Helper()
-	writeJSONFile(t, filepath.Join(s.Home, ".claude", "settings.json"), v)
-}
-
 // TranscriptPath is where Claude Code keeps the transcript of session id
 // for this workspace: ~/.claude/projects/<workspace with / and . as ->/<id>.jsonl.
 func (s *Sandbox) TranscriptPath(id string) string {

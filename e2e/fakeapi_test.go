@@ -192,18 +192,6 @@ func (r Recorded) ConversationText() string {
 	return strings.Join(parts, "\n")
 }
 
-// LastMessage returns the final message of the request. Beware: Claude
-// Code often ends with a role "system" message (environment reminders, hook
-// errors) after the user's prompt, so NewText is usually what a script
-// wants.
-func (r Recorded) LastMessage() Message {
-	msgs := r.Messages()
-	if len(msgs) == 0 {
-		return Message{}
-	}
-	return msgs[len(msgs)-1]
-}
-
 // NewMessages returns the messages after the last assistant message: what
 // arrived since the model last spoke (the user's prompt, tool results, hook
 // feedback, system reminders). It is what the model is answering.
@@ -277,11 +265,6 @@ func TextReply(text string) Reply { return Reply{Text: text} }
 // ToolReply answers with a tool_use block and stop_reason tool_use.
 func ToolReply(name string, input any) Reply {
 	return Reply{ToolUse: &ToolUse{Name: name, Input: input}}
-}
-
-// BashReply asks the client to run command with its Bash tool.
-func BashReply(command, description string) Reply {
-	return ToolReply("Bash", map[string]string{"command": command, "description": description})
 }
 
 // DefaultSummary is the compaction summary DefaultReply gives. The client

@@ -459,7 +459,7 @@ func (g *viewGroup) addEntry(e *Entry, limit int) {
 }
 
 // addRanked adds Tier 2 entries in the order the budget keeps them
-// longest (keptLongestFirst's). Only the lines addEntry builds need that
+// longest (keptOrder's). Only the lines addEntry builds need that
 // order; the entries after them are only counted. So rather than sort
 // them all (most of the view's cost at 10,000 entries), it heaps them
 // and takes them off the top only while lines are built: keptOrder is a

@@ -205,3 +205,14 @@ func TestSimilarIsJaccard(t *testing.T) {
 		}
 	}
 }
+
+// keptLongestFirst sorts entries by keptOrder, the order the budget keeps
+// them longest: the plain sort that the view's heap and the eviction must
+// agree with.
+func keptLongestFirst(entries []*Entry, today time.Time) {
+	ranked := rankAll(entries, today)
+	slices.SortFunc(ranked, keptOrder)
+	for i, r := range ranked {
+		entries[i] = r.e
+	}
+}

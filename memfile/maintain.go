@@ -272,21 +272,12 @@ func evictionOrder(ra, rb budgetRank, a, b *Entry) int {
 	return cmp.Compare(a.ID, b.ID)
 }
 
-// keptLongestFirst orders entries the reverse way: what the budget would
+// keptOrder orders ranked entries the reverse way: what the budget would
 // keep longest comes first. The context view shows Tier 2 in this order,
-// so what it leaves out for room is what the budget would take first.
-func keptLongestFirst(entries []*Entry, today time.Time) {
-	ranked := rankAll(entries, today)
-	slices.SortFunc(ranked, keptOrder)
-	for i, r := range ranked {
-		entries[i] = r.e
-	}
-}
-
-// keptOrder is keptLongestFirst's comparison. It is stable by the
-// position as a last key: a plain sort then gives the stable sort's order
-// without its O(n log² n) merging, and it is a total order, so a heap
-// gives the same order as the sort.
+// so what it leaves out for room is what the budget would take first. It
+// is stable by the position as a last key: a plain sort then gives the
+// stable sort's order without its O(n log² n) merging, and it is a total
+// order, so a heap gives the same order as the sort.
 func keptOrder(a, b rankedEntry) int {
 	if c := evictionOrder(b.rank, a.rank, b.e, a.e); c != 0 {
 		return c

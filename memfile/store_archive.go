@@ -111,9 +111,6 @@ func (s *Store) appendArchive(items []Removal) error {
 	return nil
 }
 
-// ReadArchive reads the archive's records (for deep maintenance and merges).
-func (tx *Tx) ReadArchive() ([]ArchiveRecord, error) { return tx.store.ReadArchive() }
-
 // ReadArchive reads the archive; a missing archive is empty.
 func (s *Store) ReadArchive() ([]ArchiveRecord, error) {
 	path := s.Path(s.names.Archive)

@@ -120,29 +120,6 @@ type Change struct {
 // forever; the oldest is dropped, as a change that never happened.
 const maxPendingChanges = 64
 
-// Read summarises the lines that r holds, reading at most limit bytes
-// (no limit if limit <= 0). start is the offset in the transcript where r
-// is positioned; it is the base of Summary.Offset. A last line without a
-// newline is not consumed, since Claude Code may still be writing it:
-// Offset stays before it and the next read sees it whole.
-//
-// On a read error the Summary covers the lines consumed before it, so its
-// Offset can still be used.
-func Read(r io.Reader, start int64, limit int64) (Summary, error) {
-	return read(r, start, limit, false, Summary{})
-}
-
-// ReadFile summarises the transcript at path from offset from, reading at
-// most limit bytes (no limit if limit <= 0). When more than limit bytes
-// follow from, only the last limit bytes are read, starting at the first
-// whole line in them, and Skipped is set; if no line ends in them, nothing
-// is read and Offset stays at from. When from is past the end of the file
-// (the transcript was replaced or truncated) or negative, reading starts
-// at 0.
-func ReadFile(path string, from int64, limit int64) (Summary, error) {
-	return readFile(path, from, limit, Summary{})
-}
-
 // ReadMore reads the transcript at path from where s ended, settling the
 // remember calls and file changes s left pending with the results that
 // follow, and returns s with that stretch added (see Add).
@@ -151,7 +128,13 @@ func (s Summary) ReadMore(path string, limit int64) (Summary, error) {
 	return s.Add(next), err
 }
 
-// readFile reads as ReadFile does, settling what prev left pending.
+// readFile summarises the transcript at path from offset from, reading
+// at most limit bytes (no limit if limit <= 0), settling what prev, the
+// stretch before, left pending. When more than limit bytes follow from,
+// only the last limit bytes are read, starting at the first whole line
+// in them, and Skipped is set; if no line ends in them, nothing is read
+// and Offset stays at from. When from is past the end of the file (the
+// transcript was replaced or truncated) or negative, reading starts at 0.
 func readFile(path string, from int64, limit int64, prev Summary) (Summary, error) {
 	f, info, err := safefile.Open(path)
 	if err != nil {
@@ -187,9 +170,17 @@ func readFile(path string, from int64, limit int64, prev Summary) (Summary, erro
 	return sum, err
 }
 
-// read is Read that, when partial, first passes over the rest of the line
-// that r starts in the middle of, and that settles the pending remember
-// calls and file changes of prev, the stretch before.
+// read summarises the lines that r holds, reading at most limit bytes
+// (no limit if limit <= 0), and settles the pending remember calls and
+// file changes of prev, the stretch before. start is the offset in the
+// transcript where r is positioned; it is the base of Summary.Offset.
+// When partial, r starts in the middle of a line, and the rest of it is
+// passed over first. A last line without a newline is not consumed,
+// since Claude Code may still be writing it: Offset stays before it and
+// the next read sees it whole.
+//
+// On a read error the Summary covers the lines consumed before it, so its
+// Offset can still be used.
 func read(r io.Reader, start, limit int64, partial bool, prev Summary) (Summary, error) {
 	if limit > 0 {
 		r = io.LimitReader(r, limit)

@@ -299,7 +299,7 @@ func TestRead(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			is := is.New(t)
-			got, err := Read(strings.NewReader(tt.in), 0, 0)
+			got, err := readFrom(strings.NewReader(tt.in), 0, 0)
 			is.NoErr(err)
 			want := tt.want
 			want.Offset = int64(len(tt.in))
@@ -359,7 +359,7 @@ func TestReadSample(t *testing.T) {
 	is := is.New(t)
 	info, err := os.Stat("testdata/sample.jsonl")
 	is.NoErr(err)
-	got, err := ReadFile("testdata/sample.jsonl", 0, 1<<20)
+	got, err := readPath("testdata/sample.jsonl", 0, 1<<20)
 	is.NoErr(err)
 	// One prompt, one Write, a Bash call that is not remember, a Stop
 	// hook's feedback and a /compact with its summary and wrappers, none
@@ -381,7 +381,7 @@ func TestReadLimit(t *testing.T) {
 	n := int64(len(prompt("a")))
 	r := &countingReader{r: strings.NewReader(in)}
 	// The limit ends inside the second line: only the first is consumed.
-	got, err := Read(r, 100, n+5)
+	got, err := readFrom(r, 100, n+5)
 	is.NoErr(err)
 	is.Equal(got.Prompts, 1)
 	is.Equal(got.Offset, 100+n)
@@ -392,7 +392,7 @@ func TestReadLongLine(t *testing.T) {
 	is := is.New(t)
 	long := toolUses(toolUse("Write", `{"file_path":"/p/big","content":"`+strings.Repeat("x", MaxLineSize)+`"}`))
 	in := prompt("a") + long + prompt("b")
-	got, err := Read(strings.NewReader(in), 0, 0)
+	got, err := readFrom(strings.NewReader(in), 0, 0)
 	is.NoErr(err)
 	is.Equal(got.Prompts, 2)
 	is.Equal(got.BadLines, 1)
@@ -400,7 +400,7 @@ func TestReadLongLine(t *testing.T) {
 	is.Equal(got.Offset, int64(len(in)))
 
 	// Unfinished, it is not consumed.
-	got, err = Read(strings.NewReader(prompt("a")+strings.TrimSuffix(long, "\n")), 0, 0)
+	got, err = readFrom(strings.NewReader(prompt("a")+strings.TrimSuffix(long, "\n")), 0, 0)
 	is.NoErr(err)
 	is.Equal(got.BadLines, 0)
 	is.Equal(got.Offset, int64(len(prompt("a"))))
@@ -410,7 +410,7 @@ func TestReadError(t *testing.T) {
 	is := is.New(t)
 	boom := errors.New("boom")
 	r := io.MultiReader(strings.NewReader(prompt("a")+"{"), &errReader{boom})
-	got, err := Read(r, 0, 0)
+	got, err := readFrom(r, 0, 0)
 	is.True(errors.Is(err, boom))
 	is.Equal(got.Prompts, 1) // what came before the error counts
 	is.Equal(got.Offset, int64(len(prompt("a"))))
@@ -425,7 +425,7 @@ func TestReadFileSkipsToLimit(t *testing.T) {
 
 	t.Run("limit inside a line", func(t *testing.T) {
 		is := is.New(t)
-		got, err := ReadFile(path, 0, tail+3) // starts 3 bytes before line 3
+		got, err := readPath(path, 0, tail+3) // starts 3 bytes before line 3
 		is.NoErr(err)
 		is.Equal(got, Summary{
 			FirstPrompt: "third", Prompts: 1, PromptsSinceRemember: 1,
@@ -435,7 +435,7 @@ func TestReadFileSkipsToLimit(t *testing.T) {
 	})
 	t.Run("limit at a line start", func(t *testing.T) {
 		is := is.New(t)
-		got, err := ReadFile(path, 0, tail) // starts exactly at line 3
+		got, err := readPath(path, 0, tail) // starts exactly at line 3
 		is.NoErr(err)
 		is.Equal(got.FilesChanged, []string{"/p/b"})
 		is.Equal(got.Prompts, 1)
@@ -445,7 +445,7 @@ func TestReadFileSkipsToLimit(t *testing.T) {
 	t.Run("within limit", func(t *testing.T) {
 		is := is.New(t)
 		from := int64(len(lines[0]))
-		got, err := ReadFile(path, from, size-from)
+		got, err := readPath(path, from, size-from)
 		is.NoErr(err)
 		is.True(!got.Skipped)
 		is.Equal(got.FirstPrompt, "second")
@@ -454,20 +454,20 @@ func TestReadFileSkipsToLimit(t *testing.T) {
 	})
 	t.Run("limit inside the last line", func(t *testing.T) {
 		is := is.New(t)
-		got, err := ReadFile(path, 0, int64(len(lines[4]))-2)
+		got, err := readPath(path, 0, int64(len(lines[4]))-2)
 		is.NoErr(err)
 		is.Equal(got, Summary{Offset: size, Skipped: true})
 	})
 	t.Run("no line ends within limit", func(t *testing.T) {
 		is := is.New(t)
 		path := writeFile(t, in+`{"type":"user","message":{"content":"`+strings.Repeat("x", 100))
-		got, err := ReadFile(path, size, 50)
+		got, err := readPath(path, size, 50)
 		is.NoErr(err)
 		is.Equal(got, Summary{Offset: size, Skipped: true}) // the next read tries again from size
 	})
 	t.Run("from past the end", func(t *testing.T) {
 		is := is.New(t)
-		got, err := ReadFile(path, size+100, 0)
+		got, err := readPath(path, size+100, 0)
 		is.NoErr(err)
 		is.Equal(got.FirstPrompt, "first")
 		is.Equal(got.Prompts, 3)
@@ -475,7 +475,7 @@ func TestReadFileSkipsToLimit(t *testing.T) {
 	})
 	t.Run("at the end", func(t *testing.T) {
 		is := is.New(t)
-		got, err := ReadFile(path, size, 10)
+		got, err := readPath(path, size, 10)
 		is.NoErr(err)
 		is.Equal(got, Summary{Offset: size})
 	})
@@ -483,7 +483,7 @@ func TestReadFileSkipsToLimit(t *testing.T) {
 
 func TestReadFileMissing(t *testing.T) {
 	is := is.New(t)
-	got, err := ReadFile(filepath.Join(t.TempDir(), "none.jsonl"), 7, 0)
+	got, err := readPath(filepath.Join(t.TempDir(), "none.jsonl"), 7, 0)
 	is.True(errors.Is(err, fs.ErrNotExist))
 	is.Equal(got.Offset, int64(7))
 }
@@ -497,7 +497,7 @@ func TestReadFileIncremental(t *testing.T) {
 		"{bad\n" + succeeded(editID("/p/b")) + resultFor(writeID("/p/d"), true, jsonText("Permission to use Write has been denied.")) +
 		prompt("b") + compaction + edited("/p/c") + prompt("c") +
 		rememberAs("toolu_d") + resultFor("toolu_d", true, jsonText(deniedText)) + prompt("d") + toolUses(write("/p/e"))
-	whole, err := Read(strings.NewReader(in), 0, 0)
+	whole, err := readFrom(strings.NewReader(in), 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -643,7 +643,7 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, startArg uint16, limitArg int32) {
 		start, limit := int64(startArg), int64(limitArg)
 		r := &countingReader{r: bytes.NewReader(data)}
-		sum, err := Read(r, start, limit)
+		sum, err := readFrom(r, start, limit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -668,7 +668,7 @@ func FuzzRead(f *testing.F) {
 		// Reading in two pieces and adding them up gives the same.
 		if limit <= 0 {
 			cut := int(start) % (len(data) + 1)
-			first, err := Read(bytes.NewReader(data[:cut]), 0, 0)
+			first, err := readFrom(bytes.NewReader(data[:cut]), 0, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -717,3 +717,14 @@ func (c *countingReader) Read(p []byte) (int, error) {
 type errReader struct{ err error }
 
 func (e *errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// readFrom and readPath read a stretch with nothing pending
+// from its start, as the tests drive the readers; the hooks read on from
+// a Summary (ReadMore).
+func readFrom(r io.Reader, start, limit int64) (Summary, error) {
+	return read(r, start, limit, false, Summary{})
+}
+
+func readPath(path string, from, limit int64) (Summary, error) {
+	return readFile(path, from, limit, Summary{})
+}

@@ -15,7 +15,7 @@ type Handler struct {
 }
 
 // Wiring is what a settings.json holds of bimri-hook's: the handlers and
-// permission rules that Install adds and Uninstall removes, found the same
+// permission rules that InstallReceipt adds and Uninstall removes, found the same
 // way, and the bimri-hook plugins it enables, which would answer the same
 // events a second time.
 type Wiring struct {
@@ -26,7 +26,7 @@ type Wiring struct {
 
 // Inspect reads what a settings.json holds of bimri-hook's, for doctor
 // and for install's report. Empty input is a file that does not exist:
-// nothing is wired. Input Install would refuse is an error.
+// nothing is wired. Input InstallReceipt would refuse is an error.
 func Inspect(settings []byte) (Wiring, error) {
 	var w Wiring
 	if len(strings.TrimSpace(string(settings))) == 0 {

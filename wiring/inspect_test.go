@@ -21,7 +21,7 @@ func TestInspect(t *testing.T) {
 	is.Equal(len(w.Rules), 0)
 	is.Equal(w.Missing(), []string{"SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd", "SubagentStart"})
 
-	installed, _, err := Install(in, c)
+	installed, _, err := install(in, c)
 	is.NoErr(err)
 	w, err = Inspect(installed)
 	is.NoErr(err)

@@ -117,14 +117,14 @@ func TestDuplicateKeysRefused(t *testing.T) {
 		`{"permissions":{"allow":[],"allow":["Read"]}}`,
 	} {
 		is := is.New(t)
-		_, _, err := Install([]byte(in), c)
+		_, _, err := install([]byte(in), c)
 		is.True(err != nil)
 		is.True(strings.Contains(err.Error(), "appears twice"))
 		_, _, err = Uninstall([]byte(in))
 		is.True(err != nil)
 	}
 	// Duplicates elsewhere are not ours to judge.
-	_, _, err := Install([]byte(`{"env":{"A":"1","A":"2"}}`), c)
+	_, _, err := install([]byte(`{"env":{"A":"1","A":"2"}}`), c)
 	is.New(t).NoErr(err)
 }
 

@@ -19,7 +19,7 @@ type Event struct {
 	Timeout int // seconds Claude Code waits before it kills the hook
 }
 
-// Events returns the events Install wires: every event bimri-hook
+// Events returns the events InstallReceipt wires: every event bimri-hook
 // answers (event.Answered), in the order a session meets them. The binary
 // answers each in milliseconds; the timeouts only bound a hook that hangs.
 func Events() []Event {
@@ -71,23 +71,6 @@ func Hooks(command string, events []Event) []byte {
 	return append(b, '}')
 }
 
-// Install wires bimri-hook into the bytes of a Claude Code settings.json,
-// which may be empty when the file does not exist yet: a hook running
-// c.Hook() for every event of Events, and c.Rules() in
-// permissions.allow. Everything else keeps its bytes. bimri-hook's own
-// entries from an earlier install, found by their command (see
-// isHookCommand), are updated where they stand rather than added again, so
-// installing twice changes nothing the second time and changed reports
-// false.
-//
-// Input that is not a JSON object, or whose "hooks", hook event lists,
-// "permissions" or "permissions.allow" have the wrong type or appear twice,
-// is an error, and nothing is rewritten.
-func Install(settings []byte, c Command) (out []byte, changed bool, err error) {
-	out, _, changed, err = InstallReceipt(settings, c, Receipt{})
-	return out, changed, err
-}
-
 // Receipt is what an install added to one settings file that was not there
 // before it: kept beside the file by the caller, it lets UninstallReceipt
 // take out exactly that, and give back the file's bytes as they were.
@@ -113,9 +96,22 @@ func (r Receipt) kept() []string {
 	return r.KeptRules
 }
 
-// InstallReceipt is Install that also returns the receipt of what it
-// created, added to prev, the receipt of an earlier install into the same
-// file (zero when there is none).
+// InstallReceipt wires bimri-hook into the bytes of a Claude Code
+// settings.json, which may be empty when the file does not exist yet: a
+// hook running c.Hook() for every event of Events, and c.Rules() in
+// permissions.allow. Everything else keeps its bytes. bimri-hook's own
+// entries from an earlier install, found by their command (see
+// isHookCommand), are updated where they stand rather than added again, so
+// installing twice changes nothing the second time and changed reports
+// false.
+//
+// Input that is not a JSON object, or whose "hooks", hook event lists,
+// "permissions" or "permissions.allow" have the wrong type or appear twice,
+// is an error, and nothing is rewritten.
+//
+// It also returns the receipt of what it created, added to prev, the
+// receipt of an earlier install into the same file (zero when there is
+// none).
 func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Receipt, changed bool, err error) {
 	if c.Binary == "" {
 		return nil, r, false, errors.New("no binary path to install")
@@ -174,13 +170,13 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 	return out, r, changed, err
 }
 
-// Uninstall removes from the bytes of a settings.json what Install adds:
+// Uninstall removes from the bytes of a settings.json what InstallReceipt adds:
 // every hook handler whose command runs a binary named bimri-hook and
 // nothing else (see isHookCommand), every permissions.allow rule
 // Command.Rules makes for such a binary, and the matcher groups, event
 // lists, "hooks", "allow" and "permissions" that these removals leave
 // empty; nothing else. Without a receipt it cannot tell an empty list or
-// object that Install filled from one it created: UninstallReceipt can.
+// object that InstallReceipt filled from one it created: UninstallReceipt can.
 func Uninstall(settings []byte) (out []byte, changed bool, err error) {
 	if len(bytes.TrimSpace(settings)) == 0 {
 		return settings, false, nil

@@ -68,7 +68,7 @@ func TestInstallUninstall(t *testing.T) {
 			is.NoErr(err)
 			c := Command{Binary: tc.binary}
 
-			installed, changed, err := Install(in, c)
+			installed, changed, err := install(in, c)
 			is.NoErr(err)
 			is.True(changed)
 			is.True(json.Valid(installed))
@@ -78,14 +78,14 @@ func TestInstallUninstall(t *testing.T) {
 				is.Equal(strings.Count(string(installed), jsonText(rule)), 1) // one rule per command the hooks teach
 			}
 
-			again, changed, err := Install(installed, c)
+			again, changed, err := install(installed, c)
 			is.NoErr(err)
 			is.True(!changed) // installing twice changes nothing
 			is.Equal(string(again), string(installed))
 
 			// A new path replaces the old one where it stands.
 			moved := Command{Binary: "/home/me/new place/bimri-hook"}
-			reinstalled, changed, err := Install(installed, moved)
+			reinstalled, changed, err := install(installed, moved)
 			is.NoErr(err)
 			is.True(changed)
 			want := strings.ReplaceAll(string(installed), jsonText(c.Hook()), jsonText(moved.Hook()))
@@ -128,13 +128,13 @@ func TestUninstallKeepsOthers(t *testing.T) {
 
 func TestInstallEmptyInputs(t *testing.T) {
 	c := Command{Binary: "bimri-hook"}
-	want, _, err := Install(nil, c)
+	want, _, err := install(nil, c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, in := range []string{"", " ", "\n", "\r\n\t"} {
 		is := is.New(t)
-		out, changed, err := Install([]byte(in), c)
+		out, changed, err := install([]byte(in), c)
 		is.NoErr(err)
 		is.True(changed)
 		is.Equal(string(out), string(want))
@@ -166,7 +166,7 @@ func TestInvalidSettings(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			is := is.New(t)
-			out, changed, err := Install([]byte(tc.in), c)
+			out, changed, err := install([]byte(tc.in), c)
 			is.True(err != nil)
 			is.True(strings.Contains(err.Error(), tc.err)) // names the problem
 			is.True(out == nil && !changed)
@@ -186,7 +186,7 @@ func TestInvalidSettings(t *testing.T) {
 
 func TestInstallBadBinary(t *testing.T) {
 	for _, binary := range []string{"", "/bin/bimri-hook\n--evil"} {
-		_, _, err := Install(nil, Command{Binary: binary})
+		_, _, err := install(nil, Command{Binary: binary})
 		if err == nil {
 			t.Errorf("Install with binary %q: no error", binary)
 		}
@@ -224,9 +224,16 @@ func TestHooks(t *testing.T) {
 // examples/settings.json is what Install writes into an empty file for a
 // binary on PATH: regenerate it rather than edit it.
 func TestExampleSettings(t *testing.T) {
-	out, _, err := Install(nil, Command{Binary: Name})
+	out, _, err := install(nil, Command{Binary: Name})
 	if err != nil {
 		t.Fatal(err)
 	}
 	golden(t, filepath.Join("..", "examples", "settings.json"), out)
+}
+
+// install is InstallReceipt into a file no install has a receipt for,
+// without the receipt.
+func install(settings []byte, c Command) ([]byte, bool, error) {
+	out, _, changed, err := InstallReceipt(settings, c, Receipt{})
+	return out, changed, err
 }

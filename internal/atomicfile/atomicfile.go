@@ -183,9 +183,6 @@ func Link(from, path string, opt Options) (*Pending, error) {
 
 var errNotSole = errors.New("not a regular file with one name")
 
-// Temp is the temporary name the replacement has until Commit.
-func (p *Pending) Temp() string { return p.tmp }
-
 // Path is the file the replacement replaces.
 func (p *Pending) Path() string { return p.path }
 

@@ -1,6 +1,6 @@
 // Package simulate runs hook events as Claude Code would, without Claude
 // Code: it builds the payloads the client sends (Payload), and lives many
-// sessions in a throwaway workspace (Run) through the same handlers as the
+// sessions in a throwaway workspace (Serve) through the same handlers as the
 // hook, so the long-run figures are the real code's.
 package simulate
 
@@ -297,18 +297,6 @@ func intakeEntries() []simulatedEntry {
 	return out
 }
 
-// Run lives the simulation's sessions in a temporary
-// workspace, each as Claude Code would run it: SessionStart, one to three
-// remember calls, Stop, SessionEnd. Events go through hooks.Decode and
-// hooks.Handle and entries through the store as the remember command
-// writes them, so the figures are the real code's. each, when set, sees
-// every session as it ends. The workspace is removed afterwards, also when
-// ctx ends the run early (Ctrl-C).
-func Run(ctx context.Context, sim Simulation, each func(SessionStats)) ([]SessionStats, error) {
-	stats, _, err := Serve(ctx, sim, each)
-	return stats, err
-}
-
 // Serving is how well the memory serves the session after the run's last:
 // what it was told at SessionStart the next morning, against everything
 // the run recorded.
@@ -340,7 +328,14 @@ type Serving struct {
 	Lasting, Room int
 }
 
-// Serve is Run, and then measures how the memory serves the next session.
+// Serve lives the simulation's sessions in a temporary workspace, each
+// as Claude Code would run it: SessionStart, one to three remember calls,
+// Stop, SessionEnd, and then measures how the memory serves the next
+// session. Events go through hooks.Decode and hooks.Handle and entries
+// through the store as the remember command writes them, so the figures
+// are the real code's. each, when set, sees every session as it ends. The
+// workspace is removed afterwards, also when ctx ends the run early
+// (Ctrl-C).
 func Serve(ctx context.Context, sim Simulation, each func(SessionStats)) ([]SessionStats, Serving, error) {
 	stats, s, err := run(ctx, sim, each)
 	if err != nil {

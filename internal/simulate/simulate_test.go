@@ -105,7 +105,7 @@ func TestCoworkProfileStaysWithinTheCap(t *testing.T) {
 	}
 	is := is.New(t)
 	sim := testSimulation(150, 7, "cowork")
-	stats, err := Run(context.Background(), sim, nil)
+	stats, _, err := Serve(context.Background(), sim, nil)
 	is.NoErr(err)
 	peakContext := 0
 	for _, st := range stats {
@@ -118,13 +118,13 @@ func TestCoworkProfileStaysWithinTheCap(t *testing.T) {
 
 func TestSimulationIsDeterministic(t *testing.T) {
 	is := is.New(t)
-	first, err := Run(context.Background(), testSimulation(40, 5, "claude-code"), nil)
+	first, _, err := Serve(context.Background(), testSimulation(40, 5, "claude-code"), nil)
 	is.NoErr(err)
-	again, err := Run(context.Background(), testSimulation(40, 5, "claude-code"), nil)
+	again, _, err := Serve(context.Background(), testSimulation(40, 5, "claude-code"), nil)
 	is.NoErr(err)
 	is.Equal(first, again) // same seed, same sessions
 
-	other, err := Run(context.Background(), testSimulation(40, 6, "claude-code"), nil)
+	other, _, err := Serve(context.Background(), testSimulation(40, 6, "claude-code"), nil)
 	is.NoErr(err)
 	is.True(!slices.Equal(tokensOf(first), tokensOf(other))) // another seed, another mix
 }
@@ -240,12 +240,12 @@ func TestSimulationLeavesNothingBehind(t *testing.T) {
 	for _, v := range []string{"TMPDIR", "TMP", "TEMP"} { // os.TempDir's sources
 		t.Setenv(v, tmp)
 	}
-	_, err := Run(context.Background(), testSimulation(3, 1, "claude-code"), nil)
+	_, _, err := Serve(context.Background(), testSimulation(3, 1, "claude-code"), nil)
 	is.NoErr(err)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stats, err := Run(ctx, testSimulation(50, 1, "claude-code"), func(st SessionStats) {
+	stats, _, err := Serve(ctx, testSimulation(50, 1, "claude-code"), func(st SessionStats) {
 		if st.Number == 2 {
 			cancel()
 		}
