@@ -45,7 +45,7 @@ func SessionStart(env Env, in Input) (Output, error) {
 		return additionalContext(event.SessionStart, startContext(env, in, snap.File, "", "")), nil
 	}
 	var f *memfile.File
-	var notice, told, updated, advice, converted, context string
+	var notice, told, updated, advice, converted string
 	_, err := env.Store.UpdateFrom(snap, func(tx *memfile.Tx) error {
 		rep := tx.Maintain(env.Today, env.Config, memfile.Options{})
 		f, notice = tx.File, tx.Notice
@@ -59,17 +59,9 @@ func SessionStart(env Env, in Input) (Output, error) {
 			known = nil // bimri.md changed since: advise on what it is now
 		}
 		advice = adviseOnce(env, tx, in, known, &rep.Tokens)
-		// On a large file the answer is built while the file is written
-		// and synced; it is given only if that succeeds (see
-		// memfile.Tx.Meanwhile).
-		if len(f.Tiers[1].Blocks) >= meanwhileFrom {
-			f, notice, advice := f, notice, advice
-			tx.Meanwhile(func() { context = startContext(env, in, f, notice, advice) })
-		}
 		return nil
 	})
 	if err != nil {
-		context = "" // built before the failure: the notice below replaces it
 		// Another session is writing, or the workspace cannot be written
 		// (a read-only folder): the session still gets the memory as it
 		// stands. Only a memory that cannot even be read is an error.
@@ -84,25 +76,12 @@ func SessionStart(env Env, in Input) (Output, error) {
 		f = read.File
 	}
 	env.Store.PruneState(stateMaxAge)
-	if context == "" {
-		context = startContext(env, in, f, notice, advice)
-	}
-	out := additionalContext(event.SessionStart, context)
+	out := additionalContext(event.SessionStart, startContext(env, in, f, notice, advice))
 	if msg := userMessage(told, converted, updated); msg.JSON != nil {
 		out.JSON["systemMessage"] = msg.JSON["systemMessage"]
 	}
 	return out, nil
 }
-
-// meanwhileFrom is the size of Tier 2 (in blocks) from which a writing
-// SessionStart builds its answer while the file is synced. At 10,000
-// entries the sync of 1.8 MB takes milliseconds and the answer ~0.7 ms,
-// so the answer costs no wall time and no more CPU (perf stat, 40
-// alternated runs); on the full-size file (95 entries) the same overlap
-// measured ~0.7 ms more CPU (three runs of 30 to 80 alternated), for
-// an answer of a few tenths of a millisecond. A variable so the tests
-// can take the concurrent path on small files.
-var meanwhileFrom = 2000
 
 // namedKey is the state that lists the patterns the agent was asked to
 // write a sentence for: each is asked about once.

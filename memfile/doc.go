@@ -317,9 +317,7 @@
 // written; the Store does not hold the new file whole at all: renderTo
 // hands it over in 64 KB pieces, compared with the bytes read as they
 // come and written to the temporary file from the first that differs
-// (newfile_internal_test.go checks it against Render), and a caller may
-// build what it answers from the File while it is written (Tx.Meanwhile);
-// the view heaps Tier 2 and takes off only the lines it could
+// (newfile_internal_test.go checks it against Render); the view heaps Tier 2 and takes off only the lines it could
 // show, the rest counted, not sorted; the pass reports the count its
 // budget check kept, not a second Estimate, and SessionStart advises
 // with that count (AdviseEstimated). Patterns sort only the entries they

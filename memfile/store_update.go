@@ -40,22 +40,7 @@ type Tx struct {
 	// settled is the pass stamp File is known to match, when it came
 	// from a Snapshot: a plain pass under it would change nothing.
 	settled string
-	// meanwhile runs while the changes are written (see Meanwhile).
-	meanwhile func()
 }
-
-// Meanwhile has the transaction run fn on a goroutine of its own while
-// it writes and syncs what the transaction function left, once that
-// function has returned; Update returns only after fn has. SessionStart
-// builds its answer there: the answer is read from tx.File alone, which
-// nothing changes once the transaction function has returned (writing
-// it only reads it), and at 10,000 entries the file's sync alone takes
-// longer than the answer, so the answer costs the hook no time. fn must
-// only read tx.File and what the caller gives it. What fn makes may be
-// used only if Update succeeds: the hook reports success only then,
-// after the file is durable, and on an error it answers from what it
-// reads again, as before.
-func (tx *Tx) Meanwhile(fn func()) { tx.meanwhile = fn }
 
 // Maintain runs the session-end pass on the transaction's file and queues
 // what it archived, so the archive is written with the file.
@@ -129,14 +114,6 @@ func (s *Store) UpdateFrom(snap *Snapshot, fn func(tx *Tx) error) (Result, error
 	}
 	if err := fn(tx); err != nil {
 		return Result{}, err
-	}
-	if tx.meanwhile != nil {
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			tx.meanwhile()
-		}()
-		defer func() { <-done }() // before the lock is let go
 	}
 	return s.finish(tx, path, old)
 }
