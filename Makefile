@@ -26,8 +26,11 @@ help:
 	@echo "make eval         months of a scripted workspace, then probe prompts: recall@k of view, view + recall, most recent"
 	@echo "make cross        build for linux, darwin and windows, amd64 and arm64, into dist/"
 
+# browse's terminal UI is a program of its own, so the hook binary never
+# loads its terminal library; bimri-hook browse runs it from beside itself.
 build:
 	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/bimri-hook
+	$(GO) build -trimpath -ldflags '-s -w' -o $(BIN)-browse ./cmd/bimri-hook-browse
 
 # Tools of the developers' own with dependencies (gotestsum; goreleaser
 # may join it) are pinned in tools/go.mod, a module apart: `go tool`
@@ -68,6 +71,7 @@ bench:
 
 install:
 	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(PREFIX)/bin/bimri-hook ./cmd/bimri-hook
+	$(GO) build -trimpath -ldflags '-s -w' -o $(PREFIX)/bin/bimri-hook-browse ./cmd/bimri-hook-browse
 	@echo "installed $(PREFIX)/bin/bimri-hook; next: bimri-hook install (in your project)"
 
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64

@@ -43,11 +43,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now time.Time
 	}
 	app := newApp(stdin, stdout, stderr, now)
 	if err := app.Run(args); err != nil {
-		fmt.Fprintln(stderr, errorLine(err))
+		if !errors.Is(err, errQuiet) {
+			fmt.Fprintln(stderr, errorLine(err))
+		}
 		return exitError
 	}
 	return exitOK
 }
+
+// errQuiet fails a command that has already said why on stderr (a
+// program it ran did).
+var errQuiet = errors.New("failed; see above")
 
 // isHookRun says whether args are `bimri-hook hook` exactly as the
 // settings and the plugin run it: the hot path, which run dispatches
@@ -80,6 +86,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, now time.Time) *cli.App {
 		a.forgetCommand(),
 		a.reviveCommand(),
 		a.showCommand(),
+		a.browseCommand(),
 		a.whyCommand(),
 		a.forecastCommand(),
 		a.maintainCommand(),

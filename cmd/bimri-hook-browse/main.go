@@ -1,0 +1,76 @@
+// Command bimri-hook-browse is `bimri-hook browse`: the terminal UI of
+// package browse. It is a program of its own because its terminal library
+// (Bubble Tea) costs every process that links it about 120 page faults of
+// package initialisation, which the hook binary, started on every hook
+// event, must not pay: `bimri-hook browse` runs this program. It finds the
+// workspace, the config and the day as bimri-hook does.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/bimri/bimri-hook/internal/browse"
+	"github.com/bimri/bimri-hook/internal/config"
+	"github.com/bimri/bimri-hook/internal/workspace"
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/charmbracelet/x/term"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, time.Now()); err != nil {
+		fmt.Fprintln(os.Stderr, "bimri-hook: browse: "+err.Error())
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdin *os.File, stdout *os.File, stderr io.Writer, now time.Time) error {
+	fs := flag.NewFlagSet("bimri-hook browse", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir := fs.String("dir", "", "workspace `FOLDER` (default: found from the current folder, as bimri-hook finds it)")
+	cfgPath := fs.String("config", os.Getenv(config.EnvVar), "config `FILE`")
+	today := fs.String("today", os.Getenv("BIMRI_TODAY"), "the date to act as today, `YYYY-MM-DD`")
+	global := fs.Bool("global", false, "browse the global memory")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("takes no arguments, got %q", fs.Arg(0))
+	}
+	if !term.IsTerminal(stdin.Fd()) || !term.IsTerminal(stdout.Fd()) {
+		return errors.New("needs a terminal (show, search and why give the same facts as text)")
+	}
+	root, err := workspace.Root(*dir)
+	if err != nil {
+		return err
+	}
+	cfg, err := config.Load(*cfgPath, root)
+	if err != nil {
+		return err
+	}
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	if *today != "" {
+		d, ok := memfile.ParseDate(*today)
+		if !ok {
+			return fmt.Errorf("--today %q is not a date (YYYY-MM-DD)", *today)
+		}
+		day = d
+	}
+	clock := func() time.Time { return now }
+	// The commands' lock wait: the user may browse while a session writes.
+	cfg.Hooks.LockTimeout = max(cfg.Hooks.LockTimeout, 10*time.Second)
+	var store *memfile.Store
+	if *global {
+		store, err = workspace.GlobalStore(cfg, clock)
+	} else {
+		store, err = workspace.Open(root, cfg, clock, day)
+	}
+	if err != nil {
+		return err
+	}
+	return browse.Run(browse.Source{Store: store, Config: cfg.Memory, Today: day}, stdin, stdout)
+}

@@ -1,0 +1,386 @@
+// Package browse is `bimri-hook browse`: a terminal UI to page through
+// the memory by tier and the archive, search it, see why an entry weighs
+// what it does and when it will leave, and forget, revive, promote or
+// supersede an entry, each after a confirmation and through the same
+// store and lock as the commands.
+//
+// It is built on Bubble Tea (charm.land/bubbletea/v2): Model is a tea.Model
+// whose Update takes key presses and whose View is the screen, so tests
+// drive it with keys and read what it shows. Nothing here runs before Run
+// is called: the hook path links this package but never starts it.
+package browse
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Run shows the UI on the terminal until the user quits.
+func Run(s Source, in io.Reader, out io.Writer) error {
+	m, err := New(s)
+	if err != nil {
+		return err
+	}
+	_, err = tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out)).Run()
+	return err
+}
+
+// mode is what the keys do now.
+type mode int
+
+const (
+	browsing  mode = iota
+	searching      // typing the search query
+	writing        // typing the text of a superseding entry
+	confirming     // y or n to an action
+)
+
+// Model is the UI's state.
+type Model struct {
+	src    Source
+	snap   snapshot
+	tab    int
+	cursor [4]int
+	top    [4]int // first row shown of each list
+	width  int
+	height int
+	mode   mode
+	query  string
+	input  []rune // what is being typed: the query, or a new entry's text
+	// pending is the action waiting for y; ask is its question.
+	pending func() (string, error)
+	ask     string
+	status  string
+	failed  bool // status is an error
+}
+
+// New reads the memory and starts on Tier 2, where most entries live.
+func New(s Source) (*Model, error) {
+	m := &Model{src: s, tab: tabTier2, width: 100, height: 30}
+	if err := m.reload(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func (m *Model) reload() error {
+	snap, err := m.src.load()
+	if err != nil {
+		return err
+	}
+	m.snap = snap
+	for t := range m.cursor {
+		m.clamp(t)
+	}
+	return nil
+}
+
+// visible is the list of a tab, filtered by the search query.
+func (m *Model) visible(t int) []item {
+	if strings.TrimSpace(m.query) == "" {
+		return m.snap.lists[t]
+	}
+	var out []item
+	for _, it := range m.snap.lists[t] {
+		if it.matches(m.query) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+func (m *Model) clamp(t int) {
+	n := len(m.visible(t))
+	m.cursor[t] = max(0, min(m.cursor[t], n-1))
+}
+
+func (m *Model) selected() (item, bool) {
+	list := m.visible(m.tab)
+	if len(list) == 0 {
+		return item{}, false
+	}
+	return list[m.cursor[m.tab]], true
+}
+
+// Init starts nothing: the memory was read by New.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// Update takes one message: a key press or the terminal's size.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		return m, nil
+	case tea.KeyPressMsg:
+		if msg.String() == "ctrl+c" {
+			return m, tea.Quit
+		}
+		switch m.mode {
+		case searching, writing:
+			return m, m.typing(msg)
+		case confirming:
+			m.confirm(msg.String())
+			return m, nil
+		}
+		return m, m.browse(msg.String())
+	}
+	return m, nil
+}
+
+// browse handles a key in the lists.
+func (m *Model) browse(key string) tea.Cmd {
+	list := m.visible(m.tab)
+	page := max(1, m.listHeight())
+	switch key {
+	case "q", "esc":
+		if key == "esc" && m.query != "" {
+			m.query = ""
+			m.clamp(m.tab)
+			return nil
+		}
+		return tea.Quit
+	case "up", "k":
+		m.cursor[m.tab]--
+	case "down", "j":
+		m.cursor[m.tab]++
+	case "pgup":
+		m.cursor[m.tab] -= page
+	case "pgdown", "space":
+		m.cursor[m.tab] += page
+	case "home", "g":
+		m.cursor[m.tab] = 0
+	case "end", "G":
+		m.cursor[m.tab] = len(list) - 1
+	case "tab", "right", "l":
+		m.tab = (m.tab + 1) % len(Tabs)
+	case "shift+tab", "left", "h":
+		m.tab = (m.tab + len(Tabs) - 1) % len(Tabs)
+	case "1", "2", "3", "4":
+		m.tab = int(key[0] - '1')
+	case "/":
+		m.mode = searching
+		m.input = []rune(m.query)
+		return nil
+	case "f", "r", "p", "s":
+		m.act(key)
+	}
+	m.clamp(m.tab)
+	return nil
+}
+
+// act asks to confirm the action of key on the selected item, or says why
+// it does not apply.
+func (m *Model) act(key string) {
+	it, ok := m.selected()
+	if !ok {
+		return
+	}
+	m.status, m.failed = "", false
+	switch {
+	case key == "f" && it.record == nil:
+		m.ask = fmt.Sprintf("Forget %s (move it to %s)? y/n", it.id, m.src.Store.Names().Archive)
+		m.pending = func() (string, error) { return m.src.forget(it.id) }
+	case key == "r" && it.record != nil && it.record.Entry != nil:
+		m.ask = fmt.Sprintf("Revive %s into Tier 2, dated today? y/n", it.id)
+		m.pending = func() (string, error) { return m.src.revive(it.id) }
+	case key == "p" && it.tier == 2 && it.entry.Importance >= 4:
+		m.ask = fmt.Sprintf("Promote %s to Tier 1, where it never decays? y/n", it.id)
+		m.pending = func() (string, error) { return m.src.promote(it.id) }
+	case key == "s" && it.entry != nil:
+		m.mode = writing
+		m.input = nil
+		return
+	default:
+		m.status, m.failed = notApplicable(key, it), true
+		return
+	}
+	m.mode = confirming
+}
+
+// notApplicable says why a key does nothing for it.
+func notApplicable(key string, it item) string {
+	switch key {
+	case "f":
+		return it.id + " is already in the archive"
+	case "r":
+		return "revive brings back an archived entry: open the Archive (4)"
+	case "p":
+		if it.entry != nil && it.tier == 2 {
+			return fmt.Sprintf("%s has importance %d; Tier 1 holds only 4 and 5", it.id, it.entry.Importance)
+		}
+		return "promote moves a Tier 2 entry of importance 4 or 5 to Tier 1"
+	}
+	return "supersede replaces an entry of Tier 1 or 2 with a newer one"
+}
+
+// maxInput bounds what is typed: an entry's text is far shorter.
+const maxInput = 2000
+
+// typing handles a key while the search query or a new entry's text is
+// typed: a line editor of its own (text, backspace, ctrl+u), since the
+// bubbles text input brings a clipboard package whose init every hook
+// would run.
+func (m *Model) typing(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "esc":
+		m.mode = browsing
+		return nil
+	case "enter":
+		text := string(m.input)
+		if m.mode == searching {
+			m.mode = browsing
+			m.query = text
+			m.clamp(m.tab)
+			return nil
+		}
+		it, _ := m.selected()
+		m.mode = confirming
+		m.ask = fmt.Sprintf("Record %q and move %s to the archive as superseded by it? y/n", text, it.id)
+		m.pending = func() (string, error) { return m.src.supersede(it.id, text) }
+		return nil
+	}
+	switch msg.String() {
+	case "backspace":
+		if len(m.input) > 0 {
+			m.input = m.input[:len(m.input)-1]
+		}
+	case "ctrl+u":
+		m.input = nil
+	default:
+		if msg.Text != "" && len(m.input) < maxInput {
+			m.input = append(m.input, []rune(msg.Text)...)
+		}
+	}
+	if m.mode == searching {
+		m.query = string(m.input) // filter as it is typed
+		m.clamp(m.tab)
+	}
+	return nil
+}
+
+// confirm runs the pending action on y, drops it on anything else.
+func (m *Model) confirm(key string) {
+	m.mode = browsing
+	act := m.pending
+	m.pending, m.ask = nil, ""
+	if key != "y" && key != "Y" {
+		m.status, m.failed = "nothing changed", false
+		return
+	}
+	msg, err := act()
+	if err != nil {
+		m.status, m.failed = err.Error(), true
+		return
+	}
+	m.status, m.failed = msg, false
+	if err := m.reload(); err != nil {
+		m.status, m.failed = err.Error(), true
+	}
+}
+
+// Styles. Built per View, never at package level: the hook path links
+// this package and must not pay for them.
+func styles() (title, tab, current, sel, dim, bad lipgloss.Style) {
+	title = lipgloss.NewStyle().Bold(true)
+	tab = lipgloss.NewStyle().Padding(0, 1)
+	current = tab.Bold(true).Reverse(true)
+	sel = lipgloss.NewStyle().Reverse(true)
+	dim = lipgloss.NewStyle().Faint(true)
+	bad = lipgloss.NewStyle().Bold(true)
+	return
+}
+
+// detailLines is the height of the detail pane.
+const detailLines = 8
+
+// listHeight is how many rows of the list fit on the screen.
+func (m *Model) listHeight() int {
+	// title, tabs, rule; the list; rule, detail, rule, status, help
+	return max(3, m.height-7-detailLines)
+}
+
+// View is the screen.
+func (m *Model) View() tea.View {
+	title, tab, current, sel, dim, bad := styles()
+	w := max(40, m.width)
+	var b strings.Builder
+	b.WriteString(title.Render(cut("bimri-hook browse  "+m.snap.path+"  today "+m.src.Today.Format("2006-01-02"), w)) + "\n")
+	var tabs []string
+	for i, name := range Tabs {
+		label := fmt.Sprintf("%d %s (%d)", i+1, name, len(m.visible(i)))
+		if i == m.tab {
+			tabs = append(tabs, current.Render(label))
+		} else {
+			tabs = append(tabs, tab.Render(label))
+		}
+	}
+	line := lipgloss.JoinHorizontal(lipgloss.Top, tabs...)
+	if m.query != "" || m.mode == searching {
+		line += "  search: " + m.query
+	}
+	b.WriteString(line + "\n")
+	rule := dim.Render(strings.Repeat("─", w)) + "\n"
+	b.WriteString(rule)
+
+	list := m.visible(m.tab)
+	rows := m.listHeight()
+	t := m.tab
+	if m.cursor[t] < m.top[t] {
+		m.top[t] = m.cursor[t]
+	}
+	if m.cursor[t] >= m.top[t]+rows {
+		m.top[t] = m.cursor[t] - rows + 1
+	}
+	for r := 0; r < rows; r++ {
+		i := m.top[t] + r
+		switch {
+		case i < len(list) && i == m.cursor[t]:
+			b.WriteString(sel.Render(cut("> "+list[i].line(m.src), w)) + "\n")
+		case i < len(list):
+			b.WriteString(cut("  "+list[i].line(m.src), w) + "\n")
+		case r == 0 && len(list) == 0 && m.query != "":
+			b.WriteString(dim.Render("  nothing here matches "+fmt.Sprintf("%q", m.query)) + "\n")
+		case r == 0 && len(list) == 0:
+			b.WriteString(dim.Render("  (nothing here)") + "\n")
+		default:
+			b.WriteString("\n")
+		}
+	}
+	b.WriteString(rule)
+	detail := ""
+	if it, ok := m.selected(); ok {
+		detail = it.detail(m.src)
+	}
+	lines := strings.Split(lipgloss.Wrap(detail, w, " "), "\n")
+	for r := 0; r < detailLines; r++ {
+		if r < len(lines) {
+			b.WriteString(cut(lines[r], w))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(rule)
+	switch {
+	case m.mode == confirming:
+		b.WriteString(bad.Render(cut(m.ask, w)) + "\n")
+	case m.mode == searching:
+		b.WriteString(cut("search (enter keeps it, esc leaves): "+string(m.input)+"█", w) + "\n")
+	case m.mode == writing:
+		b.WriteString(cut("new entry's text (enter, then y; esc cancels): "+string(m.input)+"█", w) + "\n")
+	case m.failed:
+		b.WriteString(bad.Render(cut(m.status, w)) + "\n")
+	default:
+		b.WriteString(cut(m.status, w) + "\n")
+	}
+	b.WriteString(dim.Render(cut("↑↓ move  tab/1-4 list  / search  f forget  r revive  p promote  s supersede  q quit", w)))
+	v := tea.NewView(b.String())
+	v.AltScreen = true
+	return v
+}
+
+// cut shortens s to at most w cells.
+func cut(s string, w int) string { return ansi.Truncate(s, w, "…") }
