@@ -34,10 +34,10 @@ func Run(s Source, in io.Reader, out io.Writer) error {
 type mode int
 
 const (
-	browsing  mode = iota
-	searching      // typing the search query
-	writing        // typing the text of a superseding entry
-	confirming     // y or n to an action
+	browsing   mode = iota
+	searching       // typing the search query
+	writing         // typing the text of a superseding entry
+	confirming      // y or n to an action
 )
 
 // Model is the UI's state.
