@@ -24,6 +24,8 @@ type Input struct {
 	Trigger        string // PreCompact: manual, auto
 	Prompt         string // UserPromptSubmit
 	StopHookActive bool
+	ToolName       string // PreToolUse: tool_name
+	Command        string // PreToolUse: tool_input.command, the Bash tool's
 }
 
 // Decode validates and reads one event. The errors name what is wrong,
@@ -52,6 +54,8 @@ func Decode(data []byte) (Input, error) {
 		Trigger:        root.Get("trigger").String(),
 		Prompt:         root.Get("prompt").String(),
 		StopHookActive: root.Get("stop_hook_active").Bool(),
+		ToolName:       root.Get("tool_name").String(),
+		Command:        root.Get("tool_input.command").String(),
 	}
 	if in.Event == "" {
 		return Input{}, errors.New("hook input has no hook_event_name")

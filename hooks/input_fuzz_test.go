@@ -56,7 +56,7 @@ func FuzzDecode(f *testing.F) {
 		}
 
 		// Round trip, where JSON can carry the strings unchanged.
-		for _, s := range []string{string(in.Event), in.SessionID, in.TranscriptPath, in.Cwd, in.Source, in.Reason, in.Trigger, in.Prompt} {
+		for _, s := range []string{string(in.Event), in.SessionID, in.TranscriptPath, in.Cwd, in.Source, in.Reason, in.Trigger, in.Prompt, in.ToolName, in.Command} {
 			if !utf8.ValidString(s) {
 				return
 			}
@@ -65,6 +65,7 @@ func FuzzDecode(f *testing.F) {
 			"hook_event_name": in.Event, "session_id": in.SessionID, "transcript_path": in.TranscriptPath,
 			"cwd": in.Cwd, "source": in.Source, "reason": in.Reason, "trigger": in.Trigger,
 			"prompt": in.Prompt, "stop_hook_active": in.StopHookActive,
+			"tool_name": in.ToolName, "tool_input": map[string]any{"command": in.Command},
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -280,6 +280,9 @@ func quotedList(items []string) string {
 	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }
 
+// approvalReason is why PreToolUse allowed a call: the client may show it.
+const approvalReason = "bimri-hook's own memory command, which its hooks taught the agent"
+
 // compactInstructions steer the compaction summary (PreCompact stdout).
 const compactInstructions = `When summarising, keep every decision made and why, the open tasks and next steps, preferences the user stated, and anything recorded with bimri-hook remember. The BIMRI memory (bimri.md) is injected again after compaction, so do not copy it into the summary.`
 

@@ -1,22 +1,22 @@
 #!/bin/sh
-# launch.sh runs bimri-hook for the Claude Code plugin: every hook in
-# hooks/hooks.json calls it, and so does the plugin's bin/bimri-hook, which
-# Claude Code puts on the Bash tool's PATH. It execs the binary, so stdin,
-# stdout and the exit status are the binary's own.
-#
-# The binary comes from, in order:
+# launch.sh finds bimri-hook when the plugin's bin/bimri-hook has no
+# binary bundled for this platform: a development checkout used as the
+# plugin (claude --plugin-dir), or a platform the release does not build.
+# It execs the binary it finds, so stdin, stdout and the exit status are
+# the binary's own. In order:
 #   1. the build cached for this plugin version in $CLAUDE_PLUGIN_DATA/bin;
 #   2. bimri-hook on PATH, when it is this version;
-#   3. a build of the plugin's own source with Go, started in the background
+#   3. in a development checkout only (the plugin folder holds go.mod), a
+#      build of the plugin's own source with Go, started in the background
 #      (one at a time) so that no session waits for it: until it is done,
 #      SessionStart says so in one line and memory is off, or an older
 #      bimri-hook on PATH answers; the next event picks the build up.
-# A hook never fails for want of a binary: it exits 0, and a missing memory
-# never breaks the Claude Code session.
+# A hook never fails for want of a binary: it exits 0, SessionStart tells
+# the user in one line what is missing and how to fix it, and a missing
+# memory never breaks the Claude Code session.
 #
-# Path 1 is what every event takes once the build is done, so it forks
-# nothing: the version is read with `read`, the platform is told by $OS,
-# and the script execs the binary in its own process.
+# Path 1 forks nothing: the version is read with `read`, the platform is
+# told by $OS, and the script execs the binary in its own process.
 
 root=${CLAUDE_PLUGIN_ROOT:-}
 if [ -z "$root" ]; then
@@ -91,7 +91,9 @@ build() {
 	echo $! >"$lock/pid"
 }
 state=nogo
-if command -v go >/dev/null 2>&1 && mkdir -p "$data/bin" 2>/dev/null; then
+if [ ! -f "$root/go.mod" ]; then
+	state=nobinary
+elif command -v go >/dev/null 2>&1 && mkdir -p "$data/bin" 2>/dev/null; then
 	state=building
 	if mkdir "$lock" 2>/dev/null; then
 		failed=
@@ -113,6 +115,7 @@ if [ -n "$onpath" ]; then
 fi
 if [ "${1:-}" != hook ]; then
 	case $state in
+	nobinary) echo "bimri-hook: this plugin has no binary for ${BIMRI_PLATFORM:-this platform}; put bimri-hook $version on PATH" >&2 ;;
 	nogo) echo "bimri-hook: not built: the plugin builds it with Go, which is not on PATH; install Go or put bimri-hook on PATH" >&2 ;;
 	*) echo "bimri-hook: still building (see $data/bin); try again in a minute" >&2 ;;
 	esac
@@ -130,6 +133,7 @@ case $event in
 *) exit 0 ;;
 esac
 case $state in
+nobinary) msg="bimri-hook: memory is off: this plugin has no binary for ${BIMRI_PLATFORM:-this platform}. Put bimri-hook $version on PATH (see https://github.com/bimri/bimri-hook#install) and start a new session." ;;
 nogo) msg="bimri-hook: memory is off: the plugin builds its binary with Go, which is not on PATH. Install Go (https://go.dev/dl/) and start a new session, or put bimri-hook $version on PATH." ;;
 retrying) msg="bimri-hook: the last build failed (see $log); building again in the background. Memory starts once it is done." ;;
 *) msg="bimri-hook: building its binary with Go in the background (first run of version $version, about a minute). Memory starts at the next event once it is done." ;;

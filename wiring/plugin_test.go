@@ -57,7 +57,8 @@ func TestMarketplace(t *testing.T) {
 		Name    string
 		Owner   struct{ Name string }
 		Plugins []struct {
-			Name, Source, Version string
+			Name   string
+			Source struct{ Source, Repo, Ref string }
 		}
 	}
 	is.NoErr(json.Unmarshal(b, &market))
@@ -66,17 +67,16 @@ func TestMarketplace(t *testing.T) {
 	is.Equal(len(market.Plugins), 1)
 	p := market.Plugins[0]
 	is.Equal(p.Name, Name)
-	// Relative sources must start with "./"; they resolve from the folder
-	// holding .claude-plugin, here the repository root.
-	is.True(strings.HasPrefix(p.Source, "./"))
-	manifest, err := os.ReadFile(filepath.Join(repoRoot, p.Source, ".claude-plugin", "plugin.json"))
+	// The marketplace users add (bimri/bimri-hook) installs the plugin
+	// from the release branch, which make plugin's folder is published
+	// to: built for every platform, where this checkout needs Go.
+	is.Equal(p.Source.Source, "github")
+	is.Equal(p.Source.Ref, "release")
+	var m struct{ Repository string }
+	manifest, err := os.ReadFile(filepath.Join(repoRoot, ".claude-plugin", "plugin.json"))
 	is.NoErr(err)
-	var m struct{ Name string }
 	is.NoErr(json.Unmarshal(manifest, &m))
-	is.Equal(m.Name, p.Name)
-	if p.Version != "" {
-		is.Equal(p.Version, readVersion(t))
-	}
+	is.Equal("https://github.com/"+p.Source.Repo, m.Repository)
 }
 
 // hooks/hooks.json is generated: regenerate it with -update rather than
@@ -90,23 +90,27 @@ func TestPluginHooks(t *testing.T) {
 	is.NoErr(err)
 	var file struct {
 		Hooks map[string][]struct {
-			Hooks []struct{ Type, Command string }
+			Hooks []struct {
+				Type, Command string
+				Args          []string
+			}
 		}
 	}
 	is.NoErr(json.Unmarshal(b, &file))
-	is.Equal(len(file.Hooks), len(Events()))
+	is.Equal(len(file.Hooks), len(PluginEvents()))
 	root, err := filepath.Abs(repoRoot)
 	is.NoErr(err)
 	for _, groups := range file.Hooks {
 		for _, g := range groups {
 			for _, h := range g.Hooks {
 				is.Equal(h.Type, "command")
-				quoted, args, ok := strings.Cut(h.Command, `" `)
-				is.True(ok && strings.HasPrefix(quoted, `"`)) // the script path is quoted
-				is.Equal(args, "hook")
-				script := strings.ReplaceAll(quoted[1:], "${CLAUDE_PLUGIN_ROOT}", root)
+				// The exec form: the program alone in command, its
+				// arguments in args, no shell.
+				is.Equal(h.Command, PluginCommand)
+				is.Equal(h.Args, PluginArgs)
+				script := strings.ReplaceAll(h.Command, "${CLAUDE_PLUGIN_ROOT}", root)
 				info, err := os.Stat(script)
-				is.NoErr(err) // the hook's script exists
+				is.NoErr(err) // the hook's program exists
 				if runtime.GOOS != "windows" {
 					is.True(info.Mode()&0o111 != 0) // and is executable
 				}
@@ -161,6 +165,8 @@ func newLauncher(t *testing.T) *launcher {
 		l.write(filepath.Join(l.root, f), string(src))
 	}
 	l.write(filepath.Join(l.root, "VERSION"), launcherVersion+"\n")
+	// A development checkout, which the launcher may build with Go.
+	l.write(filepath.Join(l.root, "go.mod"), "module github.com/bimri/bimri-hook\n")
 	// The tools the build path runs; the cached path needs none.
 	for _, tool := range []string{"cat", "chmod", "mkdir", "mv", "rm", "sleep"} {
 		path, err := exec.LookPath(tool)
@@ -250,11 +256,19 @@ func (l *launcher) run(stdin string, unset ...string) (stdout, stderr string, er
 }
 
 func (l *launcher) runIn(path, script string, args []string, stdin string, unset ...string) (stdout, stderr string, err error) {
+	return l.runWith(nil, path, script, args, stdin, unset...)
+}
+
+// runWith is runIn with extra environment variables.
+func (l *launcher) runWith(extra map[string]string, path, script string, args []string, stdin string, unset ...string) (stdout, stderr string, err error) {
 	env := map[string]string{
 		"PATH":               path,
 		"HOME":               l.home,
 		"CLAUDE_PLUGIN_ROOT": l.root,
 		"CLAUDE_PLUGIN_DATA": l.data,
+	}
+	for k, v := range extra {
+		env[k] = v
 	}
 	for _, name := range unset {
 		delete(env, name)

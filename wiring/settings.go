@@ -17,6 +17,9 @@ import (
 type Event struct {
 	Name    string
 	Timeout int // seconds Claude Code waits before it kills the hook
+	// Matcher limits the event to these tools ("Bash|Write"); empty, it
+	// fires for every source, reason, trigger or tool of its event.
+	Matcher string
 }
 
 // Events returns the events InstallReceipt wires: every event bimri-hook
@@ -38,26 +41,35 @@ func Events() []Event {
 
 // handler and matcherGroup are the shapes of settings.json's hooks: each
 // event holds a list of matcher groups, each group a list of handlers.
-// bimri-hook's group has no matcher, so it runs for every source, reason
-// and trigger of its event.
+// bimri-hook's groups have no matcher, so they run for every source,
+// reason and trigger of their event, but the plugin's PreToolUse, which
+// runs for its own tools only.
 type handler struct {
-	Type    string `json:"type"`
-	Command string `json:"command"`
-	Timeout int    `json:"timeout"`
+	Type    string   `json:"type"`
+	Command string   `json:"command"`
+	Args    []string `json:"args,omitempty"` // the exec form: no shell
+	Timeout int      `json:"timeout"`
 }
 
 type matcherGroup struct {
-	Hooks []handler `json:"hooks"`
+	Matcher string    `json:"matcher,omitempty"`
+	Hooks   []handler `json:"hooks"`
 }
 
-func group(command string, e Event) []byte {
-	return marshal(matcherGroup{Hooks: []handler{{Type: "command", Command: command, Timeout: e.Timeout}}})
+func group(command string, e Event) []byte { return execGroup(command, nil, e) }
+
+// execGroup is group in the exec form when args is not nil: the client
+// starts command with args itself, through no shell.
+func execGroup(command string, args []string, e Event) []byte {
+	return marshal(matcherGroup{Matcher: e.Matcher, Hooks: []handler{{Type: "command", Command: command, Args: args, Timeout: e.Timeout}}})
 }
 
 // Hooks returns, as compact JSON, the value of a "hooks" key (in
 // settings.json or in a plugin's hooks/hooks.json) that runs command for
 // each of events, in their order.
-func Hooks(command string, events []Event) []byte {
+func Hooks(command string, events []Event) []byte { return execHooks(command, nil, events) }
+
+func execHooks(command string, args []string, events []Event) []byte {
 	b := []byte{'{'}
 	for i, e := range events {
 		if i > 0 {
@@ -65,7 +77,7 @@ func Hooks(command string, events []Event) []byte {
 		}
 		b = append(b, jsonString(e.Name)...)
 		b = append(b, ":["...)
-		b = append(b, group(command, e)...)
+		b = append(b, execGroup(command, args, e)...)
 		b = append(b, ']')
 	}
 	return append(b, '}')

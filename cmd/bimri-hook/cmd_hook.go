@@ -50,6 +50,11 @@ func (a *app) hook(c *cli.Context) error {
 // handle runs one decoded event through the hooks package: the same path
 // for `hook` and `simulate`.
 func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
+	if in.Event == event.PreToolUse {
+		// Before every tool call the plugin wires it for: no workspace,
+		// config or file, only the command.
+		return hooks.PreToolUse(workspace.Binary(), in), nil
+	}
 	if !slices.Contains(event.Answered, in.Event) {
 		return hooks.Output{}, nil // not ours: touch nothing, not even the workspace
 	}

@@ -391,3 +391,18 @@ func heredocBody(command string) string {
 	first, _, _ := strings.Cut(rest, "\n")
 	return strings.TrimLeft(first, "\t")
 }
+
+// BenchmarkBash: the approval's own cost on the PreToolUse path, for the
+// common call (another command) and a taught one.
+func BenchmarkBash(b *testing.B) {
+	for _, c := range []struct{ name, command string }{
+		{"other", "go test ./... -run TestX -count=1"},
+		{"taught", approved[0].command},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				Bash(c.command, bin)
+			}
+		})
+	}
+}

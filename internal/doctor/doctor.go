@@ -292,8 +292,12 @@ func (d *doctor) checkPermission(all []scopeWiring) {
 	}
 	if plugin {
 		// The plugin's hooks tell the agent to run the plugin's
-		// bin/bimri-hook by its bare name (scripts/launch.sh).
-		need(wiring.Command{Binary: wiring.Name})
+		// bin/bimri-hook by its bare name, and its PreToolUse hook
+		// approves exactly those commands: no rule is needed.
+		d.add(StatusOK, "permission", "the plugin's PreToolUse hook approves the agent's bimri-hook "+strings.Join(wiring.MemoryCommands, ", ")+", with no rule", "")
+		if len(want) == 0 {
+			return
+		}
 	}
 	if len(want) == 0 {
 		d.add(StatusWarn, "permission", "no permissions.allow rule lets the agent run bimri-hook "+strings.Join(wiring.MemoryCommands, ", ")+", so it must ask before each",
@@ -382,6 +386,9 @@ func (d *doctor) checkLockTimeout(wait time.Duration, all []scopeWiring) {
 	}
 	if plugin {
 		for _, e := range wiring.PluginEvents() {
+			if e.Name == string(event.PreToolUse) {
+				continue // takes no lock
+			}
 			hooks = append(hooks, wired{"the plugin", e.Name, time.Duration(e.Timeout) * time.Second})
 		}
 	}

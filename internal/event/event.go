@@ -18,6 +18,10 @@ const (
 	// SubagentStop reaches a hook too, but bimri-hook leaves it alone:
 	// a subagent's turn is not the session's.
 	SubagentStop Name = "SubagentStop"
+	// PreToolUse is answered for the plugin only, which wires it for its
+	// own tools (wiring.PluginEvents): it approves the plugin's memory
+	// commands, which a plugin cannot allow with a permission rule.
+	PreToolUse Name = "PreToolUse"
 )
 
 // Answered are the events bimri-hook answers and install wires, in the
