@@ -13,7 +13,7 @@ SESSIONS ?= 1000
 SEED     ?= 1
 PREFIX   ?= $(shell $(GO) env GOPATH)
 
-.PHONY: help build test demo simulate fuzz bench eval install cross cross-check clean
+.PHONY: help build test demo simulate fuzz bench eval install release plugin cross-check clean
 
 help:
 	@echo "make demo         live a few sessions in a temporary workspace and show what the model receives"
@@ -24,7 +24,8 @@ help:
 	@echo "make fuzz         run every fuzz target for FUZZTIME (default $(FUZZTIME))"
 	@echo "make bench        Go benchmarks and whole-process timings against cat"
 	@echo "make eval         months of a scripted workspace, then probe prompts: recall@k of view, view + recall, most recent"
-	@echo "make cross        build for linux, darwin and windows, amd64 and arm64, into dist/"
+	@echo "make release      the release: binaries for linux, darwin, windows x amd64, arm64, archives, checksums.txt, the Homebrew cask, in dist/"
+	@echo "make plugin       the release and dist/plugin, the marketplace + plugin folder with the six binaries"
 
 # browse's terminal UI is a program of its own, so the hook binary never
 # loads its terminal library; bimri-hook browse runs it from beside itself.
@@ -72,16 +73,18 @@ bench:
 install:
 	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(PREFIX)/bin/bimri-hook ./cmd/bimri-hook
 	$(GO) build -trimpath -ldflags '-s -w' -o $(PREFIX)/bin/bimri-hook-browse ./cmd/bimri-hook-browse
-	@echo "installed $(PREFIX)/bin/bimri-hook; next: bimri-hook install (in your project)"
+	@echo "installed $(PREFIX)/bin/bimri-hook"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) echo "$(PREFIX)/bin is on PATH; next, in your project: bimri-hook install" ;; \
+	*) echo "$(PREFIX)/bin is not on PATH: add it (export PATH=\"$(PREFIX)/bin:\$$PATH\" in your shell's profile), then in your project: bimri-hook install" ;; esac
 
-PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
-cross:
-	@for p in $(PLATFORMS); do \
-		os=$${p%/*}; arch=$${p#*/}; ext=; [ $$os = windows ] && ext=.exe; \
-		echo "build $$os/$$arch"; \
-		GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' \
-			-o dist/bimri-hook-$(VERSION)-$$os-$$arch$$ext ./cmd/bimri-hook || exit 1; \
-	done
+# The same bytes from the same source on any machine (scripts/release:
+# no VCS stamp, sorted archives with a fixed time; e2e's
+# TestReleaseIsReproducible builds twice and compares).
+release:
+	$(GO) run ./scripts/release -version $(VERSION) -dist dist
+
+plugin:
+	$(GO) run ./scripts/release -version $(VERSION) -dist dist -plugin
 
 # What CI checks of the other platforms: the Windows build compiles.
 cross-check:

@@ -37,8 +37,10 @@ const defaultRunTimeout = 120 * time.Second
 // (they cannot use t.TempDir, which is per test).
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if bimriBuild.dir != "" {
-		os.RemoveAll(bimriBuild.dir)
+	for _, built := range []*onceResult{&bimriBuild, &releasePlugin} {
+		if built.dir != "" {
+			os.RemoveAll(built.dir)
+		}
 	}
 	os.Exit(code)
 }

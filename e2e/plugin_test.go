@@ -1,0 +1,149 @@
+//go:build linux || darwin
+
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bimri/bimri-hook/internal/slowtest"
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/wiring"
+	"github.com/matryer/is"
+)
+
+// releasePlugin is dist/plugin as `make plugin` writes it, built once per
+// test binary into a temporary folder: what a user adds with
+// `/plugin marketplace add`.
+var releasePlugin onceResult
+
+func buildReleasePlugin(t *testing.T) string {
+	t.Helper()
+	slowtest.Gate(t)
+	releasePlugin.mu.Lock()
+	defer releasePlugin.mu.Unlock()
+	if !releasePlugin.done {
+		releasePlugin.done = true
+		releasePlugin.path, releasePlugin.err = func() (string, error) {
+			root := repoRoot(t)
+			version, err := os.ReadFile(filepath.Join(root, "VERSION"))
+			if err != nil {
+				return "", err
+			}
+			dist, err := os.MkdirTemp("", "bimri-hook-e2e-dist-*")
+			if err != nil {
+				return "", err
+			}
+			releasePlugin.dir = dist
+			start := time.Now()
+			cmd := exec.Command("go", "run", "./scripts/release", "-version", strings.TrimSpace(string(version)), "-dist", dist, "-plugin")
+			cmd.Dir = root
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return "", fmt.Errorf("make plugin: %v\n%s", err, out)
+			}
+			t.Logf("make plugin: %v", time.Since(start).Round(time.Millisecond))
+			return filepath.Join(dist, "plugin"), nil
+		}()
+	}
+	if releasePlugin.err != nil {
+		t.Fatalf("build the plugin: %v", releasePlugin.err)
+	}
+	return releasePlugin.path
+}
+
+// claudeCLI runs a claude subcommand (plugin validate, marketplace add,
+// install) as the user of sandbox s, with PATH holding no Go.
+func claudeCLI(t *testing.T, s *Sandbox, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(s.Claude, args...)
+	cmd.Dir = s.Workspace
+	cmd.Env = []string{"HOME=" + s.Home, "PATH=" + minimalPath, "LANG=C.UTF-8", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "TMPDIR=" + os.TempDir()}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("claude %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// TestPluginValidates: `claude plugin validate` accepts the release's
+// plugin folder, which holds the six binaries, executable.
+func TestPluginValidates(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	plugin := buildReleasePlugin(t)
+	s := newSandbox(t, newFakeAPI(t, nil))
+	out := claudeCLI(t, s, "plugin", "validate", plugin)
+	t.Logf("claude plugin validate:\n%s", out)
+	is.True(strings.Contains(out, "Validation passed"))
+	for _, name := range []string{
+		"bin/bimri-hook", "bin/bimri-hook.exe",
+		"libexec/bimri-hook-linux-amd64", "libexec/bimri-hook-linux-arm64",
+		"libexec/bimri-hook-darwin-amd64", "libexec/bimri-hook-darwin-arm64",
+		"libexec/bimri-hook-windows-arm64.exe",
+	} {
+		info, err := os.Stat(filepath.Join(plugin, name))
+		is.NoErr(err)
+		is.Equal(info.Mode().Perm(), os.FileMode(0o755))
+	}
+}
+
+// TestScenario5Plugin: the release's plugin added and installed as a user
+// does (`claude plugin marketplace add DIR`, `claude plugin install
+// bimri-hook@bimri`), with no Go on PATH and no settings written by hand.
+// The first session's first request holds the memory; the agent records
+// with the command the hooks taught it, which the plugin's PreToolUse hook
+// approves (no rule allows it: -p mode would deny it otherwise); the user
+// is told "BIMRI updated". In a trusted workspace and in one the user has
+// not trusted, where a project rule would not count.
+func TestScenario5Plugin(t *testing.T) {
+	for _, trusted := range []bool{true, false} {
+		t.Run(fmt.Sprintf("trusted=%v", trusted), func(t *testing.T) {
+			t.Parallel()
+			is := is.New(t)
+			plugin := buildReleasePlugin(t)
+			n := note{Importance: 3, Tags: "plugin,setup", Text: "Installed the bimri-hook plugin and recorded through it."}
+			record := recordingModel(t, "PLUGIN.md", n)
+			var s *Sandbox
+			api := newFakeAPI(t, func(r Recorded) Reply { return record(s, r) })
+			s = newSandbox(t, api)
+			if !trusted {
+				untrustWorkspace(t, s)
+			}
+			if _, err := lookPathIn("go", minimalPath); err == nil {
+				t.Fatalf("go is on the sandbox's PATH %s", minimalPath)
+			}
+			t.Logf("marketplace add: %s", claudeCLI(t, s, "plugin", "marketplace", "add", plugin))
+			t.Logf("install: %s", claudeCLI(t, s, "plugin", "install", wiring.PluginName+"@bimri"))
+			seedMemory(t, s.Workspace, 2)
+
+			opts := s.Options("Please write PLUGIN.md", "--allowedTools", "Write")
+			opts.Env = append(opts.Env, "BIMRI_TODAY="+scenarioToday)
+			run := runClaude(t, opts)
+			_, err := os.Stat(settingsPath(s.Workspace))
+			is.True(os.IsNotExist(err)) // no project settings
+			user, _ := os.ReadFile(filepath.Join(s.Home, ".claude", "settings.json"))
+			is.True(!strings.Contains(string(user), "permissions")) // no rule: the plugin's hook allowed the call
+			is.True(strings.Contains(firstContext(t, api), memoryHeading))
+			checkRecordedSession(t, run, api.MainRequests(), s.Workspace, wiring.Command{Binary: wiring.Name}.Remember(), n, 2)
+			f, _ := readMemory(t, s.Workspace)
+			is.True(f.Header.Sessions == 3 && len(entriesWith(f, n.Text)) == 1)
+			_ = memfile.MemoryName
+		})
+	}
+}
+
+// lookPathIn is exec.LookPath with path for PATH.
+func lookPathIn(name, path string) (string, error) {
+	for _, dir := range filepath.SplitList(path) {
+		p := filepath.Join(dir, name)
+		if info, err := os.Stat(p); err == nil && !info.IsDir() && info.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", exec.ErrNotFound
+}

@@ -1,0 +1,411 @@
+// Command release builds what a bimri-hook release publishes, the same
+// bytes from the same source on any machine: `make release` and `make
+// plugin` run it.
+//
+//	go run ./scripts/release -version 0.1.0 -dist dist            # archives, checksums.txt, the Homebrew cask
+//	go run ./scripts/release -version 0.1.0 -dist dist -plugin    # and dist/plugin, the marketplace + plugin folder
+//
+// Six `go build` runs (linux, darwin, windows x amd64, arm64) with
+// CGO_ENABLED=0, -trimpath, no VCS stamp and fixed ldflags; archives
+// whose entries are sorted and carry a fixed time, owner and mode; a
+// SHA-256 checksums.txt in sha256sum's format. Plain go build rather than
+// GoReleaser: GoReleaser's module graph is about 340 modules that CI
+// would download and compile on every fresh machine (see the commit that
+// added this), for what six builds and this file do.
+package main
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"text/template"
+	"time"
+)
+
+// Platform is one release target.
+type Platform struct{ OS, Arch string }
+
+// Platforms are the six targets, in the order they are built.
+var Platforms = []Platform{
+	{"linux", "amd64"}, {"linux", "arm64"},
+	{"darwin", "amd64"}, {"darwin", "arm64"},
+	{"windows", "amd64"}, {"windows", "arm64"},
+}
+
+func (p Platform) String() string { return p.OS + "-" + p.Arch }
+
+// Exe is the binary's file name on the platform.
+func (p Platform) Exe() string {
+	if p.OS == "windows" {
+		return "bimri-hook.exe"
+	}
+	return "bimri-hook"
+}
+
+// Archive is the release archive's file name.
+func (p Platform) Archive(version string) string {
+	ext := ".tar.gz"
+	if p.OS == "windows" {
+		ext = ".zip"
+	}
+	return fmt.Sprintf("bimri-hook_%s_%s_%s%s", version, p.OS, p.Arch, ext)
+}
+
+// epoch is the time every archived file carries: no build's clock
+// reaches its bytes. Zip cannot go earlier than 1980.
+var epoch = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Tags and LDFlags are those of make build, with the version filled in.
+const Tags = "urfave_cli_no_docs"
+
+func LDFlags(version string) string { return "-s -w -X main.version=" + version }
+
+func main() {
+	version := flag.String("version", "", "the release version (the VERSION file)")
+	dist := flag.String("dist", "dist", "the folder to write into")
+	plugin := flag.Bool("plugin", false, "also write dist/plugin, the marketplace + plugin folder")
+	root := flag.String("root", ".", "the repository to build")
+	flag.Parse()
+	if err := run(*root, *dist, *version, *plugin); err != nil {
+		fmt.Fprintln(os.Stderr, "release:", err)
+		os.Exit(1)
+	}
+}
+
+func run(root, dist, version string, plugin bool) error {
+	if version == "" {
+		return errors.New("no -version")
+	}
+	bins, err := Build(root, filepath.Join(dist, "build"), version)
+	if err != nil {
+		return err
+	}
+	if err := Package(root, dist, version, bins); err != nil {
+		return err
+	}
+	fmt.Printf("release: archives, checksums.txt and homebrew/Casks/bimri-hook.rb in %s\n", dist)
+	if plugin {
+		dir := filepath.Join(dist, "plugin")
+		if err := Plugin(root, dir, bins); err != nil {
+			return err
+		}
+		fmt.Printf("release: the plugin in %s\n", dir)
+	}
+	return nil
+}
+
+// Build builds the binary of every platform into out/<os>-<arch>/ and
+// returns their paths by platform.
+func Build(root, out, version string) (map[Platform]string, error) {
+	bins := map[Platform]string{}
+	for _, p := range Platforms {
+		bin, err := filepath.Abs(filepath.Join(out, p.String(), p.Exe()))
+		if err != nil {
+			return nil, err
+		}
+		cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-tags", Tags,
+			"-ldflags", LDFlags(version), "-o", bin, "./cmd/bimri-hook")
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GOOS="+p.OS, "GOARCH="+p.Arch, "CGO_ENABLED=0", "GOFLAGS=")
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("go build for %s: %v\n%s", p, err, msg)
+		}
+		bins[p] = bin
+	}
+	return bins, nil
+}
+
+// file is one archived file: its name in the archive, its bytes, its mode.
+type file struct {
+	name string
+	data []byte
+	mode int64
+}
+
+// Package writes the archives, checksums.txt and the Homebrew cask.
+func Package(root, dist, version string, bins map[Platform]string) error {
+	docs, err := readFiles(root, "LICENSE", "README.md")
+	if err != nil {
+		return err
+	}
+	sums := map[string]string{}
+	for _, p := range Platforms {
+		exe, err := os.ReadFile(bins[p])
+		if err != nil {
+			return err
+		}
+		files := append([]file{{p.Exe(), exe, 0o755}}, docs...)
+		var data []byte
+		if p.OS == "windows" {
+			data, err = zipFiles(files)
+		} else {
+			data, err = tarGz(files)
+		}
+		if err != nil {
+			return err
+		}
+		name := p.Archive(version)
+		if err := os.WriteFile(filepath.Join(dist, name), data, 0o644); err != nil {
+			return err
+		}
+		sums[name] = sha256Hex(data)
+	}
+	if err := os.WriteFile(filepath.Join(dist, "checksums.txt"), checksums(sums), 0o644); err != nil {
+		return err
+	}
+	cask, err := Cask(version, sums)
+	if err != nil {
+		return err
+	}
+	casks := filepath.Join(dist, "homebrew", "Casks")
+	if err := os.MkdirAll(casks, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(casks, "bimri-hook.rb"), cask, 0o644)
+}
+
+func readFiles(root string, names ...string) ([]file, error) {
+	var out []file
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join(root, n))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, file{n, b, 0o644})
+	}
+	return out, nil
+}
+
+func sha256Hex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// checksums is sha256sum's format, sorted by name: `sha256sum -c` checks it.
+func checksums(sums map[string]string) []byte {
+	var names []string
+	for n := range sums {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var b bytes.Buffer
+	for _, n := range names {
+		fmt.Fprintf(&b, "%s  %s\n", sums[n], n)
+	}
+	return b.Bytes()
+}
+
+// tarGz archives files in order, with a fixed time and owner, in a gzip
+// stream that names no file and no time.
+func tarGz(files []file) ([]byte, error) {
+	var b bytes.Buffer
+	gz, err := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	tw := tar.NewWriter(gz)
+	for _, f := range files {
+		h := &tar.Header{Name: f.name, Mode: f.mode, Size: int64(len(f.data)), ModTime: epoch,
+			Typeflag: tar.TypeReg, Uname: "root", Gname: "root", Format: tar.FormatUSTAR}
+		if err := tw.WriteHeader(h); err != nil {
+			return nil, err
+		}
+		if _, err := tw.Write(f.data); err != nil {
+			return nil, err
+		}
+	}
+	if err := tw.Close(); err != nil {
+		return nil, err
+	}
+	if err := gz.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func zipFiles(files []file) ([]byte, error) {
+	var b bytes.Buffer
+	zw := zip.NewWriter(&b)
+	for _, f := range files {
+		h := &zip.FileHeader{Name: f.name, Method: zip.Deflate, Modified: epoch}
+		h.SetMode(os.FileMode(f.mode))
+		w, err := zw.CreateHeader(h)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := w.Write(f.data); err != nil {
+			return nil, err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// caskTemplate is the Homebrew cask (macOS and Linux): the archive of the
+// machine's platform, checked against its SHA-256.
+var caskTemplate = template.Must(template.New("cask").Parse(`cask "bimri-hook" do
+  version "{{.Version}}"
+
+  on_macos do
+    on_arm do
+      url "https://github.com/bimri/bimri-hook/releases/download/v#{version}/bimri-hook_#{version}_darwin_arm64.tar.gz"
+      sha256 "{{index .Sums "darwin_arm64"}}"
+    end
+    on_intel do
+      url "https://github.com/bimri/bimri-hook/releases/download/v#{version}/bimri-hook_#{version}_darwin_amd64.tar.gz"
+      sha256 "{{index .Sums "darwin_amd64"}}"
+    end
+  end
+  on_linux do
+    on_arm do
+      url "https://github.com/bimri/bimri-hook/releases/download/v#{version}/bimri-hook_#{version}_linux_arm64.tar.gz"
+      sha256 "{{index .Sums "linux_arm64"}}"
+    end
+    on_intel do
+      url "https://github.com/bimri/bimri-hook/releases/download/v#{version}/bimri-hook_#{version}_linux_amd64.tar.gz"
+      sha256 "{{index .Sums "linux_amd64"}}"
+    end
+  end
+
+  name "bimri-hook"
+  desc "Persistent, self-maintaining memory for Claude Code"
+  homepage "https://github.com/bimri/bimri-hook"
+
+  binary "bimri-hook"
+
+  postflight do
+    if OS.mac?
+      system_command "/usr/bin/xattr", args: ["-dr", "com.apple.quarantine", "#{staged_path}/bimri-hook"]
+    end
+  end
+end
+`))
+
+// Cask is the Homebrew cask of version, from the archives' checksums.
+func Cask(version string, sums map[string]string) ([]byte, error) {
+	bySlot := map[string]string{}
+	for _, p := range Platforms {
+		if p.OS != "windows" {
+			bySlot[p.OS+"_"+p.Arch] = sums[p.Archive(version)]
+		}
+	}
+	var b bytes.Buffer
+	err := caskTemplate.Execute(&b, struct {
+		Version string
+		Sums    map[string]string
+	}{version, bySlot})
+	return b.Bytes(), err
+}
+
+// Plugin writes dir, the marketplace + plugin folder a release publishes
+// (the release branch): the plugin's manifest, hooks, dispatcher and
+// fallback launcher from the repository, the six binaries, and a
+// marketplace whose one plugin is the folder itself. The Windows amd64
+// binary is bin/bimri-hook.exe, which Windows runs for the hooks' exec
+// form command bin/bimri-hook; the others are in libexec/, where the
+// dispatcher finds them.
+func Plugin(root, dir string, bins map[Platform]string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	copies := []struct {
+		from, to string
+		mode     os.FileMode
+	}{
+		{".claude-plugin/plugin.json", ".claude-plugin/plugin.json", 0o644},
+		{"hooks/hooks.json", "hooks/hooks.json", 0o644},
+		{"bin/bimri-hook", "bin/bimri-hook", 0o755},
+		{"scripts/launch.sh", "scripts/launch.sh", 0o755},
+		{"VERSION", "VERSION", 0o644},
+		{"LICENSE", "LICENSE", 0o644},
+		{"README.md", "README.md", 0o644},
+		{".mcp.json", ".mcp.json", 0o644}, // the MCP server, once the plugin declares one
+	}
+	for _, c := range copies {
+		if err := copyFile(filepath.Join(root, c.from), filepath.Join(dir, c.to), c.mode); err != nil {
+			if errors.Is(err, os.ErrNotExist) && c.from == ".mcp.json" {
+				continue
+			}
+			return err
+		}
+	}
+	if err := copyTree(filepath.Join(root, "skills"), filepath.Join(dir, "skills")); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	for _, p := range Platforms {
+		to := filepath.Join(dir, "libexec", "bimri-hook-"+p.String())
+		if p.OS == "windows" {
+			to += ".exe"
+		}
+		if p == (Platform{"windows", "amd64"}) {
+			to = filepath.Join(dir, "bin", "bimri-hook.exe")
+		}
+		if err := copyFile(bins[p], to, 0o755); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(filepath.Join(dir, ".claude-plugin", "marketplace.json"), []byte(ReleaseMarketplace), 0o644)
+}
+
+// ReleaseMarketplace is the marketplace of the release folder: the plugin
+// is the folder itself.
+const ReleaseMarketplace = `{
+  "name": "bimri",
+  "owner": {
+    "name": "bimri"
+  },
+  "metadata": {
+    "description": "bimri-hook, built for every platform: nothing to install but the plugin."
+  },
+  "plugins": [
+    {
+      "name": "bimri-hook",
+      "source": "./",
+      "description": "Persistent project memory for Claude Code: one bimri.md per workspace, loaded at session start and kept up to date by a fast Go hook.",
+      "category": "productivity"
+    }
+  ]
+}
+`
+
+func copyFile(from, to string, mode os.FileMode) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(to, b, mode); err != nil {
+		return err
+	}
+	return os.Chmod(to, mode) // whatever the umask
+}
+
+func copyTree(from, to string) error {
+	if _, err := os.Stat(from); err != nil {
+		return err
+	}
+	return filepath.WalkDir(from, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(from, path)
+		if err != nil {
+			return err
+		}
+		return copyFile(path, filepath.Join(to, rel), 0o644)
+	})
+}
