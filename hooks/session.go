@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,6 +48,34 @@ func loadState(tx *memfile.Tx, in Input) sessionState {
 
 func saveState(tx *memfile.Tx, in Input, st sessionState) {
 	tx.SetState(stateKey(in), encodeState(st))
+}
+
+// decodeState reads a session's state as json.Unmarshal does: missing
+// or damaged, it is a fresh start.
+func decodeState(data []byte) sessionState {
+	var st sessionState
+	_ = json.Unmarshal(data, &st)
+	return st
+}
+
+// encodeState is the state as saved; a struct of plain fields always
+// marshals.
+func encodeState(st sessionState) []byte {
+	data, _ := json.Marshal(st)
+	return data
+}
+
+// decodeList and encodeList are decodeState and encodeState for a list
+// of strings (the patterns SessionStart has asked about).
+func decodeList(data []byte) []string {
+	var list []string
+	_ = json.Unmarshal(data, &list)
+	return list
+}
+
+func encodeList(list []string) []byte {
+	data, _ := json.Marshal(list)
+	return data
 }
 
 // transcriptLimit bounds one read of a transcript; a Stop reads only what

@@ -50,10 +50,9 @@ func ReadInput(r io.Reader, wait time.Duration) ([]byte, error) {
 func (out Output) Write(w io.Writer) error {
 	switch {
 	case out.JSON != nil:
-		if data, ok := appendAnswer(make([]byte, 0, answerSize(out.JSON)), out.JSON); ok {
-			_, err := w.Write(data)
-			return err
-		}
+		// Written whole or not at all: an encoding error leaves stdout
+		// empty rather than half an object. The context is text, so no
+		// HTML escaping: "<private>" reaches the model as written.
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)

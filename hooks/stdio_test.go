@@ -22,3 +22,23 @@ func TestStdinNeverHangs(t *testing.T) {
 	is.True(err != nil)
 	is.True(strings.Contains(err.Error(), "no hook input on stdin after"))
 }
+
+// An answer is one JSON object on one line, its keys sorted so the bytes
+// are the same every time, and the context not HTML-escaped: the model
+// reads "<private>" as written.
+func TestOutputWriteIsOneLine(t *testing.T) {
+	is := is.New(t)
+	var b strings.Builder
+	out := hooks.Output{JSON: map[string]any{
+		"hookSpecificOutput": map[string]any{"hookEventName": "SessionStart", "additionalContext": "a <private> & b\nline 2"},
+		"b":                  "x",
+	}}
+	is.NoErr(out.Write(&b))
+	is.Equal(b.String(), `{"b":"x","hookSpecificOutput":{"additionalContext":"a <private> & b\nline 2","hookEventName":"SessionStart"}}`+"\n")
+	b.Reset()
+	is.NoErr(hooks.Output{Text: "plain"}.Write(&b))
+	is.Equal(b.String(), "plain\n")
+	b.Reset()
+	is.NoErr(hooks.Output{}.Write(&b))
+	is.Equal(b.String(), "")
+}

@@ -82,20 +82,3 @@ func TestSteadySessionStart(t *testing.T) {
 	is.True(strings.Contains(answer(), "remember was denied"))
 	is.True(!strings.Contains(answer(), "remember was denied"))
 }
-
-// The steady path reads Advised through decodeState: what json.Unmarshal
-// would put there, however odd or damaged the state.
-func TestStateAdvisedAsUnmarshal(t *testing.T) {
-	for _, data := range []string{
-		``, `{}`, `null`, `[]`, `{"advised":true}`, `{"advised":false}`, `{"advised":"true"}`,
-		`{"advised":1}`, `{"advised":true`, `{"transcript":{"advised":true}}`,
-		`{"nudged":true,"advised":true,"recalled":["a"]}`, `{"advised":true,"advised":false}`,
-		`{"Advised":true}`, `{"ADVISED":true,"advised":null}`, `{"advised":true,"advised":1}`, `[{"advised":true}]`, `"advised"`,
-	} {
-		var st sessionState
-		_ = json.Unmarshal([]byte(data), &st)
-		if got := decodeState([]byte(data)).Advised; got != st.Advised {
-			t.Errorf("decodeState(%s).Advised = %v, json.Unmarshal says %v", data, got, st.Advised)
-		}
-	}
-}

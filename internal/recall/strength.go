@@ -3,8 +3,6 @@ package recall
 import (
 	"encoding/json"
 	"slices"
-
-	"github.com/tidwall/gjson"
 )
 
 // KeepAfter is how many different sessions must recall an archived item
@@ -20,99 +18,23 @@ type Recalls map[string][]string
 const StateKey = "recalls"
 
 // ParseRecalls reads the blob; anything unreadable is a fresh start, as it
-// is bookkeeping, not memory. A blob Marshal wrote (every one but a
-// person's) is read with gjson and taken when Marshal writes it back
-// exactly, so it reads as json.Unmarshal would: on a fresh process
-// encoding/json's first decode and encode cost a recalling prompt about
-// half a millisecond. Anything else goes through json.Unmarshal.
+// is bookkeeping, not memory.
 func ParseRecalls(data []byte) Recalls {
 	r := Recalls{}
-	if data == nil {
-		return r
+	if data != nil {
+		_ = json.Unmarshal(data, &r)
 	}
-	if gjson.ValidBytes(data) {
-		if root := gjson.ParseBytes(data); root.IsObject() {
-			root.ForEach(func(key, value gjson.Result) bool {
-				var sessions []string
-				value.ForEach(func(_, s gjson.Result) bool {
-					sessions = append(sessions, s.Str)
-					return true
-				})
-				r[key.Str] = sessions
-				return true
-			})
-			if string(r.Marshal()) == string(data) {
-				return r
-			}
-		}
+	if r == nil { // "null" unmarshals as a nil map, which Note cannot fill
+		r = Recalls{}
 	}
-	r = Recalls{}
-	_ = json.Unmarshal(data, &r)
 	return r
 }
 
-// Marshal is the blob to save; keys come out sorted, so the bytes are the
-// same for the same recalls. They are json.Marshal's; IDs and session IDs
-// are plain text, written as they are, and anything needing an escape is
-// left to encoding/json.
+// Marshal is the blob to save; json.Marshal sorts the keys, so the bytes
+// are the same for the same recalls.
 func (r Recalls) Marshal() []byte {
-	ids := make([]string, 0, len(r))
-	n := 2
-	for id, sessions := range r {
-		if !plainJSON(id) {
-			return marshalJSON(r)
-		}
-		ids = append(ids, id)
-		n += len(id) + 6
-		for _, s := range sessions {
-			if !plainJSON(s) {
-				return marshalJSON(r)
-			}
-			n += len(s) + 3
-		}
-	}
-	slices.Sort(ids)
-	out := make([]byte, 0, n)
-	out = append(out, '{')
-	for i, id := range ids {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = append(out, '"')
-		out = append(out, id...)
-		out = append(out, '"', ':')
-		if r[id] == nil {
-			out = append(out, "null"...)
-			continue
-		}
-		out = append(out, '[')
-		for j, s := range r[id] {
-			if j > 0 {
-				out = append(out, ',')
-			}
-			out = append(out, '"')
-			out = append(out, s...)
-			out = append(out, '"')
-		}
-		out = append(out, ']')
-	}
-	return append(out, '}')
-}
-
-func marshalJSON(r Recalls) []byte {
 	data, _ := json.Marshal(map[string][]string(r))
 	return data
-}
-
-// plainJSON says whether json.Marshal writes s as it is between quotes:
-// printable ASCII with no quote, backslash or HTML special.
-func plainJSON(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			return false
-		}
-	}
-	return true
 }
 
 // Note records that session recalled id. It returns the number of distinct
