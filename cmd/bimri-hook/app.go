@@ -201,16 +201,9 @@ type app struct {
 	hookProcess bool
 }
 
-// agentLockWait is how long a command the agent runs waits for the lock.
-// Hooks run under Claude Code's timeouts and wait lock_timeout (2 s by
-// default); the agent runs remember and forget through its Bash tool,
-// whose limit is minutes. A busy moment, many sessions writing at once on
-// a loaded machine, then delays a record instead of failing it.
-const agentLockWait = 45 * time.Second
-
 // agentRuns marks cmd as one the agent runs itself (wiring.MemoryCommands,
 // the commands the hooks teach it to change memory): it waits up to
-// agentLockWait for the lock, or lock_timeout if that is longer.
+// record.AgentLockWait for the lock, or lock_timeout if that is longer.
 func (a *app) agentRuns(cmd *cli.Command) *cli.Command {
 	action := cmd.Action
 	cmd.Action = func(c *cli.Context) error {

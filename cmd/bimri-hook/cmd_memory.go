@@ -1,15 +1,14 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/bimri/bimri-hook/internal/inspect"
+	"github.com/bimri/bimri-hook/internal/record"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
-	"github.com/bimri/bimri-hook/privacy"
 	"github.com/urfave/cli/v2"
 )
 
@@ -30,142 +29,37 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			&cli.BoolFlag{Name: "global", Usage: "record in the user's memory across workspaces (~/.claude/bimri-global.md)"},
 		},
 		Action: func(c *cli.Context) error {
-			imp, err := wholeNumber("importance", c.String("importance"), 1, 5)
-			if err != nil {
+			r := record.Request{Text: strings.Join(c.Args().Slice(), " "), Tags: c.String("tags"), Promote: c.String("promote")}
+			if c.IsSet("replaces") {
+				r.Replaces = []string{c.String("replaces")}
+			}
+			var err error
+			if c.IsSet("importance") {
+				if r.Importance, err = wholeNumber("importance", c.String("importance"), 1, 5); err != nil {
+					return err
+				}
+			}
+			if c.IsSet("tier") {
+				if r.Tier, err = wholeNumber("tier", c.String("tier"), 1, 3); err != nil {
+					return err
+				}
+			}
+			// Refused before the store is opened, so nothing is touched.
+			if _, err := record.Check(r, record.CLINames); err != nil {
 				return err
-			}
-			tier, err := wholeNumber("tier", c.String("tier"), 1, 3)
-			if err != nil {
-				return err
-			}
-			text := strings.Join(c.Args().Slice(), " ")
-			switch {
-			case c.IsSet("promote"):
-				if c.IsSet("replaces") || c.IsSet("tier") || c.IsSet("importance") || c.IsSet("tags") || strings.TrimSpace(text) != "" {
-					return errors.New("remember --promote ID takes nothing else: the entry keeps its text, importance and tags")
-				}
-				return a.promote(c, strings.ToLower(strings.TrimSpace(c.String("promote"))))
-			case c.IsSet("replaces"):
-				if c.IsSet("tier") || c.IsSet("importance") {
-					return errors.New("remember --replaces takes the importance (the highest), the date (the newest) and the tier from the entries it replaces: drop --importance and --tier")
-				}
-				if strings.TrimSpace(text) == "" {
-					return errors.New(`remember --replaces needs the summary's text, e.g. bimri-hook remember --replaces 3f9a1c2b,77e0d4a1 -- "Login: sessions in Postgres, tests added."`)
-				}
-				return a.consolidate(c, c.String("replaces"), text)
-			case tier == 3:
-				if c.IsSet("importance") {
-					return errors.New("a pattern (--tier 3) has no importance: its level follows how many entries carry its tags")
-				}
-				if strings.TrimSpace(text) == "" {
-					return errors.New(`remember --tier 3 needs the pattern's sentence, e.g. bimri-hook remember --tier 3 --tags testing -- "The user asks for a regression test with every bug fix."`)
-				}
-				// Refused before the store is opened, so nothing is touched.
-				if len(memfile.SplitTags(c.String("tags"))) == 0 {
-					return errors.New("a pattern needs at least one tag (--tags), the entries it is about")
-				}
-				return a.writePattern(c, text)
-			}
-			if strings.TrimSpace(text) == "" {
-				return errors.New(`remember needs the entry's text, e.g. bimri-hook remember "Chose SQLite for storage."`)
 			}
 			ws, store, err := a.openStore(c)
 			if err != nil {
 				return err
 			}
-			var e *memfile.Entry
-			var isNew bool
-			res, err := store.Update(func(tx *memfile.Tx) error {
-				e, isNew, err = tx.File.Remember(memfile.NewEntry{
-					Tier: tier, Importance: imp, Date: ws.now,
-					// Private spans go before the list is split: one may hold a comma.
-					Tags: memfile.SplitTags(privacy.Clean(c.String("tags"))), Text: text,
-				}, ws.config.Memory)
-				return err
-			})
+			done, err := record.Remember(store, ws.now, ws.config.Memory, r, record.CLINames)
 			if err != nil {
 				return err
 			}
-			printRemembered(a.stdout, e, tier, isNew, store.Path(store.Names().Memory), res.Notice)
-			printStay(a.stdout, e, tier, ws.now, ws.config.Memory)
+			done.Print(a.stdout)
 			return nil
 		},
 	}
-}
-
-// consolidate replaces entries with one summary (remember --replaces).
-func (a *app) consolidate(c *cli.Context, list, text string) error {
-	var ids []string
-	for _, id := range strings.Split(list, ",") {
-		if id = strings.ToLower(strings.TrimSpace(id)); id != "" {
-			ids = append(ids, id)
-		}
-	}
-	if len(ids) < 2 { // refused before the store is opened
-		return errors.New("consolidation takes two or more entry IDs")
-	}
-	ws, store, err := a.openStore(c)
-	if err != nil {
-		return err
-	}
-	var e *memfile.Entry
-	var gone []memfile.Removal
-	var tier int
-	res, err := store.Update(func(tx *memfile.Tx) error {
-		e, gone, err = tx.File.Consolidate(ids, text)
-		if err != nil {
-			return err
-		}
-		if extra := memfile.SplitTags(privacy.Clean(c.String("tags"))); len(extra) > 0 {
-			e.Tags = memfile.NormalizeTags(append(e.Tags, extra...))
-		}
-		_, tier = tx.File.Find(e.ID)
-		e.Weigh(tier, ws.now, ws.config.Memory)
-		tx.Archive = append(tx.Archive, gone...)
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	printConsolidated(a.stdout, e, tier, gone, store.Path(store.Names().Memory), store.Names().Archive, res.Notice)
-	return nil
-}
-
-// promote moves a Tier 2 entry to Tier 1 (remember --promote).
-func (a *app) promote(c *cli.Context, id string) error {
-	_, store, err := a.openStore(c)
-	if err != nil {
-		return err
-	}
-	var e *memfile.Entry
-	res, err := store.Update(func(tx *memfile.Tx) error {
-		e, err = tx.File.Promote(id)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	printPromoted(a.stdout, e, store.Path(store.Names().Memory), res.Notice)
-	return nil
-}
-
-// writePattern writes a pattern's sentence (remember --tier 3).
-func (a *app) writePattern(c *cli.Context, text string) error {
-	ws, store, err := a.openStore(c)
-	if err != nil {
-		return err
-	}
-	var p *memfile.Pattern
-	var isNew bool
-	res, err := store.Update(func(tx *memfile.Tx) error {
-		p, isNew, err = tx.File.WritePattern(memfile.SplitTags(privacy.Clean(c.String("tags"))), text, ws.now)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	printPattern(a.stdout, p, isNew, store.Path(store.Names().Memory), res.Notice)
-	return nil
 }
 
 // wholeNumber parses a flag that must be a whole number in a range, with
@@ -184,7 +78,7 @@ func (a *app) forgetCommand() *cli.Command {
 		Usage:     "move an entry or pattern to the archive (for deep maintenance's judgment calls)",
 		UsageText: "bimri-hook forget [--reason TEXT] [--global] ID",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "reason", Value: "forgotten on request", Usage: "why, kept in the archive"},
+			&cli.StringFlag{Name: "reason", Value: record.DefaultForgetReason, Usage: "why, kept in the archive"},
 			&cli.BoolFlag{Name: "global", Usage: "forget from the global memory"},
 		},
 		Action: func(c *cli.Context) error {
@@ -196,20 +90,11 @@ func (a *app) forgetCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			var gone memfile.Removal
-			_, err = store.Update(func(tx *memfile.Tx) error {
-				a, ok := tx.File.Remove(id, c.String("reason"))
-				if !ok {
-					return fmt.Errorf("no entry or pattern with ID %q in %s", id, store.Names().Memory)
-				}
-				gone = a
-				tx.Archive = append(tx.Archive, a)
-				return nil
-			})
+			gone, err := record.Forget(store, id, c.String("reason"))
 			if err != nil {
 				return err
 			}
-			printForgotten(a.stdout, gone, store.Names().Archive)
+			record.PrintForgotten(a.stdout, gone, store.Names().Archive)
 			return nil
 		},
 	}

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/bimri/bimri-hook/internal/inspect"
-	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/internal/record"
 	"github.com/urfave/cli/v2"
 )
 
@@ -23,28 +22,11 @@ func (a *app) reviveCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			recs, err := store.ReadArchive()
+			done, err := record.Revive(store, ws.now, ws.config.Memory, id)
 			if err != nil {
 				return err
 			}
-			rec, ok := inspect.LastRecord(recs, id)
-			if !ok {
-				return fmt.Errorf("no archived entry with ID %q in %s", id, store.Names().Archive)
-			}
-			var e *memfile.Entry
-			res, err := store.Update(func(tx *memfile.Tx) error {
-				e, err = tx.File.Revive(rec, ws.now)
-				if err != nil {
-					return err
-				}
-				e.Weigh(2, ws.now, ws.config.Memory)
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			printRevived(a.stdout, e, store.Path(store.Names().Memory), res.Notice)
-			printStay(a.stdout, e, 2, ws.now, ws.config.Memory)
+			done.Print(a.stdout)
 			return nil
 		},
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/config"
+	"github.com/bimri/bimri-hook/internal/record"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/urfave/cli/v2"
@@ -65,7 +66,7 @@ func (a *app) openAt(c *cli.Context, root, dir string) (*openedWorkspace, error,
 		cfg = config.Default()
 	}
 	if a.agentRun {
-		cfg.Hooks.LockTimeout = max(cfg.Hooks.LockTimeout, agentLockWait)
+		cfg.Hooks.LockTimeout = max(cfg.Hooks.LockTimeout, record.AgentLockWait)
 	}
 	today, err := a.today(c)
 	if err != nil {

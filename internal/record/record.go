@@ -1,0 +1,271 @@
+// Package record carries out what the agent asks of memory: remember an
+// entry (or consolidate entries, promote one, write a pattern), forget an
+// entry, revive an archived one. The CLI commands (remember, forget,
+// revive) and the MCP tools (package mcpserver) both call it, so the two
+// routes check the same arguments, take the same lock and follow the same
+// rules; report.go words what each did.
+package record
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bimri/bimri-hook/internal/inspect"
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/privacy"
+)
+
+// AgentLockWait is how long a change the agent asks for waits for the
+// lock. Hooks run under Claude Code's timeouts and wait lock_timeout (2 s
+// by default); the agent's Bash tool and MCP calls allow minutes. A busy
+// moment, many sessions writing at once on a loaded machine, then delays a
+// record instead of failing it.
+const AgentLockWait = 45 * time.Second
+
+// Request is one remember call, in any of its forms. A zero Importance or
+// Tier, and empty Tags, mean "not given": each form refuses what it has no
+// use for, so nothing the caller said is silently dropped.
+type Request struct {
+	Text       string
+	Importance int    // 1-5; 0 when not given (3 for a new entry)
+	Tier       int    // 1, 2 or 3 (a pattern); 0 when not given (2)
+	Tags       string // comma-separated, as given
+	// Replaces, for a consolidation: the entries the text sums up; they go
+	// to the archive.
+	Replaces []string
+	// Promote, for a promotion: the Tier 2 entry to move to Tier 1.
+	Promote string
+	// A supersession form (the entries a new decision overrides) belongs
+	// here beside Replaces when memfile gains it.
+}
+
+// Form is which of remember's forms a Request is.
+type Form int
+
+const (
+	FormEntry       Form = iota // record one entry
+	FormConsolidate             // replace entries with one summary
+	FormPromote                 // move a Tier 2 entry to Tier 1
+	FormPattern                 // write a pattern's sentence (Tier 3)
+	FormRevive                  // not remember's: an archived entry brought back (Revive)
+)
+
+// Names word the errors of one route: the CLI names flags and shows
+// commands, MCP names fields and shows arguments.
+type Names struct {
+	Field   func(name string) string // a field: --importance, or "importance"
+	Form    func(name string) string // a form: remember --replaces, or remember with "replaces"
+	Example func(f Form) string      // a whole call of that form
+}
+
+// CLINames word the errors of `bimri-hook remember`.
+var CLINames = Names{
+	Field: func(name string) string { return "--" + name },
+	Form:  func(name string) string { return "remember --" + name },
+	Example: func(f Form) string {
+		switch f {
+		case FormConsolidate:
+			return `bimri-hook remember --replaces 3f9a1c2b,77e0d4a1 -- "Login: sessions in Postgres, tests added."`
+		case FormPattern:
+			return `bimri-hook remember --tier 3 --tags testing -- "The user asks for a regression test with every bug fix."`
+		}
+		return `bimri-hook remember "Chose SQLite for storage."`
+	},
+}
+
+// Check says which form r is, and refuses what the form cannot take
+// before any file is opened. n words the errors.
+func Check(r Request, n Names) (Form, error) {
+	text := strings.TrimSpace(r.Text)
+	if r.Importance != 0 && (r.Importance < 1 || r.Importance > 5) {
+		return 0, fmt.Errorf("%s %d is not a whole number from 1 to 5", n.Field("importance"), r.Importance)
+	}
+	if r.Tier != 0 && (r.Tier < 1 || r.Tier > 3) {
+		return 0, fmt.Errorf("%s %d is not 1, 2 or 3", n.Field("tier"), r.Tier)
+	}
+	switch {
+	case strings.TrimSpace(r.Promote) != "":
+		if len(r.Replaces) > 0 || r.Tier != 0 || r.Importance != 0 || r.Tags != "" || text != "" {
+			return 0, fmt.Errorf("%s ID takes nothing else: the entry keeps its text, importance and tags", n.Form("promote"))
+		}
+		return FormPromote, nil
+	case len(r.Replaces) > 0:
+		if r.Tier != 0 || r.Importance != 0 {
+			return 0, fmt.Errorf("%s takes the importance (the highest), the date (the newest) and the tier from the entries it replaces: drop %s and %s",
+				n.Form("replaces"), n.Field("importance"), n.Field("tier"))
+		}
+		if text == "" {
+			return 0, fmt.Errorf("%s needs the summary's text, e.g. %s", n.Form("replaces"), n.Example(FormConsolidate))
+		}
+		if len(IDs(r.Replaces)) < 2 {
+			return 0, errors.New("consolidation takes two or more entry IDs")
+		}
+		return FormConsolidate, nil
+	case r.Tier == 3:
+		if r.Importance != 0 {
+			return 0, fmt.Errorf("a pattern (%s 3) has no importance: its level follows how many entries carry its tags", n.Field("tier"))
+		}
+		if text == "" {
+			return 0, fmt.Errorf("%s 3 needs the pattern's sentence, e.g. %s", n.Form("tier"), n.Example(FormPattern))
+		}
+		if len(memfile.SplitTags(r.Tags)) == 0 {
+			return 0, fmt.Errorf("a pattern needs at least one tag (%s), the entries it is about", n.Field("tags"))
+		}
+		return FormPattern, nil
+	}
+	if text == "" {
+		return 0, fmt.Errorf("remember needs the entry's text, e.g. %s", n.Example(FormEntry))
+	}
+	return FormEntry, nil
+}
+
+// IDs are the entry IDs of a list as given: lower-cased, trimmed, empty
+// ones dropped.
+func IDs(list []string) []string {
+	var ids []string
+	for _, s := range list {
+		for _, id := range strings.Split(s, ",") {
+			if id = strings.ToLower(strings.TrimSpace(id)); id != "" {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids
+}
+
+// Done is what a change did, for report.go to word and the MCP tools to
+// return.
+type Done struct {
+	Form    Form
+	Entry   *memfile.Entry   // the entry recorded, made, promoted or revived
+	Pattern *memfile.Pattern // the pattern written
+	Tier    int              // where Entry is now
+	IsNew   bool             // a new entry or pattern (not one updated)
+	Gone    []memfile.Removal
+	Memory  string // the memory file's path
+	Archive string // the archive's name
+	Notice  string // a repair the user should hear about
+
+	today  time.Time      // the day it was done on, for how long it stays
+	config memfile.Config // the rules it was done under
+}
+
+// Remember carries out r (checked with Check) on store, dated today under
+// cfg.
+func Remember(store *memfile.Store, today time.Time, cfg memfile.Config, r Request, n Names) (Done, error) {
+	form, err := Check(r, n)
+	if err != nil {
+		return Done{}, err
+	}
+	// Private spans go before a list is split: one may hold a comma.
+	tags := memfile.SplitTags(privacy.Clean(r.Tags))
+	d := Done{Form: form, Memory: store.Path(store.Names().Memory), Archive: store.Names().Archive, today: today, config: cfg}
+	var res memfile.Result
+	switch form {
+	case FormPromote:
+		res, err = store.Update(func(tx *memfile.Tx) error {
+			d.Entry, err = tx.File.Promote(strings.ToLower(strings.TrimSpace(r.Promote)))
+			d.Tier = 1
+			return err
+		})
+	case FormConsolidate:
+		res, err = store.Update(func(tx *memfile.Tx) error {
+			d.Entry, d.Gone, err = tx.File.Consolidate(IDs(r.Replaces), r.Text)
+			if err != nil {
+				return err
+			}
+			if len(tags) > 0 {
+				d.Entry.Tags = memfile.NormalizeTags(append(d.Entry.Tags, tags...))
+			}
+			_, d.Tier = tx.File.Find(d.Entry.ID)
+			d.Entry.Weigh(d.Tier, today, cfg)
+			tx.Archive = append(tx.Archive, d.Gone...)
+			return nil
+		})
+	case FormPattern:
+		res, err = store.Update(func(tx *memfile.Tx) error {
+			d.Pattern, d.IsNew, err = tx.File.WritePattern(tags, r.Text, today)
+			d.Tier = 3
+			return err
+		})
+	default:
+		d.Tier = r.Tier
+		if d.Tier == 0 {
+			d.Tier = 2
+		}
+		imp := r.Importance
+		if imp == 0 {
+			imp = 3
+		}
+		res, err = store.Update(func(tx *memfile.Tx) error {
+			d.Entry, d.IsNew, err = tx.File.Remember(memfile.NewEntry{
+				Tier: d.Tier, Importance: imp, Date: today, Tags: tags, Text: r.Text,
+			}, cfg)
+			return err
+		})
+	}
+	if err != nil {
+		return Done{}, err
+	}
+	d.Notice = res.Notice
+	return d, nil
+}
+
+// DefaultForgetReason is the archive's reason when none is given.
+const DefaultForgetReason = "forgotten on request"
+
+// Forget moves the entry, pattern or unread note id to the archive, with
+// reason (DefaultForgetReason when empty).
+func Forget(store *memfile.Store, id, reason string) (memfile.Removal, error) {
+	id = strings.ToLower(strings.TrimSpace(id))
+	if id == "" {
+		return memfile.Removal{}, errors.New("forget needs the ID of the entry or pattern (see bimri-hook show)")
+	}
+	if strings.TrimSpace(reason) == "" {
+		reason = DefaultForgetReason
+	}
+	var gone memfile.Removal
+	_, err := store.Update(func(tx *memfile.Tx) error {
+		a, ok := tx.File.Remove(id, reason)
+		if !ok {
+			return fmt.Errorf("no entry or pattern with ID %q in %s", id, store.Names().Memory)
+		}
+		gone = a
+		tx.Archive = append(tx.Archive, a)
+		return nil
+	})
+	return gone, err
+}
+
+// Revive brings the archived entry id back into Tier 2, dated today (the
+// archive keeps its record).
+func Revive(store *memfile.Store, today time.Time, cfg memfile.Config, id string) (Done, error) {
+	id = strings.ToLower(strings.TrimSpace(id))
+	if id == "" {
+		return Done{}, errors.New("revive needs the ID of an archived entry (recall names it; see also bimri-hook search)")
+	}
+	recs, err := store.ReadArchive()
+	if err != nil {
+		return Done{}, err
+	}
+	rec, ok := inspect.LastRecord(recs, id)
+	if !ok {
+		return Done{}, fmt.Errorf("no archived entry with ID %q in %s", id, store.Names().Archive)
+	}
+	d := Done{Form: FormRevive, Tier: 2, Memory: store.Path(store.Names().Memory), Archive: store.Names().Archive, today: today, config: cfg}
+	res, err := store.Update(func(tx *memfile.Tx) error {
+		d.Entry, err = tx.File.Revive(rec, today)
+		if err != nil {
+			return err
+		}
+		d.Entry.Weigh(2, today, cfg)
+		return nil
+	})
+	if err != nil {
+		return Done{}, err
+	}
+	d.Notice = res.Notice
+	return d, nil
+}

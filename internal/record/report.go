@@ -1,0 +1,92 @@
+package record
+
+// What remember, forget and revive say they did: the CLI prints it, and
+// the MCP tools return it as their text.
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/bimri/bimri-hook/memfile"
+)
+
+// Print says what d did, then the store's notice, one line each, with
+// the CLI's commands.
+func (d Done) Print(w io.Writer) { d.print(w, "bimri-hook revive ") }
+
+// Text is what Print writes, without the last newline, with revive
+// the way the caller's route names it before an ID ("bimri-hook revive ").
+func (d Done) Text(revive string) string {
+	var b strings.Builder
+	d.print(&b, revive)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func (d Done) print(w io.Writer, revive string) {
+	e, p := d.Entry, d.Pattern
+	switch {
+	case d.Form == FormConsolidate:
+		ids := make([]string, len(d.Gone))
+		for i, a := range d.Gone {
+			ids[i] = a.Entry.ID
+		}
+		fmt.Fprintf(w, "consolidated %s into %s in Tier %d of %s (importance %d, %s, tags %s, weight %s); the originals are in %s\n",
+			strings.Join(ids, ", "), e.ID, d.Tier, d.Memory, e.Importance, e.Date.Format("2006-01-02"), strings.Join(e.Tags, ","), e.Weight, d.Archive)
+	case d.Form == FormPromote:
+		fmt.Fprintf(w, "moved %s to Tier 1 of %s, where it never decays (importance %d): %s\n", e.ID, d.Memory, e.Importance, e.Text)
+	case d.Form == FormPattern && d.IsNew:
+		fmt.Fprintf(w, "recorded pattern %s [%s] in Tier 3 of %s; the next pass counts the entries that carry its tags\n", p.ID, strings.Join(p.Tags, ","), d.Memory)
+	case d.Form == FormPattern:
+		fmt.Fprintf(w, "pattern %s [%s] in Tier 3 of %s now says: %s\n", p.ID, strings.Join(p.Tags, ","), d.Memory, p.Text)
+	case d.Form == FormRevive:
+		fmt.Fprintf(w, "revived %s into Tier 2 of %s, dated %s (importance %d, weight %s): %s\n",
+			e.ID, d.Memory, e.Date.Format("2006-01-02"), e.Importance, e.Weight, e.Text)
+	default:
+		verb := "recorded"
+		if !d.IsNew {
+			verb = "already recorded today; updated"
+		}
+		fmt.Fprintf(w, "%s %s in Tier %d of %s (importance %d, weight %s)\n", verb, e.ID, d.Tier, d.Memory, e.Importance, e.Weight)
+	}
+	if d.Notice != "" {
+		fmt.Fprintln(w, d.Notice)
+	}
+	if d.Form == FormEntry || d.Form == FormRevive {
+		printStay(w, d.Entry, d.Tier, d.today, d.config, revive)
+	}
+}
+
+// stayHorizon is how far ahead printStay looks for the day an entry
+// falls below the threshold: past three weeks freshness no longer falls.
+const stayHorizon = 3650
+
+// printStay says how long an entry just recorded or revived stays in
+// bimri.md, by the scoring rules (memfile.ForecastEntry): the day its
+// weight falls below the threshold, or why it does not.
+func printStay(w io.Writer, e *memfile.Entry, tier int, today time.Time, cfg memfile.Config, revive string) {
+	switch d, ok := memfile.ForecastEntry(e, today, cfg, stayHorizon); {
+	case tier == 1:
+		fmt.Fprintln(w, "it stays: Tier 1 never decays and is never pruned")
+	case ok && d.Days == 0:
+		fmt.Fprintf(w, "it weighs %s, under the threshold %s, so the next pass moves it to the archive (recall finds it there; %s%s brings it back)\n", d.To, cfg.Threshold, revive, e.ID)
+	case ok:
+		fmt.Fprintf(w, "it stays until about %s (%d days), then the archive keeps it: recall finds it there, %s%s brings it back\n", d.Day.Format(time.DateOnly), d.Days, revive, e.ID)
+	default:
+		fmt.Fprintf(w, "it stays until Tier 2's budget needs the room: importance %d never weighs less than %s\n", e.Importance, cfg.Floor)
+	}
+}
+
+// PrintForgotten says what Forget moved to the archive.
+func PrintForgotten(w io.Writer, a memfile.Removal, archive string) {
+	id, text := "", ""
+	if a.Entry != nil {
+		id, text = a.Entry.ID, a.Entry.Text
+	} else if a.Pattern != nil {
+		id, text = a.Pattern.ID, a.Pattern.Text
+	} else if a.Note != nil {
+		id, text = memfile.NoteID(a.Note), strings.Join(a.Note.Lines, " / ")
+	}
+	fmt.Fprintf(w, "moved %s to %s: %s\n", id, archive, text)
+}
