@@ -25,10 +25,22 @@ type Env struct {
 	ClaudeDir string
 	// Global is the user's memory across workspaces, if any.
 	Global *memfile.File
+	// Tools, when On, says the agent has bimri-hook's MCP tools: what the
+	// hooks ask of it names them instead of the shell commands.
+	Tools Tools
 	// ConfigErr is why the workspace's config did not load; Config and
 	// Settings are then the defaults. Only SessionStart runs so: it shows
 	// the memory and says what is wrong, and writes nothing.
 	ConfigErr error
+}
+
+// Tools is how the agent's client names bimri-hook's MCP tools.
+type Tools struct {
+	On bool
+	// Prefix goes before each tool's name: mcp__plugin_bimri-hook_bimri__
+	// under Claude Code with the plugin; "" where the client shows the
+	// bare name (the MCP server's own memory view).
+	Prefix string
 }
 
 // Stop policies.

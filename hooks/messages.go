@@ -19,10 +19,26 @@ import (
 	"github.com/bimri/bimri-hook/wiring"
 )
 
-// rememberCommand is the exact command the agent is told to run. Its start
-// comes from wiring, which writes the permission rule that must match it;
-// the "--" lets a summary start with a dash.
+// How the agent is told to change memory: with a shell command (the
+// settings route, and the plugin without its MCP server), or with a call
+// of bimri-hook's MCP tools when the client has them (env.Tools). Each
+// function below gives the one or the other.
+
+// rememberCommand is the exact command (or tool call) the agent is told
+// to record with. The command's start comes from wiring, which writes the
+// permission rule that must match it; the "--" lets a summary start with
+// a dash. tier is "" or "1".
 func rememberCommand(env Env, tier, importance string) string {
+	if env.Tools.On {
+		args := `"text": "One-line summary of what happened and the outcome.", "importance": ` + importance + `, "tags": ["tag1", "tag2"]`
+		if tier != "" {
+			args += `, "tier": ` + tier
+		}
+		return toolCall(env, "remember", args)
+	}
+	if tier != "" {
+		tier = "--tier " + tier + " "
+	}
 	return fmt.Sprintf("%s --dir %s %s--importance %s --tags tag1,tag2 -- \"One-line summary of what happened and the outcome.\"",
 		wiring.Command{Binary: env.Binary}.Remember(), wiring.ShellWord(env.Store.Root()), tier, importance)
 }
@@ -31,6 +47,72 @@ func rememberCommand(env Env, tier, importance string) string {
 // subcommand so the permission rule install writes covers it too.
 func agentCommand(env Env, rest string) string {
 	return fmt.Sprintf("%s --dir %s %s", wiring.Command{Binary: env.Binary}.Remember(), wiring.ShellWord(env.Store.Root()), rest)
+}
+
+// toolCall is a call of the MCP tool named name with JSON arguments args
+// (the object's inside).
+func toolCall(env Env, name, args string) string {
+	return "`" + env.Tools.Prefix + name + "` with {" + args + "}"
+}
+
+// consolidateCommand replaces the entries ids (or "ID,ID,..." for the
+// model to fill in) with one summary.
+func consolidateCommand(env Env, ids []string, summary string) string {
+	if env.Tools.On {
+		list := `"ID", "ID", ...`
+		if ids != nil {
+			list = `"` + strings.Join(ids, `", "`) + `"`
+		}
+		return toolCall(env, "remember", `"replaces": [`+list+`], "text": "`+summary+`"`)
+	}
+	list := "ID,ID,..."
+	if ids != nil {
+		list = strings.Join(ids, ",")
+	}
+	return agentCommand(env, "--replaces "+list+` -- "`+summary+`"`)
+}
+
+// promoteCommand moves entry id to Tier 1.
+func promoteCommand(env Env, id string) string {
+	if env.Tools.On {
+		return toolCall(env, "remember", `"promote": "`+id+`"`)
+	}
+	return agentCommand(env, "--promote "+id)
+}
+
+// patternCommand writes the sentence of the pattern with tags.
+func patternCommand(env Env, tags []string, sentence string) string {
+	if env.Tools.On {
+		return toolCall(env, "remember", `"tier": 3, "tags": ["`+strings.Join(tags, `", "`)+`"], "text": "`+sentence+`"`)
+	}
+	return agentCommand(env, "--tier 3 --tags "+strings.Join(tags, ",")+` -- "`+sentence+`"`)
+}
+
+// forgetCommand is the exact forget command, ID to fill in, with the
+// archive's reason when one is given.
+func forgetCommand(env Env, reason string) string {
+	if env.Tools.On {
+		args := `"id": "ID"`
+		if reason != "" {
+			args = `"id": "NOTE-ID", "reason": "` + reason + `"`
+		}
+		return toolCall(env, "forget", args)
+	}
+	// The start comes from wiring, as remember's does, so its permission
+	// rule matches.
+	forget := wiring.Command{Binary: env.Binary}.Sub("forget")
+	if reason != "" {
+		return fmt.Sprintf("%s --dir %s --reason %s NOTE-ID", forget, wiring.ShellWord(env.Store.Root()), reason)
+	}
+	return fmt.Sprintf("%s --dir %s ID", forget, wiring.ShellWord(env.Store.Root()))
+}
+
+// reviveCommand brings an archived entry back, ID to fill in.
+func reviveCommand(env Env) string {
+	if env.Tools.On {
+		return toolCall(env, "revive", `"id": "ID"`)
+	}
+	return fmt.Sprintf("%s --dir %s ID", wiring.Command{Binary: env.Binary}.Sub("revive"), wiring.ShellWord(env.Store.Root()))
 }
 
 // adviceText asks the agent for what only it can judge, with the exact
@@ -43,24 +125,24 @@ func adviceText(env Env, f *memfile.File, a memfile.Advice, name string) string 
 	if len(a.Consolidate) > 0 {
 		fmt.Fprintf(&b, "- Tier 2 is at ~%d of its %d tokens. The oldest related entries (tag %s) are %s. If they tell one story, replace them with one summary (it keeps their highest importance, all their tags and the newest date; the originals go to the archive):\n  %s\n",
 			a.Tier2, a.Budget, a.ConsolidateTag, strings.Join(a.Consolidate, ", "),
-			agentCommand(env, "--replaces "+strings.Join(a.Consolidate, ",")+` -- "One line saying what these entries say together."`))
+			consolidateCommand(env, a.Consolidate, "One line saying what these entries say together."))
 	}
 	if len(a.Decisions) > 0 {
 		fmt.Fprintf(&b, "- What lasts (Tier 1 and the importance-5 decisions) takes %d of the %d characters it has at session start, so not every decision will be shown much longer. The oldest related ones (tag %s) are %s. Replace them with one compact summary that keeps each decision in a few words and drops the story around it (at most %d characters; it stays importance 5, and the originals go to the archive):\n  %s\n",
 			a.Lasting, a.Room, a.DecisionsTag, strings.Join(a.Decisions, ", "), memfile.MaxTextRunes,
-			agentCommand(env, "--replaces "+strings.Join(a.Decisions, ",")+` -- "Tag decisions: first in a few words; second; ..."`))
+			consolidateCommand(env, a.Decisions, "Tag decisions: first in a few words; second; ..."))
 	}
 	if a.Promote != "" {
 		if e, _ := f.Find(a.Promote); e != nil {
 			fmt.Fprintf(&b, "- Decision %s (importance 5, %s) has lasted: %q If it still holds, move it to Tier 1, where it never decays:\n  %s\n",
-				e.ID, e.Date.Format("2006-01-02"), e.Text, agentCommand(env, "--promote "+e.ID))
+				e.ID, e.Date.Format("2006-01-02"), e.Text, promoteCommand(env, e.ID))
 		}
 	}
 	if name != "" {
 		if p := f.FindPattern(name); p != nil {
 			tags := strings.Join(p.Tags, ",")
 			fmt.Fprintf(&b, "- Pattern %s: tag %s recurs (%d entries, %s) but says nothing yet. If those entries show a habit, preference or rule (\"The user asks for a regression test with every bug fix.\"), write it:\n  %s\n",
-				p.ID, tags, p.Observations, p.Level, agentCommand(env, "--tier 3 --tags "+tags+` -- "The habit or rule, in one sentence."`))
+				p.ID, tags, p.Observations, p.Level, patternCommand(env, p.Tags, "The habit or rule, in one sentence."))
 		}
 	}
 	if b.Len() == 0 {
@@ -74,24 +156,34 @@ func adviceText(env Env, f *memfile.File, a memfile.Advice, name string) string 
 // which anchor the scores better than definitions do.
 func instructions(env Env) string {
 	return `## How to use this memory (bimri-hook)
-The memory above persists across sessions. bimri-hook keeps it (backups, weights, pruning, patterns); your part is to record what matters. When you finish a task, make a decision, or learn a preference or constraint, record one entry with this command (replace N, the tags and the text):
+The memory above persists across sessions. bimri-hook keeps it (backups, weights, pruning, patterns); your part is to record what matters. When you finish a task, make a decision, or learn a preference or constraint, record one entry with this ` + callWord(env) + ` (replace N, the tags and the text):
 ` + rememberCommand(env, "", "N") + `
 Importance, by example:
-- 5 foundational, changes how every future session should work: "This project is a CLI tool for generating invoice PDFs." (add --tier 1)
+- 5 foundational, changes how every future session should work: "This project is a CLI tool for generating invoice PDFs." (add ` + tierOne(env) + `)
 - 4 significant deliverable or key decision: "Migrated database layer from SQLite to PostgreSQL."
 - 3 notable, useful for upcoming sessions: "Added unit tests for the auth module, 94% coverage."
 - 2 minor, short-lived: "Fixed a typo in the config loader."
 - 1 transient: "Ran lint pass, no issues."
 When in doubt, record it: low-importance entries fade on their own. Skip what Claude Code's auto memory already keeps (build commands, file paths). Never record secrets. Do not edit bimri.md by hand.
-- Forget an entry that is wrong or outdated: ` + forgetCommand(env) + `
-- Consolidate entries that tell one story into one summary: ` + agentCommand(env, `--replaces ID,ID,... -- "Summary."`) + `
-- Write a pattern, a habit or rule seen across entries: ` + agentCommand(env, `--tier 3 --tags tag1 -- "The insight."`)
+- Forget an entry that is wrong or outdated: ` + forgetCommand(env, "") + `
+- Consolidate entries that tell one story into one summary: ` + consolidateCommand(env, nil, "Summary.") + `
+- Write a pattern, a habit or rule seen across entries: ` + patternCommand(env, []string{"tag1"}, "The insight.")
 }
 
-// forgetCommand is the exact forget command, ID to fill in. Its start
-// comes from wiring, as remember's does, so its permission rule matches.
-func forgetCommand(env Env) string {
-	return fmt.Sprintf("%s --dir %s ID", wiring.Command{Binary: env.Binary}.Sub("forget"), wiring.ShellWord(env.Store.Root()))
+// callWord is what the agent is told to make: a command or a tool call.
+func callWord(env Env) string {
+	if env.Tools.On {
+		return "tool call"
+	}
+	return "command"
+}
+
+// tierOne is how the agent asks for Tier 1.
+func tierOne(env Env) string {
+	if env.Tools.On {
+		return `"tier": 1`
+	}
+	return "--tier 1"
 }
 
 // intake asks for the protocol's orientation questions in a new workspace.
@@ -100,7 +192,7 @@ func intake(env Env, known []string) string {
 	b.WriteString(`## New workspace: intake
 This workspace's memory is new. Before other work, ask the user 3-5 quick orientation questions: what this project is for, their primary focus, how they like to work together, and any constraints. If they want to skip and get to work, respect that and record what you learn as you go. Record each answer in Tier 1 at importance 5:
 `)
-	b.WriteString(rememberCommand(env, "--tier 1 ", "5"))
+	b.WriteString(rememberCommand(env, "1", "5"))
 	if len(known) > 0 {
 		b.WriteString("\nAlready known from the user's global memory, so do not ask again:")
 		for _, k := range known {
@@ -122,7 +214,10 @@ func judgmentBrief(env Env, sessions int, deep *memfile.DeepReport, advice strin
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Deep maintenance (session %d): your judgment is needed\n", sessions)
 	b.WriteString("bimri-hook has merged exact duplicates, cleaned tags and recounted patterns. Briefly, before other work:\n")
-	forget := forgetCommand(env)
+	forget := forgetCommand(env, "")
+	if !env.Tools.On {
+		forget = "`" + forget + "`"
+	}
 	// The brief shares the context with the view: bounded lists keep it
 	// from taking the room the decisions have there, and from pushing the
 	// upkeep advice after them out of the context. Each deep pass brings
@@ -132,7 +227,7 @@ func judgmentBrief(env Env, sessions int, deep *memfile.DeepReport, advice strin
 		if len(review) > maxBriefList {
 			review, more = review[:maxBriefList], fmt.Sprintf(" and %d more", len(review)-maxBriefList)
 		}
-		fmt.Fprintf(&b, "- Check each Tier 1 entry is still true (%s%s). Remove an outdated one with `%s` and record the corrected fact with remember --tier 1.\n", strings.Join(review, ", "), more, forget)
+		fmt.Fprintf(&b, "- Check each Tier 1 entry is still true (%s%s). Remove an outdated one with %s and record the corrected fact with remember, %s.\n", strings.Join(review, ", "), more, forget, tierOne(env))
 	}
 	for i, g := range deep.NearDuplicates {
 		if i == maxBriefGroups {
@@ -181,8 +276,7 @@ func maintenanceReport(rep memfile.Report, env Env, f *memfile.File) string {
 // marks unread: they are kept, but never decay, leave or count.
 func unreadInstructions(env Env) string {
 	return "## Unread lines\nLines marked unread above are kept in " + env.Store.Names().Memory + " word for word, but they are not entries: they never decay or leave. For each one still worth keeping, record it as an entry, then remove the line by its note ID:\n" +
-		rememberCommand(env, "", "N") + "\n" +
-		fmt.Sprintf("%s --dir %s --reason re-recorded NOTE-ID", wiring.Command{Binary: env.Binary}.Sub("forget"), wiring.ShellWord(env.Store.Root()))
+		rememberCommand(env, "", "N") + "\n" + forgetCommand(env, "re-recorded")
 }
 
 // maxConversionLines bounds the lines of the conversion report the user
@@ -369,8 +463,7 @@ func recallContext(env Env, hits []recall.Hit, recalls recall.Recalls) string {
 	}
 	b.WriteString("Use these only where they bear on the request.")
 	if archived {
-		fmt.Fprintf(&b, " To bring an archived entry back into active memory, dated today: %s --dir %s ID",
-			wiring.Command{Binary: env.Binary}.Sub("revive"), wiring.ShellWord(env.Store.Root()))
+		b.WriteString(" To bring an archived entry back into active memory, dated today: " + reviveCommand(env))
 	}
 	return b.String()
 }

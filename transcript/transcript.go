@@ -66,7 +66,8 @@ type Summary struct {
 	// not been read yet: they count once it is, and succeeded.
 	PendingChanges []Change
 	// RememberAttempts counts Bash calls that run bimri-hook's remember
-	// command, whatever became of them.
+	// command, and calls of its MCP remember tool, whatever became of
+	// them.
 	RememberAttempts int
 	// RememberCalls counts those whose tool_result succeeded: the records
 	// the agent made.
@@ -442,17 +443,36 @@ func (sr *summaryReader) addAssistant(content gjson.Result) {
 			sr.addPendingChange(block.Get("id").String(), strings.ToValidUTF8(path, "\uFFFD"))
 		case "Bash":
 			if isRemember(input.Get("command").String()) {
-				sr.sum.RememberAttempts++
-				sr.sum.Pending = append(sr.sum.Pending, block.Get("id").String())
-				sr.sum.ChangesSinceRemember = 0
-				sr.sum.PromptsSinceRemember = 0
-				for i := range sr.sum.PendingChanges {
-					sr.sum.PendingChanges[i].BeforeRemember = true
-				}
+				sr.addRemember(block.Get("id").String())
+			}
+		default:
+			if IsRememberTool(block.Get("name").String()) {
+				sr.addRemember(block.Get("id").String())
 			}
 		}
 		return true
 	})
+}
+
+// addRemember counts a remember call, by Bash or MCP, whose result is to
+// come.
+func (sr *summaryReader) addRemember(id string) {
+	sr.sum.RememberAttempts++
+	sr.sum.Pending = append(sr.sum.Pending, id)
+	sr.sum.ChangesSinceRemember = 0
+	sr.sum.PromptsSinceRemember = 0
+	for i := range sr.sum.PendingChanges {
+		sr.sum.PendingChanges[i].BeforeRemember = true
+	}
+}
+
+// IsRememberTool says whether a tool's name is bimri-hook's MCP remember
+// tool as a client names it: mcp__plugin_bimri-hook_bimri__remember from
+// the plugin, mcp__bimri__remember from a server the user added by a name
+// holding "bimri".
+func IsRememberTool(name string) bool {
+	server, ok := strings.CutSuffix(name, "__remember")
+	return ok && strings.HasPrefix(server, "mcp__") && strings.Contains(server, "bimri")
 }
 
 // settle counts the results, in a user message's content, of pending

@@ -219,6 +219,14 @@ func TestRead(t *testing.T) {
 			want: Summary{RememberAttempts: 1, Pending: []string{"toolu_1"}},
 		},
 		{
+			name: "the MCP remember tool is a remember call, another server's is not",
+			in: toolUses(write("/p/a")) + toolResult +
+				toolUses(`{"type":"tool_use","id":"m","name":"mcp__plugin_bimri-hook_bimri__remember","input":{"text":"chose SQLite"}}`,
+					`{"type":"tool_use","id":"o","name":"mcp__notes__remember","input":{"text":"x"}}`) +
+				resultFor("m", false, `"recorded"`),
+			want: Summary{FilesChanged: []string{"/p/a"}, FileChanges: 1, RememberAttempts: 1, RememberCalls: 1},
+		},
+		{
 			name: "bash that is not remember",
 			in:   toolUses(bash("cat bimri.md"), bash("echo remember"), bash("grep remember bimri.md"), bash("bimri-hook status")),
 			want: Summary{},
@@ -351,6 +359,22 @@ func TestIsRemember(t *testing.T) {
 	} {
 		if got := isRemember(tt.command); got != tt.want {
 			t.Errorf("isRemember(%q) = %v, want %v", tt.command, got, tt.want)
+		}
+	}
+}
+
+func TestIsRememberTool(t *testing.T) {
+	for name, want := range map[string]bool{
+		"mcp__plugin_bimri-hook_bimri__remember": true,
+		"mcp__bimri__remember":                   true,
+		"mcp__plugin_bimri-hook_bimri__recall":   false,
+		"mcp__notes__remember":                   false,
+		"remember":                               false,
+		"bimri__remember":                        false,
+		"mcp__bimri__remembered":                 false,
+	} {
+		if got := IsRememberTool(name); got != want {
+			t.Errorf("IsRememberTool(%q) = %v, want %v", name, got, want)
 		}
 	}
 }
