@@ -97,6 +97,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, now time.Time) *cli.App {
 		a.uninstallCommand(),
 		a.doctorCommand(),
 		a.mergeDriverCommand(),
+		a.mcpCommand(),
 		a.versionCommand(),
 	}
 	for _, c := range cmds {

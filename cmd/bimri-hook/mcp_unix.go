@@ -1,0 +1,18 @@
+//go:build unix
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// execMCP replaces this process with the server, so the client's stdin,
+// stdout and signals reach it directly.
+func execMCP(bin string, args []string, _ *app) error {
+	if err := syscall.Exec(bin, append([]string{bin}, args...), os.Environ()); err != nil {
+		return fmt.Errorf("mcp: run %s: %w", bin, err)
+	}
+	return nil
+}

@@ -1,0 +1,131 @@
+package inspect
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/bimri/bimri-hook/internal/recall"
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/privacy"
+)
+
+// Recalled is one item a recall query found.
+type Recalled struct {
+	ID         string   `json:"id"`
+	Where      string   `json:"where" jsonschema:"tier 1, tier 2, tier 3 (a pattern) or archive"`
+	Date       string   `json:"date,omitempty" jsonschema:"the entry's date (a pattern's last observation), YYYY-MM-DD"`
+	Importance int      `json:"importance,omitempty" jsonschema:"1-5; absent for a pattern"`
+	Tags       []string `json:"tags"`
+	Text       string   `json:"text"`
+	ArchivedOn string   `json:"archived_on,omitempty" jsonschema:"when it left bimri.md, YYYY-MM-DD"`
+	Reason     string   `json:"reason,omitempty" jsonschema:"why it was archived"`
+}
+
+// Recall finds what memory holds on query, in bimri.md (every tier) and
+// the archive, best first, at most limit items: first the items the
+// prompt recall ranks (BM25 over text and tags, with no minimum score),
+// then those that hold every word of query (as search finds them: parts
+// of words and IDs too). An archived entry that is back in the file is
+// given once, as the file has it. Texts are cleaned of private spans and
+// secrets, as recall's are.
+func Recall(store *memfile.Store, f *memfile.File, query string, limit int) ([]Recalled, error) {
+	where := map[string]string{}
+	var items []recall.Item
+	for t := 1; t <= 2; t++ {
+		for _, e := range f.Entries(t) {
+			where[e.ID] = "tier " + fmt.Sprint(t)
+			items = append(items, recall.FromEntry(e))
+		}
+	}
+	for _, p := range f.Patterns() {
+		where[p.ID] = "tier 3"
+		items = append(items, recall.FromPattern(p))
+	}
+	archive, err := recall.Load(store.Path(store.Names().Archive), filepath.Join(store.StatePath(), recall.IndexName))
+	if err != nil {
+		return nil, err
+	}
+	defer archive.Close()
+	out := []Recalled{}
+	seen := map[string]bool{}
+	add := func(r Recalled) {
+		if len(out) < limit && !seen[r.ID] {
+			seen[r.ID] = true
+			out = append(out, r)
+		}
+	}
+	hits := recall.Rank(query, recall.Options{Limit: 4 * limit}, recall.NewMemory(items), archive)
+	for _, h := range hits {
+		it := h.Item
+		if !it.ArchivedOn.IsZero() && where[it.ID] != "" {
+			continue // the file's copy is the one that counts
+		}
+		r := Recalled{ID: it.ID, Where: where[it.ID], Importance: it.Importance, Tags: nonNil(it.Tags), Text: it.Text, Reason: it.Reason}
+		if !it.Date.IsZero() {
+			r.Date = it.Date.Format(DateLayout)
+		}
+		if !it.ArchivedOn.IsZero() {
+			r.Where, r.ArchivedOn = "archive", it.ArchivedOn.Format(DateLayout)
+		}
+		add(r)
+	}
+	if len(out) < limit {
+		recs, err := store.ReadArchive()
+		if err != nil {
+			return nil, err
+		}
+		// Newest first, as the ranked hits go.
+		found := memfile.Search(f, recs, query)
+		for i := len(found) - 1; i >= 0; i-- {
+			h := found[i]
+			if h.Where == "archive" && where[h.ID] != "" {
+				continue
+			}
+			r := Recalled{ID: h.ID, Where: h.Where, Date: h.Date, Tags: nonNil(h.Tags), Text: privacy.Clean(h.Text),
+				ArchivedOn: h.ArchivedOn, Reason: privacy.Clean(h.Reason)}
+			if h.Where != "archive" {
+				if e, _ := f.Find(h.ID); e != nil {
+					r.Importance = e.Importance
+				}
+			} else if rec, ok := LastRecord(recs, h.ID); ok {
+				r.Importance = rec.Entry.Importance
+			}
+			add(r)
+		}
+	}
+	return out, nil
+}
+
+func nonNil(tags []string) []string {
+	if tags == nil {
+		return []string{}
+	}
+	return tags
+}
+
+// PrintRecalled lists what Recall found, one item a line, or says that
+// nothing was.
+func PrintRecalled(w io.Writer, items []Recalled, query string) {
+	if len(items) == 0 {
+		fmt.Fprintf(w, "nothing in memory matches %q\n", query)
+		return
+	}
+	for _, r := range items {
+		fmt.Fprintf(w, "- %s (%s", r.ID, r.Where)
+		if r.Date != "" {
+			fmt.Fprintf(w, ", %s", r.Date)
+		}
+		if r.Importance > 0 {
+			fmt.Fprintf(w, ", importance %d", r.Importance)
+		}
+		if len(r.Tags) > 0 {
+			fmt.Fprintf(w, ", tags %s", strings.Join(r.Tags, ","))
+		}
+		if r.ArchivedOn != "" {
+			fmt.Fprintf(w, ", archived %s: %s", r.ArchivedOn, r.Reason)
+		}
+		fmt.Fprintf(w, "): %s\n", r.Text)
+	}
+}

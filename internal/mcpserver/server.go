@@ -1,0 +1,212 @@
+// Package mcpserver is `bimri-hook mcp`: the memory as MCP tools, for
+// clients that call tools rather than run hooks and shell commands
+// (Claude Desktop, Cowork), and for Claude Code through the plugin. It is
+// built on the official Go SDK. Every tool calls what the CLI calls
+// (internal/record for changes, internal/inspect for queries, the hooks
+// package's SessionStart for the view), through the same store, lock,
+// privacy rules and limits; this package only maps arguments and results
+// and finds the workspace.
+//
+// Nothing here runs unless `bimri-hook mcp` does: the package has no
+// package-level work, so a hook process that links it pays nothing for it
+// but the SDK's own init.
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/bimri/bimri-hook/hooks"
+	"github.com/bimri/bimri-hook/internal/config"
+	"github.com/bimri/bimri-hook/internal/record"
+	"github.com/bimri/bimri-hook/internal/workspace"
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Name is the server's name in the MCP handshake.
+const Name = "bimri-hook"
+
+// Options are what `bimri-hook mcp` was started with.
+type Options struct {
+	// Dir is the workspace to use when CLAUDE_PROJECT_DIR is unset
+	// (--dir, the bundle's memory folder setting); "" lets the client's
+	// roots or the current folder decide.
+	Dir string
+	// Config is the config file (--config, else $BIMRI_CONFIG); "" lets
+	// config.Load find the workspace's own.
+	Config string
+	// Today, when set (--today, $BIMRI_TODAY), is the day every call acts
+	// on; else each call reads Clock.
+	Today   time.Time
+	Clock   func() time.Time
+	Version string
+}
+
+// New is the server with its five tools.
+func New(opt Options) *mcp.Server {
+	if opt.Clock == nil {
+		opt.Clock = time.Now
+	}
+	s := &server{opt: opt, session: fmt.Sprintf("mcp-%d", opt.Clock().UnixNano())}
+	srv := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "BIMRI memory", Version: opt.Version}, &mcp.ServerOptions{
+		Instructions:            instructions,
+		RootsListChangedHandler: s.rootsChanged,
+	})
+	s.addTools(srv)
+	return srv
+}
+
+// Run serves one client on stdin and stdout until it goes away.
+func Run(ctx context.Context, opt Options) error {
+	err := New(opt).Run(ctx, &mcp.StdioTransport{})
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+type server struct {
+	opt Options
+	// session keys the per-session state of the memory tool (what the
+	// upkeep questions already asked): one per server process, which
+	// serves one client session.
+	session string
+
+	mu         sync.Mutex
+	rootsKnown bool   // the client gave its roots
+	rootDir    string // the folder of its first file root, if any
+}
+
+// opened is one tool call's workspace.
+type opened struct {
+	store  *memfile.Store
+	config config.Config
+	today  time.Time
+}
+
+// open finds the workspace for one call and opens its store: every call
+// looks again, so a client whose roots change, or a day that turns, is
+// followed.
+func (s *server) open(ctx context.Context) (*opened, error) {
+	root, err := s.root(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.Load(s.opt.Config, root)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Hooks.LockTimeout = max(cfg.Hooks.LockTimeout, record.AgentLockWait)
+	today := s.opt.Today
+	if today.IsZero() {
+		y, m, d := s.opt.Clock().Date()
+		today = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	}
+	store, err := workspace.Open(root, cfg, s.opt.Clock, today)
+	if err != nil {
+		return nil, err
+	}
+	return &opened{store: store, config: cfg, today: today}, nil
+}
+
+// root is the workspace's folder: CLAUDE_PROJECT_DIR (Claude Code gives
+// it to the servers it starts), else Dir, else the first root the
+// client gives (a folder it has open), else the current folder, as
+// workspace.Root finds it for the CLI.
+func (s *server) root(ctx context.Context) (string, error) {
+	if os.Getenv("CLAUDE_PROJECT_DIR") != "" || s.opt.Dir != "" {
+		return workspace.Root("", s.opt.Dir)
+	}
+	s.mu.Lock()
+	dir := s.rootDir
+	s.mu.Unlock()
+	if dir != "" {
+		return workspace.Root("", dir)
+	}
+	return workspace.Root("", "")
+}
+
+// The client's roots are asked for the way protocol 2026-07-28 has a
+// server ask a client anything: a tool call's first answer is the
+// request, and the client calls again with the roots (the SDK does the
+// same round trip with older clients by asking itself). They are asked
+// once, and again after the client says they changed, and only of a
+// client that has roots and when nothing else names the workspace.
+
+// rootsRequest is the key of that request in a call's input requests.
+const rootsRequest = "roots"
+
+// askRoots says whether a call must first ask the client for its roots,
+// and takes them when the call brings them.
+func (s *server) askRoots(req *mcp.CallToolRequest) bool {
+	if os.Getenv("CLAUDE_PROJECT_DIR") != "" || s.opt.Dir != "" {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if res, ok := req.Params.InputResponses[rootsRequest].(*mcp.ListRootsResult); ok {
+		s.rootsKnown, s.rootDir = true, ""
+		for _, r := range res.Roots {
+			if dir := filePath(r.URI); dir != "" {
+				s.rootDir = dir
+				break
+			}
+		}
+		return false
+	}
+	if s.rootsKnown || req.Session == nil {
+		return false
+	}
+	p := req.Session.InitializeParams()
+	return p != nil && p.Capabilities != nil && p.Capabilities.RootsV2 != nil
+}
+
+// rootsChanged makes the next call ask for the roots again.
+func (s *server) rootsChanged(context.Context, *mcp.RootsListChangedRequest) {
+	s.mu.Lock()
+	s.rootsKnown, s.rootDir = false, ""
+	s.mu.Unlock()
+}
+
+// filePath is the folder a file:// URI names, or "".
+func filePath(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" || (u.Host != "" && u.Host != "localhost") {
+		return ""
+	}
+	p := u.Path
+	// file:///C:/work on Windows is the path C:/work.
+	if runtime.GOOS == "windows" && len(p) > 2 && p[0] == '/' && p[2] == ':' {
+		p = p[1:]
+	}
+	if p == "" {
+		return ""
+	}
+	return filepath.FromSlash(p)
+}
+
+// view is the SessionStart view for this workspace, naming the tools.
+func (s *server) view(w *opened) (string, string, error) {
+	env := hooks.Env{
+		Store: w.store, Config: w.config.Memory, Settings: w.config.Hooks, Today: w.today,
+		Binary: workspace.Binary(), ClaudeDir: workspace.ClaudeDir(),
+		Tools: hooks.Tools{On: true},
+	}
+	env.Global = workspace.ReadGlobal(w.config, s.opt.Clock)
+	return hooks.MemoryView(env, s.session)
+}
+
+// instructions are the server's, which clients may show the model
+// before any call.
+const instructions = "bimri-hook keeps this workspace's long-term memory in bimri.md (scored, decayed and pruned by the tools, never by hand). " +
+	"At the start of a session call memory and read it before other work. " +
+	"Record what matters with remember as you go (a finished task, a decision, a preference or constraint), and search older memory with recall. " +
+	"Never edit bimri.md or its backup by hand."

@@ -1,0 +1,372 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/bimri/bimri-hook/internal/inspect"
+	"github.com/bimri/bimri-hook/internal/record"
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The tools' names; a client may put its own prefix before them (Claude
+// Code: mcp__plugin_bimri-hook_bimri__remember).
+const (
+	ToolRemember = "remember"
+	ToolRecall   = "recall"
+	ToolForget   = "forget"
+	ToolRevive   = "revive"
+	ToolMemory   = "memory"
+)
+
+// Tools are the names of every tool, in the order tools/list gives them.
+func Tools() []string {
+	return []string{ToolMemory, ToolRemember, ToolRecall, ToolForget, ToolRevive}
+}
+
+type rememberIn struct {
+	Text       string   `json:"text,omitempty" jsonschema:"the entry: one line saying what happened and the outcome, stored exactly as given (a summary for replaces, the habit or rule for tier 3)"`
+	Importance int      `json:"importance,omitempty" jsonschema:"1 transient, 2 minor, 3 notable (the default), 4 significant deliverable or key decision, 5 foundational"`
+	Tags       []string `json:"tags,omitempty" jsonschema:"a few words the entry is about, e.g. [\"auth\", \"testing\"]"`
+	Tier       int      `json:"tier,omitempty" jsonschema:"2 active context (the default), 1 core facts that never decay (importance 4-5 only), 3 a pattern: a habit or rule seen across the entries that carry its tags (no importance)"`
+	Replaces   []string `json:"replaces,omitempty" jsonschema:"consolidation: the IDs of two or more entries that text sums up; they go to the archive, and the summary keeps their highest importance, all their tags and the newest date (give no importance or tier)"`
+	Promote    string   `json:"promote,omitempty" jsonschema:"promotion: the ID of a Tier 2 entry of importance 4-5 to move to Tier 1, where it never decays (give nothing else)"`
+	// Supersedes (the entries a new decision overrides) goes here beside
+	// replaces when the CLI gains it.
+}
+
+// changed is what a change left in memory.
+type changed struct {
+	ID         string   `json:"id"`
+	Tier       int      `json:"tier" jsonschema:"where it is now: 1, 2 or 3 (a pattern)"`
+	Importance int      `json:"importance,omitempty"`
+	Date       string   `json:"date,omitempty"`
+	Tags       []string `json:"tags"`
+	Text       string   `json:"text" jsonschema:"as stored"`
+	New        bool     `json:"new" jsonschema:"a new entry or pattern; false when the same text was already recorded today and was updated instead, or for a promotion or a revival"`
+	Archived   []string `json:"archived,omitempty" jsonschema:"IDs moved to the archive"`
+	Memory     string   `json:"memory" jsonschema:"the memory file's path"`
+}
+
+func changedOf(d record.Done) changed {
+	c := changed{Tier: d.Tier, New: d.IsNew, Memory: d.Memory, Tags: []string{}}
+	switch {
+	case d.Entry != nil:
+		e := d.Entry
+		c.ID, c.Importance, c.Date, c.Text = e.ID, e.Importance, e.Date.Format(inspect.DateLayout), e.Text
+		if e.Tags != nil {
+			c.Tags = e.Tags
+		}
+		c.New = c.New || d.Form == record.FormConsolidate
+	case d.Pattern != nil:
+		c.ID, c.Text = d.Pattern.ID, d.Pattern.Text
+		if d.Pattern.Tags != nil {
+			c.Tags = d.Pattern.Tags
+		}
+	}
+	for _, g := range d.Gone {
+		if g.Entry != nil {
+			c.Archived = append(c.Archived, g.Entry.ID)
+		}
+	}
+	return c
+}
+
+// mcpNames word remember's errors in the tool's own terms.
+var mcpNames = record.Names{
+	Field: func(name string) string { return fmt.Sprintf("%q", name) },
+	Form:  func(name string) string { return fmt.Sprintf("remember with %q", name) },
+	Example: func(f record.Form) string {
+		switch f {
+		case record.FormConsolidate:
+			return `{"replaces": ["3f9a1c2b", "77e0d4a1"], "text": "Login: sessions in Postgres, tests added."}`
+		case record.FormPattern:
+			return `{"tier": 3, "tags": ["testing"], "text": "The user asks for a regression test with every bug fix."}`
+		}
+		return `{"text": "Chose SQLite for storage.", "importance": 4}`
+	},
+}
+
+func (s *server) remember(ctx context.Context, req *mcp.CallToolRequest, in rememberIn) (*mcp.CallToolResult, changed, error) {
+	r := record.Request{Text: in.Text, Importance: in.Importance, Tier: in.Tier,
+		Tags: strings.Join(in.Tags, ","), Replaces: in.Replaces, Promote: in.Promote}
+	if _, err := record.Check(r, mcpNames); err != nil {
+		return nil, changed{}, err
+	}
+	w, err := s.open(ctx)
+	if err != nil {
+		return nil, changed{}, err
+	}
+	d, err := record.Remember(w.store, w.today, w.config.Memory, r, mcpNames)
+	if err != nil {
+		return nil, changed{}, err
+	}
+	return text(d.String()), changedOf(d), nil
+}
+
+type recallIn struct {
+	Query string `json:"query" jsonschema:"what to look for, in a few words (topics, names, tags or an entry ID)"`
+	Limit int    `json:"limit,omitempty" jsonschema:"at most this many items (default 10)"`
+}
+
+type recallOut struct {
+	Items []inspect.Recalled `json:"items" jsonschema:"best first"`
+}
+
+// Recall's limits.
+const (
+	defaultRecall = 10
+	maxRecall     = 50
+)
+
+func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recallIn) (*mcp.CallToolResult, recallOut, error) {
+	query := strings.TrimSpace(in.Query)
+	if query == "" {
+		return nil, recallOut{}, fmt.Errorf("recall needs a query: a few words of what to look for")
+	}
+	limit := in.Limit
+	if limit == 0 {
+		limit = defaultRecall
+	}
+	if limit < 1 || limit > maxRecall {
+		return nil, recallOut{}, fmt.Errorf("\"limit\" %d is not from 1 to %d", in.Limit, maxRecall)
+	}
+	w, err := s.open(ctx)
+	if err != nil {
+		return nil, recallOut{}, err
+	}
+	read, err := w.store.Read()
+	if err != nil {
+		return nil, recallOut{}, err
+	}
+	items, err := inspect.Recall(w.store, read.File, query, limit)
+	if err != nil {
+		return nil, recallOut{}, err
+	}
+	var b strings.Builder
+	inspect.PrintRecalled(&b, items, query)
+	return text(strings.TrimSuffix(b.String(), "\n")), recallOut{Items: items}, nil
+}
+
+type forgetIn struct {
+	ID     string `json:"id" jsonschema:"the ID of the entry, pattern or unread note to move to the archive"`
+	Reason string `json:"reason,omitempty" jsonschema:"why, kept in the archive"`
+}
+
+type forgotten struct {
+	ID      string `json:"id"`
+	Text    string `json:"text"`
+	Archive string `json:"archive" jsonschema:"the archive file it went to"`
+}
+
+func (s *server) forget(ctx context.Context, req *mcp.CallToolRequest, in forgetIn) (*mcp.CallToolResult, forgotten, error) {
+	if strings.TrimSpace(in.ID) == "" {
+		return nil, forgotten{}, fmt.Errorf("forget needs the \"id\" of the entry or pattern (recall and memory show IDs)")
+	}
+	w, err := s.open(ctx)
+	if err != nil {
+		return nil, forgotten{}, err
+	}
+	gone, err := record.Forget(w.store, in.ID, in.Reason)
+	if err != nil {
+		return nil, forgotten{}, err
+	}
+	out := forgotten{Archive: w.store.Names().Archive}
+	switch {
+	case gone.Entry != nil:
+		out.ID, out.Text = gone.Entry.ID, gone.Entry.Text
+	case gone.Pattern != nil:
+		out.ID, out.Text = gone.Pattern.ID, gone.Pattern.Text
+	case gone.Note != nil:
+		out.ID, out.Text = memfile.NoteID(gone.Note), strings.Join(gone.Note.Lines, " / ")
+	}
+	var b strings.Builder
+	record.PrintForgotten(&b, gone, out.Archive)
+	return text(strings.TrimSuffix(b.String(), "\n")), out, nil
+}
+
+type reviveIn struct {
+	ID string `json:"id" jsonschema:"the ID of an archived entry (recall names them)"`
+}
+
+func (s *server) revive(ctx context.Context, req *mcp.CallToolRequest, in reviveIn) (*mcp.CallToolResult, changed, error) {
+	if strings.TrimSpace(in.ID) == "" {
+		return nil, changed{}, fmt.Errorf("revive needs the \"id\" of an archived entry (recall names them)")
+	}
+	w, err := s.open(ctx)
+	if err != nil {
+		return nil, changed{}, err
+	}
+	d, err := record.Revive(w.store, w.today, w.config.Memory, in.ID)
+	if err != nil {
+		return nil, changed{}, err
+	}
+	return text(d.String()), changedOf(d), nil
+}
+
+type memoryIn struct{}
+
+func (s *server) memory(ctx context.Context, req *mcp.CallToolRequest, _ memoryIn) (*mcp.CallToolResult, any, error) {
+	w, err := s.open(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	view, msg, err := s.view(w)
+	if err != nil {
+		return nil, nil, err
+	}
+	res := text(view)
+	if msg != "" {
+		res.Content = append(res.Content, &mcp.TextContent{Text: "For the user: " + msg})
+	}
+	return res, nil, nil
+}
+
+func text(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+// handler is a tool's typed function: In is the arguments, Out the
+// structured result (nil for a tool that returns text alone).
+type handler[In, Out any] func(context.Context, *mcp.CallToolRequest, In) (*mcp.CallToolResult, Out, error)
+
+// addTool registers h under t, with In's schema (and the bounds of its
+// whole-number fields, which struct tags cannot say) and Out's. It checks
+// the arguments itself rather than through the SDK's schema validation,
+// so that every bad argument comes back as a tool error in the tool's
+// own words ("importance" 9 is not a whole number from 1 to 5), and an
+// argument the tool does not know is refused, not ignored. A panic in h
+// is a tool error too: one bad call must not end the server.
+func addTool[In, Out any](s *server, srv *mcp.Server, t *mcp.Tool, bounds map[string][2]float64, h handler[In, Out]) {
+	in, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(err) // the types are fixed, and a test lists every tool
+	}
+	for name, b := range bounds {
+		p := in.Properties[name]
+		p.Minimum, p.Maximum = ptr(b[0]), ptr(b[1])
+	}
+	for _, p := range in.Properties {
+		// A list left out is no list: the type is "array", not
+		// ["null", "array"] as a nil slice would have it.
+		if slices.Equal(p.Types, []string{"null", "array"}) {
+			p.Type, p.Types = "array", nil
+		}
+	}
+	t.InputSchema = in
+	if reflect.TypeFor[Out]() != reflect.TypeFor[any]() {
+		if t.OutputSchema, err = jsonschema.For[Out](nil); err != nil {
+			panic(err)
+		}
+	}
+	srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				res, err = toolError(fmt.Errorf("bimri-hook: internal error: %v", r)), nil
+			}
+		}()
+		if s.askRoots(req) {
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{rootsRequest: &mcp.ListRootsParams{}}}, nil
+		}
+		var args In
+		if raw := req.Params.Arguments; len(raw) > 0 && string(raw) != "null" {
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&args); err != nil {
+				return toolError(fmt.Errorf("%s: bad arguments: %s", t.Name, argumentError(err))), nil
+			}
+		}
+		res, out, err := h(ctx, req, args)
+		if err != nil {
+			return toolError(fmt.Errorf("%s: %w", t.Name, err)), nil
+		}
+		if res == nil {
+			res = &mcp.CallToolResult{}
+		}
+		if t.OutputSchema != nil {
+			data, err := json.Marshal(out)
+			if err != nil {
+				return nil, err
+			}
+			res.StructuredContent = json.RawMessage(data)
+		}
+		return res, nil
+	})
+}
+
+// argumentError words a decoding error without Go's type names.
+func argumentError(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("%q must be %s, not a JSON %s", te.Field, jsonKind(te.Type), te.Value)
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// jsonKind names a Go type as the JSON it is read from.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int64:
+		return "a whole number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice:
+		return "a list of " + strings.TrimPrefix(jsonKind(t.Elem()), "a ") + "s"
+	}
+	return t.Kind().String()
+}
+
+func toolError(err error) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{}
+	res.SetError(err)
+	return res
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func (s *server) addTools(srv *mcp.Server) {
+	no := ptr(false)
+	addTool(s, srv, &mcp.Tool{
+		Name:  ToolMemory,
+		Title: "Read the memory",
+		Description: "This workspace's memory as a session start gives it: the lasting facts and decisions, the latest work, patterns, and how to record. " +
+			"Call it once at the start of a session, before other work, and read it. It also brings the memory's weights up to date once a day, and creates bimri.md in a new workspace.",
+		Annotations: &mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: no, OpenWorldHint: no},
+	}, nil, s.memory)
+	addTool(s, srv, &mcp.Tool{
+		Name:  ToolRemember,
+		Title: "Record in memory",
+		Description: "Record one memory entry when you finish a task, make a decision, or learn a preference or constraint: text (one line), importance 1-5, tags. " +
+			"Importance by example: 5 \"This project is a CLI tool for generating invoice PDFs.\" (with tier 1); 4 \"Migrated database layer from SQLite to PostgreSQL.\"; 3 \"Added unit tests for the auth module, 94% coverage.\"; 2 \"Fixed a typo in the config loader.\"; 1 \"Ran lint pass, no issues.\" " +
+			"When in doubt, record it: low-importance entries fade on their own. Never record secrets. " +
+			"Other forms: replaces (consolidate entries into one summary), promote (move a lasting decision to Tier 1), tier 3 with tags (write a pattern).",
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: no, OpenWorldHint: no},
+	}, map[string][2]float64{"importance": {1, 5}, "tier": {1, 3}}, s.remember)
+	addTool(s, srv, &mcp.Tool{
+		Name:  ToolRecall,
+		Title: "Search memory",
+		Description: "Search this workspace's memory, bimri.md and its archive, for what bears on a question: ranked entries and patterns, each with its ID, date, importance, tags and where it lives (tier 1, 2, 3 or the archive). " +
+			"Use it when the memory shown at session start does not answer, e.g. for older work or decisions.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no},
+	}, map[string][2]float64{"limit": {1, maxRecall}}, s.recall)
+	addTool(s, srv, &mcp.Tool{
+		Name:        ToolForget,
+		Title:       "Forget an entry",
+		Description: "Move an entry, pattern or unread note that is wrong or outdated to the archive, with the reason. The archive keeps it; revive brings an entry back.",
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: no, IdempotentHint: true, OpenWorldHint: no},
+	}, nil, s.forget)
+	addTool(s, srv, &mcp.Tool{
+		Name:        ToolRevive,
+		Title:       "Revive an archived entry",
+		Description: "Bring an archived entry (recall names them) back into active memory, Tier 2, dated today; the archive keeps its record.",
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: no, OpenWorldHint: no},
+	}, nil, s.revive)
+}
