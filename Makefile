@@ -18,8 +18,8 @@ PREFIX   ?= $(shell $(GO) env GOPATH)
 help:
 	@echo "make demo         live a few sessions in a temporary workspace and show what the model receives"
 	@echo "make test         run every test, the slow ones too (end-to-end with the real Claude Code, crash and concurrency, 1,000 sessions)"
-	@echo "make build        build $(BIN)"
-	@echo "make install      install bimri-hook into $(PREFIX)/bin"
+	@echo "make build        build $(BIN) and bimri-hook-mcp beside it"
+	@echo "make install      install bimri-hook and bimri-hook-mcp into $(PREFIX)/bin"
 	@echo "make simulate     live 1,000 sessions (seed 1; SESSIONS=, SEED= for others) and chart tokens per tier against the budgets"
 	@echo "make fuzz         run every fuzz target for FUZZTIME (default $(FUZZTIME))"
 	@echo "make bench        Go benchmarks and whole-process timings against cat"
@@ -27,11 +27,13 @@ help:
 	@echo "make release      the release: binaries for linux, darwin, windows x amd64, arm64, archives, checksums.txt, the Homebrew cask, in dist/"
 	@echo "make plugin       the release and dist/plugin, the marketplace + plugin folder with the six binaries"
 
-# browse's terminal UI is a program of its own, so the hook binary never
-# loads its terminal library; bimri-hook browse runs it from beside itself.
+# browse's terminal UI and the MCP server are programs of their own, so
+# the hook binary never loads their libraries (a terminal library, the MCP
+# SDK); bimri-hook browse and bimri-hook mcp run them from beside itself.
 build:
 	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/bimri-hook
 	$(GO) build -trimpath -ldflags '-s -w' -o $(BIN)-browse ./cmd/bimri-hook-browse
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)-mcp ./cmd/bimri-hook-mcp
 
 # Tools of the developers' own with dependencies (gotestsum; goreleaser
 # may join it) are pinned in tools/go.mod, a module apart: `go tool`
@@ -73,6 +75,7 @@ bench:
 install:
 	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(PREFIX)/bin/bimri-hook ./cmd/bimri-hook
 	$(GO) build -trimpath -ldflags '-s -w' -o $(PREFIX)/bin/bimri-hook-browse ./cmd/bimri-hook-browse
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(PREFIX)/bin/bimri-hook-mcp ./cmd/bimri-hook-mcp
 	@echo "installed $(PREFIX)/bin/bimri-hook"
 	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) echo "$(PREFIX)/bin is on PATH; next, in your project: bimri-hook install" ;; \
 	*) echo "$(PREFIX)/bin is not on PATH: add it (export PATH=\"$(PREFIX)/bin:\$$PATH\" in your shell's profile), then in your project: bimri-hook install" ;; esac
@@ -89,6 +92,7 @@ plugin:
 # What CI checks of the other platforms: the Windows build compiles.
 cross-check:
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/bimri-hook
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/bimri-hook-mcp
 
 clean:
 	rm -rf dist bench-results.txt
