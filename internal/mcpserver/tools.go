@@ -254,18 +254,13 @@ func addTool[In, Out any](s *server, srv *mcp.Server, t *mcp.Tool, bounds map[st
 		p := in.Properties[name]
 		p.Minimum, p.Maximum = ptr(b[0]), ptr(b[1])
 	}
-	for _, p := range in.Properties {
-		// A list left out is no list: the type is "array", not
-		// ["null", "array"] as a nil slice would have it.
-		if slices.Equal(p.Types, []string{"null", "array"}) {
-			p.Type, p.Types = "array", nil
-		}
-	}
-	t.InputSchema = in
+	t.InputSchema = singleTypes(in)
 	if reflect.TypeFor[Out]() != reflect.TypeFor[any]() {
-		if t.OutputSchema, err = jsonschema.For[Out](nil); err != nil {
+		out, err := jsonschema.For[Out](nil)
+		if err != nil {
 			panic(err)
 		}
+		t.OutputSchema = singleTypes(out)
 	}
 	srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		defer func() {
@@ -300,6 +295,24 @@ func addTool[In, Out any](s *server, srv *mcp.Server, t *mcp.Tool, bounds map[st
 		}
 		return res, nil
 	})
+}
+
+// singleTypes gives every list in s the one type "array", where the
+// inference gives a Go slice ["null", "array"]: a list left out is no
+// list, never null, and clients that map schemas onto a one-type dialect
+// (the Inspector's --strict names them) take it as it is.
+func singleTypes(s *jsonschema.Schema) *jsonschema.Schema {
+	if s == nil {
+		return nil
+	}
+	if slices.Equal(s.Types, []string{"null", "array"}) {
+		s.Type, s.Types = "array", nil
+	}
+	for _, p := range s.Properties {
+		singleTypes(p)
+	}
+	singleTypes(s.Items)
+	return s
 }
 
 // argumentError words a decoding error without Go's type names.
