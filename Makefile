@@ -13,7 +13,7 @@ SESSIONS ?= 1000
 SEED     ?= 1
 PREFIX   ?= $(shell $(GO) env GOPATH)
 
-.PHONY: help build test demo simulate fuzz bench eval install release plugin cross-check clean
+.PHONY: help build test demo simulate fuzz bench eval install release plugin mcpb cross-check clean
 
 help:
 	@echo "make demo         live a few sessions in a temporary workspace and show what the model receives"
@@ -26,6 +26,7 @@ help:
 	@echo "make eval         months of a scripted workspace, then probe prompts: recall@k of view, view + recall, most recent"
 	@echo "make release      the release: binaries for linux, darwin, windows x amd64, arm64, archives, checksums.txt, the Homebrew cask, in dist/"
 	@echo "make plugin       the release and dist/plugin, the marketplace + plugin folder with the six binaries"
+	@echo "make mcpb         write dist/bimri-hook.mcpb, the MCP bundle Claude Desktop installs (bimri-hook-mcp for the six targets)"
 
 # browse's terminal UI and the MCP server are programs of their own, so
 # the hook binary never loads their libraries (a terminal library, the MCP
@@ -88,6 +89,19 @@ release:
 
 plugin:
 	$(GO) run ./scripts/release -version $(VERSION) -dist dist -plugin
+
+# The MCP bundle for Claude Desktop: bimri-hook-mcp for the six targets,
+# a manifest and the script that picks the binary (internal/mcpb).
+# The release targets, as scripts/release builds them.
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+mcpb:
+	@rm -rf dist/mcpb && mkdir -p dist/mcpb
+	@for p in $(PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; ext=; [ $$os = windows ] && ext=.exe; \
+		GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' \
+			-o dist/mcpb/bimri-hook-mcp-$$os-$$arch$$ext ./cmd/bimri-hook-mcp || exit 1; \
+	done
+	$(GO) run ./internal/mcpb/pack -version $(VERSION) -bin dist/mcpb -out dist/bimri-hook.mcpb
 
 # What CI checks of the other platforms: the Windows build compiles.
 cross-check:
