@@ -220,7 +220,7 @@ func TestRead(t *testing.T) {
 		},
 		{
 			name: "the MCP remember tool is a remember call, another server's is not",
-			in: toolUses(write("/p/a")) + toolResult +
+			in: written("/p/a") +
 				toolUses(`{"type":"tool_use","id":"m","name":"mcp__plugin_bimri-hook_bimri__remember","input":{"text":"chose SQLite"}}`,
 					`{"type":"tool_use","id":"o","name":"mcp__notes__remember","input":{"text":"x"}}`) +
 				resultFor("m", false, `"recorded"`),

@@ -109,7 +109,7 @@ func (s *server) remember(ctx context.Context, req *mcp.CallToolRequest, in reme
 	if err != nil {
 		return nil, changed{}, err
 	}
-	return text(d.String()), changedOf(d), nil
+	return text(d.Text(`revive with the ID `)), changedOf(d), nil
 }
 
 type recallIn struct {
@@ -209,7 +209,7 @@ func (s *server) revive(ctx context.Context, req *mcp.CallToolRequest, in revive
 	if err != nil {
 		return nil, changed{}, err
 	}
-	return text(d.String()), changedOf(d), nil
+	return text(d.Text(`revive with the ID `)), changedOf(d), nil
 }
 
 type memoryIn struct{}
