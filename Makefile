@@ -18,8 +18,8 @@ PREFIX   ?= $(shell $(GO) env GOPATH)
 help:
 	@echo "make demo         live a few sessions in a temporary workspace and show what the model receives"
 	@echo "make test         run every test, the slow ones too (end-to-end with the real Claude Code, crash and concurrency, 1,000 sessions)"
-	@echo "make build        build $(BIN) and bimri-hook-mcp beside it"
-	@echo "make install      install bimri-hook and bimri-hook-mcp into $(PREFIX)/bin"
+	@echo "make build        build $(BIN), with bimri-hook-browse and bimri-hook-mcp beside it"
+	@echo "make install      install bimri-hook, bimri-hook-browse and bimri-hook-mcp into $(PREFIX)/bin"
 	@echo "make simulate     live 1,000 sessions (seed 1; SESSIONS=, SEED= for others) and chart tokens per tier against the budgets"
 	@echo "make fuzz         run every fuzz target for FUZZTIME (default $(FUZZTIME))"
 	@echo "make bench        Go benchmarks and whole-process timings against cat"
