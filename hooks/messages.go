@@ -314,11 +314,14 @@ func conversionMessage(env Env, warnings []memfile.Warning, rep memfile.Report, 
 	return b.String()
 }
 
-// nudgeReason is the Stop hook's one block: record before stopping.
+// nudgeReason is the Stop hook's nudge: record before stopping. Claude
+// Code 2.1.332 shows the user a Stop's additionalContext whole ("Stop hook
+// says: ...", measured by e2e/TestMeasureHookOutputsInTUI), so it is one
+// line: the exact command, and the importance in a few words (the
+// session-start instructions hold the guide).
 func nudgeReason(env Env) string {
-	return "BIMRI: this session did real work and has recorded nothing in memory since. Record one entry now, then finish:\n" +
-		rememberCommand(env, "", "N") +
-		"\nPick importance 1-5 as the memory instructions describe. If nothing much happened, record a one-line summary at importance 2 (importance 1 falls below the threshold at once and is archived)."
+	return "BIMRI: this session did real work and recorded nothing since; before you stop, record one entry (N: importance 1-5 as the memory instructions say, 2 if little happened): " +
+		rememberCommand(env, "", "N")
 }
 
 // updatedMessage is what the user sees after a pass: the entries the
@@ -355,10 +358,10 @@ func updatedMessage(recorded int, rep memfile.Report, notice string) string {
 // workspace the user has trusted (measured, 2.1.328).
 func failedMessage(env Env, t transcript.Summary) string {
 	if t.RememberDenied {
-		return fmt.Sprintf("BIMRI: Claude Code denied the agent's %q (%s), so this session is kept only as an automatic summary. To let it record, add %s to \"permissions\".\"allow\" in ~/.claude/settings.json (in the project's .claude/settings.json they count only once you trust this workspace).",
-			wiring.Command{Binary: env.Binary}.Remember(), t.RememberError, quotedList(wiring.Command{Binary: env.Binary}.Rules()))
+		return fmt.Sprintf("BIMRI: Claude Code denied the agent's %s (%s); this session is kept as an automatic summary. To allow it, add %s to \"permissions\".\"allow\" in ~/.claude/settings.json (`%s doctor` checks).",
+			wiring.Command{Binary: env.Binary}.Remember(), t.RememberError, quotedList(wiring.Command{Binary: env.Binary}.Rules()), wiring.ShellWord(env.Binary))
 	}
-	return fmt.Sprintf("BIMRI: the agent's %q failed (%s), so this session is kept only as an automatic summary. Run `%s doctor` to see why.",
+	return fmt.Sprintf("BIMRI: the agent's %s failed (%s); this session is kept as an automatic summary. `%s doctor` says why.",
 		wiring.Command{Binary: env.Binary}.Remember(), t.RememberError, wiring.ShellWord(env.Binary))
 }
 

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"maps"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/transcript"
 	"github.com/matryer/is"
 )
 
@@ -54,7 +56,7 @@ func TestNudgeImportanceSurvivesThePass(t *testing.T) {
 		t.Fatal(err)
 	}
 	reason := nudgeReason(Env{Store: store, Binary: "/b/bimri-hook"})
-	m := regexp.MustCompile(`nothing much happened, record a one-line summary at importance (\d)`).FindStringSubmatch(reason)
+	m := regexp.MustCompile(`(\d) if little happened`).FindStringSubmatch(reason)
 	if m == nil {
 		t.Fatalf("the nudge names no importance for a turn where little happened:\n%s", reason)
 	}
@@ -138,5 +140,25 @@ func TestViewIDsAsTheJoinedContext(t *testing.T) {
 		is.True(len(want) > 0)
 		is.True(len(want) < len(f.Entries(2))) // the view leaves some out
 		is.Equal(got, want)
+	}
+}
+
+// Claude Code 2.1.332 shows the user a Stop's additionalContext whole
+// (e2e/TestMeasureHookOutputsInTUI): the nudge, and what the user is told
+// when a record failed, are one line each.
+func TestUserSeesOneLine(t *testing.T) {
+	store, err := memfile.OpenStore(t.TempDir(), memfile.DefaultConfig(), memfile.StoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := Env{Store: store, Binary: "bimri-hook"}
+	for _, msg := range []string{
+		nudgeReason(env),
+		failedMessage(env, transcript.Summary{RememberDenied: true, RememberError: "This command requires approval"}),
+		failedMessage(env, transcript.Summary{RememberError: "Exit code 1"}),
+	} {
+		if strings.Contains(msg, "\n") {
+			t.Errorf("more than one line for the user:\n%s", msg)
+		}
 	}
 }

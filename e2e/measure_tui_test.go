@@ -1,0 +1,135 @@
+//go:build linux || darwin
+
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tuiSession runs the interactive client in tmux against api, in s,
+// types prompt, and returns the screen once it holds want (or fails).
+func tuiSession(t *testing.T, s *Sandbox, prompt, want string) string {
+	t.Helper()
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Fatalf("the TUI is measured in tmux, which is not on PATH: %v", err)
+	}
+	// The interactive client asks once whether to use a key from the
+	// environment; a user who said yes has it in ~/.claude.json.
+	path := filepath.Join(s.Home, ".claude.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	cfg["customApiKeyResponses"] = map[string]any{"approved": []string{"test"}, "rejected": []string{}}
+	writeJSONFile(t, path, cfg)
+	sock := filepath.Join(t.TempDir(), "tmux.sock")
+	tm := func(args ...string) string {
+		out, err := exec.Command(tmux, append([]string{"-S", sock}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	script := fmt.Sprintf("cd %q && env -i HOME=%q PATH=%q ANTHROPIC_BASE_URL=%q ANTHROPIC_API_KEY=test CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 TMPDIR=%q LANG=C.UTF-8 TERM=xterm-256color %q; sleep 60",
+		s.Workspace, s.Home, minimalPath, s.API.URL, os.TempDir(), s.Claude)
+	tm("new-session", "-d", "-s", "c", "-x", "160", "-y", "50", script)
+	t.Cleanup(func() { exec.Command(tmux, "-S", sock, "kill-server").Run() })
+	waitScreen := func(want string, d time.Duration) string {
+		deadline := time.Now().Add(d)
+		for {
+			sc := tm("capture-pane", "-t", "c", "-p", "-S", "-200")
+			if strings.Contains(sc, want) {
+				return sc
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the TUI never showed %q:\n%s", want, sc)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	waitScreen("❯", 60*time.Second) // the prompt box
+	time.Sleep(2 * time.Second)
+	tm("send-keys", "-t", "c", "-l", prompt)
+	time.Sleep(500 * time.Millisecond)
+	tm("send-keys", "-t", "c", "Enter")
+	sc := waitScreen(want, 90*time.Second)
+	time.Sleep(8 * time.Second) // the hooks after the turn, and what they show
+	return tm("capture-pane", "-t", "c", "-p", "-S", "-200") + "\n(first seen)\n" + sc
+}
+
+// TestMeasureHookOutputsInTUI: what does the interactive client (2.1.332)
+// show the user for each shape of a Stop answer? Each variant answers the
+// first Stop with it and the next ({"stop_hook_active":true}) with {}; the
+// screen is logged, and what each variant shows of the short text (for
+// the user) and of the detail (for the model) is asserted.
+func TestMeasureHookOutputsInTUI(t *testing.T) {
+	// Measured on 2.1.332: additionalContext is shown whole ("Stop hook
+	// says: ..."), suppressOutput or not; a block's reason is not, but
+	// "Stop hook reported a problem" is; a systemMessage is shown as one
+	// line ("Stop says: ..."). So bimri-hook's nudge is one line of
+	// additionalContext, and what it tells the user one systemMessage line.
+	const context, problem, short = "Stop hook says: DETAIL-FOR-MODEL please record", "Stop hook reported a problem", "Stop says: SHORT-FOR-USER"
+	variants := []struct {
+		name, answer string
+		shown, hidden []string
+	}{
+		{"context", `{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"DETAIL-FOR-MODEL please record"}}`, []string{context}, []string{problem}},
+		{"context+message", `{"systemMessage":"SHORT-FOR-USER","hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"DETAIL-FOR-MODEL please record"}}`, []string{short, context}, nil},
+		{"context+suppress", `{"suppressOutput":true,"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"DETAIL-FOR-MODEL please record"}}`, []string{context}, nil},
+		{"block", `{"decision":"block","reason":"DETAIL-FOR-MODEL please record"}`, []string{problem}, []string{"DETAIL-FOR-MODEL"}},
+		{"block+message", `{"decision":"block","reason":"DETAIL-FOR-MODEL please record","systemMessage":"SHORT-FOR-USER"}`, []string{short, problem}, []string{"DETAIL-FOR-MODEL"}},
+		{"message", `{"systemMessage":"SHORT-FOR-USER"}`, []string{short}, []string{problem}},
+	}
+	for _, v := range variants {
+		t.Run(v.name, func(t *testing.T) {
+			t.Parallel()
+			turns := 0
+			api := newFakeAPI(t, func(r Recorded) Reply {
+				if !r.IsMain() {
+					return Reply{}
+				}
+				turns++
+				if strings.Contains(r.NewText(), "DETAIL-FOR-MODEL") {
+					return TextReply("SECOND-TURN-DONE")
+				}
+				return TextReply("FIRST-TURN-DONE")
+			})
+			s := newSandbox(t, api)
+			dir := t.TempDir()
+			hook := filepath.Join(dir, "stop.sh")
+			script := "#!/bin/sh\nin=$(cat)\ncase $in in\n*'\"stop_hook_active\":true'*) printf '{}\\n' ;;\n*) printf '%s\\n' '" + v.answer + "' ;;\nesac\n"
+			if err := os.WriteFile(hook, []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			s.WriteProjectSettings(t, hookSettings(func(string) string { return hook }, "Stop"))
+			want := "FIRST-TURN-DONE"
+			if v.name != "message" {
+				want = "SECOND-TURN-DONE"
+			}
+			sc := tuiSession(t, s, "hello", want)
+			t.Logf("measured: Stop answer %s shows the user:\n%s", v.answer, sc)
+			for _, want := range v.shown {
+				if !strings.Contains(sc, want) {
+					t.Errorf("the user was not shown %q", want)
+				}
+			}
+			for _, not := range v.hidden {
+				if strings.Contains(sc, not) {
+					t.Errorf("the user was shown %q", not)
+				}
+			}
+		})
+	}
+}
