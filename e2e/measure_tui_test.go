@@ -76,10 +76,11 @@ func tuiSession(t *testing.T, s *Sandbox, prompt, want string) string {
 // the user) and of the detail (for the model) is asserted.
 func TestMeasureHookOutputsInTUI(t *testing.T) {
 	// Measured on 2.1.332: additionalContext is shown whole ("Stop hook
-	// says: ..."), suppressOutput or not; a block's reason is not, but
-	// "Stop hook reported a problem" is; a systemMessage is shown as one
-	// line ("Stop says: ..."). So bimri-hook's nudge is one line of
-	// additionalContext, and what it tells the user one systemMessage line.
+	// says: ..."), suppressOutput or not; a block shows "Stop hook
+	// reported a problem" and then its reason; a systemMessage is shown as
+	// one line ("Stop says: ..."). So bimri-hook's nudge is one line of
+	// additionalContext (no "problem"), and what it tells the user one
+	// systemMessage line.
 	const context, problem, short = "Stop hook says: DETAIL-FOR-MODEL please record", "Stop hook reported a problem", "Stop says: SHORT-FOR-USER"
 	variants := []struct {
 		name, answer string
@@ -88,8 +89,8 @@ func TestMeasureHookOutputsInTUI(t *testing.T) {
 		{"context", `{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"DETAIL-FOR-MODEL please record"}}`, []string{context}, []string{problem}},
 		{"context+message", `{"systemMessage":"SHORT-FOR-USER","hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"DETAIL-FOR-MODEL please record"}}`, []string{short, context}, nil},
 		{"context+suppress", `{"suppressOutput":true,"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"DETAIL-FOR-MODEL please record"}}`, []string{context}, nil},
-		{"block", `{"decision":"block","reason":"DETAIL-FOR-MODEL please record"}`, []string{problem}, []string{"DETAIL-FOR-MODEL"}},
-		{"block+message", `{"decision":"block","reason":"DETAIL-FOR-MODEL please record","systemMessage":"SHORT-FOR-USER"}`, []string{short, problem}, []string{"DETAIL-FOR-MODEL"}},
+		{"block", `{"decision":"block","reason":"DETAIL-FOR-MODEL please record"}`, []string{problem, "DETAIL-FOR-MODEL please record"}, nil},
+		{"block+message", `{"decision":"block","reason":"DETAIL-FOR-MODEL please record","systemMessage":"SHORT-FOR-USER"}`, []string{short, problem, "DETAIL-FOR-MODEL please record"}, nil},
 		{"message", `{"systemMessage":"SHORT-FOR-USER"}`, []string{short}, []string{problem}},
 	}
 	for _, v := range variants {
