@@ -3,11 +3,14 @@
 # sessions in a throwaway workspace, on fixed dates, showing after each
 # what the model receives at SessionStart and the memory file itself.
 #
-# The events are the ones Claude Code sends, built and run by
-# `bimri-hook simulate` through the same code as the real hook; the agent's
-# part (answering the intake, recording what it did) is played by
-# `bimri-hook remember`. Nothing outside the temporary folder is touched:
-# HOME points into it, so no real memory or transcript is read.
+# The events are the ones Claude Code sends, piped to `bimri-hook hook` as
+# the client runs it; what the model receives at SessionStart is read with
+# `bimri-hook simulate SessionStart --context-only` (on a copy, the moment
+# before). The agent's part (answering the intake, recording what it did)
+# is played by `bimri-hook remember`, and written to the session's
+# transcript as the client writes it: the Bash call, then its result.
+# Nothing outside the temporary folder is touched: HOME points into it, so
+# no real memory or transcript is read.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,12 +40,37 @@ heading() {
 }
 part() { printf '\n--- %s ---\n' "$1"; }
 
-# show_start prints what SessionStart gives the model: the
-# additionalContext text, decoded by the binary itself.
+# event sends one hook event to `bimri-hook hook`, as Claude Code does,
+# and prints what Claude Code receives, or says it receives nothing.
+event() {
+	local out
+	out=$(printf '{"session_id":"%s","hook_event_name":"%s","cwd":"%s","transcript_path":"%s"%s}' \
+		"$session" "$1" "$ws" "$transcripts/$session.jsonl" "${2:-}" |
+		(cd "$ws" && BIMRI_TODAY=$day CLAUDE_PROJECT_DIR=$ws "$bin" hook))
+	if [[ -n $out ]]; then
+		printf '%s\n' "$out"
+	else
+		printf '(Claude Code receives nothing%s)\n' "${3:-}"
+	fi
+}
+
+# show_start prints what SessionStart gives the model (the
+# additionalContext text, decoded by the binary itself), then runs the
+# event. The instructions that end every context are shown once, in the
+# first session.
 show_start() {
-	context=$(bh simulate SessionStart --session "$session" --context-only)
+	context=$(bh simulate SessionStart --session "$session" --context-only 2>/dev/null)
+	event SessionStart ',"source":"startup"' >/dev/null
 	part "SessionStart: what the model receives ($(printf '%s' "$context" | wc -m | tr -d ' ') characters of additionalContext)"
-	printf '%s\n' "$context"
+	if [[ -z ${shown_instructions:-} ]]; then
+		printf '%s\n' "$context"
+		shown_instructions=1
+	else
+		printf '%s\n' "$context" | awk '
+			/^## How to use this memory/ { skip = 1; print "[## How to use this memory: the instructions, as in session 1]"; next }
+			skip && /^## / { skip = 0 }
+			!skip'
+	fi
 }
 
 # asked pulls, from the last SessionStart context, what a command the
@@ -63,25 +91,35 @@ agent() {
 	done
 	printf '$ bimri-hook remember %s\n' "${shown[*]}"
 	bh remember "$@"
-	# The agent's Bash call lands in the transcript, which is how the hooks
-	# know the session recorded something.
-	printf '{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_r","name":"Bash","input":{"command":"bimri-hook remember --dir %s \\"recorded\\"","description":"record memory"}}]}}\n' "$ws" >>"$transcripts/$session.jsonl"
+	# The agent's Bash call and its result land in the transcript, which is
+	# how the hooks know the session recorded something.
+	calls=$((calls + 1))
+	printf '{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_%d","name":"Bash","input":{"command":"bimri-hook remember --dir %s \\"recorded\\"","description":"record memory"}}]}}\n' "$calls" "$ws" >>"$transcripts/$session.jsonl"
+	printf '{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_%d","type":"tool_result","content":"recorded"}]}}\n' "$calls" >>"$transcripts/$session.jsonl"
 }
+calls=0
 
-# user_turn adds a prompt and a file edit to the session's transcript.
+# user_turn adds a prompt and a file the agent wrote to the session's
+# transcript: the Write call, then its result.
 user_turn() {
+	calls=$((calls + 1))
 	printf '{"type":"user","message":{"role":"user","content":"%s"}}\n' "$1" >>"$transcripts/$session.jsonl"
-	printf '{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_w","name":"Write","input":{"file_path":"%s/%s","content":"..."}}]}}\n' "$ws" "$2" >>"$transcripts/$session.jsonl"
+	printf '{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_%d","name":"Write","input":{"file_path":"%s/%s","content":"..."}}]}}\n' "$calls" "$ws" "$2" >>"$transcripts/$session.jsonl"
+	printf '{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_%d","type":"tool_result","content":"File created successfully."}]}}\n' "$calls" >>"$transcripts/$session.jsonl"
 }
 
 stop() {
 	part "Stop (after the turn): what Claude Code receives"
-	bh simulate Stop --session "$session" "$@"
+	if [[ ${1:-} == --stop-hook-active ]]; then
+		event Stop ',"stop_hook_active":true' ": the turn follows a nudge, so bimri-hook lets it stop, and the pass changed nothing worth telling"
+	else
+		event Stop ',"stop_hook_active":false' ": nothing to nudge for, and the pass changed nothing worth telling"
+	fi
 }
 
 end_session() {
-	part "SessionEnd: prints nothing; the session-end pass runs and Sessions goes up"
-	bh simulate SessionEnd --session "$session"
+	part "SessionEnd: the session-end pass runs and Sessions goes up"
+	event SessionEnd ',"reason":"other"' ": the client shows nothing a SessionEnd hook says"
 	part "bimri.md after the session"
 	cat "$ws/bimri.md"
 }
@@ -101,7 +139,7 @@ agent --tier 1 --importance 5 --tags constraint,database "Everything must run on
 part "The user asks for a NOTES.md; the agent writes it but records nothing"
 user_turn "Write a NOTES.md with the booking rules" NOTES.md
 stop
-part "Blocked once: the agent records, and the next Stop carries stop_hook_active"
+part "Nudged once: the agent records, and the next Stop carries stop_hook_active"
 agent --importance 3 --tags docs,booking "Wrote NOTES.md with the booking rules agreed with the user."
 stop --stop-hook-active
 end_session
