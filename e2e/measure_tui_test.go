@@ -83,7 +83,7 @@ func TestMeasureHookOutputsInTUI(t *testing.T) {
 	// systemMessage line.
 	const context, problem, short = "Stop hook says: DETAIL-FOR-MODEL please record", "Stop hook reported a problem", "Stop says: SHORT-FOR-USER"
 	variants := []struct {
-		name, answer string
+		name, answer  string
 		shown, hidden []string
 	}{
 		{"context", `{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"DETAIL-FOR-MODEL please record"}}`, []string{context}, []string{problem}},
