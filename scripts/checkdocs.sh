@@ -9,6 +9,7 @@
 #   - ARCHITECTURE.md names every folder that holds Go files (whatever
 #     their build tags; testdata aside) as a link to the folder; the
 #     first check makes every folder it links exist;
+#   - every file and folder ARCHITECTURE.md names in a code span exists;
 #   - a package in ARCHITECTURE.md's table imports only packages listed
 #     below it, as the text above the table says.
 set -euo pipefail
@@ -96,6 +97,19 @@ for p in $packages; do
 	fi
 done
 
+# The files and folders ARCHITECTURE.md names in code spans exist: a path
+# (memfile/store*.go, hooks/messages.go) as written, a bare file name
+# (parse.go) somewhere in the tree. Paths that begin with ., ~, $ or /
+# are the user's (.claude/bimri.json), not the repository's.
+while read -r name; do
+	case $name in
+	[.~\$/]*) continue ;;
+	*/*) compgen -G "$name" >/dev/null || fail "ARCHITECTURE.md names $name, which does not exist" ;;
+	*.go) [ -n "$(find . -name "$name" -not -path './.*' | head -1)" ] || fail "ARCHITECTURE.md names $name, which is in no folder" ;;
+	esac
+done < <(awk '/^```/ { fence = !fence; next } !fence' ARCHITECTURE.md |
+	grep -o '`[^` ]*`' | tr -d '`' | sort -u)
+
 # Imports go one way, down ARCHITECTURE.md's table: a package imports only
 # packages listed below it (tests aside), as the text above the table says.
 module=$("$GO" list -m)
@@ -125,6 +139,6 @@ while read -r p deps; do
 done <<<"$imports"
 
 if [ $status = 0 ]; then
-	echo "checkdocs: ${#docs[@]} documents, every link resolves; ARCHITECTURE.md names all $(wc -w <<<"$packages") packages, and imports go down its table"
+	echo "checkdocs: ${#docs[@]} documents, every link resolves; ARCHITECTURE.md names all $(wc -w <<<"$packages") packages and only files that exist, and imports go down its table"
 fi
 exit $status
