@@ -14,8 +14,16 @@ const PluginName = "bimri-hook"
 
 // MCPTools are the plugin's own MCP tools that its PreToolUse hook
 // approves, as the client names them: mcp__plugin_<plugin>_<server>__<tool>
-// (MCPToolName builds one). Empty until the plugin declares its server.
-var MCPTools []string
+// (MCPToolName builds one): the server is "bimri" in .mcp.json, and the
+// tools are mcpserver.Tools() (a test of cmd/bimri-hook holds the three
+// together). Written out, not built: nothing runs at a hook's start.
+var MCPTools = []string{
+	"mcp__plugin_bimri-hook_bimri__memory",
+	"mcp__plugin_bimri-hook_bimri__remember",
+	"mcp__plugin_bimri-hook_bimri__recall",
+	"mcp__plugin_bimri-hook_bimri__forget",
+	"mcp__plugin_bimri-hook_bimri__revive",
+}
 
 // MCPToolName is the name the client gives tool of the plugin's MCP
 // server named server.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/mcpserver"
+	"github.com/bimri/bimri-hook/wiring"
 	"github.com/matryer/is"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -131,6 +132,36 @@ func TestHookBinaryLinksNoMCPSDK(t *testing.T) {
 		if strings.HasPrefix(pkg, "github.com/modelcontextprotocol/") || pkg == "net/http" || pkg == "encoding/gob" || strings.HasPrefix(pkg, "github.com/google/jsonschema-go") {
 			t.Errorf("bimri-hook links %s", pkg)
 		}
+	}
+}
+
+// TestPluginApprovesItsOwnMCPTools holds together the three places that
+// name the plugin's tools: .mcp.json's server, the server's tools, and
+// wiring.MCPTools, which the plugin's PreToolUse hook approves (and its
+// matcher lists), so a plugin user is never asked, and nothing else is
+// approved.
+func TestPluginApprovesItsOwnMCPTools(t *testing.T) {
+	is := is.New(t)
+	data, err := os.ReadFile(filepath.Join("..", "..", ".mcp.json"))
+	is.NoErr(err)
+	var decl struct {
+		MCPServers map[string]struct {
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+		} `json:"mcpServers"`
+	}
+	is.NoErr(json.Unmarshal(data, &decl))
+	is.Equal(len(decl.MCPServers), 1)
+	srv, ok := decl.MCPServers["bimri"]
+	is.True(ok) // the server's name is part of every tool name
+	is.Equal(srv.Args, []string{"mcp"})
+	var want []string
+	for _, tool := range mcpserver.Tools() {
+		want = append(want, wiring.MCPToolName("bimri", tool))
+	}
+	is.Equal(wiring.MCPTools, want)
+	for _, name := range want {
+		is.True(strings.Contains(wiring.ApprovalMatcher(), name))
 	}
 }
 
