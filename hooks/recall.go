@@ -85,6 +85,11 @@ func recallPrompt(env Env, in Input) Output {
 	if len(hits) == 0 {
 		return Output{}
 	}
+	for i := range hits {
+		if hits[i].Item.ArchivedOn.IsZero() { // the index's items are clean already
+			hits[i].Item = hits[i].Item.Cleaned()
+		}
+	}
 	var picked []recall.Hit
 	var recalls recall.Recalls
 	err = env.Store.UpdateState([]string{key, recall.StateKey}, func(state map[string][]byte) error {

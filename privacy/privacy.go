@@ -6,13 +6,17 @@
 // <private>...</private> markers; [Redact] catches credentials pasted by
 // accident.
 //
-// Redaction is deliberately simple and consistent: a secret that stands on
-// its own (an API key, a token, a JWT, a private key block) is replaced by
-// the single word [redacted]; a secret that is the value of something named
-// (password=..., Bearer ..., the password in a URL) keeps the name and loses
-// only the value, so the text still says what was there. Matching leans
-// towards redacting too much rather than too little, but leaves ordinary
-// prose, hex hashes, UUIDs and paths alone.
+// Redaction has two layers. Token formats (API keys, access tokens, key
+// blocks, webhook URLs) are gitleaks' default rules (gitleaks.go). The
+// secrets only their context shows are bimri-hook's own (named.go): the
+// value of anything named like a secret (DB_PASS=, 'password' => '...',
+// private_key_id:), a password in a URL, an Authorization header or
+// bearer token, a private key block even when cut short, and a secret
+// given in a sentence ("the password is ..."). A secret is replaced by the
+// single word [redacted]; the name before it stays, so the text still
+// says what was there. Matching leans towards redacting too much rather
+// than too little, but leaves ordinary prose, hex hashes, UUIDs and paths
+// alone.
 //
 // All functions are safe on any input, including invalid UTF-8, and are
 // idempotent: cleaning already clean text changes nothing.
@@ -20,6 +24,7 @@ package privacy
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -144,184 +149,15 @@ func stripTags(s string, locs [][]int) string {
 	return b.String()
 }
 
-// rule is one kind of secret.
-//
-// Go's regexp has no fast path for a pattern without a literal prefix, and
-// many of these have none (case-insensitive names, word boundaries), so
-// scanning text with them costs about a microsecond per five bytes. Instead,
-// a rule lists the literal texts its matches begin with; only where one of
-// those occurs is re, anchored there, tried. That finds the same matches as
-// an unanchored search, since every match begins with one of the starts.
-type rule struct {
-	name      string
-	starts    []string // what a match begins with, 2+ bytes; lower case when fold
-	fold      bool     // starts match in any ASCII letter case
-	wordStart bool     // a match cannot begin inside a word (like \b)
-	multiline bool     // a match can span lines; all others stop at '\n'
-	// oneRun, when set, holds the bytes that the first part of a match is
-	// made of, a part that runs from the start to the last such byte. A
-	// match that fails at one start then fails at every later start in the
-	// same run of those bytes, so they are not tried: "eyJeyJeyJ..." would
-	// otherwise cost time quadratic in its length.
-	oneRun func(c byte) bool
-	// maybe, when set, is a quick test that the text at a start must pass
-	// for re to match there; where it fails re is not tried, and a text
-	// where every start fails never compiles re.
-	maybe func(rest string) bool
-	// re is compiled on first use: most hook runs redact nothing, and
-	// compiling every rule at start-up cost more than a millisecond of
-	// each run.
-	re      func() *regexp.Regexp
-	replace func(m []string) string // m holds the match and its groups
-}
-
-func newRule(name string, starts []string, pattern string, replace func([]string) string) rule {
-	re := sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:` + pattern + `)`) })
-	return rule{name: name, starts: starts, re: re, replace: replace}
-}
-
-// caseless makes r's starts match in any letter case; the pattern must
-// say (?i) itself.
-func (r rule) caseless() rule { r.fold = true; return r }
-
-// atWordStart makes r ignore starts preceded by a letter, digit or '_'.
-func (r rule) atWordStart() rule { r.wordStart = true; return r }
-
-// acrossLines lets r's matches span lines. Only a rule whose pattern can
-// match '\n' needs it.
-func (r rule) acrossLines() rule { r.multiline = true; return r }
-
-// firstPartOf sets r.oneRun.
-func (r rule) firstPartOf(in func(c byte) bool) rule { r.oneRun = in; return r }
-
-// onlyIf sets r.maybe.
-func (r rule) onlyIf(maybe func(rest string) bool) rule { r.maybe = maybe; return r }
-
-// assignsAfterName is what a secret assignment needs after its start:
-// the rest of a name, then `\`, a quote, spaces or tabs, each optional,
-// then ':' or '='. Prose is full of the starts ("auth", "api", "access",
-// "token") and seldom of that, and the rule's regexp is the costliest to
-// compile. A name is letters, '_' and '-'; under (?i) a letter may be
-// non-ASCII (U+212A for k, U+017F for s), so any such byte counts too.
-func assignsAfterName(rest string) bool {
-	i := 0
-	for i < len(rest) && (rest[i] == '_' || rest[i] == '-' || rest[i] >= utf8.RuneSelf || 'a' <= rest[i]|0x20 && rest[i]|0x20 <= 'z') {
-		i++
-	}
-	if i < len(rest) && rest[i] == '\\' {
-		i++
-	}
-	if i < len(rest) && (rest[i] == '"' || rest[i] == '\'') {
-		i++
-	}
-	for i < len(rest) && (rest[i] == ' ' || rest[i] == '\t') {
-		i++
-	}
-	return i < len(rest) && (rest[i] == ':' || rest[i] == '=')
-}
-
-// isBase64URLByte reports whether c is in the base64url alphabet.
-func isBase64URLByte(c byte) bool { return c == '-' || isWordByte(c) }
-
-// whole replaces the entire match.
-func whole([]string) string { return Redacted }
-
-// keepFirst keeps group 1 (what names the secret) and redacts the rest.
-func keepFirst(m []string) string { return m[1] + Redacted }
-
-const (
-	// Quoted values keep their quotes so that JSON and code stay readable.
-	secretValue = `(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[^\s&=][^\s&]*)`
-	// Longer names first: at one position the first alternative that
-	// leads to a match wins.
-	secretName = `(?:secret[_-]?access[_-]?key|client[_-]?secret|secret[_-]?key|private[_-]?key|` +
-		`api[_-]?key|api[_-]?token|access[_-]?token|refresh[_-]?token|auth[_-]?token|` +
-		`passphrase|password|passwd|secret|token)`
-)
-
-// rules run in order: token formats come before the generic name=value
-// rule so that a known token is recognised whatever it is called.
-var rules = []rule{
-	// The whole block, or everything after BEGIN when END never comes: a
-	// truncated key is still a key.
-	newRule("private key block", []string{"-----BEGIN"},
-		`(?s)-----BEGIN[ A-Z0-9]*PRIVATE KEY[ A-Z0-9]*-----.*?(?:-----END[ A-Z0-9]*PRIVATE KEY[ A-Z0-9]*-----|\z)`,
-		whole).acrossLines(),
-	// Three base64url parts, the first two JSON objects ("eyJ" is `{"`).
-	newRule("JWT", []string{"eyJ"},
-		`eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`, whole).firstPartOf(isBase64URLByte),
-	// Anthropic (sk-ant-) and OpenAI project, service account and admin
-	// keys carry a prefix that ordinary text never does.
-	newRule("sk- API key", []string{"sk-ant-", "sk-proj-", "sk-svcacct-", "sk-admin-"},
-		`sk-[a-z]+-[A-Za-z0-9_-]{16,}`, whole),
-	// Older OpenAI keys and others that copied the format. A bare "sk-"
-	// occurs inside words, so this needs a word start and a digit:
-	// kebab-case names such as sk-learn-style-component have none.
-	newRule("legacy sk- API key", []string{"sk-"}, `sk-[A-Za-z0-9_-]{20,}`,
-		func(m []string) string {
-			if !strings.ContainsAny(m[0], "0123456789") {
-				return m[0]
-			}
-			return Redacted
-		}).atWordStart(),
-	newRule("GitHub token", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
-		`gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}`, whole),
-	newRule("GitLab token", []string{"glpat-"}, `glpat-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]+)*`, whole),
-	newRule("AWS access key ID", []string{"AKIA", "ASIA"}, `(?:AKIA|ASIA)[0-9A-Z]{16,}`, whole),
-	newRule("Slack token", []string{"xox", "xapp-"}, `xox[abprse]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}`, whole),
-	newRule("Google API key", []string{"AIza"}, `AIza[0-9A-Za-z_-]{30,}`, whole),
-	// Publishable keys (pk_) are meant to be public and stay. The word
-	// start keeps identifiers such as disk_test_configuration.
-	newRule("Stripe secret key", []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"},
-		`[rs]k_(?:live|test)_[0-9A-Za-z]{10,}`, whole).atWordStart(),
-	newRule("npm token", []string{"npm_"}, `npm_[A-Za-z0-9]{30,}`, whole),
-	newRule("Hugging Face token", []string{"hf_"}, `hf_[A-Za-z0-9]{30,}`, whole),
-	// scheme://user:password@host keeps the user and the host. The
-	// password may hold '@' but not '/', so the last '@' before the path
-	// ends it.
-	newRule("password in URL", []string{"://"}, `(://[^\s:/?#@]*:)[^\s/?#]+@`,
-		func(m []string) string { return m[1] + Redacted + "@" }),
-	// With a scheme word the header value is certainly a credential.
-	newRule("Authorization header", []string{"authorization"},
-		`(?i)(authorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|basic|token|digest)[ \t]+)[^\s"']+`,
-		keepFirst).caseless().atWordStart(),
-	// Without the header, "Bearer authentication" is prose: a token has
-	// a digit or is longer than ordinary words.
-	newRule("Bearer token", []string{"bearer"}, `(?i)(bearer[ \t]+)([A-Za-z0-9._~+/-]{8,}=*)`,
-		func(m []string) string {
-			if len(m[2]) < 20 && !strings.ContainsAny(m[2], "0123456789") {
-				return m[0]
-			}
-			return m[1] + Redacted
-		}).caseless().atWordStart(),
-	// NAME=value, name: value, "name": "value", NAME := "value" where the
-	// name ends in a secret word (DB_PASSWORD, github_token,
-	// aws_secret_access_key), also inside JSON that is itself quoted
-	// (\"password\":). Only the value goes; "==" is a comparison.
-	newRule("secret assignment",
-		[]string{"secret", "client", "private", "api", "access", "refresh", "auth", "pass", "token"},
-		`(?i)(`+secretName+`\\?["']?[ \t]*(?::=|[:=])[ \t]*)`+secretValue,
-		func(m []string) string {
-			v := m[0][len(m[1]):]
-			if q := v[0]; (q == '"' || q == '\'') && len(v) >= 2 && v[len(v)-1] == q {
-				return m[1] + string(q) + Redacted + string(q)
-			}
-			return m[1] + Redacted
-		}).caseless().onlyIf(assignsAfterName),
-}
-
-// Redact replaces everything in s that looks like a secret: API keys and
-// tokens in the formats of Anthropic, OpenAI, GitHub, GitLab, AWS, Slack,
-// Google, Stripe, npm and Hugging Face; JWTs; PEM private key blocks; bearer
-// and other Authorization header credentials; passwords in URLs; and the
-// values of password=, secret:, token=, api_key: style assignments.
+// Redact replaces everything in s that looks like a secret (see the
+// package documentation).
 func Redact(s string) string {
-	// One rule's replacement can complete another rule's match, so run
-	// until nothing changes. Real text settles in one or two rounds; the
-	// bound only guards against a pathological input looping.
+	// Redacting one secret can let another rule see the text around it
+	// anew, so run until nothing changes. Real text settles in one or two
+	// rounds; the bound only guards against a pathological input looping.
 	for range 8 {
-		next, changed := redactOnce(s)
-		if !changed {
+		next := redactOnce(s)
+		if next == s {
 			break
 		}
 		s = next
@@ -329,65 +165,179 @@ func Redact(s string) string {
 	return s
 }
 
-func redactOnce(s string) (string, bool) {
-	at := findStarts(s)
-	changedAny := false
-	for i := range rules {
-		if next, changed := rules[i].apply(s, at[i]); changed {
-			s, changedAny = next, true
-			at = findStarts(s) // offsets moved
-		}
+func redactOnce(s string) string {
+	hits := keywordHits(s)
+	if len(hits) == 0 {
+		return s // most text: no rule's keyword, nothing compiled
 	}
-	return s, changedAny
+	if next := replaceSpans(s, gitleaksSecrets(s, hits)); next != s {
+		// Offsets moved: find where the keywords stand now.
+		s, hits = next, keywordHits(next)
+	}
+	var spans []span
+	forEachRule(hits, len(gitleaksRules), len(namedRules), func(i int, at []int) {
+		spans = append(spans, namedRules[i].find(s, at)...)
+	})
+	return replaceSpans(s, spans)
 }
 
-// A start is one literal text that matches of rules[rule] begin with.
-type start struct {
-	rule   int
-	text   string
-	second byte // text[1], checked first because most candidates fail there
-	fold   bool
+// replaceSpans puts Redacted in place of each span of s. Spans that
+// overlap become one, and one that touches a Redacted already there takes
+// it in, so redacting twice gives what redacting once did.
+func replaceSpans(s string, spans []span) string {
+	if len(spans) == 0 {
+		return s
+	}
+	slices.SortFunc(spans, func(a, b span) int { return a.start - b.start })
+	var b strings.Builder
+	b.Grow(len(s))
+	done := 0
+	for i := 0; i < len(spans); {
+		cur := spans[i]
+		for i++; i < len(spans) && spans[i].start <= cur.end; i++ {
+			cur.end = max(cur.end, spans[i].end)
+		}
+		cur = widenToMarkers(s, cur)
+		if cur.start < done { // taken in by the previous span's marker
+			cur.start = done
+		}
+		if cur.end <= cur.start || s[cur.start:cur.end] == Redacted {
+			continue
+		}
+		b.WriteString(s[done:cur.start])
+		b.WriteString(Redacted)
+		done = cur.end
+	}
+	if done == 0 && b.Len() == 0 {
+		return s
+	}
+	b.WriteString(s[done:])
+	return b.String()
 }
 
-// startsByByte lists the starts by their first byte (both cases for a
-// caseless start), so that one pass over the text finds them all.
-var startsByByte = sync.OnceValue(func() *[256][]start {
-	var t [256][]start
-	for i, r := range rules {
-		for _, text := range r.starts {
-			st := start{rule: i, text: text, second: text[1], fold: r.fold}
-			c := text[0]
-			t[c] = append(t[c], st)
-			if r.fold && 'a' <= c && c <= 'z' {
-				t[c-'a'+'A'] = append(t[c-'a'+'A'], st)
-			}
+// widenToMarkers grows sp to take in every Redacted it overlaps.
+func widenToMarkers(s string, sp span) span {
+	from := max(0, sp.start-len(Redacted)+1)
+	to := min(len(s), sp.end+len(Redacted)-1)
+	for i := from; i < to; {
+		j := strings.Index(s[i:to], Redacted)
+		if j < 0 {
+			break
 		}
+		m := span{i + j, i + j + len(Redacted)}
+		if m.start < sp.end && m.end > sp.start {
+			sp.start, sp.end = min(sp.start, m.start), max(sp.end, m.end)
+		}
+		i = m.end
 	}
-	return &t
-})
+	return sp
+}
 
-// findStarts returns, for each rule, the ascending offsets in s where one
-// of its starts occurs.
-func findStarts(s string) [][]int {
-	at := make([][]int, len(rules))
-	table := startsByByte()
+// A hit is a keyword of a rule at an offset of a text. Rules are
+// numbered as gitleaksRules, then namedRules after them.
+type hit struct{ rule, at int32 }
+
+// keywordHits finds every keyword of every rule in s, in any ASCII letter
+// case, ordered by rule, then offset. A rule is tried only where its
+// keywords are, as gitleaks' detector does; most text has none.
+func keywordHits(s string) []hit {
+	x := keywords()
+	var hits []hit
 	for i := 0; i+1 < len(s); i++ {
-		for _, st := range table[s[i]] {
-			c := s[i+1]
-			if st.fold && 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != st.second {
-				continue
-			}
-			if st.fold && hasPrefixFold(s[i:], st.text) || !st.fold && strings.HasPrefix(s[i:], st.text) {
-				if n := len(at[st.rule]); n == 0 || at[st.rule][n-1] != i {
-					at[st.rule] = append(at[st.rule], i)
+		k := x.byPair[lowerASCII(s[i])][lowerASCII(s[i+1])]
+		if k == 0 {
+			continue
+		}
+		for _, w := range x.words[k-1] {
+			if hasPrefixFold(s[i:], w.text) {
+				for _, r := range w.rules {
+					hits = append(hits, hit{int32(r), int32(i)})
 				}
 			}
 		}
 	}
-	return at
+	if len(hits) > 1 {
+		slices.SortFunc(hits, func(a, b hit) int {
+			if a.rule != b.rule {
+				return int(a.rule - b.rule)
+			}
+			return int(a.at - b.at)
+		})
+		hits = slices.Compact(hits)
+	}
+	return hits
+}
+
+// forEachRule calls fn for each rule numbered from first to first+n-1
+// that has hits, with its number less first and the offsets of its
+// keywords.
+func forEachRule(hits []hit, first, n int, fn func(i int, at []int)) {
+	var at []int
+	for j := 0; j < len(hits); {
+		r := int(hits[j].rule)
+		k := j
+		at = at[:0]
+		for ; k < len(hits) && int(hits[k].rule) == r; k++ {
+			at = append(at, int(hits[k].at))
+		}
+		if r >= first && r < first+n {
+			fn(r-first, at)
+		}
+		j = k
+	}
+}
+
+// keywordIndex finds keywords by their first two bytes: byPair[a][b] is 1
+// + the index in words of those that begin with a, b, or 0 for none, so
+// most places in a text cost one load.
+type keywordIndex struct {
+	byPair [256][256]uint8
+	words  [][]indexedWord
+}
+
+type indexedWord struct {
+	text  string // lower case, at least two bytes
+	rules []int  // the rules it belongs to, as keywordHits numbers them
+}
+
+var keywords = sync.OnceValue(func() *keywordIndex {
+	x := &keywordIndex{}
+	add := func(word string, rule int) {
+		k := &x.byPair[word[0]][word[1]]
+		if *k == 0 {
+			x.words = append(x.words, nil)
+			if len(x.words) > 255 {
+				panic("privacy: more than 255 keyword beginnings")
+			}
+			*k = uint8(len(x.words))
+		}
+		list := x.words[*k-1]
+		for i := range list {
+			if list[i].text == word {
+				list[i].rules = append(list[i].rules, rule)
+				return
+			}
+		}
+		x.words[*k-1] = append(list, indexedWord{word, []int{rule}})
+	}
+	for i, r := range gitleaksRules {
+		for _, w := range r.keywords {
+			add(w, i)
+		}
+	}
+	for i, r := range namedRules {
+		for _, w := range r.keywords {
+			add(w, len(gitleaksRules)+i)
+		}
+	}
+	return x
+})
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // hasPrefixFold is strings.HasPrefix ignoring ASCII case; prefix is lower
@@ -397,84 +347,9 @@ func hasPrefixFold(s, prefix string) bool {
 		return false
 	}
 	for i := 0; i < len(prefix); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != prefix[i] {
+		if lowerASCII(s[i]) != prefix[i] {
 			return false
 		}
 	}
 	return true
-}
-
-// apply replaces r's matches in s, trying only the offsets in at.
-func (r *rule) apply(s string, at []int) (string, bool) {
-	if at == nil {
-		return s, false
-	}
-	var b strings.Builder
-	done := 0 // s[:done] is in b
-	skip := 0 // starts before skip need no try
-	changed := false
-	lineEnd := -1  // end of the line that the last start tried is in
-	var m []string // the match and its groups; made once re is needed
-	for _, p := range at {
-		if p < skip || (r.wordStart && p > 0 && isWordByte(s[p-1])) {
-			continue
-		}
-		rest := s[p:]
-		if !r.multiline {
-			// Matching only the rest of the line finds the same match
-			// faster: regexp's quick backtracker works on short input.
-			if p > lineEnd {
-				lineEnd = len(s)
-				if n := strings.IndexByte(rest, '\n'); n >= 0 {
-					lineEnd = p + n
-				}
-			}
-			rest = s[p:lineEnd]
-		}
-		if r.maybe != nil && !r.maybe(rest) {
-			continue
-		}
-		if m == nil {
-			m = make([]string, r.re().NumSubexp()+1)
-		}
-		loc := r.re().FindStringSubmatchIndex(rest)
-		if loc == nil {
-			if r.oneRun != nil {
-				skip = p + 1
-				for skip < len(s) && r.oneRun(s[skip]) {
-					skip++
-				}
-			}
-			continue
-		}
-		for i := range m {
-			m[i] = ""
-			if loc[2*i] >= 0 {
-				m[i] = s[p+loc[2*i] : p+loc[2*i+1]]
-			}
-		}
-		repl := r.replace(m)
-		if repl != m[0] && !changed {
-			changed = true
-			b.Grow(len(s))
-		}
-		b.WriteString(s[done:p])
-		b.WriteString(repl)
-		done = p + loc[1]
-		skip = done
-	}
-	if !changed {
-		return s, false
-	}
-	b.WriteString(s[done:])
-	return b.String(), true
-}
-
-// isWordByte reports whether c is a word character as regexp's \b sees it.
-func isWordByte(c byte) bool {
-	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }

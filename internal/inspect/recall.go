@@ -62,6 +62,9 @@ func Recall(store *memfile.Store, f *memfile.File, query string, limit int) ([]R
 		if !it.ArchivedOn.IsZero() && where[it.ID] != "" {
 			continue // the file's copy is the one that counts
 		}
+		if it.ArchivedOn.IsZero() {
+			it = it.Cleaned() // the index's items are clean already
+		}
 		r := Recalled{ID: it.ID, Where: where[it.ID], Importance: it.Importance, Tags: nonNil(it.Tags), Text: it.Text, Reason: it.Reason}
 		if !it.Date.IsZero() {
 			r.Date = it.Date.Format(DateLayout)

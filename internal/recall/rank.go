@@ -32,19 +32,23 @@ type Item struct {
 	Reason     string    // why it was archived
 }
 
-// FromEntry is a Tier 2 entry still in bimri.md. Its text is cleaned of
-// <private> spans and secrets, here and in every constructor, so they can
-// neither match a prompt nor come back.
+// FromEntry is a Tier 2 entry still in bimri.md, without its <private>
+// spans, so they cannot match a prompt. Secrets are redacted only from
+// what recall returns (Cleaned): a prompt is ranked against every entry
+// the view leaves out, thousands in a big file, and a secret that
+// matches can only be one the prompt itself holds.
 func FromEntry(e *memfile.Entry) Item {
-	return Item{ID: e.ID, Date: e.Date, Importance: e.Importance, Tags: e.Tags, Text: privacy.Clean(e.Text)}
+	return Item{ID: e.ID, Date: e.Date, Importance: e.Importance, Tags: e.Tags, Text: privacy.StripPrivate(privacy.DropInvisible(e.Text))}
 }
 
-// FromPattern is a Tier 3 pattern still in bimri.md.
+// FromPattern is a Tier 3 pattern still in bimri.md, as FromEntry.
 func FromPattern(p *memfile.Pattern) Item {
-	return Item{ID: p.ID, Pattern: true, Date: p.Last, Tags: p.Tags, Text: privacy.Clean(p.Text)}
+	return Item{ID: p.ID, Pattern: true, Date: p.Last, Tags: p.Tags, Text: privacy.StripPrivate(privacy.DropInvisible(p.Text))}
 }
 
-// FromArchive is an archived entry or pattern.
+// FromArchive is an archived entry or pattern, cleaned of <private>
+// spans and secrets: the index holds only what Cleaned would give, so
+// such text can neither match a prompt nor sit in the index's file.
 func FromArchive(r memfile.ArchiveRecord) (Item, bool) {
 	var it Item
 	switch {
@@ -55,11 +59,27 @@ func FromArchive(r memfile.ArchiveRecord) (Item, bool) {
 	default:
 		return Item{}, false
 	}
-	it.ArchivedOn, it.Reason = r.ArchivedOn, privacy.Clean(r.Reason)
+	it.ArchivedOn, it.Reason = r.ArchivedOn, r.Reason
 	if it.ArchivedOn.IsZero() {
 		it.ArchivedOn = it.Date // an archive record always has one; be safe
 	}
-	return it, true
+	return it.Cleaned(), true
+}
+
+// Cleaned is it with its text, tags and reason passed through
+// privacy.Clean: what may be shown or stored.
+func (it Item) Cleaned() Item {
+	it.Text, it.Reason = privacy.Clean(it.Text), privacy.Clean(it.Reason)
+	if len(it.Tags) > 0 {
+		tags := make([]string, 0, len(it.Tags))
+		for _, t := range it.Tags {
+			if t = privacy.Clean(t); t != "" {
+				tags = append(tags, t)
+			}
+		}
+		it.Tags = tags
+	}
+	return it
 }
 
 // TagWeight is how many occurrences in the text one tag is worth: a tag

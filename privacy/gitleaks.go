@@ -1,0 +1,232 @@
+package privacy
+
+import (
+	"math"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// The token formats (an API key, a token, a key block) come from
+// gitleaks, the maintained secret scanner: its default rules, allowlists
+// and keywords, listed in gitleaks_rules.go, which a test regenerates from
+// the gitleaks module go.mod pins. The rules are used the way gitleaks'
+// own detector uses them, minus what needs a file path or a commit.
+//
+// gitleaks itself is not linked: its config package brings viper, a TOML,
+// YAML, HCL and INI reader, fsnotify and more, whose package inits would
+// run on every hook, including the many that store nothing. The table is
+// plain data instead, and nothing of it is compiled until text holds one
+// of a rule's keywords.
+
+// gitleaksRule is one gitleaks rule: a match of regex, where the text
+// holds one of keywords (in any letter case), is a secret unless an
+// allowlist says otherwise; the secret is group secretGroup (0: the first
+// group that matched, or the whole match when there is none), and needs
+// more Shannon entropy than entropy when that is set.
+type gitleaksRule struct {
+	id          string
+	regex       string
+	secretGroup int
+	entropy     float64
+	keywords    []string // lower case
+	allow       []gitleaksAllowlist
+}
+
+// gitleaksAllowlist says a finding is not a secret when one of its checks
+// holds (all of them, with and): a regexp matches the target (the secret,
+// the whole match or its line), or the secret, in lower case, holds a stop
+// word.
+type gitleaksAllowlist struct {
+	and       bool
+	target    string // "", "match" or "line"
+	regexes   []string
+	stopwords []string // lower case
+}
+
+// compiledRule is a gitleaksRule's regexps, compiled on first use.
+type compiledRule struct {
+	once  sync.Once
+	pat   *pattern
+	allow []compiledAllowlist
+}
+
+type compiledAllowlist struct {
+	gitleaksAllowlist
+	re *regexp.Regexp // the regexes as one alternation; nil for none
+}
+
+// compiledRules parallel gitleaksRules; compiledGlobal is
+// gitleaksAllow compiled.
+var (
+	compiledRules  = sync.OnceValue(func() []compiledRule { return make([]compiledRule, len(gitleaksRules)) })
+	compiledGlobal = sync.OnceValue(func() []compiledAllowlist { return compileAllowlists(gitleaksAllow) })
+)
+
+func (c *compiledRule) get(r *gitleaksRule) *compiledRule {
+	c.once.Do(func() {
+		c.pat = compilePattern(r.regex, r.keywords)
+		c.allow = compileAllowlists(r.allow)
+	})
+	return c
+}
+
+func compileAllowlists(lists []gitleaksAllowlist) []compiledAllowlist {
+	out := make([]compiledAllowlist, len(lists))
+	for i, a := range lists {
+		out[i].gitleaksAllowlist = a
+		if len(a.regexes) > 0 {
+			out[i].re = regexp.MustCompile(`(?:` + strings.Join(a.regexes, `)|(?:`) + `)`)
+		}
+	}
+	return out
+}
+
+// span is a part of a text, s[start:end].
+type span struct{ start, end int }
+
+// gitleaksSecrets returns the secrets gitleaks' rules find in s, trying
+// each rule that has keywords at in s (see keywordHits).
+func gitleaksSecrets(s string, hits []hit) []span {
+	var out []span
+	rules := compiledRules()
+	texts := []string{s}
+	if prose := proseEnds(s); prose != s {
+		texts = append(texts, prose)
+	}
+	forEachRule(hits, 0, len(gitleaksRules), func(i int, at []int) {
+		r := &gitleaksRules[i]
+		c := rules[i].get(r)
+		for _, text := range texts {
+			c.pat.each(text, at, func(m []int) {
+				if sec, ok := r.secret(s, m); ok && !allowed(s, m, sec, c.allow) && !allowed(s, m, sec, compiledGlobal()) {
+					out = append(out, sec)
+				}
+			})
+		}
+	})
+	return out
+}
+
+// proseEnds is s with the punctuation that ends a sentence or a clause
+// (".", ",", ")" and the like before white space or the end) made a
+// space, the same length. gitleaks' rules want a token to end in white
+// space, a quote or ';', as in code; in prose a key often ends a
+// sentence ("the key is sk-ant-...."). Some rules read ',' as an
+// assignment, so the rules look at both texts.
+func proseEnds(s string) string {
+	var b []byte
+	end := true // s[i+1:] begins with white space or is empty
+	for i := len(s) - 1; i >= 0; i-- {
+		c := s[i]
+		if end && strings.IndexByte(".,!?)]}", c) >= 0 {
+			if b == nil {
+				b = []byte(s)
+			}
+			b[i] = ' '
+			continue
+		}
+		end = isSpaceByte(c)
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
+}
+
+// secret is the secret in match m of r (its indices as regexp gives
+// them), if it has the entropy r asks for.
+func (r *gitleaksRule) secret(s string, m []int) (span, bool) {
+	// gitleaks trims newlines off a match: a rule ending in \s may take
+	// the line's end.
+	whole := span{m[0], m[1]}
+	for whole.end > whole.start && s[whole.end-1] == '\n' {
+		whole.end--
+	}
+	for whole.start < whole.end && s[whole.start] == '\n' {
+		whole.start++
+	}
+	sec := whole
+	switch g := r.secretGroup; {
+	case g > 0 && 2*g+1 < len(m) && m[2*g] >= 0:
+		sec = span{m[2*g], m[2*g+1]}
+	case g == 0:
+		for i := 2; i+1 < len(m); i += 2 {
+			if m[i] >= 0 && m[i+1] > m[i] {
+				sec = span{m[i], m[i+1]}
+				break
+			}
+		}
+	}
+	if sec.start < whole.start || sec.end > whole.end || sec.start >= sec.end {
+		return span{}, false
+	}
+	if r.entropy != 0 && shannonEntropy(s[sec.start:sec.end]) <= r.entropy {
+		return span{}, false
+	}
+	return sec, true
+}
+
+// allowed says whether an allowlist lets the secret sec of match m go, as
+// gitleaks' checkFindingAllowed does.
+func allowed(s string, m []int, sec span, lists []compiledAllowlist) bool {
+	secret := s[sec.start:sec.end]
+	for _, a := range lists {
+		target := secret
+		switch a.target {
+		case "match":
+			target = s[m[0]:m[1]]
+		case "line":
+			target = lineAround(s, m[0], m[1])
+		}
+		regexOK := a.re != nil && a.re.MatchString(target)
+		stopOK := len(a.stopwords) > 0 && holdsStopword(secret, a.stopwords)
+		if a.and {
+			if (a.re == nil || regexOK) && (len(a.stopwords) == 0 || stopOK) {
+				return true
+			}
+		} else if regexOK || stopOK {
+			return true
+		}
+	}
+	return false
+}
+
+func holdsStopword(secret string, words []string) bool {
+	lower := strings.ToLower(secret)
+	for _, w := range words {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// lineAround is the line or lines of s that hold s[start:end].
+func lineAround(s string, start, end int) string {
+	from := strings.LastIndexByte(s[:start], '\n') + 1
+	to := len(s)
+	if n := strings.IndexByte(s[end:], '\n'); n >= 0 {
+		to = end + n
+	}
+	return s[from:to]
+}
+
+// shannonEntropy is gitleaks': bits per character, over the runes of data
+// but divided by its length in bytes, as gitleaks computes it.
+func shannonEntropy(data string) float64 {
+	if data == "" {
+		return 0
+	}
+	counts := make(map[rune]int, len(data))
+	for _, r := range data {
+		counts[r]++
+	}
+	entropy := 0.0
+	inv := 1 / float64(len(data))
+	for _, n := range counts {
+		f := float64(n) * inv
+		entropy -= f * math.Log2(f)
+	}
+	return entropy
+}
