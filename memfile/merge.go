@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/bimri/bimri-hook/privacy"
 )
 
 // A bimri.md committed to git is rewritten as a whole by every pass, so
@@ -54,13 +56,21 @@ type SplitEntry struct {
 // they were when neither side was ever maintained), so the result depends
 // only on the three files and cfg: the same merge gives the same bytes on
 // every machine. It never changes its inputs.
+//
+// Every entry's and pattern's text goes through privacy.Clean first, on
+// all three sides alike (so the cleaning itself reads as no change): a
+// branch can carry a credential someone pasted, and the merge writes
+// bimri.md like any other write.
 func MergeFiles(base, ours, theirs *File, cfg Config) (*File, MergeReport) {
 	if base == nil {
 		base = &File{}
 	}
 	var rep MergeReport
-	out := ours.Clone()
 	b, o, t := base.Clone(), ours.Clone(), theirs.Clone()
+	for _, f := range []*File{b, o, t} {
+		cleanTexts(f)
+	}
+	out := o.Clone()
 
 	taken := map[string]bool{}
 	for _, f := range []*File{b, o, t} {
@@ -489,4 +499,19 @@ func addCounts(counts ...int) int {
 		sum += n
 	}
 	return sum
+}
+
+// cleanTexts passes the text of every entry and pattern of f through
+// privacy.Clean.
+func cleanTexts(f *File) {
+	for _, sec := range f.Tiers {
+		for _, bl := range sec.Blocks {
+			switch {
+			case bl.Entry != nil:
+				bl.Entry.Text = privacy.Clean(bl.Entry.Text)
+			case bl.Pattern != nil:
+				bl.Pattern.Text = privacy.Clean(bl.Pattern.Text)
+			}
+		}
+	}
 }
