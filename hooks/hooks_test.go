@@ -104,7 +104,7 @@ func TestStartContextFitsLimit(t *testing.T) {
 	env := Env{Store: store, Config: cfg, Settings: DefaultSettings(), Today: day, Binary: "/opt/bimri hook/bimri-hook"}
 	for _, limit := range []int{10000, 3000, 800} {
 		env.Config.ContextLimit = limit
-		got := startContext(env, Input{Source: "startup"}, f, "a notice", "")
+		got := startContext(env, Input{Source: "startup"}, f, nil, "a notice", "")
 		is.True(memfile.Length(got) <= limit)
 		is.True(strings.Contains(got, "left out")) // says what it dropped
 	}

@@ -135,7 +135,7 @@ func adviceText(env Env, f *memfile.File, a memfile.Advice, name string) string 
 	if a.Promote != "" {
 		if e, _ := f.Find(a.Promote); e != nil {
 			fmt.Fprintf(&b, "- Decision %s (importance 5, %s) has lasted: %q If it still holds, move it to Tier 1, where it never decays:\n  %s\n",
-				e.ID, e.Date.Format("2006-01-02"), e.Text, promoteCommand(env, e.ID))
+				e.ID, e.Date.Format("2006-01-02"), memfile.Inert(e.Text), promoteCommand(env, e.ID))
 		}
 	}
 	if name != "" {
@@ -254,9 +254,9 @@ func maintenanceReport(rep memfile.Report, env Env, f *memfile.File) string {
 	fmt.Fprintf(&b, "- Archived: %d item(s). Merged duplicate groups: %d. Tags dropped: %d.\n", len(rep.Removed), len(rep.Deep.Merged), len(rep.Deep.DroppedTags))
 	for _, a := range rep.Removed {
 		if a.Entry != nil {
-			fmt.Fprintf(&b, "  - %s: %s (%s)\n", a.Entry.ID, a.Entry.Text, a.Reason)
+			fmt.Fprintf(&b, "  - %s: %s (%s)\n", a.Entry.ID, memfile.Inert(a.Entry.Text), a.Reason)
 		} else if a.Pattern != nil {
-			fmt.Fprintf(&b, "  - %s: %s (%s)\n", a.Pattern.ID, a.Pattern.Text, a.Reason)
+			fmt.Fprintf(&b, "  - %s: %s (%s)\n", a.Pattern.ID, memfile.Inert(a.Pattern.Text), a.Reason)
 		}
 	}
 	if s := rep.Summary(); s != "" {
@@ -413,8 +413,10 @@ func first(ids []string) string {
 }
 
 // recalledLine is one recalled item, with its ID, date, importance and
-// where it came from, so the model can weigh it and act on it.
-func recalledLine(it recall.Item, sessions int) string {
+// where it came from (the archive; bimri.md, marked when this workspace's
+// sessions did not record it: foreign), so the model can weigh it and
+// act on it.
+func recalledLine(it recall.Item, sessions int, foreign bool) string {
 	// Without fmt: Select measures a line for every hit it weighs, and
 	// fmt's formatting was most of that.
 	var b strings.Builder
@@ -433,18 +435,20 @@ func recalledLine(it recall.Item, sessions int) string {
 		b.WriteString("]")
 	}
 	b.WriteString(": ")
-	b.WriteString(it.Text)
+	b.WriteString(memfile.Inert(it.Text))
 	b.WriteString(" (id ")
 	b.WriteString(it.ID)
 	b.WriteString("; ")
 	switch {
+	case it.ArchivedOn.IsZero() && foreign:
+		b.WriteString("in bimri.md " + memfile.ForeignMark + ", left out of the session-start view for space)")
 	case it.ArchivedOn.IsZero():
 		b.WriteString("in bimri.md, left out of the session-start view for space)")
 	default:
 		b.WriteString("archived ")
 		b.WriteString(it.ArchivedOn.Format(time.DateOnly))
 		b.WriteString(": ")
-		b.WriteString(it.Reason)
+		b.WriteString(memfile.Inert(it.Reason))
 		if sessions >= recall.KeepAfter {
 			b.WriteString("; recalled in ")
 			b.WriteString(strconv.Itoa(sessions))
@@ -455,15 +459,23 @@ func recalledLine(it recall.Item, sessions int) string {
 	return b.String()
 }
 
-// recallContext is what UserPromptSubmit adds for recalled items.
-func recallContext(env Env, hits []recall.Hit, recalls recall.Recalls) string {
-	var b strings.Builder
-	b.WriteString("## Recalled from memory for this prompt (bimri-hook; not in the memory shown at session start)\n")
-	archived := false
+// recallContext is what UserPromptSubmit adds for recalled items;
+// foreign says which items of bimri.md were not recorded here.
+func recallContext(env Env, hits []recall.Hit, recalls recall.Recalls, foreign func(recall.Item) bool) string {
+	var lines strings.Builder
+	archived, marked := false, false
 	for _, h := range hits {
-		b.WriteString(recalledLine(h.Item, recalls.Sessions(h.Item.ID)) + "\n")
+		f := foreign(h.Item)
+		lines.WriteString(recalledLine(h.Item, recalls.Sessions(h.Item.ID), f) + "\n")
 		archived = archived || !h.Item.ArchivedOn.IsZero()
+		marked = marked || f
 	}
+	var b strings.Builder
+	b.WriteString("## Recalled from memory for this prompt (bimri-hook; not in the memory shown at session start)\n" + memfile.NotInstructions)
+	if marked {
+		b.WriteString(" " + memfile.ForeignLegend)
+	}
+	b.WriteString("\n" + lines.String())
 	b.WriteString("Use these only where they bear on the request.")
 	if archived {
 		b.WriteString(" To bring an archived entry back into active memory, dated today: " + reviveCommand(env))

@@ -90,13 +90,17 @@ func recallPrompt(env Env, in Input) Output {
 			hits[i].Item = hits[i].Item.Cleaned()
 		}
 	}
+	recordedElsewhere := env.Store.Foreign()
+	foreign := func(it recall.Item) bool {
+		return it.ArchivedOn.IsZero() && recordedElsewhere != nil && recordedElsewhere(it.ID)
+	}
 	var picked []recall.Hit
 	var recalls recall.Recalls
 	err = env.Store.UpdateState([]string{key, recall.StateKey}, func(state map[string][]byte) error {
 		st := decodeState(state[key]) // damaged state is a fresh start
 		fresh := slices.DeleteFunc(slices.Clone(hits), func(h recall.Hit) bool { return slices.Contains(st.Recalled, h.Item.ID) })
 		picked = recall.Select(fresh, env.Settings.Recall.Items, env.Settings.Recall.Chars, func(it recall.Item) int {
-			return memfile.Length(recalledLine(it, recall.KeepAfter)) + 1
+			return memfile.Length(recalledLine(it, recall.KeepAfter, foreign(it))) + 1
 		})
 		if len(picked) == 0 {
 			return nil
@@ -115,7 +119,7 @@ func recallPrompt(env Env, in Input) Output {
 	if err != nil || len(picked) == 0 {
 		return Output{}
 	}
-	return additionalContext(event.UserPromptSubmit, recallContext(env, picked, recalls))
+	return additionalContext(event.UserPromptSubmit, recallContext(env, picked, recalls, foreign))
 }
 
 // viewIDs are the items the SessionStart view shows, worked out again from
@@ -123,7 +127,7 @@ func recallPrompt(env Env, in Input) Output {
 func viewIDs(env Env, in Input, f *memfile.File) map[string]bool {
 	in.Source = "startup"
 	// startContext joins the two with a blank line, which no ID crosses.
-	view, tail := startParts(env, in, f, "", "")
+	view, tail := startParts(env, in, f, env.Store.Foreign(), "", "")
 	ids := idsIn(view)
 	maps.Copy(ids, idsIn(tail))
 	return ids

@@ -45,7 +45,7 @@ func TestRecalledLineAsFmt(t *testing.T) {
 		{ID: "a1", Pattern: true, Text: "Archived pattern", ArchivedOn: day, Reason: ""},
 	} {
 		for _, sessions := range []int{0, 1, recall.KeepAfter, 7} {
-			if got, want := recalledLine(it, sessions), recalledLineFmt(it, sessions); got != want {
+			if got, want := recalledLine(it, sessions, false), recalledLineFmt(it, sessions); got != want {
 				t.Errorf("recalledLine(%+v, %d) =\n%s\nwant\n%s", it, sessions, got, want)
 			}
 		}

@@ -34,7 +34,7 @@ func SessionStart(env Env, in Input) (Output, error) {
 		}
 		f := read.File
 		notice := configErrorNotice(env.ConfigErr)
-		return additionalContext(event.SessionStart, startContext(env, in, f, notice, "")), nil
+		return additionalContext(event.SessionStart, startContext(env, in, f, env.Store.Foreign(), notice, "")), nil
 	}
 	snap, known, steady := steadyStart(env, in)
 	if steady {
@@ -42,7 +42,7 @@ func SessionStart(env Env, in Input) (Output, error) {
 		// full path below (the pass stamp names the day), and a day's
 		// delay means nothing against stateMaxAge. A workspace with a
 		// month of sessions has a state file for each to stat.
-		return additionalContext(event.SessionStart, startContext(env, in, snap.File, "", "")), nil
+		return additionalContext(event.SessionStart, startContext(env, in, snap.File, env.Store.Foreign(), "", "")), nil
 	}
 	var f *memfile.File
 	var notice, told, updated, advice, converted string
@@ -76,7 +76,7 @@ func SessionStart(env Env, in Input) (Output, error) {
 		f = read.File
 	}
 	env.Store.PruneState(stateMaxAge)
-	out := additionalContext(event.SessionStart, startContext(env, in, f, notice, advice))
+	out := additionalContext(event.SessionStart, startContext(env, in, f, env.Store.Foreign(), notice, advice))
 	if msg := userMessage(told, converted, updated); msg.JSON != nil {
 		out.JSON["systemMessage"] = msg.JSON["systemMessage"]
 	}
@@ -174,14 +174,15 @@ func steadyStart(env Env, in Input) (snap *memfile.Snapshot, known *memfile.Advi
 
 // startContext assembles the view and the instructions within the limit:
 // the instructions are measured first and the view gets the rest.
-func startContext(env Env, in Input, f *memfile.File, notice, advice string) string {
-	view, tail := startParts(env, in, f, notice, advice)
+// foreign says which of f's items were not recorded here (View.Foreign).
+func startContext(env Env, in Input, f *memfile.File, foreign func(string) bool, notice, advice string) string {
+	view, tail := startParts(env, in, f, foreign, notice, advice)
 	return view + "\n\n" + tail
 }
 
 // startParts are startContext's two parts, the view and what follows it:
 // recall reads IDs in them without joining them.
-func startParts(env Env, in Input, f *memfile.File, notice, advice string) (view, tail string) {
+func startParts(env Env, in Input, f *memfile.File, foreign func(string) bool, notice, advice string) (view, tail string) {
 	extras := []string{instructions(env)}
 	if len(f.Entries(1)) == 0 && f.Header.Sessions == 0 && in.Source != "compact" {
 		extras = append(extras, intake(env, globalFacts(env)))
@@ -204,6 +205,7 @@ func startParts(env Env, in Input, f *memfile.File, notice, advice string) (view
 		Global:  env.Global,
 		Archive: env.Store.Names().Archive,
 		Search:  fmt.Sprintf("%s search --dir %s", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root())),
+		Foreign: foreign,
 	})
 	return view, tail
 }
@@ -216,7 +218,7 @@ func globalFacts(env Env) []string {
 	var out []string
 	for t := 1; t <= 2; t++ {
 		for _, e := range env.Global.Entries(t) {
-			out = append(out, e.Text)
+			out = append(out, memfile.Inert(e.Text))
 		}
 	}
 	return out

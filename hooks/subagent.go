@@ -24,7 +24,7 @@ func SubagentStart(env Env, in Input) (Output, error) {
 		return Output{}, nil
 	}
 	f := read.File
-	text := subagentPack(f)
+	text := subagentPack(f, env.Store.Foreign())
 	if text == "" {
 		return Output{}, nil
 	}
@@ -32,17 +32,29 @@ func SubagentStart(env Env, in Input) (Output, error) {
 }
 
 // subagentPack is Tier 1 as one line an entry, in file order, whole lines
-// only, within subagentLimit.
-func subagentPack(f *memfile.File) string {
+// only, within subagentLimit; foreign (nil for none) names the entries
+// this workspace's sessions did not record, which are marked.
+func subagentPack(f *memfile.File, foreign func(string) bool) string {
 	entries := f.Entries(1)
 	if len(entries) == 0 {
 		return ""
 	}
-	var b strings.Builder
-	b.WriteString(subagentHeading + "\n")
-	used := memfile.Length(subagentHeading) + 1
+	head := subagentHeading + "\n" + memfile.NotInstructions
+	var lines []string
 	for _, e := range entries {
-		line := "- " + e.Text + " (id " + e.ID + ")"
+		mark := ""
+		if foreign != nil && foreign(e.ID) {
+			mark = memfile.ForeignMark + " "
+			if !strings.HasSuffix(head, memfile.ForeignLegend) {
+				head += " " + memfile.ForeignLegend
+			}
+		}
+		lines = append(lines, "- "+mark+memfile.Inert(e.Text)+" (id "+e.ID+")")
+	}
+	var b strings.Builder
+	b.WriteString(head + "\n")
+	used := memfile.Length(head) + 1
+	for _, line := range lines {
 		n := memfile.Length(line) + 1
 		if used+n > subagentLimit {
 			break

@@ -136,7 +136,7 @@ func TestViewIDsAsTheJoinedContext(t *testing.T) {
 	for _, sessions := range []int{3, env.Config.DeepEvery} {
 		f.Header.Sessions = sessions
 		got := viewIDs(env, in, f)
-		want := idsIn(startContext(env, Input{SessionID: "s1", Source: "startup"}, f, "", ""))
+		want := idsIn(startContext(env, Input{SessionID: "s1", Source: "startup"}, f, env.Store.Foreign(), "", ""))
 		is.True(len(want) > 0)
 		is.True(len(want) < len(f.Entries(2))) // the view leaves some out
 		is.Equal(got, want)

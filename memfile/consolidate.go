@@ -257,7 +257,7 @@ func AdviseEstimated(f *File, today time.Time, cfg Config, tok Tokens) Advice {
 	slices.SortFunc(lasting, byDate)
 	for _, e := range lasting {
 		if !slices.Contains(a.Decisions, e.ID) && tok.Tiers[0]+blockTokens(Block{Entry: e}) <= cfg.Budgets[0] &&
-			(tier1+Length(viewEntry(e, false))+1)*100 <= tier1Room*adviseAt { // in Tier 1, without its weight
+			(tier1+Length(viewEntry(e, false, ""))+1)*100 <= tier1Room*adviseAt { // in Tier 1, without its weight
 			a.Promote = e.ID
 			break
 		}

@@ -25,6 +25,21 @@ type View struct {
 	// anything is left out.
 	Archive string
 	Search  string
+	// Foreign, when set, says which of the file's entries and patterns
+	// (by ID) this workspace's sessions did not record: they came with
+	// git (a clone, a pull, a merge) or an edit. The view marks them, so
+	// the model can tell its own records from what others wrote.
+	Foreign func(id string) bool
+}
+
+// foreignMark follows the tags of an entry or pattern View.Foreign names.
+const foreignMark = " " + ForeignMark
+
+func (v View) mark(id string) string {
+	if v.Foreign != nil && v.Foreign(id) {
+		return foreignMark
+	}
+	return ""
 }
 
 // Length counts s as Claude Code does: UTF-16 code units.
@@ -78,7 +93,7 @@ func chooseGroups(f *File, v View) []viewGroup {
 		g := viewGroup{heading: "## About you (global memory, all workspaces)", global: true}
 		for t := 1; t <= 2; t++ {
 			for _, e := range v.Global.Entries(t) {
-				g.add(viewEntry(e, false), true)
+				g.add(viewEntry(e, false, ""), true)
 			}
 		}
 		groups = append(groups, g)
@@ -90,17 +105,17 @@ func chooseGroups(f *File, v View) []viewGroup {
 	// their room, unless that would give it less than half the view, so a
 	// large Tier 1 cannot crowd them out; Advise asks the agent to
 	// consolidate before what lasts outgrows LastingRoom.
-	latest, decisions, rest := tier2Groups(f, v.Limit)
+	latest, decisions, rest := tier2Groups(f, v)
 	t1 := viewGroup{heading: tier1Heading, leave: decisions.length()}
 	for _, b := range f.Tiers[0].Blocks {
 		switch {
 		case b.Entry != nil:
-			t1.add(viewEntry(b.Entry, false), true)
+			t1.add(viewEntry(b.Entry, false, v.mark(b.Entry.ID)), true)
 		case b.Note != nil:
 			t1.add(tier1Note(b.Note), false)
 		}
 	}
-	return append(groups, latest, t1, decisions, patternGroup(f), unreadGroup(f, v.Limit/5), rest)
+	return append(groups, latest, t1, decisions, patternGroup(f, v), unreadGroup(f, v.Limit/5), rest)
 }
 
 // tier2Groups sorts Tier 2's entries into the view's three groups of
@@ -108,7 +123,7 @@ func chooseGroups(f *File, v View) []viewGroup {
 // Tier 2 goes in the order the budget keeps it (importance 5 first,
 // then importance x freshness), as of the last pass, so the entries the
 // view leaves out for room are those the budget would take first.
-func tier2Groups(f *File, limit int) (latest, decisions, rest viewGroup) {
+func tier2Groups(f *File, v View) (latest, decisions, rest viewGroup) {
 	latest = viewGroup{heading: "## Latest work (Tier 2, recorded today or yesterday)"}
 	decisions = viewGroup{heading: "## Decisions (Tier 2, importance 5, newest first)"}
 	rest = viewGroup{heading: "## Active context (Tier 2, by importance x freshness)"}
@@ -133,16 +148,16 @@ func tier2Groups(f *File, limit int) (latest, decisions, rest viewGroup) {
 			pos++
 		}
 	}
-	latest.addRanked(split[0], limit)
-	decisions.addRanked(split[1], limit)
-	rest.addRanked(split[2], limit)
+	latest.addRanked(split[0], v)
+	decisions.addRanked(split[1], v)
+	rest.addRanked(split[2], v)
 	return latest, decisions, rest
 }
 
 // patternGroup is Tier 3, established patterns first. Patterns with a
 // sentence say something; the automatic ones only count a tag, so they
 // share one compact line after them.
-func patternGroup(f *File) viewGroup {
+func patternGroup(f *File, v View) viewGroup {
 	pats := f.Patterns()
 	slices.SortStableFunc(pats, patternOrder)
 	g := viewGroup{heading: "## Patterns (Tier 3; EMERGING ones are hypotheses)"}
@@ -152,7 +167,7 @@ func patternGroup(f *File) viewGroup {
 			counts = append(counts, p)
 			continue
 		}
-		g.add(fmt.Sprintf("- %s, %d obs [%s] %s (id %s)", p.Level, p.Observations, strings.Join(p.Tags, ","), p.Text, p.ID), true)
+		g.add(fmt.Sprintf("- %s, %d obs [%s]%s %s (id %s)", p.Level, p.Observations, strings.Join(p.Tags, ","), v.mark(p.ID), Inert(p.Text), p.ID), true)
 	}
 	if len(counts) > maxTopics {
 		counts = counts[:maxTopics]
@@ -172,7 +187,7 @@ func unreadGroup(f *File, share int) viewGroup {
 	for t := 2; t <= 3; t++ {
 		for _, b := range f.Tiers[t-1].Blocks {
 			if b.Note != nil {
-				g.add(fmt.Sprintf("- unread, Tier %d (note id %s): %s", t, NoteID(b.Note), strings.Join(trimmed(b.Note.Lines), " ")), true)
+				g.add(fmt.Sprintf("- unread, Tier %d (note id %s): %s", t, NoteID(b.Note), Inert(strings.Join(trimmed(b.Note.Lines), " "))), true)
 			}
 		}
 	}
@@ -195,7 +210,7 @@ func layOut(f *File, v View, groups []viewGroup) string {
 			}
 		}
 	}
-	head := viewHead(f, v)
+	head := viewHead(f, v, groups)
 	// Room is kept for the longest footer, the one that says every item
 	// was left out. When the whole view fits with its own, shorter footer,
 	// only that much is kept, so a limit of exactly the full length shows
@@ -272,13 +287,22 @@ func (g viewGroup) room(limit, used, forGlobal int) (room int, capped bool) {
 	return room, capped
 }
 
-// viewHead is the view's first line.
-func viewHead(f *File, v View) string {
+// viewHead is the view's first lines: what it is, then what its notes
+// are, and what the foreign mark says when a line may carry it.
+func viewHead(f *File, v View, groups []viewGroup) string {
 	sessions := "sessions"
 	if f.Header.Sessions == 1 {
 		sessions = "session"
 	}
-	return fmt.Sprintf("# BIMRI memory (%s): %d %s, last maintained %s", v.Name, f.Header.Sessions, sessions, lastMaintained(f.Header))
+	head := fmt.Sprintf("# BIMRI memory (%s): %d %s, last maintained %s\n%s", v.Name, f.Header.Sessions, sessions, lastMaintained(f.Header), NotInstructions)
+	for _, g := range groups {
+		for _, l := range g.lines {
+			if strings.Contains(l.text, foreignMark) {
+				return head + " " + ForeignLegend
+			}
+		}
+	}
+	return head
 }
 
 // viewFooter is the view's last line, when left of its total items are
@@ -351,7 +375,7 @@ func tier2Group(e *Entry, days int) int {
 
 const tier1Heading = "## Core intelligence (Tier 1, never decays)"
 
-func tier1Note(n *Note) string { return "- note: " + strings.Join(trimmed(n.Lines), " ") }
+func tier1Note(n *Note) string { return "- note: " + Inert(strings.Join(trimmed(n.Lines), " ")) }
 
 // LastingShare is the share of the context limit, in percent, that what
 // lasts - Tier 1 and the decisions (Tier 2 importance 5) - may take in the
@@ -374,14 +398,14 @@ func Lasting(f *File) (tier1, decisions int) {
 	for _, b := range f.Tiers[0].Blocks {
 		switch {
 		case b.Entry != nil:
-			tier1 += viewEntryLength(b.Entry, false) + 1
+			tier1 += viewEntryLength(b.Entry, false, "") + 1
 		case b.Note != nil:
 			tier1 += Length(tier1Note(b.Note)) + 1
 		}
 	}
 	for _, b := range f.Tiers[1].Blocks { // not Entries: no list of 10,000
 		if e := b.Entry; e != nil && e.Importance >= 5 {
-			decisions += viewEntryLength(e, true) + 1
+			decisions += viewEntryLength(e, true, "") + 1
 		}
 	}
 	return tier1, decisions
@@ -443,17 +467,17 @@ func (g *viewGroup) add(text string, item bool) {
 }
 
 // addEntry adds a Tier 2 entry's line (with its weight). Once the group's
-// lines alone are longer than the whole view (limit), a line could never
-// be shown: the entry is still counted (hidden), but its line is not
-// built. At 10,000 entries building them was most of the
+// lines alone are longer than the whole view (v.Limit), a line could
+// never be shown: the entry is still counted (hidden), but its line is
+// not built. At 10,000 entries building them was most of the
 // view's cost. Every sum of lengths the view compares with its limit
 // stays over it, so what is shown does not change.
-func (g *viewGroup) addEntry(e *Entry, limit int) {
-	if g.built > limit && !buildEveryLine {
+func (g *viewGroup) addEntry(e *Entry, v View) {
+	if g.built > v.Limit && !buildEveryLine {
 		g.hidden++
 		return
 	}
-	text := viewEntry(e, true)
+	text := viewEntry(e, true, v.mark(e.ID))
 	g.built += Length(text) + 1
 	g.add(text, true)
 }
@@ -464,24 +488,26 @@ func (g *viewGroup) addEntry(e *Entry, limit int) {
 // them all (most of the view's cost at 10,000 entries), it heaps them
 // and takes them off the top only while lines are built: keptOrder is a
 // total order, so these are the sort's first lines (TestAddRankedIsTheSort).
-func (g *viewGroup) addRanked(ranked []rankedEntry, limit int) {
+func (g *viewGroup) addRanked(ranked []rankedEntry, v View) {
 	if buildEveryLine {
 		slices.SortFunc(ranked, keptOrder)
 		for _, r := range ranked {
-			g.addEntry(r.e, limit)
+			g.addEntry(r.e, v)
 		}
 		return
 	}
 	h := rankHeap(ranked)
 	h.init()
-	for len(h) > 0 && g.built <= limit {
-		g.addEntry(h.pop().e, limit)
+	for len(h) > 0 && g.built <= v.Limit {
+		g.addEntry(h.pop().e, v)
 		h = h[:len(h)-1]
 	}
 	g.hidden += len(h)
 }
 
-func viewEntry(e *Entry, withWeight bool) string {
+// viewEntry is an entry's line in the view; mark, when not empty, follows
+// its tags (foreignMark). Its text is made Inert.
+func viewEntry(e *Entry, withWeight bool, mark string) string {
 	// Built by hand, not with fmt: the view writes every entry it shows.
 	var b strings.Builder
 	b.Grow(48 + len(e.Text) + len(e.ID) + 16*len(e.Tags))
@@ -509,19 +535,21 @@ func viewEntry(e *Entry, withWeight bool) string {
 		}
 		b.WriteByte(']')
 	}
+	b.WriteString(mark)
 	b.WriteString(": ")
-	b.WriteString(e.Text)
+	b.WriteString(Inert(e.Text))
 	b.WriteString(" (id ")
 	b.WriteString(e.ID)
 	b.WriteByte(')')
 	return b.String()
 }
 
-// viewEntryLength is Length(viewEntry(e, withWeight)) without building
-// the line: Lasting measures every decision, thousands in a big file, on
-// every SessionStart. Every part meets the next at an ASCII character,
-// so the parts' lengths add up; TestViewEntryLength keeps the two equal.
-func viewEntryLength(e *Entry, withWeight bool) int {
+// viewEntryLength is Length(viewEntry(e, withWeight, mark)) without
+// building the line: Lasting measures every decision, thousands in a big
+// file, on every SessionStart. Every part meets the next at an ASCII
+// character, so the parts' lengths add up; TestViewEntryLength keeps the
+// two equal.
+func viewEntryLength(e *Entry, withWeight bool, mark string) int {
 	var num [24]byte
 	n := len("- ") + len(" imp ") + len(": ") + len(" (id ") + len(")")
 	if e.Importance >= 0 && e.Importance <= 9 {
@@ -546,7 +574,7 @@ func viewEntryLength(e *Entry, withWeight bool) int {
 			n += Length(t)
 		}
 	}
-	return n + Length(e.Text) + Length(e.ID)
+	return n + len(mark) + Length(Inert(e.Text)) + Length(e.ID)
 }
 
 func lastMaintained(h Header) string {

@@ -40,6 +40,9 @@ type Tx struct {
 	// settled is the pass stamp File is known to match, when it came
 	// from a Snapshot: a plain pass under it would change nothing.
 	settled string
+	// prov is which of the file's items were recorded here (see
+	// store_provenance.go).
+	prov provenance
 }
 
 // Maintain runs the session-end pass on the transaction's file and queues
@@ -157,6 +160,7 @@ func (s *Store) begin(path string, snap *Snapshot) (*Tx, []byte, error) {
 		}
 		tx.read = old
 	}
+	tx.prov = s.beginProvenance(tx.File)
 	return tx, old, nil
 }
 
@@ -196,5 +200,6 @@ func (s *Store) finish(tx *Tx, path string, old []byte) (Result, error) {
 	if tx.pass != nil && tx.pass == tx.File {
 		s.savePassStamp(next.size, next.crc, tx.stamp)
 	}
+	s.finishProvenance(tx.prov, tx.File, res.Changed)
 	return res, s.saveTxState(tx)
 }
