@@ -59,23 +59,53 @@ func (s *Store) stateDir() (string, error) {
 // lock takes the workspace lock, waiting at most LockTimeout. It locks a
 // sidecar file, never bimri.md: an atomic rename replaces bimri.md, and a
 // lock on the replaced file would guard nothing.
+//
+// A lock is on a file, not on its name. When the state folder is removed
+// while the lock is held or waited for (git clean -fdX removes ignored
+// files), the next writer creates a new lock file and locks that, and two
+// writers would be in. So, as go-internal's lockedfile reasons about its
+// well-known files, a lock taken counts only if its path still names the
+// file that is locked; otherwise it is let go and taken again on the file
+// the path names now.
 func (s *Store) lock() (func(), error) {
+	deadline := time.Now().Add(s.lockTimeout)
+	for {
+		unlock, held, err := s.lockOnce(time.Until(deadline))
+		if err != nil || held() {
+			return unlock, err
+		}
+		unlock() // the file locked is gone from its name
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("%w: the lock file was replaced while it was waited for", ErrBusy)
+		}
+	}
+}
+
+// lockOnce takes the lock file as its path names it now, waiting at most
+// wait, and returns what lets it go and what says whether the path still
+// names the file locked.
+func (s *Store) lockOnce(wait time.Duration) (unlock func(), held func() bool, err error) {
 	dir, err := s.stateDir()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	lockPath := filepath.Join(dir, "lock")
 	// The lock file is created if missing; never through a link, which
 	// would create a file wherever it points.
 	if info, err := os.Lstat(lockPath); err == nil && !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("lock %s is not a regular file (a link or special file); refusing to use it", lockPath)
+		return nil, nil, fmt.Errorf("lock %s is not a regular file (a link or special file); refusing to use it", lockPath)
 	}
 	fl := flock.New(lockPath)
-	unlock := func() { _ = fl.Unlock() }
+	release := func() { _ = fl.Unlock() }
+	held = func() bool {
+		locked, err := fl.Stat() // the open file's own
+		named, err2 := os.Lstat(lockPath)
+		return err == nil && err2 == nil && os.SameFile(locked, named)
+	}
 	if ok, err := fl.TryLock(); err != nil {
-		return nil, fmt.Errorf("lock %s: %w", fl.Path(), err)
+		return nil, nil, fmt.Errorf("lock %s: %w", fl.Path(), err)
 	} else if ok {
-		return unlock, nil
+		return release, held, nil
 	}
 	// Wait in the kernel (a blocking flock) rather than by polling. With
 	// dozens of writers on two cores, pollers waking every few
@@ -86,21 +116,21 @@ func (s *Store) lock() (func(), error) {
 	// the abandoned waiter, should it get the lock later, lets it go at once.
 	got := make(chan error, 1)
 	go func() { got <- fl.Lock() }()
-	timer := time.NewTimer(s.lockTimeout)
+	timer := time.NewTimer(max(wait, 0))
 	defer timer.Stop()
 	select {
 	case err := <-got:
 		if err != nil {
-			return nil, fmt.Errorf("lock %s: %w", fl.Path(), err)
+			return nil, nil, fmt.Errorf("lock %s: %w", fl.Path(), err)
 		}
-		return unlock, nil
+		return release, held, nil
 	case <-timer.C:
 		go func() {
 			if <-got == nil {
-				unlock()
+				release()
 			}
 		}()
-		return nil, fmt.Errorf("%w: another bimri-hook held %s for %s", ErrBusy, fl.Path(), s.lockTimeout)
+		return nil, nil, fmt.Errorf("%w: another bimri-hook held %s for %s", ErrBusy, fl.Path(), s.lockTimeout)
 	}
 }
 
