@@ -5,6 +5,7 @@ package memfile
 // reading it are kept together; its format is archive.go's.
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -43,7 +44,7 @@ func (s *Store) writeArchive(items []Removal) (*archiveAppend, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, s.sideMode())
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", s.names.Archive, err)
 	}
@@ -53,8 +54,16 @@ func (s *Store) writeArchive(items []Removal) (*archiveAppend, error) {
 	}
 	buf := RenderArchived(items, day)
 	created := false
-	if info, err := f.Stat(); err == nil && info.Size() == 0 {
+	info, err := f.Stat()
+	switch {
+	case err == nil && info.Size() == 0:
 		buf, created = append([]byte(ArchiveHeading), buf...), true // once per archive
+	case err == nil && endsWith(f, info.Size(), buf):
+		// The same records end the archive already: a write whose rename
+		// failed appended them (a bimri.md that cannot be replaced, or
+		// one that changed and is being updated again). Once is enough.
+		a.f = f
+		return a, nil
 	}
 	if _, err := f.Write(buf); err != nil {
 		f.Close()
@@ -143,4 +152,16 @@ func (s *Store) ArchivedEntries() []Entry {
 		}
 	}
 	return out
+}
+
+// endsWith says whether the file f, of size bytes, ends with tail.
+func endsWith(f *os.File, size int64, tail []byte) bool {
+	if int64(len(tail)) > size || len(tail) == 0 {
+		return false
+	}
+	got := make([]byte, len(tail))
+	if _, err := f.ReadAt(got, size-int64(len(tail))); err != nil {
+		return false
+	}
+	return bytes.Equal(got, tail)
 }

@@ -56,7 +56,7 @@ func (s *Store) setAside(path string, broken []byte) (string, error) {
 		if n > 1 {
 			aside = fmt.Sprintf("%s-%d", stamp, n)
 		}
-		f, err := os.OpenFile(aside, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err := os.OpenFile(aside, os.O_WRONLY|os.O_CREATE|os.O_EXCL, s.sideMode())
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -120,7 +120,7 @@ func (s *Store) Restore() (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("write %s: %w", s.names.Memory, err)
 	}
-	if err := s.commit(path, current, file, out); err != nil {
+	if err := s.commit(path, current, file, out, nil); err != nil {
 		return Result{}, err
 	}
 	return Result{Changed: true, Notice: notice}, nil

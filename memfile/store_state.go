@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bimri/bimri-hook/internal/atomicfile"
 	"github.com/bimri/bimri-hook/internal/safefile"
 )
 
@@ -77,13 +78,27 @@ func stateKey(key string) string {
 // transaction began; only if it has gone since is it made again, rather
 // than checked again before every write (some twenty system calls each).
 func (s *Store) writeState(path string, data []byte) error {
-	err := writeAtomic(path, data, nil, false)
+	opt := atomicfile.Options{NoSync: true, NewPerm: s.sideMode()}
+	err := atomicfile.WriteFile(path, data, opt)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, err = s.stateDir(); err == nil {
-			err = writeAtomic(path, data, nil, false)
+			err = atomicfile.WriteFile(path, data, opt)
 		}
 	}
 	return err
+}
+
+// sideMode is the mode a new side file (the archive, a set-aside copy,
+// session state) is created with, before the umask: bimri.md's own, so
+// that what a user made private (chmod 600 bimri.md) stays private in
+// every file that holds its text, and at least writable by its owner.
+// Without a bimri.md, 0o666 as os.Create, which the umask narrows.
+func (s *Store) sideMode() fs.FileMode {
+	info, err := os.Stat(s.Path(s.names.Memory))
+	if err != nil {
+		return 0o666
+	}
+	return info.Mode().Perm() | 0o200
 }
 
 // PruneState removes per-session state older than age, so the state folder

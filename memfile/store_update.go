@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/atomicfile"
@@ -43,6 +44,9 @@ type Tx struct {
 	// prov is which of the file's items were recorded here (see
 	// store_provenance.go).
 	prov provenance
+	// mark is bimri.md as read, to tell whether it changed before the
+	// write renames a new one in place.
+	mark readMark
 }
 
 // Maintain runs the session-end pass on the transaction's file and queues
@@ -111,14 +115,78 @@ func (s *Store) UpdateFrom(snap *Snapshot, fn func(tx *Tx) error) (Result, error
 	if err != nil {
 		return Result{}, err
 	}
-	tx, old, err := s.begin(path, snap)
+	// bimri.md can change under the lock: an editor, git (a checkout, a
+	// pull) or a writer whose lock file was removed write it without
+	// taking the lock. The write checks, just before its rename, that the
+	// file is still the one read, and when it is not, the whole
+	// transaction runs again on what the file is now: a change made
+	// meanwhile is never renamed away. Every transaction function only
+	// sets what it returns and what the Tx holds, so running it again
+	// gives what running it once on the new file would.
+	for attempt := 1; ; attempt++ {
+		tx, old, err := s.begin(path, snap)
+		if err != nil {
+			return Result{}, err
+		}
+		if err := fn(tx); err != nil {
+			return Result{}, err
+		}
+		res, err := s.finish(tx, path, old)
+		if !errors.Is(err, errChanged) {
+			return res, err
+		}
+		if attempt == maxAttempts {
+			return res, fmt.Errorf("%w: %s changed %d times while bimri-hook updated it; left it as it is", ErrBusy, s.names.Memory, attempt)
+		}
+		snap = nil // read it again
+	}
+}
+
+// maxAttempts bounds how often a transaction runs again on a bimri.md
+// that keeps changing under it.
+const maxAttempts = 5
+
+// errChanged means bimri.md is no longer the file the transaction read.
+var errChanged = errors.New("changed since it was read")
+
+// readMark is bimri.md as a transaction read it: what says, just before
+// the rename, whether it is still that file.
+type readMark struct {
+	exists bool
+	info   fs.FileInfo
+	data   []byte
+}
+
+// markRead records the file at path, whose bytes data are as read. A
+// file that changed between the read and the stat has another size, and
+// is then compared byte for byte.
+func markRead(path string, data []byte) readMark {
+	info, err := os.Stat(path)
 	if err != nil {
-		return Result{}, err
+		return readMark{}
 	}
-	if err := fn(tx); err != nil {
-		return Result{}, err
+	if info.Size() != int64(len(data)) {
+		info = nil
 	}
-	return s.finish(tx, path, old)
+	return readMark{exists: true, info: info, data: data}
+}
+
+// unchanged says whether path is still the file m recorded: the same
+// file with the same size and time, or else the same bytes (a touch, or
+// an editor saving what was there, changes nothing).
+func (m readMark) unchanged(path string) bool {
+	info, err := os.Stat(path)
+	if !m.exists {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	if err != nil {
+		return false
+	}
+	if m.info != nil && os.SameFile(info, m.info) && info.Size() == m.info.Size() && info.ModTime().Equal(m.info.ModTime()) {
+		return true
+	}
+	data, err := safefile.Read(path, MaxMemorySize)
+	return err == nil && bytes.Equal(data, m.data)
 }
 
 // begin reads the memory file at path under the lock into a new
@@ -128,6 +196,7 @@ func (s *Store) UpdateFrom(snap *Snapshot, fn func(tx *Tx) error) (Result, error
 // read (recover).
 func (s *Store) begin(path string, snap *Snapshot) (*Tx, []byte, error) {
 	tx := &Tx{store: s, state: map[string][]byte{}, stateSet: map[string][]byte{}}
+	defer func() { tx.mark = markRead(path, tx.read) }()
 	// A snapshot's file is compared in place: reading it again into a
 	// new buffer would touch as many fresh pages as it has.
 	var old []byte
@@ -188,7 +257,7 @@ func (s *Store) finish(tx *Tx, path string, old []byte) (Result, error) {
 	}
 	if next.file != nil {
 		s.step() // the new file is written, not yet synced
-		if err := s.commit(path, old, next.file, tx.Archive); err != nil {
+		if err := s.commit(path, old, next.file, tx.Archive, func() bool { return tx.mark.unchanged(path) }); err != nil {
 			return res, err
 		}
 		res.Changed = true

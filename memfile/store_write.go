@@ -118,7 +118,12 @@ func (n *newFile) put(data []byte) error {
 // backup is put in place, then the new file; one folder sync makes both
 // renames durable when the files share a folder, as they do unless a
 // symlink says otherwise.
-func (s *Store) commit(path string, old []byte, file *atomicfile.Pending, archive []Removal) error {
+//
+// unchanged (nil: no check) says whether path is still the file the new
+// one was made from; when it says no, just before the backup is taken
+// and again just before the rename, nothing is put in place and commit
+// returns errChanged.
+func (s *Store) commit(path string, old []byte, file *atomicfile.Pending, archive []Removal, unchanged func() bool) error {
 	arc, err := s.writeArchive(archive)
 	if err != nil {
 		file.Abort()
@@ -135,6 +140,10 @@ func (s *Store) commit(path string, old []byte, file *atomicfile.Pending, archiv
 		return fmt.Errorf("write %s: %w", s.names.Memory, err)
 	}
 	dirs := []string{filepath.Dir(path)}
+	if unchanged != nil && !unchanged() {
+		file.Abort()
+		return errChanged
+	}
 	if old != nil {
 		backup, err := s.backup(path, old)
 		if err != nil {
@@ -152,6 +161,10 @@ func (s *Store) commit(path string, old []byte, file *atomicfile.Pending, archiv
 		// A kill here leaves the backup as the memory file's own inode
 		// under a second name: healBackup mends it next time.
 		s.step()
+	}
+	if unchanged != nil && !unchanged() {
+		file.Abort()
+		return errChanged
 	}
 	if err := file.Commit(); err != nil {
 		if old != nil {
