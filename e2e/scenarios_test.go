@@ -269,7 +269,14 @@ func rememberFromBlock(text string) (line string, ok bool) {
 	rest := text[i+len(stopBlockMarker):]
 	for _, l := range strings.Split(rest, "\n") {
 		if strings.Contains(l, " remember ") {
-			return strings.TrimSpace(l), true
+			// The nudge is one line (the user sees it whole): a sentence,
+			// then after ": " the command, as a model reads it.
+			parts := strings.Split(l, ": ")
+			for j := len(parts) - 1; j >= 0; j-- {
+				if strings.Contains(parts[j], " remember ") {
+					return strings.TrimSpace(strings.Join(parts[j:], ": ")), true
+				}
+			}
 		}
 	}
 	return "", true
