@@ -100,6 +100,7 @@ func maintainInPlace(out *File, today time.Time, cfg Config, opt Options) Report
 	rep := Report{Budgets: cfg.Budgets}
 	applyConfig(out, cfg)
 	dateUndated(out, today, &rep)
+	clampFuture(out, today, &rep)
 	if opt.Deep {
 		rep.Deep = &DeepReport{}
 		mergeDuplicates(out, &rep)
@@ -181,6 +182,30 @@ func dateUndated(f *File, today time.Time, rep *Report) {
 			if e := b.Entry; e != nil && e.Date.IsZero() {
 				e.Date = today
 				rep.Converted = append(rep.Converted, fmt.Sprintf("entry %s had no date; it is dated %s, the day of this pass", e.ID, today.Format(dateLayout)))
+			}
+		}
+	}
+}
+
+// clampFuture dates today every entry dated after today, and says so: a
+// clock set ahead (a VM, a laptop's battery) dated it, and left so it
+// would stay in the view's latest work, fresh, until that day came.
+func clampFuture(f *File, today time.Time, rep *Report) {
+	for t := 1; t <= 2; t++ {
+		for _, b := range f.Tiers[t-1].Blocks {
+			if e := b.Entry; e != nil && e.Date.After(today) {
+				rep.Converted = append(rep.Converted, fmt.Sprintf("entry %s was dated %s, after the day of this pass (a clock set ahead?); it is dated %s", e.ID, e.Date.Format(dateLayout), today.Format(dateLayout)))
+				e.Date = today
+			}
+		}
+	}
+	for _, b := range f.Tiers[2].Blocks {
+		if p := b.Pattern; p != nil {
+			if p.Last.After(today) {
+				p.Last = today
+			}
+			if p.First.After(p.Last) {
+				p.First = p.Last
 			}
 		}
 	}

@@ -724,3 +724,28 @@ func TestMaintainDeepCountsKnownEvidence(t *testing.T) {
 	is.Equal(fxPatternByTag(deep, "api").Level, memfile.Developing)
 	is.Equal(len(fxPatternByTag(deep, "api").Evidence), 5)
 }
+
+// An entry dated in the future (a clock set ahead) is dated today by the
+// pass, and the report says so: left as it was, it would stay fresh, in
+// the view's latest work, until that day came.
+func TestFutureDateIsClampedToToday(t *testing.T) {
+	is := is.New(t)
+	f, _ := fxParse(t, fxDoc("", fxEntry(3, "2036-01-01", "ops", "Recorded with the clock set ahead.")+fxEntry(3, fxAgo(5), "ops", "An ordinary entry."), ""))
+	out, rep := memfile.Maintain(f, fxToday, memfile.DefaultConfig(), memfile.Options{})
+	e := fxByText(out, "Recorded with the clock set ahead.")
+	is.True(e != nil)
+	is.Equal(e.Date, fxToday)
+	is.True(len(rep.Converted) == 1 && strings.Contains(rep.Converted[0], "2036-01-01"))
+	// Two days later it is no longer the latest work.
+	later, _ := memfile.Maintain(out, fxToday.AddDate(0, 0, 2), memfile.DefaultConfig(), memfile.Options{})
+	view := memfile.ContextView(later, memfile.View{Limit: 10000})
+	latest := ""
+	if i := strings.Index(view, "## Latest work"); i >= 0 {
+		latest = view[i:]
+		if j := strings.Index(latest, "\n## "); j >= 0 {
+			latest = latest[:j]
+		}
+	}
+	is.True(strings.Contains(view, "clock set ahead"))
+	is.True(!strings.Contains(latest, "clock set ahead"))
+}
