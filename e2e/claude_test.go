@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/slowtest"
-	"github.com/gofrs/flock"
 	"github.com/tidwall/gjson"
 )
 
@@ -56,143 +55,27 @@ type onceResult struct {
 	dir  string // a temporary folder to remove in TestMain, if any
 }
 
-var (
-	claudeInstall onceResult
-	bimriBuild    onceResult
-)
+var bimriBuild onceResult
 
-// claudeCacheDir is where the npm install lives between test runs:
-// $BIMRI_E2E_CACHE/claude-code-<version> when BIMRI_E2E_CACHE is set, else
-// the user cache dir. The version is always part of the name so bumping
-// claudeVersion never reuses an install of another release.
-func claudeCacheDir() (string, error) {
-	base := os.Getenv("BIMRI_E2E_CACHE")
-	if base == "" {
-		uc, err := os.UserCacheDir()
-		if err != nil {
-			return "", fmt.Errorf("find a cache folder (set BIMRI_E2E_CACHE): %w", err)
+// claudeCode is the npm package of the Claude Code client.
+var claudeCode = npmPackage{
+	Name: "@anthropic-ai/claude-code", Version: claudeVersion, Cache: "claude-code",
+	Find: findClaudeBinary,
+	Check: func(ctx context.Context, bin string) error {
+		ver, err := exec.CommandContext(ctx, bin, "--version").CombinedOutput()
+		if err != nil || !strings.Contains(string(ver), claudeVersion) {
+			return fmt.Errorf("%s does not run as Claude Code %s: %v: %s", bin, claudeVersion, err, ver)
 		}
-		base = filepath.Join(uc, "bimri-hook-e2e")
-	}
-	return filepath.Join(base, "claude-code-"+claudeVersion), nil
+		return nil
+	},
 }
 
 // installClaude returns the path of the native claude binary of Claude Code
-// claudeVersion, installing it with npm into the cache folder the first time.
-// A test that runs the client is a slow one: `go test ./...` skips it, and
-// BIMRI_SLOW=1 (make test) runs it (slowtest.Gate). Once asked for, a
-// missing npm or a failed install fails the test: an end-to-end suite that
-// silently skips would report green while testing nothing.
+// claudeVersion, installing it with npm into the cache folder the first
+// time (installNPM).
 func installClaude(t testing.TB) string {
 	t.Helper()
-	slowtest.Gate(t)
-	claudeInstall.mu.Lock()
-	defer claudeInstall.mu.Unlock()
-	if !claudeInstall.done {
-		start := time.Now()
-		claudeInstall.path, claudeInstall.err = installClaudeLocked()
-		claudeInstall.done = true
-		if claudeInstall.err == nil {
-			t.Logf("claude code %s ready at %s (%v)", claudeVersion, claudeInstall.path, time.Since(start).Round(time.Millisecond))
-		}
-	}
-	if claudeInstall.err != nil {
-		t.Fatalf("cannot run the end-to-end tests without Claude Code %s: %v", claudeVersion, claudeInstall.err)
-	}
-	return claudeInstall.path
-}
-
-// installMarker names the file, written last, that says an install folder is
-// complete and which binary in it to run.
-const installMarker = ".bimri-e2e-installed"
-
-func installClaudeLocked() (string, error) {
-	dir, err := claudeCacheDir()
-	if err != nil {
-		return "", err
-	}
-	if bin, ok := installedClaude(dir); ok {
-		return bin, nil
-	}
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		return "", fmt.Errorf("npm is not on PATH; install Node.js and npm so the tests can fetch @anthropic-ai/claude-code@%s: %w", claudeVersion, err)
-	}
-	parent := filepath.Dir(dir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return "", fmt.Errorf("create cache folder: %w", err)
-	}
-	// Another test binary (go test ./... runs packages in parallel, and CI
-	// may run several jobs) can be installing into the same cache; the file
-	// lock makes the second one wait and then reuse the first one's install.
-	lock := flock.New(dir + ".lock")
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	locked, err := lock.TryLockContext(ctx, 250*time.Millisecond)
-	if err != nil || !locked {
-		return "", fmt.Errorf("lock %s: %v", lock.Path(), err)
-	}
-	defer lock.Unlock()
-	if bin, ok := installedClaude(dir); ok {
-		return bin, nil
-	}
-
-	// Install beside the final folder and rename it into place, so a run
-	// killed halfway leaves a stray temp folder, never a half-installed
-	// cache that the next run would trust.
-	tmp, err := os.MkdirTemp(parent, filepath.Base(dir)+".tmp-*")
-	if err != nil {
-		return "", fmt.Errorf("create temp install folder: %w", err)
-	}
-	defer os.RemoveAll(tmp) // a no-op after a successful rename
-	// MkdirTemp makes the folder private; the cache is meant to be reused.
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return "", err
-	}
-	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", tmp,
-		"@anthropic-ai/claude-code@"+claudeVersion)
-	cmd.Dir = tmp
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("npm install @anthropic-ai/claude-code@%s failed: %v\n%s", claudeVersion, err, out)
-	}
-	rel, err := findClaudeBinary(tmp)
-	if err != nil {
-		return "", fmt.Errorf("%w\nnpm output:\n%s", err, out)
-	}
-	ver, err := exec.CommandContext(ctx, filepath.Join(tmp, rel), "--version").CombinedOutput()
-	if err != nil || !strings.Contains(string(ver), claudeVersion) {
-		return "", fmt.Errorf("installed %s does not run as Claude Code %s: %v: %s", rel, claudeVersion, err, ver)
-	}
-	if err := os.WriteFile(filepath.Join(tmp, installMarker), []byte(rel+"\n"), 0o644); err != nil {
-		return "", fmt.Errorf("write install marker: %w", err)
-	}
-	// A folder without the marker is a leftover of an interrupted install
-	// from before this lock existed; replace it.
-	if err := os.RemoveAll(dir); err != nil {
-		return "", fmt.Errorf("remove incomplete install %s: %w", dir, err)
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		return "", fmt.Errorf("move install into place: %w", err)
-	}
-	bin, ok := installedClaude(dir)
-	if !ok {
-		return "", fmt.Errorf("install in %s vanished after rename", dir)
-	}
-	return bin, nil
-}
-
-// installedClaude reports the binary of a complete install in dir.
-func installedClaude(dir string) (string, bool) {
-	rel, err := os.ReadFile(filepath.Join(dir, installMarker))
-	if err != nil {
-		return "", false
-	}
-	bin := filepath.Join(dir, strings.TrimSpace(string(rel)))
-	if fi, err := os.Stat(bin); err != nil || fi.IsDir() {
-		return "", false
-	}
-	return bin, true
+	return installNPM(t, claudeCode)
 }
 
 // findClaudeBinary returns, relative to prefix, the native claude binary an
@@ -222,9 +105,10 @@ func findClaudeBinary(prefix string) (string, error) {
 }
 
 // buildBimriHook builds github.com/bimri/bimri-hook/cmd/bimri-hook once per
-// test binary and returns the executable's path, so scenarios run the real
-// binary a user installs rather than calling its packages in-process. Only
-// the slow tests use it, so it is gated as installClaude is.
+// test binary, with bimri-hook-mcp beside it as make build leaves them,
+// and returns the executable's path, so scenarios run the real binary a
+// user installs rather than calling its packages in-process. Only the
+// slow tests use it, so it is gated as installClaude is.
 func buildBimriHook(t testing.TB) string {
 	t.Helper()
 	slowtest.Gate(t)
@@ -242,12 +126,12 @@ func buildBimriHook(t testing.TB) string {
 				return "", err
 			}
 			bimriBuild.dir = dir
-			out := filepath.Join(dir, "bimri-hook")
-			cmd := exec.Command(goBin, "build", "-o", out, "github.com/bimri/bimri-hook/cmd/bimri-hook")
+			cmd := exec.Command(goBin, "build", "-o", dir+string(filepath.Separator),
+				"github.com/bimri/bimri-hook/cmd/bimri-hook", "github.com/bimri/bimri-hook/cmd/bimri-hook-mcp")
 			if msg, err := cmd.CombinedOutput(); err != nil {
 				return "", fmt.Errorf("go build: %v\n%s", err, msg)
 			}
-			return out, nil
+			return filepath.Join(dir, "bimri-hook"), nil
 		}()
 	}
 	if bimriBuild.err != nil {
