@@ -187,13 +187,22 @@ func dateUndated(f *File, today time.Time, rep *Report) {
 	}
 }
 
-// clampFuture dates today every entry dated after today, and says so: a
-// clock set ahead (a VM, a laptop's battery) dated it, and left so it
-// would stay in the view's latest work, fresh, until that day came.
+// futureGrace is how far ahead of the pass a date may be and be kept:
+// clocks a little apart (time zones, two machines sharing bimri.md
+// through git, sessions ending around midnight) date entries a day or
+// two ahead, and re-dating those would change honest dates. An entry
+// within it counts as recorded today (its age is never negative).
+const futureGrace = 7 * 24 * time.Hour
+
+// clampFuture dates today every entry dated more than futureGrace after
+// today, and says so: a clock set ahead (a VM, a laptop's battery) dated
+// it, and left so it would stay in the view's latest work, fresh, until
+// that day came.
 func clampFuture(f *File, today time.Time, rep *Report) {
+	limit := today.Add(futureGrace)
 	for t := 1; t <= 2; t++ {
 		for _, b := range f.Tiers[t-1].Blocks {
-			if e := b.Entry; e != nil && e.Date.After(today) {
+			if e := b.Entry; e != nil && e.Date.After(limit) {
 				rep.Converted = append(rep.Converted, fmt.Sprintf("entry %s was dated %s, after the day of this pass (a clock set ahead?); it is dated %s", e.ID, e.Date.Format(dateLayout), today.Format(dateLayout)))
 				e.Date = today
 			}
@@ -201,7 +210,7 @@ func clampFuture(f *File, today time.Time, rep *Report) {
 	}
 	for _, b := range f.Tiers[2].Blocks {
 		if p := b.Pattern; p != nil {
-			if p.Last.After(today) {
+			if p.Last.After(limit) {
 				p.Last = today
 			}
 			if p.First.After(p.Last) {

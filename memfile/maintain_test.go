@@ -749,3 +749,16 @@ func TestFutureDateIsClampedToToday(t *testing.T) {
 	is.True(strings.Contains(view, "clock set ahead"))
 	is.True(!strings.Contains(latest, "clock set ahead"))
 }
+
+// A date a few days ahead (clocks in other time zones, a machine sharing
+// the file through git) is kept: only a clock far ahead is corrected.
+func TestDateJustAheadIsKept(t *testing.T) {
+	is := is.New(t)
+	ahead := fxToday.AddDate(0, 0, 3)
+	f, _ := fxParse(t, fxDoc("", fxEntry(3, ahead.Format("2006-01-02"), "ops", "Recorded on a clock three days ahead."), ""))
+	out, rep := memfile.Maintain(f, fxToday, memfile.DefaultConfig(), memfile.Options{})
+	e := fxByText(out, "Recorded on a clock three days ahead.")
+	is.True(e != nil)
+	is.Equal(e.Date, ahead)
+	is.Equal(len(rep.Converted), 0)
+}
