@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -121,6 +122,62 @@ func TestMeasureHookOutputsInTUI(t *testing.T) {
 			}
 			sc := tuiSession(t, s, "hello", want)
 			t.Logf("measured: Stop answer %s shows the user:\n%s", v.answer, sc)
+			for _, want := range v.shown {
+				if !strings.Contains(sc, want) {
+					t.Errorf("the user was not shown %q", want)
+				}
+			}
+			for _, not := range v.hidden {
+				if strings.Contains(sc, not) {
+					t.Errorf("the user was shown %q", not)
+				}
+			}
+		})
+	}
+}
+
+// TestMeasureStartAndPromptOutputsInTUI: what does the interactive client
+// (2.1.332) show the user of a SessionStart or UserPromptSubmit answer?
+// The memory goes to the model as additionalContext; what bimri-hook
+// tells the user (a conversion notice, a restored backup) as a
+// systemMessage. The screen is logged, and each variant asserts what it
+// shows of the text for the model and of the line for the user.
+func TestMeasureStartAndPromptOutputsInTUI(t *testing.T) {
+	const detail, short = "DETAIL-FOR-MODEL", "SHORT-FOR-USER"
+	variants := []struct {
+		event, name, answer string
+		shown, hidden       []string
+	}{
+		{"SessionStart", "context", `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"DETAIL-FOR-MODEL line one\nline two"}}`, nil, []string{detail}},
+		{"SessionStart", "context+message", `{"systemMessage":"SHORT-FOR-USER","hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"DETAIL-FOR-MODEL line one\nline two"}}`, []string{short}, []string{detail}},
+		{"UserPromptSubmit", "context", `{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"DETAIL-FOR-MODEL line one\nline two"}}`, nil, []string{detail}},
+		{"UserPromptSubmit", "context+message", `{"systemMessage":"SHORT-FOR-USER","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"DETAIL-FOR-MODEL line one\nline two"}}`, []string{short}, []string{detail}},
+	}
+	for _, v := range variants {
+		t.Run(v.event+"/"+v.name, func(t *testing.T) {
+			t.Parallel()
+			var sawDetail atomic.Bool
+			api := newFakeAPI(t, func(r Recorded) Reply {
+				if !r.IsMain() {
+					return Reply{}
+				}
+				if strings.Contains(string(r.Body), "DETAIL-FOR-MODEL") {
+					sawDetail.Store(true)
+				}
+				return TextReply("TURN-DONE")
+			})
+			s := newSandbox(t, api)
+			hook := filepath.Join(t.TempDir(), "hook.sh")
+			script := "#!/bin/sh\ncat >/dev/null\nprintf '%s\\n' '" + v.answer + "'\n"
+			if err := os.WriteFile(hook, []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			s.WriteProjectSettings(t, hookSettings(func(string) string { return hook }, v.event))
+			sc := tuiSession(t, s, "hello", "TURN-DONE")
+			t.Logf("measured: %s answer %s shows the user:\n%s", v.event, v.answer, sc)
+			if !sawDetail.Load() {
+				t.Errorf("the model did not get the additionalContext")
+			}
 			for _, want := range v.shown {
 				if !strings.Contains(sc, want) {
 					t.Errorf("the user was not shown %q", want)

@@ -68,8 +68,9 @@ func systemMessage(msg string) Output {
 	return Output{JSON: map[string]any{"systemMessage": msg}}
 }
 
-// userMessage shows the user the messages that are not empty, one line
-// each, or answers nothing when all are.
+// userMessage shows the user the messages that are not empty, on one
+// line (the interface shows a systemMessage whole), or answers nothing
+// when all are.
 func userMessage(msgs ...string) Output {
 	var lines []string
 	for _, m := range msgs {
@@ -80,5 +81,5 @@ func userMessage(msgs ...string) Output {
 	if len(lines) == 0 {
 		return Output{}
 	}
-	return systemMessage(strings.Join(lines, "\n"))
+	return systemMessage(strings.Join(lines, " · "))
 }

@@ -279,13 +279,13 @@ func unreadInstructions(env Env) string {
 		rememberCommand(env, "", "N") + "\n" + forgetCommand(env, "re-recorded")
 }
 
-// maxConversionLines bounds the lines of the conversion report the user
-// sees; the rest are counted.
-const maxConversionLines = 30
-
-// conversionMessage tells the user, once, that the first pass over a
-// model-written file put it in the canonical form, and how each loosely
-// written line was read; "" when nothing was converted.
+// conversionMessage tells the user, once, in one line, that the pass put
+// a model-written file in the canonical form (how many loosely written
+// lines it read, and how it read the first) and what else it corrected
+// (a date far ahead, two patterns for one tag); "" when it did neither.
+// One line, because the interface shows a SessionStart's systemMessage
+// whole (e2e/TestMeasureStartAndPromptOutputsInTUI); the file as it was
+// stays in the backup for the user to compare.
 func conversionMessage(env Env, warnings []memfile.Warning, rep memfile.Report, f *memfile.File) string {
 	var how []string
 	for _, w := range warnings {
@@ -293,25 +293,32 @@ func conversionMessage(env Env, warnings []memfile.Warning, rep memfile.Report, 
 			how = append(how, w.String())
 		}
 	}
-	if len(how) == 0 {
+	if len(how) == 0 && len(rep.Converted) == 0 {
 		return ""
 	}
-	lines := len(how)
-	how = append(how, rep.Converted...)
-	var b strings.Builder
-	fmt.Fprintf(&b, "BIMRI converted %s to its canonical format, with IDs (once; until the next update the file as it was is in %s). %d lines written loosely were read:",
-		env.Store.Names().Memory, env.Store.Names().Backup, lines)
-	for i, h := range how {
-		if i == maxConversionLines {
-			fmt.Fprintf(&b, "\n- and %d more", len(how)-i)
+	names := env.Store.Names()
+	var parts []string
+	if len(how) > 0 {
+		read := "1 line written loosely was read"
+		if len(how) > 1 {
+			read = fmt.Sprintf("%d lines written loosely were read", len(how))
+		}
+		parts = append(parts, fmt.Sprintf("BIMRI converted %s to its canonical format, with IDs: %s, the first: %s", names.Memory, read, how[0]))
+	}
+	for i, c := range rep.Converted {
+		if i == 2 {
+			parts = append(parts, fmt.Sprintf("and %d more corrections", len(rep.Converted)-i))
 			break
 		}
-		b.WriteString("\n- " + h)
+		parts = append(parts, c)
+	}
+	if len(how) == 0 {
+		parts[0] = "BIMRI corrected " + names.Memory + ": " + parts[0]
 	}
 	if hasUnread(f) {
-		b.WriteString("\nSome lines still could not be read; they are kept as they were, and the agent is asked to re-record them.")
+		parts = append(parts, "some lines could not be read and are kept as they were")
 	}
-	return b.String()
+	return strings.Join(parts, "; ") + fmt.Sprintf(" (the file as it was is in %s until the next update).", names.Backup)
 }
 
 // nudgeReason is the Stop hook's nudge: record before stopping. Claude
