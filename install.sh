@@ -1,8 +1,10 @@
 #!/bin/sh
-# install.sh installs the bimri-hook binary of a release on Linux or macOS,
-# with no Go: it downloads the release archive for this machine and its
-# checksums.txt, checks the archive's SHA-256, and puts bimri-hook in
-# $BIMRI_BIN_DIR (default ~/.local/bin).
+# install.sh installs the programs of a bimri-hook release on Linux or
+# macOS, with no Go: it downloads the release archive for this machine and
+# its checksums.txt, checks the archive's SHA-256, and puts bimri-hook and
+# the two programs it runs, bimri-hook-mcp (bimri-hook mcp) and
+# bimri-hook-browse (bimri-hook browse), in $BIMRI_BIN_DIR (default
+# ~/.local/bin).
 #
 #   curl -fsSL https://raw.githubusercontent.com/bimri/bimri-hook/main/install.sh | sh
 #
@@ -55,14 +57,17 @@ get "$base/$archive" "$tmp/$archive" || fail "could not download $base/$archive"
 got=$(sha256 "$tmp/$archive")
 [ "$got" = "$want" ] || fail "$archive has SHA-256 $got, checksums.txt says $want: not installed"
 
-tar -xzf "$tmp/$archive" -C "$tmp" bimri-hook
+programs="bimri-hook bimri-hook-mcp bimri-hook-browse"
+tar -xzf "$tmp/$archive" -C "$tmp" $programs
 mkdir -p "$bindir"
 # Replace by rename, so a hook running the old binary meanwhile is not
 # cut off.
-mv -f "$tmp/bimri-hook" "$bindir/bimri-hook.new"
-chmod 755 "$bindir/bimri-hook.new"
-mv -f "$bindir/bimri-hook.new" "$bindir/bimri-hook"
-echo "installed bimri-hook $version in $bindir/bimri-hook"
+for p in $programs; do
+	mv -f "$tmp/$p" "$bindir/$p.new"
+	chmod 755 "$bindir/$p.new"
+	mv -f "$bindir/$p.new" "$bindir/$p"
+done
+echo "installed bimri-hook $version in $bindir: $programs"
 case ":$PATH:" in
 *":$bindir:"*) echo "$bindir is on PATH; next, in your project: bimri-hook install" ;;
 *) echo "$bindir is not on PATH: add it (export PATH=\"$bindir:\$PATH\" in your shell's profile), then in your project: bimri-hook install" ;;

@@ -70,8 +70,27 @@ func claudeCLI(t *testing.T, s *Sandbox, args ...string) string {
 	return string(out)
 }
 
+// pluginPath is where the release's plugin keeps a program for a
+// platform: bin/<program>.exe for windows-amd64, which Windows runs for
+// the hooks' and the MCP server's command bin/bimri-hook; else
+// libexec/<program>-<platform>, where the dispatcher bin/bimri-hook finds
+// the hook binary.
+func pluginPath(program, platform string) string {
+	if platform == "windows-amd64" {
+		return "bin/" + program + ".exe"
+	}
+	if strings.HasPrefix(platform, "windows-") {
+		return "libexec/" + program + "-" + platform + ".exe"
+	}
+	return "libexec/" + program + "-" + platform
+}
+
 // TestPluginValidates: `claude plugin validate` accepts the release's
-// plugin folder, which holds the six binaries, executable.
+// plugin folder, which holds, executable and built for their platform,
+// the hook binary, the MCP server and the terminal UI of each of the six
+// platforms, each companion where bimri-hook finds it: beside it, named
+// as it is with -mcp or -browse after bimri-hook. This machine's
+// dispatcher reaches both.
 func TestPluginValidates(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
@@ -80,16 +99,29 @@ func TestPluginValidates(t *testing.T) {
 	out := claudeCLI(t, s, "plugin", "validate", plugin)
 	t.Logf("claude plugin validate:\n%s", out)
 	is.True(strings.Contains(out, "Validation passed"))
-	for _, name := range []string{
-		"bin/bimri-hook", "bin/bimri-hook.exe",
-		"libexec/bimri-hook-linux-amd64", "libexec/bimri-hook-linux-arm64",
-		"libexec/bimri-hook-darwin-amd64", "libexec/bimri-hook-darwin-arm64",
-		"libexec/bimri-hook-windows-arm64.exe",
-	} {
-		info, err := os.Stat(filepath.Join(plugin, name))
-		is.NoErr(err)
-		is.Equal(info.Mode().Perm(), os.FileMode(0o755))
+	info, err := os.Stat(filepath.Join(plugin, "bin", "bimri-hook"))
+	is.NoErr(err)
+	is.Equal(info.Mode().Perm(), os.FileMode(0o755)) // the dispatcher
+	var size int64
+	for _, platform := range releasePlatforms {
+		hook := pluginPath("bimri-hook", platform)
+		for _, prog := range releasePrograms {
+			name := pluginPath(prog, platform)
+			// findMCPBinary's and findBrowse's rule (cmd/bimri-hook companion).
+			is.Equal(name, filepath.Dir(hook)+"/"+prog+strings.TrimPrefix(filepath.Base(hook), "bimri-hook"))
+			b, err := os.ReadFile(filepath.Join(plugin, name))
+			is.NoErr(err)
+			got, err := executablePlatform(b)
+			is.NoErr(err)
+			is.Equal(got, platform)
+			info, err := os.Stat(filepath.Join(plugin, name))
+			is.NoErr(err)
+			is.Equal(info.Mode().Perm(), os.FileMode(0o755))
+			size += info.Size()
+		}
 	}
+	t.Logf("the plugin's programs: %.1f MB for six platforms", float64(size)/1e6)
+	reachesCompanions(t, filepath.Join(plugin, "bin", "bimri-hook"), s.Workspace)
 }
 
 // TestScenario5Plugin: the release's plugin added and installed as a user

@@ -7,7 +7,8 @@
 #   1. the build cached for this plugin version in $CLAUDE_PLUGIN_DATA/bin;
 #   2. bimri-hook on PATH, when it is this version;
 #   3. in a development checkout only (the plugin folder holds go.mod), a
-#      build of the plugin's own source with Go, started in the background
+#      build of the plugin's own source with Go (bimri-hook, then
+#      bimri-hook-mcp and bimri-hook-browse beside it), started in the background
 #      (one at a time) so that no session waits for it: until it is done,
 #      SessionStart says so in one line and memory is off, or an older
 #      bimri-hook on PATH answers; the next event picks the build up.
@@ -75,17 +76,25 @@ fi
 lock=$data/bin/.build-$version.lock
 log=$data/bin/build-$version.log
 build() {
-	tmp=$data/bin/.bimri-hook-$version.$$$exe
+	tmp=$data/bin/.build-$version.$$
 	(
 		trap '' HUP
-		# Build under a name of our own, then rename: the rename is atomic,
-		# so an event never runs a half-written binary.
+		# Build under names of our own, then rename: the rename is atomic,
+		# so an event never runs a half-written binary. The hook binary
+		# first, so memory starts before its companions are built: the MCP
+		# server (bimri-hook mcp) and the terminal UI (bimri-hook browse),
+		# which it finds beside itself as bimri-hook-mcp-$version and
+		# bimri-hook-browse-$version.
 		if (cd "$root" && GOFLAGS="-mod=mod -buildvcs=false" go build -trimpath -tags urfave_cli_no_docs \
-			-ldflags "-s -w -X main.version=$version" -o "$tmp" ./cmd/bimri-hook) &&
-			mv -f "$tmp" "$bin"; then
+			-ldflags "-s -w -X main.version=$version" -o "$tmp/" ./cmd/bimri-hook) &&
+			mv -f "$tmp/bimri-hook$exe" "$bin" &&
+			(cd "$root" && GOFLAGS="-mod=mod -buildvcs=false" go build -trimpath \
+				-ldflags "-s -w -X main.version=$version" -o "$tmp/" ./cmd/bimri-hook-mcp ./cmd/bimri-hook-browse) &&
+			mv -f "$tmp/bimri-hook-mcp$exe" "$data/bin/bimri-hook-mcp-$version$exe" &&
+			mv -f "$tmp/bimri-hook-browse$exe" "$data/bin/bimri-hook-browse-$version$exe"; then
 			rm -f "$log"
 		fi
-		rm -f "$tmp"
+		rm -rf "$tmp"
 		rm -rf "$lock"
 	) </dev/null >"$log" 2>&1 &
 	echo $! >"$lock/pid"

@@ -200,12 +200,19 @@ func (l *launcher) fakeGo(fail bool) {
 echo "$PWD|$*" >>"` + l.goLog + `"
 while [ ! -e "` + l.release() + `" ]; do sleep 0.05; done
 ` + failure + `
+# -o DIR/ and the packages: one program in DIR for each, named as the
+# package's folder.
 while [ $# -gt 0 ]; do
-	if [ "$1" = -o ]; then out=$2; fi
+	case $1 in
+	-o) out=$2 ;;
+	./cmd/*)
+		mkdir -p "$out"
+		printf '#!/bin/sh\necho "built %s: $* bin=$BIMRI_HOOK_BIN"\ncat\n' "${1#./cmd/}" >"$out/${1#./cmd/}"
+		chmod +x "$out/${1#./cmd/}"
+		;;
+	esac
 	shift
 done
-printf '#!/bin/sh\necho "built: $* bin=$BIMRI_HOOK_BIN"\ncat\n' >"$out"
-chmod +x "$out"
 `
 	l.write(filepath.Join(l.fakes, "go"), script)
 }
@@ -238,7 +245,8 @@ cat
 `)
 }
 
-func (l *launcher) builds() []string {
+// goRuns are the fake go's runs, "dir|args" each.
+func (l *launcher) goRuns() []string {
 	b, err := os.ReadFile(l.goLog)
 	if os.IsNotExist(err) {
 		return nil
@@ -247,6 +255,18 @@ func (l *launcher) builds() []string {
 		l.t.Fatal(err)
 	}
 	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+}
+
+// builds are the builds the launcher started: each begins with the hook
+// binary's go build.
+func (l *launcher) builds() []string {
+	var starts []string
+	for _, r := range l.goRuns() {
+		if strings.HasSuffix(r, " ./cmd/"+Name) {
+			starts = append(starts, r)
+		}
+	}
+	return starts
 }
 
 // run runs the launcher as Claude Code does, with the event on stdin;
@@ -324,23 +344,33 @@ func TestLauncherBuildsInTheBackground(t *testing.T) {
 	is.NoErr(err)
 	is.True(strings.Contains(systemMessage(t, out), "building"))
 	l.finishBuild()
-	builds := l.builds()
-	is.Equal(len(builds), 1) // one build for all three events
-	dir, args, _ := strings.Cut(builds[0], "|")
-	is.Equal(dir, l.root) // built from the plugin's source
-	is.True(strings.HasPrefix(args, "build "))
-	is.True(strings.HasSuffix(args, " ./cmd/bimri-hook"))
-	is.True(strings.Contains(args, "-X main.version="+launcherVersion))
+	builds := l.goRuns()
+	// One build for all three events: the hook binary first, then its
+	// companions, the MCP server and the terminal UI.
+	is.Equal(len(builds), 2)
+	for i, suffix := range []string{" ./cmd/bimri-hook", " ./cmd/bimri-hook-mcp ./cmd/bimri-hook-browse"} {
+		dir, args, _ := strings.Cut(builds[i], "|")
+		is.Equal(dir, l.root) // built from the plugin's source
+		is.True(strings.HasPrefix(args, "build "))
+		is.True(strings.HasSuffix(args, suffix))
+		is.True(strings.Contains(args, "-X main.version="+launcherVersion))
+	}
 	entries, err := os.ReadDir(filepath.Dir(l.binary()))
 	is.NoErr(err)
-	is.Equal(len(entries), 1) // the binary: no temporary file, lock or log left behind
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	// The programs, named so that bimri-hook finds its companions beside
+	// it; no temporary file, lock or log left behind.
+	is.Equal(names, []string{Name + "-" + launcherVersion, Name + "-browse-" + launcherVersion, Name + "-mcp-" + launcherVersion})
 
 	out, _, err = l.run("second")
 	is.NoErr(err)
 	// Args and stdin pass through; the agent is given the plugin's
 	// bin/bimri-hook by its bare name.
-	is.Equal(out, "built: hook bin=bimri-hook\nsecond")
-	is.Equal(len(l.builds()), 1)
+	is.Equal(out, "built bimri-hook: hook bin=bimri-hook\nsecond")
+	is.Equal(len(l.goRuns()), 2)
 }
 
 // The cached binary runs with nothing on PATH: the path every event takes
@@ -466,7 +496,7 @@ func TestLauncherOtherVersionOnPathMeanwhile(t *testing.T) {
 	is.Equal(len(l.builds()), 1)
 	out, _, err = l.run("event")
 	is.NoErr(err)
-	is.Equal(out, "built: hook bin=bimri-hook\nevent") // the build, once done
+	is.Equal(out, "built bimri-hook: hook bin=bimri-hook\nevent") // the build, once done
 }
 
 // The plugin's own bin/bimri-hook on PATH is not taken for an installed

@@ -2,9 +2,7 @@ package main
 
 import (
 	"errors"
-	"os"
 	"os/exec"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 )
@@ -52,20 +50,9 @@ func (a *app) browseCommand() *cli.Command {
 	}
 }
 
-// findBrowse finds bimri-hook-browse beside this executable, else on PATH.
+// findBrowse finds bimri-hook-browse, the companion of this executable.
 func findBrowse() (string, error) {
-	if exe, err := os.Executable(); err == nil {
-		if real, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = real
-		}
-		for _, name := range []string{browseProgram, browseProgram + ".exe"} {
-			p := filepath.Join(filepath.Dir(exe), name)
-			if info, err := os.Stat(p); err == nil && !info.IsDir() {
-				return p, nil
-			}
-		}
-	}
-	if p, err := exec.LookPath(browseProgram); err == nil {
+	if p, ok := companion(browseProgram); ok {
 		return p, nil
 	}
 	return "", errors.New("browse runs " + browseProgram + ", found neither beside bimri-hook nor on PATH: make install puts both in place (or go install github.com/bimri/bimri-hook/cmd/" + browseProgram + "@latest)")

@@ -3,10 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -43,24 +39,9 @@ It runs ` + mcpBinary + `, found beside this binary or on PATH.`,
 	}
 }
 
-// findMCPBinary is the server beside this executable, named as this one
-// is with -mcp after bimri-hook (bimri-hook-mcp, bimri-hook-mcp.exe,
-// bimri-hook-mcp-0.1.0-linux-amd64 beside bimri-hook-0.1.0-linux-amd64),
-// else bimri-hook-mcp on PATH.
+// findMCPBinary is the server: the companion of this executable.
 func findMCPBinary() (string, error) {
-	if exe, err := os.Executable(); err == nil {
-		if real, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = real
-		}
-		dir, name := filepath.Split(exe)
-		if rest, ok := strings.CutPrefix(name, "bimri-hook"); ok {
-			sibling := filepath.Join(dir, mcpBinary+rest)
-			if info, err := os.Stat(sibling); err == nil && info.Mode().IsRegular() {
-				return sibling, nil
-			}
-		}
-	}
-	if p, err := exec.LookPath(mcpBinary); err == nil {
+	if p, ok := companion(mcpBinary); ok {
 		return p, nil
 	}
 	return "", errors.New("mcp: " + mcpBinary + " is not beside this binary nor on PATH: install it with bimri-hook (make install, or go install github.com/bimri/bimri-hook/cmd/...@latest)")

@@ -5,8 +5,9 @@
 //	go run ./scripts/release -version 0.1.0 -dist dist            # archives, checksums.txt, the Homebrew cask
 //	go run ./scripts/release -version 0.1.0 -dist dist -plugin    # and dist/plugin, the marketplace + plugin folder
 //
-// Six `go build` runs (linux, darwin, windows x amd64, arm64) with
-// CGO_ENABLED=0, -trimpath, no VCS stamp and fixed ldflags; archives
+// Six `go build` runs (linux, darwin, windows x amd64, arm64), each of
+// the three programs, with CGO_ENABLED=0, -trimpath, no VCS stamp and
+// fixed ldflags; archives
 // whose entries are sorted and carry a fixed time, owner and mode; a
 // SHA-256 checksums.txt in sha256sum's format. Plain go build rather than
 // GoReleaser: GoReleaser's module graph is about 340 modules that CI
@@ -44,12 +45,32 @@ var Platforms = []Platform{
 
 func (p Platform) String() string { return p.OS + "-" + p.Arch }
 
-// Exe is the binary's file name on the platform.
-func (p Platform) Exe() string {
+// Programs are what a release carries, each built from ./cmd/<name>: the
+// hook binary, the MCP server that `bimri-hook mcp` runs, and the terminal
+// UI that `bimri-hook browse` runs. The last two are programs of their
+// own so that their libraries never start with a hook.
+var Programs = []string{"bimri-hook", "bimri-hook-mcp", "bimri-hook-browse"}
+
+// Exe is the file name of program on the platform.
+func (p Platform) Exe(program string) string {
 	if p.OS == "windows" {
-		return "bimri-hook.exe"
+		return program + ".exe"
 	}
-	return "bimri-hook"
+	return program
+}
+
+// PluginPath is where the plugin folder keeps program for the platform.
+// Windows runs bin/bimri-hook.exe for the hooks' exec-form command
+// bin/bimri-hook, so the windows/amd64 programs sit in bin/ beside it;
+// the others are libexec/<program>-<os>-<arch>, where the dispatcher
+// bin/bimri-hook finds the hook binary. Either way bimri-hook finds
+// bimri-hook-mcp and bimri-hook-browse beside itself, named as it is
+// with -mcp or -browse after bimri-hook.
+func (p Platform) PluginPath(program string) string {
+	if p == (Platform{"windows", "amd64"}) {
+		return filepath.Join("bin", p.Exe(program))
+	}
+	return filepath.Join("libexec", program+"-"+p.String()+p.Exe(""))
 }
 
 // Archive is the release archive's file name.
@@ -104,25 +125,30 @@ func run(root, dist, version string, plugin bool) error {
 	return nil
 }
 
-// Build builds the binary of every platform into out/<os>-<arch>/ and
-// returns their paths by platform.
+// Build builds the programs of every platform into out/<os>-<arch>/ and
+// returns those folders by platform. One go build per platform builds the
+// three programs together, sharing the packages they have in common.
 func Build(root, out, version string) (map[Platform]string, error) {
-	bins := map[Platform]string{}
+	dirs := map[Platform]string{}
 	for _, p := range Platforms {
-		bin, err := filepath.Abs(filepath.Join(out, p.String(), p.Exe()))
+		dir, err := filepath.Abs(filepath.Join(out, p.String()))
 		if err != nil {
 			return nil, err
 		}
-		cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-tags", Tags,
-			"-ldflags", LDFlags(version), "-o", bin, "./cmd/bimri-hook")
+		args := []string{"build", "-trimpath", "-buildvcs=false", "-tags", Tags,
+			"-ldflags", LDFlags(version), "-o", dir + string(filepath.Separator)}
+		for _, prog := range Programs {
+			args = append(args, "./cmd/"+prog)
+		}
+		cmd := exec.Command("go", args...)
 		cmd.Dir = root
 		cmd.Env = append(os.Environ(), "GOOS="+p.OS, "GOARCH="+p.Arch, "CGO_ENABLED=0", "GOFLAGS=")
 		if msg, err := cmd.CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("go build for %s: %v\n%s", p, err, msg)
 		}
-		bins[p] = bin
+		dirs[p] = dir
 	}
-	return bins, nil
+	return dirs, nil
 }
 
 // file is one archived file: its name in the archive, its bytes, its mode.
@@ -132,7 +158,8 @@ type file struct {
 	mode int64
 }
 
-// Package writes the archives, checksums.txt and the Homebrew cask.
+// Package writes the archives (the three programs, LICENSE, README.md),
+// checksums.txt and the Homebrew cask; bins are Build's folders.
 func Package(root, dist, version string, bins map[Platform]string) error {
 	docs, err := readFiles(root, "LICENSE", "README.md")
 	if err != nil {
@@ -140,11 +167,15 @@ func Package(root, dist, version string, bins map[Platform]string) error {
 	}
 	sums := map[string]string{}
 	for _, p := range Platforms {
-		exe, err := os.ReadFile(bins[p])
-		if err != nil {
-			return err
+		var files []file
+		for _, prog := range Programs {
+			exe, err := os.ReadFile(filepath.Join(bins[p], p.Exe(prog)))
+			if err != nil {
+				return err
+			}
+			files = append(files, file{p.Exe(prog), exe, 0o755})
 		}
-		files := append([]file{{p.Exe(), exe, 0o755}}, docs...)
+		files = append(files, docs...)
 		var data []byte
 		if p.OS == "windows" {
 			data, err = zipFiles(files)
@@ -282,12 +313,12 @@ var caskTemplate = template.Must(template.New("cask").Parse(`cask "bimri-hook" d
   name "bimri-hook"
   desc "Persistent, self-maintaining memory for Claude Code"
   homepage "https://github.com/bimri/bimri-hook"
-
-  binary "bimri-hook"
+{{range .Programs}}
+  binary "{{.}}"{{end}}
 
   postflight do
-    if OS.mac?
-      system_command "/usr/bin/xattr", args: ["-dr", "com.apple.quarantine", "#{staged_path}/bimri-hook"]
+    if OS.mac?{{range .Programs}}
+      system_command "/usr/bin/xattr", args: ["-dr", "com.apple.quarantine", "#{staged_path}/{{.}}"]{{end}}
     end
   end
 end
@@ -303,19 +334,18 @@ func Cask(version string, sums map[string]string) ([]byte, error) {
 	}
 	var b bytes.Buffer
 	err := caskTemplate.Execute(&b, struct {
-		Version string
-		Sums    map[string]string
-	}{version, bySlot})
+		Version  string
+		Sums     map[string]string
+		Programs []string
+	}{version, bySlot, Programs})
 	return b.Bytes(), err
 }
 
 // Plugin writes dir, the marketplace + plugin folder a release publishes
 // (the release branch): the plugin's manifest, hooks, dispatcher and
-// fallback launcher from the repository, the six binaries, and a
-// marketplace whose one plugin is the folder itself. The Windows amd64
-// binary is bin/bimri-hook.exe, which Windows runs for the hooks' exec
-// form command bin/bimri-hook; the others are in libexec/, where the
-// dispatcher finds them.
+// fallback launcher from the repository, the three programs of each of
+// the six platforms at their PluginPath, and a marketplace whose one
+// plugin is the folder itself.
 func Plugin(root, dir string, bins map[Platform]string) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return err
@@ -345,15 +375,10 @@ func Plugin(root, dir string, bins map[Platform]string) error {
 		return err
 	}
 	for _, p := range Platforms {
-		to := filepath.Join(dir, "libexec", "bimri-hook-"+p.String())
-		if p.OS == "windows" {
-			to += ".exe"
-		}
-		if p == (Platform{"windows", "amd64"}) {
-			to = filepath.Join(dir, "bin", "bimri-hook.exe")
-		}
-		if err := copyFile(bins[p], to, 0o755); err != nil {
-			return err
+		for _, prog := range Programs {
+			if err := copyFile(filepath.Join(bins[p], p.Exe(prog)), filepath.Join(dir, p.PluginPath(prog)), 0o755); err != nil {
+				return err
+			}
 		}
 	}
 	return os.WriteFile(filepath.Join(dir, ".claude-plugin", "marketplace.json"), []byte(ReleaseMarketplace), 0o644)
