@@ -77,7 +77,7 @@ install:
 	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(PREFIX)/bin/bimri-hook ./cmd/bimri-hook
 	$(GO) build -trimpath -ldflags '-s -w' -o $(PREFIX)/bin/bimri-hook-browse ./cmd/bimri-hook-browse
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(PREFIX)/bin/bimri-hook-mcp ./cmd/bimri-hook-mcp
-	@echo "installed $(PREFIX)/bin/bimri-hook"
+	@echo "installed bimri-hook, bimri-hook-browse and bimri-hook-mcp in $(PREFIX)/bin"
 	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) echo "$(PREFIX)/bin is on PATH; next, in your project: bimri-hook install" ;; \
 	*) echo "$(PREFIX)/bin is not on PATH: add it (export PATH=\"$(PREFIX)/bin:\$$PATH\" in your shell's profile), then in your project: bimri-hook install" ;; esac
 

@@ -22,7 +22,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bimri/bimri-hook/internal/slowtest"
 	"github.com/matryer/is"
+	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // TestReleaseIsReproducible: a second `make release` of the same source
@@ -318,4 +320,31 @@ func reachesCompanions(t *testing.T, bin, ws string) {
 	if err == nil || !strings.Contains(string(out), "needs a terminal") {
 		t.Errorf("%s browse, with no terminal: %v\n%s", bin, err, out)
 	}
+}
+
+// TestMakeInstall runs testdata/script/make_install.txtar: make install
+// as a user runs it in a clone, into a PREFIX of the test's own. $REPO is
+// the repository; the Go caches are the test's own, so nothing is built
+// twice.
+func TestMakeInstall(t *testing.T) {
+	slowtest.Gate(t)
+	t.Parallel()
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Fatalf("make install needs make: %v", err)
+	}
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	goEnv := strings.Fields(string(out))
+	testscript.Run(t, testscript.Params{
+		Files: []string{"testdata/script/make_install.txtar"},
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("REPO", repoRoot(t))
+			for i, name := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+				env.Setenv(name, goEnv[i])
+			}
+			return nil
+		},
+	})
 }
