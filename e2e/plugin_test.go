@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -167,6 +168,71 @@ func TestScenario5Plugin(t *testing.T) {
 			_ = memfile.MemoryName
 		})
 	}
+}
+
+// TestPluginLinkForYourShell: a plugin user asks the agent to run
+// `bimri-hook install --link`, as the README says. The agent's Bash has
+// the plugin's bin/ on PATH and no CLAUDE_PLUGIN_DATA (measured on
+// 2.1.332); the link it makes in ~/.local/bin leads, through the stable
+// link the plugin's SessionStart keeps in the data folder the client gave
+// the plugin (which outlives updates), to the plugin's binary for this
+// platform, and runs in the user's own shell with its MCP server and its
+// terminal UI.
+func TestPluginLinkForYourShell(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	plugin := buildReleasePlugin(t)
+	const linkID = "toolu_link"
+	api := newFakeAPI(t, func(r Recorded) Reply {
+		if !r.IsMain() {
+			return Reply{}
+		}
+		if _, ok := r.ToolResult(linkID); ok {
+			return TextReply("Linked.")
+		}
+		return Reply{ToolUse: &ToolUse{ID: linkID, Name: "Bash", Input: map[string]string{
+			"command": "bimri-hook install --link", "description": "Link bimri-hook into ~/.local/bin"}}}
+	})
+	s := newSandbox(t, api)
+	claudeCLI(t, s, "plugin", "marketplace", "add", plugin)
+	claudeCLI(t, s, "plugin", "install", wiring.PluginName+"@bimri")
+	seedMemory(t, s.Workspace, 2)
+	s.Run(t, "Link bimri-hook for my shell", "--allowedTools", "Bash(bimri-hook install:*)")
+	var res Block
+	for _, r := range api.MainRequests() {
+		if b, ok := r.ToolResult(linkID); ok {
+			res = b
+		}
+	}
+	t.Logf("the agent ran bimri-hook install --link:\n%s", res.Text)
+	is.True(!res.IsError)
+	link := filepath.Join(s.Home, ".local", "bin", wiring.Name)
+	is.True(strings.Contains(res.Text, "linked "+link+" -> "))
+	is.True(strings.Contains(res.Text, "is not on PATH: add it"))
+	stable, err := os.Readlink(link)
+	is.NoErr(err)
+	is.True(strings.HasPrefix(stable, filepath.Join(s.Home, ".claude", "plugins", "data")+string(filepath.Separator)))
+	got, err := filepath.EvalSymlinks(link)
+	is.NoErr(err)
+	want, err := filepath.EvalSymlinks(filepath.Join(plugin, pluginPath(wiring.Name, runtime.GOOS+"-"+runtime.GOARCH)))
+	is.NoErr(err)
+	is.Equal(got, want) // the plugin's own binary for this platform
+
+	// The user's shell: PATH holds the link's folder, and no Go.
+	shell := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(link, args...)
+		cmd.Dir = s.Workspace
+		cmd.Env = []string{"HOME=" + s.Home, "PATH=" + filepath.Dir(link) + string(os.PathListSeparator) + minimalPath}
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("bimri-hook %s in the user's shell: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	is.Equal(strings.TrimSpace(shell("version")), "bimri-hook "+releaseVersion(t))
+	is.True(strings.Contains(shell("show"), "household expenses")) // the seeded memory
+	reachesCompanions(t, link, s.Workspace)
 }
 
 // lookPathIn is exec.LookPath with path for PATH.

@@ -40,6 +40,9 @@ func (a *app) hook(c *cli.Context) error {
 		return err
 	}
 	a.hookProcess = true
+	if in.Event == event.SessionStart {
+		keepPluginLink()
+	}
 	out, err := a.handle(c, in)
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Event, err)

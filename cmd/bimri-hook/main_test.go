@@ -32,7 +32,8 @@ func TestScripts(t *testing.T) {
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"subst": substCmd,
+			"subst":   substCmd,
+			"linksto": linkstoCmd,
 		},
 		Setup: func(env *testscript.Env) error {
 			work := env.WorkDir
@@ -84,5 +85,32 @@ func substCmd(ts *testscript.TestScript, neg bool, args []string) {
 		data := ts.ReadFile(name)
 		out := os.Expand(data, ts.Getenv)
 		ts.Check(os.WriteFile(ts.MkAbs(name), []byte(out), 0o644))
+	}
+}
+
+// linkstoCmd implements `linksto LINK TARGET`: LINK is a symbolic link
+// whose own text is TARGET, or, when TARGET is a bare name, the program
+// of that name on the script's PATH (links followed on both sides).
+func linkstoCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: linksto LINK TARGET")
+	}
+	got, err := os.Readlink(ts.MkAbs(args[0]))
+	ts.Check(err)
+	want := args[1]
+	if !strings.Contains(want, "/") {
+		for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
+			if _, err := os.Stat(filepath.Join(dir, want)); err == nil {
+				want = filepath.Join(dir, want)
+				break
+			}
+		}
+		if got, err = filepath.EvalSymlinks(got); err == nil {
+			want, err = filepath.EvalSymlinks(want)
+		}
+		ts.Check(err)
+	}
+	if (got == want) == neg {
+		ts.Fatalf("%s links to %s, want %s%s", args[0], got, map[bool]string{true: "not "}[neg], want)
 	}
 }

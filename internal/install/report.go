@@ -6,6 +6,7 @@ package install
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -123,4 +124,24 @@ func PrintGitSteps(w io.Writer, steps []GitStep) {
 			fmt.Fprintf(w, "git: no merge lines of bimri-hook's in %s\n", s.What)
 		}
 	}
+}
+
+// PrintLinked says where install --link put the link and whether the
+// user's shell finds it there.
+func PrintLinked(w io.Writer, l Linked, onPath bool) {
+	switch {
+	case !l.Changed:
+		fmt.Fprintf(w, "already linked: %s -> %s\n", l.Path, l.Target)
+	case l.Was != "":
+		fmt.Fprintf(w, "linked %s -> %s (it led to %s)\n", l.Path, l.Target, l.Was)
+	default:
+		fmt.Fprintf(w, "linked %s -> %s\n", l.Path, l.Target)
+	}
+	fmt.Fprintf(w, "  %s is the plugin's bimri-hook: every session start keeps it at the plugin's current version\n", l.Target)
+	dir := filepath.Dir(l.Path)
+	if onPath {
+		fmt.Fprintf(w, "%s is on PATH: bimri-hook doctor, show, search and browse work in your shell\n", dir)
+		return
+	}
+	fmt.Fprintf(w, "%s is not on PATH: add it (export PATH=\"%s:$PATH\" in your shell's profile), then bimri-hook doctor, show, search and browse work in your shell\n", dir, dir)
 }

@@ -1,0 +1,111 @@
+package install
+
+// The plugin user's own shell. Claude Code puts the plugin's bin/ on the
+// agent's PATH only, and moves the plugin's folder (CLAUDE_PLUGIN_ROOT)
+// with every update, removing the old one days later; its data folder
+// (CLAUDE_PLUGIN_DATA) stays. So the plugin's SessionStart keeps a stable
+// link in the data folder at the bimri-hook of the current version
+// (KeepCurrent), and install --link puts a link to that one in a folder
+// of the user's PATH (Link).
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/bimri/bimri-hook/wiring"
+)
+
+// StableLink is the plugin's stable path of bimri-hook, in its data
+// folder: a symbolic link to the bimri-hook of the plugin's current
+// version.
+func StableLink(data string) string { return filepath.Join(data, "bin", wiring.Name) }
+
+// KeepCurrent points StableLink(data) at exe, unless it points there
+// already: then it costs one readlink, which is all a SessionStart of an
+// unchanged plugin pays.
+func KeepCurrent(data, exe string) (changed bool, err error) {
+	link := StableLink(data)
+	if target, err := os.Readlink(link); err == nil && target == exe {
+		return false, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		return false, err
+	}
+	return true, replaceLink(link, exe)
+}
+
+// replaceLink makes path a symbolic link to target by renaming a new link
+// over it, so a shell starting bimri-hook meanwhile finds the old link or
+// the new one, never none.
+func replaceLink(path, target string) error {
+	tmp := fmt.Sprintf("%s.%d.link", path, os.Getpid())
+	_ = os.Remove(tmp) // a leftover of a process of the same ID
+	if err := os.Symlink(target, tmp); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// FindPluginData finds the plugin data folder, under Claude Code's
+// configuration folder, whose stable link leads to exe: the plugin's
+// folder for a bimri-hook run where the client does not say it (the
+// agent's Bash gets the plugin's bin/ on PATH, not CLAUDE_PLUGIN_DATA).
+// It is there once a session has started with the plugin.
+func FindPluginData(claudeDir, exe string) (string, bool) {
+	links, _ := filepath.Glob(filepath.Join(claudeDir, "plugins", "data", "*", "bin", wiring.Name))
+	for _, link := range links {
+		if target, err := filepath.EvalSymlinks(link); err == nil && target == exe {
+			return filepath.Dir(filepath.Dir(link)), true
+		}
+	}
+	return "", false
+}
+
+// Linked is what Link did.
+type Linked struct {
+	Path, Target string // the link, and where it points
+	Was          string // where Path pointed before, if it was another link
+	Changed      bool
+}
+
+// Link makes dir/bimri-hook a symbolic link to target. A link there
+// already is replaced (Was says where it pointed); anything else is never
+// touched: it is an install of the user's own.
+func Link(dir, target string) (Linked, error) {
+	l := Linked{Path: filepath.Join(dir, wiring.Name), Target: target}
+	info, err := os.Lstat(l.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return l, err
+	case info.Mode()&fs.ModeSymlink == 0:
+		return l, fmt.Errorf("%s is there already and is not a link (another install of bimri-hook?): remove it, or link elsewhere with --bin-dir", l.Path)
+	default:
+		if l.Was, err = os.Readlink(l.Path); err != nil {
+			return l, err
+		}
+		if l.Was == target {
+			return l, nil
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return l, err
+	}
+	l.Changed = true
+	return l, replaceLink(l.Path, target)
+}
+
+// OnPath says whether dir is one of the folders of path, a PATH value.
+func OnPath(dir, path string) bool {
+	return slices.ContainsFunc(filepath.SplitList(path), func(d string) bool {
+		return d != "" && filepath.Clean(d) == filepath.Clean(dir)
+	})
+}
