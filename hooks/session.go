@@ -33,6 +33,25 @@ type sessionState struct {
 	Advised bool `json:"advised,omitempty"`
 	// Recalled are the IDs recall has already brought back this session.
 	Recalled []string `json:"recalled,omitempty"`
+	// Ended is set by SessionEnd. An event of the session after it is a
+	// resumed session (--resume, --continue keep the ID), whose work
+	// starts a stretch of its own (see resumed).
+	Ended bool `json:"ended,omitempty"`
+}
+
+// resumed is the state a resumed session goes on from: the transcript
+// read on from where it was, with nothing of the ended part counted, so
+// that its work is nudged and covered by the fallback as a new session's
+// is. It is still counted once, and what it was shown and asked stays
+// shown and asked: the resumed conversation still holds it.
+func (st sessionState) resumed() sessionState {
+	return sessionState{
+		Transcript: transcript.Summary{Offset: st.Transcript.Offset, Pending: st.Transcript.Pending, PendingChanges: st.Transcript.PendingChanges},
+		Counted:    st.Counted,
+		Told:       st.Told,
+		Advised:    st.Advised,
+		Recalled:   st.Recalled,
+	}
 }
 
 func stateKey(in Input) string { return "session-" + in.SessionID }
@@ -43,7 +62,17 @@ func stateKey(in Input) string { return "session-" + in.SessionID }
 const noticeKey = "notice"
 
 func loadState(tx *memfile.Tx, in Input) sessionState {
-	return decodeState(tx.State(stateKey(in))) // a damaged state file is a fresh start, never an error
+	return stateOf(tx.State(stateKey(in))) // a damaged state file is a fresh start, never an error
+}
+
+// stateOf is a session's saved state as an event of it goes on from:
+// after its SessionEnd, the resumed session's.
+func stateOf(data []byte) sessionState {
+	st := decodeState(data)
+	if st.Ended {
+		return st.resumed()
+	}
+	return st
 }
 
 func saveState(tx *memfile.Tx, in Input, st sessionState) {

@@ -20,14 +20,11 @@ func SessionEnd(env Env, in Input) (Output, error) {
 	_, err := env.Store.Update(func(tx *memfile.Tx) error {
 		st := loadState(tx, in)
 		catchUp(env, in, &st)
-		if !recordedAnything(st) {
-			if text := transcript.FallbackSummary(st.Transcript, entryTextLimit); text != "" {
-				if _, _, err := tx.File.Add(memfile.NewEntry{Tier: 2, Importance: 2, Date: env.Today,
-					Tags: []string{"auto"}, Text: text}); err != nil {
-					return err
-				}
-				st.Recorded = true
+		if e := fallbackEntry(env, st); e != nil {
+			if _, _, err := tx.File.Add(*e); err != nil {
+				return err
 			}
+			st.Recorded = true
 		}
 		if st.Transcript.RememberFailed > 0 && !st.Told {
 			// The client shows nothing a SessionEnd hook says: the next
@@ -42,11 +39,42 @@ func SessionEnd(env Env, in Input) (Output, error) {
 		}
 		tx.Maintain(env.Today, env.Config, opt)
 		st.Counted = true
+		st.Ended = true
 		saveState(tx, in, st)
 		return nil
 	})
 	if isBusy(err) {
-		return Output{}, nil // the next session's pass catches up
+		// The session's summary is not dropped: it waits in the state
+		// folder for the next event that gets the lock. Its count is
+		// skipped; a later SessionEnd of the session (resumed) counts it.
+		return Output{}, pendSummary(env, in)
 	}
 	return Output{}, err
+}
+
+// fallbackEntry is the entry SessionEnd writes for a session that
+// recorded nothing, nil when it recorded something or there is nothing
+// to say.
+func fallbackEntry(env Env, st sessionState) *memfile.NewEntry {
+	if recordedAnything(st) {
+		return nil
+	}
+	text := transcript.FallbackSummary(st.Transcript, entryTextLimit)
+	if text == "" {
+		return nil
+	}
+	return &memfile.NewEntry{Tier: 2, Importance: 2, Date: env.Today, Tags: []string{"auto"}, Text: text}
+}
+
+// pendSummary is SessionEnd without the lock: the fallback entry is left
+// for the next transaction (Store.Pend), and the session's state is saved
+// as ended, so that a resumed session starts a stretch of its own. Only
+// this session writes its state, and its SessionEnd is its last event.
+func pendSummary(env Env, in Input) error {
+	st := stateOf(env.Store.ReadState(stateKey(in)))
+	catchUp(env, in, &st)
+	e := fallbackEntry(env, st)
+	st.Recorded = st.Recorded || e != nil
+	st.Ended = true
+	return env.Store.Pend(stateKey(in), encodeState(st), e)
 }

@@ -58,6 +58,9 @@ func SessionStart(env Env, in Input) (Output, error) {
 		if known != nil && tx.File != snap.File {
 			known = nil // bimri.md changed since: advise on what it is now
 		}
+		if in.Source == "resume" {
+			rearm(tx, in)
+		}
 		advice = adviseOnce(env, tx, in, known, &rep.Tokens)
 		return nil
 	})
@@ -81,6 +84,18 @@ func SessionStart(env Env, in Input) (Output, error) {
 		out.JSON["systemMessage"] = msg.JSON["systemMessage"]
 	}
 	return out, nil
+}
+
+// rearm lets a resumed session's work be nudged again: a session whose
+// SessionEnd never ran (the client was killed) still holds the nudge of
+// its earlier stretch. (One that ended starts a stretch of its own: see
+// resumed.)
+func rearm(tx *memfile.Tx, in Input) {
+	st := loadState(tx, in)
+	if st.Nudged || st.Blocks > 0 {
+		st.Nudged, st.Blocks = false, 0
+		saveState(tx, in, st)
+	}
 }
 
 // namedKey is the state that lists the patterns the agent was asked to
@@ -163,7 +178,10 @@ func steadyStart(env Env, in Input) (snap *memfile.Snapshot, known *memfile.Advi
 	if len(env.Store.ReadState(noticeKey)) > 0 {
 		return snap, nil, false
 	}
-	st := decodeState(env.Store.ReadState(stateKey(in)))
+	st := stateOf(env.Store.ReadState(stateKey(in)))
+	if in.Source == "resume" && (st.Nudged || st.Blocks > 0) {
+		return snap, nil, false // the nudge is armed again under the lock
+	}
 	asked := decodeList(env.Store.ReadState(namedKey))
 	text, a, _ := advice(env, snap.File, st, asked, nil, nil)
 	if !st.Advised {

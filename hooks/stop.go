@@ -83,7 +83,7 @@ const (
 // pending after the wait is settled by a later event, as before.
 func awaitPending(env Env, in Input) earlyRead {
 	r := earlyRead{state: env.Store.ReadState(stateKey(in))}
-	r.st = decodeState(r.state) // damaged: a fresh start, as loadState does
+	r.st = stateOf(r.state) // damaged: a fresh start, as loadState does
 	before := r.st.Transcript.PendingChanges
 	catchUp(env, in, &r.st)
 	for waited := time.Duration(0); unsettled(r.st.Transcript, before) && waited < pendingWait; waited += pendingPoll {

@@ -15,6 +15,8 @@ package memfile
 //	store_archive.go  appending to the archive and reading it
 //	store_stamp.go    the pass stamp: knowing a pass would change nothing
 //	store_state.go    the per-session state
+//	store_pending.go  entries a writer left for the next transaction,
+//	                  when the lock stayed busy
 //	store_restore.go  putting memory back: a file that does not read, and
 //	                  the user's restore
 

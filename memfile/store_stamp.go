@@ -40,7 +40,7 @@ func (s *Store) ReadMaintained(today time.Time, cfg Config) (*Snapshot, bool) {
 	// under the lock.
 	stamp := passStamp(today, cfg)
 	saved, ok := s.savedStamp(stamp)
-	if !ok {
+	if !ok || s.hasPending() { // a pending entry is for the lock's path to record
 		return nil, false
 	}
 	data, err := safefile.Read(path, MaxMemorySize)

@@ -47,6 +47,9 @@ type Tx struct {
 	// mark is bimri.md as read, to tell whether it changed before the
 	// write renames a new one in place.
 	mark readMark
+	// pending are the pending entries recorded in File (store_pending.go),
+	// removed once it is on disk.
+	pending []string
 }
 
 // Maintain runs the session-end pass on the transaction's file and queues
@@ -230,6 +233,7 @@ func (s *Store) begin(path string, snap *Snapshot) (*Tx, []byte, error) {
 		tx.read = old
 	}
 	tx.prov = s.beginProvenance(tx.File)
+	s.takePending(tx) // after the provenance: they were recorded here
 	return tx, old, nil
 }
 
@@ -270,5 +274,6 @@ func (s *Store) finish(tx *Tx, path string, old []byte) (Result, error) {
 		s.savePassStamp(next.size, next.crc, tx.stamp)
 	}
 	s.finishProvenance(tx.prov, tx.File, res.Changed)
+	s.dropPending(tx)
 	return res, s.saveTxState(tx)
 }

@@ -267,6 +267,7 @@ func (s *Store) step() {
 func (s *Store) removeTemps() {
 	atomicfile.RemoveTemps(s.root)
 	atomicfile.RemoveTemps(s.StatePath())
+	atomicfile.RemoveTemps(s.pendingPath())
 }
 
 // writeAtomic replaces path with data (see atomicfile): a reader, or a
