@@ -47,7 +47,7 @@ func TestPendingEntryIsRecordedByTheNextTransaction(t *testing.T) {
 	is.True(!strings.Contains(memory, secret))
 	_, err = os.Stat(filepath.Join(s.StatePath(), pendingFolder))
 	is.True(os.IsNotExist(err)) // removed, with its folder
-	is.Equal(s.Foreign(), nil) // recorded here
+	is.Equal(s.Foreign(), nil)  // recorded here
 
 	_, err = s.Update(func(tx *Tx) error { return nil })
 	is.NoErr(err)

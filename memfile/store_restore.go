@@ -18,31 +18,46 @@ import (
 // recover handles a bimri.md that is not a memory file: it is never
 // overwritten in place. It is kept beside the original under a dated name,
 // and the backup, if it reads, takes its place; otherwise a fresh file
-// starts and the notice says history was set aside.
+// starts and the notice says history was set aside. The file put in
+// place replaces only the broken one: when bimri.md changed since it was
+// read (its writer finished after all), recover returns errChanged and
+// the transaction reads it again.
 func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 	if err := readOnly(path, s.names.Memory); err != nil {
 		return fmt.Errorf("%s is unreadable (%v) and %w", s.names.Memory, cause, err)
 	}
+	mark := markRead(path, broken)
 	aside, err := s.setAside(path, broken)
 	if err != nil {
 		return fmt.Errorf("%s is unreadable (%v) and could not be set aside: %w", s.names.Memory, cause, err)
 	}
-	backup, err := safefile.Read(s.Path(s.names.Backup), MaxMemorySize)
-	if err == nil {
+	tx.File, tx.Warnings = New(s.config), nil
+	tx.Notice = fmt.Sprintf("%s was unreadable (%v) and there was no readable backup; started a fresh file and kept the broken copy as %s", s.names.Memory, cause, filepath.Base(aside))
+	if backup, err := safefile.Read(s.Path(s.names.Backup), MaxMemorySize); err == nil {
 		if f, warnings, perr := Parse(backup); perr == nil {
-			if err := writeAtomic(path, Render(f), nil, !s.noSync); err != nil {
-				return fmt.Errorf("restore %s from %s: %w", s.names.Memory, s.names.Backup, err)
-			}
 			tx.File, tx.Warnings = f, warnings
 			tx.Notice = fmt.Sprintf("%s was unreadable (%v); restored it from %s and kept the broken copy as %s", s.names.Memory, cause, s.names.Backup, filepath.Base(aside))
-			return nil
 		}
 	}
-	tx.File = New(s.config)
-	if err := writeAtomic(path, Render(tx.File), nil, !s.noSync); err != nil {
+	file, err := atomicfile.Write(path, Render(tx.File), atomicfile.Options{NoSync: s.noSync, Between: s.step})
+	if err == nil {
+		if err = file.Sync(); err != nil {
+			file.Abort()
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("replace unreadable %s: %w", s.names.Memory, err)
 	}
-	tx.Notice = fmt.Sprintf("%s was unreadable (%v) and there was no readable backup; started a fresh file and kept the broken copy as %s", s.names.Memory, cause, filepath.Base(aside))
+	if !mark.unchanged(path) {
+		file.Abort()
+		return errChanged
+	}
+	if err := file.Commit(); err != nil {
+		return fmt.Errorf("replace unreadable %s: %w", s.names.Memory, err)
+	}
+	if !s.noSync {
+		atomicfile.SyncDir(filepath.Dir(path))
+	}
 	return nil
 }
 
@@ -112,18 +127,30 @@ func (s *Store) Restore() (Result, error) {
 	if err := readOnly(path, s.names.Memory); err != nil {
 		return Result{}, err
 	}
-	current, out, notice, err := s.replaced(path, restored)
-	if err != nil {
-		return Result{}, err
+	// The file replaced is the one read: one that changes meanwhile (an
+	// editor, git) is read again, so a restore never discards a file
+	// newer than the one whose items it archived or set aside.
+	for attempt := 1; ; attempt++ {
+		current, out, notice, err := s.replaced(path, restored)
+		if err != nil {
+			return Result{}, err
+		}
+		mark := markRead(path, current)
+		file, err := atomicfile.Write(path, backup, atomicfile.Options{NoSync: s.noSync, Between: s.step})
+		if err != nil {
+			return Result{}, fmt.Errorf("write %s: %w", s.names.Memory, err)
+		}
+		err = s.commit(path, current, file, out, func() bool { return mark.unchanged(path) })
+		if err == nil {
+			return Result{Changed: true, Notice: notice}, nil
+		}
+		if !errors.Is(err, errChanged) {
+			return Result{}, err
+		}
+		if attempt == maxAttempts {
+			return Result{}, fmt.Errorf("%w: %s changed %d times during the restore; left it as it is", ErrBusy, s.names.Memory, attempt)
+		}
 	}
-	file, err := atomicfile.Write(path, backup, atomicfile.Options{NoSync: s.noSync, Between: s.step})
-	if err != nil {
-		return Result{}, fmt.Errorf("write %s: %w", s.names.Memory, err)
-	}
-	if err := s.commit(path, current, file, out, nil); err != nil {
-		return Result{}, err
-	}
-	return Result{Changed: true, Notice: notice}, nil
 }
 
 // replaced reads the memory file at path that a restore of restored is

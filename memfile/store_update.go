@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/atomicfile"
@@ -127,14 +128,14 @@ func (s *Store) UpdateFrom(snap *Snapshot, fn func(tx *Tx) error) (Result, error
 	// sets what it returns and what the Tx holds, so running it again
 	// gives what running it once on the new file would.
 	for attempt := 1; ; attempt++ {
+		var res Result
 		tx, old, err := s.begin(path, snap)
-		if err != nil {
-			return Result{}, err
+		if err == nil {
+			if err := fn(tx); err != nil {
+				return Result{}, err
+			}
+			res, err = s.finish(tx, path, old)
 		}
-		if err := fn(tx); err != nil {
-			return Result{}, err
-		}
-		res, err := s.finish(tx, path, old)
 		if !errors.Is(err, errChanged) {
 			return res, err
 		}
@@ -192,6 +193,50 @@ func (m readMark) unchanged(path string) bool {
 	return err == nil && bytes.Equal(data, m.data)
 }
 
+// A file being written in place (an editor saving, git checking it out)
+// reads empty or cut short for a moment. So a read that does not parse
+// counts as a broken file only once nothing is writing it: the file is
+// read again every settlePoll until it parses or has not been written
+// for settleQuiet (by its time), for at most settleMax, which leaves
+// SessionEnd well inside its 1.5 s after its lock wait.
+const (
+	settlePoll  = 20 * time.Millisecond
+	settleQuiet = 200 * time.Millisecond
+	settleMax   = 400 * time.Millisecond
+)
+
+// awaitWriter is the bytes of path, read as data, once they parse (parses
+// says) or once nothing has written path for settleQuiet. A file still
+// being written after settleMax is ErrBusy: left as it is, for a later
+// event. The file's time is the kernel's, so it is compared with the
+// wall clock, not the store's (which tests set to other days).
+func awaitWriter(path string, data []byte, parses func([]byte) bool) ([]byte, error) {
+	for waited := time.Duration(0); ; waited += settlePoll {
+		info, err := os.Stat(path)
+		if err != nil {
+			return data, nil // gone: the caller reads what is there next
+		}
+		age := time.Since(info.ModTime())
+		if age < 0 || age >= settleQuiet {
+			return data, nil
+		}
+		if waited >= settleMax {
+			return nil, fmt.Errorf("%w: %s does not read and was written %s ago (an editor or git may be writing it); left it as it is", ErrBusy, filepath.Base(path), age.Round(time.Millisecond))
+		}
+		time.Sleep(settlePoll)
+		again, err := safefile.Read(path, MaxMemorySize)
+		if err != nil {
+			return data, nil
+		}
+		if !bytes.Equal(again, data) {
+			data = again
+			if parses(data) {
+				return data, nil
+			}
+		}
+	}
+}
+
 // begin reads the memory file at path under the lock into a new
 // transaction, and returns it with the bytes read (nil when there is no
 // file). It starts from snap instead when the file still holds snap's
@@ -222,6 +267,20 @@ func (s *Store) begin(path string, snap *Snapshot) (*Tx, []byte, error) {
 		return nil, nil, fmt.Errorf("read %s: %w", s.names.Memory, err)
 	default:
 		tx.File, tx.Warnings, err = parseOwned(old) // old is only ever read after this
+		if errors.Is(err, ErrUnreadable) {
+			// A file being written in place (an editor, git checking it
+			// out) reads cut short or empty for a moment: it is read
+			// again once its writer is done before it counts as broken.
+			readable := func(data []byte) bool { _, _, err := Parse(data); return !errors.Is(err, ErrUnreadable) }
+			again, err2 := awaitWriter(path, old, readable)
+			if err2 != nil {
+				return nil, nil, err2
+			}
+			if !bytes.Equal(again, old) {
+				old = again
+				tx.File, tx.Warnings, err = parseOwned(old)
+			}
+		}
 		if errors.Is(err, ErrUnreadable) {
 			if err := s.recover(path, old, err, tx); err != nil {
 				return nil, nil, err

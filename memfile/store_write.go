@@ -270,13 +270,6 @@ func (s *Store) removeTemps() {
 	atomicfile.RemoveTemps(s.pendingPath())
 }
 
-// writeAtomic replaces path with data (see atomicfile): a reader, or a
-// crash, sees the old file or the new one. A new file's mode follows the
-// umask; an existing one keeps its own. between runs mid-write (tests).
-func writeAtomic(path string, data []byte, between func(), sync bool) error {
-	return atomicfile.WriteFile(path, data, atomicfile.Options{NoSync: !sync, Between: between})
-}
-
 // syncFile flushes f to the disk unless the store does without.
 func syncFile(f *os.File, sync bool) error {
 	if !sync {
