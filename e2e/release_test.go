@@ -178,7 +178,8 @@ func readArchive(path string) ([]archived, error) {
 }
 
 // executablePlatform is the os-arch an executable was built for, read
-// from its ELF, Mach-O or PE header.
+// from its ELF, Mach-O or PE header; a Windows one must be a console
+// program.
 func executablePlatform(b []byte) (string, error) {
 	r := bytes.NewReader(b)
 	if f, err := elf.NewFile(r); err == nil {
@@ -200,6 +201,11 @@ func executablePlatform(b []byte) (string, error) {
 		return "", fmt.Errorf("Mach-O for %v", f.Cpu)
 	}
 	if f, err := pe.NewFile(r); err == nil {
+		// A console program: the client hands a hook its event on stdin
+		// and reads its answer on stdout, which a GUI program has not.
+		if oh, ok := f.OptionalHeader.(*pe.OptionalHeader64); !ok || oh.Subsystem != pe.IMAGE_SUBSYSTEM_WINDOWS_CUI {
+			return "", fmt.Errorf("PE that is not a 64-bit console program (%T)", f.OptionalHeader)
+		}
 		switch f.Machine {
 		case pe.IMAGE_FILE_MACHINE_AMD64:
 			return "windows-amd64", nil
