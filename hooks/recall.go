@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -47,15 +46,19 @@ func recallPrompt(env Env, in Input) Output {
 	// Not closed: the hook exits in a moment, which frees the mapping
 	// for less than a munmap; in a longer process (simulate, the eval)
 	// it is released when collected.
-	shown := viewIDs(env, in, f)
+	shown := seenAtStart(env, f)
 	t1, t2, pats := f.Entries(1), f.Entries(2), f.Patterns()
 	// Sized once: growing them was a tenth of a prompt's own work.
 	inFile := make(map[string]bool, len(t1)+len(t2)+len(pats))
+	// What the view did not show whole, Tier 1 included: a large Tier 1
+	// is shown in compact lines, or in part.
+	left := make([]recall.Item, 0, max(0, len(t1)+len(t2)+len(pats)-len(shown)))
 	for _, e := range t1 {
 		inFile[e.ID] = true
+		if !shown[e.ID] {
+			left = append(left, recall.FromEntry(e))
+		}
 	}
-	// The view shows IDs of the file, so this is what it leaves out.
-	left := make([]recall.Item, 0, max(0, len(t1)+len(t2)+len(pats)-len(shown)))
 	for _, e := range t2 {
 		inFile[e.ID] = true
 		if !shown[e.ID] {
@@ -120,34 +123,4 @@ func recallPrompt(env Env, in Input) Output {
 		return Output{}
 	}
 	return additionalContext(event.UserPromptSubmit, recallContext(env, picked, recalls, foreign))
-}
-
-// viewIDs are the items the SessionStart view shows, worked out again from
-// the file as it is now: the same function with the same room.
-func viewIDs(env Env, in Input, f *memfile.File) map[string]bool {
-	in.Source = "startup"
-	// startContext joins the two with a blank line, which no ID crosses.
-	view, tail := startParts(env, in, f, env.Store.Foreign(), "", "")
-	ids := idsIn(view)
-	maps.Copy(ids, idsIn(tail))
-	return ids
-}
-
-// idsIn finds what the regexp `\(id ([^)\s]+)\)` would, by hand: a
-// prompt has no other use for a regexp engine, whose compilation and
-// matching cost it more than the search.
-func idsIn(view string) map[string]bool {
-	ids := map[string]bool{}
-	for {
-		i := strings.Index(view, "(id ")
-		if i < 0 {
-			return ids
-		}
-		view = view[i+len("(id "):]
-		n := strings.IndexFunc(view, func(r rune) bool { return r == ')' || r == ' ' || r == '\t' || r == '\n' || r == '\f' || r == '\r' })
-		if n > 0 && view[n] == ')' {
-			ids[view[:n]] = true
-			view = view[n+1:]
-		}
-	}
 }

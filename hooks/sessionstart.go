@@ -1,14 +1,12 @@
 package hooks
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/memfile"
-	"github.com/bimri/bimri-hook/wiring"
 )
 
 // stateMaxAge is how long per-session state is kept; a session resumed
@@ -188,44 +186,6 @@ func steadyStart(env Env, in Input) (snap *memfile.Snapshot, known *memfile.Advi
 		known = &a
 	}
 	return snap, known, text == ""
-}
-
-// startContext assembles the view and the instructions within the limit:
-// the instructions are measured first and the view gets the rest.
-// foreign says which of f's items were not recorded here (View.Foreign).
-func startContext(env Env, in Input, f *memfile.File, foreign func(string) bool, notice, advice string) string {
-	view, tail := startParts(env, in, f, foreign, notice, advice)
-	return view + "\n\n" + tail
-}
-
-// startParts are startContext's two parts, the view and what follows it:
-// recall reads IDs in them without joining them.
-func startParts(env Env, in Input, f *memfile.File, foreign func(string) bool, notice, advice string) (view, tail string) {
-	extras := []string{instructions(env)}
-	if len(f.Entries(1)) == 0 && f.Header.Sessions == 0 && in.Source != "compact" {
-		extras = append(extras, intake(env, globalFacts(env)))
-	}
-	if n := f.Header.Sessions; n > 0 && n%env.Config.DeepEvery == 0 {
-		_, rep := memfile.Maintain(f, env.Today, env.Config, memfile.Options{Deep: true})
-		extras = append(extras, judgmentBrief(env, n, rep.Deep, advice))
-	} else if advice != "" {
-		extras = append(extras, advice)
-	}
-	if hasUnread(f) {
-		extras = append(extras, unreadInstructions(env))
-	}
-	if notice != "" {
-		extras = append(extras, "Note: "+notice)
-	}
-	tail = fitLines(strings.Join(extras, "\n\n"), env.Config.ContextLimit/2)
-	view = memfile.ContextView(f, memfile.View{
-		Limit:   env.Config.ContextLimit - memfile.Length(tail) - 2,
-		Global:  env.Global,
-		Archive: env.Store.Names().Archive,
-		Search:  fmt.Sprintf("%s search --dir %s", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root())),
-		Foreign: foreign,
-	})
-	return view, tail
 }
 
 // globalFacts are the global memory's entries, for the intake to skip.

@@ -1,8 +1,6 @@
 package hooks
 
 import (
-	"fmt"
-	"maps"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,7 +8,6 @@ import (
 
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/transcript"
-	"github.com/matryer/is"
 )
 
 // The maintenance trigger is an imperative request, not any mention.
@@ -100,46 +97,6 @@ func TestContainsFold(t *testing.T) {
 		if got := containsFold(c.s, c.word); got != c.want {
 			t.Errorf("containsFold(%q, %q) = %v, want %v", c.s, c.word, got, c.want)
 		}
-	}
-}
-
-// idsIn finds the IDs the regexp it stands for finds, and no others.
-func FuzzIdsIn(f *testing.F) {
-	for _, s := range []string{"- a (id 0f3e2a11)\n- b (id 7c1e0a42; archived)", "(id )(id x)", "(id a b)(id c)", "((id (id x))", "(id \xff\xfe)", "(id x\t)", "(id ab", "(id a)(id a)"} {
-		f.Add(s)
-	}
-	re := regexp.MustCompile(`\(id ([^)\s]+)\)`)
-	f.Fuzz(func(t *testing.T, s string) {
-		want := map[string]bool{}
-		for _, m := range re.FindAllStringSubmatch(s, -1) {
-			want[m[1]] = true
-		}
-		if got := idsIn(s); !maps.Equal(got, want) {
-			t.Errorf("idsIn(%q) = %v, want %v", s, got, want)
-		}
-	})
-}
-
-// viewIDs reads the view and the text after it apart, and finds what it
-// found in the context they make together: on a file whose view leaves
-// entries out, and in a session that gets the judgment brief.
-func TestViewIDsAsTheJoinedContext(t *testing.T) {
-	is := is.New(t)
-	env, _ := recordEnv(t)
-	f := memfile.New(env.Config)
-	for i := range 300 {
-		_, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: 1 + i%5, Date: env.Today.AddDate(0, 0, -i%40), Tags: []string{"api", fmt.Sprint("t", i%7)},
-			Text: fmt.Sprintf("Session work %d: reviewed the upload retry loop and the cache for module %d.", i, i)})
-		is.NoErr(err)
-	}
-	in := Input{SessionID: "s1"}
-	for _, sessions := range []int{3, env.Config.DeepEvery} {
-		f.Header.Sessions = sessions
-		got := viewIDs(env, in, f)
-		want := idsIn(startContext(env, Input{SessionID: "s1", Source: "startup"}, f, env.Store.Foreign(), "", ""))
-		is.True(len(want) > 0)
-		is.True(len(want) < len(f.Entries(2))) // the view leaves some out
-		is.Equal(got, want)
 	}
 }
 

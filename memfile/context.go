@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // View says what the context view shows and how much room it has.
@@ -14,6 +16,13 @@ type View struct {
 	// code units, which is how Claude Code measures its 10,000 cap (a rune
 	// outside the BMP counts twice).
 	Limit int
+	// Sure, when above 0 and under Limit, is the room the view is sure to
+	// have: the groups are given their room as for a view of Sure, and
+	// what Limit adds goes to them in order of priority, so a view of
+	// Limit shows everything a view of Sure shows whole (Layout.Whole).
+	// SessionStart lays the view out in the room its instructions leave;
+	// recall works out what it showed from the room they always leave.
+	Sure int
 	// Global, when set, is the user's memory across workspaces; it comes
 	// first.
 	Global *File
@@ -25,6 +34,9 @@ type View struct {
 	// anything is left out.
 	Archive string
 	Search  string
+	// Archived are archive records of the last days (Store.RecentArchive):
+	// the week's digest counts what left the file among that week's work.
+	Archived []ArchiveRecord
 	// Foreign, when set, says which of the file's entries and patterns
 	// (by ID) this workspace's sessions did not record: they came with
 	// git (a clone, a pull, a merge) or an edit. The view marks them, so
@@ -63,95 +75,222 @@ func length16(s string) int {
 	return n
 }
 
-// ContextView renders what goes into the model's context: the global
-// memory's entries, the latest work, Tier 1 (at most half the view), the
-// decisions, patterns (established first), the rest of Tier 2 by weight,
-// then one line saying how much was left out and where to find it. Items
-// go in that order until the next one does not fit (the global memory
-// stops at its share of the room first); nothing is ever cut mid-line,
-// and the result never exceeds v.Limit.
+// Layout is a context view and what it shows.
+type Layout struct {
+	Text string
+	// Whole are the IDs of the entries and patterns whose whole line is
+	// in the view. An entry in a compact line, named, or left out is not
+	// among them: recall brings it back whole when a prompt needs it.
+	Whole map[string]bool
+	// All says every item is in the view, each line whole.
+	All bool
+}
+
+// ContextView renders what goes into the model's context, in this order
+// (the order of priority too): the global memory, Tier 1, the decisions
+// (Tier 2 importance 5), the key work (importance 4), the latest work,
+// a digest of the last seven days, patterns, unread lines, the rest of
+// Tier 2, then one line saying how much was left out and where to find
+// it. Each group is guaranteed its floor of the room, takes more up to
+// its cap while the groups after it have theirs, and then what is left,
+// in order of priority; a lasting group that does not fit shows its
+// entries in a compact line each, and names those it has no room for.
+// Nothing is ever cut mid-line, and the result never exceeds v.Limit.
+func ContextView(f *File, v View) string { return ViewLayout(f, v).Text }
+
+// ViewLayout is ContextView with what it shows: the one function that
+// decides what a session sees.
 //
 // It is two steps: chooseGroups says what may go in, in which group and
-// order; layOut fits the groups into the limit and writes them.
-func ContextView(f *File, v View) string {
+// order; layOut gives the groups their room and writes them.
+func ViewLayout(f *File, v View) Layout {
 	if v.Name == "" {
 		v.Name = "bimri.md"
 	}
 	if v.Archive == "" {
 		v.Archive = ArchiveName
 	}
+	if v.Sure <= 0 || v.Sure > v.Limit {
+		v.Sure = v.Limit
+	}
 	return layOut(f, v, chooseGroups(f, v))
 }
 
+// The view's groups, in order of priority, which is also the order they
+// are written in.
+const (
+	groupGlobal = iota
+	groupTier1
+	groupDecisions // Tier 2 importance 5
+	groupKeyWork   // Tier 2 importance 4, older than the latest work
+	groupLatest    // Tier 2 importance 1-4 of the last two days with work
+	groupWeek      // a line for each day of the last seven before those
+	groupPatterns
+	groupUnread
+	groupRest
+	groupCount
+)
+
+// groupRoom is a group's share of the workspace's room, in percent:
+// floor, the room it is guaranteed when it has that much to show; cap,
+// the most it takes before the groups after it have had their floors and
+// caps; firm, when the cap also bounds what it takes of the room left at
+// the end. compact says its entries may be shown in a compact line; named,
+// that the entries it has no room for are named by ID.
+type groupRoom struct {
+	floor, cap     int
+	firm           bool
+	compact, named bool
+}
+
+// groupRooms: the lasting groups first and surest, the latest work
+// capped so that a busy day cannot crowd them out, patterns bounded.
+var groupRooms = [groupCount]groupRoom{
+	groupTier1:     {floor: 30, cap: 40, compact: true, named: true},
+	groupDecisions: {floor: 25, cap: 40, compact: true, named: true},
+	groupKeyWork:   {floor: 10, cap: 20, compact: true, named: true},
+	groupLatest:    {floor: 15, cap: 20, compact: true},
+	groupWeek:      {floor: 8, cap: 12},
+	groupPatterns:  {floor: 5, cap: 10, firm: true},
+	groupUnread:    {cap: 20, firm: true},
+	groupRest:      {},
+}
+
 // chooseGroups is what may go into the view, group by group in the
-// order they go in, each group's lines in its own order and with its
-// bounds on room (share, leave). What is left out for room is decided
-// by layOut, from the end of that order.
+// order they go in, each group's lines in its own order. What is left
+// out for room is decided by layOut.
 func chooseGroups(f *File, v View) []viewGroup {
-	var groups []viewGroup
+	groups := make([]viewGroup, groupCount)
+	for i := range groups {
+		groups[i].kind = i
+		groups[i].groupRoom = groupRooms[i]
+	}
 	if v.Global != nil {
-		g := viewGroup{heading: "## About you (global memory, all workspaces)", global: true}
+		g := &groups[groupGlobal]
+		g.heading = "## About you (global memory, all workspaces)"
 		for t := 1; t <= 2; t++ {
 			for _, e := range v.Global.Entries(t) {
-				g.add(viewEntry(e, false, ""), true)
+				g.add(viewLine{text: viewEntry(e, false, ""), item: true})
 			}
 		}
-		groups = append(groups, g)
 	}
-	// The latest work (recorded on the pass's day or the day before) comes
-	// first: it is what the next session most needs, and there is little
-	// of it. Then what lasts: Tier 1, and the decisions (Tier 2 importance
-	// 5), before patterns and routine work. Tier 1 leaves the decisions
-	// their room, unless that would give it less than half the view, so a
-	// large Tier 1 cannot crowd them out; Advise asks the agent to
-	// consolidate before what lasts outgrows LastingRoom.
-	latest, decisions, rest := tier2Groups(f, v)
-	t1 := viewGroup{heading: tier1Heading, leave: decisions.length()}
+	t1 := &groups[groupTier1]
+	t1.heading = tier1Heading
 	for _, b := range f.Tiers[0].Blocks {
 		switch {
 		case b.Entry != nil:
-			t1.add(viewEntry(b.Entry, false, v.mark(b.Entry.ID)), true)
+			t1.add(entryLines(b.Entry, false, v.mark(b.Entry.ID)))
 		case b.Note != nil:
-			t1.add(tier1Note(b.Note), false)
+			t1.add(viewLine{text: tier1Note(b.Note)})
 		}
 	}
-	return append(groups, latest, t1, decisions, patternGroup(f, v), unreadGroup(f, v.Limit/5), rest)
+	latestFrom := tier2Groups(f, v, groups)
+	groups[groupWeek] = weekGroup(f, v, latestFrom)
+	groups[groupPatterns] = patternGroup(f, v)
+	groups[groupUnread] = unreadGroup(f)
+	return groups
 }
 
-// tier2Groups sorts Tier 2's entries into the view's three groups of
-// them: the latest work, the decisions and the rest (see tier2Group).
-// Tier 2 goes in the order the budget keeps it (importance 5 first,
-// then importance x freshness), as of the last pass, so the entries the
-// view leaves out for room are those the budget would take first.
-func tier2Groups(f *File, v View) (latest, decisions, rest viewGroup) {
-	latest = viewGroup{heading: "## Latest work (Tier 2, recorded today or yesterday)"}
-	decisions = viewGroup{heading: "## Decisions (Tier 2, importance 5, newest first)"}
-	rest = viewGroup{heading: "## Active context (Tier 2, by importance x freshness)"}
+// tier2Groups sorts Tier 2's entries into the view's four groups of
+// them (see tier2Group), each in the order the budget keeps them
+// (importance 5 first, then importance x freshness, as of the last
+// pass), so the entries the view leaves out for room are those the
+// budget would take first. It returns the first day of the latest work.
+func tier2Groups(f *File, v View, groups []viewGroup) time.Time {
+	headings := [...]string{
+		groupDecisions: "## Decisions (Tier 2, importance 5, newest first)",
+		groupKeyWork:   "## Key work and decisions (Tier 2, importance 4)",
+		groupLatest:    "## Latest work (Tier 2, the last two days with work)",
+		groupRest:      "## Active context (Tier 2, by importance x freshness)",
+	}
+	for _, k := range []int{groupDecisions, groupKeyWork, groupLatest, groupRest} {
+		groups[k].heading = headings[k]
+	}
+	day := civilUnix(f.Header.LastMaintained) // for daysBefore
+	from := latestDays(f, day)
 	// Which group an entry goes to does not depend on the order, so each
 	// group takes its own entries in the budget's order (see addRanked).
 	// They are counted first, to rank them all in one allocation.
-	day := civilUnix(f.Header.LastMaintained) // for daysBefore
-	var n [3]int
+	var n [groupCount]int
 	for _, b := range f.Tiers[1].Blocks {
-		if b.Entry != nil {
-			n[tier2Group(b.Entry, daysBefore(b.Entry.Date, day))]++
+		if e := b.Entry; e != nil {
+			n[tier2Group(e, daysBefore(e.Date, day) <= from)]++
 		}
 	}
-	ranked := make([]rankedEntry, n[0]+n[1]+n[2])
-	split := [3][]rankedEntry{ranked[:0:n[0]], ranked[n[0] : n[0] : n[0]+n[1]], ranked[n[0]+n[1] : n[0]+n[1]]}
+	ranked := make([]rankedEntry, n[groupDecisions]+n[groupKeyWork]+n[groupLatest]+n[groupRest])
+	var split [groupCount][]rankedEntry
+	off := 0
+	for _, k := range []int{groupDecisions, groupKeyWork, groupLatest, groupRest} {
+		split[k] = ranked[off : off : off+n[k]]
+		off += n[k]
+	}
 	pos := 0
 	for _, b := range f.Tiers[1].Blocks {
 		if e := b.Entry; e != nil {
 			days := daysBefore(e.Date, day)
-			g := tier2Group(e, days)
+			g := tier2Group(e, days <= from)
 			split[g] = append(split[g], rankedEntry{rankForDays(e, days), e, pos})
 			pos++
 		}
 	}
-	latest.addRanked(split[0], v)
-	decisions.addRanked(split[1], v)
-	rest.addRanked(split[2], v)
-	return latest, decisions, rest
+	for _, k := range []int{groupDecisions, groupKeyWork, groupLatest, groupRest} {
+		groups[k].addRanked(split[k], v)
+	}
+	if from < 0 {
+		return time.Time{}
+	}
+	return f.Header.LastMaintained.AddDate(0, 0, -from)
+}
+
+// latestDays is how many days before the last pass (day) the latest work
+// starts: the last two days on which Tier 2 entries were recorded, so
+// that after a weekend it is Friday's and Thursday's, not nothing. The
+// newer must be within latestWithin days of the pass and the older within
+// latestGap days of it: a months-old decision is not the latest work. A
+// date after the pass counts as the pass's day. -1 when there is none.
+func latestDays(f *File, day int64) int {
+	first, second := -1, -1 // the fewest days ago, and the next
+	for _, b := range f.Tiers[1].Blocks {
+		e := b.Entry
+		if e == nil {
+			continue
+		}
+		d := max(daysBefore(e.Date, day), 0)
+		switch {
+		case first < 0 || d < first:
+			first, second = d, first
+		case d > first && (second < 0 || d < second):
+			second = d
+		}
+	}
+	switch {
+	case first < 0 || first > latestWithin:
+		return -1
+	case second < 0 || second-first > latestGap:
+		return first
+	}
+	return second
+}
+
+// latestWithin and latestGap bound the latest work's two days (see
+// latestDays).
+const (
+	latestWithin = 10
+	latestGap    = 4
+)
+
+// tier2Group is the view's group for a Tier 2 entry: latest says it was
+// recorded on one of the last two days with work.
+func tier2Group(e *Entry, latest bool) int {
+	switch {
+	case e.Importance >= 5:
+		return groupDecisions
+	case latest:
+		return groupLatest
+	case e.Importance == 4:
+		return groupKeyWork
+	}
+	return groupRest
 }
 
 // patternGroup is Tier 3, established patterns first. Patterns with a
@@ -160,131 +299,38 @@ func tier2Groups(f *File, v View) (latest, decisions, rest viewGroup) {
 func patternGroup(f *File, v View) viewGroup {
 	pats := f.Patterns()
 	slices.SortStableFunc(pats, patternOrder)
-	g := viewGroup{heading: "## Patterns (Tier 3; EMERGING ones are hypotheses)"}
+	g := viewGroup{kind: groupPatterns, groupRoom: groupRooms[groupPatterns], heading: "## Patterns (Tier 3; EMERGING ones are hypotheses)"}
 	var counts []*Pattern
 	for _, p := range pats {
 		if !p.hasSentence() {
 			counts = append(counts, p)
 			continue
 		}
-		g.add(fmt.Sprintf("- %s, %d obs [%s]%s %s (id %s)", p.Level, p.Observations, strings.Join(p.Tags, ","), v.mark(p.ID), Inert(p.Text), p.ID), true)
+		g.add(viewLine{text: fmt.Sprintf("- %s, %d obs [%s]%s %s (id %s)", p.Level, p.Observations, strings.Join(p.Tags, ","), v.mark(p.ID), Inert(p.Text), p.ID), id: p.ID, item: true})
 	}
 	if len(counts) > maxTopics {
 		counts = counts[:maxTopics]
 	}
 	if len(counts) > 0 {
-		g.add("- recurring topics (tag, entries): "+compactTopics(counts), true)
+		g.add(viewLine{text: "- recurring topics (tag, entries): " + compactTopics(counts), item: true})
 	}
 	return g
 }
 
 // unreadGroup is the lines of Tier 2 and 3 that are not entries or
 // patterns. They never decay or leave, and nothing reads them: the model
-// sees them, marked, so it can record them properly. They get at most
-// share of the view, so many of them cannot crowd out Tier 2.
-func unreadGroup(f *File, share int) viewGroup {
-	g := viewGroup{heading: "## Unread lines (not entries: they never decay; re-record them)", share: share}
+// sees them, marked, so it can record them properly. Their cap keeps
+// many of them from crowding out Tier 2.
+func unreadGroup(f *File) viewGroup {
+	g := viewGroup{kind: groupUnread, groupRoom: groupRooms[groupUnread], heading: "## Unread lines (not entries: they never decay; re-record them)"}
 	for t := 2; t <= 3; t++ {
 		for _, b := range f.Tiers[t-1].Blocks {
 			if b.Note != nil {
-				g.add(fmt.Sprintf("- unread, Tier %d (note id %s): %s", t, NoteID(b.Note), Inert(strings.Join(trimmed(b.Note.Lines), " "))), true)
+				g.add(viewLine{text: fmt.Sprintf("- unread, Tier %d (note id %s): %s", t, NoteID(b.Note), Inert(strings.Join(trimmed(b.Note.Lines), " "))), item: true})
 			}
 		}
 	}
 	return g
-}
-
-// layOut writes the view: the head line, then the groups in order, each
-// heading with the lines of it that fit, then the footer. Lines go in
-// until the next one does not fit in the room its group has (the limit,
-// less the group's bounds); a group whose bound stops it lets the groups
-// after it go on, one stopped by the limit ends the view. Room for the
-// footer is kept throughout.
-func layOut(f *File, v View, groups []viewGroup) string {
-	total := 0
-	for _, g := range groups {
-		total += g.hidden
-		for _, l := range g.lines {
-			if l.item {
-				total++
-			}
-		}
-	}
-	head := viewHead(f, v, groups)
-	// Room is kept for the longest footer, the one that says every item
-	// was left out. When the whole view fits with its own, shorter footer,
-	// only that much is kept, so a limit of exactly the full length shows
-	// everything.
-	w := &viewWriter{limit: v.Limit, reserve: Length(viewFooter(v, total, total))}
-	need := Length(head) + 1 + Length(viewFooter(v, total, 0))
-	for _, g := range groups {
-		need += g.length()
-	}
-	if need <= v.Limit {
-		w.reserve = Length(viewFooter(v, total, 0))
-	}
-	// Sized once: the view is at most its limit, and a UTF-16 unit is at
-	// most 3 bytes of UTF-8; growing by doubling touched twice the memory.
-	w.b.Grow(min(viewBytes(head, groups, viewFooter(v, total, total)), 3*v.Limit))
-	forGlobal := globalRoom(v, groups, head, w.reserve)
-	shown := 0
-	full := !w.add(head)
-	for _, g := range groups {
-		if full || len(g.lines) == 0 {
-			continue
-		}
-		room, capped := g.room(v.Limit, w.used, forGlobal)
-		n, whole := w.addGroup(g, room)
-		shown += n
-		if !whole {
-			full = !capped // the groups after a spent share still follow
-		}
-	}
-	last := viewFooter(v, total, total-shown)
-	if Length(last) > v.Limit {
-		return truncateUnits(last, v.Limit)
-	}
-	w.b.WriteString(last)
-	return w.b.String()
-}
-
-// globalRoom is the room the global memory may take, as a bound on the
-// view's length: the global memory must not crowd out the workspace's,
-// so it gets the room the workspace's memory leaves, and never less than
-// a third of the view, so each keeps a share however large the other
-// grows.
-func globalRoom(v View, groups []viewGroup, head string, reserve int) int {
-	if v.Global == nil {
-		return v.Limit
-	}
-	workspace := 0
-	for _, g := range groups {
-		if !g.global {
-			workspace += g.length()
-		}
-	}
-	// room bounds used+reserve; the third is counted after the head.
-	return min(max(Length(head)+1+reserve+v.Limit/3, v.Limit-workspace), v.Limit)
-}
-
-// room is the room g may fill, as a bound on the view's length, when
-// used units of a view of limit units are written: the limit, less the
-// group's bounds (forGlobal for the global memory's, its share, the room
-// it leaves). capped says a bound, not the limit, set it.
-func (g viewGroup) room(limit, used, forGlobal int) (room int, capped bool) {
-	room = limit
-	if g.global {
-		room, capped = forGlobal, forGlobal < limit
-	}
-	if g.share > 0 && used+g.share < room {
-		room, capped = used+g.share, true
-	}
-	if g.leave > 0 {
-		if r := max(used+limit/2, limit-g.leave); r < room {
-			room, capped = r, true
-		}
-	}
-	return room, capped
 }
 
 // viewHead is the view's first lines: what it is, then what its notes
@@ -318,73 +364,16 @@ func viewFooter(v View, total, left int) string {
 	return rest
 }
 
-// viewWriter is the view as layOut writes it: the lines so far and the
-// room they use, in UTF-16 units with their newlines, with reserve kept
-// for the footer.
-type viewWriter struct {
-	b       strings.Builder
-	limit   int
-	used    int
-	reserve int
-}
-
-// add writes line s if it fits in the limit with the footer's reserve.
-func (w *viewWriter) add(s string) bool {
-	n := Length(s) + 1
-	if w.used+n+w.reserve > w.limit {
-		return false
-	}
-	w.b.WriteString(s)
-	w.b.WriteByte('\n')
-	w.used += n
-	return true
-}
-
-// addGroup writes g's heading and its lines while they fit in room (a
-// bound on used+reserve, never over the limit), and says how many items
-// it wrote and whether every line fit. A heading goes in only with its
-// first line.
-func (w *viewWriter) addGroup(g viewGroup, room int) (shown int, whole bool) {
-	if w.used+Length(g.heading)+Length(g.lines[0].text)+2+w.reserve > room {
-		return 0, false
-	}
-	w.add(g.heading)
-	for _, l := range g.lines {
-		if w.used+Length(l.text)+1+w.reserve > room || !w.add(l.text) {
-			return shown, false
-		}
-		if l.item {
-			shown++
-		}
-	}
-	return shown, true
-}
-
-// tier2Group is the view's group for a Tier 2 entry recorded days
-// before the last pass: 0 the latest work (that day or the day before),
-// 1 the decisions, 2 the rest.
-func tier2Group(e *Entry, days int) int {
-	switch {
-	case days <= 1:
-		return 0
-	case e.Importance >= 5:
-		return 1
-	}
-	return 2
-}
-
 const tier1Heading = "## Core intelligence (Tier 1, never decays)"
 
 func tier1Note(n *Note) string { return "- note: " + Inert(strings.Join(trimmed(n.Lines), " ")) }
 
 // LastingShare is the share of the context limit, in percent, that what
 // lasts - Tier 1 and the decisions (Tier 2 importance 5) - may take in the
-// view; Tier1Share is Tier 1's part of it. The view puts them right after
-// the latest work, and the rest of the context (the instructions, the
-// brief) leaves them that much room, so while they stay within it every
-// one of them is shown. Advise asks the agent to consolidate before they
-// outgrow it, and proposes a promotion only while Tier 1 is within its
-// part.
+// view before Advise asks the agent to consolidate it; Tier1Share is Tier
+// 1's part of it, within which Advise proposes a promotion. The view
+// guarantees them their floors whatever else the file holds, and shows
+// them in compact lines when they outgrow those.
 const (
 	LastingShare = 50
 	Tier1Share   = 25
@@ -392,8 +381,7 @@ const (
 
 // Lasting measures what lasts as the view shows it, in the view's
 // characters: Tier 1's lines and the decisions' (every Tier 2 entry of
-// importance 5, also the latest ones, which the view shows among the
-// latest work), each with its newline.
+// importance 5), each with its newline.
 func Lasting(f *File) (tier1, decisions int) {
 	for _, b := range f.Tiers[0].Blocks {
 		switch {
@@ -415,61 +403,20 @@ func Lasting(f *File) (tier1, decisions int) {
 // come first.
 const maxTopics = 30
 
-type viewGroup struct {
-	heading string
-	lines   []viewLine
-	// global marks the global memory's group, which has the room the
-	// workspace's groups leave (globalRoom).
-	global bool
-	share  int // the most room the group may take; 0 for no bound
-	// leave is the room the group leaves for those after it, as long as
-	// it keeps half the view; 0 for none.
-	leave  int
-	built  int // the length of the lines addEntry built
-	hidden int // items after those lines, counted but never built
-}
-
 // buildEveryLine turns addEntry's shortcut off, for the test that shows
 // the shortcut changes nothing.
 var buildEveryLine = false
 
-// viewBytes is the most bytes a view of these groups can take.
-func viewBytes(head string, groups []viewGroup, footer string) int {
-	n := len(head) + 1 + len(footer)
-	for _, g := range groups {
-		n += len(g.heading) + 1
-		for _, l := range g.lines {
-			n += len(l.text) + 1
-		}
-	}
-	return n
+// entryLines is an entry's line in the view, whole and compact, with
+// its weight for a Tier 2 entry; mark, when not empty, follows its tags.
+func entryLines(e *Entry, withWeight bool, mark string) viewLine {
+	return viewLine{text: viewEntry(e, withWeight, mark), compact: compactEntry(e, mark), id: e.ID, item: true}
 }
 
-// length is the room the group takes whole: its heading and lines.
-func (g viewGroup) length() int {
-	if len(g.lines) == 0 {
-		return 0
-	}
-	n := Length(g.heading) + 1 + g.hidden // a hidden line is at least its newline
-	for _, l := range g.lines {
-		n += Length(l.text) + 1
-	}
-	return n
-}
-
-type viewLine struct {
-	text string
-	item bool // counted in the footer: an entry, a pattern, an unread line; Tier 1 notes are not
-}
-
-func (g *viewGroup) add(text string, item bool) {
-	g.lines = append(g.lines, viewLine{text, item})
-}
-
-// addEntry adds a Tier 2 entry's line (with its weight). Once the group's
-// lines alone are longer than the whole view (v.Limit), a line could
-// never be shown: the entry is still counted (hidden), but its line is
-// not built. At 10,000 entries building them was most of the
+// addEntry adds a Tier 2 entry's lines (with its weight). Once the
+// group's lines alone are longer than the whole view (v.Limit), a line
+// could never be shown: the entry is still counted (hidden), but its
+// line is not built. At 10,000 entries building them was most of the
 // view's cost. Every sum of lengths the view compares with its limit
 // stays over it, so what is shown does not change.
 func (g *viewGroup) addEntry(e *Entry, v View) {
@@ -477,9 +424,8 @@ func (g *viewGroup) addEntry(e *Entry, v View) {
 		g.hidden++
 		return
 	}
-	text := viewEntry(e, true, v.mark(e.ID))
-	g.built += Length(text) + 1
-	g.add(text, true)
+	g.add(entryLines(e, true, v.mark(e.ID)))
+	g.built += g.lines[len(g.lines)-1].least(g.compact)
 }
 
 // addRanked adds Tier 2 entries in the order the budget keeps them
@@ -505,26 +451,19 @@ func (g *viewGroup) addRanked(ranked []rankedEntry, v View) {
 	g.hidden += len(h)
 }
 
-// viewEntry is an entry's line in the view; mark, when not empty, follows
-// its tags (foreignMark). Its text is made Inert.
+// viewEntry is an entry's whole line in the view; mark, when not empty,
+// follows its tags (foreignMark). Its text is made Inert.
 func viewEntry(e *Entry, withWeight bool, mark string) string {
 	// Built by hand, not with fmt: the view writes every entry it shows.
 	var b strings.Builder
-	b.Grow(48 + len(e.Text) + len(e.ID) + 16*len(e.Tags))
+	b.Grow(48 + len(e.Text) + len(e.ID) + 16*len(e.Tags) + len(mark))
 	b.WriteString("- ")
 	if withWeight {
 		b.WriteByte('(')
 		b.WriteString(e.Weight.String())
 		b.WriteString(") ")
 	}
-	if e.Date.IsZero() {
-		b.WriteString("undated")
-	} else {
-		var date [len(dateLayout) + 8]byte
-		b.Write(appendDate(date[:0], e.Date))
-	}
-	b.WriteString(" imp ")
-	b.WriteString(strconv.Itoa(e.Importance))
+	writeDateImportance(&b, e)
 	if len(e.Tags) > 0 {
 		b.WriteString(" [")
 		for i, t := range e.Tags {
@@ -544,6 +483,63 @@ func viewEntry(e *Entry, withWeight bool, mark string) string {
 	return b.String()
 }
 
+func writeDateImportance(b *strings.Builder, e *Entry) {
+	if e.Date.IsZero() {
+		b.WriteString("undated")
+	} else {
+		var date [len(dateLayout) + 8]byte
+		b.Write(appendDate(date[:0], e.Date))
+	}
+	b.WriteString(" imp ")
+	b.WriteString(strconv.Itoa(e.Importance))
+}
+
+// compactRunes is how much of an entry's text its compact line keeps.
+const compactRunes = 90
+
+// compactEntry is an entry's compact line: its date, importance and the
+// start of its text, cut after a word, with its ID; "" when that would
+// not be shorter than its whole line by a tenth.
+func compactEntry(e *Entry, mark string) string {
+	short, cut := shorten(Inert(e.Text), compactRunes)
+	if !cut && len(e.Tags) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.Grow(32 + len(short) + len(e.ID) + len(mark))
+	b.WriteString("- ")
+	writeDateImportance(&b, e)
+	b.WriteString(mark)
+	b.WriteString(": ")
+	b.WriteString(short)
+	b.WriteString(" (id ")
+	b.WriteString(e.ID)
+	b.WriteByte(')')
+	if Length(b.String())*10 > viewEntryLength(e, true, mark)*9 {
+		return ""
+	}
+	return b.String()
+}
+
+// shorten is s cut to at most n runes after a word, with "…" for what
+// was cut, and whether it was.
+func shorten(s string, n int) (string, bool) {
+	if utf8.RuneCountInString(s) <= n {
+		return s, false
+	}
+	i, runes := 0, 0
+	for runes < n && i < len(s) {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		runes++
+	}
+	cut := s[:i]
+	if j := strings.LastIndexByte(cut, ' '); j > len(cut)/2 {
+		cut = cut[:j]
+	}
+	return strings.TrimRight(cut, " ,;:.-") + "…", true
+}
+
 // viewEntryLength is Length(viewEntry(e, withWeight, mark)) without
 // building the line: Lasting measures every decision, thousands in a big
 // file, on every SessionStart. Every part meets the next at an ASCII
@@ -551,7 +547,7 @@ func viewEntry(e *Entry, withWeight bool, mark string) string {
 // two equal.
 func viewEntryLength(e *Entry, withWeight bool, mark string) int {
 	var num [24]byte
-	n := len("- ") + len(" imp ") + len(": ") + len(" (id ") + len(")")
+	n := len("- ") + len(" imp ") + len(": ") + len(" (id ") + len(")") + Length(mark)
 	if e.Importance >= 0 && e.Importance <= 9 {
 		n++ // one digit, as every valid importance is
 	} else {
@@ -574,7 +570,7 @@ func viewEntryLength(e *Entry, withWeight bool, mark string) int {
 			n += Length(t)
 		}
 	}
-	return n + len(mark) + Length(Inert(e.Text)) + Length(e.ID)
+	return n + Length(Inert(e.Text)) + Length(e.ID)
 }
 
 func lastMaintained(h Header) string {

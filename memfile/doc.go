@@ -238,35 +238,58 @@
 //
 // ContextView renders what goes into the model's context at session start,
 // within View.Limit characters counted as Claude Code counts them, in
-// UTF-16 code units (Length), in this order:
+// UTF-16 code units (Length). After the header line come its groups, in
+// order of priority, which is also the order they are written in:
 //
-//  1. the header line;
-//  2. the latest work: Tier 2 entries recorded on the last pass's day or
-//     the day before, what the next session most needs, and little of it;
-//  3. Tier 1 (notes included), which leaves the decisions their room as
-//     long as it keeps half the view, so a large Tier 1 cannot crowd them
-//     out;
-//  4. the decisions: the other Tier 2 entries of importance 5, newest
-//     first;
-//  5. patterns with a sentence, established first, and the automatic ones
+//  1. the global memory, when there is one;
+//  2. Tier 1 (notes included);
+//  3. the decisions: Tier 2 entries of importance 5;
+//  4. the key work: Tier 2 entries of importance 4, older than the latest
+//     work;
+//  5. the latest work: the other Tier 2 entries of the last two days on
+//     which any were recorded (so after a weekend, Friday's and
+//     Thursday's), when those are recent (latestDays);
+//  6. the last seven days before those, a line a day: how many entries
+//     the day has, its commonest tags and its most important entries in
+//     a few words, counting the entries that have left the file since
+//     (View.Archived, the archive's last records);
+//  7. patterns with a sentence, established first, and the automatic ones
 //     on one compact line ("recurring topics (tag, entries): testing 57,
 //     auth 12");
-//  6. lines of Tier 2 and 3 that are not entries, marked unread (at most a
-//     fifth of the view);
-//  7. the rest of Tier 2, in the order the budget keeps it (importance x
-//     freshness, as of the last pass), so what the view leaves out for room
-//     is what the budget would take first;
-//  8. one line saying how many items were left out, that the full file is
-//     bimri.md, that what left it is in the archive, and the exact command
-//     that searches both (View.Search).
+//  8. lines of Tier 2 and 3 that are not entries, marked unread;
+//  9. the rest of Tier 2.
 //
-// Items go in that order until the next one does not fit; no line is ever
-// cut, a heading never appears without its first line, and the view never
-// exceeds the limit, whatever the file holds. The default limit is 10,000,
-// Claude Code's measured cap. What lasts comes right after the latest
-// work, so while it stays within its room (which Advise keeps it to, with
-// the agent's help) and the rest of the context leaves the view that
-// much, every Tier 1 entry and every decision is shown.
+// Tier 2's groups are each in the order the budget keeps them (importance
+// x freshness, as of the last pass), so what the view leaves out for room
+// is what the budget would take first. One line at the end says how many
+// items were left out, that the full file is bimri.md, that what left it
+// is in the archive, and the exact command that searches both
+// (View.Search).
+//
+// Each group has a share of the room (groupRooms): a floor it is
+// guaranteed when it has that much to show, and a cap. The room is given
+// in three rounds, each in order of priority: every group its floor,
+// then up to its cap, then what is left up to what it needs (patterns
+// and unread lines keep their caps); the room a group cannot use goes on
+// to the next that can. The global memory is guaranteed a third of the
+// view and takes what the workspace leaves. So a busy day fills the
+// latest work's share, not the view, and what lasts is shown whatever
+// else the file holds. A lasting group (Tier 1, the decisions, the key
+// work) or the latest work that does not fit whole shows every entry it
+// can in a compact line (date, importance, the start of the text, ID),
+// then makes the first of them whole as room allows; a lasting group
+// names by ID the entries it has no room for even so. Nothing is ever cut
+// mid-line, a heading never appears without its first line, and the view
+// never exceeds the limit, whatever the file holds. The default limit is
+// 10,000, Claude Code's measured cap.
+//
+// ViewLayout also says which entries and patterns the view shows whole:
+// the rest, Tier 1 included, are recall's to bring back. With View.Sure
+// the groups get their room as for a view of Sure characters and what
+// the Limit adds goes to them in order of priority, so the larger view
+// shows whole everything the view of Sure does: SessionStart lays its
+// view out in the room its messages leave, and recall counts as shown
+// only what the view of the room it always has shows.
 //
 // # Configuration
 //

@@ -736,7 +736,12 @@ func TestFutureDateIsClampedToToday(t *testing.T) {
 	is.True(e != nil)
 	is.Equal(e.Date, fxToday)
 	is.True(len(rep.Converted) == 1 && strings.Contains(rep.Converted[0], "2036-01-01"))
-	// Two days later it is no longer the latest work.
+	// Two days later, after two days of new work, it is no longer the
+	// latest work.
+	for ago := range 2 {
+		_, _, err := out.Add(memfile.NewEntry{Tier: 2, Importance: 3, Date: fxToday.AddDate(0, 0, 2-ago), Tags: []string{"ops"}, Text: "New work."})
+		is.NoErr(err)
+	}
 	later, _ := memfile.Maintain(out, fxToday.AddDate(0, 0, 2), memfile.DefaultConfig(), memfile.Options{})
 	view := memfile.ContextView(later, memfile.View{Limit: 10000})
 	latest := ""

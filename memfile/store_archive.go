@@ -8,9 +8,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"time"
 
 	"github.com/bimri/bimri-hook/internal/atomicfile"
 	"github.com/bimri/bimri-hook/internal/safefile"
@@ -164,4 +167,69 @@ func endsWith(f *os.File, size int64, tail []byte) bool {
 		return false
 	}
 	return bytes.Equal(got, tail)
+}
+
+// recentChunk is the first part of the archive's end RecentArchive
+// reads; recentMost, the most it reads. A week's records are a few
+// kilobytes; a busy week's, a few dozen.
+const (
+	recentChunk = 32 << 10
+	recentMost  = 1 << 20
+)
+
+// RecentArchive reads the entries archived on or after since from the
+// end of the archive, without reading the rest of it: the archive is
+// appended to in the order things leave the file, so they are its last
+// records. It reads at most recentMost bytes of the end; a missing or
+// unreadable archive gives none, as the week's digest can do without.
+func (s *Store) RecentArchive(since time.Time) []ArchiveRecord {
+	path := s.Path(s.names.Archive)
+	if since.IsZero() || s.notMemory(s.names.Archive, path) != nil {
+		return nil
+	}
+	f, info, err := safefile.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	size := info.Size()
+	day := since.Format(dateLayout)
+	for chunk := int64(recentChunk); ; chunk *= 4 {
+		n := min(chunk, size, recentMost)
+		buf := make([]byte, n)
+		if _, err := f.ReadAt(buf, size-n); err != nil && !errors.Is(err, io.EOF) {
+			return nil
+		}
+		from, whole := archivedSince(buf, day)
+		if whole || n == size || n == recentMost {
+			recs, _ := ParseArchive(buf[from:])
+			return slices.DeleteFunc(recs, func(r ArchiveRecord) bool { return r.Entry == nil || r.ArchivedOn.Before(since) })
+		}
+	}
+}
+
+// archivedSince is where, in the end of an archive, the records archived
+// on or after day (as the archive writes dates) start, and whether a
+// record archived before it was found, so that none before that point
+// can be wanted. Only tag lines are looked at, from the last one back.
+func archivedSince(buf []byte, day string) (from int, whole bool) {
+	from = len(buf)
+	end := len(buf)
+	for end > 0 {
+		start := bytes.LastIndexByte(buf[:end-1], '\n') + 1
+		line := buf[start:end]
+		end = start
+		if len(line) == 0 || line[0] != '[' {
+			continue
+		}
+		i := bytes.Index(line, []byte("[ARCHIVED:"))
+		if i < 0 || len(line) < i+len("[ARCHIVED:")+len(dateLayout) {
+			continue
+		}
+		if string(line[i+len("[ARCHIVED:"):i+len("[ARCHIVED:")+len(dateLayout)]) < day {
+			return from, true
+		}
+		from = start
+	}
+	return from, false
 }

@@ -32,6 +32,13 @@ func TestViewWithoutUnshowableLinesIsTheSame(t *testing.T) {
 		f.Tiers[tier].Blocks = append(f.Tiers[tier].Blocks, Block{Entry: e})
 	}
 	for _, limit := range []int{300, 2000, 10000, 60000, 400000} {
+		// The shortcut is taken: a group builds about the lines that fit
+		// in the limit, each of them 40 characters at least.
+		for i, g := range chooseGroups(f, View{Limit: limit}) {
+			if len(g.lines) > limit/40+2 {
+				t.Fatalf("limit %d: group %d built %d lines", limit, i, len(g.lines))
+			}
+		}
 		got := ContextView(f, View{Limit: limit})
 		buildEveryLine = true
 		want := ContextView(f, View{Limit: limit})
@@ -59,7 +66,7 @@ func TestViewEntryLength(t *testing.T) {
 	}
 	for _, e := range entries {
 		for _, w := range []bool{false, true} {
-			for _, mark := range []string{"", foreignMark} {
+			for _, mark := range []string{"", foreignMark, " (possibly superseded ✓)"} {
 				if got, want := viewEntryLength(e, w, mark), Length(viewEntry(e, w, mark)); got != want {
 					t.Errorf("viewEntryLength(%q, %v, %q) = %d, the line is %d long", e.Text, w, mark, got, want)
 				}
@@ -88,16 +95,18 @@ func TestAddRankedIsTheSort(t *testing.T) {
 			})
 		}
 		for _, limit := range []int{0, 100, 3000, 10000, 1 << 30} {
-			var want [3]viewGroup
+			var want, got [groupCount]viewGroup
+			for g := range want {
+				want[g].groupRoom, got[g].groupRoom = groupRooms[g], groupRooms[g]
+			}
 			sorted := slices.Clone(entries)
 			keptLongestFirst(sorted, today)
 			for _, e := range sorted {
-				want[tier2Group(e, DaysBetween(e.Date, today))].addEntry(e, View{Limit: limit})
+				want[tier2Group(e, DaysBetween(e.Date, today) <= 1)].addEntry(e, View{Limit: limit})
 			}
-			var got [3]viewGroup
-			var ranked [3][]rankedEntry
+			var ranked [groupCount][]rankedEntry
 			for i, e := range entries {
-				g := tier2Group(e, DaysBetween(e.Date, today))
+				g := tier2Group(e, DaysBetween(e.Date, today) <= 1)
 				ranked[g] = append(ranked[g], rankedEntry{rankForBudget(e, today), e, i})
 			}
 			for g := range got {

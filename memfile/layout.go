@@ -1,0 +1,378 @@
+package memfile
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The view's layout: each group is given room in order of priority
+// (floors, then caps, then what is left), shows what fits in it - whole
+// lines, or compact ones when not all fit, and for a lasting group the
+// IDs of those that do not fit even so - and the room a group cannot use
+// goes on to the next that can.
+
+type viewGroup struct {
+	kind int // its place in the order (groupTier1, ...)
+	groupRoom
+	heading string
+	lines   []viewLine
+	built   int // the least room the lines addEntry built take
+	hidden  int // items after those lines, counted but never built
+}
+
+type viewLine struct {
+	text    string // the whole line
+	compact string // the line in a few words; "" when it has none
+	id      string // the entry or pattern it shows; "" for other lines
+	item    bool   // counted in the footer: an entry, a pattern, an unread line
+	// size and small are the room text and compact take, with their
+	// newlines (add measures them).
+	size, small int
+}
+
+// least is the room the line takes at its shortest in a group that
+// shows compact lines or not.
+func (l viewLine) least(compact bool) int {
+	if compact && l.compact != "" {
+		return l.small
+	}
+	return l.size
+}
+
+func (g *viewGroup) add(l viewLine) {
+	l.size = Length(l.text) + 1
+	if l.compact != "" {
+		l.small = Length(l.compact) + 1
+	}
+	g.lines = append(g.lines, l)
+}
+
+// items is how many items the group holds, built or not.
+func (g *viewGroup) items() int {
+	n := g.hidden
+	for _, l := range g.lines {
+		if l.item {
+			n++
+		}
+	}
+	return n
+}
+
+// fitted is what of a group is shown: its first shown lines, the first
+// full of them whole and the rest compact, and the line naming what is
+// left out when the group names it; used is the room that takes.
+type fitted struct {
+	shown, full int
+	names       string
+	used        int
+}
+
+// fit is what of g is shown in room units (newlines counted). It shows
+// as many lines as fit compact, then as many of them whole as room
+// allows, the first first, but only once all are shown: so a larger
+// room never shows fewer lines, nor fewer whole, than a smaller one.
+func (g *viewGroup) fit(room int) fitted {
+	if len(g.lines) == 0 {
+		return fitted{}
+	}
+	head := Length(g.heading) + 1
+	// least[i], whole[i]: the room of the first i lines, compact where
+	// they can be, and whole.
+	least := make([]int, len(g.lines)+1)
+	whole := make([]int, len(g.lines)+1)
+	for i, l := range g.lines {
+		least[i+1] = least[i] + l.least(g.compact)
+		whole[i+1] = whole[i] + l.size
+	}
+	best := fitted{}
+	for m := len(g.lines); m >= 0; m-- {
+		n := g.namesLength(m)
+		if m == 0 && n == 0 {
+			break
+		}
+		if head+least[m]+n <= room {
+			best = fitted{shown: m, names: g.nameLine(m), used: head + least[m] + n}
+			break
+		}
+	}
+	if best.used == 0 {
+		return best
+	}
+	if !g.compact || best.shown == len(g.lines) && g.hidden == 0 {
+		// Whole lines where they fit, first first: with every line shown,
+		// more room only makes more of them whole.
+		k := 0
+		if !g.compact {
+			k = best.shown
+		}
+		base := best.used - least[best.shown] // the heading and the names
+		for k < best.shown {
+			used := base + whole[k+1] + least[best.shown] - least[k+1]
+			if used > room {
+				break
+			}
+			k++
+			best.used = used
+		}
+		best.full = k
+	}
+	return best
+}
+
+// maxNamed bounds the IDs one line names.
+const maxNamed = 12
+
+// namesPrefix starts the line naming what a lasting group leaves out.
+const namesPrefix = "- left out for room, found by recall and search: "
+
+// nameLine names the entries a lasting group leaves out when it shows
+// its first shown lines; "" when it names none.
+func (g *viewGroup) nameLine(shown int) string {
+	ids, left := g.leftOut(shown)
+	if len(ids) == 0 {
+		return ""
+	}
+	s := namesPrefix + strings.Join(ids, ", ")
+	if left > 0 {
+		s += " and " + strconv.Itoa(left) + " more"
+	}
+	return s
+}
+
+// namesLength is the room nameLine(shown) takes with its newline, 0 for
+// none, without building it: fit weighs it for every count of lines.
+func (g *viewGroup) namesLength(shown int) int {
+	if !g.named {
+		return 0
+	}
+	n, named, more := len(namesPrefix)+1, 0, g.hidden
+	for _, l := range g.lines[shown:] {
+		switch {
+		case l.id == "":
+		case named == maxNamed:
+			more++
+		default:
+			if named > 0 {
+				n += len(", ")
+			}
+			n += Length(l.id)
+			named++
+		}
+	}
+	if named == 0 {
+		return 0
+	}
+	if more > 0 {
+		n += len(" and ") + len(strconv.Itoa(more)) + len(" more")
+	}
+	return n
+}
+
+// leftOut are the first maxNamed IDs of the items a lasting group does
+// not show when it shows its first shown lines, and how many more there
+// are.
+func (g *viewGroup) leftOut(shown int) (ids []string, more int) {
+	if !g.named {
+		return nil, 0
+	}
+	more = g.hidden
+	for _, l := range g.lines[shown:] {
+		switch {
+		case l.id == "":
+		case len(ids) == maxNamed:
+			more++
+		default:
+			ids = append(ids, l.id)
+		}
+	}
+	return ids, more
+}
+
+// need is the room the group takes whole: its heading and lines, and a
+// newline at least for each line it did not build.
+func (g *viewGroup) need() int {
+	if len(g.lines) == 0 {
+		return 0
+	}
+	n := Length(g.heading) + 1 + g.hidden
+	for _, l := range g.lines {
+		n += l.size
+	}
+	return n
+}
+
+// whole says whether f shows all of g, every line whole.
+func (g *viewGroup) whole(f fitted) bool {
+	return f.shown == len(g.lines) && f.full == f.shown && g.hidden == 0
+}
+
+// layOut writes the view: the head line, the groups in order, each with
+// the part of it that fits in its room, and the footer.
+func layOut(f *File, v View, groups []viewGroup) Layout {
+	total := 0
+	for i := range groups {
+		total += groups[i].items()
+	}
+	return write(f, v, groups, place(f, v, groups, total), viewHead(f, v, groups), total)
+}
+
+// place is what each group shows. Room for the footer is kept
+// throughout: for the longest footer, the one that says every item was
+// left out, unless the whole view fits with its own, shorter footer, so
+// that a limit of exactly the full length shows everything.
+func place(f *File, v View, groups []viewGroup, total int) []fitted {
+	head := viewHead(f, v, groups)
+	fits := make([]fitted, len(groups))
+	need := Length(head) + 1 + Length(viewFooter(v, total, 0))
+	for i := range groups {
+		need += groups[i].need()
+	}
+	if need <= v.Limit {
+		for i := range groups {
+			g := &groups[i]
+			fits[i] = fitted{shown: len(g.lines), full: len(g.lines), used: g.need()}
+		}
+		return fits
+	}
+	base := Length(head) + 1 + Length(viewFooter(v, total, total))
+	sure, limit := max(v.Sure-base, 0), v.Limit-base
+	rooms := allocate(groups, sure, v.Sure/3)
+	for i := range groups {
+		fits[i] = groups[i].fit(rooms[i])
+	}
+	spread(groups, rooms, fits, sure)
+	if limit > sure {
+		spread(groups, rooms, fits, limit)
+	}
+	return fits
+}
+
+// allocate gives each group its room out of room units: first its floor,
+// then up to its cap, then what is left up to what it needs, each round
+// in order of priority. The global memory's floor is global (a third of
+// the view), the workspace's groups' shares are of the rest, and the
+// global memory takes the room the workspace leaves.
+func allocate(groups []viewGroup, room, global int) []int {
+	rooms := make([]int, len(groups))
+	if room <= 0 {
+		return rooms
+	}
+	left := room
+	give := func(i, most int) {
+		if n := min(most-rooms[i], groups[i].need()-rooms[i], left); n > 0 {
+			rooms[i] += n
+			left -= n
+		}
+	}
+	give(groupGlobal, global)
+	workspace := left
+	for i := groupTier1; i < len(groups); i++ {
+		give(i, workspace*groups[i].floor/100)
+	}
+	for i := groupTier1; i < len(groups); i++ {
+		give(i, workspace*groups[i].cap/100)
+	}
+	for i := groupTier1; i < len(groups); i++ {
+		if !groups[i].firm {
+			give(i, room)
+		}
+	}
+	give(groupGlobal, room)
+	return rooms
+}
+
+// spread gives the room the groups leave unused, of room units in all,
+// to those that can show more, in order of priority (the global memory
+// last), each up to its firm cap.
+func spread(groups []viewGroup, rooms []int, fits []fitted, room int) {
+	used := 0
+	for i := range fits {
+		used += fits[i].used
+	}
+	order := make([]int, 0, len(groups))
+	for i := groupTier1; i < len(groups); i++ {
+		order = append(order, i)
+	}
+	order = append(order, groupGlobal)
+	workspace := room - rooms[groupGlobal]
+	for _, i := range order {
+		g := &groups[i]
+		if used >= room || g.whole(fits[i]) {
+			continue
+		}
+		most := fits[i].used + room - used
+		if g.firm && i != groupGlobal {
+			most = min(most, max(rooms[i], workspace*g.cap/100))
+		}
+		if most <= rooms[i] {
+			continue
+		}
+		rooms[i] = most
+		f := g.fit(rooms[i])
+		used += f.used - fits[i].used
+		fits[i] = f
+	}
+}
+
+// write writes the view from what each group shows.
+func write(f *File, v View, groups []viewGroup, fits []fitted, head string, total int) Layout {
+	lay := Layout{Whole: map[string]bool{}}
+	all := true
+	for i := range groups {
+		all = all && groups[i].whole(fits[i])
+	}
+	var b strings.Builder
+	size := len(head) + 1
+	shown := 0
+	for i := range groups {
+		g, fit := &groups[i], fits[i]
+		if fit.used == 0 {
+			continue
+		}
+		size += len(g.heading) + 1 + len(fit.names) + 1
+		for _, l := range g.lines[:fit.shown] {
+			size += max(len(l.text), len(l.compact)) + 1
+		}
+	}
+	// Sized once: growing by doubling touched twice the memory.
+	b.Grow(size + 256)
+	b.WriteString(head)
+	b.WriteByte('\n')
+	for i := range groups {
+		g, fit := &groups[i], fits[i]
+		if fit.used == 0 {
+			continue
+		}
+		b.WriteString(g.heading)
+		b.WriteByte('\n')
+		for j, l := range g.lines[:fit.shown] {
+			text := l.text
+			if j >= fit.full && g.compact && l.compact != "" {
+				text = l.compact
+			} else if l.id != "" {
+				lay.Whole[l.id] = true
+			}
+			b.WriteString(text)
+			b.WriteByte('\n')
+			if l.item {
+				shown++
+			}
+		}
+		if fit.names != "" {
+			b.WriteString(fit.names)
+			b.WriteByte('\n')
+		}
+	}
+	last := viewFooter(v, total, total-shown)
+	if Length(last) > v.Limit {
+		return Layout{Text: truncateUnits(last, v.Limit), Whole: map[string]bool{}}
+	}
+	if Length(b.String())+Length(last) > v.Limit {
+		// Only a limit too small for the head and the footer comes here.
+		return Layout{Text: last, Whole: map[string]bool{}}
+	}
+	b.WriteString(last)
+	lay.Text = b.String()
+	lay.All = all
+	return lay
+}
