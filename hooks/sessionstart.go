@@ -202,22 +202,24 @@ func globalFacts(env Env) []string {
 	return out
 }
 
-// fitLines keeps whole lines of s while they fit in limit characters.
+// fitLines keeps whole lines of s while they fit in limit characters. A
+// request ("- ...") whose command, indented on the next line, does not
+// fit is dropped with it: a request without its command cannot be
+// answered.
 func fitLines(s string, limit int) string {
 	if memfile.Length(s) <= limit {
 		return s
 	}
-	var b strings.Builder
-	used := 0
-	for _, l := range strings.Split(s, "\n") {
-		n := memfile.Length(l) + 1
-		if used+n > limit {
-			break
-		}
-		b.WriteString(l + "\n")
-		used += n
+	lines := strings.Split(s, "\n")
+	used, n := 0, 0
+	for n < len(lines) && used+memfile.Length(lines[n])+1 <= limit {
+		used += memfile.Length(lines[n]) + 1
+		n++
 	}
-	return strings.TrimRight(b.String(), "\n")
+	if n > 0 && n < len(lines) && strings.HasPrefix(lines[n], "  ") && strings.HasPrefix(lines[n-1], "- ") {
+		n--
+	}
+	return strings.TrimRight(strings.Join(lines[:n], "\n"), "\n")
 }
 
 // hasUnread says whether Tier 2 or 3 holds lines that are not entries or

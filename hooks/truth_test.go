@@ -216,3 +216,20 @@ func wholeIn(view string, e *memfile.Entry) bool {
 	}
 	return false
 }
+
+// fitLines keeps whole lines, and never a request without its command.
+func TestFitLinesKeepsRequestsWhole(t *testing.T) {
+	s := "## Memory upkeep\n- Consolidate these.\n  bimri-hook remember --replaces a,b -- \"x\"\n- Name this pattern.\n  bimri-hook remember --tier 3 -- \"y\""
+	for limit := 0; limit <= memfile.Length(s)+1; limit++ {
+		got := fitLines(s, limit)
+		if memfile.Length(got) > limit {
+			t.Fatalf("limit %d: %d characters", limit, memfile.Length(got))
+		}
+		if !strings.HasPrefix(s, got) {
+			t.Fatalf("limit %d: %q is not a start of the text", limit, got)
+		}
+		if lines := strings.Split(got, "\n"); strings.HasPrefix(lines[len(lines)-1], "- ") {
+			t.Fatalf("limit %d: a request without its command: %q", limit, got)
+		}
+	}
+}

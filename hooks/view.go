@@ -29,24 +29,22 @@ const upkeepShare = 15
 func startContext(env Env, in Input, f *memfile.File, foreign func(string) bool, notice, advice string) string {
 	fixed := fixedTail(env, in, f)
 	room := sureRoom(env, f)
-	upkeep := upkeepText(env, f, notice, advice)
-	if upkeep != "" {
-		msgRoom := upkeepRoom(env)
-		// The whole memory fits: the messages may take what it leaves.
-		if base := sessionView(env, f, foreign, room, room); base.All {
-			msgRoom = max(msgRoom, env.Config.ContextLimit-memfile.Length(fixed)-2-memfile.Length(base.Text)-2)
-		}
-		upkeep = fitLines(upkeep, msgRoom)
-	}
-	limit := env.Config.ContextLimit - memfile.Length(fixed) - 2
+	avail := env.Config.ContextLimit - memfile.Length(fixed) - 2
+	full := upkeepText(env, f, notice, advice)
+	upkeep := fitLines(full, upkeepRoom(env))
+	limit := avail
 	if upkeep != "" {
 		limit -= memfile.Length(upkeep) + 2
 	}
-	view := sessionView(env, f, foreign, limit, room).Text
-	if upkeep == "" {
-		return view + "\n\n" + fixed
+	lay := sessionView(env, f, foreign, limit, room)
+	if lay.All && upkeep != full {
+		// The whole memory fits: the messages may take what it leaves.
+		upkeep = fitLines(full, avail-memfile.Length(lay.Text)-2)
 	}
-	return view + "\n\n" + fixed + "\n\n" + upkeep
+	if upkeep == "" {
+		return lay.Text + "\n\n" + fixed
+	}
+	return lay.Text + "\n\n" + fixed + "\n\n" + upkeep
 }
 
 // fixedTail is what always follows the view: the instructions, the
