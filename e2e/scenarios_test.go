@@ -641,11 +641,19 @@ func oversizedText(i int) string {
 	return fmt.Sprintf("Bulk entry %03d: reviewed the invoice export job and noted how its retries behave under load, end of bulk entry %03d.", i, i)
 }
 
-var oversizedLine = regexp.MustCompile(`^- \((\d+\.\d)\) \d{4}-\d\d-\d\d imp \d: (Bulk entry (\d{3}): .*) \(id [0-9a-z]+\)$`)
+var (
+	oversizedLine    = regexp.MustCompile(`^- \((\d+\.\d)\) \d{4}-\d\d-\d\d imp (\d): (Bulk entry (\d{3}): .*) \(id [0-9a-z]+\)$`)
+	oversizedCompact = regexp.MustCompile(`^- \d{4}-\d\d-\d\d imp (\d): (Bulk entry (\d{3}): .*)… \(id [0-9a-z]+\)$`)
+)
+
+// weekDigest heads the view's digest of the last seven days: a line a
+// day, which sums up entries and is not one of them.
+const weekDigest = "## The last seven days"
 
 // TestScenario3OversizedMemory: a bimri.md far larger than the cap reaches
-// the model as its highest-weight part, every line whole, with the footer
-// saying what was left out, never as the client's truncated preview.
+// the model as the top of each part of the view (memfile's layout), every
+// line whole or in its compact form, never cut, with the footer saying
+// what was left out, never as the client's truncated preview.
 func TestScenario3OversizedMemory(t *testing.T) {
 	is := is.New(t)
 	b := newBimriSandbox(t, func(*Sandbox, Recorded) Reply { return Reply{} })
@@ -680,41 +688,54 @@ func TestScenario3OversizedMemory(t *testing.T) {
 	t.Logf("SessionStart context: %d characters", memfile.Length(ctx))
 	checkContextWhole(t, ctx)
 
-	// The view: every bulk entry line whole, weights as scored, highest
-	// first; a footer saying how many items were left out.
+	// The view: every bulk entry line whole (weights as scored) or
+	// compact (the start of its text), each part highest weight first;
+	// a footer saying how many items were left out.
 	lines := strings.Split(ctx, "\n")
 	var shown []int
-	footer := -1
+	byPart := map[string][]int{}
+	part, footer := "", -1
 	for k, l := range lines {
 		if strings.Contains(l, "items left out") {
 			footer = k
 			break
 		}
-		if !strings.Contains(l, "Bulk entry") {
+		if strings.HasPrefix(l, "## ") {
+			part = l
+		}
+		if !strings.Contains(l, "Bulk entry") || strings.HasPrefix(l, "- left out for room") || strings.HasPrefix(part, weekDigest) {
 			continue
 		}
-		m := oversizedLine.FindStringSubmatch(l)
-		if m == nil {
-			t.Errorf("line %d of the view is not a whole entry: %q", k+1, l)
+		var i int
+		if m := oversizedLine.FindStringSubmatch(l); m != nil {
+			i, _ = strconv.Atoi(m[4])
+			if m[3] != oversizedText(i) {
+				t.Errorf("entry %d is not whole in the view: %q", i, m[3])
+			}
+			if m[1] != weights[i].String() {
+				t.Errorf("entry %d shows weight %s, scored %s", i, m[1], weights[i])
+			}
+		} else if m := oversizedCompact.FindStringSubmatch(l); m != nil {
+			i, _ = strconv.Atoi(m[3])
+			if !strings.HasPrefix(oversizedText(i), m[2]) {
+				t.Errorf("entry %d's compact line is not the start of its text: %q", i, m[2])
+			}
+		} else {
+			t.Errorf("line %d of the view is neither a whole entry nor a compact one: %q", k+1, l)
 			continue
 		}
-		i, _ := strconv.Atoi(m[3])
-		if m[2] != oversizedText(i) {
-			t.Errorf("entry %d is not whole in the view: %q", i, m[2])
+		if p := byPart[part]; len(p) > 0 && weights[i] > weights[p[len(p)-1]] {
+			t.Errorf("%s: entry %d (weight %s) comes after a lower one", part, i, weights[i])
 		}
-		if m[1] != weights[i].String() {
-			t.Errorf("entry %d shows weight %s, scored %s", i, m[1], weights[i])
-		}
-		if len(shown) > 0 && weights[i] > weights[shown[len(shown)-1]] {
-			t.Errorf("entry %d (weight %s) comes after a lower one", i, weights[i])
-		}
+		byPart[part] = append(byPart[part], i)
 		shown = append(shown, i)
 	}
 	if footer < 0 {
 		t.Fatalf("the view has no footer saying what was left out:\n%s", ctx)
 	}
 	// The footer's count is honest: what it says was left out plus the
-	// items shown is every item.
+	// items shown is every item (a line naming what a part left out is
+	// not an item).
 	counts := regexp.MustCompile(`^(\d+) of (\d+) items left out`).FindStringSubmatch(lines[footer])
 	if counts == nil {
 		t.Fatalf("footer %q does not say how many items were left out", lines[footer])
@@ -722,8 +743,12 @@ func TestScenario3OversizedMemory(t *testing.T) {
 	left, _ := strconv.Atoi(counts[1])
 	total, _ := strconv.Atoi(counts[2])
 	items := 0
+	part = ""
 	for _, l := range lines[:footer] {
-		if strings.HasPrefix(l, "- ") {
+		if strings.HasPrefix(l, "## ") {
+			part = l
+		}
+		if strings.HasPrefix(l, "- ") && !strings.HasPrefix(l, "- left out for room") && !strings.HasPrefix(part, weekDigest) {
 			items++
 		}
 	}
@@ -734,23 +759,22 @@ func TestScenario3OversizedMemory(t *testing.T) {
 	t.Logf("the view shows %d of %d bulk entries; footer: %s", len(shown), oversizedEntries, lines[footer])
 	is.True(strings.Contains(ctx, "This project exports invoices as PDF")) // Tier 1 comes first, whole
 
-	// What is shown is the top of the weight order: nothing left out
-	// weighs more than anything shown.
-	lowestShown := weights[shown[len(shown)-1]]
-	var highest, lowest int
-	for i := range oversizedEntries {
-		if weights[i] > weights[highest] {
-			highest = i
-		}
-		if weights[i] < weights[lowest] {
-			lowest = i
-		}
-		if !slices.Contains(shown, i) && weights[i] > lowestShown {
-			t.Errorf("entry %d (weight %s) was left out while one of weight %s is shown", i, weights[i], lowestShown)
+	// The decisions (importance 5) shown are the top of their weight
+	// order: no importance-5 entry left out weighs more than one shown.
+	var lowest5 memfile.Weight = -1
+	for _, i := range shown {
+		if 2+i%4 == 5 && (lowest5 < 0 || weights[i] < lowest5) {
+			lowest5 = weights[i]
 		}
 	}
-	is.True(slices.Contains(shown, highest)) // a highest-weight entry is shown
-	is.True(!slices.Contains(shown, lowest)) // a lowest-weight entry is not
+	if lowest5 < 0 {
+		t.Fatal("the view shows no decision (importance 5)")
+	}
+	for i := range oversizedEntries {
+		if 2+i%4 == 5 && !slices.Contains(shown, i) && weights[i] > lowest5 {
+			t.Errorf("decision %d (weight %s) was left out while one of weight %s is shown", i, weights[i], lowest5)
+		}
+	}
 }
 
 // TestScenario4CompactResumed: /compact on a resumed session that has

@@ -420,12 +420,21 @@ func entryLines(e *Entry, withWeight bool, mark string) viewLine {
 // view's cost. Every sum of lengths the view compares with its limit
 // stays over it, so what is shown does not change.
 func (g *viewGroup) addEntry(e *Entry, v View) {
-	if g.built > v.Limit && !buildEveryLine {
+	if g.full(v) {
 		g.hidden++
 		return
 	}
+	if g.built > v.Limit {
+		g.past++
+	}
 	g.add(entryLines(e, true, v.mark(e.ID)))
 	g.built += g.lines[len(g.lines)-1].least(g.compact)
+}
+
+// full says the group has built every line it could show in v, and the
+// maxNamed after them that the line naming what it leaves out names.
+func (g *viewGroup) full(v View) bool {
+	return g.built > v.Limit && g.past >= maxNamed && !buildEveryLine
 }
 
 // addRanked adds Tier 2 entries in the order the budget keeps them
@@ -444,7 +453,7 @@ func (g *viewGroup) addRanked(ranked []rankedEntry, v View) {
 	}
 	h := rankHeap(ranked)
 	h.init()
-	for len(h) > 0 && g.built <= v.Limit {
+	for len(h) > 0 && !g.full(v) {
 		g.addEntry(h.pop().e, v)
 		h = h[:len(h)-1]
 	}

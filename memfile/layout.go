@@ -17,6 +17,7 @@ type viewGroup struct {
 	heading string
 	lines   []viewLine
 	built   int // the least room the lines addEntry built take
+	past    int // lines addEntry built once built was over the limit
 	hidden  int // items after those lines, counted but never built
 }
 
