@@ -25,34 +25,34 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// MaxCommand bounds the command looked at: a taught command is a few
+// maxCommand bounds the command looked at: a taught command is a few
 // hundred bytes; a longer one is asked about, not parsed.
-const MaxCommand = 64 << 10
+const maxCommand = 64 << 10
 
 // Tool reports whether the tool call named tool, with command the Bash
 // tool's command (empty for other tools), is one of the plugin's own,
 // given binary, the command the hooks teach the agent to run.
 func Tool(tool, command, binary string) bool {
 	if tool == "Bash" {
-		return Bash(command, binary)
+		return allowBash(command, binary)
 	}
 	return slices.Contains(wiring.MCPTools, tool)
 }
 
-// Bash reports whether command is exactly one invocation of binary with
+// allowBash reports whether command is exactly one invocation of binary with
 // one of wiring.MemoryCommands, with nothing a shell would expand or
 // chain.
-func Bash(command, binary string) bool {
-	argv, ok := Argv(command)
+func allowBash(command, binary string) bool {
+	argv, ok := literalArgv(command)
 	return ok && len(argv) >= 2 && argv[0] == binary && slices.Contains(wiring.MemoryCommands, argv[1])
 }
 
-// Argv returns the words a shell would pass to the program command runs,
+// literalArgv returns the words a shell would pass to the program command runs,
 // and ok, when command is one simple command whose words are all literal
 // text (see the package comment); else ok is false.
-func Argv(command string) (argv []string, ok bool) {
+func literalArgv(command string) (argv []string, ok bool) {
 	command = strings.TrimRight(command, " \t\n")
-	if command == "" || len(command) > MaxCommand || !plainText(command) {
+	if command == "" || len(command) > maxCommand || !plainText(command) {
 		return nil, false
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(command), "")

@@ -164,17 +164,17 @@ var hostile = []string{
 	"bimri-hook remember --dir /p <<$'EOF'\nbody\nEOF",
 	"bimri-hook remember --dir /p <<'EOF'\nbody\nEOF\n# trailing comment",
 	"bimri-hook remember --dir /p <<'EOF'\nbody\nEOF\n\nid",
-	strings.Repeat("x", MaxCommand+1),
-	`bimri-hook remember ` + strings.Repeat("a", MaxCommand),
+	strings.Repeat("x", maxCommand+1),
+	`bimri-hook remember ` + strings.Repeat("a", maxCommand),
 }
 
 func TestApprovesTheTaughtCommands(t *testing.T) {
 	for _, c := range approved {
-		argv, ok := Argv(c.command)
+		argv, ok := literalArgv(c.command)
 		if !ok || !slices.Equal(argv, c.argv) {
 			t.Errorf("Argv(%q) = %q, %v; want %q", c.command, argv, ok, c.argv)
 		}
-		if !Bash(c.command, bin) {
+		if !allowBash(c.command, bin) {
 			t.Errorf("not approved: %q", c.command)
 		}
 		if !Tool("Bash", c.command, bin) {
@@ -185,7 +185,7 @@ func TestApprovesTheTaughtCommands(t *testing.T) {
 
 func TestRefusesHostileCommands(t *testing.T) {
 	for _, c := range hostile {
-		if Bash(c, bin) {
+		if allowBash(c, bin) {
 			t.Errorf("approved a hostile command: %q", c)
 		}
 	}
@@ -195,10 +195,10 @@ func TestRefusesHostileCommands(t *testing.T) {
 // hooks teach, through the Bash tool, and for no other tool.
 func TestRefusesOtherBinariesAndTools(t *testing.T) {
 	cmd := `bimri-hook remember --dir /p -- "x"`
-	if Bash(cmd, "/opt/bimri/bimri-hook") {
+	if allowBash(cmd, "/opt/bimri/bimri-hook") {
 		t.Error("approved the bare name when the taught binary is a path")
 	}
-	if !Bash(`'/opt/my tools/bimri-hook' remember -- "x"`, "/opt/my tools/bimri-hook") {
+	if !allowBash(`'/opt/my tools/bimri-hook' remember -- "x"`, "/opt/my tools/bimri-hook") {
 		t.Error("did not approve the taught binary by its quoted path")
 	}
 	for _, tool := range []string{"Write", "Edit", "Read", "bash", "BashOutput", "mcp__other__remember", "Task", ""} {
@@ -231,7 +231,7 @@ func TestMCPTools(t *testing.T) {
 // all the approval needs.
 func TestEveryMemoryCommandIsApproved(t *testing.T) {
 	for _, sub := range wiring.MemoryCommands {
-		if c := bin + " " + sub + " --dir /p x"; !Bash(c, bin) {
+		if c := bin + " " + sub + " --dir /p x"; !allowBash(c, bin) {
 			t.Errorf("not approved: %q", c)
 		}
 	}
@@ -239,7 +239,7 @@ func TestEveryMemoryCommandIsApproved(t *testing.T) {
 
 // TestShellAgrees runs every approved command in the shells the client's
 // Bash tool may use, with a stand-in bimri-hook that records its argv
-// and stdin: the shell ran it once, with the words Argv said, and a
+// and stdin: the shell ran it once, with the words literalArgv said, and a
 // here-document's body reached it unexpanded.
 func TestShellAgrees(t *testing.T) {
 	sh := newShellOracle(t)
@@ -259,7 +259,7 @@ func FuzzApprove(f *testing.F) {
 	}
 	sh := newShellOracle(f)
 	f.Fuzz(func(t *testing.T, command string) {
-		if !Bash(command, bin) {
+		if !allowBash(command, bin) {
 			return
 		}
 		sh.check(t, command)
@@ -311,7 +311,7 @@ func newShellOracle(t testing.TB) *shellOracle {
 
 func (o *shellOracle) check(t *testing.T, command string) {
 	t.Helper()
-	want, ok := Argv(command)
+	want, ok := literalArgv(command)
 	if !ok {
 		t.Fatalf("approved, but Argv refuses %q", command)
 	}
@@ -351,7 +351,7 @@ func (o *shellOracle) check(t *testing.T, command string) {
 }
 
 // parseRecord reads what the recorder wrote: how many calls, the argv of
-// the last (with the binary's name first, as Argv gives it) and its stdin.
+// the last (with the binary's name first, as literalArgv gives it) and its stdin.
 func parseRecord(t *testing.T, rec []byte) (calls int, argv []string, stdin string) {
 	t.Helper()
 	s := string(rec)
@@ -401,7 +401,7 @@ func BenchmarkBash(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				Bash(c.command, bin)
+				allowBash(c.command, bin)
 			}
 		})
 	}
