@@ -4,7 +4,7 @@
 // supersede an entry, each after a confirmation and through the same
 // store and lock as the commands.
 //
-// It is built on Bubble Tea (charm.land/bubbletea/v2): Model is a tea.Model
+// It is built on Bubble Tea (charm.land/bubbletea/v2): model is a tea.Model
 // whose Update takes key presses and whose View is the screen, so tests
 // drive it with keys and read what it shows. Nothing here runs before Run
 // is called: the hook path links this package but never starts it.
@@ -22,7 +22,7 @@ import (
 
 // Run shows the UI on the terminal until the user quits.
 func Run(s Source, in io.Reader, out io.Writer) error {
-	m, err := New(s)
+	m, err := openModel(s)
 	if err != nil {
 		return err
 	}
@@ -40,8 +40,8 @@ const (
 	confirming      // y or n to an action
 )
 
-// Model is the UI's state.
-type Model struct {
+// model is the UI's state.
+type model struct {
 	src    Source
 	snap   snapshot
 	tab    int
@@ -59,16 +59,16 @@ type Model struct {
 	failed  bool // status is an error
 }
 
-// New reads the memory and starts on Tier 2, where most entries live.
-func New(s Source) (*Model, error) {
-	m := &Model{src: s, tab: tabTier2, width: 100, height: 30}
+// openModel reads the memory and starts on Tier 2, where most entries live.
+func openModel(s Source) (*model, error) {
+	m := &model{src: s, tab: tabTier2, width: 100, height: 30}
 	if err := m.reload(); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-func (m *Model) reload() error {
+func (m *model) reload() error {
 	snap, err := m.src.load()
 	if err != nil {
 		return err
@@ -81,7 +81,7 @@ func (m *Model) reload() error {
 }
 
 // visible is the list of a tab, filtered by the search query.
-func (m *Model) visible(t int) []item {
+func (m *model) visible(t int) []item {
 	if strings.TrimSpace(m.query) == "" {
 		return m.snap.lists[t]
 	}
@@ -94,12 +94,12 @@ func (m *Model) visible(t int) []item {
 	return out
 }
 
-func (m *Model) clamp(t int) {
+func (m *model) clamp(t int) {
 	n := len(m.visible(t))
 	m.cursor[t] = max(0, min(m.cursor[t], n-1))
 }
 
-func (m *Model) selected() (item, bool) {
+func (m *model) selected() (item, bool) {
 	list := m.visible(m.tab)
 	if len(list) == 0 {
 		return item{}, false
@@ -108,10 +108,10 @@ func (m *Model) selected() (item, bool) {
 }
 
 // Init starts nothing: the memory was read by New.
-func (m *Model) Init() tea.Cmd { return nil }
+func (m *model) Init() tea.Cmd { return nil }
 
 // Update takes one message: a key press or the terminal's size.
-func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -133,7 +133,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // browse handles a key in the lists.
-func (m *Model) browse(key string) tea.Cmd {
+func (m *model) browse(key string) tea.Cmd {
 	list := m.visible(m.tab)
 	page := max(1, m.listHeight())
 	switch key {
@@ -157,9 +157,9 @@ func (m *Model) browse(key string) tea.Cmd {
 	case "end", "G":
 		m.cursor[m.tab] = len(list) - 1
 	case "tab", "right", "l":
-		m.tab = (m.tab + 1) % len(Tabs)
+		m.tab = (m.tab + 1) % len(tabNames)
 	case "shift+tab", "left", "h":
-		m.tab = (m.tab + len(Tabs) - 1) % len(Tabs)
+		m.tab = (m.tab + len(tabNames) - 1) % len(tabNames)
 	case "1", "2", "3", "4":
 		m.tab = int(key[0] - '1')
 	case "/":
@@ -175,7 +175,7 @@ func (m *Model) browse(key string) tea.Cmd {
 
 // act asks to confirm the action of key on the selected item, or says why
 // it does not apply.
-func (m *Model) act(key string) {
+func (m *model) act(key string) {
 	it, ok := m.selected()
 	if !ok {
 		return
@@ -225,7 +225,7 @@ const maxInput = 2000
 // typed: a line editor of its own (text, backspace, ctrl+u), since the
 // bubbles text input brings a clipboard package whose init every hook
 // would run.
-func (m *Model) typing(msg tea.KeyPressMsg) tea.Cmd {
+func (m *model) typing(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "esc":
 		m.mode = browsing
@@ -264,7 +264,7 @@ func (m *Model) typing(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // confirm runs the pending action on y, drops it on anything else.
-func (m *Model) confirm(key string) {
+func (m *model) confirm(key string) {
 	m.mode = browsing
 	act := m.pending
 	m.pending, m.ask = nil, ""
@@ -299,19 +299,19 @@ func styles() (title, tab, current, sel, dim, bad lipgloss.Style) {
 const detailLines = 8
 
 // listHeight is how many rows of the list fit on the screen.
-func (m *Model) listHeight() int {
+func (m *model) listHeight() int {
 	// title, tabs, rule; the list; rule, detail, rule, status, help
 	return max(3, m.height-7-detailLines)
 }
 
 // View is the screen.
-func (m *Model) View() tea.View {
+func (m *model) View() tea.View {
 	title, tab, current, sel, dim, bad := styles()
 	w := max(40, m.width)
 	var b strings.Builder
 	b.WriteString(title.Render(cut("bimri-hook browse  "+m.snap.path+"  today "+m.src.Today.Format("2006-01-02"), w)) + "\n")
 	var tabs []string
-	for i, name := range Tabs {
+	for i, name := range tabNames {
 		label := fmt.Sprintf("%d %s (%d)", i+1, name, len(m.visible(i)))
 		if i == m.tab {
 			tabs = append(tabs, current.Render(label))

@@ -44,7 +44,7 @@ func workspace(t *testing.T) Source {
 
 // press sends keys to m, one at a time, as the terminal would: names
 // such as "down", "enter", "esc", "tab", or text typed a rune at a time.
-func press(m *Model, keys ...string) {
+func press(m *model, keys ...string) {
 	for _, k := range keys {
 		var msg tea.KeyPressMsg
 		switch k {
@@ -73,10 +73,10 @@ func press(m *Model, keys ...string) {
 var ansiCodes = regexp.MustCompile(`\x1b\[[0-9;?]*[a-zA-Z]`)
 
 // screen is what the terminal shows, without colours and styles.
-func screen(m *Model) string { return ansiCodes.ReplaceAllString(m.View().Content, "") }
+func screen(m *model) string { return ansiCodes.ReplaceAllString(m.View().Content, "") }
 
 // selectedLine is the list row the cursor is on.
-func selectedLine(m *Model) string {
+func selectedLine(m *model) string {
 	for _, l := range strings.Split(screen(m), "\n") {
 		if strings.HasPrefix(l, "> ") {
 			return l
@@ -85,9 +85,9 @@ func selectedLine(m *Model) string {
 	return ""
 }
 
-func newModel(t *testing.T, s Source) *Model {
+func newModel(t *testing.T, s Source) *model {
 	t.Helper()
-	m, err := New(s)
+	m, err := openModel(s)
 	if err != nil {
 		t.Fatal(err)
 	}

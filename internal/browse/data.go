@@ -21,8 +21,8 @@ type Source struct {
 	Today  time.Time
 }
 
-// Tabs are the lists browse pages through, in order.
-var Tabs = []string{"Tier 1", "Tier 2", "Patterns", "Archive"}
+// tabNames are the lists browse pages through, in order.
+var tabNames = []string{"Tier 1", "Tier 2", "Patterns", "Archive"}
 
 const (
 	tabTier1 = iota
