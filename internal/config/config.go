@@ -42,8 +42,8 @@ func Default() Config {
 	return Config{Memory: memfile.DefaultConfig(), Hooks: hooks.DefaultSettings()}
 }
 
-// Keys are every field a config file may hold.
-func Keys() []string {
+// keys are every field a config file may hold.
+func keys() []string {
 	return slices.Concat(memfile.ConfigKeys, hooks.SettingsKeys)
 }
 
@@ -66,7 +66,7 @@ func Load(given, root string) (Config, error) {
 		}
 		return Config{}, fmt.Errorf("config %s: %w", path, err)
 	}
-	cfg, err := Parse(data)
+	cfg, err := parse(data)
 	if err != nil {
 		return Config{}, fmt.Errorf("config %s: %w", path, err)
 	}
@@ -74,9 +74,9 @@ func Load(given, root string) (Config, error) {
 	return cfg, nil
 }
 
-// Parse reads a config file's bytes: one JSON object whose every field is
-// one of Keys, so a typo never silently falls back to a default.
-func Parse(data []byte) (Config, error) {
+// parse reads a config file's bytes: one JSON object whose every field is
+// one of keys, so a typo never silently falls back to a default.
+func parse(data []byte) (Config, error) {
 	if !gjson.ValidBytes(data) {
 		return Config{}, errors.New("not valid JSON")
 	}
@@ -84,7 +84,7 @@ func Parse(data []byte) (Config, error) {
 	if !root.IsObject() {
 		return Config{}, errors.New("not a JSON object")
 	}
-	known := Keys()
+	known := keys()
 	var unknown []string
 	root.ForEach(func(k, _ gjson.Result) bool {
 		if !slices.Contains(known, k.String()) {

@@ -16,14 +16,14 @@ import (
 
 func TestParseReadsBothParts(t *testing.T) {
 	is := is.New(t)
-	c, err := Parse([]byte(`{"profile": "cowork", "tier2_budget": 9000, "stop_policy": "once", "lock_timeout": 0.5}`))
+	c, err := parse([]byte(`{"profile": "cowork", "tier2_budget": 9000, "stop_policy": "once", "lock_timeout": 0.5}`))
 	is.NoErr(err)
 	is.Equal(c.Memory.Profile, "cowork")
 	is.Equal(c.Memory.Budgets[1], 9000)
 	is.Equal(c.Hooks.StopPolicy, hooks.PolicyOnce)
 	is.Equal(c.Hooks.LockTimeout, 500*time.Millisecond)
 
-	c, err = Parse([]byte(`{}`))
+	c, err = parse([]byte(`{}`))
 	is.NoErr(err)
 	is.Equal(c, Default())
 }
@@ -32,7 +32,7 @@ func TestParseReadsBothParts(t *testing.T) {
 // lists every field a config may hold, the hooks' included.
 func TestUnknownFieldListsEveryKnownField(t *testing.T) {
 	is := is.New(t)
-	_, err := Parse([]byte(`{"tier2_budget": 100, "tresh0ld": 1.5, "zzz": 1}`))
+	_, err := parse([]byte(`{"tier2_budget": 100, "tresh0ld": 1.5, "zzz": 1}`))
 	is.True(err != nil)
 	msg := err.Error()
 	is.True(strings.HasPrefix(msg, `unknown field "tresh0ld" (known: `)) // the first, sorted
@@ -48,7 +48,7 @@ func TestNotAConfigObject(t *testing.T) {
 	for _, in := range []string{``, `{`, `{"profile": }`, `[1,2]`, `"cowork"`, `42`} {
 		t.Run(in, func(t *testing.T) {
 			is := is.New(t)
-			_, err := Parse([]byte(in))
+			_, err := parse([]byte(in))
 			is.True(err != nil)
 			is.True(err.Error() == "not valid JSON" || err.Error() == "not a JSON object")
 		})
@@ -61,7 +61,7 @@ func TestErrorsNameTheFileOnce(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "d.json")
 	cases := []string{`{"budget": 1}`, `[1]`, `{`}
-	for _, k := range Keys() {
+	for _, k := range keys() {
 		cases = append(cases, `{"`+k+`": {"not": "a value"}}`) // an object is no field's value
 	}
 	for _, body := range cases {
