@@ -34,9 +34,9 @@ import (
 // Check outcomes. Only FAIL makes doctor exit 1: it means memory does not
 // work; WARN means it works less well than it could.
 const (
-	StatusOK   = "OK"
-	StatusWarn = "WARN"
-	StatusFail = "FAIL"
+	statusOK   = "OK"
+	statusWarn = "WARN"
+	statusFail = "FAIL"
 )
 
 // Check is one line of doctor's report.
@@ -65,7 +65,7 @@ func Run(opt Options) []Check {
 func Failed(checks []Check) int {
 	n := 0
 	for _, ch := range checks {
-		if ch.Status == StatusFail {
+		if ch.Status == statusFail {
 			n++
 		}
 	}
@@ -111,10 +111,10 @@ func binaryHealth(binary, root string) (status, detail, fix string) {
 	if !strings.ContainsAny(binary, `/\`) {
 		found, err := exec.LookPath(binary)
 		if err != nil {
-			return StatusWarn, fmt.Sprintf("%s is not on PATH here", binary),
+			return statusWarn, fmt.Sprintf("%s is not on PATH here", binary),
 				"put bimri-hook on the PATH Claude Code runs with, or run bimri-hook install to use its absolute path"
 		}
-		return StatusOK, fmt.Sprintf("%s, found on PATH at %s", binary, found), ""
+		return statusOK, fmt.Sprintf("%s, found on PATH at %s", binary, found), ""
 	}
 	path := binary
 	if !filepath.IsAbs(path) {
@@ -123,15 +123,15 @@ func binaryHealth(binary, root string) (status, detail, fix string) {
 	info, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return StatusFail, fmt.Sprintf("%s does not exist", binary), "reinstall bimri-hook, then run bimri-hook install"
+		return statusFail, fmt.Sprintf("%s does not exist", binary), "reinstall bimri-hook, then run bimri-hook install"
 	case err != nil:
-		return StatusFail, fmt.Sprintf("%s cannot be read: %v", binary, err), "fix its permissions"
+		return statusFail, fmt.Sprintf("%s cannot be read: %v", binary, err), "fix its permissions"
 	case info.IsDir():
-		return StatusFail, fmt.Sprintf("%s is a directory", binary), "run bimri-hook install to point at the binary"
+		return statusFail, fmt.Sprintf("%s is a directory", binary), "run bimri-hook install to point at the binary"
 	case runtime.GOOS != "windows" && info.Mode().Perm()&0o111 == 0:
-		return StatusFail, fmt.Sprintf("%s is not executable", binary), "chmod +x " + binary
+		return statusFail, fmt.Sprintf("%s is not executable", binary), "chmod +x " + binary
 	}
-	return StatusOK, binary, ""
+	return statusOK, binary, ""
 }
 
 // scopeWiring is what one settings file holds of bimri-hook's.
@@ -148,17 +148,17 @@ func (d *doctor) checkSettings() []scopeWiring {
 		file, err := install.SettingsFor(scope, d.root)
 		name := "settings (" + scope + ")"
 		if err != nil {
-			d.add(StatusWarn, name, err.Error(), "")
+			d.add(statusWarn, name, err.Error(), "")
 			continue
 		}
 		data, exists, err := install.ReadOptional(file.Path)
 		if err != nil {
-			d.add(StatusFail, name, fmt.Sprintf("%s cannot be read: %v", file.Path, err), "fix its permissions")
+			d.add(statusFail, name, fmt.Sprintf("%s cannot be read: %v", file.Path, err), "fix its permissions")
 			continue
 		}
 		w, err := wiring.Inspect(data)
 		if err != nil {
-			d.add(StatusFail, name, fmt.Sprintf("%s: %v", file.Path, err), "fix the file; Claude Code cannot use it either")
+			d.add(statusFail, name, fmt.Sprintf("%s: %v", file.Path, err), "fix the file; Claude Code cannot use it either")
 			continue
 		}
 		all = append(all, scopeWiring{file, w})
@@ -181,18 +181,18 @@ func (d *doctor) checkSettings() []scopeWiring {
 	}
 	switch {
 	case len(commands) == 0 && len(plugins) == 0:
-		d.add(StatusFail, "wiring", "no settings file runs bimri-hook and its plugin is not enabled, so Claude Code never calls it",
+		d.add(statusFail, "wiring", "no settings file runs bimri-hook and its plugin is not enabled, so Claude Code never calls it",
 			"bimri-hook install, or bimri-hook install --scope user for every workspace")
 	case len(commands) > 0 && len(plugins) > 0:
-		d.add(StatusWarn, "wiring", fmt.Sprintf("both the plugin (%s) and %s settings run bimri-hook, so every event runs twice", strings.Join(plugins, ", "), strings.Join(via, ", ")),
+		d.add(statusWarn, "wiring", fmt.Sprintf("both the plugin (%s) and %s settings run bimri-hook, so every event runs twice", strings.Join(plugins, ", "), strings.Join(via, ", ")),
 			"disable the plugin, or bimri-hook uninstall --scope "+strings.Join(via, " and --scope "))
 	case len(commands) > 1:
-		d.add(StatusWarn, "wiring", fmt.Sprintf("settings run %d different bimri-hook commands (%s), so every event runs more than once", len(commands), strings.Join(commands, " | ")),
+		d.add(statusWarn, "wiring", fmt.Sprintf("settings run %d different bimri-hook commands (%s), so every event runs more than once", len(commands), strings.Join(commands, " | ")),
 			"keep one; bimri-hook uninstall --scope SCOPE removes the one in SCOPE ("+strings.Join(via, ", ")+")")
 	case len(plugins) > 0:
-		d.add(StatusOK, "wiring", "the bimri-hook plugin is enabled ("+strings.Join(plugins, ", ")+")", "")
+		d.add(statusOK, "wiring", "the bimri-hook plugin is enabled ("+strings.Join(plugins, ", ")+")", "")
 	default:
-		d.add(StatusOK, "wiring", "Claude Code runs bimri-hook through the "+strings.Join(via, " and ")+" settings", "")
+		d.add(statusOK, "wiring", "Claude Code runs bimri-hook through the "+strings.Join(via, " and ")+" settings", "")
 	}
 	return all
 }
@@ -202,17 +202,17 @@ func (d *doctor) checkSettings() []scopeWiring {
 func (d *doctor) checkScope(name string, file install.SettingsFile, exists bool, w wiring.Wiring) {
 	switch {
 	case !exists:
-		d.add(StatusOK, name, file.Path+" does not exist", "")
+		d.add(statusOK, name, file.Path+" does not exist", "")
 		return
 	case len(w.Handlers) == 0:
 		detail := file.Path + " runs nothing of bimri-hook's"
 		if len(w.Plugins) > 0 {
 			detail += "; it enables the plugin " + strings.Join(w.Plugins, ", ")
 		}
-		d.add(StatusOK, name, detail, "")
+		d.add(statusOK, name, detail, "")
 		return
 	}
-	status, fix := StatusOK, ""
+	status, fix := statusOK, ""
 	var notes []string
 	var seen []string
 	for _, h := range w.Handlers {
@@ -223,11 +223,11 @@ func (d *doctor) checkScope(name string, file install.SettingsFile, exists bool,
 		binary, ok := wiring.HookBinary(h.Command)
 		if !ok {
 			notes = append(notes, fmt.Sprintf("cannot tell which binary %q runs", h.Command))
-			status, fix = worse(status, StatusWarn), "bimri-hook install --scope "+file.Scope
+			status, fix = worse(status, statusWarn), "bimri-hook install --scope "+file.Scope
 			continue
 		}
 		s, detail, f := binaryHealth(binary, d.root)
-		if s != StatusOK {
+		if s != statusOK {
 			notes = append(notes, detail)
 			if worse(status, s) != status {
 				fix = f
@@ -238,8 +238,8 @@ func (d *doctor) checkScope(name string, file install.SettingsFile, exists bool,
 	detail := fmt.Sprintf("%s runs %s on %s", file.Path, strings.Join(seen, " and "), strings.Join(w.Events(), ", "))
 	if missing := w.Missing(); len(missing) > 0 {
 		detail += "; not on " + strings.Join(missing, ", ")
-		if status == StatusOK {
-			status, fix = StatusWarn, "bimri-hook install --scope "+file.Scope
+		if status == statusOK {
+			status, fix = statusWarn, "bimri-hook install --scope "+file.Scope
 		}
 	}
 	if len(notes) > 0 {
@@ -250,7 +250,7 @@ func (d *doctor) checkScope(name string, file install.SettingsFile, exists bool,
 
 // worse returns the more serious of two statuses.
 func worse(a, b string) string {
-	rank := map[string]int{StatusOK: 0, StatusWarn: 1, StatusFail: 2}
+	rank := map[string]int{statusOK: 0, statusWarn: 1, statusFail: 2}
 	if rank[b] > rank[a] {
 		return b
 	}
@@ -294,13 +294,13 @@ func (d *doctor) checkPermission(all []scopeWiring) {
 		// The plugin's hooks tell the agent to run the plugin's
 		// bin/bimri-hook by its bare name, and its PreToolUse hook
 		// approves exactly those commands: no rule is needed.
-		d.add(StatusOK, "permission", "the plugin's PreToolUse hook approves the agent's bimri-hook "+strings.Join(wiring.MemoryCommands, ", ")+", with no rule", "")
+		d.add(statusOK, "permission", "the plugin's PreToolUse hook approves the agent's bimri-hook "+strings.Join(wiring.MemoryCommands, ", ")+", with no rule", "")
 		if len(want) == 0 {
 			return
 		}
 	}
 	if len(want) == 0 {
-		d.add(StatusWarn, "permission", "no permissions.allow rule lets the agent run bimri-hook "+strings.Join(wiring.MemoryCommands, ", ")+", so it must ask before each",
+		d.add(statusWarn, "permission", "no permissions.allow rule lets the agent run bimri-hook "+strings.Join(wiring.MemoryCommands, ", ")+", so it must ask before each",
 			"bimri-hook install")
 		return
 	}
@@ -313,7 +313,7 @@ func (d *doctor) checkPermission(all []scopeWiring) {
 			if plugin {
 				fix = fmt.Sprintf("add %q to \"permissions\".\"allow\" in ~/.claude/settings.json", rule)
 			}
-			d.add(StatusWarn, "permission", fmt.Sprintf("no settings allow %s, a command the agent is given, so it must ask before running it", rule), fix)
+			d.add(statusWarn, "permission", fmt.Sprintf("no settings allow %s, a command the agent is given, so it must ask before running it", rule), fix)
 			continue
 		}
 		var scopesWith []string
@@ -325,11 +325,11 @@ func (d *doctor) checkPermission(all []scopeWiring) {
 			}
 		}
 		if needsTrust && !install.WorkspaceTrusted(d.root) {
-			d.add(StatusWarn, "permission", fmt.Sprintf("%s is in the %s settings, which Claude Code applies only once this workspace is trusted, and it is not marked trusted", rule, strings.Join(scopesWith, " and ")),
+			d.add(statusWarn, "permission", fmt.Sprintf("%s is in the %s settings, which Claude Code applies only once this workspace is trusted, and it is not marked trusted", rule, strings.Join(scopesWith, " and ")),
 				trustFix(plugin, rule))
 			continue
 		}
-		d.add(StatusOK, "permission", fmt.Sprintf("%s (%s settings)", rule, strings.Join(scopesWith, " and ")), "")
+		d.add(statusOK, "permission", fmt.Sprintf("%s (%s settings)", rule, strings.Join(scopesWith, " and ")), "")
 	}
 }
 
@@ -347,14 +347,14 @@ func trustFix(plugin bool, rule string) string {
 func (d *doctor) checkConfig() config.Config {
 	cfg, err := config.Load(d.configFlag, d.root)
 	if err != nil {
-		d.add(StatusFail, "config", err.Error(), "fix or remove the config file")
+		d.add(statusFail, "config", err.Error(), "fix or remove the config file")
 		return config.Default()
 	}
 	if cfg.Path == "" {
-		d.add(StatusOK, "config", fmt.Sprintf("no %s; the %s profile's defaults", config.Name, cfg.Memory.Profile), "")
+		d.add(statusOK, "config", fmt.Sprintf("no %s; the %s profile's defaults", config.Name, cfg.Memory.Profile), "")
 		return cfg
 	}
-	d.add(StatusOK, "config", fmt.Sprintf("%s: profile %s, stop policy %s", cfg.Path, cfg.Memory.Profile, cfg.Hooks.StopPolicy), "")
+	d.add(statusOK, "config", fmt.Sprintf("%s: profile %s, stop policy %s", cfg.Path, cfg.Memory.Profile, cfg.Hooks.StopPolicy), "")
 	return cfg
 }
 
@@ -405,7 +405,7 @@ func (d *doctor) checkLockTimeout(wait time.Duration, all []scopeWiring) {
 		}
 	}
 	if len(short) > 0 {
-		d.add(StatusWarn, "lock_timeout", fmt.Sprintf("lock_timeout %s leaves less than %s of the timeout of %s: a hook that waits it out is killed before it answers",
+		d.add(statusWarn, "lock_timeout", fmt.Sprintf("lock_timeout %s leaves less than %s of the timeout of %s: a hook that waits it out is killed before it answers",
 			wait, lockHeadroom, strings.Join(short, ", ")),
 			fmt.Sprintf("lower lock_timeout to at most %s below the shortest hook timeout (the default, 2 s, is enough; remember and forget wait longer on their own)", lockHeadroom))
 	}
@@ -416,7 +416,7 @@ func (d *doctor) checkLockTimeout(wait time.Duration, all []scopeWiring) {
 func (d *doctor) checkFiles(cfg config.Config) {
 	store, err := memfile.OpenStore(d.root, cfg.Memory, memfile.StoreOptions{LockTimeout: cfg.Hooks.LockTimeout})
 	if err != nil {
-		d.add(StatusFail, "workspace", err.Error(), "run doctor in the workspace, or give --dir")
+		d.add(statusFail, "workspace", err.Error(), "run doctor in the workspace, or give --dir")
 		return
 	}
 	d.checkMemory(store, cfg.Memory)
@@ -432,11 +432,11 @@ func (d *doctor) checkMemory(store *memfile.Store, cfg memfile.Config) {
 	read, err := store.Read()
 	switch {
 	case err != nil:
-		d.add(StatusFail, "memory", err.Error(),
+		d.add(statusFail, "memory", err.Error(),
 			"bimri-hook restore puts the backup back; the next session would set the broken file aside and do the same")
 		return
 	case !read.Exists:
-		d.add(StatusOK, "memory", path+" does not exist yet; the next session creates it", "")
+		d.add(statusOK, "memory", path+" does not exist yet; the next session creates it", "")
 		return
 	}
 	f := read.File
@@ -457,17 +457,17 @@ func (d *doctor) checkMemory(store *memfile.Store, cfg memfile.Config) {
 		detail += fmt.Sprintf("; %s written loosely, converted at the next update", inspect.Plural(converted, "line", "lines"))
 	}
 	if len(problems) > 0 {
-		d.add(StatusWarn, "memory", fmt.Sprintf("%s; %d warnings, the first: %s", detail, len(problems), problems[0]),
+		d.add(statusWarn, "memory", fmt.Sprintf("%s; %d warnings, the first: %s", detail, len(problems), problems[0]),
 			"bimri-hook show lists them; fix the lines by hand")
 	} else {
-		d.add(StatusOK, "memory", detail, "")
+		d.add(statusOK, "memory", detail, "")
 	}
 	if unread := f.Unread(); len(unread) > 0 {
 		var where []string
 		for _, n := range unread {
 			where = append(where, fmt.Sprintf("line %d (note %s): %q", n.Line, memfile.NoteID(n), firstLine(n.Lines)))
 		}
-		d.add(StatusWarn, "unread", fmt.Sprintf("%s: %s in Tier 2 and 3 not read as entries (they never decay or leave): %s",
+		d.add(statusWarn, "unread", fmt.Sprintf("%s: %s in Tier 2 and 3 not read as entries (they never decay or leave): %s",
 			path, inspect.Plural(len(unread), "run of lines", "runs of lines"), strings.Join(where, "; ")),
 			"record each as an entry with bimri-hook remember, then remove it with bimri-hook forget NOTE-ID")
 	}
@@ -482,11 +482,11 @@ func (d *doctor) checkMemory(store *memfile.Store, cfg memfile.Config) {
 		over = over || used[i] > budgets[i]
 	}
 	if over {
-		d.add(StatusWarn, "tokens", strings.Join(parts, ", ")+" (estimated): over budget",
+		d.add(statusWarn, "tokens", strings.Join(parts, ", ")+" (estimated): over budget",
 			"bimri-hook maintain archives the lowest weights now; the next session end does it anyway")
 		return
 	}
-	d.add(StatusOK, "tokens", strings.Join(parts, ", ")+" (estimated)", "")
+	d.add(statusOK, "tokens", strings.Join(parts, ", ")+" (estimated)", "")
 }
 
 func (d *doctor) checkBackup(store *memfile.Store) {
@@ -494,16 +494,16 @@ func (d *doctor) checkBackup(store *memfile.Store) {
 	data, exists, err := install.ReadOptional(path)
 	switch {
 	case err != nil:
-		d.add(StatusWarn, "backup", fmt.Sprintf("%s cannot be read: %v", path, err), "fix its permissions")
+		d.add(statusWarn, "backup", fmt.Sprintf("%s cannot be read: %v", path, err), "fix its permissions")
 	case !exists:
-		d.add(StatusOK, "backup", "no "+store.Names().Backup+" yet; one is taken before every change", "")
+		d.add(statusOK, "backup", "no "+store.Names().Backup+" yet; one is taken before every change", "")
 	default:
 		if _, _, err := memfile.Parse(data); err != nil {
-			d.add(StatusWarn, "backup", fmt.Sprintf("%s: %v, so restore would refuse it", path, err),
+			d.add(statusWarn, "backup", fmt.Sprintf("%s: %v, so restore would refuse it", path, err),
 				"the next change to bimri.md writes a new backup")
 			return
 		}
-		d.add(StatusOK, "backup", path+" parses", "")
+		d.add(statusOK, "backup", path+" parses", "")
 	}
 }
 
@@ -512,17 +512,17 @@ func (d *doctor) checkArchive(store *memfile.Store) {
 	data, exists, err := install.ReadOptional(path)
 	switch {
 	case err != nil:
-		d.add(StatusWarn, "archive", fmt.Sprintf("%s cannot be read: %v", path, err), "fix its permissions")
+		d.add(statusWarn, "archive", fmt.Sprintf("%s cannot be read: %v", path, err), "fix its permissions")
 	case !exists:
-		d.add(StatusOK, "archive", "no "+store.Names().Archive+" yet; the first pruned entry starts it", "")
+		d.add(statusOK, "archive", "no "+store.Names().Archive+" yet; the first pruned entry starts it", "")
 	default:
 		recs, warnings := memfile.ParseArchive(data)
 		if len(warnings) > 0 {
-			d.add(StatusWarn, "archive", fmt.Sprintf("%s: %d records, %d lines unreadable, the first: %s", path, len(recs), len(warnings), warnings[0]),
+			d.add(statusWarn, "archive", fmt.Sprintf("%s: %d records, %d lines unreadable, the first: %s", path, len(recs), len(warnings), warnings[0]),
 				"search skips them; fix the lines by hand if they matter")
 			return
 		}
-		d.add(StatusOK, "archive", fmt.Sprintf("%s: %s", path, inspect.Plural(len(recs), "record", "records")), "")
+		d.add(statusOK, "archive", fmt.Sprintf("%s: %s", path, inspect.Plural(len(recs), "record", "records")), "")
 	}
 }
 
@@ -532,18 +532,18 @@ func (d *doctor) checkArchive(store *memfile.Store) {
 func (d *doctor) checkLock(store *memfile.Store) {
 	lockPath := filepath.Join(store.StatePath(), "lock")
 	if !exists(store.StatePath()) && !exists(store.Path(store.Names().Memory)) {
-		d.add(StatusOK, "lock", "no state folder yet; the first session makes it", "")
+		d.add(statusOK, "lock", "no state folder yet; the first session makes it", "")
 		return
 	}
 	err := store.CheckLock()
 	switch {
 	case errors.Is(err, memfile.ErrBusy):
-		d.add(StatusFail, "lock", err.Error(),
+		d.add(statusFail, "lock", err.Error(),
 			"a bimri-hook is still running or hung: wait for it, or end that process; the lock is freed when it exits")
 	case err != nil:
-		d.add(StatusFail, "lock", err.Error(), "")
+		d.add(statusFail, "lock", err.Error(), "")
 	default:
-		d.add(StatusOK, "lock", lockPath+" can be taken", "")
+		d.add(statusOK, "lock", lockPath+" can be taken", "")
 	}
 }
 
@@ -557,7 +557,7 @@ func (d *doctor) checkState(store *memfile.Store) {
 	dir := store.StatePath()
 	rel := filepath.ToSlash(store.Names().State)
 	if !exists(dir) {
-		d.add(StatusOK, "state", "no "+rel+" yet", "")
+		d.add(statusOK, "state", "no "+rel+" yet", "")
 		return
 	}
 	fix := "put a .gitignore holding the line * in " + rel
@@ -566,19 +566,19 @@ func (d *doctor) checkState(store *memfile.Store) {
 		// add, and 128 when it cannot tell (then the .gitignore decides).
 		switch _, code, err := install.RunGit(d.root, "check-ignore", "-q", rel+"/lock"); {
 		case err == nil && code == 0:
-			d.add(StatusOK, "state", rel+" is ignored by git", "")
+			d.add(statusOK, "state", rel+" is ignored by git", "")
 			return
 		case err == nil && code == 1:
-			d.add(StatusWarn, "state", rel+" (the lock and session state) is not ignored by git and would be committed", fix)
+			d.add(statusWarn, "state", rel+" (the lock and session state) is not ignored by git and would be committed", fix)
 			return
 		}
 	}
 	ignore, err := safefile.Read(filepath.Join(dir, ".gitignore"), 1<<20)
 	if err == nil && slices.Contains(strings.Fields(string(ignore)), "*") {
-		d.add(StatusOK, "state", rel+" ignores itself in git", "")
+		d.add(statusOK, "state", rel+" ignores itself in git", "")
 		return
 	}
-	d.add(StatusWarn, "state", rel+" has no .gitignore holding *, so git would commit it once this is a repository", fix)
+	d.add(statusWarn, "state", rel+" has no .gitignore holding *, so git would commit it once this is a repository", fix)
 }
 
 // checkGlobal reads the user's memory across workspaces, when there is
@@ -592,10 +592,10 @@ func (d *doctor) checkGlobal(cfg config.Config) {
 	read, err := global.Read()
 	switch {
 	case err != nil:
-		d.add(StatusFail, "global memory", fmt.Sprintf("%s: %v; sessions start without it", path, err),
+		d.add(statusFail, "global memory", fmt.Sprintf("%s: %v; sessions start without it", path, err),
 			"fix it by hand, or put "+global.Names().Backup+" beside it in its place")
 	case read.Exists:
-		d.add(StatusOK, "global memory", fmt.Sprintf("%s: %s", path, inspect.Plural(len(read.File.Entries(1))+len(read.File.Entries(2)), "entry", "entries")), "")
+		d.add(statusOK, "global memory", fmt.Sprintf("%s: %s", path, inspect.Plural(len(read.File.Entries(1))+len(read.File.Entries(2)), "entry", "entries")), "")
 	}
 }
 
@@ -614,14 +614,14 @@ func (d *doctor) checkGit() {
 	hasDriver := err == nil && code == 0 && strings.TrimSpace(driver) != ""
 	switch {
 	case hasAttr && hasDriver:
-		d.add(StatusOK, "git", "bimri.md merges with the bimri merge driver: "+strings.TrimSpace(driver), "")
+		d.add(statusOK, "git", "bimri.md merges with the bimri merge driver: "+strings.TrimSpace(driver), "")
 	case hasAttr:
-		d.add(StatusWarn, "git", ".gitattributes gives bimri.md the bimri merge driver, but this clone does not define it, so git merges it line by line",
+		d.add(statusWarn, "git", ".gitattributes gives bimri.md the bimri merge driver, but this clone does not define it, so git merges it line by line",
 			"bimri-hook install --git")
 	case hasDriver:
-		d.add(StatusWarn, "git", "the bimri merge driver is defined, but .gitattributes does not give it to bimri.md", "bimri-hook install --git")
+		d.add(statusWarn, "git", "the bimri merge driver is defined, but .gitattributes does not give it to bimri.md", "bimri-hook install --git")
 	default:
-		d.add(StatusOK, "git", "bimri.md merges line by line; if the team shares it, bimri-hook install --git merges it entry by entry", "")
+		d.add(statusOK, "git", "bimri.md merges line by line; if the team shares it, bimri-hook install --git merges it entry by entry", "")
 	}
 }
 
@@ -630,7 +630,7 @@ func (d *doctor) checkGit() {
 func Print(w io.Writer, checks []Check) {
 	for _, c := range checks {
 		line := fmt.Sprintf("%-4s %s: %s", c.Status, c.Name, c.Detail)
-		if c.Fix != "" && c.Status != StatusOK {
+		if c.Fix != "" && c.Status != statusOK {
 			line += " (fix: " + c.Fix + ")"
 		}
 		fmt.Fprintln(w, line)

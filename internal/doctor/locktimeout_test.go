@@ -41,7 +41,7 @@ func TestCheckLockTimeout(t *testing.T) {
 				return
 			}
 			is.Equal(len(d.checks), 1)
-			is.Equal(d.checks[0].Status, StatusWarn)
+			is.Equal(d.checks[0].Status, statusWarn)
 			for _, w := range tc.warn {
 				if !strings.Contains(d.checks[0].Detail, w) {
 					t.Errorf("%q does not say %q", d.checks[0].Detail, w)
