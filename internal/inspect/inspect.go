@@ -15,14 +15,14 @@ type Snapshot struct {
 	Sessions       int               `json:"sessions"`
 	LastMaintained string            `json:"last_maintained"`
 	Today          string            `json:"today"`
-	Entries        []EntryView       `json:"entries"`
-	Patterns       []PatternView     `json:"patterns"`
-	Tokens         map[string]Budget `json:"tokens"`
+	Entries        []entryView       `json:"entries"`
+	Patterns       []patternView     `json:"patterns"`
+	Tokens         map[string]budget `json:"tokens"`
 	Warnings       []string          `json:"warnings"`
 }
 
-// EntryView is one entry as `show` lists it, scored for today.
-type EntryView struct {
+// entryView is one entry as `show` lists it, scored for today.
+type entryView struct {
 	ID         string   `json:"id"`
 	Tier       int      `json:"tier"`
 	Importance int      `json:"importance"`
@@ -34,8 +34,8 @@ type EntryView struct {
 	Text       string   `json:"text"`
 }
 
-// PatternView is one Tier 3 pattern as `show` lists it.
-type PatternView struct {
+// patternView is one Tier 3 pattern as `show` lists it.
+type patternView struct {
 	ID           string   `json:"id"`
 	Level        string   `json:"level"`
 	Observations int      `json:"observations"`
@@ -46,8 +46,8 @@ type PatternView struct {
 	Text         string   `json:"text"`
 }
 
-// Budget is one tier's (or the file's) estimated tokens against its budget.
-type Budget struct {
+// budget is one tier's (or the file's) estimated tokens against its budget.
+type budget struct {
 	Used   int `json:"used"`
 	Budget int `json:"budget"`
 }
@@ -61,8 +61,8 @@ func Show(f *memfile.File, warnings []memfile.Warning, today time.Time, cfg memf
 	s := Snapshot{
 		Sessions: f.Header.Sessions,
 		Today:    today.Format(DateLayout),
-		Entries:  []EntryView{},
-		Patterns: []PatternView{},
+		Entries:  []entryView{},
+		Patterns: []patternView{},
 		Warnings: []string{},
 	}
 	if !f.Header.LastMaintained.IsZero() {
@@ -75,7 +75,7 @@ func Show(f *memfile.File, warnings []memfile.Warning, today time.Time, cfg memf
 			if tags == nil {
 				tags = []string{}
 			}
-			s.Entries = append(s.Entries, EntryView{
+			s.Entries = append(s.Entries, entryView{
 				ID: e.ID, Tier: t, Importance: e.Importance, Date: e.Date.Format(DateLayout),
 				AgeDays: sc.Days, Freshness: float64(sc.Freshness) / 100, Weight: roundTenth(sc.Weight),
 				Tags: tags, Text: e.Text,
@@ -83,7 +83,7 @@ func Show(f *memfile.File, warnings []memfile.Warning, today time.Time, cfg memf
 		}
 	}
 	for _, p := range f.Patterns() {
-		pv := PatternView{ID: p.ID, Level: string(p.Level), Observations: p.Observations,
+		pv := patternView{ID: p.ID, Level: string(p.Level), Observations: p.Observations,
 			Tags: p.Tags, Evidence: p.Evidence, Text: p.Text}
 		if !p.First.IsZero() {
 			pv.First = p.First.Format(DateLayout)
@@ -100,7 +100,7 @@ func Show(f *memfile.File, warnings []memfile.Warning, today time.Time, cfg memf
 		s.Patterns = append(s.Patterns, pv)
 	}
 	tok := memfile.Estimate(f)
-	s.Tokens = map[string]Budget{
+	s.Tokens = map[string]budget{
 		"tier1": {tok.Tiers[0], cfg.Budgets[0]},
 		"tier2": {tok.Tiers[1], cfg.Budgets[1]},
 		"tier3": {tok.Tiers[2], cfg.Budgets[2]},
