@@ -27,12 +27,12 @@ import (
 // Settings scopes, as Claude Code names them.
 const (
 	ScopeProject = "project" // <workspace>/.claude/settings.json, shared through the repository
-	ScopeLocal   = "local"   // <workspace>/.claude/settings.local.json, this machine only
+	scopeLocal   = "local"   // <workspace>/.claude/settings.local.json, this machine only
 	ScopeUser    = "user"    // ~/.claude/settings.json, every workspace
 )
 
 // Scopes are every scope, in the order doctor reports them.
-var Scopes = []string{ScopeProject, ScopeLocal, ScopeUser}
+var Scopes = []string{ScopeProject, scopeLocal, ScopeUser}
 
 // SettingsFile is one of the Claude Code settings files install can edit.
 type SettingsFile struct {
@@ -54,7 +54,7 @@ func SettingsFor(scope, root string) (SettingsFile, error) {
 	switch scope {
 	case ScopeProject:
 		return SettingsFile{scope, filepath.Join(root, ".claude", "settings.json")}, nil
-	case ScopeLocal:
+	case scopeLocal:
 		return SettingsFile{scope, filepath.Join(root, ".claude", "settings.local.json")}, nil
 	case ScopeUser:
 		dir, err := claudeDir()
@@ -95,11 +95,11 @@ func writeReplacing(path string, data []byte) error {
 	return atomicfile.WriteFile(path, data, atomicfile.Options{})
 }
 
-// Binary is the binary the settings will run: the one given (--binary),
+// resolveBinary is the binary the settings will run: the one given (--binary),
 // made absolute, or else this executable. Uninstall and doctor recognise
 // bimri-hook's entries by the name in the command, so a path without it is
 // refused: they could never find what install wrote.
-func Binary(binary string) (string, error) {
+func resolveBinary(binary string) (string, error) {
 	if binary == "" {
 		binary = workspace.Binary()
 	} else if strings.ContainsAny(binary, `/\`) {
@@ -123,13 +123,13 @@ func Binary(binary string) (string, error) {
 }
 
 // BinaryFor is the binary install writes into the settings of scope:
-// Binary(given), except at project scope, whose file teams share, where
+// resolveBinary(given), except at project scope, whose file teams share, where
 // the bare name bimri-hook is written when nothing was given and PATH's
 // bimri-hook is this binary. The hook, started by that bare name from
 // PATH, then gives the agent the bare name too (workspace.Binary), and the
 // rule install writes matches it.
 func BinaryFor(scope, given string) (string, error) {
-	binary, err := Binary(given)
+	binary, err := resolveBinary(given)
 	if err != nil {
 		return "", err
 	}
@@ -139,9 +139,9 @@ func BinaryFor(scope, given string) (string, error) {
 	return binary, nil
 }
 
-// EditSettings reads a settings file, notes what bimri-hook had wired in
+// editSettings reads a settings file, notes what bimri-hook had wired in
 // it, applies edit, and writes the result atomically if it changed.
-func EditSettings(file SettingsFile, edit func([]byte) ([]byte, bool, error)) (was wiring.Wiring, changed bool, err error) {
+func editSettings(file SettingsFile, edit func([]byte) ([]byte, bool, error)) (was wiring.Wiring, changed bool, err error) {
 	before, _, err := ReadOptional(file.Path)
 	if err != nil {
 		return was, false, fmt.Errorf("read settings: %w", err)
@@ -300,20 +300,20 @@ func Ignore(root string) (path string, changed bool, err error) {
 // GitStep is one thing install --git or uninstall --git did, or found
 // already done.
 type GitStep struct {
-	Kind    GitStepKind
+	Kind    gitStepKind
 	What    string // the file, or the config key and value
 	Changed bool
 }
 
-// GitStepKind says what a GitStep did.
-type GitStepKind int
+// gitStepKind says what a GitStep did.
+type gitStepKind int
 
 // The kinds of GitStep.
 const (
-	GitAttributesAdded GitStepKind = iota
-	GitConfigSet
-	GitConfigRemoved
-	GitAttributesRemoved
+	gitAttributesAdded gitStepKind = iota
+	gitConfigSet
+	gitConfigRemoved
+	gitAttributesRemoved
 )
 
 // mergeDriverName is merge.bimri.name, what git shows for the driver.
@@ -334,7 +334,7 @@ func Git(repo string, command wiring.Command) ([]GitStep, error) {
 			return steps, fmt.Errorf("write .gitattributes: %w", err)
 		}
 	}
-	steps = append(steps, GitStep{Kind: GitAttributesAdded, What: path, Changed: changed})
+	steps = append(steps, GitStep{Kind: gitAttributesAdded, What: path, Changed: changed})
 	for _, kv := range [][2]string{
 		{"merge." + wiring.MergeDriver + ".name", mergeDriverName},
 		{"merge." + wiring.MergeDriver + ".driver", wiring.MergeDriverCommand(command)},
@@ -343,7 +343,7 @@ func Git(repo string, command wiring.Command) ([]GitStep, error) {
 		if err != nil {
 			return steps, err
 		}
-		steps = append(steps, GitStep{Kind: GitConfigSet, What: kv[0] + " = " + kv[1], Changed: changed})
+		steps = append(steps, GitStep{Kind: gitConfigSet, What: kv[0] + " = " + kv[1], Changed: changed})
 	}
 	return steps, nil
 }
@@ -383,7 +383,7 @@ func UninstallGit(repo string) ([]GitStep, error) {
 			return steps, fmt.Errorf("git config --remove-section %s failed (exit code %d)", section, code)
 		}
 	}
-	steps = append(steps, GitStep{Kind: GitConfigRemoved, What: section, Changed: code == 0})
+	steps = append(steps, GitStep{Kind: gitConfigRemoved, What: section, Changed: code == 0})
 
 	path := filepath.Join(repo, ".gitattributes")
 	before, exists, err := ReadOptional(path)
@@ -402,6 +402,6 @@ func UninstallGit(repo string) ([]GitStep, error) {
 			return steps, fmt.Errorf("write .gitattributes: %w", err)
 		}
 	}
-	steps = append(steps, GitStep{Kind: GitAttributesRemoved, What: path, Changed: changed})
+	steps = append(steps, GitStep{Kind: gitAttributesRemoved, What: path, Changed: changed})
 	return steps, nil
 }

@@ -10,14 +10,14 @@ import (
 	"github.com/bimri/bimri-hook/wiring"
 )
 
-// ReceiptPath is where install keeps the receipt of what it added to a
+// receiptPath is where install keeps the receipt of what it added to a
 // settings file (wiring.Receipt), beside the file: uninstall reads it to
 // take out exactly that, whoever runs it.
-func ReceiptPath(file SettingsFile) string { return file.Path + ".bimri-receipt" }
+func receiptPath(file SettingsFile) string { return file.Path + ".bimri-receipt" }
 
 func readReceipt(file SettingsFile) (wiring.Receipt, bool, error) {
 	var r wiring.Receipt
-	data, exists, err := ReadOptional(ReceiptPath(file))
+	data, exists, err := ReadOptional(receiptPath(file))
 	if err != nil || !exists {
 		return r, false, err
 	}
@@ -33,10 +33,10 @@ func readReceipt(file SettingsFile) (wiring.Receipt, bool, error) {
 func Install(file SettingsFile, command wiring.Command) (was wiring.Wiring, changed bool, err error) {
 	prev, _, err := readReceipt(file)
 	if err != nil {
-		return was, false, fmt.Errorf("read %s: %w", ReceiptPath(file), err)
+		return was, false, fmt.Errorf("read %s: %w", receiptPath(file), err)
 	}
 	var receipt wiring.Receipt
-	was, changed, err = EditSettings(file, func(b []byte) ([]byte, bool, error) {
+	was, changed, err = editSettings(file, func(b []byte) ([]byte, bool, error) {
 		out, r, changed, err := wiring.InstallReceipt(b, command, prev)
 		receipt = r
 		return out, changed, err
@@ -45,8 +45,8 @@ func Install(file SettingsFile, command wiring.Command) (was wiring.Wiring, chan
 		return was, changed, err
 	}
 	data, _ := json.Marshal(receipt) // a struct of strings
-	if err := writeReplacing(ReceiptPath(file), append(data, '\n')); err != nil {
-		return was, changed, fmt.Errorf("write %s: %w", ReceiptPath(file), err)
+	if err := writeReplacing(receiptPath(file), append(data, '\n')); err != nil {
+		return was, changed, fmt.Errorf("write %s: %w", receiptPath(file), err)
 	}
 	return was, changed, nil
 }
@@ -58,10 +58,10 @@ func Install(file SettingsFile, command wiring.Command) (was wiring.Wiring, chan
 func Uninstall(file SettingsFile) (was wiring.Wiring, changed bool, err error) {
 	receipt, hasReceipt, err := readReceipt(file)
 	if err != nil {
-		return was, false, fmt.Errorf("read %s: %w", ReceiptPath(file), err)
+		return was, false, fmt.Errorf("read %s: %w", receiptPath(file), err)
 	}
 	remove := false
-	was, changed, err = EditSettings(file, func(b []byte) ([]byte, bool, error) {
+	was, changed, err = editSettings(file, func(b []byte) ([]byte, bool, error) {
 		if !hasReceipt {
 			return wiring.Uninstall(b)
 		}
@@ -78,8 +78,8 @@ func Uninstall(file SettingsFile) (was wiring.Wiring, changed bool, err error) {
 		}
 	}
 	if hasReceipt {
-		if err := os.Remove(ReceiptPath(file)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return was, changed, fmt.Errorf("remove %s: %w", ReceiptPath(file), err)
+		if err := os.Remove(receiptPath(file)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return was, changed, fmt.Errorf("remove %s: %w", receiptPath(file), err)
 		}
 	}
 	return was, changed, nil

@@ -34,7 +34,7 @@ func TestRoutesCommandMatchesRule(t *testing.T) {
 	}{
 		{name: "install project, on PATH", onPath: true, scope: ScopeProject, bare: true},
 		{name: "install project, not on PATH", scope: ScopeProject},
-		{name: "install local", onPath: true, scope: ScopeLocal},
+		{name: "install local", onPath: true, scope: scopeLocal},
 		{name: "install user", onPath: true, scope: ScopeUser},
 		{name: "examples/settings.json", onPath: true, bare: true},
 	}
