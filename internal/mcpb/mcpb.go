@@ -22,18 +22,18 @@ import (
 	"time"
 )
 
-// Target is one release platform.
-type Target struct{ OS, Arch string }
+// target is one release platform.
+type target struct{ OS, Arch string }
 
-// Targets are the six release targets, as make cross and make release
+// targets are the six release targets, as make cross and make release
 // build them.
-func Targets() []Target {
-	return []Target{{"linux", "amd64"}, {"linux", "arm64"}, {"darwin", "amd64"}, {"darwin", "arm64"}, {"windows", "amd64"}, {"windows", "arm64"}}
+func targets() []target {
+	return []target{{"linux", "amd64"}, {"linux", "arm64"}, {"darwin", "amd64"}, {"darwin", "arm64"}, {"windows", "amd64"}, {"windows", "arm64"}}
 }
 
-// Binary is the server's file name for t, in server/ and in the folder
+// serverFile is the server's file name for t, in server/ and in the folder
 // the binaries are built into.
-func Binary(t Target) string {
+func serverFile(t target) string {
 	name := "bimri-hook-mcp-" + t.OS + "-" + t.Arch
 	if t.OS == "windows" {
 		name += ".exe"
@@ -44,8 +44,8 @@ func Binary(t Target) string {
 // folderSetting is the user setting that names the memory's folder.
 const folderSetting = "memory_folder"
 
-// Script picks the binary of this machine on macOS and Linux.
-const Script = `#!/bin/sh
+// script picks the binary of this machine on macOS and Linux.
+const script = `#!/bin/sh
 # Claude Desktop runs this on macOS and Linux (its overrides go by the OS,
 # not the architecture): run the bimri-hook-mcp of this machine.
 dir=$(dirname "$0")
@@ -62,14 +62,14 @@ esac
 exec "$dir/bimri-hook-mcp-$target" "$@"
 `
 
-// scriptName is Script's file name in server/.
+// scriptName is script's file name in server/.
 const scriptName = "bimri-hook-mcp.sh"
 
-// Manifest is manifest.json for version.
-func Manifest(version string) ([]byte, error) {
+// manifest is manifest.json for version.
+func manifest(version string) ([]byte, error) {
 	dirArgs := []string{"--dir", "${user_config." + folderSetting + "}"}
 	unix := map[string]any{"command": "/bin/sh", "args": append([]string{"${__dirname}/server/" + scriptName}, dirArgs...)}
-	windows := map[string]any{"command": "${__dirname}/server/" + Binary(Target{"windows", "amd64"}), "args": dirArgs}
+	windows := map[string]any{"command": "${__dirname}/server/" + serverFile(target{"windows", "amd64"}), "args": dirArgs}
 	m := map[string]any{
 		"manifest_version": "0.3",
 		"name":             "bimri-hook",
@@ -113,10 +113,10 @@ func Manifest(version string) ([]byte, error) {
 }
 
 // Write writes the bundle for version to w, with the binaries found in
-// binDir under their Binary names. Dates are fixed, so the same inputs
+// binDir under their serverFile names. Dates are fixed, so the same inputs
 // give the same bytes.
 func Write(w io.Writer, version, binDir string) error {
-	manifest, err := Manifest(version)
+	manifest, err := manifest(version)
 	if err != nil {
 		return err
 	}
@@ -134,15 +134,15 @@ func Write(w io.Writer, version, binDir string) error {
 	if err := add("manifest.json", 0o644, manifest); err != nil {
 		return err
 	}
-	if err := add("server/"+scriptName, 0o755, []byte(Script)); err != nil {
+	if err := add("server/"+scriptName, 0o755, []byte(script)); err != nil {
 		return err
 	}
-	for _, t := range Targets() {
-		data, err := os.ReadFile(filepath.Join(binDir, Binary(t)))
+	for _, t := range targets() {
+		data, err := os.ReadFile(filepath.Join(binDir, serverFile(t)))
 		if err != nil {
 			return fmt.Errorf("mcpb: the %s/%s server: %w (make mcpb builds it)", t.OS, t.Arch, err)
 		}
-		if err := add("server/"+Binary(t), 0o755, data); err != nil {
+		if err := add("server/"+serverFile(t), 0o755, data); err != nil {
 			return err
 		}
 	}
