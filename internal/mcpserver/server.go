@@ -31,8 +31,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Name is the server's name in the MCP handshake.
-const Name = "bimri-hook"
+// serverName is the server's name in the MCP handshake.
+const serverName = "bimri-hook"
 
 // Options are what `bimri-hook mcp` was started with.
 type Options struct {
@@ -50,13 +50,13 @@ type Options struct {
 	Version string
 }
 
-// New is the server with its five tools.
-func New(opt Options) *mcp.Server {
+// newServer is the server with its five tools.
+func newServer(opt Options) *mcp.Server {
 	if opt.Clock == nil {
 		opt.Clock = time.Now
 	}
 	s := &server{opt: opt, session: fmt.Sprintf("mcp-%d", opt.Clock().UnixNano())}
-	srv := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "BIMRI memory", Version: opt.Version}, &mcp.ServerOptions{
+	srv := mcp.NewServer(&mcp.Implementation{Name: serverName, Title: "BIMRI memory", Version: opt.Version}, &mcp.ServerOptions{
 		Instructions:            instructions,
 		RootsListChangedHandler: s.rootsChanged,
 	})
@@ -66,7 +66,7 @@ func New(opt Options) *mcp.Server {
 
 // Run serves one client on stdin and stdout until it goes away.
 func Run(ctx context.Context, opt Options) error {
-	err := New(opt).Run(ctx, &mcp.StdioTransport{})
+	err := newServer(opt).Run(ctx, &mcp.StdioTransport{})
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}

@@ -20,16 +20,16 @@ import (
 // The tools' names; a client may put its own prefix before them (Claude
 // Code: mcp__plugin_bimri-hook_bimri__remember).
 const (
-	ToolRemember = "remember"
-	ToolRecall   = "recall"
-	ToolForget   = "forget"
-	ToolRevive   = "revive"
-	ToolMemory   = "memory"
+	toolRemember = "remember"
+	toolRecall   = "recall"
+	toolForget   = "forget"
+	toolRevive   = "revive"
+	toolMemory   = "memory"
 )
 
 // Tools are the names of every tool, in the order tools/list gives them.
 func Tools() []string {
-	return []string{ToolMemory, ToolRemember, ToolRecall, ToolForget, ToolRevive}
+	return []string{toolMemory, toolRemember, toolRecall, toolForget, toolRevive}
 }
 
 type rememberIn struct {
@@ -348,14 +348,14 @@ func ptr[T any](v T) *T { return &v }
 func (s *server) addTools(srv *mcp.Server) {
 	no := ptr(false)
 	addTool(s, srv, &mcp.Tool{
-		Name:  ToolMemory,
+		Name:  toolMemory,
 		Title: "Read the memory",
 		Description: "This workspace's memory as a session start gives it: the lasting facts and decisions, the latest work, patterns, and how to record. " +
 			"Call it once at the start of a session, before other work, and read it. It also brings the memory's weights up to date once a day, and creates bimri.md in a new workspace.",
 		Annotations: &mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: no, OpenWorldHint: no},
 	}, nil, s.memory)
 	addTool(s, srv, &mcp.Tool{
-		Name:  ToolRemember,
+		Name:  toolRemember,
 		Title: "Record in memory",
 		Description: "Record one memory entry when you finish a task, make a decision, or learn a preference or constraint: text (one line), importance 1-5, tags. " +
 			"Importance by example: 5 \"This project is a CLI tool for generating invoice PDFs.\" (with tier 1); 4 \"Migrated database layer from SQLite to PostgreSQL.\"; 3 \"Added unit tests for the auth module, 94% coverage.\"; 2 \"Fixed a typo in the config loader.\"; 1 \"Ran lint pass, no issues.\" " +
@@ -364,20 +364,20 @@ func (s *server) addTools(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: no, OpenWorldHint: no},
 	}, map[string][2]float64{"importance": {1, 5}, "tier": {1, 3}}, s.remember)
 	addTool(s, srv, &mcp.Tool{
-		Name:  ToolRecall,
+		Name:  toolRecall,
 		Title: "Search memory",
 		Description: "Search this workspace's memory, bimri.md and its archive, for what bears on a question: ranked entries and patterns, each with its ID, date, importance, tags and where it lives (tier 1, 2, 3 or the archive). " +
 			"Use it when the memory shown at session start does not answer, e.g. for older work or decisions.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no},
 	}, map[string][2]float64{"limit": {1, maxRecall}}, s.recall)
 	addTool(s, srv, &mcp.Tool{
-		Name:        ToolForget,
+		Name:        toolForget,
 		Title:       "Forget an entry",
 		Description: "Move an entry, pattern or unread note that is wrong or outdated to the archive, with the reason. The archive keeps it; revive brings an entry back.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: no, IdempotentHint: true, OpenWorldHint: no},
 	}, nil, s.forget)
 	addTool(s, srv, &mcp.Tool{
-		Name:        ToolRevive,
+		Name:        toolRevive,
 		Title:       "Revive an archived entry",
 		Description: "Bring an archived entry (recall names them) back into active memory, Tier 2, dated today; the archive keeps its record.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: no, OpenWorldHint: no},
