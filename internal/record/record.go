@@ -45,11 +45,11 @@ type Request struct {
 type Form int
 
 const (
-	FormEntry       Form = iota // record one entry
+	formEntry       Form = iota // record one entry
 	FormConsolidate             // replace entries with one summary
-	FormPromote                 // move a Tier 2 entry to Tier 1
+	formPromote                 // move a Tier 2 entry to Tier 1
 	FormPattern                 // write a pattern's sentence (Tier 3)
-	FormRevive                  // not remember's: an archived entry brought back (Revive)
+	formRevive                  // not remember's: an archived entry brought back (Revive)
 )
 
 // Names word the errors of one route: the CLI names flags and shows
@@ -90,7 +90,7 @@ func Check(r Request, n Names) (Form, error) {
 		if len(r.Replaces) > 0 || r.Tier != 0 || r.Importance != 0 || r.Tags != "" || text != "" {
 			return 0, fmt.Errorf("%s ID takes nothing else: the entry keeps its text, importance and tags", n.Form("promote"))
 		}
-		return FormPromote, nil
+		return formPromote, nil
 	case len(r.Replaces) > 0:
 		if r.Tier != 0 || r.Importance != 0 {
 			return 0, fmt.Errorf("%s takes the importance (the highest), the date (the newest) and the tier from the entries it replaces: drop %s and %s",
@@ -99,7 +99,7 @@ func Check(r Request, n Names) (Form, error) {
 		if text == "" {
 			return 0, fmt.Errorf("%s needs the summary's text, e.g. %s", n.Form("replaces"), n.Example(FormConsolidate))
 		}
-		if len(IDs(r.Replaces)) < 2 {
+		if len(ids(r.Replaces)) < 2 {
 			return 0, errors.New("consolidation takes two or more entry IDs")
 		}
 		return FormConsolidate, nil
@@ -116,14 +116,14 @@ func Check(r Request, n Names) (Form, error) {
 		return FormPattern, nil
 	}
 	if text == "" {
-		return 0, fmt.Errorf("remember needs the entry's text, e.g. %s", n.Example(FormEntry))
+		return 0, fmt.Errorf("remember needs the entry's text, e.g. %s", n.Example(formEntry))
 	}
-	return FormEntry, nil
+	return formEntry, nil
 }
 
-// IDs are the entry IDs of a list as given: lower-cased, trimmed, empty
+// ids are the entry ids of a list as given: lower-cased, trimmed, empty
 // ones dropped.
-func IDs(list []string) []string {
+func ids(list []string) []string {
 	var ids []string
 	for _, s := range list {
 		for _, id := range strings.Split(s, ",") {
@@ -164,7 +164,7 @@ func Remember(store *memfile.Store, today time.Time, cfg memfile.Config, r Reque
 	d := Done{Form: form, Memory: store.Path(store.Names().Memory), Archive: store.Names().Archive, today: today, config: cfg}
 	var res memfile.Result
 	switch form {
-	case FormPromote:
+	case formPromote:
 		res, err = store.Update(func(tx *memfile.Tx) error {
 			d.Entry, err = tx.File.Promote(strings.ToLower(strings.TrimSpace(r.Promote)))
 			d.Tier = 1
@@ -172,7 +172,7 @@ func Remember(store *memfile.Store, today time.Time, cfg memfile.Config, r Reque
 		})
 	case FormConsolidate:
 		res, err = store.Update(func(tx *memfile.Tx) error {
-			d.Entry, d.Gone, err = tx.File.Consolidate(IDs(r.Replaces), r.Text)
+			d.Entry, d.Gone, err = tx.File.Consolidate(ids(r.Replaces), r.Text)
 			if err != nil {
 				return err
 			}
@@ -254,7 +254,7 @@ func Revive(store *memfile.Store, today time.Time, cfg memfile.Config, id string
 	if !ok {
 		return Done{}, fmt.Errorf("no archived entry with ID %q in %s", id, store.Names().Archive)
 	}
-	d := Done{Form: FormRevive, Tier: 2, Memory: store.Path(store.Names().Memory), Archive: store.Names().Archive, today: today, config: cfg}
+	d := Done{Form: formRevive, Tier: 2, Memory: store.Path(store.Names().Memory), Archive: store.Names().Archive, today: today, config: cfg}
 	res, err := store.Update(func(tx *memfile.Tx) error {
 		d.Entry, err = tx.File.Revive(rec, today)
 		if err != nil {

@@ -34,13 +34,13 @@ func (d Done) print(w io.Writer, revive string) {
 		}
 		fmt.Fprintf(w, "consolidated %s into %s in Tier %d of %s (importance %d, %s, tags %s, weight %s); the originals are in %s\n",
 			strings.Join(ids, ", "), e.ID, d.Tier, d.Memory, e.Importance, e.Date.Format("2006-01-02"), strings.Join(e.Tags, ","), e.Weight, d.Archive)
-	case d.Form == FormPromote:
+	case d.Form == formPromote:
 		fmt.Fprintf(w, "moved %s to Tier 1 of %s, where it never decays (importance %d): %s\n", e.ID, d.Memory, e.Importance, e.Text)
 	case d.Form == FormPattern && d.IsNew:
 		fmt.Fprintf(w, "recorded pattern %s [%s] in Tier 3 of %s; the next pass counts the entries that carry its tags\n", p.ID, strings.Join(p.Tags, ","), d.Memory)
 	case d.Form == FormPattern:
 		fmt.Fprintf(w, "pattern %s [%s] in Tier 3 of %s now says: %s\n", p.ID, strings.Join(p.Tags, ","), d.Memory, p.Text)
-	case d.Form == FormRevive:
+	case d.Form == formRevive:
 		fmt.Fprintf(w, "revived %s into Tier 2 of %s, dated %s (importance %d, weight %s): %s\n",
 			e.ID, d.Memory, e.Date.Format("2006-01-02"), e.Importance, e.Weight, e.Text)
 	default:
@@ -53,7 +53,7 @@ func (d Done) print(w io.Writer, revive string) {
 	if d.Notice != "" {
 		fmt.Fprintln(w, d.Notice)
 	}
-	if d.Form == FormEntry || d.Form == FormRevive {
+	if d.Form == formEntry || d.Form == formRevive {
 		printStay(w, d.Entry, d.Tier, d.today, d.config, revive)
 	}
 }
