@@ -15,12 +15,12 @@ import (
 	"os"
 )
 
-// ErrNotRegular is wrapped by the error for a path that is a directory,
+// errNotRegular is wrapped by the error for a path that is a directory,
 // pipe, device or socket.
-var ErrNotRegular = errors.New("not a regular file")
+var errNotRegular = errors.New("not a regular file")
 
-// ErrTooLarge is wrapped by the error for a file over the caller's cap.
-var ErrTooLarge = errors.New("file too large")
+// errTooLarge is wrapped by the error for a file over the caller's cap.
+var errTooLarge = errors.New("file too large")
 
 // Errors are *fs.PathError, as os.Open's are, so a caller that names the
 // file itself can unwrap the reason and say the path once.
@@ -123,7 +123,7 @@ func readAll(r io.Reader, b []byte) ([]byte, error) {
 }
 
 func tooLarge(path string, limit int64) error {
-	return &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: over its %s cap", ErrTooLarge, Size(limit))}
+	return &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: over its %s cap", errTooLarge, sizeText(limit))}
 }
 
 // regular refuses what is not a regular file, naming what it is.
@@ -146,12 +146,12 @@ func regular(path string, info fs.FileInfo) error {
 	default:
 		what = "a special file"
 	}
-	return &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%s, %w", what, ErrNotRegular)}
+	return &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%s, %w", what, errNotRegular)}
 }
 
-// Size writes a byte count the way a cap is stated: in MiB or KiB when
+// sizeText writes a byte count the way a cap is stated: in MiB or KiB when
 // it is a whole number of them.
-func Size(n int64) string {
+func sizeText(n int64) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)

@@ -42,11 +42,11 @@ func TestRead(t *testing.T) {
 		{name: "a regular file", path: write("a", "hello\n"), limit: 10, want: "hello\n"},
 		{name: "exactly the cap", path: write("b", "12345"), limit: 5, want: "12345"},
 		{name: "an empty file", path: write("c", ""), limit: 5, want: ""},
-		{name: "over the cap", path: write("d", "123456"), limit: 5, wantErr: ErrTooLarge, says: "file too large: over its 5 bytes cap"},
+		{name: "over the cap", path: write("d", "123456"), limit: 5, wantErr: errTooLarge, says: "file too large: over its 5 bytes cap"},
 		{name: "missing", path: filepath.Join(dir, "none"), limit: 5, wantErr: fs.ErrNotExist},
-		{name: "a directory", path: dir, limit: 5, wantErr: ErrNotRegular, says: "a directory, not a regular file"},
-		{name: "a named pipe with no writer", path: fifo, limit: 5, wantErr: ErrNotRegular, says: "a named pipe, not a regular file"},
-		{name: "a link to /dev/zero", path: link, limit: 5, wantErr: ErrNotRegular, says: "a character device, not a regular file"},
+		{name: "a directory", path: dir, limit: 5, wantErr: errNotRegular, says: "a directory, not a regular file"},
+		{name: "a named pipe with no writer", path: fifo, limit: 5, wantErr: errNotRegular, says: "a named pipe, not a regular file"},
+		{name: "a link to /dev/zero", path: link, limit: 5, wantErr: errNotRegular, says: "a character device, not a regular file"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -66,9 +66,9 @@ func TestRead(t *testing.T) {
 
 func TestSize(t *testing.T) {
 	is := is.New(t)
-	is.Equal(Size(16<<20), "16 MiB")
-	is.Equal(Size(64<<10), "64 KiB")
-	is.Equal(Size(1000), "1000 bytes")
+	is.Equal(sizeText(16<<20), "16 MiB")
+	is.Equal(sizeText(64<<10), "64 KiB")
+	is.Equal(sizeText(1000), "1000 bytes")
 }
 
 // Holds compares a file with bytes through its small buffer, across the
