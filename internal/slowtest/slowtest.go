@@ -14,20 +14,20 @@ import (
 	"testing"
 )
 
-// Env names the switch: "1" runs the slow tests, unset (or "0") skips
+// env names the switch: "1" runs the slow tests, unset (or "0") skips
 // them.
-const Env = "BIMRI_SLOW"
+const env = "BIMRI_SLOW"
 
 // Gate skips t unless the slow tests were asked for. Any other value
 // fails t, so a typo such as BIMRI_SLOW=yes never turns the suite into
 // a run of skips.
 func Gate(t testing.TB) {
 	t.Helper()
-	switch v := os.Getenv(Env); v {
+	switch v := os.Getenv(env); v {
 	case "1":
 	case "", "0":
-		t.Skipf("a slow test: %s=1 runs it (make test sets it)", Env)
+		t.Skipf("a slow test: %s=1 runs it (make test sets it)", env)
 	default:
-		t.Fatalf("%s=%q: want 1 (run the slow tests), 0 or unset", Env, v)
+		t.Fatalf("%s=%q: want 1 (run the slow tests), 0 or unset", env, v)
 	}
 }

@@ -35,11 +35,11 @@ func TestGate(t *testing.T) {
 		{"yes", false, true},
 		{"true", false, true},
 	} {
-		t.Setenv(Env, tc.value)
+		t.Setenv(env, tc.value)
 		r := &recorder{TB: t}
 		Gate(r)
 		if r.skipped != tc.skipped || r.failed != tc.failed {
-			t.Errorf("%s=%q: skipped %v, failed %v; want skipped %v, failed %v", Env, tc.value, r.skipped, r.failed, tc.skipped, tc.failed)
+			t.Errorf("%s=%q: skipped %v, failed %v; want skipped %v, failed %v", env, tc.value, r.skipped, r.failed, tc.skipped, tc.failed)
 		}
 	}
 }
