@@ -65,7 +65,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("CLAUDE_PROJECT_DIR", "")
 			env.Setenv("PROJ", proj)
 			// The workspace is found by walking up from the current
-			// folder (workspace.Find): never above $WORK, whatever the
+			// folder (workspace.Root): never above $WORK, whatever the
 			// machine holds there.
 			env.Setenv("GIT_CEILING_DIRECTORIES", work)
 			env.Setenv("TRANSCRIPTS", filepath.Join(home, ".claude", "projects", "-home-dev-proj"))

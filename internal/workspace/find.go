@@ -10,16 +10,16 @@ import (
 	"github.com/bimri/bimri-hook/memfile"
 )
 
-// ProjectDirVar is the variable Claude Code sets to the project's folder
+// projectDirVar is the variable Claude Code sets to the project's folder
 // for the commands it runs (hooks, MCP servers).
-const ProjectDirVar = "CLAUDE_PROJECT_DIR"
+const projectDirVar = "CLAUDE_PROJECT_DIR"
 
 // Root is the workspace a command works on: $CLAUDE_PROJECT_DIR when set
 // (the client's project folder), else the first of given that is not
 // empty (a hook input's cwd, --dir), taken as it is; else the workspace
-// Find finds from the current folder.
+// findWorkspace finds from the current folder.
 func Root(given ...string) (string, error) {
-	for _, dir := range append([]string{os.Getenv(ProjectDirVar)}, given...) {
+	for _, dir := range append([]string{os.Getenv(projectDirVar)}, given...) {
 		if dir != "" {
 			abs, err := filepath.Abs(dir)
 			if err != nil {
@@ -32,22 +32,22 @@ func Root(given ...string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("current folder: %w", err)
 	}
-	return Find(wd)
+	return findWorkspace(wd)
 }
 
-// ErrNoWorkspace is Find's error when the folder it is asked about is
+// errNoWorkspace is findWorkspace's error when the folder it is asked about is
 // the home folder or the file system's root, which are never taken as a
 // workspace unless named with --dir: a bimri.md there would gather every
 // project's memory.
-var ErrNoWorkspace = errors.New("not a workspace")
+var errNoWorkspace = errors.New("not a workspace")
 
-// Find is the workspace of a command run in dir, found as git finds its
+// findWorkspace is the workspace of a command run in dir, found as git finds its
 // repository: from dir up to the nearest folder holding bimri.md, else
 // the root of the git repository dir is in (the nearest folder holding
 // .git), else dir itself. The walk never looks at or above the user's
 // home folder, the file system's root, or a folder of
 // $GIT_CEILING_DIRECTORIES, so a stray ~/bimri.md is never found.
-func Find(dir string) (string, error) {
+func findWorkspace(dir string) (string, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return "", fmt.Errorf("workspace %q: %w", dir, err)
@@ -55,7 +55,7 @@ func Find(dir string) (string, error) {
 	return find(dir, stops())
 }
 
-// stops are the folders Find never looks in: home, and git's ceilings.
+// stops are the folders findWorkspace never looks in: home, and git's ceilings.
 func stops() []string {
 	var list []string
 	if h := Home(); h != "" {
@@ -77,7 +77,7 @@ func find(dir string, stops []string) (string, error) {
 		if !isFSRoot(dir) {
 			what = "your home folder"
 		}
-		return "", fmt.Errorf("%s is %s, %w: run bimri-hook in a project's folder, or name the workspace with --dir", dir, what, ErrNoWorkspace)
+		return "", fmt.Errorf("%s is %s, %w: run bimri-hook in a project's folder, or name the workspace with --dir", dir, what, errNoWorkspace)
 	}
 	for d := dir; !stopped(d); d = filepath.Dir(d) {
 		if exists(filepath.Join(d, memfile.MemoryName)) {
@@ -90,7 +90,7 @@ func find(dir string, stops []string) (string, error) {
 	return dir, nil
 }
 
-// Repository is the root of the git repository dir is in, found as Find
+// Repository is the root of the git repository dir is in, found as findWorkspace
 // finds it (the nearest folder holding .git, not looking in the home
 // folder, / or $GIT_CEILING_DIRECTORIES); "" when there is none.
 func Repository(dir string) string {

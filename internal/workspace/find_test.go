@@ -44,20 +44,20 @@ func TestFind(t *testing.T) {
 
 	// Home and the stops themselves are refused.
 	_, err := find(home, stops)
-	is.True(errors.Is(err, ErrNoWorkspace))
+	is.True(errors.Is(err, errNoWorkspace))
 	_, err = find(string(filepath.Separator), nil)
-	is.True(errors.Is(err, ErrNoWorkspace))
+	is.True(errors.Is(err, errNoWorkspace))
 }
 
 // Root takes CLAUDE_PROJECT_DIR, then the first folder given, as they are.
 func TestRoot(t *testing.T) {
 	is := is.New(t)
 	a, b := t.TempDir(), t.TempDir()
-	t.Setenv(ProjectDirVar, a)
+	t.Setenv(projectDirVar, a)
 	root, err := Root(b)
 	is.NoErr(err)
 	is.Equal(root, a)
-	t.Setenv(ProjectDirVar, "")
+	t.Setenv(projectDirVar, "")
 	root, err = Root("", b)
 	is.NoErr(err)
 	is.Equal(root, b)

@@ -1,5 +1,5 @@
 // Package workspace finds what a command works on outside the memory file
-// itself: the workspace (Root, Find), the binary the agent is told to run,
+// itself: the workspace (Root), the binary the agent is told to run,
 // the user's home, and the user's memory across workspaces.
 package workspace
 
