@@ -184,7 +184,7 @@ func isWordByte(c byte) bool {
 // placeholder says whether v stands for a value rather than being one.
 func placeholder(v string) bool {
 	switch strings.ToLower(v) {
-	case "true", "false", "null", "nil", "none", "yes", "no", "on", "off", "undefined", Redacted:
+	case "true", "false", "null", "nil", "none", "yes", "no", "on", "off", "undefined", redacted:
 		return true
 	}
 	if strings.Trim(v, "*.x") == "" || strings.Trim(v, v[:1]) == "" {

@@ -11,7 +11,7 @@ import (
 	"github.com/zricethezav/gitleaks/v8/detect"
 )
 
-// Every secret gitleaks' own detector finds, Redact removes: the table
+// Every secret gitleaks' own detector finds, redact removes: the table
 // and the way it is used agree with gitleaks. The texts are made from
 // each rule's regexp (as gitleaks' tests make theirs), alone and in the
 // places a person pastes them: a sentence, an assignment, a quote.
@@ -37,7 +37,7 @@ func TestRedactFindsWhatGitleaksFinds(t *testing.T) {
 					continue
 				}
 				found++
-				got := Redact(text)
+				got := redact(text)
 				for _, f := range findings {
 					if strings.Contains(got, f.Secret) {
 						t.Errorf("gitleaks rule %s finds %q in %q, and Redact leaves it: %q", f.RuleID, f.Secret, text, got)

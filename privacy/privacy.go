@@ -3,7 +3,7 @@
 // Everything bimri-hook writes to bimri.md may end up committed, shared or
 // fed back to a model, so text taken from prompts, transcripts or the agent
 // is passed through [Clean] first. [StripPrivate] honours the user's explicit
-// <private>...</private> markers; [Redact] catches credentials pasted by
+// <private>...</private> markers; redact catches credentials pasted by
 // accident.
 //
 // Redaction has two layers. Token formats (API keys, access tokens, key
@@ -30,13 +30,13 @@ import (
 	"unicode/utf8"
 )
 
-// Redacted replaces every secret that Redact finds.
-const Redacted = "[redacted]"
+// redacted replaces every secret that redact finds.
+const redacted = "[redacted]"
 
 // Clean returns s with private spans removed and secrets redacted. Private
 // spans go first so that text joined by their removal is still checked.
 func Clean(s string) string {
-	return Redact(StripPrivate(DropInvisible(s)))
+	return redact(StripPrivate(DropInvisible(s)))
 }
 
 // privateTag matches an opening or closing <private> tag in any letter
@@ -149,9 +149,9 @@ func stripTags(s string, locs [][]int) string {
 	return b.String()
 }
 
-// Redact replaces everything in s that looks like a secret (see the
+// redact replaces everything in s that looks like a secret (see the
 // package documentation).
-func Redact(s string) string {
+func redact(s string) string {
 	// Redacting one secret can let another rule see the text around it
 	// anew, so run until nothing changes. Real text settles in one or two
 	// rounds; the bound only guards against a pathological input looping.
@@ -181,8 +181,8 @@ func redactOnce(s string) string {
 	return replaceSpans(s, spans)
 }
 
-// replaceSpans puts Redacted in place of each span of s. Spans that
-// overlap become one, and one that touches a Redacted already there takes
+// replaceSpans puts redacted in place of each span of s. Spans that
+// overlap become one, and one that touches a redacted already there takes
 // it in, so redacting twice gives what redacting once did.
 func replaceSpans(s string, spans []span) string {
 	if len(spans) == 0 {
@@ -201,11 +201,11 @@ func replaceSpans(s string, spans []span) string {
 		if cur.start < done { // taken in by the previous span's marker
 			cur.start = done
 		}
-		if cur.end <= cur.start || s[cur.start:cur.end] == Redacted {
+		if cur.end <= cur.start || s[cur.start:cur.end] == redacted {
 			continue
 		}
 		b.WriteString(s[done:cur.start])
-		b.WriteString(Redacted)
+		b.WriteString(redacted)
 		done = cur.end
 	}
 	if done == 0 && b.Len() == 0 {
@@ -215,16 +215,16 @@ func replaceSpans(s string, spans []span) string {
 	return b.String()
 }
 
-// widenToMarkers grows sp to take in every Redacted it overlaps.
+// widenToMarkers grows sp to take in every redacted it overlaps.
 func widenToMarkers(s string, sp span) span {
-	from := max(0, sp.start-len(Redacted)+1)
-	to := min(len(s), sp.end+len(Redacted)-1)
+	from := max(0, sp.start-len(redacted)+1)
+	to := min(len(s), sp.end+len(redacted)-1)
 	for i := from; i < to; {
-		j := strings.Index(s[i:to], Redacted)
+		j := strings.Index(s[i:to], redacted)
 		if j < 0 {
 			break
 		}
-		m := span{i + j, i + j + len(Redacted)}
+		m := span{i + j, i + j + len(redacted)}
 		if m.start < sp.end && m.end > sp.start {
 			sp.start, sp.end = min(sp.start, m.start), max(sp.end, m.end)
 		}

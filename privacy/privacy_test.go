@@ -131,9 +131,9 @@ func TestRedact(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			is := is.New(t)
-			got := Redact(tt.in)
+			got := redact(tt.in)
 			is.Equal(got, tt.want)
-			is.Equal(Redact(got), got) // idempotent
+			is.Equal(redact(got), got) // idempotent
 		})
 	}
 }
@@ -174,7 +174,7 @@ func TestRedactLeavesOrdinaryText(t *testing.T) {
 		"",
 	} {
 		is := is.New(t)
-		is.Equal(Redact(s), s)
+		is.Equal(redact(s), s)
 	}
 }
 
@@ -376,7 +376,7 @@ func TestRedactCredentialForms(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Redact(tt.in)
+			got := redact(tt.in)
 			for _, s := range tt.secrets {
 				if strings.Contains(got, s) {
 					t.Errorf("%q survived:\nin:  %q\nout: %q", s, tt.in, got)
@@ -385,7 +385,7 @@ func TestRedactCredentialForms(t *testing.T) {
 			if tt.want != "" && got != tt.want {
 				t.Errorf("Redact(%q)\n = %q\nwant %q", tt.in, got, tt.want)
 			}
-			if again := Redact(got); again != got {
+			if again := redact(got); again != got {
 				t.Errorf("not idempotent: %q, then %q", got, again)
 			}
 		})
