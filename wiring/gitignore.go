@@ -61,9 +61,9 @@ func GitIgnore(existing []byte) (out []byte, changed bool) {
 	return out, true
 }
 
-// RemoveGitIgnore takes out of a .gitignore the lines GitIgnore adds, and
+// removeGitIgnore takes out of a .gitignore the lines GitIgnore adds, and
 // nothing else. out is empty when nothing else was in the file.
-func RemoveGitIgnore(existing []byte) (out []byte, changed bool) {
+func removeGitIgnore(existing []byte) (out []byte, changed bool) {
 	out = make([]byte, 0, len(existing))
 	for _, line := range bytes.SplitAfter(existing, []byte("\n")) {
 		l := strings.TrimRight(string(line), "\r\n")

@@ -29,7 +29,7 @@ func TestGitIgnore(t *testing.T) {
 		is.True(!changed)
 		is.Equal(string(again), string(out))
 
-		back, changed := RemoveGitIgnore(out)
+		back, changed := removeGitIgnore(out)
 		is.True(changed)
 		want := in
 		if in == "dist\r\n*.log" {

@@ -132,8 +132,8 @@ func shellUnquote(s string) (string, bool) {
 	}
 }
 
-// MissingRules lists the rules of c.Rules that w lacks.
-func (w Wiring) MissingRules(c Command) []string {
+// missingRules lists the rules of c.Rules that w lacks.
+func (w Wiring) missingRules(c Command) []string {
 	var missing []string
 	for _, rule := range c.Rules() {
 		if !slices.Contains(w.Rules, rule) {

@@ -84,7 +84,7 @@ func TestMarketplace(t *testing.T) {
 func TestPluginHooks(t *testing.T) {
 	is := is.New(t)
 	path := filepath.Join(repoRoot, "hooks", "hooks.json")
-	golden(t, path, PluginHooks())
+	golden(t, path, pluginHooks())
 
 	b, err := os.ReadFile(path)
 	is.NoErr(err)
@@ -106,8 +106,8 @@ func TestPluginHooks(t *testing.T) {
 				is.Equal(h.Type, "command")
 				// The exec form: the program alone in command, its
 				// arguments in args, no shell.
-				is.Equal(h.Command, PluginCommand)
-				is.Equal(h.Args, PluginArgs)
+				is.Equal(h.Command, pluginCommand)
+				is.Equal(h.Args, pluginArgs)
 				script := strings.ReplaceAll(h.Command, "${CLAUDE_PLUGIN_ROOT}", root)
 				info, err := os.Stat(script)
 				is.NoErr(err) // the hook's program exists

@@ -64,10 +64,10 @@ func execGroup(command string, args []string, e Event) []byte {
 	return marshal(matcherGroup{Matcher: e.Matcher, Hooks: []handler{{Type: "command", Command: command, Args: args, Timeout: e.Timeout}}})
 }
 
-// Hooks returns, as compact JSON, the value of a "hooks" key (in
+// settingsHooks returns, as compact JSON, the value of a "hooks" key (in
 // settings.json or in a plugin's hooks/hooks.json) that runs command for
 // each of events, in their order.
-func Hooks(command string, events []Event) []byte { return execHooks(command, nil, events) }
+func settingsHooks(command string, events []Event) []byte { return execHooks(command, nil, events) }
 
 func execHooks(command string, args []string, events []Event) []byte {
 	b := []byte{'{'}

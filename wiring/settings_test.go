@@ -203,7 +203,7 @@ func TestHooks(t *testing.T) {
 			Timeout int    `json:"timeout"`
 		} `json:"hooks"`
 	}
-	raw := Hooks(`"bimri-hook" hook`, Events())
+	raw := settingsHooks(`"bimri-hook" hook`, Events())
 	is.NoErr(json.Unmarshal(raw, &got))
 	is.Equal(len(got), 6)
 	want := map[string]int{"SessionStart": 10, "UserPromptSubmit": 10, "Stop": 10, "PreCompact": 10, "SessionEnd": 5, "SubagentStart": 10}
