@@ -40,8 +40,8 @@ import (
 // a prompt). 3: a checksum for each part, not one for the whole file.
 const magic = "BIMRIRX3"
 
-// Key identifies the archive an index was built from.
-type Key struct {
+// indexKey identifies the archive an index was built from.
+type indexKey struct {
 	Size    int64
 	ModTime int64 // nanoseconds since the epoch
 }
@@ -49,8 +49,8 @@ type Key struct {
 // errCorrupt is any index that does not read: it is rebuilt.
 var errCorrupt = errors.New("recall index is damaged")
 
-// Encode builds the index of items for the archive identified by key.
-func Encode(items []Item, key Key) []byte {
+// encode builds the index of items for the archive identified by key.
+func encode(items []Item, key indexKey) []byte {
 	type entry struct {
 		term string
 		list []posting
@@ -123,10 +123,10 @@ func Encode(items []Item, key Key) []byte {
 type Index struct {
 	unmap   func()          // releases the mapped file; nil when on the heap
 	release runtime.Cleanup // unmaps it when the Index is collected unclosed
-	// onDamage, when set, is called once when a part read after Decode
+	// onDamage, when set, is called once when a part read after decode
 	// fails its check (see damaged).
 	onDamage                 func()
-	key                      Key
+	key                      indexKey
 	docs, nterms, total      int
 	lens, itemOff, itemCRC   []byte
 	strOff, postOff, postCRC []byte
@@ -135,15 +135,15 @@ type Index struct {
 
 const headerLen = len(magic) + 8 + 8 + 4
 
-// Decode checks an index's header and directory and returns it; Key says
+// decode checks an index's header and directory and returns it; its key says
 // what archive it is for. Postings and items are checked as they are
 // read.
-func Decode(data []byte) (*Index, error) {
+func decode(data []byte) (*Index, error) {
 	le := binary.LittleEndian
 	if len(data) < headerLen+8 || string(data[:len(magic)]) != magic {
 		return nil, errCorrupt
 	}
-	x := &Index{key: Key{Size: int64(le.Uint64(data[8:])), ModTime: int64(le.Uint64(data[16:]))}}
+	x := &Index{key: indexKey{Size: int64(le.Uint64(data[8:])), ModTime: int64(le.Uint64(data[16:]))}}
 	rest := data[headerLen:]
 	docs, nterms := int(le.Uint32(rest)), int(le.Uint32(rest[4:]))
 	// The directory's length, from numbers not yet checked: bounded
@@ -206,7 +206,7 @@ func (x *Index) Close() {
 	}
 }
 
-// damaged is called when a part read after Decode fails its check: the
+// damaged is called when a part read after decode fails its check: the
 // part is not used, and onDamage (Load removes the file, so the next
 // prompt rebuilds it) runs once.
 func (x *Index) damaged() {
@@ -215,9 +215,6 @@ func (x *Index) damaged() {
 		x.onDamage = nil
 	}
 }
-
-// Key is the archive the index was built from.
-func (x *Index) Key() Key { return x.key }
 
 func u32(tab []byte, i int) int { return int(binary.LittleEndian.Uint32(tab[i*4:])) }
 

@@ -29,7 +29,7 @@ const IndexName = "recall-index.bin"
 func Load(archivePath, indexPath string) (*Index, error) {
 	info, err := os.Stat(archivePath)
 	if errors.Is(err, fs.ErrNotExist) {
-		return Decode(Encode(nil, Key{}))
+		return decode(encode(nil, indexKey{}))
 	}
 	if err != nil {
 		return nil, err
@@ -37,7 +37,7 @@ func Load(archivePath, indexPath string) (*Index, error) {
 	if !info.Mode().IsRegular() {
 		return nil, errors.New(filepath.Base(archivePath) + " is not a regular file")
 	}
-	key := Key{Size: info.Size(), ModTime: info.ModTime().UnixNano()}
+	key := indexKey{Size: info.Size(), ModTime: info.ModTime().UnixNano()}
 	if x, err := openIndex(indexPath, key); err == nil {
 		return x, nil
 	}
@@ -48,18 +48,18 @@ func Load(archivePath, indexPath string) (*Index, error) {
 	recs, _ := memfile.ParseArchive(data)
 	items := make([]Item, 0, len(recs))
 	for _, r := range recs {
-		if it, ok := FromArchive(r); ok {
+		if it, ok := fromArchive(r); ok {
 			items = append(items, it)
 		}
 	}
-	out := Encode(items, key)
+	out := encode(items, key)
 	writeIndex(indexPath, out)
-	return Decode(out)
+	return decode(out)
 }
 
 // openIndex maps the index at path, if it is for the archive key names
 // and reads whole.
-func openIndex(path string, key Key) (*Index, error) {
+func openIndex(path string, key indexKey) (*Index, error) {
 	f, info, err := safefile.Open(path)
 	if err != nil {
 		return nil, err
@@ -74,7 +74,7 @@ func openIndex(path string, key Key) (*Index, error) {
 		return nil, err
 	}
 	var x *Index
-	if err := guard(func() { x, err = Decode(data) }); err != nil || x == nil || x.Key() != key {
+	if err := guard(func() { x, err = decode(data) }); err != nil || x == nil || x.key != key {
 		unmap()
 		return nil, errCorrupt
 	}

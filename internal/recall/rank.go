@@ -46,10 +46,10 @@ func FromPattern(p *memfile.Pattern) Item {
 	return Item{ID: p.ID, Pattern: true, Date: p.Last, Tags: p.Tags, Text: privacy.StripPrivate(privacy.DropInvisible(p.Text))}
 }
 
-// FromArchive is an archived entry or pattern, cleaned of <private>
+// fromArchive is an archived entry or pattern, cleaned of <private>
 // spans and secrets: the index holds only what Cleaned would give, so
 // such text can neither match a prompt nor sit in the index's file.
-func FromArchive(r memfile.ArchiveRecord) (Item, bool) {
+func fromArchive(r memfile.ArchiveRecord) (Item, bool) {
 	var it Item
 	switch {
 	case r.Entry != nil:
@@ -82,9 +82,9 @@ func (it Item) Cleaned() Item {
 	return it
 }
 
-// TagWeight is how many occurrences in the text one tag is worth: a tag
+// tagWeight is how many occurrences in the text one tag is worth: a tag
 // is the author's own word for what an entry is about.
-const TagWeight = 2
+const tagWeight = 2
 
 // DefaultMinScore is the least score a recalled item needs unless the
 // config says otherwise; make eval shows how it was chosen.
@@ -101,7 +101,7 @@ const (
 // only its rarest terms count, which are the ones that score anyway.
 const maxQueryTerms = 64
 
-// posting is one document holding a term; tf counts a tag TagWeight times.
+// posting is one document holding a term; tf counts a tag tagWeight times.
 type posting struct {
 	doc int
 	tf  float64
@@ -191,7 +191,7 @@ func rank(prompt string, opt Options, corpora []corpus) []Hit {
 	}
 	var distinct []string
 	seen := map[string]bool{}
-	for _, w := range Tokens(prompt) {
+	for _, w := range tokens(prompt) {
 		if !seen[w] {
 			seen[w] = true
 			distinct = append(distinct, w)
@@ -333,13 +333,13 @@ func Select(hits []Hit, maxItems, maxChars int, measure func(Item) int) []Hit {
 func docTerms(it Item) (map[string]float64, int) {
 	tf := map[string]float64{}
 	length := 0
-	for _, w := range Tokens(it.Text) {
+	for _, w := range tokens(it.Text) {
 		tf[w]++
 		length++
 	}
 	for _, tag := range it.Tags {
-		for _, w := range Tokens(tag) {
-			tf[w] += TagWeight
+		for _, w := range tokens(tag) {
+			tf[w] += tagWeight
 			length++
 		}
 	}
@@ -379,7 +379,7 @@ func NewMemory(items []Item) *Memory {
 		for _, tag := range it.Tags {
 			m.words = appendTokens(m.words, tag)
 		}
-		// The same counts as docTerms: a text term once, a tag's TagWeight
+		// The same counts as docTerms: a text term once, a tag's tagWeight
 		// times, and every term once in the length.
 		m.spans[i] = memSpan{tags, len(m.words)}
 		m.lens[i] = len(m.words) - start
@@ -415,7 +415,7 @@ func (m *Memory) postings(terms []string) []postingList {
 			if j < sp.tags {
 				tf[i]++
 			} else {
-				tf[i] += TagWeight
+				tf[i] += tagWeight
 			}
 		}
 		for _, i := range found {

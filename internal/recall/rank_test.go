@@ -139,9 +139,9 @@ func TestSelect(t *testing.T) {
 func TestIndexRanksAsMemory(t *testing.T) {
 	is := is.New(t)
 	items := corpusItems()
-	x, err := Decode(Encode(items, Key{Size: 1, ModTime: 2}))
+	x, err := decode(encode(items, indexKey{Size: 1, ModTime: 2}))
 	is.NoErr(err)
-	is.Equal(x.Key(), Key{Size: 1, ModTime: 2})
+	is.Equal(x.key, indexKey{Size: 1, ModTime: 2})
 	for _, p := range []string{"which cache for sessions", "database postgres", "lint tests module 7", "flaky tests"} {
 		want := Rank(p, Options{}, NewMemory(items))
 		got := Rank(p, Options{}, x)
@@ -153,27 +153,27 @@ func TestIndexRanksAsMemory(t *testing.T) {
 			is.Equal(got[i].Item.Tags, want[i].Item.Tags)
 			is.True(got[i].Item.Date.Equal(want[i].Item.Date))
 		}
-		split := Rank(p, Options{}, NewMemory(items[:3]), mustDecode(t, Encode(items[3:], Key{})))
+		split := Rank(p, Options{}, NewMemory(items[:3]), mustDecode(t, encode(items[3:], indexKey{})))
 		is.Equal(ids(split), ids(want))
 	}
 }
 
 func mustDecode(t *testing.T, data []byte) *Index {
-	x, err := Decode(data)
+	x, err := decode(data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return x
 }
 
-// Any damage is caught, never a panic or a wrong answer: by Decode, or
+// Any damage is caught, never a panic or a wrong answer: by decode, or
 // when the part is read.
 func TestDecodeDamaged(t *testing.T) {
-	data := Encode(corpusItems(), Key{Size: 10})
+	data := encode(corpusItems(), indexKey{Size: 10})
 	for i := 0; i < len(data); i += 7 {
 		bad := slices.Clone(data)
 		bad[i] ^= 0x40
-		x, err := Decode(bad)
+		x, err := decode(bad)
 		if err != nil || i < 8+16 {
 			continue
 		}
@@ -185,11 +185,11 @@ func TestDecodeDamaged(t *testing.T) {
 		}
 	}
 	for _, n := range []int{0, 5, headerLen, len(data) / 2, len(data) - 1} {
-		if _, err := Decode(data[:n]); err == nil {
+		if _, err := decode(data[:n]); err == nil {
 			t.Errorf("a cut to %d bytes went unnoticed", n)
 		}
 	}
-	x, err := Decode(data)
+	x, err := decode(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,14 +211,14 @@ func readAll(x *Index) {
 }
 
 func FuzzDecode(f *testing.F) {
-	f.Add(Encode(corpusItems()[:5], Key{}))
-	f.Add(Encode(nil, Key{}))
+	f.Add(encode(corpusItems()[:5], indexKey{}))
+	f.Add(encode(nil, indexKey{}))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// Recompute the checksums so the fuzzer reaches the layout checks.
 		if len(data) >= headerLen+8 {
 			data = fixChecksums(data)
 		}
-		x, err := Decode(data)
+		x, err := decode(data)
 		if err != nil {
 			return
 		}
@@ -307,7 +307,7 @@ func TestLoad(t *testing.T) {
 	is.Equal(x.size(), 2)
 	data, err := os.ReadFile(index)
 	is.NoErr(err)
-	_, err = Decode(data)
+	_, err = decode(data)
 	is.NoErr(err) // the damaged index was replaced
 
 	is.NoErr(os.Remove(index))
@@ -338,7 +338,7 @@ func TestPrivacy(t *testing.T) {
 	is.Equal(Rank("hunter2 swordfish", Options{}, NewMemory(items)), nil)
 	// What recall returns holds no secret, nor what the index holds.
 	is.True(!strings.Contains(it.Cleaned().Text, "ghp_"+"FAKE"))
-	arch, ok := FromArchive(memfile.ArchiveRecord{Entry: e, ArchivedOn: date("2026-02-01"), Reason: "password=" + "hunter2"})
+	arch, ok := fromArchive(memfile.ArchiveRecord{Entry: e, ArchivedOn: date("2026-02-01"), Reason: "password=" + "hunter2"})
 	is.True(ok)
 	is.True(!strings.Contains(arch.Text, "ghp_"+"FAKE") && !strings.Contains(arch.Text, "hunter2"))
 	is.Equal(arch.Reason, "password=[redacted]")
@@ -361,7 +361,7 @@ func TestRecalls(t *testing.T) {
 }
 
 // A Memory finds each term's postings, counts and lengths as docTerms
-// counts them (text once, a tag TagWeight times), for terms repeated in
+// counts them (text once, a tag tagWeight times), for terms repeated in
 // an item's text and tags, terms of no item, and a prompt that repeats.
 func TestMemoryPostingsAsDocTerms(t *testing.T) {
 	is := is.New(t)
@@ -410,7 +410,7 @@ func TestDamageFoundOnReadRebuilds(t *testing.T) {
 	x.Close()
 	data, err := os.ReadFile(index)
 	is.NoErr(err)
-	good, err := Decode(data)
+	good, err := decode(data)
 	is.NoErr(err)
 	postings := len(data) - len(good.posts) - len(good.items)
 	is.True(len(good.posts) > 0)
@@ -461,7 +461,7 @@ func TestRankLimitIsTopOfAll(t *testing.T) {
 				Tags: []string{words[rng.IntN(len(words))]}, Text: strings.Join(text, " ")}) // many share a text: ties
 		}
 		split := rng.IntN(len(items))
-		x := mustDecode(t, Encode(items[split:], Key{}))
+		x := mustDecode(t, encode(items[split:], indexKey{}))
 		mem := NewMemory(items[:split])
 		prompt := words[rng.IntN(len(words))] + " " + words[rng.IntN(len(words))] + " " + words[rng.IntN(len(words))]
 		skipped := map[string]bool{}

@@ -5,13 +5,13 @@ import (
 	"unicode"
 )
 
-// Tokens splits text into the terms the ranking compares: letters and
+// tokens splits text into the terms the ranking compares: letters and
 // digits only, case folded, stop words dropped, each word lightly stemmed
-// so that "migrations", "migrated" and "migrating" meet. Tokens keeps
+// so that "migrations", "migrated" and "migrating" meet. tokens keeps
 // repeats and order; callers count them.
-func Tokens(s string) []string { return appendTokens(nil, s) }
+func tokens(s string) []string { return appendTokens(nil, s) }
 
-// appendTokens appends the Tokens of s to out.
+// appendTokens appends the tokens of s to out.
 func appendTokens(out []string, s string) []string {
 	start := -1
 	flush := func(end int) {
@@ -23,7 +23,7 @@ func appendTokens(out []string, s string) []string {
 		if len(w) < 2 || isStopWord(w) {
 			return
 		}
-		out = append(out, Stem(w))
+		out = append(out, stem(w))
 	}
 	for i, r := range s {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
@@ -38,12 +38,12 @@ func appendTokens(out []string, s string) []string {
 	return out
 }
 
-// Stem removes the common English inflections: plurals, -ing, -ed, -ly
+// stem removes the common English inflections: plurals, -ing, -ed, -ly
 // and a final e. It is deliberately light (no Porter rules): it only has
 // to make a word and its inflected forms agree, and a word it does not
 // recognise is left alone. Words of four letters or fewer are kept whole,
 // and anything with a digit too ("v2", "go1.26").
-func Stem(w string) string {
+func stem(w string) string {
 	if len(w) <= 4 || strings.IndexFunc(w, unicode.IsDigit) >= 0 {
 		return w
 	}

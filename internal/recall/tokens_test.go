@@ -33,7 +33,7 @@ func TestStem(t *testing.T) {
 		{"sqlite", "sqlit"},
 	}
 	for _, c := range cases {
-		if got := Stem(c.in); got != c.want {
+		if got := stem(c.in); got != c.want {
 			t.Errorf("Stem(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
@@ -52,7 +52,7 @@ func TestTokens(t *testing.T) {
 		{"a b c", nil},
 	}
 	for _, c := range cases {
-		if got := Tokens(c.in); !slices.Equal(got, c.want) {
+		if got := tokens(c.in); !slices.Equal(got, c.want) {
 			t.Errorf("Tokens(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
