@@ -40,7 +40,7 @@ func (sr *summaryReader) addLineByGet(line []byte) {
 		sr.sum.Prompts++
 		sr.sum.PromptsSinceRemember++
 		if sr.sum.FirstPrompt == "" {
-			sr.sum.FirstPrompt = shorten(privacy.Clean(text), MaxPromptRunes)
+			sr.sum.FirstPrompt = shorten(privacy.Clean(text), maxPromptRunes)
 		}
 	case "assistant":
 		sr.addAssistant(gjson.GetBytes(line, "message.content"))

@@ -29,10 +29,10 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// MaxLineSize is the longest line that is parsed. Longer lines (a Write of
+// maxLineSize is the longest line that is parsed. Longer lines (a Write of
 // a huge file, say) are skipped without being held in memory, and counted
 // in BadLines.
-const MaxLineSize = 4 << 20
+const maxLineSize = 4 << 20
 
 // maxDepth is the deepest nesting of arrays and objects in a line that is
 // parsed. Claude Code's lines nest about a dozen deep; gjson validates
@@ -40,16 +40,16 @@ const MaxLineSize = 4 << 20
 // '[' takes seconds), so deeper lines are counted in BadLines instead.
 const maxDepth = 128
 
-// MaxPromptRunes is the most of a prompt that Summary.FirstPrompt keeps:
+// maxPromptRunes is the most of a prompt that Summary.FirstPrompt keeps:
 // enough to say what a session was about, not a pasted file.
-const MaxPromptRunes = 2000
+const maxPromptRunes = 2000
 
 // Summary is what bimri-hook needs to know about a stretch of a transcript.
 type Summary struct {
 	// FirstPrompt is the text of the first real user prompt in the
 	// stretch, or "" if none: trimmed, passed through privacy.Clean (a
 	// Summary is saved between hook events, and must not keep secrets
-	// either) and cut to MaxPromptRunes.
+	// either) and cut to maxPromptRunes.
 	FirstPrompt string
 	// Prompts counts real user prompts: not tool results, slash-command
 	// and local-command wrappers, compaction summaries, hook feedback,
@@ -102,7 +102,7 @@ type Summary struct {
 	// its start was passed over unread.
 	Skipped bool
 	// BadLines counts lines that were not JSON objects, were longer than
-	// MaxLineSize or nested too deep to parse. They are otherwise ignored.
+	// maxLineSize or nested too deep to parse. They are otherwise ignored.
 	BadLines int
 }
 
@@ -123,10 +123,10 @@ const maxPendingChanges = 64
 
 // ReadMore reads the transcript at path from where s ended, settling the
 // remember calls and file changes s left pending with the results that
-// follow, and returns s with that stretch added (see Add).
+// follow, and returns s with that stretch added (see add).
 func (s Summary) ReadMore(path string, limit int64) (Summary, error) {
 	next, err := readFile(path, s.Offset, limit, s)
-	return s.Add(next), err
+	return s.add(next), err
 }
 
 // readFile summarises the transcript at path from offset from, reading
@@ -190,12 +190,12 @@ func read(r io.Reader, start, limit int64, partial bool, prev Summary) (Summary,
 	sr := summaryReader{sum: Summary{Offset: start, Pending: slices.Clone(prev.Pending), PendingChanges: slices.Clone(prev.PendingChanges)}}
 	sr.seen = make(map[string]bool, len(prev.FilesChanged))
 	for _, f := range prev.FilesChanged {
-		sr.seen[f] = true // Add merges them: this stretch lists only new ones
+		sr.seen[f] = true // add merges them: this stretch lists only new ones
 	}
 	var (
 		line    []byte // the current line, when it is longer than br's buffer
 		size    int64  // bytes of the current line read so far
-		tooLong bool   // the current line is over MaxLineSize
+		tooLong bool   // the current line is over maxLineSize
 		discard = partial
 	)
 	for {
@@ -203,7 +203,7 @@ func read(r io.Reader, start, limit int64, partial bool, prev Summary) (Summary,
 		size += int64(len(chunk))
 		complete := err == nil
 		if !discard && !tooLong && (len(line) > 0 || !complete) {
-			if size > MaxLineSize {
+			if size > maxLineSize {
 				tooLong, line = true, line[:0]
 			} else {
 				line = append(line, chunk...)
@@ -362,7 +362,7 @@ func (sr *summaryReader) addUser(m lineMembers) {
 	if sr.sum.FirstPrompt == "" {
 		// Clean before cutting: a cut could leave part of a secret that
 		// no longer looks like one.
-		sr.sum.FirstPrompt = shorten(privacy.Clean(text), MaxPromptRunes)
+		sr.sum.FirstPrompt = shorten(privacy.Clean(text), maxPromptRunes)
 	}
 }
 
@@ -446,7 +446,7 @@ func (sr *summaryReader) addAssistant(content gjson.Result) {
 				sr.addRemember(block.Get("id").String())
 			}
 		default:
-			if IsRememberTool(block.Get("name").String()) {
+			if isRememberTool(block.Get("name").String()) {
 				sr.addRemember(block.Get("id").String())
 			}
 		}
@@ -466,11 +466,11 @@ func (sr *summaryReader) addRemember(id string) {
 	}
 }
 
-// IsRememberTool says whether a tool's name is bimri-hook's MCP remember
+// isRememberTool says whether a tool's name is bimri-hook's MCP remember
 // tool as a client names it: mcp__plugin_bimri-hook_bimri__remember from
 // the plugin, mcp__bimri__remember from a server the user added by a name
 // holding "bimri".
-func IsRememberTool(name string) bool {
+func isRememberTool(name string) bool {
 	server, ok := strings.CutSuffix(name, "__remember")
 	return ok && strings.HasPrefix(server, "mcp__") && strings.Contains(server, "bimri")
 }
@@ -586,13 +586,13 @@ func isRemember(command string) bool {
 		rememberCommand().MatchString(command)
 }
 
-// Add combines s, a summary of an earlier stretch, with next, a summary of
+// add combines s, a summary of an earlier stretch, with next, a summary of
 // the stretch that follows it. Counts add up, files merge without repeats,
 // and the since-remember counts restart if next saw a remember call.
 // FirstPrompt is s's unless s has none; Offset, Pending and PendingChanges
 // are next's (next is read given s's, as ReadMore does); the remember error is next's
 // if it has one; Skipped is set if either skipped.
-func (s Summary) Add(next Summary) Summary {
+func (s Summary) add(next Summary) Summary {
 	out := s
 	if out.FirstPrompt == "" {
 		out.FirstPrompt = next.FirstPrompt

@@ -116,8 +116,8 @@ func TestRead(t *testing.T) {
 		},
 		{
 			name: "prompt is cut",
-			in:   prompt(strings.Repeat("ab ", MaxPromptRunes)),
-			want: Summary{FirstPrompt: strings.Repeat("ab ", (MaxPromptRunes-1)/3) + "a…", Prompts: 1, PromptsSinceRemember: 1},
+			in:   prompt(strings.Repeat("ab ", maxPromptRunes)),
+			want: Summary{FirstPrompt: strings.Repeat("ab ", (maxPromptRunes-1)/3) + "a…", Prompts: 1, PromptsSinceRemember: 1},
 		},
 		{
 			name: "wholly private prompt leaves room for the next",
@@ -373,7 +373,7 @@ func TestIsRememberTool(t *testing.T) {
 		"bimri__remember":                        false,
 		"mcp__bimri__remembered":                 false,
 	} {
-		if got := IsRememberTool(name); got != want {
+		if got := isRememberTool(name); got != want {
 			t.Errorf("IsRememberTool(%q) = %v, want %v", name, got, want)
 		}
 	}
@@ -414,7 +414,7 @@ func TestReadLimit(t *testing.T) {
 
 func TestReadLongLine(t *testing.T) {
 	is := is.New(t)
-	long := toolUses(toolUse("Write", `{"file_path":"/p/big","content":"`+strings.Repeat("x", MaxLineSize)+`"}`))
+	long := toolUses(toolUse("Write", `{"file_path":"/p/big","content":"`+strings.Repeat("x", maxLineSize)+`"}`))
 	in := prompt("a") + long + prompt("b")
 	got, err := readFrom(strings.NewReader(in), 0, 0)
 	is.NoErr(err)
@@ -553,26 +553,26 @@ func TestAdd(t *testing.T) {
 	}
 	noRemember := Summary{FirstPrompt: "b", Prompts: 1, FilesChanged: []string{"/y", "/z"}, FileChanges: 2,
 		ChangesSinceRemember: 2, PromptsSinceRemember: 1, Offset: 20}
-	is.Equal(a.Add(noRemember), Summary{
+	is.Equal(a.add(noRemember), Summary{
 		FirstPrompt: "a", Prompts: 3, FilesChanged: []string{"/x", "/y", "/z"}, FileChanges: 5,
 		RememberCalls: 1, ChangesSinceRemember: 3, PromptsSinceRemember: 2, Offset: 20, BadLines: 1,
 	})
 	withRemember := Summary{Prompts: 2, FileChanges: 4, RememberAttempts: 2, RememberCalls: 2, ChangesSinceRemember: 1,
 		PromptsSinceRemember: 0, Offset: 30, Skipped: true}
-	is.Equal(a.Add(withRemember), Summary{
+	is.Equal(a.add(withRemember), Summary{
 		FirstPrompt: "a", Prompts: 4, FilesChanged: []string{"/x", "/y"}, FileChanges: 7,
 		RememberAttempts: 2, RememberCalls: 3, ChangesSinceRemember: 1, PromptsSinceRemember: 0, Offset: 30, Skipped: true, BadLines: 1,
 	})
 	// A stretch that only settles an earlier call does not restart the
 	// since-remember counts: the call was made before them.
 	settled := Summary{FileChanges: 1, RememberCalls: 1, ChangesSinceRemember: 1, Offset: 40}
-	is.Equal(a.Add(settled).ChangesSinceRemember, 2)
-	is.Equal(Summary{}.Add(noRemember).FirstPrompt, "b")
+	is.Equal(a.add(settled).ChangesSinceRemember, 2)
+	is.Equal(Summary{}.add(noRemember).FirstPrompt, "b")
 
 	// The result never shares its FilesChanged array with a.
 	a.FilesChanged = make([]string, 1, 10)
 	a.FilesChanged[0] = "/x"
-	_ = a.Add(Summary{FilesChanged: []string{"/new"}})
+	_ = a.add(Summary{FilesChanged: []string{"/new"}})
 	is.Equal(a.FilesChanged[:2], []string{"/x", ""})
 }
 
@@ -702,7 +702,7 @@ func FuzzRead(f *testing.F) {
 			}
 			whole := sum
 			whole.Offset -= start
-			if got := first.Add(second); !equalSummaries(got, whole) {
+			if got := first.add(second); !equalSummaries(got, whole) {
 				t.Fatalf("pieces %+v\nwhole %+v", got, whole)
 			}
 		}
