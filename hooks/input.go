@@ -9,9 +9,9 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// MaxInput bounds the hook input read from stdin. Real events are a few
+// maxInput bounds the hook input read from stdin. Real events are a few
 // hundred bytes; a prompt can be long, but a megabyte is far past any.
-const MaxInput = 1 << 20
+const maxInput = 1 << 20
 
 // Input is one hook event as Claude Code sends it.
 type Input struct {
@@ -34,8 +34,8 @@ func Decode(data []byte) (Input, error) {
 	if len(data) == 0 {
 		return Input{}, errors.New("hook input is empty: expected one JSON object on stdin")
 	}
-	if len(data) > MaxInput {
-		return Input{}, fmt.Errorf("hook input is larger than %d bytes", MaxInput)
+	if len(data) > maxInput {
+		return Input{}, fmt.Errorf("hook input is larger than %d bytes", maxInput)
 	}
 	if !gjson.ValidBytes(data) {
 		return Input{}, errors.New("hook input is not valid JSON")

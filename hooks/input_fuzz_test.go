@@ -45,7 +45,7 @@ func FuzzDecode(f *testing.F) {
 			}
 			return
 		}
-		if len(data) > MaxInput {
+		if len(data) > maxInput {
 			t.Fatalf("Decode accepted %d bytes, over MaxInput", len(data))
 		}
 		if in.Event == "" {
@@ -70,7 +70,7 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(again) > MaxInput {
+		if len(again) > maxInput {
 			return // escaping made it longer than the decoder takes
 		}
 		back, err := Decode(again)

@@ -44,7 +44,7 @@ func TestBusySessionEndKeepsItsSummary(t *testing.T) {
 	release := holdLock(t, env.Store)
 	busy := env
 	busy.Store = env.Store.WithLockTimeout(10 * time.Millisecond)
-	_, err := SessionEnd(busy, in)
+	_, err := sessionEnd(busy, in)
 	is.NoErr(err)
 	release()
 	read, err := env.Store.Read()
@@ -52,7 +52,7 @@ func TestBusySessionEndKeepsItsSummary(t *testing.T) {
 	is.True(!hasFallback(read.File)) // not yet: the lock was busy
 
 	// Another session's Stop gets the lock and writes it.
-	_, err = Stop(env, Input{Event: "Stop", SessionID: "s2", Cwd: env.Store.Root()})
+	_, err = stop(env, Input{Event: "Stop", SessionID: "s2", Cwd: env.Store.Root()})
 	is.NoErr(err)
 	read, err = env.Store.Read()
 	is.NoErr(err)
@@ -64,7 +64,7 @@ func TestBusySessionEndKeepsItsSummary(t *testing.T) {
 	// SessionEnd of it counts it and writes no second summary.
 	st := decodeState(env.Store.ReadState(stateKey(in)))
 	is.True(st.Ended && st.Recorded && !st.Counted)
-	_, err = SessionEnd(env, in)
+	_, err = sessionEnd(env, in)
 	is.NoErr(err)
 	read, err = env.Store.Read()
 	is.NoErr(err)
@@ -108,17 +108,17 @@ func TestResumedSessionIsNudgedAndCovered(t *testing.T) {
 			}
 			// The first stretch: work, the nudge left unanswered.
 			is.NoErr(os.WriteFile(path, []byte(tPrompt+tWrite), 0o600))
-			is.True(stopNudged(fire("Stop", Stop, nil)))
-			is.True(!stopNudged(fire("Stop", Stop, nil))) // nudged once a stretch
+			is.True(stopNudged(fire("Stop", stop, nil)))
+			is.True(!stopNudged(fire("Stop", stop, nil))) // nudged once a stretch
 			if ended {
-				fire("SessionEnd", SessionEnd, nil)
+				fire("SessionEnd", sessionEnd, nil)
 			}
 
 			// Resumed: more work.
 			fire("SessionStart", SessionStart, func(in *Input) { in.Source = "resume" })
 			is.NoErr(os.WriteFile(path, []byte(tPrompt+tWrite+tPrompt2+tWrite2), 0o600))
-			is.True(stopNudged(fire("Stop", Stop, nil))) // the resumed work is nudged
-			fire("SessionEnd", SessionEnd, nil)
+			is.True(stopNudged(fire("Stop", stop, nil))) // the resumed work is nudged
+			fire("SessionEnd", sessionEnd, nil)
 
 			read, err := env.Store.Read()
 			is.NoErr(err)

@@ -8,11 +8,11 @@ import (
 // entryTextLimit bounds the summaries the hook writes itself.
 const entryTextLimit = 240
 
-// PreCompact writes a checkpoint entry from the transcript when the
+// preCompact writes a checkpoint entry from the transcript when the
 // session has recorded nothing yet, so compaction cannot erase the only
 // trace of it, and prints instructions that steer the compaction summary.
 // SessionStart (source compact) then injects the memory again.
-func PreCompact(env Env, in Input) (Output, error) {
+func preCompact(env Env, in Input) (Output, error) {
 	_, err := env.Store.Update(func(tx *memfile.Tx) error {
 		st := loadState(tx, in)
 		catchUp(env, in, &st)

@@ -60,7 +60,7 @@ func TestRecordNeedsASuccessfulResult(t *testing.T) {
 			is.NoErr(os.WriteFile(path, []byte(c.atStop), 0o600))
 
 			in.Event = "Stop"
-			out, err := Stop(env, in)
+			out, err := stop(env, in)
 			is.NoErr(err)
 			is.Equal(stopNudged(out), c.nudge)
 			msg, _ := out.JSON["systemMessage"].(string)
@@ -74,7 +74,7 @@ func TestRecordNeedsASuccessfulResult(t *testing.T) {
 				is.NoErr(os.WriteFile(path, []byte(c.atEnd), 0o600))
 			}
 			in.Event = "SessionEnd"
-			_, err = SessionEnd(env, in)
+			_, err = sessionEnd(env, in)
 			is.NoErr(err)
 			read, err := env.Store.Read()
 			is.NoErr(err)
@@ -112,11 +112,11 @@ func TestDeniedToldOnce(t *testing.T) {
 	env, path := recordEnv(t)
 	in := Input{Event: "Stop", SessionID: "s1", TranscriptPath: path, Cwd: env.Store.Root()}
 	is.NoErr(os.WriteFile(path, []byte(tPrompt+tWrite+tRemember+tDenied), 0o600))
-	out, err := Stop(env, in)
+	out, err := stop(env, in)
 	is.NoErr(err)
 	is.True(strings.Contains(out.JSON["systemMessage"].(string), "denied"))
 	is.NoErr(os.WriteFile(path, []byte(tPrompt+tWrite+tRemember+tDenied+tWrite), 0o600))
-	out, err = Stop(env, in)
+	out, err = stop(env, in)
 	is.NoErr(err)
 	is.True(!stopNudged(out)) // more work, but asking again would be denied again
 	msg, _ := out.JSON["systemMessage"].(string)
@@ -207,7 +207,7 @@ func TestStopWaitsForPendingOutsideTheLock(t *testing.T) {
 	<-held
 	time.AfterFunc(pendingWait/2, func() { close(release) })
 	env.Store = env.Store.WithLockTimeout(pendingWait / 5)
-	out, err := Stop(env, Input{Event: "Stop", SessionID: "s1", TranscriptPath: path, Cwd: env.Store.Root()})
+	out, err := stop(env, Input{Event: "Stop", SessionID: "s1", TranscriptPath: path, Cwd: env.Store.Root()})
 	is.NoErr(err)
 	is.NoErr(<-done)
 	msg, _ := out.JSON["systemMessage"].(string)

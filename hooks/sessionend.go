@@ -11,11 +11,11 @@ import (
 // kills after about 1.5 s.
 const sessionEndWait = 800 * time.Millisecond
 
-// SessionEnd writes a fallback entry when the session recorded nothing,
+// sessionEnd writes a fallback entry when the session recorded nothing,
 // runs the session-end pass, counts the session exactly once per session
 // ID, and every Nth session runs the deterministic part of deep
 // maintenance. It answers nothing: the client shows no SessionEnd output.
-func SessionEnd(env Env, in Input) (Output, error) {
+func sessionEnd(env Env, in Input) (Output, error) {
 	env.Store = env.Store.WithLockTimeout(min(env.Store.LockTimeout(), sessionEndWait))
 	_, err := env.Store.Update(func(tx *memfile.Tx) error {
 		st := loadState(tx, in)

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// ReadInput reads all of r, at most MaxInput bytes, waiting at most wait.
+// ReadInput reads all of r, at most maxInput bytes, waiting at most wait.
 // A terminal is refused at once: a person typing `bimri-hook hook` gets an
 // answer instead of a hang.
 func ReadInput(r io.Reader, wait time.Duration) ([]byte, error) {
@@ -28,7 +28,7 @@ func ReadInput(r io.Reader, wait time.Duration) ([]byte, error) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+		data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
 		done <- result{data, err}
 	}()
 	select {
@@ -36,8 +36,8 @@ func ReadInput(r io.Reader, wait time.Duration) ([]byte, error) {
 		if res.err != nil {
 			return nil, fmt.Errorf("read hook input: %w", res.err)
 		}
-		if len(res.data) > MaxInput {
-			return nil, fmt.Errorf("hook input is larger than %d bytes", MaxInput)
+		if len(res.data) > maxInput {
+			return nil, fmt.Errorf("hook input is larger than %d bytes", maxInput)
 		}
 		return res.data, nil
 	case <-time.After(wait):

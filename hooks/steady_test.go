@@ -63,16 +63,16 @@ func TestSteadySessionStart(t *testing.T) {
 	answer() // stamps again
 
 	// Stop: the same file, the same message, and the file untouched.
-	stop := in
-	stop.Event, stop.StopHookActive = "Stop", true
-	out, err := Stop(env, stop)
+	stopIn := in
+	stopIn.Event, stopIn.StopHookActive = "Stop", true
+	out, err := stop(env, stopIn)
 	is.NoErr(err)
 	skipped, _ := json.Marshal(out.JSON)
 	now, err := os.ReadFile(env.Store.Path(memfile.MemoryName))
 	is.NoErr(err)
 	is.Equal(now, maintained)
 	is.NoErr(os.Remove(stamp))
-	out, err = Stop(env, stop)
+	out, err = stop(env, stopIn)
 	is.NoErr(err)
 	ran, _ := json.Marshal(out.JSON)
 	is.Equal(string(skipped), string(ran))

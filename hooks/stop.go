@@ -10,7 +10,7 @@ import (
 	"github.com/bimri/bimri-hook/transcript"
 )
 
-// Stop runs after every assistant turn. Under the nudge policy, when the
+// stop runs after every assistant turn. Under the nudge policy, when the
 // session did real work and recorded nothing since, it nudges once: it
 // gives the agent the exact command to record with as additional context,
 // which (measured on Claude Code 2.1.328) keeps the turn going like a block
@@ -20,7 +20,7 @@ import (
 // if anything did. A remember call that failed is told to the user once,
 // with what to do about it, and is not asked for again: a denied call
 // would only be denied again.
-func Stop(env Env, in Input) (Output, error) {
+func stop(env Env, in Input) (Output, error) {
 	early := awaitPending(env, in)
 	// A file today's pass left, read without the lock, starts the
 	// transaction unless it changes before the lock is taken: its pass

@@ -11,14 +11,14 @@ import (
 // task, and memory should be a short preface to it.
 const subagentLimit = 3000
 
-// SubagentStart gives a subagent a small pack of memory: Tier 1, the
+// subagentStart gives a subagent a small pack of memory: Tier 1, the
 // workspace's lasting facts, most important first, within subagentLimit
 // characters. Measured on Claude Code 2.1.328 (e2e TestSubagentHooks):
 // the hook's additionalContext reaches the subagent's first model
 // request, and the payload carries agent_id and agent_type but not the
 // subagent's task, so there is nothing to recall against. It reads the
 // memory without the lock and writes nothing.
-func SubagentStart(env Env, in Input) (Output, error) {
+func subagentStart(env Env, in Input) (Output, error) {
 	read, err := env.Store.Read()
 	if err != nil || !read.Exists {
 		return Output{}, nil
