@@ -365,18 +365,47 @@ func (p *parser) line(lines *lineSource, i int) int {
 	return i
 }
 
-// tierHeading matches a tier heading ("## Tier 2: ...", any case); the
-// cheap prefix test spares lower-casing every other line.
+// The line shapes every parse meets, compiled on first use rather than
+// at every start-up.
+var (
+	// headerPattern is the header line; its groups are the version and
+	// the fields.
+	headerPattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^<!--\s*BIMRI\s+v?([^\s|]*)\s*\|(.*?)-->$`)
+	})
+	// tierPattern is a tier heading, lower-cased; its group is the tier.
+	tierPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^##\s*tier\s*([123])\b`) })
+	// listMarkPattern is a list marker and the space after it.
+	listMarkPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+`) })
+)
+
+// matchHeader matches a header line: the line, the version and the
+// fields, or nil.
+func matchHeader(s string) []string {
+	return headerPattern().FindStringSubmatch(s)
+}
+
+// tierHeading matches a tier heading ("## Tier 2: ...", any case): the
+// match and the tier's digit, or nil. The cheap prefix test spares
+// lower-casing every other line.
 func tierHeading(t string) []string {
 	if !strings.HasPrefix(t, "##") {
 		return nil
 	}
-	return matchTier(strings.ToLower(t))
+	return tierPattern().FindStringSubmatch(strings.ToLower(t))
 }
 
 // stripListMark drops a leading "- ", "* ", "+ " or "1. " list marker.
+// Every summary line is asked, so its first byte is tested before the
+// regular expression runs.
 func stripListMark(t string) string {
-	return t[listMarkEnd(t):]
+	if t == "" || !strings.ContainsRune("-*+0123456789", rune(t[0])) {
+		return t
+	}
+	if m := listMarkPattern().FindStringIndex(t); m != nil {
+		return t[m[1]:]
+	}
+	return t
 }
 
 func (p *parser) tier() int {
