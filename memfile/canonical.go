@@ -108,8 +108,8 @@ func (r *canonicalReader) readDate(s string) (time.Time, bool) {
 // tags never reaches the next one's.
 //
 // s holds only tagListByte bytes (entryLine checked them), so a tag cut
-// from it is normal (normalTag) when it is 1 to 40 bytes long and starts
-// and ends with none of edgeByte's.
+// from it is normal (NormalizeTags keeps it) when it is 1 to 40 bytes
+// long and starts and ends with none of edgeByte's.
 func (r *canonicalReader) tagList(s string) []string {
 	// Commas found by hand, not by strings.Count and strings.Cut: a list
 	// is a few short tags, shorter than those calls' setup. Room is made
@@ -128,7 +128,7 @@ func (r *canonicalReader) tagList(s string) []string {
 			end++
 		}
 		t := s[from:end]
-		if len(t) == 0 || len(t) > 40 || edgeByte(t[0]) || edgeByte(t[len(t)-1]) || // !normalTag(t)
+		if len(t) == 0 || len(t) > 40 || edgeByte(t[0]) || edgeByte(t[len(t)-1]) || // not normal
 			(len(r.tags) > start && r.tags[len(r.tags)-1] >= t) {
 			r.tags = r.tags[:start]
 			return SplitTags(s)

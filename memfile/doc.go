@@ -336,8 +336,7 @@
 // distinct by sorting them as numbers, not with a map (distinctIDs); it
 // cuts each line as it reads it (lineSource), never listing them all.
 // Render writes into one buffer
-// sized for the file from lengths alone, and copies a date it has just
-// written; the Store does not hold the new file whole at all: renderTo
+// sized for the file from lengths alone; the Store does not hold the new file whole at all: renderTo
 // hands it over in 64 KB pieces, compared with the bytes read as they
 // come and written to the temporary file from the first that differs
 // (newfile_internal_test.go checks it against Render); the view heaps Tier 2 and takes off only the lines it could

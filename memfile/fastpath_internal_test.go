@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -105,32 +104,6 @@ func neutralizeSlow(s string) string {
 	return Neutralize("\x01" + s)
 }
 
-func TestNormalTagIsKeptByNormalizeTags(t *testing.T) {
-	normal := 0
-	for _, s := range fastPathSamples(t) {
-		if normalTag(s) {
-			normal++
-			if got := NormalizeTags([]string{s}); !slices.Equal(got, []string{s}) {
-				t.Errorf("normalTag(%q) but NormalizeTags gives %q", s, got)
-			}
-		}
-		if s != "" && !strings.Contains(s, "\n") {
-			list := s + "," + strings.ToUpper(s) + ",b,a"
-			if got, want := SplitTags(list), NormalizeTags(strings.Split(list, ",")); !slices.Equal(got, want) || (got == nil) != (want == nil) {
-				t.Errorf("SplitTags(%q) = %q, NormalizeTags gives %q", list, got, want)
-			}
-		}
-	}
-	if normal < 100 {
-		t.Fatalf("only %d normal samples", normal)
-	}
-	for _, s := range []string{"", ",", "a,,b", "b,a,a", "x"} {
-		if got, want := SplitTags(s), NormalizeTags(strings.Split(s, ",")); !slices.Equal(got, want) || (got == nil) != (want == nil) {
-			t.Errorf("SplitTags(%q) = %q, NormalizeTags gives %q", s, got, want)
-		}
-	}
-}
-
 func TestValidIDMatchesItsPattern(t *testing.T) {
 	re := regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
 	samples := append(fastPathSamples(t), strings.Repeat("a", 32), strings.Repeat("a", 33), "-a", "a-", "ab12cd34")
@@ -139,29 +112,6 @@ func TestValidIDMatchesItsPattern(t *testing.T) {
 			t.Errorf("validID(%q) = %v, the pattern says %v", s, validID(s), re.MatchString(s))
 		}
 	}
-}
-
-func TestParseDateCanonicalMatchesTimeParse(t *testing.T) {
-	for _, y := range []int{0, 1, 999, 1970, 2000, 2024, 2026, 2100, 9999} {
-		for m := 0; m <= 13; m++ {
-			for d := 0; d <= 32; d++ {
-				s := strings.Join([]string{pad(y, 4), pad(m, 2), pad(d, 2)}, "-")
-				want, err := time.Parse(dateLayout, s)
-				got, ok := ParseDate(s)
-				if err == nil && (!ok || !got.Equal(want) || got.Location() != want.Location()) {
-					t.Errorf("ParseDate(%q) = %v, %v; time.Parse gives %v", s, got, ok, want)
-				}
-				if err != nil && ok && got.Format(dateLayout) == s {
-					t.Errorf("ParseDate(%q) accepted a date time.Parse refuses", s)
-				}
-			}
-		}
-	}
-}
-
-func pad(n, width int) string {
-	s := itoa(n)
-	return strings.Repeat("0", width-len(s)) + s
 }
 
 func TestCivilUnixMatchesCivil(t *testing.T) {
@@ -235,52 +185,6 @@ func TestCountsAtEveryOffset(t *testing.T) {
 	}
 }
 
-func TestAppendDateMatchesAppendFormat(t *testing.T) {
-	for _, d := range []time.Time{
-		{}, // year 1
-		time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC),
-		time.Date(2026, 1, 2, 23, 59, 59, 0, time.FixedZone("east", 14*3600)),
-		time.Date(999, 12, 31, 0, 0, 0, 0, time.UTC),
-		time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC),
-		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), // past four digits: the general formatter
-		time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC),
-	} {
-		if got, want := string(appendDate([]byte("x"), d)), "x"+d.Format(dateLayout); got != want {
-			t.Errorf("appendDate(%v) = %q, want %q", d, got, want)
-		}
-	}
-}
-
-// autoSentenceByFormat is autoSentence as first written: the definition
-// the appending version must match.
-func autoSentenceByFormat(p *Pattern) string {
-	tags := strings.Join(p.Tags, " + ")
-	if tags == "" {
-		tags = "(none)"
-	}
-	span := ""
-	if !p.First.IsZero() && !p.Last.IsZero() {
-		span = fmt.Sprintf(" from %s to %s", p.First.Format(dateLayout), p.Last.Format(dateLayout))
-	}
-	return fmt.Sprintf("Tag %s recurs: %d entries%s.", tags, p.Observations, span)
-}
-
-func TestAutoSentenceMatchesItsDefinition(t *testing.T) {
-	day := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
-	for _, p := range []Pattern{
-		{},
-		{Tags: []string{""}},
-		{Tags: []string{"", ""}},
-		{Tags: []string{"auth"}, Observations: 3, First: day.AddDate(0, -2, 0), Last: day},
-		{Tags: []string{"auth", "db", "ünï"}, Observations: -1, First: day},
-		{Tags: []string{"x"}, Observations: 1 << 40, Last: day},
-	} {
-		if got, want := autoSentence(&p), autoSentenceByFormat(&p); got != want {
-			t.Errorf("autoSentence(%+v) = %q, want %q", p, got, want)
-		}
-	}
-}
-
 // plainLine reads eight bytes at a time; it must say what reading a
 // byte at a time says, with every kind of byte at every offset of the
 // words and across their edges.
@@ -332,68 +236,6 @@ func TestPlainLineWordAtATime(t *testing.T) {
 	if checked < 1000 {
 		t.Fatalf("only %d strings checked", checked)
 	}
-}
-
-// Render writes a date again by copying the one before when it is the
-// same (dateMemo): every tag line must be entryLine's, through runs of
-// one day, undated entries, years outside 0-9999 and the same instant
-// in zones where it is another day.
-func TestRenderRemembersDatesRight(t *testing.T) {
-	is := is.New(t)
-	rng := rand.New(rand.NewPCG(11, 12))
-	day := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
-	dates := []time.Time{
-		day, day, day.AddDate(0, 0, -1), {}, time.Date(12026, 1, 2, 0, 0, 0, 0, time.UTC), time.Date(-5, 1, 2, 0, 0, 0, 0, time.UTC),
-		day.In(time.FixedZone("west", -5*3600)), day.In(time.FixedZone("east", 5*3600)),
-	}
-	f := New(DefaultConfig())
-	var entries []*Entry
-	for i := range 2000 {
-		date := dates[rng.IntN(len(dates))]
-		if rng.IntN(2) == 0 && len(entries) > 0 {
-			date = entries[len(entries)-1].Date // runs of one date
-		}
-		e := &Entry{ID: fmt.Sprintf("e%d", i), Importance: 3, Date: date, Tags: []string{"go"}, Text: "t"}
-		entries = append(entries, e)
-		f.Tiers[1].Blocks = append(f.Tiers[1].Blocks, Block{Entry: e})
-	}
-	var lines []string
-	for _, l := range strings.Split(string(Render(f)), "\n") {
-		if strings.HasPrefix(l, "[IMPORTANCE:") {
-			lines = append(lines, l)
-		}
-	}
-	is.Equal(len(lines), len(entries))
-	for i, e := range entries {
-		is.Equal(lines[i], entryLine(e)) // the i-th tag line
-	}
-}
-
-// trimSpace returns a line that ends in no space without calling
-// strings.TrimSpace; it must give what TrimSpace gives for every line of
-// the testdata and the fast-path samples, with every ASCII control and
-// space and the Unicode spaces at either end.
-func TestTrimSpaceIsStringsTrimSpace(t *testing.T) {
-	is := is.New(t)
-	ends := []string{"", " ", "\t", "\v", "\f", "\r", "\n", "\u0085", "\u00a0", "\u2028", "\u3000", "\x7f", "\x1f", "x", "é", "\xff"}
-	for c := range 0x20 {
-		ends = append(ends, string(rune(c)))
-	}
-	checked := 0
-	for i, s := range fastPathSamples(t) {
-		is.Equal(trimSpace(s), strings.TrimSpace(s)) // s
-		if i%50 != 0 {
-			continue
-		}
-		for _, head := range ends {
-			for _, tail := range ends {
-				line := head + s + tail
-				is.Equal(trimSpace(line), strings.TrimSpace(line)) // line
-				checked++
-			}
-		}
-	}
-	is.True(checked > 10000)
 }
 
 // lineSource cuts and trims lines as Parse asks for them; it must give
@@ -506,4 +348,20 @@ func idsOfPatterns(patterns []*Pattern) []string {
 		out = append(out, p.ID)
 	}
 	return out
+}
+
+func TestAppendDateMatchesAppendFormat(t *testing.T) {
+	for _, d := range []time.Time{
+		{}, // year 1
+		time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC),
+		time.Date(2026, 1, 2, 23, 59, 59, 0, time.FixedZone("east", 14*3600)),
+		time.Date(999, 12, 31, 0, 0, 0, 0, time.UTC),
+		time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), // past four digits: the general formatter
+		time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		if got, want := string(appendDate([]byte("x"), d)), "x"+d.Format(dateLayout); got != want {
+			t.Errorf("appendDate(%v) = %q, want %q", d, got, want)
+		}
+	}
 }

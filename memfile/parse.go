@@ -265,20 +265,6 @@ func (p *parser) convert(line int, format string, args ...any) {
 	p.warnings = append(p.warnings, Warning{Line: line, Message: fmt.Sprintf(format, args...), Converted: true})
 }
 
-// trimSpace is strings.TrimSpace, which returns at once a line that
-// neither starts nor ends with a byte that could begin or end a space:
-// nearly every line of a file, read two or three times a parse.
-func trimSpace(s string) string {
-	if len(s) > 0 && plainEnd(s[0]) && plainEnd(s[len(s)-1]) {
-		return s
-	}
-	return strings.TrimSpace(s)
-}
-
-// plainEnd is an ASCII byte that is not a space: no Unicode space
-// starts or ends with it.
-func plainEnd(c byte) bool { return c > ' ' && c < utf8.RuneSelf }
-
 // leadingDigits is the run of ASCII digits s starts with.
 func leadingDigits(s string) string {
 	n := 0
@@ -291,7 +277,7 @@ func leadingDigits(s string) string {
 // line handles line i and returns the index of the last line it used.
 func (p *parser) line(lines *lineSource, i int) int {
 	raw := lines.at(i)
-	t := trimSpace(raw)
+	t := strings.TrimSpace(raw)
 	lineNo := i + 1
 
 	if p.zone == inTrailer {
@@ -515,7 +501,7 @@ func (p *parser) item(lines *lineSource, i int, t string) (int, bool) {
 	used := i
 	summary := start.rest
 	if summary == "" && lines.has(i+1) && isSummaryLine(lines.at(i+1)) {
-		summary = trimSpace(lines.at(i + 1))
+		summary = strings.TrimSpace(lines.at(i + 1))
 		used = i + 1
 	}
 	body := append(p.body[:0], summary) // only read, by neutralizeBody
@@ -523,7 +509,7 @@ func (p *parser) item(lines *lineSource, i int, t string) (int, bool) {
 	if summary != "" {
 		for lines.has(used+1) && isContinuation(lines.at(used+1)) {
 			used++
-			body = append(body, trimSpace(lines.at(used)))
+			body = append(body, strings.TrimSpace(lines.at(used)))
 		}
 	}
 	if _, isPattern := start.fields.get("PATTERN"); isPattern {
@@ -770,7 +756,7 @@ func hashTags(s string) []string {
 // comment). A pattern's prose form can be a summary: Render writes any
 // text there.
 func isSummaryLine(raw string) bool {
-	t := trimSpace(raw)
+	t := strings.TrimSpace(raw)
 	if t == "" || strings.HasPrefix(t, "<!--") || strings.HasPrefix(t, "#") {
 		return false
 	}
@@ -1027,12 +1013,12 @@ func splitFieldsLenient(s string) (fields fieldList, rest string, bold bool, ok 
 // kept once it is built.
 func splitFieldsInto(out fieldList, s string) (fields fieldList, rest string, bold bool, ok bool) {
 	out = out[:0]
-	if out == nil && strings.HasPrefix(trimMarks(s), "[") {
+	if out == nil && strings.HasPrefix(strings.TrimLeft(s, fieldMarks), "[") {
 		// A tag line has four or five fields: one allocation, not three.
 		out = make(fieldList, 0, 6)
 	}
 	for {
-		next := trimMarks(s)
+		next := strings.TrimLeft(s, fieldMarks)
 		if !strings.HasPrefix(next, "[") {
 			break
 		}
@@ -1056,15 +1042,9 @@ func splitFieldsInto(out fieldList, s string) (fields fieldList, rest string, bo
 	return out, s, bold, len(out) > 0
 }
 
-// trimMarks is strings.TrimLeft(s, " \t*_") without building the cut
-// set on every call: every tag line and every field goes through it.
-func trimMarks(s string) string {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '*' || s[i] == '_') {
-		i++
-	}
-	return s[i:]
-}
+// fieldMarks are what may stand between a tag line's fields: spaces, and
+// the bold and italic markers models add.
+const fieldMarks = " \t*_"
 
 func isFieldKey(k string) bool {
 	for _, r := range k {
@@ -1136,10 +1116,7 @@ func entryFromFields(e *Entry, fields fieldList, body []string, extra map[string
 		if !ok {
 			return nil, nil, fmt.Errorf("TIMESTAMP %q is not a date (YYYY-MM-DD)", date)
 		}
-		// Compared through a stack buffer: the canonical date is the
-		// common case and need not be formatted into a new string.
-		var canon [len(dateLayout) + 8]byte
-		if !isCanonicalDate(date) && date != string(d.AppendFormat(canon[:0], dateLayout)) {
+		if date != d.Format(dateLayout) {
 			how = append(how, fmt.Sprintf("date %q read as %s", date, d.Format(dateLayout)))
 		}
 		e.Date = d

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -18,30 +17,15 @@ const maxEvidence = 12
 // change. A sentence that differs from it was written by someone and is
 // kept.
 func autoSentence(p *Pattern) string {
-	// Appended into one buffer, not formatted: Parse and Advise ask for
-	// it for every pattern. autoSentenceByFormat is the definition.
-	b := make([]byte, 0, 64)
-	b = append(b, "Tag "...)
-	tags := len(b)
-	for i, t := range p.Tags {
-		if i > 0 {
-			b = append(b, " + "...)
-		}
-		b = append(b, t...)
+	tags := strings.Join(p.Tags, " + ")
+	if tags == "" {
+		tags = "(none)"
 	}
-	if len(b) == tags {
-		b = append(b, "(none)"...)
-	}
-	b = append(b, " recurs: "...)
-	b = strconv.AppendInt(b, int64(p.Observations), 10)
-	b = append(b, " entries"...)
+	span := ""
 	if !p.First.IsZero() && !p.Last.IsZero() {
-		b = append(b, " from "...)
-		b = appendDate(b, p.First)
-		b = append(b, " to "...)
-		b = appendDate(b, p.Last)
+		span = fmt.Sprintf(" from %s to %s", p.First.Format(dateLayout), p.Last.Format(dateLayout))
 	}
-	return string(append(b, '.'))
+	return fmt.Sprintf("Tag %s recurs: %d entries%s.", tags, p.Observations, span)
 }
 
 // updatePatterns counts entries into existing patterns and creates a

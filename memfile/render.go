@@ -85,10 +85,9 @@ func render(out *renderOut, f *File) {
 		out.byte('\n')
 	}
 	out.str("\n" + titleLine + "\n\n")
-	var dates dateMemo
-	writeBlocks(out, f.Intro, &dates)
+	writeBlocks(out, f.Intro)
 	for i := range f.Tiers {
-		writeSection(out, f, i+1, &dates)
+		writeSection(out, f, i+1)
 	}
 	out.str(endMarker)
 	out.byte('\n')
@@ -174,7 +173,7 @@ func templateComments(cfg Config, tier int) []string {
 	}
 }
 
-func writeSection(out *renderOut, f *File, tier int, dates *dateMemo) {
+func writeSection(out *renderOut, f *File, tier int) {
 	s := f.Tiers[tier-1]
 	out.str(tierTitles[tier-1])
 	out.byte('\n')
@@ -187,14 +186,14 @@ func writeSection(out *renderOut, f *File, tier int, dates *dateMemo) {
 		out.byte('\n')
 	}
 	out.byte('\n')
-	writeBlocks(out, s.Blocks, dates)
+	writeBlocks(out, s.Blocks)
 }
 
-func writeBlocks(out *renderOut, blocks []Block, dates *dateMemo) {
+func writeBlocks(out *renderOut, blocks []Block) {
 	for _, bl := range blocks {
 		switch {
 		case bl.Entry != nil:
-			out.b = appendEntryLineMemo(out.b, bl.Entry, dates)
+			out.b = appendEntryLine(out.b, bl.Entry)
 			out.byte('\n')
 			out.str(bl.Entry.Text)
 		case bl.Pattern != nil:
@@ -224,13 +223,6 @@ func entryLine(e *Entry) string {
 // with fmt: Render writes it for every entry straight into the file's
 // buffer.
 func appendEntryLine(dst []byte, e *Entry) []byte {
-	return appendEntryLineMemo(dst, e, nil)
-}
-
-// appendEntryLineMemo is appendEntryLine with the last date it wrote
-// remembered in dates (nil: none), for Render: a pass orders Tier 2 by
-// weight, which follows the date, so entries of one day come together.
-func appendEntryLineMemo(dst []byte, e *Entry, dates *dateMemo) []byte {
 	dst = append(dst, "[IMPORTANCE:"...)
 	if e.Importance >= 0 && e.Importance <= 9 {
 		dst = append(dst, byte('0'+e.Importance)) // as every valid importance is
@@ -240,7 +232,7 @@ func appendEntryLineMemo(dst []byte, e *Entry, dates *dateMemo) []byte {
 	// An entry read without a date has none until a pass dates it.
 	if !e.Date.IsZero() {
 		dst = append(dst, "] [TIMESTAMP:"...)
-		dst = dates.appendDate(dst, e.Date)
+		dst = appendDate(dst, e.Date)
 	}
 	dst = append(dst, "] [TAGS:"...)
 	for i, t := range e.Tags {
@@ -258,31 +250,6 @@ func appendEntryLineMemo(dst []byte, e *Entry, dates *dateMemo) []byte {
 	dst = append(dst, " [ID:"...)
 	dst = append(dst, e.ID...)
 	return append(dst, ']')
-}
-
-// dateMemo is the last date appendDate wrote and its text.
-type dateMemo struct {
-	date time.Time
-	text [len(dateLayout)]byte
-	set  bool
-}
-
-// appendDate is appendDate(dst, date), copied when date is the one
-// before (the same instant in the same location: the same text).
-func (m *dateMemo) appendDate(dst []byte, date time.Time) []byte {
-	if m == nil {
-		return appendDate(dst, date)
-	}
-	if m.set && date == m.date {
-		return append(dst, m.text[:]...)
-	}
-	n := len(dst)
-	dst = appendDate(dst, date)
-	if len(dst)-n == len(m.text) {
-		copy(m.text[:], dst[n:])
-		m.date, m.set = date, true
-	}
-	return dst
 }
 
 // entryLineRunes is utf8.RuneCountInString(entryLine(e)) without

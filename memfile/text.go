@@ -193,34 +193,7 @@ func NormalizeTags(tags []string) []string {
 
 // SplitTags splits a comma-separated tag list and normalises it.
 func SplitTags(s string) []string {
-	// Tags as a pass writes them are already normal: kept as they are,
-	// without NormalizeTags' copies.
-	out := make([]string, 0, strings.Count(s, ",")+1)
-	for rest, more := s, true; more; {
-		var t string
-		t, rest, more = strings.Cut(rest, ",")
-		if !normalTag(t) {
-			return NormalizeTags(strings.Split(s, ","))
-		}
-		out = append(out, t)
-	}
-	if !slices.IsSorted(out) {
-		slices.Sort(out)
-	}
-	return slices.Compact(out)
-}
-
-// normalTag says whether NormalizeTags keeps t exactly as it is.
-func normalTag(t string) bool {
-	if t == "" || len(t) > 40 || edgeByte(t[0]) || edgeByte(t[len(t)-1]) {
-		return false
-	}
-	for i := 0; i < len(t); i++ {
-		if c := t[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			return false
-		}
-	}
-	return true
+	return NormalizeTags(strings.Split(s, ","))
 }
 
 // edgeByte is a byte a normal tag has inside but never at an end.
@@ -295,8 +268,7 @@ const dateLayout = "2006-01-02"
 
 // appendDate is date.AppendFormat(dst, dateLayout), written directly for
 // the years a memory holds: the general formatter costs several hundred
-// instructions a date, and every pattern's sentence and rendered line
-// has one or two.
+// instructions a date, and Render writes one for every entry.
 func appendDate(dst []byte, date time.Time) []byte {
 	y, m, d := date.Date()
 	if y < 0 || y > 9999 {
@@ -319,16 +291,6 @@ var dateLayouts = []string{
 // (2026/11/16, 2026-2-8, Nov 14, 2026, 14 Nov 2026), optionally followed by
 // a time of day (2026-11-20T09:15), which is ignored.
 func ParseDate(s string) (time.Time, bool) {
-	if isCanonicalDate(s) {
-		y := int(s[0]-'0')*1000 + int(s[1]-'0')*100 + int(s[2]-'0')*10 + int(s[3]-'0')
-		m := time.Month(int(s[5]-'0')*10 + int(s[6]-'0'))
-		d := int(s[8]-'0')*10 + int(s[9]-'0')
-		// time.Date would roll 2026-02-30 over into March; time.Parse,
-		// below, refuses it, and so must this.
-		if t := time.Date(y, m, d, 0, 0, 0, 0, time.UTC); m >= 1 && m <= 12 && d >= 1 && t.Day() == d {
-			return t, true
-		}
-	}
 	s = strings.TrimSpace(s)
 	if len(s) > 10 && (s[10] == 'T' || s[10] == ' ') {
 		s = s[:10]
