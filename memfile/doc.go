@@ -324,27 +324,31 @@
 // # Cost
 //
 // A hook is a short process, so at 10,000 entries the memory it touches
-// costs as much as the work: every new page is a fault. Hence, where the
-// pure functions would copy: the Store parses the bytes it read without
-// a copy (parseOwned; nothing writes to them afterwards), and a
+// costs as much as the work: every new page is a fault. Hence a
 // transaction's pass runs on the transaction's own File (Maintain itself
-// copies). Parse reads each line in the form a pass writes through fast
-// paths that are tested against the slow ones (fastpath_internal_test.go,
-// canonical_internal_test.go): a tag line as Render writes it in one pass
-// over its bytes (canonicalReader, with tag lists cut from one block), a
-// plain summary eight bytes at a time, and IDs of eight bytes are found
-// distinct by sorting them as numbers, not with a map (distinctIDs); it
-// cuts each line as it reads it (lineSource), never listing them all.
-// Render writes into one buffer
-// sized for the file from lengths alone; the Store does not hold the new file whole at all: renderTo
-// hands it over in 64 KB pieces, compared with the bytes read as they
-// come and written to the temporary file from the first that differs
-// (newfile_internal_test.go checks it against Render); the view heaps Tier 2 and takes off only the lines it could
-// show, the rest counted, not sorted; the pass reports the count its
-// budget check kept, not a second Estimate, and SessionStart advises
-// with that count (AdviseEstimated). Patterns sort only the entries they
-// read (of a full evidence list, those dated after its LAST), not all of
-// Tier 2 (patterns_internal_test.go keeps the whole-pool sort as the
+// copies). What a hook does for every entry of a big file has a shortcut
+// where one measured more than 5% of the hook's time
+// (docs/performance.md), each tested against the general path
+// (fastpath_internal_test.go, canonical_internal_test.go,
+// entryline_internal_test.go): a tag line as Render writes it is read in
+// one pass over its bytes (canonicalReader, with tag lists cut from one
+// block), a plain summary is judged unchanged by neutralize eight bytes
+// at a time (plainLine), the budget and the view count characters eight
+// ASCII bytes at a time (runeCount, Length), a tag line's length is
+// counted without building it (entryLineRunes), and a date in UTC has
+// its day found without the calendar (civilUnix).
+//
+// Render writes into one buffer sized for the file from lengths alone;
+// the Store does not hold the new file whole at all: renderTo hands it
+// over in 64 KB pieces, compared with the bytes read as they come and
+// written to the temporary file from the first that differs
+// (newfile_internal_test.go checks it against Render). The view heaps
+// Tier 2 and takes off only the lines it could show, the rest counted,
+// not sorted; the pass reports the count its budget check kept, not a
+// second Estimate, and SessionStart advises with that count
+// (AdviseEstimated). Patterns sort only the entries they read (of a full
+// evidence list, those dated after its LAST), not all of Tier 2
+// (patterns_internal_test.go keeps the whole-pool sort as the
 // definition). The Go benchmarks (bench_test.go) keep per-entry time and
 // allocations flat from 100 to 10,000 entries.
 package memfile

@@ -1,7 +1,6 @@
 package memfile
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -11,8 +10,6 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
-
-	"github.com/matryer/is"
 )
 
 // The parser's fast paths skip work only where the slow path would change
@@ -237,119 +234,6 @@ func TestPlainLineWordAtATime(t *testing.T) {
 		t.Fatalf("only %d strings checked", checked)
 	}
 }
-
-// lineSource cuts and trims lines as Parse asks for them; it must give
-// what Parse did with strings.Split and strings.TrimRight, for every
-// testdata file and for text made of line ends, carriage returns, tag
-// line starts and letters in any order. The lines are asked for as the
-// parser does: each a few times, some ahead (now and then more than the
-// ring holds), and the ones before let go.
-func TestLineSourceIsSplit(t *testing.T) {
-	is := is.New(t)
-	split := func(text string) []string {
-		lines := strings.Split(text, "\n")
-		if n := len(lines); n > 0 && lines[n-1] == "" {
-			lines = lines[:n-1]
-		}
-		for i, l := range lines {
-			lines[i] = strings.TrimRight(l, "\r")
-		}
-		return lines
-	}
-	texts := []string{"", "\n", "\r", "\n\n", "a", "a\n", "a\r", "a\n\r", "\r\n\r\n", "[IMPORTANCE:\r\n[IMPORTANCE:"}
-	for _, file := range testdataFiles(t) {
-		texts = append(texts, string(file.data))
-	}
-	rng := rand.New(rand.NewPCG(13, 14))
-	parts := []string{"\n", "\r", "\r\n", "[IMPORTANCE:", "[IMPORTANCE", "a", " "}
-	for range 3000 {
-		var b strings.Builder
-		for range rng.IntN(40) {
-			b.WriteString(parts[rng.IntN(len(parts))])
-		}
-		texts = append(texts, b.String())
-	}
-	for _, text := range texts {
-		want := split(text)
-		src := &lineSource{rest: text}
-		var got []string
-		for i := 0; src.has(i); i++ {
-			src.from(i)
-			ahead := i + rng.IntN(4)
-			if rng.IntN(10) == 0 {
-				ahead = i + rng.IntN(30) // past what the ring holds
-			}
-			for j := i; j <= ahead && src.has(j); j++ {
-				is.Equal(src.at(j), want[j]) // looked at ahead
-			}
-			is.Equal(src.at(i), want[i]) // still held
-			got = append(got, src.at(i))
-		}
-		is.Equal(len(got), len(want))
-		is.Equal(strings.Join(got, "\n"), strings.Join(want, "\n")) // text
-	}
-}
-
-// distinctIDs is the map assignIDs would fill, asked whether it would
-// change anything: every ID eight bytes long and none twice. Checked on
-// random lists of IDs drawn from few values, so that repeats are common,
-// with now and then one of another length or none.
-func TestDistinctIDsIsTheMap(t *testing.T) {
-	rng := rand.New(rand.NewPCG(14, 8))
-	id := func() string {
-		switch rng.IntN(40) {
-		case 0:
-			return ""
-		case 1:
-			return "abc"
-		case 2:
-			return "p1234567x"
-		}
-		return fmt.Sprintf("%08x", rng.IntN(600))
-	}
-	for range 3000 {
-		var entries []*Entry
-		var patterns []*Pattern
-		for range rng.IntN(30) {
-			entries = append(entries, &Entry{ID: id()})
-		}
-		for range rng.IntN(4) {
-			s := id()
-			if len(s) > 1 {
-				s = "p" + s[1:] // as a pattern's: of the same values
-			}
-			patterns = append(patterns, &Pattern{ID: s})
-		}
-		want := true
-		seen := map[string]bool{}
-		for _, s := range append(idsOfEntries(entries), idsOfPatterns(patterns)...) {
-			if len(s) != 8 || seen[s] {
-				want = false
-			}
-			seen[s] = true
-		}
-		if got := distinctIDs(entries, patterns); got != want {
-			t.Fatalf("distinctIDs(%q, %q) = %v, want %v", idsOfEntries(entries), idsOfPatterns(patterns), got, want)
-		}
-	}
-}
-
-func idsOfEntries(entries []*Entry) []string {
-	var out []string
-	for _, e := range entries {
-		out = append(out, e.ID)
-	}
-	return out
-}
-
-func idsOfPatterns(patterns []*Pattern) []string {
-	var out []string
-	for _, p := range patterns {
-		out = append(out, p.ID)
-	}
-	return out
-}
-
 func TestAppendDateMatchesAppendFormat(t *testing.T) {
 	for _, d := range []time.Time{
 		{}, // year 1

@@ -15,7 +15,6 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // ErrUnreadable means the bytes are not a memory file at all: empty,
@@ -77,25 +76,8 @@ type parser struct {
 	untagged  []untaggedPattern
 	fields    fieldList // the tag line being read; reused from item to item
 	body      []string  // the lines of the item being read; reused too
-	entries   []Entry   // where newEntry takes entries from
 	canonical canonicalReader
 }
-
-// newEntry is a new Entry from a block of them, each block twice the
-// last up to entryBlock: at 10,000 entries, 25 allocations instead of
-// 10,000, and a small file gets small blocks.
-func (p *parser) newEntry() *Entry {
-	if len(p.entries) == cap(p.entries) {
-		p.entries = make([]Entry, 0, min(max(2*cap(p.entries), 16), entryBlock))
-	}
-	p.entries = p.entries[:len(p.entries)+1]
-	return &p.entries[len(p.entries)-1]
-}
-
-// entryBlock is as many entries as fill 64 KB: a block that large is
-// allocated in whole 8 KB pages, and 512 entries (52 KB) left 4 KB of
-// each block unused, 80 KB at 10,000 entries.
-const entryBlock = 64 << 10 / int(unsafe.Sizeof(Entry{}))
 
 // Parse reads a memory file. It is lenient: files written by hand or by an
 // agent following the protocol load, and any line that is not an entry or
@@ -111,41 +93,14 @@ func Parse(data []byte) (*File, []Warning, error) {
 	return parseText(string(data))
 }
 
-// parseOwned is Parse for bytes nobody writes to again, as the Store's
-// reads are: the File's strings share data's memory instead of a copy of
-// it, which at 10,000 entries is 1.8 MB less to allocate and fault in.
-func parseOwned(data []byte) (*File, []Warning, error) {
-	if err := checkReadable(data); err != nil {
-		return nil, nil, err
-	}
-	return parseText(unsafe.String(unsafe.SliceData(data), len(data)))
-}
-
 func parseText(text string) (*File, []Warning, error) {
 	text = strings.TrimPrefix(text, "\uFEFF")
-	// Tier 2 holds nearly all of a big file's entries: its blocks are
-	// allocated once, for about their number, not grown by doubling. A
-	// pass writes an entry as three lines (tag line, summary, blank), so
-	// a third of the lines is a little over the entries of such a file;
-	// a file written otherwise may grow its blocks once. The lines are
-	// counted, not the tag lines searched for: a search stops at every
-	// line end (2.6M instructions at 10,000 entries, a count 0.3M).
-	n := strings.Count(text, "\n") / 3
-
+	lines := splitLines(text)
 	p := &parser{f: &File{}}
-	sized := false
-	if n > 64 {
-		p.f.Tiers[1].Blocks, sized = make([]Block, 0, n), true
-	}
-	lines := &lineSource{rest: text}
-	for i := 0; lines.has(i); i++ {
-		lines.from(i)
+	for i := 0; i < len(lines); i++ {
 		i = p.line(lines, i)
 	}
 	p.endNote()
-	if sized && len(p.f.Tiers[1].Blocks) == 0 {
-		p.f.Tiers[1].Blocks = nil // as an unsized parse leaves it
-	}
 	for n := len(p.f.Preamble); n > 0 && strings.TrimSpace(p.f.Preamble[n-1]) == ""; n-- {
 		p.f.Preamble = p.f.Preamble[:n-1]
 	}
@@ -165,69 +120,19 @@ func parseText(text string) (*File, []Warning, error) {
 	return p.f, p.warnings, nil
 }
 
-// lineSource gives the parser the lines of a text, as strings.Split(text,
-// "\n") less a last empty line, each without the carriage returns that
-// end it (TestLineSourceIsSplit keeps the definition). It cuts them as
-// the parser asks and holds only those from the one the parser is on,
-// in a ring that grows only if the parser looks further ahead than it
-// holds: at 10,000 entries a list of all the lines was half a megabyte
-// of fresh memory.
-type lineSource struct {
-	rest string   // the text not cut yet
-	ring []string // line j, while held, at ring[j&(len(ring)-1)]
-	base int      // the first line held
-	n    int      // how many are held
-	done bool     // rest is used up
-}
-
-// has says whether the text has a line i, cutting up to it.
-func (s *lineSource) has(i int) bool {
-	for i >= s.base+s.n {
-		if !s.cut() {
-			return false
-		}
+// splitLines cuts text into lines, less a last empty one, each without
+// the carriage returns that end it: Render writes "\n" alone, so a line
+// that kept a final "\r" (CRLF line ends, or others) would read back
+// differently.
+func splitLines(text string) []string {
+	lines := strings.Split(text, "\n")
+	if n := len(lines); lines[n-1] == "" {
+		lines = lines[:n-1]
 	}
-	return true
-}
-
-// at is line i, which has said is there.
-func (s *lineSource) at(i int) string { return s.ring[i&(len(s.ring)-1)] }
-
-// from lets go of the lines before i: the parser never goes back.
-func (s *lineSource) from(i int) {
-	if i > s.base {
-		s.n -= min(i-s.base, s.n)
-		s.base = i
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, "\r")
 	}
-}
-
-// cut cuts the next line, or says there is none.
-func (s *lineSource) cut() bool {
-	if s.done {
-		return false
-	}
-	l, after, more := strings.Cut(s.rest, "\n")
-	if !more && l == "" {
-		s.done = true // the text ended with a newline, or is empty
-		return false
-	}
-	// CRLF line ends, and any other carriage returns that end a line:
-	// Render writes "\n" alone, so a line that kept a final "\r" would
-	// read back differently.
-	for len(l) > 0 && l[len(l)-1] == '\r' {
-		l = l[:len(l)-1]
-	}
-	if s.n == len(s.ring) {
-		ring := make([]string, max(8, 2*len(s.ring)))
-		for j := s.base; j < s.base+s.n; j++ {
-			ring[j&(len(ring)-1)] = s.ring[j&(len(s.ring)-1)]
-		}
-		s.ring = ring
-	}
-	s.ring[(s.base+s.n)&(len(s.ring)-1)] = l
-	s.n++
-	s.rest, s.done = after, !more
-	return true
+	return lines
 }
 
 // checkReadable rejects bytes that are plainly not text we wrote or a
@@ -275,8 +180,8 @@ func leadingDigits(s string) string {
 }
 
 // line handles line i and returns the index of the last line it used.
-func (p *parser) line(lines *lineSource, i int) int {
-	raw := lines.at(i)
+func (p *parser) line(lines []string, i int) int {
+	raw := lines[i]
 	t := strings.TrimSpace(raw)
 	lineNo := i + 1
 
@@ -483,7 +388,7 @@ func isTemplateComment(t string) bool {
 // the tag line or the next line, and every line after that until a blank
 // line or the next structure. It returns the index of the last line used
 // and whether it read one.
-func (p *parser) item(lines *lineSource, i int, t string) (int, bool) {
+func (p *parser) item(lines []string, i int, t string) (int, bool) {
 	var start itemStart
 	canon, fast := p.canonical.entryLine(t)
 	fast = fast && !slowEntryLines
@@ -500,16 +405,16 @@ func (p *parser) item(lines *lineSource, i int, t string) (int, bool) {
 	lineNo := i + 1
 	used := i
 	summary := start.rest
-	if summary == "" && lines.has(i+1) && isSummaryLine(lines.at(i+1)) {
-		summary = strings.TrimSpace(lines.at(i + 1))
+	if summary == "" && i+1 < len(lines) && isSummaryLine(lines[i+1]) {
+		summary = strings.TrimSpace(lines[i+1])
 		used = i + 1
 	}
 	body := append(p.body[:0], summary) // only read, by neutralizeBody
 	defer func() { p.body = body[:0] }()
 	if summary != "" {
-		for lines.has(used+1) && isContinuation(lines.at(used+1)) {
+		for used+1 < len(lines) && isContinuation(lines[used+1]) {
 			used++
-			body = append(body, strings.TrimSpace(lines.at(used)))
+			body = append(body, strings.TrimSpace(lines[used]))
 		}
 	}
 	if _, isPattern := start.fields.get("PATTERN"); isPattern {
@@ -534,13 +439,12 @@ func (p *parser) item(lines *lineSource, i int, t string) (int, bool) {
 	var how []string
 	var err error
 	if fast {
-		e = p.newEntry()
-		*e = canon
+		e = &canon
 		if e.Text = neutralizeBody(body); e.Text == "" {
 			err = errNoSummary
 		}
 	} else {
-		e, how, err = entryFromFields(p.newEntry(), start.fields, body, nil)
+		e, how, err = entryFromFields(&Entry{}, start.fields, body, nil)
 	}
 	if err != nil {
 		p.warn(lineNo, "entry kept as a note: %v", err)
@@ -896,9 +800,6 @@ func (p *parser) assignIDs() {
 			}
 		}
 	}
-	if distinctIDs(entries, patterns) {
-		return // what a pass writes: the map below would change nothing
-	}
 	// Sized once: grown from empty, the map of 10,000 IDs rehashes
 	// over and over.
 	taken := make(map[string]bool, len(entries)+len(patterns))
@@ -936,35 +837,6 @@ func (p *parser) assignIDs() {
 			pt.ID = uniqueID("p", patternID(pt.Tags), taken)
 		}
 	}
-}
-
-// distinctIDs says whether every entry and pattern has an ID of eight
-// bytes, as every ID bimri-hook makes has, and no two have the same:
-// then assignIDs has nothing to rename or derive. Eight bytes are one
-// number (word), so the IDs are sorted as numbers and neighbours
-// compared: at 10,000 entries a tenth of the memory of a map of the
-// IDs, and fewer instructions than filling it.
-func distinctIDs(entries []*Entry, patterns []*Pattern) bool {
-	keys := make([]uint64, 0, len(entries)+len(patterns))
-	for _, e := range entries {
-		if len(e.ID) != 8 {
-			return false
-		}
-		keys = append(keys, word(e.ID))
-	}
-	for _, pt := range patterns {
-		if len(pt.ID) != 8 {
-			return false
-		}
-		keys = append(keys, word(pt.ID))
-	}
-	slices.Sort(keys)
-	for i := 1; i < len(keys); i++ {
-		if keys[i] == keys[i-1] {
-			return false
-		}
-	}
-	return true
 }
 
 // field is one "[KEY:value]" of a tag line.

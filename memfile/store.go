@@ -276,7 +276,7 @@ func (s *Store) Read() (ReadResult, error) {
 	if err != nil {
 		return ReadResult{}, fmt.Errorf("read %s: %w", s.names.Memory, err)
 	}
-	f, w, err := parseOwned(data)
+	f, w, err := Parse(data)
 	if err != nil {
 		return ReadResult{Exists: true}, fmt.Errorf("%s: %w", s.names.Memory, err)
 	}

@@ -47,7 +47,7 @@ func (s *Store) ReadMaintained(today time.Time, cfg Config) (*Snapshot, bool) {
 	if err != nil || len(data) == 0 || saved != stampLine(data, stamp) {
 		return nil, false
 	}
-	f, warnings, err := parseOwned(data)
+	f, warnings, err := Parse(data)
 	if err != nil {
 		return nil, false
 	}

@@ -266,7 +266,7 @@ func (s *Store) begin(path string, snap *Snapshot) (*Tx, []byte, error) {
 	case err != nil:
 		return nil, nil, fmt.Errorf("read %s: %w", s.names.Memory, err)
 	default:
-		tx.File, tx.Warnings, err = parseOwned(old) // old is only ever read after this
+		tx.File, tx.Warnings, err = Parse(old)
 		if errors.Is(err, ErrUnreadable) {
 			// A file being written in place (an editor, git checking it
 			// out) reads cut short or empty for a moment: it is read
@@ -278,7 +278,7 @@ func (s *Store) begin(path string, snap *Snapshot) (*Tx, []byte, error) {
 			}
 			if !bytes.Equal(again, old) {
 				old = again
-				tx.File, tx.Warnings, err = parseOwned(old)
+				tx.File, tx.Warnings, err = Parse(old)
 			}
 		}
 		if errors.Is(err, ErrUnreadable) {

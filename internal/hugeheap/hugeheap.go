@@ -53,13 +53,12 @@ import "os"
 const Threshold = 4 << 20
 
 // HeapPerFileByte is the heap a hook may touch per byte of bimri.md it
-// maintains: the bytes read, the parsed entries, the rendered file and
-// the view. It was 6 on the 10,000-entry file, and about 4.4 since the
-// parse and pass allocate less (7.9 MB for 1.8 MB); it stays at 6, as
-// room costs nothing: a huge page is made only where the heap touches
-// the range advised, and too little would leave the last of the parse
-// on small pages.
-const HeapPerFileByte = 6
+// maintains: the bytes read, the parse's copy of them, its lines and
+// entries, the rendered file and the view (about 6.5 on the
+// 10,000-entry file). Too little leaves the last of the parse on small
+// pages, each a fault (at 6, some 650 more on that file); much more
+// zeroes huge pages the hook never fills (at 10, some 200 more).
+const HeapPerFileByte = 8
 
 // ForFiles prepares the heap for a hook that parses the files at paths:
 // HeapPerFileByte for each of their bytes. A file it cannot stat counts
