@@ -1,0 +1,422 @@
+package memfile
+
+// A tag line's "[KEY:value]" fields, and the Entry or Pattern they make:
+// each field checked, and what was read leniently said.
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// validID says whether id is 1-32 lower-case letters, digits or dashes,
+// not starting with a dash: `^[a-z0-9][a-z0-9-]{0,31}$` by hand, as every
+// entry's ID is checked.
+func validID(id string) bool {
+	if len(id) == 0 || len(id) > 32 || id[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// leadingDigits is the run of ASCII digits s starts with.
+func leadingDigits(s string) string {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return s[:n]
+}
+
+// field is one "[KEY:value]" of a tag line.
+type field struct{ key, val string }
+
+type fieldList []field
+
+func (fl fieldList) get(key string) (string, bool) {
+	for _, f := range fl {
+		if f.key == key {
+			return f.val, true
+		}
+	}
+	return "", false
+}
+
+// has returns the index of a key's field.
+func (fl fieldList) has(key string) (int, bool) {
+	for i, f := range fl {
+		if f.key == key {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
+// splitFields reads the "[KEY:value]" groups at the start of s. Keys are
+// upper-cased with spaces removed, so "[ importance : 3 ]" reads as
+// IMPORTANCE=3. It stops at the first bracket group that is not a field;
+// what is left is returned as rest. ok is false when s does not start with
+// a field at all.
+func splitFields(s string) (fieldList, string, bool) {
+	fields, rest, _, ok := splitFieldsLenient(s)
+	return fields, rest, ok
+}
+
+// splitFieldsLenient is splitFields that also steps over the bold and
+// italic markers models put around fields ("**[IMPORTANCE:4]** [...]");
+// bold says it did.
+func splitFieldsLenient(s string) (fields fieldList, rest string, bold bool, ok bool) {
+	return splitFieldsInto(nil, s)
+}
+
+// splitFieldsInto is splitFieldsLenient appending to out[:0]: Parse
+// reads every tag line into the same slice, as an item's fields are not
+// kept once it is built.
+func splitFieldsInto(out fieldList, s string) (fields fieldList, rest string, bold bool, ok bool) {
+	out = out[:0]
+	if out == nil && strings.HasPrefix(strings.TrimLeft(s, fieldMarks), "[") {
+		// A tag line has four or five fields: one allocation, not three.
+		out = make(fieldList, 0, 6)
+	}
+	for {
+		next := strings.TrimLeft(s, fieldMarks)
+		if !strings.HasPrefix(next, "[") {
+			break
+		}
+		end := strings.IndexByte(next, ']')
+		if end < 0 {
+			break
+		}
+		key, val, ok := strings.Cut(next[1:end], ":")
+		if !isFieldKey(key) { // else already upper-case with no space
+			key = strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(key), " ", ""))
+		}
+		if !ok || key == "" || !isFieldKey(key) {
+			break
+		}
+		if strings.ContainsAny(s[:len(s)-len(next)], "*_") {
+			bold = true
+		}
+		out = append(out, field{key: key, val: strings.TrimSpace(val)})
+		s = next[end+1:]
+	}
+	return out, s, bold, len(out) > 0
+}
+
+// fieldMarks are what may stand between a tag line's fields: spaces, and
+// the bold and italic markers models add.
+const fieldMarks = " \t*_"
+
+func isFieldKey(k string) bool {
+	for _, r := range k {
+		if (r < 'A' || r > 'Z') && r != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// entryField says whether an entry's tag line may carry the key: a
+// switch, not a map, as every field of every entry is checked.
+func entryField(k string) bool {
+	switch k {
+	case "IMPORTANCE", "TIMESTAMP", "DATE", "TAGS", "WEIGHT", "ID":
+		return true
+	}
+	return false
+}
+
+func canonicalEntryKey(k string) string {
+	if k == "DATE" {
+		return "TIMESTAMP"
+	}
+	return k
+}
+
+// entryFromFields builds an entry from its fields and the lines of its
+// body; extra lists keys also allowed (the archive adds its own). how says
+// what was read leniently. An entry with no date is returned with a zero
+// Date, for the caller to date.
+func entryFromFields(e *Entry, fields fieldList, body []string, extra map[string]bool) (*Entry, []string, error) {
+	var how []string
+	if err := checkEntryKeys(fields, extra); err != nil {
+		return nil, nil, err
+	}
+	var err error
+	if e.Importance, err = importance(fields, &how); err != nil {
+		return nil, nil, err
+	}
+	if d, err := entryDate(fields, &how); err != nil {
+		return nil, nil, err
+	} else if !d.IsZero() {
+		e.Date = d
+	}
+	if tags, ok := fields.get("TAGS"); ok {
+		e.Tags = splitTagList(tags, &how)
+	}
+	entryWeight(e, fields, &how)
+	if id, err := fieldID(fields); err != nil {
+		return nil, nil, err
+	} else if id != "" {
+		e.ID = id
+	}
+	e.Text = neutralizeBody(body)
+	if e.Text == "" {
+		return nil, nil, errNoSummary
+	}
+	return e, how, nil
+}
+
+// checkEntryKeys refuses a field an entry's tag line may not carry
+// (extra names those also allowed), and one given twice (DATE is
+// TIMESTAMP). A tag line has a handful of fields: a linear look back for
+// a repeat costs less than a map for every entry.
+func checkEntryKeys(fields fieldList, extra map[string]bool) error {
+	for i, f := range fields {
+		k := canonicalEntryKey(f.key)
+		if !entryField(k) && !extra[k] {
+			return fmt.Errorf("unknown field [%s:...]", f.key)
+		}
+		for _, before := range fields[:i] {
+			if canonicalEntryKey(before.key) == k {
+				return fmt.Errorf("field %s appears twice", k)
+			}
+		}
+	}
+	return nil
+}
+
+// importance reads the IMPORTANCE field, which an entry must have: a
+// whole number from 1 to 5, or one that leads the value ("4/5").
+func importance(fields fieldList, how *[]string) (int, error) {
+	imp, ok := fields.get("IMPORTANCE")
+	if !ok {
+		return 0, errors.New("no IMPORTANCE field")
+	}
+	n, err := strconv.Atoi(imp)
+	if err != nil {
+		// "4/5", "4 (significant)": the number the value starts with.
+		if d := leadingDigits(imp); d != "" && len(d) < len(imp) && !strings.ContainsRune(".,", rune(imp[len(d)])) {
+			n, err = strconv.Atoi(d)
+			*how = append(*how, fmt.Sprintf("importance %q read as %d", imp, n))
+		}
+	}
+	if err != nil || n < 1 || n > 5 {
+		return 0, fmt.Errorf("IMPORTANCE %q is not a whole number from 1 to 5", imp)
+	}
+	return n, nil
+}
+
+// entryDate reads the TIMESTAMP (or DATE) field, zero when there is none
+// or it is empty.
+func entryDate(fields fieldList, how *[]string) (time.Time, error) {
+	date, ok := fields.get("TIMESTAMP")
+	if !ok {
+		date, ok = fields.get("DATE")
+	}
+	if !ok || date == "" {
+		return time.Time{}, nil
+	}
+	d, ok := ParseDate(date)
+	if !ok {
+		return time.Time{}, fmt.Errorf("TIMESTAMP %q is not a date (YYYY-MM-DD)", date)
+	}
+	if date != d.Format(dateLayout) {
+		*how = append(*how, fmt.Sprintf("date %q read as %s", date, d.Format(dateLayout)))
+	}
+	return d, nil
+}
+
+// entryWeight reads the WEIGHT field into e, if it holds a number from 0
+// to 100 ("4.0 (floor)" is 4); a pass works any other weight out again.
+func entryWeight(e *Entry, fields fieldList, how *[]string) {
+	w, ok := fields.get("WEIGHT")
+	if !ok {
+		return
+	}
+	v, ok := leadingNumber(w)
+	if !ok || v < 0 || v > 100 {
+		return
+	}
+	e.Weight = Weight(v*100 + 0.5)
+	e.HasWeight = true
+	var buf [24]byte
+	canon := e.Weight.appendTo(buf[:0]) // compared in place, not made a string
+	if w != string(canon) && strings.TrimRight(strings.TrimRight(w, "0"), ".") != strings.TrimRight(strings.TrimRight(string(canon), "0"), ".") {
+		*how = append(*how, fmt.Sprintf("weight %q read as %s", w, e.Weight))
+	}
+}
+
+var errNoSummary = errors.New("no summary on the tag line or the line after it")
+
+// splitTagList reads a TAGS value: comma-separated, or "#tag #tag" with
+// spaces between; a '#' before a tag is dropped.
+func splitTagList(s string, how *[]string) []string {
+	if !strings.Contains(s, "#") {
+		return SplitTags(s)
+	}
+	*how = appendOnce(*how, "'#' dropped from tags")
+	return NormalizeTags(strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '#' || unicode.IsSpace(r) }))
+}
+
+// leadingNumber reads the number a value starts with: "4.0 (floor)" is 4.
+func leadingNumber(s string) (float64, bool) {
+	n := 0
+	for n < len(s) && (s[n] >= '0' && s[n] <= '9' || s[n] == '.') {
+		n++
+	}
+	v, err := strconv.ParseFloat(s[:n], 64)
+	return v, err == nil
+}
+
+var patternFields = map[string]bool{"PATTERN": true, "OBSERVATIONS": true, "OBS": true, "FIRST": true, "LAST": true, "TAGS": true, "EVIDENCE": true, "ID": true}
+
+// patternFromFields builds a pattern from its fields and the lines of its
+// body; how says what was read leniently.
+func patternFromFields(fields fieldList, body []string) (*Pattern, []string, error) {
+	var how []string
+	if err := checkPatternKeys(fields); err != nil {
+		return nil, nil, err
+	}
+	pt := &Pattern{}
+	lvl, ok := fields.get("PATTERN")
+	if !ok {
+		lvl, _ = fields.get("CONFIDENCE")
+	}
+	pt.Level = Level(strings.ToUpper(lvl))
+	if pt.Level != Emerging && pt.Level != Developing && pt.Level != Established {
+		return nil, nil, fmt.Errorf("level %q is not EMERGING, DEVELOPING or ESTABLISHED", lvl)
+	}
+	if tags, ok := fields.get("TAGS"); ok {
+		pt.Tags = splitTagList(tags, &how)
+	}
+	var err error
+	if pt.Evidence, err = evidenceIDs(fields); err != nil {
+		return nil, nil, err
+	}
+	if pt.Observations, err = observations(fields, &how); err != nil {
+		return nil, nil, err
+	}
+	pt.Observations = max(pt.Observations, len(pt.Evidence))
+	if pt.First, err = patternDate(fields, "FIRST", &how); err != nil {
+		return nil, nil, err
+	}
+	if pt.Last, err = patternDate(fields, "LAST", &how); err != nil {
+		return nil, nil, err
+	}
+	if pt.ID, err = fieldID(fields); err != nil {
+		return nil, nil, err
+	}
+	pt.Text = neutralizeBody(body)
+	if pt.Text == "" {
+		pt.Text = autoSentence(pt)
+	}
+	return pt, how, nil
+}
+
+// checkPatternKeys refuses a field a pattern's tag line may not carry,
+// and one given twice (OBS is OBSERVATIONS, CONFIDENCE is PATTERN).
+func checkPatternKeys(fields fieldList) error {
+	seen := map[string]bool{}
+	for _, f := range fields {
+		k := f.key
+		switch k {
+		case "OBS":
+			k = "OBSERVATIONS"
+		case "CONFIDENCE":
+			k = "PATTERN"
+		}
+		if !patternFields[k] && !archiveFields[k] {
+			return fmt.Errorf("unknown field [%s:...]", f.key)
+		}
+		if seen[k] {
+			return fmt.Errorf("field %s appears twice", k)
+		}
+		seen[k] = true
+	}
+	return nil
+}
+
+// evidenceIDs reads the EVIDENCE field: the IDs of the entries a
+// pattern counted, comma-separated.
+func evidenceIDs(fields fieldList) ([]string, error) {
+	ev, ok := fields.get("EVIDENCE")
+	if !ok {
+		return nil, nil
+	}
+	var ids []string
+	for _, id := range strings.Split(ev, ",") {
+		id = strings.ToLower(strings.TrimSpace(id))
+		if id == "" {
+			continue
+		}
+		if !validID(id) {
+			return nil, fmt.Errorf("evidence ID %q is not 1-32 letters, digits or dashes", id)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+// observations reads the OBSERVATIONS (or OBS) field, 0 when there is
+// none; "7 (since Nov)" is 7.
+func observations(fields fieldList, how *[]string) (int, error) {
+	obs, ok := fields.get("OBSERVATIONS")
+	if !ok {
+		obs, ok = fields.get("OBS")
+	}
+	if !ok {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(obs)
+	if err != nil {
+		// "7 (since Nov)": the count the value starts with.
+		if d := leadingDigits(obs); d != "" {
+			n, err = strconv.Atoi(d)
+			*how = append(*how, fmt.Sprintf("observations %q read as %d", obs, n))
+		}
+	}
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("OBSERVATIONS %q is not a count", obs)
+	}
+	return n, nil
+}
+
+// patternDate reads a pattern's FIRST or LAST date, zero when there is
+// none.
+func patternDate(fields fieldList, key string, how *[]string) (time.Time, error) {
+	v, ok := fields.get(key)
+	if !ok {
+		return time.Time{}, nil
+	}
+	d, ok := ParseDate(v)
+	if !ok {
+		return time.Time{}, fmt.Errorf("%s %q is not a date (YYYY-MM-DD)", key, v)
+	}
+	if v != d.Format(dateLayout) {
+		*how = append(*how, fmt.Sprintf("%s %q read as %s", key, v, d.Format(dateLayout)))
+	}
+	return d, nil
+}
+
+// fieldID reads the ID field of an entry or a pattern, "" when there is
+// none.
+func fieldID(fields fieldList) (string, error) {
+	id, ok := fields.get("ID")
+	if !ok {
+		return "", nil
+	}
+	id = strings.ToLower(id)
+	if !validID(id) {
+		return "", fmt.Errorf("ID %q is not 1-32 letters, digits or dashes", id)
+	}
+	return id, nil
+}

@@ -1,0 +1,409 @@
+package memfile
+
+// Reading one entry or pattern as people and models write it: the tag
+// line behind list markers, task boxes, emoji and bold markers, or a
+// pattern in prose ("DEVELOPING (3 obs): ..."), then its summary and
+// continuation lines.
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// item tries to read an entry or a pattern starting at line i: a tag
+// line, or a pattern in a model's prose form. Its body is the summary on
+// the tag line or the next line, and every line after that until a blank
+// line or the next structure. It returns the index of the last line used
+// and whether it read one.
+func (p *parser) item(lines []string, i int, t string) (int, bool) {
+	var start itemStart
+	canon, fast := p.canonical.entryLine(t)
+	fast = fast && !slowEntryLines
+	if !fast {
+		var ok bool
+		start, ok = readItemStart(t, p.fields)
+		if cap(start.fields) > cap(p.fields) {
+			p.fields = start.fields[:0]
+		}
+		if !ok {
+			return i, false
+		}
+	}
+	lineNo := i + 1
+	used, body := p.itemBody(lines, i, start.rest)
+	defer func() { p.body = body[:0] }()
+	if _, isPattern := start.fields.get("PATTERN"); isPattern {
+		return used, p.addPattern(start, body, lineNo)
+	}
+	var e *Entry
+	var how []string
+	var err error
+	if fast {
+		e = &canon
+		if e.Text = neutralizeBody(body); e.Text == "" {
+			err = errNoSummary
+		}
+	} else {
+		e, how, err = entryFromFields(&Entry{}, start.fields, body, nil)
+	}
+	if err != nil {
+		p.warn(lineNo, "entry kept as a note: %v", err)
+		return i, false
+	}
+	p.addEntry(e, start.how, how, lineNo)
+	return used, true
+}
+
+// itemBody gathers the body of the item whose tag line is line i: the
+// summary on the tag line, or else the line after it, then every line
+// that continues it. It returns the index of the last line used and the
+// lines, in the parser's reused buffer (only read, by neutralizeBody).
+func (p *parser) itemBody(lines []string, i int, summary string) (int, []string) {
+	used := i
+	if summary == "" && i+1 < len(lines) && isSummaryLine(lines[i+1]) {
+		summary = strings.TrimSpace(lines[i+1])
+		used = i + 1
+	}
+	body := append(p.body[:0], summary)
+	if summary != "" {
+		for used+1 < len(lines) && isContinuation(lines[used+1]) {
+			used++
+			body = append(body, strings.TrimSpace(lines[used]))
+		}
+	}
+	return used, body
+}
+
+// addPattern puts the pattern a tag line and its body make in Tier 3,
+// or says it could not: a pattern that does not read is kept as a note.
+func (p *parser) addPattern(start itemStart, body []string, lineNo int) bool {
+	pat, how, err := patternFromFields(start.fields, body)
+	if err != nil {
+		p.warn(lineNo, "pattern kept as a note: %v", err)
+		return false
+	}
+	p.endNote()
+	if p.zone != inTier3 {
+		p.warn(lineNo, "pattern outside Tier 3 was moved to Tier 3")
+	}
+	p.structure = true
+	if start.prose && len(pat.Tags) == 0 {
+		p.untagged = append(p.untagged, untaggedPattern{pat, lineNo})
+	}
+	p.readAs(lineNo, "a pattern", append(start.how, how...))
+	p.f.Tiers[2].Blocks = append(p.f.Tiers[2].Blocks, Block{Pattern: pat})
+	return true
+}
+
+// addEntry puts an entry read at lineNo in its tier (Tier 2 if it stood
+// outside Tiers 1 and 2), dated by the header when it had no date.
+// startHow and how say what its tag line and its fields were read as.
+func (p *parser) addEntry(e *Entry, startHow, how []string, lineNo int) {
+	if e.Date.IsZero() {
+		if d := p.f.Header.LastMaintained; !d.IsZero() {
+			e.Date = d
+			how = append(how, "no date: given the header's Last Maintained date, "+d.Format(dateLayout))
+		} else {
+			how = append(how, "no date: the first pass gives it that day's date")
+		}
+	}
+	p.endNote()
+	p.structure = true
+	tier := p.tier()
+	switch tier {
+	case 0, 3:
+		p.warn(lineNo, "entry outside Tier 1 and Tier 2 was moved to Tier 2")
+		tier = 2
+	case 1:
+		if e.Importance < 4 {
+			p.warn(lineNo, "Tier 1 entry has importance %d; only 4 and 5 belong in Tier 1", e.Importance)
+		}
+	}
+	p.readAs(lineNo, "an entry", append(startHow, how...))
+	p.f.Tiers[tier-1].Blocks = append(p.f.Tiers[tier-1].Blocks, Block{Entry: e})
+}
+
+// readAs reports an item that was read leniently: the next write puts it
+// in the canonical form, and the report says how it was read.
+func (p *parser) readAs(lineNo int, what string, how []string) {
+	if len(how) > 0 {
+		p.convert(lineNo, "read as %s: %s", what, strings.Join(how, "; "))
+	}
+}
+
+// itemStart is the first line of an entry or a pattern, as read.
+type itemStart struct {
+	fields fieldList
+	rest   string   // text after the fields, the summary when not empty
+	how    []string // what was read leniently, for the conversion report
+	prose  bool     // a pattern written as "DEVELOPING (3 obs): ..."
+}
+
+// readItemStart reads a tag line, or a pattern in prose form, as models
+// write them: behind a list marker, a check mark or an emoji, with bold
+// markers around the tag line or parts of it, and a separator (":", "-")
+// before the summary.
+func readItemStart(t string, buf fieldList) (itemStart, bool) {
+	var st itemStart
+	s := undecorate(t, &st.how)
+	if s == "" {
+		return st, false
+	}
+	if c := s[0]; c == '[' || c == '*' || c == '_' {
+		fields, rest, bold, ok := splitFieldsInto(buf, s)
+		if ok {
+			st.fields = fields
+			if bold {
+				st.how = append(st.how, "bold markers dropped")
+				rest = trimBold(rest)
+			}
+			st.rest = dropSeparator(strings.TrimSpace(rest), &st.how)
+			if k, ok := fields.has("CONFIDENCE"); ok {
+				st.fields[k].key = "PATTERN"
+				st.how = append(st.how, "CONFIDENCE read as PATTERN")
+			}
+			return st, true
+		}
+	}
+	return readProsePattern(s, st)
+}
+
+// trimBold drops the bold markers that close around a tag line: the run
+// of '*' or '_' the text after the fields starts with, and a "**" or "__"
+// it ends with. A single trailing '*' or '_' is the text's own.
+func trimBold(s string) string {
+	s = strings.TrimLeft(s, "*_ \t")
+	for _, m := range []string{"**", "__"} {
+		if t, ok := strings.CutSuffix(strings.TrimRight(s, " \t"), m); ok {
+			return strings.TrimRight(t, " \t")
+		}
+	}
+	return s
+}
+
+// undecorate drops what models put before a tag line: list markers, a
+// task box ("[x]"), check marks and emoji.
+func undecorate(t string, how *[]string) string {
+	s := t
+	for {
+		before := s
+		if n := stripListMark(s); n != s {
+			s = n
+			*how = appendOnce(*how, "list marker dropped")
+		}
+		if len(s) >= 3 && s[0] == '[' && s[2] == ']' && strings.ContainsRune(" xX", rune(s[1])) && (len(s) == 3 || s[3] == ' ') {
+			s = strings.TrimLeft(s[3:], " \t")
+			*how = appendOnce(*how, "task box dropped")
+		}
+		// A mark is dropped only before what could be an item, so that a
+		// line of text keeps its emoji.
+		if s != "" && s[0] >= 0x80 {
+			n := strings.TrimLeft(strings.TrimLeftFunc(s, isMark), " \t")
+			if len(n) < len(s) && (strings.HasPrefix(strings.TrimLeft(n, "*_- \t"), "[") || proseStart(n)) {
+				s = n
+				*how = appendOnce(*how, "leading mark dropped")
+			}
+		}
+		if s == before {
+			return s
+		}
+	}
+}
+
+// listMarkPattern is a list marker and the space after it, compiled on
+// first use.
+var listMarkPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+`) })
+
+// stripListMark drops a leading "- ", "* ", "+ " or "1. " list marker.
+// Every summary line is asked, so its first byte is tested before the
+// regular expression runs.
+func stripListMark(t string) string {
+	if t == "" || !strings.ContainsRune("-*+0123456789", rune(t[0])) {
+		return t
+	}
+	if m := listMarkPattern().FindStringIndex(t); m != nil {
+		return t[m[1]:]
+	}
+	return t
+}
+
+// isMark is a check mark, an emoji or what joins and varies them.
+func isMark(r rune) bool {
+	return unicode.Is(unicode.So, r) || unicode.Is(unicode.Sk, r) || r == '\u200d' || r == '\ufe0f' || r == '\ufe0e' || unicode.Is(unicode.Mn, r)
+}
+
+func appendOnce(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// dropSeparator drops the ":", dash or bar models put between the tag
+// line and the summary. A hyphen stays: "- " may start the text itself.
+func dropSeparator(rest string, how *[]string) string {
+	for _, sep := range []string{":", "\u2013", "\u2014", "|"} {
+		if r, ok := strings.CutPrefix(rest, sep); ok && (r == "" || r[0] == ' ' || r[0] == '\t') {
+			*how = append(*how, fmt.Sprintf("separator %q dropped", sep))
+			return strings.TrimSpace(r)
+		}
+	}
+	return rest
+}
+
+// prosePattern matches a pattern as models write it in Tier 3: its level,
+// perhaps bold, perhaps with its count, then the sentence:
+// "**DEVELOPING (3 obs)** ...", "EMERGING (2 obs): ...", "ESTABLISHED: ...".
+var prosePattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[*_]*\s*(?i:(emerging|developing|established))\b\s*([*_]*)\s*(?:[(\[]\s*(\d+)\s*(?i:obs|observations?)\.?\s*[)\]])?\s*([*_]*)\s*([:\x{2013}\x{2014}-]?)\s*(.*)$`)
+})
+
+// proseStart is the cheap test before the regular expression.
+func proseStart(s string) bool {
+	s = strings.TrimLeft(s, "*_")
+	return len(s) >= 8 && strings.ContainsRune("EeDd", rune(s[0])) && prosePattern().MatchString(s)
+}
+
+// readProsePattern reads "DEVELOPING (3 obs): sentence". Without a count,
+// only the upper-case level followed by ':' or bold counts, so that a
+// sentence starting "Established ..." stays a sentence.
+func readProsePattern(s string, st itemStart) (itemStart, bool) {
+	if !proseStart(s) {
+		return st, false
+	}
+	m := prosePattern().FindStringSubmatch(s)
+	level, count, sep := m[1], m[3], m[5]
+	bold := m[2] != "" || m[4] != "" || strings.HasPrefix(s, "*") || strings.HasPrefix(s, "_")
+	if count == "" && (level != strings.ToUpper(level) || (sep == "" && !bold)) {
+		return st, false
+	}
+	st.prose = true
+	st.fields = fieldList{{key: "PATTERN", val: strings.ToUpper(level)}}
+	if count != "" {
+		st.fields = append(st.fields, field{key: "OBSERVATIONS", val: count})
+	}
+	rest := strings.TrimSpace(m[6])
+	if bold {
+		rest = trimBold(rest)
+	}
+	// Fields may follow the level: "**DEVELOPING (3 obs)** [TAGS:deploy] ...".
+	if more, r, _, ok := splitFieldsLenient(rest); ok {
+		for _, f := range more {
+			if _, dup := st.fields.get(f.key); !dup {
+				st.fields = append(st.fields, f)
+			}
+		}
+		rest = strings.TrimSpace(r)
+	}
+	if _, ok := st.fields.get("TAGS"); !ok {
+		if tags := hashTags(rest); len(tags) > 0 {
+			st.fields = append(st.fields, field{key: "TAGS", val: strings.Join(tags, ",")})
+			st.how = append(st.how, "tags taken from the #tags in its sentence")
+		}
+	}
+	st.how = append(st.how, fmt.Sprintf("prose pattern %q", strings.TrimSpace(s[:len(s)-len(m[6])])))
+	st.rest = rest
+	return st, true
+}
+
+var hashTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)#([\p{L}\p{N}][\p{L}\p{N}_.-]*)`) })
+
+// hashTags lists the "#tag" words of a sentence.
+func hashTags(s string) []string {
+	if !strings.Contains(s, "#") {
+		return nil
+	}
+	var out []string
+	for _, m := range hashTag().FindAllStringSubmatch(s, -1) {
+		out = append(out, m[1])
+	}
+	return NormalizeTags(out)
+}
+
+// isSummaryLine says whether a line can be the summary under a tag line:
+// any text that is not itself structure (a tag line, a heading, a
+// comment). A pattern's prose form can be a summary: Render writes any
+// text there.
+func isSummaryLine(raw string) bool {
+	t := strings.TrimSpace(raw)
+	if t == "" || strings.HasPrefix(t, "<!--") || strings.HasPrefix(t, "#") {
+		return false
+	}
+	var how []string
+	s := undecorate(t, &how)
+	if s != "" && (s[0] == '[' || s[0] == '*' || s[0] == '_') {
+		if _, _, _, ok := splitFieldsLenient(s); ok {
+			return false
+		}
+	}
+	return true
+}
+
+// isContinuation says whether a line continues the body above it: text
+// that is not structure and does not start an item of its own.
+func isContinuation(raw string) bool {
+	if !isSummaryLine(raw) {
+		return false
+	}
+	// Judged on the line as read and as it will be written: neutralising
+	// (a control character dropped) must not make it start a pattern.
+	return !isProse(raw) && !isProse(neutralize(raw))
+}
+
+func isProse(s string) bool {
+	var how []string
+	_, ok := readProsePattern(undecorate(strings.TrimSpace(s), &how), itemStart{})
+	return ok
+}
+
+// untaggedPattern is a prose pattern read without tags, to be matched to
+// an entry tag its sentence names once every entry is read.
+type untaggedPattern struct {
+	p      *Pattern
+	lineNo int
+}
+
+// tagUntagged gives a prose pattern with no tags the one Tier 2 tag its
+// sentence names ("tests" names testing), so that it and the automatic
+// pattern for that tag become one pattern. A sentence naming none, or
+// several, stays untagged.
+func (p *parser) tagUntagged() {
+	if len(p.untagged) == 0 {
+		return
+	}
+	known := map[string]string{} // stem -> tag
+	for _, e := range p.f.Entries(2) {
+		for _, tag := range e.Tags {
+			known[stem(tag)] = tag
+		}
+	}
+	for _, u := range p.untagged {
+		var found []string
+		for _, w := range strings.FieldsFunc(strings.ToLower(u.p.Text), func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_'
+		}) {
+			if tag, ok := known[stem(w)]; ok && !slices.Contains(found, tag) {
+				found = append(found, tag)
+			}
+		}
+		if len(found) == 1 {
+			u.p.Tags = found
+			p.convert(u.lineNo, "pattern given tag %s, the one entry tag its sentence names", found[0])
+		}
+	}
+}
+
+// stem drops an English plural or verb ending, so "tests", "testing" and
+// "tested" meet; a short word is left alone.
+func stem(w string) string {
+	for _, suffix := range []string{"ing", "ed", "s"} {
+		if s, ok := strings.CutSuffix(w, suffix); ok && len(s) >= 3 {
+			return s
+		}
+	}
+	return w
+}
