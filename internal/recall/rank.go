@@ -182,13 +182,23 @@ func rank(prompt string, opt Options, corpora []corpus) []Hit {
 	if n == 0 {
 		return nil
 	}
-	avgdl := float64(total) / float64(n)
+	terms, distinct := queryTerms(prompt, corpora)
+	cands := score(terms, min(2, distinct), float64(n), float64(total)/float64(n), opt.MinScore, corpora)
+	return best(cands, opt, corpora)
+}
 
-	type term struct {
-		text  string
-		lists []postingList
-		df    int
-	}
+// queryTerm is one of the prompt's terms, with its posting list in each
+// corpus and its document frequency over all of them.
+type queryTerm struct {
+	text  string
+	lists []postingList
+	df    int
+}
+
+// queryTerms are the prompt's distinct terms that some corpus holds,
+// rarest first (at most maxQueryTerms of them), and how many distinct
+// terms the prompt has.
+func queryTerms(prompt string, corpora []corpus) ([]queryTerm, int) {
 	var distinct []string
 	seen := map[string]bool{}
 	for _, w := range tokens(prompt) {
@@ -201,9 +211,9 @@ func rank(prompt string, opt Options, corpora []corpus) []Hit {
 	for ci, c := range corpora {
 		lists[ci] = c.postings(distinct)
 	}
-	var terms []term
+	var terms []queryTerm
 	for k, w := range distinct {
-		t := term{text: w}
+		t := queryTerm{text: w}
 		for ci := range corpora {
 			t.lists = append(t.lists, lists[ci][k])
 			t.df += lists[ci][k].len()
@@ -212,26 +222,33 @@ func rank(prompt string, opt Options, corpora []corpus) []Hit {
 			terms = append(terms, t)
 		}
 	}
-	slices.SortFunc(terms, func(x, y term) int {
+	slices.SortFunc(terms, func(x, y queryTerm) int {
 		return cmp.Or(cmp.Compare(x.df, y.df), strings.Compare(x.text, y.text))
 	})
 	if len(terms) > maxQueryTerms {
 		terms = terms[:maxQueryTerms]
 	}
-	needed := min(2, len(distinct))
+	return terms, len(distinct)
+}
 
-	type cand struct {
-		corpus, doc int
-		score       float64
-	}
-	var cands []cand
+// candidate is a document that matched enough of the prompt's terms.
+type candidate struct {
+	corpus, doc int
+	score       float64
+}
+
+// score gives every document its BM25 score over terms (n documents in
+// all, of average length avgdl) and keeps those that match at least
+// needed terms and score at least minScore, in no particular order.
+func score(terms []queryTerm, needed int, n, avgdl, minScore float64, corpora []corpus) []candidate {
+	var cands []candidate
 	for ci, c := range corpora {
 		scores := make([]float64, c.size())
 		// A document matches at most maxQueryTerms terms: a byte counts
 		// them, and an archive's 10,000 documents touch fewer pages.
 		matched := make([]uint8, c.size())
 		for _, t := range terms {
-			idf := math.Log(1 + (float64(n)-float64(t.df)+0.5)/(float64(t.df)+0.5))
+			idf := math.Log(1 + (n-float64(t.df)+0.5)/(float64(t.df)+0.5))
 			l := t.lists[ci]
 			for i := range l.len() {
 				p := l.at(i)
@@ -244,42 +261,44 @@ func rank(prompt string, opt Options, corpora []corpus) []Hit {
 		// common word qualifies thousands.
 		qualify := 0
 		for d, m := range matched {
-			if int(m) >= needed && scores[d] >= opt.MinScore {
+			if int(m) >= needed && scores[d] >= minScore {
 				qualify++
 			}
 		}
 		cands = slices.Grow(cands, qualify)
-		// The order they are found in does not matter: the heap below
-		// orders them totally.
 		for d, m := range matched {
-			if int(m) >= needed && scores[d] >= opt.MinScore {
-				cands = append(cands, cand{ci, d, scores[d]})
+			if int(m) >= needed && scores[d] >= minScore {
+				cands = append(cands, candidate{ci, d, scores[d]})
 			}
 		}
 	}
-	// Items are decoded best first, and only as many as asked for plus
-	// any that tie with the last of them, so the full order below (which
-	// needs dates and IDs) is exact without decoding every match. The
-	// candidates come off a heap in that order: a common word makes
-	// thousands of them in a big archive, and sorting them all cost more
-	// than the scoring.
-	better := func(x, y cand) bool {
+	return cands
+}
+
+// best decodes the candidates' items best first, and only as many as
+// opt.Limit asks for plus any that tie with the last of them, so the full
+// order (which needs dates and IDs) is exact without decoding every
+// match. The candidates come off a heap in that order: a common word
+// makes thousands of them in a big archive, and sorting them all cost
+// more than the scoring.
+func best(cands []candidate, opt Options, corpora []corpus) []Hit {
+	better := func(x, y candidate) bool {
 		return cmp.Or(cmp.Compare(y.score, x.score), cmp.Compare(x.corpus, y.corpus), cmp.Compare(x.doc, y.doc)) < 0
 	}
-	down := func(h []cand, i int) {
+	down := func(h []candidate, i int) {
 		for {
-			best, l, r := i, 2*i+1, 2*i+2
-			if l < len(h) && better(h[l], h[best]) {
-				best = l
+			top, l, r := i, 2*i+1, 2*i+2
+			if l < len(h) && better(h[l], h[top]) {
+				top = l
 			}
-			if r < len(h) && better(h[r], h[best]) {
-				best = r
+			if r < len(h) && better(h[r], h[top]) {
+				top = r
 			}
-			if best == i {
+			if top == i {
 				return
 			}
-			h[i], h[best] = h[best], h[i]
-			i = best
+			h[i], h[top] = h[top], h[i]
+			i = top
 		}
 	}
 	for i := len(cands)/2 - 1; i >= 0; i-- {
