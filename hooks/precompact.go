@@ -26,6 +26,7 @@ func preCompact(env Env, in Input) (Output, error) {
 			}
 		}
 		saveState(tx, in, st)
+		tellLater(tx, tx.Notice)
 		return nil
 	})
 	if err != nil && !isBusy(err) {

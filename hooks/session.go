@@ -61,6 +61,19 @@ func stateKey(in Input) string { return "session-" + in.SessionID }
 // it and clears it.
 const noticeKey = "notice"
 
+// tellLater keeps msg for the next SessionStart to show the user, after
+// any message kept already: for an event whose answer the user does not
+// see (SessionEnd, PreCompact, a prompt's maintenance, a Stop's nudge).
+func tellLater(tx *memfile.Tx, msg string) {
+	if msg == "" {
+		return
+	}
+	if kept := tx.State(noticeKey); len(kept) > 0 {
+		msg = string(kept) + " · " + msg
+	}
+	tx.SetState(noticeKey, []byte(msg))
+}
+
 func loadState(tx *memfile.Tx, in Input) sessionState {
 	return stateOf(tx.State(stateKey(in))) // a damaged state file is a fresh start, never an error
 }

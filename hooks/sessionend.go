@@ -29,9 +29,10 @@ func sessionEnd(env Env, in Input) (Output, error) {
 		if st.Transcript.RememberFailed > 0 && !st.Told {
 			// The client shows nothing a SessionEnd hook says: the next
 			// SessionStart tells the user.
-			tx.SetState(noticeKey, []byte(failedMessage(env, st.Transcript)))
+			tellLater(tx, failedMessage(env, st.Transcript))
 			st.Told = true
 		}
+		tellLater(tx, tx.Notice) // a repair the store made: the user hears of it
 		opt := memfile.Options{CountSession: !st.Counted}
 		if opt.CountSession && (tx.File.Header.Sessions+1)%env.Config.DeepEvery == 0 {
 			opt.Deep = true

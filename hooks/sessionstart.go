@@ -43,10 +43,10 @@ func SessionStart(env Env, in Input) (Output, error) {
 		return additionalContext(event.SessionStart, startContext(env, in, snap.File, env.Store.Foreign(), "", "")), nil
 	}
 	var f *memfile.File
-	var notice, told, updated, advice, converted string
+	var notice, told, updated, advice, converted, repaired string
 	_, err := env.Store.UpdateFrom(snap, func(tx *memfile.Tx) error {
 		rep := tx.Maintain(env.Today, env.Config, memfile.Options{})
-		f, notice = tx.File, tx.Notice
+		f, notice, repaired = tx.File, tx.Notice, tx.Notice
 		updated = updatedMessage(0, rep, "")
 		converted = conversionMessage(env, tx.Warnings, rep, tx.File)
 		if data := tx.State(noticeKey); len(data) > 0 {
@@ -78,7 +78,10 @@ func SessionStart(env Env, in Input) (Output, error) {
 	}
 	env.Store.PruneState(stateMaxAge)
 	out := additionalContext(event.SessionStart, startContext(env, in, f, env.Store.Foreign(), notice, advice))
-	if msg := userMessage(told, converted, updated); msg.JSON != nil {
+	if err != nil {
+		repaired = "" // not done: the file is as it was
+	}
+	if msg := userMessage(told, repaired, converted, updated); msg.JSON != nil {
 		out.JSON["systemMessage"] = msg.JSON["systemMessage"]
 	}
 	return out, nil

@@ -44,6 +44,7 @@ func stop(env Env, in Input) (Output, error) {
 			st.Nudged = true
 			st.Blocks++
 			saveState(tx, in, st)
+			tellLater(tx, tx.Notice) // the nudge is the model's
 			out = additionalContext(event.Stop, nudgeReason(env))
 			return nil
 		}

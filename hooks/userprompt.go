@@ -100,6 +100,7 @@ func UserPromptSubmit(env Env, in Input) (Output, error) {
 	_, err := env.Store.Update(func(tx *memfile.Tx) error {
 		rep := tx.Maintain(env.Today, env.Config, memfile.Options{Deep: true, ArchivedEntries: env.Store.ArchivedEntries()})
 		text = maintenanceReport(rep, env, tx.File)
+		tellLater(tx, tx.Notice)
 		return nil
 	})
 	if isBusy(err) {

@@ -78,7 +78,11 @@
 // to Tier 3, with a warning. Parse returns ErrUnreadable, and nothing
 // else, only for bytes that are not a memory file: empty, binary (NUL
 // bytes, mostly invalid UTF-8), cut off (a header but no END marker), or
-// text with no BIMRI structure at all.
+// text with no BIMRI structure at all. The store reads two of those
+// anyway, since a committed file is every clone's memory (store_read.go):
+// one that is not UTF-8 is decoded as Windows-1252, and one without its
+// END marker is read up to where it ends; each is set aside before the
+// first write replaces it, and the user is told.
 //
 // Render writes the canonical form: the protocol's field order, sorted
 // lower-case tags, one blank line between blocks. Render(Parse(x)) is

@@ -24,6 +24,11 @@ import (
 // not overwrite such a file; the store restores the backup instead.
 var ErrUnreadable = errors.New("not a readable memory file")
 
+// errCut is the ErrUnreadable of a file that starts as a memory file but
+// never reaches the END marker. The store reads such a file up to where
+// it ends (parseStored); Parse's other callers refuse it.
+var errCut = fmt.Errorf("%w: %q is missing (the file looks truncated)", ErrUnreadable, endMarker)
+
 const (
 	titleLine = "# BIMRI Memory"
 	endMarker = "<!-- END BIMRI -->"
@@ -97,7 +102,7 @@ func parseText(text string) (*File, []Warning, error) {
 	if p.header && p.zone != inTrailer {
 		// A file that starts like ours but never reaches the END marker was
 		// cut off: reading it as complete would lose what was after the cut.
-		return nil, nil, fmt.Errorf("%w: %q is missing (the file looks truncated)", ErrUnreadable, endMarker)
+		return nil, nil, errCut
 	}
 	if !p.header {
 		p.warn(0, "no BIMRI header line; a new one was made (Sessions: 0)")
@@ -125,11 +130,8 @@ func splitLines(text string) []string {
 // checkReadable rejects bytes that are plainly not text we wrote or a
 // person typed.
 func checkReadable(data []byte) error {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return fmt.Errorf("%w: the file is empty", ErrUnreadable)
-	}
-	if bytes.IndexByte(data, 0) >= 0 {
-		return fmt.Errorf("%w: the file holds binary data (NUL bytes)", ErrUnreadable)
+	if err := checkText(data); err != nil {
+		return err
 	}
 	if !utf8.Valid(data) {
 		bad := 0
@@ -143,6 +145,17 @@ func checkReadable(data []byte) error {
 		if bad > 16 {
 			return fmt.Errorf("%w: the file is not UTF-8 text (%d invalid bytes)", ErrUnreadable, bad)
 		}
+	}
+	return nil
+}
+
+// checkText is checkReadable for text known to be UTF-8.
+func checkText(data []byte) error {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return fmt.Errorf("%w: the file is empty", ErrUnreadable)
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		return fmt.Errorf("%w: the file holds binary data (NUL bytes)", ErrUnreadable)
 	}
 	return nil
 }

@@ -10,6 +10,8 @@ package memfile
 //	store_lock.go     the workspace lock and the state folder it lives in
 //	store_update.go   the transaction: read under the lock, run the
 //	                  caller's function, write what it left
+//	store_read.go     reading a damaged file that still holds entries:
+//	                  decoded from Windows-1252 (decode.go), or cut short
 //	store_write.go    writing the new file, its backup, and the order of
 //	                  writes, syncs and renames that a crash cannot hurt
 //	store_archive.go  appending to the archive and reading it
@@ -276,7 +278,7 @@ func (s *Store) Read() (ReadResult, error) {
 	if err != nil {
 		return ReadResult{}, fmt.Errorf("read %s: %w", s.names.Memory, err)
 	}
-	f, w, err := Parse(data)
+	f, w, _, err := parseStored(data)
 	if err != nil {
 		return ReadResult{Exists: true}, fmt.Errorf("%s: %w", s.names.Memory, err)
 	}

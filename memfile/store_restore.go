@@ -5,11 +5,13 @@ package memfile
 // user's restore loses nothing the replaced file held (Restore).
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/bimri/bimri-hook/internal/atomicfile"
 	"github.com/bimri/bimri-hook/internal/safefile"
@@ -27,14 +29,14 @@ func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 		return fmt.Errorf("%s is unreadable (%v) and %w", s.names.Memory, cause, err)
 	}
 	mark := markRead(path, broken)
-	aside, err := s.setAside(path, broken)
+	aside, err := s.setAsideOnce(path, broken)
 	if err != nil {
 		return fmt.Errorf("%s is unreadable (%v) and could not be set aside: %w", s.names.Memory, cause, err)
 	}
 	tx.File, tx.Warnings = New(s.config), nil
 	tx.Notice = fmt.Sprintf("%s was unreadable (%v) and there was no readable backup; started a fresh file and kept the broken copy as %s", s.names.Memory, cause, filepath.Base(aside))
 	if backup, err := safefile.Read(s.Path(s.names.Backup), MaxMemorySize); err == nil {
-		if f, warnings, perr := Parse(backup); perr == nil {
+		if f, warnings, _, perr := parseStored(backup); perr == nil {
 			tx.File, tx.Warnings = f, warnings
 			tx.Notice = fmt.Sprintf("%s was unreadable (%v); restored it from %s and kept the broken copy as %s", s.names.Memory, cause, s.names.Backup, filepath.Base(aside))
 		}
@@ -92,6 +94,28 @@ func (s *Store) setAside(path string, broken []byte) (string, error) {
 		return aside, nil
 	}
 	return "", fmt.Errorf("1000 copies named %s-N already exist", filepath.Base(stamp))
+}
+
+// setAsideOnce is setAside, unless a copy of data is set aside already
+// (a write that keeps failing, a transaction run again): then it is that
+// copy, so that a bimri.md that cannot be replaced is not copied again
+// on every run.
+func (s *Store) setAsideOnce(path string, data []byte) (string, error) {
+	prefix := filepath.Base(path) + ".broken-"
+	list, _ := os.ReadDir(filepath.Dir(path))
+	for _, e := range list {
+		if !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		p := filepath.Join(filepath.Dir(path), e.Name())
+		if info, err := e.Info(); err != nil || !info.Mode().IsRegular() || info.Size() != int64(len(data)) {
+			continue
+		}
+		if got, err := safefile.Read(p, MaxMemorySize); err == nil && bytes.Equal(got, data) {
+			return p, nil
+		}
+	}
+	return s.setAside(path, data)
 }
 
 // Restore puts the backup back as bimri.md, atomically. Nothing it takes

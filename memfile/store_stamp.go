@@ -47,9 +47,9 @@ func (s *Store) ReadMaintained(today time.Time, cfg Config) (*Snapshot, bool) {
 	if err != nil || len(data) == 0 || saved != stampLine(data, stamp) {
 		return nil, false
 	}
-	f, warnings, err := Parse(data)
-	if err != nil {
-		return nil, false
+	f, warnings, d, err := parseStored(data)
+	if err != nil || d.any() {
+		return nil, false // a damaged file is for the lock's path to repair
 	}
 	return &Snapshot{File: f, data: data, warnings: warnings, stamp: stamp}, true
 }

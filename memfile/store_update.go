@@ -266,28 +266,34 @@ func (s *Store) begin(path string, snap *Snapshot) (*Tx, []byte, error) {
 	case err != nil:
 		return nil, nil, fmt.Errorf("read %s: %w", s.names.Memory, err)
 	default:
-		tx.File, tx.Warnings, err = Parse(old)
-		if errors.Is(err, ErrUnreadable) {
+		var d damage
+		tx.File, tx.Warnings, d, err = parseStored(old) // old is only ever read after this
+		if errors.Is(err, ErrUnreadable) || d.cut {
 			// A file being written in place (an editor, git checking it
 			// out) reads cut short or empty for a moment: it is read
-			// again once its writer is done before it counts as broken.
-			readable := func(data []byte) bool { _, _, err := Parse(data); return !errors.Is(err, ErrUnreadable) }
-			again, err2 := awaitWriter(path, old, readable)
+			// again once its writer is done before it counts as broken,
+			// or as cut short.
+			again, err2 := awaitWriter(path, old, complete)
 			if err2 != nil {
 				return nil, nil, err2
 			}
 			if !bytes.Equal(again, old) {
 				old = again
-				tx.File, tx.Warnings, err = Parse(old)
+				tx.File, tx.Warnings, d, err = parseStored(old)
 			}
 		}
-		if errors.Is(err, ErrUnreadable) {
+		switch {
+		case errors.Is(err, ErrUnreadable):
 			if err := s.recover(path, old, err, tx); err != nil {
 				return nil, nil, err
 			}
 			old = Render(tx.File) // the recovered file is already on disk
-		} else if err != nil {
+		case err != nil:
 			return nil, nil, err
+		case d.any():
+			if err := s.keepDamaged(path, old, d, tx); err != nil {
+				return nil, nil, err
+			}
 		}
 		tx.read = old
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/matryer/is"
+	"golang.org/x/text/encoding/charmap"
 )
 
 // caseDir is one bad-input case's world: a workspace holding
@@ -322,16 +323,33 @@ func badCases() []badCase {
 			expectEntries(fixtureEntries)(t, c, res)
 			expectBrokenCopy(t, c, []byte("\x00\x01\x02 not a memory file \xff"))
 		}},
-		{name: "bimri.md cut off mid-write, no backup", setup: func(t *testing.T, c *caseDir) {
+		// A committed file that lost its END marker, or that an editor
+		// saved in Windows-1252, still gives every entry it holds: it is
+		// read, set aside, rewritten whole, and the user (not only the
+		// model) is told.
+		{name: "bimri.md cut short (no END marker), no backup", setup: func(t *testing.T, c *caseDir) {
 			data, err := os.ReadFile(c.memory())
 			is.New(t).NoErr(err)
-			is.New(t).NoErr(os.WriteFile(c.memory(), data[:len(data)/2], 0o644))
+			is.New(t).NoErr(os.WriteFile(c.memory(), cutBeforeThirdEntry(data), 0o644))
 		}, stdin: sessionStart, wantCode: 0, may: changesWorkspace, check: func(t *testing.T, c *caseDir, res result) {
-			if !strings.Contains(res.stdout, "started a fresh file and kept the broken copy") {
-				t.Errorf("the context does not tell of the repair: %s", res.stdout)
-			}
+			expectToldUser(t, res, "ended without its")
+			expectEntries(3)(t, c, res) // the entries before the cut
 			fixture, _ := os.ReadFile(filepath.Join("testdata", memfile.MemoryName))
-			expectBrokenCopy(t, c, fixture[:len(fixture)/2])
+			expectBrokenCopy(t, c, cutBeforeThirdEntry(fixture))
+		}},
+		{name: "bimri.md in Windows-1252", setup: func(t *testing.T, c *caseDir) {
+			is.New(t).NoErr(os.WriteFile(c.memory(), windows1252Fixture(t), 0o644))
+		}, stdin: sessionStart, wantCode: 0, may: changesWorkspace, check: func(t *testing.T, c *caseDir, res result) {
+			expectToldUser(t, res, "Windows-1252")
+			expectEntries(fixtureEntries)(t, c, res)
+			data, _ := os.ReadFile(c.memory())
+			if !utf8.Valid(data) || !bytes.Contains(data, []byte(accented)) {
+				t.Errorf("bimri.md is not the fixture in UTF-8:\n%s", data)
+			}
+			if !strings.Contains(res.stdout, accented) {
+				t.Errorf("the view does not show the decoded text %q: %s", accented, res.stdout)
+			}
+			expectBrokenCopy(t, c, windows1252Fixture(t))
 		}},
 
 		// Importance, tier and dates.
@@ -530,6 +548,39 @@ func expectBrokenCopy(t *testing.T, c *caseDir, want []byte) {
 	}
 	if got, _ := os.ReadFile(copies[0]); !bytes.Equal(got, want) {
 		t.Errorf("the broken copy holds %q, want the broken bytes %q", got, want)
+	}
+}
+
+// cutBeforeThirdEntry is a memory file cut short before its third entry
+// of Tier 2: no END marker, the fixture's first three entries.
+func cutBeforeThirdEntry(data []byte) []byte {
+	return data[:bytes.Index(data, []byte("[IMPORTANCE:3] [TIMESTAMP:2026-11-28] [TAGS:parser,tests] [WEIGHT:3.0] [ID:3e63b806]"))]
+}
+
+// accented is the text windows1252Fixture gives an entry, in UTF-8.
+const accented = "Café résumé: “smart quotes” – naïve façade, Zürich, 5 €, déjà vu, Ångström, Señor"
+
+// windows1252Fixture is the fixture with an entry's text in accented
+// letters, saved in Windows-1252, as an editor set to it saves it.
+func windows1252Fixture(t *testing.T) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", memfile.MemoryName))
+	is.New(t).NoErr(err)
+	utf := strings.Replace(string(data), "Chose SQLite for the local index; Postgres was overkill.", accented, 1)
+	out, err := charmap.Windows1252.NewEncoder().String(utf)
+	is.New(t).NoErr(err)
+	return []byte(out)
+}
+
+// expectToldUser checks that a hook's answer tells the user (its
+// systemMessage, which the client shows) something holding want.
+func expectToldUser(t *testing.T, res result, want string) {
+	t.Helper()
+	var out struct {
+		SystemMessage string `json:"systemMessage"`
+	}
+	if err := json.Unmarshal([]byte(res.stdout), &out); err != nil || !strings.Contains(out.SystemMessage, want) {
+		t.Errorf("the user is not told %q (systemMessage %q): %s", want, out.SystemMessage, res.stdout)
 	}
 }
 
