@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/atomicfile"
@@ -121,6 +122,49 @@ func (s *Store) appendArchive(items []Removal) error {
 		return fmt.Errorf("append to %s: %w", s.names.Archive, err)
 	}
 	return nil
+}
+
+// archiveRollover is the size past which the archive is rolled over:
+// the readers (recall, revive, browse, deep maintenance) take an archive
+// of up to MaxArchiveSize, and an append is at most a memory file's
+// worth, so rolling over at MaxArchiveSize less that keeps every append
+// readable. (A variable for the tests.)
+var archiveRollover int64 = MaxArchiveSize - MaxMemorySize
+
+// rollArchive keeps an archive past archiveRollover under a dated name
+// (bimri-archive-20261201.md), so that the next append starts a new one,
+// and says so for the user; "" when the archive is smaller (one stat).
+// The kept archive is plain text, as the archive is; recall, revive and
+// browse search the new one. Under the lock.
+func (s *Store) rollArchive() string {
+	info, err := os.Lstat(s.Path(s.names.Archive))
+	if err != nil || !info.Mode().IsRegular() || info.Size() <= archiveRollover {
+		return ""
+	}
+	path, err := s.sidePath(s.names.Archive)
+	if err != nil {
+		return ""
+	}
+	base := strings.TrimSuffix(s.names.Archive, ".md") + "-" + s.now().UTC().Format("20060102")
+	for n := 1; n <= 100; n++ {
+		name := base + ".md"
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d.md", base, n)
+		}
+		kept := filepath.Join(filepath.Dir(path), name)
+		if _, err := os.Lstat(kept); !errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err := os.Rename(path, kept); err != nil {
+			break
+		}
+		if !s.noSync {
+			atomicfile.SyncDir(filepath.Dir(path))
+		}
+		return fmt.Sprintf("%s reached %d MiB, more than recall reads; it is kept as %s, and a new %s is started (recall and revive search the new one)",
+			s.names.Archive, info.Size()>>20, name, s.names.Archive)
+	}
+	return fmt.Sprintf("%s is %d MiB, more than recall reads, and could not be kept under another name: move it aside by hand (recall finds nothing in it until then)", s.names.Archive, info.Size()>>20)
 }
 
 // ReadArchive reads the archive; a missing archive is empty.

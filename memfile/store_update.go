@@ -127,10 +127,12 @@ func (s *Store) UpdateFrom(snap *Snapshot, fn func(tx *Tx) error) (Result, error
 	// meanwhile is never renamed away. Every transaction function only
 	// sets what it returns and what the Tx holds, so running it again
 	// gives what running it once on the new file would.
+	rolled := s.rollArchive()
 	for attempt := 1; ; attempt++ {
 		var res Result
 		tx, old, err := s.begin(path, snap)
 		if err == nil {
+			tx.Notice = joinNotices(tx.Notice, rolled)
 			if err := fn(tx); err != nil {
 				return Result{}, err
 			}
@@ -144,6 +146,14 @@ func (s *Store) UpdateFrom(snap *Snapshot, fn func(tx *Tx) error) (Result, error
 		}
 		snap = nil // read it again
 	}
+}
+
+// joinNotices is the notices that are not empty, in one.
+func joinNotices(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
 }
 
 // maxAttempts bounds how often a transaction runs again on a bimri.md

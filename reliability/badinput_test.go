@@ -337,6 +337,26 @@ func badCases() []badCase {
 			fixture, _ := os.ReadFile(filepath.Join("testdata", memfile.MemoryName))
 			expectBrokenCopy(t, c, cutBeforeThirdEntry(fixture))
 		}},
+		// An archive past what recall reads is rolled over, and said,
+		// rather than silently giving recall nothing.
+		{name: "archive past 64 MiB", setup: func(t *testing.T, c *caseDir) {
+			is := is.New(t)
+			path := filepath.Join(c.ws, memfile.ArchiveName)
+			is.NoErr(os.WriteFile(path, []byte(memfile.ArchiveHeading), 0o644))
+			is.NoErr(os.Truncate(path, 65<<20)) // sparse: no disk for the zeros
+		}, stdin: sessionStart, wantCode: 0, may: changesWorkspace, check: func(t *testing.T, c *caseDir, res result) {
+			expectToldUser(t, res, "bimri-archive.md reached 65 MiB")
+			kept, _ := filepath.Glob(filepath.Join(c.ws, "bimri-archive-*.md"))
+			if len(kept) != 1 {
+				t.Fatalf("want the full archive kept under a dated name, found %v", kept)
+			}
+			if info, err := os.Stat(kept[0]); err != nil || info.Size() != 65<<20 {
+				t.Errorf("the kept archive is not the full one: %v %v", info, err)
+			}
+			if _, err := os.Stat(filepath.Join(c.ws, memfile.ArchiveName)); err == nil {
+				t.Errorf("%s is still there: the next append would not start a new one", memfile.ArchiveName)
+			}
+		}},
 		{name: "bimri.md in Windows-1252", setup: func(t *testing.T, c *caseDir) {
 			is.New(t).NoErr(os.WriteFile(c.memory(), windows1252Fixture(t), 0o644))
 		}, stdin: sessionStart, wantCode: 0, may: changesWorkspace, check: func(t *testing.T, c *caseDir, res result) {
