@@ -52,6 +52,31 @@ func TestEditDuringAWriteIsKept(t *testing.T) {
 	}
 }
 
+// An edit in place that lands once the backup has its name (the old
+// bimri.md's inode, which the edit changes too) is kept, and the write
+// that runs again on it does not stop at a backup that is bimri.md
+// itself.
+func TestEditInPlaceOnceTheBackupIsNamedIsKept(t *testing.T) {
+	is := is.New(t)
+	s := backupStore(t)
+	steps := 0
+	testStep = func() {
+		steps++
+		if steps != 4 { // finish, commit, the backup's link, the backup's name
+			return
+		}
+		data, err := os.ReadFile(s.Path(MemoryName))
+		is.NoErr(err)
+		editInPlace(t, s.Path(MemoryName), strings.Replace(string(data), "First.", "First, edited in place.", 1))
+	}
+	defer func() { testStep = nil }()
+	remember(t, s, "Recorded during the edit.")
+	memory := read(t, s.Path(MemoryName))
+	is.True(strings.Contains(memory, "First, edited in place."))
+	is.True(strings.Contains(memory, "Recorded during the edit."))
+	is.True(!os.SameFile(stat(t, s.Path(MemoryName)), stat(t, s.Path(BackupName))))
+}
+
 // A bimri.md that changes on every attempt is left as it is, with an
 // error that says so, and each removal is in the archive once however
 // often the write had to stop before its rename.

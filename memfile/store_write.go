@@ -164,6 +164,15 @@ func (s *Store) commit(path string, old []byte, file *atomicfile.Pending, archiv
 	}
 	if unchanged != nil && !unchanged() {
 		file.Abort()
+		if old != nil {
+			// The backup is bimri.md's inode under a second name now, and
+			// an edit made in place since changed both: it becomes a
+			// copy of its own before the transaction runs again, which
+			// would otherwise refuse a backup that is bimri.md itself.
+			if err := s.healBackup(); err != nil {
+				return err
+			}
+		}
 		return errChanged
 	}
 	if err := file.Commit(); err != nil {
