@@ -118,10 +118,7 @@ type byteSet [4]uint64
 
 func (b *byteSet) add(c byte)      { b[c>>6] |= 1 << (c & 63) }
 func (b *byteSet) has(c byte) bool { return b[c>>6]&(1<<(c&63)) != 0 }
-func (b *byteSet) union(o byteSet) {
-	b[0], b[1], b[2], b[3] = b[0]|o[0], b[1]|o[1], b[2]|o[2], b[3]|o[3]
-}
-func (b *byteSet) addRune(r rune) { b.addUTF8(r); b.foldsOf(r) }
+func (b *byteSet) addRune(r rune)  { b.addUTF8(r); b.foldsOf(r) }
 func (b *byteSet) addUTF8(r rune) {
 	var buf [utf8.UTFMax]byte
 	for _, c := range buf[:utf8.EncodeRune(buf[:], r)] {

@@ -61,24 +61,6 @@ func GitIgnore(existing []byte) (out []byte, changed bool) {
 	return out, true
 }
 
-// removeGitIgnore takes out of a .gitignore the lines GitIgnore adds, and
-// nothing else. out is empty when nothing else was in the file.
-func removeGitIgnore(existing []byte) (out []byte, changed bool) {
-	out = make([]byte, 0, len(existing))
-	for _, line := range bytes.SplitAfter(existing, []byte("\n")) {
-		l := strings.TrimRight(string(line), "\r\n")
-		if l == ignoreHeading || slices.Contains(IgnoreLines, l) {
-			changed = true
-			continue
-		}
-		out = append(out, line...)
-	}
-	if !changed {
-		return existing, false
-	}
-	return out, true
-}
-
 // ignoreLinesOf lists the lines of a .gitignore, without line endings.
 func ignoreLinesOf(b []byte) []string {
 	var lines []string

@@ -29,15 +29,10 @@ func TestGitIgnore(t *testing.T) {
 		is.True(!changed)
 		is.Equal(string(again), string(out))
 
-		back, changed := removeGitIgnore(out)
-		is.True(changed)
-		want := in
+		kept := in
 		if in == "dist\r\n*.log" {
-			want = "dist\r\n*.log\r\n" // the missing newline stays added
+			kept = "dist\r\n*.log\r\n" // the missing newline is added
 		}
-		if in == "/bimri-backup.md\n" {
-			want = "" // a line install would add is install's to remove
-		}
-		is.Equal(string(back), want)
+		is.True(strings.HasPrefix(string(out), kept)) // what was there stays, first
 	}
 }

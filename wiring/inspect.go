@@ -131,14 +131,3 @@ func shellUnquote(s string) (string, bool) {
 		return s, true
 	}
 }
-
-// missingRules lists the rules of c.Rules that w lacks.
-func (w Wiring) missingRules(c Command) []string {
-	var missing []string
-	for _, rule := range c.Rules() {
-		if !slices.Contains(w.Rules, rule) {
-			missing = append(missing, rule)
-		}
-	}
-	return missing
-}

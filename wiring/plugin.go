@@ -18,7 +18,7 @@ import (
 // and no POSIX shell is needed.
 const pluginCommand = "${CLAUDE_PLUGIN_ROOT}/bin/bimri-hook"
 
-// pluginArgs are PluginCommand's arguments.
+// pluginArgs are pluginCommand's arguments.
 var pluginArgs = []string{"hook"}
 
 // PluginEvents returns the events the plugin wires: the same as Events,
