@@ -25,7 +25,7 @@ help:
 	@echo "make bench        Go benchmarks and whole-process timings against cat"
 	@echo "make eval         months of a scripted workspace, then probe prompts: recall@k of view, view + recall, most recent"
 	@echo "make release      the release: binaries for linux, darwin, windows x amd64, arm64, archives, checksums.txt, the Homebrew cask, in dist/"
-	@echo "make plugin       the release and dist/plugin, the marketplace + plugin folder with the six binaries"
+	@echo "make plugin       the release and dist/plugin, the marketplace + plugin folder with the three programs of each of the six platforms"
 	@echo "make mcpb         write dist/bimri-hook.mcpb, the MCP bundle Claude Desktop installs (bimri-hook-mcp for the six targets)"
 
 # browse's terminal UI and the MCP server are programs of their own, so
