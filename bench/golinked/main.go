@@ -35,6 +35,7 @@ import (
 	_ "os/exec"
 	_ "os/signal"
 	_ "path/filepath"
+	_ "runtime"
 	_ "runtime/debug"
 	_ "slices"
 	_ "strconv"
