@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/slowtest"
-	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/wiring"
 	"github.com/matryer/is"
 )
@@ -127,24 +126,43 @@ func TestPluginValidates(t *testing.T) {
 
 // TestScenario5Plugin: the release's plugin added and installed as a user
 // does (`claude plugin marketplace add DIR`, `claude plugin install
-// bimri-hook@bimri`), with no Go on PATH and no settings written by hand.
-// The first session's first request holds the memory; the agent records
-// with the command the hooks taught it, which the plugin's PreToolUse hook
-// approves (no rule allows it: -p mode would deny it otherwise); the user
-// is told "BIMRI updated". In a trusted workspace and in one the user has
-// not trusted, where a project rule would not count.
+// bimri-hook@bimri`), with no Go on PATH and no settings written by hand,
+// in -p mode. The first session's first request holds the memory; the
+// hooks name the plugin's MCP tools, and the agent records with the
+// remember tool (loaded with ToolSearch, as the client defers MCP tools;
+// the names are measured by TestMeasureMCPTools):
+// the text, which a shell would have changed, lands in bimri.md as sent,
+// and the plugin's PreToolUse hook approves the call (no rule allows it:
+// -p mode would deny it otherwise). The user is told "BIMRI updated". In a
+// trusted workspace and in one the user has not trusted, where a project
+// rule would not count. Then the plugin without its server's program: the
+// hooks teach the shell command, which the same hook approves.
 func TestScenario5Plugin(t *testing.T) {
-	for _, trusted := range []bool{true, false} {
-		t.Run(fmt.Sprintf("trusted=%v", trusted), func(t *testing.T) {
+	for _, c := range []struct {
+		name            string
+		trusted, server bool
+	}{
+		{"mcp/trusted", true, true},
+		{"mcp/untrusted", false, true},
+		{"command/untrusted", false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			is := is.New(t)
 			plugin := buildReleasePlugin(t)
 			n := note{Importance: 3, Tags: "plugin,setup", Text: "Installed the bimri-hook plugin and recorded through it."}
+			remember := wiring.Command{Binary: wiring.Name}.Remember()
+			if c.server {
+				n.Text = trickyText
+				remember = wiring.MCPToolName(wiring.MCPServer, "remember")
+			} else {
+				plugin = withoutMCPServer(t, plugin)
+			}
 			record := recordingModel(t, "PLUGIN.md", n)
 			var s *Sandbox
 			api := newFakeAPI(t, func(r Recorded) Reply { return record(s, r) })
 			s = newSandbox(t, api)
-			if !trusted {
+			if !c.trusted {
 				untrustWorkspace(t, s)
 			}
 			if _, err := lookPathIn("go", minimalPath); err == nil {
@@ -161,11 +179,17 @@ func TestScenario5Plugin(t *testing.T) {
 			is.True(os.IsNotExist(err)) // no project settings
 			user, _ := os.ReadFile(filepath.Join(s.Home, ".claude", "settings.json"))
 			is.True(!strings.Contains(string(user), "permissions")) // no rule: the plugin's hook allowed the call
-			is.True(strings.Contains(firstContext(t, api), memoryHeading))
-			checkRecordedSession(t, run, api.MainRequests(), s.Workspace, wiring.Command{Binary: wiring.Name}.Remember(), n, 2)
+			ctx := firstContext(t, api)
+			is.True(strings.Contains(ctx, memoryHeading))
+			if c.server {
+				is.True(strings.Contains(ctx, "`"+remember+"` with {")) // the hooks name the tool
+				is.True(!strings.Contains(ctx, " remember --dir "))     // and no shell command
+			} else {
+				is.True(!strings.Contains(ctx, "mcp__"))
+			}
+			checkRecordedSession(t, run, api.MainRequests(), s.Workspace, remember, n, 2)
 			f, _ := readMemory(t, s.Workspace)
 			is.True(f.Header.Sessions == 3 && len(entriesWith(f, n.Text)) == 1)
-			_ = memfile.MemoryName
 		})
 	}
 }
@@ -233,6 +257,26 @@ func TestPluginLinkForYourShell(t *testing.T) {
 	is.Equal(strings.TrimSpace(shell("version")), "bimri-hook "+releaseVersion(t))
 	is.True(strings.Contains(shell("show"), "household expenses")) // the seeded memory
 	reachesCompanions(t, link, s.Workspace)
+}
+
+// withoutMCPServer is a copy of the release's plugin folder without
+// bimri-hook-mcp: a plugin whose MCP server cannot start.
+func withoutMCPServer(t *testing.T, plugin string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "plugin")
+	if err := os.CopyFS(dir, os.DirFS(plugin)); err != nil {
+		t.Fatal(err)
+	}
+	servers, _ := filepath.Glob(filepath.Join(dir, "*", "bimri-hook-mcp*"))
+	if len(servers) != 6 {
+		t.Fatalf("want the six bimri-hook-mcp of the release's plugin, found %q", servers)
+	}
+	for _, p := range servers {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // lookPathIn is exec.LookPath with path for PATH.

@@ -140,7 +140,7 @@ func TestRouteDeniedUntrusted(t *testing.T) {
 	opts := s.Options("Please write NOTES.md", "--allowedTools", "Write")
 	opts.Env = append(opts.Env, "BIMRI_TODAY="+scenarioToday)
 	first := runClaude(t, opts)
-	_, res, ok := rememberCommandRun(api.MainRequests())
+	_, res, ok := rememberCallRun(api.MainRequests())
 	if !ok {
 		t.Fatalf("the model never ran remember:\n%s", api.Summary())
 	}

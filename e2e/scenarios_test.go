@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -316,11 +317,14 @@ func fillRemember(line string, n note) (string, error) {
 const (
 	writeID    = "toolu_write"
 	rememberID = "toolu_remember"
+	searchID   = "toolu_search"
 )
 
 // recordingModel is the fake model of scenario 2: asked to, it writes file
-// (real work, so the Stop hook blocks); when the block arrives it runs the
-// remember command in it, filled in with n; then it finishes.
+// (real work, so the Stop hook blocks); when the block arrives it makes
+// the remember call it names, filled in with n: the command, run with
+// Bash, or the MCP tool (loaded with ToolSearch first, as the client asks
+// of a deferred tool); then it finishes.
 func recordingModel(t *testing.T, file string, n note) modelScript {
 	return func(s *Sandbox, r Recorded) Reply {
 		if !r.IsMain() {
@@ -328,6 +332,9 @@ func recordingModel(t *testing.T, file string, n note) modelScript {
 		}
 		if _, ok := r.ToolResult(rememberID); ok {
 			return TextReply("Recorded.")
+		}
+		if reply, ok := callRememberTool(t, r, n); ok {
+			return reply
 		}
 		if line, ok := rememberFromBlock(r.NewText()); ok {
 			cmd, err := fillRemember(line, n)
@@ -348,9 +355,60 @@ func recordingModel(t *testing.T, file string, n note) modelScript {
 	}
 }
 
-// rememberCommandRun returns the command of the Bash call with rememberID
-// that the client ran, from the request that carries its result.
-func rememberCommandRun(reqs []Recorded) (command string, result Block, ok bool) {
+// rememberToolCall is the MCP form of the nudge's remember call:
+// `mcp__..._remember` with {ARGS}.
+var rememberToolCall = regexp.MustCompile("`(mcp__[^`]+__remember)` with (\\{[^{}]*\\})")
+
+// callRememberTool is the recording model's answer to a nudge that names
+// the MCP remember tool, from the request that brought the nudge or the
+// ToolSearch result after it; ok is false when the nudge names no tool.
+func callRememberTool(t *testing.T, r Recorded, n note) (Reply, bool) {
+	conv := r.ConversationText()
+	i := strings.LastIndex(conv, stopBlockMarker)
+	_, searched := r.ToolResult(searchID)
+	if i < 0 || !(searched || strings.Contains(r.NewText(), stopBlockMarker)) {
+		return Reply{}, false
+	}
+	m := rememberToolCall.FindStringSubmatch(conv[i:])
+	if m == nil {
+		return Reply{}, false
+	}
+	name := m[1]
+	if !slices.Contains(toolNames(r), name) {
+		if searched {
+			t.Errorf("ToolSearch did not load %s; the request's tools: %v", name, toolNames(r))
+			return TextReply("I cannot record this."), true
+		}
+		return Reply{ToolUse: &ToolUse{ID: searchID, Name: "ToolSearch", Input: map[string]any{"query": "select:" + name, "max_results": 5}}}, true
+	}
+	var args map[string]any
+	if err := json.Unmarshal([]byte(strings.Replace(m[2], `"importance": N`, `"importance": 0`, 1)), &args); err != nil {
+		t.Errorf("the Stop block's tool call %s has arguments that are not JSON once filled in: %v", m[0], err)
+		return TextReply("I cannot record this."), true
+	}
+	for _, k := range []string{"text", "importance", "tags"} {
+		if _, ok := args[k]; !ok {
+			t.Errorf("the Stop block's tool call %s has no %q to fill in", m[0], k)
+		}
+	}
+	args["text"], args["importance"], args["tags"] = n.Text, n.Importance, strings.Split(n.Tags, ",")
+	return Reply{ToolUse: &ToolUse{ID: rememberID, Name: name, Input: args}}, true
+}
+
+// toolNames are the names in a request's tools array: the tools the
+// client gave the model, deferred ones once ToolSearch loaded them.
+func toolNames(r Recorded) []string {
+	var names []string
+	for _, n := range r.Get("tools.#.name").Array() {
+		names = append(names, n.String())
+	}
+	return names
+}
+
+// rememberCallRun returns the model's remember call with rememberID
+// that the client ran (a Bash call, or an MCP tool's), and its result,
+// from the request that carries the result.
+func rememberCallRun(reqs []Recorded) (call, result Block, ok bool) {
 	for _, r := range reqs {
 		res, found := r.ToolResult(rememberID)
 		if !found {
@@ -359,13 +417,13 @@ func rememberCommandRun(reqs []Recorded) (command string, result Block, ok bool)
 		for _, m := range r.Messages() {
 			for _, b := range m.Blocks {
 				if b.Type == "tool_use" && b.ID == rememberID {
-					command = gjson.GetBytes(b.Input, "command").String()
+					call = b
 				}
 			}
 		}
-		return command, res, true
+		return call, res, true
 	}
-	return "", Block{}, false
+	return Block{}, Block{}, false
 }
 
 // sessionsAt is a sandbox's Sessions count as the fake model saw it while
@@ -411,7 +469,8 @@ func seedMemory(t *testing.T, workspace string, sessions int) {
 
 // checkRecordedSession checks scenario 2's outcome for one run in which the
 // recording model recorded n in workspace with the command prefix
-// rememberPrefix, and the session count was sessionsBefore while it ran.
+// rememberPrefix, or the MCP tool of that name (mcp__...), and the session
+// count was sessionsBefore while it ran.
 func checkRecordedSession(t *testing.T, run *RunResult, reqs []Recorded, workspace, rememberPrefix string, n note, sessionsBefore int) {
 	t.Helper()
 	is := is.NewRelaxed(t)
@@ -425,19 +484,25 @@ func checkRecordedSession(t *testing.T, run *RunResult, reqs []Recorded, workspa
 	}
 	is.Equal(blocks, 1) // the Stop hook nudges once
 
-	// The model ran the command it was given, and it worked without a
+	// The model made the call it was given, and it worked without a
 	// permission prompt.
-	cmd, res, ok := rememberCommandRun(reqs)
+	call, res, ok := rememberCallRun(reqs)
 	if !ok {
 		t.Fatalf("the model never got the result of its remember call; requests:\n%s", summarize(reqs))
 	}
-	if !strings.HasPrefix(cmd, rememberPrefix+" ") {
-		t.Errorf("the remember command run was %q; want it to start with %q, the prefix the permission rule allows", cmd, rememberPrefix)
-	}
-	// The model's Bash gets no CLAUDE_PROJECT_DIR, so the command must
-	// name the workspace itself.
-	if dir := " --dir " + wiring.ShellWord(workspace) + " "; !strings.Contains(cmd, dir) {
-		t.Errorf("the remember command run was %q; want it to hold %q", cmd, dir)
+	if strings.HasPrefix(rememberPrefix, "mcp__") {
+		is.Equal(call.Name, rememberPrefix)                           // the tool the hooks named
+		is.Equal(gjson.GetBytes(call.Input, "text").String(), n.Text) // sent as JSON, no shell
+	} else {
+		cmd := gjson.GetBytes(call.Input, "command").String()
+		if !strings.HasPrefix(cmd, rememberPrefix+" ") {
+			t.Errorf("the remember command run was %q; want it to start with %q, the prefix the permission rule allows", cmd, rememberPrefix)
+		}
+		// The model's Bash gets no CLAUDE_PROJECT_DIR, so the command must
+		// name the workspace itself.
+		if dir := " --dir " + wiring.ShellWord(workspace) + " "; !strings.Contains(cmd, dir) {
+			t.Errorf("the remember command run was %q; want it to hold %q", cmd, dir)
+		}
 	}
 	if res.IsError {
 		t.Errorf("remember failed: %s", res.Text)

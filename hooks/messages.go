@@ -115,6 +115,15 @@ func reviveCommand(env Env) string {
 	return fmt.Sprintf("%s --dir %s ID", wiring.Command{Binary: env.Binary}.Sub("revive"), wiring.ShellWord(env.Store.Root()))
 }
 
+// searchCommand is how the view's footer says to search the file and the
+// archive, WORDS for the model to fill in.
+func searchCommand(env Env) string {
+	if env.Tools.On {
+		return "call " + toolCall(env, "recall", `"query": "WORDS"`)
+	}
+	return fmt.Sprintf("run: %s search --dir %s WORDS", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root()))
+}
+
 // adviceText asks the agent for what only it can judge, with the exact
 // commands: consolidating the oldest related entries and promoting a
 // lasting decision when Tier 2 nears its budget, consolidating the oldest
@@ -360,10 +369,17 @@ func updatedMessage(recorded int, rep memfile.Report, notice string) string {
 
 // failedMessage tells the user that the agent's remember call did not
 // record, and what to do about it. For a denial that is the exact
-// permission rule: in the user's settings it counts everywhere; in the
+// permission rule (the tool's name, where the agent has the MCP tools): in the user's settings it counts everywhere; in the
 // project's .claude/settings.json Claude Code applies it only in a
 // workspace the user has trusted (measured, 2.1.328).
 func failedMessage(env Env, t transcript.Summary) string {
+	if env.Tools.On {
+		tool := env.Tools.Prefix + "remember"
+		if t.RememberDenied {
+			return fmt.Sprintf("BIMRI: Claude Code denied the agent's call of %s (%s); this session is kept as an automatic summary. To allow it, add %q to \"permissions\".\"allow\" in ~/.claude/settings.json.", tool, t.RememberError, tool)
+		}
+		return fmt.Sprintf("BIMRI: the agent's call of %s failed (%s); this session is kept as an automatic summary.", tool, t.RememberError)
+	}
 	if t.RememberDenied {
 		return fmt.Sprintf("BIMRI: Claude Code denied the agent's %s (%s); this session is kept as an automatic summary. To allow it, add %s to \"permissions\".\"allow\" in ~/.claude/settings.json (`%s doctor` checks).",
 			wiring.Command{Binary: env.Binary}.Remember(), t.RememberError, quotedList(wiring.Command{Binary: env.Binary}.Rules()), wiring.ShellWord(env.Binary))

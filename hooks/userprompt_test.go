@@ -109,10 +109,15 @@ func TestUserSeesOneLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := Env{Store: store, Binary: "bimri-hook"}
+	tools := env
+	tools.Tools = Tools{On: true, Prefix: "mcp__plugin_bimri-hook_bimri__"}
 	for _, msg := range []string{
 		nudgeReason(env),
 		failedMessage(env, transcript.Summary{RememberDenied: true, RememberError: "This command requires approval"}),
 		failedMessage(env, transcript.Summary{RememberError: "Exit code 1"}),
+		nudgeReason(tools),
+		failedMessage(tools, transcript.Summary{RememberDenied: true, RememberError: "permission denied"}),
+		failedMessage(tools, transcript.Summary{RememberError: "remember: \"importance\" 9 is not a whole number from 1 to 5"}),
 	} {
 		if strings.Contains(msg, "\n") {
 			t.Errorf("more than one line for the user:\n%s", msg)

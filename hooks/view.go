@@ -1,11 +1,9 @@
 package hooks
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/bimri/bimri-hook/memfile"
-	"github.com/bimri/bimri-hook/wiring"
 )
 
 // What a session sees at its start, worked out by one function for
@@ -98,7 +96,7 @@ func sessionView(env Env, f *memfile.File, foreign func(string) bool, limit, sur
 		Sure:     sure,
 		Global:   env.Global,
 		Archive:  env.Store.Names().Archive,
-		Search:   fmt.Sprintf("%s search --dir %s", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root())),
+		Search:   searchCommand(env),
 		Archived: env.Store.RecentArchive(memfile.WeekStart(f)),
 		Foreign:  foreign,
 	})

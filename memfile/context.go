@@ -29,9 +29,10 @@ type View struct {
 	// Name is the memory file's name as the model should see it.
 	Name string
 	// Archive is the archive's name (bimri-archive.md when empty), and
-	// Search the exact command that searches the file and the archive,
-	// to which the model adds its words; the footer names both when
-	// anything is left out.
+	// Search how to search the file and the archive, a command or a tool
+	// call with WORDS where the model puts its words ("run: bimri-hook
+	// search --dir /w WORDS"); the footer names both when anything is
+	// left out.
 	Archive string
 	Search  string
 	// Archived are archive records of the last days (Store.RecentArchive):
@@ -359,7 +360,7 @@ func viewFooter(v View, total, left int) string {
 	}
 	rest := fmt.Sprintf("%d of %d items left out for space (lowest priority first). The full memory file is %s; what left it is in %s.", left, total, v.Name, v.Archive)
 	if v.Search != "" {
-		rest += fmt.Sprintf(" To find either, run: %s WORDS", v.Search)
+		rest += " To find either, " + v.Search
 	}
 	return rest
 }

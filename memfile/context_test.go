@@ -353,13 +353,13 @@ func TestContextViewTopicsAndSearch(t *testing.T) {
 	f, _ = memfile.Maintain(f, fxToday, memfile.DefaultConfig(), memfile.Options{})
 	_, _, err := f.WritePattern([]string{"auth"}, "The user reviews every auth change by hand.", fxToday)
 	is.NoErr(err)
-	full := memfile.ContextView(f, memfile.View{Limit: unlimited, Search: "bimri-hook search --dir /w"})
+	full := memfile.ContextView(f, memfile.View{Limit: unlimited, Search: "run: bimri-hook search --dir /w WORDS"})
 	is.True(strings.Contains(full, "- recurring topics (tag, entries): testing 8\n"))
 	is.True(strings.Index(full, "The user reviews every auth change by hand.") < strings.Index(full, "recurring topics"))
 	is.True(!strings.Contains(full, "Tag testing recurs"))     // counted once, on the compact line
 	is.True(!strings.Contains(full, "run: bimri-hook search")) // nothing left out, nothing to find
 
-	short := memfile.ContextView(f, memfile.View{Limit: memfile.Length(full) - 40, Search: "bimri-hook search --dir /w"})
+	short := memfile.ContextView(f, memfile.View{Limit: memfile.Length(full) - 40, Search: "run: bimri-hook search --dir /w WORDS"})
 	last := short[strings.LastIndex(short, "\n")+1:]
 	is.True(footerRe.MatchString(last))
 	is.True(strings.HasSuffix(last, "what left it is in bimri-archive.md. To find either, run: bimri-hook search --dir /w WORDS"))

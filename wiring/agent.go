@@ -12,9 +12,15 @@ var MemoryCommands = []string{"remember", "forget", "revive"}
 // names the tools of the plugin's MCP servers after it.
 const PluginName = "bimri-hook"
 
+// MCPServer is the plugin's MCP server's name in .mcp.json: part of
+// every tool name the client gives the agent.
+const MCPServer = "bimri"
+
 // MCPTools are the plugin's own MCP tools that its PreToolUse hook
 // approves, as the client names them: mcp__plugin_<plugin>_<server>__<tool>
-// (MCPToolName builds one): the server is "bimri" in .mcp.json, and the
+// (MCPToolName builds one; measured on Claude Code 2.1.332 by
+// e2e/TestMeasureMCPTools, with the plugin loaded from a folder and
+// installed from its marketplace alike): the server is MCPServer, and the
 // tools are mcpserver.Tools() (a test of cmd/bimri-hook holds the three
 // together). Written out, not built: nothing runs at a hook's start.
 var MCPTools = []string{

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -10,6 +12,7 @@ import (
 	"github.com/bimri/bimri-hook/internal/hugeheap"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/wiring"
 	"github.com/urfave/cli/v2"
 )
 
@@ -84,10 +87,35 @@ func (a *app) answer(ws *openedWorkspace, cfgErr error, in hooks.Input) (hooks.O
 		Today:     ws.now,
 		Binary:    workspace.Binary(),
 		ClaudeDir: workspace.ClaudeDir(),
+		Tools:     agentTools(),
 		ConfigErr: cfgErr,
 	}
 	if hooks.NeedsGlobal(env, in) {
 		env.Global = workspace.ReadGlobal(ws.config, a.clock)
 	}
 	return hooks.Handle(env, in)
+}
+
+// agentTools says whether the agent has bimri-hook's MCP tools, and how
+// its client names them: it does when this hook runs in the plugin
+// ($CLAUDE_PLUGIN_ROOT, which Claude Code gives plugin hooks alone), the
+// plugin declares its server ($CLAUDE_PLUGIN_ROOT/.mcp.json) and the
+// server's program is where `bimri-hook mcp`, the command .mcp.json
+// runs, finds it. Claude Code then gives the agent the tools by these
+// names (measured, e2e/TestMeasureMCPTools), so the hooks ask for tool
+// calls, whose text no shell reads. The settings route runs no plugin:
+// its hooks keep the shell commands, which its permission rule allows.
+// A few stats, no fork.
+func agentTools() hooks.Tools {
+	root := os.Getenv("CLAUDE_PLUGIN_ROOT")
+	if root == "" {
+		return hooks.Tools{}
+	}
+	if _, err := os.Stat(filepath.Join(root, ".mcp.json")); err != nil {
+		return hooks.Tools{}
+	}
+	if _, err := findMCPBinary(); err != nil {
+		return hooks.Tools{}
+	}
+	return hooks.Tools{On: true, Prefix: wiring.MCPToolName(wiring.MCPServer, "")}
 }
