@@ -90,18 +90,13 @@ release:
 plugin:
 	$(GO) run ./scripts/release -version $(VERSION) -dist dist -plugin
 
-# The MCP bundle for Claude Desktop: bimri-hook-mcp for the six targets,
-# a manifest and the script that picks the binary (internal/mcpb).
-# The release targets, as scripts/release builds them.
-PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
-mcpb:
-	@rm -rf dist/mcpb && mkdir -p dist/mcpb
-	@for p in $(PLATFORMS); do \
-		os=$${p%/*}; arch=$${p#*/}; ext=; [ $$os = windows ] && ext=.exe; \
-		GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' \
-			-o dist/mcpb/bimri-hook-mcp-$$os-$$arch$$ext ./cmd/bimri-hook-mcp || exit 1; \
-	done
-	$(GO) run ./internal/mcpb/pack -version $(VERSION) -bin dist/mcpb -out dist/bimri-hook.mcpb
+# The MCP bundle for Claude Desktop: the release's bimri-hook-mcp for the
+# six targets (make release builds them into dist/build), a manifest and
+# the script that picks the binary (internal/mcpb). e2e's TestMCPBundle
+# packs the release it builds the same way, and validates it with the
+# official mcpb CLI.
+mcpb: release
+	$(GO) run ./internal/mcpb/pack -version $(VERSION) -build dist/build -out dist/bimri-hook.mcpb
 
 # What CI checks of the other platforms: the Windows build compiles.
 cross-check:

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -166,4 +167,101 @@ func TestMCPInspector(t *testing.T) {
 	final, err := os.ReadFile(filepath.Join(ws, "bimri.md"))
 	is.NoErr(err)
 	is.True(strings.Contains(string(final), "\n"+trickyText+"\n"))
+}
+
+// TestMCPBundle: the Claude Desktop bundle, packed as `make mcpb` packs
+// it from the release this package builds (no build of its own), passes
+// the official mcpb CLI: `mcpb unpack`, then `mcpb validate` of its
+// manifest. Every file the manifest runs is in it, executable; the six
+// servers are the release's own bytes; and the command the manifest gives
+// this platform, its placeholders filled in as Claude Desktop fills them,
+// serves the memory of the chosen folder to the MCP Inspector.
+func TestMCPBundle(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	build := filepath.Join(filepath.Dir(buildReleasePlugin(t)), "build")
+	bundle := filepath.Join(t.TempDir(), "bimri-hook.mcpb")
+	pack := exec.Command("go", "run", "./internal/mcpb/pack", "-version", releaseVersion(t), "-build", build, "-out", bundle)
+	pack.Dir = repoRoot(t)
+	if out, err := pack.CombinedOutput(); err != nil {
+		t.Fatalf("pack the bundle: %v\n%s", err, out)
+	}
+
+	cli := installNPM(t, mcpbCLI)
+	mcpb := func(args ...string) string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		cmd := nodeCommand(ctx, cli, args...)
+		cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("mcpb %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		t.Logf("mcpb %s:\n%s", strings.Join(args, " "), out)
+		return string(out)
+	}
+	dir := filepath.Join(t.TempDir(), "unpacked")
+	mcpb("unpack", bundle, dir)
+	is.True(strings.Contains(mcpb("validate", filepath.Join(dir, "manifest.json")), "Manifest schema validation passes"))
+
+	data, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	is.NoErr(err)
+	manifest := gjson.ParseBytes(data)
+	is.Equal(manifest.Get("server.type").String(), "binary")
+	folder := manifest.Get("user_config.memory_folder")
+	is.Equal(folder.Get("type").String(), "directory")
+	is.True(folder.Get("required").Bool())
+	fill := func(s string, memory string) string {
+		return strings.NewReplacer("${__dirname}", dir, "${user_config.memory_folder}", memory).Replace(s)
+	}
+	for _, osName := range []string{"darwin", "linux", "win32"} {
+		o := manifest.Get("server.mcp_config.platform_overrides." + osName)
+		var files []string
+		for _, a := range append([]gjson.Result{o.Get("command")}, o.Get("args").Array()...) {
+			if p := fill(a.String(), ""); strings.HasPrefix(p, dir) {
+				files = append(files, p)
+			}
+		}
+		if len(files) == 0 {
+			t.Errorf("%s: the override runs no file of the bundle: %s", osName, o.Raw)
+		}
+		for _, p := range files {
+			info, err := os.Stat(p)
+			if err != nil || info.Mode().Perm()&0o111 == 0 {
+				t.Errorf("%s: %s is not an executable file of the bundle: %v", osName, p, err)
+			}
+		}
+	}
+	entry, err := os.Stat(filepath.Join(dir, manifest.Get("server.entry_point").String()))
+	is.NoErr(err)
+	is.True(entry.Mode().IsRegular())
+	for _, target := range [][2]string{{"linux", "amd64"}, {"linux", "arm64"}, {"darwin", "amd64"}, {"darwin", "arm64"}, {"windows", "amd64"}, {"windows", "arm64"}} {
+		name := "bimri-hook-mcp-" + target[0] + "-" + target[1]
+		built := filepath.Join(build, target[0]+"-"+target[1], "bimri-hook-mcp")
+		if target[0] == "windows" {
+			name, built = name+".exe", built+".exe"
+		}
+		got, err := os.ReadFile(filepath.Join(dir, "server", name))
+		is.NoErr(err)
+		want, err := os.ReadFile(built)
+		is.NoErr(err)
+		is.True(bytes.Equal(got, want)) // the release's server, as built
+	}
+
+	// This platform's command, as Claude Desktop runs it.
+	memory := t.TempDir()
+	o := manifest.Get("server.mcp_config.platform_overrides." + runtime.GOOS)
+	server := []string{fill(o.Get("command").String(), memory)}
+	for _, a := range o.Get("args").Array() {
+		server = append(server, fill(a.String(), memory))
+	}
+	cwd := t.TempDir() // not the memory folder: the setting names it
+	list := inspect(t, cwd, server, "--method", "tools/list")
+	is.Equal(len(list.Result().Get("tools").Array()), 5)
+	rec := mustCallTool(t, cwd, server, "remember", map[string]any{"text": trickyText, "importance": 3})
+	is.Equal(rec.Result().Get("structuredContent.memory").String(), filepath.Join(memory, "bimri.md"))
+	saved, err := os.ReadFile(filepath.Join(memory, "bimri.md"))
+	is.NoErr(err)
+	is.True(strings.Contains(string(saved), "\n"+trickyText+"\n"))
 }

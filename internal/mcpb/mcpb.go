@@ -31,8 +31,7 @@ func targets() []target {
 	return []target{{"linux", "amd64"}, {"linux", "arm64"}, {"darwin", "amd64"}, {"darwin", "arm64"}, {"windows", "amd64"}, {"windows", "arm64"}}
 }
 
-// serverFile is the server's file name for t, in server/ and in the folder
-// the binaries are built into.
+// serverFile is the server's file name for t in the bundle's server/.
 func serverFile(t target) string {
 	name := "bimri-hook-mcp-" + t.OS + "-" + t.Arch
 	if t.OS == "windows" {
@@ -112,10 +111,20 @@ func manifest(version string) ([]byte, error) {
 	return append(data, '\n'), err
 }
 
-// Write writes the bundle for version to w, with the binaries found in
-// binDir under their serverFile names. Dates are fixed, so the same inputs
-// give the same bytes.
-func Write(w io.Writer, version, binDir string) error {
+// built is where the release build (make release, scripts/release)
+// leaves bimri-hook-mcp for t, in its build folder: <os>-<arch>/.
+func built(buildDir string, t target) string {
+	name := "bimri-hook-mcp"
+	if t.OS == "windows" {
+		name += ".exe"
+	}
+	return filepath.Join(buildDir, t.OS+"-"+t.Arch, name)
+}
+
+// Write writes the bundle for version to w, with the servers the release
+// built into buildDir (built). Dates are fixed, so the same inputs give
+// the same bytes.
+func Write(w io.Writer, version, buildDir string) error {
 	manifest, err := manifest(version)
 	if err != nil {
 		return err
@@ -138,9 +147,9 @@ func Write(w io.Writer, version, binDir string) error {
 		return err
 	}
 	for _, t := range targets() {
-		data, err := os.ReadFile(filepath.Join(binDir, serverFile(t)))
+		data, err := os.ReadFile(built(buildDir, t))
 		if err != nil {
-			return fmt.Errorf("mcpb: the %s/%s server: %w (make mcpb builds it)", t.OS, t.Arch, err)
+			return fmt.Errorf("the %s/%s server: %w (make release builds it)", t.OS, t.Arch, err)
 		}
 		if err := add("server/"+serverFile(t), 0o755, data); err != nil {
 			return err

@@ -1,6 +1,7 @@
-// Command pack writes dist/bimri-hook.mcpb for `make mcpb` (package mcpb).
+// Command pack writes dist/bimri-hook.mcpb for `make mcpb` (package mcpb),
+// from the servers `make release` built into dist/build.
 //
-//	go run ./internal/mcpb/pack -version 0.1.0 -bin dist/mcpb -out dist/bimri-hook.mcpb
+//	go run ./internal/mcpb/pack -version 0.1.0 -build dist/build -out dist/bimri-hook.mcpb
 package main
 
 import (
@@ -14,26 +15,26 @@ import (
 
 func main() {
 	version := flag.String("version", "", "the release's version")
-	bin := flag.String("bin", "", "the folder holding bimri-hook-mcp for each target")
+	build := flag.String("build", "", "the release's build folder, holding <os>-<arch>/bimri-hook-mcp for each target")
 	out := flag.String("out", "", "the bundle to write")
 	flag.Parse()
-	if err := pack(*version, *bin, *out); err != nil {
+	if err := pack(*version, *build, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "mcpb:", err)
 		os.Exit(1)
 	}
 	fmt.Println("make mcpb: wrote", *out)
 }
 
-func pack(version, bin, out string) error {
-	if version == "" || bin == "" || out == "" {
-		return fmt.Errorf("-version, -bin and -out are all needed")
+func pack(version, build, out string) error {
+	if version == "" || build == "" || out == "" {
+		return fmt.Errorf("-version, -build and -out are all needed")
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(out), ".mcpb-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if err := mcpb.Write(tmp, version, bin); err != nil {
+	if err := mcpb.Write(tmp, version, build); err != nil {
 		tmp.Close()
 		return err
 	}
