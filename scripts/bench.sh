@@ -9,14 +9,18 @@
 #   BENCH_DIR=/dev/shm bash scripts/bench.sh   # workspace on tmpfs: no fsync cost
 #   RUNS=10 GAP=3s bash scripts/bench.sh     # a pause before each run, as between real hooks
 #   VERSUS="abc123 def456" RUNS=40 bash scripts/bench.sh  # this tree, then each revision against the one before
+#   VERSUS="abc123 / def456" RUNS=40 bash scripts/bench.sh  # a "/" starts again: each against this tree
 #   ONLY='steady|SessionEnd' bash scripts/bench.sh       # only the commands matching (benchrun -only)
+#   BAR=1 bash scripts/bench.sh   # make latency: the go floor, steady SessionStart, SessionEnd, against the bar
 #
 # VERSUS names git revisions: each is built as this tree is, and runs
 # every hook command beside this tree's build in the same interleaved
 # loop; a last table compares each with the build before it (the first
 # with this tree's), so a list of revisions one change apart measures
-# each change. Only the whole-process timings are run then (the rest
-# describes one build).
+# each change. A "/" in the list starts a new chain, compared with this
+# tree's build again: "a / b / c" measures three variants of this tree.
+# Only the whole-process timings are run then (the rest describes one
+# build).
 #
 # The full file comes from bench/genfull (Tier 1, 2 and 3 near
 # their claude-code budgets, ~6,000 tokens, plus a four-month archive),
@@ -35,6 +39,14 @@ BENCH_DIR=${BENCH_DIR:-}
 GAP=${GAP:-0s}
 VERSUS=${VERSUS:-}
 ONLY=${ONLY:-}
+BAR=${BAR:-}
+bar=
+if [ -n "$BAR" ]; then
+	# The latency bar (TEAM.md): the two hooks it names and the floor
+	# they are measured against, nothing else, so the run is short.
+	ONLY='^(go floor|SessionStart steady|SessionEnd)$'
+	bar=-bar
+fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -43,11 +55,15 @@ trap 'rm -rf "$work"' EXIT
 "$GO" build -trimpath -tags urfave_cli_no_docs -ldflags '-s -w' -o "$work/bimri-hook" ./cmd/bimri-hook
 versus=
 for rev in $VERSUS; do
+	if [ "$rev" = / ]; then
+		versus="$versus;"
+		continue
+	fi
 	src="$work/src-$rev"
 	mkdir -p "$src"
 	git archive "$rev" | tar -x -C "$src"
 	(cd "$src" && "$GO" build -trimpath -tags urfave_cli_no_docs -ldflags '-s -w' -o "$work/bimri-hook-$rev" ./cmd/bimri-hook)
-	versus="${versus:+$versus,}$rev=$work/bimri-hook-$rev"
+	case "$versus" in "" | *";") versus="$versus$rev=$work/bimri-hook-$rev" ;; *) versus="$versus,$rev=$work/bimri-hook-$rev" ;; esac
 done
 "$GO" build -trimpath -ldflags '-s -w' -tags bench -o "$work/gofloor" ./bench/gofloor
 "$GO" build -trimpath -tags bench,urfave_cli_no_docs -ldflags '-s -w' -o "$work/golinked" ./bench/golinked
@@ -62,8 +78,8 @@ done
 	echo "bimri-hook benchmarks: $(date -u +%Y-%m-%d), $("$GO" env GOVERSION), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	echo
 	echo "== Whole process: hook on a full memory file, side by side with cat"
-	"$work/benchrun" -bin "$work/bimri-hook" -full "$work/full" -big "$work/big" -recall "$work/recall" -floor "$work/gofloor" -linked "$work/golinked" -runs "$RUNS" -gap "$GAP" -dir "$BENCH_DIR" -only "$ONLY" -versus "$versus"
-	if [ -n "$VERSUS" ]; then
+	"$work/benchrun" -bin "$work/bimri-hook" -full "$work/full" -big "$work/big" -recall "$work/recall" -floor "$work/gofloor" -linked "$work/golinked" -runs "$RUNS" -gap "$GAP" -dir "$BENCH_DIR" -only "$ONLY" -versus "$versus" $bar
+	if [ -n "$VERSUS" ] || [ -n "$BAR" ]; then
 		exit 0
 	fi
 	echo

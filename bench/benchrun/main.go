@@ -44,9 +44,10 @@
 // in the same loop, each right after the build before it in the list
 // (the order of each round reversed from the last, so no build always
 // runs first), and a last table compares each build with the one before
-// it (the first with -bin): an alternated comparison of builds in one
-// run, as `VERSUS=rev make bench` does. A list of builds, each one
-// change after the last, measures each change.
+// it (the first with -bin, and the first after each ";"): an alternated
+// comparison of builds in one run, as `VERSUS=rev make bench` does. A
+// list of builds, each one change after the last, measures each change;
+// chains of one measure variants of -bin.
 //
 // To add a case, add a bench to the list in run: a name, its workspace
 // and the hook input.
@@ -163,7 +164,8 @@ func run() error {
 	floor := flag.String("floor", "", "a Go program that only prints a line (bench/gofloor; optional): the start-up of any Go process")
 	linked := flag.String("linked", "", "a Go program that links every package bimri-hook imports and only prints a line (bench/golinked; optional): the binary's start-up before any work")
 	parent := flag.String("dir", "", "folder to make the workspaces in (default: the temp folder); its filesystem sets the cost of fsync")
-	versus := flag.String("versus", "", "other builds of bimri-hook, name=path[,name=path...]: each runs every hook command beside -bin, in the same loop, and a table compares each with the build before it in the list (the first with -bin)")
+	versus := flag.String("versus", "", "other builds of bimri-hook, name=path[,name=path...][;name=path...]: each runs every hook command beside -bin, in the same loop, and a table compares each with the build before it in the list (the first of each ;-separated chain with -bin)")
+	bar := flag.Bool("bar", false, "check the latency bar (TEAM.md): SessionStart steady within 2.6x and SessionEnd within 3.6x of the go floor (needs -floor); exit 1 if either is over")
 	gap := flag.Duration("gap", 0, "pause before each timed run, outside the timing (e.g. 3s: memory a run frees is then no longer warm, as between real hooks; see -help's package comment)")
 	flag.Parse()
 	if *full == "" {
@@ -370,28 +372,38 @@ func run() error {
 	}
 
 	report(os.Stdout, benches, first, *big != "", *runs, *gap, rssBy, work)
+	if *bar {
+		return reportBar(os.Stdout, benches)
+	}
 	return nil
 }
 
 // withVersus adds, right after each command -bin runs, the same command
 // run by each build versus names (name=path, comma-separated), in order,
-// each based on the one before.
+// each based on the one before. A ";" starts a new chain, based on -bin
+// again: "a=x,b=y;c=z" compares a with -bin, b with a and c with -bin,
+// so one run measures both a list of changes and variants of this tree.
 func withVersus(benches []*bench, bin, versus string) ([]*bench, error) {
 	if versus == "" {
 		return benches, nil
 	}
-	type build struct{ name, path string }
+	type build struct {
+		name, path string
+		chain      bool // the first of a chain: based on -bin
+	}
 	var builds []build
-	for _, v := range strings.Split(versus, ",") {
-		name, path, ok := strings.Cut(v, "=")
-		if !ok || name == "" || path == "" {
-			return nil, fmt.Errorf("-versus: %q is not name=path", v)
+	for _, chain := range strings.Split(versus, ";") {
+		for i, v := range strings.Split(chain, ",") {
+			name, path, ok := strings.Cut(v, "=")
+			if !ok || name == "" || path == "" {
+				return nil, fmt.Errorf("-versus: %q is not name=path", v)
+			}
+			abs, err := filepath.Abs(path)
+			if err != nil {
+				return nil, err
+			}
+			builds = append(builds, build{name, abs, i == 0})
 		}
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			return nil, err
-		}
-		builds = append(builds, build{name, abs})
 	}
 	var out []*bench
 	for _, b := range benches {
@@ -401,6 +413,9 @@ func withVersus(benches []*bench, bin, versus string) ([]*bench, error) {
 		}
 		prev := b
 		for _, v := range builds {
+			if v.chain {
+				prev = b
+			}
 			other := *b
 			other.name = b.name + " @" + v.name
 			other.args = append([]string{v.path}, b.args[1:]...)
@@ -595,6 +610,54 @@ func reportVersus(w io.Writer, benches []*bench) {
 		}
 		fmt.Fprintf(w, "%-34s %9s %9s %6.3fx %6.3fx %9s %9s %6.3fx\n", b.name, ms(wall), ms(baseWall), float64(wall)/float64(baseWall), median(paired), ms(cpu), ms(baseCPU), float64(cpu)/float64(baseCPU))
 	}
+}
+
+// latencyBar is the most each hook may take, as a multiple of the go
+// floor (a Go program that only prints a line) in the same run: the bar
+// the simplification issue set, which every dependency and feature is
+// held to (TEAM.md).
+var latencyBar = []struct {
+	name string
+	max  float64
+}{
+	{"SessionStart steady", 2.6},
+	{"SessionEnd", 3.6},
+}
+
+// reportBar prints each hook of latencyBar against the go floor of the
+// same run and returns an error if one is over its bar.
+func reportBar(w io.Writer, benches []*bench) error {
+	find := func(name string) *bench {
+		for _, b := range benches {
+			if b.name == name {
+				return b
+			}
+		}
+		return nil
+	}
+	floor := find("go floor")
+	if floor == nil {
+		return errors.New("-bar needs -floor and the go floor among the commands")
+	}
+	fmt.Fprintf(w, "\nthe latency bar: each hook's median against the go floor's (%s), same run:\n", ms(median(floor.times)))
+	var over []string
+	for _, l := range latencyBar {
+		b := find(l.name)
+		if b == nil {
+			return fmt.Errorf("-bar: %q was not run (see -only)", l.name)
+		}
+		ratio := float64(median(b.times)) / float64(median(floor.times))
+		verdict := "within"
+		if ratio > l.max {
+			verdict = "OVER"
+			over = append(over, l.name)
+		}
+		fmt.Fprintf(w, "%-22s %9s %6.2fx the floor (bar %.1fx): %s\n", l.name, ms(median(b.times)), ratio, l.max, verdict)
+	}
+	if len(over) > 0 {
+		return fmt.Errorf("over the latency bar: %s", strings.Join(over, ", "))
+	}
+	return nil
 }
 
 // faultPages is how many fresh pages "go floor touching" writes to.
