@@ -19,51 +19,7 @@ type Tokens struct {
 // section's cost is the sum of its blocks' costs and the budget check can
 // drop blocks without rendering the file again.
 func lineTokens(s string) int {
-	return (runeCount(s) + 3) / 4
-}
-
-// runeCount is utf8.RuneCountInString, eight ASCII bytes at a time
-// until the first byte that is not ASCII: the budget counts every
-// entry's text several times a pass.
-func runeCount(s string) int {
-	i := asciiPrefix(s)
-	return i + utf8.RuneCountInString(s[i:])
-}
-
-// asciiPrefix is the length of the run of ASCII bytes s starts with,
-// read a word at a time.
-func asciiPrefix(s string) int {
-	const highs = 0x8080808080808080
-	i := 0
-	// Sixteen bytes a turn while both words are ASCII, then eight: the
-	// loop's own work is most of a turn's.
-	for rest := s; len(rest) >= 16; rest = rest[16:] {
-		if (word(rest)|word(rest[8:]))&highs != 0 {
-			break
-		}
-		i += 16
-	}
-	for rest := s[i:]; len(rest) >= 8; rest = rest[8:] {
-		// Indexing rest, whose length the loop checked, rather than s at
-		// i+k: the compiler then drops the eight bounds checks and loads
-		// the word at once (four times fewer instructions a word).
-		if word(rest)&highs != 0 {
-			break
-		}
-		i += 8
-	}
-	for i < len(s) && s[i] < utf8.RuneSelf {
-		i++
-	}
-	return i
-}
-
-// word is the first eight bytes of s as a little-endian word; s must be
-// at least eight bytes long.
-func word(s string) uint64 {
-	s = s[:8]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	return (utf8.RuneCountInString(s) + 3) / 4
 }
 
 // estimateText applies the estimate to any text.
@@ -78,7 +34,11 @@ func estimateText(s string) int {
 func blockTokens(b Block) int {
 	switch {
 	case b.Entry != nil:
-		return (entryLineRunes(b.Entry)+3)/4 + lineTokens(b.Entry.Text)
+		// The tag line is appended to a buffer on the stack, not built as
+		// a string: the budget measures every entry of the file, and the
+		// strings of a 10,000-entry file cost some 90 page faults.
+		var line [160]byte
+		return (utf8.RuneCount(appendEntryLine(line[:0], b.Entry))+3)/4 + lineTokens(b.Entry.Text)
 	case b.Pattern != nil:
 		return lineTokens(patternLine(b.Pattern)) + lineTokens(b.Pattern.Text)
 	case b.Note != nil:

@@ -57,16 +57,6 @@ func (v View) mark(id string) string {
 
 // Length counts s as Claude Code does: UTF-16 code units.
 func Length(s string) int {
-	// ASCII, most of any view, is one unit a byte: only the rest is
-	// decoded.
-	i := asciiPrefix(s)
-	if i == len(s) {
-		return i
-	}
-	return i + length16(s[i:])
-}
-
-func length16(s string) int {
 	n := 0
 	for _, r := range s {
 		// Ranging over a string yields U+FFFD for invalid bytes, so RuneLen

@@ -330,17 +330,13 @@
 // A hook is a short process, so at 10,000 entries the memory it touches
 // costs as much as the work: every new page is a fault. Hence a
 // transaction's pass runs on the transaction's own File (Maintain itself
-// copies). What a hook does for every entry of a big file has a shortcut
-// where one measured more than 5% of the hook's time
-// (docs/performance.md), each tested against the general path
-// (fastpath_internal_test.go, canonical_internal_test.go,
-// entryline_internal_test.go): a tag line as Render writes it is read in
-// one pass over its bytes (canonicalReader, with tag lists cut from one
-// block), a plain summary is judged unchanged by neutralize eight bytes
-// at a time (plainLine), the budget and the view count characters eight
-// ASCII bytes at a time (runeCount, Length), a tag line's length is
-// counted without building it (entryLineRunes), and a date in UTC has
-// its day found without the calendar (civilUnix).
+// copies). A shortcut for what a hook does for every entry stays only
+// where removing it measured more than 5% of a hook's time
+// (docs/performance.md), and is tested against the general path
+// (canonical_internal_test.go): a tag line as Render writes it is read
+// in one pass over its bytes (canonicalReader, with tag lists cut from
+// one block). Counting characters, finding a date's day and judging a
+// summary plain are the plain loops and the standard library.
 //
 // Render writes into one buffer sized for the file from lengths alone;
 // the Store does not hold the new file whole at all: renderTo hands it

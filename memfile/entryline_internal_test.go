@@ -5,51 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 )
-
-// entryLineRunes counts EntryLine's characters without building it; the
-// two must agree on every entry, or the budget drifts from the file.
-func TestEntryLineRunes(t *testing.T) {
-	day := time.Date(2026, 3, 7, 0, 0, 0, 0, time.UTC)
-	entries := []*Entry{
-		{ID: "ab12cd34", Importance: 4, Date: day, Tags: []string{"db", "go"}, Weight: 375, HasWeight: true},
-		{ID: "x", Importance: 1},
-		{ID: "n-2", Importance: 5, Date: day, Tags: []string{"ünï", "ß"}},
-		{ID: "ïd", Importance: -3, Weight: -42, HasWeight: true},
-		{ID: "big", Importance: 12, Date: time.Date(12026, 1, 2, 0, 0, 0, 0, time.UTC), Weight: 123456, HasWeight: true},
-		{ID: "bc", Importance: 2, Date: time.Date(-5, 1, 2, 0, 0, 0, 0, time.UTC), Tags: []string{}},
-		// Bytes that are not UTF-8, after ASCII and at the start.
-		{ID: "ab\xffé", Importance: 3, Tags: []string{"a\xff", "\xc3é", "é\xc3"}},
-	}
-	// The edges of four-digit years, in UTC and in zones either side,
-	// and weights where the count of digits changes.
-	east, west := time.FixedZone("east", 14*3600), time.FixedZone("west", -12*3600)
-	for _, d := range []time.Time{
-		time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(-1, 12, 31, 23, 59, 59, 0, time.UTC),
-		time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC), time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
-		time.Date(0, 1, 1, 1, 0, 0, 0, east), time.Date(9999, 12, 31, 23, 0, 0, 0, west),
-		time.Date(10000, 1, 1, 0, 0, 0, 0, east), time.Date(-1, 12, 31, 23, 0, 0, 0, west),
-	} {
-		entries = append(entries, &Entry{ID: "d", Importance: 3, Date: d})
-	}
-	for _, w := range []Weight{0, 4, 5, 94, 95, 99, 994, 995, 999, 9994, 9995, 99995, -4, -5, -6, -95, -96} {
-		entries = append(entries, &Entry{ID: "w", Importance: 10, Weight: w, HasWeight: true})
-	}
-	for _, parsed := range parsedTestdata(t) {
-		for tier := 1; tier <= 3; tier++ {
-			entries = append(entries, parsed.f.Entries(tier)...)
-		}
-	}
-	if len(entries) < 20 {
-		t.Fatalf("only %d entries to check", len(entries))
-	}
-	for _, e := range entries {
-		if got, want := entryLineRunes(e), utf8.RuneCountInString(EntryLine(e)); got != want {
-			t.Errorf("entryLineRunes = %d, EntryLine has %d characters: %q", got, want, EntryLine(e))
-		}
-	}
-}
 
 // renderSize sizes Render's buffer; it must not fall short for files as
 // a pass writes them, or Render grows (and copies) it.

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // currentVersion is the protocol version new headers carry.
@@ -250,50 +249,6 @@ func appendEntryLine(dst []byte, e *Entry) []byte {
 	dst = append(dst, " [ID:"...)
 	dst = append(dst, e.ID...)
 	return append(dst, ']')
-}
-
-// entryLineRunes is utf8.RuneCountInString(entryLine(e)) without
-// building the line: the budget measures every entry, several times a
-// pass. TestEntryLineRunes keeps the two equal.
-func entryLineRunes(e *Entry) int {
-	var num [24]byte
-	n := len("[IMPORTANCE:") + len("] [TAGS:") + len("]") + len(" [ID:") + shortRunes(e.ID) + len("]")
-	if e.Importance >= 0 && e.Importance <= 9 {
-		n++ // one digit, as every valid importance is
-	} else {
-		n += len(strconv.AppendInt(num[:0], int64(e.Importance), 10))
-	}
-	if !e.Date.IsZero() {
-		n += len("] [TIMESTAMP:")
-		if fourDigitYear(e.Date) {
-			n += len(dateLayout)
-		} else {
-			var date [len(dateLayout) + 16]byte
-			n += utf8.RuneCount(e.Date.AppendFormat(date[:0], dateLayout))
-		}
-	}
-	for i, t := range e.Tags {
-		if i > 0 {
-			n++
-		}
-		n += shortRunes(t)
-	}
-	if e.HasWeight {
-		n += len(" [WEIGHT:") + weightLen(e.Weight) + len("]")
-	}
-	return n
-}
-
-// shortRunes is utf8.RuneCountInString for a short string such as a tag
-// or an ID, nearly always ASCII: a plain loop, which costs less than the
-// general count's setup.
-func shortRunes(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return i + utf8.RuneCountInString(s[i:])
-		}
-	}
-	return len(s)
 }
 
 // fourDigitYear says whether t's year is 0 to 9999, which YYYY-MM-DD

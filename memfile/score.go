@@ -77,21 +77,8 @@ func daysBefore(date time.Time, today int64) int {
 	return int((today - civilUnix(date)) / (24 * 60 * 60))
 }
 
-// civilUnix is civil(t).Unix(). A time in UTC, as every date read from a
-// file is, needs no calendar: its day starts at a multiple of 86,400
-// seconds. The pass asks this of every entry several times.
-func civilUnix(t time.Time) int64 {
-	if t.Location() != time.UTC {
-		return civil(t).Unix()
-	}
-	const day = 24 * 60 * 60
-	u := t.Unix()
-	r := u % day
-	if r < 0 {
-		r += day
-	}
-	return u - r
-}
+// civilUnix is the Unix time of t's calendar date.
+func civilUnix(t time.Time) int64 { return civil(t).Unix() }
 
 // civil drops everything but the calendar date, so day arithmetic never
 // meets a daylight-saving hour.

@@ -103,11 +103,7 @@ func plainLine(s string) bool {
 	if s == "" || s[0] == ' ' || s[0] == '#' || s[len(s)-1] == ' ' {
 		return false
 	}
-	// Eight bytes at a time while they are plain (every summary of a
-	// file goes through here); the first word that may not be is judged
-	// byte by byte below, from its start.
-	i := plainWords(s)
-	for ; i < len(s); i++ {
+	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c < 0x20 || c >= 0x7f || c == '[' || c == '<' || c == '>':
 			return false
@@ -116,37 +112,6 @@ func plainLine(s string) bool {
 		}
 	}
 	return true
-}
-
-// plainWords is the length of the run of eight-byte words s starts
-// with that are printable ASCII with no '[', '<' or '>' and no two
-// spaces in a row, the last space of a word included. Each test is done
-// on every byte of the word at once, on its low seven bits x (the high
-// bit is tested on its own): x + k < 0x80, so no sum carries into the
-// next byte, and the sum's high bit says exactly whether x >= 0x80 - k.
-// So x + 0x60 has it unless x < 0x20, and (x ^ c) + 0x7f unless x == c.
-func plainWords(s string) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for rest := s; len(rest) >= 8; rest, i = rest[8:], i+8 {
-		// rest, not s[i:]: no bounds checks (see asciiPrefix).
-		w := word(rest)
-		x := w &^ highs
-		ok := ^w & // ASCII
-			(x + 0x60*ones) & // not a control below ' '
-			((x ^ 0x7f*ones) + 0x7f*ones) & // not DEL
-			((x ^ '['*ones) + 0x7f*ones) &
-			(((x | 0x02*ones) ^ '>'*ones) + 0x7f*ones) // neither '<' (0x3c) nor '>' (0x3e)
-		if ok&highs != highs {
-			break
-		}
-		// The spaces, exactly, the same way.
-		spaces := ^((x ^ ' '*ones) + 0x7f*ones) & highs
-		if spaces&(spaces>>8) != 0 || (spaces>>63 != 0 && len(rest) > 8 && rest[8] == ' ') {
-			break
-		}
-	}
-	return i
 }
 
 // neutralizeBody neutralises each line of a body read from a file and
@@ -266,16 +231,9 @@ func uniqueID(prefix, id string, taken map[string]bool) string {
 
 const dateLayout = "2006-01-02"
 
-// appendDate is date.AppendFormat(dst, dateLayout), written directly for
-// the years a memory holds: the general formatter costs several hundred
-// instructions a date, and Render writes one for every entry.
+// appendDate appends date as a file writes it, YYYY-MM-DD.
 func appendDate(dst []byte, date time.Time) []byte {
-	y, m, d := date.Date()
-	if y < 0 || y > 9999 {
-		return date.AppendFormat(dst, dateLayout)
-	}
-	return append(dst, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-',
-		byte('0'+m/10), byte('0'+m%10), '-', byte('0'+d/10), byte('0'+d%10))
+	return date.AppendFormat(dst, dateLayout)
 }
 
 // dateLayouts are the other ways models write a date: month and day
