@@ -72,6 +72,21 @@ func consolidateCommand(env Env, ids []string, summary string) string {
 	return agentCommand(env, "--replaces "+list+` -- "`+summary+`"`)
 }
 
+// supersedeCommand records text as superseding the entries ids (or
+// "ID" for the model to fill in); "" where the route has no such call.
+func supersedeCommand(env Env, ids []string, text string) string {
+	if env.Tools.On {
+		// The MCP remember tool takes "supersedes" once mcpserver has
+		// the field (internal/record has it); until then it is not taught.
+		return ""
+	}
+	list := "ID"
+	if ids != nil {
+		list = strings.Join(ids, ",")
+	}
+	return agentCommand(env, "--supersedes "+list+` -- "`+text+`"`)
+}
+
 // promoteCommand moves entry id to Tier 1.
 func promoteCommand(env Env, id string) string {
 	if env.Tools.On {
@@ -174,9 +189,19 @@ Importance, by example:
 - 2 minor, short-lived: "Fixed a typo in the config loader."
 - 1 transient: "Ran lint pass, no issues."
 When in doubt, record it: low-importance entries fade on their own. Skip what Claude Code's auto memory already keeps (build commands, file paths). Never record secrets. Do not edit bimri.md by hand.
-- Forget an entry that is wrong or outdated: ` + forgetCommand(env, "") + `
+` + supersedeLine(env) + `- Forget an entry that is wrong or outdated: ` + forgetCommand(env, "") + `
 - Consolidate entries that tell one story into one summary: ` + consolidateCommand(env, nil, "Summary.") + `
 - Write a pattern, a habit or rule seen across entries: ` + patternCommand(env, []string{"tag1"}, "The insight.")
+}
+
+// supersedeLine teaches supersession, with its newline; "" where the
+// route has no such call.
+func supersedeLine(env Env) string {
+	c := supersedeCommand(env, nil, "What holds now.")
+	if c == "" {
+		return ""
+	}
+	return "- When an entry replaces an older one (a choice reversed, a deadline moved), record it as superseding it; the old one goes to the archive, marked: " + c + "\n"
 }
 
 // callWord is what the agent is told to make: a command or a tool call.
@@ -472,7 +497,15 @@ func recalledLine(it recall.Item, sessions int, foreign bool) string {
 		b.WriteString(it.ArchivedOn.Format(time.DateOnly))
 		b.WriteString(": ")
 		b.WriteString(memfile.Inert(it.Reason))
-		if sessions >= recall.KeepAfter {
+		superseded := strings.HasPrefix(it.Reason, memfile.SupersededPrefix)
+		if superseded {
+			b.WriteString(", so it no longer holds")
+			if it.Current != "" {
+				b.WriteString("; what holds now: ")
+				b.WriteString(memfile.Inert(it.Current))
+			}
+		}
+		if sessions >= recall.KeepAfter && !superseded {
 			b.WriteString("; recalled in ")
 			b.WriteString(strconv.Itoa(sessions))
 			b.WriteString(" sessions, worth reviving")

@@ -3,12 +3,15 @@ package hooks
 import (
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/privacy"
 )
 
 // minRecallPrompt is the shortest prompt recall looks at: "ok", "yes",
@@ -92,6 +95,7 @@ func recallPrompt(env Env, in Input) Output {
 		if hits[i].Item.ArchivedOn.IsZero() { // the index's items are clean already
 			hits[i].Item = hits[i].Item.Cleaned()
 		}
+		hits[i].Item.Current = currentOf(f, hits[i].Item)
 	}
 	recordedElsewhere := env.Store.Foreign()
 	foreign := func(it recall.Item) bool {
@@ -123,4 +127,20 @@ func recallPrompt(env Env, in Input) Output {
 		return Output{}
 	}
 	return additionalContext(event.UserPromptSubmit, recallContext(env, picked, recalls, foreign))
+}
+
+// currentOf is, for an item archived as superseded by an entry still in
+// f, that entry as recall words it (date, importance, text, ID); "" for
+// any other item, or when the newer entry left the file too (its ID is
+// in the reason, and search finds it).
+func currentOf(f *memfile.File, it recall.Item) string {
+	id, ok := strings.CutPrefix(it.Reason, memfile.SupersededPrefix)
+	if !ok || it.ArchivedOn.IsZero() {
+		return ""
+	}
+	e, _ := f.Find(strings.TrimSpace(id))
+	if e == nil {
+		return ""
+	}
+	return e.Date.Format(time.DateOnly) + " imp " + strconv.Itoa(e.Importance) + ": " + privacy.Clean(e.Text) + " (id " + e.ID + ", in bimri.md)"
 }

@@ -28,7 +28,14 @@ func recalledLineFmt(it recall.Item, sessions int) string {
 		b.WriteString("in bimri.md, left out of the session-start view for space)")
 	default:
 		fmt.Fprintf(&b, "archived %s: %s", it.ArchivedOn.Format(time.DateOnly), it.Reason)
-		if sessions >= recall.KeepAfter {
+		superseded := strings.HasPrefix(it.Reason, "superseded by ")
+		if superseded {
+			b.WriteString(", so it no longer holds")
+			if it.Current != "" {
+				fmt.Fprintf(&b, "; what holds now: %s", it.Current)
+			}
+		}
+		if sessions >= recall.KeepAfter && !superseded {
 			fmt.Fprintf(&b, "; recalled in %d sessions, worth reviving", sessions)
 		}
 		b.WriteString(")")
@@ -43,6 +50,9 @@ func TestRecalledLineAsFmt(t *testing.T) {
 		{ID: "p1", Pattern: true, Date: day, Tags: []string{"flaky-tests"}, Text: "Tag flaky-tests recurs."},
 		{ID: "e1", Date: day, Importance: 0, Text: "No tags, in the file, caf\u00e9 %d %s."},
 		{ID: "a1", Pattern: true, Text: "Archived pattern", ArchivedOn: day, Reason: ""},
+		{ID: "s1", Date: day, Importance: 5, Text: "Chose Redis for sessions.", ArchivedOn: day, Reason: "superseded by 9a9a9a9a",
+			Current: "2026-04-01 imp 5: Sessions live in Postgres. (id 9a9a9a9a, in bimri.md)"},
+		{ID: "s2", Date: day, Importance: 5, Text: "Chose Redis for sessions.", ArchivedOn: day, Reason: "superseded by 9a9a9a9a"},
 	} {
 		for _, sessions := range []int{0, 1, recall.KeepAfter, 7} {
 			if got, want := recalledLine(it, sessions, false), recalledLineFmt(it, sessions); got != want {

@@ -43,17 +43,32 @@ type View struct {
 	// git (a clone, a pull, a merge) or an edit. The view marks them, so
 	// the model can tell its own records from what others wrote.
 	Foreign func(id string) bool
+
+	// successors maps a lasting entry that a newer one looks like it
+	// supersedes to that entry's ID (likelySuccessors): the view marks it.
+	successors map[string]string
 }
 
 // foreignMark follows the tags of an entry or pattern View.Foreign names.
 const foreignMark = " " + ForeignMark
 
 func (v View) mark(id string) string {
+	m := ""
 	if v.Foreign != nil && v.Foreign(id) {
-		return foreignMark
+		m = foreignMark
 	}
-	return ""
+	if n, ok := v.successors[id]; ok {
+		m += " " + PossiblySupersededMark + n + ")"
+	}
+	return m
 }
+
+// PossiblySupersededMark starts the mark, after its tags, of a lasting
+// entry that a newer one (whose ID follows) looks like it supersedes
+// (likelySuccessors). The agent was asked once, at record time; the mark
+// stays until the older entry leaves (remember --supersedes, forget), or
+// the newer one is no longer among the newest lasting entries.
+const PossiblySupersededMark = "(possibly superseded by "
 
 // Length counts s as Claude Code does: UTF-16 code units.
 func Length(s string) int {
@@ -151,6 +166,7 @@ var groupRooms = [groupCount]groupRoom{
 // order they go in, each group's lines in its own order. What is left
 // out for room is decided by layOut.
 func chooseGroups(f *File, v View) []viewGroup {
+	v.successors = likelySuccessors(f)
 	groups := make([]viewGroup, groupCount)
 	for i := range groups {
 		groups[i].kind = i

@@ -373,7 +373,7 @@ func TestContextViewLastingFirst(t *testing.T) {
 	is := is.New(t)
 	var t1, t2 strings.Builder
 	for i := range 60 {
-		t1.WriteString(fxEntry(5, fxAgo(100), "core", fmt.Sprintf("Core fact %02d: %s.", i, strings.Repeat("y ", 70))))
+		t1.WriteString(fxEntry(5, fxAgo(100), fmt.Sprintf("core%02d", i), fmt.Sprintf("Core fact %02d: %s.", i, strings.Repeat("y ", 70))))
 	}
 	for i := range 10 {
 		t2.WriteString(fxEntry(5, fxAgo(20+i), "money", fmt.Sprintf("Decision %d: amounts are integer cents.", i)))

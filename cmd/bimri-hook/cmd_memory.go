@@ -9,6 +9,7 @@ import (
 	"github.com/bimri/bimri-hook/internal/record"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/wiring"
 	"github.com/urfave/cli/v2"
 )
 
@@ -18,6 +19,7 @@ func (a *app) rememberCommand() *cli.Command {
 		Usage: "record one memory entry; consolidate entries, promote one, or write a pattern",
 		UsageText: `bimri-hook remember [--importance 1-5] [--tags a,b] [--tier 1|2] [--global] "One-line summary."
 bimri-hook remember --replaces ID,ID,... [--tags a,b] -- "One summary of those entries."
+bimri-hook remember --supersedes ID[,ID] [--importance 1-5] [--tags a,b] -- "What holds now."
 bimri-hook remember --promote ID
 bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show."`,
 		Flags: []cli.Flag{
@@ -25,6 +27,7 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			&cli.StringFlag{Name: "tags", Usage: "comma-separated tags"},
 			&cli.StringFlag{Name: "tier", Value: "2", Usage: "1 (core, importance 4-5, never decays), 2 (active context) or 3 (a pattern: a sentence about the entries with --tags)"},
 			&cli.StringFlag{Name: "replaces", Usage: "comma-separated entry IDs the summary replaces (they go to the archive)"},
+			&cli.StringFlag{Name: "supersedes", Usage: "comma-separated entry IDs the new entry overrides (they go to the archive as superseded by it; it takes their importance, tags and tier unless given)"},
 			&cli.StringFlag{Name: "promote", Usage: "move this Tier 2 entry (importance 4-5) to Tier 1"},
 			&cli.BoolFlag{Name: "global", Usage: "record in the user's memory across workspaces (~/.claude/bimri-global.md)"},
 		},
@@ -32,6 +35,9 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			r := record.Request{Text: strings.Join(c.Args().Slice(), " "), Tags: c.String("tags"), Promote: c.String("promote")}
 			if c.IsSet("replaces") {
 				r.Replaces = []string{c.String("replaces")}
+			}
+			if c.IsSet("supersedes") {
+				r.Supersedes = []string{c.String("supersedes")}
 			}
 			var err error
 			if c.IsSet("importance") {
@@ -52,7 +58,7 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			if err != nil {
 				return err
 			}
-			done, err := record.Remember(store, ws.now, ws.config.Memory, r, record.CLINames)
+			done, err := record.Remember(store, ws.now, ws.config.Memory, r, rememberNames(store, c.Bool("global")))
 			if err != nil {
 				return err
 			}
@@ -60,6 +66,22 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			return nil
 		},
 	}
+}
+
+// rememberNames are record.CLINames with the exact command that records
+// an entry again as superseding older ones in store: this binary, as
+// the hooks name it (so the permission rule and the plugin's approval
+// allow it), and the workspace.
+func rememberNames(store *memfile.Store, global bool) record.Names {
+	n := record.CLINames
+	prefix := wiring.Command{Binary: workspace.Binary()}.Remember()
+	if global {
+		prefix += " --global"
+	} else {
+		prefix += " --dir " + wiring.ShellWord(store.Root())
+	}
+	n.Supersede = func(ids []string, text string) string { return record.SupersedeCommand(prefix, ids, text) }
+	return n
 }
 
 // wholeNumber parses a flag that must be a whole number in a range, with

@@ -30,6 +30,10 @@ type Item struct {
 	Text       string
 	ArchivedOn time.Time // zero unless it is in the archive
 	Reason     string    // why it was archived
+	// Current, for an entry superseded by a newer one still in the
+	// file, is that entry's line of text: recall names what holds now
+	// beside what no longer does. Set by the caller, never indexed.
+	Current string
 }
 
 // FromEntry is a Tier 2 entry still in bimri.md, without its <private>

@@ -15,6 +15,7 @@ import (
 	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/privacy"
+	"github.com/bimri/bimri-hook/wiring"
 )
 
 // AgentLockWait is how long a change the agent asks for waits for the
@@ -37,8 +38,10 @@ type Request struct {
 	Replaces []string
 	// Promote, for a promotion: the Tier 2 entry to move to Tier 1.
 	Promote string
-	// A supersession form (the entries a new decision overrides) belongs
-	// here beside Replaces when memfile gains it.
+	// Supersedes, for a supersession: the entries the new one overrides
+	// (an older decision, a deadline moved); they go to the archive as
+	// "superseded by" it.
+	Supersedes []string
 }
 
 // Form is which of remember's forms a Request is.
@@ -50,6 +53,7 @@ const (
 	formPromote                 // move a Tier 2 entry to Tier 1
 	FormPattern                 // write a pattern's sentence (Tier 3)
 	formRevive                  // not remember's: an archived entry brought back (Revive)
+	formSupersede               // record one entry that overrides older ones
 )
 
 // Names word the errors of one route: the CLI names flags and shows
@@ -58,6 +62,10 @@ type Names struct {
 	Field   func(name string) string // a field: --importance, or "importance"
 	Form    func(name string) string // a form: remember --replaces, or remember with "replaces"
 	Example func(f Form) string      // a whole call of that form
+	// Supersede is the whole call that records text again as
+	// superseding the entries ids: what the agent is asked to run when
+	// a new entry looks like it overrides older ones.
+	Supersede func(ids []string, text string) string
 }
 
 // CLINames word the errors of `bimri-hook remember`.
@@ -70,9 +78,20 @@ var CLINames = Names{
 			return `bimri-hook remember --replaces 3f9a1c2b,77e0d4a1 -- "Login: sessions in Postgres, tests added."`
 		case FormPattern:
 			return `bimri-hook remember --tier 3 --tags testing -- "The user asks for a regression test with every bug fix."`
+		case formSupersede:
+			return `bimri-hook remember --supersedes 3f9a1c2b -- "Removed Redis: sessions now live in a Postgres table."`
 		}
 		return `bimri-hook remember "Chose SQLite for storage."`
 	},
+	Supersede: func(ids []string, text string) string {
+		return SupersedeCommand("bimri-hook remember", ids, text)
+	},
+}
+
+// SupersedeCommand is the command line, after remember (the binary, its
+// subcommand and any --dir), that records text as superseding ids.
+func SupersedeCommand(remember string, ids []string, text string) string {
+	return remember + " --supersedes " + strings.Join(ids, ",") + " -- " + wiring.ShellWord(text)
 }
 
 // Check says which form r is, and refuses what the form cannot take
@@ -86,6 +105,20 @@ func Check(r Request, n Names) (Form, error) {
 		return 0, fmt.Errorf("%s %d is not 1, 2 or 3", n.Field("tier"), r.Tier)
 	}
 	switch {
+	case len(r.Supersedes) > 0:
+		if len(r.Replaces) > 0 || strings.TrimSpace(r.Promote) != "" {
+			return 0, fmt.Errorf("%s records a new entry: it takes no %s or %s", n.Form("supersedes"), n.Field("replaces"), n.Field("promote"))
+		}
+		if r.Tier == 3 {
+			return 0, fmt.Errorf("%s replaces entries, not patterns: drop %s 3", n.Form("supersedes"), n.Field("tier"))
+		}
+		if text == "" {
+			return 0, fmt.Errorf("%s needs the new entry's text, e.g. %s", n.Form("supersedes"), n.Example(formSupersede))
+		}
+		if len(ids(r.Supersedes)) == 0 {
+			return 0, fmt.Errorf("%s needs the IDs of the entries it overrides", n.Form("supersedes"))
+		}
+		return formSupersede, nil
 	case strings.TrimSpace(r.Promote) != "":
 		if len(r.Replaces) > 0 || r.Tier != 0 || r.Importance != 0 || r.Tags != "" || text != "" {
 			return 0, fmt.Errorf("%s ID takes nothing else: the entry keeps its text, importance and tags", n.Form("promote"))
@@ -144,12 +177,17 @@ type Done struct {
 	Tier    int              // where Entry is now
 	IsNew   bool             // a new entry or pattern (not one updated)
 	Gone    []memfile.Removal
-	Memory  string // the memory file's path
-	Archive string // the archive's name
-	Notice  string // a repair the user should hear about
+	// Predecessors, for a new lasting entry, are the older ones it looks
+	// like it supersedes (memfile.LikelyPredecessors): the agent is asked
+	// once, with the exact command.
+	Predecessors []*memfile.Entry
+	Memory       string // the memory file's path
+	Archive      string // the archive's name
+	Notice       string // a repair the user should hear about
 
 	today  time.Time      // the day it was done on, for how long it stays
 	config memfile.Config // the rules it was done under
+	names  Names          // how the route words a call
 }
 
 // Remember carries out r (checked with Check) on store, dated today under
@@ -161,7 +199,7 @@ func Remember(store *memfile.Store, today time.Time, cfg memfile.Config, r Reque
 	}
 	// Private spans go before a list is split: one may hold a comma.
 	tags := memfile.SplitTags(privacy.Clean(r.Tags))
-	d := Done{Form: form, Memory: store.Path(store.Names().Memory), Archive: store.Names().Archive, today: today, config: cfg}
+	d := Done{Form: form, Memory: store.Path(store.Names().Memory), Archive: store.Names().Archive, today: today, config: cfg, names: n}
 	var res memfile.Result
 	switch form {
 	case formPromote:
@@ -184,6 +222,10 @@ func Remember(store *memfile.Store, today time.Time, cfg memfile.Config, r Reque
 			tx.Archive = append(tx.Archive, d.Gone...)
 			return nil
 		})
+	case formSupersede:
+		res, err = store.Update(func(tx *memfile.Tx) error {
+			return supersede(tx, &d, r, tags, today, cfg)
+		})
 	case FormPattern:
 		res, err = store.Update(func(tx *memfile.Tx) error {
 			d.Pattern, d.IsNew, err = tx.File.WritePattern(tags, r.Text, today)
@@ -203,6 +245,9 @@ func Remember(store *memfile.Store, today time.Time, cfg memfile.Config, r Reque
 			d.Entry, d.IsNew, err = tx.File.Remember(memfile.NewEntry{
 				Tier: d.Tier, Importance: imp, Date: today, Tags: tags, Text: r.Text,
 			}, cfg)
+			if err == nil && d.IsNew {
+				d.Predecessors = tx.File.LikelyPredecessors(d.Entry)
+			}
 			return err
 		})
 	}
@@ -211,6 +256,63 @@ func Remember(store *memfile.Store, today time.Time, cfg memfile.Config, r Reque
 	}
 	d.Notice = res.Notice
 	return d, nil
+}
+
+// supersede records r's text in tx and moves the entries it overrides
+// to the archive as superseded by it (memfile.Supersede), in one
+// transaction: the new entry is never recorded without the old ones
+// leaving, nor the reverse. What r does not give, the new entry takes
+// from those it overrides: their highest importance, their tags, and
+// Tier 1 when one of them was there, so a lasting decision stays one.
+func supersede(tx *memfile.Tx, d *Done, r Request, tags []string, today time.Time, cfg memfile.Config) error {
+	olds := ids(r.Supersedes)
+	imp, tier := r.Importance, r.Tier
+	var oldTags []string
+	for _, id := range olds {
+		e, t := tx.File.Find(id)
+		if e == nil {
+			continue // Supersede names it
+		}
+		if r.Importance == 0 {
+			imp = max(imp, e.Importance)
+		}
+		if r.Tier == 0 && (tier == 0 || t < tier) {
+			tier = t
+		}
+		oldTags = append(oldTags, e.Tags...)
+	}
+	if imp == 0 {
+		imp = 3
+	}
+	if tier == 0 {
+		tier = 2
+	}
+	if r.Tier == 0 && tier == 1 && imp < 4 {
+		tier = 2 // Tier 1 holds importance 4-5 only
+	}
+	if len(tags) == 0 {
+		tags = memfile.NormalizeTags(oldTags)
+	}
+	e, isNew, err := tx.File.Remember(memfile.NewEntry{Tier: tier, Importance: imp, Date: today, Tags: tags, Text: r.Text}, cfg)
+	if err != nil {
+		return err
+	}
+	gone, err := tx.File.Supersede(olds, e.ID)
+	if err != nil {
+		return err
+	}
+	// The same text recorded today already (the agent answering the
+	// question remember asked) keeps its tier, unless what it overrides
+	// was in Tier 1: a lasting fact replaced stays lasting.
+	if _, t := tx.File.Find(e.ID); r.Tier == 0 && tier == 1 && t == 2 && e.Importance >= 4 {
+		if e, err = tx.File.Promote(e.ID); err != nil {
+			return err
+		}
+	}
+	d.Entry, d.IsNew, d.Gone = e, isNew, gone
+	_, d.Tier = tx.File.Find(e.ID)
+	tx.Archive = append(tx.Archive, gone...)
+	return nil
 }
 
 // DefaultForgetReason is the archive's reason when none is given.

@@ -34,6 +34,13 @@ func (d Done) print(w io.Writer, revive string) {
 		}
 		fmt.Fprintf(w, "consolidated %s into %s in Tier %d of %s (importance %d, %s, tags %s, weight %s); the originals are in %s\n",
 			strings.Join(ids, ", "), e.ID, d.Tier, d.Memory, e.Importance, e.Date.Format("2006-01-02"), strings.Join(e.Tags, ","), e.Weight, d.Archive)
+	case d.Form == formSupersede:
+		ids := make([]string, len(d.Gone))
+		for i, a := range d.Gone {
+			ids[i] = a.Entry.ID
+		}
+		fmt.Fprintf(w, "recorded %s in Tier %d of %s (importance %d, tags %s, weight %s); %s now in %s as superseded by %s\n",
+			e.ID, d.Tier, d.Memory, e.Importance, strings.Join(e.Tags, ","), e.Weight, strings.Join(ids, ", ")+isAre(len(ids)), d.Archive, e.ID)
 	case d.Form == formPromote:
 		fmt.Fprintf(w, "moved %s to Tier 1 of %s, where it never decays (importance %d): %s\n", e.ID, d.Memory, e.Importance, e.Text)
 	case d.Form == FormPattern && d.IsNew:
@@ -53,9 +60,10 @@ func (d Done) print(w io.Writer, revive string) {
 	if d.Notice != "" {
 		fmt.Fprintln(w, d.Notice)
 	}
-	if d.Form == formEntry || d.Form == formRevive {
+	if d.Form == formEntry || d.Form == formRevive || d.Form == formSupersede {
 		printStay(w, d.Entry, d.Tier, d.today, d.config, revive)
 	}
+	d.askSupersedes(w)
 }
 
 // stayHorizon is how far ahead printStay looks for the day an entry
@@ -89,4 +97,63 @@ func PrintForgotten(w io.Writer, a memfile.Removal, archive string) {
 		id, text = memfile.NoteID(a.Note), strings.Join(a.Note.Lines, " / ")
 	}
 	fmt.Fprintf(w, "moved %s to %s: %s\n", id, archive, text)
+}
+
+// isAre is the verb after a list of n IDs.
+func isAre(n int) string {
+	if n == 1 {
+		return " is"
+	}
+	return " are"
+}
+
+// maxAsked bounds the older entries one question names.
+const maxAsked = 3
+
+// askSupersedes asks, once (when the entry is recorded), whether d's
+// entry supersedes the older ones it looks like, with the exact call
+// that records it so.
+func (d Done) askSupersedes(w io.Writer) {
+	olds := d.Predecessors
+	if len(olds) == 0 {
+		return
+	}
+	if len(olds) > maxAsked {
+		olds = olds[:maxAsked]
+	}
+	ids := make([]string, len(olds))
+	for i, o := range olds {
+		ids[i] = o.ID
+	}
+	fmt.Fprintf(w, "%s looks like it may supersede older %s:\n", d.Entry.ID, plural(len(olds), "entry", "entries"))
+	for _, o := range olds {
+		short := []rune(o.Text)
+		if len(short) > 100 {
+			short = append(short[:100], '…')
+		}
+		fmt.Fprintf(w, "  %s (%s, imp %d): %s\n", o.ID, o.Date.Format(time.DateOnly), o.Importance, string(short))
+	}
+	var call string
+	switch {
+	case d.names.Supersede != nil:
+		call = d.names.Supersede(ids, d.Entry.Text)
+	case d.names.Form != nil:
+		call = d.names.Form("supersedes") + " " + strings.Join(ids, ", ") + " and the same text"
+	default:
+		call = SupersedeCommand("remember", ids, d.Entry.Text)
+	}
+	if len(olds) == 1 {
+		fmt.Fprintf(w, "If it replaces that entry, run: %s\n", call)
+		fmt.Fprintf(w, "That entry then goes to %s as superseded by %s; until then the memory view marks it as possibly superseded.\n", d.Archive, d.Entry.ID)
+		return
+	}
+	fmt.Fprintf(w, "If it replaces them (drop the IDs of any that still hold), run: %s\n", call)
+	fmt.Fprintf(w, "They then go to %s as superseded by %s; until then the memory view marks them as possibly superseded.\n", d.Archive, d.Entry.ID)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

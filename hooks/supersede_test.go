@@ -1,0 +1,183 @@
+package hooks
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/bimri/bimri-hook/internal/record"
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/wiring"
+)
+
+// promptContext is what UserPromptSubmit adds for prompt in session.
+func promptContext(t *testing.T, env Env, session, prompt string) string {
+	t.Helper()
+	out, err := Handle(env, Input{Event: "UserPromptSubmit", SessionID: session, Prompt: prompt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ""
+	if h, ok := out.JSON["hookSpecificOutput"].(map[string]any); ok {
+		got, _ = h["additionalContext"].(string)
+	}
+	return got
+}
+
+// viewLineOf is the line of view that shows the entry id, "" for none.
+func viewLineOf(view, id string) string {
+	for _, l := range strings.Split(view, "\n") {
+		if strings.Contains(l, "(id "+id+")") {
+			return l
+		}
+	}
+	return ""
+}
+
+// TestSupersession: a decision reversed, and a Tier 1 deadline moved.
+// Until the agent answers, the view marks each older entry as possibly
+// superseded by the newer one; once it records the newer one with
+// --supersedes, the older ones leave for the archive, Tier 1 included,
+// as superseded by it, and recall never brings one back without saying
+// so and what holds now.
+func TestSupersession(t *testing.T) {
+	cfg := memfile.DefaultConfig()
+	f := memfile.New(cfg)
+	add := func(tier, ago int, tags []string, text string) *memfile.Entry {
+		e, _, err := f.Add(memfile.NewEntry{Tier: tier, Importance: 5, Date: truthDay.AddDate(0, 0, -ago), Tags: tags, Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	redis := add(2, 70, []string{"sessions", "decision"}, "Chose Redis for sessions and rate limits.")
+	deadline := add(1, 90, []string{"deadline"}, "The launch deadline is March 3.")
+	// A decision about another aspect of the same subject still holds.
+	other := add(2, 40, []string{"sessions", "decision"}, "Session cookies are HttpOnly and SameSite=Lax.")
+	f, _ = memfile.Maintain(f, truthDay, cfg, memfile.Options{})
+	env := truthWorkspace(t, f, cfg)
+	// Today the agent records what holds now, without --supersedes.
+	newer := func(tags, text string) *memfile.Entry {
+		d, err := record.Remember(env.Store, truthDay, cfg, record.Request{Text: text, Importance: 5, Tags: tags}, record.CLINames)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.Entry
+	}
+	postgres := newer("sessions,decision", "Removed Redis: sessions now live in a Postgres table.")
+	moved := newer("deadline", "The launch deadline moved to April 10.")
+
+	view := memoryPart(startText(t, env, "before"))
+	for old, newer := range map[*memfile.Entry]*memfile.Entry{redis: postgres, deadline: moved} {
+		if l := viewLineOf(view, old.ID); !strings.Contains(l, "(possibly superseded by "+newer.ID+")") {
+			t.Errorf("the older entry is not marked as possibly superseded by %s: %q", newer.ID, l)
+		}
+	}
+	for _, e := range []*memfile.Entry{postgres, moved, other} {
+		if l := viewLineOf(view, e.ID); l == "" || strings.Contains(l, "possibly superseded") {
+			t.Errorf("entry %s: want it shown unmarked, got %q", e.ID, l)
+		}
+	}
+	if t.Failed() {
+		t.Log(view)
+	}
+
+	// The agent answers: the same entries again, with --supersedes, as
+	// remember's question tells it.
+	for old, newer := range map[*memfile.Entry]*memfile.Entry{redis: postgres, deadline: moved} {
+		if _, err := record.Remember(env.Store, truthDay, cfg, record.Request{Text: newer.Text, Supersedes: []string{old.ID}}, record.CLINames); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read, err := env.Store.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []*memfile.Entry{redis, deadline} {
+		if got, _ := read.File.Find(e.ID); got != nil {
+			t.Errorf("superseded entry %s is still in bimri.md", e.ID)
+		}
+	}
+	recs, err := env.Store.ReadArchive()
+	if err != nil {
+		t.Fatal(err)
+	}
+	reasons := map[string]string{}
+	for _, r := range recs {
+		if r.Entry != nil {
+			reasons[r.Entry.ID] = r.Reason
+		}
+	}
+	for old, newer := range map[*memfile.Entry]*memfile.Entry{redis: postgres, deadline: moved} {
+		if got, want := reasons[old.ID], memfile.SupersededPrefix+newer.ID; got != want {
+			t.Errorf("archive reason of %s = %q, want %q", old.ID, got, want)
+		}
+	}
+	if e, tier := read.File.Find(moved.ID); e == nil || tier != 1 {
+		t.Errorf("the new deadline: %v in Tier %d, want it in Tier 1, where the one it replaced was", e, tier)
+	}
+
+	view = memoryPart(startText(t, env, "after"))
+	if strings.Contains(view, "possibly superseded") || strings.Contains(view, redis.Text) || strings.Contains(view, deadline.Text) {
+		t.Errorf("the view still shows what was superseded:\n%s", view)
+	}
+	for _, c := range []struct{ prompt, old, now string }{
+		{"Chose Redis for sessions and rate limits", redis.ID, postgres.Text},
+		{"What was the launch deadline again, March?", deadline.ID, moved.Text},
+	} {
+		got := promptContext(t, env, "after-"+c.old, c.prompt)
+		found := false
+		for _, l := range strings.Split(got, "\n") {
+			if !strings.Contains(l, "(id "+c.old+";") {
+				continue
+			}
+			found = true
+			if !strings.Contains(l, "superseded by ") || !strings.Contains(l, "what holds now: ") || !strings.Contains(l, c.now) {
+				t.Errorf("recall returns superseded %s without what holds now: %q", c.old, l)
+			}
+		}
+		if !found {
+			t.Errorf("%q: the superseded entry %s, in its own words, is not recalled:\n%s", c.prompt, c.old, got)
+		}
+	}
+}
+
+// TestRememberAsksAboutLikelyPredecessors: a new decision that looks like
+// it overrides an older one is recorded, and the agent asked once with
+// the exact command; an unrelated one, or the same one again, asks
+// nothing.
+func TestRememberAsksAboutLikelyPredecessors(t *testing.T) {
+	cfg := memfile.DefaultConfig()
+	f := memfile.New(cfg)
+	old, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: 5, Date: truthDay.AddDate(0, 0, -30), Tags: []string{"sessions", "decision"}, Text: "Chose Redis for sessions and rate limits."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := truthWorkspace(t, f, cfg)
+	names := record.CLINames
+	names.Supersede = func(ids []string, text string) string {
+		return record.SupersedeCommand(wiring.Command{Binary: env.Binary}.Remember()+" --dir "+wiring.ShellWord(env.Store.Root()), ids, text)
+	}
+	remember := func(text string, tags string) string {
+		d, err := record.Remember(env.Store, truthDay, cfg, record.Request{Text: text, Importance: 5, Tags: tags}, names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.Text("revive ")
+	}
+	text := "Removed Redis: sessions now live in a Postgres table."
+	got := remember(text, "sessions,decision")
+	want := "/usr/local/bin/bimri-hook remember --dir " + env.Store.Root() + " --supersedes " + old.ID + " -- '" + text + "'"
+	if !strings.Contains(got, "may supersede") || !strings.Contains(got, want) {
+		t.Errorf("remember did not ask with the exact command %q:\n%s", want, got)
+	}
+	// The plugin's approval lets that command run without asking.
+	if out := PreToolUse(env.Binary, Input{Event: "PreToolUse", ToolName: "Bash", Command: want}); decision(out) != "allow" {
+		t.Errorf("the command remember asks for is not approved: %s", want)
+	}
+	if got := remember(text, "sessions,decision"); strings.Contains(got, "may supersede") {
+		t.Errorf("asked twice:\n%s", got)
+	}
+	if got := remember("Chose protobuf over gRPC for the mobile sync API.", "sync,decision"); strings.Contains(got, "may supersede") {
+		t.Errorf("asked about an unrelated decision:\n%s", got)
+	}
+}

@@ -1,0 +1,235 @@
+package memfile
+
+import (
+	"math"
+	"slices"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Likely supersession: a lasting entry (importance 4 or 5, Tier 1 or 2)
+// that a newer lasting entry seems to override - "Chose Redis for
+// sessions" and, later, "Removed Redis: sessions now live in Postgres".
+// At record time the agent is asked once whether the new entry
+// supersedes the old (remember --supersedes); until the old one leaves,
+// the view marks it as possibly superseded and names the newer one.
+// Only the agent knows: two decisions about one subject may both stand,
+// so the mark says "possibly" and nothing is moved without the agent.
+//
+// Two entries look alike when they share a tag (beside "decision") and
+// words that weigh at least half of the shorter one's words, two words at
+// the least unless it has only two ("The deadline is March 1." and "The
+// deadline is April 2."). A word weighs the less the more lasting
+// entries have it (its inverse document frequency among them), so the
+// words every decision about a component shares ("payment gateway") or
+// a reason given often ("the team knows it well") weigh little. Words
+// are letters and digits, case folded, without a plural s, of three
+// letters or more, without stop words and the verbs every decision
+// starts with (chose, decided, switched, ...).
+
+// supersedeMinImportance is the least importance of an entry that is
+// asked about, or marked: routine work is not a decision to override.
+const supersedeMinImportance = 4
+
+// alikeShare is the least share of the shorter entry's word weight that
+// two alike entries share.
+const alikeShare = 0.4
+
+// markedLasting and markingLasting bound the search: it looks among the
+// newest markedLasting lasting entries, and takes the newest
+// markingLasting of them as the newer ones. The question is asked when an
+// entry is recorded, so a newer entry is a recent one, and an older entry
+// past the newest few hundred is rarely shown whole; so it costs the same
+// in a file of ten thousand entries.
+const (
+	markedLasting  = 300
+	markingLasting = 40
+)
+
+// subjects are lasting entries, newest first, with their words.
+type subjects struct {
+	entries []*Entry
+	words   [][]uint64 // sorted word hashes of entries[i], each once
+	sorted  []uint64   // every entry's words, sorted: document frequencies
+}
+
+// lastingSubjects are the newest markedLasting lasting entries of f
+// with tags, newest first (of one date, the later in the file first),
+// and always e when it is one of f's.
+func lastingSubjects(f *File, e *Entry) subjects {
+	var lasting []*Entry
+	for t := 0; t < 2; t++ {
+		for _, b := range f.Tiers[t].Blocks {
+			if x := b.Entry; x != nil && x.Importance >= supersedeMinImportance && len(x.Tags) > 0 {
+				lasting = append(lasting, x)
+			}
+		}
+	}
+	slices.Reverse(lasting)
+	slices.SortStableFunc(lasting, func(a, b *Entry) int { return b.Date.Compare(a.Date) })
+	if len(lasting) > markedLasting {
+		if i := slices.Index(lasting, e); i >= markedLasting {
+			lasting = append(lasting[:markedLasting-1], lasting[i])
+		} else {
+			lasting = lasting[:markedLasting]
+		}
+	}
+	s := subjects{entries: lasting, words: make([][]uint64, len(lasting))}
+	var arena []uint64
+	ends := make([]int, len(lasting))
+	for i, x := range lasting {
+		arena = appendSubjectWords(arena, x.Text)
+		ends[i] = len(arena)
+	}
+	start := 0
+	for i, end := range ends {
+		s.words[i] = arena[start:end:end]
+		start = end
+	}
+	s.sorted = slices.Clone(arena)
+	slices.Sort(s.sorted)
+	return s
+}
+
+// weight is the inverse document frequency of word h among s.
+func (s subjects) weight(h uint64) float64 {
+	lo, _ := slices.BinarySearch(s.sorted, h)
+	hi, _ := slices.BinarySearch(s.sorted, h+1)
+	if h == math.MaxUint64 {
+		hi = len(s.sorted)
+	}
+	return math.Log(2 + float64(len(s.entries))/float64(max(hi-lo, 1)))
+}
+
+// alike says whether entries i and j of s look alike (see above).
+func (s subjects) alike(i, j int) bool {
+	if !sharesSubjectTag(s.entries[i], s.entries[j]) {
+		return false
+	}
+	a, b := s.words[i], s.words[j]
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	n, shared, all := 0, 0.0, 0.0
+	for x, y := 0, 0; x < len(a); {
+		w := s.weight(a[x])
+		all += w
+		for y < len(b) && b[y] < a[x] {
+			y++
+		}
+		if y < len(b) && b[y] == a[x] {
+			n++
+			shared += w
+		}
+		x++
+	}
+	if n == 1 && len(a) <= 2 {
+		return true // "The deadline is March 1." and "The deadline is April 2."
+	}
+	return n >= 2 && shared >= alikeShare*all
+}
+
+// LikelyPredecessors are the lasting entries of f that e, a lasting
+// entry of f, may supersede: older (an earlier date, or the same date and
+// earlier in the file), alike (see above), newest first. None when e is
+// not lasting.
+func (f *File) LikelyPredecessors(e *Entry) []*Entry {
+	if e == nil || e.Importance < supersedeMinImportance || len(e.Tags) == 0 {
+		return nil
+	}
+	s := lastingSubjects(f, e)
+	i := slices.Index(s.entries, e)
+	if i < 0 {
+		return nil
+	}
+	var out []*Entry
+	for j := i + 1; j < len(s.entries); j++ {
+		if s.alike(j, i) {
+			out = append(out, s.entries[j])
+		}
+	}
+	return out
+}
+
+// likelySuccessors maps each lasting entry of f that a newer lasting
+// entry looks like it supersedes to the newest such entry's ID: what the
+// view marks.
+func likelySuccessors(f *File) map[string]string {
+	s := lastingSubjects(f, nil)
+	var succ map[string]string
+	for i, o := range s.entries { // o is older than every entries[j], j < i
+		for j := range min(i, markingLasting) {
+			if s.alike(i, j) {
+				if succ == nil {
+					succ = map[string]string{}
+				}
+				succ[o.ID] = s.entries[j].ID // the first is the newest
+				break
+			}
+		}
+	}
+	return succ
+}
+
+// sharesSubjectTag says whether o and e share a tag beside "decision".
+func sharesSubjectTag(o, e *Entry) bool {
+	for _, t := range o.Tags {
+		if t != "decision" && slices.Contains(e.Tags, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// appendSubjectWords appends the words of text that say what it is
+// about to dst, as sorted hashes: letters and
+// digits, case folded, without a plural s, of three or more, not in
+// notSubject; hashed (FNV-1a), sorted, each once.
+func appendSubjectWords(dst []uint64, text string) []uint64 {
+	start := len(dst)
+	var buf [64]byte
+	word, runes := buf[:0], 0
+	flush := func() {
+		w := word
+		if runes > 3 && w[len(w)-1] == 's' && w[len(w)-2] != 's' {
+			w, runes = w[:len(w)-1], runes-1
+		}
+		if runes >= 3 && !notSubject[string(w)] {
+			h := uint64(14695981039346656037)
+			for _, c := range w {
+				h ^= uint64(c)
+				h *= 1099511628211
+			}
+			dst = append(dst, h)
+		}
+		word, runes = word[:0], 0
+	}
+	for _, r := range text {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			word = utf8.AppendRune(word, unicode.ToLower(r))
+			runes++
+			continue
+		}
+		if runes > 0 {
+			flush()
+		}
+	}
+	if runes > 0 {
+		flush()
+	}
+	ws := dst[start:]
+	slices.Sort(ws)
+	return dst[:start+len(slices.Compact(ws))]
+}
+
+// notSubject are the words that say nothing of an entry's subject.
+var notSubject = map[string]bool{
+	"the": true, "and": true, "for": true, "with": true, "from": true, "into": true, "over": true, "now": true,
+	"not": true, "all": true, "any": true, "our": true, "its": true, "this": true, "that": true, "then": true,
+	"than": true, "are": true, "was": true, "were": true, "been": true, "has": true, "have": true, "will": true,
+	"use": true, "used": true, "using": true, "instead": true, "after": true, "before": true, "because": true,
+	"chose": true, "chosen": true, "choose": true, "decided": true, "decide": true, "decision": true,
+	"switched": true, "switch": true, "moved": true, "move": true, "removed": true, "remove": true,
+	"replaced": true, "replace": true, "dropped": true, "drop": true, "adopted": true, "picked": true,
+	"went": true, "keep": true, "kept": true, "stay": true, "stays": true, "new": true, "old": true,
+}
