@@ -65,15 +65,11 @@ func lastingSubjects(f *File, e *Entry) subjects {
 			}
 		}
 	}
+	if len(lasting) > markedLasting {
+		lasting = newestLasting(lasting, e)
+	}
 	slices.Reverse(lasting)
 	slices.SortStableFunc(lasting, func(a, b *Entry) int { return b.Date.Compare(a.Date) })
-	if len(lasting) > markedLasting {
-		if i := slices.Index(lasting, e); i >= markedLasting {
-			lasting = append(lasting[:markedLasting-1], lasting[i])
-		} else {
-			lasting = lasting[:markedLasting]
-		}
-	}
 	s := subjects{entries: lasting, words: make([][]uint64, len(lasting))}
 	var arena []uint64
 	ends := make([]int, len(lasting))
@@ -89,6 +85,42 @@ func lastingSubjects(f *File, e *Entry) subjects {
 	s.sorted = slices.Clone(arena)
 	slices.Sort(s.sorted)
 	return s
+}
+
+// newestLasting keeps, in file order, the markedLasting entries of
+// lasting with the newest dates (of one date, the later in the file),
+// and e when it is among them: sorting days, not entries, keeps a file
+// of thousands of lasting entries cheap.
+func newestLasting(lasting []*Entry, e *Entry) []*Entry {
+	days := make([]int64, len(lasting))
+	for i, x := range lasting {
+		days[i] = civilUnix(x.Date)
+	}
+	sorted := slices.Clone(days)
+	slices.Sort(sorted)
+	cut := sorted[len(sorted)-markedLasting] // the oldest day kept
+	// Of the cut day, only as many as fit, the later in the file.
+	room := 0
+	for _, d := range sorted[len(sorted)-markedLasting:] {
+		if d == cut {
+			room++
+		}
+	}
+	kept := lasting[:0:0]
+	for i := len(lasting) - 1; i >= 0; i-- {
+		switch d := days[i]; {
+		case d > cut:
+			kept = append(kept, lasting[i])
+		case d == cut && room > 0:
+			kept = append(kept, lasting[i])
+			room--
+		}
+	}
+	if e != nil && !slices.Contains(kept, e) {
+		kept[len(kept)-1] = e
+	}
+	slices.Reverse(kept)
+	return kept
 }
 
 // weight is the inverse document frequency of word h among s.

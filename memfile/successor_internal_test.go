@@ -1,6 +1,7 @@
 package memfile
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -69,5 +70,34 @@ func TestLikelySuccessors(t *testing.T) {
 		if !found {
 			t.Errorf("%s is not in the view", old)
 		}
+	}
+}
+
+// In a file of more lasting entries than the search looks at, the newest
+// are still marked, and LikelyPredecessors still finds them for an
+// entry recorded today.
+func TestLikelySuccessorsInALargeFile(t *testing.T) {
+	day := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	f := New(DefaultConfig())
+	add := func(ago int, tags, text string) *Entry {
+		e, _, err := f.Add(NewEntry{Tier: 2, Importance: 5, Date: day.AddDate(0, 0, -ago), Tags: SplitTags(tags), Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	redis := add(20, "sessions", "Chose Redis for sessions and rate limits.")
+	for i := range 2 * markedLasting {
+		add(30+i%200, fmt.Sprintf("topic%d", i), fmt.Sprintf("Filler decision number %d about topic %d.", i, i))
+	}
+	postgres := add(1, "sessions", "Removed Redis: sessions now live in a Postgres table.")
+	if got := likelySuccessors(f)[redis.ID]; got != postgres.ID {
+		t.Errorf("successor of %s = %q, want %s", redis.ID, got, postgres.ID)
+	}
+	if preds := f.LikelyPredecessors(postgres); len(preds) != 1 || preds[0] != redis {
+		t.Errorf("predecessors of %s: %v, want %s", postgres.ID, preds, redis.ID)
+	}
+	if n := len(lastingSubjects(f, nil).entries); n != markedLasting {
+		t.Errorf("the search looked at %d lasting entries, want %d", n, markedLasting)
 	}
 }
