@@ -68,15 +68,26 @@ func (s *Store) stateDir() (string, error) {
 // file that is locked; otherwise it is let go and taken again on the file
 // the path names now.
 func (s *Store) lock() (func(), error) {
+	unlock, _, err := s.lockHeld()
+	return unlock, err
+}
+
+// lockHeld is lock, and also returns what says whether the lock is still
+// held: whether its path still names the file locked. A holder whose
+// state folder was removed meanwhile may no longer be alone.
+func (s *Store) lockHeld() (unlock func(), held func() bool, err error) {
 	deadline := time.Now().Add(s.lockTimeout)
 	for {
 		unlock, held, err := s.lockOnce(time.Until(deadline))
+		if errors.Is(err, fs.ErrNotExist) && time.Now().Before(deadline) {
+			continue // the state folder went as it was made (git clean): make it again
+		}
 		if err != nil || held() {
-			return unlock, err
+			return unlock, held, err
 		}
 		unlock() // the file locked is gone from its name
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("%w: the lock file was replaced while it was waited for", ErrBusy)
+			return nil, nil, fmt.Errorf("%w: the lock file was replaced while it was waited for", ErrBusy)
 		}
 	}
 }

@@ -51,6 +51,9 @@ type Tx struct {
 	// pending are the pending entries recorded in File (store_pending.go),
 	// removed once it is on disk.
 	pending []string
+	// relock makes sure the transaction's lock is still held, taking it
+	// again if its file was removed (see UpdateFrom); nil: not checked.
+	relock func() bool
 }
 
 // Maintain runs the session-end pass on the transaction's file and queues
@@ -106,11 +109,29 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 // needs the lock at all, and a new session usually does, to record the
 // upkeep advice it gives.
 func (s *Store) UpdateFrom(snap *Snapshot, fn func(tx *Tx) error) (Result, error) {
-	unlock, err := s.lock()
+	unlock, held, err := s.lockHeld()
 	if err != nil {
 		return Result{}, err
 	}
-	defer unlock()
+	defer func() { unlock() }()
+	// relock takes the lock again if its file was removed while it was
+	// held (git clean -fdX removes the state folder): a writer that came
+	// meanwhile took a new lock file and may be writing. Taking the lock
+	// as its path names it now waits for that writer, and what it wrote
+	// then shows as a change of bimri.md. False when the lock could not
+	// be taken again.
+	relock := func() bool {
+		if held() {
+			return true
+		}
+		unlock()
+		var err error
+		if unlock, held, err = s.lockHeld(); err != nil {
+			unlock, held = func() {}, func() bool { return false }
+			return false
+		}
+		return true
+	}
 	s.removeTemps()
 	if err := s.healBackup(); err != nil {
 		return Result{}, err
@@ -132,6 +153,7 @@ func (s *Store) UpdateFrom(snap *Snapshot, fn func(tx *Tx) error) (Result, error
 		var res Result
 		tx, old, err := s.begin(path, snap)
 		if err == nil {
+			tx.relock = relock
 			tx.Notice = joinNotices(tx.Notice, rolled)
 			if err := fn(tx); err != nil {
 				return Result{}, err
@@ -336,7 +358,11 @@ func (s *Store) finish(tx *Tx, path string, old []byte) (Result, error) {
 	}
 	if next.file != nil {
 		s.step() // the new file is written, not yet synced
-		if err := s.commit(path, old, next.file, tx.Archive, func() bool { return tx.mark.unchanged(path) }); err != nil {
+		// The file must still be the one read, and the lock still this
+		// transaction's alone: a writer that took a new lock file after
+		// the state folder was removed may be writing too.
+		unchanged := func() bool { return (tx.relock == nil || tx.relock()) && tx.mark.unchanged(path) }
+		if err := s.commit(path, old, next.file, tx.Archive, unchanged); err != nil {
 			return res, err
 		}
 		res.Changed = true

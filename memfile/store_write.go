@@ -7,8 +7,10 @@ package memfile
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"hash/crc32"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -22,6 +24,13 @@ import (
 // or archive (when archive says one is written) that cannot be used.
 func (s *Store) checkWrite(path string, archive bool) error {
 	if err := readOnly(path, s.names.Memory); err != nil {
+		return err
+	}
+	// A write stopped after giving the old file the backup's name (this
+	// transaction's attempt before, or a writer that was let in when the
+	// state folder was removed) leaves the backup a second name of
+	// bimri.md: it is made a copy of its own, not refused.
+	if err := s.healBackup(); err != nil {
 		return err
 	}
 	if _, err := s.sidePath(s.names.Backup); err != nil {
@@ -153,6 +162,9 @@ func (s *Store) commit(path string, old []byte, file *atomicfile.Pending, archiv
 		s.step()
 		if err := backup.Commit(); err != nil {
 			file.Abort()
+			if swept(err, unchanged) {
+				return errChanged
+			}
 			return fmt.Errorf("write %s: %w", s.names.Backup, err)
 		}
 		if d := filepath.Dir(backup.Path()); d != dirs[0] {
@@ -179,6 +191,9 @@ func (s *Store) commit(path string, old []byte, file *atomicfile.Pending, archiv
 		if old != nil {
 			_ = s.healBackup() // the backup may be bimri.md's second name now
 		}
+		if swept(err, unchanged) {
+			return errChanged
+		}
 		return fmt.Errorf("write %s: %w", s.names.Memory, err)
 	}
 	if !s.noSync {
@@ -187,6 +202,15 @@ func (s *Store) commit(path string, old []byte, file *atomicfile.Pending, archiv
 		}
 	}
 	return nil
+}
+
+// swept says whether a rename failed because its temporary file is gone:
+// a writer that took a new lock file after the state folder was removed
+// (see UpdateFrom) swept it as left over. The transaction then runs
+// again, under the lock taken again, rather than failing. Only for a
+// transaction (unchanged is not nil).
+func swept(err error, unchanged func() bool) bool {
+	return unchanged != nil && errors.Is(err, fs.ErrNotExist)
 }
 
 // backup readies the backup of the memory file at path, whose bytes are
