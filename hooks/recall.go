@@ -88,6 +88,20 @@ func recallPrompt(env Env, in Input) Output {
 	// An archived item that is back in the file (revived, or recorded
 	// again) is the file's copy, shown or left out; the archive's is stale.
 	hits = slices.DeleteFunc(hits, func(h recall.Hit) bool { return !h.Item.ArchivedOn.IsZero() && inFile[h.Item.ID] })
+	// A prompt that names a time gets that time's entries first.
+	if s, ok := promptSpan(in.Prompt, env.Today); ok {
+		timed := spanItems(env, f, s, shown, func(id string) bool { return slices.Contains(before, id) })
+		byTime := make([]recall.Hit, 0, len(timed)+len(hits))
+		for _, it := range timed {
+			byTime = append(byTime, recall.Hit{Item: it})
+		}
+		for _, h := range hits {
+			if !slices.ContainsFunc(timed, func(it recall.Item) bool { return it.ID == h.Item.ID }) {
+				byTime = append(byTime, h)
+			}
+		}
+		hits = byTime
+	}
 	if len(hits) == 0 {
 		return Output{}
 	}

@@ -1,0 +1,80 @@
+package hooks
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bimri/bimri-hook/memfile"
+)
+
+func TestPromptSpan(t *testing.T) {
+	today := truthDay // Monday 2026-11-30
+	d := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
+	for _, c := range []struct {
+		prompt   string
+		from, to string // "" for none
+	}{
+		{"What did we do yesterday?", "2026-11-29", "2026-11-29"},
+		{"what did we do last week", "2026-11-23", "2026-11-29"},
+		{"Anything this week on the API?", "2026-11-30", "2026-11-30"},
+		{"What changed since Monday?", "2026-11-23", "2026-11-30"},
+		{"What changed since Friday?", "2026-11-27", "2026-11-30"},
+		{"What changed since Sunday?", "2026-11-29", "2026-11-30"},
+		{"What did we decide in March?", "2026-03-01", "2026-03-31"},
+		{"What did we decide in December?", "2025-12-01", "2025-12-31"},
+		{"Remind me of last month's work", "2026-10-01", "2026-10-31"},
+		{"How do I center a div in CSS?", "", ""},
+		{"May I ask about the login form?", "", ""},
+	} {
+		s, ok := promptSpan(c.prompt, today)
+		if c.from == "" {
+			if ok {
+				t.Errorf("%q: span %v, want none", c.prompt, s)
+			}
+			continue
+		}
+		if !ok || !s.from.Equal(d(c.from)) || !s.to.Equal(d(c.to)) {
+			t.Errorf("%q: span %v..%v (%v), want %s..%s", c.prompt, s.from, s.to, ok, c.from, c.to)
+		}
+	}
+}
+
+// TestRecallAnswersTime: "what did we do last week?" shares no word with
+// the entries of last week, yet gets them, and only them; a time with no
+// entries gets nothing.
+func TestRecallAnswersTime(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 7))
+	cfg := memfile.DefaultConfig()
+	f := memfile.New(cfg)
+	for i := range 300 {
+		words := make([]string, 8)
+		for j := range words {
+			words[j] = truthWord(r)
+		}
+		ago := 1 + i%60
+		if _, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: 2 + i%3, Date: truthDay.AddDate(0, 0, -ago), Tags: []string{"work"}, Text: fmt.Sprintf("Item %d %s.", i, strings.Join(words, " "))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, _ = memfile.Maintain(f, truthDay, cfg, memfile.Options{})
+	cfg.Budgets[1], cfg.TotalBudget = 1000000, 1000000
+	env := truthWorkspace(t, f, cfg)
+	startText(t, env, "week")
+	got := promptContext(t, env, "week", "What did we do last week?")
+	dates := regexp.MustCompile(`(?m)^- (\d{4}-\d\d-\d\d) imp`).FindAllStringSubmatch(got, -1)
+	if len(dates) == 0 {
+		t.Fatalf("nothing recalled for last week:\n%s", got)
+	}
+	for _, m := range dates {
+		if m[1] < "2026-11-23" || m[1] > "2026-11-29" {
+			t.Errorf("recalled an entry of %s for last week (2026-11-23 to 2026-11-29)", m[1])
+		}
+	}
+	if got := promptContext(t, env, "march", "What did we do in March?"); got != "" {
+		t.Errorf("recalled for a month with no entries:\n%s", got)
+	}
+}
