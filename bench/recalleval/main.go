@@ -261,7 +261,7 @@ func run() error {
 	n := len(probes)
 	fmt.Printf("scenario: seed %d, %d days, %d routine entries a day, %d decisions; at the end bimri.md holds %d entries, the archive %d; %d of the %d answers are archived\n",
 		*seed, *days, *perDay, len(decisions), len(f.Entries(1))+len(f.Entries(2)), archived, archivedAnswers, withAnswer)
-	fmt.Printf("probes: %d with a known answer, %d with none; the view shows %d items in %d characters; k = %d\n\n", withAnswer, n-withAnswer, len(inView), len(view), *k)
+	fmt.Printf("probes: %d with a known answer, %d with none; the view shows %d items in %d characters; k = %d\n\n", withAnswer, n-withAnswer, len(inView), memfile.Length(view), *k)
 	fmt.Printf("| %-13s | %-10s | %-9s | %-24s | %-22s |\n", "context", "recall@"+fmt.Sprint(*k), "precision", "added characters/prompt", "hook time/prompt")
 	fmt.Printf("|%s|%s|%s|%s|%s|\n", strings.Repeat("-", 15), strings.Repeat("-", 12), strings.Repeat("-", 11), strings.Repeat("-", 26), strings.Repeat("-", 24))
 	pct := func(a, b int) string {
