@@ -76,9 +76,11 @@ func consolidateCommand(env Env, ids []string, summary string) string {
 // "ID" for the model to fill in); "" where the route has no such call.
 func supersedeCommand(env Env, ids []string, text string) string {
 	if env.Tools.On {
-		// The MCP remember tool takes "supersedes" once mcpserver has
-		// the field (internal/record has it); until then it is not taught.
-		return ""
+		list := `"ID"`
+		if ids != nil {
+			list = `"` + strings.Join(ids, `", "`) + `"`
+		}
+		return toolCall(env, "remember", `"supersedes": [`+list+`], "text": "`+text+`"`)
 	}
 	list := "ID"
 	if ids != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -196,7 +197,7 @@ func TestMCPToolsList(t *testing.T) {
 	imp := sch.Properties["importance"]
 	is.Equal(imp.Type, "integer")
 	is.True(imp.Minimum != nil && *imp.Minimum == 1 && imp.Maximum != nil && *imp.Maximum == 5)
-	for _, f := range []string{"text", "tags", "tier", "replaces", "promote"} {
+	for _, f := range []string{"text", "tags", "tier", "replaces", "promote", "supersedes"} {
 		_, ok := sch.Properties[f]
 		is.True(ok) // remember has each of the CLI's forms
 	}
@@ -298,14 +299,63 @@ func TestMCPRememberForms(t *testing.T) {
 	_, pat := mustCall(t, s, "remember", map[string]any{"tier": 3, "tags": []string{"login"}, "text": "The user wants tests with every fix."})
 	is.Equal(pat["tier"], float64(3))
 
+	// Supersession: the new entry takes the old one's importance and
+	// tier (Tier 1 here), the old one goes to the archive marked, and
+	// recall says so and names what holds now.
+	msg, _, isErr = call(t, s, "remember", map[string]any{"supersedes": []string{c["id"].(string)}, "promote": c["id"], "text": "Chose SQLite."})
+	is.True(isErr)
+	is.True(strings.Contains(msg, `remember with "supersedes" records a new entry: it takes no "replaces" or "promote"`))
+	text, sup := mustCall(t, s, "remember", map[string]any{"supersedes": []string{c["id"].(string)}, "text": "Moved sessions from Postgres to Redis, for latency."})
+	is.True(strings.Contains(text, "as superseded by "+sup["id"].(string)))
+	is.Equal(sup["tier"], float64(1))
+	is.Equal(sup["importance"], float64(5))
+	is.Equal(sup["archived"], []any{c["id"]})
+	_, found := mustCall(t, s, "recall", map[string]any{"query": "Postgres sessions"})
+	var old map[string]any
+	for _, it := range found["items"].([]any) {
+		if it := it.(map[string]any); it["id"] == c["id"] {
+			old = it
+		}
+	}
+	if old == nil || old["where"] != "archive" || !strings.Contains(fmt.Sprint(old["reason"]), "superseded by "+sup["id"].(string)) {
+		t.Errorf("recall of the superseded entry: %v", found["items"])
+	}
+
 	data, err := os.ReadFile(filepath.Join(ws, "bimri.md"))
 	is.NoErr(err)
 	tier1, _, _ := strings.Cut(string(data), "## Tier 2")
-	is.True(strings.Contains(tier1, "Chose Postgres for sessions."))
+	is.True(strings.Contains(tier1, "Moved sessions from Postgres to Redis, for latency."))
+	is.True(!strings.Contains(string(data), "Chose Postgres for sessions."))
 	is.True(strings.Contains(string(data), "The user wants tests with every fix."))
 	arch, err := os.ReadFile(filepath.Join(ws, "bimri-archive.md"))
 	is.NoErr(err)
 	is.True(strings.Contains(string(arch), "Login tests added."))
+}
+
+// TestMCPAsksSupersedes: a decision recorded that looks like it reverses
+// an older one gets the question, once, with the exact tool call; that
+// call, made as given, moves the older one to the archive as superseded.
+func TestMCPAsksSupersedes(t *testing.T) {
+	is := is.New(t)
+	ws := t.TempDir()
+	before := mcpClient(t, t.TempDir(), []string{"BIMRI_TODAY=2026-09-01"}, nil, "--dir", ws)
+	_, old := mustCall(t, before, "remember", map[string]any{"text": "Chose Redis for sessions and rate limits.", "importance": 5, "tags": []string{"sessions", "decision"}})
+	s := mcpClient(t, t.TempDir(), nil, nil, "--dir", ws)
+	text, _ := mustCall(t, s, "remember", map[string]any{"text": "Removed Redis: sessions now live in a Postgres table.", "importance": 5, "tags": []string{"sessions", "decision"}})
+	m := regexp.MustCompile("`remember` with (\\{.*\\})").FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no supersede call in the answer:\n%s", text)
+	}
+	var args map[string]any
+	is.NoErr(json.Unmarshal([]byte(m[1]), &args))
+	is.Equal(args["supersedes"], []any{old["id"]})
+	is.Equal(args["text"], "Removed Redis: sessions now live in a Postgres table.")
+	done, _ := mustCall(t, s, "remember", args)
+	is.True(strings.Contains(done, "as superseded by "))
+	data, err := os.ReadFile(filepath.Join(ws, "bimri.md"))
+	is.NoErr(err)
+	is.True(!strings.Contains(string(data), "Chose Redis"))
+	is.Equal(strings.Count(string(data), "Removed Redis: sessions now live in a Postgres table."), 1)
 }
 
 // TestMCPWorkspace checks the order the server finds its workspace in:

@@ -39,8 +39,7 @@ type rememberIn struct {
 	Tier       int      `json:"tier,omitempty" jsonschema:"2 active context (the default), 1 core facts that never decay (importance 4-5 only), 3 a pattern: a habit or rule seen across the entries that carry its tags (no importance)"`
 	Replaces   []string `json:"replaces,omitempty" jsonschema:"consolidation: the IDs of two or more entries that text sums up; they go to the archive, and the summary keeps their highest importance, all their tags and the newest date (give no importance or tier)"`
 	Promote    string   `json:"promote,omitempty" jsonschema:"promotion: the ID of a Tier 2 entry of importance 4-5 to move to Tier 1, where it never decays (give nothing else)"`
-	// Supersedes (the entries a new decision overrides) goes here beside
-	// replaces when the CLI gains it.
+	Supersedes []string `json:"supersedes,omitempty" jsonschema:"supersession: the IDs of older entries that text overrides (a choice reversed, a deadline moved); they go to the archive marked as superseded by the new entry, which takes their importance, tags and tier unless given"`
 }
 
 // changed is what a change left in memory.
@@ -90,14 +89,30 @@ var mcpNames = record.Names{
 			return `{"replaces": ["3f9a1c2b", "77e0d4a1"], "text": "Login: sessions in Postgres, tests added."}`
 		case record.FormPattern:
 			return `{"tier": 3, "tags": ["testing"], "text": "The user asks for a regression test with every bug fix."}`
+		case record.FormSupersede:
+			return `{"supersedes": ["3f9a1c2b"], "text": "Removed Redis: sessions now live in a Postgres table."}`
 		}
 		return `{"text": "Chose SQLite for storage.", "importance": 4}`
 	},
+	Supersede: func(ids []string, text string) string {
+		return "`" + toolRemember + "` with " + jsonObject(map[string]any{"supersedes": ids, "text": text})
+	},
+}
+
+// jsonObject is v as one line of JSON, text as it is (no \u003c for <).
+func jsonObject(v map[string]any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err) // strings and lists of strings always encode
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func (s *server) remember(ctx context.Context, req *mcp.CallToolRequest, in rememberIn) (*mcp.CallToolResult, changed, error) {
 	r := record.Request{Text: in.Text, Importance: in.Importance, Tier: in.Tier,
-		Tags: strings.Join(in.Tags, ","), Replaces: in.Replaces, Promote: in.Promote}
+		Tags: strings.Join(in.Tags, ","), Replaces: in.Replaces, Promote: in.Promote, Supersedes: in.Supersedes}
 	if _, err := record.Check(r, mcpNames); err != nil {
 		return nil, changed{}, err
 	}
@@ -360,7 +375,7 @@ func (s *server) addTools(srv *mcp.Server) {
 		Description: "Record one memory entry when you finish a task, make a decision, or learn a preference or constraint: text (one line), importance 1-5, tags. " +
 			"Importance by example: 5 \"This project is a CLI tool for generating invoice PDFs.\" (with tier 1); 4 \"Migrated database layer from SQLite to PostgreSQL.\"; 3 \"Added unit tests for the auth module, 94% coverage.\"; 2 \"Fixed a typo in the config loader.\"; 1 \"Ran lint pass, no issues.\" " +
 			"When in doubt, record it: low-importance entries fade on their own. Never record secrets. " +
-			"Other forms: replaces (consolidate entries into one summary), promote (move a lasting decision to Tier 1), tier 3 with tags (write a pattern).",
+			"Other forms: supersedes (the IDs of older entries this text overrides: a choice reversed, a deadline moved; they go to the archive marked superseded), replaces (consolidate entries into one summary), promote (move a lasting decision to Tier 1), tier 3 with tags (write a pattern).",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: no, OpenWorldHint: no},
 	}, map[string][2]float64{"importance": {1, 5}, "tier": {1, 3}}, s.remember)
 	addTool(s, srv, &mcp.Tool{

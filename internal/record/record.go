@@ -53,7 +53,7 @@ const (
 	formPromote                 // move a Tier 2 entry to Tier 1
 	FormPattern                 // write a pattern's sentence (Tier 3)
 	formRevive                  // not remember's: an archived entry brought back (Revive)
-	formSupersede               // record one entry that overrides older ones
+	FormSupersede               // record one entry that overrides older ones
 )
 
 // Names word the errors of one route: the CLI names flags and shows
@@ -78,7 +78,7 @@ var CLINames = Names{
 			return `bimri-hook remember --replaces 3f9a1c2b,77e0d4a1 -- "Login: sessions in Postgres, tests added."`
 		case FormPattern:
 			return `bimri-hook remember --tier 3 --tags testing -- "The user asks for a regression test with every bug fix."`
-		case formSupersede:
+		case FormSupersede:
 			return `bimri-hook remember --supersedes 3f9a1c2b -- "Removed Redis: sessions now live in a Postgres table."`
 		}
 		return `bimri-hook remember "Chose SQLite for storage."`
@@ -113,12 +113,12 @@ func Check(r Request, n Names) (Form, error) {
 			return 0, fmt.Errorf("%s replaces entries, not patterns: drop %s 3", n.Form("supersedes"), n.Field("tier"))
 		}
 		if text == "" {
-			return 0, fmt.Errorf("%s needs the new entry's text, e.g. %s", n.Form("supersedes"), n.Example(formSupersede))
+			return 0, fmt.Errorf("%s needs the new entry's text, e.g. %s", n.Form("supersedes"), n.Example(FormSupersede))
 		}
 		if len(ids(r.Supersedes)) == 0 {
 			return 0, fmt.Errorf("%s needs the IDs of the entries it overrides", n.Form("supersedes"))
 		}
-		return formSupersede, nil
+		return FormSupersede, nil
 	case strings.TrimSpace(r.Promote) != "":
 		if len(r.Replaces) > 0 || r.Tier != 0 || r.Importance != 0 || r.Tags != "" || text != "" {
 			return 0, fmt.Errorf("%s ID takes nothing else: the entry keeps its text, importance and tags", n.Form("promote"))
@@ -222,7 +222,7 @@ func Remember(store *memfile.Store, today time.Time, cfg memfile.Config, r Reque
 			tx.Archive = append(tx.Archive, d.Gone...)
 			return nil
 		})
-	case formSupersede:
+	case FormSupersede:
 		res, err = store.Update(func(tx *memfile.Tx) error {
 			return supersede(tx, &d, r, tags, today, cfg)
 		})

@@ -34,7 +34,7 @@ func (d Done) print(w io.Writer, revive string) {
 		}
 		fmt.Fprintf(w, "consolidated %s into %s in Tier %d of %s (importance %d, %s, tags %s, weight %s); the originals are in %s\n",
 			strings.Join(ids, ", "), e.ID, d.Tier, d.Memory, e.Importance, e.Date.Format("2006-01-02"), strings.Join(e.Tags, ","), e.Weight, d.Archive)
-	case d.Form == formSupersede:
+	case d.Form == FormSupersede:
 		ids := make([]string, len(d.Gone))
 		for i, a := range d.Gone {
 			ids[i] = a.Entry.ID
@@ -60,7 +60,7 @@ func (d Done) print(w io.Writer, revive string) {
 	if d.Notice != "" {
 		fmt.Fprintln(w, d.Notice)
 	}
-	if d.Form == formEntry || d.Form == formRevive || d.Form == formSupersede {
+	if d.Form == formEntry || d.Form == formRevive || d.Form == FormSupersede {
 		printStay(w, d.Entry, d.Tier, d.today, d.config, revive)
 	}
 	d.askSupersedes(w)
