@@ -11,25 +11,6 @@ import (
 	"github.com/matryer/is"
 )
 
-// backupStore is a store with one entry written, so the next change
-// takes a backup. Writes are synced, as a hook's are.
-func backupStore(t *testing.T) *Store {
-	t.Helper()
-	s, err := OpenStore(t.TempDir(), DefaultConfig(), StoreOptions{LockTimeout: time.Second})
-	is.New(t).NoErr(err)
-	remember(t, s, "First.")
-	return s
-}
-
-func remember(t *testing.T, s *Store, text string) {
-	t.Helper()
-	_, err := s.Update(func(tx *Tx) error {
-		_, _, err := tx.File.Remember(NewEntry{Tier: 2, Importance: 3, Date: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Text: text}, DefaultConfig())
-		return err
-	})
-	is.New(t).NoErr(err)
-}
-
 // editInPlace rewrites a file through its own inode, as an editor that
 // does not write by rename, or an agent's file tool, does.
 func editInPlace(t *testing.T, path, text string) {
@@ -39,20 +20,6 @@ func editInPlace(t *testing.T, path, text string) {
 	_, err = f.WriteString(text)
 	is.New(t).NoErr(err)
 	is.New(t).NoErr(f.Close())
-}
-
-func read(t *testing.T, path string) string {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	is.New(t).NoErr(err)
-	return string(data)
-}
-
-func stat(t *testing.T, path string) os.FileInfo {
-	t.Helper()
-	info, err := os.Stat(path)
-	is.New(t).NoErr(err)
-	return info
 }
 
 // The backup is the replaced bimri.md's own inode, not a copy, and it is

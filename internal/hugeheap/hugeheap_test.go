@@ -8,15 +8,6 @@ import (
 	"github.com/matryer/is"
 )
 
-// Below the threshold Prepare must cost nothing: it advises no range,
-// and so allocates and collects nothing, even where advice would help.
-// (Counting collections instead would race with the runtime's own.)
-func TestPrepareBelowThresholdDoesNothing(t *testing.T) {
-	is := is.New(t)
-	first, last := prepare(Threshold-1, []byte("always [madvise] never\n"))
-	is.Equal(first, last)
-}
-
 func TestHeapForFiles(t *testing.T) {
 	is := is.New(t)
 	dir := t.TempDir()
