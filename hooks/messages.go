@@ -58,35 +58,26 @@ func toolCall(env Env, name, args string) string {
 // consolidateCommand replaces the entries ids (or "ID,ID,..." for the
 // model to fill in) with one summary.
 func consolidateCommand(env Env, ids []string, summary string) string {
-	if env.Tools.On {
-		list := `"ID", "ID", ...`
-		if ids != nil {
-			list = `"` + strings.Join(ids, `", "`) + `"`
-		}
-		return toolCall(env, "remember", `"replaces": [`+list+`], "text": "`+summary+`"`)
-	}
-	list := "ID,ID,..."
-	if ids != nil {
-		list = strings.Join(ids, ",")
-	}
-	return agentCommand(env, "--replaces "+list+` -- "`+summary+`"`)
+	return idListCommand(env, "replaces", ids, `"ID", "ID", ...`, "ID,ID,...", summary)
 }
 
 // supersedeCommand records text as superseding the entries ids (or
-// "ID" for the model to fill in); "" where the route has no such call.
+// "ID" for the model to fill in).
 func supersedeCommand(env Env, ids []string, text string) string {
-	if env.Tools.On {
-		list := `"ID"`
-		if ids != nil {
-			list = `"` + strings.Join(ids, `", "`) + `"`
-		}
-		return toolCall(env, "remember", `"supersedes": [`+list+`], "text": "`+text+`"`)
-	}
-	list := "ID"
+	return idListCommand(env, "supersedes", ids, `"ID"`, "ID", text)
+}
+
+// idListCommand records text with a list of entry IDs in field (a
+// remember flag of the same name), or the placeholder the model fills in
+// when ids is nil: toolList in a tool call, cliList in a command.
+func idListCommand(env Env, field string, ids []string, toolList, cliList, text string) string {
 	if ids != nil {
-		list = strings.Join(ids, ",")
+		toolList, cliList = `"`+strings.Join(ids, `", "`)+`"`, strings.Join(ids, ",")
 	}
-	return agentCommand(env, "--supersedes "+list+` -- "`+text+`"`)
+	if env.Tools.On {
+		return toolCall(env, "remember", `"`+field+`": [`+toolList+`], "text": "`+text+`"`)
+	}
+	return agentCommand(env, "--"+field+" "+cliList+` -- "`+text+`"`)
 }
 
 // promoteCommand moves entry id to Tier 1.
@@ -196,13 +187,9 @@ When in doubt, record it: low-importance entries fade on their own. Skip what Cl
 - Write a pattern, a habit or rule seen across entries: ` + patternCommand(env, []string{"tag1"}, "The insight.")
 }
 
-// supersedeLine teaches supersession, with its newline; "" where the
-// route has no such call.
+// supersedeLine teaches supersession, with its newline.
 func supersedeLine(env Env) string {
 	c := supersedeCommand(env, nil, "What holds now.")
-	if c == "" {
-		return ""
-	}
 	return "- When an entry replaces an older one (a choice reversed, a deadline moved), record it as superseding it; the old one goes to the archive, marked: " + c + "\n"
 }
 
