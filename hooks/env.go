@@ -66,17 +66,21 @@ type RecallSettings struct {
 	Items    int     // "recall_items": at most this many items per prompt
 	Chars    int     // "recall_chars": at most this many characters per prompt
 	MinScore float64 // "recall_min_score": the least BM25 score an item needs
+	// Lexicon, "recall_lexicon", lets a prompt's word also match its
+	// neighbours in recall's lexicon ("Postgres" finds "PostgreSQL"),
+	// below the word itself; false matches the prompt's own words only.
+	Lexicon bool
 }
 
 // SettingsKeys are the config fields ParseSettings reads.
-var SettingsKeys = []string{"stop_policy", "lock_timeout", "nudge_prompts", "recall", "recall_items", "recall_chars", "recall_min_score"}
+var SettingsKeys = []string{"stop_policy", "lock_timeout", "nudge_prompts", "recall", "recall_items", "recall_chars", "recall_min_score", "recall_lexicon"}
 
 // DefaultSettings: nudge, and wait up to 2 s for the lock, well inside
 // the 10 s timeout the settings give each event. SessionEnd waits less;
 // see sessionEndWait.
 func DefaultSettings() Settings {
 	return Settings{StopPolicy: PolicyNudge, LockTimeout: 2 * time.Second, NudgePrompts: 3,
-		Recall: RecallSettings{On: true, Items: 5, Chars: 1500, MinScore: recall.DefaultMinScore}}
+		Recall: RecallSettings{On: true, Items: 5, Chars: 1500, MinScore: recall.DefaultMinScore, Lexicon: true}}
 }
 
 // ParseSettings reads the hook settings from a config object (already
@@ -104,11 +108,19 @@ func ParseSettings(root gjson.Result) (Settings, error) {
 		}
 		s.NudgePrompts = int(v.Num)
 	}
-	if v := root.Get("recall"); v.Exists() {
-		if !v.IsBool() {
-			return s, fmt.Errorf("field \"recall\" must be true or false, got %s", v.Raw)
+	for _, f := range []struct {
+		key string
+		dst *bool
+	}{
+		{"recall", &s.Recall.On},
+		{"recall_lexicon", &s.Recall.Lexicon},
+	} {
+		if v := root.Get(f.key); v.Exists() {
+			if !v.IsBool() {
+				return s, fmt.Errorf("field %q must be true or false, got %s", f.key, v.Raw)
+			}
+			*f.dst = v.Bool()
 		}
-		s.Recall.On = v.Bool()
 	}
 	for _, f := range []struct {
 		key      string

@@ -48,11 +48,18 @@ func TestParseSettings(t *testing.T) {
 	is.Equal(s.StopPolicy, PolicyOnce)
 	is.Equal(s.LockTimeout, 500*time.Millisecond)
 	is.Equal(s.NudgePrompts, 5)
+	is.True(s.Recall.Lexicon) // on unless turned off
+	s, err = ParseSettings(gjson.Parse(`{"recall_lexicon":false}`))
+	is.NoErr(err)
+	is.True(!s.Recall.Lexicon)
+	is.True(s.Recall.On)
 	for _, bad := range []struct{ json, field string }{
 		{`{"stop_policy":"sometimes"}`, `"stop_policy"`},
 		{`{"lock_timeout":0}`, `"lock_timeout"`},
 		{`{"lock_timeout":"2"}`, `"lock_timeout"`},
 		{`{"nudge_prompts":1.5}`, `"nudge_prompts"`},
+		{`{"recall":"no"}`, `"recall"`},
+		{`{"recall_lexicon":0}`, `"recall_lexicon"`},
 	} {
 		_, err := ParseSettings(gjson.Parse(bad.json))
 		is.True(err != nil)
