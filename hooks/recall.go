@@ -49,13 +49,54 @@ func recallPrompt(env Env, in Input) Output {
 	// Not closed: the hook exits in a moment, which frees the mapping
 	// for less than a munmap; in a longer process (simulate, the eval)
 	// it is released when collected.
+	hits := findHits(env, in, f, archive)
+	if len(hits) == 0 {
+		return Output{}
+	}
+	describeHits(f, hits)
+	foreign := recordedElsewhere(env)
+	picked, recalls, err := pickAndNote(env, in, hits, foreign)
+	if err != nil || len(picked) == 0 {
+		return Output{}
+	}
+	return additionalContext(event.UserPromptSubmit, recallContext(env, picked, recalls, foreign))
+}
+
+// findHits ranks what the session cannot see against the prompt: the
+// items of f the view left out and the archive, none this session was
+// shown or recalled already, a named time's entries first.
+func findHits(env Env, in Input, f *memfile.File, archive *recall.Index) []recall.Hit {
 	shown := seenAtStart(env, f)
+	left, inFile := leftOutOfView(f, shown)
+	// Ranked against the session state as it was read without the lock;
+	// the lock is taken only when there is something to recall, so a
+	// prompt that recalls nothing writes nothing, not even the lock file.
+	before := decodeState(env.Store.ReadState(stateKey(in))).Recalled
+	recalled := func(id string) bool { return slices.Contains(before, id) }
+	hits := recall.Rank(in.Prompt, recall.Options{
+		MinScore: env.Settings.Recall.MinScore,
+		Skip:     func(id string) bool { return shown[id] || recalled(id) },
+		// Room for Select to pass over items too long to fit.
+		Limit: 4 * env.Settings.Recall.Items,
+	}, recall.NewMemory(left), archive)
+	// An archived item that is back in the file (revived, or recorded
+	// again) is the file's copy, shown or left out; the archive's is stale.
+	hits = slices.DeleteFunc(hits, func(h recall.Hit) bool { return !h.Item.ArchivedOn.IsZero() && inFile[h.Item.ID] })
+	// A prompt that names a time gets that time's entries first.
+	if s, ok := promptSpan(in.Prompt, env.Today); ok {
+		hits = timedFirst(spanItems(env, f, s, shown, recalled), hits)
+	}
+	return hits
+}
+
+// leftOutOfView is what the view did not show whole, Tier 1 included (a
+// large Tier 1 is shown in compact lines, or in part), and the IDs of
+// every entry and pattern in f.
+func leftOutOfView(f *memfile.File, shown map[string]bool) (left []recall.Item, inFile map[string]bool) {
 	t1, t2, pats := f.Entries(1), f.Entries(2), f.Patterns()
 	// Sized once: growing them was a tenth of a prompt's own work.
-	inFile := make(map[string]bool, len(t1)+len(t2)+len(pats))
-	// What the view did not show whole, Tier 1 included: a large Tier 1
-	// is shown in compact lines, or in part.
-	left := make([]recall.Item, 0, max(0, len(t1)+len(t2)+len(pats)-len(shown)))
+	inFile = make(map[string]bool, len(t1)+len(t2)+len(pats))
+	left = make([]recall.Item, 0, max(0, len(t1)+len(t2)+len(pats)-len(shown)))
 	for _, e := range t1 {
 		inFile[e.ID] = true
 		if !shown[e.ID] {
@@ -74,50 +115,54 @@ func recallPrompt(env Env, in Input) Output {
 			left = append(left, recall.FromPattern(p))
 		}
 	}
-	key := stateKey(in)
-	// Ranked against the session state as it was read without the lock;
-	// the lock is taken only when there is something to recall, so a
-	// prompt that recalls nothing writes nothing, not even the lock file.
-	before := decodeState(env.Store.ReadState(key)).Recalled
-	hits := recall.Rank(in.Prompt, recall.Options{
-		MinScore: env.Settings.Recall.MinScore,
-		Skip:     func(id string) bool { return shown[id] || slices.Contains(before, id) },
-		// Room for Select to pass over items too long to fit.
-		Limit: 4 * env.Settings.Recall.Items,
-	}, recall.NewMemory(left), archive)
-	// An archived item that is back in the file (revived, or recorded
-	// again) is the file's copy, shown or left out; the archive's is stale.
-	hits = slices.DeleteFunc(hits, func(h recall.Hit) bool { return !h.Item.ArchivedOn.IsZero() && inFile[h.Item.ID] })
-	// A prompt that names a time gets that time's entries first.
-	if s, ok := promptSpan(in.Prompt, env.Today); ok {
-		timed := spanItems(env, f, s, shown, func(id string) bool { return slices.Contains(before, id) })
-		byTime := make([]recall.Hit, 0, len(timed)+len(hits))
-		for _, it := range timed {
-			byTime = append(byTime, recall.Hit{Item: it})
-		}
-		for _, h := range hits {
-			if !slices.ContainsFunc(timed, func(it recall.Item) bool { return it.ID == h.Item.ID }) {
-				byTime = append(byTime, h)
-			}
-		}
-		hits = byTime
+	return left, inFile
+}
+
+// timedFirst puts the entries of a prompt's time ahead of the ranked
+// hits, each item once.
+func timedFirst(timed []recall.Item, hits []recall.Hit) []recall.Hit {
+	byTime := make([]recall.Hit, 0, len(timed)+len(hits))
+	for _, it := range timed {
+		byTime = append(byTime, recall.Hit{Item: it})
 	}
-	if len(hits) == 0 {
-		return Output{}
+	for _, h := range hits {
+		if !slices.ContainsFunc(timed, func(it recall.Item) bool { return it.ID == h.Item.ID }) {
+			byTime = append(byTime, h)
+		}
 	}
+	return byTime
+}
+
+// describeHits makes the hits what recall shows: the file's items
+// cleaned of private spans and secrets (the index's items are clean
+// already), and a superseded item given what holds now.
+func describeHits(f *memfile.File, hits []recall.Hit) {
 	for i := range hits {
-		if hits[i].Item.ArchivedOn.IsZero() { // the index's items are clean already
+		if hits[i].Item.ArchivedOn.IsZero() {
 			hits[i].Item = hits[i].Item.Cleaned()
 		}
 		hits[i].Item.Current = currentOf(f, hits[i].Item)
 	}
-	recordedElsewhere := env.Store.Foreign()
-	foreign := func(it recall.Item) bool {
-		return it.ArchivedOn.IsZero() && recordedElsewhere != nil && recordedElsewhere(it.ID)
+}
+
+// recordedElsewhere says which items of bimri.md this workspace's
+// sessions did not record (an archived item never is one).
+func recordedElsewhere(env Env) func(recall.Item) bool {
+	elsewhere := env.Store.Foreign()
+	return func(it recall.Item) bool {
+		return it.ArchivedOn.IsZero() && elsewhere != nil && elsewhere(it.ID)
 	}
+}
+
+// pickAndNote, under the lock, picks the hits this session has not had
+// yet that fit the answer, adds them to the session's recalled list and
+// counts the archived ones in the workspace's recalls. Nothing picked,
+// nothing is written.
+func pickAndNote(env Env, in Input, hits []recall.Hit, foreign func(recall.Item) bool) ([]recall.Hit, recall.Recalls, error) {
+	key := stateKey(in)
 	var picked []recall.Hit
 	var recalls recall.Recalls
-	err = env.Store.UpdateState([]string{key, recall.StateKey}, func(state map[string][]byte) error {
+	err := env.Store.UpdateState([]string{key, recall.StateKey}, func(state map[string][]byte) error {
 		st := decodeState(state[key]) // damaged state is a fresh start
 		fresh := slices.DeleteFunc(slices.Clone(hits), func(h recall.Hit) bool { return slices.Contains(st.Recalled, h.Item.ID) })
 		picked = recall.Select(fresh, env.Settings.Recall.Items, env.Settings.Recall.Chars, func(it recall.Item) int {
@@ -137,10 +182,7 @@ func recallPrompt(env Env, in Input) Output {
 		state[recall.StateKey] = recalls.Marshal()
 		return nil
 	})
-	if err != nil || len(picked) == 0 {
-		return Output{}
-	}
-	return additionalContext(event.UserPromptSubmit, recallContext(env, picked, recalls, foreign))
+	return picked, recalls, err
 }
 
 // currentOf is, for an item archived as superseded by an entry still in
