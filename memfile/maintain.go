@@ -441,10 +441,47 @@ func sortTier3(f *File) {
 // file's estimate after. Tier 1 is only reported. Notes are never
 // archived: a person wrote them.
 func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) Tokens {
-	// The victims are ranked only when one is needed: a file within its
-	// budgets, as most are on most passes, never sorts Tier 2 for them.
-	var victims []*Entry
-	ranked := false
+	ev := &eviction{f: f, today: today, rep: rep, tokens: Estimate(f), weak: weakPatterns(f),
+		gone: map[*Entry]bool{}, gonePat: map[*Pattern]bool{}}
+	for ev.tokens.Tiers[1] > cfg.Budgets[1] && ev.entry(fmt.Sprintf("Tier 2 over its budget of %d tokens", cfg.Budgets[1])) {
+	}
+	for ev.tokens.Tiers[2] > cfg.Budgets[2] && ev.pattern(fmt.Sprintf("Tier 3 over its budget of %d tokens", cfg.Budgets[2])) {
+	}
+	totalReason := fmt.Sprintf("file over its total budget of %d tokens", cfg.TotalBudget)
+	for ev.tokens.Total > cfg.TotalBudget && (ev.entry(totalReason) || ev.pattern(totalReason)) {
+	}
+	overBudgetWarnings(ev.tokens, cfg, rep)
+	if len(ev.gone) > 0 {
+		removeBlocks(f, 2, func(b Block) bool { return b.Entry != nil && ev.gone[b.Entry] })
+	}
+	if len(ev.gonePat) > 0 {
+		removeBlocks(f, 3, func(b Block) bool { return b.Pattern != nil && ev.gonePat[b.Pattern] })
+	}
+	return ev.tokens
+}
+
+// eviction is one pass's taking out of entries and patterns for the
+// budgets: what is left of each tier's tokens, what is next to go, and
+// what went.
+type eviction struct {
+	f      *File
+	today  time.Time
+	rep    *Report
+	tokens Tokens
+	// victims are Tier 2's entries, first to go first, ranked only when
+	// one is needed: a file within its budgets, as most are on most
+	// passes, never sorts Tier 2 for them.
+	victims []*Entry
+	ranked  bool
+	weak    []*Pattern // emerging patterns, first to go first
+	gone    map[*Entry]bool
+	gonePat map[*Pattern]bool
+}
+
+// weakPatterns are f's emerging patterns in the order the budget takes
+// them: a tag count before a sentence someone wrote, then the fewest
+// observations, the oldest, the smaller ID.
+func weakPatterns(f *File) []*Pattern {
 	var weak []*Pattern
 	for _, p := range f.Patterns() {
 		if p.Level == Emerging {
@@ -452,7 +489,6 @@ func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) Tokens {
 		}
 	}
 	slices.SortFunc(weak, func(a, b *Pattern) int {
-		// A sentence someone wrote outlasts a tag count.
 		if a.hasSentence() != b.hasSentence() {
 			if a.hasSentence() {
 				return 1
@@ -467,60 +503,47 @@ func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) Tokens {
 		}
 		return cmp.Compare(a.ID, b.ID)
 	})
+	return weak
+}
 
-	tokens := Estimate(f)
-	gone := map[*Entry]bool{}
-	gonePat := map[*Pattern]bool{}
-	evictEntry := func(reason string) bool {
-		if !ranked {
-			victims, ranked = budgetVictims(f, today), true
-		}
-		if len(victims) == 0 {
-			return false
-		}
-		e := victims[0]
-		victims = victims[1:]
-		cost := blockTokens(Block{Entry: e})
-		tokens.Tiers[1] -= cost
-		tokens.Total -= cost
-		gone[e] = true
-		rep.Removed = append(rep.Removed, Removal{Tier: 2, Entry: e, Reason: reason})
+// entry takes out the next Tier 2 entry for reason; false when none is
+// left.
+func (ev *eviction) entry(reason string) bool {
+	if !ev.ranked {
+		ev.victims, ev.ranked = budgetVictims(ev.f, ev.today), true
+	}
+	if len(ev.victims) == 0 {
+		return false
+	}
+	e := ev.victims[0]
+	ev.victims = ev.victims[1:]
+	cost := blockTokens(Block{Entry: e})
+	ev.tokens.Tiers[1] -= cost
+	ev.tokens.Total -= cost
+	ev.gone[e] = true
+	ev.rep.Removed = append(ev.rep.Removed, Removal{Tier: 2, Entry: e, Reason: reason})
+	return true
+}
+
+// pattern takes out the next weak pattern for reason; false when none is
+// left.
+func (ev *eviction) pattern(reason string) bool {
+	if len(ev.weak) == 0 {
+		return false
+	}
+	p := ev.weak[0]
+	ev.weak = ev.weak[1:]
+	cost := blockTokens(Block{Pattern: p})
+	ev.tokens.Tiers[2] -= cost
+	ev.tokens.Total -= cost
+	ev.gonePat[p] = true
+	// A pattern this pass created and the budget takes back never existed
+	// in the file: archiving it would add the same record at every pass,
+	// since the next pass would create it again.
+	if i := slices.IndexFunc(ev.rep.Patterns, func(c PatternChange) bool { return c.ID == p.ID && c.From == "" }); i >= 0 {
+		ev.rep.Patterns = slices.Delete(ev.rep.Patterns, i, i+1)
 		return true
 	}
-	evictPattern := func(reason string) bool {
-		if len(weak) == 0 {
-			return false
-		}
-		p := weak[0]
-		weak = weak[1:]
-		cost := blockTokens(Block{Pattern: p})
-		tokens.Tiers[2] -= cost
-		tokens.Total -= cost
-		gonePat[p] = true
-		// A pattern this pass created and the budget takes back never
-		// existed in the file: archiving it would add the same record at
-		// every pass, since the next pass would create it again.
-		if i := slices.IndexFunc(rep.Patterns, func(c PatternChange) bool { return c.ID == p.ID && c.From == "" }); i >= 0 {
-			rep.Patterns = slices.Delete(rep.Patterns, i, i+1)
-			return true
-		}
-		rep.Removed = append(rep.Removed, Removal{Tier: 3, Pattern: p, Reason: reason})
-		return true
-	}
-
-	for tokens.Tiers[1] > cfg.Budgets[1] && evictEntry(fmt.Sprintf("Tier 2 over its budget of %d tokens", cfg.Budgets[1])) {
-	}
-	for tokens.Tiers[2] > cfg.Budgets[2] && evictPattern(fmt.Sprintf("Tier 3 over its budget of %d tokens", cfg.Budgets[2])) {
-	}
-	totalReason := fmt.Sprintf("file over its total budget of %d tokens", cfg.TotalBudget)
-	for tokens.Total > cfg.TotalBudget && (evictEntry(totalReason) || evictPattern(totalReason)) {
-	}
-	overBudgetWarnings(tokens, cfg, rep)
-	if len(gone) > 0 {
-		removeBlocks(f, 2, func(b Block) bool { return b.Entry != nil && gone[b.Entry] })
-	}
-	if len(gonePat) > 0 {
-		removeBlocks(f, 3, func(b Block) bool { return b.Pattern != nil && gonePat[b.Pattern] })
-	}
-	return tokens
+	ev.rep.Removed = append(ev.rep.Removed, Removal{Tier: 3, Pattern: p, Reason: reason})
+	return true
 }

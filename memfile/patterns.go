@@ -39,54 +39,73 @@ func autoSentence(p *Pattern) string {
 // been counted and trimmed from the list). A deep pass, given the archive,
 // recounts exactly over every entry ever kept.
 func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
-	ignore := map[string]bool{}
-	for _, t := range cfg.IgnoreTags {
-		ignore[t] = true
-	}
-	pool := f.Entries(2)
-	if opt.Deep {
-		// Only a deep pass needs the IDs: to leave out an archived copy
-		// of an entry the file still holds.
-		seen := make(map[string]bool, len(pool))
-		for _, e := range pool {
-			seen[e.ID] = true
-		}
-		for i := range opt.ArchivedEntries {
-			if e := &opt.ArchivedEntries[i]; !seen[e.ID] {
-				seen[e.ID] = true
-				pool = append(pool, e)
-			}
-		}
-	}
-	// The pool stays in file order: each pattern sorts only the entries
-	// it reads (byDateID), not all of Tier 2 for every pass.
-
+	idx := indexByTag(patternPool(f, opt), cfg.IgnoreTags)
 	existing := map[string]*Pattern{} // single-tag patterns by tag
 	for _, p := range f.Patterns() {
 		if len(p.Tags) == 1 {
 			existing[p.Tags[0]] = p
 		}
 	}
-	// New patterns: tags on two or more entries. withTag indexes the pool
-	// by tag, in file order, so matching a pattern reads only the entries
-	// that carry one of its tags instead of the whole pool for every
-	// pattern.
-	// One map for both, looked up once per tag of each entry: at 10,000
-	// entries the map operations were a third of this function.
-	type tagged struct {
-		n       int // the tag's count, 0 for an ignored tag
-		ignored bool
-		entries []*Entry
+	addTagPatterns(f, idx, existing)
+	for _, p := range f.Patterns() {
+		if len(p.Tags) > 0 {
+			updatePattern(p, idx, opt, rep)
+		}
 	}
-	byTag := map[string]*tagged{}
+}
+
+// patternPool is the entries patterns count: Tier 2, and on a deep pass
+// the archived entries the file no longer holds. The pool stays in file
+// order: each pattern sorts only the entries it reads (byDateID), not all
+// of Tier 2 for every pass.
+func patternPool(f *File, opt Options) []*Entry {
+	pool := f.Entries(2)
+	if !opt.Deep {
+		return pool
+	}
+	// Only a deep pass needs the IDs: to leave out an archived copy of an
+	// entry the file still holds.
+	seen := make(map[string]bool, len(pool))
+	for _, e := range pool {
+		seen[e.ID] = true
+	}
+	for i := range opt.ArchivedEntries {
+		if e := &opt.ArchivedEntries[i]; !seen[e.ID] {
+			seen[e.ID] = true
+			pool = append(pool, e)
+		}
+	}
+	return pool
+}
+
+// tagged is one tag's share of the pool.
+type tagged struct {
+	n       int // the entries that count for a new pattern, 0 for an ignored tag
+	ignored bool
+	entries []*Entry // every entry with the tag, in pool order
+}
+
+// tagIndex indexes the pool by tag, so matching a pattern reads only the
+// entries that carry one of its tags instead of the whole pool for every
+// pattern. One map serves both the counts and the lists, looked up once
+// per tag of each entry: at 10,000 entries the map operations were a
+// third of the pass over patterns.
+type tagIndex map[string]*tagged
+
+func indexByTag(pool []*Entry, ignoreTags []string) tagIndex {
+	ignore := map[string]bool{}
+	for _, t := range ignoreTags {
+		ignore[t] = true
+	}
+	idx := tagIndex{}
 	for _, e := range pool {
 		for i, t := range e.Tags {
-			tg := byTag[t]
+			tg := idx[t]
 			if tg == nil {
-				// Whether a tag is ignored is asked once per tag,
-				// not once per entry that carries it.
+				// Whether a tag is ignored is asked once per tag, not
+				// once per entry that carries it.
 				tg = &tagged{ignored: ignore[t]}
-				byTag[t] = tg
+				idx[t] = tg
 			}
 			if !tg.ignored {
 				tg.n++
@@ -96,87 +115,100 @@ func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 			}
 		}
 	}
-	withTag := func(t string) []*Entry {
-		if tg := byTag[t]; tg != nil {
-			return tg.entries
-		}
-		return nil
+	return idx
+}
+
+// with is the entries of the pool that carry tag t.
+func (idx tagIndex) with(t string) []*Entry {
+	if tg := idx[t]; tg != nil {
+		return tg.entries
 	}
+	return nil
+}
+
+// addTagPatterns adds an emerging pattern for every tag on two or more
+// entries that has no single-tag pattern yet (existing, which it
+// updates), in tag order so IDs come out the same on every run.
+func addTagPatterns(f *File, idx tagIndex, existing map[string]*Pattern) {
 	var fresh []string
-	for t, tg := range byTag {
+	for t, tg := range idx {
 		if tg.n >= 2 && existing[t] == nil {
 			fresh = append(fresh, t)
 		}
 	}
-	slices.Sort(fresh)
-	var taken map[string]bool
-	if len(fresh) > 0 {
-		taken = f.idsInUse()
+	if len(fresh) == 0 {
+		return
 	}
+	slices.Sort(fresh)
+	taken := f.idsInUse()
 	for _, t := range fresh {
 		p := &Pattern{Tags: []string{t}, Level: Emerging}
 		p.ID = uniqueID("p", patternID(p.Tags), taken)
 		f.Tiers[2].Blocks = append(f.Tiers[2].Blocks, Block{Pattern: p})
 		existing[t] = p
 	}
+}
 
-	for _, p := range f.Patterns() {
-		if len(p.Tags) == 0 {
-			continue
-		}
-		before := *p
-		wasAuto := p.Text == "" || p.Text == autoSentence(&before)
-		candidates := withTag(p.Tags[0])
-		for _, t := range p.Tags[1:] {
-			if with := withTag(t); len(with) < len(candidates) {
-				candidates = with
+// updatePattern counts the pool's entries that carry all of p's tags into
+// p's evidence, level and (when the model has not written one) sentence,
+// and reports a new pattern or a new level in rep.
+func updatePattern(p *Pattern, idx tagIndex, opt Options, rep *Report) {
+	before := *p
+	wasAuto := p.Text == "" || p.Text == autoSentence(&before)
+	match := patternMatches(p, idx)
+	// Entries are counted oldest first (then by ID: a total order, the
+	// IDs in a pool being distinct). A full evidence list takes only
+	// entries dated after the pattern's LAST (addEvidence), so the rest
+	// need not be sorted: on a pass-written file that is nearly all of
+	// them.
+	if !opt.Deep && len(p.Evidence) >= maxEvidence {
+		var after []*Entry
+		for _, e := range match {
+			if e.Date.After(p.Last) {
+				after = append(after, e)
 			}
 		}
-		// A pattern of one tag matches every entry withTag lists for it.
-		match := candidates
-		if len(p.Tags) > 1 {
-			match = nil
-			for _, e := range candidates {
-				if hasAll(e.Tags, p.Tags) {
-					match = append(match, e)
-				}
-			}
-		}
-		// Entries are counted oldest first (then by ID: a total order,
-		// the IDs in a pool being distinct). A full evidence list takes
-		// only entries dated after the pattern's LAST (addEvidence), so
-		// the rest need not be sorted: on a pass-written file that is
-		// nearly all of them.
-		full := !opt.Deep && len(p.Evidence) >= maxEvidence
-		if full {
-			var after []*Entry
-			for _, e := range match {
-				if e.Date.After(p.Last) {
-					after = append(after, e)
-				}
-			}
-			match = after
-		}
-		// Sorting withTag's own list in place is safe: its order is
-		// this one or none.
-		slices.SortFunc(match, byDateID)
-		if opt.Deep || len(p.Evidence) == 0 {
-			recount(p, match)
-		} else {
-			addEvidence(p, match)
-		}
-		p.Level = levelFor(p.Observations)
-		if wasAuto {
-			p.Text = autoSentence(p)
-		}
-		created := before.Observations == 0 && before.Text == ""
-		switch {
-		case created:
-			rep.Patterns = append(rep.Patterns, PatternChange{ID: p.ID, Tags: p.Tags, To: p.Level, Observations: p.Observations})
-		case before.Level != p.Level:
-			rep.Patterns = append(rep.Patterns, PatternChange{ID: p.ID, Tags: p.Tags, From: before.Level, To: p.Level, Observations: p.Observations})
+		match = after
+	}
+	// Sorting the index's own list in place is safe: its order is this
+	// one or none.
+	slices.SortFunc(match, byDateID)
+	if opt.Deep || len(p.Evidence) == 0 {
+		recount(p, match)
+	} else {
+		addEvidence(p, match)
+	}
+	p.Level = levelFor(p.Observations)
+	if wasAuto {
+		p.Text = autoSentence(p)
+	}
+	switch {
+	case before.Observations == 0 && before.Text == "": // created
+		rep.Patterns = append(rep.Patterns, PatternChange{ID: p.ID, Tags: p.Tags, To: p.Level, Observations: p.Observations})
+	case before.Level != p.Level:
+		rep.Patterns = append(rep.Patterns, PatternChange{ID: p.ID, Tags: p.Tags, From: before.Level, To: p.Level, Observations: p.Observations})
+	}
+}
+
+// patternMatches is the pool's entries that carry all of p's tags, read
+// from the shortest of its tags' lists.
+func patternMatches(p *Pattern, idx tagIndex) []*Entry {
+	candidates := idx.with(p.Tags[0])
+	for _, t := range p.Tags[1:] {
+		if with := idx.with(t); len(with) < len(candidates) {
+			candidates = with
 		}
 	}
+	if len(p.Tags) == 1 {
+		return candidates // a pattern of one tag matches every entry listed for it
+	}
+	var match []*Entry
+	for _, e := range candidates {
+		if hasAll(e.Tags, p.Tags) {
+			match = append(match, e)
+		}
+	}
+	return match
 }
 
 // mergeSameTagPatterns makes one pattern of patterns for the same tags: a
