@@ -33,48 +33,48 @@ import (
 	"time"
 )
 
-// Platform is one release target.
-type Platform struct{ OS, Arch string }
+// platform is one release target.
+type platform struct{ OS, Arch string }
 
-// Platforms are the six targets, in the order they are built.
-var Platforms = []Platform{
+// platforms are the six targets, in the order they are built.
+var platforms = []platform{
 	{"linux", "amd64"}, {"linux", "arm64"},
 	{"darwin", "amd64"}, {"darwin", "arm64"},
 	{"windows", "amd64"}, {"windows", "arm64"},
 }
 
-func (p Platform) String() string { return p.OS + "-" + p.Arch }
+func (p platform) String() string { return p.OS + "-" + p.Arch }
 
-// Programs are what a release carries, each built from ./cmd/<name>: the
+// programs are what a release carries, each built from ./cmd/<name>: the
 // hook binary, the MCP server that `bimri-hook mcp` runs, and the terminal
 // UI that `bimri-hook browse` runs. The last two are programs of their
 // own so that their libraries never start with a hook.
-var Programs = []string{"bimri-hook", "bimri-hook-mcp", "bimri-hook-browse"}
+var programs = []string{"bimri-hook", "bimri-hook-mcp", "bimri-hook-browse"}
 
-// Exe is the file name of program on the platform.
-func (p Platform) Exe(program string) string {
+// exe is the file name of program on the platform.
+func (p platform) exe(program string) string {
 	if p.OS == "windows" {
 		return program + ".exe"
 	}
 	return program
 }
 
-// PluginPath is where the plugin folder keeps program for the platform.
+// pluginPath is where the plugin folder keeps program for the platform.
 // Windows runs bin/bimri-hook.exe for the hooks' exec-form command
 // bin/bimri-hook, so the windows/amd64 programs sit in bin/ beside it;
 // the others are libexec/<program>-<os>-<arch>, where the dispatcher
 // bin/bimri-hook finds the hook binary. Either way bimri-hook finds
 // bimri-hook-mcp and bimri-hook-browse beside itself, named as it is
 // with -mcp or -browse after bimri-hook.
-func (p Platform) PluginPath(program string) string {
-	if p == (Platform{"windows", "amd64"}) {
-		return filepath.Join("bin", p.Exe(program))
+func (p platform) pluginPath(program string) string {
+	if p == (platform{"windows", "amd64"}) {
+		return filepath.Join("bin", p.exe(program))
 	}
-	return filepath.Join("libexec", program+"-"+p.String()+p.Exe(""))
+	return filepath.Join("libexec", program+"-"+p.String()+p.exe(""))
 }
 
-// Archive is the release archive's file name.
-func (p Platform) Archive(version string) string {
+// archiveName is the release archive's file name.
+func (p platform) archiveName(version string) string {
 	ext := ".tar.gz"
 	if p.OS == "windows" {
 		ext = ".zip"
@@ -86,10 +86,10 @@ func (p Platform) Archive(version string) string {
 // reaches its bytes. Zip cannot go earlier than 1980.
 var epoch = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// Tags and LDFlags are those of make build, with the version filled in.
-const Tags = "urfave_cli_no_docs"
+// buildTags and ldflags are those of make build, with the version filled in.
+const buildTags = "urfave_cli_no_docs"
 
-func LDFlags(version string) string { return "-s -w -X main.version=" + version }
+func ldflags(version string) string { return "-s -w -X main.version=" + version }
 
 func main() {
 	version := flag.String("version", "", "the release version (the VERSION file)")
@@ -107,17 +107,17 @@ func run(root, dist, version string, plugin bool) error {
 	if version == "" {
 		return errors.New("no -version")
 	}
-	bins, err := Build(root, filepath.Join(dist, "build"), version)
+	bins, err := buildAll(root, filepath.Join(dist, "build"), version)
 	if err != nil {
 		return err
 	}
-	if err := Package(root, dist, version, bins); err != nil {
+	if err := packageAll(root, dist, version, bins); err != nil {
 		return err
 	}
 	fmt.Printf("release: archives, checksums.txt and homebrew/Casks/bimri-hook.rb in %s\n", dist)
 	if plugin {
 		dir := filepath.Join(dist, "plugin")
-		if err := Plugin(root, dir, bins); err != nil {
+		if err := pluginFolder(root, dir, bins); err != nil {
 			return err
 		}
 		fmt.Printf("release: the plugin in %s\n", dir)
@@ -125,19 +125,19 @@ func run(root, dist, version string, plugin bool) error {
 	return nil
 }
 
-// Build builds the programs of every platform into out/<os>-<arch>/ and
+// buildAll builds the programs of every platform into out/<os>-<arch>/ and
 // returns those folders by platform. One go build per platform builds the
 // three programs together, sharing the packages they have in common.
-func Build(root, out, version string) (map[Platform]string, error) {
-	dirs := map[Platform]string{}
-	for _, p := range Platforms {
+func buildAll(root, out, version string) (map[platform]string, error) {
+	dirs := map[platform]string{}
+	for _, p := range platforms {
 		dir, err := filepath.Abs(filepath.Join(out, p.String()))
 		if err != nil {
 			return nil, err
 		}
-		args := []string{"build", "-trimpath", "-buildvcs=false", "-tags", Tags,
-			"-ldflags", LDFlags(version), "-o", dir + string(filepath.Separator)}
-		for _, prog := range Programs {
+		args := []string{"build", "-trimpath", "-buildvcs=false", "-tags", buildTags,
+			"-ldflags", ldflags(version), "-o", dir + string(filepath.Separator)}
+		for _, prog := range programs {
 			args = append(args, "./cmd/"+prog)
 		}
 		cmd := exec.Command("go", args...)
@@ -158,22 +158,22 @@ type file struct {
 	mode int64
 }
 
-// Package writes the archives (the three programs, LICENSE, README.md),
+// packageAll writes the archives (the three programs, LICENSE, README.md),
 // checksums.txt and the Homebrew cask; bins are Build's folders.
-func Package(root, dist, version string, bins map[Platform]string) error {
+func packageAll(root, dist, version string, bins map[platform]string) error {
 	docs, err := readFiles(root, "LICENSE", "README.md")
 	if err != nil {
 		return err
 	}
 	sums := map[string]string{}
-	for _, p := range Platforms {
+	for _, p := range platforms {
 		var files []file
-		for _, prog := range Programs {
-			exe, err := os.ReadFile(filepath.Join(bins[p], p.Exe(prog)))
+		for _, prog := range programs {
+			exe, err := os.ReadFile(filepath.Join(bins[p], p.exe(prog)))
 			if err != nil {
 				return err
 			}
-			files = append(files, file{p.Exe(prog), exe, 0o755})
+			files = append(files, file{p.exe(prog), exe, 0o755})
 		}
 		files = append(files, docs...)
 		var data []byte
@@ -185,7 +185,7 @@ func Package(root, dist, version string, bins map[Platform]string) error {
 		if err != nil {
 			return err
 		}
-		name := p.Archive(version)
+		name := p.archiveName(version)
 		if err := os.WriteFile(filepath.Join(dist, name), data, 0o644); err != nil {
 			return err
 		}
@@ -194,7 +194,7 @@ func Package(root, dist, version string, bins map[Platform]string) error {
 	if err := os.WriteFile(filepath.Join(dist, "checksums.txt"), checksums(sums), 0o644); err != nil {
 		return err
 	}
-	cask, err := Cask(version, sums)
+	cask, err := cask(version, sums)
 	if err != nil {
 		return err
 	}
@@ -324,29 +324,29 @@ var caskTemplate = template.Must(template.New("cask").Parse(`cask "bimri-hook" d
 end
 `))
 
-// Cask is the Homebrew cask of version, from the archives' checksums.
-func Cask(version string, sums map[string]string) ([]byte, error) {
+// cask is the Homebrew cask of version, from the archives' checksums.
+func cask(version string, sums map[string]string) ([]byte, error) {
 	bySlot := map[string]string{}
-	for _, p := range Platforms {
+	for _, p := range platforms {
 		if p.OS != "windows" {
-			bySlot[p.OS+"_"+p.Arch] = sums[p.Archive(version)]
+			bySlot[p.OS+"_"+p.Arch] = sums[p.archiveName(version)]
 		}
 	}
 	var b bytes.Buffer
 	err := caskTemplate.Execute(&b, struct {
 		Version  string
 		Sums     map[string]string
-		Programs []string
-	}{version, bySlot, Programs})
+		programs []string
+	}{version, bySlot, programs})
 	return b.Bytes(), err
 }
 
-// Plugin writes dir, the marketplace + plugin folder a release publishes
+// pluginFolder writes dir, the marketplace + plugin folder a release publishes
 // (the release branch): the plugin's manifest, hooks, dispatcher and
 // fallback launcher from the repository, the three programs of each of
 // the six platforms at their PluginPath, and a marketplace whose one
 // plugin is the folder itself.
-func Plugin(root, dir string, bins map[Platform]string) error {
+func pluginFolder(root, dir string, bins map[platform]string) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
@@ -374,19 +374,19 @@ func Plugin(root, dir string, bins map[Platform]string) error {
 	if err := copyTree(filepath.Join(root, "skills"), filepath.Join(dir, "skills")); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	for _, p := range Platforms {
-		for _, prog := range Programs {
-			if err := copyFile(filepath.Join(bins[p], p.Exe(prog)), filepath.Join(dir, p.PluginPath(prog)), 0o755); err != nil {
+	for _, p := range platforms {
+		for _, prog := range programs {
+			if err := copyFile(filepath.Join(bins[p], p.exe(prog)), filepath.Join(dir, p.pluginPath(prog)), 0o755); err != nil {
 				return err
 			}
 		}
 	}
-	return os.WriteFile(filepath.Join(dir, ".claude-plugin", "marketplace.json"), []byte(ReleaseMarketplace), 0o644)
+	return os.WriteFile(filepath.Join(dir, ".claude-plugin", "marketplace.json"), []byte(releaseMarketplace), 0o644)
 }
 
-// ReleaseMarketplace is the marketplace of the release folder: the plugin
+// releaseMarketplace is the marketplace of the release folder: the plugin
 // is the folder itself.
-const ReleaseMarketplace = `{
+const releaseMarketplace = `{
   "name": "bimri",
   "owner": {
     "name": "bimri"
