@@ -17,14 +17,50 @@ type NewEntry struct {
 	Importance int // 1-5
 	Date       time.Time
 	Tags       []string
-	Text       string
+	// Keywords, words a later question would use that the text does
+	// not: normalised by Keywords (at most MaxKeywords).
+	Keywords []string
+	Text     string
+}
+
+// MaxKeywords bounds the keywords an entry is given when recorded: the
+// agent is asked for two or three.
+const MaxKeywords = 5
+
+// Keywords cleans and normalises keywords given for a new entry: each
+// loses private spans and secrets (a key is a key wherever it stands)
+// and is normalised as a tag is (lower case, spaces to dashes); one left
+// empty is dropped, duplicates count once. It refuses one over 40 bytes
+// and more than MaxKeywords, naming the problem.
+func Keywords(list []string) ([]string, error) {
+	out := make([]string, 0, len(list))
+	for _, k := range list {
+		n := normalTag(privacy.Clean(k))
+		if len(n) > maxTagBytes {
+			return nil, fmt.Errorf("keyword %q is too long: a keyword is a word or two, at most %d bytes", n, maxTagBytes)
+		}
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	out = slices.Compact(out)
+	if len(out) > MaxKeywords {
+		return nil, fmt.Errorf("%d keywords, over the limit of %d: give the two or three words a later question would use", len(out), MaxKeywords)
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
 }
 
 // Add records an entry. Its text loses <private> spans and secrets first
 // (nothing private may reach a file that can be committed), then is
 // neutralised so it cannot break the file; a text over MaxTextRunes is
-// refused with an error that says the limit. Recording the same text on the same day twice updates the first
-// entry (higher importance, union of tags) instead of adding a copy. It
+// refused with an error that says the limit; so are keywords that
+// Keywords refuses. Recording the same text on the same day twice
+// updates the first entry (higher importance, union of tags and of
+// keywords) instead of adding a copy. It
 // returns the entry as stored and whether it was new.
 func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 	if n.Tier != 1 && n.Tier != 2 {
@@ -51,7 +87,11 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 	for i, t := range n.Tags {
 		tags[i] = privacy.Clean(t)
 	}
-	e := &Entry{Importance: n.Importance, Date: date, Tags: NormalizeTags(tags), Text: text}
+	keywords, err := Keywords(n.Keywords)
+	if err != nil {
+		return nil, false, err
+	}
+	e := &Entry{Importance: n.Importance, Date: date, Tags: NormalizeTags(tags), Keywords: keywords, Text: text}
 	id := EntryID(date, text)
 	// The same entry is found by its date and text, not by the ID they
 	// would give: a person may have written the ID, or a merge moved the
@@ -62,6 +102,7 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 			if old := b.Entry; old != nil && old.Date.Equal(date) && normalText(old.Text) == want {
 				old.Importance = max(old.Importance, e.Importance)
 				old.Tags = NormalizeTags(append(old.Tags, e.Tags...))
+				old.Keywords = NormalizeTags(append(old.Keywords, e.Keywords...))
 				return old, false, nil
 			}
 		}
@@ -153,6 +194,7 @@ func (f *File) Revive(r ArchiveRecord, today time.Time) (*Entry, error) {
 	}
 	e := *r.Entry
 	e.Tags = slices.Clone(e.Tags)
+	e.Keywords = slices.Clone(e.Keywords)
 	e.Date = civil(today)
 	e.Weight, e.HasWeight = 0, false
 	f.Tiers[1].Blocks = append(f.Tiers[1].Blocks, Block{Entry: &e})

@@ -32,7 +32,7 @@ func (r *canonicalReader) entryLine(t string) (Entry, bool) {
 	// through strings.CutPrefix: the compiler turns a comparison with a
 	// literal into a word or two, and calls memequal for CutPrefix's.
 	var e Entry
-	const importance, timestamp, tagsKey, weight, id = "[IMPORTANCE:", "] [TIMESTAMP:", "] [TAGS:", " [WEIGHT:", " [ID:"
+	const importance, timestamp, tagsKey, keywordsKey, weight, id = "[IMPORTANCE:", "] [TIMESTAMP:", "] [TAGS:", " [KEYWORDS:", " [WEIGHT:", " [ID:"
 	if len(t) < len(importance)+2 || t[:len(importance)] != "[IMPORTANCE:" {
 		return e, false
 	}
@@ -66,6 +66,19 @@ func (r *canonicalReader) entryLine(t string) (Entry, bool) {
 	}
 	tags := rest[:n]
 	rest = rest[n+1:]
+	var keywords string
+	if len(rest) >= len(keywordsKey) && rest[:len(keywordsKey)] == " [KEYWORDS:" {
+		r := rest[len(keywordsKey):]
+		n := 0
+		for n < len(r) && tagListByte(r[n]) {
+			n++
+		}
+		if n == 0 || n == len(r) || r[n] != ']' {
+			return e, false
+		}
+		keywords = r[:n]
+		rest = r[n+1:]
+	}
 	if len(rest) >= len(weight) && rest[:len(weight)] == " [WEIGHT:" {
 		r := rest[len(weight):]
 		w, n, ok := canonicalWeight(r)
@@ -84,6 +97,9 @@ func (r *canonicalReader) entryLine(t string) (Entry, bool) {
 	}
 	e.ID = rest[:len(rest)-1]
 	e.Tags = r.tagList(tags)
+	if keywords != "" {
+		e.Keywords = r.tagList(keywords)
+	}
 	return e, true
 }
 

@@ -40,6 +40,11 @@ func canonicalSamples(t *testing.T) (samples, rendered []string) {
 		for range rng.IntN(4) {
 			e.Tags = append(e.Tags, tags[rng.IntN(len(tags))])
 		}
+		if rng.IntN(2) == 0 {
+			for range rng.IntN(4) {
+				e.Keywords = append(e.Keywords, tags[rng.IntN(len(tags))])
+			}
+		}
 		rendered = append(rendered, entryLine(e))
 	}
 	alphabet := "[]:, #*_-.0123456789aZ\t\u00e9"

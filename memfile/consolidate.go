@@ -17,7 +17,8 @@ import (
 // functions apply it exactly.
 
 // Consolidate replaces entries with one summary the agent wrote: the
-// highest importance of them, the union of their tags, the newest date.
+// highest importance of them, the union of their tags and keywords, the
+// newest date.
 // It goes in Tier 1 when any of them was there, else Tier 2. The
 // originals leave the file as archive records with the reason
 // "consolidated into ID", and patterns that named them name the summary.
@@ -46,13 +47,14 @@ func (f *File) Consolidate(ids []string, text string) (*Entry, []Removal, error)
 		olds = append(olds, e)
 	}
 	n := NewEntry{Tier: tier}
-	var tags []string
+	var tags, keywords []string
 	for _, e := range olds {
 		n.Importance = max(n.Importance, e.Importance)
 		if e.Date.After(n.Date) {
 			n.Date = e.Date
 		}
 		tags = append(tags, e.Tags...)
+		keywords = append(keywords, e.Keywords...)
 	}
 	n.Tags = tags
 	n.Text = text
@@ -66,6 +68,9 @@ func (f *File) Consolidate(ids []string, text string) (*Entry, []Removal, error)
 		return nil, nil, err
 	}
 	summary.Importance = n.Importance
+	// The keywords of all: they were normal already, and their union may
+	// be more than one entry is given when recorded.
+	summary.Keywords = NormalizeTags(append(summary.Keywords, keywords...))
 	reason := reasonConsolidated + summary.ID
 	var gone []Removal
 	renamed := map[string]string{}

@@ -74,6 +74,7 @@ func mergeDuplicates(f *File, rep *Report) {
 				keep.Date = other.e.Date
 			}
 			keep.Tags = NormalizeTags(append(keep.Tags, other.e.Tags...))
+			keep.Keywords = NormalizeTags(append(keep.Keywords, other.e.Keywords...))
 			removed[other.e] = true
 			renamed[other.e.ID] = keep.ID
 			m.Removed = append(m.Removed, other.e.ID)

@@ -31,6 +31,14 @@
 // gets a distinct ID derived from the first. Once written, an ID never
 // changes, even when a merge changes the entry's date.
 //
+// An entry may carry keywords after its tags, another addition of this
+// package: words a later question would use that the text does not,
+// which the agent gives when it records the entry. Recall searches them
+// as it does tags; the view never shows them. They are normal as tags
+// are, and merge as tags do (a duplicate, a consolidation, a merge):
+//
+//	[IMPORTANCE:4] [TIMESTAMP:2026-11-28] [TAGS:perf] [KEYWORDS:latency,schedule] [WEIGHT:4.0] [ID:bae58c56]
+//
 // A pattern (Tier 3) has its own tag line; the sentence under it is the
 // agent's, or an automatic one stating the facts:
 //

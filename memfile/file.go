@@ -46,9 +46,13 @@ type Entry struct {
 	Importance int
 	Date       time.Time
 	Tags       []string
-	Weight     Weight
-	HasWeight  bool // false when the file gave no WEIGHT and no pass has run
-	Text       string
+	// Keywords are words a later question would use that the text does
+	// not (the agent gives them at record time): recall searches them
+	// as it does tags; the view never shows them. Normal like tags.
+	Keywords  []string
+	Weight    Weight
+	HasWeight bool // false when the file gave no WEIGHT and no pass has run
+	Text      string
 }
 
 // Level is a pattern's confidence.
@@ -235,6 +239,7 @@ func cloneBlocks(bs []Block) []Block {
 		case b.Entry != nil:
 			e := *b.Entry
 			e.Tags = slices.Clone(e.Tags)
+			e.Keywords = slices.Clone(e.Keywords)
 			out[i].Entry = &e
 		case b.Pattern != nil:
 			p := *b.Pattern

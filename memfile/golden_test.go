@@ -29,7 +29,7 @@ func goldenInputs(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	in = append(in, "testdata/protocol-hand.md")
-	for _, want := range []string{"template", "messy", "prune", "budget", "patterns", "protocol-hand"} {
+	for _, want := range []string{"template", "messy", "prune", "budget", "patterns", "protocol-hand", "keywords"} {
 		found := false
 		for _, p := range in {
 			found = found || strings.HasPrefix(filepath.Base(p), want+".")

@@ -128,7 +128,7 @@ func isFieldKey(k string) bool {
 // switch, not a map, as every field of every entry is checked.
 func entryField(k string) bool {
 	switch k {
-	case "IMPORTANCE", "TIMESTAMP", "DATE", "TAGS", "WEIGHT", "ID":
+	case "IMPORTANCE", "TIMESTAMP", "DATE", "TAGS", "KEYWORDS", "WEIGHT", "ID":
 		return true
 	}
 	return false
@@ -161,6 +161,9 @@ func entryFromFields(e *Entry, fields fieldList, body []string, extra map[string
 	}
 	if tags, ok := fields.get("TAGS"); ok {
 		e.Tags = splitTagList(tags, &how)
+	}
+	if kw, ok := fields.get("KEYWORDS"); ok {
+		e.Keywords = splitTagList(kw, &how)
 	}
 	entryWeight(e, fields, &how)
 	if id, err := fieldID(fields); err != nil {

@@ -113,6 +113,12 @@ func renderSize(f *File) int {
 				for _, t := range bl.Entry.Tags {
 					n += len(t) + 1
 				}
+				if len(bl.Entry.Keywords) > 0 {
+					n += 12 // " [KEYWORDS:]"
+					for _, k := range bl.Entry.Keywords {
+						n += len(k) + 1
+					}
+				}
 			case bl.Pattern != nil:
 				n += 160 + len(bl.Pattern.ID) + len(bl.Pattern.Text) + 16*len(bl.Pattern.Tags) + 10*len(bl.Pattern.Evidence)
 			case bl.Note != nil:
@@ -234,13 +240,13 @@ func appendEntryLine(dst []byte, e *Entry) []byte {
 		dst = appendDate(dst, e.Date)
 	}
 	dst = append(dst, "] [TAGS:"...)
-	for i, t := range e.Tags {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, t...)
-	}
+	dst = appendList(dst, e.Tags)
 	dst = append(dst, ']')
+	if len(e.Keywords) > 0 {
+		dst = append(dst, " [KEYWORDS:"...)
+		dst = appendList(dst, e.Keywords)
+		dst = append(dst, ']')
+	}
 	if e.HasWeight {
 		dst = append(dst, " [WEIGHT:"...)
 		dst = e.Weight.appendTo(dst)
@@ -249,6 +255,17 @@ func appendEntryLine(dst []byte, e *Entry) []byte {
 	dst = append(dst, " [ID:"...)
 	dst = append(dst, e.ID...)
 	return append(dst, ']')
+}
+
+// appendList appends list, comma-separated, to dst.
+func appendList(dst []byte, list []string) []byte {
+	for i, t := range list {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, t...)
+	}
+	return dst
 }
 
 // fourDigitYear says whether t's year is 0 to 9999, which YYYY-MM-DD

@@ -131,21 +131,13 @@ func neutralizeBody(lines []string) string {
 }
 
 // NormalizeTags lower-cases tags, turns spaces into dashes, drops characters
-// that are not letters, digits, '-', '_' or '.', removes empties and
-// duplicates, and sorts them so the same set always renders the same way.
+// that are not letters, digits, '-', '_' or '.', removes empties, tags
+// over maxTagBytes and duplicates, and sorts them so the same set always
+// renders the same way.
 func NormalizeTags(tags []string) []string {
 	var out []string
 	for _, t := range tags {
-		t = strings.ToLower(strings.TrimSpace(t))
-		t = collapseSpaces(t, "-")
-		t = strings.Map(func(r rune) rune {
-			if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.' {
-				return r
-			}
-			return -1
-		}, t)
-		t = strings.Trim(t, "-_.")
-		if t != "" && len(t) <= 40 {
+		if t = normalTag(t); t != "" && len(t) <= maxTagBytes {
 			if out == nil {
 				out = make([]string, 0, len(tags))
 			}
@@ -154,6 +146,22 @@ func NormalizeTags(tags []string) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// maxTagBytes is the longest a tag (or a keyword) is kept.
+const maxTagBytes = 40
+
+// normalTag is one tag as NormalizeTags writes it, whatever its length.
+func normalTag(t string) string {
+	t = strings.ToLower(strings.TrimSpace(t))
+	t = collapseSpaces(t, "-")
+	t = strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.' {
+			return r
+		}
+		return -1
+	}, t)
+	return strings.Trim(t, "-_.")
 }
 
 // SplitTags splits a comma-separated tag list and normalises it.
