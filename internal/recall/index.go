@@ -21,7 +21,7 @@ import (
 // read every page of it: 3 MB, most of a prompt's time, for an archive
 // of 10,000 records.
 //
-//	magic "BIMRIRX3"
+//	magic "BIMRIRX4"
 //	key: archive size (u64), archive modification time (i64, ns)
 //	CRC-32 (IEEE) of the directory (u32)
 //	directory, of u32 numbers unless said:
@@ -38,7 +38,9 @@ import (
 // magic names the layout. 2: the checksum is CRC-32 IEEE, not
 // Castagnoli, which Go builds tables for on first use (about 0.3 ms of
 // a prompt). 3: a checksum for each part, not one for the whole file.
-const magic = "BIMRIRX3"
+// 4: entries' keywords are indexed and kept with each item, so an index
+// built before them is rebuilt.
+const magic = "BIMRIRX4"
 
 // indexKey identifies the archive an index was built from.
 type indexKey struct {
@@ -266,13 +268,13 @@ func (x *Index) item(doc int) (Item, error) {
 }
 
 // An item is stored as length-prefixed strings: ID, flags, date, importance,
-// tags (comma-joined), text, archived date, reason.
+// tags (comma-joined), text, archived date, reason, keywords (comma-joined).
 func appendItem(b []byte, it Item) []byte {
 	flags := "e"
 	if it.Pattern {
 		flags = "p"
 	}
-	for _, s := range []string{it.ID, flags, day(it.Date), string(rune('0' + it.Importance)), strings.Join(it.Tags, ","), it.Text, day(it.ArchivedOn), it.Reason} {
+	for _, s := range []string{it.ID, flags, day(it.Date), string(rune('0' + it.Importance)), strings.Join(it.Tags, ","), it.Text, day(it.ArchivedOn), it.Reason, strings.Join(it.Keywords, ",")} {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
@@ -280,7 +282,7 @@ func appendItem(b []byte, it Item) []byte {
 }
 
 func readItem(b []byte) (Item, error) {
-	var f [8]string
+	var f [9]string
 	for i := range f {
 		n, k := binary.Uvarint(b)
 		if k <= 0 || n > uint64(len(b)-k) {
@@ -296,6 +298,9 @@ func readItem(b []byte) (Item, error) {
 	}
 	if f[4] != "" {
 		it.Tags = strings.Split(f[4], ",")
+	}
+	if f[8] != "" {
+		it.Keywords = strings.Split(f[8], ",")
 	}
 	return it, nil
 }

@@ -27,6 +27,9 @@ type Item struct {
 	Date       time.Time // an entry's date; a pattern's LAST
 	Importance int       // 0 for a pattern
 	Tags       []string
+	// Keywords, an entry's words for what a later question would ask
+	// (memfile.Entry.Keywords): searched as tags are, never shown.
+	Keywords   []string
 	Text       string
 	ArchivedOn time.Time // zero unless it is in the archive
 	Reason     string    // why it was archived
@@ -42,7 +45,7 @@ type Item struct {
 // the view leaves out, thousands in a big file, and a secret that
 // matches can only be one the prompt itself holds.
 func FromEntry(e *memfile.Entry) Item {
-	return Item{ID: e.ID, Date: e.Date, Importance: e.Importance, Tags: e.Tags, Text: privacy.StripPrivate(privacy.DropInvisible(e.Text))}
+	return Item{ID: e.ID, Date: e.Date, Importance: e.Importance, Tags: e.Tags, Keywords: e.Keywords, Text: privacy.StripPrivate(privacy.DropInvisible(e.Text))}
 }
 
 // FromPattern is a Tier 3 pattern still in bimri.md, as FromEntry.
@@ -70,24 +73,32 @@ func fromArchive(r memfile.ArchiveRecord) (Item, bool) {
 	return it.Cleaned(), true
 }
 
-// Cleaned is it with its text, tags and reason passed through
+// Cleaned is it with its text, tags, keywords and reason passed through
 // privacy.Clean: what may be shown or stored.
 func (it Item) Cleaned() Item {
 	it.Text, it.Reason = privacy.Clean(it.Text), privacy.Clean(it.Reason)
-	if len(it.Tags) > 0 {
-		tags := make([]string, 0, len(it.Tags))
-		for _, t := range it.Tags {
-			if t = privacy.Clean(t); t != "" {
-				tags = append(tags, t)
-			}
-		}
-		it.Tags = tags
-	}
+	it.Tags, it.Keywords = cleanWords(it.Tags), cleanWords(it.Keywords)
 	return it
 }
 
+// cleanWords is a list of tags or keywords passed through privacy.Clean.
+func cleanWords(list []string) []string {
+	if len(list) == 0 {
+		return list
+	}
+	out := make([]string, 0, len(list))
+	for _, t := range list {
+		if t = privacy.Clean(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // tagWeight is how many occurrences in the text one tag is worth: a tag
-// is the author's own word for what an entry is about.
+// is the author's own word for what an entry is about. A keyword counts
+// as a tag does: it is the author's word for how the entry will be
+// asked about, given for that alone.
 const tagWeight = 2
 
 // DefaultMinScore is the least score a recalled item needs unless the
@@ -360,10 +371,12 @@ func docTerms(it Item) (map[string]float64, int) {
 		tf[w]++
 		length++
 	}
-	for _, tag := range it.Tags {
-		for _, w := range tokens(tag) {
-			tf[w] += tagWeight
-			length++
+	for _, list := range [2][]string{it.Tags, it.Keywords} {
+		for _, tag := range list {
+			for _, w := range tokens(tag) {
+				tf[w] += tagWeight
+				length++
+			}
 		}
 	}
 	return tf, length
@@ -383,7 +396,7 @@ type Memory struct {
 }
 
 // memSpan ends an item's terms in Memory.words: those before tags come
-// from its text, those from tags to end from its tags.
+// from its text, those from tags to end from its tags and keywords.
 type memSpan struct{ tags, end int }
 
 // NewMemory indexes items in memory.
@@ -392,7 +405,7 @@ func NewMemory(items []Item) *Memory {
 	// is not copied as it grows.
 	size := 0
 	for _, it := range items {
-		size += len(it.Text) + len(it.Tags)
+		size += len(it.Text) + len(it.Tags) + len(it.Keywords)
 	}
 	m := &Memory{items: items, lens: make([]int, len(items)), spans: make([]memSpan, len(items)), words: make([]string, 0, size/6)}
 	for i, it := range items {
@@ -401,6 +414,9 @@ func NewMemory(items []Item) *Memory {
 		tags := len(m.words)
 		for _, tag := range it.Tags {
 			m.words = appendTokens(m.words, tag)
+		}
+		for _, k := range it.Keywords {
+			m.words = appendTokens(m.words, k)
 		}
 		// The same counts as docTerms: a text term once, a tag's tagWeight
 		// times, and every term once in the length.
