@@ -30,7 +30,7 @@ import (
 // a dash. tier is "" or "1".
 func rememberCommand(env Env, tier, importance string) string {
 	if env.Tools.On {
-		args := `"text": "One-line summary of what happened and the outcome.", "importance": ` + importance + `, "tags": ["tag1", "tag2"]`
+		args := `"text": "One-line summary of what happened and the outcome.", "importance": ` + importance + `, "tags": ["tag1", "tag2"], "keywords": ["word1", "word2"]`
 		if tier != "" {
 			args += `, "tier": ` + tier
 		}
@@ -39,7 +39,7 @@ func rememberCommand(env Env, tier, importance string) string {
 	if tier != "" {
 		tier = "--tier " + tier + " "
 	}
-	return fmt.Sprintf("%s --dir %s %s--importance %s --tags tag1,tag2 -- \"One-line summary of what happened and the outcome.\"",
+	return fmt.Sprintf("%s --dir %s %s--importance %s --tags tag1,tag2 --keywords word1,word2 -- \"One-line summary of what happened and the outcome.\"",
 		wiring.Command{Binary: env.Binary}.Remember(), wiring.ShellWord(env.Store.Root()), tier, importance)
 }
 
@@ -173,7 +173,7 @@ func adviceText(env Env, f *memfile.File, a memfile.Advice, name string) string 
 // which anchor the scores better than definitions do.
 func instructions(env Env) string {
 	return `## How to use this memory (bimri-hook)
-The memory above persists across sessions. bimri-hook keeps it (backups, weights, pruning, patterns); your part is to record what matters. When you finish a task, make a decision, or learn a preference or constraint, record one entry with this ` + callWord(env) + ` (replace N, the tags and the text):
+The memory above persists across sessions. bimri-hook keeps it (backups, weights, pruning, patterns); your part is to record what matters. When you finish a task, make a decision, or learn a preference or constraint, record one entry with this ` + callWord(env) + ` (replace N, the tags, the text, and the keywords with two or three words a later question would use that the text does not):
 ` + rememberCommand(env, "", "N") + `
 Importance, by example:
 - 5 foundational, changes how every future session should work: "This project is a CLI tool for generating invoice PDFs." (add ` + tierOne(env) + `)

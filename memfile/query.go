@@ -74,11 +74,11 @@ type Hit struct {
 }
 
 // Search finds entries and patterns, in the file and the archive, whose
-// text, tags or ID contain every word of query (any case).
+// text, tags, keywords or ID contain every word of query (any case).
 func Search(f *File, archive []ArchiveRecord, query string) []Hit {
 	words := strings.Fields(strings.ToLower(query))
-	match := func(id, text string, tags []string) bool {
-		hay := strings.ToLower(id + " " + text + " " + strings.Join(tags, " "))
+	match := func(id, text string, tags []string, keywords ...string) bool {
+		hay := strings.ToLower(id + " " + text + " " + strings.Join(tags, " ") + " " + strings.Join(keywords, " "))
 		for _, w := range words {
 			if !strings.Contains(hay, w) {
 				return false
@@ -89,7 +89,7 @@ func Search(f *File, archive []ArchiveRecord, query string) []Hit {
 	var hits []Hit
 	for t := 1; t <= 2; t++ {
 		for _, e := range f.Entries(t) {
-			if match(e.ID, e.Text, e.Tags) {
+			if match(e.ID, e.Text, e.Tags, e.Keywords...) {
 				hits = append(hits, Hit{Where: "tier " + itoa(t), ID: e.ID, Date: e.Date.Format(dateLayout), Tags: e.Tags, Text: e.Text})
 			}
 		}
@@ -102,7 +102,7 @@ func Search(f *File, archive []ArchiveRecord, query string) []Hit {
 	for _, r := range archive {
 		h := Hit{Where: "archive", ArchivedOn: dateOrEmpty(r.ArchivedOn), Reason: r.Reason}
 		switch {
-		case r.Entry != nil && match(r.Entry.ID, r.Entry.Text, r.Entry.Tags):
+		case r.Entry != nil && match(r.Entry.ID, r.Entry.Text, r.Entry.Tags, r.Entry.Keywords...):
 			h.ID, h.Date, h.Tags, h.Text = r.Entry.ID, r.Entry.Date.Format(dateLayout), r.Entry.Tags, r.Entry.Text
 		case r.Pattern != nil && match(r.Pattern.ID, r.Pattern.Text, r.Pattern.Tags):
 			h.ID, h.Date, h.Tags, h.Text = r.Pattern.ID, dateOrEmpty(r.Pattern.Last), r.Pattern.Tags, r.Pattern.Text

@@ -17,14 +17,15 @@ func (a *app) rememberCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "remember",
 		Usage: "record one memory entry; consolidate entries, promote one, or write a pattern",
-		UsageText: `bimri-hook remember [--importance 1-5] [--tags a,b] [--tier 1|2] [--global] "One-line summary."
-bimri-hook remember --replaces ID,ID,... [--tags a,b] -- "One summary of those entries."
-bimri-hook remember --supersedes ID[,ID] [--importance 1-5] [--tags a,b] -- "What holds now."
+		UsageText: `bimri-hook remember [--importance 1-5] [--tags a,b] [--keywords a,b] [--tier 1|2] [--global] "One-line summary."
+bimri-hook remember --replaces ID,ID,... [--tags a,b] [--keywords a,b] -- "One summary of those entries."
+bimri-hook remember --supersedes ID[,ID] [--importance 1-5] [--tags a,b] [--keywords a,b] -- "What holds now."
 bimri-hook remember --promote ID
 bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show."`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "importance", Value: "3", Usage: "1 transient ... 5 foundational"},
 			&cli.StringFlag{Name: "tags", Usage: "comma-separated tags"},
+			&cli.StringFlag{Name: "keywords", Usage: "two or three comma-separated words a later question would use that the text does not (recall searches them; the view never shows them)"},
 			&cli.StringFlag{Name: "tier", Value: "2", Usage: "1 (core, importance 4-5, never decays), 2 (active context) or 3 (a pattern: a sentence about the entries with --tags)"},
 			&cli.StringFlag{Name: "replaces", Usage: "comma-separated entry IDs the summary replaces (they go to the archive)"},
 			&cli.StringFlag{Name: "supersedes", Usage: "comma-separated entry IDs the new entry overrides (they go to the archive as superseded by it; it takes their importance, tags and tier unless given)"},
@@ -38,6 +39,9 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			}
 			if c.IsSet("supersedes") {
 				r.Supersedes = []string{c.String("supersedes")}
+			}
+			if c.IsSet("keywords") {
+				r.Keywords = []string{c.String("keywords")}
 			}
 			var err error
 			if c.IsSet("importance") {

@@ -197,7 +197,7 @@ func TestMCPToolsList(t *testing.T) {
 	imp := sch.Properties["importance"]
 	is.Equal(imp.Type, "integer")
 	is.True(imp.Minimum != nil && *imp.Minimum == 1 && imp.Maximum != nil && *imp.Maximum == 5)
-	for _, f := range []string{"text", "tags", "tier", "replaces", "promote", "supersedes"} {
+	for _, f := range []string{"text", "tags", "keywords", "tier", "replaces", "promote", "supersedes"} {
 		_, ok := sch.Properties[f]
 		is.True(ok) // remember has each of the CLI's forms
 	}
@@ -330,6 +330,37 @@ func TestMCPRememberForms(t *testing.T) {
 	arch, err := os.ReadFile(filepath.Join(ws, "bimri-archive.md"))
 	is.NoErr(err)
 	is.True(strings.Contains(string(arch), "Login tests added."))
+}
+
+// TestMCPRememberKeywords: remember's "keywords" are stored on the
+// entry, refused in the tool's words when wrong, searched by recall and
+// never shown by memory.
+func TestMCPRememberKeywords(t *testing.T) {
+	is := is.New(t)
+	ws := t.TempDir()
+	s := mcpClient(t, t.TempDir(), nil, nil, "--dir", ws)
+	msg, _, isErr := call(t, s, "remember", map[string]any{"text": "x", "keywords": []string{"a1", "b2", "c3", "d4", "e5", "f6"}})
+	is.True(isErr)
+	is.True(strings.Contains(msg, `"keywords": 6 keywords, over the limit of 5`))
+	msg, _, isErr = call(t, s, "remember", map[string]any{"text": "x", "keywords": []string{" "}})
+	is.True(isErr)
+	is.True(strings.Contains(msg, `"keywords" is empty`))
+	_, err := os.Stat(filepath.Join(ws, "bimri.md"))
+	is.True(err != nil) // refused before anything was written
+
+	text, out := mustCall(t, s, "remember", map[string]any{"text": "Moved the credential check into middleware.", "tags": []string{"auth"}, "keywords": []string{"Signin", "password"}})
+	is.True(strings.Contains(text, "keywords password,signin"))
+	is.Equal(out["keywords"], []any{"password", "signin"})
+	data, err := os.ReadFile(filepath.Join(ws, "bimri.md"))
+	is.NoErr(err)
+	is.True(strings.Contains(string(data), "[TAGS:auth] [KEYWORDS:password,signin]"))
+	view, _ := mustCall(t, s, "memory", nil)
+	is.True(strings.Contains(view, "Moved the credential check into middleware."))
+	is.True(!strings.Contains(view, "signin")) // never shown
+	_, found := mustCall(t, s, "recall", map[string]any{"query": "signin password"})
+	items := found["items"].([]any)
+	is.True(len(items) >= 1)
+	is.Equal(items[0].(map[string]any)["id"], out["id"])
 }
 
 // TestMCPAsksSupersedes: a decision recorded that looks like it reverses

@@ -36,6 +36,7 @@ type rememberIn struct {
 	Text       string   `json:"text,omitempty" jsonschema:"the entry: one line saying what happened and the outcome, stored exactly as given (a summary for replaces, the habit or rule for tier 3)"`
 	Importance int      `json:"importance,omitempty" jsonschema:"1 transient, 2 minor, 3 notable (the default), 4 significant deliverable or key decision, 5 foundational"`
 	Tags       []string `json:"tags,omitempty" jsonschema:"a few words the entry is about, e.g. [\"auth\", \"testing\"]"`
+	Keywords   []string `json:"keywords,omitempty" jsonschema:"two or three words a later question would use that the text does not, e.g. [\"latency\", \"schedule\"]: recall searches them, the memory view never shows them (at most 5)"`
 	Tier       int      `json:"tier,omitempty" jsonschema:"2 active context (the default), 1 core facts that never decay (importance 4-5 only), 3 a pattern: a habit or rule seen across the entries that carry its tags (no importance)"`
 	Replaces   []string `json:"replaces,omitempty" jsonschema:"consolidation: the IDs of two or more entries that text sums up; they go to the archive, and the summary keeps their highest importance, all their tags and the newest date (give no importance or tier)"`
 	Promote    string   `json:"promote,omitempty" jsonschema:"promotion: the ID of a Tier 2 entry of importance 4-5 to move to Tier 1, where it never decays (give nothing else)"`
@@ -49,6 +50,7 @@ type changed struct {
 	Importance int      `json:"importance,omitempty"`
 	Date       string   `json:"date,omitempty"`
 	Tags       []string `json:"tags"`
+	Keywords   []string `json:"keywords,omitempty"`
 	Text       string   `json:"text" jsonschema:"as stored"`
 	New        bool     `json:"new" jsonschema:"a new entry or pattern; false when the same text was already recorded today and was updated instead, or for a promotion or a revival"`
 	Archived   []string `json:"archived,omitempty" jsonschema:"IDs moved to the archive"`
@@ -64,6 +66,7 @@ func changedOf(d record.Done) changed {
 		if e.Tags != nil {
 			c.Tags = e.Tags
 		}
+		c.Keywords = e.Keywords
 		c.New = c.New || d.Form == record.FormConsolidate
 	case d.Pattern != nil:
 		c.ID, c.Text = d.Pattern.ID, d.Pattern.Text
@@ -81,6 +84,7 @@ func changedOf(d record.Done) changed {
 
 // mcpNames word remember's errors in the tool's own terms.
 var mcpNames = record.Names{
+	Do:    "call",
 	Field: func(name string) string { return fmt.Sprintf("%q", name) },
 	Form:  func(name string) string { return fmt.Sprintf("remember with %q", name) },
 	Example: func(f record.Form) string {
@@ -112,7 +116,7 @@ func jsonObject(v map[string]any) string {
 
 func (s *server) remember(ctx context.Context, req *mcp.CallToolRequest, in rememberIn) (*mcp.CallToolResult, changed, error) {
 	r := record.Request{Text: in.Text, Importance: in.Importance, Tier: in.Tier,
-		Tags: strings.Join(in.Tags, ","), Replaces: in.Replaces, Promote: in.Promote, Supersedes: in.Supersedes}
+		Tags: strings.Join(in.Tags, ","), Keywords: in.Keywords, Replaces: in.Replaces, Promote: in.Promote, Supersedes: in.Supersedes}
 	if _, err := record.Check(r, mcpNames); err != nil {
 		return nil, changed{}, err
 	}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/memfile"
@@ -33,6 +34,11 @@ type Request struct {
 	Importance int    // 1-5; 0 when not given (3 for a new entry)
 	Tier       int    // 1, 2 or 3 (a pattern); 0 when not given (2)
 	Tags       string // comma-separated, as given
+	// Keywords, for a new entry (a consolidation's or a supersession's
+	// too): two or three words a later question would use that the text
+	// does not; each item may be a comma-separated list. nil when not
+	// given; given but empty is refused.
+	Keywords []string
 	// Replaces, for a consolidation: the entries the text sums up; they go
 	// to the archive.
 	Replaces []string
@@ -59,6 +65,7 @@ const (
 // Names word the errors of one route: the CLI names flags and shows
 // commands, MCP names fields and shows arguments.
 type Names struct {
+	Do      string                   // what the agent does with a call: "run" (a command) or "call" (a tool)
 	Field   func(name string) string // a field: --importance, or "importance"
 	Form    func(name string) string // a form: remember --replaces, or remember with "replaces"
 	Example func(f Form) string      // a whole call of that form
@@ -70,6 +77,7 @@ type Names struct {
 
 // CLINames word the errors of `bimri-hook remember`.
 var CLINames = Names{
+	Do:    "run",
 	Field: func(name string) string { return "--" + name },
 	Form:  func(name string) string { return "remember --" + name },
 	Example: func(f Form) string {
@@ -104,6 +112,11 @@ func Check(r Request, n Names) (Form, error) {
 	if r.Tier != 0 && (r.Tier < 1 || r.Tier > 3) {
 		return 0, fmt.Errorf("%s %d is not 1, 2 or 3", n.Field("tier"), r.Tier)
 	}
+	if r.Keywords != nil {
+		if err := checkKeywords(r, n); err != nil {
+			return 0, err
+		}
+	}
 	switch {
 	case len(r.Supersedes) > 0:
 		if len(r.Replaces) > 0 || strings.TrimSpace(r.Promote) != "" {
@@ -120,7 +133,7 @@ func Check(r Request, n Names) (Form, error) {
 		}
 		return FormSupersede, nil
 	case strings.TrimSpace(r.Promote) != "":
-		if len(r.Replaces) > 0 || r.Tier != 0 || r.Importance != 0 || r.Tags != "" || text != "" {
+		if len(r.Replaces) > 0 || r.Tier != 0 || r.Importance != 0 || r.Tags != "" || r.Keywords != nil || text != "" {
 			return 0, fmt.Errorf("%s ID takes nothing else: the entry keeps its text, importance and tags", n.Form("promote"))
 		}
 		return formPromote, nil
@@ -140,6 +153,9 @@ func Check(r Request, n Names) (Form, error) {
 		if r.Importance != 0 {
 			return 0, fmt.Errorf("a pattern (%s 3) has no importance: its level follows how many entries carry its tags", n.Field("tier"))
 		}
+		if r.Keywords != nil {
+			return 0, fmt.Errorf("a pattern (%s 3) has no keywords: recall finds it by its sentence and tags", n.Field("tier"))
+		}
 		if text == "" {
 			return 0, fmt.Errorf("%s 3 needs the pattern's sentence, e.g. %s", n.Form("tier"), n.Example(FormPattern))
 		}
@@ -152,6 +168,38 @@ func Check(r Request, n Names) (Form, error) {
 		return 0, fmt.Errorf("remember needs the entry's text, e.g. %s", n.Example(formEntry))
 	}
 	return formEntry, nil
+}
+
+// checkKeywords refuses keywords that are given but empty, or that
+// memfile.Keywords refuses (too many, too long), naming the field.
+func checkKeywords(r Request, n Names) error {
+	list := keywords(r.Keywords)
+	if len(list) == 0 {
+		return fmt.Errorf("%s is empty: give two or three words a later question would use that the text does not, or leave it out", n.Field("keywords"))
+	}
+	for _, k := range list {
+		if !strings.ContainsFunc(k, func(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }) {
+			return fmt.Errorf("%s: keyword %q has no letter or digit", n.Field("keywords"), k)
+		}
+	}
+	if _, err := memfile.Keywords(list); err != nil {
+		return fmt.Errorf("%s: %w", n.Field("keywords"), err)
+	}
+	return nil
+}
+
+// keywords are the keywords of a list as given: split at commas,
+// trimmed, empty ones dropped.
+func keywords(list []string) []string {
+	var out []string
+	for _, s := range list {
+		for _, k := range strings.Split(s, ",") {
+			if k = strings.TrimSpace(k); k != "" {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
 }
 
 // ids are the entry ids of a list as given: lower-cased, trimmed, empty
@@ -199,6 +247,7 @@ func Remember(store *memfile.Store, today time.Time, cfg memfile.Config, r Reque
 	}
 	// Private spans go before a list is split: one may hold a comma.
 	tags := memfile.SplitTags(privacy.Clean(r.Tags))
+	kws := keywords(r.Keywords)
 	d := Done{Form: form, Memory: store.Path(store.Names().Memory), Archive: store.Names().Archive, today: today, config: cfg, names: n}
 	var res memfile.Result
 	switch form {
@@ -217,6 +266,9 @@ func Remember(store *memfile.Store, today time.Time, cfg memfile.Config, r Reque
 			if len(tags) > 0 {
 				d.Entry.Tags = memfile.NormalizeTags(append(d.Entry.Tags, tags...))
 			}
+			if err := addKeywords(d.Entry, kws); err != nil {
+				return err
+			}
 			_, d.Tier = tx.File.Find(d.Entry.ID)
 			d.Entry.Weigh(d.Tier, today, cfg)
 			tx.Archive = append(tx.Archive, d.Gone...)
@@ -224,7 +276,7 @@ func Remember(store *memfile.Store, today time.Time, cfg memfile.Config, r Reque
 		})
 	case FormSupersede:
 		res, err = store.Update(func(tx *memfile.Tx) error {
-			return supersede(tx, &d, r, tags, today, cfg)
+			return supersede(tx, &d, r, tags, kws, today, cfg)
 		})
 	case FormPattern:
 		res, err = store.Update(func(tx *memfile.Tx) error {
@@ -243,7 +295,7 @@ func Remember(store *memfile.Store, today time.Time, cfg memfile.Config, r Reque
 		}
 		res, err = store.Update(func(tx *memfile.Tx) error {
 			d.Entry, d.IsNew, err = tx.File.Remember(memfile.NewEntry{
-				Tier: d.Tier, Importance: imp, Date: today, Tags: tags, Text: r.Text,
+				Tier: d.Tier, Importance: imp, Date: today, Tags: tags, Keywords: kws, Text: r.Text,
 			}, cfg)
 			if err == nil && d.IsNew {
 				d.Predecessors = tx.File.LikelyPredecessors(d.Entry)
@@ -264,10 +316,12 @@ func Remember(store *memfile.Store, today time.Time, cfg memfile.Config, r Reque
 // leaving, nor the reverse. What r does not give, the new entry takes
 // from those it overrides: their highest importance, their tags, and
 // Tier 1 when one of them was there, so a lasting decision stays one.
-func supersede(tx *memfile.Tx, d *Done, r Request, tags []string, today time.Time, cfg memfile.Config) error {
+// It always takes their keywords beside its own: a question asked of
+// the old decision is one the new answers.
+func supersede(tx *memfile.Tx, d *Done, r Request, tags, kws []string, today time.Time, cfg memfile.Config) error {
 	olds := ids(r.Supersedes)
 	imp, tier := r.Importance, r.Tier
-	var oldTags []string
+	var oldTags, oldKeywords []string
 	for _, id := range olds {
 		e, t := tx.File.Find(id)
 		if e == nil {
@@ -280,6 +334,7 @@ func supersede(tx *memfile.Tx, d *Done, r Request, tags []string, today time.Tim
 			tier = t
 		}
 		oldTags = append(oldTags, e.Tags...)
+		oldKeywords = append(oldKeywords, e.Keywords...)
 	}
 	if imp == 0 {
 		imp = 3
@@ -293,10 +348,11 @@ func supersede(tx *memfile.Tx, d *Done, r Request, tags []string, today time.Tim
 	if len(tags) == 0 {
 		tags = memfile.NormalizeTags(oldTags)
 	}
-	e, isNew, err := tx.File.Remember(memfile.NewEntry{Tier: tier, Importance: imp, Date: today, Tags: tags, Text: r.Text}, cfg)
+	e, isNew, err := tx.File.Remember(memfile.NewEntry{Tier: tier, Importance: imp, Date: today, Tags: tags, Keywords: kws, Text: r.Text}, cfg)
 	if err != nil {
 		return err
 	}
+	e.Keywords = memfile.NormalizeTags(append(e.Keywords, oldKeywords...))
 	gone, err := tx.File.Supersede(olds, e.ID)
 	if err != nil {
 		return err
@@ -312,6 +368,17 @@ func supersede(tx *memfile.Tx, d *Done, r Request, tags []string, today time.Tim
 	d.Entry, d.IsNew, d.Gone = e, isNew, gone
 	_, d.Tier = tx.File.Find(e.ID)
 	tx.Archive = append(tx.Archive, gone...)
+	return nil
+}
+
+// addKeywords gives e the keywords kws too, as given to a
+// consolidation.
+func addKeywords(e *memfile.Entry, kws []string) error {
+	clean, err := memfile.Keywords(kws)
+	if err != nil {
+		return err
+	}
+	e.Keywords = memfile.NormalizeTags(append(e.Keywords, clean...))
 	return nil
 }
 

@@ -32,15 +32,15 @@ func (d Done) print(w io.Writer, revive string) {
 		for i, a := range d.Gone {
 			ids[i] = a.Entry.ID
 		}
-		fmt.Fprintf(w, "consolidated %s into %s in Tier %d of %s (importance %d, %s, tags %s, weight %s); the originals are in %s\n",
-			strings.Join(ids, ", "), e.ID, d.Tier, d.Memory, e.Importance, e.Date.Format("2006-01-02"), strings.Join(e.Tags, ","), e.Weight, d.Archive)
+		fmt.Fprintf(w, "consolidated %s into %s in Tier %d of %s (importance %d, %s, tags %s%s, weight %s); the originals are in %s\n",
+			strings.Join(ids, ", "), e.ID, d.Tier, d.Memory, e.Importance, e.Date.Format("2006-01-02"), strings.Join(e.Tags, ","), keywordsNote(e), e.Weight, d.Archive)
 	case d.Form == FormSupersede:
 		ids := make([]string, len(d.Gone))
 		for i, a := range d.Gone {
 			ids[i] = a.Entry.ID
 		}
-		fmt.Fprintf(w, "recorded %s in Tier %d of %s (importance %d, tags %s, weight %s); %s now in %s as superseded by %s\n",
-			e.ID, d.Tier, d.Memory, e.Importance, strings.Join(e.Tags, ","), e.Weight, strings.Join(ids, ", ")+isAre(len(ids)), d.Archive, e.ID)
+		fmt.Fprintf(w, "recorded %s in Tier %d of %s (importance %d, tags %s%s, weight %s); %s now in %s as superseded by %s\n",
+			e.ID, d.Tier, d.Memory, e.Importance, strings.Join(e.Tags, ","), keywordsNote(e), e.Weight, strings.Join(ids, ", ")+isAre(len(ids)), d.Archive, e.ID)
 	case d.Form == formPromote:
 		fmt.Fprintf(w, "moved %s to Tier 1 of %s, where it never decays (importance %d): %s\n", e.ID, d.Memory, e.Importance, e.Text)
 	case d.Form == FormPattern && d.IsNew:
@@ -55,7 +55,7 @@ func (d Done) print(w io.Writer, revive string) {
 		if !d.IsNew {
 			verb = "already recorded today; updated"
 		}
-		fmt.Fprintf(w, "%s %s in Tier %d of %s (importance %d, weight %s)\n", verb, e.ID, d.Tier, d.Memory, e.Importance, e.Weight)
+		fmt.Fprintf(w, "%s %s in Tier %d of %s (importance %d%s, weight %s)\n", verb, e.ID, d.Tier, d.Memory, e.Importance, keywordsNote(e), e.Weight)
 	}
 	if d.Notice != "" {
 		fmt.Fprintln(w, d.Notice)
@@ -97,6 +97,15 @@ func PrintForgotten(w io.Writer, a memfile.Removal, archive string) {
 		id, text = memfile.NoteID(a.Note), strings.Join(a.Note.Lines, " / ")
 	}
 	fmt.Fprintf(w, "moved %s to %s: %s\n", id, archive, text)
+}
+
+// keywordsNote names e's keywords after the other fields, "" when it
+// has none.
+func keywordsNote(e *memfile.Entry) string {
+	if len(e.Keywords) == 0 {
+		return ""
+	}
+	return ", keywords " + strings.Join(e.Keywords, ",")
 }
 
 // isAre is the verb after a list of n IDs.
@@ -142,12 +151,16 @@ func (d Done) askSupersedes(w io.Writer) {
 	default:
 		call = SupersedeCommand("remember", ids, d.Entry.Text)
 	}
+	do := d.names.Do
+	if do == "" {
+		do = "run"
+	}
 	if len(olds) == 1 {
-		fmt.Fprintf(w, "If it replaces that entry, run: %s\n", call)
+		fmt.Fprintf(w, "If it replaces that entry, %s: %s\n", do, call)
 		fmt.Fprintf(w, "That entry then goes to %s as superseded by %s; until then the memory view marks it as possibly superseded.\n", d.Archive, d.Entry.ID)
 		return
 	}
-	fmt.Fprintf(w, "If it replaces them (drop the IDs of any that still hold), run: %s\n", call)
+	fmt.Fprintf(w, "If it replaces them (drop the IDs of any that still hold), %s: %s\n", do, call)
 	fmt.Fprintf(w, "They then go to %s as superseded by %s; until then the memory view marks them as possibly superseded.\n", d.Archive, d.Entry.ID)
 }
 
