@@ -452,8 +452,9 @@ func first(ids []string) string {
 // recalledLine is one recalled item, with its ID, date, importance and
 // where it came from (the archive; bimri.md, marked when this workspace's
 // sessions did not record it: foreign), so the model can weigh it and
-// act on it.
-func recalledLine(it recall.Item, sessions int, foreign bool) string {
+// act on it. An archived item is called worth reviving, with how often
+// it was recalled, when worth says so and it was not superseded.
+func recalledLine(it recall.Item, worth recall.Strength, foreign bool) string {
 	// Without fmt: Select measures a line for every hit it weighs, and
 	// fmt's formatting was most of that.
 	var b strings.Builder
@@ -486,17 +487,19 @@ func recalledLine(it recall.Item, sessions int, foreign bool) string {
 		b.WriteString(it.ArchivedOn.Format(time.DateOnly))
 		b.WriteString(": ")
 		b.WriteString(memfile.Inert(it.Reason))
-		superseded := strings.HasPrefix(it.Reason, memfile.SupersededPrefix)
-		if superseded {
+		replaced := superseded(it)
+		if replaced {
 			b.WriteString(", so it no longer holds")
 			if it.Current != "" {
 				b.WriteString("; what holds now: ")
 				b.WriteString(memfile.Inert(it.Current))
 			}
 		}
-		if sessions >= recall.KeepAfter && !superseded {
-			b.WriteString("; recalled in ")
-			b.WriteString(strconv.Itoa(sessions))
+		if worth.Worth() && !replaced {
+			b.WriteString("; recalled for ")
+			b.WriteString(strconv.Itoa(worth.Prompts))
+			b.WriteString(" different prompts in ")
+			b.WriteString(strconv.Itoa(worth.Sessions))
 			b.WriteString(" sessions, worth reviving")
 		}
 		b.WriteString(")")
@@ -504,14 +507,21 @@ func recalledLine(it recall.Item, sessions int, foreign bool) string {
 	return b.String()
 }
 
-// recallContext is what UserPromptSubmit adds for recalled items;
-// foreign says which items of bimri.md were not recorded here.
-func recallContext(env Env, hits []recall.Hit, recalls recall.Recalls, foreign func(recall.Item) bool) string {
+// superseded says whether an archived item left as superseded by a newer
+// entry: it no longer holds, and is never worth reviving.
+func superseded(it recall.Item) bool {
+	return !it.ArchivedOn.IsZero() && strings.HasPrefix(it.Reason, memfile.SupersededPrefix)
+}
+
+// recallContext is what UserPromptSubmit adds for recalled items; named
+// are the few the answer calls worth reviving, and foreign says which
+// items of bimri.md were not recorded here.
+func recallContext(env Env, hits []recall.Hit, named map[string]recall.Strength, foreign func(recall.Item) bool) string {
 	var lines strings.Builder
 	archived, marked := false, false
 	for _, h := range hits {
 		f := foreign(h.Item)
-		lines.WriteString(recalledLine(h.Item, recalls.Sessions(h.Item.ID), f) + "\n")
+		lines.WriteString(recalledLine(h.Item, named[h.Item.ID], f) + "\n")
 		archived = archived || !h.Item.ArchivedOn.IsZero()
 		marked = marked || f
 	}

@@ -23,7 +23,7 @@ func taughtCommands(t *testing.T, env Env) []string {
 		intake(env, nil),
 		unreadInstructions(env),
 		nudgeReason(env),
-		recallContext(env, []recall.Hit{archived}, recall.Recalls{}, func(recall.Item) bool { return false }),
+		recallContext(env, []recall.Hit{archived}, nil, func(recall.Item) bool { return false }),
 		agentCommand(env, "--promote 3f9a1c2b"),
 		agentCommand(env, "--tier 3 --tags tag1 -- \"The insight.\""),
 	}

@@ -55,11 +55,11 @@ func recallPrompt(env Env, in Input) Output {
 	}
 	describeHits(f, hits)
 	foreign := recordedElsewhere(env)
-	picked, recalls, err := pickAndNote(env, in, hits, foreign)
+	picked, named, err := pickAndNote(env, in, hits, foreign)
 	if err != nil || len(picked) == 0 {
 		return Output{}
 	}
-	return additionalContext(event.UserPromptSubmit, recallContext(env, picked, recalls, foreign))
+	return additionalContext(event.UserPromptSubmit, recallContext(env, picked, named, foreign))
 }
 
 // findHits ranks what the session cannot see against the prompt: the
@@ -156,33 +156,78 @@ func recordedElsewhere(env Env) func(recall.Item) bool {
 
 // pickAndNote, under the lock, picks the hits this session has not had
 // yet that fit the answer, adds them to the session's recalled list and
-// counts the archived ones in the workspace's recalls. Nothing picked,
-// nothing is written.
-func pickAndNote(env Env, in Input, hits []recall.Hit, foreign func(recall.Item) bool) ([]recall.Hit, recall.Recalls, error) {
+// counts the archived ones in the workspace's recalls. It returns the
+// picked hits and the few of them the answer calls worth reviving, with
+// their strength. Nothing picked, nothing is written.
+func pickAndNote(env Env, in Input, hits []recall.Hit, foreign func(recall.Item) bool) ([]recall.Hit, map[string]recall.Strength, error) {
 	key := stateKey(in)
 	var picked []recall.Hit
-	var recalls recall.Recalls
+	var named map[string]recall.Strength
 	err := env.Store.UpdateState([]string{key, recall.StateKey}, func(state map[string][]byte) error {
 		st := decodeState(state[key]) // damaged state is a fresh start
 		fresh := slices.DeleteFunc(slices.Clone(hits), func(h recall.Hit) bool { return slices.Contains(st.Recalled, h.Item.ID) })
 		picked = recall.Select(fresh, env.Settings.Recall.Items, env.Settings.Recall.Chars, func(it recall.Item) int {
-			return memfile.Length(recalledLine(it, recall.KeepAfter, foreign(it))) + 1
+			return memfile.Length(recalledLine(it, widestStrength, foreign(it))) + 1
 		})
 		if len(picked) == 0 {
 			return nil
 		}
-		recalls = recall.ParseRecalls(state[recall.StateKey])
 		for _, h := range picked {
 			st.Recalled = append(st.Recalled, h.Item.ID)
-			if !h.Item.ArchivedOn.IsZero() {
-				recalls.Note(h.Item.ID, in.SessionID)
-			}
 		}
 		state[key] = encodeState(st)
-		state[recall.StateKey] = recalls.Marshal()
+		recalls, ok := loadRecalls(env, state[recall.StateKey])
+		named = noteRecalls(recalls, picked, in)
+		if ok {
+			state[recall.StateKey] = recalls.Marshal()
+		}
 		return nil
 	})
-	return picked, recalls, err
+	return picked, named, err
+}
+
+// widestStrength is what Select measures a recalled line with: it is at
+// least as long as the line shown (recall.MaxKept is one digit).
+var widestStrength = recall.Strength{Sessions: recall.MaxKept, Prompts: recall.MaxKept}
+
+// loadRecalls reads the workspace's recalls. A record that does not read
+// is set aside (recalls.json.broken-TIME in the state folder) and recall
+// starts afresh; when it cannot even be set aside, ok is false and it is
+// left as it is. Never an error: it is bookkeeping, and the prompt goes on.
+func loadRecalls(env Env, data []byte) (r *recall.Recalls, ok bool) {
+	r, err := recall.ParseRecalls(data)
+	if err == nil {
+		return r, true
+	}
+	_, err = env.Store.SetAsideState(recall.StateKey, data)
+	return r, err == nil
+}
+
+// noteRecalls counts the picked archived items as recalled in this
+// session for its prompt, and returns those the answer names as worth
+// reviving: recalled for the first time this session, not superseded,
+// the strongest recall.NameAtMost of them.
+func noteRecalls(recalls *recall.Recalls, picked []recall.Hit, in Input) map[string]recall.Strength {
+	type worth struct {
+		id string
+		s  recall.Strength
+	}
+	var found []worth
+	for _, h := range picked {
+		if h.Item.ArchivedOn.IsZero() {
+			continue
+		}
+		s, counted := recalls.Note(h.Item.ID, in.SessionID, in.Prompt)
+		if counted && s.Worth() && !superseded(h.Item) {
+			found = append(found, worth{h.Item.ID, s})
+		}
+	}
+	slices.SortStableFunc(found, func(a, b worth) int { return b.s.Compare(a.s) })
+	named := map[string]recall.Strength{}
+	for _, w := range found[:min(len(found), recall.NameAtMost)] {
+		named[w.id] = w.s
+	}
+	return named
 }
 
 // currentOf is, for an item archived as superseded by an entry still in

@@ -11,7 +11,7 @@ import (
 
 // recalledLineFmt is recalledLine as it was written with fmt: the
 // reference the faster one must match byte for byte.
-func recalledLineFmt(it recall.Item, sessions int) string {
+func recalledLineFmt(it recall.Item, worth recall.Strength) string {
 	var b strings.Builder
 	b.WriteString("- ")
 	if it.Pattern {
@@ -35,8 +35,8 @@ func recalledLineFmt(it recall.Item, sessions int) string {
 				fmt.Fprintf(&b, "; what holds now: %s", it.Current)
 			}
 		}
-		if sessions >= recall.KeepAfter && !superseded {
-			fmt.Fprintf(&b, "; recalled in %d sessions, worth reviving", sessions)
+		if worth.Sessions >= recall.KeepAfter && worth.Prompts >= recall.KeepPrompts && !superseded {
+			fmt.Fprintf(&b, "; recalled for %d different prompts in %d sessions, worth reviving", worth.Prompts, worth.Sessions)
 		}
 		b.WriteString(")")
 	}
@@ -54,9 +54,15 @@ func TestRecalledLineAsFmt(t *testing.T) {
 			Current: "2026-04-01 imp 5: Sessions live in Postgres. (id 9a9a9a9a, in bimri.md)"},
 		{ID: "s2", Date: day, Importance: 5, Text: "Chose Redis for sessions.", ArchivedOn: day, Reason: "superseded by 9a9a9a9a"},
 	} {
-		for _, sessions := range []int{0, 1, recall.KeepAfter, 7} {
-			if got, want := recalledLine(it, sessions, false), recalledLineFmt(it, sessions); got != want {
-				t.Errorf("recalledLine(%+v, %d) =\n%s\nwant\n%s", it, sessions, got, want)
+		for _, worth := range []recall.Strength{{}, {Sessions: 1, Prompts: 1}, {Sessions: recall.KeepAfter, Prompts: 1},
+			{Sessions: recall.KeepAfter, Prompts: recall.KeepPrompts}, {Sessions: 7, Prompts: 5}, widestStrength} {
+			got, want := recalledLine(it, worth, false), recalledLineFmt(it, worth)
+			if got != want {
+				t.Errorf("recalledLine(%+v, %v) =\n%s\nwant\n%s", it, worth, got, want)
+			}
+			// Select measures every line with the widest strength.
+			if len(got) > len(recalledLine(it, widestStrength, false)) {
+				t.Errorf("recalledLine(%+v, %v) is longer than with %v", it, worth, widestStrength)
 			}
 		}
 	}

@@ -159,3 +159,12 @@ func (s *Store) ReadState(key string) []byte {
 	}
 	return data
 }
+
+// SetAsideState keeps a copy of the state blob key, whose bytes data do
+// not read, beside it (KEY.json.broken-TIME, as a bimri.md that does not
+// read is kept), so the caller can start that bookkeeping afresh without
+// losing what it held. It returns the copy's path. The copy is not a
+// .json file, so PruneState leaves it.
+func (s *Store) SetAsideState(key string, data []byte) (string, error) {
+	return s.setAsideOnce(s.statePath(key), data)
+}

@@ -178,13 +178,22 @@ func PrintHits(w io.Writer, hits []memfile.Hit) {
 	}
 }
 
-// PrintWorthReviving lists what WorthReviving found, if anything.
-func PrintWorthReviving(w io.Writer, recs []memfile.ArchiveRecord) {
-	if len(recs) == 0 {
+// ShowAtMost is how many entries worth reviving show and forecast list:
+// a handful to act on, the strongest.
+const ShowAtMost = 5
+
+// PrintWorthReviving lists the first ShowAtMost of what WorthReviving
+// found, if anything, and how many more there are.
+func PrintWorthReviving(w io.Writer, list []Revivable) {
+	if len(list) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\nWorth reviving: archived, but recalled in %d or more sessions (bimri-hook revive ID):\n", recall.KeepAfter)
-	for _, r := range recs {
-		fmt.Fprintf(w, "  %s  %s imp %d: %s\n", r.Entry.ID, r.Entry.Date.Format("2006-01-02"), r.Entry.Importance, r.Entry.Text)
+	fmt.Fprintf(w, "\nWorth reviving: archived, but recalled for %d or more different prompts in %d or more sessions, strongest first (bimri-hook revive ID):\n", recall.KeepPrompts, recall.KeepAfter)
+	for _, r := range list[:min(len(list), ShowAtMost)] {
+		e := r.Record.Entry
+		fmt.Fprintf(w, "  %s  %s imp %d: %s (%d prompts, %d sessions)\n", e.ID, e.Date.Format("2006-01-02"), e.Importance, e.Text, r.Recalled.Prompts, r.Recalled.Sessions)
+	}
+	if more := len(list) - ShowAtMost; more > 0 {
+		fmt.Fprintf(w, "  and %d more\n", more)
 	}
 }

@@ -16,12 +16,24 @@ func LastRecord(recs []memfile.ArchiveRecord, id string) (memfile.ArchiveRecord,
 	return memfile.ArchiveRecord{}, false
 }
 
-// WorthReviving are the newest archive records of the entries recall
-// brought back in recall.KeepAfter different sessions and that are not
-// back in f: memory that keeps being needed. show and forecast end with
-// them (PrintWorthReviving).
-func WorthReviving(store *memfile.Store, f *memfile.File) []memfile.ArchiveRecord {
-	ids := recall.ParseRecalls(store.ReadState(recall.StateKey)).WorthKeeping()
+// Revivable is an archived entry worth reviving: its newest archive
+// record, and how often recall brought it back.
+type Revivable struct {
+	Record   memfile.ArchiveRecord
+	Recalled recall.Strength
+}
+
+// WorthReviving are the archived entries recall brought back for
+// recall.KeepPrompts different prompts in recall.KeepAfter different
+// sessions and that are not back in f, strongest first: memory that
+// keeps being needed. show and forecast end with the first few
+// (PrintWorthReviving). A recall record that does not read gives none.
+func WorthReviving(store *memfile.Store, f *memfile.File) []Revivable {
+	recalls, err := recall.ParseRecalls(store.ReadState(recall.StateKey))
+	if err != nil {
+		return nil
+	}
+	ids := recalls.WorthReviving()
 	if len(ids) == 0 {
 		return nil
 	}
@@ -29,13 +41,13 @@ func WorthReviving(store *memfile.Store, f *memfile.File) []memfile.ArchiveRecor
 	if err != nil {
 		return nil
 	}
-	var out []memfile.ArchiveRecord
+	var out []Revivable
 	for _, id := range ids {
 		if e, _ := f.Find(id); e != nil {
 			continue
 		}
 		if r, ok := LastRecord(recs, id); ok {
-			out = append(out, r)
+			out = append(out, Revivable{Record: r, Recalled: recalls.Strength(id)})
 		}
 	}
 	return out

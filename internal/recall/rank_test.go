@@ -344,22 +344,6 @@ func TestPrivacy(t *testing.T) {
 	is.Equal(arch.Reason, "password=[redacted]")
 }
 
-func TestRecalls(t *testing.T) {
-	is := is.New(t)
-	r := ParseRecalls([]byte("not json"))
-	is.Equal(r.Note("a", "s1"), 1)
-	is.Equal(r.Note("a", "s1"), 1) // the same session twice counts once
-	is.Equal(r.Note("a", "s2"), 2)
-	is.Equal(r.WorthKeeping(), nil)
-	is.Equal(r.Note("a", "s3"), 3)
-	is.Equal(r.Note("a", "s4"), 3)
-	r.Note("b", "s1")
-	is.Equal(r.WorthKeeping(), []string{"a"})
-	back := ParseRecalls(r.Marshal())
-	is.Equal(back.Sessions("a"), 3)
-	is.Equal(string(back.Marshal()), string(r.Marshal()))
-}
-
 // A Memory finds each term's postings, counts and lengths as docTerms
 // counts them (text once, a tag tagWeight times), for terms repeated in
 // an item's text and tags, terms of no item, and a prompt that repeats.
