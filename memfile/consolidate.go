@@ -271,7 +271,7 @@ func AdviseEstimated(f *File, today time.Time, cfg Config, tok Tokens) Advice {
 	// with two or more others of its kind (importance 1-4, or 5), and the
 	// oldest of those. Decisions are grouped only with decisions, so a
 	// summary never lifts routine work to importance 5.
-	victims := budgetVictims(f, today)
+	victims := budgetVictims(f, today, cfg.Budgets[1])
 	type kindTag struct {
 		five bool
 		tag  string

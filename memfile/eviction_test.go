@@ -110,3 +110,36 @@ func TestBudgetKeepsDecisionsAndNewWork(t *testing.T) {
 	}
 	checkEvictionProperties(t, out, rep)
 }
+
+// A busy day: forty long entries in one day, most of importance 2-3 and a
+// few of 4, twice Tier 2's budget between them, must not push out months of lasting
+// importance-4 decisions: they keep lastingShare of the budget, and the
+// day's routine work makes the room.
+func TestBudgetBusyDayKeepsLastingDecisions(t *testing.T) {
+	var t2 strings.Builder
+	var decisions []string
+	for i := range 25 {
+		text := fmt.Sprintf("Decision %d: the clinic calendar uses choice number %d for good.", i, i)
+		decisions = append(decisions, text)
+		t2.WriteString(fxEntry(4, fxAgo(30+7*i), "decision", text))
+	}
+	long := strings.Repeat("Explored the reports module's exports and charts in detail. ", 9)
+	for i := range 40 {
+		imp := 2 + i%2
+		if i%10 == 3 {
+			imp = 4
+		}
+		t2.WriteString(fxEntry(imp, fxAgo(0), "reports", fmt.Sprintf("Busy day note %d. %s", i, long)))
+	}
+	cfg := memfile.DefaultConfig()
+	out, rep := fxPass(t, fxDoc("", t2.String(), ""), cfg, memfile.Options{})
+	if memfile.Estimate(out).Tiers[1] > cfg.Budgets[1] {
+		t.Fatalf("Tier 2 over its budget after the pass")
+	}
+	for _, text := range decisions {
+		if fxByText(out, text) == nil {
+			t.Errorf("lasting decision %q archived for the busy day", text)
+		}
+	}
+	checkEvictionProperties(t, out, rep)
+}

@@ -271,7 +271,10 @@ func tier2Order(a, b *Entry) int {
 // entry to the same 4.0, so by weight a months-old routine entry would
 // outlast both today's work and the most important decisions.
 type budgetRank struct {
-	keep5 bool   // importance 5: goes only when no importance 1-4 entry is left
+	// class: the budget takes every entry of a lower class before one of
+	// a higher. 2 is importance 5; 1 importance 4 within lastingShare of
+	// the budget (budgetVictims); 0 the rest.
+	class int
 	raw   Weight // importance x freshness, the floor not applied
 }
 
@@ -281,21 +284,34 @@ func rankForBudget(e *Entry, today time.Time) budgetRank {
 
 // rankForDays is rankForBudget for an entry recorded days before today.
 func rankForDays(e *Entry, days int) budgetRank {
-	return budgetRank{keep5: e.Importance >= 5, raw: Weight(e.Importance * freshness(max(days, 0)))}
+	class := 0
+	switch {
+	case e.Importance >= 5:
+		class = 2
+	case e.Importance == 4:
+		class = 1
+	}
+	return budgetRank{class: class, raw: Weight(e.Importance * freshness(max(days, 0)))}
 }
 
-// evictionOrder is the order the budget archives Tier 2 entries in:
-// importance 5 last; then the lower unfloored score (importance x
-// freshness) first; ties the older first, then by ID. Since freshness is
-// 1.0 on the day an entry is recorded and never rises with age, an older
-// entry of the same or lower importance always scores at most as much and
-// goes first.
+// lastingShare is the share of Tier 2's budget, in percent, that
+// importance 4 and 5 entries keep however much newer work of importance
+// 1-3 comes in: a busy day of forty long entries does not push out months
+// of lasting decisions. Past that share, the importance 4 entries that
+// score least go with the routine work, in its order, so old importance-4
+// work cannot crowd out yesterday's either.
+const lastingShare = 75
+
+// evictionOrder is the order the budget archives Tier 2 entries in: by
+// class (importance 5 last, then the importance 4 entries within
+// lastingShare); then the lower unfloored score (importance x freshness)
+// first; ties the older first, then by ID. Since freshness is 1.0 on the
+// day an entry is recorded and never rises with age, an older entry of
+// the same or lower importance always scores at most as much and goes
+// first.
 func evictionOrder(ra, rb budgetRank, a, b *Entry) int {
-	if ra.keep5 != rb.keep5 {
-		if ra.keep5 {
-			return 1
-		}
-		return -1
+	if c := cmp.Compare(ra.class, rb.class); c != 0 {
+		return c
 	}
 	if c := cmp.Compare(ra.raw, rb.raw); c != 0 {
 		return c
@@ -356,15 +372,41 @@ func (h rankHeap) down(i int) {
 	}
 }
 
-// budgetVictims lists Tier 2's entries in eviction order.
-func budgetVictims(f *File, today time.Time) []*Entry {
+// budgetVictims lists Tier 2's entries in eviction order, for a Tier 2
+// budget of budget tokens.
+func budgetVictims(f *File, today time.Time, budget int) []*Entry {
 	victims := f.Entries(2)
 	ranked := rankAll(victims, today)
+	keepLasting(ranked, budget)
 	slices.SortFunc(ranked, func(a, b rankedEntry) int { return evictionOrder(a.rank, b.rank, a.e, b.e) })
 	for i, r := range ranked {
 		victims[i] = r.e
 	}
 	return victims
+}
+
+// keepLasting moves the importance 4 entries past lastingShare of budget
+// (by tokens, importance 5 counted first) into the routine work's class,
+// those that score least first.
+func keepLasting(ranked []rankedEntry, budget int) {
+	used := 0
+	var fours []int
+	for i, r := range ranked {
+		if r.rank.class > 0 {
+			used += blockTokens(Block{Entry: r.e})
+		}
+		if r.rank.class == 1 {
+			fours = append(fours, i)
+		}
+	}
+	slices.SortFunc(fours, func(i, j int) int { return evictionOrder(ranked[i].rank, ranked[j].rank, ranked[i].e, ranked[j].e) })
+	for _, i := range fours {
+		if used*100 <= budget*lastingShare {
+			return
+		}
+		ranked[i].rank.class = 0
+		used -= blockTokens(Block{Entry: ranked[i].e})
+	}
 }
 
 // rankedEntry carries an entry's rank beside it while a sort compares
@@ -441,7 +483,7 @@ func sortTier3(f *File) {
 // file's estimate after. Tier 1 is only reported. Notes are never
 // archived: a person wrote them.
 func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) Tokens {
-	ev := &eviction{f: f, today: today, rep: rep, tokens: Estimate(f), weak: weakPatterns(f),
+	ev := &eviction{f: f, today: today, budget: cfg.Budgets[1], rep: rep, tokens: Estimate(f), weak: weakPatterns(f),
 		gone: map[*Entry]bool{}, gonePat: map[*Pattern]bool{}}
 	for ev.tokens.Tiers[1] > cfg.Budgets[1] && ev.entry(fmt.Sprintf("Tier 2 over its budget of %d tokens", cfg.Budgets[1])) {
 	}
@@ -466,6 +508,7 @@ func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) Tokens {
 type eviction struct {
 	f      *File
 	today  time.Time
+	budget int // Tier 2's, in tokens
 	rep    *Report
 	tokens Tokens
 	// victims are Tier 2's entries, first to go first, ranked only when
@@ -510,7 +553,7 @@ func weakPatterns(f *File) []*Pattern {
 // left.
 func (ev *eviction) entry(reason string) bool {
 	if !ev.ranked {
-		ev.victims, ev.ranked = budgetVictims(ev.f, ev.today), true
+		ev.victims, ev.ranked = budgetVictims(ev.f, ev.today, ev.budget), true
 	}
 	if len(ev.victims) == 0 {
 		return false
