@@ -82,11 +82,32 @@ type decision struct {
 
 func run() error {
 	seed := flag.Uint64("seed", 1, "random seed")
-	days := flag.Int("days", 240, "days of sessions to live")
-	perDay := flag.Int("per-day", 6, "routine entries per day")
-	k := flag.Int("k", 5, "items the baseline adds, and the most recall may add")
+	days := flag.Int("days", 240, "days of sessions to live (topics)")
+	perDay := flag.Int("per-day", 6, "routine entries per day (topics)")
+	k := flag.Int("k", 5, "items the baseline adds, and the most recall may add (topics)")
+	showView := flag.Bool("view", false, "print the view at the end of the Clinicflow scenario")
+	scenario := flag.String("scenario", "all", "clinicflow, topics or all")
 	flag.Parse()
-	rng := rand.New(rand.NewPCG(*seed, 11))
+	switch *scenario {
+	case "all", "clinicflow", "topics":
+	default:
+		return fmt.Errorf("-scenario %q: want clinicflow, topics or all", *scenario)
+	}
+	if *scenario != "topics" {
+		if err := runClinicflow(os.Stdout, *seed, *showView); err != nil {
+			return err
+		}
+	}
+	if *scenario != "clinicflow" {
+		fmt.Println("## Topics: decisions about recurring topics, asked in the topics' words")
+		fmt.Println()
+		return runTopics(*seed, *days, *perDay, *k)
+	}
+	return nil
+}
+
+func runTopics(seed uint64, days, perDay, k int) error {
+	rng := rand.New(rand.NewPCG(seed, 11))
 
 	dir, err := os.MkdirTemp("", "bimri-eval-")
 	if err != nil {
@@ -99,18 +120,18 @@ func run() error {
 		return memfile.OpenStore(dir, cfg, memfile.StoreOptions{LockTimeout: 2 * time.Second, Today: day, NoSync: true})
 	}
 	first := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	today := first.AddDate(0, 0, *days)
+	today := first.AddDate(0, 0, days)
 
 	var decisions []decision
 	decided := map[string]bool{}
-	for d := range *days {
+	for d := range days {
 		day := first.AddDate(0, 0, d)
 		store, err := open(day)
 		if err != nil {
 			return err
 		}
 		_, err = store.Update(func(tx *memfile.Tx) error {
-			for range *perDay {
+			for range perDay {
 				t := topics[rng.IntN(len(topics))]
 				text := fmt.Sprintf(routine[rng.IntN(len(routine))], t.name, aspects[rng.IntN(len(aspects))]) + fmt.Sprintf(", ticket %d.", rng.IntN(90000)+1000)
 				if _, _, err := tx.File.Add(memfile.NewEntry{Tier: 2, Importance: 1 + rng.IntN(3), Date: day, Tags: []string{t.slug}, Text: text}); err != nil {
@@ -143,7 +164,7 @@ func run() error {
 	}
 
 	env := hooks.Env{Store: store, Config: cfg, Settings: hooks.DefaultSettings(), Today: today, Binary: "bimri-hook"}
-	env.Settings.Recall.Items = *k
+	env.Settings.Recall.Items = k
 	out, err := hooks.SessionStart(env, hooks.Input{Event: "SessionStart", SessionID: "eval-start", Source: "startup", Cwd: dir})
 	if err != nil {
 		return err
@@ -182,7 +203,7 @@ func run() error {
 	slices.SortStableFunc(all, func(a, b dated) int { return b.date.Compare(a.date) })
 	recent := map[string]bool{}
 	recentChars := 0
-	for _, d := range all[:min(*k, len(all))] {
+	for _, d := range all[:min(k, len(all))] {
 		recent[d.id] = true
 		recentChars += len(d.line) + 30 // the text and a line's worth of ID and date
 	}
@@ -260,9 +281,9 @@ func run() error {
 	slices.Sort(times)
 	n := len(probes)
 	fmt.Printf("scenario: seed %d, %d days, %d routine entries a day, %d decisions; at the end bimri.md holds %d entries, the archive %d; %d of the %d answers are archived\n",
-		*seed, *days, *perDay, len(decisions), len(f.Entries(1))+len(f.Entries(2)), archived, archivedAnswers, withAnswer)
-	fmt.Printf("probes: %d with a known answer, %d with none; the view shows %d items in %d characters; k = %d\n\n", withAnswer, n-withAnswer, len(inView), memfile.Length(view), *k)
-	fmt.Printf("| %-13s | %-10s | %-9s | %-24s | %-22s |\n", "context", "recall@"+fmt.Sprint(*k), "precision", "added characters/prompt", "hook time/prompt")
+		seed, days, perDay, len(decisions), len(f.Entries(1))+len(f.Entries(2)), archived, archivedAnswers, withAnswer)
+	fmt.Printf("probes: %d with a known answer, %d with none; the view shows %d items in %d characters; k = %d\n\n", withAnswer, n-withAnswer, len(inView), memfile.Length(view), k)
+	fmt.Printf("| %-13s | %-10s | %-9s | %-24s | %-22s |\n", "context", "recall@"+fmt.Sprint(k), "precision", "added characters/prompt", "hook time/prompt")
 	fmt.Printf("|%s|%s|%s|%s|%s|\n", strings.Repeat("-", 15), strings.Repeat("-", 12), strings.Repeat("-", 11), strings.Repeat("-", 26), strings.Repeat("-", 24))
 	pct := func(a, b int) string {
 		if b == 0 {

@@ -1,0 +1,74 @@
+//go:build bench
+
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bimri/bimri-hook/memfile"
+)
+
+// TestClinicflowGuarantees lives the Clinicflow scenario with both agent
+// behaviours and fails when a guarantee of make eval breaks: a lasting
+// fact or decision missing from the view at the end, a superseded entry
+// shown without its mark (in the view or a recall), a prompt with no
+// answer in memory that got a recall (with and without the lexicon).
+func TestClinicflowGuarantees(t *testing.T) {
+	results, _, err := clinicflow(t.TempDir(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range results {
+		t.Run(map[bool]string{false: "records-only", true: "answers"}[behaviours[i].answers], func(t *testing.T) {
+			for _, f := range []*figures{r.without, r.with} {
+				if f == nil {
+					continue
+				}
+				way := map[bool]string{false: "without the lexicon", true: "with the lexicon"}[f == r.with]
+				if len(f.missing) > 0 {
+					t.Errorf("%s: %d of %d lasting facts and decisions in the view; missing: %s", way, f.lasting, len(lastingKeys()), whereAre(t, r.l, f.missing))
+				}
+				if len(f.unmarked) > 0 {
+					t.Errorf("%s: superseded entries shown without their mark: %s", way, strings.Join(f.unmarked, " "))
+				}
+				if f.noneRecalled > 0 {
+					t.Errorf("%s: %d prompts with no answer in memory got a recall", way, f.noneRecalled)
+				}
+			}
+		})
+	}
+}
+
+// whereAre says, for each story key, where its entry is at the end: in
+// bimri.md (and its tier), or archived, when and why.
+func whereAre(t *testing.T, l *lived, keys []string) string {
+	store, err := memfile.OpenStore(l.dir, memfile.DefaultConfig(), memfile.StoreOptions{Today: storyToday, LockTimeout: time.Second, NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := store.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := store.ReadArchive()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, k := range keys {
+		id := l.ids[k]
+		where := "nowhere"
+		if e, tier := read.File.Find(id); e != nil {
+			where = "in bimri.md, Tier " + string(rune('0'+tier))
+		}
+		for _, r := range recs {
+			if r.Entry != nil && r.Entry.ID == id {
+				where = "archived " + r.ArchivedOn.Format(time.DateOnly) + ": " + r.Reason
+			}
+		}
+		out = append(out, k+" ("+where+")")
+	}
+	return strings.Join(out, "; ")
+}
