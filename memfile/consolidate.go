@@ -271,7 +271,10 @@ func AdviseEstimated(f *File, today time.Time, cfg Config, tok Tokens) Advice {
 	// with two or more others of its kind (importance 1-4, or 5), and the
 	// oldest of those. Decisions are grouped only with decisions, so a
 	// summary never lifts routine work to importance 5.
-	victims := budgetVictims(f, today, cfg.Budgets[1])
+	// The order without lastingShare (a budget of 0): old importance-4
+	// work a summary would shorten comes before today's routine work,
+	// which needs no summary.
+	victims := budgetVictims(f, today, 0)
 	type kindTag struct {
 		five bool
 		tag  string

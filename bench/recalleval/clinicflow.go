@@ -52,8 +52,8 @@ func live(parent string, seed uint64, answers bool) (*lived, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp(parent, "clinicflow-")
-	if err != nil {
+	dir := filepath.Join(parent, fmt.Sprintf("lived-%d", map[bool]int{false: 0, true: 1}[answers]))
+	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, err
 	}
 	l := &lived{dir: dir, ids: map[string]string{}, texts: map[string]string{}}
@@ -238,12 +238,8 @@ func staleKeys() []string {
 
 // copyTree copies the workspace src to a new folder under parent, so
 // that each way of asking starts from the same memory and recall state.
-func copyTree(src, parent string) (string, error) {
-	dst, err := os.MkdirTemp(parent, "ask-")
-	if err != nil {
-		return "", err
-	}
-	err = filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -261,7 +257,6 @@ func copyTree(src, parent string) (string, error) {
 		}
 		return os.WriteFile(to, data, 0o644)
 	})
-	return dst, err
 }
 
 // viewLines maps each entry ID the text shows with "(id X)" to its line.
@@ -292,8 +287,10 @@ type asked struct {
 // ask opens a copy of the lived workspace on storyToday, takes a fresh
 // SessionStart's view and asks every question in a fresh session.
 func ask(l *lived, parent string, qs []question, lexicon bool) (*asked, error) {
-	dir, err := copyTree(l.dir, parent)
-	if err != nil {
+	// A name of the same length for each way of asking: the view's room
+	// depends on the length of the workspace's path, which it names.
+	dir := l.dir + map[bool]string{false: "-ask-0", true: "-ask-1"}[lexicon]
+	if err := copyTree(l.dir, dir); err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
@@ -303,7 +300,7 @@ func ask(l *lived, parent string, qs []question, lexicon bool) (*asked, error) {
 		return nil, err
 	}
 	env := hooks.Env{Store: store, Config: cfg, Settings: hooks.DefaultSettings(), Today: storyToday, Binary: "bimri-hook"}
-	if lexicon && !setLexicon(&env.Settings, true) {
+	if !setLexicon(&env.Settings, lexicon) && lexicon {
 		return nil, fmt.Errorf("this tree's recall has no lexicon")
 	}
 	a := &asked{lexicon: lexicon}
@@ -393,8 +390,10 @@ func clinicflow(parent string, seed uint64) ([]result, []question, error) {
 }
 
 func runClinicflow(w io.Writer, seed uint64, showView bool) error {
-	parent, err := os.MkdirTemp("", "bimri-eval-")
-	if err != nil {
+	// A folder name of fixed length (MkdirTemp's is not): the view names
+	// the workspace's path, and its length moves the view's room.
+	parent := filepath.Join(os.TempDir(), fmt.Sprintf("bimri-eval-%08x", rand.Uint32()))
+	if err := os.Mkdir(parent, 0o755); err != nil {
 		return err
 	}
 	defer os.RemoveAll(parent)
