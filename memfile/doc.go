@@ -171,8 +171,13 @@
 // When Tier 2 is over its budget, its entries are archived in this order
 // (evictionOrder), until it fits:
 //
-//  1. Importance 1-4 before importance 5: a decision recorded at 5 goes
-//     for budget only when nothing of lower importance is left in Tier 2.
+//  1. Importance 1-3, then importance 4, then importance 5: a decision
+//     recorded at 5 goes for budget only when nothing of lower importance
+//     is left in Tier 2. Importance 4 is kept apart only within
+//     lastingShare (75%) of the budget, importance 5 counted first; past
+//     it, the importance-4 entries that score least go with importance
+//     1-3, in their order: a busy day of routine work does not push out
+//     months of lasting decisions, nor old importance-4 work yesterday's.
 //  2. Within each group, the lower unfloored score first: importance x
 //     freshness, the floor not applied. The floor keeps an importance 4 or
 //     5 entry above the threshold forever; it does not make a months-old

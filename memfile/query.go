@@ -12,7 +12,7 @@ func Fate(s Scoring, cfg Config) string {
 	case s.Tier == 1:
 		return "Tier 1 never decays and is never pruned automatically; only deep maintenance's review can remove it"
 	case s.Floored || (s.Importance >= 4 && s.Weight >= cfg.Floor):
-		return "the floor keeps importance 4 and 5 at " + cfg.Floor.String() + " or more, so the threshold never archives it; it leaves only if Tier 2 goes over its budget (importance 5 last; otherwise the lowest importance x freshness, then the oldest, first)"
+		return "the floor keeps importance 4 and 5 at " + cfg.Floor.String() + " or more, so the threshold never archives it; it leaves only if Tier 2 goes over its budget (importance 5 last, importance 4 next within three quarters of the budget; otherwise the lowest importance x freshness, then the oldest, first)"
 	case s.Weight < cfg.Threshold:
 		return "below the threshold " + cfg.Threshold.String() + ": the next pass archives it"
 	}
