@@ -112,6 +112,16 @@ func live(parent string, seed uint64, answers bool) (*lived, error) {
 	return l, nil
 }
 
+// textOf is the text of the story entry id.
+func (l *lived) textOf(id string) string {
+	for k, v := range l.ids {
+		if v == id {
+			return l.texts[k]
+		}
+	}
+	return ""
+}
+
 // recordItem records one story item as the agent does.
 func (l *lived) recordItem(store *memfile.Store, day time.Time, cfg memfile.Config, it storyItem, answers bool) error {
 	r := record.Request{Text: it.text, Importance: it.imp, Tier: it.tier, Tags: it.tags}
@@ -276,7 +286,6 @@ type asked struct {
 	view          string            // the SessionStart context
 	viewChars     int               // its length as the client counts it
 	inView        map[string]string // ID -> its line in the view
-	got           [][]string        // per question, the IDs its context holds (view and recall)
 	recalled      [][]string        // per question, the IDs recall added
 	recallText    []string          // per question, what recall added
 	times         []time.Duration   // UserPromptSubmit, in process
@@ -324,11 +333,6 @@ func ask(l *lived, parent string, qs []question, lexicon bool) (*asked, error) {
 			rec = append(rec, id)
 		}
 		slices.Sort(rec)
-		got := slices.Clone(rec)
-		for id := range a.inView {
-			got = append(got, id)
-		}
-		a.got = append(a.got, got)
 		a.recalled = append(a.recalled, rec)
 		a.recallText = append(a.recallText, added)
 		if added != "" {

@@ -88,10 +88,11 @@ func measure(l *lived, qs []question, a *asked) figures {
 		}
 		view, all := 0, 0
 		for _, id := range q.answers {
-			if _, ok := a.inView[id]; ok {
+			inView := holds(a.inView, a.view, id, l.textOf(id))
+			if inView {
 				view++
 			}
-			if slices.Contains(a.got[i], id) {
+			if inView || holds(viewLines(a.recallText[i]), a.recallText[i], id, l.textOf(id)) {
 				all++
 			}
 		}
@@ -170,4 +171,19 @@ func report(w io.Writer, l *lived, behaviour string, without, with *figures) {
 		fmt.Fprintf(w, "; with the lexicon %.2f ms", float64(with.median)/1e6)
 	}
 	fmt.Fprintf(w, "\n\n")
+}
+
+// gist is how much of an entry's text, from its start, a line must
+// quote to count as giving it: the week's digest quotes the start of a
+// day's entries without their IDs.
+const gist = 40
+
+// holds says whether a context gives the entry id: its line (whole or
+// compact, by ID), or the start of its text (a digest line).
+func holds(lines map[string]string, text, id, entryText string) bool {
+	if _, ok := lines[id]; ok {
+		return true
+	}
+	r := []rune(memfile.Inert(entryText))
+	return len(r) >= gist && strings.Contains(text, string(r[:gist]))
 }
