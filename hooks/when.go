@@ -37,44 +37,72 @@ func promptSpan(prompt string, today time.Time) (s span, ok bool) {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
 	})
 	day := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
-	// Monday of this week.
-	monday := day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7))
-	for i, w := range words {
-		next := ""
-		if i+1 < len(words) {
-			next = words[i+1]
-		}
-		switch {
-		case w == "yesterday":
-			return span{day.AddDate(0, 0, -1), day.AddDate(0, 0, -1)}, true
-		case w == "last" && next == "week":
-			return span{monday.AddDate(0, 0, -7), monday.AddDate(0, 0, -1)}, true
-		case w == "this" && next == "week":
-			return span{monday, day}, true
-		case w == "last" && next == "month":
-			first := time.Date(day.Year(), day.Month(), 1, 0, 0, 0, 0, time.UTC)
-			return span{first.AddDate(0, -1, 0), first.AddDate(0, 0, -1)}, true
-		case w == "since" && weekdays[next] != 0 || w == "since" && next == "sunday":
-			back := (int(day.Weekday()) - int(weekdays[next]) + 7) % 7
-			if back == 0 {
-				back = 7
-			}
-			return span{day.AddDate(0, 0, -back), day}, true
-		case w == "in" && months[next] != 0:
-			year := day.Year()
-			if months[next] > day.Month() {
-				year--
-			}
-			first := time.Date(year, months[next], 1, 0, 0, 0, 0, time.UTC)
-			return span{first, first.AddDate(0, 1, -1)}, true
+	for i := range words {
+		if s, ok := spanAt(words[i:], day); ok {
+			return s, true
 		}
 	}
 	return span{}, false
 }
 
+// spanAt is the time the words w start with, if any, today being day.
+func spanAt(w []string, day time.Time) (span, bool) {
+	at := func(i int) string {
+		if i < len(w) {
+			return w[i]
+		}
+		return ""
+	}
+	monday := day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7)) // of this week
+	lastWeek := span{day.AddDate(0, 0, -7), day}
+	weekday, isWeekday := weekdays[at(1)]
+	switch first, next := at(0), at(1); {
+	case first == "yesterday":
+		return span{day.AddDate(0, 0, -1), day.AddDate(0, 0, -1)}, true
+	case first == "last" && next == "week":
+		return span{monday.AddDate(0, 0, -7), monday.AddDate(0, 0, -1)}, true
+	case first == "this" && next == "week":
+		return span{monday, day}, true
+	case first == "last" && next == "month":
+		first := time.Date(day.Year(), day.Month(), 1, 0, 0, 0, 0, time.UTC)
+		return span{first.AddDate(0, -1, 0), first.AddDate(0, 0, -1)}, true
+	case first == "since" && isWeekday:
+		return span{day.AddDate(0, 0, -daysBack(day, weekday)), day}, true
+	case (first == "last" || first == "on") && isWeekday:
+		// "last Wednesday", "on Friday": that day, the latest before today.
+		d := day.AddDate(0, 0, -daysBack(day, weekday))
+		return span{d, d}, true
+	case first == "in" && months[next] != 0:
+		year := day.Year()
+		if months[next] > day.Month() {
+			year--
+		}
+		first := time.Date(year, months[next], 1, 0, 0, 0, 0, time.UTC)
+		return span{first, first.AddDate(0, 1, -1)}, true
+	case first == "recently" || first == "lately":
+		return lastWeek, true
+	case first == "recent" && (next == "work" || next == "changes" || next == "days"):
+		return lastWeek, true
+	case first == "past" && next == "week":
+		return lastWeek, true // "last week" is the calendar week, above
+	case (first == "past" || first == "last") && (next == "few" || next == "couple") && slices.Contains([]string{at(2), at(3)}, "days"):
+		return lastWeek, true // "the last few days", "the past couple of days"
+	}
+	return span{}, false
+}
+
+// daysBack is how many days ago the latest weekday before day was: 1 to 7.
+func daysBack(day time.Time, weekday time.Weekday) int {
+	back := (int(day.Weekday()) - int(weekday) + 7) % 7
+	if back == 0 {
+		back = 7
+	}
+	return back
+}
+
 // spanItems are the entries of s that the session did not see whole:
-// those of f that shown does not hold, and those archived, most
-// important first, then newest; none that skip drops.
+// those of f that shown does not hold, and those archived; none that
+// skip drops. They come a day at a time (see byDays).
 func spanItems(env Env, f *memfile.File, s span, shown map[string]bool, skip func(string) bool) []recall.Item {
 	var items []recall.Item
 	inFile := map[string]bool{}
@@ -97,12 +125,40 @@ func spanItems(env Env, f *memfile.File, s span, shown map[string]bool, skip fun
 		}
 		items = append(items, it.Cleaned())
 	}
+	return byDays(items)
+}
+
+// byDays orders a time's items so that the first few cover its days: the
+// most important item of each day (newest day first), then the second of
+// each, and so on; within a day, most important first, then newest, then
+// ID. "What did we do last week?" is asked of a whole week, and one busy
+// day's entries must not fill the answer (recall takes the first that
+// fit). One record per ID: an entry archived twice is its latest record.
+func byDays(items []recall.Item) []recall.Item {
 	slices.SortStableFunc(items, func(a, b recall.Item) int {
+		if c := b.Date.Compare(a.Date); c != 0 {
+			return c
+		}
 		if a.Importance != b.Importance {
 			return b.Importance - a.Importance
 		}
-		return b.Date.Compare(a.Date)
+		return strings.Compare(a.ID, b.ID)
 	})
-	// One record per ID: an entry archived twice is its latest record.
-	return slices.CompactFunc(items, func(a, b recall.Item) bool { return a.ID == b.ID })
+	items = slices.CompactFunc(items, func(a, b recall.Item) bool { return a.ID == b.ID })
+	rank := make([]int, len(items)) // the item's place within its day
+	for i := 1; i < len(items); i++ {
+		if items[i].Date.Equal(items[i-1].Date) {
+			rank[i] = rank[i-1] + 1
+		}
+	}
+	order := make([]int, len(items))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return rank[a] - rank[b] })
+	out := make([]recall.Item, len(items))
+	for i, j := range order {
+		out[i] = items[j]
+	}
+	return out
 }

@@ -27,6 +27,16 @@ func TestPromptSpan(t *testing.T) {
 		{"What did we decide in March?", "2026-03-01", "2026-03-31"},
 		{"What did we decide in December?", "2025-12-01", "2025-12-31"},
 		{"Remind me of last month's work", "2026-10-01", "2026-10-31"},
+		{"last Monday there was a fix for double bookings", "2026-11-23", "2026-11-23"},
+		{"the DB change last Wednesday, what did it add?", "2026-11-25", "2026-11-25"},
+		{"What broke on Friday?", "2026-11-27", "2026-11-27"},
+		{"summary of recent work please", "2026-11-23", "2026-11-30"},
+		{"what shipped recently", "2026-11-23", "2026-11-30"},
+		{"recap of the past week's changes", "2026-11-23", "2026-11-30"},
+		{"what changed in the last few days?", "2026-11-23", "2026-11-30"},
+		{"anything new in the past couple of days", "2026-11-23", "2026-11-30"},
+		{"The picker skips the last day of the month", "", ""},
+		{"What is the most recent migration?", "", ""},
 		{"How do I center a div in CSS?", "", ""},
 		{"May I ask about the login form?", "", ""},
 	} {
@@ -76,5 +86,45 @@ func TestRecallAnswersTime(t *testing.T) {
 	}
 	if got := promptContext(t, env, "march", "What did we do in March?"); got != "" {
 		t.Errorf("recalled for a month with no entries:\n%s", got)
+	}
+}
+
+// TestTimeAnswerCoversTheDays: a busy day's entries, more important than
+// the rest of the week's, must not fill the answer to "last week": each
+// day's most important entry comes first.
+func TestTimeAnswerCoversTheDays(t *testing.T) {
+	cfg := memfile.DefaultConfig()
+	cfg.Budgets[1], cfg.TotalBudget = 1000000, 1000000
+	f := memfile.New(cfg)
+	week := map[string]bool{}
+	for i, day := range []string{"2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26"} {
+		d, _ := time.Parse(time.DateOnly, day)
+		e, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: 3, Date: d, Tags: []string{"work"}, Text: fmt.Sprintf("Weekday work number %d, done and tested.", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		week[e.ID] = true
+	}
+	friday := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
+	for i := range 30 {
+		if _, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: 4, Date: friday, Tags: []string{"reports"},
+			Text: fmt.Sprintf("Busy Friday note %d about the reports module: %s.", i, strings.Repeat("charts and exports ", 4))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := truthWorkspace(t, f, cfg)
+	startText(t, env, "busy")
+	got := promptContext(t, env, "busy", "I was off last week, what did I miss?")
+	found := 0
+	for id := range week {
+		if strings.Contains(got, "id "+id) {
+			found++
+		}
+	}
+	if found < len(week) {
+		t.Errorf("the answer holds %d of the week's %d other days' entries:\n%s", found, len(week), got)
+	}
+	if !strings.Contains(got, "2026-11-27") {
+		t.Errorf("the answer leaves out the busy day itself:\n%s", got)
 	}
 }
