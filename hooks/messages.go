@@ -478,10 +478,19 @@ func recalledLine(it recall.Item, worth recall.Strength, foreign bool) string {
 	b.WriteString(it.ID)
 	b.WriteString("; ")
 	switch {
-	case it.ArchivedOn.IsZero() && foreign:
-		b.WriteString("in bimri.md " + memfile.ForeignMark + ", left out of the session-start view for space)")
 	case it.ArchivedOn.IsZero():
-		b.WriteString("in bimri.md, left out of the session-start view for space)")
+		b.WriteString("in bimri.md")
+		if foreign {
+			b.WriteString(" " + memfile.ForeignMark)
+		}
+		b.WriteString(", left out of the session-start view for space")
+		if it.Current != "" {
+			// As the view marks it: the agent was asked at record time
+			// and has not answered.
+			b.WriteString("; possibly superseded by a newer entry, which may hold now: ")
+			b.WriteString(memfile.Inert(it.Current))
+		}
+		b.WriteString(")")
 	default:
 		b.WriteString("archived ")
 		b.WriteString(it.ArchivedOn.Format(time.DateOnly))

@@ -135,13 +135,30 @@ func timedFirst(timed []recall.Item, hits []recall.Hit) []recall.Hit {
 
 // describeHits makes the hits what recall shows: the file's items
 // cleaned of private spans and secrets (the index's items are clean
-// already), and a superseded item given what holds now.
+// already), a superseded item given what holds now, and an item of the
+// file that a newer entry looks like it supersedes (the view's "possibly
+// superseded" mark) given that entry.
 func describeHits(f *memfile.File, hits []recall.Hit) {
+	var successors map[string]string // worked out for the first item of the file
 	for i := range hits {
-		if hits[i].Item.ArchivedOn.IsZero() {
-			hits[i].Item = hits[i].Item.Cleaned()
+		it := &hits[i].Item
+		if !it.ArchivedOn.IsZero() {
+			it.Current = currentOf(f, *it)
+			continue
 		}
-		hits[i].Item.Current = currentOf(f, hits[i].Item)
+		*it = it.Cleaned()
+		if it.Pattern {
+			continue
+		}
+		if successors == nil {
+			successors = f.PossibleSuccessors()
+			if successors == nil {
+				successors = map[string]string{}
+			}
+		}
+		if newer, _ := f.Find(successors[it.ID]); newer != nil {
+			it.Current = entryAsRecalled(newer)
+		}
 	}
 }
 
@@ -231,9 +248,9 @@ func noteRecalls(recalls *recall.Recalls, picked []recall.Hit, in Input) map[str
 }
 
 // currentOf is, for an item archived as superseded by an entry still in
-// f, that entry as recall words it (date, importance, text, ID); "" for
-// any other item, or when the newer entry left the file too (its ID is
-// in the reason, and search finds it).
+// f, that entry as recall words it; "" for any other item, or when the
+// newer entry left the file too (its ID is in the reason, and search
+// finds it).
 func currentOf(f *memfile.File, it recall.Item) string {
 	id, ok := strings.CutPrefix(it.Reason, memfile.SupersededPrefix)
 	if !ok || it.ArchivedOn.IsZero() {
@@ -243,5 +260,11 @@ func currentOf(f *memfile.File, it recall.Item) string {
 	if e == nil {
 		return ""
 	}
+	return entryAsRecalled(e)
+}
+
+// entryAsRecalled is e of bimri.md as recall names what holds now: date,
+// importance, text, ID.
+func entryAsRecalled(e *memfile.Entry) string {
 	return e.Date.Format(time.DateOnly) + " imp " + strconv.Itoa(e.Importance) + ": " + privacy.Clean(e.Text) + " (id " + e.ID + ", in bimri.md)"
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/internal/record"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/wiring"
@@ -179,5 +180,35 @@ func TestRememberAsksAboutLikelyPredecessors(t *testing.T) {
 	}
 	if got := remember("Chose protobuf over gRPC for the mobile sync API.", "sync,decision"); strings.Contains(got, "may supersede") {
 		t.Errorf("asked about an unrelated decision:\n%s", got)
+	}
+}
+
+// TestRecallMarksPossiblySuperseded: an entry of the file that a newer
+// one looks like it supersedes, which the agent has not answered, is
+// marked in recall as the view marks it, with the newer entry; the newer
+// entry and an unrelated one are not.
+func TestRecallMarksPossiblySuperseded(t *testing.T) {
+	cfg := memfile.DefaultConfig()
+	f := memfile.New(cfg)
+	add := func(ago int, tags []string, text string) *memfile.Entry {
+		e, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: 5, Date: truthDay.AddDate(0, 0, -ago), Tags: tags, Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	redis := add(70, []string{"sessions", "decision"}, "Chose Redis for sessions and rate limits.")
+	postgres := add(0, []string{"sessions", "decision"}, "Removed Redis: sessions and rate limits now live in Postgres.")
+	other := add(40, []string{"billing", "decision"}, "Invoices are rendered as PDFs on the server.")
+	hits := []recall.Hit{{Item: recall.FromEntry(redis)}, {Item: recall.FromEntry(postgres)}, {Item: recall.FromEntry(other)}}
+	describeHits(f, hits)
+	line := recalledLine(hits[0].Item, recall.Strength{}, false)
+	if !strings.Contains(line, "possibly superseded by a newer entry, which may hold now: ") || !strings.Contains(line, postgres.Text) || !strings.Contains(line, "id "+postgres.ID) {
+		t.Errorf("the older entry's recall line does not name what may hold now:\n%s", line)
+	}
+	for _, h := range hits[1:] {
+		if l := recalledLine(h.Item, recall.Strength{}, false); strings.Contains(l, "superseded") {
+			t.Errorf("entry %s is marked:\n%s", h.Item.ID, l)
+		}
 	}
 }

@@ -265,3 +265,8 @@ var notSubject = map[string]bool{
 	"replaced": true, "replace": true, "dropped": true, "drop": true, "adopted": true, "picked": true,
 	"went": true, "keep": true, "kept": true, "stay": true, "stays": true, "new": true, "old": true,
 }
+
+// PossibleSuccessors maps each lasting entry of f that a newer lasting
+// entry looks like it supersedes to the newest such entry's ID: what the
+// view marks, so that recall can mark it too.
+func (f *File) PossibleSuccessors() map[string]string { return likelySuccessors(f) }
