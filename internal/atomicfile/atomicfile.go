@@ -15,12 +15,15 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/bimri/bimri-hook/internal/safefile"
 )
 
 // TempPrefix starts the name of every temporary file, so RemoveTemps can
-// find the ones a killed process left behind.
+// find the ones a killed process left behind. The writer's process ID
+// follows, then a random part: .bimri-tmp-PID-RANDOM.
 const TempPrefix = ".bimri-tmp-"
 
 // Options change how WriteFile writes.
@@ -247,15 +250,46 @@ func create(dir string, perm fs.FileMode) (*os.File, error) {
 	return nil, &fs.PathError{Op: "createtemp", Path: filepath.Join(dir, TempPrefix+"*"), Err: fs.ErrExist}
 }
 
+// tempName names a temporary file in dir: the prefix, this process's ID
+// (so RemoveTemps can tell a live writer's file), a random part.
 func tempName(dir string) string {
-	return filepath.Join(dir, TempPrefix+strconv.FormatUint(uint64(rand.Uint32()), 36))
+	return filepath.Join(dir, TempPrefix+strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(uint64(rand.Uint32()), 36))
 }
 
+// StaleAfter is how old a temporary file of a live process must be for
+// RemoveTemps to take it as left behind all the same: no write takes so
+// long, so its process ID is another process's now (IDs are reused, and
+// a container starts them again from 1).
+const StaleAfter = 10 * time.Minute
+
 // RemoveTemps deletes the temporary files a process killed mid-write left
-// in dir. Call it only where no live writer can own them (under the lock).
+// in dir, and leaves those of live processes, this one included: the
+// lock does not prove that no other writer is live (when its file is
+// removed, git clean -fdX, a second writer takes a new one while the
+// first still writes), and sweeping a live writer's file makes its
+// rename fail. A name without a process ID (an older bimri-hook's) is
+// removed.
 func RemoveTemps(dir string) {
 	matches, _ := filepath.Glob(filepath.Join(dir, TempPrefix+"*"))
 	for _, m := range matches {
+		if ownerLive(m) {
+			continue
+		}
 		_ = os.Remove(m)
 	}
+}
+
+// ownerLive says whether the temporary file at path belongs to a live
+// process and is young enough to be that process's (StaleAfter).
+func ownerLive(path string) bool {
+	pidPart, _, ok := strings.Cut(strings.TrimPrefix(filepath.Base(path), TempPrefix), "-")
+	pid, err := strconv.Atoi(pidPart)
+	if !ok || err != nil || pid <= 0 {
+		return false
+	}
+	if pid != os.Getpid() && !processLive(pid) {
+		return false
+	}
+	info, err := os.Lstat(path)
+	return err == nil && time.Since(info.ModTime()) < StaleAfter
 }

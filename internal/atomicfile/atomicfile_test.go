@@ -1,10 +1,15 @@
 package atomicfile
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/matryer/is"
 )
@@ -41,14 +46,47 @@ func TestWriteFileWithoutSync(t *testing.T) {
 	is.True(called) // the mid-write hook ran
 }
 
+// RemoveTemps removes what a writer that is gone left, and never a live
+// writer's file: one of this process, or of another that still runs (a
+// writer let in when the lock's file was removed), unless it is older
+// than any write takes.
 func TestRemoveTemps(t *testing.T) {
 	is := is.New(t)
 	dir := t.TempDir()
-	is.NoErr(os.WriteFile(filepath.Join(dir, TempPrefix+"abc"), nil, 0o600))
+	gone := exec.Command(os.Args[0], "-test.run=^$")
+	is.NoErr(gone.Run()) // a process that ran and ended
+	temp := func(name string) string {
+		p := filepath.Join(dir, TempPrefix+name)
+		is.NoErr(os.WriteFile(p, nil, 0o600))
+		return p
+	}
+	mine := temp(fmt.Sprint(os.Getpid(), "-a1"))
+	parent := temp(fmt.Sprint(os.Getppid(), "-b2")) // go test, running
+	old := temp(fmt.Sprint(os.Getppid(), "-c3"))
+	long := time.Now().Add(-StaleAfter - time.Minute)
+	is.NoErr(os.Chtimes(old, long, long))
+	temp(fmt.Sprint(gone.Process.Pid, "-d4"))
+	temp("abc") // an older bimri-hook's name, without a process ID
+	temp("x-e5")
 	is.NoErr(os.WriteFile(filepath.Join(dir, "bimri.md"), nil, 0o600))
+
 	RemoveTemps(dir)
 	left, err := os.ReadDir(dir)
 	is.NoErr(err)
-	is.Equal(len(left), 1)
-	is.Equal(left[0].Name(), "bimri.md") // only the temporary file went
+	var names []string
+	for _, e := range left {
+		names = append(names, e.Name())
+	}
+	want := []string{filepath.Base(mine), filepath.Base(parent), "bimri.md"}
+	slices.Sort(want)
+	is.Equal(names, want) // ReadDir sorts by name
+
+	// A temporary file this package makes names this process.
+	p, err := Create(filepath.Join(dir, "new.md"), Options{NoSync: true})
+	is.NoErr(err)
+	defer p.Abort()
+	is.True(strings.HasPrefix(filepath.Base(p.tmp), fmt.Sprint(TempPrefix, os.Getpid(), "-")))
+	RemoveTemps(dir)
+	_, err = os.Stat(p.tmp)
+	is.NoErr(err) // still there: its writer is live
 }
