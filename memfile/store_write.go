@@ -26,14 +26,7 @@ func (s *Store) checkWrite(path string, archive bool) error {
 	if err := readOnly(path, s.names.Memory); err != nil {
 		return err
 	}
-	// A write stopped after giving the old file the backup's name (this
-	// transaction's attempt before, or a writer that was let in when the
-	// state folder was removed) leaves the backup a second name of
-	// bimri.md: it is made a copy of its own, not refused.
-	if err := s.healBackup(); err != nil {
-		return err
-	}
-	if _, err := s.sidePath(s.names.Backup); err != nil {
+	if _, err := s.backupPath(); err != nil {
 		return err
 	}
 	if archive {
@@ -42,6 +35,26 @@ func (s *Store) checkWrite(path string, archive bool) error {
 		}
 	}
 	return nil
+}
+
+// backupPath is the backup's path, once it is fit to be written: a write
+// stopped after giving the old file the backup's name (this
+// transaction's attempt before, or a writer that was let in when the
+// state folder was removed) leaves the backup a second name of bimri.md,
+// which is made a copy of its own, not refused. A writer let in that way
+// can also be between its two renames right now, and give bimri.md the
+// backup's name again just after the heal: so it heals again, a few
+// times, before it refuses (a symlink to bimri.md, which no heal mends).
+func (s *Store) backupPath() (string, error) {
+	for try := 1; ; try++ {
+		if err := s.healBackup(); err != nil {
+			return "", err
+		}
+		path, err := s.sidePath(s.names.Backup)
+		if err == nil || try == 3 {
+			return path, err
+		}
+	}
 }
 
 // newFile is the file a transaction leaves, as render writes it: its
@@ -226,7 +239,7 @@ func swept(err error, unchanged func() bool) bool {
 // before its name is: after a power cut it is the previous memory, never
 // an empty file.
 func (s *Store) backup(path string, old []byte) (*atomicfile.Pending, error) {
-	target, err := s.sidePath(s.names.Backup)
+	target, err := s.backupPath()
 	if err != nil {
 		return nil, err
 	}
