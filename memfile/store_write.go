@@ -219,7 +219,9 @@ func (s *Store) commit(path string, old []byte, file *atomicfile.Pending, archiv
 
 // swept says whether a rename failed because its temporary file is gone:
 // a writer that took a new lock file after the state folder was removed
-// (see UpdateFrom) swept it as left over. The transaction then runs
+// (see UpdateFrom) swept it as left over (an older bimri-hook, whose
+// sweep did not spare a live writer's file; or anyone's rm). The
+// transaction then runs
 // again, under the lock taken again, rather than failing. Only for a
 // transaction (unchanged is not nil).
 func swept(err error, unchanged func() bool) bool {
