@@ -154,10 +154,10 @@ type groupRoom struct {
 var groupRooms = [groupCount]groupRoom{
 	groupTier1:     {floor: 30, cap: 40, compact: true, named: true},
 	groupDecisions: {floor: 25, cap: 40, compact: true, named: true},
-	groupKeyWork:   {floor: 10, cap: 20, compact: true, named: true},
+	groupKeyWork:   {floor: 30, cap: 50, compact: true, named: true},
 	groupLatest:    {floor: 15, cap: 20, compact: true},
-	groupWeek:      {floor: 8, cap: 12},
-	groupPatterns:  {floor: 5, cap: 10, firm: true},
+	groupWeek:      {floor: 4, cap: 12},
+	groupPatterns:  {floor: 2, cap: 10, firm: true},
 	groupUnread:    {cap: 20, firm: true},
 	groupRest:      {},
 }
@@ -183,13 +183,19 @@ func chooseGroups(f *File, v View) []viewGroup {
 	}
 	t1 := &groups[groupTier1]
 	t1.heading = tier1Heading
+	var later []*Entry // possibly superseded: after what holds now
 	for _, b := range f.Tiers[0].Blocks {
 		switch {
+		case b.Entry != nil && v.successors[b.Entry.ID] != "":
+			later = append(later, b.Entry)
 		case b.Entry != nil:
 			t1.add(entryLines(b.Entry, false, v.mark(b.Entry.ID)))
 		case b.Note != nil:
 			t1.add(viewLine{text: tier1Note(b.Note)})
 		}
+	}
+	for _, e := range later {
+		t1.add(entryLines(e, false, v.mark(e.ID)))
 	}
 	latestFrom := tier2Groups(f, v, groups)
 	groups[groupWeek] = weekGroup(f, v, latestFrom)
@@ -231,17 +237,26 @@ func tier2Groups(f *File, v View, groups []viewGroup) time.Time {
 		split[k] = ranked[off : off : off+n[k]]
 		off += n[k]
 	}
+	// An entry a newer one looks like it supersedes comes after those of
+	// its group that hold now: when room is short, it is the one named.
+	var later [groupCount][]rankedEntry
 	pos := 0
 	for _, b := range f.Tiers[1].Blocks {
 		if e := b.Entry; e != nil {
 			days := daysBefore(e.Date, day)
 			g := tier2Group(e, days <= from)
-			split[g] = append(split[g], rankedEntry{rankForDays(e, days), e, pos})
+			r := rankedEntry{rankForDays(e, days), e, pos}
+			if v.successors[e.ID] != "" {
+				later[g] = append(later[g], r)
+			} else {
+				split[g] = append(split[g], r)
+			}
 			pos++
 		}
 	}
 	for _, k := range []int{groupDecisions, groupKeyWork, groupLatest, groupRest} {
 		groups[k].addRanked(split[k], v)
+		groups[k].addRanked(later[k], v)
 	}
 	if from < 0 {
 		return time.Time{}
@@ -511,7 +526,7 @@ func writeDateImportance(b *strings.Builder, e *Entry) {
 }
 
 // compactRunes is how much of an entry's text its compact line keeps.
-const compactRunes = 90
+const compactRunes = 72
 
 // compactEntry is an entry's compact line: its date, importance and the
 // start of its text, cut after a word, with its ID; "" when that would

@@ -278,7 +278,9 @@
 //
 // Tier 2's groups are each in the order the budget keeps them (importance
 // x freshness, as of the last pass), so what the view leaves out for room
-// is what the budget would take first. One line at the end says how many
+// is what the budget would take first. In every group, an entry a newer
+// one looks like it supersedes (marked "possibly superseded by") comes
+// after those that hold now. One line at the end says how many
 // items were left out, that the full file is bimri.md, that what left it
 // is in the archive, and the exact command that searches both
 // (View.Search).
