@@ -8,10 +8,8 @@ import (
 )
 
 // withKeywords gives r the words the agent guessed, at record time, a
-// later question would use. internal/record does not take keywords yet
-// (memfile.NewEntry does): until it does, the entries are recorded
-// without them, and docs/recall.md says so.
-func withKeywords(r *record.Request, keywords []string) {}
+// later question would use (remember --keywords).
+func withKeywords(r *record.Request, keywords []string) { r.Keywords = keywords }
 
 // setLexicon turns recall's lexicon on or off; it reports whether this
 // tree's recall has one.
