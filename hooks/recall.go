@@ -77,7 +77,8 @@ func findHits(env Env, in Input, f *memfile.File, archive *recall.Index) []recal
 		MinScore: env.Settings.Recall.MinScore,
 		Skip:     func(id string) bool { return shown[id] || recalled(id) },
 		// Room for Select to pass over items too long to fit.
-		Limit: 4 * env.Settings.Recall.Items,
+		Limit:   4 * env.Settings.Recall.Items,
+		Lexicon: env.Settings.Recall.Lexicon,
 	}, recall.NewMemory(left), archive)
 	// An archived item that is back in the file (revived, or recorded
 	// again) is the file's copy, shown or left out; the archive's is stale.

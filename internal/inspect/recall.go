@@ -29,8 +29,9 @@ type Recalled struct {
 // then those that hold every word of query (as search finds them: parts
 // of words and IDs too). An archived entry that is back in the file is
 // given once, as the file has it. Texts are cleaned of private spans and
-// secrets, as recall's are.
-func Recall(store *memfile.Store, f *memfile.File, query string, limit int) ([]Recalled, error) {
+// secrets, as recall's are. lexicon lets the query's words match their
+// neighbours in recall's lexicon (the "recall_lexicon" setting).
+func Recall(store *memfile.Store, f *memfile.File, query string, limit int, lexicon bool) ([]Recalled, error) {
 	where := map[string]string{}
 	var items []recall.Item
 	for t := 1; t <= 2; t++ {
@@ -56,7 +57,7 @@ func Recall(store *memfile.Store, f *memfile.File, query string, limit int) ([]R
 			out = append(out, r)
 		}
 	}
-	hits := recall.Rank(query, recall.Options{Limit: 4 * limit}, recall.NewMemory(items), archive)
+	hits := recall.Rank(query, recall.Options{Limit: 4 * limit, Lexicon: lexicon}, recall.NewMemory(items), archive)
 	for _, h := range hits {
 		it := h.Item
 		if !it.ArchivedOn.IsZero() && where[it.ID] != "" {

@@ -18,7 +18,7 @@ func TestRecallReturnsNoSecret(t *testing.T) {
 	f := memfile.New(memfile.DefaultConfig())
 	f.Tiers[1].Blocks = append(f.Tiers[1].Blocks, memfile.Block{Entry: &memfile.Entry{ID: "aa000001", Importance: 3,
 		Date: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Text: "Staging deploy uses DB_PASS=Hunter5Hunter5 for the billing database."}})
-	got, err := Recall(s, f, "staging deploy billing database", 5)
+	got, err := Recall(s, f, "staging deploy billing database", 5, true)
 	if err != nil {
 		t.Fatal(err)
 	}

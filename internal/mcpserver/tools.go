@@ -166,7 +166,7 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 	if err != nil {
 		return nil, recallOut{}, err
 	}
-	items, err := inspect.Recall(w.store, read.File, query, limit)
+	items, err := inspect.Recall(w.store, read.File, query, limit, w.config.Hooks.Recall.Lexicon)
 	if err != nil {
 		return nil, recallOut{}, err
 	}

@@ -163,6 +163,9 @@ type Options struct {
 	Skip func(id string) bool
 	// Limit, when above 0, returns at most that many hits.
 	Limit int
+	// Lexicon lets each of the prompt's words match its neighbours in
+	// the lexicon too (lexicon.txt), below the word itself.
+	Lexicon bool
 }
 
 // Hit is one ranked item.
@@ -174,10 +177,12 @@ type Hit struct {
 // Rank scores every item of the corpora against the prompt and returns
 // those that score at least MinScore and share at least two of the
 // prompt's terms (one for a one-term prompt), best first; ties go to the
-// newer item, then the smaller ID. Statistics (document count, lengths,
-// document frequencies) are over all corpora together, so an item ranks
-// the same whichever corpus holds it. A mapped index that faults while
-// it is read (see guard) gives no hits.
+// newer item, then the smaller ID. With opt.Lexicon, an item that holds
+// a lexicon neighbour of a prompt's term matches that term, for
+// lexiconWeight of the score (see score). Statistics (document count,
+// lengths, document frequencies) are over all corpora together, so an
+// item ranks the same whichever corpus holds it. A mapped index that
+// faults while it is read (see guard) gives no hits.
 func Rank(prompt string, opt Options, corpora ...corpus) (hits []Hit) {
 	if guard(func() { hits = rank(prompt, opt, corpora) }) != nil {
 		return nil
@@ -197,53 +202,96 @@ func rank(prompt string, opt Options, corpora []corpus) []Hit {
 	if n == 0 {
 		return nil
 	}
-	terms, distinct := queryTerms(prompt, corpora)
+	terms, distinct := queryTerms(prompt, corpora, opt.Lexicon)
 	cands := score(terms, min(2, distinct), float64(n), float64(total)/float64(n), opt.MinScore, corpora)
 	return best(cands, opt, corpora)
 }
 
-// queryTerm is one of the prompt's terms, with its posting list in each
-// corpus and its document frequency over all of them.
+// queryTerm is one of the prompt's terms: the term itself, then the
+// lexicon neighbours that stand for it.
 type queryTerm struct {
+	forms []termForm
+}
+
+// termForm is a term with its posting list in each corpus and its
+// document frequency over all of them.
+type termForm struct {
 	text  string
 	lists []postingList
 	df    int
 }
 
+// maxNeighbours bounds the lexicon's lookups for one prompt: a pasted
+// log of a thousand words would otherwise look up thousands.
+const maxNeighbours = 4 * maxQueryTerms
+
 // queryTerms are the prompt's distinct terms that some corpus holds,
-// rarest first (at most maxQueryTerms of them), and how many distinct
-// terms the prompt has.
-func queryTerms(prompt string, corpora []corpus) ([]queryTerm, int) {
-	var distinct []string
-	seen := map[string]bool{}
+// themselves or (with lexicon) through a neighbour, commonest last (at
+// most maxQueryTerms of them), and how many distinct terms the prompt
+// has. A neighbour stands for one of the prompt's terms, the nearest (see
+// neighbour; the first in the prompt of those as near), and for none when
+// the prompt holds it itself: one word of an item never counts as two of
+// the prompt's.
+func queryTerms(prompt string, corpora []corpus, lexicon bool) ([]queryTerm, int) {
+	var all []string // the prompt's distinct terms, then their neighbours
+	at := map[string]int{}
 	for _, w := range tokens(prompt) {
-		if !seen[w] {
-			seen[w] = true
-			distinct = append(distinct, w)
+		if _, dup := at[w]; !dup {
+			at[w] = len(all)
+			all = append(all, w)
+		}
+	}
+	distinct := len(all)
+	var owner, near []int // for all[distinct+i]: the prompt's term it stands for, and how near
+	for k := 0; lexicon && k < distinct; k++ {
+		for _, nb := range neighbours(all[k]) {
+			j, known := at[nb.term]
+			switch {
+			case !known && len(owner) < maxNeighbours:
+				at[nb.term] = len(all)
+				all = append(all, nb.term)
+				owner, near = append(owner, k), append(near, nb.group)
+			case known && j >= distinct && nb.group < near[j-distinct]:
+				owner[j-distinct], near[j-distinct] = k, nb.group
+			}
 		}
 	}
 	lists := make([][]postingList, len(corpora))
 	for ci, c := range corpora {
-		lists[ci] = c.postings(distinct)
+		lists[ci] = c.postings(all)
 	}
-	var terms []queryTerm
-	for k, w := range distinct {
-		t := queryTerm{text: w}
+	terms := make([]queryTerm, distinct)
+	for j, w := range all {
+		f := termForm{text: w, lists: make([]postingList, len(corpora))}
 		for ci := range corpora {
-			t.lists = append(t.lists, lists[ci][k])
-			t.df += lists[ci][k].len()
+			f.lists[ci] = lists[ci][j]
+			f.df += lists[ci][j].len()
 		}
-		if t.df > 0 {
-			terms = append(terms, t)
+		switch {
+		case j < distinct: // the term itself comes first, held or not
+			terms[j].forms = []termForm{f}
+		case f.df > 0:
+			k := owner[j-distinct]
+			terms[k].forms = append(terms[k].forms, f)
 		}
 	}
+	// postings is the work a term costs, and the commoner it is the less
+	// it tells.
+	postings := func(t queryTerm) int {
+		n := 0
+		for _, f := range t.forms {
+			n += f.df
+		}
+		return n
+	}
+	terms = slices.DeleteFunc(terms, func(t queryTerm) bool { return postings(t) == 0 })
 	slices.SortFunc(terms, func(x, y queryTerm) int {
-		return cmp.Or(cmp.Compare(x.df, y.df), strings.Compare(x.text, y.text))
+		return cmp.Or(cmp.Compare(postings(x), postings(y)), strings.Compare(x.forms[0].text, y.forms[0].text))
 	})
 	if len(terms) > maxQueryTerms {
 		terms = terms[:maxQueryTerms]
 	}
-	return terms, len(distinct)
+	return terms, distinct
 }
 
 // candidate is a document that matched enough of the prompt's terms.
@@ -255,21 +303,54 @@ type candidate struct {
 // score gives every document its BM25 score over terms (n documents in
 // all, of average length avgdl) and keeps those that match at least
 // needed terms and score at least minScore, in no particular order.
+//
+// A prompt's term scores, in a document, the best of its forms there:
+// the term itself as BM25 has it, or a neighbour at lexiconWeight of its
+// own BM25 score with its rarity capped at the term's, so a neighbour
+// never outweighs the word the prompt used (a rare neighbour of a common
+// word is no surer for being rare). A document that holds several forms
+// of one term matches that term once.
 func score(terms []queryTerm, needed int, n, avgdl, minScore float64, corpora []corpus) []candidate {
+	idf := func(df int) float64 { return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5)) }
+	neighboured := slices.ContainsFunc(terms, func(t queryTerm) bool { return len(t.forms) > 1 })
 	var cands []candidate
 	for ci, c := range corpora {
 		scores := make([]float64, c.size())
 		// A document matches at most maxQueryTerms terms: a byte counts
 		// them, and an archive's 10,000 documents touch fewer pages.
 		matched := make([]uint8, c.size())
-		for _, t := range terms {
-			idf := math.Log(1 + (n-float64(t.df)+0.5)/(float64(t.df)+0.5))
-			l := t.lists[ci]
-			for i := range l.len() {
-				p := l.at(i)
-				dl := float64(c.docLen(p.doc))
-				scores[p.doc] += idf * p.tf * (k1 + 1) / (p.tf + k1*(1-b+b*dl/avgdl))
-				matched[p.doc]++
+		// With neighbours, which term a document last matched and its
+		// best form's score there.
+		var last []uint8
+		var bestForm []float64
+		if neighboured {
+			last, bestForm = make([]uint8, c.size()), make([]float64, c.size())
+		}
+		for k, t := range terms {
+			termIDF := idf(t.forms[0].df)
+			for fi, f := range t.forms {
+				weight := termIDF
+				if fi > 0 {
+					weight = lexiconWeight * min(termIDF, idf(f.df))
+				}
+				l := f.lists[ci]
+				for i := range l.len() {
+					p := l.at(i)
+					dl := float64(c.docLen(p.doc))
+					s := weight * p.tf * (k1 + 1) / (p.tf + k1*(1-b+b*dl/avgdl))
+					switch {
+					case last == nil:
+						scores[p.doc] += s
+						matched[p.doc]++
+					case int(last[p.doc]) != k+1:
+						last[p.doc], bestForm[p.doc] = uint8(k+1), s
+						scores[p.doc] += s
+						matched[p.doc]++
+					case s > bestForm[p.doc]:
+						scores[p.doc] += s - bestForm[p.doc]
+						bestForm[p.doc] = s
+					}
+				}
 			}
 		}
 		// Counted first, so the list grows once: in a big archive a

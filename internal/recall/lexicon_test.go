@@ -1,0 +1,234 @@
+package recall
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/matryer/is"
+)
+
+// Every word of the lexicon survives recall's folding as one term that
+// is not a stop word, no group collapses into fewer than two terms, and
+// no two words of a group are one term: otherwise a group would not do
+// what it reads as.
+func TestLexiconFile(t *testing.T) {
+	lex, errs := parseLexicon(lexiconText)
+	for _, err := range errs {
+		t.Error(err)
+	}
+	groups := 0
+	for _, line := range strings.Split(lexiconText, "\n") {
+		if l := strings.TrimSpace(line); l != "" && !strings.HasPrefix(l, "#") {
+			groups++
+		}
+	}
+	if groups < 250 {
+		t.Errorf("the lexicon has %d groups, want a few hundred", groups)
+	}
+	for term, ns := range lex {
+		var words []string
+		for _, n := range ns {
+			words = append(words, n.term)
+		}
+		if slices.Contains(words, term) || !slices.IsSorted(words) || len(slices.Compact(slices.Clone(words))) != len(words) {
+			t.Errorf("neighbours of %q = %q: want sorted, distinct, without the term", term, words)
+		}
+	}
+	t.Logf("%d groups, %d terms", groups, len(lex))
+}
+
+// term is w as recall reads it.
+func term(w string) string { return tokens(w)[0] }
+
+// A group that does not say what it reads as is refused, line by line;
+// the good groups around it are kept.
+func TestParseLexiconRefuses(t *testing.T) {
+	is := is.New(t)
+	lex, errs := parseLexicon(strings.Join([]string{
+		"# a comment",
+		"postgres postgresql",
+		"theme skin",           // "theme" folds to "them", a stop word
+		"the article",          // a stop word
+		"login logins",         // one term twice: the group collapses
+		"x y",                  // letters only: no term
+		"rollout pull-request", // two words
+		"",
+		"faster latency",
+	}, "\n"))
+	// Each bad word, and each group that it leaves with fewer than two
+	// terms: 2 (theme) + 2 (the) + 2 (logins) + 3 (x, y) + 2 (pull-request).
+	is.Equal(len(errs), 11)
+	for _, want := range []string{`line 3: "theme" comes to the stop word "them"`, `line 4: "the" is a stop word`,
+		`line 5: "login" and "logins" are one word`, `line 6: "x" is not one word`, `line 7: "pull-request" is not one word`} {
+		if !slices.ContainsFunc(errs, func(err error) bool { return strings.Contains(err.Error(), want) }) {
+			t.Errorf("no error says %q; got %q", want, errs)
+		}
+	}
+	is.Equal(lex[term("Postgres")], []neighbour{{term("PostgreSQL"), 2}}) // folded and stemmed as entries are
+	is.Equal(lex[term("latency")], []neighbour{{term("faster"), 2}})
+	is.Equal(lex[term("skin")], nil) // its group lost "theme", and one word is no group
+}
+
+// richMemory is testdata/memory.txt, and a routine entry a day between
+// them, as a busy workspace's archive holds: common words are common.
+func richMemory(t *testing.T) []Item {
+	t.Helper()
+	data, err := os.ReadFile("testdata/memory.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []Item
+	day := date("2025-12-01")
+	for _, line := range strings.Split(string(data), "\n") {
+		tags, text, ok := strings.Cut(line, " | ")
+		if !ok || strings.HasPrefix(line, "#") {
+			continue
+		}
+		day = day.AddDate(0, 0, 1)
+		items = append(items, Item{ID: fmt.Sprintf("m%07d", len(items)), Date: day, Importance: 4, Tags: strings.Split(tags, ","), Text: text})
+	}
+	modules := []string{"billing", "calendar", "search", "auth", "invoices", "reports", "notifications", "admin"}
+	chores := []string{"Ran the linter and the unit tests on the %s module, all green.", "Reviewed open pull requests for the %s module.",
+		"Updated dependencies of the %s module; nothing broke.", "Wrote notes on the %s module for the team."}
+	for i := range 300 {
+		items = append(items, Item{ID: fmt.Sprintf("r%07d", i), Date: date("2025-12-01").AddDate(0, 0, i), Importance: 1, Tags: []string{"routine"},
+			Text: fmt.Sprintf(chores[i%len(chores)], modules[i%len(modules)])})
+	}
+	return items
+}
+
+// rankBoth ranks prompt over items held in memory and in an index (half
+// each) and checks they agree, then returns the hits' IDs.
+func rankBoth(t *testing.T, items []Item, prompt string, lexicon bool) []string {
+	t.Helper()
+	opt := Options{MinScore: DefaultMinScore, Lexicon: lexicon, Limit: 5}
+	mem := ids(Rank(prompt, opt, NewMemory(items)))
+	split := ids(Rank(prompt, opt, NewMemory(items[:len(items)/2]), mustDecode(t, encode(items[len(items)/2:], indexKey{}))))
+	if !slices.Equal(mem, split) {
+		t.Errorf("%q: %v in memory, %v with an index", prompt, mem, split)
+	}
+	return mem
+}
+
+// textOf is the text of the entry with id.
+func textOf(items []Item, id string) string {
+	for _, it := range items {
+		if it.ID == id {
+			return it.Text
+		}
+	}
+	return ""
+}
+
+// Other words find the entry: each prompt shares only one word with its
+// entry (so finds nothing without the lexicon) and names the other in
+// other words.
+func TestLexiconFindsOtherWords(t *testing.T) {
+	items := richMemory(t)
+	for _, c := range []struct{ prompt, want string }{
+		{"Which Postgres version does reporting use?", "PostgreSQL 16"},            // Postgres for PostgreSQL
+		{"How does sign-in work for the admin?", "Login now goes through"},         // sign-in for login
+		{"How much faster did search become?", "p95 latency dropped"},              // faster for latency
+		{"Where do the Kubernetes rollouts pause?", "canary of 10%"},               // Kubernetes for the tag k8s
+		{"Why was the calendar so sluggish?", "every cell re-rendered"},            // sluggish for slow
+		{"Which stylesheet approach did the components get?", "Tailwind over CSS"}, // stylesheet for CSS
+		{"How long can a login sit idle?", "Sessions expire"},                      // login for session
+	} {
+		if got := rankBoth(t, items, c.prompt, false); slices.ContainsFunc(got, func(id string) bool { return strings.Contains(textOf(items, id), c.want) }) {
+			t.Errorf("%q finds %q without the lexicon: the case tests nothing", c.prompt, c.want)
+		}
+		got := rankBoth(t, items, c.prompt, true)
+		if len(got) == 0 || !strings.Contains(textOf(items, got[0]), c.want) {
+			var texts []string
+			for _, id := range got {
+				texts = append(texts, textOf(items, id))
+			}
+			t.Errorf("%q recalls %q, want first the entry with %q", c.prompt, texts, c.want)
+		}
+	}
+}
+
+// The prompt's own word outranks its neighbour: two entries alike but
+// for that word, the one with the prompt's word first, whichever comes
+// first in the corpus, in memory and in an index alike.
+func TestLexiconExactOutranksNeighbour(t *testing.T) {
+	is := is.New(t)
+	filler := richMemory(t)
+	for _, pair := range [][2]string{
+		{"Postgres connection pool raised to 60.", "PostgreSQL connection pool raised to 60."},
+		{"Login page redirects to the dashboard.", "Signin page redirects to the dashboard."},
+		{"Latency alerts fire above 300ms.", "Performance alerts fire above 300ms."},
+	} {
+		exact := Item{ID: "exact", Date: date("2026-01-01"), Text: pair[0]}
+		near := Item{ID: "near", Date: date("2026-01-02"), Text: pair[1]} // newer: wins a tie
+		prompt := pair[0]
+		for _, items := range [][]Item{append([]Item{exact, near}, filler...), append([]Item{near, exact}, filler...)} {
+			got := rankBoth(t, items, prompt, true)
+			is.True(len(got) >= 2)
+			is.Equal(got[:2], []string{"exact", "near"}) // prompt's word first
+		}
+	}
+}
+
+// A neighbour counts as the prompt's word it stands for, once: an entry
+// that holds one word the prompt names in two ways matches one word of
+// the prompt, not the two a recall needs.
+func TestLexiconCountsAWordOnce(t *testing.T) {
+	is := is.New(t)
+	items := append([]Item{{ID: "one", Date: date("2026-01-01"), Text: "Upgraded PostgreSQL."}}, richMemory(t)...)
+	is.True(!slices.Contains(rankBoth(t, items, "postgres database", true), "one"))   // "PostgreSQL" is one word, near both
+	is.True(!slices.Contains(rankBoth(t, items, "postgres postgresql", true), "one")) // the prompt's own word is not a neighbour too
+	is.Equal(rankBoth(t, items, "postgres upgraded", true), []string{"one"})          // two words: found
+}
+
+// Prompts with no answer in memory still get nothing with the lexicon:
+// make eval's eight, and more that share a word or a neighbour with the
+// memory but are about something it does not hold.
+func TestLexiconNoAnswer(t *testing.T) {
+	items := richMemory(t)
+	for _, p := range []string{
+		// bench/recalleval's prompts with no answer.
+		"Let's continue with the refactor we started", "Can you write a haiku about autumn leaves?",
+		"Please explain what a monad is in simple terms", "Rename the variable x to count everywhere", "How many lines does this repository have?",
+		"Summarise the last commit message for me", "Translate the README into French please", "What is the capital city of Australia?",
+		// Off the subject.
+		"What's a good recipe for sourdough bread?", "Write a limerick about a cat who loves cardboard boxes",
+		"Who painted the ceiling of the Sistine Chapel?", "Explain the difference between TCP and UDP",
+		"How do I center a div horizontally with flexbox?", "Convert this paragraph into the passive voice",
+		"Give me ten names for a pet goldfish",
+		// Of the field, sharing a word or a neighbour with the memory, with no answer there.
+		"How should the Android app handle push notifications offline?", "Set up a Kafka consumer group for the analytics events",
+		"Why is the GraphQL schema stitching slow on cold start?", "Can we translate the marketing site into Japanese?",
+		"Which font should the invoice PDF use?", "How do I profile memory usage of a Rust program?",
+		"Does the iOS app support a dark theme?", "What is our policy on code review turnaround?",
+	} {
+		for _, lexicon := range []bool{false, true} {
+			if got := rankBoth(t, items, p, lexicon); got != nil {
+				var texts []string
+				for _, id := range got {
+					texts = append(texts, textOf(items, id))
+				}
+				t.Errorf("%q (lexicon %v) recalls %q, want nothing", p, lexicon, texts)
+			}
+		}
+	}
+}
+
+// The same memory and prompt give the same hits in the same order,
+// whatever the order of the items.
+func TestLexiconDeterministic(t *testing.T) {
+	is := is.New(t)
+	items := richMemory(t)
+	prompt := "Which postgres db settings did we change for latency and login?"
+	want := rankBoth(t, items, prompt, true)
+	is.True(len(want) > 1)
+	rng := rand.New(rand.NewPCG(25, 25))
+	for range 5 {
+		rng.Shuffle(len(items), func(i, j int) { items[i], items[j] = items[j], items[i] })
+		is.Equal(rankBoth(t, items, prompt, true), want)
+	}
+}
