@@ -10,8 +10,9 @@ import (
 )
 
 // BenchmarkRecallPrompt is UserPromptSubmit's recall on the folder named
-// by BIMRI_RECALL_BENCH (a genfull output with a large archive); make
-// bench times the whole process, this the work inside it.
+// by BIMRI_RECALL_BENCH (a genfull output with a large archive), with
+// the lexicon and with the prompt's words only; make bench times the
+// whole process, this the work inside it.
 func BenchmarkRecallPrompt(b *testing.B) {
 	src := os.Getenv("BIMRI_RECALL_BENCH")
 	if src == "" {
@@ -36,11 +37,19 @@ func BenchmarkRecallPrompt(b *testing.B) {
 	if err := store.CheckLock(); err != nil {
 		b.Fatal(err)
 	}
-	if out := recallPrompt(env, in); out.JSON == nil {
-		b.Fatal("nothing recalled")
-	}
-	for b.Loop() {
-		os.Remove(filepath.Join(store.StatePath(), "session-bench.json"))
-		recallPrompt(env, in)
+	for _, lexicon := range []bool{true, false} {
+		name := map[bool]string{true: "lexicon", false: "words"}[lexicon]
+		b.Run(name, func(b *testing.B) {
+			env := env
+			env.Settings.Recall.Lexicon = lexicon
+			os.Remove(filepath.Join(store.StatePath(), "session-bench.json"))
+			if out := recallPrompt(env, in); out.JSON == nil {
+				b.Fatal("nothing recalled")
+			}
+			for b.Loop() {
+				os.Remove(filepath.Join(store.StatePath(), "session-bench.json"))
+				recallPrompt(env, in)
+			}
+		})
 	}
 }

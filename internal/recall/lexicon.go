@@ -27,8 +27,15 @@ const lexiconWeight = 0.5
 // the package loads: every hook links this package, and most never rank.
 var (
 	lexiconOnce sync.Once
-	lexiconMap  map[string][]neighbour
+	theLexicon  *lexicon
 )
+
+// neighbours are the terms the lexicon puts beside term (as tokens gives
+// them), sorted by term; nil for a word it does not know.
+func neighbours(term string) []neighbour {
+	lexiconOnce.Do(func() { theLexicon, _ = parseLexicon(lexiconText) })
+	return theLexicon.neighbours(term)
+}
 
 // neighbour is a term the lexicon puts beside another, and the size of
 // the smallest group that holds both: the smaller, the nearer
@@ -38,11 +45,16 @@ type neighbour struct {
 	group int
 }
 
-// neighbours are the terms the lexicon puts beside term (as tokens gives
-// them), sorted by term; nil for a word it does not know.
-func neighbours(term string) []neighbour {
-	lexiconOnce.Do(func() { lexiconMap, _ = parseLexicon(lexiconText) })
-	return lexiconMap[term]
+// lexicon is a parsed lexicon: every group's terms, one group after
+// another, and where each term is. A prompt looks up a few terms, so a
+// neighbour list is made when asked for, not for every term when the
+// lexicon is parsed: that is once per process, but the process is a hook.
+type lexicon struct {
+	terms []string         // every group's terms, group after group
+	group []int32          // the group of terms[j]
+	ends  []int32          // where each group's terms end in terms
+	prev  []int32          // the place of terms[j] before j in terms, -1 for none
+	last  map[string]int32 // a term's last place in terms
 }
 
 // parseLexicon reads a lexicon: a group a line, words apart by spaces,
@@ -50,50 +62,73 @@ func neighbours(term string) []neighbour {
 // tokens, as the entries' words do. A word that is not one term (a stop
 // word, a letter, two words), a group of fewer than two terms, or two
 // words of a group that come to one term is refused, with its line: the
-// lexicon would not say what it seems to. The rest is kept. Each term's
-// neighbours are every other term of every group that holds it.
-func parseLexicon(text string) (map[string][]neighbour, []error) {
+// lexicon would not say what it seems to. The rest is kept.
+func parseLexicon(text string) (*lexicon, []error) {
 	var errs []error
-	out := map[string][]neighbour{}
-	for n, line := range strings.Split(text, "\n") {
+	// About four terms a line: sized once.
+	lines := strings.Count(text, "\n")
+	l := &lexicon{terms: make([]string, 0, 4*lines), group: make([]int32, 0, 4*lines), prev: make([]int32, 0, 4*lines),
+		ends: make([]int32, 0, lines), last: make(map[string]int32, 3*lines)}
+	var buf []string // one word's terms; reused, so a word costs no allocation
+	n := 0
+	for line := range strings.Lines(text) {
+		n++
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		var group []string
-		words := map[string]string{} // term -> the word that gave it
-		for _, w := range strings.Fields(line) {
-			ts := tokens(w)
+		start := len(l.terms)
+		for w := range strings.FieldsSeq(line) {
+			buf = appendTokens(buf[:0], w)
 			switch {
-			case len(ts) == 0 && isStopWord(strings.ToLower(w)):
-				errs = append(errs, fmt.Errorf("lexicon line %d: %q is a stop word", n+1, w))
-			case len(ts) != 1:
-				errs = append(errs, fmt.Errorf("lexicon line %d: %q is not one word to recall (its terms: %q)", n+1, w, ts))
-			case isStopWord(ts[0]):
-				errs = append(errs, fmt.Errorf("lexicon line %d: %q comes to the stop word %q", n+1, w, ts[0]))
-			case words[ts[0]] != "":
-				errs = append(errs, fmt.Errorf("lexicon line %d: %q and %q are one word to recall (%q)", n+1, words[ts[0]], w, ts[0]))
+			case len(buf) == 0 && isStopWord(strings.ToLower(w)):
+				errs = append(errs, fmt.Errorf("lexicon line %d: %q is a stop word", n, w))
+			case len(buf) != 1:
+				errs = append(errs, fmt.Errorf("lexicon line %d: %q is not one word to recall (its terms: %q)", n, w, buf))
+			case isStopWord(buf[0]):
+				errs = append(errs, fmt.Errorf("lexicon line %d: %q comes to the stop word %q", n, w, buf[0]))
+			case slices.Contains(l.terms[start:], buf[0]):
+				errs = append(errs, fmt.Errorf("lexicon line %d: %q and another word of the group are one word to recall (%q)", n, w, buf[0]))
 			default:
-				words[ts[0]] = w
-				group = append(group, ts[0])
+				l.terms = append(l.terms, buf[0])
 			}
 		}
-		if len(group) < 2 {
-			errs = append(errs, fmt.Errorf("lexicon line %d: a group needs two words or more: %q", n+1, line))
+		if len(l.terms)-start < 2 {
+			errs = append(errs, fmt.Errorf("lexicon line %d: a group needs two words or more: %q", n, line))
+			l.terms = l.terms[:start]
 			continue
 		}
-		for _, t := range group {
-			for _, u := range group {
-				if u != t {
-					out[t] = append(out[t], neighbour{u, len(group)})
-				}
+		for j := start; j < len(l.terms); j++ {
+			p, ok := l.last[l.terms[j]]
+			if !ok {
+				p = -1
+			}
+			l.group, l.prev = append(l.group, int32(len(l.ends))), append(l.prev, p)
+			l.last[l.terms[j]] = int32(j)
+		}
+		l.ends = append(l.ends, int32(len(l.terms)))
+	}
+	return l, errs
+}
+
+// neighbours are every other term of every group that holds term, each
+// once, with the smallest group it shares with term, sorted by term.
+func (l *lexicon) neighbours(term string) []neighbour {
+	var out []neighbour
+	j, ok := l.last[term]
+	for ; ok && j >= 0; j = l.prev[j] {
+		g := l.group[j]
+		start := int32(0)
+		if g > 0 {
+			start = l.ends[g-1]
+		}
+		members := l.terms[start:l.ends[g]]
+		for _, m := range members {
+			if m != term {
+				out = append(out, neighbour{m, len(members)})
 			}
 		}
 	}
-	for t, ns := range out {
-		// By term, the nearest first, then one of each term.
-		slices.SortFunc(ns, func(x, y neighbour) int { return cmp.Or(strings.Compare(x.term, y.term), x.group-y.group) })
-		out[t] = slices.CompactFunc(ns, func(x, y neighbour) bool { return x.term == y.term })
-	}
-	return out, errs
+	slices.SortFunc(out, func(x, y neighbour) int { return cmp.Or(strings.Compare(x.term, y.term), x.group-y.group) })
+	return slices.CompactFunc(out, func(x, y neighbour) bool { return x.term == y.term })
 }

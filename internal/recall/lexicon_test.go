@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/bimri/bimri-hook/memfile"
 	"github.com/matryer/is"
 )
 
@@ -29,7 +31,13 @@ func TestLexiconFile(t *testing.T) {
 	if groups < 250 {
 		t.Errorf("the lexicon has %d groups, want a few hundred", groups)
 	}
-	for term, ns := range lex {
+	terms := 0
+	for term := range lex.last {
+		terms++
+		ns := lex.neighbours(term)
+		if len(ns) == 0 {
+			t.Errorf("%q has no neighbours", term)
+		}
 		var words []string
 		for _, n := range ns {
 			words = append(words, n.term)
@@ -38,7 +46,7 @@ func TestLexiconFile(t *testing.T) {
 			t.Errorf("neighbours of %q = %q: want sorted, distinct, without the term", term, words)
 		}
 	}
-	t.Logf("%d groups, %d terms", groups, len(lex))
+	t.Logf("%d groups, %d terms", groups, terms)
 }
 
 // term is w as recall reads it.
@@ -63,14 +71,15 @@ func TestParseLexiconRefuses(t *testing.T) {
 	// terms: 2 (theme) + 2 (the) + 2 (logins) + 3 (x, y) + 2 (pull-request).
 	is.Equal(len(errs), 11)
 	for _, want := range []string{`line 3: "theme" comes to the stop word "them"`, `line 4: "the" is a stop word`,
-		`line 5: "login" and "logins" are one word`, `line 6: "x" is not one word`, `line 7: "pull-request" is not one word`} {
+		`line 5: "logins" and another word of the group are one word`, `line 6: "x" is not one word`, `line 7: "pull-request" is not one word`} {
 		if !slices.ContainsFunc(errs, func(err error) bool { return strings.Contains(err.Error(), want) }) {
 			t.Errorf("no error says %q; got %q", want, errs)
 		}
 	}
-	is.Equal(lex[term("Postgres")], []neighbour{{term("PostgreSQL"), 2}}) // folded and stemmed as entries are
-	is.Equal(lex[term("latency")], []neighbour{{term("faster"), 2}})
-	is.Equal(lex[term("skin")], nil) // its group lost "theme", and one word is no group
+	is.Equal(lex.neighbours(term("Postgres")), []neighbour{{term("PostgreSQL"), 2}}) // folded and stemmed as entries are
+	is.Equal(lex.neighbours(term("latency")), []neighbour{{term("faster"), 2}})
+	is.Equal(lex.neighbours(term("skin")), nil) // its group lost "theme", and one word is no group
+	is.Equal(len(lex.ends), 2)
 }
 
 // richMemory is testdata/memory.txt, and a routine entry a day between
@@ -230,5 +239,41 @@ func TestLexiconDeterministic(t *testing.T) {
 	for range 5 {
 		rng.Shuffle(len(items), func(i, j int) { items[i], items[j] = items[j], items[i] })
 		is.Equal(rankBoth(t, items, prompt, true), want)
+	}
+}
+
+// BenchmarkParseLexicon is what the first prompt that ranks with the
+// lexicon pays for it, once per process.
+func BenchmarkParseLexicon(b *testing.B) {
+	for b.Loop() {
+		parseLexicon(lexiconText)
+	}
+}
+
+// BenchmarkRankArchive is the ranking alone over the archive of the
+// folder BIMRI_RECALL_BENCH names (a genfull output), with the lexicon
+// and with the prompt's words only: what the lexicon adds to a prompt,
+// besides parsing it once (BenchmarkParseLexicon).
+func BenchmarkRankArchive(b *testing.B) {
+	src := os.Getenv("BIMRI_RECALL_BENCH")
+	if src == "" {
+		b.Skip("BIMRI_RECALL_BENCH names no genfull folder")
+	}
+	x, err := Load(filepath.Join(src, memfile.ArchiveName), filepath.Join(b.TempDir(), IndexName))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer x.Close()
+	const prompt = "How did we fix the session cache latency in the billing webhook handler?"
+	for _, lexicon := range []bool{true, false} {
+		b.Run(map[bool]string{true: "lexicon", false: "words"}[lexicon], func(b *testing.B) {
+			opt := Options{MinScore: DefaultMinScore, Limit: 20, Lexicon: lexicon}
+			if len(Rank(prompt, opt, x)) == 0 {
+				b.Fatal("nothing ranked")
+			}
+			for b.Loop() {
+				Rank(prompt, opt, x)
+			}
+		})
 	}
 }

@@ -210,7 +210,7 @@ func TestDecodeDamaged(t *testing.T) {
 func readAll(x *Index) {
 	var terms []string
 	for i := 0; i < x.nterms; i++ {
-		terms = append(terms, x.term(i))
+		terms = append(terms, string(x.termBytes(i)))
 	}
 	_ = x.postings(terms)
 	for d := 0; d < x.size(); d++ {
