@@ -37,28 +37,37 @@ func neighbours(term string) []neighbour {
 	return theLexicon.neighbours(term)
 }
 
-// neighbour is a term the lexicon puts beside another, and the size of
-// the smallest group that holds both: the smaller, the nearer
-// ("postgresql" is nearer "postgres" than "database" is).
+// neighbour is a term the lexicon puts beside another, and how near:
+// the size of the smallest group that holds both, plus familyNear when
+// that group is a family. The smaller, the nearer ("postgresql" is
+// nearer "postgres" than "mysql" is).
 type neighbour struct {
-	term  string
-	group int
+	term string
+	near int
 }
+
+// familyNear puts every family behind every group of one thing.
+const familyNear = 1 << 16
+
+// family says whether n is only related (in a family), not the same.
+func (n neighbour) family() bool { return n.near >= familyNear }
 
 // lexicon is a parsed lexicon: every group's terms, one group after
 // another, and where each term is. A prompt looks up a few terms, so a
 // neighbour list is made when asked for, not for every term when the
 // lexicon is parsed: that is once per process, but the process is a hook.
 type lexicon struct {
-	terms []string         // every group's terms, group after group
-	group []int32          // the group of terms[j]
-	ends  []int32          // where each group's terms end in terms
-	prev  []int32          // the place of terms[j] before j in terms, -1 for none
-	last  map[string]int32 // a term's last place in terms
+	terms  []string         // every group's terms, group after group
+	group  []int32          // the group of terms[j]
+	ends   []int32          // where each group's terms end in terms
+	family []bool           // whether each group is a family
+	prev   []int32          // the place of terms[j] before j in terms, -1 for none
+	last   map[string]int32 // a term's last place in terms
 }
 
-// parseLexicon reads a lexicon: a group a line, words apart by spaces,
-// blank lines and lines starting with # ignored. Each word goes through
+// parseLexicon reads a lexicon: a group a line, words apart by spaces, a
+// family when the line starts with "~", blank lines and lines starting
+// with # ignored. Each word goes through
 // tokens, as the entries' words do. A word that is not one term (a stop
 // word, a letter, two words), a group of fewer than two terms, or two
 // words of a group that come to one term is refused, with its line: the
@@ -68,7 +77,7 @@ func parseLexicon(text string) (*lexicon, []error) {
 	// About four terms a line: sized once.
 	lines := strings.Count(text, "\n")
 	l := &lexicon{terms: make([]string, 0, 4*lines), group: make([]int32, 0, 4*lines), prev: make([]int32, 0, 4*lines),
-		ends: make([]int32, 0, lines), last: make(map[string]int32, 3*lines)}
+		ends: make([]int32, 0, lines), family: make([]bool, 0, lines), last: make(map[string]int32, 3*lines)}
 	var buf []string // one word's terms; reused, so a word costs no allocation
 	n := 0
 	for line := range strings.Lines(text) {
@@ -77,8 +86,9 @@ func parseLexicon(text string) (*lexicon, []error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
+		family := strings.HasPrefix(line, "~")
 		start := len(l.terms)
-		for w := range strings.FieldsSeq(line) {
+		for w := range strings.FieldsSeq(strings.TrimPrefix(line, "~")) {
 			buf = appendTokens(buf[:0], w)
 			switch {
 			case len(buf) == 0 && isStopWord(strings.ToLower(w)):
@@ -106,13 +116,13 @@ func parseLexicon(text string) (*lexicon, []error) {
 			l.group, l.prev = append(l.group, int32(len(l.ends))), append(l.prev, p)
 			l.last[l.terms[j]] = int32(j)
 		}
-		l.ends = append(l.ends, int32(len(l.terms)))
+		l.ends, l.family = append(l.ends, int32(len(l.terms))), append(l.family, family)
 	}
 	return l, errs
 }
 
 // neighbours are every other term of every group that holds term, each
-// once, with the smallest group it shares with term, sorted by term.
+// once, as near as its nearest group with term makes it, sorted by term.
 func (l *lexicon) neighbours(term string) []neighbour {
 	var out []neighbour
 	j, ok := l.last[term]
@@ -123,12 +133,16 @@ func (l *lexicon) neighbours(term string) []neighbour {
 			start = l.ends[g-1]
 		}
 		members := l.terms[start:l.ends[g]]
+		near := len(members)
+		if l.family[g] {
+			near += familyNear
+		}
 		for _, m := range members {
 			if m != term {
-				out = append(out, neighbour{m, len(members)})
+				out = append(out, neighbour{m, near})
 			}
 		}
 	}
-	slices.SortFunc(out, func(x, y neighbour) int { return cmp.Or(strings.Compare(x.term, y.term), x.group-y.group) })
+	slices.SortFunc(out, func(x, y neighbour) int { return cmp.Or(strings.Compare(x.term, y.term), x.near-y.near) })
 	return slices.CompactFunc(out, func(x, y neighbour) bool { return x.term == y.term })
 }

@@ -203,7 +203,7 @@ func rank(prompt string, opt Options, corpora []corpus) []Hit {
 		return nil
 	}
 	terms, distinct := queryTerms(prompt, corpora, opt.Lexicon)
-	cands := score(terms, min(2, distinct), float64(n), float64(total)/float64(n), opt.MinScore, corpora)
+	cands := score(terms, wordUnits*min(2, distinct), float64(n), float64(total)/float64(n), opt.MinScore, corpora)
 	return best(cands, opt, corpora)
 }
 
@@ -213,13 +213,24 @@ type queryTerm struct {
 	forms []termForm
 }
 
-// termForm is a term with its posting list in each corpus and its
-// document frequency over all of them.
+// termForm is a term with its posting list in each corpus, its document
+// frequency over all of them, and how much of a word a match of it
+// counts for (see wordUnits).
 type termForm struct {
 	text  string
 	lists []postingList
 	df    int
+	units uint8
 }
+
+// wordUnits is what a match of the prompt's word counts for toward the
+// two words a recall needs, and so does a neighbour that names the same
+// thing; a neighbour that is only of the word's family counts half. An
+// entry that shares one word with a prompt and is of the family of
+// another ("app" and "mobile" for "the iOS app") is no surer than one
+// that shares one word: "the mobile release" does not answer "dark mode
+// in the iOS app".
+const wordUnits = 2
 
 // maxNeighbours bounds the lexicon's lookups for one prompt: a pasted
 // log of a thousand words would otherwise look up thousands.
@@ -242,7 +253,7 @@ func queryTerms(prompt string, corpora []corpus, lexicon bool) ([]queryTerm, int
 		}
 	}
 	distinct := len(all)
-	var owner, near []int // for all[distinct+i]: the prompt's term it stands for, and how near
+	var owner, near []int // for all[distinct+i]: the prompt's term it stands for, and how near (see neighbour)
 	for k := 0; lexicon && k < distinct; k++ {
 		for _, nb := range neighbours(all[k]) {
 			j, known := at[nb.term]
@@ -250,9 +261,9 @@ func queryTerms(prompt string, corpora []corpus, lexicon bool) ([]queryTerm, int
 			case !known && len(owner) < maxNeighbours:
 				at[nb.term] = len(all)
 				all = append(all, nb.term)
-				owner, near = append(owner, k), append(near, nb.group)
-			case known && j >= distinct && nb.group < near[j-distinct]:
-				owner[j-distinct], near[j-distinct] = k, nb.group
+				owner, near = append(owner, k), append(near, nb.near)
+			case known && j >= distinct && nb.near < near[j-distinct]:
+				owner[j-distinct], near[j-distinct] = k, nb.near
 			}
 		}
 	}
@@ -262,7 +273,10 @@ func queryTerms(prompt string, corpora []corpus, lexicon bool) ([]queryTerm, int
 	}
 	terms := make([]queryTerm, distinct)
 	for j, w := range all {
-		f := termForm{text: w, lists: make([]postingList, len(corpora))}
+		f := termForm{text: w, lists: make([]postingList, len(corpora)), units: wordUnits}
+		if j >= distinct && (neighbour{near: near[j-distinct]}).family() {
+			f.units = wordUnits / 2
+		}
 		for ci := range corpora {
 			f.lists[ci] = lists[ci][j]
 			f.df += lists[ci][j].len()
@@ -302,29 +316,31 @@ type candidate struct {
 
 // score gives every document its BM25 score over terms (n documents in
 // all, of average length avgdl) and keeps those that match at least
-// needed terms and score at least minScore, in no particular order.
+// needed wordUnits of terms and score at least minScore, in no
+// particular order.
 //
 // A prompt's term scores, in a document, the best of its forms there:
 // the term itself as BM25 has it, or a neighbour at lexiconWeight of its
 // own BM25 score with its rarity capped at the term's, so a neighbour
 // never outweighs the word the prompt used (a rare neighbour of a common
 // word is no surer for being rare). A document that holds several forms
-// of one term matches that term once.
+// of one term matches that term once, for the most units of its forms.
 func score(terms []queryTerm, needed int, n, avgdl, minScore float64, corpora []corpus) []candidate {
 	idf := func(df int) float64 { return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5)) }
 	neighboured := slices.ContainsFunc(terms, func(t queryTerm) bool { return len(t.forms) > 1 })
 	var cands []candidate
 	for ci, c := range corpora {
 		scores := make([]float64, c.size())
-		// A document matches at most maxQueryTerms terms: a byte counts
-		// them, and an archive's 10,000 documents touch fewer pages.
+		// A document matches at most maxQueryTerms terms, wordUnits
+		// each: a byte counts them, and an archive's 10,000 documents
+		// touch fewer pages.
 		matched := make([]uint8, c.size())
-		// With neighbours, which term a document last matched and its
-		// best form's score there.
-		var last []uint8
+		// With neighbours, which term a document last matched, and its
+		// best form's score and units there.
+		var last, bestUnits []uint8
 		var bestForm []float64
 		if neighboured {
-			last, bestForm = make([]uint8, c.size()), make([]float64, c.size())
+			last, bestUnits, bestForm = make([]uint8, c.size()), make([]uint8, c.size()), make([]float64, c.size())
 		}
 		for k, t := range terms {
 			termIDF := idf(t.forms[0].df)
@@ -338,17 +354,25 @@ func score(terms []queryTerm, needed int, n, avgdl, minScore float64, corpora []
 					p := l.at(i)
 					dl := float64(c.docLen(p.doc))
 					s := weight * p.tf * (k1 + 1) / (p.tf + k1*(1-b+b*dl/avgdl))
+					d := p.doc
 					switch {
 					case last == nil:
-						scores[p.doc] += s
-						matched[p.doc]++
-					case int(last[p.doc]) != k+1:
-						last[p.doc], bestForm[p.doc] = uint8(k+1), s
-						scores[p.doc] += s
-						matched[p.doc]++
-					case s > bestForm[p.doc]:
-						scores[p.doc] += s - bestForm[p.doc]
-						bestForm[p.doc] = s
+						scores[d] += s
+						matched[d] += f.units
+						continue
+					case int(last[d]) != k+1:
+						last[d], bestForm[d], bestUnits[d] = uint8(k+1), s, f.units
+						scores[d] += s
+						matched[d] += f.units
+						continue
+					}
+					if s > bestForm[d] {
+						scores[d] += s - bestForm[d]
+						bestForm[d] = s
+					}
+					if f.units > bestUnits[d] {
+						matched[d] += f.units - bestUnits[d]
+						bestUnits[d] = f.units
 					}
 				}
 			}
