@@ -13,40 +13,60 @@ import (
 	"github.com/matryer/is"
 )
 
+// lexiconErrors are the errors of every line of text, each with its
+// line, and the number of groups.
+func lexiconErrors(text string) (errs []error, groups int) {
+	var terms []string
+	for n, line := range strings.Split(text, "\n") {
+		var lineErrs []error
+		terms, _, lineErrs = lexiconLine(line, terms[:0])
+		for _, err := range lineErrs {
+			errs = append(errs, fmt.Errorf("lexicon line %d: %w", n+1, err))
+		}
+		if len(terms) > 0 {
+			groups++
+		}
+	}
+	return errs, groups
+}
+
 // Every word of the lexicon survives recall's folding as one term that
 // is not a stop word, no group collapses into fewer than two terms, and
 // no two words of a group are one term: otherwise a group would not do
-// what it reads as.
+// what it reads as. And each word's term is the word's start, as written
+// (lower case, an ending cut at most), which lets neighbours find a term
+// by searching the text.
 func TestLexiconFile(t *testing.T) {
-	lex, errs := parseLexicon(lexiconText)
+	errs, groups := lexiconErrors(lexiconText)
 	for _, err := range errs {
 		t.Error(err)
-	}
-	groups := 0
-	for _, line := range strings.Split(lexiconText, "\n") {
-		if l := strings.TrimSpace(line); l != "" && !strings.HasPrefix(l, "#") {
-			groups++
-		}
 	}
 	if groups < 250 {
 		t.Errorf("the lexicon has %d groups, want a few hundred", groups)
 	}
-	terms := 0
-	for term := range lex.last {
-		terms++
-		ns := lex.neighbours(term)
-		if len(ns) == 0 {
-			t.Errorf("%q has no neighbours", term)
+	all := map[string]bool{}
+	for n, line := range strings.Split(lexiconText, "\n") {
+		terms, _, _ := lexiconLine(line, nil)
+		for _, w := range strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "~")) {
+			if ts := tokens(w); len(ts) == 1 && slices.Contains(terms, ts[0]) && !strings.Contains(w, ts[0]) {
+				t.Errorf("lexicon line %d: %q comes to %q, which is not in it as written", n+1, w, ts[0])
+			}
 		}
+		for _, term := range terms {
+			all[term] = true
+		}
+	}
+	for term := range all {
+		ns := neighbours(term)
 		var words []string
 		for _, n := range ns {
 			words = append(words, n.term)
 		}
-		if slices.Contains(words, term) || !slices.IsSorted(words) || len(slices.Compact(slices.Clone(words))) != len(words) {
-			t.Errorf("neighbours of %q = %q: want sorted, distinct, without the term", term, words)
+		if len(ns) == 0 || slices.Contains(words, term) || !slices.IsSorted(words) || len(slices.Compact(slices.Clone(words))) != len(words) {
+			t.Errorf("neighbours of %q = %q: want some, sorted, distinct, without the term", term, words)
 		}
 	}
-	t.Logf("%d groups, %d terms", groups, terms)
+	t.Logf("%d groups, %d terms", groups, len(all))
 }
 
 // term is w as recall reads it.
@@ -54,9 +74,9 @@ func term(w string) string { return tokens(w)[0] }
 
 // A group that does not say what it reads as is refused, line by line;
 // the good groups around it are kept.
-func TestParseLexiconRefuses(t *testing.T) {
+func TestLexiconRefuses(t *testing.T) {
 	is := is.New(t)
-	lex, errs := parseLexicon(strings.Join([]string{
+	errs, groups := lexiconErrors(strings.Join([]string{
 		"# a comment",
 		"postgres postgresql",
 		"theme skin",           // "theme" folds to "them", a stop word
@@ -77,12 +97,34 @@ func TestParseLexiconRefuses(t *testing.T) {
 			t.Errorf("no error says %q; got %q", want, errs)
 		}
 	}
-	is.Equal(lex.neighbours(term("Postgres")), []neighbour{{term("MySQL"), familyNear + 2}, {term("PostgreSQL"), 2}}) // folded and stemmed as entries are
-	is.True(lex.neighbours(term("mysql"))[0].family())
-	is.True(!lex.neighbours(term("postgresql"))[0].family())
-	is.Equal(lex.neighbours(term("latency")), []neighbour{{term("faster"), 2}})
-	is.Equal(lex.neighbours(term("skin")), nil) // its group lost "theme", and one word is no group
-	is.Equal(len(lex.ends), 3)
+	is.Equal(groups, 3)
+	terms, family, _ := lexiconLine("~ MySQL Postgres", nil)
+	is.Equal(terms, []string{term("MySQL"), term("Postgres")}) // folded and stemmed as entries are
+	is.True(family)
+	terms, family, _ = lexiconLine("theme skin", nil)
+	is.Equal(len(terms), 0) // its group lost "theme", and one word is no group
+	is.True(!family)
+}
+
+// Neighbours come from every group that holds the term, each once, as
+// near as its nearest group: one thing before family.
+func TestNeighbours(t *testing.T) {
+	is := is.New(t)
+	ns := neighbours(term("Postgres"))
+	at := func(w string) neighbour {
+		for _, n := range ns {
+			if n.term == term(w) {
+				return n
+			}
+		}
+		return neighbour{}
+	}
+	is.True(!at("PostgreSQL").family()) // postgres postgresql psql pg pgsql
+	is.Equal(at("PostgreSQL").near, 5)
+	is.True(at("MySQL").family())
+	is.Equal(neighbours(term("mongodb")), []neighbour{{term("mongo"), 2}})
+	is.Equal(neighbours("db")[0], neighbour{term("database"), 3}) // db database datastore; not the "db" in "mongodb"
+	is.Equal(neighbours("haiku"), nil)
 }
 
 // richMemory is testdata/memory.txt, and a routine entry a day between
@@ -245,11 +287,13 @@ func TestLexiconDeterministic(t *testing.T) {
 	}
 }
 
-// BenchmarkParseLexicon is what the first prompt that ranks with the
-// lexicon pays for it, once per process.
-func BenchmarkParseLexicon(b *testing.B) {
+// BenchmarkNeighbours is the lexicon's work for a prompt's terms.
+func BenchmarkNeighbours(b *testing.B) {
+	terms := tokens("How did we fix the session cache latency in the billing webhook handler?")
 	for b.Loop() {
-		parseLexicon(lexiconText)
+		for _, t := range terms {
+			neighbours(t)
+		}
 	}
 }
 
