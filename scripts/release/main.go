@@ -336,7 +336,7 @@ func cask(version string, sums map[string]string) ([]byte, error) {
 	err := caskTemplate.Execute(&b, struct {
 		Version  string
 		Sums     map[string]string
-		programs []string
+		Programs []string
 	}{version, bySlot, programs})
 	return b.Bytes(), err
 }
