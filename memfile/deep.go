@@ -106,7 +106,10 @@ const orphanAge = 21
 
 // dropOrphanTags removes tags that link an entry to nothing: no other entry
 // and no pattern carries them, and the entry has had three weeks to find a
-// match.
+// match. A lasting entry (importance 4 or 5) keeps its tags: they name
+// its subject, which the decision that one day overrides it will share
+// (likelySuccessors needs a shared tag), and recall weighs them double;
+// a decision can wait months for that.
 func dropOrphanTags(f *File, today time.Time, deep *DeepReport) {
 	uses := map[string]int{}
 	for t := 1; t <= 2; t++ {
@@ -123,7 +126,7 @@ func dropOrphanTags(f *File, today time.Time, deep *DeepReport) {
 	}
 	for t := 1; t <= 2; t++ {
 		for _, e := range f.Entries(t) {
-			if DaysBetween(e.Date, today) < orphanAge {
+			if DaysBetween(e.Date, today) < orphanAge || e.Importance >= supersedeMinImportance {
 				continue
 			}
 			e.Tags = slices.DeleteFunc(e.Tags, func(tag string) bool {

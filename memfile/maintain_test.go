@@ -590,20 +590,28 @@ func TestMaintainDeepNoMergeWithoutDeep(t *testing.T) {
 func TestMaintainDeepOrphanTags(t *testing.T) {
 	is := is.New(t)
 	doc := fxDoc(fxEntry(5, fxAgo(40), "lonely-core,shared", "Core."),
-		fxEntry(5, fxAgo(30), "lonely,shared", "Old and alone.")+
+		fxEntry(3, fxAgo(30), "lonely,shared", "Old and alone.")+
 			fxEntry(3, fxAgo(2), "fresh", "Recent, its tag may still recur.")+
-			fxEntry(5, fxAgo(25), "patterned", "Tag used by a pattern."),
+			fxEntry(3, fxAgo(25), "patterned", "Tag used by a pattern.")+
+			// A decision keeps its subject's tag until the decision that
+			// overrides it comes, months later if need be.
+			fxEntry(4, fxAgo(60), "redis,sessions", "Sessions are kept in Redis.")+
+			fxEntry(5, fxAgo(60), "monorepo", "The monorepo is managed with Nx."),
 		"[PATTERN:EMERGING] [OBSERVATIONS:2] [TAGS:patterned]\nP.\n")
-	out, rep := fxPass(t, doc, memfile.DefaultConfig(), memfile.Options{Deep: true})
+	cfg := memfile.DefaultConfig()
+	cfg.Threshold = 0 // old routine entries stay, as a user may configure
+	out, rep := fxPass(t, doc, cfg, memfile.Options{Deep: true})
 	is.Equal(fxByText(out, "Old and alone.").Tags, []string{"shared"})
-	is.Equal(fxByText(out, "Core.").Tags, []string{"shared"})
+	is.Equal(fxByText(out, "Core.").Tags, []string{"lonely-core", "shared"}) // Tier 1 is lasting
 	is.Equal(fxByText(out, "Recent, its tag may still recur.").Tags, []string{"fresh"})
 	is.Equal(fxByText(out, "Tag used by a pattern.").Tags, []string{"patterned"})
+	is.Equal(fxByText(out, "Sessions are kept in Redis.").Tags, []string{"redis", "sessions"})
+	is.Equal(fxByText(out, "The monorepo is managed with Nx.").Tags, []string{"monorepo"})
 	dropped := map[string]bool{}
 	for _, d := range rep.Deep.DroppedTags {
 		dropped[d.Tag] = true
 	}
-	is.Equal(dropped, map[string]bool{"lonely": true, "lonely-core": true})
+	is.Equal(dropped, map[string]bool{"lonely": true})
 }
 
 func TestMaintainDeepJudgmentBrief(t *testing.T) {
