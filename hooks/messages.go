@@ -484,12 +484,7 @@ func recalledLine(it recall.Item, worth recall.Strength, foreign bool) string {
 			b.WriteString(" " + memfile.ForeignMark)
 		}
 		b.WriteString(", left out of the session-start view for space")
-		if it.Current != "" {
-			// As the view marks it: the agent was asked at record time
-			// and has not answered.
-			b.WriteString("; possibly superseded by a newer entry, which may hold now: ")
-			b.WriteString(memfile.Inert(it.Current))
-		}
+		writePossibly(&b, it)
 		b.WriteString(")")
 	default:
 		b.WriteString("archived ")
@@ -504,7 +499,8 @@ func recalledLine(it recall.Item, worth recall.Strength, foreign bool) string {
 				b.WriteString(memfile.Inert(it.Current))
 			}
 		}
-		if worth.Worth() && !replaced {
+		writePossibly(&b, it)
+		if worth.Worth() && !replaced && !it.Possibly {
 			b.WriteString("; recalled for ")
 			b.WriteString(strconv.Itoa(worth.Prompts))
 			b.WriteString(" different prompts in ")
@@ -514,6 +510,16 @@ func recalledLine(it recall.Item, worth recall.Strength, foreign bool) string {
 		b.WriteString(")")
 	}
 	return b.String()
+}
+
+// writePossibly marks an item that a newer entry looks like it
+// supersedes, as the view does (the agent was asked at record time and
+// has not answered), with that entry.
+func writePossibly(b *strings.Builder, it recall.Item) {
+	if it.Possibly {
+		b.WriteString("; possibly superseded by a newer entry, which may hold now: ")
+		b.WriteString(memfile.Inert(it.Current))
+	}
 }
 
 // superseded says whether an archived item left as superseded by a newer

@@ -136,29 +136,27 @@ func timedFirst(timed []recall.Item, hits []recall.Hit) []recall.Hit {
 
 // describeHits makes the hits what recall shows: the file's items
 // cleaned of private spans and secrets (the index's items are clean
-// already), a superseded item given what holds now, and an item of the
-// file that a newer entry looks like it supersedes (the view's "possibly
-// superseded" mark) given that entry.
+// already), a superseded item given what holds now, and an entry that a
+// newer one of the file looks like it supersedes (the view's "possibly
+// superseded" mark; an archived one too) given that entry.
 func describeHits(f *memfile.File, hits []recall.Hit) {
-	var successors map[string]string // worked out for the first item of the file
+	var successors *memfile.Successors // worked out for the first entry that needs it
 	for i := range hits {
 		it := &hits[i].Item
-		if !it.ArchivedOn.IsZero() {
-			it.Current = currentOf(f, *it)
-			continue
+		if it.ArchivedOn.IsZero() {
+			*it = it.Cleaned()
+		} else if it.Current = currentOf(f, *it); it.Current != "" {
+			continue // superseded, and said so
 		}
-		*it = it.Cleaned()
 		if it.Pattern {
 			continue
 		}
 		if successors == nil {
-			successors = f.PossibleSuccessors()
-			if successors == nil {
-				successors = map[string]string{}
-			}
+			successors = f.Successors()
 		}
-		if newer, _ := f.Find(successors[it.ID]); newer != nil {
-			it.Current = entryAsRecalled(newer)
+		e := memfile.Entry{ID: it.ID, Importance: it.Importance, Date: it.Date, Tags: it.Tags, Text: it.Text}
+		if newer := successors.Of(&e); newer != nil {
+			it.Current, it.Possibly = entryAsRecalled(newer), true
 		}
 	}
 }

@@ -200,13 +200,21 @@ func TestRecallMarksPossiblySuperseded(t *testing.T) {
 	redis := add(70, []string{"sessions", "decision"}, "Chose Redis for sessions and rate limits.")
 	postgres := add(0, []string{"sessions", "decision"}, "Removed Redis: sessions and rate limits now live in Postgres.")
 	other := add(40, []string{"billing", "decision"}, "Invoices are rendered as PDFs on the server.")
-	hits := []recall.Hit{{Item: recall.FromEntry(redis)}, {Item: recall.FromEntry(postgres)}, {Item: recall.FromEntry(other)}}
+	// An older entry the budget archived, before the agent answered.
+	archived := recall.Item{ID: "0a1b2c3d", Importance: 4, Date: truthDay.AddDate(0, 0, -90), Tags: []string{"sessions"},
+		Text: "Sessions and rate limits are kept in Redis.", ArchivedOn: truthDay.AddDate(0, 0, -3), Reason: "Tier 2 over its budget of 3000 tokens"}
+	hits := []recall.Hit{{Item: recall.FromEntry(redis)}, {Item: archived}, {Item: recall.FromEntry(postgres)}, {Item: recall.FromEntry(other)}}
 	describeHits(f, hits)
-	line := recalledLine(hits[0].Item, recall.Strength{}, false)
-	if !strings.Contains(line, "possibly superseded by a newer entry, which may hold now: ") || !strings.Contains(line, postgres.Text) || !strings.Contains(line, "id "+postgres.ID) {
-		t.Errorf("the older entry's recall line does not name what may hold now:\n%s", line)
+	for _, h := range hits[:2] {
+		line := recalledLine(h.Item, recall.Strength{Sessions: 5, Prompts: 5}, false)
+		if !strings.Contains(line, "possibly superseded by a newer entry, which may hold now: ") || !strings.Contains(line, postgres.Text) || !strings.Contains(line, "id "+postgres.ID) {
+			t.Errorf("the older entry's recall line does not name what may hold now:\n%s", line)
+		}
+		if strings.Contains(line, "worth reviving") {
+			t.Errorf("a possibly superseded entry is called worth reviving:\n%s", line)
+		}
 	}
-	for _, h := range hits[1:] {
+	for _, h := range hits[2:] {
 		if l := recalledLine(h.Item, recall.Strength{}, false); strings.Contains(l, "superseded") {
 			t.Errorf("entry %s is marked:\n%s", h.Item.ID, l)
 		}

@@ -35,22 +35,21 @@ const supersedeMinImportance = 4
 // two alike entries share.
 const alikeShare = 0.4
 
-// markedLasting and markingLasting bound the search: it looks among the
-// newest markedLasting lasting entries, and takes the newest
-// markingLasting of them as the newer ones. The question is asked when an
-// entry is recorded, so a newer entry is a recent one, and an older entry
-// past the newest few hundred is rarely shown whole; so it costs the same
-// in a file of ten thousand entries.
-const (
-	markedLasting  = 300
-	markingLasting = 40
-)
+// markedLasting bounds the search: it looks among the newest
+// markedLasting lasting entries, for the older entries and the newer ones
+// alike. The question is asked when an entry is recorded, so a newer
+// entry is a recent one, and an older entry past the newest few hundred
+// is rarely shown whole; so it costs the same in a file of ten thousand
+// entries.
+const markedLasting = 300
 
 // subjects are lasting entries, newest first, with their words.
 type subjects struct {
 	entries []*Entry
-	words   [][]uint64 // sorted word hashes of entries[i], each once
-	sorted  []uint64   // every entry's words, sorted: document frequencies
+	words   [][]uint64  // sorted word hashes of entries[i], each once
+	weights [][]float64 // the weight of each of words[i], worked out once
+	total   []float64   // the sum of weights[i]
+	sorted  []uint64    // every entry's words, sorted: document frequencies
 }
 
 // lastingSubjects are the newest markedLasting lasting entries of f
@@ -84,6 +83,19 @@ func lastingSubjects(f *File, e *Entry) subjects {
 	}
 	s.sorted = slices.Clone(arena)
 	slices.Sort(s.sorted)
+	// Each word's weight once, not once for every pair it is compared in:
+	// the pairs are what grows with the file.
+	weights := make([]float64, len(arena))
+	s.weights, s.total = make([][]float64, len(lasting)), make([]float64, len(lasting))
+	start = 0
+	for i, end := range ends {
+		for k := start; k < end; k++ {
+			weights[k] = s.weight(arena[k])
+			s.total[i] += weights[k]
+		}
+		s.weights[i] = weights[start:end:end]
+		start = end
+	}
 	return s
 }
 
@@ -138,27 +150,29 @@ func (s subjects) alike(i, j int) bool {
 	if !sharesSubjectTag(s.entries[i], s.entries[j]) {
 		return false
 	}
-	a, b := s.words[i], s.words[j]
-	if len(a) > len(b) {
-		a, b = b, a
+	if len(s.words[i]) > len(s.words[j]) {
+		i, j = j, i
 	}
-	n, shared, all := 0, 0.0, 0.0
-	for x, y := 0, 0; x < len(a); {
-		w := s.weight(a[x])
-		all += w
+	return alikeWords(s.words[i], s.weights[i], s.total[i], s.words[j])
+}
+
+// alikeWords says whether the words a, of weights wa summing to total,
+// and b (no fewer words than a) share enough to look alike (see above).
+func alikeWords(a []uint64, wa []float64, total float64, b []uint64) bool {
+	n, shared := 0, 0.0
+	for x, y := 0, 0; x < len(a); x++ {
 		for y < len(b) && b[y] < a[x] {
 			y++
 		}
 		if y < len(b) && b[y] == a[x] {
 			n++
-			shared += w
+			shared += wa[x]
 		}
-		x++
 	}
 	if n == 1 && len(a) <= 2 {
 		return true // "The deadline is March 1." and "The deadline is April 2."
 	}
-	return n >= 2 && shared >= alikeShare*all
+	return n >= 2 && shared >= alikeShare*total
 }
 
 // LikelyPredecessors are the lasting entries of f that e, a lasting
@@ -187,10 +201,13 @@ func (f *File) LikelyPredecessors(e *Entry) []*Entry {
 // entry looks like it supersedes to the newest such entry's ID: what the
 // view marks.
 func likelySuccessors(f *File) map[string]string {
-	s := lastingSubjects(f, nil)
+	return lastingSubjects(f, nil).successors()
+}
+
+func (s subjects) successors() map[string]string {
 	var succ map[string]string
 	for i, o := range s.entries { // o is older than every entries[j], j < i
-		for j := range min(i, markingLasting) {
+		for j := range i {
 			if s.alike(i, j) {
 				if succ == nil {
 					succ = map[string]string{}
@@ -201,6 +218,62 @@ func likelySuccessors(f *File) map[string]string {
 		}
 	}
 	return succ
+}
+
+// Successors finds, for recall, what the view's mark says: the newer
+// lasting entry of a file that looks like it supersedes an entry, of the
+// file or archived. Make one with File.Successors.
+type Successors struct {
+	f    *File
+	s    subjects
+	ofID map[string]string // the file's own entries, as the view marks them
+}
+
+// Successors works out the file's likely successors once, for Of to
+// answer for any number of entries.
+func (f *File) Successors() *Successors {
+	s := lastingSubjects(f, nil)
+	return &Successors{f: f, s: s, ofID: s.successors()}
+}
+
+// Of is the newest lasting entry of the file, dated after e, that looks
+// like it supersedes e (an entry of the file, or one archived for another
+// reason than a supersession); nil for none, and for an entry that is not
+// lasting.
+func (ss *Successors) Of(e *Entry) *Entry {
+	if id, ok := ss.ofID[e.ID]; ok {
+		x, _ := ss.f.Find(id)
+		return x
+	}
+	if e.Importance < supersedeMinImportance || len(e.Tags) == 0 {
+		return nil
+	}
+	if x, _ := ss.f.Find(e.ID); x != nil {
+		return nil // of the file, and not marked
+	}
+	words := appendSubjectWords(nil, e.Text)
+	weights := make([]float64, len(words))
+	total := 0.0
+	for k, h := range words {
+		weights[k] = ss.s.weight(h)
+		total += weights[k]
+	}
+	for j, x := range ss.s.entries { // newest first
+		if !x.Date.After(e.Date) {
+			return nil
+		}
+		if !sharesSubjectTag(e, x) {
+			continue
+		}
+		a, wa, t, b := words, weights, total, ss.s.words[j]
+		if len(a) > len(b) {
+			a, wa, t, b = b, ss.s.weights[j], ss.s.total[j], a
+		}
+		if alikeWords(a, wa, t, b) {
+			return x
+		}
+	}
+	return nil
 }
 
 // sharesSubjectTag says whether o and e share a tag beside "decision".
@@ -265,8 +338,3 @@ var notSubject = map[string]bool{
 	"replaced": true, "replace": true, "dropped": true, "drop": true, "adopted": true, "picked": true,
 	"went": true, "keep": true, "kept": true, "stay": true, "stays": true, "new": true, "old": true,
 }
-
-// PossibleSuccessors maps each lasting entry of f that a newer lasting
-// entry looks like it supersedes to the newest such entry's ID: what the
-// view marks, so that recall can mark it too.
-func (f *File) PossibleSuccessors() map[string]string { return likelySuccessors(f) }

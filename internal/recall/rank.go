@@ -37,6 +37,9 @@ type Item struct {
 	// file, is that entry's line of text: recall names what holds now
 	// beside what no longer does. Set by the caller, never indexed.
 	Current string
+	// Possibly says that Current only looks like it supersedes the item
+	// (the view's "possibly superseded" mark): the agent has not said.
+	Possibly bool
 }
 
 // FromEntry is a Tier 2 entry still in bimri.md, without its <private>
