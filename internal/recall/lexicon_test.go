@@ -272,6 +272,45 @@ func TestLexiconNoAnswer(t *testing.T) {
 	}
 }
 
+// More requests of the field with no answer in the memory: some share
+// a word with an entry, and the words alone recall it (the two-word rule
+// can be wrong), but the lexicon adds nothing to what the words recall.
+func TestLexiconAddsNothingWithoutAnAnswer(t *testing.T) {
+	items := richMemory(t)
+	for _, p := range []string{
+		"What is our policy on code review turnaround?", "Who signs off on the quarterly budget?",
+		"How do we onboard a new developer to the team?", "Which office plants need watering on Fridays?",
+		"Can you summarise the meeting notes from yesterday's standup?", "Should we use tabs or spaces in the Python scripts?",
+		"What license does the open source charting library use?", "How do I register a new domain for the marketing site?",
+		"Plan the company offsite agenda for next spring", "What is the user story for the loyalty points feature?",
+		"Write a cover letter for a senior engineer position", "How do we handle GDPR data deletion requests from patients?",
+		"Is there a dark mode for the staff app?", "Which keyboard shortcuts does the editor support?",
+		"What happened with the fire drill at the Leeds office?", "How long does the coffee machine take to warm up?",
+		"Draft a tweet announcing the new logo", "Who is the contact person at the insurance broker?",
+		"How do I set up my laptop's VPN for home working?", "What's the wifi password for the guest network?",
+		"Explain how the parking permits for staff work", "Which printer should the reception use for labels?",
+		"Compare the pricing of AWS and Azure for GPU instances", "What is the release date of the next iPhone?",
+		"Can you fix the login page's CSS on Safari?", "Add a new column for middle names to the patients table",
+		"How do I speed up my home internet connection?", "Why does my laptop battery drain so fast?",
+		"How should I structure a Rust workspace with several crates?", "What does a product manager do all day?",
+		"Give me a SQL query that counts rows per month", "How do I write a unit test for a React hook?",
+		"What's the best way to learn Kubernetes from scratch?", "Help me name the new chat bot",
+		"Which holidays does the Spanish office observe?", "Create a slide deck about our hiring process",
+		"Is the session timeout configurable per user?", "What's the deadline for the tax return?",
+		"Can we ship stickers to the conference?", "How do I cancel my gym membership?",
+	} {
+		words := map[string]bool{}
+		for _, h := range Rank(p, Options{MinScore: DefaultMinScore}, NewMemory(items)) {
+			words[h.Item.ID] = true
+		}
+		for _, h := range Rank(p, Options{MinScore: DefaultMinScore, Lexicon: true}, NewMemory(items)) {
+			if !words[h.Item.ID] {
+				t.Errorf("%q: the lexicon recalls %q, which its words do not", p, h.Item.Text)
+			}
+		}
+	}
+}
+
 // The same memory and prompt give the same hits in the same order,
 // whatever the order of the items.
 func TestLexiconDeterministic(t *testing.T) {
