@@ -274,7 +274,7 @@ func AdviseEstimated(f *File, today time.Time, cfg Config, tok Tokens) Advice {
 	// The order without lastingShare (a budget of 0): old importance-4
 	// work a summary would shorten comes before today's routine work,
 	// which needs no summary.
-	victims := budgetVictims(f, today, 0)
+	victims := budgetVictims(f, today, 0, nil)
 	type kindTag struct {
 		five bool
 		tag  string

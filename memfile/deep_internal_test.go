@@ -121,7 +121,7 @@ func TestRankedOrderIsEvictionOrder(t *testing.T) {
 		for _, e := range entries {
 			f.Tiers[1].Blocks = append(f.Tiers[1].Blocks, Block{Entry: e})
 		}
-		got := budgetVictims(f, today, 1<<40) // no budget: the classes by importance alone
+		got := budgetVictims(f, today, 1<<40, nil) // no budget: the classes by importance alone
 		for i := range got {
 			if evictionOrder(rankForBudget(got[i], today), rankForBudget(want[i], today), got[i], want[i]) != 0 {
 				t.Fatalf("round %d: victim %d is %+v, want %+v", round, i, *got[i], *want[i])

@@ -175,9 +175,13 @@
 //     recorded at 5 goes for budget only when nothing of lower importance
 //     is left in Tier 2. Importance 4 is kept apart only within
 //     lastingShare (75%) of the budget, importance 5 counted first; past
-//     it, the importance-4 entries that score least go with importance
-//     1-3, in their order: a busy day of routine work does not push out
-//     months of lasting decisions, nor old importance-4 work yesterday's.
+//     it, the importance-4 entries a newer one looks like it supersedes
+//     (the view's "possibly superseded" mark) go with importance 1-3
+//     first, then those that score least, in their order: a busy day of
+//     routine work does not push out months of lasting decisions, nor old
+//     importance-4 work yesterday's. An entry archived with the mark keeps
+//     it in its archive reason ("...; possibly superseded by ID"), so
+//     recall says so too.
 //  2. Within each group, the lower unfloored score first: importance x
 //     freshness, the floor not applied. The floor keeps an importance 4 or
 //     5 entry above the threshold forever; it does not make a months-old

@@ -16,15 +16,18 @@ func rawScore(e *memfile.Entry) int {
 }
 
 // checkEvictionProperties checks the three properties of the budget's
-// order on one pass (see memfile/doc.go). The entries archived for budget
+// order on one pass (see memfile/doc.go); an entry archived as possibly
+// superseded goes before the others of its importance. The entries archived for budget
 // are listed in the order they went; an entry archived later, like every
 // entry kept, still "remained" when an earlier one was taken.
 func checkEvictionProperties(t *testing.T, out *memfile.File, rep memfile.Report) {
 	t.Helper()
 	var gone []*memfile.Entry
+	marked := map[*memfile.Entry]bool{} // a newer entry looks like it supersedes it: it goes first
 	for _, a := range rep.Removed {
 		if a.Entry != nil && strings.Contains(a.Reason, "budget") {
 			gone = append(gone, a.Entry)
+			marked[a.Entry] = strings.Contains(a.Reason, "possibly superseded by ")
 		}
 	}
 	kept := out.Entries(2)
@@ -37,7 +40,7 @@ func checkEvictionProperties(t *testing.T, out *memfile.File, rep memfile.Report
 			if a.Date.Equal(fxToday) && k.Date.Before(a.Date) && k.Importance <= a.Importance {
 				t.Errorf("%q evicted on its day while older %q (importance %d <= %d) remained", a.Text, k.Text, k.Importance, a.Importance)
 			}
-			if a.Importance == k.Importance {
+			if a.Importance == k.Importance && !marked[a] {
 				ra, rk := rawScore(a), rawScore(k)
 				if ra > rk || (ra == rk && a.Date.After(k.Date)) {
 					t.Errorf("equal importance %d: %q (score %d, %s) evicted before %q (score %d, %s)",
@@ -140,6 +143,49 @@ func TestBudgetBusyDayKeepsLastingDecisions(t *testing.T) {
 		if fxByText(out, text) == nil {
 			t.Errorf("lasting decision %q archived for the busy day", text)
 		}
+	}
+	checkEvictionProperties(t, out, rep)
+}
+
+// When the budget must take lasting entries, an entry a newer one looks
+// like it supersedes goes first, and its archive record keeps the view's
+// mark, so recall says so too.
+func TestBudgetTakesThePossiblySupersededFirst(t *testing.T) {
+	var t2 strings.Builder
+	var decisions []string
+	for i := range 40 {
+		text := fmt.Sprintf("Decision k%dq%dz: the clinic calendar keeps choice %dv.", i, i*7, i*13)
+		decisions = append(decisions, text)
+		t2.WriteString(fxEntry(4, fxAgo(100+i), fmt.Sprintf("area%d", i), text))
+	}
+	t2.WriteString(fxEntry(4, fxAgo(90), "sessions", "Sessions and rate limits are kept in Redis."))
+	t2.WriteString(fxEntry(4, fxAgo(60), "sessions", "Removed Redis: sessions and rate limits now live in Postgres."))
+	long := strings.Repeat("Explored the reports module's exports and charts in detail. ", 9)
+	for i := range 40 {
+		t2.WriteString(fxEntry(2+i%2, fxAgo(0), "reports", fmt.Sprintf("Busy day note %d. %s", i, long)))
+	}
+	cfg := memfile.DefaultConfig()
+	cfg.Budgets[1] = 1500
+	out, rep := fxPass(t, fxDoc("", t2.String(), ""), cfg, memfile.Options{})
+	newer := fxByText(out, "Removed Redis: sessions and rate limits now live in Postgres.")
+	if newer == nil {
+		t.Fatal("the newer decision was archived")
+	}
+	var reason string
+	lasting := 0
+	for _, a := range rep.Removed {
+		if a.Entry != nil && a.Entry.Text == "Sessions and rate limits are kept in Redis." {
+			reason = a.Reason
+		}
+		if a.Entry != nil && a.Entry.Importance == 4 {
+			lasting++
+		}
+	}
+	if lasting == 0 {
+		t.Fatal("the budget took no importance-4 entry: the case does not reach what it tests")
+	}
+	if want := "possibly superseded by " + newer.ID; !strings.Contains(reason, want) {
+		t.Errorf("the older decision's archive reason is %q, want it to say %q", reason, want)
 	}
 	checkEvictionProperties(t, out, rep)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -373,11 +374,12 @@ func (h rankHeap) down(i int) {
 }
 
 // budgetVictims lists Tier 2's entries in eviction order, for a Tier 2
-// budget of budget tokens.
-func budgetVictims(f *File, today time.Time, budget int) []*Entry {
+// budget of budget tokens; successors are the entries a newer one looks
+// like it supersedes (likelySuccessors), nil for none.
+func budgetVictims(f *File, today time.Time, budget int, successors map[string]string) []*Entry {
 	victims := f.Entries(2)
 	ranked := rankAll(victims, today)
-	keepLasting(ranked, budget)
+	keepLasting(ranked, budget, successors)
 	slices.SortFunc(ranked, func(a, b rankedEntry) int { return evictionOrder(a.rank, b.rank, a.e, b.e) })
 	for i, r := range ranked {
 		victims[i] = r.e
@@ -386,9 +388,10 @@ func budgetVictims(f *File, today time.Time, budget int) []*Entry {
 }
 
 // keepLasting moves the importance 4 entries past lastingShare of budget
-// (by tokens, importance 5 counted first) into the routine work's class,
-// those that score least first.
-func keepLasting(ranked []rankedEntry, budget int) {
+// (by tokens, importance 5 counted first) into the routine work's class:
+// first those a newer entry looks like it supersedes (successors), then
+// those that score least.
+func keepLasting(ranked []rankedEntry, budget int, successors map[string]string) {
 	used := 0
 	var fours []int
 	for i, r := range ranked {
@@ -399,7 +402,17 @@ func keepLasting(ranked []rankedEntry, budget int) {
 			fours = append(fours, i)
 		}
 	}
-	slices.SortFunc(fours, func(i, j int) int { return evictionOrder(ranked[i].rank, ranked[j].rank, ranked[i].e, ranked[j].e) })
+	slices.SortFunc(fours, func(i, j int) int {
+		_, si := successors[ranked[i].e.ID]
+		_, sj := successors[ranked[j].e.ID]
+		if si != sj {
+			if si {
+				return -1
+			}
+			return 1
+		}
+		return evictionOrder(ranked[i].rank, ranked[j].rank, ranked[i].e, ranked[j].e)
+	})
 	for _, i := range fours {
 		if used*100 <= budget*lastingShare {
 			return
@@ -516,9 +529,13 @@ type eviction struct {
 	// passes, never sorts Tier 2 for them.
 	victims []*Entry
 	ranked  bool
-	weak    []*Pattern // emerging patterns, first to go first
-	gone    map[*Entry]bool
-	gonePat map[*Pattern]bool
+	// successors are the entries a newer one looks like it supersedes,
+	// worked out with the victims: they make room first, and the
+	// archive's reason keeps the view's mark.
+	successors map[string]string
+	weak       []*Pattern // emerging patterns, first to go first
+	gone       map[*Entry]bool
+	gonePat    map[*Pattern]bool
 }
 
 // weakPatterns are f's emerging patterns in the order the budget takes
@@ -553,7 +570,8 @@ func weakPatterns(f *File) []*Pattern {
 // left.
 func (ev *eviction) entry(reason string) bool {
 	if !ev.ranked {
-		ev.victims, ev.ranked = budgetVictims(ev.f, ev.today, ev.budget), true
+		ev.successors = likelySuccessors(ev.f)
+		ev.victims, ev.ranked = budgetVictims(ev.f, ev.today, ev.budget, ev.successors), true
 	}
 	if len(ev.victims) == 0 {
 		return false
@@ -564,6 +582,10 @@ func (ev *eviction) entry(reason string) bool {
 	ev.tokens.Tiers[1] -= cost
 	ev.tokens.Total -= cost
 	ev.gone[e] = true
+	if n, ok := ev.successors[e.ID]; ok {
+		// The view's mark goes with it, so recall says so too.
+		reason += "; " + strings.TrimPrefix(PossiblySupersededMark, "(") + n
+	}
 	ev.rep.Removed = append(ev.rep.Removed, Removal{Tier: 2, Entry: e, Reason: reason})
 	return true
 }

@@ -21,6 +21,8 @@ type figures struct {
 	lasting, whole, compact int               // lasting entries in the view, whole or compact
 	missing                 []string          // the lasting keys not in the view
 	staleInView             int               // superseded entries shown in the view (marked or not)
+	unmarkedInView          int               // of unmarked, those the view shows unmarked
+	unmarkedOnlyRecalled    int               // of unmarked, those only a recall shows unmarked
 	unmarked                []string          // superseded entries shown without a mark, in the view or a recall
 	found                   map[string][2]int // kind -> [in the view, in view + recall]
 	asked                   map[string]int    // kind -> questions
@@ -58,11 +60,16 @@ func measure(l *lived, qs []question, a *asked) figures {
 			f.staleInView++
 			if !strings.Contains(line, memfile.PossiblySupersededMark) {
 				unmarked[k] = true
+				f.unmarkedInView++
 			}
 		}
 		for _, text := range a.recallText {
 			if line, ok := viewLines(text)[id]; ok && !strings.Contains(line, "superseded by") {
+				if !unmarked[k] {
+					f.unmarkedOnlyRecalled++
+				}
 				unmarked[k] = true
+				break
 			}
 		}
 	}
@@ -138,7 +145,7 @@ func report(w io.Writer, l *lived, behaviour string, without, with *figures) {
 	}
 	fmt.Fprintf(w, "\n- (b) superseded entries shown without their mark: %d of %d", len(without.unmarked), len(staleKeys()))
 	if len(without.unmarked) > 0 {
-		fmt.Fprintf(w, " (%s)", strings.Join(without.unmarked, " "))
+		fmt.Fprintf(w, " (%s; %d in the view, %d only in recall answers)", strings.Join(without.unmarked, " "), without.unmarkedInView, without.unmarkedOnlyRecalled)
 	}
 	if with != nil && len(with.unmarked) != len(without.unmarked) {
 		fmt.Fprintf(w, "; with the lexicon %d", len(with.unmarked))
