@@ -393,11 +393,18 @@ func clinicflow(parent string, seed uint64) ([]result, []question, error) {
 	return out, qs, nil
 }
 
-func runClinicflow(w io.Writer, seed uint64, showView bool) error {
-	// A folder name of fixed length (MkdirTemp's is not): the view names
-	// the workspace's path, and its length moves the view's room.
+// evalDir makes the folder the workspaces live in: under the system's
+// temporary folder, with a name of fixed length (MkdirTemp's is not),
+// since the view names the workspace's path and its length moves the
+// view's room. make eval and its test get the same figures.
+func evalDir() (string, error) {
 	parent := filepath.Join(os.TempDir(), fmt.Sprintf("bimri-eval-%08x", rand.Uint32()))
-	if err := os.Mkdir(parent, 0o755); err != nil {
+	return parent, os.Mkdir(parent, 0o755)
+}
+
+func runClinicflow(w io.Writer, seed uint64, showView bool) error {
+	parent, err := evalDir()
+	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(parent)
