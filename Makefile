@@ -24,7 +24,7 @@ help:
 	@echo "make fuzz         run every fuzz target for FUZZTIME (default $(FUZZTIME))"
 	@echo "make bench        Go benchmarks and whole-process timings against cat"
 	@echo "make latency      SessionStart (steady) and SessionEnd against a Go program that only prints a line, and the bar they must stay within"
-	@echo "make eval         months of a scripted workspace, then probe prompts: recall@k of view, view + recall, most recent"
+	@echo "make eval         nine months of a project lived through the hooks, then questions in fresh sessions (docs/recall.md)"
 	@echo "make release      the release: binaries for linux, darwin, windows x amd64, arm64, archives, checksums.txt, the Homebrew cask, in dist/"
 	@echo "make plugin       the release and dist/plugin, the marketplace + plugin folder with the three programs of each of the six platforms"
 	@echo "make mcpb         write dist/bimri-hook.mcpb, the MCP bundle Claude Desktop installs (bimri-hook-mcp for the six targets)"

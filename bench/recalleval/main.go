@@ -1,28 +1,26 @@
 //go:build bench
 
-// Command recalleval is `make eval`: it lives months of a scripted
-// workspace (fixed seed), then asks probe prompts whose answers are known
-// entries, and reports how often each way of giving the model memory puts
-// the answer in front of it:
+// Command recalleval is `make eval`: it lives months of a workspace
+// through the real code, then asks questions, each in a fresh session
+// through the hooks package, and reports what the context held.
 //
-//   - view: the SessionStart view alone (what the model sees without recall);
+//	go run -tags bench ./bench/recalleval -seed 1
 //
-//   - view + recall: the view plus what UserPromptSubmit recalls;
+// Two scenarios (docs/recall.md, "How well it works"):
 //
-//   - most recent: a simple baseline that adds the k newest entries, from
-//     the file and the archive together, to every prompt.
+//   - Clinicflow (clinicflow.go, story.go, figures.go): nine months of a
+//     project, every entry recorded through internal/record and every
+//     session closed by the real session-end pass, lived by an agent that
+//     only records and by one that answers the supersession question;
+//     then questions in the entries' own words, in other words written
+//     blind (testdata/other-words.tsv), about last week, and with no
+//     answer, with and without the lexicon.
 //
-//     go run -tags bench ./bench/recalleval -seed 1
-//
-// The scenario: topics recur for months; most entries are routine work on
-// a topic (sharing its words), and now and then a decision is recorded
-// about one aspect of a topic. Every day ends with the real session-end
-// pass, so weights, pruning, budgets and the archive are bimri-hook's own.
-// The probes ask what was decided about a topic's aspect, in words that
-// share the topic and aspect with the answer but not the choice itself;
-// plus prompts with no answer in memory, where anything recalled is wrong.
-// Each probe runs as its own session through the real hooks package, in a
-// real workspace on disk.
+//   - Topics (this file): topics recur for months, now and then a
+//     decision about one aspect of a topic; probes ask what was decided,
+//     in words that share the topic and aspect with the answer but not the
+//     choice itself, against the view, the view with recall, and a
+//     baseline of the k most recent entries.
 package main
 
 import (
