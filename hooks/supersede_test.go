@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -147,17 +148,9 @@ func TestSupersession(t *testing.T) {
 // the exact command; an unrelated one, or the same one again, asks
 // nothing.
 func TestRememberAsksAboutLikelyPredecessors(t *testing.T) {
-	cfg := memfile.DefaultConfig()
-	f := memfile.New(cfg)
-	old, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: 5, Date: truthDay.AddDate(0, 0, -30), Tags: []string{"sessions", "decision"}, Text: "Chose Redis for sessions and rate limits."})
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := truthWorkspace(t, f, cfg)
-	names := record.CLINames
-	names.Supersede = func(ids []string, text string) string {
-		return record.SupersedeCommand(wiring.Command{Binary: env.Binary}.Remember()+" --dir "+wiring.ShellWord(env.Store.Root()), ids, text)
-	}
+	env, old := redisDecision(t)
+	cfg := env.Config
+	names := record.CommandNames(wiring.Command{Binary: env.Binary}.Remember() + " --dir " + wiring.ShellWord(env.Store.Root()))
 	remember := func(text string, tags string) string {
 		d, err := record.Remember(env.Store, truthDay, cfg, record.Request{Text: text, Importance: 5, Tags: tags}, names)
 		if err != nil {
@@ -218,5 +211,96 @@ func TestRecallMarksPossiblySuperseded(t *testing.T) {
 		if l := recalledLine(h.Item, recall.Strength{}, false); strings.Contains(l, "superseded") {
 			t.Errorf("entry %s is marked:\n%s", h.Item.ID, l)
 		}
+	}
+}
+
+// redisDecision is a workspace with one lasting decision, recorded a
+// month before truthDay.
+func redisDecision(t *testing.T) (Env, *memfile.Entry) {
+	t.Helper()
+	cfg := memfile.DefaultConfig()
+	f := memfile.New(cfg)
+	old, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: 5, Date: truthDay.AddDate(0, 0, -30), Tags: []string{"sessions", "decision"}, Text: "Chose Redis for sessions and rate limits."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return truthWorkspace(t, f, cfg), old
+}
+
+// TestBothHoldAnswer: the question remember asks offers the answer
+// "both still hold" as an exact command the plugin approves; once it is
+// run, the view no longer marks the older entry, and remember does not
+// ask about the pair again. An unknown ID is refused and changes nothing.
+func TestBothHoldAnswer(t *testing.T) {
+	env, old := redisDecision(t)
+	cfg := env.Config
+	prefix := wiring.Command{Binary: env.Binary}.Remember() + " --dir " + wiring.ShellWord(env.Store.Root())
+	names := record.CommandNames(prefix)
+	text := "Kept Redis for rate limits; sessions now live in a Postgres table."
+	d, err := record.Remember(env.Store, truthDay, cfg, record.Request{Text: text, Importance: 5, Tags: "sessions,decision"}, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := d.Text("revive ")
+	hold := prefix + " --both-hold " + d.Entry.ID + "," + old.ID
+	if !strings.Contains(asked, "If both still hold, run: "+hold+"\n") || !strings.Contains(asked, "If it replaces that entry, run: ") {
+		t.Fatalf("remember does not offer both answers (want %q):\n%s", hold, asked)
+	}
+	if out := PreToolUse(env.Binary, Input{Event: "PreToolUse", ToolName: "Bash", Command: hold}); decision(out) != "allow" {
+		t.Errorf("the answer remember offers is not approved: %s", hold)
+	}
+	mark := "(possibly superseded by " + d.Entry.ID + ")"
+	view := memoryPart(startText(t, env, "s1"))
+	if l := viewLineOf(view, old.ID); !strings.Contains(l, mark) {
+		t.Fatalf("not marked before the answer: %q", l)
+	}
+
+	// An unknown ID: refused, naming it, and nothing changes.
+	before, err := os.ReadFile(env.Store.Path(memfile.MemoryName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := record.Remember(env.Store, truthDay, cfg, record.Request{BothHold: []string{d.Entry.ID + ",deadbeef"}}, names); err == nil || !strings.Contains(err.Error(), "no entry deadbeef") {
+		t.Errorf("an unknown ID: %v", err)
+	}
+	if after, _ := os.ReadFile(env.Store.Path(memfile.MemoryName)); string(after) != string(before) {
+		t.Errorf("a refused answer changed bimri.md")
+	}
+
+	done, err := record.Remember(env.Store, truthDay, cfg, record.Request{BothHold: []string{d.Entry.ID + "," + old.ID}}, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := done.Text("revive "); !strings.Contains(got, d.Entry.ID+" and "+old.ID+" both still hold") {
+		t.Errorf("the answer's report: %s", got)
+	}
+	view = memoryPart(startText(t, env, "s2"))
+	if l := viewLineOf(view, old.ID); l == "" || strings.Contains(l, "possibly superseded") {
+		t.Errorf("still marked after the answer (or gone): %q", l)
+	}
+	again, err := record.Remember(env.Store, truthDay, cfg, record.Request{Text: text, Importance: 5, Tags: "sessions,decision"}, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again.Predecessors) != 0 {
+		t.Errorf("asked again about a pair answered as both holding: %v", again.Predecessors)
+	}
+}
+
+// In MCP mode the question says "call" before each tool call, never
+// "run:".
+func TestSupersedeQuestionCallsTools(t *testing.T) {
+	env, _ := redisDecision(t)
+	cfg := env.Config
+	tool := record.Names{Do: "call", Field: func(n string) string { return n }, Form: func(n string) string { return "remember with " + n },
+		Supersede: func(ids []string, text string) string { return "`remember` with supersedes" },
+		BothHold:  func(ids []string) string { return "`remember` with both_hold" }}
+	d, err := record.Remember(env.Store, truthDay, cfg, record.Request{Text: "Removed Redis: sessions now live in a Postgres table.", Importance: 5, Tags: "sessions,decision"}, tool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := d.Text("revive ")
+	if strings.Contains(got, "run:") || !strings.Contains(got, "If it replaces that entry, call: `remember` with supersedes") || !strings.Contains(got, "If both still hold, call: `remember` with both_hold") {
+		t.Errorf("the question in MCP mode:\n%s", got)
 	}
 }

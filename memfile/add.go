@@ -195,6 +195,7 @@ func (f *File) Revive(r ArchiveRecord, today time.Time) (*Entry, error) {
 	e := *r.Entry
 	e.Tags = slices.Clone(e.Tags)
 	e.Keywords = slices.Clone(e.Keywords)
+	e.HoldsWith = slices.Clone(e.HoldsWith)
 	e.Date = civil(today)
 	e.Weight, e.HasWeight = 0, false
 	f.Tiers[1].Blocks = append(f.Tiers[1].Blocks, Block{Entry: &e})

@@ -21,7 +21,8 @@ import (
 // newest date.
 // It goes in Tier 1 when any of them was there, else Tier 2. The
 // originals leave the file as archive records with the reason
-// "consolidated into ID", and patterns that named them name the summary.
+// "consolidated into ID", and patterns that named them name the summary,
+// as do the answers that they hold beside another entry (HoldTogether).
 func (f *File) Consolidate(ids []string, text string) (*Entry, []Removal, error) {
 	if len(ids) < 2 {
 		return nil, nil, errors.New("consolidation takes two or more entry IDs")
@@ -47,7 +48,7 @@ func (f *File) Consolidate(ids []string, text string) (*Entry, []Removal, error)
 		olds = append(olds, e)
 	}
 	n := NewEntry{Tier: tier}
-	var tags, keywords []string
+	var tags, keywords, holds []string
 	for _, e := range olds {
 		n.Importance = max(n.Importance, e.Importance)
 		if e.Date.After(n.Date) {
@@ -55,6 +56,7 @@ func (f *File) Consolidate(ids []string, text string) (*Entry, []Removal, error)
 		}
 		tags = append(tags, e.Tags...)
 		keywords = append(keywords, e.Keywords...)
+		holds = append(holds, e.HoldsWith...)
 	}
 	n.Tags = tags
 	n.Text = text
@@ -71,6 +73,7 @@ func (f *File) Consolidate(ids []string, text string) (*Entry, []Removal, error)
 	// The keywords of all: they were normal already, and their union may
 	// be more than one entry is given when recorded.
 	summary.Keywords = NormalizeTags(append(summary.Keywords, keywords...))
+	summary.HoldsWith = normalIDs(append(summary.HoldsWith, holds...))
 	reason := reasonConsolidated + summary.ID
 	var gone []Removal
 	renamed := map[string]string{}
@@ -83,6 +86,7 @@ func (f *File) Consolidate(ids []string, text string) (*Entry, []Removal, error)
 		renamed[e.ID] = summary.ID
 	}
 	renameEvidence(f, renamed)
+	renameHolds(f, renamed)
 	return summary, gone, nil
 }
 

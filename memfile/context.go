@@ -66,8 +66,9 @@ func (v View) mark(id string) string {
 // PossiblySupersededMark starts the mark, after its tags, of a lasting
 // entry that a newer one (whose ID follows) looks like it supersedes
 // (likelySuccessors). The agent was asked once, at record time; the mark
-// stays until the older entry leaves (remember --supersedes, forget), or
-// the newer one is no longer among the newest lasting entries.
+// stays until the older entry leaves (remember --supersedes, forget), the
+// agent answers that both hold (remember --both-hold), or the newer one
+// is no longer among the newest lasting entries.
 const PossiblySupersededMark = "(possibly superseded by "
 
 // Length counts s as Claude Code does: UTF-16 code units.

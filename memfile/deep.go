@@ -75,6 +75,7 @@ func mergeDuplicates(f *File, rep *Report) {
 			}
 			keep.Tags = NormalizeTags(append(keep.Tags, other.e.Tags...))
 			keep.Keywords = NormalizeTags(append(keep.Keywords, other.e.Keywords...))
+			keep.HoldsWith = normalIDs(append(keep.HoldsWith, other.e.HoldsWith...))
 			removed[other.e] = true
 			renamed[other.e.ID] = keep.ID
 			m.Removed = append(m.Removed, other.e.ID)
@@ -88,6 +89,7 @@ func mergeDuplicates(f *File, rep *Report) {
 	for t := 1; t <= 2; t++ {
 		removeBlocks(f, t, func(b Block) bool { return b.Entry != nil && removed[b.Entry] })
 	}
+	renameHolds(f, renamed)
 	for _, p := range f.Patterns() {
 		for i, id := range p.Evidence {
 			if to, ok := renamed[id]; ok {

@@ -39,6 +39,12 @@
 //
 //	[IMPORTANCE:4] [TIMESTAMP:2026-11-28] [TAGS:perf] [KEYWORDS:latency,schedule] [WEIGHT:4.0] [ID:bae58c56]
 //
+// When the agent answers that a newer decision does not supersede older
+// ones it looks like (File.HoldTogether), the newer entry names them
+// after its ID, and the view no longer marks the older ones:
+//
+//	[IMPORTANCE:5] [TIMESTAMP:2026-11-28] [TAGS:decision,sessions] [WEIGHT:5.0] [ID:6dccd60c] [HOLDS_WITH:26b944e3]
+//
 // A pattern (Tier 3) has its own tag line; the sentence under it is the
 // agent's, or an automatic one stating the facts:
 //

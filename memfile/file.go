@@ -49,7 +49,10 @@ type Entry struct {
 	// Keywords are words a later question would use that the text does
 	// not (the agent gives them at record time): recall searches them
 	// as it does tags; the view never shows them. Normal like tags.
-	Keywords  []string
+	Keywords []string
+	// HoldsWith are older entries the agent said still hold beside this
+	// one (remember --both-hold): no supersession mark pairs them.
+	HoldsWith []string
 	Weight    Weight
 	HasWeight bool // false when the file gave no WEIGHT and no pass has run
 	Text      string
@@ -240,6 +243,7 @@ func cloneBlocks(bs []Block) []Block {
 			e := *b.Entry
 			e.Tags = slices.Clone(e.Tags)
 			e.Keywords = slices.Clone(e.Keywords)
+			e.HoldsWith = slices.Clone(e.HoldsWith)
 			out[i].Entry = &e
 		case b.Pattern != nil:
 			p := *b.Pattern

@@ -199,7 +199,7 @@ func pick[T any](first bool, a, b T) T {
 // recomputes it.
 func entryChanged(b, x placedEntry) bool {
 	return b.tier != x.tier || b.e.Importance != x.e.Importance || !b.e.Date.Equal(x.e.Date) ||
-		!slices.Equal(b.e.Tags, x.e.Tags) || !slices.Equal(b.e.Keywords, x.e.Keywords) || b.e.Text != x.e.Text
+		!slices.Equal(b.e.Tags, x.e.Tags) || !slices.Equal(b.e.Keywords, x.e.Keywords) || !slices.Equal(b.e.HoldsWith, x.e.HoldsWith) || b.e.Text != x.e.Text
 }
 
 // mergeEntry merges an entry both sides have. When both rewrote its text
@@ -226,6 +226,7 @@ func mergeEntry(b *placedEntry, o, t placedEntry) (kept placedEntry, split *plac
 	e.Date = later(o.e.Date, t.e.Date)
 	e.Tags = NormalizeTags(append(slices.Clone(o.e.Tags), t.e.Tags...))
 	e.Keywords = NormalizeTags(append(slices.Clone(o.e.Keywords), t.e.Keywords...))
+	e.HoldsWith = normalIDs(append(slices.Clone(o.e.HoldsWith), t.e.HoldsWith...))
 	tier := o.tier
 	if b != nil && o.tier == b.tier {
 		tier = t.tier

@@ -128,7 +128,7 @@ func isFieldKey(k string) bool {
 // switch, not a map, as every field of every entry is checked.
 func entryField(k string) bool {
 	switch k {
-	case "IMPORTANCE", "TIMESTAMP", "DATE", "TAGS", "KEYWORDS", "WEIGHT", "ID":
+	case "IMPORTANCE", "TIMESTAMP", "DATE", "TAGS", "KEYWORDS", "WEIGHT", "ID", "HOLDS_WITH":
 		return true
 	}
 	return false
@@ -171,6 +171,10 @@ func entryFromFields(e *Entry, fields fieldList, body []string, extra map[string
 	} else if id != "" {
 		e.ID = id
 	}
+	if e.HoldsWith, err = fieldIDs(fields, "HOLDS_WITH"); err != nil {
+		return nil, nil, err
+	}
+	e.HoldsWith = normalIDs(e.HoldsWith)
 	e.Text = neutralizeBody(body)
 	if e.Text == "" {
 		return nil, nil, errNoSummary
@@ -351,7 +355,13 @@ func checkPatternKeys(fields fieldList) error {
 // evidenceIDs reads the EVIDENCE field: the IDs of the entries a
 // pattern counted, comma-separated.
 func evidenceIDs(fields fieldList) ([]string, error) {
-	ev, ok := fields.get("EVIDENCE")
+	return fieldIDs(fields, "EVIDENCE")
+}
+
+// fieldIDs reads a field that lists entry IDs, comma-separated: EVIDENCE,
+// HOLDS_WITH.
+func fieldIDs(fields fieldList, key string) ([]string, error) {
+	ev, ok := fields.get(key)
 	if !ok {
 		return nil, nil
 	}
@@ -362,7 +372,7 @@ func evidenceIDs(fields fieldList) ([]string, error) {
 			continue
 		}
 		if !validID(id) {
-			return nil, fmt.Errorf("evidence ID %q is not 1-32 letters, digits or dashes", id)
+			return nil, fmt.Errorf("%s ID %q is not 1-32 letters, digits or dashes", strings.ToLower(key), id)
 		}
 		ids = append(ids, id)
 	}

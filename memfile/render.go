@@ -113,6 +113,7 @@ func renderSize(f *File) int {
 				for _, t := range bl.Entry.Tags {
 					n += len(t) + 1
 				}
+				n += 14 + 9*len(bl.Entry.HoldsWith) // " [HOLDS_WITH:]", IDs of 8
 				if len(bl.Entry.Keywords) > 0 {
 					n += 12 // " [KEYWORDS:]"
 					for _, k := range bl.Entry.Keywords {
@@ -254,7 +255,13 @@ func appendEntryLine(dst []byte, e *Entry) []byte {
 	}
 	dst = append(dst, " [ID:"...)
 	dst = append(dst, e.ID...)
-	return append(dst, ']')
+	dst = append(dst, ']')
+	if len(e.HoldsWith) > 0 {
+		dst = append(dst, " [HOLDS_WITH:"...)
+		dst = appendList(dst, e.HoldsWith)
+		dst = append(dst, ']')
+	}
+	return dst
 }
 
 // appendList appends list, comma-separated, to dst.

@@ -14,7 +14,9 @@ import (
 // supersedes the old (remember --supersedes); until the old one leaves,
 // the view marks it as possibly superseded and names the newer one.
 // Only the agent knows: two decisions about one subject may both stand,
-// so the mark says "possibly" and nothing is moved without the agent.
+// so the mark says "possibly" and nothing is moved without the agent;
+// when it answers that both hold (holds.go), the pair is never marked
+// or asked about again.
 //
 // Two entries look alike when they share a tag (beside "decision") and
 // words that weigh at least half of the shorter one's words, two words at
@@ -190,7 +192,7 @@ func (f *File) LikelyPredecessors(e *Entry) []*Entry {
 	}
 	var out []*Entry
 	for j := i + 1; j < len(s.entries); j++ {
-		if s.alike(j, i) {
+		if s.alike(j, i) && !holdTogether(s.entries[j], e) {
 			out = append(out, s.entries[j])
 		}
 	}
@@ -208,7 +210,7 @@ func (s subjects) successors() map[string]string {
 	var succ map[string]string
 	for i, o := range s.entries { // o is older than every entries[j], j < i
 		for j := range i {
-			if s.alike(i, j) {
+			if s.alike(i, j) && !holdTogether(o, s.entries[j]) {
 				if succ == nil {
 					succ = map[string]string{}
 				}
@@ -262,7 +264,7 @@ func (ss *Successors) Of(e *Entry) *Entry {
 		if !x.Date.After(e.Date) {
 			return nil
 		}
-		if !sharesSubjectTag(e, x) {
+		if !sharesSubjectTag(e, x) || holdTogether(e, x) {
 			continue
 		}
 		a, wa, t, b := words, weights, total, ss.s.words[j]

@@ -20,6 +20,7 @@ func (a *app) rememberCommand() *cli.Command {
 		UsageText: `bimri-hook remember [--importance 1-5] [--tags a,b] [--keywords a,b] [--tier 1|2] [--global] "One-line summary."
 bimri-hook remember --replaces ID,ID,... [--tags a,b] [--keywords a,b] -- "One summary of those entries."
 bimri-hook remember --supersedes ID[,ID] [--importance 1-5] [--tags a,b] [--keywords a,b] -- "What holds now."
+bimri-hook remember --both-hold NEW,OLD[,OLD]
 bimri-hook remember --promote ID
 bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show."`,
 		Flags: []cli.Flag{
@@ -29,6 +30,7 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			&cli.StringFlag{Name: "tier", Value: "2", Usage: "1 (core, importance 4-5, never decays), 2 (active context) or 3 (a pattern: a sentence about the entries with --tags)"},
 			&cli.StringFlag{Name: "replaces", Usage: "comma-separated entry IDs the summary replaces (they go to the archive)"},
 			&cli.StringFlag{Name: "supersedes", Usage: "comma-separated entry IDs the new entry overrides (they go to the archive as superseded by it; it takes their importance, tags and tier unless given)"},
+			&cli.StringFlag{Name: "both-hold", Usage: "answer no to the supersession question: these entries (the new one first) all still hold, and the view stops marking them as possibly superseded"},
 			&cli.StringFlag{Name: "promote", Usage: "move this Tier 2 entry (importance 4-5) to Tier 1"},
 			&cli.BoolFlag{Name: "global", Usage: "record in the user's memory across workspaces (~/.claude/bimri-global.md)"},
 		},
@@ -39,6 +41,9 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			}
 			if c.IsSet("supersedes") {
 				r.Supersedes = []string{c.String("supersedes")}
+			}
+			if c.IsSet("both-hold") {
+				r.BothHold = []string{c.String("both-hold")}
 			}
 			if c.IsSet("keywords") {
 				r.Keywords = []string{c.String("keywords")}
@@ -72,20 +77,18 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 	}
 }
 
-// rememberNames are record.CLINames with the exact command that records
-// an entry again as superseding older ones in store: this binary, as
-// the hooks name it (so the permission rule and the plugin's approval
-// allow it), and the workspace.
+// rememberNames are record.CLINames with the exact commands that answer
+// the supersession question in store: this binary, as the hooks name it
+// (so the permission rule and the plugin's approval allow them), and the
+// workspace.
 func rememberNames(store *memfile.Store, global bool) record.Names {
-	n := record.CLINames
 	prefix := wiring.Command{Binary: workspace.Binary()}.Remember()
 	if global {
 		prefix += " --global"
 	} else {
 		prefix += " --dir " + wiring.ShellWord(store.Root())
 	}
-	n.Supersede = func(ids []string, text string) string { return record.SupersedeCommand(prefix, ids, text) }
-	return n
+	return record.CommandNames(prefix)
 }
 
 // wholeNumber parses a flag that must be a whole number in a range, with

@@ -197,7 +197,7 @@ func TestMCPToolsList(t *testing.T) {
 	imp := sch.Properties["importance"]
 	is.Equal(imp.Type, "integer")
 	is.True(imp.Minimum != nil && *imp.Minimum == 1 && imp.Maximum != nil && *imp.Maximum == 5)
-	for _, f := range []string{"text", "tags", "keywords", "tier", "replaces", "promote", "supersedes"} {
+	for _, f := range []string{"text", "tags", "keywords", "tier", "replaces", "promote", "supersedes", "both_hold"} {
 		_, ok := sch.Properties[f]
 		is.True(ok) // remember has each of the CLI's forms
 	}
@@ -373,9 +373,9 @@ func TestMCPAsksSupersedes(t *testing.T) {
 	_, old := mustCall(t, before, "remember", map[string]any{"text": "Chose Redis for sessions and rate limits.", "importance": 5, "tags": []string{"sessions", "decision"}})
 	s := mcpClient(t, t.TempDir(), nil, nil, "--dir", ws)
 	text, _ := mustCall(t, s, "remember", map[string]any{"text": "Removed Redis: sessions now live in a Postgres table.", "importance": 5, "tags": []string{"sessions", "decision"}})
-	m := regexp.MustCompile("`remember` with (\\{.*\\})").FindStringSubmatch(text)
-	if m == nil {
-		t.Fatalf("no supersede call in the answer:\n%s", text)
+	m := regexp.MustCompile("If it replaces that entry, call: `remember` with (\\{.*\\})").FindStringSubmatch(text)
+	if m == nil || strings.Contains(text, "run:") {
+		t.Fatalf("no supersede call in the answer (or a \"run:\" before a tool call):\n%s", text)
 	}
 	var args map[string]any
 	is.NoErr(json.Unmarshal([]byte(m[1]), &args))
@@ -387,6 +387,40 @@ func TestMCPAsksSupersedes(t *testing.T) {
 	is.NoErr(err)
 	is.True(!strings.Contains(string(data), "Chose Redis"))
 	is.Equal(strings.Count(string(data), "Removed Redis: sessions now live in a Postgres table."), 1)
+}
+
+// TestMCPBothHold: the question's other answer, "both still hold", is an
+// exact tool call too; made as given, the memory view stops marking the
+// older entry. An unknown ID is refused in the tool's words.
+func TestMCPBothHold(t *testing.T) {
+	is := is.New(t)
+	ws := t.TempDir()
+	before := mcpClient(t, t.TempDir(), []string{"BIMRI_TODAY=2026-09-01"}, nil, "--dir", ws)
+	_, old := mustCall(t, before, "remember", map[string]any{"text": "Chose Redis for the page cache.", "importance": 5, "tags": []string{"cache", "decision"}})
+	s := mcpClient(t, t.TempDir(), nil, nil, "--dir", ws)
+	text, newer := mustCall(t, s, "remember", map[string]any{"text": "Chose Redis for the page cache of the admin app too.", "importance": 5, "tags": []string{"cache", "decision"}})
+	m := regexp.MustCompile("If both still hold, call: `remember` with (\\{.*\\})").FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no both_hold call in the answer:\n%s", text)
+	}
+	var args map[string]any
+	is.NoErr(json.Unmarshal([]byte(m[1]), &args))
+	is.Equal(args["both_hold"], []any{newer["id"], old["id"]})
+	view, _ := mustCall(t, s, "memory", nil)
+	is.True(strings.Contains(view, "(possibly superseded by "+newer["id"].(string)+")"))
+
+	msg, _, isErr := call(t, s, "remember", map[string]any{"both_hold": []string{newer["id"].(string), "deadbeef"}})
+	is.True(isErr)
+	is.True(strings.Contains(msg, "no entry deadbeef in the memory file"))
+	msg, _, isErr = call(t, s, "remember", map[string]any{"both_hold": []string{newer["id"].(string)}, "text": "x"})
+	is.True(isErr)
+	is.True(strings.Contains(msg, `remember with "both_hold" NEW,OLD takes nothing else`))
+
+	done, _ := mustCall(t, s, "remember", args)
+	is.True(strings.Contains(done, "both still hold"))
+	view, _ = mustCall(t, s, "memory", nil)
+	is.True(strings.Contains(view, "Chose Redis for the page cache."))
+	is.True(!strings.Contains(view, "possibly superseded"))
 }
 
 // TestMCPWorkspace checks the order the server finds its workspace in:

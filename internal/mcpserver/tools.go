@@ -41,6 +41,7 @@ type rememberIn struct {
 	Replaces   []string `json:"replaces,omitempty" jsonschema:"consolidation: the IDs of two or more entries that text sums up; they go to the archive, and the summary keeps their highest importance, all their tags and the newest date (give no importance or tier)"`
 	Promote    string   `json:"promote,omitempty" jsonschema:"promotion: the ID of a Tier 2 entry of importance 4-5 to move to Tier 1, where it never decays (give nothing else)"`
 	Supersedes []string `json:"supersedes,omitempty" jsonschema:"supersession: the IDs of older entries that text overrides (a choice reversed, a deadline moved); they go to the archive marked as superseded by the new entry, which takes their importance, tags and tier unless given"`
+	BothHold   []string `json:"both_hold,omitempty" jsonschema:"the answer no to the supersession question: the new entry's ID, then the older ones that still hold beside it; the memory view stops marking them as possibly superseded (give nothing else)"`
 }
 
 // changed is what a change left in memory.
@@ -85,8 +86,8 @@ func changedOf(d record.Done) changed {
 // mcpNames word remember's errors in the tool's own terms.
 var mcpNames = record.Names{
 	Do:    "call",
-	Field: func(name string) string { return fmt.Sprintf("%q", name) },
-	Form:  func(name string) string { return fmt.Sprintf("remember with %q", name) },
+	Field: func(name string) string { return fmt.Sprintf("%q", fieldName(name)) },
+	Form:  func(name string) string { return fmt.Sprintf("remember with %q", fieldName(name)) },
 	Example: func(f record.Form) string {
 		switch f {
 		case record.FormConsolidate:
@@ -101,7 +102,14 @@ var mcpNames = record.Names{
 	Supersede: func(ids []string, text string) string {
 		return "`" + toolRemember + "` with " + jsonObject(map[string]any{"supersedes": ids, "text": text})
 	},
+	BothHold: func(ids []string) string {
+		return "`" + toolRemember + "` with " + jsonObject(map[string]any{"both_hold": ids})
+	},
 }
+
+// fieldName is the tool's field for a CLI flag's name: both_hold for
+// both-hold.
+func fieldName(flag string) string { return strings.ReplaceAll(flag, "-", "_") }
 
 // jsonObject is v as one line of JSON, text as it is (no \u003c for <).
 func jsonObject(v map[string]any) string {
@@ -116,7 +124,7 @@ func jsonObject(v map[string]any) string {
 
 func (s *server) remember(ctx context.Context, req *mcp.CallToolRequest, in rememberIn) (*mcp.CallToolResult, changed, error) {
 	r := record.Request{Text: in.Text, Importance: in.Importance, Tier: in.Tier,
-		Tags: strings.Join(in.Tags, ","), Keywords: in.Keywords, Replaces: in.Replaces, Promote: in.Promote, Supersedes: in.Supersedes}
+		Tags: strings.Join(in.Tags, ","), Keywords: in.Keywords, Replaces: in.Replaces, Promote: in.Promote, Supersedes: in.Supersedes, BothHold: in.BothHold}
 	if _, err := record.Check(r, mcpNames); err != nil {
 		return nil, changed{}, err
 	}

@@ -48,6 +48,9 @@ type Request struct {
 	// (an older decision, a deadline moved); they go to the archive as
 	// "superseded by" it.
 	Supersedes []string
+	// BothHold, for the answer "both still hold" to the supersession
+	// question: the new entry and the older ones it does not override.
+	BothHold []string
 }
 
 // Form is which of remember's forms a Request is.
@@ -60,6 +63,7 @@ const (
 	FormPattern                 // write a pattern's sentence (Tier 3)
 	formRevive                  // not remember's: an archived entry brought back (Revive)
 	FormSupersede               // record one entry that overrides older ones
+	FormBothHold                // entries that all still hold: none supersedes another
 )
 
 // Names word the errors of one route: the CLI names flags and shows
@@ -73,6 +77,9 @@ type Names struct {
 	// superseding the entries ids: what the agent is asked to run when
 	// a new entry looks like it overrides older ones.
 	Supersede func(ids []string, text string) string
+	// BothHold is the whole call that answers that question with no:
+	// the entries ids (the new one first) all still hold.
+	BothHold func(ids []string) string
 }
 
 // CLINames word the errors of `bimri-hook remember`.
@@ -94,6 +101,24 @@ var CLINames = Names{
 	Supersede: func(ids []string, text string) string {
 		return SupersedeCommand("bimri-hook remember", ids, text)
 	},
+	BothHold: func(ids []string) string { return BothHoldCommand("bimri-hook remember", ids) },
+}
+
+// CommandNames are CLINames with the calls the supersession question
+// shows made with remember: the binary, its subcommand and any --dir,
+// as the hooks name them (so the permission rule and the plugin's
+// approval allow them).
+func CommandNames(remember string) Names {
+	n := CLINames
+	n.Supersede = func(ids []string, text string) string { return SupersedeCommand(remember, ids, text) }
+	n.BothHold = func(ids []string) string { return BothHoldCommand(remember, ids) }
+	return n
+}
+
+// BothHoldCommand is the command line, after remember, that records that
+// the entries ids all still hold.
+func BothHoldCommand(remember string, ids []string) string {
+	return remember + " --both-hold " + strings.Join(ids, ",")
 }
 
 // SupersedeCommand is the command line, after remember (the binary, its
@@ -118,6 +143,15 @@ func Check(r Request, n Names) (Form, error) {
 		}
 	}
 	switch {
+	case len(r.BothHold) > 0:
+		if text != "" || r.Importance != 0 || r.Tier != 0 || r.Tags != "" || r.Keywords != nil ||
+			len(r.Replaces) > 0 || strings.TrimSpace(r.Promote) != "" || len(r.Supersedes) > 0 {
+			return 0, fmt.Errorf("%s NEW,OLD takes nothing else: it only records that those entries all still hold", n.Form("both-hold"))
+		}
+		if len(ids(r.BothHold)) < 2 {
+			return 0, fmt.Errorf("%s needs two or more entry IDs: the new entry, then the older ones that still hold beside it", n.Form("both-hold"))
+		}
+		return FormBothHold, nil
 	case len(r.Supersedes) > 0:
 		if len(r.Replaces) > 0 || strings.TrimSpace(r.Promote) != "" {
 			return 0, fmt.Errorf("%s records a new entry: it takes no %s or %s", n.Form("supersedes"), n.Field("replaces"), n.Field("promote"))
@@ -229,9 +263,12 @@ type Done struct {
 	// like it supersedes (memfile.LikelyPredecessors): the agent is asked
 	// once, with the exact command.
 	Predecessors []*memfile.Entry
-	Memory       string // the memory file's path
-	Archive      string // the archive's name
-	Notice       string // a repair the user should hear about
+	// Held, for FormBothHold, are the older entries that hold beside
+	// Entry, the newest of those named.
+	Held    []*memfile.Entry
+	Memory  string // the memory file's path
+	Archive string // the archive's name
+	Notice  string // a repair the user should hear about
 
 	today  time.Time      // the day it was done on, for how long it stays
 	config memfile.Config // the rules it was done under
@@ -277,6 +314,16 @@ func Remember(store *memfile.Store, today time.Time, cfg memfile.Config, r Reque
 	case FormSupersede:
 		res, err = store.Update(func(tx *memfile.Tx) error {
 			return supersede(tx, &d, r, tags, kws, today, cfg)
+		})
+	case FormBothHold:
+		res, err = store.Update(func(tx *memfile.Tx) error {
+			es, err := tx.File.HoldTogether(ids(r.BothHold))
+			if err != nil {
+				return err
+			}
+			d.Entry, d.Held = es[0], es[1:]
+			_, d.Tier = tx.File.Find(d.Entry.ID)
+			return nil
 		})
 	case FormPattern:
 		res, err = store.Update(func(tx *memfile.Tx) error {

@@ -41,6 +41,17 @@ func (d Done) print(w io.Writer, revive string) {
 		}
 		fmt.Fprintf(w, "recorded %s in Tier %d of %s (importance %d, tags %s%s, weight %s); %s now in %s as superseded by %s\n",
 			e.ID, d.Tier, d.Memory, e.Importance, strings.Join(e.Tags, ","), keywordsNote(e), e.Weight, strings.Join(ids, ", ")+isAre(len(ids)), d.Archive, e.ID)
+	case d.Form == FormBothHold:
+		ids := []string{e.ID}
+		for _, o := range d.Held {
+			ids = append(ids, o.ID)
+		}
+		both := "both"
+		if len(ids) > 2 {
+			both = "all"
+		}
+		fmt.Fprintf(w, "noted in %s that %s %s still hold: the memory view no longer marks one as possibly superseded by another, and remember does not ask about them again\n",
+			d.Memory, andList(ids), both)
 	case d.Form == formPromote:
 		fmt.Fprintf(w, "moved %s to Tier 1 of %s, where it never decays (importance %d): %s\n", e.ID, d.Memory, e.Importance, e.Text)
 	case d.Form == FormPattern && d.IsNew:
@@ -108,6 +119,14 @@ func keywordsNote(e *memfile.Entry) string {
 	return ", keywords " + strings.Join(e.Keywords, ",")
 }
 
+// andList is items joined by commas and a last "and".
+func andList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
 // isAre is the verb after a list of n IDs.
 func isAre(n int) string {
 	if n == 1 {
@@ -142,26 +161,35 @@ func (d Done) askSupersedes(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  %s (%s, imp %d): %s\n", o.ID, o.Date.Format(time.DateOnly), o.Importance, string(short))
 	}
-	var call string
-	switch {
-	case d.names.Supersede != nil:
-		call = d.names.Supersede(ids, d.Entry.Text)
-	case d.names.Form != nil:
-		call = d.names.Form("supersedes") + " " + strings.Join(ids, ", ") + " and the same text"
-	default:
-		call = SupersedeCommand("remember", ids, d.Entry.Text)
-	}
+	replace, hold := d.answers(ids)
 	do := d.names.Do
 	if do == "" {
 		do = "run"
 	}
 	if len(olds) == 1 {
-		fmt.Fprintf(w, "If it replaces that entry, %s: %s\n", do, call)
-		fmt.Fprintf(w, "That entry then goes to %s as superseded by %s; until then the memory view marks it as possibly superseded.\n", d.Archive, d.Entry.ID)
+		fmt.Fprintf(w, "If it replaces that entry, %s: %s\n", do, replace)
+		fmt.Fprintf(w, "If both still hold, %s: %s\n", do, hold)
+		fmt.Fprintf(w, "Replaced, that entry goes to %s as superseded by %s; until you answer, the memory view marks it as possibly superseded.\n", d.Archive, d.Entry.ID)
 		return
 	}
-	fmt.Fprintf(w, "If it replaces them (drop the IDs of any that still hold), %s: %s\n", do, call)
-	fmt.Fprintf(w, "They then go to %s as superseded by %s; until then the memory view marks them as possibly superseded.\n", d.Archive, d.Entry.ID)
+	fmt.Fprintf(w, "If it replaces them, %s: %s\n", do, replace)
+	fmt.Fprintf(w, "If they all still hold, %s: %s\n", do, hold)
+	fmt.Fprintf(w, "If only some are replaced, give each call only their IDs. Replaced, they go to %s as superseded by %s; until you answer, the memory view marks them as possibly superseded.\n", d.Archive, d.Entry.ID)
+}
+
+// answers are the two calls that answer the supersession question
+// about the older entries ids: d's entry replaces them, or they all
+// still hold beside it.
+func (d Done) answers(ids []string) (replace, hold string) {
+	both := append([]string{d.Entry.ID}, ids...)
+	switch {
+	case d.names.Supersede != nil && d.names.BothHold != nil:
+		return d.names.Supersede(ids, d.Entry.Text), d.names.BothHold(both)
+	case d.names.Form != nil:
+		return d.names.Form("supersedes") + " " + strings.Join(ids, ", ") + " and the same text",
+			d.names.Form("both-hold") + " " + strings.Join(both, ", ")
+	}
+	return SupersedeCommand("remember", ids, d.Entry.Text), BothHoldCommand("remember", both)
 }
 
 func plural(n int, one, many string) string {

@@ -1,0 +1,103 @@
+package memfile
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Both hold: the agent's answer, "no", to the question whether a new
+// lasting entry supersedes older ones it looks like (successor.go). It
+// is kept on the newer entry of each pair, as the IDs of the older ones
+// that hold beside it ([HOLDS_WITH:id,id] on its tag line), and from
+// then on neither the view's mark nor the question pairs them.
+
+// HoldTogether records that the entries ids all still hold: none
+// supersedes another. Each entry is given the IDs of the older ones
+// among them (older: an earlier date, or the same date and earlier in
+// the file, as the supersession search orders them). It returns the
+// entries, newest first. Nothing changes when an ID is not an entry of
+// f, is a pattern, or is named twice, or when fewer than two are named.
+func (f *File) HoldTogether(ids []string) ([]*Entry, error) {
+	if len(ids) < 2 {
+		return nil, errors.New("name two or more entries that all still hold")
+	}
+	var es []*Entry
+	for _, id := range ids {
+		switch e, _ := f.Find(id); {
+		case e != nil && slices.Contains(es, e):
+			return nil, fmt.Errorf("entry %s is named twice", id)
+		case e == nil && f.FindPattern(id) != nil:
+			return nil, fmt.Errorf("%s is a pattern; only entries supersede one another", id)
+		case e == nil:
+			return nil, fmt.Errorf("no entry %s in the memory file", id)
+		default:
+			es = append(es, e)
+		}
+	}
+	order := fileOrder(f)
+	slices.SortFunc(es, func(a, b *Entry) int {
+		if c := b.Date.Compare(a.Date); c != 0 {
+			return c
+		}
+		return order[b] - order[a]
+	})
+	for i, e := range es {
+		for _, older := range es[i+1:] {
+			e.HoldsWith = append(e.HoldsWith, older.ID)
+		}
+		e.HoldsWith = normalIDs(e.HoldsWith)
+	}
+	return es, nil
+}
+
+// fileOrder numbers the entries of Tier 1, then Tier 2, in file order.
+func fileOrder(f *File) map[*Entry]int {
+	order := map[*Entry]int{}
+	for t := range 2 {
+		for _, b := range f.Tiers[t].Blocks {
+			if b.Entry != nil {
+				order[b.Entry] = len(order)
+			}
+		}
+	}
+	return order
+}
+
+// holdTogether says whether a and b were answered as both holding.
+func holdTogether(a, b *Entry) bool {
+	return slices.Contains(a.HoldsWith, b.ID) || slices.Contains(b.HoldsWith, a.ID)
+}
+
+// normalIDs is a list of IDs sorted, each once.
+func normalIDs(ids []string) []string {
+	if len(ids) == 0 {
+		return nil
+	}
+	ids = slices.Clone(ids)
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+// renameHolds makes the answers that named an entry which another took
+// the place of (a consolidation, a merge) name that one, and drops an
+// entry's own ID from its list.
+func renameHolds(f *File, renamed map[string]string) {
+	if len(renamed) == 0 {
+		return
+	}
+	for t := range 2 {
+		for _, b := range f.Tiers[t].Blocks {
+			e := b.Entry
+			if e == nil || len(e.HoldsWith) == 0 {
+				continue
+			}
+			for i, id := range e.HoldsWith {
+				if to, ok := renamed[id]; ok {
+					e.HoldsWith[i] = to
+				}
+			}
+			e.HoldsWith = normalIDs(slices.DeleteFunc(e.HoldsWith, func(id string) bool { return id == e.ID }))
+		}
+	}
+}
