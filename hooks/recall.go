@@ -156,7 +156,13 @@ func describeHits(f *memfile.File, hits []recall.Hit) {
 		}
 		e := memfile.Entry{ID: it.ID, Importance: it.Importance, Date: it.Date, Tags: it.Tags, Text: it.Text}
 		if newer := successors.Of(&e); newer != nil {
-			it.Current, it.Possibly = entryAsRecalled(newer), true
+			// Shortened: the mark only asks the model to check, and the
+			// newer entry's ID finds the rest.
+			short := *newer
+			if r := []rune(short.Text); len(r) > possiblyChars {
+				short.Text = string(r[:possiblyChars]) + "…"
+			}
+			it.Current, it.Possibly = entryAsRecalled(&short), true
 		}
 	}
 }
@@ -245,6 +251,10 @@ func noteRecalls(recalls *recall.Recalls, picked []recall.Hit, in Input) map[str
 	}
 	return named
 }
+
+// possiblyChars bounds the newer entry's text a "possibly superseded"
+// mark quotes.
+const possiblyChars = 160
 
 // currentOf is, for an item archived as superseded by an entry still in
 // f, that entry as recall words it; "" for any other item, or when the
