@@ -21,7 +21,7 @@ import (
 // read every page of it: 3 MB, most of a prompt's time, for an archive
 // of 10,000 records.
 //
-//	magic "BIMRIRX4"
+//	magic "BIMRIRX5"
 //	key: archive size (u64), archive modification time (i64, ns)
 //	CRC-32 (IEEE) of the directory (u32)
 //	directory, of u32 numbers unless said:
@@ -39,8 +39,9 @@ import (
 // Castagnoli, which Go builds tables for on first use (about 0.3 ms of
 // a prompt). 3: a checksum for each part, not one for the whole file.
 // 4: entries' keywords are indexed and kept with each item, so an index
-// built before them is rebuilt.
-const magic = "BIMRIRX4"
+// built before them is rebuilt. 5: number words and "first", "last",
+// "next" are stop words (tokens), so the lengths are counted without them.
+const magic = "BIMRIRX5"
 
 // indexKey identifies the archive an index was built from.
 type indexKey struct {

@@ -178,8 +178,8 @@ type Hit struct {
 }
 
 // Rank scores every item of the corpora against the prompt and returns
-// those that score at least MinScore and share at least two of the
-// prompt's terms (one for a one-term prompt), best first; ties go to the
+// those that score at least MinScore and share enough of the prompt's
+// terms (wordsNeeded), best first; ties go to the
 // newer item, then the smaller ID. With opt.Lexicon, an item that holds
 // a lexicon neighbour of a prompt's term matches that term, for
 // lexiconWeight of the score (see score). Statistics (document count,
@@ -206,9 +206,29 @@ func rank(prompt string, opt Options, corpora []corpus) []Hit {
 		return nil
 	}
 	terms, distinct := queryTerms(prompt, corpora, opt.Lexicon)
-	cands := score(terms, wordUnits*min(2, distinct), float64(n), float64(total)/float64(n), opt.MinScore, corpora)
+	cands := score(terms, wordsNeeded(distinct), float64(n), float64(total)/float64(n), opt.MinScore, corpora)
 	return best(cands, opt, corpora)
 }
+
+// need is how many wordUnits of a prompt's terms an item must match:
+// short of a document long for the corpus, long of one longer.
+type need struct{ short, long int }
+
+// wordsNeeded is what an item must share of a prompt of distinct terms:
+// two of them (one for a one-term prompt); and an entry more than
+// longDoc times the average length, half of a prompt of more than five
+// terms. A long prompt shares two words with many a long entry by chance
+// ("a regex that matches German postal codes" and a busy day's report
+// note whose columns "follow the German labels" and whose numbers "now
+// match"); an entry that answers it shares more, and a short entry that
+// shares two is no chance.
+func wordsNeeded(distinct int) need {
+	two := min(2, distinct)
+	return need{short: wordUnits * two, long: wordUnits * max(two, distinct/2)}
+}
+
+// longDoc is how many times the average length makes an entry long.
+const longDoc = 3
 
 // queryTerm is one of the prompt's terms: the term itself, then the
 // lexicon neighbours that stand for it.
@@ -318,9 +338,8 @@ type candidate struct {
 }
 
 // score gives every document its BM25 score over terms (n documents in
-// all, of average length avgdl) and keeps those that match at least
-// needed wordUnits of terms and score at least minScore, in no
-// particular order.
+// all, of average length avgdl) and keeps those that match needed of
+// terms and score at least minScore, in no particular order.
 //
 // A prompt's term scores, in a document, the best of its forms there:
 // the term itself as BM25 has it, or a neighbour at lexiconWeight of its
@@ -328,7 +347,7 @@ type candidate struct {
 // never outweighs the word the prompt used (a rare neighbour of a common
 // word is no surer for being rare). A document that holds several forms
 // of one term matches that term once, for the most units of its forms.
-func score(terms []queryTerm, needed int, n, avgdl, minScore float64, corpora []corpus) []candidate {
+func score(terms []queryTerm, needed need, n, avgdl, minScore float64, corpora []corpus) []candidate {
 	idf := func(df int) float64 { return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5)) }
 	neighboured := slices.ContainsFunc(terms, func(t queryTerm) bool { return len(t.forms) > 1 })
 	var cands []candidate
@@ -382,15 +401,21 @@ func score(terms []queryTerm, needed int, n, avgdl, minScore float64, corpora []
 		}
 		// Counted first, so the list grows once: in a big archive a
 		// common word qualifies thousands.
+		qualifies := func(d int, m uint8) bool {
+			if scores[d] < minScore || int(m) < needed.short {
+				return false
+			}
+			return int(m) >= needed.long || float64(c.docLen(d)) <= longDoc*avgdl
+		}
 		qualify := 0
 		for d, m := range matched {
-			if int(m) >= needed && scores[d] >= minScore {
+			if qualifies(d, m) {
 				qualify++
 			}
 		}
 		cands = slices.Grow(cands, qualify)
 		for d, m := range matched {
-			if int(m) >= needed && scores[d] >= minScore {
+			if qualifies(d, m) {
 				cands = append(cands, candidate{ci, d, scores[d]})
 			}
 		}

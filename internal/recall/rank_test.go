@@ -472,3 +472,36 @@ func TestRankLimitIsTopOfAll(t *testing.T) {
 		}
 	}
 }
+
+// A long prompt shares two words with a long entry by chance: a busy
+// day's note on the reports module is not the answer to a regex for
+// German postal codes, nor to squashing the last three commits. A short
+// entry that shares the same two words still is.
+func TestChanceWordsOfLongEntries(t *testing.T) {
+	long := "Reports module, CSV export: column names follow the German labels first, with the English ones second. " +
+		"The numbers now match the spreadsheet the pilot clinic keeps by hand. Wrote a table test with three fake clinics. " +
+		"Removed report types nobody opened in the last six months. Large exports now stream row by row instead of building the file in memory. " +
+		"Empty months show a zero instead of being left out, so the chart's axis no longer jumps."
+	items := append(corpusItems(), Item{ID: "cccc0001", Date: date("2026-06-05"), Importance: 3, Tags: []string{"reports"}, Text: long})
+	// Months of routine work, so a word of the note is rare, and the rest
+	// of the busy day: long notes on the module.
+	for i := range 400 {
+		items = append(items, Item{ID: fmt.Sprintf("dddd%04d", i), Date: date("2026-01-01").AddDate(0, 0, i%150), Importance: 2,
+			Tags: []string{"routine"}, Text: fmt.Sprintf("Fixed a flaky test in the booking flow, ticket %d.", i)})
+	}
+	for i := range 6 {
+		items = append(items, Item{ID: fmt.Sprintf("cccc01%02d", i), Date: date("2026-06-05"), Importance: 3, Tags: []string{"reports"},
+			Text: fmt.Sprintf("Reports module, chart %d: the chart library redraws on every filter change; debounced it to 300 ms. "+
+				"The download button shows progress and can be cancelled; before, a second click started a second export. "+
+				"Percentages round half up now, so the rows of a table add up to 100 in the cases we tried.", i)})
+	}
+	for _, p := range []string{"write a regex that matches German postal codes", "how do I squash the last three commits in git?"} {
+		if hits := Rank(p, Options{MinScore: DefaultMinScore}, NewMemory(items)); len(hits) > 0 {
+			t.Errorf("%q recalls %v", p, ids(hits))
+		}
+	}
+	short := append(corpusItems(), Item{ID: "cccc0002", Date: date("2026-06-05"), Importance: 3, Tags: []string{"i18n"}, Text: "Postal codes are validated with the German rules."})
+	if got := ids(Rank("write a regex that matches German postal codes", Options{MinScore: DefaultMinScore}, NewMemory(short))); !slices.Equal(got, []string{"cccc0002"}) {
+		t.Errorf("a short entry sharing the prompt's words: hits %v, want cccc0002", got)
+	}
+}

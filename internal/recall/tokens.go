@@ -86,7 +86,12 @@ func isStopWord(w string) bool {
 		"where", "which", "who", "why", "will", "with", "would", "you", "your",
 		"yes", "ok", "okay", "also", "about", "again", "all", "any", "let",
 		"lets", "now", "should", "some", "than", "thanks", "thank", "want",
-		"need", "tell", "know":
+		"need", "tell", "know",
+		// Counting and order words say how many or which, not of what:
+		// "the last three commits" is not about the "three fake clinics"
+		// of the "last six months".
+		"one", "two", "three", "four", "five", "six", "seven", "eight",
+		"nine", "ten", "first", "last", "next":
 		return true
 	}
 	return false
