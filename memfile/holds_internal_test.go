@@ -132,3 +132,25 @@ func TestHoldTogetherRefused(t *testing.T) {
 		}
 	}
 }
+
+// Recall marks an archived entry as the view marks one of the file: not
+// when the agent answered that it holds beside the newer one.
+func TestHoldTogetherInRecall(t *testing.T) {
+	for _, answered := range []bool{false, true} {
+		f, redis, postgres, _ := holdsFile(t)
+		if answered {
+			if _, err := f.HoldTogether([]string{postgres.ID, redis.ID}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, ok := f.Remove(redis.ID, "budget"); !ok {
+			t.Fatal("no entry to archive")
+		}
+		switch got := f.Successors().Of(redis); {
+		case answered && got != nil:
+			t.Errorf("answered as both holding, the archived entry is marked as superseded by %s", got.ID)
+		case !answered && got != postgres:
+			t.Errorf("unanswered, the archived entry's successor is %v, want %s", got, postgres.ID)
+		}
+	}
+}
