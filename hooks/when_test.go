@@ -130,3 +130,45 @@ func TestTimeAnswerCoversTheDays(t *testing.T) {
 		t.Errorf("the answer leaves out the busy day itself:\n%s", got)
 	}
 }
+
+// TestTimeAnswerWithLongAlikeEntries: a busy day's long entries look
+// alike, so each is marked as possibly superseded by another; the newer
+// one recall gives beside it is cut short, so one of them does not fill
+// the answer to "last week" alone.
+func TestTimeAnswerWithLongAlikeEntries(t *testing.T) {
+	cfg := memfile.DefaultConfig()
+	cfg.Budgets[1], cfg.TotalBudget = 1000000, 1000000
+	f := memfile.New(cfg)
+	week := map[string]bool{}
+	for i, day := range []string{"2026-11-23", "2026-11-24", "2026-11-25"} {
+		d, _ := time.Parse(time.DateOnly, day)
+		e, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: 3, Date: d, Tags: []string{"work"}, Text: fmt.Sprintf("Weekday work number %d, done and tested.", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		week[e.ID] = true
+	}
+	friday := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
+	long := strings.Repeat("Explored the reports module's exports and charts in detail. ", 9)
+	for i := range 30 {
+		if _, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: 4, Date: friday, Tags: []string{"reports"},
+			Text: fmt.Sprintf("Busy Friday note %d: %s", i, long)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := truthWorkspace(t, f, cfg)
+	start := startText(t, env, "busy")
+	got := promptContext(t, env, "busy", "I was off last week, what did I miss?")
+	if !strings.Contains(got, "possibly superseded by a newer entry") {
+		t.Fatalf("the busy day's entries are not marked in the answer: the case does not reach what it tests:\n%s", got)
+	}
+	found := 0
+	for id := range week {
+		if strings.Contains(got, "id "+id) || strings.Contains(memoryPart(start), "(id "+id+")") {
+			found++
+		}
+	}
+	if found < len(week) {
+		t.Errorf("the answer holds %d of the week's %d other days' entries:\n%s", found, len(week), got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,6 +26,7 @@ type figures struct {
 	unmarkedOnlyRecalled    int               // of unmarked, those only a recall shows unmarked
 	unmarked                []string          // superseded entries shown without a mark, in the view or a recall
 	found                   map[string][2]int // kind -> [in the view, in view + recall]
+	missed                  []string          // the questions view + recall did not answer
 	asked                   map[string]int    // kind -> questions
 	noneRecalled            int
 	recalls, worthReviving  int
@@ -109,6 +111,8 @@ func measure(l *lived, qs []question, a *asked) figures {
 		}
 		if all >= need {
 			c[1]++
+		} else if kind != "same" {
+			f.missed = append(f.missed, q.id+" "+strconv.Quote(q.text))
 		}
 		f.found[kind] = c
 	}
@@ -164,6 +168,9 @@ func report(w io.Writer, l *lived, behaviour string, without, with *figures) {
 			row = append(row, pct(with.found[k][1], with.asked[k]))
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
+	}
+	if len(without.missed) > 0 {
+		fmt.Fprintf(w, "\nin other words, not answered by view + recall: %s\n", strings.Join(without.missed, "; "))
 	}
 	fmt.Fprintf(w, "\n- (e) prompts with no answer that got a recall: %d of %d", without.noneRecalled, without.asked["none"])
 	if with != nil {
