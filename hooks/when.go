@@ -37,12 +37,14 @@ func promptSpan(prompt string, today time.Time) (s span, ok bool) {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
 	})
 	day := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
+	// The widest time named: "on Monday through Friday last week" is
+	// last week, not its Monday.
 	for i := range words {
-		if s, ok := spanAt(words[i:], day); ok {
-			return s, true
+		if t, found := spanAt(words[i:], day); found && (!ok || t.to.Sub(t.from) > s.to.Sub(s.from)) {
+			s, ok = t, true
 		}
 	}
-	return span{}, false
+	return s, ok
 }
 
 // spanAt is the time the words w start with, if any, today being day.

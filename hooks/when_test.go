@@ -30,6 +30,7 @@ func TestPromptSpan(t *testing.T) {
 		{"last Monday there was a fix for double bookings", "2026-11-23", "2026-11-23"},
 		{"the DB change last Wednesday, what did it add?", "2026-11-25", "2026-11-25"},
 		{"What broke on Friday?", "2026-11-27", "2026-11-27"},
+		{"what were we working on Monday through Friday last week?", "2026-11-23", "2026-11-29"},
 		{"summary of recent work please", "2026-11-23", "2026-11-30"},
 		{"what shipped recently", "2026-11-23", "2026-11-30"},
 		{"recap of the past week's changes", "2026-11-23", "2026-11-30"},
