@@ -85,7 +85,7 @@ func findHits(env Env, in Input, f *memfile.File, archive *recall.Index) []recal
 	hits = slices.DeleteFunc(hits, func(h recall.Hit) bool { return !h.Item.ArchivedOn.IsZero() && inFile[h.Item.ID] })
 	// A prompt that names a time gets that time's entries first.
 	if s, ok := promptSpan(in.Prompt, env.Today); ok {
-		hits = timedFirst(spanItems(env, f, s, shown, recalled), hits)
+		hits = timedFirst(askedFirst(in.Prompt, spanItems(env, f, s, shown, recalled), env.Settings.Recall.Items), hits)
 	}
 	return hits
 }

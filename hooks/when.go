@@ -130,6 +130,43 @@ func spanItems(env Env, f *memfile.File, s span, shown map[string]bool, skip fun
 	return byDays(items)
 }
 
+// askedFirst puts the entries of a time that share words with the
+// prompt (beside the words of the time itself) ahead of the others, the
+// most shared first, when they are at most few: words that single out a
+// few entries of the time ("last week's toolchain upgrade") say which
+// the prompt wants; words that many share ("the past week's changes")
+// say nothing of which, and the day order stays.
+func askedFirst(prompt string, items []recall.Item, few int) []recall.Item {
+	shared := make(map[string]int, len(items))
+	n := 0
+	for _, it := range items {
+		if shared[it.ID] = recall.Shared(prompt, it, isTimeWord); shared[it.ID] > 0 {
+			n++
+		}
+	}
+	if n == 0 || n > few {
+		return items
+	}
+	slices.SortStableFunc(items, func(a, b recall.Item) int { return shared[b.ID] - shared[a.ID] })
+	return items
+}
+
+// isTimeWord says whether a prompt's term (as recall folds it) is one
+// of the words that name a time.
+func isTimeWord(term string) bool {
+	if _, ok := weekdays[term]; ok {
+		return true
+	}
+	if _, ok := months[term]; ok {
+		return true
+	}
+	switch term {
+	case "yesterday", "today", "week", "month", "day", "past", "few", "couple", "since", "recent", "recently", "lately", "work", "did":
+		return true
+	}
+	return false
+}
+
 // byDays orders a time's items so that the first few cover its days: the
 // most important item of each day (newest day first), then the second of
 // each, and so on; within a day, most important first, then newest, then

@@ -94,26 +94,7 @@ func TestRecallAnswersTime(t *testing.T) {
 // the rest of the week's, must not fill the answer to "last week": each
 // day's most important entry comes first.
 func TestTimeAnswerCoversTheDays(t *testing.T) {
-	cfg := memfile.DefaultConfig()
-	cfg.Budgets[1], cfg.TotalBudget = 1000000, 1000000
-	f := memfile.New(cfg)
-	week := map[string]bool{}
-	for i, day := range []string{"2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26"} {
-		d, _ := time.Parse(time.DateOnly, day)
-		e, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: 3, Date: d, Tags: []string{"work"}, Text: fmt.Sprintf("Weekday work number %d, done and tested.", i)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		week[e.ID] = true
-	}
-	friday := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
-	for i := range 30 {
-		if _, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: 4, Date: friday, Tags: []string{"reports"},
-			Text: fmt.Sprintf("Busy Friday note %d about the reports module: %s.", i, strings.Repeat("charts and exports ", 4))}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	env := truthWorkspace(t, f, cfg)
+	env, week, _ := busyWeek(t)
 	start := startText(t, env, "busy")
 	got := promptContext(t, env, "busy", "I was off last week, what did I miss?")
 	found := 0
@@ -130,6 +111,46 @@ func TestTimeAnswerCoversTheDays(t *testing.T) {
 	if !strings.Contains(got, "2026-11-27") {
 		t.Errorf("the answer leaves out the busy day itself:\n%s", got)
 	}
+}
+
+// TestTimeAnswerPutsWhatIsAskedFirst: a prompt that names a time and
+// a thing done then gets that entry, though its day has a more important
+// one and a busy day fills the rest.
+func TestTimeAnswerPutsWhatIsAskedFirst(t *testing.T) {
+	env, _, upgrade := busyWeek(t)
+	if start := memoryPart(startText(t, env, "upgrade")); strings.Contains(start, "(id "+upgrade+")") {
+		t.Fatalf("the upgrade is in the view at start; the test needs it left out:\n%s", start)
+	}
+	got := promptContext(t, env, "upgrade", "what toolchain upgrade happened last week?")
+	if !strings.Contains(got, "id "+upgrade) {
+		t.Errorf("the answer leaves out the week's upgrade (%s):\n%s", upgrade, got)
+	}
+}
+
+// busyWeek is last week in a workspace: an entry on each of Monday to
+// Thursday (week), a lesser one on Tuesday about an upgrade (upgrade),
+// and thirty more important notes on Friday.
+func busyWeek(t *testing.T) (env Env, week map[string]bool, upgrade string) {
+	cfg := memfile.DefaultConfig()
+	cfg.Budgets[1], cfg.TotalBudget = 1000000, 1000000
+	f := memfile.New(cfg)
+	add := func(day string, imp int, tags []string, text string) string {
+		d, _ := time.Parse(time.DateOnly, day)
+		e, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: imp, Date: d, Tags: tags, Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e.ID
+	}
+	week = map[string]bool{}
+	for i, day := range []string{"2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26"} {
+		week[add(day, 3, []string{"work"}, fmt.Sprintf("Weekday work number %d, done and tested.", i))] = true
+	}
+	upgrade = add("2026-11-24", 2, []string{"backend"}, "Upgraded the backend to Go 1.26.")
+	for i := range 30 {
+		add("2026-11-27", 4, []string{"reports"}, fmt.Sprintf("Busy Friday note %d about the reports module: %s.", i, strings.Repeat("charts and exports ", 4)))
+	}
+	return truthWorkspace(t, f, cfg), week, upgrade
 }
 
 // TestTimeAnswerWithLongAlikeEntries: a busy day's long entries look

@@ -604,3 +604,21 @@ func (m *Memory) postings(terms []string) []postingList {
 }
 
 func (m *Memory) item(doc int) (Item, error) { return m.items[doc], nil }
+
+// Shared counts the terms of prompt that item holds, in its text, tags
+// or keywords, leaving out those ignore says are not about a subject
+// (the words of a time, for a prompt that names one). It orders the
+// entries of a time by what the prompt asks of it: "last Monday there
+// was a fix for double bookings" wants Monday's fix first.
+func Shared(prompt string, it Item, ignore func(term string) bool) int {
+	tf, _ := docTerms(it)
+	n := 0
+	seen := map[string]bool{}
+	for _, w := range tokens(prompt) {
+		if !seen[w] && !ignore(w) && tf[w] > 0 {
+			n++
+		}
+		seen[w] = true
+	}
+	return n
+}
