@@ -137,10 +137,11 @@ func spanItems(env Env, f *memfile.File, s span, shown map[string]bool, skip fun
 // the prompt wants; words that many share ("the past week's changes")
 // say nothing of which, and the day order stays.
 func askedFirst(prompt string, items []recall.Item, few int) []recall.Item {
+	counts := recall.Shared(prompt, items, timeWords())
 	shared := make(map[string]int, len(items))
 	n := 0
-	for _, it := range items {
-		if shared[it.ID] = recall.Shared(prompt, it, isTimeWord); shared[it.ID] > 0 {
+	for i, it := range items {
+		if shared[it.ID] = counts[i]; counts[i] > 0 {
 			n++
 		}
 	}
@@ -151,20 +152,17 @@ func askedFirst(prompt string, items []recall.Item, few int) []recall.Item {
 	return items
 }
 
-// isTimeWord says whether a prompt's term (as recall folds it) is one
-// of the words that name a time.
-func isTimeWord(term string) bool {
-	if _, ok := weekdays[term]; ok {
-		return true
+// timeWords are the words that name a time, which say nothing of what
+// was done then.
+func timeWords() []string {
+	words := []string{"yesterday", "today", "week", "month", "day", "past", "few", "couple", "since", "recent", "recently", "lately", "work"}
+	for w := range weekdays {
+		words = append(words, w)
 	}
-	if _, ok := months[term]; ok {
-		return true
+	for m := range months {
+		words = append(words, m)
 	}
-	switch term {
-	case "yesterday", "today", "week", "month", "day", "past", "few", "couple", "since", "recent", "recently", "lately", "work", "did":
-		return true
-	}
-	return false
+	return words
 }
 
 // byDays orders a time's items so that the first few cover its days: the

@@ -97,15 +97,7 @@ func TestTimeAnswerCoversTheDays(t *testing.T) {
 	env, week, _ := busyWeek(t)
 	start := startText(t, env, "busy")
 	got := promptContext(t, env, "busy", "I was off last week, what did I miss?")
-	found := 0
-	for id := range week {
-		// An entry the session was shown whole at its start is not
-		// recalled again: it counts as given.
-		if strings.Contains(got, "id "+id) || strings.Contains(memoryPart(start), "(id "+id+")") {
-			found++
-		}
-	}
-	if found < len(week) {
+	if found := given(week, start, got); found < len(week) {
 		t.Errorf("the answer holds %d of the week's %d other days' entries:\n%s", found, len(week), got)
 	}
 	if !strings.Contains(got, "2026-11-27") {
@@ -125,6 +117,19 @@ func TestTimeAnswerPutsWhatIsAskedFirst(t *testing.T) {
 	if !strings.Contains(got, "id "+upgrade) {
 		t.Errorf("the answer leaves out the week's upgrade (%s):\n%s", upgrade, got)
 	}
+}
+
+// given is how many of ids the session was given: recalled in got, or
+// shown whole in start, its SessionStart answer (an entry shown whole is
+// not recalled again).
+func given(ids map[string]bool, start, got string) int {
+	n := 0
+	for id := range ids {
+		if strings.Contains(got, "id "+id) || strings.Contains(memoryPart(start), "(id "+id+")") {
+			n++
+		}
+	}
+	return n
 }
 
 // busyWeek is last week in a workspace: an entry on each of Monday to
@@ -184,13 +189,7 @@ func TestTimeAnswerWithLongAlikeEntries(t *testing.T) {
 	if !strings.Contains(got, "possibly superseded by a newer entry") {
 		t.Fatalf("the busy day's entries are not marked in the answer: the case does not reach what it tests:\n%s", got)
 	}
-	found := 0
-	for id := range week {
-		if strings.Contains(got, "id "+id) || strings.Contains(memoryPart(start), "(id "+id+")") {
-			found++
-		}
-	}
-	if found < len(week) {
+	if found := given(week, start, got); found < len(week) {
 		t.Errorf("the answer holds %d of the week's %d other days' entries:\n%s", found, len(week), got)
 	}
 }

@@ -605,20 +605,45 @@ func (m *Memory) postings(terms []string) []postingList {
 
 func (m *Memory) item(doc int) (Item, error) { return m.items[doc], nil }
 
-// Shared counts the terms of prompt that item holds, in its text, tags
-// or keywords, leaving out those ignore says are not about a subject
-// (the words of a time, for a prompt that names one). It orders the
-// entries of a time by what the prompt asks of it: "last Monday there
-// was a fix for double bookings" wants Monday's fix first.
-func Shared(prompt string, it Item, ignore func(term string) bool) int {
-	tf, _ := docTerms(it)
-	n := 0
-	seen := map[string]bool{}
-	for _, w := range tokens(prompt) {
-		if !seen[w] && !ignore(w) && tf[w] > 0 {
-			n++
+// Shared counts, for each item, the terms of prompt it holds in its
+// text, tags or keywords, leaving out the terms of the words ignore
+// names (folded as the prompt is: the words of a time, for a prompt that
+// names one). It orders the entries of a time by what the prompt asks
+// of it: "last Monday there was a fix for double bookings" wants
+// Monday's fix first. The prompt is read once, whatever the items.
+func Shared(prompt string, items []Item, ignore []string) []int {
+	skip := map[string]bool{}
+	for _, w := range ignore {
+		for _, t := range tokens(w) {
+			skip[t] = true
 		}
-		seen[w] = true
 	}
-	return n
+	var terms []string
+	for _, t := range tokens(prompt) {
+		if !skip[t] && !slices.Contains(terms, t) {
+			terms = append(terms, t)
+		}
+	}
+	out := make([]int, len(items))
+	if len(terms) == 0 {
+		return out
+	}
+	seen := make([]bool, len(terms))
+	var buf []string
+	for i, it := range items {
+		clear(seen)
+		buf = appendTokens(buf[:0], it.Text)
+		for _, list := range [2][]string{it.Tags, it.Keywords} {
+			for _, tag := range list {
+				buf = appendTokens(buf, tag)
+			}
+		}
+		for _, w := range buf {
+			if k := slices.Index(terms, w); k >= 0 && !seen[k] {
+				seen[k] = true
+				out[i]++
+			}
+		}
+	}
+	return out
 }
