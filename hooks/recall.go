@@ -140,7 +140,7 @@ func timedFirst(timed []recall.Item, hits []recall.Hit) []recall.Hit {
 // newer one of the file looks like it supersedes (the view's "possibly
 // superseded" mark; an archived one too) given that entry.
 func describeHits(f *memfile.File, hits []recall.Hit) {
-	var successors *memfile.Successors // worked out for the first entry that needs it
+	successors := f.Successors()
 	for i := range hits {
 		it := &hits[i].Item
 		if it.ArchivedOn.IsZero() {
@@ -150,9 +150,6 @@ func describeHits(f *memfile.File, hits []recall.Hit) {
 		}
 		if it.Pattern {
 			continue
-		}
-		if successors == nil {
-			successors = f.Successors()
 		}
 		e := memfile.Entry{ID: it.ID, Importance: it.Importance, Date: it.Date, Tags: it.Tags, Text: it.Text}
 		if newer := successors.Of(&e); newer != nil {

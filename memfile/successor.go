@@ -226,29 +226,33 @@ func (s subjects) successors() map[string]string {
 // lasting entry of a file that looks like it supersedes an entry, of the
 // file or archived. Make one with File.Successors.
 type Successors struct {
-	f    *File
-	s    subjects
-	ofID map[string]string // the file's own entries, as the view marks them
+	f     *File
+	built bool
+	s     subjects
+	ofID  map[string]string // the file's own entries, as the view marks them
 }
 
-// Successors works out the file's likely successors once, for Of to
-// answer for any number of entries.
-func (f *File) Successors() *Successors {
-	s := lastingSubjects(f, nil)
-	return &Successors{f: f, s: s, ofID: s.successors()}
-}
+// Successors answers Of for any number of entries of f. The file's
+// likely successors are worked out once, at the first lasting entry
+// asked about: a prompt whose recalled entries are all routine work
+// never pays for them.
+func (f *File) Successors() *Successors { return &Successors{f: f} }
 
 // Of is the newest lasting entry of the file, dated after e, that looks
 // like it supersedes e (an entry of the file, or one archived for another
 // reason than a supersession); nil for none, and for an entry that is not
 // lasting.
 func (ss *Successors) Of(e *Entry) *Entry {
+	if e.Importance < supersedeMinImportance || len(e.Tags) == 0 {
+		return nil // only lasting entries are marked
+	}
+	if !ss.built {
+		ss.s, ss.built = lastingSubjects(ss.f, nil), true
+		ss.ofID = ss.s.successors()
+	}
 	if id, ok := ss.ofID[e.ID]; ok {
 		x, _ := ss.f.Find(id)
 		return x
-	}
-	if e.Importance < supersedeMinImportance || len(e.Tags) == 0 {
-		return nil
 	}
 	if x, _ := ss.f.Find(e.ID); x != nil {
 		return nil // of the file, and not marked
