@@ -13,10 +13,44 @@ import (
 // wins over a Tier 2 one. The others go to the archive, and patterns that
 // named them name the survivor instead.
 func mergeDuplicates(f *File, rep *Report) {
-	type located struct {
-		e    *Entry
-		tier int
+	removed := map[*Entry]bool{}
+	renamed := map[string]string{}
+	for _, g := range duplicateGroups(f) {
+		m := mergeGroup(g, rep)
+		for _, other := range g[1:] {
+			removed[other.e] = true
+			renamed[other.e.ID] = m.Kept
+		}
+		rep.Deep.Merged = append(rep.Deep.Merged, m)
 	}
+	if len(removed) == 0 {
+		return
+	}
+	for t := 1; t <= 2; t++ {
+		removeBlocks(f, t, func(b Block) bool { return b.Entry != nil && removed[b.Entry] })
+	}
+	renameHolds(f, renamed)
+	for _, p := range f.Patterns() {
+		for i, id := range p.Evidence {
+			if to, ok := renamed[id]; ok {
+				p.Evidence[i] = to
+			}
+		}
+		p.Evidence = slices.Compact(p.Evidence) // adjacent repeats only; mergeEvidence below removes the rest
+		p.Evidence = mergeEvidence(nil, p.Evidence)
+	}
+}
+
+// located is an entry and its tier.
+type located struct {
+	e    *Entry
+	tier int
+}
+
+// duplicateGroups are the entries of Tiers 1 and 2 that share a normal
+// text, two or more to a group, each group with the one to keep first:
+// Tier 1's, then the most important, the newest, the smaller ID.
+func duplicateGroups(f *File) [][]located {
 	// Each entry's text is numbered by its normal form, in first-seen
 	// order, and only the numbers met twice get a list: at 10,000
 	// entries, nearly all of them unique, a list for each was 10,000
@@ -47,8 +81,7 @@ func mergeDuplicates(f *File, rep *Report) {
 			groups[of[i]] = append(groups[of[i]], l)
 		}
 	}
-	removed := map[*Entry]bool{}
-	renamed := map[string]string{}
+	var out [][]located
 	for n := range count {
 		g := groups[n]
 		if len(g) < 2 {
@@ -66,39 +99,29 @@ func mergeDuplicates(f *File, rep *Report) {
 			}
 			return cmp.Compare(a.e.ID, b.e.ID)
 		})
-		keep := g[0].e
-		m := Merge{Kept: keep.ID}
-		for _, other := range g[1:] {
-			keep.Importance = max(keep.Importance, other.e.Importance)
-			if other.e.Date.After(keep.Date) {
-				keep.Date = other.e.Date
-			}
-			keep.Tags = NormalizeTags(append(keep.Tags, other.e.Tags...))
-			keep.Keywords = NormalizeTags(append(keep.Keywords, other.e.Keywords...))
-			keep.HoldsWith = normalIDs(append(keep.HoldsWith, other.e.HoldsWith...))
-			removed[other.e] = true
-			renamed[other.e.ID] = keep.ID
-			m.Removed = append(m.Removed, other.e.ID)
-			rep.Removed = append(rep.Removed, Removal{Tier: other.tier, Entry: other.e, Reason: reasonMerged + keep.ID})
+		out = append(out, g)
+	}
+	return out
+}
+
+// mergeGroup folds the rest of g into its first: the higher importance,
+// the newer date, the union of tags, keywords and both-hold answers; the
+// rest are reported as removed, merged into the first.
+func mergeGroup(g []located, rep *Report) Merge {
+	keep := g[0].e
+	m := Merge{Kept: keep.ID}
+	for _, other := range g[1:] {
+		keep.Importance = max(keep.Importance, other.e.Importance)
+		if other.e.Date.After(keep.Date) {
+			keep.Date = other.e.Date
 		}
-		rep.Deep.Merged = append(rep.Deep.Merged, m)
+		keep.Tags = NormalizeTags(append(keep.Tags, other.e.Tags...))
+		keep.Keywords = NormalizeTags(append(keep.Keywords, other.e.Keywords...))
+		keep.HoldsWith = normalIDs(append(keep.HoldsWith, other.e.HoldsWith...))
+		m.Removed = append(m.Removed, other.e.ID)
+		rep.Removed = append(rep.Removed, Removal{Tier: other.tier, Entry: other.e, Reason: reasonMerged + keep.ID})
 	}
-	if len(removed) == 0 {
-		return
-	}
-	for t := 1; t <= 2; t++ {
-		removeBlocks(f, t, func(b Block) bool { return b.Entry != nil && removed[b.Entry] })
-	}
-	renameHolds(f, renamed)
-	for _, p := range f.Patterns() {
-		for i, id := range p.Evidence {
-			if to, ok := renamed[id]; ok {
-				p.Evidence[i] = to
-			}
-		}
-		p.Evidence = slices.Compact(p.Evidence) // adjacent repeats only; mergeEvidence below removes the rest
-		p.Evidence = mergeEvidence(nil, p.Evidence)
-	}
+	return m
 }
 
 // orphanAge is how old an entry must be before the clean-up may take a
