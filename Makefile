@@ -13,7 +13,7 @@ SESSIONS ?= 1000
 SEED     ?= 1
 PREFIX   ?= $(shell $(GO) env GOPATH)
 
-.PHONY: help build test demo simulate fuzz bench latency eval install release plugin mcpb cross-check clean
+.PHONY: help build test demo simulate fuzz bench latency eval locomo install release plugin mcpb cross-check clean
 
 help:
 	@echo "make demo         live a few sessions in a temporary workspace and show what the model receives"
@@ -25,6 +25,7 @@ help:
 	@echo "make bench        Go benchmarks and whole-process timings against cat"
 	@echo "make latency      SessionStart (steady) and SessionEnd against a Go program that only prints a line, and the bar they must stay within"
 	@echo "make eval         nine months of a project lived through the hooks, then questions in fresh sessions (docs/recall.md)"
+	@echo "make locomo LOCOMO=/path/to/locomo10.zip   recall on the LoCoMo benchmark through the real binary, beside BM25 (docs/recall.md)"
 	@echo "make release      the release: binaries for linux, darwin, windows x amd64, arm64, archives, checksums.txt, the Homebrew cask, in dist/"
 	@echo "make plugin       the release and dist/plugin, the marketplace + plugin folder with the three programs of each of the six platforms"
 	@echo "make mcpb         write dist/bimri-hook.mcpb, the MCP bundle Claude Desktop installs (bimri-hook-mcp for the six targets)"
@@ -70,6 +71,17 @@ fuzz:
 # The recall evaluation docs/recall.md quotes: deterministic for a seed.
 eval:
 	$(GO) run -tags bench ./bench/recalleval -seed 1
+
+# Recall on a public benchmark, LoCoMo (docs/recall.md): ten long
+# conversations lived through the real binary, their questions asked as
+# prompts, scored beside a plain BM25. The data set is not in the
+# repository: LOCOMO is the path of the release's locomo10.zip (from
+# github.com/snap-research/locomo), whose sha256 the harness checks.
+locomo:
+	@if [ -z "$(LOCOMO)" ]; then echo "usage: make locomo LOCOMO=/path/to/locomo10.zip (data/locomo10.zip of github.com/snap-research/locomo)"; exit 2; fi
+	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/bimri-hook
+	@mkdir -p dist
+	$(GO) run -tags bench ./bench/locomo -zip "$(LOCOMO)" -bin $(BIN) -out dist/locomo-questions.jsonl
 
 bench:
 	bash scripts/bench.sh

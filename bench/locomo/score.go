@@ -1,0 +1,124 @@
+//go:build bench
+
+package main
+
+import (
+	"regexp"
+	"slices"
+
+	"github.com/bimri/bimri-hook/bench/bm25"
+)
+
+// namesTime is a plain reading of "the question names a time": the words
+// people ask about time with, month and weekday names, years, dates.
+var namesTime = regexp.MustCompile(`(?i)\b(when|recent|recently|lately|yesterday|today|tonight|tomorrow|ago|how long|` +
+	`(last|this|next|past|previous) (week|weekend|month|year|summer|winter|spring|fall|autumn|night|time)|` +
+	`january|february|march|april|may|june|july|august|september|october|november|december|` +
+	`monday|tuesday|wednesday|thursday|friday|saturday|sunday|(19|20)\d\d|\d{1,2}/\d{1,2})\b`)
+
+// result is one question's figures: the share of its evidence each
+// method returned.
+type result struct {
+	Conv     string   `json:"conversation"`
+	Number   int      `json:"question"` // 1-based, in the file's order
+	Category int      `json:"category"`
+	Timed    bool     `json:"names_time"`
+	Question string   `json:"text"`
+	Evidence []string `json:"evidence"`
+	Recalled []string `json:"recalled"` // the entry IDs the hook returned, in its order
+	K        int      `json:"k"`        // len(Recalled)
+	Hook     float64  `json:"hook"`
+	HookView float64  `json:"hook_and_view"` // recalled or shown at session start
+	BM25     float64  `json:"bm25_same_k"`
+	BM25At5  float64  `json:"bm25_at_5"`
+	BM25At10 float64  `json:"bm25_at_10"`
+}
+
+// evidenceRecall is LoCoMo's retrieval metric for one question: the
+// share of its evidence turns held by the returned entries.
+func evidenceRecall(evidence, ids []string, idDias map[string][]string) float64 {
+	if len(evidence) == 0 {
+		return 0
+	}
+	found := 0
+	for _, d := range evidence {
+		if slices.ContainsFunc(ids, func(id string) bool { return slices.Contains(idDias[id], d) }) {
+			found++
+		}
+	}
+	return float64(found) / float64(len(evidence))
+}
+
+// score turns what a conversation left into one result per question
+// that has evidence; BM25 answers over the same entries.
+func score(l lived) []result {
+	docs := make([]string, len(l.entries))
+	for i, e := range l.entries {
+		docs[i] = e.text
+	}
+	ix := bm25.New(docs)
+	top := func(q string, k int) []string {
+		var ids []string
+		for _, i := range ix.Top(q, k) {
+			ids = append(ids, l.entries[i].id)
+		}
+		return ids
+	}
+	var out []result
+	for i, q := range l.conv.qa {
+		if len(q.evidence) == 0 {
+			continue
+		}
+		rec := l.recalled[i]
+		r := result{Conv: l.conv.name, Number: i + 1, Category: q.category, Timed: namesTime.MatchString(q.text),
+			Question: q.text, Evidence: q.evidence, Recalled: rec, K: len(rec)}
+		r.Hook = evidenceRecall(q.evidence, rec, l.idDias)
+		r.HookView = evidenceRecall(q.evidence, append(slices.Clone(rec), l.inView...), l.idDias)
+		r.BM25 = evidenceRecall(q.evidence, top(q.text, len(rec)), l.idDias)
+		r.BM25At5 = evidenceRecall(q.evidence, top(q.text, 5), l.idDias)
+		r.BM25At10 = evidenceRecall(q.evidence, top(q.text, 10), l.idDias)
+		out = append(out, r)
+	}
+	return out
+}
+
+// figures are a group's means: evidence recall, and the share of
+// questions with all their evidence returned.
+type figures struct {
+	n                                       int
+	items                                   float64
+	hook, hookView, bm25, bm25At5, bm25At10 pair
+}
+
+type pair struct{ share, all float64 }
+
+func (p *pair) add(v float64) {
+	p.share += v
+	if v == 1 {
+		p.all++
+	}
+}
+
+func summarize(rs []result, keep func(result) bool) figures {
+	var f figures
+	for _, r := range rs {
+		if !keep(r) {
+			continue
+		}
+		f.n++
+		f.items += float64(r.K)
+		f.hook.add(r.Hook)
+		f.hookView.add(r.HookView)
+		f.bm25.add(r.BM25)
+		f.bm25At5.add(r.BM25At5)
+		f.bm25At10.add(r.BM25At10)
+	}
+	if f.n > 0 {
+		n := float64(f.n)
+		f.items /= n
+		for _, p := range []*pair{&f.hook, &f.hookView, &f.bm25, &f.bm25At5, &f.bm25At10} {
+			p.share, p.all = p.share/n, p.all/n
+		}
+	}
+	return f
+}
