@@ -42,7 +42,7 @@ func run() error {
 	zipPath := flag.String("zip", "", "LoCoMo's locomo10.zip (github.com/snap-research/locomo, data/locomo10.zip)")
 	sum := flag.String("sha256", wantSHA256, "the archive's expected sha256 (\"\" to skip the check: figures then do not compare)")
 	bin := flag.String("bin", "dist/bimri-hook", "the bimri-hook binary to live the conversations through")
-	jobs := flag.Int("j", 2, "conversations lived at once")
+	jobs := flag.Int("j", 4, "conversations lived at once (each mostly waits on its processes starting)")
 	out := flag.String("out", "", "write each question's result, with the IDs recalled, as JSON lines to this file")
 	only := flag.String("only", "", "live only this conversation (its file's name: 26), for a quick look")
 	flag.Parse()
