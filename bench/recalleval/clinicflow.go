@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bimri/bimri-hook/bench/bm25"
 	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/internal/record"
@@ -43,16 +44,20 @@ type lived struct {
 	days    int               // working days lived
 }
 
-// live records the story in a new workspace under parent. answers says
-// the agent answers remember's supersession question: it records each
-// reversal with Supersedes naming the entry it overrides. Without it the
-// agent only records, and never answers.
-func live(parent string, seed uint64, answers bool) (*lived, error) {
+// live records the story in a new workspace under parent, as agent b
+// does. b.answers says the agent answers remember's supersession
+// question: it records each reversal with Supersedes naming the entry it
+// overrides. Without it the agent only records, and never answers.
+// b.keywords says it gives each story entry the keywords the hint asks
+// for.
+func live(parent string, seed uint64, b behaviour) (*lived, error) {
 	items, err := storyItems()
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(parent, fmt.Sprintf("lived-%d", map[bool]int{false: 0, true: 1}[answers]))
+	// A name of one length for every agent (lived-0, lived-1, ...): the
+	// view names the workspace, and the length of its path moves its room.
+	dir := filepath.Join(parent, fmt.Sprintf("lived-%d", slices.IndexFunc(behaviours, func(o behaviour) bool { return o.key == b.key })))
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -93,7 +98,7 @@ func live(parent string, seed uint64, answers bool) (*lived, error) {
 			}
 			if s == 0 {
 				for _, it := range byDay[day] {
-					if err := l.recordItem(store, day, cfg, it, answers); err != nil {
+					if err := l.recordItem(store, day, cfg, it, b); err != nil {
 						return nil, fmt.Errorf("%s: %w", it.key, err)
 					}
 				}
@@ -123,11 +128,13 @@ func (l *lived) textOf(id string) string {
 }
 
 // recordItem records one story item as the agent does.
-func (l *lived) recordItem(store *memfile.Store, day time.Time, cfg memfile.Config, it storyItem, answers bool) error {
+func (l *lived) recordItem(store *memfile.Store, day time.Time, cfg memfile.Config, it storyItem, b behaviour) error {
 	r := record.Request{Text: it.text, Importance: it.imp, Tier: it.tier, Tags: it.tags}
-	withKeywords(&r, it.keywords)
+	if b.keywords {
+		withKeywords(&r, it.keywords)
+	}
 	old := l.ids[it.supersedes]
-	if answers && old != "" {
+	if b.answers && old != "" {
 		read, err := store.Read()
 		if err != nil {
 			return err
@@ -288,6 +295,7 @@ type asked struct {
 	inView        map[string]string // ID -> its line in the view
 	recalled      [][]string        // per question, the IDs recall added
 	recallText    []string          // per question, what recall added
+	bm25          [][]string        // per question, BM25's best entries, as many as recall added
 	times         []time.Duration   // UserPromptSubmit, in process
 	recalls       int               // prompts that got a recall
 	worthReviving int               // of them, those with a "worth reviving" line
@@ -320,6 +328,11 @@ func ask(l *lived, parent string, qs []question, lexicon bool) (*asked, error) {
 	a.view = strings.ReplaceAll(contextOf(out), dir, workspaceStandIn)
 	a.viewChars = memfile.Length(a.view)
 	a.inView = viewLines(a.view)
+	docs, err := allEntries(store)
+	if err != nil {
+		return nil, err
+	}
+	ix := bm25.New(docs.texts)
 	for i, q := range qs {
 		start := time.Now()
 		out, err := hooks.Handle(env, hooks.Input{Event: event.UserPromptSubmit, SessionID: fmt.Sprintf("q%d", i), Prompt: q.text, Cwd: dir})
@@ -334,6 +347,11 @@ func ask(l *lived, parent string, qs []question, lexicon bool) (*asked, error) {
 		}
 		slices.Sort(rec)
 		a.recalled = append(a.recalled, rec)
+		var baseline []string
+		for _, d := range ix.Top(q.text, len(rec)) {
+			baseline = append(baseline, docs.ids[d])
+		}
+		a.bm25 = append(a.bm25, baseline)
 		a.recallText = append(a.recallText, added)
 		if added != "" {
 			a.recalls++
@@ -345,13 +363,21 @@ func ask(l *lived, parent string, qs []question, lexicon bool) (*asked, error) {
 	return a, nil
 }
 
-// behaviours are the two agents the scenario is lived with.
-var behaviours = []struct {
-	answers bool
-	name    string
-}{
-	{false, "only records (never answers the supersession question)"},
-	{true, "answers the supersession question (remember --supersedes for each reversal)"},
+// behaviour is how an agent records.
+type behaviour struct {
+	key               string // its name in the test
+	answers, keywords bool
+	name              string
+}
+
+// behaviours are the agents the scenario is lived with. The third is the
+// second without keywords: an agent that ignores remember's hint to add
+// the words a later question would use, as the agents of evaluations
+// we did not write do.
+var behaviours = []behaviour{
+	{"records", false, true, "only records (never answers the supersession question)"},
+	{"answers", true, true, "answers the supersession question (remember --supersedes for each reversal)"},
+	{"nokeywd", true, false, "answers the supersession question but writes no keywords (ignores the hint)"},
 }
 
 // result is one behaviour's workspace and what each way of asking found.
@@ -366,7 +392,7 @@ func clinicflow(parent string, seed uint64) ([]result, []question, error) {
 	var out []result
 	var qs []question
 	for _, b := range behaviours {
-		l, err := live(parent, seed, b.answers)
+		l, err := live(parent, seed, b)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -427,7 +453,43 @@ func runClinicflow(w io.Writer, seed uint64, showView bool) error {
 		report(w, r.l, behaviours[i].name, r.without, r.with)
 	}
 	if showView {
-		fmt.Fprintf(w, "### The view at the end (agent that answers)\n\n%s\n", results[len(results)-1].without.view)
+		fmt.Fprintf(w, "### The view at the end (agent that answers)\n\n%s\n", results[1].without.view)
 	}
 	return nil
+}
+
+// entries are a workspace's entries, file and archive, for the BM25
+// baseline: each ID once, with its last text.
+type entries struct{ ids, texts []string }
+
+func allEntries(store *memfile.Store) (entries, error) {
+	read, err := store.Read()
+	if err != nil {
+		return entries{}, err
+	}
+	recs, err := store.ReadArchive()
+	if err != nil {
+		return entries{}, err
+	}
+	var all entries
+	at := map[string]int{}
+	add := func(id, text string) {
+		if i, ok := at[id]; ok {
+			all.texts[i] = text
+			return
+		}
+		at[id] = len(all.ids)
+		all.ids, all.texts = append(all.ids, id), append(all.texts, text)
+	}
+	for _, r := range recs {
+		if r.Entry != nil {
+			add(r.Entry.ID, r.Entry.Text)
+		}
+	}
+	for t := 1; t <= 2; t++ {
+		for _, e := range read.File.Entries(t) {
+			add(e.ID, e.Text)
+		}
+	}
+	return all, nil
 }

@@ -24,9 +24,10 @@ import (
 // missing move by one or two with the length of the workspace's path,
 // which the view names (make eval's and the test's differ).
 func TestClinicflowGuarantees(t *testing.T) {
-	known := map[bool]struct{ missing, unmarked, noneRecalled int }{
-		false: {missing: 8, unmarked: 0, noneRecalled: 0}, // the agent that only records
-		true:  {missing: 0, unmarked: 0, noneRecalled: 0}, // the agent that answers
+	known := map[string]struct{ missing, unmarked, noneRecalled int }{
+		"records": {missing: 8, unmarked: 0, noneRecalled: 0}, // the agent that only records
+		"answers": {missing: 0, unmarked: 0, noneRecalled: 0}, // the agent that answers
+		"nokeywd": {missing: 2, unmarked: 0, noneRecalled: 0}, // the agent that answers, without keywords
 	}
 	start := time.Now()
 	parent, err := evalDir()
@@ -40,9 +41,8 @@ func TestClinicflowGuarantees(t *testing.T) {
 	}
 	t.Logf("lived and asked in %.1f s", time.Since(start).Seconds())
 	for i, r := range results {
-		answers := behaviours[i].answers
-		k := known[answers]
-		t.Run(map[bool]string{false: "records-only", true: "answers"}[answers], func(t *testing.T) {
+		k := known[behaviours[i].key]
+		t.Run(behaviours[i].key, func(t *testing.T) {
 			for _, f := range []*figures{r.without, r.with} {
 				if f == nil {
 					continue

@@ -25,7 +25,7 @@ type figures struct {
 	unmarkedInView          int               // of unmarked, those the view shows unmarked
 	unmarkedOnlyRecalled    int               // of unmarked, those only a recall shows unmarked
 	unmarked                []string          // superseded entries shown without a mark, in the view or a recall
-	found                   map[string][2]int // kind -> [in the view, in view + recall]
+	found                   map[string][3]int // kind -> [in the view, in view + recall, in view + BM25]
 	missed                  []string          // the questions view + recall did not answer
 	asked                   map[string]int    // kind -> questions
 	noneRecalled            int
@@ -39,7 +39,7 @@ type figures struct {
 var kinds = []string{"same", "other", "current", "week", "WEEK", "none"}
 
 func measure(l *lived, qs []question, a *asked) figures {
-	f := figures{found: map[string][2]int{}, asked: map[string]int{}, viewChars: a.viewChars,
+	f := figures{found: map[string][3]int{}, asked: map[string]int{}, viewChars: a.viewChars,
 		recalls: a.recalls, worthReviving: a.worthReviving, view: a.view}
 	for _, k := range lastingKeys() {
 		id := l.ids[k]
@@ -95,7 +95,7 @@ func measure(l *lived, qs []question, a *asked) figures {
 		if q.id == "WEEK" {
 			need = weekAnswered
 		}
-		view, all := 0, 0
+		view, all, baseline := 0, 0, 0
 		for _, id := range q.answers {
 			inView := holds(a.inView, a.view, id, l.textOf(id))
 			if inView {
@@ -103,6 +103,9 @@ func measure(l *lived, qs []question, a *asked) figures {
 			}
 			if inView || holds(viewLines(a.recallText[i]), a.recallText[i], id, l.textOf(id)) {
 				all++
+			}
+			if inView || slices.Contains(a.bm25[i], id) {
+				baseline++
 			}
 		}
 		c := f.found[kind]
@@ -113,6 +116,9 @@ func measure(l *lived, qs []question, a *asked) figures {
 			c[1]++
 		} else if kind != "same" {
 			f.missed = append(f.missed, q.id+" "+strconv.Quote(q.text))
+		}
+		if baseline >= need {
+			c[2]++
 		}
 		f.found[kind] = c
 	}
@@ -160,6 +166,7 @@ func report(w io.Writer, l *lived, behaviour string, without, with *figures) {
 	if with != nil {
 		cols = append(cols, "view + recall, lexicon")
 	}
+	cols = append(cols, "view + BM25, as many items")
 	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(cols, " | "), strings.Repeat("---|", len(cols)))
 	for _, k := range kinds[:5] {
 		c := without.found[k]
@@ -167,6 +174,7 @@ func report(w io.Writer, l *lived, behaviour string, without, with *figures) {
 		if with != nil {
 			row = append(row, pct(with.found[k][1], with.asked[k]))
 		}
+		row = append(row, pct(c[2], without.asked[k]))
 		fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 	}
 	if len(without.missed) > 0 {

@@ -11,10 +11,12 @@
 //   - Clinicflow (clinicflow.go, story.go, figures.go): nine months of a
 //     project, every entry recorded through internal/record and every
 //     session closed by the real session-end pass, lived by an agent that
-//     only records and by one that answers the supersession question;
-//     then questions in the entries' own words, in other words written
-//     blind (testdata/other-words.tsv), about last week, and with no
-//     answer, with and without the lexicon.
+//     only records, by one that answers the supersession question, and by
+//     one that answers it but writes no keywords; then questions in the
+//     entries' own words, in other words written blind
+//     (testdata/other-words.tsv), about last week, and with no answer,
+//     with and without the lexicon, and beside them a plain BM25
+//     (bench/bm25) over the same entries at recall's number of items.
 //
 //   - Topics (this file): topics recur for months, now and then a
 //     decision about one aspect of a topic; probes ask what was decided,
