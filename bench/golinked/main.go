@@ -21,7 +21,6 @@ import (
 	_ "github.com/bimri/bimri-hook/internal/config"
 	_ "github.com/bimri/bimri-hook/internal/doctor"
 	_ "github.com/bimri/bimri-hook/internal/event"
-	_ "github.com/bimri/bimri-hook/internal/hugeheap"
 	_ "github.com/bimri/bimri-hook/internal/inspect"
 	_ "github.com/bimri/bimri-hook/internal/install"
 	_ "github.com/bimri/bimri-hook/internal/mergedriver"

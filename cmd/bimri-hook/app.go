@@ -57,7 +57,7 @@ var errQuiet = errors.New("failed; see above")
 
 // isHookRun says whether args are `bimri-hook hook` exactly as the
 // settings and the plugin run it: the hot path, which run dispatches
-// without the CLI and main tunes the collector for.
+// without the CLI.
 func isHookRun(args []string) bool { return len(args) == 2 && args[1] == "hook" }
 
 // errorLine is the one stderr line for an error: prefixed once, on one
@@ -196,10 +196,6 @@ type app struct {
 	now            time.Time
 	// agentRun is set for a command the agent runs (see agentRuns).
 	agentRun bool
-	// hookProcess is set by `hook`: this process handles one event and
-	// exits, so it may shape its own heap (package hugeheap), which the
-	// many events of `simulate` in one process must not.
-	hookProcess bool
 }
 
 // agentRuns marks cmd as one the agent runs itself (wiring.MemoryCommands,

@@ -9,9 +9,7 @@ import (
 
 	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/internal/event"
-	"github.com/bimri/bimri-hook/internal/hugeheap"
 	"github.com/bimri/bimri-hook/internal/workspace"
-	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/wiring"
 	"github.com/urfave/cli/v2"
 )
@@ -42,7 +40,6 @@ func (a *app) hook(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	a.hookProcess = true
 	if in.Event == event.SessionStart {
 		keepPluginLink()
 	}
@@ -76,9 +73,6 @@ func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
 func (a *app) answer(ws *openedWorkspace, cfgErr error, in hooks.Input) (hooks.Output, error) {
 	if cfgErr != nil && in.Event != event.SessionStart {
 		return hooks.Output{}, cfgErr
-	}
-	if a.hookProcess {
-		hugeheap.ForFiles(ws.store.Path(memfile.MemoryName))
 	}
 	env := hooks.Env{
 		Store:     ws.store,
