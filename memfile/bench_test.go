@@ -94,8 +94,7 @@ func BenchmarkParse(b *testing.B) {
 
 // BenchmarkParseWritten is Parse of the file as a pass writes it (every
 // entry with its ID and weight, Tier 2 in order), which is what a hook
-// reads: its tag lines take Parse's fast path (canonicalReader), where
-// BenchmarkParse's generated entries, without IDs, take the slow one.
+// reads, where BenchmarkParse's generated entries have no IDs.
 func BenchmarkParseWritten(b *testing.B) {
 	cfg := benchConfig()
 	cfg.Threshold = 0 // nothing pruned: the file keeps its n entries

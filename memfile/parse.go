@@ -68,7 +68,6 @@ type parser struct {
 	untagged  []untaggedPattern
 	fields    fieldList // the tag line being read; reused from item to item
 	body      []string  // the lines of the item being read; reused too
-	canonical canonicalReader
 }
 
 // Parse reads a memory file. It is lenient: files written by hand or by an

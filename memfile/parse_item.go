@@ -20,18 +20,12 @@ import (
 // line or the next structure. It returns the index of the last line used
 // and whether it read one.
 func (p *parser) item(lines []string, i int, t string) (int, bool) {
-	var start itemStart
-	canon, fast := p.canonical.entryLine(t)
-	fast = fast && !slowEntryLines
-	if !fast {
-		var ok bool
-		start, ok = readItemStart(t, p.fields)
-		if cap(start.fields) > cap(p.fields) {
-			p.fields = start.fields[:0]
-		}
-		if !ok {
-			return i, false
-		}
+	start, ok := readItemStart(t, p.fields)
+	if cap(start.fields) > cap(p.fields) {
+		p.fields = start.fields[:0]
+	}
+	if !ok {
+		return i, false
 	}
 	lineNo := i + 1
 	used, body := p.itemBody(lines, i, start.rest)
@@ -39,17 +33,7 @@ func (p *parser) item(lines []string, i int, t string) (int, bool) {
 	if _, isPattern := start.fields.get("PATTERN"); isPattern {
 		return used, p.addPattern(start, body, lineNo)
 	}
-	var e *Entry
-	var how []string
-	var err error
-	if fast {
-		e = &canon
-		if e.Text = neutralizeBody(body); e.Text == "" {
-			err = errNoSummary
-		}
-	} else {
-		e, how, err = entryFromFields(&Entry{}, start.fields, body, nil)
-	}
+	e, how, err := entryFromFields(&Entry{}, start.fields, body, nil)
 	if err != nil {
 		p.warn(lineNo, "entry kept as a note: %v", err)
 		return i, false

@@ -169,28 +169,11 @@ func SplitTags(s string) []string {
 	return NormalizeTags(strings.Split(s, ","))
 }
 
-// edgeByte is a byte a normal tag has inside but never at an end.
-func edgeByte(c byte) bool { return c == '-' || c == '_' || c == '.' }
-
 // normalText is the form two texts are compared in: case, spacing and
 // trailing punctuation do not make two entries different.
 func normalText(s string) string {
 	s = strings.ToLower(collapseSpaces(strings.TrimSpace(s), " "))
 	return strings.TrimRight(s, ".!;: ")
-}
-
-// isCanonicalDate says whether s has the shape YYYY-MM-DD (digits and
-// dashes; the values are checked by ParseDate).
-func isCanonicalDate(s string) bool {
-	if len(s) != len(dateLayout) || s[4] != '-' || s[7] != '-' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if i != 4 && i != 7 && (s[i] < '0' || s[i] > '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // EntryID derives an entry's ID from its date and text, so that two
