@@ -3,7 +3,6 @@ package hooks
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -148,39 +147,6 @@ func TestJudgmentBriefIsBounded(t *testing.T) {
 	is.Equal(strings.Count(brief, "say nearly the same thing"), 5)
 	is.True(strings.Contains(brief, "- 3 more groups of near-duplicates are left for a later deep maintenance."))
 	is.True(strings.HasSuffix(brief, "- advice"))
-}
-
-// A new session on a file today's pass left takes the lock only to
-// record the advice it gives. Its full path starts from what the
-// lock-free read parsed and advised on; the answer, and what it records,
-// are those of a full path that reads and advises afresh (here: the same
-// workspace without its pass stamp).
-func TestNewSessionReusesTheLockFreeRead(t *testing.T) {
-	is := is.New(t)
-	env := adviceWorkspace(t)
-	startText(t, env, "s0") // maintains and stamps the file, asks s0
-	_, steady := env.Store.ReadMaintained(env.Today, env.Config)
-	is.True(steady)
-
-	fresh := env
-	root := t.TempDir()
-	is.NoErr(os.CopyFS(root, os.DirFS(env.Store.Root())))
-	is.NoErr(os.Remove(filepath.Join(root, ".claude", "bimri", "pass")))
-	store, err := memfile.OpenStore(root, env.Config, memfile.StoreOptions{LockTimeout: time.Second})
-	is.NoErr(err)
-	fresh.Store = store
-
-	reused := startText(t, env, "s1")
-	again := startText(t, fresh, "s1")
-	is.True(strings.Contains(reused, "--replaces ")) // a new session is asked
-	is.Equal(strings.ReplaceAll(again, root, env.Store.Root()), reused)
-	for _, name := range []string{"session-s1.json", "patterns-asked.json"} {
-		a, err := os.ReadFile(filepath.Join(env.Store.StatePath(), name))
-		is.NoErr(err)
-		b, err := os.ReadFile(filepath.Join(store.StatePath(), name))
-		is.NoErr(err)
-		is.Equal(string(a), string(b)) // the same advice recorded
-	}
 }
 
 // The global memory is read for SessionStart's view and for a prompt

@@ -17,11 +17,6 @@ const stateMaxAge = 30 * 24 * time.Hour
 // answers with the context view plus the recording instructions, the
 // intake for a new workspace, and the judgment brief when deep maintenance
 // has just run. The answer always fits the context limit.
-//
-// When the file is already what today's pass left and there is nothing
-// to tell or ask that would have to be remembered as told, it only reads:
-// no lock, no pass, no write (see steadyStart). The answer is the same
-// either way.
 func SessionStart(env Env, in Input) (Output, error) {
 	if env.ConfigErr != nil {
 		// Without the config, the user's budgets and thresholds are
@@ -34,17 +29,9 @@ func SessionStart(env Env, in Input) (Output, error) {
 		notice := configErrorNotice(env.ConfigErr)
 		return additionalContext(event.SessionStart, startContext(env, in, f, env.Store.Foreign(), notice, "")), nil
 	}
-	snap, known, steady := steadyStart(env, in)
-	if steady {
-		// No pruning here: the first SessionStart of each day takes the
-		// full path below (the pass stamp names the day), and a day's
-		// delay means nothing against stateMaxAge. A workspace with a
-		// month of sessions has a state file for each to stat.
-		return additionalContext(event.SessionStart, startContext(env, in, snap.File, env.Store.Foreign(), "", "")), nil
-	}
 	var f *memfile.File
 	var notice, told, updated, advice, converted, repaired string
-	_, err := env.Store.UpdateFrom(snap, func(tx *memfile.Tx) error {
+	_, err := env.Store.Update(func(tx *memfile.Tx) error {
 		rep := tx.Maintain(env.Today, env.Config, memfile.Options{})
 		f, notice, repaired = tx.File, tx.Notice, tx.Notice
 		updated = updatedMessage(0, rep, "")
@@ -53,13 +40,10 @@ func SessionStart(env Env, in Input) (Output, error) {
 			told = string(data)
 			tx.SetState(noticeKey, []byte{})
 		}
-		if known != nil && tx.File != snap.File {
-			known = nil // bimri.md changed since: advise on what it is now
-		}
 		if in.Source == "resume" {
 			rearm(tx, in)
 		}
-		advice = adviseOnce(env, tx, in, known, &rep.Tokens)
+		advice = adviseOnce(env, tx, in, rep.Tokens)
 		return nil
 	})
 	if err != nil {
@@ -110,10 +94,10 @@ const maxAsked = 200
 // upkeep: consolidation and promotion once a session, a pattern's
 // sentence once per pattern. tok is the estimate of tx.File its pass
 // reported.
-func adviseOnce(env Env, tx *memfile.Tx, in Input, known *memfile.Advice, tok *memfile.Tokens) string {
+func adviseOnce(env Env, tx *memfile.Tx, in Input, tok memfile.Tokens) string {
 	st := loadState(tx, in)
 	asked := decodeList(tx.State(namedKey)) // damaged state: ask again
-	text, a, name := advice(env, tx.File, st, asked, known, tok)
+	text, a, name := advice(env, tx.File, st, asked, tok)
 	if text == "" {
 		return ""
 	}
@@ -134,24 +118,17 @@ func adviseOnce(env Env, tx *memfile.Tx, in Input, known *memfile.Advice, tok *m
 
 // advice is what to ask of the agent, given what this session and this
 // workspace were already asked: the text, the advice it came from and
-// the pattern it asks to name ("" none).
-// known, when not nil, is memfile.Advise's answer for f, already
-// computed; tok, when not nil, is memfile.Estimate(f), as the pass that
-// left f reported it.
-func advice(env Env, f *memfile.File, st sessionState, asked []string, known *memfile.Advice, tok *memfile.Tokens) (string, memfile.Advice, string) {
+// the pattern it asks to name ("" none). tok is memfile.Estimate(f), as
+// the pass that left f reported it.
+func advice(env Env, f *memfile.File, st sessionState, asked []string, tok memfile.Tokens) (string, memfile.Advice, string) {
 	// Consolidation and promotion are asked once a session; after that
 	// only a pattern's sentence can still be asked, which needs none of
-	// Advise's estimate and ranking (a steady SessionStart's largest cost).
+	// Advise's estimate and ranking.
 	var a memfile.Advice
-	switch {
-	case st.Advised:
+	if st.Advised {
 		a.Unnamed = memfile.Unnamed(f, env.Config)
-	case known != nil:
-		a = *known
-	case tok != nil:
-		a = memfile.AdviseEstimated(f, env.Today, env.Config, *tok)
-	default:
-		a = memfile.Advise(f, env.Today, env.Config)
+	} else {
+		a = memfile.AdviseEstimated(f, env.Today, env.Config, tok)
 	}
 	name := ""
 	for _, id := range a.Unnamed {
@@ -161,34 +138,6 @@ func advice(env Env, f *memfile.File, st sessionState, asked []string, known *me
 		}
 	}
 	return adviceText(env, f, a, name), a, name
-}
-
-// steadyStart reads the memory without the lock when the full path would
-// only read it: the file is what today's pass left (no pass to run), no
-// notice waits for the user, and there is no advice to give (nothing to
-// remember as asked). Reading state without the lock is safe: every state
-// file is replaced atomically. When the lock is needed after all, the
-// snapshot it read (nil if none) spares the full path parsing the same
-// bytes again, and known the advice on them (nil if not computed in
-// full); nothing here changes the file.
-func steadyStart(env Env, in Input) (snap *memfile.Snapshot, known *memfile.Advice, steady bool) {
-	snap, ok := env.Store.ReadMaintained(env.Today, env.Config)
-	if !ok {
-		return nil, nil, false
-	}
-	if len(env.Store.ReadState(noticeKey)) > 0 {
-		return snap, nil, false
-	}
-	st := stateOf(env.Store.ReadState(stateKey(in)))
-	if in.Source == "resume" && (st.Nudged || st.Blocks > 0) {
-		return snap, nil, false // the nudge is armed again under the lock
-	}
-	asked := decodeList(env.Store.ReadState(namedKey))
-	text, a, _ := advice(env, snap.File, st, asked, nil, nil)
-	if !st.Advised {
-		known = &a
-	}
-	return snap, known, text == ""
 }
 
 // globalFacts are the global memory's entries, for the intake to skip.

@@ -22,13 +22,8 @@ import (
 // would only be denied again.
 func stop(env Env, in Input) (Output, error) {
 	early := awaitPending(env, in)
-	// A file today's pass left, read without the lock, starts the
-	// transaction unless it changes before the lock is taken: its pass
-	// then knows it would change nothing, without rendering the file to
-	// check (see Store.UpdateFrom).
-	snap, _ := env.Store.ReadMaintained(env.Today, env.Config)
 	var out Output
-	_, err := env.Store.UpdateFrom(snap, func(tx *memfile.Tx) error {
+	_, err := env.Store.Update(func(tx *memfile.Tx) error {
 		st := loadState(tx, in)
 		early.use(tx, in, &st)
 		catchUp(env, in, &st)

@@ -342,13 +342,8 @@
 // same inputs always give the same bytes.
 //
 // A pass over its own output on the same day, under the same config,
-// changes nothing (TestPassIdempotent, FuzzPassIdempotent). The store
-// relies on it: each pass leaves a stamp (the day, the config, a
-// fingerprint of the file it left: its length and CRC-32) in the
-// state folder, and while the file still has that fingerprint,
-// Tx.Maintain answers settledReport instead of
-// running a plain pass again, and ReadMaintained lets SessionStart read
-// the file without the lock.
+// changes nothing (TestPassIdempotent, FuzzPassIdempotent): a hook that
+// runs it again writes nothing.
 //
 // # Cost
 //
@@ -356,11 +351,9 @@
 // costs as much as the work: every new page is a fault. Hence a
 // transaction's pass runs on the transaction's own File (Maintain itself
 // copies). A shortcut for what a hook does for every entry stays only
-// where removing it measured more than 5% of a hook's time
-// (docs/performance.md), and is tested against the general path
-// (canonical_internal_test.go): a tag line as Render writes it is read
-// in one pass over its bytes (canonicalReader, with tag lists cut from
-// one block). Counting characters, finding a date's day and judging a
+// where removing it measured more than 5% of a hook's time on the files
+// users have (docs/performance.md), and is tested against the general
+// path. Counting characters, finding a date's day and judging a
 // summary plain are the plain loops and the standard library.
 //
 // Render writes into one buffer sized for the file from lengths alone;

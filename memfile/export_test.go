@@ -4,15 +4,14 @@ package memfile
 // package needs, so memfile keeps them unexported.
 
 var (
-	EstimateText  = estimateText
-	LevelFor      = levelFor
-	SettledReport = settledReport
-	EntryLine     = entryLine
-	PatternLine   = patternLine
-	Freshness     = freshness
-	Neutralize    = neutralize
-	PatternID     = patternID
-	RenderTo      = renderTo
+	EstimateText = estimateText
+	LevelFor     = levelFor
+	EntryLine    = entryLine
+	PatternLine  = patternLine
+	Freshness    = freshness
+	Neutralize   = neutralize
+	PatternID    = patternID
+	RenderTo     = renderTo
 )
 
 const (

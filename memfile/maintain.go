@@ -58,9 +58,6 @@ type Report struct {
 	// multiple of the cadence, or the file is over its total budget.
 	DeepDue bool
 	Deep    *DeepReport // set when Options.Deep
-	// Skipped says the pass did not run: the file was already what a pass
-	// on this day under this config leaves (see Tx.Maintain).
-	Skipped bool
 }
 
 // DeepReport is what deep maintenance did and what it leaves to the
@@ -158,20 +155,6 @@ func overBudgetWarnings(tokens Tokens, cfg Config, rep *Report) {
 	if tokens.Tiers[2] > cfg.Budgets[2] {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("Tier 3 uses ~%d tokens, over its budget of %d, with no EMERGING pattern left to archive", tokens.Tiers[2], cfg.Budgets[2]))
 	}
-}
-
-// settledReport is the report of a plain pass (no options) over a file
-// that pass would leave unchanged: nothing archived, no pattern changed,
-// and the file's tokens, warnings and DeepDue as the pass would report
-// them. The store gives it instead of running such a pass again.
-func settledReport(f *File, cfg Config) Report {
-	// Such a file is within its budgets or has nothing left to archive,
-	// so the budget check's warnings are those of its tokens as they are.
-	rep := Report{Budgets: cfg.Budgets, Skipped: true}
-	tokens := Estimate(f)
-	overBudgetWarnings(tokens, cfg, &rep)
-	settle(f, tokens, cfg, &rep)
-	return rep
 }
 
 // dateUndated gives an entry read without a date, in a file whose header

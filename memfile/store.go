@@ -15,7 +15,6 @@ package memfile
 //	store_write.go    writing the new file, its backup, and the order of
 //	                  writes, syncs and renames that a crash cannot hurt
 //	store_archive.go  appending to the archive and reading it
-//	store_stamp.go    the pass stamp: knowing a pass would change nothing
 //	store_state.go    the per-session state
 //	store_pending.go  entries a writer left for the next transaction,
 //	                  when the lock stayed busy

@@ -107,7 +107,6 @@ func (s *Store) takePending(tx *Tx) {
 			if _, _, err := tx.File.Remember(e, s.config); err != nil {
 				continue // kept, as it was left
 			}
-			tx.settled = "" // the file is no longer the snapshot's
 		}
 		tx.pending = append(tx.pending, path)
 	}
@@ -125,9 +124,3 @@ func (s *Store) dropPending(tx *Tx) {
 	_ = os.Remove(s.pendingPath()) // fails while another is pending
 }
 
-// hasPending says whether an entry is pending, so a reader without the
-// lock knows the file is not all there is.
-func (s *Store) hasPending() bool {
-	_, err := os.Lstat(s.pendingPath())
-	return err == nil
-}

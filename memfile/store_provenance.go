@@ -168,7 +168,9 @@ func (s *Store) isGitWorkTree() bool {
 	return err == nil
 }
 
+// hasPassStamp says whether an older bimri-hook ran a pass here: it
+// left a pass stamp, a file of this name, in the state folder.
 func (s *Store) hasPassStamp() bool {
-	_, err := os.Stat(s.statePathNamed(passStampName))
+	_, err := os.Stat(s.statePathNamed("pass"))
 	return err == nil
 }

@@ -106,6 +106,7 @@ func TestProvenanceOfAnUpgrade(t *testing.T) {
 	// lists.
 	is.NoErr(os.Remove(filepath.Join(s.StatePath(), "recorded-here")))
 	is.NoErr(os.Remove(filepath.Join(s.StatePath(), "recorded-elsewhere")))
+	is.NoErr(os.WriteFile(filepath.Join(s.StatePath(), "pass"), []byte("2026-11-29 1 0123456789abcdef 100-0badf00d\n"), 0o644))
 	remember(t, s, "And after it.")
 	is.Equal(s.Foreign(), nil)
 }

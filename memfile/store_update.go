@@ -2,7 +2,7 @@ package memfile
 
 // Update is the store's one read-modify-write. It is kept short, a
 // sequence of steps whose work lives in the other store files (the lock,
-// writing, the archive, the stamp, the state), so the order that keeps
+// writing, the archive, the state), so the order that keeps
 // memory safe reads in one place.
 
 import (
@@ -33,15 +33,7 @@ type Tx struct {
 	state    map[string][]byte
 	stateSet map[string][]byte
 
-	read []byte // bimri.md as read, for the pass stamp
-	// pass is the file the last Maintain left and stamp what it ran
-	// with; the stamp is saved only when File is still that file at
-	// commit.
-	pass  *File
-	stamp string
-	// settled is the pass stamp File is known to match, when it came
-	// from a Snapshot: a plain pass under it would change nothing.
-	settled string
+	read []byte // bimri.md as read
 	// prov is which of the file's items were recorded here (see
 	// store_provenance.go).
 	prov provenance
@@ -52,38 +44,18 @@ type Tx struct {
 	// removed once it is on disk.
 	pending []string
 	// relock makes sure the transaction's lock is still held, taking it
-	// again if its file was removed (see UpdateFrom); nil: not checked.
+	// again if its file was removed (see Update); nil: not checked.
 	relock func() bool
 }
 
 // Maintain runs the session-end pass on the transaction's file and queues
 // what it archived, so the archive is written with the file.
-//
-// A plain pass (no options) is skipped when the file is still the one a
-// pass on this day under this config last left, as the pass stamp in the
-// state folder records: the pass is idempotent (TestPassIdempotent,
-// FuzzPassIdempotent), so it would change nothing, and the report is
-// settledReport's. "Still" is checked on the bytes: the stamp must match
-// the file as read, and the file must render to those bytes, so a change
-// made in this transaction (an Add) always gets its pass. A transaction
-// started from a Snapshot (UpdateFrom) holds bytes ReadMaintained found
-// stamped, unchanged since, and nothing has changed its File yet: the
-// stamp alone settles it, as it settles a steady SessionStart.
 func (tx *Tx) Maintain(today time.Time, cfg Config, opt Options) Report {
-	stamp := passStamp(today, cfg)
-	if plainPass(opt) && (tx.settled == stamp || tx.store.stampMatches(tx.read, stamp) && bytes.Equal(Render(tx.File), tx.read)) {
-		return settledReport(tx.File, cfg)
-	}
 	// The transaction owns its File and the caller has kept nothing of
 	// it from before the pass, so the pass runs on it without a copy.
 	rep := maintainInPlace(tx.File, today, cfg, opt)
 	tx.Archive = append(tx.Archive, rep.Removed...)
-	tx.pass, tx.stamp = tx.File, stamp
 	return rep
-}
-
-func plainPass(opt Options) bool {
-	return !opt.CountSession && !opt.Deep && len(opt.ArchivedEntries) == 0
 }
 
 // Result says what Update did.
@@ -98,17 +70,6 @@ type Result struct {
 // the new file, each atomically. Nothing is written if fn fails or if the
 // file's bytes would not change.
 func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
-	return s.UpdateFrom(nil, fn)
-}
-
-// UpdateFrom is Update for a caller that read snap without the lock (nil:
-// none) and has not changed snap.File since. When the file under the lock
-// still holds snap's bytes, the transaction starts from snap.File instead
-// of parsing them again, and a plain pass on snap's day and config knows
-// it would change nothing: SessionStart reads the file to see whether it
-// needs the lock at all, and a new session usually does, to record the
-// upkeep advice it gives.
-func (s *Store) UpdateFrom(snap *Snapshot, fn func(tx *Tx) error) (Result, error) {
 	unlock, held, err := s.lockHeld()
 	if err != nil {
 		return Result{}, err
@@ -151,7 +112,7 @@ func (s *Store) UpdateFrom(snap *Snapshot, fn func(tx *Tx) error) (Result, error
 	rolled := s.rollArchive()
 	for attempt := 1; ; attempt++ {
 		var res Result
-		tx, old, err := s.begin(path, snap)
+		tx, old, err := s.begin(path)
 		if err == nil {
 			tx.relock = relock
 			tx.Notice = joinNotices(tx.Notice, rolled)
@@ -166,7 +127,6 @@ func (s *Store) UpdateFrom(snap *Snapshot, fn func(tx *Tx) error) (Result, error
 		if attempt == maxAttempts {
 			return res, fmt.Errorf("%w: %s changed %d times while bimri-hook updated it; left it as it is", ErrBusy, s.names.Memory, attempt)
 		}
-		snap = nil // read it again
 	}
 }
 
@@ -271,27 +231,13 @@ func awaitWriter(path string, data []byte, parses func([]byte) bool) ([]byte, er
 
 // begin reads the memory file at path under the lock into a new
 // transaction, and returns it with the bytes read (nil when there is no
-// file). It starts from snap instead when the file still holds snap's
-// bytes, and from the backup, or a fresh file, when the file does not
-// read (recover).
-func (s *Store) begin(path string, snap *Snapshot) (*Tx, []byte, error) {
+// file). It starts from the backup, or a fresh file, when the file does
+// not read (recover).
+func (s *Store) begin(path string) (*Tx, []byte, error) {
 	tx := &Tx{store: s, state: map[string][]byte{}, stateSet: map[string][]byte{}}
 	defer func() { tx.mark = markRead(path, tx.read) }()
-	// A snapshot's file is compared in place: reading it again into a
-	// new buffer would touch as many fresh pages as it has.
-	var old []byte
-	var err error
-	fromSnap := false
-	if snap != nil {
-		fromSnap, _ = safefile.Holds(path, snap.data)
-	}
-	if !fromSnap {
-		old, err = safefile.Read(path, MaxMemorySize)
-	}
+	old, err := safefile.Read(path, MaxMemorySize)
 	switch {
-	case fromSnap:
-		old = snap.data
-		tx.File, tx.Warnings, tx.read, tx.settled = snap.File, snap.warnings, old, snap.stamp
 	case errors.Is(err, fs.ErrNotExist):
 		tx.File = New(s.config)
 		tx.Created = true
@@ -336,8 +282,8 @@ func (s *Store) begin(path string, snap *Snapshot) (*Tx, []byte, error) {
 
 // finish writes what the transaction left, old being the memory file as
 // begin read it: the new file with its backup and archive (commit), or
-// the archive alone when the file's bytes do not change; then the pass
-// stamp and the session state.
+// the archive alone when the file's bytes do not change; then the
+// session state.
 func (s *Store) finish(tx *Tx, path string, old []byte) (Result, error) {
 	res := Result{Created: tx.Created, Notice: tx.Notice}
 	if tx.Created {
@@ -370,9 +316,6 @@ func (s *Store) finish(tx *Tx, path string, old []byte) (Result, error) {
 		if err := s.appendArchive(tx.Archive); err != nil {
 			return res, err
 		}
-	}
-	if tx.pass != nil && tx.pass == tx.File {
-		s.savePassStamp(next.size, next.crc, tx.stamp)
 	}
 	s.finishProvenance(tx.prov, tx.File, res.Changed)
 	s.dropPending(tx)

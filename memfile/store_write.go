@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -61,8 +60,7 @@ func (s *Store) backupPath() (string, error) {
 // bytes are compared with old (the file as read; nil when there was
 // none) as they come, and only from the first that differs are they
 // written, to a temporary file start makes. So an unchanged file is
-// never written, a changed one is never held whole in memory, and its
-// length and checksum, for the pass stamp, are counted on the way.
+// never written, and a changed one is never held whole in memory.
 type newFile struct {
 	name    string // the file's, for errors
 	old     []byte
@@ -72,8 +70,7 @@ type newFile struct {
 	start func() (*atomicfile.Pending, error)
 
 	file *atomicfile.Pending // the new file, written, once changed
-	size int
-	crc  uint32
+	size int                 // the bytes rendered so far
 }
 
 // render writes f through n: afterwards n.file is the new file, written
@@ -92,7 +89,6 @@ func (n *newFile) render(f *File) error {
 }
 
 func (n *newFile) write(piece []byte) error {
-	n.crc = crc32.Update(n.crc, crc32.IEEETable, piece)
 	if n.file == nil {
 		end := n.size + len(piece)
 		if !n.changed && end <= len(n.old) && bytes.Equal(piece, n.old[n.size:end]) {
@@ -219,7 +215,7 @@ func (s *Store) commit(path string, old []byte, file *atomicfile.Pending, archiv
 
 // swept says whether a rename failed because its temporary file is gone:
 // a writer that took a new lock file after the state folder was removed
-// (see UpdateFrom) swept it as left over (an older bimri-hook, whose
+// (see Update) swept it as left over (an older bimri-hook, whose
 // sweep did not spare a live writer's file; or anyone's rm). The
 // transaction then runs
 // again, under the lock taken again, rather than failing. Only for a
