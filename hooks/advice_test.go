@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/matryer/is"
 )
 
@@ -37,7 +38,7 @@ func adviceWorkspace(t *testing.T) Env {
 	if err := os.WriteFile(root+"/"+memfile.MemoryName, memfile.Render(f), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	store, err := memfile.OpenStore(root, cfg, memfile.StoreOptions{LockTimeout: time.Second})
+	store, err := store.OpenStore(root, cfg, store.StoreOptions{LockTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ func TestSessionStartAsksToConsolidateDecisions(t *testing.T) {
 	f, _ = memfile.Maintain(f, day, cfg, memfile.Options{})
 	root := t.TempDir()
 	is.NoErr(os.WriteFile(root+"/"+memfile.MemoryName, memfile.Render(f), 0o644))
-	store, err := memfile.OpenStore(root, cfg, memfile.StoreOptions{LockTimeout: time.Second})
+	store, err := store.OpenStore(root, cfg, store.StoreOptions{LockTimeout: time.Second})
 	is.NoErr(err)
 	env := Env{Store: store, Config: cfg, Settings: DefaultSettings(), Today: day, Binary: "/opt/bin/bimri-hook"}
 
@@ -137,7 +138,7 @@ func TestJudgmentBriefIsBounded(t *testing.T) {
 	for i := range 8 {
 		deep.NearDuplicates = append(deep.NearDuplicates, []string{fmt.Sprintf("a%07x", i), fmt.Sprintf("b%07x", i)})
 	}
-	store, err := memfile.OpenStore(t.TempDir(), memfile.DefaultConfig(), memfile.StoreOptions{})
+	store, err := store.OpenStore(t.TempDir(), memfile.DefaultConfig(), store.StoreOptions{})
 	is.NoErr(err)
 	env := Env{Store: store, Binary: "bimri-hook"}
 	brief := judgmentBrief(env, 30, deep, "## Memory upkeep: your judgment, once, briefly\n- advice")

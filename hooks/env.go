@@ -8,13 +8,14 @@ import (
 
 	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/tidwall/gjson"
 )
 
 // Env is everything a handler needs from outside: no handler reads the
 // environment, the clock or flags itself.
 type Env struct {
-	Store    *memfile.Store
+	Store    *store.Store
 	Config   memfile.Config
 	Settings Settings
 	Today    time.Time // the day the event happens on (the clock's date, or --today)
@@ -148,4 +149,4 @@ func ParseSettings(root gjson.Result) (Settings, error) {
 
 // isBusy reports whether err is a lock timeout, which handlers turn into
 // a quiet skip: memory can wait a turn, the session must not.
-func isBusy(err error) bool { return errors.Is(err, memfile.ErrBusy) }
+func isBusy(err error) bool { return errors.Is(err, store.ErrBusy) }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/matryer/is"
 	"github.com/tidwall/gjson"
 )
@@ -72,7 +73,7 @@ func TestParseSettings(t *testing.T) {
 func TestTranscriptAllowed(t *testing.T) {
 	is := is.New(t)
 	home, root, other := t.TempDir(), t.TempDir(), t.TempDir()
-	store, err := memfile.OpenStore(root, memfile.DefaultConfig(), memfile.StoreOptions{LockTimeout: time.Second})
+	store, err := store.OpenStore(root, memfile.DefaultConfig(), store.StoreOptions{LockTimeout: time.Second})
 	is.NoErr(err)
 	env := Env{Store: store, ClaudeDir: filepath.Join(home, ".claude")}
 	write := func(p string) string {
@@ -98,7 +99,7 @@ func TestStartContextFitsLimit(t *testing.T) {
 	is := is.New(t)
 	root := t.TempDir()
 	cfg := memfile.DefaultConfig()
-	store, err := memfile.OpenStore(root, cfg, memfile.StoreOptions{LockTimeout: time.Second})
+	store, err := store.OpenStore(root, cfg, store.StoreOptions{LockTimeout: time.Second})
 	is.NoErr(err)
 	f := memfile.New(cfg)
 	day := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)

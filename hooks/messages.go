@@ -3,7 +3,7 @@ package hooks
 // Every sentence the hooks say to the model or the user, so the voice stays
 // one voice, except three kinds: the context view itself is written by
 // memfile/context.go, the memory file's repairs are worded by
-// memfile/store_restore.go (Tx.Notice), and errors are worded where they arise
+// store/restore.go (Tx.Notice), and errors are worded where they arise
 // (input.go, stdio.go, and the packages below) and printed once, on
 // stderr, by cmd/bimri-hook.
 

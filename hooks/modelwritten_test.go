@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/matryer/is"
 )
 
@@ -23,9 +24,9 @@ func TestSessionStartConvertsModelWrittenFile(t *testing.T) {
 	root := t.TempDir()
 	is.NoErr(os.WriteFile(root+"/"+memfile.MemoryName, data, 0o644))
 	cfg := memfile.DefaultConfig()
-	store, err := memfile.OpenStore(root, cfg, memfile.StoreOptions{LockTimeout: time.Second})
+	st, err := store.OpenStore(root, cfg, store.StoreOptions{LockTimeout: time.Second})
 	is.NoErr(err)
-	env := Env{Store: store, Config: cfg, Settings: DefaultSettings(), Today: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Binary: "/opt/bin/bimri-hook"}
+	env := Env{Store: st, Config: cfg, Settings: DefaultSettings(), Today: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Binary: "/opt/bin/bimri-hook"}
 
 	out, err := Handle(env, Input{Event: "SessionStart", SessionID: "s1", Source: "startup"})
 	is.NoErr(err)
@@ -39,7 +40,7 @@ func TestSessionStartConvertsModelWrittenFile(t *testing.T) {
 
 	text := out.JSON["hookSpecificOutput"].(map[string]any)["additionalContext"].(string)
 	is.True(memfile.Length(text) <= 10000)
-	read, err := store.Read()
+	read, err := st.Read()
 	is.NoErr(err)
 	f, w := read.File, read.Warnings
 	for _, x := range w {
@@ -64,7 +65,7 @@ func TestSessionStartConvertsModelWrittenFile(t *testing.T) {
 	is.True(!strings.Contains(msg, "converted"))
 
 	// Once the note is forgotten, the instructions go too.
-	_, err = store.Update(func(tx *memfile.Tx) error {
+	_, err = st.Update(func(tx *store.Tx) error {
 		a, ok := tx.File.Remove(id, "re-recorded")
 		is.True(ok)
 		tx.Archive = append(tx.Archive, a)
@@ -81,7 +82,7 @@ func TestSessionStartConvertsModelWrittenFile(t *testing.T) {
 func TestSessionStartTellsOfAFutureDateCorrected(t *testing.T) {
 	is := is.New(t)
 	env, _ := recordEnv(t)
-	_, err := env.Store.Update(func(tx *memfile.Tx) error {
+	_, err := env.Store.Update(func(tx *store.Tx) error {
 		_, _, err := tx.File.Add(memfile.NewEntry{Tier: 2, Importance: 3, Date: time.Date(2036, 1, 1, 0, 0, 0, 0, time.UTC), Tags: []string{"ops"}, Text: "Recorded with the clock set ahead."})
 		return err
 	})

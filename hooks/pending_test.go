@@ -9,13 +9,13 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/event"
-	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/matryer/is"
 )
 
 // holdLock holds the workspace lock until the returned function is
 // called.
-func holdLock(t *testing.T, store *memfile.Store) func() {
+func holdLock(t *testing.T, store *store.Store) func() {
 	t.Helper()
 	held, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
 	go func() {

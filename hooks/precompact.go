@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/transcript"
 )
 
@@ -13,7 +14,7 @@ const entryTextLimit = 240
 // trace of it, and prints instructions that steer the compaction summary.
 // SessionStart (source compact) then injects the memory again.
 func preCompact(env Env, in Input) (Output, error) {
-	_, err := env.Store.Update(func(tx *memfile.Tx) error {
+	_, err := env.Store.Update(func(tx *store.Tx) error {
 		st := loadState(tx, in)
 		catchUp(env, in, &st)
 		if !recordedAnything(st) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/wiring"
 )
 
@@ -64,7 +65,7 @@ func TestPreToolUseApprovesWhatTheHooksTeach(t *testing.T) {
 		if err := os.MkdirAll(root, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		store, err := memfile.OpenStore(root, memfile.DefaultConfig(), memfile.StoreOptions{})
+		store, err := store.OpenStore(root, memfile.DefaultConfig(), store.StoreOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

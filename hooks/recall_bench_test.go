@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 )
 
 // BenchmarkRecallPrompt is UserPromptSubmit's recall on the folder named
@@ -28,7 +29,7 @@ func BenchmarkRecallPrompt(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	store, err := memfile.OpenStore(root, memfile.DefaultConfig(), memfile.StoreOptions{LockTimeout: time.Second})
+	store, err := store.OpenStore(root, memfile.DefaultConfig(), store.StoreOptions{LockTimeout: time.Second})
 	if err != nil {
 		b.Fatal(err)
 	}

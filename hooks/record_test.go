@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/matryer/is"
 )
 
@@ -127,7 +128,7 @@ func recordEnv(t *testing.T) (Env, string) {
 	t.Helper()
 	root := t.TempDir()
 	cfg := memfile.DefaultConfig()
-	store, err := memfile.OpenStore(root, cfg, memfile.StoreOptions{LockTimeout: time.Second})
+	store, err := store.OpenStore(root, cfg, store.StoreOptions{LockTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

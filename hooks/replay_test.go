@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 )
 
 // replayed is one entry the replay recorded, to find again at the end.
@@ -49,8 +50,8 @@ func replaySessions(t *testing.T, root string, seed uint64, days int, start time
 	t.Helper()
 	cfg := memfile.DefaultConfig()
 	// A store per day: the day dates what it archives.
-	open := func(day time.Time) *memfile.Store {
-		store, err := memfile.OpenStore(root, cfg, memfile.StoreOptions{LockTimeout: 2 * time.Second, Today: day, NoSync: true})
+	open := func(day time.Time) *store.Store {
+		store, err := store.OpenStore(root, cfg, store.StoreOptions{LockTimeout: 2 * time.Second, Today: day, NoSync: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +95,7 @@ func replaySessions(t *testing.T, root string, seed uint64, days int, start time
 				}
 				adds = append(adds, memfile.NewEntry{Tier: 2, Importance: imp, Tags: tags, Text: text})
 			}
-			_, err := env.Store.Update(func(tx *memfile.Tx) error {
+			_, err := env.Store.Update(func(tx *store.Tx) error {
 				for _, n := range adds {
 					n.Date = env.Today
 					e, _, err := tx.File.Add(n)

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/transcript"
 )
 
@@ -64,7 +64,7 @@ const noticeKey = "notice"
 // tellLater keeps msg for the next SessionStart to show the user, after
 // any message kept already: for an event whose answer the user does not
 // see (SessionEnd, PreCompact, a prompt's maintenance, a Stop's nudge).
-func tellLater(tx *memfile.Tx, msg string) {
+func tellLater(tx *store.Tx, msg string) {
 	if msg == "" {
 		return
 	}
@@ -74,7 +74,7 @@ func tellLater(tx *memfile.Tx, msg string) {
 	tx.SetState(noticeKey, []byte(msg))
 }
 
-func loadState(tx *memfile.Tx, in Input) sessionState {
+func loadState(tx *store.Tx, in Input) sessionState {
 	return stateOf(tx.State(stateKey(in))) // a damaged state file is a fresh start, never an error
 }
 
@@ -88,7 +88,7 @@ func stateOf(data []byte) sessionState {
 	return st
 }
 
-func saveState(tx *memfile.Tx, in Input, st sessionState) {
+func saveState(tx *store.Tx, in Input, st sessionState) {
 	tx.SetState(stateKey(in), encodeState(st))
 }
 

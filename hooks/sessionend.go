@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/transcript"
 )
 
@@ -17,7 +18,7 @@ const sessionEndWait = 800 * time.Millisecond
 // maintenance. It answers nothing: the client shows no SessionEnd output.
 func sessionEnd(env Env, in Input) (Output, error) {
 	env.Store = env.Store.WithLockTimeout(min(env.Store.LockTimeout(), sessionEndWait))
-	_, err := env.Store.Update(func(tx *memfile.Tx) error {
+	_, err := env.Store.Update(func(tx *store.Tx) error {
 		st := loadState(tx, in)
 		catchUp(env, in, &st)
 		if e := fallbackEntry(env, st); e != nil {

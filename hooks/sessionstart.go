@@ -7,6 +7,7 @@ import (
 
 	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 )
 
 // stateMaxAge is how long per-session state is kept; a session resumed
@@ -31,7 +32,7 @@ func SessionStart(env Env, in Input) (Output, error) {
 	}
 	var f *memfile.File
 	var notice, told, updated, advice, converted, repaired string
-	_, err := env.Store.Update(func(tx *memfile.Tx) error {
+	_, err := env.Store.Update(func(tx *store.Tx) error {
 		rep := tx.Maintain(env.Today, env.Config, memfile.Options{})
 		f, notice, repaired = tx.File, tx.Notice, tx.Notice
 		updated = updatedMessage(0, rep, "")
@@ -75,7 +76,7 @@ func SessionStart(env Env, in Input) (Output, error) {
 // SessionEnd never ran (the client was killed) still holds the nudge of
 // its earlier stretch. (One that ended starts a stretch of its own: see
 // resumed.)
-func rearm(tx *memfile.Tx, in Input) {
+func rearm(tx *store.Tx, in Input) {
 	st := loadState(tx, in)
 	if st.Nudged || st.Blocks > 0 {
 		st.Nudged, st.Blocks = false, 0
@@ -94,7 +95,7 @@ const maxAsked = 200
 // upkeep: consolidation and promotion once a session, a pattern's
 // sentence once per pattern. tok is the estimate of tx.File its pass
 // reported.
-func adviseOnce(env Env, tx *memfile.Tx, in Input, tok memfile.Tokens) string {
+func adviseOnce(env Env, tx *store.Tx, in Input, tok memfile.Tokens) string {
 	st := loadState(tx, in)
 	asked := decodeList(tx.State(namedKey)) // damaged state: ask again
 	text, a, name := advice(env, tx.File, st, asked, tok)

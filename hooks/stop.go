@@ -7,6 +7,7 @@ import (
 
 	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/transcript"
 )
 
@@ -23,7 +24,7 @@ import (
 func stop(env Env, in Input) (Output, error) {
 	early := awaitPending(env, in)
 	var out Output
-	_, err := env.Store.Update(func(tx *memfile.Tx) error {
+	_, err := env.Store.Update(func(tx *store.Tx) error {
 		st := loadState(tx, in)
 		early.use(tx, in, &st)
 		catchUp(env, in, &st)
@@ -115,7 +116,7 @@ type earlyRead struct {
 // under the lock, is the state it started from, so Stop reads the new
 // part of the transcript once; catchUp then reads only what came since.
 // When another event saved the state in between, st is left as loaded.
-func (r earlyRead) use(tx *memfile.Tx, in Input, st *sessionState) {
+func (r earlyRead) use(tx *store.Tx, in Input, st *sessionState) {
 	if bytes.Equal(tx.State(stateKey(in)), r.state) {
 		st.Transcript = r.st.Transcript
 	}

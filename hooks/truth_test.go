@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 )
 
 // truthDay is the day the tests of what the session is told happen on.
@@ -21,7 +22,7 @@ func truthWorkspace(t *testing.T, f *memfile.File, cfg memfile.Config) Env {
 	if err := os.WriteFile(root+"/"+memfile.MemoryName, memfile.Render(f), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	store, err := memfile.OpenStore(root, cfg, memfile.StoreOptions{LockTimeout: time.Second, Today: truthDay, NoSync: true})
+	store, err := store.OpenStore(root, cfg, store.StoreOptions{LockTimeout: time.Second, Today: truthDay, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

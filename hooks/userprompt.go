@@ -7,6 +7,7 @@ import (
 
 	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 )
 
 // maintenanceAsk matches the protocol's manual triggers.
@@ -97,7 +98,7 @@ func UserPromptSubmit(env Env, in Input) (Output, error) {
 		return recallPrompt(env, in), nil
 	}
 	var text string
-	_, err := env.Store.Update(func(tx *memfile.Tx) error {
+	_, err := env.Store.Update(func(tx *store.Tx) error {
 		rep := tx.Maintain(env.Today, env.Config, memfile.Options{Deep: true, ArchivedEntries: env.Store.ArchivedEntries()})
 		text = maintenanceReport(rep, env, tx.File)
 		tellLater(tx, tx.Notice)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/transcript"
 )
 
@@ -48,7 +49,7 @@ func TestAsksForMaintenance(t *testing.T) {
 // The nudge's "nothing much" importance must survive the pass that runs
 // as the turn ends: an entry recorded today at that importance stays.
 func TestNudgeImportanceSurvivesThePass(t *testing.T) {
-	store, err := memfile.OpenStore(t.TempDir(), memfile.DefaultConfig(), memfile.StoreOptions{})
+	store, err := store.OpenStore(t.TempDir(), memfile.DefaultConfig(), store.StoreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestContainsFold(t *testing.T) {
 // (e2e/TestMeasureHookOutputsInTUI): the nudge, and what the user is told
 // when a record failed, are one line each.
 func TestUserSeesOneLine(t *testing.T) {
-	store, err := memfile.OpenStore(t.TempDir(), memfile.DefaultConfig(), memfile.StoreOptions{})
+	store, err := store.OpenStore(t.TempDir(), memfile.DefaultConfig(), store.StoreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -132,11 +132,11 @@ func ParseArchive(data []byte) ([]ArchiveRecord, []Warning) {
 	return out, warnings
 }
 
-// takenOut lists what replacing current with replacement drops: each entry
+// TakenOut lists what replacing current with replacement drops: each entry
 // and pattern of current that replacement does not hold with the same ID
 // and text. A restore archives them, so an entry recorded after the backup
 // was taken is not lost with the file it was in.
-func takenOut(current, replacement *File, reason string) []Removal {
+func TakenOut(current, replacement *File, reason string) []Removal {
 	var out []Removal
 	for t := 1; t <= 2; t++ {
 		for _, e := range current.Entries(t) {

@@ -357,7 +357,7 @@
 // summary plain are the plain loops and the standard library.
 //
 // Render writes into one buffer sized for the file from lengths alone;
-// the Store does not hold the new file whole at all: renderTo hands it
+// the Store does not hold the new file whole at all: RenderTo hands it
 // over in 64 KB pieces, compared with the bytes read as they come and
 // written to the temporary file from the first that differs
 // (newfile_internal_test.go checks it against Render). The view heaps

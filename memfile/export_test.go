@@ -11,7 +11,6 @@ var (
 	Freshness    = freshness
 	Neutralize   = neutralize
 	PatternID    = patternID
-	RenderTo     = renderTo
 )
 
 const (

@@ -87,13 +87,13 @@ type DroppedTag struct {
 // budgets, and update the header. It never changes f.
 func Maintain(f *File, today time.Time, cfg Config, opt Options) (*File, Report) {
 	out := f.Clone()
-	return out, maintainInPlace(out, today, cfg, opt)
+	return out, MaintainInPlace(out, today, cfg, opt)
 }
 
-// maintainInPlace is Maintain on out itself, for a caller that owns out
+// MaintainInPlace is Maintain on out itself, for a caller that owns out
 // and keeps nothing of it from before (Tx.Maintain): at 10,000 entries
 // the copy is megabytes for the hook to allocate and fault in.
-func maintainInPlace(out *File, today time.Time, cfg Config, opt Options) Report {
+func MaintainInPlace(out *File, today time.Time, cfg Config, opt Options) Report {
 	today = civil(today)
 	rep := Report{Budgets: cfg.Budgets}
 	applyConfig(out, cfg)

@@ -8,11 +8,9 @@ package memfile_test
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/matryer/is"
 
@@ -325,8 +323,7 @@ func fxModelPass(t *testing.T, f *memfile.File) *memfile.File {
 	return out
 }
 
-// TestModelWrittenSessionEnd: one session-end pass through the store over
-// the fixture keeps every entry's whole body under that entry, in
+// TestModelWrittenSessionEnd: one session-end pass over the fixture keeps every entry's whole body under that entry, in
 // bimri.md or, for what the pass archived, in bimri-archive.md; and every
 // line of text the model wrote is still in one of the two.
 func TestModelWrittenSessionEnd(t *testing.T) {
@@ -335,23 +332,12 @@ func TestModelWrittenSessionEnd(t *testing.T) {
 	is.NoErr(err)
 	before, _ := fxParseAll(t, string(data))
 
-	dir := t.TempDir()
-	is.NoErr(os.WriteFile(filepath.Join(dir, memfile.MemoryName), data, 0o644))
-	s, err := memfile.OpenStore(dir, memfile.DefaultConfig(), memfile.StoreOptions{LockTimeout: time.Second})
-	is.NoErr(err)
-	var rep memfile.Report
-	_, err = s.Update(func(tx *memfile.Tx) error {
-		rep = tx.Maintain(goldenDay, memfile.DefaultConfig(), memfile.Options{CountSession: true})
-		return nil
-	})
-	is.NoErr(err)
+	out, rep := memfile.Maintain(before, goldenDay, memfile.DefaultConfig(), memfile.Options{CountSession: true})
 	is.True(len(rep.Removed) > 0) // the fixture has entries below the threshold
-
-	read, err := s.Read()
-	is.NoErr(err)
-	after := read.File
-	recs, err := s.ReadArchive()
-	is.NoErr(err)
+	mem := memfile.Render(out)
+	arch := memfile.RenderArchived(rep.Removed, goldenDay)
+	after, _ := fxParseAll(t, string(mem))
+	recs, _ := memfile.ParseArchive(append([]byte(memfile.ArchiveHeading), arch...))
 	archived := map[string]string{}
 	for _, r := range recs {
 		if r.Entry != nil {
@@ -373,10 +359,6 @@ func TestModelWrittenSessionEnd(t *testing.T) {
 		}
 	}
 
-	mem, err := os.ReadFile(filepath.Join(dir, memfile.MemoryName))
-	is.NoErr(err)
-	arch, err := os.ReadFile(filepath.Join(dir, memfile.ArchiveName))
-	is.NoErr(err)
 	lines := strings.Split(string(mem)+string(arch), "\n")
 	for i, l := range strings.Split(string(data), "\n") {
 		words := textWords(l)
@@ -408,47 +390,6 @@ func textWords(l string) string {
 		l = strings.TrimPrefix(l, p)
 	}
 	return strings.TrimSpace(l)
-}
-
-// TestLongEntrySurvivesTenPasses: a 3,000-character entry read from the
-// file is never cut: ten session-end passes through the store, a day
-// apart, keep it byte for byte, in the file and in the backup.
-func TestLongEntrySurvivesTenPasses(t *testing.T) {
-	is := is.New(t)
-	var words []string
-	for i := 0; len(strings.Join(words, " ")) < 3000; i++ {
-		words = append(words, fmt.Sprintf("word%d", i))
-	}
-	long := strings.Join(words, " ")[:3000]
-	long = strings.TrimSpace(long) + "."
-	is.True(len(long) >= 3000)
-
-	dir := t.TempDir()
-	doc := fxDoc("", fxEntry(4, "2026-11-19", "long", long)+fxEntry(3, "2026-11-19", "", "A short one."), "")
-	is.NoErr(os.WriteFile(filepath.Join(dir, memfile.MemoryName), []byte(doc), 0o644))
-	s, err := memfile.OpenStore(dir, memfile.DefaultConfig(), memfile.StoreOptions{LockTimeout: time.Second})
-	is.NoErr(err)
-	for day := range 10 {
-		_, err := s.Update(func(tx *memfile.Tx) error {
-			tx.Maintain(fxDay("2026-11-20").AddDate(0, 0, day), memfile.DefaultConfig(), memfile.Options{CountSession: true})
-			return nil
-		})
-		is.NoErr(err)
-		read, err := s.Read()
-		is.NoErr(err)
-		f := read.File
-		es := f.Entries(2)
-		is.True(len(es) >= 1)
-		is.Equal(es[0].Text, long)
-		mem, err := os.ReadFile(filepath.Join(dir, memfile.MemoryName))
-		is.NoErr(err)
-		is.True(strings.Contains(string(mem), "\n"+long+"\n"))
-		if day > 0 {
-			backup, err := os.ReadFile(filepath.Join(dir, memfile.BackupName))
-			is.NoErr(err)
-			is.True(strings.Contains(string(backup), "\n"+long+"\n"))
-		}
-	}
 }
 
 // TestAddRefusesLongText: a new text over the limit is refused with the

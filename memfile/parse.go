@@ -26,7 +26,7 @@ var ErrUnreadable = errors.New("not a readable memory file")
 
 // errCut is the ErrUnreadable of a file that starts as a memory file but
 // never reaches the END marker. The store reads such a file up to where
-// it ends (parseStored); Parse's other callers refuse it.
+// it ends (ParseStored); Parse's other callers refuse it.
 var errCut = fmt.Errorf("%w: %q is missing (the file looks truncated)", ErrUnreadable, endMarker)
 
 const (

@@ -84,7 +84,7 @@ func patternFixture(rng *rand.Rand, n int) *File {
 	cfg.Budgets = [3]int{1_000_000, 1_000_000, 1_000_000}
 	cfg.TotalBudget = 3_000_000
 	cfg.Threshold = 0
-	maintainInPlace(f, day.AddDate(0, 0, 10), cfg, Options{})
+	MaintainInPlace(f, day.AddDate(0, 0, 10), cfg, Options{})
 	for i := range n / 5 {
 		add(n+i, day.AddDate(0, 0, 10+rng.IntN(3)))
 	}

@@ -22,21 +22,21 @@ func Render(f *File) []byte {
 	return out.b
 }
 
-// renderPiece is about how much renderTo gathers before it hands bytes
+// renderPiece is about how much RenderTo gathers before it hands bytes
 // on: small enough to stay in the processor's cache and in pages the
 // process has touched already, large enough that the system calls a
 // writer makes per piece do not count.
 const renderPiece = 64 << 10
 
-// renderTo is Render handing its bytes to emit in pieces, in order: each
+// RenderTo is Render handing its bytes to emit in pieces, in order: each
 // piece ends at a block's end once renderPiece bytes are gathered, and
 // the last holds the rest. Their concatenation is Render(f). emit must
 // not keep a piece: its bytes are reused for the next. The first error
-// emit returns stops the emitting, and renderTo returns it. The store
+// emit returns stops the emitting, and RenderTo returns it. The store
 // writes a changed file this way, straight into its temporary file, so
 // that a large file is never held whole in fresh memory (at 10,000
 // entries, 1.8 MB the hook would fault in and the kernel zero).
-func renderTo(f *File, emit func([]byte) error) error {
+func RenderTo(f *File, emit func([]byte) error) error {
 	out := renderOut{b: make([]byte, 0, renderPiece+renderPiece/4), emit: emit}
 	render(&out, f)
 	out.flush()
@@ -44,7 +44,7 @@ func renderTo(f *File, emit func([]byte) error) error {
 }
 
 // renderOut is where render writes: one buffer for the whole file, or,
-// with emit set, pieces handed to emit as they fill (see renderTo).
+// with emit set, pieces handed to emit as they fill (see RenderTo).
 type renderOut struct {
 	b    []byte
 	emit func([]byte) error

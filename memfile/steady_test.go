@@ -6,10 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
-	"github.com/matryer/is"
 )
 
 // A plain pass over what a pass left on the same day changes nothing, so
@@ -63,35 +61,6 @@ func TestPassIdempotent(t *testing.T) {
 	if checked < 50 {
 		t.Fatalf("only %d cases checked", checked)
 	}
-}
-
-// A second pass on the same day, in a transaction of its own, leaves
-// bimri.md as the first wrote it: the store writes nothing.
-func TestRepeatedPassWritesNothing(t *testing.T) {
-	is := is.New(t)
-	root := t.TempDir()
-	is.NoErr(os.WriteFile(filepath.Join(root, memfile.MemoryName), fxGen(60), 0o644))
-	s, err := memfile.OpenStore(root, memfile.DefaultConfig(), memfile.StoreOptions{LockTimeout: time.Second})
-	is.NoErr(err)
-	pass := func() (memfile.Result, memfile.Report) {
-		var rep memfile.Report
-		res, err := s.Update(func(tx *memfile.Tx) error {
-			rep = tx.Maintain(fxToday, memfile.DefaultConfig(), memfile.Options{})
-			return nil
-		})
-		is.NoErr(err)
-		return res, rep
-	}
-	res, _ := pass()
-	is.True(res.Changed) // the first pass weighs the entries
-	maintained, err := os.ReadFile(s.Path(memfile.MemoryName))
-	is.NoErr(err)
-	res, rep := pass()
-	is.True(!res.Changed)
-	is.Equal(len(rep.Removed), 0)
-	again, err := os.ReadFile(s.Path(memfile.MemoryName))
-	is.NoErr(err)
-	is.Equal(again, maintained)
 }
 
 // FuzzPassIdempotent: for whatever Parse accepts, a plain pass over a

@@ -15,6 +15,7 @@ import (
 
 	"github.com/bimri/bimri-hook/internal/slowtest"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/matryer/is"
 )
 
@@ -258,7 +259,7 @@ func rememberedID(t *testing.T, stdout string) string {
 // counted in the header.
 func countedSessions(t *testing.T, root string) int {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(memfile.StateDir), "session-*.json"))
+	paths, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(store.StateDir), "session-*.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

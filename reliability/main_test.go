@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/matryer/is"
 )
 
@@ -72,7 +73,7 @@ func buildAndRun(m *testing.M) int {
 		return 1
 	}
 	// -tags bimritest compiles in the store's test pause, which the
-	// crash tests use to kill a write midway (memfile/testhook_bimritest.go).
+	// crash tests use to kill a write midway (store/testhook_bimritest.go).
 	build := exec.Command(gobin, "build", "-tags", "bimritest", "-o", binary, "github.com/bimri/bimri-hook/cmd/bimri-hook")
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "reliability: go build: %v\n%s", err, out)
@@ -311,7 +312,7 @@ func readAsRoot(path string, info fs.FileInfo) ([]byte, error) {
 func tempFiles(t *testing.T, root string) []string {
 	t.Helper()
 	var out []string
-	for _, dir := range []string{root, filepath.Join(root, filepath.FromSlash(memfile.StateDir))} {
+	for _, dir := range []string{root, filepath.Join(root, filepath.FromSlash(store.StateDir))} {
 		matches, err := filepath.Glob(filepath.Join(dir, ".bimri-tmp-*"))
 		if err != nil {
 			t.Fatal(err)

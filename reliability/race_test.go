@@ -9,9 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bimri/bimri-hook/internal/atomicfile"
 	"github.com/bimri/bimri-hook/internal/slowtest"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
+	"github.com/bimri/bimri-hook/store/atomicfile"
 )
 
 // racePause slows each write between its steps (BIMRI_TEST_STORE_PAUSE),
@@ -214,7 +215,7 @@ func editAdding(path, text string, byRename bool) error {
 func TestStateFolderRemovedWhileHeld(t *testing.T) {
 	slowtest.Gate(t) // dozens of slowed-down processes
 	root, home, env := raceWorkspace(t)
-	state := filepath.Join(root, filepath.FromSlash(memfile.StateDir))
+	state := filepath.Join(root, filepath.FromSlash(store.StateDir))
 	stop := make(chan struct{})
 	removals := 0
 	cleanerDone := make(chan struct{})
@@ -237,7 +238,7 @@ func TestStateFolderRemovedWhileHeld(t *testing.T) {
 	close(stop)
 	<-cleanerDone
 	for _, f := range failures {
-		if !strings.Contains(f, memfile.ErrBusy.Error()) {
+		if !strings.Contains(f, store.ErrBusy.Error()) {
 			t.Errorf("remember failed, and not as busy: %s", f)
 		}
 	}

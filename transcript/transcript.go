@@ -24,8 +24,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/bimri/bimri-hook/internal/safefile"
 	"github.com/bimri/bimri-hook/privacy"
+	"github.com/bimri/bimri-hook/store/safefile"
 	"github.com/tidwall/gjson"
 )
 

@@ -14,7 +14,7 @@ import (
 //   - bimri-backup.md is this machine's undo copy of the last write: shared,
 //     every pull would bring another person's undo and a conflict;
 //   - bimri.md.broken-* are the unreadable files the store set aside here;
-//   - .bimri-tmp-* are temporary files a crash left behind (internal/atomicfile);
+//   - .bimri-tmp-* are temporary files a crash left behind (store/atomicfile);
 //   - *.bimri-receipt under .claude says what install changed in this
 //     machine's settings file, for uninstall here;
 //   - .claude/bimri/ is the lock and the sessions' state (it also ignores

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 )
 
 // recallPrompt matches many archived entries of a genfull archive (its
@@ -57,7 +58,7 @@ func primeRecallIndex(ws *workspace, hook []string, ev []byte) error {
 	if _, err := runOnce(&bench{name: "prime recall index", ws: ws, args: hook, stdin: ev}); err != nil {
 		return err
 	}
-	if _, err := os.Stat(filepath.Join(ws.root, filepath.FromSlash(memfile.StateDir), "recall-index.bin")); err != nil {
+	if _, err := os.Stat(filepath.Join(ws.root, filepath.FromSlash(store.StateDir), "recall-index.bin")); err != nil {
 		return fmt.Errorf("a prompt built no recall index: %w", err)
 	}
 	return nil

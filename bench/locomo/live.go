@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 )
 
 // lived is what one conversation left: which entry holds which turn,
@@ -190,7 +191,7 @@ func tagOf(speaker string) string {
 // entries are every entry the workspace holds, in the file and in the
 // archive, each ID once (its last version).
 func entries(root string, day time.Time) ([]entry, error) {
-	store, err := memfile.OpenStore(root, memfile.DefaultConfig(), memfile.StoreOptions{LockTimeout: 2 * time.Second, Today: day, NoSync: true})
+	store, err := store.OpenStore(root, memfile.DefaultConfig(), store.StoreOptions{LockTimeout: 2 * time.Second, Today: day, NoSync: true})
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/internal/record"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 )
 
 // The Clinicflow scenario: nine months of a project lived through the
@@ -73,7 +74,7 @@ func live(parent string, seed uint64, b behaviour) (*lived, error) {
 			continue
 		}
 		l.days++
-		store, err := memfile.OpenStore(dir, cfg, memfile.StoreOptions{LockTimeout: 2 * time.Second, Today: day, NoSync: true})
+		store, err := store.OpenStore(dir, cfg, store.StoreOptions{LockTimeout: 2 * time.Second, Today: day, NoSync: true})
 		if err != nil {
 			return nil, err
 		}
@@ -128,7 +129,7 @@ func (l *lived) textOf(id string) string {
 }
 
 // recordItem records one story item as the agent does.
-func (l *lived) recordItem(store *memfile.Store, day time.Time, cfg memfile.Config, it storyItem, b behaviour) error {
+func (l *lived) recordItem(store *store.Store, day time.Time, cfg memfile.Config, it storyItem, b behaviour) error {
 	r := record.Request{Text: it.text, Importance: it.imp, Tier: it.tier, Tags: it.tags}
 	if b.keywords {
 		withKeywords(&r, it.keywords)
@@ -312,7 +313,7 @@ func ask(l *lived, parent string, qs []question, lexicon bool) (*asked, error) {
 	}
 	defer os.RemoveAll(dir)
 	cfg := memfile.DefaultConfig()
-	store, err := memfile.OpenStore(dir, cfg, memfile.StoreOptions{LockTimeout: 2 * time.Second, Today: storyToday, NoSync: true})
+	store, err := store.OpenStore(dir, cfg, store.StoreOptions{LockTimeout: 2 * time.Second, Today: storyToday, NoSync: true})
 	if err != nil {
 		return nil, err
 	}
@@ -462,7 +463,7 @@ func runClinicflow(w io.Writer, seed uint64, showView bool) error {
 // baseline: each ID once, with its last text.
 type entries struct{ ids, texts []string }
 
-func allEntries(store *memfile.Store) (entries, error) {
+func allEntries(store *store.Store) (entries, error) {
 	read, err := store.Read()
 	if err != nil {
 		return entries{}, err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 )
 
 // TestClinicflowGuarantees lives the Clinicflow scenario with both agent
@@ -66,7 +67,7 @@ func TestClinicflowGuarantees(t *testing.T) {
 // whereAre says, for each story key, where its entry is at the end: in
 // bimri.md (and its tier), or archived, when and why.
 func whereAre(t *testing.T, l *lived, keys []string) string {
-	store, err := memfile.OpenStore(l.dir, memfile.DefaultConfig(), memfile.StoreOptions{Today: storyToday, LockTimeout: time.Second, NoSync: true})
+	store, err := store.OpenStore(l.dir, memfile.DefaultConfig(), store.StoreOptions{Today: storyToday, LockTimeout: time.Second, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,6 +38,7 @@ import (
 
 	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 )
 
 func main() {
@@ -116,8 +117,8 @@ func runTopics(seed uint64, days, perDay, k int) error {
 	defer os.RemoveAll(dir)
 	cfg := memfile.DefaultConfig()
 	// A store per simulated day: the day dates what it archives.
-	open := func(day time.Time) (*memfile.Store, error) {
-		return memfile.OpenStore(dir, cfg, memfile.StoreOptions{LockTimeout: 2 * time.Second, Today: day, NoSync: true})
+	open := func(day time.Time) (*store.Store, error) {
+		return store.OpenStore(dir, cfg, store.StoreOptions{LockTimeout: 2 * time.Second, Today: day, NoSync: true})
 	}
 	first := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	today := first.AddDate(0, 0, days)
@@ -126,11 +127,11 @@ func runTopics(seed uint64, days, perDay, k int) error {
 	decided := map[string]bool{}
 	for d := range days {
 		day := first.AddDate(0, 0, d)
-		store, err := open(day)
+		st, err := open(day)
 		if err != nil {
 			return err
 		}
-		_, err = store.Update(func(tx *memfile.Tx) error {
+		_, err = st.Update(func(tx *store.Tx) error {
 			for range perDay {
 				t := topics[rng.IntN(len(topics))]
 				text := fmt.Sprintf(routine[rng.IntN(len(routine))], t.name, aspects[rng.IntN(len(aspects))]) + fmt.Sprintf(", ticket %d.", rng.IntN(90000)+1000)
@@ -158,12 +159,12 @@ func runTopics(seed uint64, days, perDay, k int) error {
 			return err
 		}
 	}
-	store, err := open(today)
+	st, err := open(today)
 	if err != nil {
 		return err
 	}
 
-	env := hooks.Env{Store: store, Config: cfg, Settings: hooks.DefaultSettings(), Today: today, Binary: "bimri-hook"}
+	env := hooks.Env{Store: st, Config: cfg, Settings: hooks.DefaultSettings(), Today: today, Binary: "bimri-hook"}
 	env.Settings.Recall.Items = k
 	out, err := hooks.SessionStart(env, hooks.Input{Event: "SessionStart", SessionID: "eval-start", Source: "startup", Cwd: dir})
 	if err != nil {
@@ -173,7 +174,7 @@ func runTopics(seed uint64, days, perDay, k int) error {
 	inView := idsIn(view)
 
 	// The baseline's k newest entries, file and archive together.
-	read, err := store.Read()
+	read, err := st.Read()
 	if err != nil {
 		return err
 	}
@@ -189,7 +190,7 @@ func runTopics(seed uint64, days, perDay, k int) error {
 			all = append(all, dated{e.ID, e.Date, e.Text})
 		}
 	}
-	recs, err := store.ReadArchive()
+	recs, err := st.ReadArchive()
 	if err != nil {
 		return err
 	}

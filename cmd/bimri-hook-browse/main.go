@@ -18,6 +18,7 @@ import (
 	"github.com/bimri/bimri-hook/internal/config"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/charmbracelet/x/term"
 )
 
@@ -63,7 +64,7 @@ func run(args []string, stdin *os.File, stdout *os.File, stderr io.Writer, now t
 	clock := func() time.Time { return now }
 	// The commands' lock wait: the user may browse while a session writes.
 	cfg.Hooks.LockTimeout = max(cfg.Hooks.LockTimeout, 10*time.Second)
-	var store *memfile.Store
+	var store *store.Store
 	if *global {
 		store, err = workspace.GlobalStore(cfg, clock)
 	} else {

@@ -9,6 +9,7 @@ import (
 	"github.com/bimri/bimri-hook/internal/record"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/wiring"
 	"github.com/urfave/cli/v2"
 )
@@ -81,7 +82,7 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 // the supersession question in store: this binary, as the hooks name it
 // (so the permission rule and the plugin's approval allow them), and the
 // workspace.
-func rememberNames(store *memfile.Store, global bool) record.Names {
+func rememberNames(store *store.Store, global bool) record.Names {
 	prefix := wiring.Command{Binary: workspace.Binary()}.Remember()
 	if global {
 		prefix += " --global"
@@ -239,7 +240,7 @@ func (a *app) maintainCommand() *cli.Command {
 				return nil
 			}
 			var rep memfile.Report
-			res, err := ws.store.Update(func(tx *memfile.Tx) error {
+			res, err := ws.store.Update(func(tx *store.Tx) error {
 				rep = tx.Maintain(ws.now, ws.config.Memory, opt)
 				return nil
 			})
@@ -257,7 +258,7 @@ func (a *app) maintainCommand() *cli.Command {
 
 // openStore opens the workspace and the store a command acts on: the
 // workspace's, or with --global the user's memory across workspaces.
-func (a *app) openStore(c *cli.Context) (*openedWorkspace, *memfile.Store, error) {
+func (a *app) openStore(c *cli.Context) (*openedWorkspace, *store.Store, error) {
 	ws, err := a.openWorkspace(c, "")
 	if err != nil {
 		return nil, nil, err

@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 )
 
 func printJSON(w io.Writer, v any) error {
@@ -31,7 +31,7 @@ func printNoMemory(w io.Writer, path string, global bool) {
 	fmt.Fprintf(w, "no memory yet: %s does not exist (the first Claude Code session here creates it, or bimri-hook remember)\n", path)
 }
 
-func printRestored(w io.Writer, s *memfile.Store, notice string) {
+func printRestored(w io.Writer, s *store.Store, notice string) {
 	fmt.Fprintf(w, "restored %s from %s; the replaced file is now %s\n", s.Names().Memory, s.Names().Backup, s.Names().Backup)
 	if notice != "" {
 		fmt.Fprintln(w, notice)

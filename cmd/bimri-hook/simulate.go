@@ -18,6 +18,7 @@ import (
 	"github.com/bimri/bimri-hook/internal/simulate"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/urfave/cli/v2"
 )
 
@@ -236,7 +237,7 @@ func (a *app) handleCopy(c *cli.Context, root string, in hooks.Input) (hooks.Out
 	if !slices.Contains(event.Answered, in.Event) {
 		return hooks.Output{}, nil
 	}
-	dir, remove, err := simulate.Copy(root, memfile.Names{Memory: memfile.MemoryName, Backup: memfile.BackupName, Archive: memfile.ArchiveName, State: memfile.StateDir})
+	dir, remove, err := simulate.Copy(root, store.Names{Memory: memfile.MemoryName, Backup: memfile.BackupName, Archive: memfile.ArchiveName, State: store.StateDir})
 	if err != nil {
 		return hooks.Output{}, err
 	}

@@ -8,12 +8,13 @@ import (
 	"github.com/bimri/bimri-hook/internal/record"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/urfave/cli/v2"
 )
 
 // openedWorkspace is everything a command needs about where it works.
 type openedWorkspace struct {
-	store  *memfile.Store
+	store  *store.Store
 	config config.Config
 	now    time.Time // today, as the clock or --today says
 }

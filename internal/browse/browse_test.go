@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/matryer/is"
 )
 
@@ -17,12 +18,12 @@ var today = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 func workspace(t *testing.T) Source {
 	t.Helper()
 	cfg := memfile.DefaultConfig()
-	store, err := memfile.OpenStore(t.TempDir(), cfg, memfile.StoreOptions{LockTimeout: time.Second, Today: today, Clock: func() time.Time { return today }})
+	st, err := store.OpenStore(t.TempDir(), cfg, store.StoreOptions{LockTimeout: time.Second, Today: today, Clock: func() time.Time { return today }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := Source{Store: store, Config: cfg, Today: today}
-	_, err = store.Update(func(tx *memfile.Tx) error {
+	s := Source{Store: st, Config: cfg, Today: today}
+	_, err = st.Update(func(tx *store.Tx) error {
 		for _, n := range []memfile.NewEntry{
 			{Tier: 1, Importance: 5, Date: today.AddDate(0, 0, -20), Tags: []string{"purpose"}, Text: "This project is a CLI for invoice PDFs."},
 			{Tier: 2, Importance: 5, Date: today.AddDate(0, 0, -3), Tags: []string{"db", "decision"}, Text: "Chose SQLite for storage."},

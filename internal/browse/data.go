@@ -12,11 +12,12 @@ import (
 
 	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 )
 
 // Source is the workspace browse shows and acts on.
 type Source struct {
-	Store  *memfile.Store
+	Store  *store.Store
 	Config memfile.Config
 	Today  time.Time
 }
@@ -181,7 +182,7 @@ func (it item) detail(s Source) string {
 // the line browse shows after it.
 
 func (s Source) forget(id string) (string, error) {
-	_, err := s.Store.Update(func(tx *memfile.Tx) error {
+	_, err := s.Store.Update(func(tx *store.Tx) error {
 		r, ok := tx.File.Remove(id, "forgotten in browse")
 		if !ok {
 			return fmt.Errorf("no entry or pattern %s in %s (changed meanwhile?)", id, s.Store.Names().Memory)
@@ -204,7 +205,7 @@ func (s Source) revive(id string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("no archived entry %s in %s", id, s.Store.Names().Archive)
 	}
-	_, err = s.Store.Update(func(tx *memfile.Tx) error {
+	_, err = s.Store.Update(func(tx *store.Tx) error {
 		e, err := tx.File.Revive(rec, s.Today)
 		if err != nil {
 			return err
@@ -219,7 +220,7 @@ func (s Source) revive(id string) (string, error) {
 }
 
 func (s Source) promote(id string) (string, error) {
-	_, err := s.Store.Update(func(tx *memfile.Tx) error {
+	_, err := s.Store.Update(func(tx *store.Tx) error {
 		_, err := tx.File.Promote(id)
 		return err
 	})
@@ -237,7 +238,7 @@ func (s Source) supersede(id, text string) (string, error) {
 		return "", fmt.Errorf("the new entry needs its text")
 	}
 	var newID string
-	_, err := s.Store.Update(func(tx *memfile.Tx) error {
+	_, err := s.Store.Update(func(tx *store.Tx) error {
 		old, tier := tx.File.Find(id)
 		if old == nil {
 			return fmt.Errorf("no entry %s in %s (changed meanwhile?)", id, s.Store.Names().Memory)

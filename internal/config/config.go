@@ -13,8 +13,8 @@ import (
 	"strings"
 
 	"github.com/bimri/bimri-hook/hooks"
-	"github.com/bimri/bimri-hook/internal/safefile"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store/safefile"
 	"github.com/tidwall/gjson"
 )
 

@@ -25,9 +25,10 @@ import (
 	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/internal/install"
-	"github.com/bimri/bimri-hook/internal/safefile"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
+	"github.com/bimri/bimri-hook/store/safefile"
 	"github.com/bimri/bimri-hook/wiring"
 )
 
@@ -414,22 +415,22 @@ func (d *doctor) checkLockTimeout(wait time.Duration, all []scopeWiring) {
 // checkFiles: bimri.md and its budgets, the backup, the archive, the lock
 // and the state folder, then the global memory.
 func (d *doctor) checkFiles(cfg config.Config) {
-	store, err := memfile.OpenStore(d.root, cfg.Memory, memfile.StoreOptions{LockTimeout: cfg.Hooks.LockTimeout})
+	st, err := store.OpenStore(d.root, cfg.Memory, store.StoreOptions{LockTimeout: cfg.Hooks.LockTimeout})
 	if err != nil {
 		d.add(statusFail, "workspace", err.Error(), "run doctor in the workspace, or give --dir")
 		return
 	}
-	d.checkMemory(store, cfg.Memory)
-	d.checkBackup(store)
-	d.checkArchive(store)
-	d.checkLock(store)
-	d.checkState(store)
+	d.checkMemory(st, cfg.Memory)
+	d.checkBackup(st)
+	d.checkArchive(st)
+	d.checkLock(st)
+	d.checkState(st)
 	d.checkGlobal(cfg)
 }
 
-func (d *doctor) checkMemory(store *memfile.Store, cfg memfile.Config) {
-	path := store.Path(store.Names().Memory)
-	read, err := store.Read()
+func (d *doctor) checkMemory(st *store.Store, cfg memfile.Config) {
+	path := st.Path(st.Names().Memory)
+	read, err := st.Read()
 	switch {
 	case err != nil:
 		d.add(statusFail, "memory", err.Error(),
@@ -489,14 +490,14 @@ func (d *doctor) checkMemory(store *memfile.Store, cfg memfile.Config) {
 	d.add(statusOK, "tokens", strings.Join(parts, ", ")+" (estimated)", "")
 }
 
-func (d *doctor) checkBackup(store *memfile.Store) {
-	path := store.Path(store.Names().Backup)
+func (d *doctor) checkBackup(st *store.Store) {
+	path := st.Path(st.Names().Backup)
 	data, exists, err := install.ReadOptional(path)
 	switch {
 	case err != nil:
 		d.add(statusWarn, "backup", fmt.Sprintf("%s cannot be read: %v", path, err), "fix its permissions")
 	case !exists:
-		d.add(statusOK, "backup", "no "+store.Names().Backup+" yet; one is taken before every change", "")
+		d.add(statusOK, "backup", "no "+st.Names().Backup+" yet; one is taken before every change", "")
 	default:
 		if _, _, err := memfile.Parse(data); err != nil {
 			d.add(statusWarn, "backup", fmt.Sprintf("%s: %v, so restore would refuse it", path, err),
@@ -507,14 +508,14 @@ func (d *doctor) checkBackup(store *memfile.Store) {
 	}
 }
 
-func (d *doctor) checkArchive(store *memfile.Store) {
-	path := store.Path(store.Names().Archive)
+func (d *doctor) checkArchive(st *store.Store) {
+	path := st.Path(st.Names().Archive)
 	data, exists, err := install.ReadOptional(path)
 	switch {
 	case err != nil:
 		d.add(statusWarn, "archive", fmt.Sprintf("%s cannot be read: %v", path, err), "fix its permissions")
 	case !exists:
-		d.add(statusOK, "archive", "no "+store.Names().Archive+" yet; the first pruned entry starts it", "")
+		d.add(statusOK, "archive", "no "+st.Names().Archive+" yet; the first pruned entry starts it", "")
 	default:
 		recs, warnings := memfile.ParseArchive(data)
 		if len(warnings) > 0 {
@@ -529,15 +530,15 @@ func (d *doctor) checkArchive(store *memfile.Store) {
 // checkLock takes and releases the lock, but only in a workspace that has
 // bimri-hook's files: doctor run anywhere else must not leave a state
 // folder behind.
-func (d *doctor) checkLock(store *memfile.Store) {
-	lockPath := filepath.Join(store.StatePath(), "lock")
-	if !exists(store.StatePath()) && !exists(store.Path(store.Names().Memory)) {
+func (d *doctor) checkLock(st *store.Store) {
+	lockPath := filepath.Join(st.StatePath(), "lock")
+	if !exists(st.StatePath()) && !exists(st.Path(st.Names().Memory)) {
 		d.add(statusOK, "lock", "no state folder yet; the first session makes it", "")
 		return
 	}
-	err := store.CheckLock()
+	err := st.CheckLock()
 	switch {
-	case errors.Is(err, memfile.ErrBusy):
+	case errors.Is(err, store.ErrBusy):
 		d.add(statusFail, "lock", err.Error(),
 			"a bimri-hook is still running or hung: wait for it, or end that process; the lock is freed when it exits")
 	case err != nil:
@@ -553,9 +554,9 @@ func exists(path string) bool {
 }
 
 // checkState: the lock and per-session state must never reach git.
-func (d *doctor) checkState(store *memfile.Store) {
-	dir := store.StatePath()
-	rel := filepath.ToSlash(store.Names().State)
+func (d *doctor) checkState(st *store.Store) {
+	dir := st.StatePath()
+	rel := filepath.ToSlash(st.Names().State)
 	if !exists(dir) {
 		d.add(statusOK, "state", "no "+rel+" yet", "")
 		return

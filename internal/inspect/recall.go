@@ -9,6 +9,7 @@ import (
 	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/privacy"
+	"github.com/bimri/bimri-hook/store"
 )
 
 // Recalled is one item a recall query found.
@@ -31,7 +32,7 @@ type Recalled struct {
 // given once, as the file has it. Texts are cleaned of private spans and
 // secrets, as recall's are. lexicon lets the query's words match their
 // neighbours in recall's lexicon (the "recall_lexicon" setting).
-func Recall(store *memfile.Store, f *memfile.File, query string, limit int, lexicon bool) ([]Recalled, error) {
+func Recall(store *store.Store, f *memfile.File, query string, limit int, lexicon bool) ([]Recalled, error) {
 	where := map[string]string{}
 	var items []recall.Item
 	for t := 1; t <= 2; t++ {

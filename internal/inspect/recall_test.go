@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 )
 
 // What Recall returns (the MCP server's recall) holds no secret, also
 // when bimri.md itself does (an edit, a merge).
 func TestRecallReturnsNoSecret(t *testing.T) {
-	s, err := memfile.OpenStore(t.TempDir(), memfile.DefaultConfig(), memfile.StoreOptions{LockTimeout: time.Second, NoSync: true})
+	s, err := store.OpenStore(t.TempDir(), memfile.DefaultConfig(), store.StoreOptions{LockTimeout: time.Second, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package inspect
 import (
 	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 )
 
 // LastRecord is the newest archive record of an entry: an entry archived,
@@ -28,7 +29,7 @@ type Revivable struct {
 // sessions and that are not back in f, strongest first: memory that
 // keeps being needed. show and forecast end with the first few
 // (PrintWorthReviving). A recall record that does not read gives none.
-func WorthReviving(store *memfile.Store, f *memfile.File) []Revivable {
+func WorthReviving(store *store.Store, f *memfile.File) []Revivable {
 	recalls, err := recall.ParseRecalls(store.ReadState(recall.StateKey))
 	if err != nil {
 		return nil

@@ -17,9 +17,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bimri/bimri-hook/internal/atomicfile"
-	"github.com/bimri/bimri-hook/internal/safefile"
 	"github.com/bimri/bimri-hook/internal/workspace"
+	"github.com/bimri/bimri-hook/store/atomicfile"
+	"github.com/bimri/bimri-hook/store/safefile"
 	"github.com/bimri/bimri-hook/wiring"
 	"github.com/tidwall/gjson"
 )

@@ -27,7 +27,7 @@ import (
 	"github.com/bimri/bimri-hook/internal/config"
 	"github.com/bimri/bimri-hook/internal/record"
 	"github.com/bimri/bimri-hook/internal/workspace"
-	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -87,7 +87,7 @@ type server struct {
 
 // opened is one tool call's workspace.
 type opened struct {
-	store  *memfile.Store
+	store  *store.Store
 	config config.Config
 	today  time.Time
 }

@@ -8,9 +8,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/bimri/bimri-hook/internal/atomicfile"
-	"github.com/bimri/bimri-hook/internal/safefile"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store/atomicfile"
+	"github.com/bimri/bimri-hook/store/safefile"
 )
 
 // Result is what a merge decided that a person may want to check.

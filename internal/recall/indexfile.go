@@ -11,8 +11,8 @@ import (
 	"runtime"
 	"runtime/debug"
 
-	"github.com/bimri/bimri-hook/internal/safefile"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store/safefile"
 )
 
 // IndexName is the index's file name in the state folder (.claude/bimri).

@@ -16,6 +16,7 @@ import (
 	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/privacy"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/wiring"
 )
 
@@ -277,7 +278,7 @@ type Done struct {
 
 // Remember carries out r (checked with Check) on store, dated today under
 // cfg.
-func Remember(store *memfile.Store, today time.Time, cfg memfile.Config, r Request, n Names) (Done, error) {
+func Remember(st *store.Store, today time.Time, cfg memfile.Config, r Request, n Names) (Done, error) {
 	form, err := Check(r, n)
 	if err != nil {
 		return Done{}, err
@@ -285,17 +286,17 @@ func Remember(store *memfile.Store, today time.Time, cfg memfile.Config, r Reque
 	// Private spans go before a list is split: one may hold a comma.
 	tags := memfile.SplitTags(privacy.Clean(r.Tags))
 	kws := keywords(r.Keywords)
-	d := Done{Form: form, Memory: store.Path(store.Names().Memory), Archive: store.Names().Archive, today: today, config: cfg, names: n}
-	var res memfile.Result
+	d := Done{Form: form, Memory: st.Path(st.Names().Memory), Archive: st.Names().Archive, today: today, config: cfg, names: n}
+	var res store.Result
 	switch form {
 	case formPromote:
-		res, err = store.Update(func(tx *memfile.Tx) error {
+		res, err = st.Update(func(tx *store.Tx) error {
 			d.Entry, err = tx.File.Promote(strings.ToLower(strings.TrimSpace(r.Promote)))
 			d.Tier = 1
 			return err
 		})
 	case FormConsolidate:
-		res, err = store.Update(func(tx *memfile.Tx) error {
+		res, err = st.Update(func(tx *store.Tx) error {
 			d.Entry, d.Gone, err = tx.File.Consolidate(ids(r.Replaces), r.Text)
 			if err != nil {
 				return err
@@ -312,11 +313,11 @@ func Remember(store *memfile.Store, today time.Time, cfg memfile.Config, r Reque
 			return nil
 		})
 	case FormSupersede:
-		res, err = store.Update(func(tx *memfile.Tx) error {
+		res, err = st.Update(func(tx *store.Tx) error {
 			return supersede(tx, &d, r, tags, kws, today, cfg)
 		})
 	case FormBothHold:
-		res, err = store.Update(func(tx *memfile.Tx) error {
+		res, err = st.Update(func(tx *store.Tx) error {
 			es, err := tx.File.HoldTogether(ids(r.BothHold))
 			if err != nil {
 				return err
@@ -326,7 +327,7 @@ func Remember(store *memfile.Store, today time.Time, cfg memfile.Config, r Reque
 			return nil
 		})
 	case FormPattern:
-		res, err = store.Update(func(tx *memfile.Tx) error {
+		res, err = st.Update(func(tx *store.Tx) error {
 			d.Pattern, d.IsNew, err = tx.File.WritePattern(tags, r.Text, today)
 			d.Tier = 3
 			return err
@@ -340,7 +341,7 @@ func Remember(store *memfile.Store, today time.Time, cfg memfile.Config, r Reque
 		if imp == 0 {
 			imp = 3
 		}
-		res, err = store.Update(func(tx *memfile.Tx) error {
+		res, err = st.Update(func(tx *store.Tx) error {
 			d.Entry, d.IsNew, err = tx.File.Remember(memfile.NewEntry{
 				Tier: d.Tier, Importance: imp, Date: today, Tags: tags, Keywords: kws, Text: r.Text,
 			}, cfg)
@@ -365,7 +366,7 @@ func Remember(store *memfile.Store, today time.Time, cfg memfile.Config, r Reque
 // Tier 1 when one of them was there, so a lasting decision stays one.
 // It always takes their keywords beside its own: a question asked of
 // the old decision is one the new answers.
-func supersede(tx *memfile.Tx, d *Done, r Request, tags, kws []string, today time.Time, cfg memfile.Config) error {
+func supersede(tx *store.Tx, d *Done, r Request, tags, kws []string, today time.Time, cfg memfile.Config) error {
 	olds := ids(r.Supersedes)
 	imp, tier := r.Importance, r.Tier
 	var oldTags, oldKeywords []string
@@ -434,7 +435,7 @@ const DefaultForgetReason = "forgotten on request"
 
 // Forget moves the entry, pattern or unread note id to the archive, with
 // reason (DefaultForgetReason when empty).
-func Forget(store *memfile.Store, id, reason string) (memfile.Removal, error) {
+func Forget(st *store.Store, id, reason string) (memfile.Removal, error) {
 	id = strings.ToLower(strings.TrimSpace(id))
 	if id == "" {
 		return memfile.Removal{}, errors.New("forget needs the ID of the entry or pattern (see bimri-hook show)")
@@ -443,10 +444,10 @@ func Forget(store *memfile.Store, id, reason string) (memfile.Removal, error) {
 		reason = DefaultForgetReason
 	}
 	var gone memfile.Removal
-	_, err := store.Update(func(tx *memfile.Tx) error {
+	_, err := st.Update(func(tx *store.Tx) error {
 		a, ok := tx.File.Remove(id, reason)
 		if !ok {
-			return fmt.Errorf("no entry or pattern with ID %q in %s", id, store.Names().Memory)
+			return fmt.Errorf("no entry or pattern with ID %q in %s", id, st.Names().Memory)
 		}
 		gone = a
 		tx.Archive = append(tx.Archive, a)
@@ -457,21 +458,21 @@ func Forget(store *memfile.Store, id, reason string) (memfile.Removal, error) {
 
 // Revive brings the archived entry id back into Tier 2, dated today (the
 // archive keeps its record).
-func Revive(store *memfile.Store, today time.Time, cfg memfile.Config, id string) (Done, error) {
+func Revive(st *store.Store, today time.Time, cfg memfile.Config, id string) (Done, error) {
 	id = strings.ToLower(strings.TrimSpace(id))
 	if id == "" {
 		return Done{}, errors.New("revive needs the ID of an archived entry (recall names it; see also bimri-hook search)")
 	}
-	recs, err := store.ReadArchive()
+	recs, err := st.ReadArchive()
 	if err != nil {
 		return Done{}, err
 	}
 	rec, ok := inspect.LastRecord(recs, id)
 	if !ok {
-		return Done{}, fmt.Errorf("no archived entry with ID %q in %s", id, store.Names().Archive)
+		return Done{}, fmt.Errorf("no archived entry with ID %q in %s", id, st.Names().Archive)
 	}
-	d := Done{Form: formRevive, Tier: 2, Memory: store.Path(store.Names().Memory), Archive: store.Names().Archive, today: today, config: cfg}
-	res, err := store.Update(func(tx *memfile.Tx) error {
+	d := Done{Form: formRevive, Tier: 2, Memory: st.Path(st.Names().Memory), Archive: st.Names().Archive, today: today, config: cfg}
+	res, err := st.Update(func(tx *store.Tx) error {
 		d.Entry, err = tx.File.Revive(rec, today)
 		if err != nil {
 			return err

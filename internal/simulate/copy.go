@@ -15,7 +15,7 @@ import (
 
 	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/internal/event"
-	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/wiring"
 )
 
@@ -24,7 +24,7 @@ import (
 // recall index) into a new temporary folder, and returns it with the
 // function that removes it. Files that do not exist are not copied, as a
 // new workspace has none.
-func Copy(root string, names memfile.Names) (dir string, remove func(), err error) {
+func Copy(root string, names store.Names) (dir string, remove func(), err error) {
 	dir, err = os.MkdirTemp("", "bimri-simulate-")
 	if err != nil {
 		return "", nil, fmt.Errorf("simulate: a temporary folder for the copy: %w", err)

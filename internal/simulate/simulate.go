@@ -30,6 +30,7 @@ import (
 	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 )
 
 // DefaultSession is the session ID simulate puts in a payload unless
@@ -399,18 +400,18 @@ func run(ctx context.Context, sim Simulation, each func(SessionStats)) (stats []
 // openStore opens the simulated workspace's store on day, whose clock
 // stands still at day (it dates the archive records); a zero day keeps
 // the real clock. A folder removed at the end needs no durability.
-func openStore(root string, sim Simulation, day time.Time) (*memfile.Store, error) {
-	opt := memfile.StoreOptions{LockTimeout: sim.Settings.LockTimeout, NoSync: true}
+func openStore(root string, sim Simulation, day time.Time) (*store.Store, error) {
+	opt := store.StoreOptions{LockTimeout: sim.Settings.LockTimeout, NoSync: true}
 	if !day.IsZero() {
 		opt.Clock = func() time.Time { return day }
 	}
-	return memfile.OpenStore(root, sim.Config, opt)
+	return store.OpenStore(root, sim.Config, opt)
 }
 
 // simulator carries one simulation's workspace between its sessions.
 type simulator struct {
 	sim       Simulation
-	store     *memfile.Store
+	store     *store.Store
 	home      string
 	mix       mixer
 	tier1     int             // Tier 1 entries in the file after the last pass
@@ -560,7 +561,7 @@ func (s *simulator) ageState(day time.Time) {
 
 // remember records an entry as the remember command does.
 func (s *simulator) remember(e simulatedEntry, day time.Time) error {
-	_, err := s.store.Update(func(tx *memfile.Tx) error {
+	_, err := s.store.Update(func(tx *store.Tx) error {
 		got, isNew, err := tx.File.Remember(memfile.NewEntry{Tier: e.Tier, Importance: e.Importance, Date: day, Tags: e.Tags, Text: e.Text}, s.sim.Config)
 		if err == nil && isNew {
 			s.recorded = append(s.recorded, recordedEntry{got.ID, got.Importance, day, got.Text})
@@ -599,7 +600,7 @@ func (s *simulator) followAdvice(context string, day time.Time) error {
 	if replace == nil && promote == nil && name == nil {
 		return nil
 	}
-	_, err := s.store.Update(func(tx *memfile.Tx) error {
+	_, err := s.store.Update(func(tx *store.Tx) error {
 		for _, r := range replace {
 			ids := strings.Split(r[1], ",")
 			e, gone, err := tx.File.Consolidate(ids, summaryOf(tx.File, ids))

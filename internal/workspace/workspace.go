@@ -13,6 +13,7 @@ import (
 
 	"github.com/bimri/bimri-hook/internal/config"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/wiring"
 )
 
@@ -71,8 +72,8 @@ func Home() string {
 
 // Open opens a workspace's store. now is the wall clock; today is the day
 // the command acts on.
-func Open(root string, cfg config.Config, now func() time.Time, today time.Time) (*memfile.Store, error) {
-	return memfile.OpenStore(root, cfg.Memory, memfile.StoreOptions{LockTimeout: cfg.Hooks.LockTimeout, Clock: now, Today: today})
+func Open(root string, cfg config.Config, now func() time.Time, today time.Time) (*store.Store, error) {
+	return store.OpenStore(root, cfg.Memory, store.StoreOptions{LockTimeout: cfg.Hooks.LockTimeout, Clock: now, Today: today})
 }
 
 // ClaudeDir is where Claude Code keeps the user's configuration, settings
@@ -101,7 +102,7 @@ func ClaudeState() string {
 // GlobalStore is the store of the user's memory across workspaces,
 // ~/.claude/bimri-global.md (or in $BIMRI_GLOBAL_DIR). It makes the folder
 // if it is missing.
-func GlobalStore(cfg config.Config, now func() time.Time) (*memfile.Store, error) {
+func GlobalStore(cfg config.Config, now func() time.Time) (*store.Store, error) {
 	dir := os.Getenv("BIMRI_GLOBAL_DIR")
 	if dir == "" {
 		home := Home()
@@ -113,7 +114,7 @@ func GlobalStore(cfg config.Config, now func() time.Time) (*memfile.Store, error
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("global memory folder: %w", err)
 	}
-	return memfile.OpenStore(dir, cfg.Memory, memfile.StoreOptions{Names: memfile.GlobalNames, LockTimeout: cfg.Hooks.LockTimeout, Clock: now})
+	return store.OpenStore(dir, cfg.Memory, store.StoreOptions{Names: store.GlobalNames, LockTimeout: cfg.Hooks.LockTimeout, Clock: now})
 }
 
 // ReadGlobal reads the user's memory across workspaces, if there is one

@@ -1,0 +1,280 @@
+package store
+
+// The archive is append-only and written with the memory file, synced
+// before the file without its records is renamed in place. Appending and
+// reading it are kept together; its format is archive.go's.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store/atomicfile"
+	"github.com/bimri/bimri-hook/store/safefile"
+)
+
+// archiveAppend is records written to the end of the archive, to be
+// synced before the memory file without them is renamed in place.
+type archiveAppend struct {
+	f        *os.File
+	name     string
+	needSync bool
+}
+
+// writeArchive appends records to the archive; nothing to append gives
+// an empty archiveAppend. The archive is appended to, never rewritten:
+// each record is written once, whatever the archive's size. An append
+// can be cut (a power cut, or a kill where a write crosses a page): the
+// memory file is replaced only after the append is synced, so what it
+// archived is still in bimri.md, and a later pass archives it again
+// whole. The cut part stays behind as a fragment on its own line (each
+// append starts a new line), which the reader takes for a record with
+// its text cut short: noise in search and recall, nothing lost. Telling
+// it apart would take a terminator or checksum per record, a change of
+// the archive's format not made here.
+func (s *Store) writeArchive(items []memfile.Removal) (*archiveAppend, error) {
+	a := &archiveAppend{name: s.names.Archive, needSync: !s.noSync}
+	if len(items) == 0 {
+		return a, nil
+	}
+	path, err := s.sidePath(s.names.Archive)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, s.sideMode())
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", s.names.Archive, err)
+	}
+	day := s.today
+	if day.IsZero() {
+		day = s.now()
+	}
+	buf := memfile.RenderArchived(items, day)
+	created := false
+	info, err := f.Stat()
+	switch {
+	case err == nil && info.Size() == 0:
+		buf, created = append([]byte(memfile.ArchiveHeading), buf...), true // once per archive
+	case err == nil && endsWith(f, info.Size(), buf):
+		// The same records end the archive already: a write whose rename
+		// failed appended them (a bimri.md that cannot be replaced, or
+		// one that changed and is being updated again). Once is enough.
+		a.f = f
+		return a, nil
+	}
+	if _, err := f.Write(buf); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("append to %s: %w", s.names.Archive, err)
+	}
+	a.f = f
+	if created && !s.noSync {
+		// A new archive: its name must be on disk before a file that
+		// no longer holds what it archived, whatever the folders.
+		if err := a.sync(); err != nil {
+			a.close()
+			return nil, err
+		}
+		atomicfile.SyncDir(filepath.Dir(path))
+		a.needSync = false // done
+	}
+	return a, nil
+}
+
+// sync makes the appended records durable.
+func (a *archiveAppend) sync() error {
+	if a.f == nil {
+		return nil
+	}
+	if err := syncFile(a.f, a.needSync); err != nil {
+		return fmt.Errorf("sync %s: %w", a.name, err)
+	}
+	return nil
+}
+
+func (a *archiveAppend) close() error {
+	if a.f == nil {
+		return nil
+	}
+	err := a.f.Close()
+	a.f = nil
+	return err
+}
+
+// appendArchive adds records to the archive and syncs it, for a change
+// that leaves bimri.md as it is.
+func (s *Store) appendArchive(items []memfile.Removal) error {
+	a, err := s.writeArchive(items)
+	if err != nil {
+		return err
+	}
+	if err := a.sync(); err != nil {
+		a.close()
+		return err
+	}
+	if err := a.close(); err != nil {
+		return fmt.Errorf("append to %s: %w", s.names.Archive, err)
+	}
+	return nil
+}
+
+// archiveRollover is the size past which the archive is rolled over:
+// the readers (recall, revive, browse, deep maintenance) take an archive
+// of up to memfile.MaxArchiveSize, and an append is at most a memory file's
+// worth, so rolling over at memfile.MaxArchiveSize less that keeps every append
+// readable. (A variable for the tests.)
+var archiveRollover int64 = memfile.MaxArchiveSize - memfile.MaxMemorySize
+
+// rollArchive keeps an archive past archiveRollover under a dated name
+// (bimri-archive-20261201.md), so that the next append starts a new one,
+// and says so for the user; "" when the archive is smaller (one stat).
+// The kept archive is plain text, as the archive is; recall, revive and
+// browse search the new one. Under the lock.
+func (s *Store) rollArchive() string {
+	info, err := os.Lstat(s.Path(s.names.Archive))
+	if err != nil || !info.Mode().IsRegular() || info.Size() <= archiveRollover {
+		return ""
+	}
+	path, err := s.sidePath(s.names.Archive)
+	if err != nil {
+		return ""
+	}
+	base := strings.TrimSuffix(s.names.Archive, ".md") + "-" + s.now().UTC().Format("20060102")
+	for n := 1; n <= 100; n++ {
+		name := base + ".md"
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d.md", base, n)
+		}
+		kept := filepath.Join(filepath.Dir(path), name)
+		if _, err := os.Lstat(kept); !errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err := os.Rename(path, kept); err != nil {
+			break
+		}
+		if !s.noSync {
+			atomicfile.SyncDir(filepath.Dir(path))
+		}
+		return fmt.Sprintf("%s reached %d MiB, more than recall reads; it is kept as %s, and a new %s is started (recall and revive search the new one)",
+			s.names.Archive, info.Size()>>20, name, s.names.Archive)
+	}
+	return fmt.Sprintf("%s is %d MiB, more than recall reads, and could not be kept under another name: move it aside by hand (recall finds nothing in it until then)", s.names.Archive, info.Size()>>20)
+}
+
+// ReadArchive reads the archive; a missing archive is empty.
+func (s *Store) ReadArchive() ([]memfile.ArchiveRecord, error) {
+	path := s.Path(s.names.Archive)
+	if err := s.notMemory(s.names.Archive, path); err != nil {
+		return nil, err
+	}
+	data, err := safefile.Read(path, memfile.MaxArchiveSize)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", s.names.Archive, err)
+	}
+	recs, _ := memfile.ParseArchive(data)
+	return recs, nil
+}
+
+// ArchivedEntries are the archive's entries, which a deep pass recounts
+// patterns over. An unreadable archive gives none: the pass then counts
+// what the file itself remembers.
+func (s *Store) ArchivedEntries() []memfile.Entry {
+	recs, err := s.ReadArchive()
+	if err != nil {
+		return nil
+	}
+	var out []memfile.Entry
+	for _, r := range recs {
+		if r.Entry != nil {
+			out = append(out, *r.Entry)
+		}
+	}
+	return out
+}
+
+// endsWith says whether the file f, of size bytes, ends with tail.
+func endsWith(f *os.File, size int64, tail []byte) bool {
+	if int64(len(tail)) > size || len(tail) == 0 {
+		return false
+	}
+	got := make([]byte, len(tail))
+	if _, err := f.ReadAt(got, size-int64(len(tail))); err != nil {
+		return false
+	}
+	return bytes.Equal(got, tail)
+}
+
+// recentChunk is the first part of the archive's end RecentArchive
+// reads; recentMost, the most it reads. A week's records are a few
+// kilobytes; a busy week's, a few dozen.
+const (
+	recentChunk = 32 << 10
+	recentMost  = 1 << 20
+)
+
+// RecentArchive reads the entries archived on or after since from the
+// end of the archive, without reading the rest of it: the archive is
+// appended to in the order things leave the file, so they are its last
+// records. It reads at most recentMost bytes of the end; a missing or
+// unreadable archive gives none, as the week's digest can do without.
+func (s *Store) RecentArchive(since time.Time) []memfile.ArchiveRecord {
+	path := s.Path(s.names.Archive)
+	if since.IsZero() || s.notMemory(s.names.Archive, path) != nil {
+		return nil
+	}
+	f, info, err := safefile.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	size := info.Size()
+	day := since.Format(time.DateOnly)
+	for chunk := int64(recentChunk); ; chunk *= 4 {
+		n := min(chunk, size, recentMost)
+		buf := make([]byte, n)
+		if _, err := f.ReadAt(buf, size-n); err != nil && !errors.Is(err, io.EOF) {
+			return nil
+		}
+		from, whole := archivedSince(buf, day)
+		if whole || n == size || n == recentMost {
+			recs, _ := memfile.ParseArchive(buf[from:])
+			return slices.DeleteFunc(recs, func(r memfile.ArchiveRecord) bool { return r.Entry == nil || r.ArchivedOn.Before(since) })
+		}
+	}
+}
+
+// archivedSince is where, in the end of an archive, the records archived
+// on or after day (as the archive writes dates) start, and whether a
+// record archived before it was found, so that none before that point
+// can be wanted. Only tag lines are looked at, from the last one back.
+func archivedSince(buf []byte, day string) (from int, whole bool) {
+	from = len(buf)
+	end := len(buf)
+	for end > 0 {
+		start := bytes.LastIndexByte(buf[:end-1], '\n') + 1
+		line := buf[start:end]
+		end = start
+		if len(line) == 0 || line[0] != '[' {
+			continue
+		}
+		i := bytes.Index(line, []byte("[ARCHIVED:"))
+		if i < 0 || len(line) < i+len("[ARCHIVED:")+len(time.DateOnly) {
+			continue
+		}
+		if string(line[i+len("[ARCHIVED:"):i+len("[ARCHIVED:")+len(time.DateOnly)]) < day {
+			return from, true
+		}
+		from = start
+	}
+	return from, false
+}

@@ -1,0 +1,205 @@
+package store
+
+// Putting memory back, in two cases that share their care: a bimri.md
+// that does not read is never overwritten in place (recover), and the
+// user's restore loses nothing the replaced file held (Restore).
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store/atomicfile"
+	"github.com/bimri/bimri-hook/store/safefile"
+)
+
+// recover handles a bimri.md that is not a memory file: it is never
+// overwritten in place. It is kept beside the original under a dated name,
+// and the backup, if it reads, takes its place; otherwise a fresh file
+// starts and the notice says history was set aside. The file put in
+// place replaces only the broken one: when bimri.md changed since it was
+// read (its writer finished after all), recover returns errChanged and
+// the transaction reads it again.
+func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
+	if err := readOnly(path, s.names.Memory); err != nil {
+		return fmt.Errorf("%s is unreadable (%v) and %w", s.names.Memory, cause, err)
+	}
+	mark := markRead(path, broken)
+	aside, err := s.setAsideOnce(path, broken)
+	if err != nil {
+		return fmt.Errorf("%s is unreadable (%v) and could not be set aside: %w", s.names.Memory, cause, err)
+	}
+	tx.File, tx.Warnings = memfile.New(s.config), nil
+	tx.Notice = fmt.Sprintf("%s was unreadable (%v) and there was no readable backup; started a fresh file and kept the broken copy as %s", s.names.Memory, cause, filepath.Base(aside))
+	if backup, err := safefile.Read(s.Path(s.names.Backup), memfile.MaxMemorySize); err == nil {
+		if f, warnings, _, perr := memfile.ParseStored(backup); perr == nil {
+			tx.File, tx.Warnings = f, warnings
+			tx.Notice = fmt.Sprintf("%s was unreadable (%v); restored it from %s and kept the broken copy as %s", s.names.Memory, cause, s.names.Backup, filepath.Base(aside))
+		}
+	}
+	file, err := atomicfile.Write(path, memfile.Render(tx.File), atomicfile.Options{NoSync: s.noSync, Between: s.step})
+	if err == nil {
+		if err = file.Sync(); err != nil {
+			file.Abort()
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("replace unreadable %s: %w", s.names.Memory, err)
+	}
+	if !mark.unchanged(path) {
+		file.Abort()
+		return errChanged
+	}
+	if err := file.Commit(); err != nil {
+		return fmt.Errorf("replace unreadable %s: %w", s.names.Memory, err)
+	}
+	if !s.noSync {
+		atomicfile.SyncDir(filepath.Dir(path))
+	}
+	return nil
+}
+
+// setAside keeps a copy of a broken bimri.md beside it, under a name no
+// other copy has: the time to the second, then -2, -3... when several
+// break within one second. An existing copy is never overwritten.
+func (s *Store) setAside(path string, broken []byte) (string, error) {
+	stamp := fmt.Sprintf("%s.broken-%s", path, s.now().UTC().Format("20060102-150405"))
+	for n := 1; n <= 1000; n++ {
+		aside := stamp
+		if n > 1 {
+			aside = fmt.Sprintf("%s-%d", stamp, n)
+		}
+		f, err := os.OpenFile(aside, os.O_WRONLY|os.O_CREATE|os.O_EXCL, s.sideMode())
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		_, err = f.Write(broken)
+		if err == nil {
+			err = syncFile(f, !s.noSync)
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			_ = os.Remove(aside)
+			return "", err
+		}
+		return aside, nil
+	}
+	return "", fmt.Errorf("1000 copies named %s-N already exist", filepath.Base(stamp))
+}
+
+// setAsideOnce is setAside, unless a copy of data is set aside already
+// (a write that keeps failing, a transaction run again): then it is that
+// copy, so that a bimri.md that cannot be replaced is not copied again
+// on every run.
+func (s *Store) setAsideOnce(path string, data []byte) (string, error) {
+	prefix := filepath.Base(path) + ".broken-"
+	list, _ := os.ReadDir(filepath.Dir(path))
+	for _, e := range list {
+		if !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		p := filepath.Join(filepath.Dir(path), e.Name())
+		if info, err := e.Info(); err != nil || !info.Mode().IsRegular() || info.Size() != int64(len(data)) {
+			continue
+		}
+		if got, err := safefile.Read(p, memfile.MaxMemorySize); err == nil && bytes.Equal(got, data) {
+			return p, nil
+		}
+	}
+	return s.setAside(path, data)
+}
+
+// Restore puts the backup back as bimri.md, atomically. Nothing it takes
+// out is lost: the current file becomes the new backup, so a restore can
+// itself be undone, and since the next write replaces that backup, the
+// entries and patterns only the current file holds are archived too (a
+// current file that does not parse is set aside as a broken copy).
+func (s *Store) Restore() (Result, error) {
+	unlock, err := s.lock()
+	if err != nil {
+		return Result{}, err
+	}
+	defer unlock()
+	if err := s.healBackup(); err != nil {
+		return Result{}, err
+	}
+	backupPath, err := s.sidePath(s.names.Backup)
+	if err != nil {
+		return Result{}, err
+	}
+	backup, err := safefile.Read(backupPath, memfile.MaxMemorySize)
+	if err != nil {
+		return Result{}, fmt.Errorf("no backup to restore: %w", err)
+	}
+	restored, _, err := memfile.Parse(backup)
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: %w", s.names.Backup, err)
+	}
+	path, err := s.safePath(s.names.Memory)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := readOnly(path, s.names.Memory); err != nil {
+		return Result{}, err
+	}
+	// The file replaced is the one read: one that changes meanwhile (an
+	// editor, git) is read again, so a restore never discards a file
+	// newer than the one whose items it archived or set aside.
+	for attempt := 1; ; attempt++ {
+		current, out, notice, err := s.replaced(path, restored)
+		if err != nil {
+			return Result{}, err
+		}
+		mark := markRead(path, current)
+		file, err := atomicfile.Write(path, backup, atomicfile.Options{NoSync: s.noSync, Between: s.step})
+		if err != nil {
+			return Result{}, fmt.Errorf("write %s: %w", s.names.Memory, err)
+		}
+		err = s.commit(path, current, file, out, func() bool { return mark.unchanged(path) })
+		if err == nil {
+			return Result{Changed: true, Notice: notice}, nil
+		}
+		if !errors.Is(err, errChanged) {
+			return Result{}, err
+		}
+		if attempt == maxAttempts {
+			return Result{}, fmt.Errorf("%w: %s changed %d times during the restore; left it as it is", ErrBusy, s.names.Memory, attempt)
+		}
+	}
+}
+
+// replaced reads the memory file at path that a restore of restored is
+// about to replace, and says what must not be lost with it: the items
+// only it holds, to archive, or, when it does not parse, a copy of it
+// set aside. current is nil when there is no file.
+func (s *Store) replaced(path string, restored *memfile.File) (current []byte, out []memfile.Removal, notice string, err error) {
+	current, err = safefile.Read(path, memfile.MaxMemorySize)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil, "", nil
+	case err != nil:
+		return nil, nil, "", fmt.Errorf("read %s: %w", s.names.Memory, err)
+	}
+	if f, _, perr := memfile.Parse(current); perr == nil {
+		out = memfile.TakenOut(f, restored, "taken out by restore")
+		if len(out) > 0 {
+			notice = fmt.Sprintf("archived %d item(s) that only the replaced %s held", len(out), s.names.Memory)
+		}
+		return current, out, notice, nil
+	}
+	aside, err := s.setAside(path, current)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("set aside the unreadable %s: %w", s.names.Memory, err)
+	}
+	return current, nil, fmt.Sprintf("kept the unreadable %s as %s", s.names.Memory, filepath.Base(aside)), nil
+}

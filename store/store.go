@@ -1,0 +1,275 @@
+// Package store is the one part of bimri-hook that reads and writes the
+// memory files and takes the workspace lock; memfile, which it parses
+// and renders with, touches no disk. It is split by concern, one file for
+// each thing Update does, so each can be read and checked on its own:
+//
+//	store.go       the Store: its files, opening it, the lock-free Read,
+//	               and the checks on every path it reads or writes through
+//	lock.go        the workspace lock and the state folder it lives in
+//	update.go      the transaction: read under the lock, run the
+//	               caller's function, write what it left
+//	read.go        setting aside a damaged file that still holds entries
+//	               (memfile.ParseStored reads it)
+//	write.go       writing the new file, its backup, and the order of
+//	               writes, syncs and renames that a crash cannot hurt
+//	archive.go     appending to the archive and reading it
+//	state.go       the per-session state
+//	pending.go     entries a writer left for the next transaction,
+//	               when the lock stayed busy
+//	provenance.go  which entries were recorded here
+//	restore.go     putting memory back: a file that does not read, and
+//	               the user's restore
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store/safefile"
+)
+
+// StateDir holds the lock and per-session state. It sits under .claude,
+// where Claude Code keeps its own project files, and ignores itself with
+// a .gitignore so it never shows in git status.
+const StateDir = ".claude/bimri"
+
+// maxStateSize caps what the store reads from the state folder, as
+// memfile.MaxMemorySize caps bimri.md: a file over it is refused.
+const maxStateSize = 1 << 20 // one session's bookkeeping
+
+// Names are the file names a store uses.
+type Names struct {
+	Memory, Backup, Archive string
+	State                   string // folder for the lock and state, relative to the root
+}
+
+// workspaceNames are a workspace's files; GlobalNames the user's memory
+// across workspaces, which lives in ~/.claude beside Claude Code's own.
+var (
+	workspaceNames = Names{memfile.MemoryName, memfile.BackupName, memfile.ArchiveName, StateDir}
+	GlobalNames    = Names{"bimri-global.md", "bimri-global-backup.md", "bimri-global-archive.md", "bimri"}
+)
+
+// ErrBusy means another bimri-hook held the lock for the whole wait.
+var ErrBusy = errors.New("the memory file is busy")
+
+// errReadOnly means the user made bimri.md read-only, and it is kept so.
+var errReadOnly = errors.New("read-only")
+
+// Store reads and writes one workspace's memory files safely: one lock
+// around every read-modify-write, atomic replacement, a backup before every
+// change, and an append-only archive. Everything about it is fixed when
+// OpenStore makes it; WithLockTimeout derives a store that waits less.
+type Store struct {
+	root        string // the workspace, absolute
+	names       Names
+	lockTimeout time.Duration
+	config      memfile.Config // used to create a missing file
+	now         func() time.Time
+	today       time.Time
+	noSync      bool
+	// pause sleeps between the steps of a write so a test can kill the
+	// process there: testPause, set only in test builds.
+	pause time.Duration
+}
+
+// StoreOptions say how a store works. The zero value is a workspace's
+// store that syncs every write, on the real clock, taking the lock only
+// when it is free at once.
+type StoreOptions struct {
+	// Names are the store's file names; zero means workspaceNames.
+	Names Names
+	// LockTimeout is the longest wait for the lock.
+	LockTimeout time.Duration
+	// Clock is the wall clock: it names a broken file set aside and ages
+	// the session state. Nil means time.Now.
+	Clock func() time.Time
+	// Today is the day the caller acts on (--today in tests and
+	// simulations); archive records carry it. Zero means Clock's date.
+	Today time.Time
+	// NoSync skips fsync, for throwaway workspaces (simulate) whose files
+	// need no durability: a sync per write would make a long simulation
+	// take minutes on a real disk. Writes are still atomic renames.
+	NoSync bool
+}
+
+// OpenStore checks the workspace and returns its store. cfg makes a
+// missing memory file.
+func OpenStore(root string, cfg memfile.Config, opt StoreOptions) (*Store, error) {
+	if !filepath.IsAbs(root) {
+		return nil, fmt.Errorf("workspace %q is not an absolute path", root)
+	}
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("workspace %q is not a directory", root)
+	}
+	if systemFolder(root) {
+		return nil, fmt.Errorf("workspace %q is a system folder, not a project; refusing to keep memory there", root)
+	}
+	s := &Store{root: filepath.Clean(root), names: opt.Names, lockTimeout: opt.LockTimeout, config: cfg,
+		now: opt.Clock, today: opt.Today, noSync: opt.NoSync, pause: testPause}
+	if s.names == (Names{}) {
+		s.names = workspaceNames
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	return s, nil
+}
+
+// WithLockTimeout returns a store like s that waits at most d for the
+// lock (a handler the client kills sooner than others). s is unchanged.
+func (s *Store) WithLockTimeout(d time.Duration) *Store {
+	c := *s
+	c.lockTimeout = d
+	return &c
+}
+
+// LockTimeout is the longest the store waits for the lock.
+func (s *Store) LockTimeout() time.Duration { return s.lockTimeout }
+
+// Root is the workspace, absolute.
+func (s *Store) Root() string { return s.root }
+
+// Names are the store's file names.
+func (s *Store) Names() Names { return s.names }
+
+// systemFolder says whether root is the top of a filesystem or a folder
+// the system owns, which a hook's cwd can be (a session started in / or
+// /dev) but no project is.
+func systemFolder(root string) bool {
+	root = filepath.Clean(root)
+	if filepath.Dir(root) == root {
+		return true // / or a volume's root
+	}
+	for _, sys := range []string{"/bin", "/boot", "/dev", "/etc", "/lib", "/lib64", "/proc", "/run", "/sbin", "/sys", "/usr", "/var"} {
+		if root == sys || strings.HasPrefix(root, sys+"/") && (sys == "/dev" || sys == "/proc" || sys == "/sys") {
+			return true
+		}
+	}
+	return false
+}
+
+// Path returns the path of a file in the workspace.
+func (s *Store) Path(name string) string { return filepath.Join(s.root, name) }
+
+// StatePath is the state folder.
+func (s *Store) StatePath() string { return filepath.Join(s.root, filepath.FromSlash(s.names.State)) }
+
+// safePath resolves a workspace file for writing. A symlink is followed
+// only when it stays inside the workspace; a directory is refused.
+func (s *Store) safePath(name string) (string, error) {
+	p := s.Path(name)
+	info, err := os.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return p, nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return "", fmt.Errorf("%s is a symlink that cannot be resolved: %w", name, err)
+		}
+		root, err := filepath.EvalSymlinks(s.root)
+		if err != nil {
+			return "", err
+		}
+		if !inside(root, target) {
+			return "", fmt.Errorf("%s is a symlink leading outside the workspace (to %s); refusing to write through it", name, target)
+		}
+		p = target
+		if info, err = os.Stat(p); err != nil {
+			return p, nil
+		}
+	}
+	if info.IsDir() {
+		return "", fmt.Errorf("%s is a directory, not a file", name)
+	}
+	if !info.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file", name)
+	}
+	return p, nil
+}
+
+// inside says whether path is root or below it; both are resolved.
+func inside(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// readOnly is errReadOnly when the file at path exists without its
+// owner's write permission. An atomic rename would replace it anyway (and
+// root ignores the mode), undoing the user's choice to freeze it.
+func readOnly(path, name string) error {
+	info, err := os.Stat(path)
+	if err != nil || info.Mode().Perm()&0o200 != 0 {
+		return nil
+	}
+	return fmt.Errorf("%s is %w (mode %04o), so bimri-hook leaves it as it is; make it writable (chmod u+w %s) to let bimri-hook update it", name, errReadOnly, info.Mode().Perm(), name)
+}
+
+// sidePath is safePath for the backup or the archive, refusing one that
+// is bimri.md itself under another name (a hard or symbolic link): an
+// append to it would land in bimri.md, then vanish with the next rename.
+func (s *Store) sidePath(name string) (string, error) {
+	p, err := s.safePath(name)
+	if err != nil {
+		return "", err
+	}
+	if err := s.notMemory(name, p); err != nil {
+		return "", err
+	}
+	return p, nil
+}
+
+// notMemory refuses a backup or archive at path that is bimri.md itself.
+func (s *Store) notMemory(name, path string) error {
+	side, err := os.Stat(path)
+	if err != nil {
+		return nil // missing: it will be created
+	}
+	if mem, err := os.Stat(s.Path(s.names.Memory)); err == nil && os.SameFile(side, mem) {
+		return fmt.Errorf("%s is %s itself (a link to the same file); refusing to use it", name, s.names.Memory)
+	}
+	return nil
+}
+
+// ReadResult is the memory file as Read found it.
+type ReadResult struct {
+	File     *memfile.File
+	Warnings []memfile.Warning // what Parse could not read and kept as it was
+	Exists   bool              // false: there is no bimri.md, and File is a new one
+}
+
+// Read parses the memory file without the lock. Writers replace the file
+// atomically, so a reader always sees a whole version. A missing file reads
+// as a new one.
+func (s *Store) Read() (ReadResult, error) {
+	path, err := s.safePath(s.names.Memory)
+	if err != nil {
+		return ReadResult{}, err
+	}
+	data, err := safefile.Read(path, memfile.MaxMemorySize)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ReadResult{File: memfile.New(s.config)}, nil
+	}
+	if err != nil {
+		return ReadResult{}, fmt.Errorf("read %s: %w", s.names.Memory, err)
+	}
+	f, w, _, err := memfile.ParseStored(data)
+	if err != nil {
+		return ReadResult{Exists: true}, fmt.Errorf("%s: %w", s.names.Memory, err)
+	}
+	return ReadResult{File: f, Warnings: w, Exists: true}, nil
+}
