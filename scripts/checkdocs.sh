@@ -98,7 +98,7 @@ for p in $packages; do
 done
 
 # The files and folders ARCHITECTURE.md names in code spans exist: a path
-# (memfile/store*.go, hooks/messages.go) as written, a bare file name
+# (memfile/parse*.go, hooks/messages.go) as written, a bare file name
 # (parse.go) somewhere in the tree. Paths that begin with ., ~, $ or /
 # are the user's (.claude/bimri.json), not the repository's.
 while read -r name; do
