@@ -61,9 +61,13 @@ test: cross-check
 demo:
 	bash scripts/demo.sh
 
-# The long run docs/reliability.md quotes: deterministic for a seed.
-simulate: build
-	$(BIN) simulate --sessions $(SESSIONS) --seed $(SEED)
+# The long run docs/reliability.md quotes: deterministic for a seed. A
+# developer's figures, so bench/lifesim, not a command of bimri-hook. The
+# context names the command the agent runs, and its length moves what
+# fits under the cap, so the run names $(BIN) as the agent would see it,
+# as when the run lived in that binary.
+simulate:
+	$(GO) run -tags bench ./bench/lifesim -sessions $(SESSIONS) -seed $(SEED) -binary $(abspath $(BIN))
 
 fuzz:
 	FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh

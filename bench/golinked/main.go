@@ -13,7 +13,6 @@ import (
 	"os"
 
 	_ "bytes"
-	_ "context"
 	_ "encoding/json"
 	_ "errors"
 	_ "fmt"
@@ -32,7 +31,6 @@ import (
 	_ "github.com/urfave/cli/v2"
 	_ "io"
 	_ "os/exec"
-	_ "os/signal"
 	_ "path/filepath"
 	_ "runtime"
 	_ "runtime/debug"

@@ -2,8 +2,8 @@ package main
 
 // What show prints of a memory not made yet, and what restore prints. Other commands' reports are printed by the
 // package that computes them (report.go in internal/record,
-// internal/inspect, internal/simulate, internal/install,
-// internal/mergedriver; doctor's checks); the rest is a line passed through as it is (version, a store's
+// internal/inspect, internal/install, internal/mergedriver; simulate's
+// lines in internal/simulate; doctor's checks); the rest is a line passed through as it is (version, a store's
 // Notice). Errors are worded where they arise and printed once by run.
 // What the model reads is in hooks/messages.go and memfile/context.go.
 

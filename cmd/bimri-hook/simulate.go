@@ -2,21 +2,16 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/bimri/bimri-hook/hooks"
-	"github.com/bimri/bimri-hook/internal/config"
 	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/internal/simulate"
-	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/store"
 	"github.com/urfave/cli/v2"
@@ -36,33 +31,18 @@ var eventFlags = []struct {
 	{"context-only", []event.Name{event.SessionStart, event.UserPromptSubmit}},
 }
 
-// sessionsFlags belong to the --sessions mode only.
-var sessionsFlags = []string{"per-day", "seed", "profile"}
-
 func (a *app) simulateCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "simulate",
-		Usage: "run one hook event as Claude Code would, or live many sessions in a throwaway workspace",
+		Usage: "run one hook event as Claude Code would, on a copy of this workspace's memory",
 		UsageText: `bimri-hook simulate EVENT [--prompt TEXT] [--source S] [--reason R] [--trigger T] [--session ID] [--stop-hook-active] [--transcript PATH] [--context-only] [--verbose]
-bimri-hook simulate --sessions N [--per-day K] [--seed S] [--profile claude-code|cowork]
 
 EVENT is SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd, SubagentStart or SubagentStop (any case).
 simulate EVENT builds the payload Claude Code would send for this workspace, runs it through the
 same code as 'bimri-hook hook' on a copy of the memory (this workspace's files never change), and
 prints exactly what Claude Code would receive on stdout; stderr says it ran on a copy and, when the
 client receives nothing, why.
-The session ID is ` + simulate.DefaultSession + ` unless --session says otherwise.
-
-simulate --sessions never touches this workspace: it lives N sessions in a temporary folder it
-removes afterwards, through the same handlers as the hook. Each session is SessionStart, 1-3
-remember calls, Stop, SessionEnd; K sessions a day (--per-day), the first on --today
-(BIMRI_TODAY), else ` + simulate.Start + `. The mix: importance 1-5 at 15/30/30/18/7 percent; the
-first session records 4 intake answers in Tier 1; later an importance-5 entry goes to Tier 1 3%
-of the time, while Tier 1 holds fewer than 12 (real Tier 1s grow slowly); 1-2 tags from 12
-topics, the first topics most often. The same seed gives the same output, byte for byte.
-Each line: the file's estimated tokens per tier after SessionEnd, what the session archived,
-and a bar of the total against the total budget. The summary gives the largest total after any
-pass, the largest SessionStart context against its cap, and everything archived.`,
+The session ID is ` + simulate.DefaultSession + ` unless --session says otherwise.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "prompt", Usage: "UserPromptSubmit: the user's `TEXT`"},
 			&cli.StringFlag{Name: "source", Value: "startup", Usage: "SessionStart: " + strings.Join(simulate.SessionSources, ", ")},
@@ -73,10 +53,6 @@ pass, the largest SessionStart context against its cap, and everything archived.
 			&cli.StringFlag{Name: "transcript", Usage: "transcript `PATH` (default: where Claude Code keeps this session's)"},
 			&cli.BoolFlag{Name: "context-only", Usage: "print only the additionalContext text, decoded"},
 			&cli.BoolFlag{Name: "verbose", Usage: "describe the payload and the answer on stderr"},
-			&cli.IntFlag{Name: "sessions", Usage: "live `N` sessions in a temporary workspace"},
-			&cli.IntFlag{Name: "per-day", Value: 2, Usage: "sessions per simulated day"},
-			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the entry mix"},
-			&cli.StringFlag{Name: "profile", Usage: "config profile: " + strings.Join(memfile.ProfileNames, ", ") + " (default: --config, else claude-code)"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := readTrailingFlags(c); err != nil {
@@ -85,14 +61,8 @@ pass, the largest SessionStart context against its cap, and everything archived.
 			if c.Bool("help") {
 				return cli.ShowCommandHelp(c.Lineage()[1], "simulate")
 			}
-			if c.IsSet("sessions") {
-				if c.Args().Present() {
-					return fmt.Errorf("simulate: give an EVENT or --sessions, not both")
-				}
-				return a.simulateSessions(c)
-			}
 			if !c.Args().Present() {
-				return fmt.Errorf("simulate: %w: an EVENT (%s) or --sessions N", errNoArgs, event.List(simulate.Events))
+				return fmt.Errorf("simulate: %w: an EVENT (%s)", errNoArgs, event.List(simulate.Events))
 			}
 			return a.simulateEvent(c, c.Args().First())
 		},
@@ -159,11 +129,6 @@ func (a *app) simulateEvent(c *cli.Context, name string) error {
 	ev, ok := simulate.CanonicalEvent(name)
 	if !ok {
 		return fmt.Errorf("simulate: unknown event %q (one of %s)", name, event.List(simulate.Events))
-	}
-	for _, flag := range sessionsFlags {
-		if c.IsSet(flag) {
-			return fmt.Errorf("simulate: --%s goes with --sessions, not with an EVENT", flag)
-		}
 	}
 	for _, f := range eventFlags {
 		if c.IsSet(f.flag) && !slices.Contains(f.events, ev) {
@@ -260,74 +225,4 @@ func (a *app) handleCopy(c *cli.Context, root string, in hooks.Input) (hooks.Out
 	out, err := a.answer(ws, cfgErr, in)
 	simulate.PrintCopied(a.stderr, root)
 	return simulate.Restate(out, dir, root), err
-}
-
-// simulateSessions is the --sessions mode: read the flags, live the
-// sessions, print a line for each and the summary.
-func (a *app) simulateSessions(c *cli.Context) error {
-	eventOnly := []string{"session", "transcript"}
-	for _, f := range eventFlags {
-		eventOnly = append(eventOnly, f.flag)
-	}
-	for _, flag := range eventOnly {
-		if c.IsSet(flag) {
-			return fmt.Errorf("simulate: --%s goes with an EVENT, not with --sessions", flag)
-		}
-	}
-	sim := simulate.Simulation{Sessions: c.Int("sessions"), PerDay: c.Int("per-day"), Seed: c.Uint64("seed"), Binary: workspace.Binary()}
-	if sim.Sessions < 1 || sim.Sessions > 1_000_000 {
-		return fmt.Errorf("--sessions %d is not from 1 to 1000000", sim.Sessions)
-	}
-	if sim.PerDay < 1 || sim.PerDay > 1000 {
-		return fmt.Errorf("--per-day %d is not from 1 to 1000", sim.PerDay)
-	}
-	var err error
-	switch {
-	case c.IsSet("profile"):
-		if sim.Config, err = memfile.Profile(c.String("profile")); err != nil {
-			return err
-		}
-		sim.Settings = hooks.DefaultSettings()
-	case configPath(c) != "":
-		cfg, err := config.Load(configPath(c), "")
-		if err != nil {
-			return err
-		}
-		sim.Config, sim.Settings = cfg.Memory, cfg.Hooks
-	default:
-		sim.Config, sim.Settings = memfile.DefaultConfig(), hooks.DefaultSettings()
-	}
-	start := simulate.Start
-	if s := commonFlag(c, "today", "BIMRI_TODAY"); s != "" {
-		start = s
-	}
-	var ok bool
-	if sim.Start, ok = memfile.ParseDate(start); !ok {
-		return fmt.Errorf("--today %q is not a date (YYYY-MM-DD)", start)
-	}
-
-	// Ctrl-C stops the run between sessions, so the temporary workspace is
-	// still removed.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	began := time.Now() // only for --verbose: the run's speed, never its results
-	var werr error
-	stats, serving, err := simulate.Serve(ctx, sim, func(st simulate.SessionStats) {
-		if werr == nil {
-			werr = simulate.PrintSession(a.stdout, st, sim.Config)
-		}
-	})
-	if err != nil {
-		return err
-	}
-	if werr != nil {
-		return werr
-	}
-	if c.Bool("verbose") {
-		simulate.PrintTime(a.stderr, len(stats), time.Since(began))
-	}
-	if err := simulate.PrintSummary(a.stdout, stats, sim); err != nil {
-		return err
-	}
-	return simulate.PrintServing(a.stdout, serving, sim)
 }

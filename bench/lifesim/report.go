@@ -1,34 +1,18 @@
-package simulate
+//go:build bench
 
-// What simulate prints: one line per session, the summary, and under
-// --verbose the payload, the answer and the run's speed.
+package main
+
+// What lifesim prints: one line per session, the summary, the next
+// session's serving, and under -verbose the run's speed.
 
 import (
 	"fmt"
 	"io"
 	"time"
 
-	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/memfile"
 )
-
-// PrintPayload shows, under --verbose, the hook input simulate built.
-func PrintPayload(w io.Writer, payload []byte) {
-	fmt.Fprintf(w, "simulate: hook input sent to the handler:\n%s", payload)
-}
-
-// PrintAnswer shows, under --verbose, what the handler answered.
-func PrintAnswer(w io.Writer, stdoutBytes int, out hooks.Output) {
-	kind := "nothing"
-	switch {
-	case out.JSON != nil:
-		kind = "JSON"
-	case out.Text != "":
-		kind = "plain text"
-	}
-	fmt.Fprintf(w, "simulate: exit 0; %d bytes on stdout (%s)\n", stdoutBytes, kind)
-}
 
 // simulationChartWidth is the width of the per-session budget bar.
 const simulationChartWidth = 40
@@ -75,5 +59,5 @@ func PrintServing(w io.Writer, sv Serving, sim Simulation) error {
 
 // PrintTime reports, under --verbose, how fast the run was.
 func PrintTime(w io.Writer, sessions int, took time.Duration) {
-	fmt.Fprintf(w, "simulate: %d sessions in %s (%s a session)\n", sessions, took.Round(time.Millisecond), (took / time.Duration(max(sessions, 1))).Round(time.Microsecond))
+	fmt.Fprintf(w, "lifesim: %d sessions in %s (%s a session)\n", sessions, took.Round(time.Millisecond), (took / time.Duration(max(sessions, 1))).Round(time.Microsecond))
 }
