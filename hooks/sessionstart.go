@@ -30,46 +30,59 @@ func SessionStart(env Env, in Input) (Output, error) {
 		notice := configErrorNotice(env.ConfigErr)
 		return additionalContext(event.SessionStart, startContext(env, in, f, env.Store.Foreign(), notice, "")), nil
 	}
-	var f *memfile.File
-	var notice, told, updated, advice, converted, repaired string
+	var p startPass
 	_, err := env.Store.Update(func(tx *store.Tx) error {
-		rep := tx.Maintain(env.Today, env.Config, memfile.Options{})
-		f, notice, repaired = tx.File, tx.Notice, tx.Notice
-		updated = updatedMessage(0, rep, "")
-		converted = conversionMessage(env, tx.Warnings, rep, tx.File)
-		if data := tx.State(noticeKey); len(data) > 0 {
-			told = string(data)
-			tx.SetState(noticeKey, []byte{})
-		}
-		if in.Source == "resume" {
-			rearm(tx, in)
-		}
-		advice = adviseOnce(env, tx, in, rep.Tokens)
+		p.run(env, in, tx)
 		return nil
 	})
 	if err != nil {
 		// Another session is writing, or the workspace cannot be written
 		// (a read-only folder): the session still gets the memory as it
 		// stands. Only a memory that cannot even be read is an error.
-		notice = busyMessage
+		p.notice = busyMessage
 		if !isBusy(err) {
-			notice = updateFailedNotice(env.Store.Names().Memory, err)
+			p.notice = updateFailedNotice(env.Store.Names().Memory, err)
 		}
 		read, readErr := env.Store.Read()
 		if readErr != nil {
 			return Output{}, err
 		}
-		f = read.File
+		p.file = read.File
+		p.repaired = "" // not done: the file is as it was
 	}
 	env.Store.PruneState(stateMaxAge)
-	out := additionalContext(event.SessionStart, startContext(env, in, f, env.Store.Foreign(), notice, advice))
-	if err != nil {
-		repaired = "" // not done: the file is as it was
-	}
-	if msg := userMessage(told, repaired, converted, updated); msg.JSON != nil {
+	out := additionalContext(event.SessionStart, startContext(env, in, p.file, env.Store.Foreign(), p.notice, p.advice))
+	if msg := userMessage(p.told, p.repaired, p.converted, p.updated); msg.JSON != nil {
 		out.JSON["systemMessage"] = msg.JSON["systemMessage"]
 	}
 	return out, nil
+}
+
+// startPass is what SessionStart's pass leaves for the session: the file,
+// what the model is told (notice, advice) and what the user is told.
+type startPass struct {
+	file                      *memfile.File
+	notice, advice            string
+	told, repaired, converted string
+	updated                   string
+}
+
+// run is SessionStart's pass, in the store's transaction: maintain the
+// file, take the notice a hook left for the user, re-arm a resumed
+// session's nudge, and ask for upkeep.
+func (p *startPass) run(env Env, in Input, tx *store.Tx) {
+	rep := tx.Maintain(env.Today, env.Config, memfile.Options{})
+	p.file, p.notice, p.repaired = tx.File, tx.Notice, tx.Notice
+	p.updated = updatedMessage(0, rep, "")
+	p.converted = conversionMessage(env, tx.Warnings, rep, tx.File)
+	if data := tx.State(noticeKey); len(data) > 0 {
+		p.told = string(data)
+		tx.SetState(noticeKey, []byte{})
+	}
+	if in.Source == "resume" {
+		rearm(tx, in)
+	}
+	p.advice = adviseOnce(env, tx, in, rep.Tokens)
 }
 
 // rearm lets a resumed session's work be nudged again: a session whose
