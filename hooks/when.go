@@ -34,7 +34,7 @@ var months = map[string]time.Month{
 // when it names none.
 func promptSpan(prompt string, today time.Time) (s span, ok bool) {
 	words := strings.FieldsFunc(strings.ToLower(prompt), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+		return !((r >= 'a' && r <= 'z') || (r >= '0' && r <= '9'))
 	})
 	day := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
 	// The widest time named: "on Monday through Friday last week" is

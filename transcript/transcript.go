@@ -409,7 +409,7 @@ func promptText(content gjson.Result) (string, bool) {
 			}
 			return true
 		})
-		if toolResult || len(texts) == 0 && !media {
+		if toolResult || (len(texts) == 0 && !media) {
 			return "", false
 		}
 		text = strings.Join(texts, "\n")

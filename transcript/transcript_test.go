@@ -682,7 +682,7 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("read %d bytes, consumed %d, limit %d", r.n, n, limit)
 		}
 		if sum.ChangesSinceRemember > sum.FileChanges || sum.PromptsSinceRemember > sum.Prompts ||
-			len(sum.FilesChanged) > sum.FileChanges || sum.Prompts == 0 && sum.FirstPrompt != "" {
+			len(sum.FilesChanged) > sum.FileChanges || (sum.Prompts == 0 && sum.FirstPrompt != "") {
 			t.Fatalf("inconsistent counts: %+v", sum)
 		}
 		if !utf8.ValidString(sum.FirstPrompt) {

@@ -177,7 +177,7 @@ func (d *document) add(c gjson.Result, key string, value []byte) {
 		name = jsonString(key)
 	}
 	switch {
-	case d.compact || len(ms) > 0 && !bytes.ContainsRune(d.b[open:ms[0].start], '\n'):
+	case d.compact || (len(ms) > 0 && !bytes.ContainsRune(d.b[open:ms[0].start], '\n')):
 		// A one-line container stays on one line.
 		colon, comma := d.colon, d.comma
 		if !d.compact {

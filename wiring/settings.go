@@ -309,9 +309,9 @@ func parseSettings(b []byte) (*settingsDoc, error) {
 				continue
 			}
 			name := strings.Join(append(slices.Clone(path), m.key.Str), ".")
-			checked := len(path) == 1 && path[0] == "hooks" || // event lists
-				len(path) == 0 && (m.key.Str == "hooks" || m.key.Str == "permissions") ||
-				len(path) == 1 && m.key.Str == "allow"
+			checked := (len(path) == 1 && path[0] == "hooks") || // event lists
+				(len(path) == 0 && (m.key.Str == "hooks" || m.key.Str == "permissions")) ||
+				(len(path) == 1 && m.key.Str == "allow")
 			if seen[m.key.Str] && checked {
 				return nil, fmt.Errorf("%q appears twice, and Claude Code reads only the last: merge them into one, then try again", name)
 			}
