@@ -5,7 +5,7 @@ BIN      ?= dist/bimri-hook
 VERSION  := $(shell cat VERSION)
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 # urfave/cli's man-page and markdown generators are never used; leaving
-# them out saves about a millisecond of start-up on every hook run.
+# them out shortens the start-up every hook run pays.
 TAGS     := urfave_cli_no_docs
 FUZZTIME ?= 30s
 # make simulate SESSIONS=2000 SEED=2 lives another run than docs/reliability.md's.

@@ -61,7 +61,7 @@ func stop(env Env, in Input) (Output, error) {
 // to reach the transcript, polled every pendingPoll. Claude Code 2.1.328
 // writes the transcript asynchronously: measured with the e2e harness, the
 // Stop after a remember the model had already seen succeed often arrived
-// before the call's tool_result line, which appeared about 60 ms later.
+// before the call's tool_result line, which appeared a moment later.
 // Without the wait the record is still pending, the user is not told
 // "1 entry recorded", and on a fast machine that was most Stops. The wait
 // happens only while a call is pending, so a Stop without one costs

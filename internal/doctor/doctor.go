@@ -370,7 +370,8 @@ const defaultHookTimeout = 60 * time.Second
 // checkLockTimeout warns when lock_timeout leaves a hook too little of its
 // timeout: Claude Code kills a hook at its timeout, so a hook that waited
 // the whole lock_timeout for a busy lock is killed before it answers (a
-// Stop ran 11.75 s against a 10 s timeout). SessionEnd waits at most
+// Stop that waited the lock and then did its work outlived a 10 s
+// timeout). SessionEnd waits at most
 // 0.8 s whatever the config says. Only a problem is reported.
 func (d *doctor) checkLockTimeout(wait time.Duration, all []scopeWiring) {
 	type wired struct {

@@ -36,8 +36,8 @@ import (
 // file that fails a check is rebuilt from the archive (see damaged).
 
 // magic names the layout. 2: the checksum is CRC-32 IEEE, not
-// Castagnoli, which Go builds tables for on first use (about 0.3 ms of
-// a prompt). 3: a checksum for each part, not one for the whole file.
+// Castagnoli, whose tables Go builds on first use, in every process
+// that checks the file. 3: a checksum for each part, not one for the whole file.
 // 4: entries' keywords are indexed and kept with each item, so an index
 // built before them is rebuilt. 5: number words and "first", "last",
 // "next" are stop words (tokens), so the lengths are counted without them.

@@ -81,8 +81,8 @@ func openIndex(path string, key indexKey) (*Index, error) {
 	x.unmap = unmap
 	// Unmapped by Close, or else once the Index is collected: a hook
 	// lives a few milliseconds and never collects, and its exit frees the
-	// mapping for less than a munmap (measured: ~0.3 ms of a recall
-	// prompt on a 10,000-record archive, flushing every CPU's TLB).
+	// mapping for less than a munmap costs, which flushes every CPU's
+	// TLB.
 	x.release = runtime.AddCleanup(x, func(unmap func()) { unmap() }, unmap)
 	// A part found damaged later goes with the file: the next prompt
 	// rebuilds it. (Should another prompt have just replaced it, that

@@ -45,9 +45,9 @@ func (n neighbour) family() bool { return n.near >= familyNear }
 // Nothing is parsed ahead: a lexicon word's term is the start of the word
 // (the lexicon is in lower case, and TestLexiconFile checks that tokens
 // only cuts endings off its words), so only the lines that hold term as
-// text can hold it as a term, and only they are read. Reading the whole
-// lexicon cost a prompt ~0.15 ms; this costs a search of its text per
-// prompt term.
+// text can hold it as a term, and only they are read. Parsing the whole
+// lexicon would be work on every prompt for the few words it looks up;
+// this costs a search of its text per prompt term.
 func neighbours(term string) []neighbour {
 	var out []neighbour
 	var buf []string

@@ -54,7 +54,8 @@ type Recalls struct {
 	// then a recall SESSION:PROMPT per recall, space-separated (IDs hold
 	// no spaces). A prompt decodes the whole record but parses only the
 	// lines of what it recalled: the record is read on every prompt that
-	// recalls, and a full one as JSON objects took milliseconds.
+	// recalls, and decoding a full one as JSON objects was the costly part
+	// of such a prompt.
 	items []string
 }
 
