@@ -154,12 +154,7 @@ func commonFlag(c *cli.Context, name, envVar string) string {
 // argument, so the flag would be taken as an argument or ignored, and the
 // command would act on the wrong day or the wrong file without a word.
 func flagsBeforeArguments(c *cli.Context) error {
-	known := map[string]bool{}
-	for _, f := range c.Command.Flags {
-		for _, n := range f.Names() {
-			known[n] = true
-		}
-	}
+	known := flagKinds(c)
 	args := c.Args().Slice()
 	for i, arg := range args {
 		// The first argument is never a misplaced flag: had it been one,
@@ -168,7 +163,7 @@ func flagsBeforeArguments(c *cli.Context) error {
 			continue
 		}
 		name, _, _ := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-		if !known[name] {
+		if _, ok := known[name]; !ok {
 			continue
 		}
 		flags, rest := args[i:], args[:i]
@@ -176,6 +171,19 @@ func flagsBeforeArguments(c *cli.Context) error {
 			arg, args[0], c.Command.Name, strings.Join(flags, " "), strings.Join(rest, " "))
 	}
 	return nil
+}
+
+// flagKinds maps each name of the command's flags to whether the flag is
+// a bool, which takes no value.
+func flagKinds(c *cli.Context) map[string]bool {
+	kinds := map[string]bool{}
+	for _, f := range c.Command.Flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			kinds[n] = isBool
+		}
+	}
+	return kinds
 }
 
 // configPath is the config file every command reads: --config, else

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/internal/event"
+	"github.com/bimri/bimri-hook/internal/install"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/wiring"
 	"github.com/urfave/cli/v2"
@@ -41,7 +42,7 @@ func (a *app) hook(c *cli.Context) error {
 		return err
 	}
 	if in.Event == event.SessionStart {
-		keepPluginLink()
+		install.KeepPluginLink()
 	}
 	out, err := a.handle(c, in)
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/store"
-	"github.com/bimri/bimri-hook/wiring"
 	"github.com/urfave/cli/v2"
 )
 
@@ -68,7 +67,7 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			if err != nil {
 				return err
 			}
-			done, err := record.Remember(store, ws.now, ws.config.Memory, r, rememberNames(store, c.Bool("global")))
+			done, err := record.Remember(store, ws.now, ws.config.Memory, r, record.CommandNamesIn(workspace.Binary(), store.Root(), c.Bool("global")))
 			if err != nil {
 				return err
 			}
@@ -76,20 +75,6 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			return nil
 		},
 	}
-}
-
-// rememberNames are record.CLINames with the exact commands that answer
-// the supersession question in store: this binary, as the hooks name it
-// (so the permission rule and the plugin's approval allow them), and the
-// workspace.
-func rememberNames(store *store.Store, global bool) record.Names {
-	prefix := wiring.Command{Binary: workspace.Binary()}.Remember()
-	if global {
-		prefix += " --global"
-	} else {
-		prefix += " --dir " + wiring.ShellWord(store.Root())
-	}
-	return record.CommandNames(prefix)
 }
 
 // wholeNumber parses a flag that must be a whole number in a range, with

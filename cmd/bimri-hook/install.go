@@ -4,10 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 
 	"github.com/bimri/bimri-hook/internal/install"
-	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/wiring"
 	"github.com/urfave/cli/v2"
 )
@@ -129,76 +127,22 @@ func (a *app) uninstallCommand() *cli.Command {
 	}
 }
 
-// link is install --link: the plugin user's own shell gets bimri-hook, a
-// link in a folder of PATH to the plugin's stable link (install.Link),
-// which the plugin's SessionStart keeps at its current version.
+// link is install --link: the plugin user's own shell gets bimri-hook
+// (install.LinkForShell).
 func (a *app) link(c *cli.Context) error {
 	for _, f := range []string{"scope", "git", "binary"} {
 		if c.IsSet(f) {
 			return errors.New("install --link wires nothing, so it takes no --" + f)
 		}
 	}
-	if runtime.GOOS == "windows" {
-		return errors.New("install --link makes symbolic links, which it does not on Windows (not tried there): unzip the release's .zip into a folder on PATH")
-	}
 	exe, err := executable()
 	if err != nil {
 		return err
 	}
-	data := os.Getenv("CLAUDE_PLUGIN_DATA")
-	if data != "" {
-		if _, err := install.KeepCurrent(data, exe); err != nil {
-			return err
-		}
-	} else if data, err = pluginData(exe); err != nil {
-		return err
-	}
-	dir := c.String("bin-dir")
-	if dir == "" {
-		dir = os.Getenv("BIMRI_BIN_DIR")
-	}
-	if dir == "" {
-		home := workspace.Home()
-		if home == "" {
-			return errors.New("no home folder for ~/.local/bin: give --bin-dir")
-		}
-		dir = filepath.Join(home, ".local", "bin")
-	}
-	if dir, err = filepath.Abs(dir); err != nil {
-		return err
-	}
-	linked, err := install.Link(dir, install.StableLink(data))
+	linked, err := install.LinkForShell(exe, c.String("bin-dir"))
 	if err != nil {
 		return err
 	}
-	install.PrintLinked(a.stdout, linked, install.OnPath(dir, os.Getenv("PATH")))
+	install.PrintLinked(a.stdout, linked, install.OnPath(filepath.Dir(linked.Path), os.Getenv("PATH")))
 	return nil
-}
-
-// pluginData is the data folder of the plugin whose bimri-hook exe is,
-// for a run the client gives no CLAUDE_PLUGIN_DATA (the agent's Bash).
-func pluginData(exe string) (string, error) {
-	if data, ok := install.FindPluginData(workspace.ClaudeDir(), exe); ok {
-		return data, nil
-	}
-	return "", errors.New("install --link links the Claude Code plugin's bimri-hook, which " + exe + " is not, or not yet: " +
-		"in a Claude Code session with the plugin, ask Claude to run bimri-hook install --link (the plugin's bimri-hook is on its PATH)")
-}
-
-// keepPluginLink keeps the plugin's stable link (install.KeepCurrent) at
-// this binary, at every SessionStart of the plugin (only the plugin's
-// hooks get CLAUDE_PLUGIN_DATA): after an update, the new version's
-// binary. A link that cannot be made costs the session nothing: install
-// --link, run by hand, says why. os.Executable, not executable(): the
-// dispatcher execs the bundled binary by its own path, and a target that
-// still holds a link of a folder leads to the same file, so the hook
-// skips the walk that resolves each folder of the path.
-func keepPluginLink() {
-	data := os.Getenv("CLAUDE_PLUGIN_DATA")
-	if data == "" || runtime.GOOS == "windows" {
-		return
-	}
-	if exe, err := os.Executable(); err == nil {
-		_, _ = install.KeepCurrent(data, exe)
-	}
 }

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,20 +14,6 @@ import (
 	"github.com/bimri/bimri-hook/store"
 	"github.com/urfave/cli/v2"
 )
-
-// eventFlags says which events each event-only flag applies to, so a flag
-// that would be ignored is refused instead.
-var eventFlags = []struct {
-	flag   string
-	events []event.Name
-}{
-	{"prompt", []event.Name{event.UserPromptSubmit}},
-	{"source", []event.Name{event.SessionStart}},
-	{"reason", []event.Name{event.SessionEnd}},
-	{"trigger", []event.Name{event.PreCompact}},
-	{"stop-hook-active", []event.Name{event.Stop, event.SubagentStop}},
-	{"context-only", []event.Name{event.SessionStart, event.UserPromptSubmit}},
-}
 
 func (a *app) simulateCommand() *cli.Command {
 	return &cli.Command{
@@ -78,13 +62,8 @@ func readTrailingFlags(c *cli.Context) error {
 	if len(args) < 2 {
 		return nil
 	}
-	isBool := map[string]bool{"help": true, "h": true} // every flag's name: is it a bool?
-	for _, f := range c.Command.Flags {
-		_, ok := f.(*cli.BoolFlag)
-		for _, n := range f.Names() {
-			isBool[n] = ok
-		}
-	}
+	isBool := flagKinds(c) // every flag's name: is it a bool?
+	isBool["help"], isBool["h"] = true, true
 	rest := args[1:]
 	for i := 0; i < len(rest); i++ {
 		arg := rest[i]
@@ -115,14 +94,6 @@ func readTrailingFlags(c *cli.Context) error {
 	return nil
 }
 
-// oneOf checks a flag's value against the values Claude Code sends.
-func oneOf(flag, value string, allowed []string) error {
-	if slices.Contains(allowed, value) {
-		return nil
-	}
-	return fmt.Errorf("--%s %q is not one of %s", flag, value, strings.Join(allowed, ", "))
-}
-
 // simulateEvent runs one event for this workspace through the same code as
 // the hook command and prints what Claude Code would receive.
 func (a *app) simulateEvent(c *cli.Context, name string) error {
@@ -130,24 +101,10 @@ func (a *app) simulateEvent(c *cli.Context, name string) error {
 	if !ok {
 		return fmt.Errorf("simulate: unknown event %q (one of %s)", name, event.List(simulate.Events))
 	}
-	for _, f := range eventFlags {
-		if c.IsSet(f.flag) && !slices.Contains(f.events, ev) {
-			return fmt.Errorf("simulate: --%s does not apply to %s (only to %s)", f.flag, ev, event.List(f.events))
-		}
-	}
-	checks := []struct {
-		flag    string
-		allowed []string
-	}{{"source", simulate.SessionSources}, {"reason", simulate.EndReasons}, {"trigger", simulate.CompactTriggers}}
-	for _, ch := range checks {
-		if err := oneOf(ch.flag, c.String(ch.flag), ch.allowed); err != nil {
-			return err
-		}
+	if err := simulate.CheckFlags(ev, c.IsSet, c.String); err != nil {
+		return err
 	}
 	session := c.String("session")
-	if strings.TrimSpace(session) == "" {
-		return errors.New("simulate: --session must not be empty")
-	}
 
 	root, err := resolveRoot(c, "")
 	if err != nil {
@@ -207,16 +164,7 @@ func (a *app) handleCopy(c *cli.Context, root string, in hooks.Input) (hooks.Out
 		return hooks.Output{}, err
 	}
 	defer remove()
-	// A transcript inside the workspace is read from the copy, which is
-	// where the handler allows it (see hooks.transcriptAllowed).
-	if rel, err := filepath.Rel(root, in.TranscriptPath); err == nil && filepath.IsLocal(rel) {
-		in.TranscriptPath = filepath.Join(dir, rel)
-		if data, err := os.ReadFile(filepath.Join(root, rel)); err == nil {
-			if err := os.MkdirAll(filepath.Dir(in.TranscriptPath), 0o755); err == nil {
-				_ = os.WriteFile(in.TranscriptPath, data, 0o600)
-			}
-		}
-	}
+	in.TranscriptPath = simulate.CopyTranscript(root, dir, in.TranscriptPath)
 	in.Cwd = dir
 	ws, cfgErr, err := a.openAt(c, root, dir)
 	if err != nil {

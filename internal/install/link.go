@@ -14,8 +14,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 
+	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/wiring"
 )
 
@@ -108,4 +110,62 @@ func OnPath(dir, path string) bool {
 	return slices.ContainsFunc(filepath.SplitList(path), func(d string) bool {
 		return d != "" && filepath.Clean(d) == filepath.Clean(dir)
 	})
+}
+
+// KeepPluginLink keeps the plugin's stable link (KeepCurrent) at this
+// binary, at every SessionStart of the plugin (only the plugin's hooks
+// get CLAUDE_PLUGIN_DATA): after an update, the new version's binary. A
+// link that cannot be made costs the session nothing: install --link, run
+// by hand, says why. os.Executable, links not followed: the dispatcher
+// execs the bundled binary by its own path, and a target that still holds
+// a link of a folder leads to the same file, so the hook skips the walk
+// that resolves each folder of the path.
+func KeepPluginLink() {
+	data := os.Getenv("CLAUDE_PLUGIN_DATA")
+	if data == "" || runtime.GOOS == "windows" {
+		return
+	}
+	if exe, err := os.Executable(); err == nil {
+		_, _ = KeepCurrent(data, exe)
+	}
+}
+
+// LinkForShell is install --link: the plugin user's own shell gets
+// bimri-hook, a link in binDir (else $BIMRI_BIN_DIR, else ~/.local/bin)
+// to the stable link of the plugin exe belongs to, which the plugin's
+// SessionStart keeps at its current version. The plugin's data folder is
+// $CLAUDE_PLUGIN_DATA when the client started this run (and its stable
+// link is made current first), else found from exe: the agent's Bash gets
+// no CLAUDE_PLUGIN_DATA.
+func LinkForShell(exe, binDir string) (Linked, error) {
+	if runtime.GOOS == "windows" {
+		return Linked{}, errors.New("install --link makes symbolic links, which it does not on Windows (not tried there): unzip the release's .zip into a folder on PATH")
+	}
+	data := os.Getenv("CLAUDE_PLUGIN_DATA")
+	if data != "" {
+		if _, err := KeepCurrent(data, exe); err != nil {
+			return Linked{}, err
+		}
+	} else if found, ok := FindPluginData(workspace.ClaudeDir(), exe); ok {
+		data = found
+	} else {
+		return Linked{}, errors.New("install --link links the Claude Code plugin's bimri-hook, which " + exe + " is not, or not yet: " +
+			"in a Claude Code session with the plugin, ask Claude to run bimri-hook install --link (the plugin's bimri-hook is on its PATH)")
+	}
+	dir := binDir
+	if dir == "" {
+		dir = os.Getenv("BIMRI_BIN_DIR")
+	}
+	if dir == "" {
+		home := workspace.Home()
+		if home == "" {
+			return Linked{}, errors.New("no home folder for ~/.local/bin: give --bin-dir")
+		}
+		dir = filepath.Join(home, ".local", "bin")
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return Linked{}, err
+	}
+	return Link(dir, StableLink(data))
 }

@@ -116,6 +116,19 @@ func CommandNames(remember string) Names {
 	return n
 }
 
+// CommandNamesIn are CommandNames for the remember command of binary, as
+// the hooks name it, in the workspace root or, global, in the user's
+// memory across workspaces.
+func CommandNamesIn(binary, root string, global bool) Names {
+	prefix := wiring.Command{Binary: binary}.Remember()
+	if global {
+		prefix += " --global"
+	} else {
+		prefix += " --dir " + wiring.ShellWord(root)
+	}
+	return CommandNames(prefix)
+}
+
 // BothHoldCommand is the command line, after remember, that records that
 // the entries ids all still hold.
 func BothHoldCommand(remember string, ids []string) string {

@@ -54,6 +54,20 @@ func Copy(root string, names store.Names) (dir string, remove func(), err error)
 	return dir, remove, nil
 }
 
+// CopyTranscript is where the handler reads a transcript at path when it
+// runs on the copy dir of root: one inside the workspace is copied and
+// read from the copy, which is where the handler allows it (see
+// hooks.transcriptAllowed); one outside is read where it is.
+func CopyTranscript(root, dir, path string) string {
+	rel, err := filepath.Rel(root, path)
+	if err != nil || !filepath.IsLocal(rel) {
+		return path
+	}
+	to := filepath.Join(dir, rel)
+	_ = copyFile(path, to) // a transcript that cannot be read reads as none
+	return to
+}
+
 func copyFile(from, to string) error {
 	src, err := os.Open(from)
 	if err != nil {

@@ -9,6 +9,7 @@ package simulate
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -36,6 +37,44 @@ var (
 	EndReasons      = []string{"other", "clear", "resume", "logout", "prompt_input_exit"}
 	CompactTriggers = []string{"manual", "auto"}
 )
+
+// eventFlags says which events each event-only flag applies to, so a flag
+// that would be ignored is refused instead.
+var eventFlags = []struct {
+	flag   string
+	events []event.Name
+}{
+	{"prompt", []event.Name{event.UserPromptSubmit}},
+	{"source", []event.Name{event.SessionStart}},
+	{"reason", []event.Name{event.SessionEnd}},
+	{"trigger", []event.Name{event.PreCompact}},
+	{"stop-hook-active", []event.Name{event.Stop, event.SubagentStop}},
+	{"context-only", []event.Name{event.SessionStart, event.UserPromptSubmit}},
+}
+
+// CheckFlags refuses what `simulate EVENT` would otherwise ignore or send
+// wrong: a flag given for an event it does not apply to, a value Claude
+// Code never sends, an empty session ID. isSet says whether a flag was
+// given, value what it holds.
+func CheckFlags(ev event.Name, isSet func(string) bool, value func(string) string) error {
+	for _, f := range eventFlags {
+		if isSet(f.flag) && !slices.Contains(f.events, ev) {
+			return fmt.Errorf("simulate: --%s does not apply to %s (only to %s)", f.flag, ev, event.List(f.events))
+		}
+	}
+	for _, f := range []struct {
+		flag    string
+		allowed []string
+	}{{"source", SessionSources}, {"reason", EndReasons}, {"trigger", CompactTriggers}} {
+		if v := value(f.flag); !slices.Contains(f.allowed, v) {
+			return fmt.Errorf("--%s %q is not one of %s", f.flag, v, strings.Join(f.allowed, ", "))
+		}
+	}
+	if strings.TrimSpace(value("session")) == "" {
+		return errors.New("simulate: --session must not be empty")
+	}
+	return nil
+}
 
 // CanonicalEvent spells an event as Claude Code does, whatever its case.
 func CanonicalEvent(name string) (event.Name, bool) {
@@ -131,7 +170,7 @@ func marshalPlain(v any) []byte {
 func TranscriptFor(root, session string) string {
 	base := workspace.ClaudeDir()
 	slug := strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+		if (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
 			return r
 		}
 		return '-'
