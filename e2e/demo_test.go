@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/bimri/bimri-hook/internal/slowtest"
 )
 
 // TestDemo runs `make demo`'s script and checks what issue #27 asked of
@@ -16,6 +18,7 @@ import (
 // makes them (so no [auto] fallback entry appears beside the agent's),
 // and one session counted per SessionEnd.
 func TestDemo(t *testing.T) {
+	slowtest.Gate(t) // the demo builds the binary and lives six sessions
 	cmd := exec.Command("bash", "scripts/demo.sh")
 	cmd.Dir = repoRoot(t)
 	out, err := cmd.CombinedOutput()

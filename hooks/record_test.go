@@ -55,6 +55,7 @@ func TestRecordNeedsASuccessfulResult(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // several cases wait out pendingWait for a result never written
 			is := is.New(t)
 			env, path := recordEnv(t)
 			in := Input{SessionID: "s1", TranscriptPath: path, Cwd: env.Store.Root()}

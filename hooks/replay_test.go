@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bimri/bimri-hook/internal/slowtest"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/store"
 )
@@ -123,9 +124,7 @@ func replaySessions(t *testing.T, root string, seed uint64, days int, start time
 // TestReplay150Days: after 150 days of sessions, the memory still serves
 // the next session (issue #10).
 func TestReplay150Days(t *testing.T) {
-	if testing.Short() {
-		t.Skip("150 days of sessions")
-	}
+	slowtest.Gate(t) // 150 days of sessions
 	root := t.TempDir()
 	start := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	const days = 150

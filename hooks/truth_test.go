@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bimri/bimri-hook/internal/slowtest"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/store"
 )
@@ -122,6 +123,7 @@ func truthWord(r *rand.Rand) string {
 // the deep maintenance brief, when Tier 1 outgrows its share, on a busy
 // day, and whatever the session was told before.
 func TestNothingFallsBetweenViewAndRecall(t *testing.T) {
+	slowtest.Gate(t) // hundreds of random workspaces, each viewed and searched
 	r := rand.New(rand.NewPCG(25, 2))
 	words := func(n int) string {
 		var w []string

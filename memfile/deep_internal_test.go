@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bimri/bimri-hook/internal/slowtest"
 )
 
 // judgmentBrief compares word sets as sorted numbers and skips pairs
@@ -164,6 +166,7 @@ func jaccard(a, b []uint32) float64 {
 // similar stops merging early; it must say what the whole merge says,
 // for sets of every size up to 40 and overlaps from none to all.
 func TestSimilarIsJaccard(t *testing.T) {
+	slowtest.Gate(t) // a property over many random sets
 	rng := rand.New(rand.NewPCG(15, 16))
 	randomSet := func() []uint32 {
 		universe := 1 + rng.IntN(60)

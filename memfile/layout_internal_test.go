@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bimri/bimri-hook/internal/slowtest"
 )
 
 // randomViewFile is a maintained-looking file with a random amount of
@@ -92,6 +94,7 @@ func placed(f *File, v View) ([]viewGroup, []fitted, int) {
 // floor of the room it has (or all of itself, when that is less), and
 // nothing passes the limit, whatever the file holds.
 func TestViewFloorsHold(t *testing.T) {
+	slowtest.Gate(t) // a property over 300 random files
 	rng := rand.New(rand.NewPCG(25, 1))
 	for round := range 300 {
 		f, archived := randomViewFile(rng)
@@ -138,6 +141,7 @@ func TestViewFloorsHold(t *testing.T) {
 // counts as shown (the view of the room the session always has) is in
 // the view the session got.
 func TestViewSureIsShownWhole(t *testing.T) {
+	slowtest.Gate(t) // a property over 300 random files
 	rng := rand.New(rand.NewPCG(25, 2))
 	for round := range 300 {
 		f, archived := randomViewFile(rng)
@@ -158,6 +162,7 @@ func TestViewSureIsShownWhole(t *testing.T) {
 
 // More room never shows fewer lines of a group, nor fewer whole.
 func TestFitIsMonotone(t *testing.T) {
+	slowtest.Gate(t) // a property over 100 random files
 	rng := rand.New(rand.NewPCG(25, 3))
 	for range 100 {
 		f, archived := randomViewFile(rng)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bimri/bimri-hook/internal/slowtest"
 )
 
 // The view stops building Tier 2 lines once a group is longer than the
@@ -81,6 +83,7 @@ func TestViewEntryLength(t *testing.T) {
 // dealt out in that order: the same lines in the same order, and the
 // same count of entries left unbuilt.
 func TestAddRankedIsTheSort(t *testing.T) {
+	slowtest.Gate(t) // a property over many random files
 	rng := rand.New(rand.NewPCG(3, 4))
 	today := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 	for round := range 40 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bimri/bimri-hook/internal/slowtest"
 	"github.com/lucasjones/reggen"
 	"github.com/zricethezav/gitleaks/v8/detect"
 )
@@ -16,6 +17,7 @@ import (
 // each rule's regexp (as gitleaks' tests make theirs), alone and in the
 // places a person pastes them: a sentence, an assignment, a quote.
 func TestRedactFindsWhatGitleaksFinds(t *testing.T) {
+	slowtest.Gate(t) // every gitleaks rule's examples, through both detectors
 	cfg := gitleaksConfig(t)
 	d := detect.NewDetector(cfg)
 	d.MaxDecodeDepth = 0 // bimri-hook does not decode base64 or hex

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/bimri/bimri-hook/internal/slowtest"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/matryer/is"
 	"golang.org/x/text/encoding/charmap"
@@ -80,6 +81,8 @@ type badCase struct {
 	dir   func(c *caseDir) string // the process's working folder; default: the workspace
 	// openStdin gives the process a stdin that never ends.
 	openStdin bool
+	// slow cases wait seconds by design (slowtest.Gate).
+	slow bool
 	// asOther runs as an unprivileged user, for the permission cases.
 	asOther  bool
 	wantCode int
@@ -95,6 +98,9 @@ type badCase struct {
 func TestBadInput(t *testing.T) {
 	for _, tc := range badCases() {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.slow {
+				slowtest.Gate(t)
+			}
 			t.Parallel()
 			c := newCaseDir(t)
 			if tc.setup != nil {
@@ -221,7 +227,7 @@ func badCases() []badCase {
 		{name: "stdin far larger than any event", stdin: func(c *caseDir) []byte {
 			return event("UserPromptSubmit", map[string]any{"cwd": c.ws, "prompt": strings.Repeat("word ", 1<<20)})
 		}, wantCode: 1, wantErr: "larger than"},
-		{name: "stdin that never ends", openStdin: true,
+		{name: "stdin that never ends", openStdin: true, slow: true,
 			wantCode: 1, wantErr: "no hook input on stdin"},
 		{name: "unknown event touches nothing", stdin: func(c *caseDir) []byte {
 			return event("SomeFutureEvent", map[string]any{"cwd": c.ws, "session_id": "bad-input"})
@@ -437,9 +443,9 @@ func badCases() []badCase {
 				t.Errorf("no fallback entry from the whole lines:\n%s", data)
 			}
 		}},
-		{name: "transcript of 50 MB at SessionEnd", setup: hugeTranscript, stdin: inTranscripts("huge.jsonl"),
+		{name: "transcript of 50 MB at SessionEnd", slow: true, setup: hugeTranscript, stdin: inTranscripts("huge.jsonl"),
 			wantCode: 0, may: changesWorkspace, check: expectEntries(fixtureEntries + 1)},
-		{name: "transcript of 50 MB at Stop", setup: hugeTranscript, stdin: func(c *caseDir) []byte {
+		{name: "transcript of 50 MB at Stop", slow: true, setup: hugeTranscript, stdin: func(c *caseDir) []byte {
 			return event("Stop", map[string]any{"session_id": "bad-input", "cwd": c.ws, "transcript_path": filepath.Join(c.transcripts, "huge.jsonl")})
 		}, wantCode: 0, may: changesWorkspace, check: func(t *testing.T, c *caseDir, res result) {
 			if !strings.Contains(res.stdout, `"additionalContext":"BIMRI: this session did real work`) {

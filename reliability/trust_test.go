@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bimri/bimri-hook/internal/slowtest"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/matryer/is"
 )
@@ -115,6 +116,7 @@ func filesHolding(t *testing.T, root, s string) []string {
 // and index) and in a teammate's branch (a merge) reach no file and no
 // answer.
 func TestSecretsNeverStored(t *testing.T) {
+	slowtest.Gate(t) // a process for each credential form
 	c := trustWorkspace(t)
 	for _, f := range credentialForms {
 		res := c.command(t, "remember", "--importance", "3", "--tags", "ops", "--", "Deploy note, "+f.text)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bimri/bimri-hook/internal/slowtest"
 	"github.com/bimri/bimri-hook/wiring"
 	"github.com/matryer/is"
 )
@@ -71,6 +72,7 @@ var taughtToolCall = regexp.MustCompile("`" + regexp.QuoteMeta(wiring.MCPToolNam
 // plugin), a plugin without the server's program, and a plugin that
 // declares no server teach the shell commands.
 func TestHookNamesMCPToolsInThePlugin(t *testing.T) {
+	slowtest.Gate(t) // builds both binaries and starts the MCP server
 	is := is.New(t)
 	bin := builtBinary(t) // bimri-hook-mcp is beside it
 	alone := filepath.Join(t.TempDir(), "bimri-hook")

@@ -43,12 +43,10 @@ func builtBinary(t *testing.T) string {
 			return
 		}
 		builtPath = filepath.Join(dir, "bimri-hook")
-		for _, pkg := range []string{".", "../bimri-hook-mcp"} {
-			out, err := exec.Command("go", "build", "-o", dir+string(filepath.Separator), pkg).CombinedOutput()
-			if err != nil {
-				builtErr = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
-				return
-			}
+		// One go build for both, which links them side by side.
+		out, err := exec.Command("go", "build", "-o", dir+string(filepath.Separator), ".", "../bimri-hook-mcp").CombinedOutput()
+		if err != nil {
+			builtErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	})
 	if builtErr != nil {

@@ -1,6 +1,7 @@
 // Package slowtest keeps the slow suites out of `go test ./...`: the real
-// Claude Code (e2e), crash and concurrency (reliability) and the
-// 1,000-session simulation. They run when BIMRI_SLOW=1, which `make test`
+// Claude Code (e2e), crash and concurrency (reliability), the simulations
+// of many sessions, and any test that takes seconds of its own (a replay,
+// a property over hundreds of random files). They run when BIMRI_SLOW=1, which `make test`
 // (the README's test command, and CI's) sets, so the everyday loop stays
 // fast and nothing is left out of the full run.
 //

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bimri/bimri-hook/internal/slowtest"
 )
 
 // TestPublishPlugin runs scripts/publish-plugin.sh, the release
@@ -18,6 +20,7 @@ import (
 // Each time a clone as Claude Code makes it (--depth 1, branch release)
 // holds exactly the folder, modes included.
 func TestPublishPlugin(t *testing.T) {
+	slowtest.Gate(t) // builds the plugin and publishes it into git repositories
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatalf("publish-plugin.sh needs git: %v", err)
 	}
