@@ -38,6 +38,7 @@ func NeedsGlobal(env Env, in Input) bool {
 // Handle dispatches one event. Events bimri-hook does not use
 // (SubagentStop, tool events, ones newer than this binary) change nothing.
 func Handle(env Env, in Input) (Output, error) {
+	env = forAgent(env, in)
 	switch in.Event {
 	case event.SessionStart:
 		return SessionStart(env, in)

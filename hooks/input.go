@@ -26,6 +26,9 @@ type Input struct {
 	StopHookActive bool
 	ToolName       string // PreToolUse: tool_name
 	Command        string // PreToolUse: tool_input.command, the Bash tool's
+	// Agent is the client whose payload this is, set by the command
+	// that read it: "" for Claude Code (see agents.go).
+	Agent Agent
 }
 
 // Decode validates and reads one event. The errors name what is wrong,

@@ -34,12 +34,7 @@ func sessionEnd(env Env, in Input) (Output, error) {
 			st.Told = true
 		}
 		tellLater(tx, tx.Notice) // a repair the store made: the user hears of it
-		opt := memfile.Options{CountSession: !st.Counted}
-		if opt.CountSession && (tx.File.Header.Sessions+1)%env.Config.DeepEvery == 0 {
-			opt.Deep = true
-			opt.ArchivedEntries = env.Store.ArchivedEntries()
-		}
-		tx.Maintain(env.Today, env.Config, opt)
+		tx.Maintain(env.Today, env.Config, sessionCount(env, tx, st))
 		st.Counted = true
 		st.Ended = true
 		saveState(tx, in, st)

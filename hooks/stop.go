@@ -44,7 +44,13 @@ func stop(env Env, in Input) (Output, error) {
 			out = additionalContext(event.Stop, nudgeReason(env))
 			return nil
 		}
-		rep := tx.Maintain(env.Today, env.Config, memfile.Options{})
+		opt := memfile.Options{}
+		if in.Agent.endsAtStop() {
+			// No SessionEnd will come: the session is counted here.
+			opt = sessionCount(env, tx, st)
+			st.Counted = true
+		}
+		rep := tx.Maintain(env.Today, env.Config, opt)
 		recorded := st.Transcript.RememberCalls - st.Reported
 		st.Reported = st.Transcript.RememberCalls
 		saveState(tx, in, st)

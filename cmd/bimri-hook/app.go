@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/internal/config"
 	"github.com/bimri/bimri-hook/wiring"
 	"github.com/urfave/cli/v2"
@@ -35,6 +36,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now time.Time
 	// a cost every hook event would pay for nothing.
 	if isHookRun(args) {
 		a := &app{stdin: stdin, stdout: stdout, stderr: stderr, now: now}
+		if len(args) == 3 {
+			a.hookAgent = hooks.Agent(args[2])
+		}
 		if err := a.hook(nil); err != nil {
 			fmt.Fprintln(stderr, errorLine(err))
 			return exitError
@@ -57,8 +61,12 @@ var errQuiet = errors.New("failed; see above")
 
 // isHookRun says whether args are `bimri-hook hook` exactly as the
 // settings and the plugin run it: the hot path, which run dispatches
-// without the CLI.
-func isHookRun(args []string) bool { return len(args) == 2 && args[1] == "hook" }
+// without the CLI. `bimri-hook hook codex` is the hot path too, for
+// Codex's payloads.
+func isHookRun(args []string) bool {
+	return len(args) == 2 && args[1] == "hook" ||
+		len(args) == 3 && args[1] == "hook" && slices.Contains(hooks.Agents, hooks.Agent(args[2]))
+}
 
 // errorLine is the one stderr line for an error: prefixed once, on one
 // line, however the error was built.
@@ -204,6 +212,9 @@ type app struct {
 	now            time.Time
 	// agentRun is set for a command the agent runs (see agentRuns).
 	agentRun bool
+	// hookAgent is the client whose payload `hook AGENT` reads: "" for
+	// Claude Code.
+	hookAgent hooks.Agent
 }
 
 // agentRuns marks cmd as one the agent runs itself (wiring.MemoryCommands,

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/bimri/bimri-hook/hooks"
@@ -24,8 +25,16 @@ func (a *app) hookCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "hook",
 		Usage:     "handle one Claude Code hook event read as JSON from stdin",
-		UsageText: "bimri-hook hook < event.json",
-		Action:    a.hook,
+		UsageText: "bimri-hook hook [codex] < event.json",
+		Action: func(c *cli.Context) error {
+			if agent := c.Args().First(); agent != "" {
+				if !slices.Contains(hooks.Agents, hooks.Agent(agent)) || c.NArg() > 1 {
+					return fmt.Errorf("hook takes one client's name, %s, or none for Claude Code; not %q", hooks.Agents[0], strings.Join(c.Args().Slice(), " "))
+				}
+				a.hookAgent = hooks.Agent(agent)
+			}
+			return a.hook(c)
+		},
 	}
 }
 
@@ -41,6 +50,7 @@ func (a *app) hook(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	in.Agent = a.hookAgent
 	if in.Event == event.SessionStart {
 		install.KeepPluginLink()
 	}
@@ -48,7 +58,7 @@ func (a *app) hook(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Event, err)
 	}
-	return out.Write(a.stdout)
+	return out.ForAgent(in).Write(a.stdout)
 }
 
 // handle runs one decoded event through the hooks package: the same path

@@ -23,11 +23,18 @@ func (a *app) installCommand() *cli.Command {
 		Name:      "install",
 		Usage:     "wire bimri-hook into Claude Code settings",
 		UsageText: "bimri-hook install [--scope project|local|user] [--binary PATH] [--git]\n   bimri-hook install --link [--bin-dir FOLDER]   (the plugin's bimri-hook, for your shell)",
-		Flags: append(scopeFlags("also give bimri.md its merge driver in this git repository (.gitattributes and git config)"),
+		Flags: append(append(scopeFlags("also give bimri.md its merge driver in this git repository (.gitattributes and git config)"),
 			&cli.StringFlag{Name: "binary", Usage: "the bimri-hook `PATH` the hooks run (default: this executable)"},
 			&cli.BoolFlag{Name: "link", Usage: "wire nothing: link the Claude Code plugin's bimri-hook into a folder of your PATH, kept at the plugin's current version"},
 			&cli.StringFlag{Name: "bin-dir", Usage: "the `FOLDER` install --link links into (default: $BIMRI_BIN_DIR, else ~/.local/bin)"}),
+			agentFlags(true)...),
 		Action: func(c *cli.Context) error {
+			if _, other, err := otherAgent(c); err != nil || other {
+				if err != nil {
+					return err
+				}
+				return a.installAgent(c)
+			}
 			if c.Bool("link") {
 				return a.link(c)
 			}
@@ -94,8 +101,14 @@ func (a *app) uninstallCommand() *cli.Command {
 		Name:      "uninstall",
 		Usage:     "unwire bimri-hook from Claude Code settings",
 		UsageText: "bimri-hook uninstall [--scope project|local|user] [--git]",
-		Flags:     scopeFlags("also remove the merge driver for bimri.md from this git repository"),
+		Flags:     append(scopeFlags("also remove the merge driver for bimri.md from this git repository"), agentFlags(false)...),
 		Action: func(c *cli.Context) error {
+			if _, other, err := otherAgent(c); err != nil || other {
+				if err != nil {
+					return err
+				}
+				return a.uninstallAgent(c)
+			}
 			root, err := resolveRoot(c, "")
 			if err != nil {
 				return err

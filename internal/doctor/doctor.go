@@ -94,6 +94,7 @@ func (d *doctor) run() []Check {
 	d.checkLockTimeout(cfg.Hooks.LockTimeout, wired)
 	d.checkFiles(cfg)
 	d.checkGit()
+	d.checkAgents()
 	return d.checks
 }
 

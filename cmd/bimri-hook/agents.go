@@ -1,0 +1,106 @@
+package main
+
+// install and uninstall --agent: wiring other clients than Claude Code.
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/bimri/bimri-hook/internal/install"
+	"github.com/bimri/bimri-hook/wiring"
+	"github.com/urfave/cli/v2"
+)
+
+// agentClaude is Claude Code's name for --agent, the default.
+const agentClaude = "claude"
+
+// agentFlags are install's and uninstall's flags for other clients.
+func agentFlags(install bool) []cli.Flag {
+	flags := []cli.Flag{&cli.StringFlag{Name: "agent", Value: agentClaude, Usage: "the client to wire: claude (Claude Code) or codex (the Codex CLI)"}}
+	if install {
+		flags = append(flags, &cli.BoolFlag{Name: "no-trust", Usage: "codex: record no trust for the hooks install writes; Codex skips them until you trust them in its /hooks review"})
+	}
+	return flags
+}
+
+// otherAgent says whether c asks for another client than Claude Code,
+// and refuses flags that are Claude Code's alone.
+func otherAgent(c *cli.Context) (string, bool, error) {
+	agent := c.String("agent")
+	switch agent {
+	case agentClaude:
+		if c.Bool("no-trust") {
+			return "", false, errors.New("--no-trust is for --agent codex: Claude Code has no hook trust to record")
+		}
+		return agent, false, nil
+	case wiring.AgentCodex:
+		if c.Bool("git") || c.Bool("link") {
+			return "", false, errors.New("--git and --link go with Claude Code: run them without --agent")
+		}
+		return agent, true, nil
+	}
+	return "", false, fmt.Errorf("--agent %q is not one of %s, %s", agent, agentClaude, wiring.AgentCodex)
+}
+
+// installAgent is install --agent codex.
+func (a *app) installAgent(c *cli.Context) error {
+	root, err := resolveRoot(c, "")
+	if err != nil {
+		return err
+	}
+	file, err := install.CodexHooksFor(c.String("scope"), root)
+	if err != nil {
+		return err
+	}
+	binary, err := install.BinaryFor(file.Scope, c.String("binary"))
+	if err != nil {
+		return err
+	}
+	command := wiring.Command{Binary: binary}
+	res, err := install.InstallCodex(file, root, command, c.Bool("no-trust"))
+	if err != nil {
+		return err
+	}
+	install.PrintCodexInstalled(a.stdout, res)
+	if file.Scope == install.ScopeProject {
+		path, changed, err := install.Ignore(root)
+		if err != nil {
+			return err
+		}
+		install.PrintIgnored(a.stdout, path, changed)
+		if binary != wiring.Name {
+			fmt.Fprintf(a.stdout, "note: %s is shared through the repository, and now names this machine's %s.\n  Put bimri-hook on PATH and run install again to write the bare name, or use --scope user.\n", file.Path, binary)
+		}
+	}
+	return nil
+}
+
+// uninstallAgent is uninstall --agent codex.
+func (a *app) uninstallAgent(c *cli.Context) error {
+	root, err := resolveRoot(c, "")
+	if err != nil {
+		return err
+	}
+	file, err := install.CodexHooksFor(c.String("scope"), root)
+	if err != nil {
+		return err
+	}
+	otherScope := install.ScopeUser
+	if file.Scope == install.ScopeUser {
+		otherScope = install.ScopeProject
+	}
+	other, err := install.CodexHooksFor(otherScope, root)
+	if err != nil {
+		return err
+	}
+	changed, err := install.UninstallCodex(file, other)
+	if err != nil {
+		return err
+	}
+	if changed {
+		fmt.Fprintf(a.stdout, "Codex: unwired %s, and took bimri-hook's trust and MCP server out of Codex's config.toml where they were\n", file.Path)
+	} else {
+		fmt.Fprintf(a.stdout, "Codex: nothing of bimri-hook's in %s\n", file.Path)
+	}
+	return nil
+}

@@ -1,0 +1,69 @@
+package hooks
+
+// Other clients than Claude Code: each one's payload becomes an Input as
+// Claude Code's does, with Agent set, and the answer goes back in the
+// client's own format, inside its limits. Only this file knows a client
+// by name; the handlers ask Agent what the client lacks.
+
+import (
+	"github.com/bimri/bimri-hook/internal/event"
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
+)
+
+// Agent is the client an event came from: "" for Claude Code.
+type Agent string
+
+// AgentCodex is the Codex CLI, whose hooks run `bimri-hook hook codex`.
+const AgentCodex Agent = "codex"
+
+// Agents are the clients besides Claude Code whose payloads `hook` reads.
+var Agents = []Agent{AgentCodex}
+
+// endsAtStop says whether the client has no SessionEnd event, so that
+// its Stop counts the session (once per session ID) and runs the
+// session-end pass: Codex's hooks have no SessionEnd (0.171.0).
+func (a Agent) endsAtStop() bool { return a == AgentCodex }
+
+// codexViewLimit caps the memory view under Codex, in UTF-16 code units:
+// install gives the hooks Codex's additionalContextLimit of 7,500 tokens,
+// a quarter of the UTF-8 bytes, and 10,000 code units are at most 30,000
+// bytes. A bimri config asking for a larger view is held to this.
+const codexViewLimit = 10000
+
+// forAgent fits env to the client of in.
+func forAgent(env Env, in Input) Env {
+	if in.Agent == AgentCodex {
+		env.Config.ContextLimit = min(env.Config.ContextLimit, codexViewLimit)
+	}
+	return env
+}
+
+// ForAgent gives out in the format of in's client. Codex reads Claude
+// Code's hookSpecificOutput.additionalContext at SessionStart and
+// UserPromptSubmit, and systemMessage everywhere; its Stop takes no
+// additionalContext, but a block with a reason, which Codex gives the
+// model as the next prompt of the turn.
+func (out Output) ForAgent(in Input) Output {
+	if in.Agent != AgentCodex || in.Event != event.Stop || out.JSON == nil {
+		return out
+	}
+	spec, ok := out.JSON["hookSpecificOutput"].(map[string]any)
+	if !ok {
+		return out
+	}
+	reason, _ := spec["additionalContext"].(string)
+	return Output{JSON: map[string]any{"decision": "block", "reason": reason}}
+}
+
+// sessionCount is the pass options of the event that ends a session:
+// count it once per session ID, and every DeepEvery-th session run the
+// deterministic part of deep maintenance.
+func sessionCount(env Env, tx *store.Tx, st sessionState) memfile.Options {
+	opt := memfile.Options{CountSession: !st.Counted}
+	if opt.CountSession && (tx.File.Header.Sessions+1)%env.Config.DeepEvery == 0 {
+		opt.Deep = true
+		opt.ArchivedEntries = env.Store.ArchivedEntries()
+	}
+	return opt
+}

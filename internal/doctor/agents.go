@@ -1,0 +1,46 @@
+package doctor
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/bimri/bimri-hook/internal/install"
+	"github.com/bimri/bimri-hook/wiring"
+)
+
+// checkAgents: each other client wired here, what it runs and whether it
+// will. A client wired nowhere is not reported: most people use one.
+func (d *doctor) checkAgents() {
+	for _, scope := range []string{install.ScopeProject, install.ScopeUser} {
+		file, err := install.CodexHooksFor(scope, d.root)
+		if err != nil {
+			continue
+		}
+		d.checkCodex(install.CheckCodex(file, d.root))
+	}
+}
+
+func (d *doctor) checkCodex(st install.CodexStatus) {
+	name := "codex " + st.Hooks.Scope
+	switch {
+	case st.Err != nil:
+		d.add(statusFail, name, fmt.Sprintf("%s: %v", st.Hooks.Path, st.Err), "fix the file, then bimri-hook install --agent codex")
+		return
+	case len(st.States) == 0:
+		return
+	case len(st.Skipped) > 0:
+		d.add(statusFail, name, fmt.Sprintf("%s wires bimri-hook, but Codex will skip %d of its %d hooks: their hash is not trusted in %s",
+			st.Hooks.Path, len(st.Skipped), len(st.States), filepath.Join(install.CodexHome(), "config.toml")),
+			"bimri-hook install --agent codex --scope "+st.Hooks.Scope+", or trust them in Codex's /hooks")
+	default:
+		d.add(statusOK, name, fmt.Sprintf("%s runs bimri-hook hook codex at %s, each hook trusted", st.Hooks.Path, install.EventList(wiring.CodexEvents())), "")
+	}
+	if st.ProjectUntrusted {
+		d.add(statusFail, name, fmt.Sprintf("Codex does not read %s: the project is not trusted in Codex", filepath.Dir(st.Hooks.Path)),
+			"run codex in the project once and trust it (or codex exec --trust)")
+	}
+	if !st.MCP {
+		d.add(statusWarn, name, fmt.Sprintf("no MCP server %q in Codex's config.toml: the agent records through its shell only", wiring.MCPServer),
+			"bimri-hook install --agent codex")
+	}
+}

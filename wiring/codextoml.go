@@ -1,0 +1,248 @@
+package wiring
+
+// Codex's config.toml: the trust it keeps for each hook ([hooks.state."KEY"]
+// tables) and the MCP servers it starts ([mcp_servers.NAME]). bimri-hook
+// owns whole tables there, found by their header: it takes its own out and
+// writes them again at the end of the file, and every other byte stays.
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// CodexTable is one table bimri-hook writes in Codex's config.toml.
+type CodexTable struct {
+	Header string   // the dotted key between the brackets, quoted as TOML wants
+	Lines  []string // its key = value lines
+}
+
+func (t CodexTable) text() string {
+	return "[" + t.Header + "]\n" + strings.Join(t.Lines, "\n") + "\n"
+}
+
+// TrustTable is the table that tells Codex the user trusts a hook.
+func TrustTable(s CodexHookState) CodexTable {
+	return CodexTable{Header: TrustHeader(s.Key), Lines: []string{"trusted_hash = " + tomlString(s.Hash)}}
+}
+
+// MCPTable registers bimri-hook's MCP server with Codex: Codex starts
+// `bimri-hook mcp` in the session's folder.
+func MCPTable(c Command) CodexTable {
+	return CodexTable{Header: "mcp_servers." + MCPServer, Lines: []string{
+		"command = " + tomlString(c.Binary),
+		`args = ["mcp"]`,
+	}}
+}
+
+// MCPHeader is the header of MCPTable.
+var MCPHeader = "mcp_servers." + MCPServer
+
+// EditCodexConfig takes the tables whose header drop names out of a
+// config.toml's bytes, then adds tables at the end, and checks that the
+// result is TOML Codex can read. A header of drop's that the file gives
+// in another form (a dotted key inside another table) is an error that
+// says what to remove, since a second definition would make the file
+// unreadable. What the edit does not touch keeps its bytes.
+func EditCodexConfig(config []byte, drop func(header string) bool, add []CodexTable) (out []byte, changed bool, err error) {
+	if len(bytes.TrimSpace(config)) > 0 {
+		var v map[string]any
+		if err := toml.Unmarshal(config, &v); err != nil {
+			return nil, false, fmt.Errorf("not TOML Codex can read: %w", err)
+		}
+	}
+	out = dropTables(config, drop)
+	for _, t := range add {
+		if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
+			out = append(out, '\n')
+		}
+		if len(bytes.TrimSpace(out)) > 0 && !bytes.HasSuffix(out, []byte("\n\n")) {
+			out = append(out, '\n')
+		}
+		out = append(out, t.text()...)
+	}
+	if bytes.Equal(out, config) {
+		return config, false, nil
+	}
+	var v map[string]any
+	if err := toml.Unmarshal(out, &v); err != nil {
+		return nil, false, fmt.Errorf("the file defines a table bimri-hook writes in another form (remove it, then try again): %w", err)
+	}
+	return out, true, nil
+}
+
+// dropTables removes each table whose header drop names, from its header
+// line to the next header, with the blank line before it.
+func dropTables(config []byte, drop func(string) bool) []byte {
+	lines := strings.SplitAfter(string(config), "\n")
+	var out []string
+	skipping := false
+	for _, line := range lines {
+		if h, ok := tableHeader(line); ok {
+			skipping = drop(h)
+			if skipping && len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
+				out = out[:len(out)-1]
+			}
+		}
+		if !skipping {
+			out = append(out, line)
+		}
+	}
+	return []byte(strings.Join(out, ""))
+}
+
+// tableHeader reads a [table] header line (not an [[array]] one) and
+// gives its key with the spaces around dots and brackets taken out.
+func tableHeader(line string) (string, bool) {
+	s := strings.TrimSpace(line)
+	if !strings.HasPrefix(s, "[") || strings.HasPrefix(s, "[[") {
+		return "", false
+	}
+	end := strings.LastIndex(s, "]")
+	if end < 0 {
+		return "", false
+	}
+	if rest := strings.TrimSpace(s[end+1:]); rest != "" && !strings.HasPrefix(rest, "#") {
+		return "", false
+	}
+	parts, err := splitKey(s[1:end])
+	if err != nil {
+		return "", false
+	}
+	return strings.Join(parts, "."), true
+}
+
+// splitKey splits a dotted TOML key into its parts, each given back as
+// HeaderPart writes it, so that two spellings of one key compare equal.
+func splitKey(key string) ([]string, error) {
+	var parts []string
+	for key = strings.TrimSpace(key); key != ""; {
+		var part string
+		switch key[0] {
+		case '"':
+			var v map[string]string
+			end := closingQuote(key)
+			if end < 0 {
+				return nil, fmt.Errorf("unterminated key")
+			}
+			if err := toml.Unmarshal([]byte("k = "+key[:end+1]), &v); err != nil {
+				return nil, err
+			}
+			part, key = v["k"], key[end+1:]
+		case '\'':
+			end := strings.IndexByte(key[1:], '\'')
+			if end < 0 {
+				return nil, fmt.Errorf("unterminated key")
+			}
+			part, key = key[1:end+1], key[end+2:]
+		default:
+			end := strings.IndexAny(key, ". \t")
+			if end < 0 {
+				end = len(key)
+			}
+			part, key = key[:end], key[end:]
+		}
+		parts = append(parts, HeaderPart(part))
+		key = strings.TrimSpace(key)
+		if key != "" {
+			if key[0] != '.' {
+				return nil, fmt.Errorf("bad key")
+			}
+			key = strings.TrimSpace(key[1:])
+		}
+	}
+	return parts, nil
+}
+
+// closingQuote is the index of the quote that ends the basic string
+// starting at s[0].
+func closingQuote(s string) int {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return -1
+}
+
+// HeaderPart writes one part of a dotted key: bare when TOML allows it,
+// else quoted.
+func HeaderPart(s string) string {
+	bare := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			bare = false
+		}
+	}
+	if bare {
+		return s
+	}
+	return tomlString(s)
+}
+
+// tomlString quotes s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// TrustHeader is the header of TrustTable for key, as tableHeader gives
+// it back.
+func TrustHeader(key string) string { return "hooks.state." + HeaderPart(key) }
+
+// CodexConfig is what bimri-hook reads of Codex's config.toml.
+type CodexConfig struct {
+	Hooks struct {
+		State map[string]struct {
+			Enabled     *bool  `toml:"enabled"`
+			TrustedHash string `toml:"trusted_hash"`
+		} `toml:"state"`
+	} `toml:"hooks"`
+	Projects map[string]struct {
+		TrustLevel string `toml:"trust_level"`
+	} `toml:"projects"`
+	MCPServers map[string]struct {
+		Command string   `toml:"command"`
+		Args    []string `toml:"args"`
+	} `toml:"mcp_servers"`
+}
+
+// ReadCodexConfig parses a config.toml's bytes; empty is the empty config.
+func ReadCodexConfig(config []byte) (CodexConfig, error) {
+	var c CodexConfig
+	if err := toml.Unmarshal(config, &c); err != nil {
+		return c, fmt.Errorf("not TOML Codex can read: %w", err)
+	}
+	return c, nil
+}
+
+// Trusts says whether Codex runs the hook s: its trust store holds s's
+// hash, and the user has not disabled it.
+func (c CodexConfig) Trusts(s CodexHookState) bool {
+	st, ok := c.Hooks.State[s.Key]
+	return ok && st.TrustedHash == s.Hash && (st.Enabled == nil || *st.Enabled)
+}
+
+// ProjectTrusted says whether Codex loads the project folder root's
+// .codex/ (hooks.json, config.toml): only for a project the user trusts.
+func (c CodexConfig) ProjectTrusted(root string) bool {
+	return c.Projects[root].TrustLevel == "trusted"
+}
