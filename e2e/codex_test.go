@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/wiring"
 )
 
 // codexVersion is the Codex CLI release the Codex tests install, the
@@ -163,6 +164,8 @@ const (
 	codexRecorded  = "Codex switched the ledger to WAL mode for concurrent readers."
 	codexRecallAsk = "Which cache backend did we settle on for user sessions?"
 	codexRecordAsk = "Please record the WAL decision in memory."
+	codexMCPText   = "Codex made the ledger's backups hourly, through the MCP tool."
+	codexMCPAsk    = "Please record the backup decision with the memory tool."
 )
 
 // codexScript is the fake model of the Codex scenario: asked to record, it
@@ -173,10 +176,15 @@ const (
 // was "command not found").
 func codexScript(bin *string) func(Recorded) Reply {
 	return func(r Recorded) Reply {
-		if _, ok := responsesOutput(r, "call_remember"); ok {
+		items := r.Get("input").Array()
+		if len(items) > 0 && items[len(items)-1].Get("type").String() == "function_call_output" {
 			return TextReply("Recorded.")
 		}
-		if strings.Contains(responsesText(r), codexRecordAsk) {
+		switch last := lastUserText(r); {
+		case strings.Contains(last, codexMCPAsk):
+			return Reply{ToolUse: &ToolUse{ID: "call_mcp", Namespace: "mcp__" + wiring.MCPServer, Name: "remember",
+				Input: map[string]any{"text": codexMCPText, "importance": 4, "tags": []string{"ledger"}}}}
+		case strings.Contains(last, codexRecordAsk):
 			return Reply{ToolUse: &ToolUse{ID: "call_remember", Name: "exec_command", Input: map[string]any{
 				"cmd": shellQuoteTest(*bin) + " remember --importance 4 --tags ledger " + shellQuoteTest(codexRecorded),
 			}}}
@@ -185,14 +193,27 @@ func codexScript(bin *string) func(Recorded) Reply {
 	}
 }
 
+// lastUserText is the text of the request's last user message: the
+// prompt of the turn, in a resumed session too.
+func lastUserText(r Recorded) string {
+	items := r.Get("input").Array()
+	for i := len(items) - 1; i >= 0; i-- {
+		if items[i].Get("role").String() == "user" {
+			return responsesItemText(items[i])
+		}
+	}
+	return ""
+}
+
 func shellQuoteTest(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // TestCodexEndToEnd: the real Codex CLI, wired by `bimri-hook install
 // --agent codex` and run as plain `codex exec` (no trust-bypass flag),
 // against a fake Responses API: the memory is in the first model request,
-// a prompt naming an archived entry's words brings it back, an entry the
-// model records through Codex's shell tool lands in bimri.md, and each
-// session is counted once, a resumed one included.
+// a prompt naming an archived entry's words brings it back, entries the
+// model records through Codex's shell tool and through the MCP server
+// install registered land in bimri.md, and each session is counted once,
+// a resumed one included.
 func TestCodexEndToEnd(t *testing.T) {
 	var bin string
 	s := newCodexSandbox(t, codexScript(&bin))
@@ -240,10 +261,20 @@ func TestCodexEndToEnd(t *testing.T) {
 		t.Errorf("after two sessions, Sessions is %d, want 2", f.Header.Sessions)
 	}
 
-	// The second session resumed: the same session, not counted again.
-	s.exec(t, "resume", second, "ok")
-	if got := s.memory(t).Header.Sessions; got != 2 {
-		t.Errorf("a resumed session was counted again: Sessions is %d, want 2", got)
+	// The second session resumed: the same session, not counted again;
+	// the model records through the MCP server install registered.
+	s.API.Reset()
+	s.exec(t, "resume", second, codexMCPAsk)
+	last = s.API.Turns()
+	if out, ok := responsesOutput(last[len(last)-1], "call_mcp"); !ok || !strings.Contains(out, codexMCPText) {
+		t.Errorf("the MCP remember call did not come back recorded: %q\n%s", out, s.API.Summary())
+	}
+	f = s.memory(t)
+	if !strings.Contains(string(memfile.Render(f)), codexMCPText) {
+		t.Errorf("the entry recorded through the MCP tool is not in bimri.md")
+	}
+	if f.Header.Sessions != 2 {
+		t.Errorf("a resumed session was counted again: Sessions is %d, want 2", f.Header.Sessions)
 	}
 }
 

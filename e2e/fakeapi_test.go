@@ -241,9 +241,13 @@ func (r Recorded) ToolResult(id string) (Block, bool) {
 // ToolUse is a tool call the fake model makes.
 type ToolUse struct {
 	// ID is the tool_use id; the server makes one up (toolu_<n>) when empty.
-	ID    string
-	Name  string // e.g. Bash, Write
-	Input any    // marshalled to JSON; json.RawMessage passes through
+	ID   string
+	Name string // e.g. Bash, Write
+	// Namespace is the Responses API's namespace of the tool (Codex
+	// gives an MCP server's tools the namespace mcp__<server>); the
+	// Messages API has none.
+	Namespace string
+	Input     any // marshalled to JSON; json.RawMessage passes through
 }
 
 // Reply is what the fake model answers to one request: text, a tool call,

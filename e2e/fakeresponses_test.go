@@ -137,9 +137,11 @@ func (f *FakeResponses) stream(w http.ResponseWriter, rec Recorded, reply Reply)
 		}
 		f.mu.Unlock()
 		args, _ := json.Marshal(tu.Input)
-		event(map[string]any{"type": "response.output_item.done", "item": map[string]any{
-			"type": "function_call", "id": id + "_fc", "call_id": callID, "name": tu.Name, "arguments": string(args),
-		}})
+		item := map[string]any{"type": "function_call", "id": id + "_fc", "call_id": callID, "name": tu.Name, "arguments": string(args)}
+		if tu.Namespace != "" {
+			item["namespace"] = tu.Namespace
+		}
+		event(map[string]any{"type": "response.output_item.done", "item": item})
 	}
 	event(map[string]any{"type": "response.completed", "response": map[string]any{
 		"id": id, "usage": map[string]any{"input_tokens": 100, "output_tokens": 10, "total_tokens": 110},
