@@ -101,10 +101,12 @@ trust_level = "trusted"
 }
 
 // env is the environment of Codex and of bimri-hook run by the test:
-// minimal, with bimri-hook on PATH.
+// minimal, with bimri-hook on PATH. The workspace is found no higher than
+// the sandbox's folder: a stray bimri.md in the temporary folder above it
+// (another test's) would otherwise be taken for the workspace's.
 func (s *CodexSandbox) env() []string {
 	return []string{"HOME=" + s.Home, "PATH=" + filepath.Dir(s.Bin) + ":" + minimalPath,
-		"LANG=C.UTF-8", "TMPDIR=" + os.TempDir()}
+		"LANG=C.UTF-8", "TMPDIR=" + os.TempDir(), "GIT_CEILING_DIRECTORIES=" + filepath.Dir(s.Workspace)}
 }
 
 // bimri runs bimri-hook in the workspace and returns its output.
@@ -254,7 +256,7 @@ func TestCodexEndToEnd(t *testing.T) {
 		t.Errorf("the remember command's output did not come back as recorded: %q", out)
 	}
 	f := s.memory(t)
-	if !strings.Contains(string(memfile.Render(f)), codexRecorded) {
+	if !strings.Contains(string(memfile.Render(f)), codexRecorded) || !strings.Contains(string(memfile.Render(f)), "[AGENT:codex]") {
 		t.Errorf("the entry recorded through Codex's shell tool is not in bimri.md:\n%s", memfile.Render(f))
 	}
 	if f.Header.Sessions != 2 {
@@ -270,6 +272,11 @@ func TestCodexEndToEnd(t *testing.T) {
 		t.Errorf("the MCP remember call did not come back recorded: %q\n%s", out, s.API.Summary())
 	}
 	f = s.memory(t)
+	for _, e := range f.Entries(2) {
+		if strings.Contains(e.Text, "through the MCP tool") && e.Agent != wiring.AgentCodex {
+			t.Errorf("the MCP entry does not say Codex recorded it: %+v", e)
+		}
+	}
 	if !strings.Contains(string(memfile.Render(f)), codexMCPText) {
 		t.Errorf("the entry recorded through the MCP tool is not in bimri.md")
 	}

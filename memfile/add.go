@@ -21,6 +21,8 @@ type NewEntry struct {
 	// not: normalised by Keywords (at most MaxKeywords).
 	Keywords []string
 	Text     string
+	// Agent is the client recording it (ValidAgent), "" for Claude Code.
+	Agent string
 }
 
 // MaxKeywords bounds the keywords an entry is given when recorded: the
@@ -91,7 +93,10 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	e := &Entry{Importance: n.Importance, Date: date, Tags: NormalizeTags(tags), Keywords: keywords, Text: text}
+	if !ValidAgent(n.Agent) {
+		return nil, false, fmt.Errorf("agent %q is not a short lower-case name", n.Agent)
+	}
+	e := &Entry{Importance: n.Importance, Date: date, Tags: NormalizeTags(tags), Keywords: keywords, Text: text, Agent: n.Agent}
 	id := EntryID(date, text)
 	// The same entry is found by its date and text, not by the ID they
 	// would give: a person may have written the ID, or a merge moved the
@@ -103,6 +108,7 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 				old.Importance = max(old.Importance, e.Importance)
 				old.Tags = NormalizeTags(append(old.Tags, e.Tags...))
 				old.Keywords = NormalizeTags(append(old.Keywords, e.Keywords...))
+				// The first writer stays the one who recorded it.
 				return old, false, nil
 			}
 		}

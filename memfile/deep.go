@@ -118,6 +118,7 @@ func mergeGroup(g []located, rep *Report) Merge {
 		keep.Tags = NormalizeTags(append(keep.Tags, other.e.Tags...))
 		keep.Keywords = NormalizeTags(append(keep.Keywords, other.e.Keywords...))
 		keep.HoldsWith = normalIDs(append(keep.HoldsWith, other.e.HoldsWith...))
+		keep.Agent = cmp.Or(keep.Agent, other.e.Agent)
 		m.Removed = append(m.Removed, other.e.ID)
 		rep.Removed = append(rep.Removed, Removal{Tier: other.tier, Entry: other.e, Reason: reasonMerged + keep.ID})
 	}

@@ -39,6 +39,15 @@
 //
 //	[IMPORTANCE:4] [TIMESTAMP:2026-11-28] [TAGS:perf] [KEYWORDS:latency,schedule] [WEIGHT:4.0] [ID:bae58c56]
 //
+// An entry another coding agent than Claude Code recorded names it after
+// its tags and keywords (the remember command knows Codex by the
+// environment Codex gives its model's commands, the MCP server by the
+// client's name). It is set once, when the entry is recorded; a merge
+// keeps it; the view does not show it, as the model needs what was
+// decided, not where:
+//
+//	[IMPORTANCE:4] [TIMESTAMP:2026-11-28] [TAGS:db] [AGENT:codex] [WEIGHT:4.0] [ID:5f0c2a9e]
+//
 // When the agent answers that a newer decision does not supersede older
 // ones it looks like (File.HoldTogether), the newer entry names them
 // after its ID, and the view no longer marks the older ones:

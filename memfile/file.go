@@ -53,6 +53,10 @@ type Entry struct {
 	// HoldsWith are older entries the agent said still hold beside this
 	// one (remember --both-hold): no supersession mark pairs them.
 	HoldsWith []string
+	// Agent is the coding agent that recorded the entry, when one other
+	// than Claude Code did ([AGENT:codex]); "" for Claude Code, a person
+	// or a file that predates it. It never changes after the record.
+	Agent     string
 	Weight    Weight
 	HasWeight bool // false when the file gave no WEIGHT and no pass has run
 	Text      string

@@ -1,6 +1,7 @@
 package memfile
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -227,6 +228,7 @@ func mergeEntry(b *placedEntry, o, t placedEntry) (kept placedEntry, split *plac
 	e.Tags = NormalizeTags(append(slices.Clone(o.e.Tags), t.e.Tags...))
 	e.Keywords = NormalizeTags(append(slices.Clone(o.e.Keywords), t.e.Keywords...))
 	e.HoldsWith = normalIDs(append(slices.Clone(o.e.HoldsWith), t.e.HoldsWith...))
+	e.Agent = cmp.Or(o.e.Agent, t.e.Agent)
 	tier := o.tier
 	if b != nil && o.tier == b.tier {
 		tier = t.tier

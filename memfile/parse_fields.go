@@ -128,7 +128,7 @@ func isFieldKey(k string) bool {
 // switch, not a map, as every field of every entry is checked.
 func entryField(k string) bool {
 	switch k {
-	case "IMPORTANCE", "TIMESTAMP", "DATE", "TAGS", "KEYWORDS", "WEIGHT", "ID", "HOLDS_WITH":
+	case "IMPORTANCE", "TIMESTAMP", "DATE", "TAGS", "KEYWORDS", "AGENT", "WEIGHT", "ID", "HOLDS_WITH":
 		return true
 	}
 	return false
@@ -164,6 +164,12 @@ func entryFromFields(e *Entry, fields fieldList, body []string, extra map[string
 	}
 	if kw, ok := fields.get("KEYWORDS"); ok {
 		e.Keywords = splitTagList(kw, &how)
+	}
+	if agent, ok := fields.get("AGENT"); ok {
+		if !ValidAgent(agent) || agent == "" {
+			return nil, nil, fmt.Errorf("field AGENT %q is not a short lower-case name", agent)
+		}
+		e.Agent = agent
 	}
 	entryWeight(e, fields, &how)
 	if id, err := fieldID(fields); err != nil {
@@ -432,4 +438,21 @@ func fieldID(fields fieldList) (string, error) {
 		return "", fmt.Errorf("ID %q is not 1-32 letters, digits or dashes", id)
 	}
 	return id, nil
+}
+
+// maxAgent bounds an agent's name on a tag line.
+const maxAgent = 16
+
+// ValidAgent says whether s may name the agent that recorded an entry:
+// empty, or up to 16 lower-case letters, digits and dashes.
+func ValidAgent(s string) bool {
+	if len(s) > maxAgent {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
 }

@@ -538,3 +538,30 @@ func anyWarning(ws []memfile.Warning, sub string) bool {
 	}
 	return false
 }
+
+// An entry's AGENT field survives a parse and a render, on the fast path
+// and the slow one, and a name that is not one is refused, the entry kept
+// as text.
+func TestEntryAgentRoundTrip(t *testing.T) {
+	line := "[IMPORTANCE:4] [TIMESTAMP:2026-11-29] [TAGS:db] [AGENT:codex] [WEIGHT:4.0] [ID:ab12cd34]"
+	in := "# BIMRI Memory\n\n## Tier 1: Core Intelligence\n\n## Tier 2: Active Context\n\n" + line + "\nChose WAL mode.\n\n## Tier 3: Pattern Recognition\n\n<!-- END BIMRI -->\n"
+	f, _, err := memfile.Parse([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := f.Entries(2)
+	if len(es) != 1 || es[0].Agent != "codex" {
+		t.Fatalf("entries %+v, want one by codex", es)
+	}
+	if out := string(memfile.Render(f)); !strings.Contains(out, line+"\n") {
+		t.Fatalf("the render lost the field:\n%s", out)
+	}
+	bad := strings.Replace(in, "[AGENT:codex]", "[AGENT:Codex CLI]", 1)
+	f, _, err = memfile.Parse([]byte(bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Entries(2)) != 0 || !strings.Contains(string(memfile.Render(f)), "Chose WAL mode.") {
+		t.Fatalf("a bad AGENT was read as an entry, or its text lost:\n%s", memfile.Render(f))
+	}
+}

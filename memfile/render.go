@@ -114,6 +114,7 @@ func renderSize(f *File) int {
 					n += len(t) + 1
 				}
 				n += 14 + 9*len(bl.Entry.HoldsWith) // " [HOLDS_WITH:]", IDs of 8
+				n += 9 + len(bl.Entry.Agent)        // " [AGENT:]"
 				if len(bl.Entry.Keywords) > 0 {
 					n += 12 // " [KEYWORDS:]"
 					for _, k := range bl.Entry.Keywords {
@@ -246,6 +247,11 @@ func appendEntryLine(dst []byte, e *Entry) []byte {
 	if len(e.Keywords) > 0 {
 		dst = append(dst, " [KEYWORDS:"...)
 		dst = appendList(dst, e.Keywords)
+		dst = append(dst, ']')
+	}
+	if e.Agent != "" {
+		dst = append(dst, " [AGENT:"...)
+		dst = append(dst, e.Agent...)
 		dst = append(dst, ']')
 	}
 	if e.HasWeight {

@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/bimri/bimri-hook/internal/install"
 	"github.com/bimri/bimri-hook/wiring"
@@ -103,4 +104,15 @@ func (a *app) uninstallAgent(c *cli.Context) error {
 		fmt.Fprintf(a.stdout, "Codex: nothing of bimri-hook's in %s\n", file.Path)
 	}
 	return nil
+}
+
+// recordingAgent is the client whose agent runs this command, for the
+// entry it records (memfile.Entry.Agent): Codex gives the commands its
+// model runs CODEX_THREAD_ID (measured on 0.171.0); Claude Code, a person
+// or anything else records "".
+func recordingAgent() string {
+	if os.Getenv("CODEX_THREAD_ID") != "" {
+		return wiring.AgentCodex
+	}
+	return ""
 }

@@ -120,6 +120,10 @@ func TestClaudeAndCodexAlternate(t *testing.T) {
 		}
 		text := fmt.Sprintf("%s decided on module %d's retry policy, number %d.", client, i, i*7)
 		texts = append(texts, text)
+		t.Setenv("CODEX_THREAD_ID", "") // Claude Code's commands run without it
+		if client == "Codex" {
+			t.Setenv("CODEX_THREAD_ID", id) // as Codex runs its model's commands
+		}
 		for j, ev := range events {
 			if j == 2 {
 				runAt(t, ws, day, "", "remember", "--tags", "retry", text)
@@ -134,6 +138,12 @@ func TestClaudeAndCodexAlternate(t *testing.T) {
 	for _, text := range texts {
 		if n := strings.Count(all, text); n != 1 {
 			t.Errorf("%q is %d times in bimri.md and its archive, want once", text, n)
+		}
+	}
+	// Told apart: Codex's entries say so, Claude Code's carry nothing new.
+	for _, e := range append(f.Entries(1), f.Entries(2)...) {
+		if want := map[bool]string{true: "codex", false: ""}[strings.HasPrefix(e.Text, "Codex")]; e.Agent != want {
+			t.Errorf("%q has agent %q, want %q", e.Text, e.Agent, want)
 		}
 	}
 }

@@ -35,7 +35,7 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			&cli.BoolFlag{Name: "global", Usage: "record in the user's memory across workspaces (~/.claude/bimri-global.md)"},
 		},
 		Action: func(c *cli.Context) error {
-			r := record.Request{Text: strings.Join(c.Args().Slice(), " "), Tags: c.String("tags"), Promote: c.String("promote")}
+			r := record.Request{Text: strings.Join(c.Args().Slice(), " "), Tags: c.String("tags"), Promote: c.String("promote"), Agent: recordingAgent()}
 			if c.IsSet("replaces") {
 				r.Replaces = []string{c.String("replaces")}
 			}

@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -210,3 +211,20 @@ const instructions = "bimri-hook keeps this workspace's long-term memory in bimr
 	"At the start of a session call memory and read it before other work. " +
 	"Record what matters with remember as you go (a finished task, a decision, a preference or constraint), and search older memory with recall. " +
 	"Never edit bimri.md or its backup by hand."
+
+// clientAgent is the coding agent an MCP client is, for the entries it
+// records (memfile.Entry.Agent): "codex" for the Codex CLI, whose client
+// says so in its name; "" for Claude Code and every other client.
+func clientAgent(req *mcp.CallToolRequest) string {
+	if req == nil || req.Session == nil {
+		return ""
+	}
+	p := req.Session.InitializeParams()
+	if p == nil || p.ClientInfo == nil {
+		return ""
+	}
+	if strings.Contains(strings.ToLower(p.ClientInfo.Name), "codex") {
+		return "codex"
+	}
+	return ""
+}

@@ -124,7 +124,8 @@ func jsonObject(v map[string]any) string {
 
 func (s *server) remember(ctx context.Context, req *mcp.CallToolRequest, in rememberIn) (*mcp.CallToolResult, changed, error) {
 	r := record.Request{Text: in.Text, Importance: in.Importance, Tier: in.Tier,
-		Tags: strings.Join(in.Tags, ","), Keywords: in.Keywords, Replaces: in.Replaces, Promote: in.Promote, Supersedes: in.Supersedes, BothHold: in.BothHold}
+		Tags: strings.Join(in.Tags, ","), Keywords: in.Keywords, Replaces: in.Replaces, Promote: in.Promote, Supersedes: in.Supersedes, BothHold: in.BothHold,
+		Agent: clientAgent(req)}
 	if _, err := record.Check(r, mcpNames); err != nil {
 		return nil, changed{}, err
 	}

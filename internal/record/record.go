@@ -52,6 +52,9 @@ type Request struct {
 	// BothHold, for the answer "both still hold" to the supersession
 	// question: the new entry and the older ones it does not override.
 	BothHold []string
+	// Agent is the coding agent recording, other than Claude Code
+	// (memfile.Entry.Agent): "" for Claude Code or a person.
+	Agent string
 }
 
 // Form is which of remember's forms a Request is.
@@ -356,7 +359,7 @@ func Remember(st *store.Store, today time.Time, cfg memfile.Config, r Request, n
 		}
 		res, err = st.Update(func(tx *store.Tx) error {
 			d.Entry, d.IsNew, err = tx.File.Remember(memfile.NewEntry{
-				Tier: d.Tier, Importance: imp, Date: today, Tags: tags, Keywords: kws, Text: r.Text,
+				Tier: d.Tier, Importance: imp, Date: today, Tags: tags, Keywords: kws, Text: r.Text, Agent: r.Agent,
 			}, cfg)
 			if err == nil && d.IsNew {
 				d.Predecessors = tx.File.LikelyPredecessors(d.Entry)
@@ -409,7 +412,7 @@ func supersede(tx *store.Tx, d *Done, r Request, tags, kws []string, today time.
 	if len(tags) == 0 {
 		tags = memfile.NormalizeTags(oldTags)
 	}
-	e, isNew, err := tx.File.Remember(memfile.NewEntry{Tier: tier, Importance: imp, Date: today, Tags: tags, Keywords: kws, Text: r.Text}, cfg)
+	e, isNew, err := tx.File.Remember(memfile.NewEntry{Tier: tier, Importance: imp, Date: today, Tags: tags, Keywords: kws, Text: r.Text, Agent: r.Agent}, cfg)
 	if err != nil {
 		return err
 	}
