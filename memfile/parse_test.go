@@ -565,3 +565,24 @@ func TestEntryAgentRoundTrip(t *testing.T) {
 		t.Fatalf("a bad AGENT was read as an entry, or its text lost:\n%s", memfile.Render(f))
 	}
 }
+
+// A merge keeps the agent of an entry that one side recorded and both
+// then changed.
+func TestMergeKeepsAgent(t *testing.T) {
+	file := func(tags string, agent string) *memfile.File {
+		line := "[IMPORTANCE:4] [TIMESTAMP:2026-11-29] [TAGS:" + tags + "]"
+		if agent != "" {
+			line += " [AGENT:" + agent + "]"
+		}
+		f, _, err := memfile.Parse([]byte("# BIMRI Memory\n\n## Tier 1: Core Intelligence\n\n## Tier 2: Active Context\n\n" + line + " [ID:ab12cd34]\nChose WAL mode.\n\n## Tier 3: Pattern Recognition\n\n<!-- END BIMRI -->\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	merged, _ := memfile.MergeFiles(file("db", "codex"), file("db,ours", "codex"), file("db,theirs", ""), memfile.DefaultConfig())
+	es := merged.Entries(2)
+	if len(es) != 1 || es[0].Agent != "codex" {
+		t.Fatalf("merged entries %+v, want one by codex", es)
+	}
+}
