@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 
 	"github.com/bimri/bimri-hook/internal/install"
 	"github.com/bimri/bimri-hook/wiring"
@@ -17,30 +18,60 @@ const agentClaude = "claude"
 
 // agentFlags are install's and uninstall's flags for other clients.
 func agentFlags(install bool) []cli.Flag {
-	flags := []cli.Flag{&cli.StringFlag{Name: "agent", Value: agentClaude, Usage: "the client to wire: claude (Claude Code) or codex (the Codex CLI)"}}
+	flags := []cli.Flag{&cli.StringFlag{Name: "agent", Value: agentClaude, Usage: "the client to wire: claude (Claude Code), codex (the Codex CLI), or all: each of them found on PATH"}}
 	if install {
 		flags = append(flags, &cli.BoolFlag{Name: "no-trust", Usage: "codex: record no trust for the hooks install writes; Codex skips them until you trust them in its /hooks review"})
 	}
 	return flags
 }
 
-// otherAgent says whether c asks for another client than Claude Code,
-// and refuses flags that are Claude Code's alone.
-func otherAgent(c *cli.Context) (string, bool, error) {
+// agentAll is --agent all: every client found on PATH.
+const agentAll = "all"
+
+// clientCommands are the commands that tell a client is installed, for
+// --agent all.
+var clientCommands = map[string]string{agentClaude: "claude", wiring.AgentCodex: "codex"}
+
+// otherAgents runs do, install's or uninstall's work for another client,
+// when --agent names one (for all: each found on PATH), and says whether
+// Claude Code's wiring is to be done too. Flags that are Claude Code's
+// alone are refused for another client.
+func (a *app) otherAgents(c *cli.Context, do func(*cli.Context) error) (claude bool, err error) {
 	agent := c.String("agent")
 	switch agent {
 	case agentClaude:
 		if c.Bool("no-trust") {
-			return "", false, errors.New("--no-trust is for --agent codex: Claude Code has no hook trust to record")
+			return false, errors.New("--no-trust is for --agent codex: Claude Code has no hook trust to record")
 		}
-		return agent, false, nil
+		return true, nil
 	case wiring.AgentCodex:
 		if c.Bool("git") || c.Bool("link") {
-			return "", false, errors.New("--git and --link go with Claude Code: run them without --agent")
+			return false, errors.New("--git and --link go with Claude Code: run them without --agent")
 		}
-		return agent, true, nil
+		return false, do(c)
+	case agentAll:
+		if c.Bool("link") {
+			return false, errors.New("--link goes with Claude Code: run it without --agent")
+		}
+		if onPath(clientCommands[wiring.AgentCodex]) && c.String("scope") != "local" {
+			if err := do(c); err != nil {
+				return false, err
+			}
+		} else {
+			fmt.Fprintln(a.stdout, "Codex: codex is not on PATH (or --scope local, which Codex has not): skipped")
+		}
+		if !onPath(clientCommands[agentClaude]) {
+			fmt.Fprintln(a.stdout, "Claude Code: claude is not on PATH: skipped")
+			return false, nil
+		}
+		return true, nil
 	}
-	return "", false, fmt.Errorf("--agent %q is not one of %s, %s", agent, agentClaude, wiring.AgentCodex)
+	return false, fmt.Errorf("--agent %q is not one of %s, %s, %s", agent, agentClaude, wiring.AgentCodex, agentAll)
+}
+
+func onPath(command string) bool {
+	_, err := exec.LookPath(command)
+	return err == nil
 }
 
 // installAgent is install --agent codex.

@@ -29,11 +29,8 @@ func (a *app) installCommand() *cli.Command {
 			&cli.StringFlag{Name: "bin-dir", Usage: "the `FOLDER` install --link links into (default: $BIMRI_BIN_DIR, else ~/.local/bin)"}),
 			agentFlags(true)...),
 		Action: func(c *cli.Context) error {
-			if _, other, err := otherAgent(c); err != nil || other {
-				if err != nil {
-					return err
-				}
-				return a.installAgent(c)
+			if more, err := a.otherAgents(c, a.installAgent); err != nil || !more {
+				return err
 			}
 			if c.Bool("link") {
 				return a.link(c)
@@ -103,11 +100,8 @@ func (a *app) uninstallCommand() *cli.Command {
 		UsageText: "bimri-hook uninstall [--scope project|local|user] [--git]",
 		Flags:     append(scopeFlags("also remove the merge driver for bimri.md from this git repository"), agentFlags(false)...),
 		Action: func(c *cli.Context) error {
-			if _, other, err := otherAgent(c); err != nil || other {
-				if err != nil {
-					return err
-				}
-				return a.uninstallAgent(c)
+			if more, err := a.otherAgents(c, a.uninstallAgent); err != nil || !more {
+				return err
 			}
 			root, err := resolveRoot(c, "")
 			if err != nil {

@@ -213,6 +213,7 @@ func UninstallCodex(file, other SettingsFile) (changed bool, err error) {
 		if err := os.Remove(receiptPath(codexReceipt(file))); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return false, err
 		}
+		_ = os.Remove(filepath.Dir(receiptPath(codexReceipt(file)))) // a .claude folder install made for it alone
 	}
 	return changed || configChanged, nil
 }
