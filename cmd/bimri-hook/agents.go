@@ -74,13 +74,18 @@ func onPath(command string) bool {
 	return err == nil
 }
 
+// codexHooks is the workspace and the Codex hooks.json of --scope.
+func codexHooks(c *cli.Context) (root string, file install.SettingsFile, err error) {
+	if root, err = resolveRoot(c, ""); err != nil {
+		return "", file, err
+	}
+	file, err = install.CodexHooksFor(c.String("scope"), root)
+	return root, file, err
+}
+
 // installAgent is install --agent codex.
 func (a *app) installAgent(c *cli.Context) error {
-	root, err := resolveRoot(c, "")
-	if err != nil {
-		return err
-	}
-	file, err := install.CodexHooksFor(c.String("scope"), root)
+	root, file, err := codexHooks(c)
 	if err != nil {
 		return err
 	}
@@ -109,11 +114,7 @@ func (a *app) installAgent(c *cli.Context) error {
 
 // uninstallAgent is uninstall --agent codex.
 func (a *app) uninstallAgent(c *cli.Context) error {
-	root, err := resolveRoot(c, "")
-	if err != nil {
-		return err
-	}
-	file, err := install.CodexHooksFor(c.String("scope"), root)
+	root, file, err := codexHooks(c)
 	if err != nil {
 		return err
 	}
