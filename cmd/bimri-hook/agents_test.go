@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bimri/bimri-hook/internal/slowtest"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/matryer/is"
 	"github.com/tidwall/gjson"
@@ -105,6 +106,7 @@ func TestHookAgentRefused(t *testing.T) {
 // through the command its hooks teach: every entry of both is kept, in
 // bimri.md or its archive, once, and the sessions are counted 20.
 func TestClaudeAndCodexAlternate(t *testing.T) {
+	slowtest.Gate(t) // a second and a half: make test runs it
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("CLAUDE_PROJECT_DIR", "")
 	ws := t.TempDir()
