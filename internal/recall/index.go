@@ -41,7 +41,7 @@ import (
 // 4: entries' keywords are indexed and kept with each item, so an index
 // built before them is rebuilt. 5: number words and "first", "last",
 // "next" are stop words (tokens), so the lengths are counted without them.
-const magic = "BIMRIRX5"
+const magic = "BIMRIRX6"
 
 // indexKey identifies the archive an index was built from.
 type indexKey struct {

@@ -42,18 +42,20 @@ func (n neighbour) family() bool { return n.near >= familyNear }
 // as its nearest group with term makes it, sorted by term; nil for a word
 // the lexicon does not know.
 //
-// Nothing is parsed ahead: a lexicon word's term is the start of the word
-// (the lexicon is in lower case, and TestLexiconFile checks that tokens
-// only cuts endings off its words), so only the lines that hold term as
-// text can hold it as a term, and only they are read. Parsing the whole
-// lexicon would be work on every prompt for the few words it looks up;
-// this costs a search of its text per prompt term.
+// Nothing is parsed ahead: a lexicon word's term, but for its last
+// letters (searchKey), is the start of the word (the lexicon is in lower
+// case, and TestLexiconFile checks that the stemmer changes no more than
+// an ending: "memory" is "memori", "usability" "usabl"), so only the
+// lines that hold that start as text can hold the term, and only they
+// are read. Parsing the whole lexicon would be work on every prompt for
+// the few words it looks up; this costs a search of its text per prompt
+// term.
 func neighbours(term string) []neighbour {
 	var out []neighbour
 	var buf []string
-	text := lexiconText
+	text, key := lexiconText, searchKey(term)
 	for from := 0; from < len(text); {
-		i := strings.Index(text[from:], term)
+		i := strings.Index(text[from:], key)
 		if i < 0 {
 			break
 		}
@@ -81,6 +83,20 @@ func neighbours(term string) []neighbour {
 	}
 	slices.SortFunc(out, func(x, y neighbour) int { return cmp.Or(strings.Compare(x.term, y.term), x.near-y.near) })
 	return slices.CompactFunc(out, func(x, y neighbour) bool { return x.term == y.term })
+}
+
+// searchKey is what the lexicon's text holds of every word whose term
+// is term: the term but for its last two letters, or its last one when
+// it has four or fewer (a stem may end otherwise than its word: "memori",
+// "rubi", "page" for "paging").
+func searchKey(term string) string {
+	switch {
+	case len(term) > 4:
+		return term[:len(term)-2]
+	case len(term) > 2:
+		return term[:len(term)-1]
+	}
+	return term
 }
 
 // lexiconLine reads one line of a lexicon: a group of words apart by

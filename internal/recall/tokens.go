@@ -3,11 +3,13 @@ package recall
 import (
 	"strings"
 	"unicode"
+
+	"github.com/kljensen/snowball/english"
 )
 
 // tokens splits text into the terms the ranking compares: letters and
-// digits only, case folded, stop words dropped, each word lightly stemmed
-// so that "migrations", "migrated" and "migrating" meet. tokens keeps
+// digits only, case folded, stop words dropped, each word stemmed (see
+// stem). tokens keeps
 // repeats and order; callers count them.
 func tokens(s string) []string { return appendTokens(nil, s) }
 
@@ -38,37 +40,18 @@ func appendTokens(out []string, s string) []string {
 	return out
 }
 
-// stem removes the common English inflections: plurals, -ing, -ed, -ly
-// and a final e. It is deliberately light (no Porter rules): it only has
-// to make a word and its inflected forms agree, and a word it does not
-// recognise is left alone. Words of four letters or fewer are kept whole,
-// and anything with a digit too ("v2", "go1.26").
+// stem is w's Porter2 (Snowball English) stem, so that "migrations",
+// "migrated" and "migrating" meet, and "pets" meets "pet": short words
+// are stemmed too. A word with a digit is kept whole ("v2", "go1.26"),
+// as is one of other letters than ASCII, which the English rules do not
+// know.
 func stem(w string) string {
-	if len(w) <= 4 || strings.IndexFunc(w, unicode.IsDigit) >= 0 {
-		return w
-	}
-	switch {
-	case strings.HasSuffix(w, "ies") && len(w) > 5:
-		w = w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "sses"):
-		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
-		w = w[:len(w)-1]
-	}
-	for _, suf := range []string{"ing", "ed", "ly"} {
-		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 4 {
-			w = w[:len(w)-len(suf)]
-			// "stopped" -> "stopp" -> "stop"
-			if n := len(w); n >= 2 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
-				w = w[:n-1]
-			}
-			break
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c < 'a' || c > 'z' {
+			return w
 		}
 	}
-	if len(w) > 4 && strings.HasSuffix(w, "e") {
-		w = w[:len(w)-1]
-	}
-	return w
+	return english.Stem(w, true)
 }
 
 // isStopWord says whether w is an English function word or part of the
