@@ -63,10 +63,12 @@ type Settings struct {
 // RecallSettings bound what UserPromptSubmit brings back from memory the
 // session cannot see (see recall.go).
 type RecallSettings struct {
-	On       bool    // "recall": false turns recall off
-	Items    int     // "recall_items": at most this many items per prompt
-	Chars    int     // "recall_chars": at most this many characters per prompt
-	MinScore float64 // "recall_min_score": the least BM25 score an item needs
+	On    bool // "recall": false turns recall off
+	Items int  // "recall_items": at most this many items per prompt
+	Chars int  // "recall_chars": at most this many characters per prompt
+	// MinShare, "recall_min_score" (a percentage), is the least share of
+	// the prompt's best possible score an item needs (recall.Options).
+	MinShare float64
 	// Lexicon, "recall_lexicon", lets a prompt's word also match its
 	// neighbours in recall's lexicon ("Postgres" finds "PostgreSQL"),
 	// below the word itself; false matches the prompt's own words only.
@@ -81,7 +83,7 @@ var SettingsKeys = []string{"stop_policy", "lock_timeout", "nudge_prompts", "rec
 // see sessionEndWait.
 func DefaultSettings() Settings {
 	return Settings{StopPolicy: PolicyNudge, LockTimeout: 2 * time.Second, NudgePrompts: 3,
-		Recall: RecallSettings{On: true, Items: 5, Chars: 1500, MinScore: recall.DefaultMinScore, Lexicon: true}}
+		Recall: RecallSettings{On: true, Items: 5, Chars: 1500, MinShare: recall.DefaultMinShare, Lexicon: true}}
 }
 
 // ParseSettings reads the hook settings from a config object (already
@@ -142,7 +144,7 @@ func ParseSettings(root gjson.Result) (Settings, error) {
 		if v.Type != gjson.Number || v.Num < 0 || v.Num > 100 {
 			return s, fmt.Errorf("field \"recall_min_score\" must be a number from 0 to 100, got %s", v.Raw)
 		}
-		s.Recall.MinScore = v.Num
+		s.Recall.MinShare = v.Num / 100
 	}
 	return s, nil
 }

@@ -62,9 +62,9 @@ func recallPrompt(env Env, in Input) Output {
 	return additionalContext(event.UserPromptSubmit, recallContext(env, picked, named, foreign))
 }
 
-// findHits ranks what the session cannot see against the prompt: the
-// items of f the view left out and the archive, none this session was
-// shown or recalled already, a named time's entries first.
+// findHits ranks what the session cannot see against the prompt
+// (recall.Find): the items of f the view left out and the archive, none
+// this session was shown or recalled already.
 func findHits(env Env, in Input, f *memfile.File, archive *recall.Index) []recall.Hit {
 	shown := seenAtStart(env, f)
 	left, inFile := leftOutOfView(f, shown)
@@ -72,22 +72,19 @@ func findHits(env Env, in Input, f *memfile.File, archive *recall.Index) []recal
 	// the lock is taken only when there is something to recall, so a
 	// prompt that recalls nothing writes nothing, not even the lock file.
 	before := decodeState(env.Store.ReadState(stateKey(in))).Recalled
-	recalled := func(id string) bool { return slices.Contains(before, id) }
-	hits := recall.Rank(in.Prompt, recall.Options{
-		MinScore: env.Settings.Recall.MinScore,
-		Skip:     func(id string) bool { return shown[id] || recalled(id) },
-		// Room for Select to pass over items too long to fit.
-		Limit:   4 * env.Settings.Recall.Items,
-		Lexicon: env.Settings.Recall.Lexicon,
-	}, recall.NewMemory(left), archive)
-	// An archived item that is back in the file (revived, or recorded
-	// again) is the file's copy, shown or left out; the archive's is stale.
-	hits = slices.DeleteFunc(hits, func(h recall.Hit) bool { return !h.Item.ArchivedOn.IsZero() && inFile[h.Item.ID] })
-	// A prompt that names a time gets that time's entries first.
-	if s, ok := promptSpan(in.Prompt, env.Today); ok {
-		hits = timedFirst(askedFirst(in.Prompt, spanItems(env, f, s, shown, recalled), env.Settings.Recall.Items), hits)
-	}
-	return hits
+	return recall.Find(recall.Query{
+		Text:     in.Prompt,
+		Today:    env.Today,
+		Lexicon:  env.Settings.Recall.Lexicon,
+		MinShare: env.Settings.Recall.MinShare,
+		// An archived item that is back in the file (revived, or recorded
+		// again) is the file's copy, shown or left out; the archive's is
+		// stale.
+		Skip: func(it recall.Item) bool {
+			return shown[it.ID] || slices.Contains(before, it.ID) || (!it.ArchivedOn.IsZero() && inFile[it.ID])
+		},
+		Limit: 4 * env.Settings.Recall.Items,
+	}, recall.NewMemory(left), archive).Hits
 }
 
 // leftOutOfView is what the view did not show whole, Tier 1 included (a
@@ -117,21 +114,6 @@ func leftOutOfView(f *memfile.File, shown map[string]bool) (left []recall.Item, 
 		}
 	}
 	return left, inFile
-}
-
-// timedFirst puts the entries of a prompt's time ahead of the ranked
-// hits, each item once.
-func timedFirst(timed []recall.Item, hits []recall.Hit) []recall.Hit {
-	byTime := make([]recall.Hit, 0, len(timed)+len(hits))
-	for _, it := range timed {
-		byTime = append(byTime, recall.Hit{Item: it})
-	}
-	for _, h := range hits {
-		if !slices.ContainsFunc(timed, func(it recall.Item) bool { return it.ID == h.Item.ID }) {
-			byTime = append(byTime, h)
-		}
-	}
-	return byTime
 }
 
 // describeHits makes the hits what recall shows: the file's items

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bimri/bimri-hook/internal/inspect"
+	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/internal/record"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
@@ -268,32 +270,45 @@ func (a *app) readMemory(c *cli.Context) (*openedWorkspace, *memfile.File, error
 func (a *app) searchCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "search",
-		Usage:     "search bimri.md and the archive (text, tags and IDs); exits 1 when nothing matches",
-		UsageText: "bimri-hook search [--json] QUERY",
-		Flags:     []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "machine-readable output"}},
+		Usage:     "search bimri.md and the archive as recall does (words, times, tags, IDs); exits 1 when nothing matches",
+		UsageText: "bimri-hook search [--json] [--since DATE] [--until DATE] QUERY",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "machine-readable output"},
+			&cli.StringFlag{Name: "since", Usage: "only items dated on or after `YYYY-MM-DD`"},
+			&cli.StringFlag{Name: "until", Usage: "only items dated on or before `YYYY-MM-DD`"},
+			&cli.IntFlag{Name: "limit", Value: 20, Usage: "at most this many items"},
+		},
 		Action: func(c *cli.Context) error {
 			query := strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
-			if query == "" {
+			since, err := flagDay(c, "since")
+			if err != nil {
+				return err
+			}
+			until, err := flagDay(c, "until")
+			if err != nil {
+				return err
+			}
+			if query == "" && since.IsZero() && until.IsZero() {
 				return fmt.Errorf("search: %w: a QUERY", errNoArgs)
+			}
+			if c.Int("limit") < 1 {
+				return fmt.Errorf("search: --limit %d is not a positive number", c.Int("limit"))
 			}
 			ws, f, err := a.readMemory(c)
 			if err != nil {
 				return err
 			}
-			recs, err := ws.store.ReadArchive()
+			hits, err := inspect.Recall(ws.store, f, recall.Query{Text: query, Today: ws.now, Since: since, Until: until,
+				Lexicon: ws.config.Hooks.Recall.Lexicon, MinShare: ws.config.Hooks.Recall.MinShare}, c.Int("limit"))
 			if err != nil {
 				return err
 			}
-			hits := inspect.Search(f, recs, query)
 			if c.Bool("json") {
-				if hits == nil {
-					hits = []memfile.Hit{}
-				}
 				if err := printJSON(a.stdout, hits); err != nil {
 					return err
 				}
 			} else {
-				inspect.PrintHits(a.stdout, hits)
+				inspect.PrintRecalled(a.stdout, hits, query)
 			}
 			if len(hits) == 0 {
 				// As grep and ripgrep do: 1 when nothing matches.
@@ -302,6 +317,19 @@ func (a *app) searchCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// flagDay is the date of a --since or --until flag, zero when not given.
+func flagDay(c *cli.Context, name string) (time.Time, error) {
+	s := c.String(name)
+	if s == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("search: --%s %q is not a date (YYYY-MM-DD)", name, s)
+	}
+	return t, nil
 }
 
 func (a *app) restoreCommand() *cli.Command {

@@ -3,8 +3,10 @@ package inspect
 import (
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/memfile"
@@ -24,15 +26,15 @@ type Recalled struct {
 	Reason     string   `json:"reason,omitempty" jsonschema:"why it was archived"`
 }
 
-// Recall finds what memory holds on query, in bimri.md (every tier) and
-// the archive, best first, at most limit items: first the items the
-// prompt recall ranks (BM25 over text and tags, with no minimum score),
-// then those that hold every word of query (as search finds them: parts
-// of words and IDs too). An archived entry that is back in the file is
+// Recall finds what memory holds on q.Text, in bimri.md (every tier)
+// and the archive, best first, at most limit items: first the answer of
+// recall's one engine (recall.Find: the words, the times, the lexicon,
+// the least share and the room by rank the prompt hook uses), then the
+// items that hold every word of the text (as search finds them: parts of
+// words and IDs too). An archived entry that is back in the file is
 // given once, as the file has it. Texts are cleaned of private spans and
-// secrets, as recall's are. lexicon lets the query's words match their
-// neighbours in recall's lexicon (the "recall_lexicon" setting).
-func Recall(store *store.Store, f *memfile.File, query string, limit int, lexicon bool) ([]Recalled, error) {
+// secrets, as recall's are.
+func Recall(store *store.Store, f *memfile.File, q recall.Query, limit int) ([]Recalled, error) {
 	where := map[string]string{}
 	var items []recall.Item
 	for t := 1; t <= 2; t++ {
@@ -50,6 +52,13 @@ func Recall(store *store.Store, f *memfile.File, query string, limit int, lexico
 		return nil, err
 	}
 	defer archive.Close()
+	skip := q.Skip
+	q.Skip = func(it recall.Item) bool {
+		return (!it.ArchivedOn.IsZero() && where[it.ID] != "") || (skip != nil && skip(it))
+	}
+	q.Limit = 4 * limit
+	ans := recall.Find(q, recall.NewMemory(items), archive)
+	hits := recall.Select(ans.Hits, limit, math.MaxInt32, func(recall.Item) int { return 1 })
 	out := []Recalled{}
 	seen := map[string]bool{}
 	add := func(r Recalled) {
@@ -58,12 +67,8 @@ func Recall(store *store.Store, f *memfile.File, query string, limit int, lexico
 			out = append(out, r)
 		}
 	}
-	hits := recall.Rank(query, recall.Options{Limit: 4 * limit, Lexicon: lexicon}, recall.NewMemory(items), archive)
 	for _, h := range hits {
 		it := h.Item
-		if !it.ArchivedOn.IsZero() && where[it.ID] != "" {
-			continue // the file's copy is the one that counts
-		}
 		if it.ArchivedOn.IsZero() {
 			it = it.Cleaned() // the index's items are clean already
 		}
@@ -82,10 +87,10 @@ func Recall(store *store.Store, f *memfile.File, query string, limit int, lexico
 			return nil, err
 		}
 		// Newest first, as the ranked hits go.
-		found := memfile.Search(f, recs, query)
+		found := memfile.Search(f, recs, q.Text)
 		for i := len(found) - 1; i >= 0; i-- {
 			h := found[i]
-			if h.Where == "archive" && where[h.ID] != "" {
+			if h.Where == "archive" && where[h.ID] != "" || !inScope(q, h.Date) {
 				continue
 			}
 			r := Recalled{ID: h.ID, Where: h.Where, Date: h.Date, Tags: nonNil(h.Tags), Text: privacy.Clean(h.Text),
@@ -101,6 +106,16 @@ func Recall(store *store.Store, f *memfile.File, query string, limit int, lexico
 		}
 	}
 	return out, nil
+}
+
+// inScope says whether an item of date (YYYY-MM-DD) is within q's
+// Since and Until.
+func inScope(q recall.Query, date string) bool {
+	if q.Since.IsZero() && q.Until.IsZero() {
+		return true
+	}
+	t, err := time.Parse(DateLayout, date)
+	return err == nil && !t.Before(q.Since) && (q.Until.IsZero() || !t.After(q.Until))
 }
 
 func nonNil(tags []string) []string {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/store"
 )
@@ -19,7 +20,7 @@ func TestRecallReturnsNoSecret(t *testing.T) {
 	f := memfile.New(memfile.DefaultConfig())
 	f.Tiers[1].Blocks = append(f.Tiers[1].Blocks, memfile.Block{Entry: &memfile.Entry{ID: "aa000001", Importance: 3,
 		Date: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Text: "Staging deploy uses DB_PASS=Hunter5Hunter5 for the billing database."}})
-	got, err := Recall(s, f, "staging deploy billing database", 5, true)
+	got, err := Recall(s, f, recall.Query{Text: "staging deploy billing database", Lexicon: true, MinShare: recall.DefaultMinShare}, 5)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/bimri/bimri-hook/internal/inspect"
+	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/internal/record"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -175,7 +176,8 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 	if err != nil {
 		return nil, recallOut{}, err
 	}
-	items, err := inspect.Recall(w.store, read.File, query, limit, w.config.Hooks.Recall.Lexicon)
+	items, err := inspect.Recall(w.store, read.File, recall.Query{Text: query, Today: w.today,
+		Lexicon: w.config.Hooks.Recall.Lexicon, MinShare: w.config.Hooks.Recall.MinShare}, limit)
 	if err != nil {
 		return nil, recallOut{}, err
 	}

@@ -21,12 +21,13 @@ import (
 // read every page of it: 3 MB, most of a prompt's time, for an archive
 // of 10,000 records.
 //
-//	magic "BIMRIRX5"
+//	magic "BIMRIRX6"
 //	key: archive size (u64), archive modification time (i64, ns)
 //	CRC-32 (IEEE) of the directory (u32)
 //	directory, of u32 numbers unless said:
 //	  docs, terms
-//	  doc lengths (docs), item offsets (docs+1), item CRCs (docs)
+//	  doc lengths (docs), doc days (docs: days since 1970 of the item's
+//	  date, 0 when it has none), item offsets (docs+1), item CRCs (docs)
 //	  term string offsets (terms+1), postings offsets (terms+1),
 //	  postings CRCs (terms)
 //	  term strings (bytes)
@@ -81,6 +82,9 @@ func encode(items []Item, key indexKey) []byte {
 	for _, n := range lens {
 		dir = le.AppendUint32(dir, uint32(n))
 	}
+	for _, it := range items {
+		dir = le.AppendUint32(dir, uint32(dayNumber(it.Date)))
+	}
 	var itemCRCs []byte
 	for _, it := range items {
 		dir = le.AppendUint32(dir, uint32(len(itemBlob)))
@@ -131,7 +135,8 @@ type Index struct {
 	onDamage                 func()
 	key                      indexKey
 	docs, nterms, total      int
-	lens, itemOff, itemCRC   []byte
+	lens, days               []byte
+	itemOff, itemCRC         []byte
 	strOff, postOff, postCRC []byte
 	strs, posts, items       []byte
 }
@@ -151,8 +156,8 @@ func decode(data []byte) (*Index, error) {
 	docs, nterms := int(le.Uint32(rest)), int(le.Uint32(rest[4:]))
 	// The directory's length, from numbers not yet checked: bounded
 	// before they are trusted with anything.
-	fixed := 8 + 4*docs + 4*(docs+1) + 4*docs + 4*(nterms+1) + 4*(nterms+1) + 4*nterms
-	if docs > len(rest)/12 || nterms > len(rest)/12 || fixed > len(rest) {
+	fixed := 8 + 4*docs + 4*docs + 4*(docs+1) + 4*docs + 4*(nterms+1) + 4*(nterms+1) + 4*nterms
+	if docs > len(rest)/16 || nterms > len(rest)/12 || fixed > len(rest) {
 		return nil, errCorrupt
 	}
 	strsLen := int(le.Uint32(rest[fixed-4*nterms-4*(nterms+1)-4:]))
@@ -171,6 +176,7 @@ func decode(data []byte) (*Index, error) {
 	}
 	d := dir[8:]
 	x.lens = take(&d, 4*docs)
+	x.days = take(&d, 4*docs)
 	x.itemOff = take(&d, 4*(docs+1))
 	x.itemCRC = take(&d, 4*docs)
 	x.strOff = take(&d, 4*(nterms+1))
@@ -224,6 +230,7 @@ func u32(tab []byte, i int) int { return int(binary.LittleEndian.Uint32(tab[i*4:
 func (x *Index) size() int          { return x.docs }
 func (x *Index) totalLen() int      { return x.total }
 func (x *Index) docLen(doc int) int { return u32(x.lens, doc) }
+func (x *Index) docDay(doc int) int { return u32(x.days, doc) }
 
 func (x *Index) termBytes(i int) []byte { return x.strs[u32(x.strOff, i):u32(x.strOff, i+1)] }
 
@@ -314,6 +321,15 @@ func readItem(b []byte) (Item, error) {
 		it.Keywords = strings.Split(f[8], ",")
 	}
 	return it, nil
+}
+
+// dayNumber is t's day as days since 1970-01-01, 0 for no date: what
+// the index keeps to find a time's items.
+func dayNumber(t time.Time) int {
+	if t.IsZero() {
+		return 0
+	}
+	return int(t.Unix() / 86400)
 }
 
 func day(t time.Time) string {

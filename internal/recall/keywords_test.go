@@ -28,11 +28,11 @@ func TestKeywordsAreSearched(t *testing.T) {
 	it := FromEntry(e)
 	is.Equal(it.Keywords, []string{"faster", "schedule"})
 	items := append(corpusItems(), it)
-	is.Equal(ids(Rank(otherWords, Options{MinScore: DefaultMinScore}, NewMemory(items))), []string{e.ID})
+	is.Equal(ids(Rank(otherWords, Options{MinShare: DefaultMinShare}, NewMemory(items))), []string{e.ID})
 
 	noKeywords := *e
 	noKeywords.Keywords = nil
-	is.Equal(Rank(otherWords, Options{MinScore: DefaultMinScore}, NewMemory(append(corpusItems(), FromEntry(&noKeywords)))), nil) // without them, nothing
+	is.Equal(Rank(otherWords, Options{MinShare: DefaultMinShare}, NewMemory(append(corpusItems(), FromEntry(&noKeywords)))), nil) // without them, nothing
 
 	// A keyword weighs as a tag: the same entry with them as tags scores the same.
 	asTags := FromEntry(&noKeywords)
@@ -45,7 +45,7 @@ func TestKeywordsAreSearched(t *testing.T) {
 
 	// The index ranks them as memory does.
 	x := mustDecode(t, encode(items, indexKey{}))
-	hits := Rank(otherWords, Options{MinScore: DefaultMinScore}, x)
+	hits := Rank(otherWords, Options{MinShare: DefaultMinShare}, x)
 	is.Equal(ids(hits), []string{e.ID})
 	is.Equal(hits[0].Item.Keywords, e.Keywords) // kept with the item
 

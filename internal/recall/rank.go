@@ -104,9 +104,13 @@ func cleanWords(list []string) []string {
 // asked about, given for that alone.
 const tagWeight = 2
 
-// DefaultMinScore is the least score a recalled item needs unless the
-// config says otherwise; make eval shows how it was chosen.
-const DefaultMinScore = 3.0
+// DefaultMinShare is the least share of the prompt's best possible
+// score a recalled item needs unless the config says otherwise: an
+// entry must hold, by their weight, about half of what the prompt asks.
+// A share means the same in a one-entry archive and in one of 50,000,
+// where an absolute score does not (rarity, BM25's idf, grows with the
+// archive).
+const DefaultMinShare = 0.2
 
 // BM25's usual constants: term-frequency saturation and length
 // normalisation.
@@ -151,6 +155,8 @@ type corpus interface {
 	size() int
 	totalLen() int
 	docLen(doc int) int
+	// docDay is the item's date as dayNumber has it.
+	docDay(doc int) int
 	// postings are the lists of the terms, in their order.
 	postings(terms []string) []postingList
 	item(doc int) (Item, error)
@@ -158,12 +164,12 @@ type corpus interface {
 
 // Options bound what Rank returns.
 type Options struct {
-	// MinScore is the least BM25 score an item needs: no recall beats a
-	// wrong one.
-	MinScore float64
-	// Skip, when set, drops items by ID (those already recalled this
-	// session, or shown in the view).
-	Skip func(id string) bool
+	// MinShare is the least share of the prompt's best possible score
+	// an item needs (see possible): no recall beats a wrong one.
+	MinShare float64
+	// Skip, when set, drops items (those already recalled this session,
+	// or shown in the view).
+	Skip func(Item) bool
 	// Limit, when above 0, returns at most that many hits.
 	Limit int
 	// Lexicon lets each of the prompt's words match its neighbours in
@@ -171,29 +177,36 @@ type Options struct {
 	Lexicon bool
 }
 
-// Hit is one ranked item.
+// Hit is one ranked item: its BM25 score, and that score as a share of
+// the prompt's best possible (see possible), which compares across
+// prompts and archives. A time's item that the prompt's words did not
+// rank (see Find) has neither.
 type Hit struct {
 	Item  Item
 	Score float64
+	Share float64
 }
 
-// Rank scores every item of the corpora against the prompt and returns
-// those that score at least MinScore and share enough of the prompt's
-// terms (wordsNeeded), best first; ties go to the
-// newer item, then the smaller ID. With opt.Lexicon, an item that holds
-// a lexicon neighbour of a prompt's term matches that term, for
-// lexiconWeight of the score (see score). Statistics (document count,
-// lengths, document frequencies) are over all corpora together, so an
-// item ranks the same whichever corpus holds it. A mapped index that
-// faults while it is read (see guard) gives no hits.
+// Rank scores every item of the corpora against the prompt's words and
+// returns those that score at least MinShare of the prompt's best
+// possible score and share enough of its terms (wordsNeeded), best
+// first; ties go to the newer item, then the smaller ID. With
+// opt.Lexicon, an item that holds a lexicon neighbour of a prompt's term
+// matches that term, for lexiconWeight of the score (see score).
+// Statistics (document count, lengths, document frequencies) are over
+// all corpora together, so an item ranks the same whichever corpus holds
+// it. A mapped index that faults while it is read (see guard) gives no
+// hits. Rank reads no time in the prompt: Find does.
 func Rank(prompt string, opt Options, corpora ...corpus) (hits []Hit) {
-	if guard(func() { hits = rank(prompt, opt, corpora) }) != nil {
+	if guard(func() { hits, _ = rankScoped(prompt, opt, nil, corpora) }) != nil {
 		return nil
 	}
 	return hits
 }
 
-func rank(prompt string, opt Options, corpora []corpus) []Hit {
+// rankScoped is Rank; with within, it ranks the items of that time
+// (inside) apart from the others, each by score.
+func rankScoped(prompt string, opt Options, within *Span, corpora []corpus) (inside, outside []Hit) {
 	// Postings read in place point into a mapped index, which is released
 	// once the Index is collected: keep it until they are done with.
 	defer runtime.KeepAlive(corpora)
@@ -203,29 +216,51 @@ func rank(prompt string, opt Options, corpora []corpus) []Hit {
 		total += c.totalLen()
 	}
 	if n == 0 {
-		return nil
+		return nil, nil
 	}
-	terms, distinct := queryTerms(prompt, corpora, opt.Lexicon)
-	cands := score(terms, wordsNeeded(distinct), float64(n), float64(total)/float64(n), opt.MinScore, corpora)
-	return best(cands, opt, corpora)
+	q := queryTerms(prompt, corpora, opt.Lexicon, n)
+	if within == nil {
+		return best(score(q, float64(n), float64(total)/float64(n), opt.MinShare, nil, corpora), opt, corpora), nil
+	}
+	from, to := dayNumber(within.From), dayNumber(within.To)
+	inSpan := func(ci, doc int) bool {
+		d := corpora[ci].docDay(doc)
+		return d >= from && d <= to
+	}
+	cands := score(q, float64(n), float64(total)/float64(n), opt.MinShare, inSpan, corpora)
+	in := func(c candidate) bool { return inSpan(c.corpus, c.doc) }
+	in1 := slices.DeleteFunc(slices.Clone(cands), func(c candidate) bool { return !in(c) })
+	out1 := slices.DeleteFunc(cands, in)
+	return best(in1, opt, corpora), best(out1, opt, corpora)
 }
 
 // need is how many wordUnits of a prompt's terms an item must match:
 // short of a document long for the corpus, long of one longer.
 type need struct{ short, long int }
 
-// wordsNeeded is what an item must share of a prompt of distinct terms:
-// two of them (one for a one-term prompt); and an entry more than
-// longDoc times the average length, half of a prompt of more than five
-// terms. A long prompt shares two words with many a long entry by chance
-// ("a regex that matches German postal codes" and a busy day's report
-// note whose columns "follow the German labels" and whose numbers "now
-// match"); an entry that answers it shares more, and a short entry that
-// shares two is no chance.
-func wordsNeeded(distinct int) need {
-	two := min(2, distinct)
+// wordsNeeded is what an item must share of a prompt of distinct terms,
+// of which telling are not held by most items (see common): two telling
+// ones' worth (one for a prompt of one telling term); and an entry more
+// than longDoc times the average length, half of a prompt of more than
+// five terms. A long prompt shares two words with many a long entry by
+// chance ("a regex that matches German postal codes" and a busy day's
+// report note whose columns "follow the German labels" and whose numbers
+// "now match"); an entry that answers it shares more, and a short entry
+// that shares two is no chance. A name that most entries hold ("What did
+// Caroline paint?" of a chat with Caroline) does not count as one of the
+// two: the prompt's other word singles the entry out.
+func wordsNeeded(distinct, telling int) need {
+	two := min(2, max(1, telling))
 	return need{short: wordUnits * two, long: wordUnits * max(two, distinct/2)}
 }
+
+// common says whether a term held by df of n items says little of which
+// item a prompt wants: more than a quarter hold it, and at least
+// commonAtLeast do (in a workspace's first few entries every word is in
+// most of them).
+func common(df, n int) bool { return df >= commonAtLeast && 4*df > n }
+
+const commonAtLeast = 5
 
 // longDoc is how many times the average length makes an entry long.
 const longDoc = 3
@@ -266,7 +301,7 @@ const maxNeighbours = 4 * maxQueryTerms
 // neighbour; the first in the prompt of those as near), and for none when
 // the prompt holds it itself: one word of an item never counts as two of
 // the prompt's.
-func queryTerms(prompt string, corpora []corpus, lexicon bool) ([]queryTerm, int) {
+func queryTerms(prompt string, corpora []corpus, lexicon bool, n int) query {
 	var all []string // the prompt's distinct terms, then their neighbours
 	at := map[string]int{}
 	for _, w := range tokens(prompt) {
@@ -321,6 +356,15 @@ func queryTerms(prompt string, corpora []corpus, lexicon bool) ([]queryTerm, int
 		}
 		return n
 	}
+	q := query{distinct: distinct}
+	for _, t := range terms {
+		// A word no item holds is as telling as the rarest: it counts in
+		// what the prompt asks, at the rarity of a word one item holds.
+		q.possible += idf(max(1, t.forms[0].df), n)
+		if !common(t.forms[0].df, n) {
+			q.telling++
+		}
+	}
 	terms = slices.DeleteFunc(terms, func(t queryTerm) bool { return postings(t) == 0 })
 	slices.SortFunc(terms, func(x, y queryTerm) int {
 		return cmp.Or(cmp.Compare(postings(x), postings(y)), strings.Compare(x.forms[0].text, y.forms[0].text))
@@ -328,18 +372,38 @@ func queryTerms(prompt string, corpora []corpus, lexicon bool) ([]queryTerm, int
 	if len(terms) > maxQueryTerms {
 		terms = terms[:maxQueryTerms]
 	}
-	return terms, distinct
+	q.terms = terms
+	return q
+}
+
+// query is a prompt's terms as queryTerms finds them: those some item
+// holds, how many distinct terms it has, how many of them are telling
+// (not common), and its best possible score, possible: the score of an
+// item of average length that holds each of its terms once. An item's
+// score over possible is how much of what the prompt asks it holds, by
+// weight, whatever the archive's size.
+type query struct {
+	terms             []queryTerm
+	distinct, telling int
+	possible          float64
+}
+
+// idf is BM25's rarity of a term that df of n items hold.
+func idf(df, n int) float64 {
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 }
 
 // candidate is a document that matched enough of the prompt's terms.
 type candidate struct {
-	corpus, doc int
-	score       float64
+	corpus, doc  int
+	score, share float64
 }
 
 // score gives every document its BM25 score over terms (n documents in
-// all, of average length avgdl) and keeps those that match needed of
-// terms and score at least minScore, in no particular order.
+// all, of average length avgdl) and keeps those that match enough of
+// them (wordsNeeded; one word for a document that scoped, the time the
+// prompt names, holds) and score at least minShare of the prompt's best
+// possible score, in no particular order.
 //
 // A prompt's term scores, in a document, the best of its forms there:
 // the term itself as BM25 has it, or a neighbour at lexiconWeight of its
@@ -347,8 +411,10 @@ type candidate struct {
 // never outweighs the word the prompt used (a rare neighbour of a common
 // word is no surer for being rare). A document that holds several forms
 // of one term matches that term once, for the most units of its forms.
-func score(terms []queryTerm, needed need, n, avgdl, minScore float64, corpora []corpus) []candidate {
-	idf := func(df int) float64 { return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5)) }
+func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, corpora []corpus) []candidate {
+	terms, needed := q.terms, wordsNeeded(q.distinct, q.telling)
+	minScore := minShare * q.possible
+	idf := func(df int) float64 { return idf(df, int(n)) }
 	neighboured := slices.ContainsFunc(terms, func(t queryTerm) bool { return len(t.forms) > 1 })
 	var cands []candidate
 	for ci, c := range corpora {
@@ -402,8 +468,13 @@ func score(terms []queryTerm, needed need, n, avgdl, minScore float64, corpora [
 		// Counted first, so the list grows once: in a big archive a
 		// common word qualifies thousands.
 		qualifies := func(d int, m uint8) bool {
-			if scores[d] < minScore || int(m) < needed.short {
+			if scores[d] < minScore {
 				return false
+			}
+			if int(m) < needed.short {
+				// Of the time a prompt names, one of its words singles
+				// an entry out: the time is the other.
+				return scoped != nil && int(m) >= wordUnits && scoped(ci, d)
 			}
 			return int(m) >= needed.long || float64(c.docLen(d)) <= longDoc*avgdl
 		}
@@ -416,7 +487,7 @@ func score(terms []queryTerm, needed need, n, avgdl, minScore float64, corpora [
 		cands = slices.Grow(cands, qualify)
 		for d, m := range matched {
 			if qualifies(d, m) {
-				cands = append(cands, candidate{ci, d, scores[d]})
+				cands = append(cands, candidate{ci, d, scores[d], scores[d] / q.possible})
 			}
 		}
 	}
@@ -462,10 +533,10 @@ func best(cands []candidate, opt Options, corpora []corpus) []Hit {
 			break
 		}
 		it, err := corpora[c.corpus].item(c.doc)
-		if err != nil || (opt.Skip != nil && opt.Skip(it.ID)) {
+		if err != nil || (opt.Skip != nil && opt.Skip(it)) {
 			continue
 		}
-		hits = append(hits, Hit{Item: it, Score: c.score})
+		hits = append(hits, Hit{Item: it, Score: c.score, Share: c.share})
 	}
 	slices.SortFunc(hits, func(x, y Hit) int {
 		return cmp.Or(cmp.Compare(y.Score, x.Score), y.Item.Date.Compare(x.Item.Date), strings.Compare(x.Item.ID, y.Item.ID))
@@ -474,26 +545,6 @@ func best(cands []candidate, opt Options, corpora []corpus) []Hit {
 		hits = hits[:opt.Limit]
 	}
 	return hits
-}
-
-// Select keeps hits in order while they fit: at most maxItems, and lines
-// (as measure counts them) of at most maxChars in all. A hit that does not
-// fit is passed over for a shorter one after it; none is cut.
-func Select(hits []Hit, maxItems, maxChars int, measure func(Item) int) []Hit {
-	var out []Hit
-	used := 0
-	for _, h := range hits {
-		if len(out) >= maxItems {
-			break
-		}
-		n := measure(h.Item)
-		if used+n > maxChars {
-			continue
-		}
-		out = append(out, h)
-		used += n
-	}
-	return out
 }
 
 // docTerms is an item's terms with their weighted counts, and its length.
@@ -563,6 +614,7 @@ func NewMemory(items []Item) *Memory {
 func (m *Memory) size() int          { return len(m.items) }
 func (m *Memory) totalLen() int      { return m.total }
 func (m *Memory) docLen(doc int) int { return m.lens[doc] }
+func (m *Memory) docDay(doc int) int { return dayNumber(m.items[doc].Date) }
 
 func (m *Memory) postings(terms []string) []postingList {
 	at := make(map[string]int, len(terms))

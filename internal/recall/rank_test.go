@@ -70,7 +70,7 @@ func TestRank(t *testing.T) {
 	}
 	mem := NewMemory(corpusItems())
 	for _, c := range cases {
-		got := ids(Rank(c.prompt, Options{MinScore: DefaultMinScore}, mem))
+		got := ids(Rank(c.prompt, Options{MinShare: DefaultMinShare}, mem))
 		if c.want == nil {
 			if got != nil {
 				t.Errorf("Rank(%q) = %v, want nothing", c.prompt, got)
@@ -117,21 +117,29 @@ func TestRankTieBreak(t *testing.T) {
 func TestRankSkipAndMinScore(t *testing.T) {
 	is := is.New(t)
 	mem := NewMemory(corpusItems())
-	hits := Rank("which cache did we pick for sessions", Options{Skip: func(id string) bool { return id == "aaaa0001" }}, mem)
+	hits := Rank("which cache did we pick for sessions", Options{Skip: func(it Item) bool { return it.ID == "aaaa0001" }}, mem)
 	is.True(!slices.Contains(ids(hits), "aaaa0001"))
-	is.Equal(Rank("which cache did we pick for sessions", Options{MinScore: 1000}, mem), nil)
+	is.Equal(Rank("which cache did we pick for sessions", Options{MinShare: 1000}, mem), nil)
 }
 
+// Room goes by rank: a long item is never passed over for a shorter,
+// weaker one after it; the best always comes, shortened when it must;
+// and an item far below the best gets no room.
 func TestSelect(t *testing.T) {
 	is := is.New(t)
 	var hits []Hit
 	for i, n := range []int{600, 1000, 300, 200, 100, 100, 100} {
-		hits = append(hits, Hit{Item: Item{ID: fmt.Sprint(i), Text: strings.Repeat("x", n)}})
+		hits = append(hits, Hit{Item: Item{ID: fmt.Sprint(i), Text: strings.Repeat("x", n)}, Score: 10 - float64(i)/2})
 	}
-	measure := func(it Item) int { return len(it.Text) }
-	is.Equal(ids(Select(hits, 5, 1500, measure)), []string{"0", "2", "3", "4", "5"}) // 1000 does not fit after 600; five at most
-	is.Equal(ids(Select(hits, 2, 1500, measure)), []string{"0", "2"})
-	is.Equal(ids(Select(hits, 5, 50, measure)), nil)
+	measure := func(it Item) int { return len([]rune(it.Text)) }
+	is.Equal(ids(Select(hits, 5, 1500, measure)), []string{"0"})               // 1000 does not fit after 600: the answer ends there
+	is.Equal(ids(Select(hits[2:], 3, 1500, measure)), []string{"2", "3", "4"}) // three at most
+	short := Select(hits[1:], 5, 500, measure)
+	is.Equal(ids(short), []string{"1"}) // the best, shortened to fit
+	is.True(measure(short[0].Item) <= 500 && strings.HasSuffix(short[0].Item.Text, "…"))
+	hits[3].Score = 4 // under half the best
+	is.Equal(ids(Select(hits[2:], 5, 1500, measure)), []string{"2"})
+	is.Equal(len(Select(nil, 5, 1500, measure)), 0)
 }
 
 // The on-disk index ranks exactly as the in-memory one, alone and beside
@@ -463,7 +471,7 @@ func TestRankLimitIsTopOfAll(t *testing.T) {
 				skipped[it.ID] = true
 			}
 		}
-		skip := func(id string) bool { return skipped[id] }
+		skip := func(it Item) bool { return skipped[it.ID] }
 		all := Rank(prompt, Options{Skip: skip}, mem, x)
 		for _, limit := range []int{1, 5, 20} {
 			got := Rank(prompt, Options{Skip: skip, Limit: limit}, mem, x)
@@ -496,12 +504,12 @@ func TestChanceWordsOfLongEntries(t *testing.T) {
 				"Percentages round half up now, so the rows of a table add up to 100 in the cases we tried.", i)})
 	}
 	for _, p := range []string{"write a regex that matches German postal codes", "how do I squash the last three commits in git?"} {
-		if hits := Rank(p, Options{MinScore: DefaultMinScore}, NewMemory(items)); len(hits) > 0 {
+		if hits := Rank(p, Options{MinShare: DefaultMinShare}, NewMemory(items)); len(hits) > 0 {
 			t.Errorf("%q recalls %v", p, ids(hits))
 		}
 	}
 	short := append(corpusItems(), Item{ID: "cccc0002", Date: date("2026-06-05"), Importance: 3, Tags: []string{"i18n"}, Text: "Postal codes are validated with the German rules."})
-	if got := ids(Rank("write a regex that matches German postal codes", Options{MinScore: DefaultMinScore}, NewMemory(short))); !slices.Equal(got, []string{"cccc0002"}) {
+	if got := ids(Rank("write a regex that matches German postal codes", Options{MinShare: DefaultMinShare}, NewMemory(short))); !slices.Equal(got, []string{"cccc0002"}) {
 		t.Errorf("a short entry sharing the prompt's words: hits %v, want cccc0002", got)
 	}
 }

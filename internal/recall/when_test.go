@@ -1,0 +1,84 @@
+package recall
+
+import (
+	"testing"
+	"time"
+)
+
+// The times a prompt names, read as the workspace's days, today being a
+// Monday.
+func TestPromptTime(t *testing.T) {
+	today := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC) // a Monday
+	d := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
+	for _, c := range []struct {
+		prompt   string
+		from, to string // "" for none
+	}{
+		{"What did we do yesterday?", "2026-11-29", "2026-11-29"},
+		{"what did we do last week", "2026-11-23", "2026-11-29"},
+		{"Anything this week on the API?", "2026-11-30", "2026-11-30"},
+		{"What changed since Monday?", "2026-11-23", "2026-11-30"},
+		{"What changed since Friday?", "2026-11-27", "2026-11-30"},
+		{"What changed since Sunday?", "2026-11-29", "2026-11-30"},
+		{"What did we decide in March?", "2026-03-01", "2026-03-31"},
+		{"What did we decide in December?", "2025-12-01", "2025-12-31"},
+		{"Remind me of last month's work", "2026-10-01", "2026-10-31"},
+		{"last Monday there was a fix for double bookings", "2026-11-23", "2026-11-23"},
+		{"the DB change last Wednesday, what did it add?", "2026-11-25", "2026-11-25"},
+		{"What broke on Friday?", "2026-11-27", "2026-11-27"},
+		{"what were we working on Monday through Friday last week?", "2026-11-23", "2026-11-29"},
+		{"summary of recent work please", "2026-11-23", "2026-11-30"},
+		{"what shipped recently", "2026-11-23", "2026-11-30"},
+		{"recap of the past week's changes", "2026-11-23", "2026-11-30"},
+		{"what changed in the last few days?", "2026-11-23", "2026-11-30"},
+		{"anything new in the past couple of days", "2026-11-23", "2026-11-30"},
+		{"The picker skips the last day of the month", "", ""},
+		{"What is the most recent migration?", "", ""},
+		{"How do I center a div in CSS?", "", ""},
+		{"May I ask about the login form?", "", ""},
+		// Dates written out, months with years, weekdays, "N ago".
+		{"What did Caroline do on 25 May, 2022?", "2022-05-25", "2022-05-25"},
+		{"the release of 8 May 2023", "2023-05-08", "2023-05-08"},
+		{"what happened May 8, 2023 with the cache", "2023-05-08", "2023-05-08"},
+		{"the outage on the 3rd of June", "", ""},
+		{"what did we decide in May 2025?", "2025-05-01", "2025-05-31"},
+		{"what did we decide in May?", "2026-05-01", "2026-05-31"},
+		{"what broke the deploy in October", "2026-10-01", "2026-10-31"},
+		{"the deploy change three weeks ago", "2026-11-06", "2026-11-12"},
+		{"what did we fix 2 days ago", "2026-11-28", "2026-11-28"},
+		{"a month ago we picked a queue", "2026-10-15", "2026-11-14"},
+		{"entries of 2026-11", "2026-11-01", "2026-11-30"},
+		{"what happened on 2026-11-05", "2026-11-05", "2026-11-05"},
+		{"What broke last Friday?", "2026-11-27", "2026-11-27"},
+	} {
+		s, _, ok := PromptTime(c.prompt, today)
+		if c.from == "" {
+			if ok {
+				t.Errorf("%q: span %v, want none", c.prompt, s)
+			}
+			continue
+		}
+		if !ok || !s.From.Equal(d(c.from)) || !s.To.Equal(d(c.to)) {
+			t.Errorf("%q: span %v..%v (%v), want %s..%s", c.prompt, s.From, s.To, ok, c.from, c.to)
+		}
+	}
+}
+
+// The words of a time are not what the prompt asks of it: the rest is.
+func TestPromptTimeRest(t *testing.T) {
+	today := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	for prompt, want := range map[string]string{
+		"Why did we switch the cache recently?": "why did we switch the cache",
+		"What broke the deploy in October?":     "what broke the deploy",
+		"What did Caroline do on 25 May, 2022?": "what did caroline do on",
+		"what did we do last week?":             "what did we do",
+		"the deploy change three weeks ago":     "the deploy change",
+	} {
+		if _, rest, ok := PromptTime(prompt, today); !ok || rest != want {
+			t.Errorf("%q: rest %q (%v), want %q", prompt, rest, ok, want)
+		}
+	}
+	if topicWords("what did we do") != "" || topicWords("what happened") != "" || topicWords("what did the team work on") != "" {
+		t.Error("a prompt of only a time and vague words has a topic")
+	}
+}
