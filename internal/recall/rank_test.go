@@ -137,7 +137,7 @@ func TestSelect(t *testing.T) {
 	short := Select(hits[1:], 5, 500, measure)
 	is.Equal(ids(short), []string{"1"}) // the best, shortened to fit
 	is.True(measure(short[0].Item) <= 500 && strings.HasSuffix(short[0].Item.Text, "…"))
-	hits[3].Score = 4 // under half the best
+	hits[3].Score = 2 // under three tenths of the best
 	is.Equal(ids(Select(hits[2:], 5, 1500, measure)), []string{"2"})
 	is.Equal(len(Select(nil, 5, 1500, measure)), 0)
 }

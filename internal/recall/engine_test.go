@@ -1,0 +1,74 @@
+package recall
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// A one-entry archive recalls a prompt that shares its words: the least
+// score is a share of what the prompt asks, not a number only a big
+// archive's rare words reach. A prompt about something else gets nothing.
+func TestOneEntryRecalls(t *testing.T) {
+	one := NewMemory([]Item{{ID: "aa000001", Date: date("2026-11-02"), Text: "Moved the reminder jobs to a zanzibar-queue worker pool"}})
+	opt := Options{MinShare: DefaultMinShare}
+	if got := ids(Rank("Where do the zanzibar-queue reminder jobs run now?", opt, one)); !slices.Equal(got, []string{"aa000001"}) {
+		t.Errorf("one entry: recalled %v", got)
+	}
+	for _, p := range []string{"How do I reverse a linked list in Python?", "Which worker handles the invoices?"} {
+		if got := ids(Rank(p, opt, one)); got != nil {
+			t.Errorf("%q recalls %v from one unrelated entry", p, got)
+		}
+	}
+}
+
+// When the prompt's rare words are names most entries hold (a chat's two
+// speakers), its other word still singles the entry out.
+func TestNamesEverywhere(t *testing.T) {
+	var items []Item
+	chat := []string{"went hiking with the dog", "finished a long book about whales", "cooked a curry for friends",
+		"started a pottery class", "painted a sunset over the lake", "fixed the bike's brakes", "moved to a bigger flat"}
+	for i := range 40 {
+		who := []string{"Caroline", "Melanie"}[i%2]
+		items = append(items, Item{ID: fmt.Sprintf("c%07d", i), Date: date("2026-01-01").AddDate(0, 0, i), Text: who + ": Today I " + chat[i%len(chat)] + "."})
+	}
+	got := ids(Rank("What did Caroline paint?", Options{MinShare: DefaultMinShare, Limit: 3}, NewMemory(items)))
+	if len(got) == 0 || textOf(items, got[0]) != "Caroline: Today I painted a sunset over the lake." {
+		t.Errorf("recalled %v, want first Caroline's painting", got)
+	}
+}
+
+// A time scopes the answer and never replaces it: the time's matches
+// first, then matches at any time; with none in that time, the matches
+// at any time, then the time's entries; a time alone, its entries a day
+// at a time.
+func TestFindTimeScopes(t *testing.T) {
+	items := []Item{
+		{ID: "cache001", Date: date("2026-11-09"), Importance: 4, Text: "Switched the session cache from memcached to Redis."},
+		{ID: "week0001", Date: date("2026-11-24"), Importance: 3, Text: "Fixed the flaky billing export test."},
+		{ID: "week0002", Date: date("2026-11-26"), Importance: 3, Text: "Bumped the Postgres driver."},
+		{ID: "depl0001", Date: date("2026-10-14"), Importance: 3, Text: "The deploy broke: a migration locked the appointments table."},
+		{ID: "depl0002", Date: date("2026-08-03"), Importance: 3, Text: "The deploy pipeline runs migrations before the web pods roll."},
+	}
+	today := date("2026-11-30")
+	find := func(prompt string) []string {
+		return ids(Find(Query{Text: prompt, Today: today, MinShare: DefaultMinShare}, NewMemory(items)).Hits)
+	}
+	for _, c := range []struct {
+		prompt string
+		want   []string
+	}{
+		{"Why did we switch the cache recently?", []string{"cache001", "week0002", "week0001"}},
+		{"What broke the deploy in October?", []string{"depl0001"}}, // August shares one word
+		{"What did we do last week?", []string{"week0002", "week0001"}},
+		{"What did we bump last week?", []string{"week0002"}},
+	} {
+		if got := find(c.prompt); !slices.Equal(got, c.want) {
+			t.Errorf("%q: %v, want %v", c.prompt, got, c.want)
+		}
+	}
+	strict := Find(Query{Text: "deploy", Since: date("2026-10-01"), Until: date("2026-10-31"), MinShare: DefaultMinShare}, NewMemory(items))
+	if got := ids(strict.Hits); !slices.Equal(got, []string{"depl0001"}) {
+		t.Errorf("deploy in --since/--until October: %v", got)
+	}
+}
