@@ -72,3 +72,18 @@ func TestFindTimeScopes(t *testing.T) {
 		t.Errorf("deploy in --since/--until October: %v", got)
 	}
 }
+
+// An item of the best match's day comes before one as good of another
+// day: a day's work hangs together.
+func TestSameDayRanksFirst(t *testing.T) {
+	items := []Item{
+		{ID: "best0001", Date: date("2026-11-02"), Text: "The deploy broke: the schema migration locked the appointments table."},
+		{ID: "other001", Date: date("2026-11-20"), Text: "Schema migration tooling reviewed for the reports table."},
+		{ID: "sameday1", Date: date("2026-11-02"), Text: "Schema migration tooling reviewed for the billing table."},
+	}
+	items = append(items, corpusItems()...)
+	got := ids(Rank("why did the deploy break on the appointments schema migration table", Options{MinShare: DefaultMinShare}, NewMemory(items)))
+	if len(got) < 3 || !slices.Equal(got[:2], []string{"best0001", "sameday1"}) {
+		t.Errorf("recalled %v, want the best, then its day's other item", got)
+	}
+}

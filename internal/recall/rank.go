@@ -220,14 +220,14 @@ func rankScoped(prompt string, opt Options, within *Span, corpora []corpus) (ins
 	}
 	q := queryTerms(prompt, corpora, opt.Lexicon, n)
 	if within == nil {
-		return best(score(q, float64(n), float64(total)/float64(n), opt.MinShare, nil, corpora), opt, corpora), nil
+		return best(sameDay(score(q, float64(n), float64(total)/float64(n), opt.MinShare, nil, corpora), corpora), opt, corpora), nil
 	}
 	from, to := dayNumber(within.From), dayNumber(within.To)
 	inSpan := func(ci, doc int) bool {
 		d := corpora[ci].docDay(doc)
 		return d >= from && d <= to
 	}
-	cands := score(q, float64(n), float64(total)/float64(n), opt.MinShare, inSpan, corpora)
+	cands := sameDay(score(q, float64(n), float64(total)/float64(n), opt.MinShare, inSpan, corpora), corpora)
 	in := func(c candidate) bool { return inSpan(c.corpus, c.doc) }
 	in1 := slices.DeleteFunc(slices.Clone(cands), func(c candidate) bool { return !in(c) })
 	out1 := slices.DeleteFunc(cands, in)
@@ -500,6 +500,38 @@ func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, c
 // match. The candidates come off a heap in that order: a common word
 // makes thousands of them in a big archive, and sorting them all cost
 // more than the scoring.
+// sameDayShare is what an item recorded on the day of the strongest
+// match gains, as a share of that match's score: work of one day (one
+// session, often) hangs together, and what answers a prompt is often
+// beside what matches it best ("the migration locked the table" and,
+// an hour later, "so we moved migrations before the rollout"). Only items
+// that qualify on their own gain it: it orders, it never recalls.
+const sameDayShare = 0.3
+
+// sameDay raises, among cands, those of the best one's day (see
+// sameDayShare).
+func sameDay(cands []candidate, corpora []corpus) []candidate {
+	if len(cands) == 0 {
+		return cands
+	}
+	// The best's day: of equal scores the newest, so the items' order
+	// does not matter; the whole day gains, the best too, so ties within
+	// it stay ties.
+	top, day := 0.0, 0
+	for _, c := range cands {
+		d := corpora[c.corpus].docDay(c.doc)
+		if c.score > top || c.score == top && d > day {
+			top, day = c.score, d
+		}
+	}
+	for i, c := range cands {
+		if corpora[c.corpus].docDay(c.doc) == day {
+			cands[i].score += sameDayShare * top
+		}
+	}
+	return cands
+}
+
 func best(cands []candidate, opt Options, corpora []corpus) []Hit {
 	better := func(x, y candidate) bool {
 		return cmp.Or(cmp.Compare(y.score, x.score), cmp.Compare(x.corpus, y.corpus), cmp.Compare(x.doc, y.doc)) < 0
