@@ -45,7 +45,20 @@ type Answer struct {
 //     come a day at a time (ByDays).
 //
 // Since/Until keep only the items of their time.
-func Find(q Query, corpora ...corpus) (a Answer) {
+//
+// file is what bimri.md holds of the candidates, archive the archive's
+// index (either may be nil).
+func Find(q Query, file *Memory, archive *Index) (a Answer) {
+	var corpora []corpus
+	if file != nil {
+		corpora = append(corpora, file)
+	}
+	if archive != nil {
+		corpora = append(corpora, archive)
+		if archive.tail != nil {
+			corpora = append(corpora, archive.tail)
+		}
+	}
 	if guard(func() { a = find(q, corpora) }) != nil {
 		return Answer{}
 	}

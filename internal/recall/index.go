@@ -22,7 +22,8 @@ import (
 // of 10,000 records.
 //
 //	magic "BIMRIRX6"
-//	key: archive size (u64), archive modification time (i64, ns)
+//	key: archive size (u64), archive modification time (i64, ns),
+//	  CRC-32 (IEEE) of the archive's last edgeLen bytes (u32)
 //	CRC-32 (IEEE) of the directory (u32)
 //	directory, of u32 numbers unless said:
 //	  docs, terms
@@ -44,11 +45,20 @@ import (
 // "next" are stop words (tokens), so the lengths are counted without them.
 const magic = "BIMRIRX6"
 
-// indexKey identifies the archive an index was built from.
+// indexKey identifies the archive an index was built from. Edge, the
+// checksum of its last bytes, tells an archive that only grew since
+// (records appended after those bytes) from one rewritten.
 type indexKey struct {
 	Size    int64
 	ModTime int64 // nanoseconds since the epoch
+	Edge    uint32
 }
+
+// edgeLen is how many of the archive's last bytes Edge covers.
+const edgeLen = 4096
+
+// edge is the checksum of data's last edgeLen bytes.
+func edge(data []byte) uint32 { return crc32.ChecksumIEEE(data[max(0, len(data)-edgeLen):]) }
 
 // errCorrupt is any index that does not read: it is rebuilt.
 var errCorrupt = errors.New("recall index is damaged")
@@ -119,6 +129,7 @@ func encode(items []Item, key indexKey) []byte {
 	out := []byte(magic)
 	out = le.AppendUint64(out, uint64(key.Size))
 	out = le.AppendUint64(out, uint64(key.ModTime))
+	out = le.AppendUint32(out, key.Edge)
 	out = le.AppendUint32(out, crc32.ChecksumIEEE(dir))
 	out = append(out, dir...)
 	out = append(out, posts...)
@@ -132,7 +143,10 @@ type Index struct {
 	release runtime.Cleanup // unmaps it when the Index is collected unclosed
 	// onDamage, when set, is called once when a part read after decode
 	// fails its check (see damaged).
-	onDamage                 func()
+	onDamage func()
+	// tail holds the records appended to the archive since the index was
+	// built (see Load), searched beside it.
+	tail                     *Memory
 	key                      indexKey
 	docs, nterms, total      int
 	lens, days               []byte
@@ -141,7 +155,7 @@ type Index struct {
 	strs, posts, items       []byte
 }
 
-const headerLen = len(magic) + 8 + 8 + 4
+const headerLen = len(magic) + 8 + 8 + 4 + 4
 
 // decode checks an index's header and directory and returns it; its key says
 // what archive it is for. Postings and items are checked as they are
@@ -151,7 +165,7 @@ func decode(data []byte) (*Index, error) {
 	if len(data) < headerLen+8 || string(data[:len(magic)]) != magic {
 		return nil, errCorrupt
 	}
-	x := &Index{key: indexKey{Size: int64(le.Uint64(data[8:])), ModTime: int64(le.Uint64(data[16:]))}}
+	x := &Index{key: indexKey{Size: int64(le.Uint64(data[8:])), ModTime: int64(le.Uint64(data[16:])), Edge: le.Uint32(data[24:])}}
 	rest := data[headerLen:]
 	docs, nterms := int(le.Uint32(rest)), int(le.Uint32(rest[4:]))
 	// The directory's length, from numbers not yet checked: bounded
@@ -165,7 +179,7 @@ func decode(data []byte) (*Index, error) {
 		return nil, errCorrupt
 	}
 	dir := rest[:fixed+strsLen]
-	if crc32.ChecksumIEEE(dir) != le.Uint32(data[24:]) {
+	if crc32.ChecksumIEEE(dir) != le.Uint32(data[28:]) {
 		return nil, errCorrupt
 	}
 	x.docs, x.nterms = docs, nterms
@@ -274,6 +288,20 @@ func (x *Index) termPostings(term string) (postingList, error) {
 		}
 	}
 	return l, nil
+}
+
+// allItems are every item of the index, decoded; ok is false when one
+// fails its check.
+func (x *Index) allItems() (items []Item, ok bool) {
+	items = make([]Item, 0, x.docs)
+	for d := range x.docs {
+		it, err := x.item(d)
+		if err != nil {
+			return nil, false
+		}
+		items = append(items, it)
+	}
+	return items, true
 }
 
 func (x *Index) item(doc int) (Item, error) {

@@ -38,13 +38,40 @@ func Load(archivePath, indexPath string) (*Index, error) {
 		return nil, errors.New(filepath.Base(archivePath) + " is not a regular file")
 	}
 	key := indexKey{Size: info.Size(), ModTime: info.ModTime().UnixNano()}
-	if x, err := openIndex(indexPath, key); err == nil {
-		return x, nil
+	x, err := openIndex(indexPath)
+	if err == nil {
+		if x.key.Size == key.Size && x.key.ModTime == key.ModTime {
+			return x, nil
+		}
+		if grown, items, ok := appended(archivePath, x.key, key.Size); ok {
+			if grown <= maxTail {
+				x.tail = NewMemory(items)
+				return x, nil
+			}
+			if all, ok := x.allItems(); ok {
+				// Grown by more than a tail: the index is rebuilt from its
+				// own items and the new records, not from the archive.
+				x.Close()
+				return build(append(all, items...), indexPath, archivePath, key)
+			}
+		}
+		x.Close()
 	}
 	data, err := safefile.Read(archivePath, memfile.MaxArchiveSize)
 	if err != nil {
 		return nil, err
 	}
+	key.Size, key.Edge = int64(len(data)), edge(data)
+	return build(archiveItems(data), indexPath, "", key)
+}
+
+// maxTail is how many bytes of records appended since the index was
+// built a prompt parses beside it (a few hundred records, a few
+// sessions' worth) before the index is rebuilt with them.
+const maxTail = 64 << 10
+
+// archiveItems are the items of an archive's bytes, cleaned (fromArchive).
+func archiveItems(data []byte) []Item {
 	recs, _ := memfile.ParseArchive(data)
 	items := make([]Item, 0, len(recs))
 	for _, r := range recs {
@@ -52,14 +79,56 @@ func Load(archivePath, indexPath string) (*Index, error) {
 			items = append(items, it)
 		}
 	}
+	return items
+}
+
+// appended reads the records appended to the archive at path since it
+// was as old says, now size bytes long: how many bytes, and their items;
+// ok is false when it did not only grow (its bytes up to old.Size are
+// not those old's Edge covers), or when it cannot be read.
+func appended(path string, old indexKey, size int64) (grown int64, items []Item, ok bool) {
+	if old.Size == 0 || size <= old.Size || size > memfile.MaxArchiveSize {
+		return 0, nil, false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, nil, false
+	}
+	defer f.Close()
+	from := max(0, old.Size-edgeLen)
+	buf := make([]byte, size-from)
+	if _, err := f.ReadAt(buf, from); err != nil || edge(buf[:old.Size-from]) != old.Edge {
+		return 0, nil, false
+	}
+	tail := buf[old.Size-from:]
+	return int64(len(tail)), archiveItems(tail), true
+}
+
+// build encodes items as the index of the archive key names, writes it
+// to indexPath and returns it. When the key came from an index and its
+// tail (archivePath set), the key's edge is the archive's again.
+func build(items []Item, indexPath, archivePath string, key indexKey) (*Index, error) {
+	if archivePath != "" {
+		f, err := os.Open(archivePath)
+		if err != nil {
+			return nil, err
+		}
+		buf := make([]byte, min(edgeLen, key.Size))
+		_, err = f.ReadAt(buf, key.Size-int64(len(buf)))
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		key.Edge = edge(buf)
+	}
 	out := encode(items, key)
 	writeIndex(indexPath, out)
 	return decode(out)
 }
 
-// openIndex maps the index at path, if it is for the archive key names
-// and reads whole.
-func openIndex(path string, key indexKey) (*Index, error) {
+// openIndex maps the index at path, if it reads whole; its key says
+// which archive it is of.
+func openIndex(path string) (*Index, error) {
 	f, info, err := safefile.Open(path)
 	if err != nil {
 		return nil, err
@@ -74,7 +143,7 @@ func openIndex(path string, key indexKey) (*Index, error) {
 		return nil, err
 	}
 	var x *Index
-	if err := guard(func() { x, err = decode(data) }); err != nil || x == nil || x.key != key {
+	if err := guard(func() { x, err = decode(data) }); err != nil || x == nil {
 		unmap()
 		return nil, errCorrupt
 	}

@@ -251,8 +251,8 @@ func fixChecksums(data []byte) []byte {
 	le := binary.LittleEndian
 	rest := out[headerLen:]
 	docs, nterms := int(le.Uint32(rest)), int(le.Uint32(rest[4:]))
-	fixed := 8 + 4*docs + 4*(docs+1) + 4*docs + 4*(nterms+1) + 4*(nterms+1) + 4*nterms
-	if docs > len(rest)/12 || nterms > len(rest)/12 || fixed > len(rest) {
+	fixed := 8 + 4*docs + 4*docs + 4*(docs+1) + 4*docs + 4*(nterms+1) + 4*(nterms+1) + 4*nterms
+	if docs > len(rest)/16 || nterms > len(rest)/12 || fixed > len(rest) {
 		return out
 	}
 	strsLen := int(le.Uint32(rest[fixed-4*nterms-4*(nterms+1)-4:]))
@@ -261,8 +261,8 @@ func fixChecksums(data []byte) []byte {
 	}
 	dir := rest[:fixed+strsLen]
 	body := rest[len(dir):]
-	itemOff, itemCRC := dir[8+4*docs:], dir[8+4*docs+4*(docs+1):]
-	postOff := dir[8+12*docs+4+4*(nterms+1):]
+	itemOff, itemCRC := dir[8+8*docs:], dir[8+8*docs+4*(docs+1):]
+	postOff := dir[8+16*docs+4+4*(nterms+1):]
 	postCRC := postOff[4*(nterms+1):]
 	postsLen := 8 * u32(postOff, nterms)
 	if postsLen <= len(body) {
@@ -278,12 +278,14 @@ func fixChecksums(data []byte) []byte {
 			}
 		}
 	}
-	le.PutUint32(out[24:], crc32.ChecksumIEEE(dir))
+	le.PutUint32(out[28:], crc32.ChecksumIEEE(dir))
 	return out
 }
 
 // Load builds the index once, reuses it while the archive is unchanged,
-// rebuilds it when the archive grows or the index is damaged or gone.
+// reads the records appended since beside it (never rebuilding it for
+// a few), rebuilds it when many were appended, the archive was
+// rewritten, or the index is damaged or gone.
 func TestLoad(t *testing.T) {
 	is := is.New(t)
 	dir := t.TempDir()
@@ -313,16 +315,43 @@ func TestLoad(t *testing.T) {
 	is.NoErr(err)
 	is.True(info.ModTime().Equal(past)) // reused, not rewritten
 
-	appendArchive(t, archive, &memfile.Entry{ID: "1f3e2a11", Importance: 2, Date: date("2026-03-02"), Text: "Ran lint."}, "weight below threshold")
+	appendArchive(t, archive, &memfile.Entry{ID: "1f3e2a11", Importance: 2, Date: date("2026-03-02"), Text: "Ran lint on the billing module."}, "weight below threshold")
 	x, err = Load(archive, index)
 	is.NoErr(err)
-	is.Equal(x.size(), 2)
+	is.Equal(x.size(), 1)      // the index as it was,
+	is.Equal(x.tail.size(), 1) // and the appended record beside it
+	info, err = os.Stat(index)
+	is.NoErr(err)
+	is.True(info.ModTime().Equal(past)) // not rebuilt
+	is.Equal(ids(Find(Query{Text: "lint the billing module"}, nil, x).Hits), []string{"1f3e2a11"})
+
+	// Many records appended: the index is rebuilt with them.
+	for i := range 300 {
+		appendArchive(t, archive, &memfile.Entry{ID: fmt.Sprintf("2%07x", i), Importance: 2, Date: date("2026-03-03"), Text: "Routine work " + strings.Repeat("on the reports module, ", 10)}, "weight below threshold")
+	}
+	x, err = Load(archive, index)
+	is.NoErr(err)
+	is.Equal(x.size(), 302)
+	is.True(x.tail == nil)
+
+	// A rewritten archive (not only grown) is read again whole.
+	data, err := os.ReadFile(archive)
+	is.NoErr(err)
+	is.NoErr(os.WriteFile(archive, append([]byte("\n"), data[:len(data)/2]...), 0o644))
+	appendArchive(t, archive, e, "weight 0.5 below threshold 1.5")
+	x, err = Load(archive, index)
+	is.NoErr(err)
+	is.True(x.tail == nil && x.size() < 302)
+	is.NoErr(os.WriteFile(archive, data, 0o644))
+	x, err = Load(archive, index)
+	is.NoErr(err)
+	is.Equal(x.size(), 302)
 
 	is.NoErr(os.WriteFile(index, []byte("BIMRIRX3 not really"), 0o644))
 	x, err = Load(archive, index)
 	is.NoErr(err)
-	is.Equal(x.size(), 2)
-	data, err := os.ReadFile(index)
+	is.Equal(x.size(), 302)
+	data, err = os.ReadFile(index)
 	is.NoErr(err)
 	_, err = decode(data)
 	is.NoErr(err) // the damaged index was replaced
@@ -330,7 +359,7 @@ func TestLoad(t *testing.T) {
 	is.NoErr(os.Remove(index))
 	x, err = Load(archive, index)
 	is.NoErr(err)
-	is.Equal(x.size(), 2)
+	is.Equal(x.size(), 302)
 }
 
 func appendArchive(t *testing.T, path string, e *memfile.Entry, reason string) {
