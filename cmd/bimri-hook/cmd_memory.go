@@ -298,17 +298,23 @@ func (a *app) searchCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			hits, err := inspect.Recall(ws.store, f, recall.Query{Text: query, Today: ws.now, Since: since, Until: until,
+			found, err := inspect.Recall(ws.store, f, recall.Query{Text: query, Today: ws.now, Since: since, Until: until,
 				Lexicon: ws.config.Hooks.Recall.Lexicon, MinShare: ws.config.Hooks.Recall.MinShare}, c.Int("limit"))
 			if err != nil {
 				return err
+			}
+			// Printed as search always printed them, so scripts that read
+			// it go on working.
+			hits := []memfile.Hit{}
+			for _, r := range found {
+				hits = append(hits, memfile.Hit{Where: r.Where, ID: r.ID, Date: r.Date, Tags: r.Tags, Text: r.Text, ArchivedOn: r.ArchivedOn, Reason: r.Reason})
 			}
 			if c.Bool("json") {
 				if err := printJSON(a.stdout, hits); err != nil {
 					return err
 				}
 			} else {
-				inspect.PrintRecalled(a.stdout, hits, query)
+				inspect.PrintHits(a.stdout, hits)
 			}
 			if len(hits) == 0 {
 				// As grep and ripgrep do: 1 when nothing matches.

@@ -37,7 +37,7 @@ func TestOneRecallEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) // a Monday
-	mcp := mcpClient(t, dir, []string{"BIMRI_TODAY=2026-11-30"}, nil)
+	mcp := mcpClient(t, dir, []string{"BIMRI_TODAY=2026-11-30"}, nil, "--dir", dir)
 	idRE := regexp.MustCompile(`\(id ([0-9a-f]{8})[;)]`)
 	for i, c := range []struct {
 		prompt string
