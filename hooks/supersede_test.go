@@ -304,3 +304,32 @@ func TestSupersedeQuestionCallsTools(t *testing.T) {
 		t.Errorf("the question in MCP mode:\n%s", got)
 	}
 }
+
+// TestRememberAsksAboutAReversalOfAKind: a decision that puts one thing
+// of a kind in another's place ("GitLab CI" for "GitHub Actions") is
+// asked about, though the two share few words; unrelated decisions on
+// one tag are not.
+func TestRememberAsksAboutAReversalOfAKind(t *testing.T) {
+	cfg := memfile.DefaultConfig()
+	env := truthWorkspace(t, memfile.New(cfg), cfg)
+	names := record.CommandNames(wiring.Command{Binary: env.Binary}.Remember() + " --dir " + wiring.ShellWord(env.Store.Root()))
+	remember := func(text, tags string) (string, record.Done) {
+		d, err := record.Remember(env.Store, truthDay, cfg, record.Request{Text: text, Importance: 4, Tags: tags}, names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.Text("revive "), d
+	}
+	_, old := remember("Chose GitHub Actions for CI.", "ci,decision")
+	if got, _ := remember("Chose GitLab CI for CI after the migration.", "ci,decision"); !strings.Contains(got, "may supersede") || !strings.Contains(got, "--supersedes "+old.Entry.ID) {
+		t.Errorf("remember did not ask about %s:\n%s", old.Entry.ID, got)
+	}
+	remember("Chose Tailwind for the web styling.", "web,decision")
+	if got, _ := remember("Chose Stripe for card payments on the web checkout.", "web,decision"); strings.Contains(got, "may supersede") {
+		t.Errorf("asked about an unrelated decision:\n%s", got)
+	}
+	remember("Chose Jenkins for CI.", "ops,decision")
+	if got, _ := remember("The deploy pipeline runs migrations before the web pods roll.", "ops,decision"); strings.Contains(got, "may supersede") {
+		t.Errorf("asked about an unrelated decision:\n%s", got)
+	}
+}

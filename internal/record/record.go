@@ -9,11 +9,13 @@ package record
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
 
 	"github.com/bimri/bimri-hook/internal/inspect"
+	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/privacy"
 	"github.com/bimri/bimri-hook/store"
@@ -362,7 +364,7 @@ func Remember(st *store.Store, today time.Time, cfg memfile.Config, r Request, n
 				Tier: d.Tier, Importance: imp, Date: today, Tags: tags, Keywords: kws, Text: r.Text, Agent: r.Agent,
 			}, cfg)
 			if err == nil && d.IsNew {
-				d.Predecessors = tx.File.LikelyPredecessors(d.Entry)
+				d.Predecessors = likelyPredecessors(tx.File, d.Entry)
 			}
 			return err
 		})
@@ -372,6 +374,42 @@ func Remember(st *store.Store, today time.Time, cfg memfile.Config, r Request, n
 	}
 	d.Notice = res.Notice
 	return d, nil
+}
+
+// likelyPredecessors are the lasting entries of f that e, new, may
+// supersede: those that look alike (memfile.LikelyPredecessors), then,
+// through recall's lexicon, the older lasting ones that share a subject
+// tag with e and name another thing of the kind e names, about a thing
+// they share (recall.Alternatives: "Chose GitHub Actions for CI." before
+// "Chose GitLab CI for CI after the migration."). None that the agent
+// answered hold beside it.
+func likelyPredecessors(f *memfile.File, e *memfile.Entry) []*memfile.Entry {
+	out := f.LikelyPredecessors(e)
+	if e == nil || e.Importance < 4 || len(e.Tags) == 0 {
+		return out
+	}
+	for t := 1; t <= 2; t++ {
+		for _, o := range f.Entries(t) {
+			if o == e || o.Importance < 4 || o.Date.After(e.Date) || slices.Contains(out, o) ||
+				slices.Contains(o.HoldsWith, e.ID) || slices.Contains(e.HoldsWith, o.ID) || !sharesSubjectTag(o, e) {
+				continue
+			}
+			if recall.Alternatives(o.Text, e.Text) {
+				out = append(out, o)
+			}
+		}
+	}
+	return out
+}
+
+// sharesSubjectTag says whether o and e share a tag beside "decision".
+func sharesSubjectTag(o, e *memfile.Entry) bool {
+	for _, t := range o.Tags {
+		if t != "decision" && slices.Contains(e.Tags, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // supersede records r's text in tx and moves the entries it overrides

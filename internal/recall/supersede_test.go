@@ -1,0 +1,25 @@
+package recall
+
+import "testing"
+
+// A reversal that puts one thing of a kind in another's place is seen
+// though the two share one subject word; pairs about different things,
+// or of one kind but about nothing in common, are not.
+func TestAlternatives(t *testing.T) {
+	for _, c := range []struct {
+		older, newer string
+		want         bool
+	}{
+		{"Chose GitHub Actions for CI.", "Chose GitLab CI for CI after the migration.", true},
+		{"Reporting reads from MySQL replicas.", "Reporting reads from Postgres now, MySQL is gone.", false}, // holds the other's word: alike already
+		{"Sessions are cached in Redis.", "Session cache moved to Memcached for its simpler ops.", true},
+		{"Chose Redis for the session cache.", "Chose Postgres for reporting.", false},
+		{"Chose Jenkins for CI.", "The deploy pipeline runs migrations before the web pods roll.", false},
+		{"Chose Tailwind for the web styling.", "Chose Stripe for card payments.", false},
+		{"Chose GitHub Actions for CI.", "Chose GitHub Actions for CI.", false},
+	} {
+		if got := Alternatives(c.older, c.newer); got != c.want {
+			t.Errorf("Alternatives(%q, %q) = %v, want %v", c.older, c.newer, got, c.want)
+		}
+	}
+}
