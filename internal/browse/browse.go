@@ -13,10 +13,13 @@ package browse
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+
+	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -51,7 +54,11 @@ type model struct {
 	height int
 	mode   mode
 	query  string
-	input  []rune // what is being typed: the query, or a new entry's text
+	// ranked is recall's answer to rankedFor (the query): each item's
+	// place by ID.
+	ranked    map[string]int
+	rankedFor string
+	input     []rune // what is being typed: the query, or a new entry's text
 	// pending is the action waiting for y; ask is its question.
 	pending func() (string, error)
 	ask     string
@@ -80,18 +87,49 @@ func (m *model) reload() error {
 	return nil
 }
 
-// visible is the list of a tab, filtered by the search query.
+// visible is the list of a tab, filtered by the search query: first
+// the items recall's engine finds for it, best first (the words, times
+// and lexicon the prompt hook, the MCP recall tool and search use), then
+// those that hold every word of it (search's rule, IDs too).
 func (m *model) visible(t int) []item {
 	if strings.TrimSpace(m.query) == "" {
 		return m.snap.lists[t]
 	}
-	var out []item
+	ranked := m.rank()
+	var first, rest []item
 	for _, it := range m.snap.lists[t] {
-		if it.matches(m.query) {
-			out = append(out, it)
+		if _, ok := ranked[it.id]; ok {
+			first = append(first, it)
+		} else if it.matches(m.query) {
+			rest = append(rest, it)
 		}
 	}
-	return out
+	slices.SortStableFunc(first, func(a, b item) int { return ranked[a.id] - ranked[b.id] })
+	return append(first, rest...)
+}
+
+// rank is recall's answer to the query over every item browse holds,
+// worked out once a query.
+func (m *model) rank() map[string]int {
+	if m.ranked != nil && m.rankedFor == m.query {
+		return m.ranked
+	}
+	var items []recall.Item
+	for _, list := range m.snap.lists {
+		for _, it := range list {
+			if ri, ok := it.recallItem(); ok {
+				items = append(items, ri)
+			}
+		}
+	}
+	ans := recall.Find(recall.Query{Text: m.query, Today: m.src.Today, Lexicon: true, MinShare: recall.DefaultMinShare, Limit: len(items)}, recall.NewMemory(items), nil)
+	m.ranked, m.rankedFor = map[string]int{}, m.query
+	for i, h := range ans.Hits {
+		if _, dup := m.ranked[h.Item.ID]; !dup {
+			m.ranked[h.Item.ID] = i
+		}
+	}
+	return m.ranked
 }
 
 func (m *model) clamp(t int) {

@@ -231,3 +231,14 @@ func TestQuit(t *testing.T) {
 	_, isQuit := cmd().(tea.QuitMsg)
 	is.True(isQuit)
 }
+
+// Search is recall's: words in other forms find the entry ("testing the
+// parsers" for "Added tests for the parser."), as the prompt hook, the
+// MCP recall tool and the search command find it.
+func TestSearchIsRecalls(t *testing.T) {
+	is := is.New(t)
+	m := newModel(t, workspace(t))
+	press(m, "/", "testing the parsers", "enter")
+	is.True(strings.Contains(screen(m), "2 Tier 2 (1)"))
+	is.True(strings.Contains(selectedLine(m), "Added tests for the parser."))
+}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/inspect"
+	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/store"
 )
@@ -95,6 +96,25 @@ func (s Source) load() (snapshot, error) {
 		snap.lists[tabArchive] = append(snap.lists[tabArchive], item{id: id, record: r})
 	}
 	return snap, nil
+}
+
+// recallItem is it as recall's engine searches it.
+func (it item) recallItem() (recall.Item, bool) {
+	switch {
+	case it.entry != nil:
+		return recall.FromEntry(it.entry), true
+	case it.pattern != nil:
+		return recall.FromPattern(it.pattern), true
+	case it.record != nil && it.record.Entry != nil:
+		ri := recall.FromEntry(it.record.Entry)
+		ri.ArchivedOn, ri.Reason = it.record.ArchivedOn, it.record.Reason
+		return ri, true
+	case it.record != nil && it.record.Pattern != nil:
+		ri := recall.FromPattern(it.record.Pattern)
+		ri.ArchivedOn, ri.Reason = it.record.ArchivedOn, it.record.Reason
+		return ri, true
+	}
+	return recall.Item{}, false
 }
 
 // text is what an item says, for its line and for search.
