@@ -47,6 +47,12 @@ func Recall(store *store.Store, f *memfile.File, q recall.Query, limit int) ([]R
 		where[p.ID] = "tier 3"
 		items = append(items, recall.FromPattern(p))
 	}
+	// Read first: a damaged or odd archive (a named pipe) is refused in
+	// the store's words, as search always did.
+	recs, err := store.ReadArchive()
+	if err != nil {
+		return nil, err
+	}
 	archive, err := recall.Load(store.Path(store.Names().Archive), filepath.Join(store.StatePath(), recall.IndexName))
 	if err != nil {
 		return nil, err
@@ -82,10 +88,6 @@ func Recall(store *store.Store, f *memfile.File, q recall.Query, limit int) ([]R
 		add(r)
 	}
 	if len(out) < limit {
-		recs, err := store.ReadArchive()
-		if err != nil {
-			return nil, err
-		}
 		// Newest first, as the ranked hits go.
 		found := memfile.Search(f, recs, q.Text)
 		for i := len(found) - 1; i >= 0; i-- {
