@@ -4,7 +4,6 @@ import (
 	"math"
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // The token formats (an API key, a token, a key block) come from
@@ -19,20 +18,6 @@ import (
 // plain data instead, and nothing of it is compiled until text holds one
 // of a rule's keywords.
 
-// gitleaksRule is one gitleaks rule: a match of regex, where the text
-// holds one of keywords (in any letter case), is a secret unless an
-// allowlist says otherwise; the secret is group secretGroup (0: the first
-// group that matched, or the whole match when there is none), and needs
-// more Shannon entropy than entropy when that is set.
-type gitleaksRule struct {
-	id          string
-	regex       string
-	secretGroup int
-	entropy     float64
-	keywords    []string // lower case
-	allow       []gitleaksAllowlist
-}
-
 // gitleaksAllowlist says a finding is not a secret when one of its checks
 // holds (all of them, with and): a regexp matches the target (the secret,
 // the whole match or its line), or the secret, in lower case, holds a stop
@@ -44,31 +29,9 @@ type gitleaksAllowlist struct {
 	stopwords []string // lower case
 }
 
-// compiledRule is a gitleaksRule's regexps, compiled on first use.
-type compiledRule struct {
-	once  sync.Once
-	pat   *pattern
-	allow []compiledAllowlist
-}
-
 type compiledAllowlist struct {
 	gitleaksAllowlist
 	re *regexp.Regexp // the regexes as one alternation; nil for none
-}
-
-// compiledRules parallel gitleaksRules; compiledGlobal is
-// gitleaksAllow compiled.
-var (
-	compiledRules  = sync.OnceValue(func() []compiledRule { return make([]compiledRule, len(gitleaksRules)) })
-	compiledGlobal = sync.OnceValue(func() []compiledAllowlist { return compileAllowlists(gitleaksAllow) })
-)
-
-func (c *compiledRule) get(r *gitleaksRule) *compiledRule {
-	c.once.Do(func() {
-		c.pat = compilePattern(r.regex, r.keywords)
-		c.allow = compileAllowlists(r.allow)
-	})
-	return c
 }
 
 func compileAllowlists(lists []gitleaksAllowlist) []compiledAllowlist {
@@ -79,32 +42,6 @@ func compileAllowlists(lists []gitleaksAllowlist) []compiledAllowlist {
 			out[i].re = regexp.MustCompile(`(?:` + strings.Join(a.regexes, `)|(?:`) + `)`)
 		}
 	}
-	return out
-}
-
-// span is a part of a text, s[start:end].
-type span struct{ start, end int }
-
-// gitleaksSecrets returns the secrets gitleaks' rules find in s, trying
-// each rule that has keywords at in s (see keywordHits).
-func gitleaksSecrets(s string, hits []hit) []span {
-	var out []span
-	rules := compiledRules()
-	texts := []string{s}
-	if prose := proseEnds(s); prose != s {
-		texts = append(texts, prose)
-	}
-	forEachRule(hits, 0, len(gitleaksRules), func(i int, at []int) {
-		r := &gitleaksRules[i]
-		c := rules[i].get(r)
-		for _, text := range texts {
-			c.pat.each(text, at, func(m []int) {
-				if sec, ok := r.secret(s, m); ok && !allowed(s, m, sec, c.allow) && !allowed(s, m, sec, compiledGlobal()) {
-					out = append(out, sec)
-				}
-			})
-		}
-	})
 	return out
 }
 
@@ -135,8 +72,8 @@ func proseEnds(s string) string {
 }
 
 // secret is the secret in match m of r (its indices as regexp gives
-// them), if it has the entropy r asks for.
-func (r *gitleaksRule) secret(s string, m []int) (span, bool) {
+// them), if it has the entropy r asks for and r's check lets it be.
+func (r *rule) secret(s string, m []int) (span, bool) {
 	// gitleaks trims newlines off a match: a rule ending in \s may take
 	// the line's end.
 	whole := span{m[0], m[1]}
@@ -162,6 +99,9 @@ func (r *gitleaksRule) secret(s string, m []int) (span, bool) {
 		return span{}, false
 	}
 	if r.entropy != 0 && shannonEntropy(s[sec.start:sec.end]) <= r.entropy {
+		return span{}, false
+	}
+	if r.check != nil && !r.check(s[sec.start:sec.end]) {
 		return span{}, false
 	}
 	return sec, true

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"go/format"
 	"os"
+	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/spf13/viper"
 	"github.com/zricethezav/gitleaks/v8/config"
@@ -101,7 +103,7 @@ const gitleaksVersion = %q
 
 `, version, version)
 	var skipped []string
-	b.WriteString("var gitleaksRules = []gitleaksRule{\n")
+	b.WriteString("var gitleaksRules = []rule{\n")
 	for _, id := range cfg.OrderedRules {
 		r := cfg.Rules[id]
 		if len(r.RequiredRules) > 0 || r.SkipReport {
@@ -125,6 +127,12 @@ const gitleaksVersion = %q
 		}
 		if allow := renderAllowlists(t, id, r.Allowlists); allow != "" {
 			fmt.Fprintf(&b, ", allow: %s", allow)
+		}
+		if startsAtKeyword(r.Regex.String(), r.Keywords) {
+			b.WriteString(", fromKeyword: true")
+			if assignmentFollows(r.Regex.String()) {
+				b.WriteString(", assignment: true")
+			}
 		}
 		b.WriteString("},\n")
 	}
@@ -195,4 +203,193 @@ func goStrings(list []string) string {
 		q[i] = goString(s)
 	}
 	return "[]string{" + strings.Join(q, ", ") + "}"
+}
+
+// startsAtKeyword says whether every match of expr, once splitStart has
+// set its left part aside, begins with one of keywords in any letter
+// case: then the rule is tried only where its keywords stand, the same
+// matches from a few steps at each place instead of a run over every byte
+// of the text. This is worked out here, when the table is made, so no
+// hook walks a regexp's syntax.
+func startsAtKeyword(expr string, keywords []string) bool {
+	rest, _ := splitStart(expr)
+	re, err := syntax.Parse(rest, syntax.Perl)
+	if err != nil {
+		return false
+	}
+	starts, _ := prefixesOfSeq([]*syntax.Regexp{re})
+	if len(starts) == 0 {
+		return false
+	}
+	for _, st := range starts {
+		if !slices.ContainsFunc(keywords, func(k string) bool { return strings.HasPrefix(st, strings.ToLower(k)) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// assignmentShape is what gitleaks' semi-generic rules (a key named after
+// a service) put between the name and the value: a few words, then an
+// assignment.
+const assignmentShape = `(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`
+
+// assignmentFollows says whether every match of expr (tried at its
+// keywords) has an assignment within 80 characters of its start, past
+// only the bytes assignmentNear lets by: expr is a name of at most 57
+// such characters, then assignmentShape (20 + 3 more).
+func assignmentFollows(expr string) bool {
+	rest, _ := splitStart(expr)
+	name, _, ok := strings.Cut(rest, assignmentShape)
+	if !ok {
+		return false
+	}
+	re, err := syntax.Parse(name, syntax.Perl)
+	if err != nil {
+		return false
+	}
+	n, ok := nameLen(re)
+	return ok && n <= 57
+}
+
+// nameLen is the most characters a match of re takes, if that is bounded
+// and every character is one assignmentNear lets by (, is an assignment
+// itself).
+func nameLen(re *syntax.Regexp) (int, bool) {
+	plain := func(r rune) bool { return r < 0x80 && (isWordByte(byte(r)) || strings.ContainsRune(".-,", r)) }
+	switch re.Op {
+	case syntax.OpEmptyMatch:
+		return 0, true
+	case syntax.OpLiteral:
+		return len(re.Rune), !slices.ContainsFunc(re.Rune, func(r rune) bool { return !plain(r) })
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+				if !plain(r) && !(r >= 0x80 && unicode.IsLetter(r)) {
+					return 0, false
+				}
+			}
+		}
+		return 1, true
+	case syntax.OpCapture, syntax.OpQuest:
+		return nameLen(re.Sub[0])
+	case syntax.OpRepeat:
+		n, ok := nameLen(re.Sub[0])
+		return n * re.Max, ok && re.Max >= 0
+	case syntax.OpConcat, syntax.OpAlternate:
+		total := 0
+		for _, sub := range re.Sub {
+			n, ok := nameLen(sub)
+			if !ok {
+				return 0, false
+			}
+			if re.Op == syntax.OpConcat {
+				total += n
+			} else {
+				total = max(total, n)
+			}
+		}
+		return total, true
+	}
+	return 0, false
+}
+
+// maxPrefixes bounds the set prefixesOf works with: a rule whose starts
+// are more varied is run whole.
+const maxPrefixes = 256
+
+// prefixesOfSeq is a set of texts, lower case, one of which every match
+// of the sequence subs begins with (nil when there is none to say), and
+// whether they are the whole match.
+func prefixesOfSeq(subs []*syntax.Regexp) (set []string, complete bool) {
+	set = []string{""}
+	for _, sub := range subs {
+		switch sub.Op {
+		case syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpBeginLine, syntax.OpBeginText, syntax.OpEndLine, syntax.OpEndText:
+			if len(set) == 1 && set[0] == "" {
+				return nil, false // an assertion at the start needs the byte before
+			}
+			return set, false
+		}
+		next, whole, ok := prefixesOf(sub)
+		if !ok {
+			return nonEmpty(set), false
+		}
+		var cross []string
+		for _, a := range set {
+			for _, b := range next {
+				cross = append(cross, a+b)
+			}
+		}
+		if len(cross) > maxPrefixes {
+			return nonEmpty(set), false
+		}
+		set = cross
+		if !whole {
+			return nonEmpty(set), false
+		}
+	}
+	return nonEmpty(set), true
+}
+
+func nonEmpty(set []string) []string {
+	if len(set) == 1 && set[0] == "" {
+		return nil
+	}
+	return set
+}
+
+// prefixesOf is the texts, lower case, that a match of re begins with,
+// and whether they are its whole match (complete); ok is false when no
+// such set can be said.
+func prefixesOf(re *syntax.Regexp) (set []string, complete, ok bool) {
+	switch re.Op {
+	case syntax.OpEmptyMatch:
+		return []string{""}, true, true
+	case syntax.OpLiteral:
+		return []string{strings.ToLower(string(re.Rune))}, true, true
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+				if len(set) == 8 {
+					return nil, false, false
+				}
+				if l := strings.ToLower(string(r)); !slices.Contains(set, l) {
+					set = append(set, l)
+				}
+			}
+		}
+		return set, true, len(set) > 0
+	case syntax.OpCapture:
+		return prefixesOf(re.Sub[0])
+	case syntax.OpConcat:
+		set, complete := prefixesOfSeq(re.Sub)
+		return set, complete, set != nil
+	case syntax.OpAlternate:
+		complete := true
+		for _, sub := range re.Sub {
+			s, c, ok := prefixesOf(sub)
+			if !ok {
+				return nil, false, false
+			}
+			set, complete = append(set, s...), complete && c
+		}
+		return set, complete, len(set) <= maxPrefixes
+	case syntax.OpQuest:
+		s, c, ok := prefixesOf(re.Sub[0])
+		if !ok || !c {
+			return nil, false, false
+		}
+		return append(s, ""), true, true
+	case syntax.OpPlus:
+		s, _, ok := prefixesOf(re.Sub[0])
+		return s, false, ok
+	case syntax.OpRepeat:
+		if re.Min < 1 {
+			return nil, false, false
+		}
+		s, c, ok := prefixesOf(re.Sub[0])
+		return s, c && re.Min == 1 && re.Max == 1, ok
+	}
+	return nil, false, false
 }
