@@ -38,6 +38,60 @@ var namedRules = []rule{{
 	fromKeyword: true,
 	check:       func(tok string) bool { return len(tok) >= 20 || strings.ContainsAny(tok, "0123456789") },
 }, {
+	// Token families whose gitleaks rule wants a token to end as in code
+	// (white space, a quote, ';') and to have its canonical length: in
+	// prose a comma or a bracket follows a key as often, and a newer
+	// format or a paste cut short is a few characters off. Here any
+	// character that cannot be part of the key ends it, and the length
+	// is a range.
+	id:          "Stripe key",
+	keywords:    []string{"sk_live", "sk_test", "sk_prod", "rk_live", "rk_test", "rk_prod"},
+	regex:       `\b[rs]k_(?:live|test|prod)_[A-Za-z0-9]{10,}`,
+	fromKeyword: true,
+}, {
+	id:          "Google API key",
+	keywords:    []string{"aiza"},
+	regex:       `\bAIza[\w-]{30,}`,
+	fromKeyword: true,
+}, {
+	id:          "OpenAI project key",
+	keywords:    []string{"sk-proj-", "sk-svcacct-", "sk-admin-"},
+	regex:       `\bsk-(?:proj|svcacct|admin)-[\w-]{40,}`,
+	fromKeyword: true,
+}, {
+	id:          "Anthropic key",
+	keywords:    []string{"sk-ant-"},
+	regex:       `\bsk-ant-[a-z]+[0-9]{2}-[\w-]{60,}`,
+	fromKeyword: true,
+}, {
+	// A JWT (base64url, RFC 7519): its header and payload are JSON
+	// objects, so both begin eyJ.
+	id:          "JWT",
+	keywords:    []string{"eyj"},
+	regex:       `\beyJ[\w-]{10,}\.eyJ[\w-]{10,}\.[\w-]*`,
+	fromKeyword: true,
+}, {
+	// A Google OAuth client secret: GOCSPX- and 28 characters.
+	id:          "Google OAuth client secret",
+	keywords:    []string{"gocspx-"},
+	regex:       `\bGOCSPX-[\w-]{20,}`,
+	fromKeyword: true,
+}, {
+	// A Discord bot token: the bot's ID (a number of 17 to 19 digits) in
+	// base64, so it begins with one of nine pairs, then a time and an
+	// HMAC, joined with dots.
+	id:          "Discord bot token",
+	keywords:    []string{"mt", "mj", "mz", "nd", "nt", "nj", "nz", "od", "ot"},
+	regex:       `\b(?:M[Tjz]|N[DTjz]|O[DT])[\w-]{21,30}\.[\w-]{6}\.[\w-]{27,40}`,
+	fromKeyword: true,
+}, {
+	// mysql -pPASSWORD (no space: -p alone asks for it; -P is the port).
+	id:          "mysql -p",
+	keywords:    []string{"mysql", "mariadb"},
+	regex:       `\b(?i:mysql(?:dump|admin|import|check)?|mariadb(?:-dump|-admin)?)\b[^\n|;&]*?[ \t]-p(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))`,
+	fromKeyword: true,
+	check:       func(v string) bool { return !placeholder(v) },
+}, {
 	id:       "secret assignment",
 	keywords: []string{"pass", "pwd", "secret", "token", "key", "cred"},
 	scan:     func(s string, _ []int) []span { return assignments(s) },

@@ -419,3 +419,61 @@ func BenchmarkCleanMemoryLines(b *testing.B) {
 		}
 	}
 }
+
+// A key is a key whatever follows it (issue 34, item 8): gitleaks' rules
+// want white space, a quote or ';' after a token, as in code; in prose
+// a comma, a bracket or a slash comes as often. A key a few characters
+// longer or shorter than its canonical form (a newer format, a paste cut
+// short) is one too.
+func TestRedactKeyFollowedByAnything(t *testing.T) {
+	keys := map[string]string{
+		"Stripe": fakeStripeLive, "JWT": fakeJWT, "Google API": fakeGoogle,
+		"OpenAI project": fakeOpenAIProj, "Anthropic": fakeAnthropic,
+	}
+	for name, key := range keys {
+		for _, end := range []string{",restricted to prod", ";x", ")x", "]x", "!x", ":x", "|x", ">x", "/x", "?x", ".x"} {
+			if name == "JWT" && end == "/x" {
+				continue // gitleaks' rule reads a JWT in base64 with '/', and so takes x in
+			}
+			in := "key " + key + end
+			if got, want := redact(in), "key [redacted]"+end; got != want {
+				t.Errorf("%s key before %q:\n got %q\nwant %q", name, end[:1], got, want)
+			}
+		}
+		for _, other := range []string{key[:len(key)-4], key + "x9Z", key[:len(key)-3] + ","} {
+			if got := redact("key " + other + " for prod"); strings.Contains(got, strings.TrimSuffix(other, ",")[:16]) {
+				t.Errorf("%s key %d characters long survived: %q", name, len(other), got)
+			}
+		}
+	}
+}
+
+// Secrets issue 34 (item 10) found stored: a Google OAuth client secret,
+// a password given to mysql as -pPASSWORD, a Discord bot token.
+func TestRedactIssue34Formats(t *testing.T) {
+	gocspx := "GOCSPX" + "-" + fake(alnum+"_-", 28)
+	discord := "MTE" + fake(alnum, 23) + "." + fake(alnum+"_-", 6) + "." + fake(alnum+"_-", 38)
+	tests := []struct{ name, in, want string }{
+		{"Google OAuth client secret", "client secret " + gocspx + ", web app", "client secret [redacted], web app"},
+		{"Google OAuth client secret quoted", `"client_id": "x.apps.googleusercontent.com", "cs": "` + gocspx + `"`, `"client_id": "x.apps.googleusercontent.com", "cs": "[redacted]"`},
+		{"mysql -p", "mysql -u root -p" + fakePassword + " app", "mysql -u root -p[redacted] app"},
+		{"mysql -p quoted", "run mysql -h db -uroot -p'" + fakePassword + "' -e 'select 1'", "run mysql -h db -uroot -p'[redacted]' -e 'select 1'"},
+		{"mysqldump -p", "mysqldump -uroot -p" + fakePassword + " app > dump.sql", "mysqldump -uroot -p[redacted] app > dump.sql"},
+		{"Discord bot token", "bot token " + discord + ", in the vault", "bot token [redacted], in the vault"},
+		{"Discord bot token alone", discord, "[redacted]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			got := redact(tt.in)
+			is.Equal(got, tt.want)
+			is.Equal(redact(got), got)
+		})
+	}
+	// -p with a space asks for the password; -P is the port.
+	for _, s := range []string{"mysql -u root -p app", "mysql -h db -P 3306 -p", "mysql -uroot -P3306 app", "pip install -p x"} {
+		if got := redact(s); got != s {
+			t.Errorf("redact(%q) = %q, want it unchanged", s, got)
+		}
+	}
+}
