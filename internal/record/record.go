@@ -241,18 +241,31 @@ func checkKeywords(r Request, n Names) error {
 	return nil
 }
 
-// keywords are the keywords of a list as given: split at commas,
-// trimmed, empty ones dropped.
+// keywords are the keywords of a list as given: private spans removed
+// (one may hold a comma), split at commas, trimmed, empty ones dropped.
+// memfile's Add cleans each on its own before it is lower-cased.
 func keywords(list []string) []string {
 	var out []string
 	for _, s := range list {
-		for _, k := range strings.Split(s, ",") {
+		for _, k := range strings.Split(privacy.StripPrivate(privacy.DropInvisible(s)), ",") {
 			if k = strings.TrimSpace(k); k != "" {
 				out = append(out, k)
 			}
 		}
 	}
 	return out
+}
+
+// cleanTags splits a comma-separated tag list and normalises it, each
+// tag cleaned on its own before it is lower-cased: a key given as a tag
+// is found in its own letters and whatever follows it in the list.
+// Private spans go before the list is split: one may hold a comma.
+func cleanTags(s string) []string {
+	tags := strings.Split(privacy.StripPrivate(privacy.DropInvisible(s)), ",")
+	for i, t := range tags {
+		tags[i] = privacy.Clean(t)
+	}
+	return memfile.NormalizeTags(tags)
 }
 
 // ids are the entry ids of a list as given: lower-cased, trimmed, empty
@@ -301,8 +314,7 @@ func Remember(st *store.Store, today time.Time, cfg memfile.Config, r Request, n
 	if err != nil {
 		return Done{}, err
 	}
-	// Private spans go before a list is split: one may hold a comma.
-	tags := memfile.SplitTags(privacy.Clean(r.Tags))
+	tags := cleanTags(r.Tags)
 	kws := keywords(r.Keywords)
 	d := Done{Form: form, Memory: st.Path(st.Names().Memory), Archive: st.Names().Archive, today: today, config: cfg, names: n}
 	var res store.Result
