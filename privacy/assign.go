@@ -8,126 +8,62 @@ import (
 	"unicode/utf8"
 )
 
-// assignments finds the values given to names that say they hold a
-// secret, in the forms of config files, code and shells: DB_PASS=x,
-// password: x, "api_key": "x", 'password' => 'x', $secret = "x",
-// SECRET := "x", --password=x, and a YAML value on the next line
-// (password:\n  x). The value may be anything: the name is what tells.
-// Comparisons (==, !=, <=, =~) are not assignments.
-func assignments(s string) []span {
-	var out []span
-	for i := 0; i < len(s); i++ {
-		if s[i] != '=' && s[i] != ':' {
-			continue
-		}
-		n := operatorAt(s, i)
-		if n == 0 {
-			continue
-		}
-		if name := nameBefore(s, i); name != "" && secretName(name) {
-			if v, ok := valueAfter(s, i+n); ok {
-				out = append(out, v)
-				i = v.end - 1
-				continue
-			}
-		}
-		i += n - 1
-	}
-	return out
-}
+// The value given to a name that says it holds a secret, in the forms
+// of config files, code and shells: DB_PASS=x, password: x, "api_key":
+// "x", 'password' => 'x', $secret = "x", SECRET := "x", --password=x, a
+// YAML value on the next line (password:\n  x) or in a block (|). The
+// value may be anything: the name is what tells. The regexp begins at a
+// secret word of the name; pickAssigned finds the rest of the name before
+// it, and refuses comparisons (==, =~), scopes (::) and URLs (://).
+const assignmentExpr = `(?i:pass|pwd|secret|token|key|cred)([\w.-]*)(\\?["'\x60])?[ \t]*(:=|=>|=|:)` +
+	`[ \t]*(?:[|>][-+]?[ \t]*\r?\n[ \t]+|\r?\n[ \t]+)?` + // a YAML value below its name
+	`(?:"((?:[^"\\\n]|\\.)*)|'((?:[^'\\\n]|\\.)*)|\x60([^\x60\n]*)|\\["']((?:[^\\\n]|\\[^"'])*)|([^\s&]+))`
 
-// operatorAt is the length of the assignment operator at s[i] (= : :=
-// =>), or 0 when the '=' or ':' there is something else: a comparison, a
-// scope (::) or a URL (://).
-func operatorAt(s string, i int) int {
-	next := byte(0)
-	if i+1 < len(s) {
-		next = s[i+1]
-	}
-	if s[i] == ':' {
-		switch {
-		case next == '=':
-			return 2
-		case next == ':' || strings.HasPrefix(s[i+1:], "//") || i > 0 && s[i-1] == ':':
-			return 0
-		}
-		return 1
-	}
-	if i > 0 && strings.IndexByte("=!<>~", s[i-1]) >= 0 || next == '=' || next == '~' {
-		return 0
-	}
-	if next == '>' {
-		return 2
-	}
-	return 1
-}
-
-// nameBefore is the name assigned to at s[i]: the letters, digits and
-// ._- before it, past spaces and one closing quote (escaped or not).
-func nameBefore(s string, i int) string {
-	j := i
-	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
-		j--
-	}
-	if j > 0 && (s[j-1] == '"' || s[j-1] == '\'' || s[j-1] == '`') {
-		j--
-		if j > 0 && s[j-1] == '\\' {
-			j--
-		}
-	}
-	end := j
-	for j > 0 && end-j < 100 && (isWordByte(s[j-1]) || s[j-1] == '.' || s[j-1] == '-') {
-		j--
-	}
-	return strings.TrimLeft(s[j:end], ".-")
-}
-
-// valueAfter is the value that starts at s[k], after spaces: the inside
-// of a quoted string, or a bare word up to white space. A YAML value may
-// start on the next, indented, line, after a block indicator (| or >).
-// Placeholders ($VAR, ${VAR}, {{ .x }}, <your-key>, true, null) are not
-// values.
-func valueAfter(s string, k int) (span, bool) {
-	k = skipBlanks(s, k)
-	if k < len(s) && (s[k] == '|' || s[k] == '>') { // a YAML block
-		j := k + 1
-		if j < len(s) && (s[j] == '-' || s[j] == '+') {
-			j++
-		}
-		if j2 := skipBlanks(s, j); j2 < len(s) && (s[j2] == '\n' || s[j2] == '\r') {
-			k = j2
-		}
-	}
-	if k < len(s) && (s[k] == '\n' || s[k] == '\r') {
-		j := k + 1
-		if s[k] == '\r' && j < len(s) && s[j] == '\n' {
-			j++
-		}
-		if j >= len(s) || (s[j] != ' ' && s[j] != '\t') {
-			return span{}, false // nothing indented under the name
-		}
-		k = skipBlanks(s, j)
-	}
-	if k >= len(s) {
+// pickAssigned is the value of an assignment match m, when its name says
+// it is a secret and the value is not a placeholder.
+func pickAssigned(s string, m []int) (span, bool) {
+	if !assigns(s[m[6]:m[7]], s[m[7]:]) {
 		return span{}, false
 	}
-	var v span
-	switch q := s[k]; {
-	case q == '"' || q == '\'' || q == '`':
-		v = quoted(s, k+1, string(q))
-	case q == '\\' && k+1 < len(s) && (s[k+1] == '"' || s[k+1] == '\''): // inside a JSON string
-		v = quoted(s, k+2, s[k:k+2])
-	default:
-		end := k
-		for end < len(s) && !isSpaceByte(s[end]) && s[end] != '&' {
-			end++
-		}
-		v = span{k, trimValueEnd(s, k, end)}
+	start := m[0]
+	for start > 0 && m[3]-start < 100 && (isWordByte(s[start-1]) || s[start-1] == '.' || s[start-1] == '-') {
+		start--
 	}
-	if v.end <= v.start || placeholder(s[v.start:v.end]) {
+	if !secretName(strings.TrimLeft(s[start:m[3]], ".-")) {
 		return span{}, false
 	}
-	return v, true
+	v := firstGroup(m, 4)
+	if v == 8 { // a bare value
+		return valueSpan(s, span{m[2*v], trimValueEnd(s, m[2*v], m[2*v+1])})
+	}
+	return valueSpan(s, span{m[2*v], m[2*v+1]})
+}
+
+// assigns says whether op, followed by next, is an assignment rather
+// than a comparison (==, =~), a scope (::) or a URL (://).
+func assigns(op, next string) bool {
+	switch op {
+	case "=":
+		return !strings.HasPrefix(next, "=") && !strings.HasPrefix(next, "~")
+	case ":":
+		return !strings.HasPrefix(next, ":") && !strings.HasPrefix(next, "//")
+	}
+	return true
+}
+
+// valueSpan is v, when it is a value rather than a placeholder.
+func valueSpan(s string, v span) (span, bool) {
+	return v, v.end > v.start && !placeholder(s[v.start:v.end])
+}
+
+// firstGroup is the first group of m from the from-th on that matched.
+func firstGroup(m []int, from int) int {
+	for g := from; 2*g < len(m); g++ {
+		if m[2*g] >= 0 {
+			return g
+		}
+	}
+	return 0
 }
 
 // trimValueEnd drops what ends a bare value in its context rather than
@@ -149,27 +85,36 @@ func trimValueEnd(s string, start, end int) int {
 	return end
 }
 
-// quoted is the inside of a string that began before from and ends at
-// the next unescaped close on the line, or at the line's end.
-func quoted(s string, from int, close string) span {
-	end := from
-	for end < len(s) && s[end] != '\n' {
-		if strings.HasPrefix(s[end:], close) {
-			return span{from, end}
-		}
-		if s[end] == '\\' && len(close) == 1 {
-			end++ // an escaped character
-		}
-		end++
-	}
-	return span{from, min(end, len(s))}
-}
+// A secret given in prose, after a noun that names one: "the password
+// is Blue-Elephant-42", "my API key for staging is: 'x'", "the token was
+// set to x". Up to three words may come between the noun and the verb.
+// Prose uses these words for much besides ("the password is hashed",
+// "the token is valid"), so pickSentence wants the value to look like a
+// secret: quoted, or with a digit, a symbol or a capital after its first
+// letter.
+const sentenceExpr = `\b(?i:password|passphrase|passcode|passwd|pwd|secret|token|credentials?|(?:api|access|secret|private|master)[ _-]?key)\b` +
+	`(?:[ \t]+[^\s.,;!?]+){0,3}?[ \t]+(?:(?i:is|was|are|were)\b|=|:|(?i:set|changed)[ \t]+(?i:to)\b)` +
+	`(?:[ \t]+(?i:now|still)\b)?(?:[ \t]+(?i:set|changed)[ \t]+(?i:to)\b)?[ \t]*:?[ \t]*` +
+	`(?:"([^"\n]*)"|'([^'\n]*)'|\x60([^\x60\n]*)\x60|(\S+))`
 
-func skipBlanks(s string, k int) int {
-	for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
-		k++
+// sentenceWords begin every noun sentenceExpr knows.
+var sentenceWords = []string{"password", "passphrase", "passcode", "passwd", "pwd", "secret", "token", "credential", "api", "access", "private", "master"}
+
+// pickSentence is the value of a sentence match m: quoted, or a word
+// that looksSecret, less the punctuation that ends the sentence.
+func pickSentence(s string, m []int) (span, bool) {
+	g := firstGroup(m, 1)
+	if g < 4 {
+		return valueSpan(s, span{m[2*g], m[2*g+1]})
 	}
-	return k
+	v := span{m[2*g], m[2*g+1]}
+	for v.end > v.start && strings.IndexByte(".,;:!?)\"'`", s[v.end-1]) >= 0 {
+		v.end--
+	}
+	if v, ok := valueSpan(s, v); ok && looksSecret(s[v.start:v.end]) {
+		return v, true
+	}
+	return span{}, false
 }
 
 func isSpaceByte(c byte) bool {
@@ -311,137 +256,6 @@ func nameWords(name string) []string {
 	}
 	flush(len(name))
 	return words
-}
-
-// sentences finds a secret given in prose, after a word that names one
-// (its keywords stand at the offsets at): "the password is
-// Blue-Elephant-42", "my API key for staging is: 'x'", "the token was set
-// to x". Up to three words may come between the name and the verb. Prose
-// uses these words for much besides ("the password is hashed", "the
-// token is valid"), so the value must look like a secret: quoted, or with
-// a digit, a symbol or a capital after its first letter.
-func sentences(s string, at []int) []span {
-	var out []span
-	for _, i := range at {
-		end := secretNounAt(s, i)
-		if end < 0 {
-			continue
-		}
-		if v, ok := sentenceValue(s, end); ok {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// secretNouns are the words that name a secret in prose; the second
-// word of a pair may follow after a space, '_' or '-' (api key, API-key).
-var secretNouns = []string{"password", "passphrase", "passcode", "passwd", "pwd", "secret", "token", "credentials", "credential",
-	"api key", "access key", "secret key", "private key", "master key"}
-
-// sentenceWords begin every one of secretNouns.
-var sentenceWords = []string{"password", "passphrase", "passcode", "passwd", "pwd", "secret", "token", "credential", "api", "access", "private", "master"}
-
-// secretNounAt is the end of the secret noun that starts at s[i] as a
-// whole word, or -1.
-func secretNounAt(s string, i int) int {
-	if i > 0 && isWordByte(s[i-1]) {
-		return -1
-	}
-	for _, n := range secretNouns {
-		first, second, pair := strings.Cut(n, " ")
-		if !hasPrefixFold(s[i:], first) {
-			continue
-		}
-		end := i + len(first)
-		if pair {
-			if end < len(s) && (s[end] == ' ' || s[end] == '_' || s[end] == '-') {
-				end++
-			}
-			if !hasPrefixFold(s[end:], second) {
-				continue
-			}
-			end += len(second)
-		}
-		if end < len(s) && isWordByte(s[end]) {
-			continue
-		}
-		return end
-	}
-	return -1
-}
-
-// sentenceValue is the secret in "<noun> [up to three words] is [now]
-// VALUE", the noun ending at s[from].
-func sentenceValue(s string, from int) (span, bool) {
-	j := from
-	for words := 0; words <= 3; words++ {
-		k := skipBlanks(s, j)
-		if k == j || k >= len(s) {
-			return span{}, false
-		}
-		w, end := wordAt(s, k)
-		verb, colon := strings.CutSuffix(strings.ToLower(w), ":")
-		switch {
-		case verb == "is" || verb == "was" || verb == "are" || verb == "were" || w == "=" || w == ":":
-			return valueInSentence(s, end, colon || w == ":")
-		case verb == "set" || verb == "changed":
-			if k2 := skipBlanks(s, end); k2 > end {
-				if w2, end2 := wordAt(s, k2); strings.EqualFold(strings.TrimSuffix(w2, ":"), "to") {
-					return valueInSentence(s, end2, strings.HasSuffix(w2, ":"))
-				}
-			}
-		}
-		if strings.ContainsAny(w, ".,;!?") {
-			return span{}, false // the sentence or clause ended
-		}
-		j = end
-	}
-	return span{}, false
-}
-
-// valueInSentence is the value after a verb ending at s[j]: past "now"
-// or "still", "set to" or "changed to", and a colon, a quoted string or a
-// word.
-func valueInSentence(s string, j int, colonSeen bool) (span, bool) {
-	k := skipBlanks(s, j)
-	if w, end := wordAt(s, k); strings.EqualFold(w, "now") || strings.EqualFold(w, "still") {
-		k = skipBlanks(s, end)
-	}
-	if w, end := wordAt(s, k); strings.EqualFold(w, "set") || strings.EqualFold(w, "changed") {
-		if w2, end2 := wordAt(s, skipBlanks(s, end)); strings.EqualFold(strings.TrimSuffix(w2, ":"), "to") {
-			k = skipBlanks(s, end2)
-		}
-	}
-	if !colonSeen && k < len(s) && s[k] == ':' {
-		k = skipBlanks(s, k+1)
-	}
-	if k >= len(s) {
-		return span{}, false
-	}
-	if q := s[k]; q == '"' || q == '\'' || q == '`' {
-		v := quoted(s, k+1, string(q))
-		if v.end < len(s) && s[v.end] == q && v.end > v.start && !placeholder(s[v.start:v.end]) {
-			return v, true
-		}
-		return span{}, false
-	}
-	_, end := wordAt(s, k)
-	v := span{k, end}
-	for v.end > v.start && strings.IndexByte(".,;:!?)\"'`", s[v.end-1]) >= 0 {
-		v.end--
-	}
-	val := s[v.start:v.end]
-	return v, v.end > v.start && !placeholder(val) && looksSecret(val)
-}
-
-// wordAt is the run of non-blank bytes at s[k] and its end.
-func wordAt(s string, k int) (string, int) {
-	end := k
-	for end < len(s) && !isSpaceByte(s[end]) {
-		end++
-	}
-	return s[k:end], end
 }
 
 // looksSecret says whether a word of prose is more likely a secret than

@@ -72,8 +72,11 @@ func proseEnds(s string) string {
 }
 
 // secret is the secret in match m of r (its indices as regexp gives
-// them), if it has the entropy r asks for and r's check lets it be.
+// them), if it has the entropy r asks for, or as r's pick says.
 func (r *rule) secret(s string, m []int) (span, bool) {
+	if r.pick != nil {
+		return r.pick(s, m)
+	}
 	// gitleaks trims newlines off a match: a rule ending in \s may take
 	// the line's end.
 	whole := span{m[0], m[1]}
@@ -99,9 +102,6 @@ func (r *rule) secret(s string, m []int) (span, bool) {
 		return span{}, false
 	}
 	if r.entropy != 0 && shannonEntropy(s[sec.start:sec.end]) <= r.entropy {
-		return span{}, false
-	}
-	if r.check != nil && !r.check(s[sec.start:sec.end]) {
 		return span{}, false
 	}
 	return sec, true

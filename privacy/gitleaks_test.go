@@ -77,7 +77,7 @@ func TestCommonRulesAreTriedAtTheirKeywords(t *testing.T) {
 	}
 	// Ours are marked by hand: each must be what the generator would say.
 	for _, r := range namedRules {
-		if r.scan == nil && r.fromKeyword != startsAtKeyword(r.regex, r.keywords) {
+		if r.fromKeyword != startsAtKeyword(r.regex, r.keywords) {
 			t.Errorf("rule %q: fromKeyword is %v, its regex says otherwise", r.id, r.fromKeyword)
 		}
 	}
@@ -104,7 +104,7 @@ func FuzzAnchoredFindsWhatTheWholePatternFinds(f *testing.F) {
 				at = append(at, int(hits[j].at))
 			}
 			r := &rules[i]
-			if r.scan != nil || !r.fromKeyword {
+			if !r.fromKeyword {
 				continue
 			}
 			var got []span

@@ -36,7 +36,10 @@ var namedRules = []rule{{
 	keywords:    []string{"bearer"},
 	regex:       `\b(?i)bearer[ \t]+([A-Za-z0-9._~+/-]{8,}=*)`,
 	fromKeyword: true,
-	check:       func(tok string) bool { return len(tok) >= 20 || strings.ContainsAny(tok, "0123456789") },
+	pick: func(s string, m []int) (span, bool) {
+		tok := s[m[2]:m[3]]
+		return span{m[2], m[3]}, len(tok) >= 20 || strings.ContainsAny(tok, "0123456789")
+	},
 }, {
 	// Token families whose gitleaks rule wants a token to end as in code
 	// (white space, a quote, ';') and to have its canonical length: in
@@ -90,13 +93,20 @@ var namedRules = []rule{{
 	keywords:    []string{"mysql", "mariadb"},
 	regex:       `\b(?i:mysql(?:dump|admin|import|check)?|mariadb(?:-dump|-admin)?)\b[^\n|;&]*?[ \t]-p(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))`,
 	fromKeyword: true,
-	check:       func(v string) bool { return !placeholder(v) },
+	pick: func(s string, m []int) (span, bool) {
+		g := firstGroup(m, 1)
+		return valueSpan(s, span{m[2*g], m[2*g+1]})
+	},
 }, {
-	id:       "secret assignment",
-	keywords: []string{"pass", "pwd", "secret", "token", "key", "cred"},
-	scan:     func(s string, _ []int) []span { return assignments(s) },
+	id:          "secret assignment",
+	keywords:    []string{"pass", "pwd", "secret", "token", "key", "cred"},
+	regex:       assignmentExpr,
+	fromKeyword: true,
+	pick:        pickAssigned,
 }, {
-	id:       "secret in a sentence",
-	keywords: sentenceWords,
-	scan:     sentences,
+	id:          "secret in a sentence",
+	keywords:    sentenceWords,
+	regex:       sentenceExpr,
+	fromKeyword: true,
+	pick:        pickSentence,
 }}

@@ -11,7 +11,7 @@ import (
 // keywords (in any letter case), each match of its regex is a secret (its
 // group secretGroup; 0: the first group that matched, or the whole match)
 // unless its Shannon entropy is at most entropy, an allowlist lets it go,
-// or check says no. gitleaks' rules (gitleaks_rules.go) are generated in
+// or pick refuses it. gitleaks' rules (gitleaks_rules.go) are generated in
 // this form; bimri-hook's own follow them (named.go).
 type rule struct {
 	id          string
@@ -29,8 +29,9 @@ type rule struct {
 	// gitleaks' rules (TestGitleaksRulesFile), a test checks ours.
 	fromKeyword bool
 	assignment  bool
-	check       func(secret string) bool        // nil: every match is a secret
-	scan        func(s string, at []int) []span // a scanner instead of a regex
+	// pick, for our rules, takes the secret from a match (indices as
+	// regexp gives them), or refuses it.
+	pick func(s string, m []int) (span, bool)
 }
 
 // semiGenericLeft is the optional left part gitleaks puts before the
@@ -73,9 +74,6 @@ var (
 
 func (c *compiledRule) get(r *rule) *compiledRule {
 	c.once.Do(func() {
-		if r.scan != nil {
-			return
-		}
 		c.allow = compileAllowlists(r.allow)
 		if !r.fromKeyword {
 			c.re = regexp.MustCompile(r.regex)
@@ -100,7 +98,7 @@ func (c *compiledRule) matches(s string, at []int, fn func(m []int)) {
 		return
 	}
 	for _, i := range at {
-		if c.boundary && !wordBoundary(s, i) || c.assignment && !assignmentNear(s[i:]) {
+		if (c.boundary && !wordBoundary(s, i)) || (c.assignment && !assignmentNear(s[i:])) {
 			continue
 		}
 		m := c.re.FindStringSubmatchIndex(s[i:])
@@ -170,19 +168,16 @@ func secrets(s string, hits []hit) []span {
 			at = append(at, int(hits[j].at))
 		}
 		r, c := &rules[i], compiled[i].get(&rules[i])
-		if r.scan != nil {
-			out = append(out, r.scan(s, at)...)
-			continue
-		}
 		// gitleaks' rules want a token to end as in code; they look at
 		// the text with its sentences' ends made spaces too (proseEnds).
-		ruleTexts := texts[:1]
+		// Its global allowlist is for them alone.
+		ruleTexts, global := texts[:1], []compiledAllowlist(nil)
 		if i < len(gitleaksRules) {
-			ruleTexts = texts
+			ruleTexts, global = texts, compiledGlobal()
 		}
 		for _, text := range ruleTexts {
 			c.matches(text, at, func(m []int) {
-				if sec, ok := r.secret(s, m); ok && !allowed(s, m, sec, c.allow) && !allowed(s, m, sec, compiledGlobal()) {
+				if sec, ok := r.secret(s, m); ok && !allowed(s, m, sec, c.allow) && !allowed(s, m, sec, global) {
 					out = append(out, sec)
 				}
 			})
