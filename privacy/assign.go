@@ -39,6 +39,26 @@ func pickAssigned(s string, m []int) (span, bool) {
 	return valueSpan(s, span{m[2*v], m[2*v+1]})
 }
 
+// assignedNear is assignmentExpr's start as a loop: the rest of a name,
+// a closing quote, blanks, then = or :. Most words like key and token
+// in prose have none.
+func assignedNear(s string) bool {
+	j := 0
+	for j < len(s) && (isWordByte(s[j]) || s[j] == '.' || s[j] == '-') {
+		j++
+	}
+	if j < len(s) && s[j] == '\\' {
+		j++
+	}
+	if j < len(s) && strings.IndexByte("\"'`", s[j]) >= 0 {
+		j++
+	}
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+		j++
+	}
+	return j < len(s) && (s[j] == '=' || s[j] == ':')
+}
+
 // assigns says whether op, followed by next, is an assignment rather
 // than a comparison (==, =~), a scope (::) or a URL (://).
 func assigns(op, next string) bool {
@@ -96,6 +116,33 @@ const sentenceExpr = `\b(?i:password|passphrase|passcode|passwd|pwd|secret|token
 	`(?:[ \t]+[^\s.,;!?]+){0,3}?[ \t]+(?:(?i:is|was|are|were)\b|=|:|(?i:set|changed)[ \t]+(?i:to)\b)` +
 	`(?:[ \t]+(?i:now|still)\b)?(?:[ \t]+(?i:set|changed)[ \t]+(?i:to)\b)?[ \t]*:?[ \t]*` +
 	`(?:"([^"\n]*)"|'([^'\n]*)'|\x60([^\x60\n]*)\x60|(\S+))`
+
+// verbNear says whether one of sentenceExpr's verbs comes in the first
+// six words of s, before the sentence or clause ends, and a word that
+// may be a secret (quoted, or one looksSecret takes) in the four after
+// it: most sentences naming a token or a password have neither, and
+// trying sentenceExpr costs more than a hundred of these.
+func verbNear(s string) bool {
+	words := strings.Fields(firstLines(s, 1))
+	for i, w := range words[:min(len(words), 6)] {
+		switch strings.ToLower(strings.TrimSuffix(w, ":")) {
+		case "is", "was", "are", "were", "set", "changed", "=", "":
+			for _, v := range words[i+1 : min(len(words), i+5)] {
+				if strings.IndexByte("\"'`", v[0]) >= 0 || looksSecret(strings.TrimRight(v, ".,;:!?)\"'`")) {
+					return true
+				}
+			}
+			return false
+		}
+		if w[0] == '=' || w[0] == ':' {
+			return true // =VALUE, glued
+		}
+		if strings.ContainsAny(w, ".,;!?") {
+			return false
+		}
+	}
+	return false
+}
 
 // sentenceWords begin every noun sentenceExpr knows.
 var sentenceWords = []string{"password", "passphrase", "passcode", "passwd", "pwd", "secret", "token", "credential", "api", "access", "private", "master"}

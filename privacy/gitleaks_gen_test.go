@@ -130,8 +130,8 @@ const gitleaksVersion = %q
 		}
 		if startsAtKeyword(r.Regex.String(), r.Keywords) {
 			b.WriteString(", fromKeyword: true")
-			if assignmentFollows(r.Regex.String()) {
-				b.WriteString(", assignment: true")
+			if n := assignmentWithin(r.Regex.String()); n > 0 {
+				fmt.Fprintf(&b, ", assignment: %d", n)
 			}
 		}
 		b.WriteString("},\n")
@@ -234,22 +234,25 @@ func startsAtKeyword(expr string, keywords []string) bool {
 // assignment.
 const assignmentShape = `(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`
 
-// assignmentFollows says whether every match of expr (tried at its
-// keywords) has an assignment within 80 characters of its start, past
-// only the bytes assignmentNear lets by: expr is a name of at most 57
-// such characters, then assignmentShape (20 + 3 more).
-func assignmentFollows(expr string) bool {
+// assignmentWithin is the most characters every match of expr (tried
+// at its keywords) takes before its assignment, past only the bytes
+// assignmentNear lets by, counting the assignment: expr is a name of at
+// most n such characters, then assignmentShape (20 + 3 more, then the
+// assignment). It is 0 when expr has no such shape.
+func assignmentWithin(expr string) int {
 	rest, _ := splitStart(expr)
 	name, _, ok := strings.Cut(rest, assignmentShape)
 	if !ok {
-		return false
+		return 0
 	}
 	re, err := syntax.Parse(name, syntax.Perl)
 	if err != nil {
-		return false
+		return 0
 	}
-	n, ok := nameLen(re)
-	return ok && n <= 57
+	if n, ok := nameLen(re); ok {
+		return n + 20 + 3 + 1
+	}
+	return 0
 }
 
 // nameLen is the most characters a match of re takes, if that is bounded

@@ -23,15 +23,22 @@ type rule struct {
 
 	// fromKeyword says that every match begins at one of keywords, once
 	// the left part splitStart sets aside is: the regexp is then tried
-	// only there instead of over the whole text. assignment says that an
-	// assignment follows the keyword closely (see assignmentNear): where
-	// none does, the rule is not tried. The generator works both out for
+	// only there instead of over the whole text. assignment, when not 0,
+	// says that an assignment follows the keyword within that many
+	// characters (see assignmentNear): where none does, the rule is not
+	// tried. The generator works both out for
 	// gitleaks' rules (TestGitleaksRulesFile), a test checks ours.
 	fromKeyword bool
-	assignment  bool
+	assignment  int
+	// lines, for our rules, is the most lines a match spans: a try at a
+	// keyword reads no further (0: to the end). Go's backtracker clears
+	// a bitmap as long as the text it is given, on every try.
+	lines int
 	// pick, for our rules, takes the secret from a match (indices as
-	// regexp gives them), or refuses it.
+	// regexp gives them), or refuses it; gate, when set, is a quick test
+	// of the text from a keyword on that every match passes.
 	pick func(s string, m []int) (span, bool)
+	gate func(rest string) bool
 }
 
 // semiGenericLeft is the optional left part gitleaks puts before the
@@ -63,7 +70,9 @@ type compiledRule struct {
 	re         *regexp.Regexp // the regex, or ^ and its rest when anchored
 	anchored   bool           // tried at the keywords only (fromKeyword)
 	boundary   bool           // the rest must begin at a word boundary
-	assignment bool           // an assignment follows the keyword
+	lines      int            // see rule.lines
+	gate       func(string) bool
+	assignment int // an assignment follows within this many characters
 	allow      []compiledAllowlist
 }
 
@@ -81,7 +90,7 @@ func (c *compiledRule) get(r *rule) *compiledRule {
 		}
 		rest, boundary := splitStart(r.regex)
 		c.re, c.anchored, c.boundary = regexp.MustCompile(`^(?:`+rest+`)`), true, boundary
-		c.assignment = r.assignment
+		c.assignment, c.lines, c.gate = r.assignment, r.lines, r.gate
 	})
 	return c
 }
@@ -98,10 +107,13 @@ func (c *compiledRule) matches(s string, at []int, fn func(m []int)) {
 		return
 	}
 	for _, i := range at {
-		if (c.boundary && !wordBoundary(s, i)) || (c.assignment && !assignmentNear(s[i:])) {
+		if (c.boundary && !wordBoundary(s, i)) || (c.assignment > 0 && !assignmentNear(s[i:], c.assignment)) {
 			continue
 		}
-		m := c.re.FindStringSubmatchIndex(s[i:])
+		if c.gate != nil && !c.gate(s[i:]) {
+			continue
+		}
+		m := c.re.FindStringSubmatchIndex(firstLines(s[i:], c.lines))
 		if m == nil {
 			continue
 		}
@@ -114,17 +126,18 @@ func (c *compiledRule) matches(s string, at []int, fn func(m []int)) {
 	}
 }
 
-// assignmentNear says whether an assignment (= : > | ? ,) follows s's
-// start within 80 characters, past only letters, digits, _ . - spaces and
-// quotes: what gitleaks' semi-generic rules allow between a service's
-// name (57 characters at most, the generator checks) and the value. It
-// is many times faster than trying the regexp, which most prose naming a
-// token or a key fails. Characters
-// past ASCII count as letters: with (?i), \w matches the Kelvin sign
-// and the long s.
-func assignmentNear(s string) bool {
+// assignmentNear says whether an assignment (= : > | ? ,) is among the
+// first within characters of s, past only letters, digits, _ . - spaces,
+// quotes and backslashes: what gitleaks' semi-generic rules allow between
+// a service's name and the value (the generator works within out), and
+// our assignment rule between a secret word and its value (\" in JSON
+// held in a string). It is many times faster than trying the
+// regexp, which most prose naming a token or a key fails. Characters
+// past ASCII count as letters: with (?i), \w matches the Kelvin sign and
+// the long s.
+func assignmentNear(s string, within int) bool {
 	n := 0 // characters passed
-	for j := 0; j < len(s) && n < 80; j++ {
+	for j := 0; j < len(s) && n < within; j++ {
 		switch c := s[j]; {
 		case strings.IndexByte("=>:|?,", c) >= 0:
 			return true
@@ -132,13 +145,30 @@ func assignmentNear(s string) bool {
 			if c >= 0xc0 {
 				n++ // a character's first byte
 			}
-		case !isWordByte(c) && strings.IndexByte(" \t\r\n\f\v.-'\"", c) < 0:
+		case !isWordByte(c) && strings.IndexByte(" \t\r\n\f\v.-'\"`\\", c) < 0:
 			return false
 		default:
 			n++
 		}
 	}
 	return false
+}
+
+// firstLines is s up to the end of its n-th line, its newline included;
+// all of s for n = 0.
+func firstLines(s string, n int) string {
+	end := 0
+	for ; n > 0; n-- {
+		j := strings.IndexByte(s[end:], '\n')
+		if j < 0 {
+			return s
+		}
+		end += j + 1
+	}
+	if end == 0 {
+		return s
+	}
+	return s[:end]
 }
 
 // wordBoundary says whether \b holds at s[i], as regexp sees it.
