@@ -93,7 +93,7 @@ done
 				printf "\n" }'
 	done | sort -n | sed -n 6p | cut -d' ' -f2-
 	echo
-	echo "== Go benchmarks: go test -run '^\$' -bench . -benchmem ./memfile"
-	"$GO" test -run '^$' -bench . -benchmem ./memfile
+	echo "== Go benchmarks: go test -run '^\$' -bench . -benchmem ./memfile ./privacy"
+	"$GO" test -run '^$' -bench . -benchmem ./memfile ./privacy
 } | tee "$OUT"
 echo "bench.sh: results written to $OUT"
