@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bimri/bimri-hook/internal/approve"
 	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/store"
@@ -74,12 +75,12 @@ func TestPreToolUseApprovesWhatTheHooksTeach(t *testing.T) {
 		seen := map[string]bool{}
 		for _, cmd := range cmds {
 			seen[strings.Fields(strings.TrimPrefix(cmd, wiring.ShellWord(binary)+" "))[0]] = true
-			out := PreToolUse(binary, Input{Event: "PreToolUse", ToolName: "Bash", Command: cmd})
+			out := PreToolUse(approve.Session{Binary: binary, Workspace: root}, Input{Event: "PreToolUse", ToolName: "Bash", Command: cmd})
 			if decision(out) != "allow" {
 				t.Errorf("taught but not approved: %s", cmd)
 			}
 			for _, hostile := range []string{cmd + "; id", cmd + " && id", cmd + " > /tmp/x", cmd + " $(id)", "id; " + cmd} {
-				if out := PreToolUse(binary, Input{Event: "PreToolUse", ToolName: "Bash", Command: hostile}); out.JSON != nil {
+				if out := PreToolUse(approve.Session{Binary: binary, Workspace: root}, Input{Event: "PreToolUse", ToolName: "Bash", Command: hostile}); out.JSON != nil {
 					t.Errorf("approved %q", hostile)
 				}
 			}
@@ -105,7 +106,7 @@ func TestPreToolUseAnswersNothingElse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if out := PreToolUse("bimri-hook", in); out.JSON != nil || out.Text != "" {
+		if out := PreToolUse(approve.Session{Binary: "bimri-hook", Workspace: "/p"}, in); out.JSON != nil || out.Text != "" {
 			t.Errorf("%s: answered %v", name, out)
 		}
 	}
@@ -113,7 +114,7 @@ func TestPreToolUseAnswersNothingElse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if decision(PreToolUse("bimri-hook", in)) != "allow" {
+	if decision(PreToolUse(approve.Session{Binary: "bimri-hook", Workspace: "/p"}, in)) != "allow" {
 		t.Error("the decoded payload of a taught command was not approved")
 	}
 }

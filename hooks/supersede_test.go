@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"github.com/bimri/bimri-hook/internal/approve"
 	"os"
 	"strings"
 	"testing"
@@ -165,7 +166,7 @@ func TestRememberAsksAboutLikelyPredecessors(t *testing.T) {
 		t.Errorf("remember did not ask with the exact command %q:\n%s", want, got)
 	}
 	// The plugin's approval lets that command run without asking.
-	if out := PreToolUse(env.Binary, Input{Event: "PreToolUse", ToolName: "Bash", Command: want}); decision(out) != "allow" {
+	if out := PreToolUse(approve.Session{Binary: env.Binary, Workspace: env.Store.Root()}, Input{Event: "PreToolUse", ToolName: "Bash", Command: want}); decision(out) != "allow" {
 		t.Errorf("the command remember asks for is not approved: %s", want)
 	}
 	if got := remember(text, "sessions,decision"); strings.Contains(got, "may supersede") {
@@ -246,7 +247,7 @@ func TestBothHoldAnswer(t *testing.T) {
 	if !strings.Contains(asked, "If both still hold, run: "+hold+"\n") || !strings.Contains(asked, "If it replaces that entry, run: ") {
 		t.Fatalf("remember does not offer both answers (want %q):\n%s", hold, asked)
 	}
-	if out := PreToolUse(env.Binary, Input{Event: "PreToolUse", ToolName: "Bash", Command: hold}); decision(out) != "allow" {
+	if out := PreToolUse(approve.Session{Binary: env.Binary, Workspace: env.Store.Root()}, Input{Event: "PreToolUse", ToolName: "Bash", Command: hold}); decision(out) != "allow" {
 		t.Errorf("the answer remember offers is not approved: %s", hold)
 	}
 	mark := "(possibly superseded by " + d.Entry.ID + ")"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/bimri/bimri-hook/internal/approve"
 	"os"
 	"path/filepath"
 	"slices"
@@ -65,9 +66,11 @@ func (a *app) hook(c *cli.Context) error {
 // for `hook` and `simulate`.
 func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
 	if in.Event == event.PreToolUse {
-		// Before every tool call the plugin wires it for: no workspace,
-		// config or file, only the command.
-		return hooks.PreToolUse(workspace.Binary(), in), nil
+		// Before every tool call the plugin wires it for: no config or
+		// file, only the command and the workspace the other hooks
+		// teach (--dir), found as they find it.
+		root, _ := workspace.Root(in.Cwd)
+		return hooks.PreToolUse(approve.Session{Binary: workspace.Binary(), Workspace: root}, in), nil
 	}
 	if !slices.Contains(event.Answered, in.Event) {
 		return hooks.Output{}, nil // not ours: touch nothing, not even the workspace

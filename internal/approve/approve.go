@@ -5,7 +5,11 @@
 // own MCP tools, and nothing else.
 //
 // A Bash command is approved only when it is one simple command, the
-// taught binary followed by one of wiring.MemoryCommands, whose every word
+// taught binary followed by one of wiring.MemoryCommands and the flags
+// the hooks teach, with --dir naming the workspace the session runs in
+// (a memory command aimed at another folder, ~/.ssh or another
+// repository, would create or change files there; --config would read a
+// file of the agent's choosing), and whose every word
 // a shell reads as literal text: nothing it would expand (parameters,
 // command or process substitution, arithmetic, globs, braces, tildes) and
 // nothing that chains or redirects (; & && || | newlines, redirections
@@ -17,6 +21,7 @@
 package approve
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
@@ -29,22 +34,78 @@ import (
 // hundred bytes; a longer one is asked about, not parsed.
 const maxCommand = 64 << 10
 
+// Session is what a call is approved against: what the hooks of this
+// session taught the agent.
+type Session struct {
+	// Binary is the command the hooks teach the agent to run.
+	Binary string
+	// Workspace is the absolute path of the workspace the session runs
+	// in, the --dir the hooks teach; "" approves no Bash command.
+	Workspace string
+}
+
 // Tool reports whether the tool call named tool, with command the Bash
-// tool's command (empty for other tools), is one of the plugin's own,
-// given binary, the command the hooks teach the agent to run.
-func Tool(tool, command, binary string) bool {
+// tool's command (empty for other tools), is one of the plugin's own in
+// session s.
+func Tool(tool, command string, s Session) bool {
 	if tool == "Bash" {
-		return allowBash(command, binary)
+		return allowBash(command, s)
 	}
 	return slices.Contains(wiring.MCPTools, tool)
 }
 
-// allowBash reports whether command is exactly one invocation of binary with
-// one of wiring.MemoryCommands, with nothing a shell would expand or
-// chain.
-func allowBash(command, binary string) bool {
+// allowBash reports whether command is exactly one invocation of the
+// session's binary with one of wiring.MemoryCommands on the session's
+// workspace, with nothing a shell would expand or chain.
+func allowBash(command string, s Session) bool {
 	argv, ok := literalArgv(command)
-	return ok && len(argv) >= 2 && argv[0] == binary && slices.Contains(wiring.MemoryCommands, argv[1])
+	return ok && len(argv) >= 2 && argv[0] == s.Binary && slices.Contains(wiring.MemoryCommands, argv[1]) &&
+		taughtFlags(argv[2:], s.Workspace)
+}
+
+// valueFlags are the flags with a value the hooks teach with the memory
+// commands, besides --dir. Any other flag (--config, --global, --today,
+// --help) is left to the client's permission prompt.
+var valueFlags = []string{"importance", "tags", "keywords", "tier", "replaces", "supersedes", "both-hold", "promote", "reason"}
+
+// taughtFlags reports whether args, a memory command's arguments, hold
+// only taught flags, and --dir at least once, each time naming
+// workspace. The flags end, as Go's flag package (under urfave/cli)
+// reads them, at "--" or the first word that is not a flag; a flag
+// written after that is refused by the command itself.
+func taughtFlags(args []string, workspace string) bool {
+	dir := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' {
+			break
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		if name != "dir" && !slices.Contains(valueFlags, name) {
+			return false
+		}
+		if !hasValue {
+			if i++; i == len(args) {
+				return false
+			}
+			value = args[i]
+		}
+		if name == "dir" {
+			if !sameFolder(value, workspace) {
+				return false
+			}
+			dir = true
+		}
+	}
+	return dir
+}
+
+// sameFolder reports whether dir, as given, is the absolute path
+// workspace: a relative path depends on the shell's current folder,
+// which the approval does not know.
+func sameFolder(dir, workspace string) bool {
+	return workspace != "" && filepath.IsAbs(dir) && filepath.IsAbs(workspace) &&
+		filepath.Clean(dir) == filepath.Clean(workspace)
 }
 
 // literalArgv returns the words a shell would pass to the program command runs,

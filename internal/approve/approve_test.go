@@ -20,30 +20,35 @@ import (
 // the plugin's bin/ on the agent's PATH resolves.
 const bin = "bimri-hook"
 
+// session is the session the tests approve for: the bare name, and the
+// workspace /p.
+var session = Session{Binary: bin, Workspace: "/p"}
+
 // approved are commands the hooks teach, in the forms a model writes
 // them, each with the argv a shell gives the binary.
 var approved = []struct {
 	command string
 	argv    []string
 }{
-	{`bimri-hook remember --dir /home/dev/proj --importance 3 --tags tag1,tag2 -- "One-line summary of what happened and the outcome."`,
-		[]string{bin, "remember", "--dir", "/home/dev/proj", "--importance", "3", "--tags", "tag1,tag2", "--", "One-line summary of what happened and the outcome."}},
-	{`bimri-hook remember --dir '/home/dev/my proj' --tier 1 --importance 5 --tags setup -- "It's a CLI; it \"wraps\" git \$HOME and \` + "`x\\`" + `."`,
-		[]string{bin, "remember", "--dir", "/home/dev/my proj", "--tier", "1", "--importance", "5", "--tags", "setup", "--", "It's a CLI; it \"wraps\" git $HOME and `x`."}},
+	{`bimri-hook remember --dir /p --importance 3 --tags tag1,tag2 -- "One-line summary of what happened and the outcome."`,
+		[]string{bin, "remember", "--dir", "/p", "--importance", "3", "--tags", "tag1,tag2", "--", "One-line summary of what happened and the outcome."}},
+	{`bimri-hook remember --dir '/p' --tier 1 --importance 5 --tags setup -- "It's a CLI; it \"wraps\" git \$HOME and \` + "`x\\`" + `."`,
+		[]string{bin, "remember", "--dir", "/p", "--tier", "1", "--importance", "5", "--tags", "setup", "--", "It's a CLI; it \"wraps\" git $HOME and `x`."}},
 	{`bimri-hook remember --dir /p -- 'Single quotes keep $(this) and ` + "`that`" + ` and "these" as text.'`,
 		[]string{bin, "remember", "--dir", "/p", "--", `Single quotes keep $(this) and ` + "`that`" + ` and "these" as text.`}},
-	{`bimri-hook forget --dir /home/dev/proj 3f9a1c2b`, []string{bin, "forget", "--dir", "/home/dev/proj", "3f9a1c2b"}},
-	{`bimri-hook forget --dir /home/dev/proj --reason re-recorded n-0001`, []string{bin, "forget", "--dir", "/home/dev/proj", "--reason", "re-recorded", "n-0001"}},
-	{`bimri-hook revive --dir /home/dev/proj 77e0d4a1`, []string{bin, "revive", "--dir", "/home/dev/proj", "77e0d4a1"}},
+	{`bimri-hook forget --dir /p 3f9a1c2b`, []string{bin, "forget", "--dir", "/p", "3f9a1c2b"}},
+	{`bimri-hook forget --dir /p --reason re-recorded n-0001`, []string{bin, "forget", "--dir", "/p", "--reason", "re-recorded", "n-0001"}},
+	{`bimri-hook revive --dir /p 77e0d4a1`, []string{bin, "revive", "--dir", "/p", "77e0d4a1"}},
 	{`bimri-hook remember --dir /p --replaces 3f9a1c2b,77e0d4a1 -- "Login: sessions in Postgres, tests added."`,
 		[]string{bin, "remember", "--dir", "/p", "--replaces", "3f9a1c2b,77e0d4a1", "--", "Login: sessions in Postgres, tests added."}},
 	{`bimri-hook remember --dir /p --promote 3f9a1c2b`, []string{bin, "remember", "--dir", "/p", "--promote", "3f9a1c2b"}},
-	{`bimri-hook remember --dir /home/josé/projet -- "Décidé: SQLite — 100 % local, naïve ok."`,
-		[]string{bin, "remember", "--dir", "/home/josé/projet", "--", "Décidé: SQLite — 100 % local, naïve ok."}},
+	{`bimri-hook remember --dir /p -- "Décidé: SQLite — 100 % local, naïve ok."`,
+		[]string{bin, "remember", "--dir", "/p", "--", "Décidé: SQLite — 100 % local, naïve ok."}},
 	{"bimri-hook remember --dir /p --tags=a,b -- \"tab\there\"  \n", []string{bin, "remember", "--dir", "/p", "--tags=a,b", "--", "tab\there"}},
-	{`bimri-hook   remember   x`, []string{bin, "remember", "x"}},
-	{`bimri-hook remember "quoted "'and'" joined"`, []string{bin, "remember", "quoted and joined"}},
-	{`bimri-hook remember "back\slash stays, \\ is one"`, []string{bin, "remember", `back\slash stays, \ is one`}},
+	{`bimri-hook   remember   --dir   /p   x`, []string{bin, "remember", "--dir", "/p", "x"}},
+	{`bimri-hook remember --dir=/p/ "quoted "'and'" joined"`, []string{bin, "remember", "--dir=/p/", "quoted and joined"}},
+	{`bimri-hook remember -dir /p "back\slash stays, \\ is one"`, []string{bin, "remember", "-dir", "/p", `back\slash stays, \ is one`}},
+	{`bimri-hook remember --dir "/p" --dir '/p' -- x`, []string{bin, "remember", "--dir", "/p", "--dir", "/p", "--", "x"}},
 	{"bimri-hook remember --dir /p <<'EOF'\nA body with $(id) and `id` and $HOME; rm -rf / && x | y\nEOF", []string{bin, "remember", "--dir", "/p"}},
 	{"bimri-hook remember --dir /p <<\"EOF\"\n$(id)\nEOF\n", []string{bin, "remember", "--dir", "/p"}},
 	{"bimri-hook remember --dir /p <<\\EOF\n$(id)\nEOF", []string{bin, "remember", "--dir", "/p"}},
@@ -174,10 +179,10 @@ func TestApprovesTheTaughtCommands(t *testing.T) {
 		if !ok || !slices.Equal(argv, c.argv) {
 			t.Errorf("Argv(%q) = %q, %v; want %q", c.command, argv, ok, c.argv)
 		}
-		if !allowBash(c.command, bin) {
+		if !allowBash(c.command, session) {
 			t.Errorf("not approved: %q", c.command)
 		}
-		if !Tool("Bash", c.command, bin) {
+		if !Tool("Bash", c.command, session) {
 			t.Errorf("Tool(Bash) not approved: %q", c.command)
 		}
 	}
@@ -185,7 +190,7 @@ func TestApprovesTheTaughtCommands(t *testing.T) {
 
 func TestRefusesHostileCommands(t *testing.T) {
 	for _, c := range hostile {
-		if allowBash(c, bin) {
+		if allowBash(c, session) {
 			t.Errorf("approved a hostile command: %q", c)
 		}
 	}
@@ -195,14 +200,14 @@ func TestRefusesHostileCommands(t *testing.T) {
 // hooks teach, through the Bash tool, and for no other tool.
 func TestRefusesOtherBinariesAndTools(t *testing.T) {
 	cmd := `bimri-hook remember --dir /p -- "x"`
-	if allowBash(cmd, "/opt/bimri/bimri-hook") {
+	if allowBash(cmd, Session{Binary: "/opt/bimri/bimri-hook", Workspace: "/p"}) {
 		t.Error("approved the bare name when the taught binary is a path")
 	}
-	if !allowBash(`'/opt/my tools/bimri-hook' remember -- "x"`, "/opt/my tools/bimri-hook") {
+	if !allowBash(`'/opt/my tools/bimri-hook' remember --dir /p -- "x"`, Session{Binary: "/opt/my tools/bimri-hook", Workspace: "/p"}) {
 		t.Error("did not approve the taught binary by its quoted path")
 	}
 	for _, tool := range []string{"Write", "Edit", "Read", "bash", "BashOutput", "mcp__other__remember", "Task", ""} {
-		if Tool(tool, cmd, bin) {
+		if Tool(tool, cmd, session) {
 			t.Errorf("approved tool %q", tool)
 		}
 	}
@@ -216,11 +221,11 @@ func TestMCPTools(t *testing.T) {
 	saved := wiring.MCPTools
 	t.Cleanup(func() { wiring.MCPTools = saved })
 	wiring.MCPTools = []string{name}
-	if !Tool(name, "", bin) {
+	if !Tool(name, "", session) {
 		t.Errorf("did not approve the listed MCP tool %q", name)
 	}
 	for _, other := range []string{wiring.MCPToolName("bimri", "other"), "mcp__plugin_other_bimri__remember", name + "x"} {
-		if Tool(other, "", bin) {
+		if Tool(other, "", session) {
 			t.Errorf("approved an MCP tool not listed: %q", other)
 		}
 	}
@@ -231,7 +236,7 @@ func TestMCPTools(t *testing.T) {
 // all the approval needs.
 func TestEveryMemoryCommandIsApproved(t *testing.T) {
 	for _, sub := range wiring.MemoryCommands {
-		if c := bin + " " + sub + " --dir /p x"; !allowBash(c, bin) {
+		if c := bin + " " + sub + " --dir /p x"; !allowBash(c, session) {
 			t.Errorf("not approved: %q", c)
 		}
 	}
@@ -259,7 +264,7 @@ func FuzzApprove(f *testing.F) {
 	}
 	sh := newShellOracle(f)
 	f.Fuzz(func(t *testing.T, command string) {
-		if !allowBash(command, bin) {
+		if !allowBash(command, session) {
 			return
 		}
 		sh.check(t, command)
@@ -401,8 +406,51 @@ func BenchmarkBash(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				allowBash(c.command, bin)
+				allowBash(c.command, session)
 			}
 		})
+	}
+}
+
+// TestApprovesOnlyTheSessionsWorkspace: a memory command aimed at another
+// folder (~/.ssh, another repository's memory), at none, or with a config
+// file of the agent's choosing, is left to the client's permission
+// prompt (issue 34, item 5).
+func TestApprovesOnlyTheSessionsWorkspace(t *testing.T) {
+	ws := Session{Binary: bin, Workspace: "/home/dev/my proj"}
+	for _, c := range []string{
+		`bimri-hook remember --dir '/home/dev/my proj' -- x`,
+		`bimri-hook remember --dir "/home/dev/my proj/" --importance 4 --tags a,b --keywords c -- x`,
+		`bimri-hook remember '--dir=/home/dev/my proj' --supersedes 3f9a1c2b --both-hold 1,2 -- x`,
+		`bimri-hook forget --dir '/home/dev/my proj' --reason stale 3f9a1c2b`,
+	} {
+		if !allowBash(c, ws) {
+			t.Errorf("not approved in its own workspace: %q", c)
+		}
+	}
+	for _, c := range []string{
+		`bimri-hook remember --dir /home/dev/.ssh -- x`,
+		`bimri-hook remember --dir /home/dev/other -- x`,
+		`bimri-hook remember --dir '/home/dev/my proj/..' -- x`,
+		`bimri-hook remember --dir 'my proj' -- x`,
+		`bimri-hook remember --dir . -- x`,
+		`bimri-hook remember -- x`,
+		`bimri-hook remember x`,
+		`bimri-hook remember --dir '/home/dev/my proj' --dir /home/dev/.ssh -- x`,
+		`bimri-hook remember --dir=/home/dev/.ssh --dir '/home/dev/my proj' -- x`,
+		`bimri-hook remember --dir '/home/dev/my proj' --config /tmp/c.json -- x`,
+		`bimri-hook remember --config=/tmp/c.json --dir '/home/dev/my proj' -- x`,
+		`bimri-hook remember --dir '/home/dev/my proj' --global -- x`,
+		`bimri-hook remember --dir '/home/dev/my proj' --today 2020-01-01 -- x`,
+		`bimri-hook remember --dir '/home/dev/my proj' --unknown -- x`,
+		`bimri-hook remember --dir '/home/dev/my proj' --tags`,
+		`bimri-hook remember --dir`,
+	} {
+		if allowBash(c, ws) {
+			t.Errorf("approved outside the session's workspace: %q", c)
+		}
+	}
+	if allowBash(`bimri-hook remember --dir /p -- x`, Session{Binary: bin}) {
+		t.Error("approved with no workspace known")
 	}
 }
