@@ -224,10 +224,12 @@ func allLit(parts []syntax.WordPart) bool {
 // expansion; no newline in any.
 func literal(w *syntax.Word) (string, bool) {
 	var b strings.Builder
-	for i, p := range w.Parts {
+	for _, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			if !plainWord(p.Value, i == 0) {
+			// Empty quotes before it leave the word's start where it
+			// was: zsh reads ''=ls as =ls, the path of ls.
+			if !plainWord(p.Value, b.Len() == 0) {
 				return "", false
 			}
 			b.WriteString(p.Value)
@@ -255,9 +257,10 @@ func literal(w *syntax.Word) (string, bool) {
 }
 
 // plainWord is unquoted text made only of letters, digits and
-// _ . / , : + - = @ %, and not starting with = (zsh expands =cmd).
-func plainWord(s string, first bool) bool {
-	if first && strings.HasPrefix(s, "=") {
+// _ . / , : + - = @ %, and not starting with = at the start of the word's
+// text (zsh expands =cmd).
+func plainWord(s string, start bool) bool {
+	if start && strings.HasPrefix(s, "=") {
 		return false
 	}
 	for _, r := range s {

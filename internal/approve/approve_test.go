@@ -454,3 +454,21 @@ func TestApprovesOnlyTheSessionsWorkspace(t *testing.T) {
 		t.Error("approved with no workspace known")
 	}
 }
+
+// TestRefusesEqualsAfterEmptyQuotes: zsh expands ''=ls (and ""=ls) as it
+// does =ls, to the path of the program (issue 34, item 6).
+func TestRefusesEqualsAfterEmptyQuotes(t *testing.T) {
+	for _, c := range []string{
+		`bimri-hook remember --dir /p -- ''=ls`,
+		`bimri-hook remember --dir /p -- ""=ls`,
+		`bimri-hook remember --dir /p -- ''""=ls`,
+		`bimri-hook remember --dir ''=ls -- x`,
+	} {
+		if _, ok := literalArgv(c); ok {
+			t.Errorf("read as literal: %q", c)
+		}
+	}
+	if _, ok := literalArgv(`bimri-hook remember --dir /p -- 'a'=ls`); !ok {
+		t.Error("refused = after text")
+	}
+}
