@@ -96,18 +96,18 @@ func ParseSettings(root gjson.Result) (Settings, error) {
 		case v.Type == gjson.String && (p == PolicyNudge || p == PolicyOnce || p == PolicyNever):
 			s.StopPolicy = p
 		default:
-			return s, fmt.Errorf("field \"stop_policy\" must be \"nudge\", \"once\" or \"never\", got %s", v.Raw)
+			return s, fmt.Errorf("field \"stop_policy\" must be \"nudge\", \"once\" or \"never\", got %s", memfile.JSONKind(v))
 		}
 	}
 	if v := root.Get("lock_timeout"); v.Exists() {
 		if v.Type != gjson.Number || v.Num <= 0 || v.Num > 60 {
-			return s, fmt.Errorf("field \"lock_timeout\" must be seconds from 0 to 60, got %s", v.Raw)
+			return s, fmt.Errorf("field \"lock_timeout\" must be seconds from 0 to 60, got %s", memfile.JSONKind(v))
 		}
 		s.LockTimeout = time.Duration(v.Num * float64(time.Second))
 	}
 	if v := root.Get("nudge_prompts"); v.Exists() {
 		if v.Type != gjson.Number || v.Num != math.Trunc(v.Num) || v.Num < 1 || v.Num > 1000 {
-			return s, fmt.Errorf("field \"nudge_prompts\" must be a whole number from 1 to 1000, got %s", v.Raw)
+			return s, fmt.Errorf("field \"nudge_prompts\" must be a whole number from 1 to 1000, got %s", memfile.JSONKind(v))
 		}
 		s.NudgePrompts = int(v.Num)
 	}
@@ -120,7 +120,7 @@ func ParseSettings(root gjson.Result) (Settings, error) {
 	} {
 		if v := root.Get(f.key); v.Exists() {
 			if !v.IsBool() {
-				return s, fmt.Errorf("field %q must be true or false, got %s", f.key, v.Raw)
+				return s, fmt.Errorf("field %q must be true or false, got %s", f.key, memfile.JSONKind(v))
 			}
 			*f.dst = v.Bool()
 		}
@@ -135,14 +135,14 @@ func ParseSettings(root gjson.Result) (Settings, error) {
 	} {
 		if v := root.Get(f.key); v.Exists() {
 			if v.Type != gjson.Number || v.Num != math.Trunc(v.Num) || v.Num < float64(f.min) || v.Num > float64(f.max) {
-				return s, fmt.Errorf("field %q must be a whole number from %d to %d, got %s", f.key, f.min, f.max, v.Raw)
+				return s, fmt.Errorf("field %q must be a whole number from %d to %d, got %s", f.key, f.min, f.max, memfile.JSONKind(v))
 			}
 			*f.dst = int(v.Num)
 		}
 	}
 	if v := root.Get("recall_min_score"); v.Exists() {
 		if v.Type != gjson.Number || v.Num < 0 || v.Num > 100 {
-			return s, fmt.Errorf("field \"recall_min_score\" must be a number from 0 to 100, got %s", v.Raw)
+			return s, fmt.Errorf("field \"recall_min_score\" must be a number from 0 to 100, got %s", memfile.JSONKind(v))
 		}
 		s.Recall.MinShare = v.Num / 100
 	}

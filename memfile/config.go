@@ -67,15 +67,17 @@ var ConfigKeys = []string{
 // ParseConfig reads the rules' fields from a config object (already
 // checked as JSON, and for unknown fields, by internal/config): "profile"
 // picks the defaults, every other field overrides one of them. An error
-// names the field and quotes the value.
+// names the field and says what kind of value it holds, never the value:
+// a config file given with --config may be any file, secrets and all.
 func ParseConfig(root gjson.Result) (Config, error) {
 	profile := root.Get("profile")
 	if profile.Exists() && profile.Type != gjson.String {
-		return Config{}, fmt.Errorf("field \"profile\" must be a string, got %s", profile.Raw)
+		return Config{}, fmt.Errorf("field \"profile\" must be a string, got %s", JSONKind(profile))
 	}
 	cfg, err := Profile(profile.String())
 	if err != nil {
-		return Config{}, err
+		// Not the value: a config file given with --config may be any file.
+		return Config{}, fmt.Errorf("field \"profile\" must be one of %s, got another string", strings.Join(ProfileNames, ", "))
 	}
 
 	ints := []struct {
@@ -96,7 +98,7 @@ func ParseConfig(root gjson.Result) (Config, error) {
 			continue
 		}
 		if v.Type != gjson.Number || v.Num != math.Trunc(v.Num) || v.Num < float64(f.min) || v.Num > float64(f.max) {
-			return Config{}, fmt.Errorf("field %q must be a whole number from %d to %d, got %s", f.key, f.min, f.max, v.Raw)
+			return Config{}, fmt.Errorf("field %q must be a whole number from %d to %d, got %s", f.key, f.min, f.max, JSONKind(v))
 		}
 		*f.dst = int(v.Num)
 	}
@@ -113,21 +115,37 @@ func ParseConfig(root gjson.Result) (Config, error) {
 			continue
 		}
 		if v.Type != gjson.Number || v.Num < 0 || v.Num > 5 {
-			return Config{}, fmt.Errorf("field %q must be a number from 0 to 5, got %s", f.key, v.Raw)
+			return Config{}, fmt.Errorf("field %q must be a number from 0 to 5, got %s", f.key, JSONKind(v))
 		}
 		*f.dst = Weight(math.Round(v.Num * 100))
 	}
 	if v := root.Get("ignore_tags"); v.Exists() {
 		if !v.IsArray() {
-			return Config{}, fmt.Errorf("field \"ignore_tags\" must be an array of strings, got %s", v.Raw)
+			return Config{}, fmt.Errorf("field \"ignore_tags\" must be an array of strings, got %s", JSONKind(v))
 		}
 		cfg.IgnoreTags = nil
 		for _, t := range v.Array() {
 			if t.Type != gjson.String {
-				return Config{}, fmt.Errorf("field \"ignore_tags\" must be an array of strings, got %s", t.Raw)
+				return Config{}, fmt.Errorf("field \"ignore_tags\" must be an array of strings, got %s", JSONKind(t))
 			}
 			cfg.IgnoreTags = append(cfg.IgnoreTags, NormalizeTags([]string{t.String()})...)
 		}
 	}
 	return cfg, nil
+}
+
+// JSONKind shows a config field's bad value in an error: a number, a
+// boolean or null as written; anything else (a string, an array, an
+// object) by its kind alone, since it may be a secret: a file given with
+// --config may be any JSON file.
+func JSONKind(v gjson.Result) string {
+	switch {
+	case v.IsObject():
+		return "an object"
+	case v.IsArray():
+		return "an array"
+	case v.Type == gjson.String:
+		return "a string"
+	}
+	return v.Raw
 }

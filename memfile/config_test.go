@@ -51,7 +51,27 @@ func TestDefaultProfile(t *testing.T) {
 
 	_, err = memfile.Profile("claud-code")
 	is.True(err != nil)
-	is.True(strings.Contains(err.Error(), `"claud-code"`)) // names the bad value
+	is.True(strings.Contains(err.Error(), `"claud-code"`)) // names the bad value, a flag's
+}
+
+// TestConfigErrorsNeverEchoText: a file given with --config may be any
+// JSON file; an error about it never repeats a string it holds (issue
+// 34, item 5).
+func TestConfigErrorsNeverEchoText(t *testing.T) {
+	const secret = "sk-live-do-not-echo"
+	for _, doc := range []string{
+		`{"profile": {"k": "` + secret + `"}}`,
+		`{"profile": "` + secret + `"}`,
+		`{"tier1_budget": "` + secret + `"}`,
+		`{"ignore_tags": ["` + secret + `", 1]}`,
+		`{"ignore_tags": [{"k": "` + secret + `"}]}`,
+		`{"floor": ["` + secret + `"]}`,
+	} {
+		_, err := parseConfig(doc)
+		if err == nil || strings.Contains(err.Error(), secret) {
+			t.Errorf("%s: error %v", doc, err)
+		}
+	}
 }
 
 func TestParseConfigProfiles(t *testing.T) {
@@ -114,7 +134,8 @@ func TestParseConfigOverrideKeepsOtherFields(t *testing.T) {
 }
 
 // TestParseConfigInvalid checks that every bad value is refused with an
-// error naming the field and quoting the value, so a person can find it.
+// error naming the field and showing a number as written, or the kind of
+// any other value (a string may be a secret), so a person can find it.
 func TestParseConfigInvalid(t *testing.T) {
 	for _, tc := range []struct {
 		json, field, value string
@@ -122,7 +143,7 @@ func TestParseConfigInvalid(t *testing.T) {
 		{`{"tier1_budget": 0}`, "tier1_budget", "0"},
 		{`{"tier1_budget": -5}`, "tier1_budget", "-5"},
 		{`{"tier1_budget": 1.5}`, "tier1_budget", "1.5"},
-		{`{"tier1_budget": "1500"}`, "tier1_budget", `"1500"`},
+		{`{"tier1_budget": "1500"}`, "tier1_budget", "a string"},
 		{`{"tier2_budget": 1000001}`, "tier2_budget", "1000001"},
 		{`{"tier2_budget": null}`, "tier2_budget", "null"},
 		{`{"tier3_budget": true}`, "tier3_budget", "true"},
@@ -130,18 +151,18 @@ func TestParseConfigInvalid(t *testing.T) {
 		{`{"total_budget": 3000001}`, "total_budget", "3000001"},
 		{`{"deep_every": 0}`, "deep_every", "0"},
 		{`{"deep_every": 10001}`, "deep_every", "10001"},
-		{`{"deep_every": [10]}`, "deep_every", "[10]"},
+		{`{"deep_every": [10]}`, "deep_every", "an array"},
 		{`{"context_limit": 199}`, "context_limit", "199"},
-		{`{"context_limit": "big"}`, "context_limit", `"big"`},
+		{`{"context_limit": "big"}`, "context_limit", "a string"},
 		{`{"threshold": 5.1}`, "threshold", "5.1"},
 		{`{"threshold": -1}`, "threshold", "-1"},
-		{`{"threshold": "1.5"}`, "threshold", `"1.5"`},
+		{`{"threshold": "1.5"}`, "threshold", "a string"},
 		{`{"floor": 6}`, "floor", "6"},
-		{`{"floor": {}}`, "floor", "{}"},
-		{`{"ignore_tags": "auto"}`, "ignore_tags", `"auto"`},
+		{`{"floor": {}}`, "floor", "an object"},
+		{`{"ignore_tags": "auto"}`, "ignore_tags", "a string"},
 		{`{"ignore_tags": ["auto", 1]}`, "ignore_tags", "1"},
 		{`{"profile": 3}`, "profile", "3"},
-		{`{"profile": "nope"}`, "profile", `"nope"`},
+		{`{"profile": "nope"}`, "profile", "another string"},
 	} {
 		t.Run(tc.json, func(t *testing.T) {
 			is := is.New(t)
@@ -149,7 +170,7 @@ func TestParseConfigInvalid(t *testing.T) {
 			is.True(err != nil)
 			msg := err.Error()
 			is.True(strings.Contains(msg, tc.field)) // the error names the field
-			is.True(strings.Contains(msg, tc.value)) // and shows the value
+			is.True(strings.Contains(msg, tc.value)) // and shows the value or its kind
 		})
 	}
 }
