@@ -157,6 +157,9 @@ func TestScenario5Plugin(t *testing.T) {
 				remember = wiring.MCPToolName(wiring.MCPServer, "remember")
 			} else {
 				plugin = withoutMCPServer(t, plugin)
+				// Taught by its absolute path, never the bare name a
+				// relative PATH entry could find in the workspace.
+				remember = wiring.Command{Binary: filepath.Join(plugin, "bin", wiring.Name)}.Remember()
 			}
 			record := recordingModel(t, "PLUGIN.md", n)
 			var s *Sandbox

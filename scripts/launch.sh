@@ -48,21 +48,42 @@ if [ -z "$data" ]; then
 fi
 bin=$data/bin/bimri-hook-$version$exe
 
-if [ -n "${CLAUDE_PLUGIN_ROOT:-}" ] && [ -x "$root/bin/bimri-hook" ]; then
-	# The agent records with the plugin's bin/bimri-hook, found on its
-	# PATH, so the command the hook gives it, and the permission rule that
-	# allows it, do not change with the plugin's version.
-	BIMRI_HOOK_BIN=bimri-hook
-	export BIMRI_HOOK_BIN
-fi
+case ${CLAUDE_PLUGIN_ROOT:-} in
+/*)
+	if [ -x "$root/bin/bimri-hook" ]; then
+		# The agent records with the plugin's bin/bimri-hook, named by its
+		# absolute path: a relative entry on PATH (. or an empty one)
+		# would find a bimri-hook the workspace holds first.
+		BIMRI_HOOK_BIN=$root/bin/bimri-hook
+		export BIMRI_HOOK_BIN
+	fi
+	;;
+esac
 
 if [ -x "$bin" ]; then
 	exec "$bin" "$@"
 fi
 
 # bimri-hook on PATH, unless it is this plugin's own bin/bimri-hook, which
-# comes back here.
-onpath=$(command -v bimri-hook 2>/dev/null)
+# comes back here. PATH is walked by hand, absolute entries only: `command
+# -v` would take a relative one (. or an empty entry), and run a
+# bimri-hook the workspace holds.
+onpath=
+IFS_was=$IFS
+IFS=:
+set -f
+for dir in $PATH; do
+	case $dir in
+	/*)
+		if [ -f "$dir/bimri-hook$exe" ] && [ -x "$dir/bimri-hook$exe" ]; then
+			onpath=$dir/bimri-hook$exe
+			break
+		fi
+		;;
+	esac
+done
+set +f
+IFS=$IFS_was
 if [ -n "$onpath" ] && [ "$onpath" -ef "$root/bin/bimri-hook" ]; then
 	onpath=
 fi

@@ -45,7 +45,7 @@ func TestDispatcherRunsTheBundledBinary(t *testing.T) {
 	out, errOut, err := l.runIn(t.TempDir(), dispatcher, []string{"hook"}, "event")
 	is.NoErr(err)
 	is.Equal(errOut, "")
-	is.Equal(out, platform+": hook bin=bimri-hook in=event\n") // a hook: the agent is told the bare name
+	is.Equal(out, platform+": hook bin="+dispatcher+" in=event\n") // a hook: the agent is told this script's absolute path
 	is.Equal(len(l.builds()), 0)
 	// The agent's Bash: no CLAUDE_PLUGIN_ROOT, the same binary.
 	out, _, err = l.runIn(t.TempDir(), dispatcher, []string{"remember", "--", "x"}, "", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
@@ -67,13 +67,13 @@ func TestDispatcherPicksTheWindowsExe(t *testing.T) {
 		out, errOut, err := l.runWith(map[string]string{"OS": "Windows_NT", "PROCESSOR_ARCHITECTURE": arch}, t.TempDir(), dispatcher, []string{"hook"}, "")
 		is.NoErr(err)
 		is.Equal(errOut, "")
-		is.Equal(out, want+": hook bin=bimri-hook in=\n")
+		is.Equal(out, want+": hook bin="+dispatcher+" in=\n")
 	}
 	// A 32-bit process on 64-bit Windows sees its own architecture in
 	// PROCESSOR_ARCHITECTURE and the machine's in PROCESSOR_ARCHITEW6432.
 	out, _, err := l.runWith(map[string]string{"OS": "Windows_NT", "PROCESSOR_ARCHITECTURE": "x86", "PROCESSOR_ARCHITEW6432": "ARM64"}, t.TempDir(), dispatcher, []string{"hook"}, "")
 	is.NoErr(err)
-	is.Equal(out, "windows-arm64: hook bin=bimri-hook in=\n")
+	is.Equal(out, "windows-arm64: hook bin="+dispatcher+" in=\n")
 }
 
 // With nothing bundled and no go.mod (not a development checkout), the

@@ -131,6 +131,7 @@ type launcher struct {
 	tools  string // a PATH folder with the real tools the script runs
 	goLog  string // the fake go writes a line here for each build
 	script string
+	dir    string // the folder the launcher runs in, when not ""
 }
 
 const launcherVersion = "9.8.7"
@@ -294,6 +295,7 @@ func (l *launcher) runWith(extra map[string]string, path, script string, args []
 		delete(env, name)
 	}
 	cmd := exec.Command(script, args...)
+	cmd.Dir = l.dir
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
@@ -368,8 +370,8 @@ func TestLauncherBuildsInTheBackground(t *testing.T) {
 	out, _, err = l.run("second")
 	is.NoErr(err)
 	// Args and stdin pass through; the agent is given the plugin's
-	// bin/bimri-hook by its bare name.
-	is.Equal(out, "built bimri-hook: hook bin=bimri-hook\nsecond")
+	// bin/bimri-hook by its absolute path.
+	is.Equal(out, "built bimri-hook: hook bin="+filepath.Join(l.root, "bin", Name)+"\nsecond")
 	is.Equal(len(l.goRuns()), 2)
 }
 
@@ -496,7 +498,29 @@ func TestLauncherOtherVersionOnPathMeanwhile(t *testing.T) {
 	is.Equal(len(l.builds()), 1)
 	out, _, err = l.run("event")
 	is.NoErr(err)
-	is.Equal(out, "built bimri-hook: hook bin=bimri-hook\nevent") // the build, once done
+	is.Equal(out, "built bimri-hook: hook bin="+filepath.Join(l.root, "bin", Name)+"\nevent") // the build, once done
+}
+
+// A relative entry on PATH (. or an empty one) never finds the
+// bimri-hook the launcher falls back to: the workspace the client runs in
+// may hold one (issue 34, item 7).
+func TestLauncherNeverRunsARelativePathEntry(t *testing.T) {
+	is := is.New(t)
+	l := newLauncher(t)
+	l.dir = t.TempDir()
+	l.write(filepath.Join(l.dir, Name), `#!/bin/sh
+if [ "$1" = version ]; then echo "bimri-hook `+launcherVersion+`"; exit 0; fi
+echo "the workspace's own: $*"
+`)
+	for _, path := range []string{"." + string(os.PathListSeparator) + l.tools, string(os.PathListSeparator) + l.tools, l.tools + string(os.PathListSeparator)} {
+		out, errOut, err := l.runIn(path, l.script, []string{"hook"}, startEvent)
+		is.NoErr(err)
+		is.Equal(errOut, "")
+		is.True(!strings.Contains(out, "the workspace's own")) // PATH=path ran ./bimri-hook
+		_, errOut, err = l.runIn(path, filepath.Join(l.root, "bin", Name), []string{"remember", "--", "x"}, "", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
+		is.True(err != nil)
+		is.True(!strings.Contains(errOut, "the workspace's own"))
+	}
 }
 
 // The plugin's own bin/bimri-hook on PATH is not taken for an installed

@@ -50,8 +50,16 @@ func StartedFromPath(arg0, exe string) bool {
 	return OnPath(exe)
 }
 
-// OnPath tells whether the bimri-hook that PATH finds is exe.
+// OnPath tells whether the bimri-hook that PATH finds is exe, and PATH
+// has no relative entry (. or an empty one): through one, the bare name
+// would run a bimri-hook in whatever folder the shell is in, the
+// workspace's own among them.
 func OnPath(exe string) bool {
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if !filepath.IsAbs(dir) {
+			return false
+		}
+	}
 	found, err := exec.LookPath(wiring.Name)
 	if err != nil {
 		return false

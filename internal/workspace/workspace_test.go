@@ -30,3 +30,20 @@ func TestStartedFromPath(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	is.True(!StartedFromPath("bimri-hook", exe)) // not on PATH at all
 }
+
+// With a relative entry on PATH (. or an empty one) the bare name is
+// never given: the agent's shell could find a bimri-hook the workspace
+// holds through it (issue 34, item 7).
+func TestOnPathRefusesRelativeEntries(t *testing.T) {
+	is := is.New(t)
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "bimri-hook")
+	is.NoErr(os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755))
+	sep := string(os.PathListSeparator)
+	t.Setenv("PATH", dir)
+	is.True(OnPath(exe))
+	for _, path := range []string{"." + sep + dir, dir + sep + ".", sep + dir, dir + sep, "bin" + sep + dir} {
+		t.Setenv("PATH", path)
+		is.True(!OnPath(exe)) // a relative entry on PATH
+	}
+}
