@@ -455,7 +455,7 @@ func TestApprovesOnlyTheSessionsWorkspace(t *testing.T) {
 	}
 }
 
-// TestRefusesEqualsAfterEmptyQuotes: zsh expands ''=ls (and ""=ls) as it
+// TestRefusesEqualsAfterEmptyQuotes: zsh expands an empty quote then =ls as it
 // does =ls, to the path of the program (issue 34, item 6).
 func TestRefusesEqualsAfterEmptyQuotes(t *testing.T) {
 	for _, c := range []string{
