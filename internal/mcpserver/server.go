@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -67,7 +68,15 @@ func newServer(opt Options) *mcp.Server {
 
 // Run serves one client on stdin and stdout until it goes away.
 func Run(ctx context.Context, opt Options) error {
-	err := newServer(opt).Run(ctx, &mcp.StdioTransport{})
+	return Serve(ctx, opt, os.Stdin, os.Stdout)
+}
+
+// Serve serves one client on in and out until in ends. A frame the SDK
+// would not take is answered with a JSON-RPC error and skipped
+// (frames.go): a bad line never ends the session.
+func Serve(ctx context.Context, opt Options, in io.Reader, out io.Writer) error {
+	r, w := filterFrames(in, out)
+	err := newServer(opt).Run(ctx, &mcp.IOTransport{Reader: r, Writer: w, MaxLineLength: -1})
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}

@@ -1,0 +1,173 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// maxFrame bounds one line from the client. A tool call is a few
+// kilobytes (remember cuts a text far below this); a line past it is
+// answered with an error and skipped without being held in memory.
+const maxFrame = 4 << 20
+
+// JSON-RPC 2.0's error codes for a frame that is not a message.
+const (
+	codeParseError     = -32700
+	codeInvalidRequest = -32600
+)
+
+// frameFilter stands between the client and the SDK's transport. The
+// SDK ends the session on a frame it cannot decode (not JSON, not
+// UTF-8, "jsonrpc":"1.0", an object as id, an empty batch) or one
+// longer than its line limit, and the server exits. The filter reads
+// the client's lines itself, passes each one the SDK decodes (with the
+// SDK's own decoder, so the two agree) and answers any other with a
+// JSON-RPC error, as the specification asks, then reads on.
+type frameFilter struct {
+	in  io.Reader
+	out *lockedWriter
+	// pw feeds the SDK the lines that pass.
+	pw *io.PipeWriter
+}
+
+// lockedWriter serialises the SDK's messages and the filter's errors,
+// each written whole in one Write, so no two lines interleave.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// Close leaves the client's stream open, as the SDK's stdio transport
+// does with stdout.
+func (l *lockedWriter) Close() error { return nil }
+
+// filterFrames returns the reader and writer the SDK is to use in place
+// of in and out: the reader yields only frames the SDK decodes.
+func filterFrames(in io.Reader, out io.Writer) (io.ReadCloser, io.WriteCloser) {
+	pr, pw := io.Pipe()
+	f := &frameFilter{in: in, out: &lockedWriter{w: out}, pw: pw}
+	go f.pump()
+	return pr, f.out
+}
+
+// pump copies the lines that pass until the client's stream ends (or
+// the SDK stops reading), then ends the SDK's stream the same way.
+func (f *frameFilter) pump() {
+	r := bufio.NewReaderSize(f.in, 64<<10)
+	for {
+		line, tooLong, err := readLine(r)
+		if tooLong {
+			f.reject(codeParseError, nil, fmt.Sprintf("frame larger than %d bytes, skipped", maxFrame))
+		} else if len(bytes.TrimSpace(line)) > 0 {
+			if code, id, why := check(line); code != 0 {
+				f.reject(code, id, why)
+			} else if _, werr := f.pw.Write(append(line, '\n')); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			f.pw.CloseWithError(err)
+			return
+		}
+	}
+}
+
+// readLine reads one line without its newline. A line longer than
+// maxFrame is read to its end and dropped: tooLong, and no bytes.
+func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > maxFrame+1 {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return bytes.TrimSuffix(line, []byte("\n")), tooLong, err
+	}
+}
+
+// check says what is wrong with a frame: 0 when the SDK takes it, else a
+// JSON-RPC error code, the request's id when one can be read, and why.
+func check(line []byte) (code int, id any, why string) {
+	if !utf8.Valid(line) {
+		return codeParseError, nil, "frame is not UTF-8"
+	}
+	if !json.Valid(line) {
+		return codeParseError, nil, "frame is not one JSON value"
+	}
+	trimmed := bytes.TrimSpace(line)
+	if trimmed[0] != '[' {
+		if _, err := jsonrpc.DecodeMessage(trimmed); err != nil {
+			return codeInvalidRequest, requestID(trimmed), "not a JSON-RPC 2.0 message: " + err.Error()
+		}
+		return 0, nil, ""
+	}
+	var batch []json.RawMessage
+	if err := json.Unmarshal(trimmed, &batch); err != nil || len(batch) == 0 {
+		return codeInvalidRequest, nil, "an empty or malformed batch"
+	}
+	for _, m := range batch {
+		if bytes.TrimSpace(m)[0] != '{' {
+			return codeInvalidRequest, nil, "a batch holds something other than a message"
+		}
+		if _, err := jsonrpc.DecodeMessage(m); err != nil {
+			return codeInvalidRequest, nil, "a batch holds a message that is not JSON-RPC 2.0: " + err.Error()
+		}
+	}
+	return 0, nil, ""
+}
+
+// requestID is a frame's id when it is one JSON-RPC allows (a string or a
+// number), for the error to answer; else nil, which answers with null.
+func requestID(frame []byte) any {
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(frame, &m) != nil || len(m.ID) == 0 {
+		return nil
+	}
+	var s string
+	if json.Unmarshal(m.ID, &s) == nil {
+		return s
+	}
+	var n json.Number
+	if json.Unmarshal(m.ID, &n) == nil {
+		return n
+	}
+	return nil
+}
+
+// reject answers a frame the SDK would not take with a JSON-RPC error.
+func (f *frameFilter) reject(code int, id any, why string) {
+	data, err := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      id,
+		"error":   map[string]any{"code": code, "message": why},
+	})
+	if err != nil {
+		return
+	}
+	_, _ = f.out.Write(append(data, '\n'))
+}
