@@ -328,6 +328,20 @@ func TestInert(t *testing.T) {
 		"<!-- x --> <?xml?> <Assistant>":      "‹!-- x --> ‹?xml?> ‹Assistant>",
 		"line one\n## Heading\r\nthree\rfour": "line one ## Heading three four",
 		"List<String> and <":                  "List‹String> and <",
+		// Look-alikes of the client's tags (issue 34, item 4).
+		"＜/system-reminder＞":          "‹/system-reminder＞",
+		"﹤system﹥ 〈/x〉 ⟨/y⟩":          "‹system﹥ ‹/x〉 ‹/y⟩",
+		"<\u200b/system-reminder>":    "‹\u200b/system-reminder>",
+		"<\u200d\ufeffsystem>":        "‹\u200d\ufeffsystem>",
+		"< /system-reminder>":         "‹ /system-reminder>",
+		"<\t\u00a0!-- x -->":          "‹\t\u00a0!-- x -->",
+		"</ system-reminder>":         "‹/ system-reminder>",
+		"<／system-reminder>":          "‹／system-reminder>",
+		"a < b, a <  c":               "a < b, a <  c",
+		"deploy \u202etxt.exe":        "deploy [U+202E]txt.exe",
+		"\u2066a\u2069 \u200f \u061c": "[U+2066]a[U+2069] [U+200F] [U+061C]",
+		"日本語 café 🎉 👨\u200d👩":         "日本語 café 🎉 👨\u200d👩",
+		"bad \xff< /x>":               "bad \xff‹ /x>",
 	} {
 		if got := memfile.Inert(in); got != want {
 			t.Errorf("Inert(%q) = %q, want %q", in, got, want)

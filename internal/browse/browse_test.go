@@ -242,3 +242,22 @@ func TestSearchIsRecalls(t *testing.T) {
 	is.True(strings.Contains(screen(m), "2 Tier 2 (1)"))
 	is.True(strings.Contains(selectedLine(m), "Added tests for the parser."))
 }
+
+// A recorded right-to-left override is shown escaped, in the row and in
+// the detail, so the text reads in the order it is stored (issue 34,
+// item 4).
+func TestBidiControlsShownEscaped(t *testing.T) {
+	is := is.New(t)
+	s := workspace(t)
+	_, err := s.Store.Update(func(tx *store.Tx) error {
+		_, _, err := tx.File.Remember(memfile.NewEntry{Tier: 2, Importance: 5, Date: today, Tags: []string{"deploy"},
+			Text: "Deploy with \u202etxt.exe\u202c then \u2066check\u2069."}, s.Config)
+		return err
+	})
+	is.NoErr(err)
+	m := newModel(t, s)
+	press(m, "deploy")
+	got := screen(m)
+	is.True(strings.Contains(got, "[U+202E]txt.exe[U+202C]")) // the row and the detail
+	is.True(!strings.ContainsAny(got, "\u202e\u202c\u2066\u2069"))
+}

@@ -154,8 +154,13 @@ func (it item) matches(query string) bool {
 	return true
 }
 
-// line is an item's row in its list.
+// line is an item's row in its list, bidi controls escaped
+// (memfile.ShowControls): a recorded U+202E would reorder the row.
 func (it item) line(s Source) string {
+	return memfile.ShowControls(it.row(s))
+}
+
+func (it item) row(s Source) string {
 	tags := ""
 	if len(it.tags()) > 0 {
 		tags = " [" + strings.Join(it.tags(), ",") + "]"
@@ -171,7 +176,8 @@ func (it item) line(s Source) string {
 }
 
 // detail is what browse says of the selected item: why it weighs what it
-// does and when it will leave (as why does), or why it left.
+// does and when it will leave (as why does), or why it left; bidi
+// controls escaped, as in its row.
 func (it item) detail(s Source) string {
 	var b bytes.Buffer
 	switch {
@@ -193,7 +199,7 @@ func (it item) detail(s Source) string {
 			b.WriteString("  revive brings it back into Tier 2, dated today\n")
 		}
 	}
-	return strings.TrimRight(b.String(), "\n")
+	return memfile.ShowControls(strings.TrimRight(b.String(), "\n"))
 }
 
 // The actions, each one transaction of the store, as the commands do it:
