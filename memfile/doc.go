@@ -116,8 +116,10 @@
 // "<!--" and "-->" are split, "[KEY:" look-alikes become "(KEY:" and a
 // leading '#' is escaped. Text read from a file is never cut, whatever its
 // length: the budget decides what stays, and the archive gets what leaves,
-// whole. A new text over MaxTextRunes (600) is refused by Add with an
-// error that says the limit.
+// whole; an entry or pattern over OversizedRunes (6,000) is set aside in
+// the archive, whole, before the pass weighs anything, so one huge text
+// cannot push the rest of its tier out. A new text over MaxTextRunes (600)
+// is refused by Add with an error that says the limit.
 //
 // # The rules
 //
@@ -137,7 +139,8 @@
 // Maintain is the session-end pass, a pure function of the file, the day,
 // the Config and the Options. It never changes its input. In order:
 //
-//  1. Date the entries read without a date (and no header date to give
+//  1. Set aside, whole, in the archive every entry and pattern whose text
+//     is over OversizedRunes, and report it. Date the entries read without a date (and no header date to give
 //     them) with today, and report it; then deep maintenance, when asked
 //     (below).
 //  2. Reweigh every entry for today.

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Options says what a pass should do besides the always-on rules.
@@ -97,6 +98,7 @@ func MaintainInPlace(out *File, today time.Time, cfg Config, opt Options) Report
 	today = civil(today)
 	rep := Report{Budgets: cfg.Budgets}
 	applyConfig(out, cfg)
+	setAsideOversized(out, &rep)
 	dateUndated(out, today, &rep)
 	clampFuture(out, today, &rep)
 	if opt.Deep {
@@ -160,6 +162,43 @@ func overBudgetWarnings(tokens Tokens, cfg Config, rep *Report) {
 // dateUndated gives an entry read without a date, in a file whose header
 // had no Last Maintained date either, the day of the pass: the day it was
 // first kept is the best the file knows.
+// OversizedRunes is the text past which an entry or a pattern the file
+// holds is set aside, whole, in the archive before the pass weighs
+// anything: ten times what remember records (MaxTextRunes). One such
+// text, committed by a teammate or pasted by hand, would otherwise cost
+// more than a tier's budget, and the budget would archive every other
+// entry of the tier to make room before reaching it.
+const OversizedRunes = 10 * MaxTextRunes
+
+// setAsideOversized archives every entry and pattern whose text is over
+// OversizedRunes, with a reason that says so: nothing is lost (the
+// archive keeps it whole, search finds it), and it pushes nothing out.
+func setAsideOversized(f *File, rep *Report) {
+	for t := 1; t <= 3; t++ {
+		removeBlocks(f, t, func(b Block) bool {
+			text := ""
+			switch {
+			case b.Entry != nil:
+				text = b.Entry.Text
+			case b.Pattern != nil:
+				text = b.Pattern.Text
+			default:
+				return false
+			}
+			if len(text) <= OversizedRunes { // fewer runes than bytes: most texts stop here
+				return false
+			}
+			n := utf8.RuneCountInString(text)
+			if n <= OversizedRunes {
+				return false
+			}
+			reason := fmt.Sprintf("set aside: its text of %d characters is over the %d a kept entry may hold", n, OversizedRunes)
+			rep.Removed = append(rep.Removed, Removal{Tier: t, Entry: b.Entry, Pattern: b.Pattern, Reason: reason})
+			return true
+		})
+	}
+}
+
 func dateUndated(f *File, today time.Time, rep *Report) {
 	for t := 1; t <= 2; t++ {
 		for _, b := range f.Tiers[t-1].Blocks { // not Entries: no list of 10,000

@@ -775,3 +775,31 @@ func TestDateJustAheadIsKept(t *testing.T) {
 	is.Equal(e.Date, ahead)
 	is.Equal(len(rep.Converted), 0)
 }
+
+// An entry of 150,000 characters at importance 5, committed by a
+// teammate, is set aside whole in the archive before the budget weighs
+// anything: today's own Tier 2 entries all stay (issue 34, item 3).
+func TestMaintainSetsAsideAnOversizedEntry(t *testing.T) {
+	is := is.New(t)
+	var body strings.Builder
+	var mine []string
+	for i := range 8 {
+		text := fmt.Sprintf("Own work %d of the day, recorded here.", i)
+		mine = append(mine, text)
+		body.WriteString(fxEntry(3, fxAgo(0), "work", text))
+	}
+	huge := "Deploy notes: " + strings.Repeat("x", 150_000)
+	body.WriteString(fxEntry(5, fxAgo(0), "deploy", huge))
+	big := "Core: " + strings.Repeat("y", memfile.OversizedRunes)
+	fits := strings.Repeat("é", memfile.OversizedRunes-10) // more bytes than the limit, fewer characters
+	out, rep := fxPass(t, fxDoc(fxEntry(5, fxAgo(3), "core", big)+fxEntry(4, fxAgo(3), "core", fits), body.String(), ""), memfile.DefaultConfig(), memfile.Options{})
+	got := fxTexts(out, 2)
+	slices.Sort(got)
+	is.Equal(got, mine) // every own entry of the day stays
+	is.Equal(fxTexts(out, 1), []string{fits})
+	is.Equal(len(rep.Removed), 2)
+	for _, r := range rep.Removed {
+		is.True(r.Entry.Text == huge || r.Entry.Text == big) // whole, in the archive
+		is.True(strings.Contains(r.Reason, "set aside"))
+	}
+}

@@ -16,7 +16,7 @@ import (
 // a one-line summary, and a longer one would crowd the context view. Add
 // refuses a longer text rather than cut it. Text read from a file is never
 // cut, whatever its length: the budget decides what stays, and what leaves
-// goes to the archive whole.
+// goes to the archive whole (past OversizedRunes, before anything else).
 const MaxTextRunes = 600
 
 var (
