@@ -12,7 +12,10 @@ const entryTextLimit = 240
 // preCompact writes a checkpoint entry from the transcript when the
 // session has recorded nothing yet, so compaction cannot erase the only
 // trace of it, and prints instructions that steer the compaction summary.
-// SessionStart (source compact) then injects the memory again.
+// SessionStart (source compact) then injects the memory again. The
+// checkpoint covers the work up to it: what comes after starts a stretch
+// of its own (afterCheckpoint), nudged and covered by SessionEnd's
+// fallback entry as a new session's work is.
 func preCompact(env Env, in Input) (Output, error) {
 	_, err := env.Store.Update(func(tx *store.Tx) error {
 		st := loadState(tx, in)
@@ -23,7 +26,7 @@ func preCompact(env Env, in Input) (Output, error) {
 					Tags: []string{"checkpoint"}, Text: checkpointPrefix + text}); err != nil {
 					return err
 				}
-				st.Recorded = true
+				st = st.afterCheckpoint()
 			}
 		}
 		saveState(tx, in, st)

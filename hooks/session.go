@@ -20,7 +20,7 @@ type sessionState struct {
 	Transcript transcript.Summary `json:"transcript"`
 	Nudged     bool               `json:"nudged"`   // blocked for the current stretch of unrecorded work
 	Blocks     int                `json:"blocks"`   // blocks this session, for the "once" policy
-	Recorded   bool               `json:"recorded"` // a checkpoint or fallback entry was written
+	Recorded   bool               `json:"recorded"` // a fallback entry was written (a checkpoint starts a new stretch)
 	Counted    bool               `json:"counted"`  // Sessions was bumped for this session
 	// Told is true once the user has been told that a remember call
 	// failed: they are told once per session.
@@ -52,6 +52,17 @@ func (st sessionState) resumed() sessionState {
 		Advised:    st.Advised,
 		Recalled:   st.Recalled,
 	}
+}
+
+// afterCheckpoint is the state once PreCompact has written a checkpoint
+// entry for the stretch so far: the transcript read on from where it
+// was, with nothing of the checkpointed part counted, so that the work
+// after it gets a nudge and a fallback entry of its own. What the session
+// was told and asked stays as it was.
+func (st sessionState) afterCheckpoint() sessionState {
+	next := st.resumed()
+	next.Blocks, next.Reported = st.Blocks, st.Reported
+	return next
 }
 
 func stateKey(in Input) string { return "session-" + in.SessionID }
