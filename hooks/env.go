@@ -29,6 +29,10 @@ type Env struct {
 	// Tools, when On, says the agent has bimri-hook's MCP tools: what the
 	// hooks ask of it names them instead of the shell commands.
 	Tools Tools
+	// Elapsed, when set, is how long this hook's process has run (the
+	// real clock: a budget, never a date): SessionEnd bounds its own time
+	// by it. nil sets no bound (tests, simulate).
+	Elapsed func() time.Duration
 	// ConfigErr is why the workspace's config did not load; Config and
 	// Settings are then the defaults. Only SessionStart runs so: it shows
 	// the memory and says what is wrong, and writes nothing.

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"github.com/bimri/bimri-hook/memfile"
 	"os"
 	"path/filepath"
 	"slices"
@@ -136,4 +137,42 @@ func TestResumedSessionIsNudgedAndCovered(t *testing.T) {
 			is.Equal(read.File.Header.Sessions, 1) // one session ID, counted once
 		})
 	}
+}
+
+// A SessionEnd past its share of the client's budget (a loaded machine)
+// writes nothing itself: it leaves the session's summary pending, as a
+// busy one does, and the next event writes it (issue 34, item 14).
+func TestSessionEndOutOfTimeLeavesItsWorkPending(t *testing.T) {
+	is := is.New(t)
+	env, path := recordEnv(t)
+	is.NoErr(os.WriteFile(path, []byte(tPrompt+tWrite), 0o600))
+	in := Input{Event: "SessionEnd", SessionID: "s1", TranscriptPath: path, Cwd: env.Store.Root()}
+	_, err := SessionStart(env, Input{Event: "SessionStart", SessionID: "s0", Source: "startup", Cwd: env.Store.Root()})
+	is.NoErr(err)
+	before, err := os.ReadFile(env.Store.Path(memfile.MemoryName))
+	is.NoErr(err)
+
+	for _, used := range []time.Duration{sessionEndShare, 3 * time.Second} {
+		late := env
+		late.Elapsed = func() time.Duration { return used }
+		is.Equal(sessionEndLockWait(late), time.Duration(0)) // no lock wait left either
+		_, err = sessionEnd(late, in)
+		is.NoErr(err)
+		after, err := os.ReadFile(env.Store.Path(memfile.MemoryName))
+		is.NoErr(err)
+		is.Equal(string(after), string(before)) // nothing written past the share
+		pending, _ := filepath.Glob(filepath.Join(env.Store.StatePath(), "pending", "*"))
+		is.Equal(len(pending), 1) // the summary waits
+	}
+
+	// With time to spare, the lock wait is the store's, bounded by the share.
+	early := env
+	early.Elapsed = func() time.Duration { return 900 * time.Millisecond }
+	is.Equal(sessionEndLockWait(early), 100*time.Millisecond)
+
+	_, err = stop(env, Input{Event: "Stop", SessionID: "s2", Cwd: env.Store.Root()})
+	is.NoErr(err)
+	read, err := env.Store.Read()
+	is.NoErr(err)
+	is.Equal(fallbackText(read.File), "Session: Please write NOTES.md; changed NOTES.md")
 }

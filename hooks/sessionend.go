@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
@@ -12,15 +13,49 @@ import (
 // kills after about 1.5 s.
 const sessionEndWait = 800 * time.Millisecond
 
+// sessionEndShare is the part of the client's 1.5 s SessionEnd budget
+// the hook's process may have used when it starts the pass and the
+// write: past it, the session's work is left pending (pendSummary, a
+// few small files) for the next event, and the process exits inside the
+// budget. The rest of the budget is for that and for the process's own
+// start and exit on a loaded machine.
+const sessionEndShare = 1000 * time.Millisecond
+
+// errOutOfTime is SessionEnd past its share of the budget: treated as a
+// busy lock, whose work waits for the next event.
+var errOutOfTime = fmt.Errorf("%w: SessionEnd past its share of the client's 1.5 s budget", store.ErrBusy)
+
+// outOfTime says whether SessionEnd has used its share of the budget.
+func outOfTime(env Env) bool {
+	return env.Elapsed != nil && env.Elapsed() >= sessionEndShare
+}
+
+// sessionEndLockWait is how long SessionEnd waits for the lock: the
+// store's wait, at most sessionEndWait, and never past its share of the
+// budget.
+func sessionEndLockWait(env Env) time.Duration {
+	wait := min(env.Store.LockTimeout(), sessionEndWait)
+	if env.Elapsed != nil {
+		wait = max(0, min(wait, sessionEndShare-env.Elapsed()))
+	}
+	return wait
+}
+
 // sessionEnd writes a fallback entry when the session recorded nothing,
 // runs the session-end pass, counts the session exactly once per session
 // ID, and every Nth session runs the deterministic part of deep
 // maintenance. It answers nothing: the client shows no SessionEnd output.
 func sessionEnd(env Env, in Input) (Output, error) {
-	env.Store = env.Store.WithLockTimeout(min(env.Store.LockTimeout(), sessionEndWait))
+	env.Store = env.Store.WithLockTimeout(sessionEndLockWait(env))
 	_, err := env.Store.Update(func(tx *store.Tx) error {
+		if outOfTime(env) {
+			return errOutOfTime
+		}
 		st := loadState(tx, in)
 		catchUp(env, in, &st)
+		if outOfTime(env) { // the transcript took the time: the pass and the write would overrun
+			return errOutOfTime
+		}
 		if e := fallbackEntry(env, st); e != nil {
 			if _, _, err := tx.File.Add(*e); err != nil {
 				return err
@@ -42,8 +77,9 @@ func sessionEnd(env Env, in Input) (Output, error) {
 	})
 	if isBusy(err) {
 		// The session's summary is not dropped: it waits in the state
-		// folder for the next event that gets the lock. Its count is
-		// skipped; a later SessionEnd of the session (resumed) counts it.
+		// folder for the next event that gets the lock (or, out of time,
+		// the next event at all). Its count is skipped; a later
+		// SessionEnd of the session (resumed) counts it.
 		return Output{}, pendSummary(env, in)
 	}
 	return Output{}, err

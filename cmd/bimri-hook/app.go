@@ -215,6 +215,9 @@ type app struct {
 	// hookAgent is the client whose payload `hook AGENT` reads: "" for
 	// Claude Code.
 	hookAgent hooks.Agent
+	// hookRun is set by `hook`: the process answers one event of the
+	// client, whose time budgets count from the process's start.
+	hookRun bool
 }
 
 // agentRuns marks cmd as one the agent runs itself (wiring.MemoryCommands,

@@ -52,6 +52,7 @@ func (a *app) hook(c *cli.Context) error {
 		return err
 	}
 	in.Agent = a.hookAgent
+	a.hookRun = true
 	if in.Event == event.SessionStart {
 		install.KeepPluginLink()
 	}
@@ -97,6 +98,12 @@ func (a *app) answer(ws *openedWorkspace, cfgErr error, in hooks.Input) (hooks.O
 		ClaudeDir: workspace.ClaudeDir(),
 		Tools:     agentTools(),
 		ConfigErr: cfgErr,
+	}
+	if a.hookRun && a.now != a.now.Round(0) {
+		// a.now is main's reading of the clock as the process started
+		// (it carries the monotonic reading; a fixed day a test passes
+		// does not): the client's budgets count from about then.
+		env.Elapsed = func() time.Duration { return time.Since(a.now) }
 	}
 	if hooks.NeedsGlobal(env, in) {
 		env.Global = workspace.ReadGlobal(ws.config, a.clock)
