@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/matryer/is"
@@ -20,6 +21,8 @@ func cutMemory(t *testing.T, env Env) {
 	data := string(memfile.Render(f))
 	path := env.Store.Path(env.Store.Names().Memory)
 	is.NoErr(os.WriteFile(path, []byte(data[:strings.Index(data, "<!-- END BIMRI -->")]), 0o644))
+	long := time.Now().Add(-time.Hour) // no writer is at it any more
+	is.NoErr(os.Chtimes(path, long, long))
 }
 
 // What the store repaired is told to the user, not only to the model:

@@ -322,6 +322,8 @@ func badCases() []badCase {
 			is.NoErr(err)
 			is.NoErr(os.WriteFile(filepath.Join(c.ws, memfile.BackupName), good, 0o644))
 			is.NoErr(os.WriteFile(c.memory(), []byte("\x00\x01\x02 not a memory file \xff"), 0o644))
+			long := time.Now().Add(-time.Hour) // no writer is at it any more
+			is.NoErr(os.Chtimes(c.memory(), long, long))
 		}, stdin: sessionStart, wantCode: 0, may: changesWorkspace, check: func(t *testing.T, c *caseDir, res result) {
 			if !strings.Contains(res.stdout, "restored it from bimri-backup.md") {
 				t.Errorf("the context does not tell of the repair: %s", res.stdout)
@@ -337,6 +339,8 @@ func badCases() []badCase {
 			data, err := os.ReadFile(c.memory())
 			is.New(t).NoErr(err)
 			is.New(t).NoErr(os.WriteFile(c.memory(), cutBeforeThirdEntry(data), 0o644))
+			long := time.Now().Add(-time.Hour) // cut long ago: no writer is at it
+			is.New(t).NoErr(os.Chtimes(c.memory(), long, long))
 		}, stdin: sessionStart, wantCode: 0, may: changesWorkspace, check: func(t *testing.T, c *caseDir, res result) {
 			expectToldUser(t, res, "ended without its")
 			expectEntries(3)(t, c, res) // the entries before the cut
@@ -526,6 +530,18 @@ func rawEvent(name, cwd, field, raw string) []byte {
 func writeRaw(t *testing.T, path, data string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeBroken writes a damaged bimri.md dated an hour back: a file no
+// writer is at any more, which the store may take for broken (a younger
+// one may still be being written, and is left as it is).
+func writeBroken(t *testing.T, path, data string) {
+	t.Helper()
+	writeRaw(t, path, data)
+	long := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(path, long, long); err != nil {
 		t.Fatal(err)
 	}
 }

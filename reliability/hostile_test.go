@@ -42,7 +42,7 @@ func hostileCases() []badCase {
 		}},
 		{name: "backup is a named pipe, bimri.md damaged: SessionStart", setup: func(t *testing.T, c *caseDir) {
 			fifoAt(memfile.BackupName)(t, c)
-			writeRaw(t, c.memory(), "\x00 damaged \xff")
+			writeBroken(t, c.memory(), "\x00 damaged \xff")
 		}, stdin: sessionStart, wantCode: 0, may: changesWorkspace, check: func(t *testing.T, c *caseDir, res result) {
 			if !strings.Contains(res.stdout, "bimri-backup.md is not a regular file") {
 				t.Errorf("the context does not say what is wrong: %s", res.stdout)
@@ -109,7 +109,7 @@ func hostileCases() []badCase {
 				name := memfile.MemoryName + ".broken-" + now.Add(time.Duration(s-5)*time.Second).Format("20060102-150405")
 				writeRaw(t, filepath.Join(c.ws, name), "older copy "+name)
 			}
-			writeRaw(t, c.memory(), "\x00 broken now \xff")
+			writeBroken(t, c.memory(), "\x00 broken now \xff")
 		}, stdin: sessionStart, wantCode: 0, may: changesWorkspace, check: func(t *testing.T, c *caseDir, res result) {
 			older, broken := 0, 0
 			for _, p := range brokenCopies(t, c.ws) {

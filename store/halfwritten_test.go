@@ -65,6 +65,65 @@ func TestHalfWrittenFileIsReadOnceWritten(t *testing.T) {
 	}
 }
 
+// A writer that pauses between creating bimri.md and writing it (git
+// checks out by create-then-write; an editor's in-place save truncates
+// first) is never overtaken: while the empty or cut file is younger than
+// settleQuiet, a transaction leaves it as it is (busy, try later) instead
+// of renaming the backup over it, which would send the writer's bytes to
+// an unlinked file. Once the writer is done, its bytes and the next
+// record are both kept (issue 34, item 11).
+func TestSlowWriterIsNeverOvertaken(t *testing.T) {
+	for _, cut := range []string{"empty", "cut short"} {
+		t.Run(cut, func(t *testing.T) {
+			is := is.New(t)
+			s := backupStore(t)
+			remember(t, s, "Second.")
+			data, err := os.ReadFile(s.Path(memfile.MemoryName))
+			is.NoErr(err)
+			f, _, err := memfile.Parse(data)
+			is.NoErr(err)
+			_, _, err = f.Add(memfile.NewEntry{Tier: 2, Importance: 4, Date: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Text: "A teammate's decision, pulled."})
+			is.NoErr(err)
+			edit := memfile.Render(f)
+			first := 0
+			if cut == "cut short" {
+				first = len(edit) / 3
+			}
+			w, err := os.OpenFile(s.Path(memfile.MemoryName), os.O_WRONLY|os.O_TRUNC, 0)
+			is.NoErr(err)
+			_, err = w.Write(edit[:first])
+			is.NoErr(err)
+			release := make(chan struct{})
+			done := make(chan error, 1)
+			go func() {
+				<-release // the rest, well after settleMax
+				_, err := w.Write(edit[first:])
+				if cerr := w.Close(); err == nil {
+					err = cerr
+				}
+				done <- err
+			}()
+			time.Sleep(settleMax) // a pause longer than the old quiet time
+			_, err = s.Update(func(tx *Tx) error {
+				_, _, err := tx.File.Remember(memfile.NewEntry{Tier: 2, Importance: 3, Date: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Text: "Recorded during the pause."}, memfile.DefaultConfig())
+				return err
+			})
+			is.True(errors.Is(err, ErrBusy)) // try later: the file is still being written
+			close(release)
+			is.NoErr(<-done)
+			remember(t, s, "Recorded after it.")
+			memory := read(t, s.Path(memfile.MemoryName))
+			for _, want := range []string{"First.", "Second.", "A teammate's decision, pulled.", "Recorded after it."} {
+				if !strings.Contains(memory, want) {
+					t.Errorf("bimri.md lost %q:\n%s", want, memory)
+				}
+			}
+			aside, _ := filepath.Glob(s.Path(memfile.MemoryName) + ".broken-*")
+			is.Equal(len(aside), 0) // never taken for broken
+		})
+	}
+}
+
 // A bimri.md that is broken when read, and replaced by a good one while
 // the backup is being put in its place, is kept: the restore never
 // renames over a file newer than the one it set aside.
@@ -72,7 +131,7 @@ func TestRestoreNeverDiscardsANewerFile(t *testing.T) {
 	is := is.New(t)
 	s := backupStore(t)
 	good := read(t, s.Path(memfile.MemoryName))
-	is.NoErr(os.WriteFile(s.Path(memfile.MemoryName), []byte("\x00\x01 not a memory file\n"), 0o644))
+	writeLongAgo(t, s.Path(memfile.MemoryName), []byte("\x00\x01 not a memory file\n"))
 	newer := strings.Replace(good, "First.", "First, and the newer file's own line.", 1)
 	replaced := false
 	testStep = func() {

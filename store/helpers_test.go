@@ -44,3 +44,13 @@ func stat(t *testing.T, path string) os.FileInfo {
 	is.New(t).NoErr(err)
 	return info
 }
+
+// writeLongAgo writes data to path and dates it an hour back: a file no
+// writer is at any more, which a transaction may take for broken.
+func writeLongAgo(t *testing.T, path string, data []byte) {
+	t.Helper()
+	is := is.New(t)
+	is.NoErr(os.WriteFile(path, data, 0o644))
+	old := time.Now().Add(-time.Hour)
+	is.NoErr(os.Chtimes(path, old, old))
+}

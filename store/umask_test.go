@@ -48,6 +48,8 @@ func TestUmaskKeepsMemoryPrivate(t *testing.T) {
 			})
 			is.NoErr(err)
 			is.NoErr(os.WriteFile(s.Path(memfile.MemoryName), []byte("\x00 not a memory file"), 0o600))
+			long := time.Now().Add(-time.Hour) // no writer is at it
+			is.NoErr(os.Chtimes(s.Path(memfile.MemoryName), long, long))
 			_, err = s.Update(func(tx *Tx) error { return nil }) // sets the broken file aside
 			is.NoErr(err)
 

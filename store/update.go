@@ -187,14 +187,19 @@ func (m readMark) unchanged(path string) bool {
 }
 
 // A file being written in place (an editor saving, git checking it out)
-// reads empty or cut short for a moment. So a read that does not parse
-// counts as a broken file only once nothing is writing it: the file is
-// read again every settlePoll until it parses or has not been written
-// for settleQuiet (by its time), for at most settleMax, which leaves
-// SessionEnd well inside its 1.5 s after its lock wait.
+// reads empty or cut short for a moment, and its writer may pause
+// between creating the file and writing it. Putting the backup in its
+// place then would send the writer's bytes to an unlinked file. So a
+// read that does not parse counts as a broken file only once nothing has
+// written it for settleQuiet (by its time), far longer than a writer's
+// pause: the file is read again every settlePoll until it parses, for at
+// most settleMax (which leaves SessionEnd well inside its 1.5 s after its
+// lock wait); a file still younger than settleQuiet is then left as it
+// is, busy, for a later event. Just before the rename, the file must
+// still be the one read (readMark: size and time).
 const (
 	settlePoll  = 20 * time.Millisecond
-	settleQuiet = 200 * time.Millisecond
+	settleQuiet = 2 * time.Second
 	settleMax   = 400 * time.Millisecond
 )
 
