@@ -77,6 +77,8 @@ type Store struct {
 	// pause sleeps between the steps of a write so a test can kill the
 	// process there: testPause, set only in test builds.
 	pause time.Duration
+	// dataBase is the user's data folder (userdata.go), "" for none.
+	dataBase string
 }
 
 // StoreOptions say how a store works. The zero value is a workspace's
@@ -97,6 +99,10 @@ type StoreOptions struct {
 	// need no durability: a sync per write would make a long simulation
 	// take minutes on a real disk. Writes are still atomic renames.
 	NoSync bool
+	// DataDir is the user's data folder, where the store keeps what git
+	// must not carry (provenance, the journal); "" means UserDataDir(),
+	// or with NoSync the workspace's own state folder.
+	DataDir string
 }
 
 // OpenStore checks the workspace and returns its store. cfg makes a
@@ -116,7 +122,16 @@ func OpenStore(root string, cfg memfile.Config, opt StoreOptions) (*Store, error
 		return nil, fmt.Errorf("workspace %q is a system folder, not a project; refusing to keep memory there", root)
 	}
 	s := &Store{root: filepath.Clean(root), names: opt.Names, lockTimeout: opt.LockTimeout, config: cfg,
-		now: opt.Clock, today: opt.Today, noSync: opt.NoSync, pause: testPause}
+		now: opt.Clock, today: opt.Today, noSync: opt.NoSync, pause: testPause, dataBase: opt.DataDir}
+	switch {
+	case s.dataBase != "":
+	case opt.NoSync:
+		// A throwaway workspace (simulate's copy, a benchmark's) keeps it
+		// in its own state folder, which goes with it.
+		s.dataBase = filepath.Join(s.StatePath(), "data")
+	default:
+		s.dataBase = UserDataDir()
+	}
 	if s.names == (Names{}) {
 		s.names = workspaceNames
 	}

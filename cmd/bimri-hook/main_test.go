@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"github.com/bimri/bimri-hook/store"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,9 @@ var update = flag.Bool("update", false, "rewrite testscript files whose cmp fail
 // TestMain lets scripts run `bimri-hook` as a real process (the test binary
 // re-executed), so exit codes, stdin and stdout are the real ones.
 func TestMain(m *testing.M) {
+	// The user's data folder (provenance, the journal) of every test
+	// workspace: one of the tests' own, never the user's.
+	os.Setenv(store.DataEnv, filepath.Join(os.TempDir(), "bimri-hook-test-data"))
 	testscript.Main(m, map[string]func(){
 		"bimri-hook": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr, time.Now())) },
 	})

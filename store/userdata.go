@@ -1,0 +1,102 @@
+package store
+
+// What the store keeps about a workspace where git cannot carry it: in
+// the user's data folder, outside every repository, one folder per
+// workspace. A teammate can commit anything inside the workspace (even
+// the state folder, with git add -f), and a clone then holds it; nothing
+// in the user's data folder comes with a clone, a pull or a checkout. It
+// holds the provenance lists (provenance.go) and the journal of what was
+// recorded here (journal.go).
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/bimri/bimri-hook/store/atomicfile"
+)
+
+// DataEnv names the user's data folder for bimri-hook, when set: tests
+// and a user who keeps it elsewhere. Otherwise it is the platform's:
+// $XDG_DATA_HOME/bimri-hook, else ~/.local/share/bimri-hook on Unix;
+// the user's configuration folder (os.UserConfigDir) on macOS and Windows.
+const DataEnv = "BIMRI_DATA_DIR"
+
+// UserDataDir is the user's data folder for bimri-hook, "" when none can
+// be found (no home folder).
+func UserDataDir() string {
+	if d := os.Getenv(DataEnv); filepath.IsAbs(d) {
+		return d
+	}
+	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "bimri-hook")
+	}
+	switch runtime.GOOS {
+	case "darwin", "ios", "windows", "plan9":
+		if d, err := os.UserConfigDir(); err == nil {
+			return filepath.Join(d, "bimri-hook")
+		}
+		return ""
+	}
+	if h, err := os.UserHomeDir(); err == nil && filepath.IsAbs(h) {
+		return filepath.Join(h, ".local", "share", "bimri-hook")
+	}
+	return ""
+}
+
+// dataFolder is this store's folder in the user's data folder: named by a
+// hash of the workspace's path and its memory file's name (a workspace's
+// memory and the global one apart); "" when there is no data folder.
+// Moving the workspace starts a new one: its entries then count as
+// recorded elsewhere until recorded again.
+func (s *Store) dataFolder() string {
+	if s.dataBase == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(s.root + "\x00" + s.names.Memory))
+	return filepath.Join(s.dataBase, "workspaces", hex.EncodeToString(sum[:8]))
+}
+
+// dataPath is the file name in this store's data folder, "" when there is
+// none.
+func (s *Store) dataPath(name string) string {
+	dir := s.dataFolder()
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, name)
+}
+
+// makeDataFolder creates the store's data folder, private to the user,
+// with a file naming the workspace, for a person who looks.
+func (s *Store) makeDataFolder() error {
+	dir := s.dataFolder()
+	if dir == "" {
+		return errors.New("no data folder")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(filepath.Join(dir, "workspace"), []byte(s.root+"\n"), atomicfile.Options{NoSync: true, NewPerm: 0o600})
+}
+
+// writeData replaces a file of the data folder atomically, not synced
+// (bookkeeping), creating the folder when it is missing.
+func (s *Store) writeData(name string, data []byte) error {
+	path := s.dataPath(name)
+	if path == "" {
+		return errors.New("no data folder")
+	}
+	opt := atomicfile.Options{NoSync: true, NewPerm: 0o600}
+	err := atomicfile.WriteFile(path, data, opt)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = s.makeDataFolder(); err == nil {
+			err = atomicfile.WriteFile(path, data, opt)
+		}
+	}
+	return err
+}
