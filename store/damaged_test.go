@@ -91,7 +91,11 @@ func TestFileWithoutEndMarkerKeepsItsEntries(t *testing.T) {
 	for _, text := range texts {
 		is.True(strings.Contains(memory, text))
 	}
-	is.True(!strings.Contains(memory, "First.")) // the backup did not take its place
+	is.True(!strings.Contains(res.Notice, "from "+memfile.BackupName)) // the backup did not take its place
+	// First., recorded here and in neither file nor archive, comes back
+	// from the journal, once, and the user is told.
+	is.Equal(strings.Count(memory, "First."), 1)
+	is.True(strings.Contains(res.Notice, "restored 1 entry recorded here"))
 	is.True(strings.HasSuffix(memory, endMarker+"\n"))
 	aside, _ := filepath.Glob(s.Path(memfile.MemoryName) + ".broken-*")
 	is.Equal(len(aside), 1)

@@ -5,17 +5,27 @@ package store
 // A test hook, compiled only into binaries built with -tags bimritest
 // (the reliability tests build one): BIMRI_TEST_STORE_PAUSE, in
 // milliseconds, makes every store sleep between the steps of a write so
-// a test can kill the process there. bimri-hook's own builds never read
-// it.
+// a test can kill the process there; BIMRI_TEST_STORE_KILL_AT=N kills the
+// process (SIGKILL, as kill -9) at the Nth write step, so a test can stop
+// it at every step in turn. bimri-hook's own builds never read them.
 
 import (
 	"os"
 	"strconv"
+	"sync/atomic"
 	"time"
 )
 
 func init() {
 	if ms, err := strconv.Atoi(os.Getenv("BIMRI_TEST_STORE_PAUSE")); err == nil && ms > 0 {
 		testPause = time.Duration(ms) * time.Millisecond
+	}
+	if n, err := strconv.Atoi(os.Getenv("BIMRI_TEST_STORE_KILL_AT")); err == nil && n > 0 {
+		var steps atomic.Int64
+		testKill = func() {
+			if steps.Add(1) == int64(n) {
+				killSelf()
+			}
+		}
 	}
 }

@@ -47,6 +47,12 @@ type Tx struct {
 	// relock makes sure the transaction's lock is still held, taking it
 	// again if its file was removed (see Update); nil: not checked.
 	relock func() bool
+	// The journal (journal.go): as read, the entries' IDs as read, the
+	// entries it restored, and those it journaled.
+	journal   journal
+	readIDs   map[string]bool
+	restored  []string
+	journaled []journalRecord
 }
 
 // Maintain runs the session-end pass on the transaction's file and queues
@@ -281,8 +287,13 @@ func (s *Store) begin(path string) (*Tx, []byte, error) {
 		}
 		tx.read = old
 	}
+	tx.readIDs = entryIDs(tx.File)
 	tx.prov = s.beginProvenance(tx.File)
 	s.takePending(tx) // after the provenance: they were recorded here
+	if j, err := s.readJournal(); err == nil {
+		tx.journal = j
+		s.restoreJournaled(tx)
+	}
 	return tx, old, nil
 }
 
@@ -294,6 +305,15 @@ func (s *Store) finish(tx *Tx, path string, old []byte) (Result, error) {
 	res := Result{Created: tx.Created, Notice: tx.Notice}
 	if tx.Created {
 		old = nil // nothing to compare with or back up
+	}
+	// The journal first: an entry this transaction adds is on disk
+	// there before bimri.md holds it, so whatever later writes bimri.md
+	// over it, the next transaction restores it. Bookkeeping that fails
+	// (no data folder) does not stop the write.
+	tx.journaled = newEntries(tx.File, tx.readIDs, tx.journal)
+	if len(tx.journaled) > 0 {
+		_ = s.appendJournal(tx.journaled)
+		s.pauseStep() // journaled, bimri.md not yet written
 	}
 	next := &newFile{name: s.names.Memory, old: old, changed: tx.Created, start: func() (*atomicfile.Pending, error) {
 		if err := s.checkWrite(path, len(tx.Archive) > 0); err != nil {
@@ -323,6 +343,7 @@ func (s *Store) finish(tx *Tx, path string, old []byte) (Result, error) {
 			return res, err
 		}
 	}
+	s.journalAfter(tx, tx.File)
 	s.finishProvenance(tx.prov, tx.File, res.Changed)
 	s.dropPending(tx)
 	return res, s.saveTxState(tx)

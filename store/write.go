@@ -297,13 +297,28 @@ var testPause time.Duration
 // the test can change the files there. Nil otherwise.
 var testStep func()
 
+// testKill, in a test build (testhook_bimritest.go), ends the process at
+// the write step it was asked to (BIMRI_TEST_STORE_KILL_AT). Nil
+// otherwise.
+var testKill func()
+
 // step is the test-only pause between write steps.
 func (s *Store) step() {
+	s.pauseStep()
+	if testStep != nil {
+		testStep()
+	}
+}
+
+// pauseStep is a step that only test builds see: the pause and the kill,
+// not testStep (the journal's write, which store tests do not step
+// through).
+func (s *Store) pauseStep() {
 	if s.pause > 0 {
 		time.Sleep(s.pause)
 	}
-	if testStep != nil {
-		testStep()
+	if testKill != nil {
+		testKill()
 	}
 }
 

@@ -1,0 +1,69 @@
+package store
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/bimri/bimri-hook/memfile"
+	"github.com/matryer/is"
+)
+
+// An editor saving a stale buffer writes bimri.md without the entries
+// recorded since it read the file; no lock can stop it. The next
+// transaction restores each from the journal, once, and says so once;
+// forgotten entries (in the archive) stay gone, and an entry deleted by
+// hand after its restore stays deleted (issue 34, item 12).
+func TestJournalRestoresWhatAStaleSaveDropped(t *testing.T) {
+	is := is.New(t)
+	s := backupStore(t)
+	stale := read(t, s.Path(memfile.MemoryName)) // the editor's buffer: First. only
+	remember(t, s, "Second, recorded while the editor had the file open.")
+	remember(t, s, "Third, forgotten later.")
+	var third string
+	_, err := s.Update(func(tx *Tx) error {
+		for _, e := range tx.File.Entries(2) {
+			if strings.HasPrefix(e.Text, "Third") {
+				third = e.ID
+				r, _ := tx.File.Remove(e.ID, "forgotten")
+				tx.Archive = append(tx.Archive, r)
+			}
+		}
+		return nil
+	})
+	is.NoErr(err)
+	is.True(third != "")
+
+	is.NoErr(os.WriteFile(s.Path(memfile.MemoryName), []byte(stale), 0o644)) // the stale save
+	res, err := s.Update(func(*Tx) error { return nil })
+	is.NoErr(err)
+	memory := read(t, s.Path(memfile.MemoryName))
+	is.Equal(strings.Count(memory, "Second, recorded while the editor had the file open."), 1)
+	is.True(!strings.Contains(memory, "Third, forgotten later.")) // in the archive: stays gone
+	is.True(strings.Contains(res.Notice, "restored 1 entry recorded here"))
+
+	res, err = s.Update(func(*Tx) error { return nil })
+	is.NoErr(err)
+	is.Equal(res.Notice, "") // told once
+	is.Equal(strings.Count(read(t, s.Path(memfile.MemoryName)), "Second, recorded"), 1)
+
+	// Deleted by hand after its restore: the person meant it.
+	is.NoErr(os.WriteFile(s.Path(memfile.MemoryName), []byte(stale), 0o644))
+	res, err = s.Update(func(*Tx) error { return nil })
+	is.NoErr(err)
+	is.True(!strings.Contains(read(t, s.Path(memfile.MemoryName)), "Second, recorded"))
+	is.Equal(res.Notice, "")
+}
+
+// The journal lives in the user's data folder, never in the workspace:
+// nothing git can carry holds it.
+func TestJournalIsOutsideTheWorkspace(t *testing.T) {
+	is := is.New(t)
+	s := backupStore(t)
+	path := s.dataPath(journalName)
+	is.True(path != "")
+	is.True(!inside(s.root, path))
+	data, err := os.ReadFile(path)
+	is.NoErr(err)
+	is.True(strings.Contains(string(data), `"text":"First."`))
+}
