@@ -17,6 +17,10 @@
 //	pending.go     entries a writer left for the next transaction,
 //	               when the lock stayed busy
 //	provenance.go  which entries were recorded here
+//	journal.go     every entry recorded here, to restore what another
+//	               writer of bimri.md dropped
+//	userdata.go    the user's data folder, outside the repository, where
+//	               provenance and the journal live
 //	restore.go     putting memory back: a file that does not read, and
 //	               the user's restore
 package store
