@@ -66,10 +66,15 @@ func (c *caseDir) memory() string { return filepath.Join(c.ws, memfile.MemoryNam
 // What a case may change, relative to caseDir.root. Anything else must be
 // byte for byte as it was.
 // Nil, the zero value of a case's may, means nothing may change.
+// The user's data folder for bimri-hook (provenance and the journal,
+// store/userdata.go; ~/.local/share/bimri-hook, made with its parents)
+// is the workspace's own bookkeeping, kept where git cannot carry it.
 var (
-	changesStateOnly = []string{"proj/.claude/bimri"}
-	changesWorkspace = []string{"proj"}
+	changesStateOnly = []string{"proj/.claude/bimri", userData}
+	changesWorkspace = []string{"proj", userData}
 )
+
+const userData = "home/.local"
 
 type badCase struct {
 	name  string
