@@ -3,6 +3,8 @@ package reliability
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -116,6 +118,12 @@ func TestCrashSafety(t *testing.T) {
 		// successful run must sweep them all.
 		is.NoErr(os.RemoveAll(oracle))
 		is.NoErr(copyTree(root, oracle))
+		// And its journal and provenance in the user's data folder: a
+		// record an earlier kill left journaled comes back on both.
+		is.NoErr(os.RemoveAll(dataFolder(home, oracle)))
+		if _, err := os.Stat(dataFolder(home, root)); err == nil {
+			is.NoErr(copyTree(dataFolder(home, root), dataFolder(home, oracle)))
+		}
 		if res := runTo(op, oracle, day(i)); res.code != 0 {
 			t.Fatalf("run %d on the copy: exit %d: %s", i, res.code, res.stderr)
 		}
@@ -336,6 +344,14 @@ func mustRead(t *testing.T, path string) []byte {
 }
 
 // copyTree copies a folder of regular files and folders.
+// dataFolder is where a workspace's journal and provenance live in the
+// user's data folder under home, as store/userdata.go names it: a hash of
+// the workspace's path and its memory file's name.
+func dataFolder(home, root string) string {
+	sum := sha256.Sum256([]byte(root + "\x00" + memfile.MemoryName))
+	return filepath.Join(home, ".local", "share", "bimri-hook", "workspaces", hex.EncodeToString(sum[:8]))
+}
+
 func copyTree(from, to string) error {
 	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
