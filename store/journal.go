@@ -23,6 +23,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -51,6 +52,10 @@ type journalRecord struct {
 	Tags       []string `json:"tags,omitempty"`
 	Keywords   []string `json:"keywords,omitempty"`
 	Text       string   `json:"text,omitempty"`
+	// Branch is the git branch the workspace had checked out (its HEAD)
+	// when the entry was added: checking out another branch takes its
+	// entries out of bimri.md, and that is no loss.
+	Branch string `json:"branch,omitempty"`
 }
 
 // journal is what a transaction read of the journal.
@@ -146,7 +151,7 @@ func entryIDs(f *memfile.File) map[string]bool {
 
 // newEntries are the journal records of the entries f holds that were
 // not in the file as read (read: their IDs) and are not journaled yet.
-func newEntries(f *memfile.File, read map[string]bool, j journal) []journalRecord {
+func newEntries(f *memfile.File, read map[string]bool, j journal, branch string) []journalRecord {
 	var out []journalRecord
 	for t := 1; t <= 2; t++ {
 		for _, b := range f.Tiers[t-1].Blocks {
@@ -158,21 +163,22 @@ func newEntries(f *memfile.File, read map[string]bool, j journal) []journalRecor
 				continue
 			}
 			out = append(out, journalRecord{Op: "add", ID: e.ID, Tier: t, Importance: e.Importance,
-				Date: e.Date.Format("2006-01-02"), Tags: e.Tags, Keywords: e.Keywords, Text: e.Text})
+				Date: e.Date.Format("2006-01-02"), Tags: e.Tags, Keywords: e.Keywords, Text: e.Text, Branch: branch})
 		}
 	}
 	return out
 }
 
-// restoreJournaled adds back to tx.File every journaled entry that is in
-// neither it nor the archive and was never restored, and says so in the
-// transaction's notice. The archive is read only when one is missing.
+// restoreJournaled adds back to tx.File every journaled entry of the
+// branch checked out that is in neither it nor the archive and was never
+// restored, and says so in the transaction's notice. The archive is read
+// only when one is missing.
 func (s *Store) restoreJournaled(tx *Tx) {
 	j := tx.journal
 	present := entryIDs(tx.File)
 	var missing []string
 	for _, id := range j.order {
-		if !present[id] && !j.restored[id] {
+		if !present[id] && !j.restored[id] && j.added[id].Branch == tx.branch {
 			missing = append(missing, id)
 		}
 	}
@@ -250,4 +256,26 @@ func (s *Store) journalAfter(tx *Tx, f *memfile.File) {
 		}
 	}
 	_ = atomicfile.WriteFile(s.dataPath(journalName), buf.Bytes(), atomicfile.Options{NoSync: s.noSync, NewPerm: 0o600})
+}
+
+// gitBranch is what the workspace's git HEAD names: "ref: refs/heads/X"
+// for a branch, a commit for a detached HEAD; "" outside git. A worktree
+// or submodule's .git file names the folder that holds its HEAD.
+func (s *Store) gitBranch() string {
+	dir := filepath.Join(s.root, ".git")
+	if data, err := safefile.Read(dir, 4<<10); err == nil {
+		gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
+		if !ok {
+			return ""
+		}
+		if !filepath.IsAbs(gitdir) {
+			gitdir = filepath.Join(s.root, gitdir)
+		}
+		dir = gitdir
+	}
+	head, err := safefile.Read(filepath.Join(dir, "HEAD"), 4<<10)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(head))
 }

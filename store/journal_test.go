@@ -67,3 +67,31 @@ func TestJournalIsOutsideTheWorkspace(t *testing.T) {
 	is.NoErr(err)
 	is.True(strings.Contains(string(data), `"text":"First."`))
 }
+
+// Checking out another branch takes that branch's entries out of
+// bimri.md, and that is no loss: the journal restores only entries
+// recorded on the branch checked out.
+func TestJournalRestoresOnlyTheBranchCheckedOut(t *testing.T) {
+	is := is.New(t)
+	s := backupStore(t)
+	is.NoErr(os.MkdirAll(s.Path(".git"), 0o755))
+	head := func(branch string) {
+		is.NoErr(os.WriteFile(s.Path(".git/HEAD"), []byte("ref: refs/heads/"+branch+"\n"), 0o644))
+	}
+	head("main")
+	onMain := read(t, s.Path(memfile.MemoryName))
+	head("feature")
+	remember(t, s, "Recorded on the feature branch.")
+	head("main") // git checkout main: bimri.md as main has it
+	is.NoErr(os.WriteFile(s.Path(memfile.MemoryName), []byte(onMain), 0o644))
+	res, err := s.Update(func(*Tx) error { return nil })
+	is.NoErr(err)
+	is.True(!strings.Contains(read(t, s.Path(memfile.MemoryName)), "Recorded on the feature branch."))
+	is.Equal(res.Notice, "")
+	head("feature") // back, and a stale save drops it there
+	is.NoErr(os.WriteFile(s.Path(memfile.MemoryName), []byte(onMain), 0o644))
+	res, err = s.Update(func(*Tx) error { return nil })
+	is.NoErr(err)
+	is.Equal(strings.Count(read(t, s.Path(memfile.MemoryName)), "Recorded on the feature branch."), 1)
+	is.True(strings.Contains(res.Notice, "restored 1 entry"))
+}

@@ -47,9 +47,11 @@ type Tx struct {
 	// relock makes sure the transaction's lock is still held, taking it
 	// again if its file was removed (see Update); nil: not checked.
 	relock func() bool
-	// The journal (journal.go): as read, the entries' IDs as read, the
-	// entries it restored, and those it journaled.
+	// The journal (journal.go): as read, the branch checked out, the
+	// entries' IDs as read, the entries it restored, and those it
+	// journaled.
 	journal   journal
+	branch    string // the git HEAD, which journal records name
 	readIDs   map[string]bool
 	restored  []string
 	journaled []journalRecord
@@ -290,6 +292,7 @@ func (s *Store) begin(path string) (*Tx, []byte, error) {
 	tx.readIDs = entryIDs(tx.File)
 	tx.prov = s.beginProvenance(tx.File)
 	s.takePending(tx) // after the provenance: they were recorded here
+	tx.branch = s.gitBranch()
 	if j, err := s.readJournal(); err == nil {
 		tx.journal = j
 		s.restoreJournaled(tx)
@@ -310,7 +313,7 @@ func (s *Store) finish(tx *Tx, path string, old []byte) (Result, error) {
 	// there before bimri.md holds it, so whatever later writes bimri.md
 	// over it, the next transaction restores it. Bookkeeping that fails
 	// (no data folder) does not stop the write.
-	tx.journaled = newEntries(tx.File, tx.readIDs, tx.journal)
+	tx.journaled = newEntries(tx.File, tx.readIDs, tx.journal, tx.branch)
 	if len(tx.journaled) > 0 {
 		_ = s.appendJournal(tx.journaled)
 		s.pauseStep() // journaled, bimri.md not yet written
