@@ -11,6 +11,7 @@
 #   VERSUS="abc123 def456" RUNS=40 bash scripts/bench.sh  # this tree, then each revision against the one before
 #   VERSUS="abc123 / def456" RUNS=40 bash scripts/bench.sh  # a "/" starts again: each against this tree
 #   ONLY='steady|SessionEnd' bash scripts/bench.sh       # only the commands matching (benchrun -only)
+#   ONLY='go floor|archive|bare' bash scripts/bench.sh   # the archive's bar: 50,000 records against none
 #   BAR=1 bash scripts/bench.sh   # make latency: the go floor, steady SessionStart, SessionEnd, against the bar
 #
 # VERSUS names git revisions: each is built as this tree is, and runs
@@ -73,12 +74,19 @@ done
 "$work/genfull" -dir "$work/big" -tier2-entries 10000 >/dev/null
 # Recall's case: a memory like the full one with a 10,000-record archive.
 "$work/genfull" -dir "$work/recall" -days 125 -per-day 81 >/dev/null
+# The archive's case: a default-budget memory and the archive five years
+# of a busy team leave, 50,000 records (not for the latency bar).
+archive=
+if [ -z "$BAR" ]; then
+	"$work/genfull" -dir "$work/archive" -days 620 -per-day 81 -archive-records 50000 >/dev/null
+	archive="$work/archive"
+fi
 
 {
 	echo "bimri-hook benchmarks: $(date -u +%Y-%m-%d), $("$GO" env GOVERSION), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	echo
 	echo "== Whole process: hook on a full memory file, side by side with cat"
-	"$work/benchrun" -bin "$work/bimri-hook" -full "$work/full" -big "$work/big" -recall "$work/recall" -floor "$work/gofloor" -linked "$work/golinked" -runs "$RUNS" -gap "$GAP" -dir "$BENCH_DIR" -only "$ONLY" -versus "$versus" $bar
+	"$work/benchrun" -bin "$work/bimri-hook" -full "$work/full" -big "$work/big" -recall "$work/recall" -archive "$archive" -floor "$work/gofloor" -linked "$work/golinked" -runs "$RUNS" -gap "$GAP" -dir "$BENCH_DIR" -only "$ONLY" -versus "$versus" $bar
 	if [ -n "$VERSUS" ] || [ -n "$BAR" ]; then
 		exit 0
 	fi

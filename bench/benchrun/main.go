@@ -20,6 +20,10 @@
 //     question asked): the file already maintained today and nothing
 //     changed since. A new session there still takes the lock, to record
 //     the upkeep advice it is given once a session, but runs no pass;
+//   - archive (with -archive): a default-budget file with an archive of
+//     years (50,000 records), SessionEnd first of the day and a steady
+//     UserPromptSubmit with recall, beside the same bimri.md with no
+//     archive ("bare");
 //   - big (with -big): a file of 10,000 Tier 2 entries and the bimri.json
 //     whose budgets hold them, first of the day.
 //
@@ -160,6 +164,7 @@ func run() error {
 	runs := flag.Int("runs", 30, "timed runs of each command")
 	today := flag.String("today", "2026-11-29", "BIMRI_TODAY for the hook runs")
 	recallSrc := flag.String("recall", "", "folder holding a memory with a 10,000-record archive (from genfull -days 125 -per-day 81; optional): time UserPromptSubmit's recall on it")
+	archiveSrc := flag.String("archive", "", "folder holding a default-budget memory with a 50,000-record archive (from genfull -archive-records; optional): time SessionEnd and UserPromptSubmit on it and on the same bimri.md without its archive")
 	only := flag.String("only", "", "a regular expression: time only the commands whose names match it, with their cats (for a quick look at one case)")
 	floor := flag.String("floor", "", "a Go program that only prints a line (bench/gofloor; optional): the start-up of any Go process")
 	linked := flag.String("linked", "", "a Go program that links every package bimri-hook imports and only prints a line (bench/golinked; optional): the binary's start-up before any work")
@@ -300,6 +305,14 @@ func run() error {
 			return err
 		}
 		more, err := recallBenches(ws, hook, event)
+		if err != nil {
+			return err
+		}
+		benches = append(benches, more...)
+	}
+
+	if *archiveSrc != "" {
+		more, err := archiveBenches(*archiveSrc, hook, newWorkspace, event)
 		if err != nil {
 			return err
 		}
@@ -540,10 +553,12 @@ func report(w io.Writer, benches []*bench, full *workspace, big bool, runs int, 
 			len(f.Entries(1))+len(f.Entries(2)), len(f.Patterns()), float64(len(archive))/1024, len(recs))
 	}
 	describe("full file", full)
-	for _, b := range benches {
-		if b.ws.name == "recall" {
-			describe("recall file", b.ws)
-			break
+	for _, named := range []struct{ ws, label string }{{"recall", "recall file"}, {"archive-first", "archive file"}} {
+		for _, b := range benches {
+			if b.ws.name == named.ws {
+				describe(named.label, b.ws)
+				break
+			}
 		}
 	}
 	if big {
@@ -585,6 +600,7 @@ func report(w io.Writer, benches []*bench, full *workspace, big bool, runs int, 
 			ratio, floor, float64(b.rss)/(1<<20), ms(median(b.cpu)), median(b.faults))
 	}
 	reportFaultCost(w, benches)
+	reportArchive(w, benches)
 	reportVersus(w, benches)
 }
 

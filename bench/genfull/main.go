@@ -43,6 +43,7 @@ func run() error {
 	perDay := flag.Int("per-day", 8, "entries recorded per day")
 	sessions := flag.Int("sessions", 42, "Sessions in the header; the default keeps deep maintenance from being due at the next SessionStart or SessionEnd")
 	seed := flag.Uint64("seed", 1, "random seed")
+	records := flag.Int("archive-records", 0, "keep only the newest this many archive records (the replay must archive at least as many): an archive of an exact size")
 	big := flag.Int("tier2-entries", 0, "instead of a file at the claude-code budgets, one with this many Tier 2 entries (importance 4-5, so their floor keeps them), and a bimri.json in -dir whose budgets hold them all")
 	flag.Parse()
 	if *dir == "" {
@@ -56,7 +57,13 @@ func run() error {
 	rng := rand.New(rand.NewPCG(*seed, 7))
 
 	f := memfile.New(cfg)
-	var archived []byte
+	// Each pass's removals and its day, so -archive-records can drop the
+	// oldest.
+	type pass struct {
+		removed []memfile.Removal
+		day     time.Time
+	}
+	var passes []pass
 	first := today.AddDate(0, 0, -*days)
 	for i := 0; ; i++ {
 		tok := memfile.Estimate(f)
@@ -78,7 +85,7 @@ func run() error {
 		}
 		next, rep := memfile.Maintain(f, day, cfg, memfile.Options{CountSession: true})
 		f = next
-		archived = append(archived, memfile.RenderArchived(rep.Removed, day)...)
+		passes = append(passes, pass{rep.Removed, day})
 	}
 	if *big > 0 {
 		// Budgets big enough for every entry: the large-file benchmark
@@ -105,7 +112,7 @@ func run() error {
 		}
 		next, rep := memfile.Maintain(parsed, yesterday, cfg, memfile.Options{})
 		f = next
-		archived = append(archived, memfile.RenderArchived(rep.Removed, yesterday)...)
+		passes = append(passes, pass{rep.Removed, yesterday})
 	}
 	f.Header.Sessions = *sessions
 
@@ -123,7 +130,27 @@ func run() error {
 			return err
 		}
 	}
-	archive := append([]byte(memfile.ArchiveHeading), archived...)
+	if *records > 0 {
+		total := 0
+		for _, p := range passes {
+			total += len(p.removed)
+		}
+		if total < *records {
+			return fmt.Errorf("-archive-records %d: the replay archived only %d; raise -days or -per-day", *records, total)
+		}
+		for drop := total - *records; drop > 0; {
+			n := min(drop, len(passes[0].removed))
+			passes[0].removed = passes[0].removed[n:]
+			drop -= n
+			if len(passes[0].removed) == 0 {
+				passes = passes[1:]
+			}
+		}
+	}
+	archive := []byte(memfile.ArchiveHeading)
+	for _, p := range passes {
+		archive = append(archive, memfile.RenderArchived(p.removed, p.day)...)
+	}
 	if err := os.WriteFile(filepath.Join(*dir, memfile.ArchiveName), archive, 0o644); err != nil {
 		return err
 	}
