@@ -101,11 +101,11 @@ func reportArchive(w io.Writer, benches []*bench) {
 	fmt.Fprintf(w, "\nthe archive (%d records), same run:\n", archiveRecords(end.ws))
 	if bareEnd != nil {
 		r := ratio(end.times, bareEnd.times)
-		fmt.Fprintf(w, "SessionEnd with it / without it: %s / %s = %.2fx (bar %.2fx): %s\n", ms(median(end.times)), ms(median(bareEnd.times)), r, archiveEndBar, verdict(r, archiveEndBar))
+		fmt.Fprintf(w, "SessionEnd with it / without it: %s / %s = %.2fx (bar %.2fx): %s; CPU %.2fx\n", ms(median(end.times)), ms(median(bareEnd.times)), r, archiveEndBar, verdict(r, archiveEndBar), ratio(end.cpu, bareEnd.cpu))
 	}
 	if ask != nil && floor != nil {
 		r := ratio(ask.times, floor.times)
-		fmt.Fprintf(w, "UserPromptSubmit (recall) with it / go floor: %s / %s = %.2fx (bar %.1fx): %s\n", ms(median(ask.times)), ms(median(floor.times)), r, archivePromptBar, verdict(r, archivePromptBar))
+		fmt.Fprintf(w, "UserPromptSubmit (recall) with it / go floor: %s / %s = %.2fx (bar %.1fx): %s; CPU %.2fx\n", ms(median(ask.times)), ms(median(floor.times)), r, archivePromptBar, verdict(r, archivePromptBar), ratio(ask.cpu, floor.cpu))
 	}
 }
 
