@@ -1,7 +1,6 @@
 package memfile
 
 import (
-	"strings"
 	"unicode/utf8"
 )
 
@@ -20,15 +19,6 @@ type Tokens struct {
 // drop blocks without rendering the file again.
 func lineTokens(s string) int {
 	return (utf8.RuneCountInString(s) + 3) / 4
-}
-
-// estimateText applies the estimate to any text.
-func estimateText(s string) int {
-	n := 0
-	for _, l := range strings.Split(s, "\n") {
-		n += lineTokens(l)
-	}
-	return n
 }
 
 func blockTokens(b Block) int {

@@ -7,7 +7,6 @@
 package safefile
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -73,37 +72,6 @@ func Read(path string, limit int64) ([]byte, error) {
 		return nil, tooLarge(path, limit)
 	}
 	return data, nil
-}
-
-// Holds says whether the regular file at path holds exactly want. It
-// compares through a small buffer instead of reading the file into a new
-// one as large: a caller that already has the bytes, and wants to know
-// whether the file still holds them, touches a few pages of memory, not
-// the whole file's again (each page a fault, which is costly where a
-// process lives milliseconds). Errors are Open's, or a read's.
-func Holds(path string, want []byte) (bool, error) {
-	f, info, err := Open(path)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	if info.Size() != int64(len(want)) {
-		return false, nil
-	}
-	buf := make([]byte, min(len(want)+1, 8<<10))
-	for {
-		n, err := f.Read(buf)
-		if n > len(want) || !bytes.Equal(buf[:n], want[:n]) {
-			return false, nil
-		}
-		want = want[n:]
-		if err == io.EOF {
-			return len(want) == 0, nil
-		}
-		if err != nil {
-			return false, &fs.PathError{Op: "read", Path: path, Err: err}
-		}
-	}
 }
 
 func readAll(r io.Reader, b []byte) ([]byte, error) {

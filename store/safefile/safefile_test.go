@@ -70,38 +70,3 @@ func TestSize(t *testing.T) {
 	is.Equal(sizeText(64<<10), "64 KiB")
 	is.Equal(sizeText(1000), "1000 bytes")
 }
-
-// Holds compares a file with bytes through its small buffer, across the
-// buffer's edges, and refuses what Open refuses.
-func TestHolds(t *testing.T) {
-	dir := t.TempDir()
-	big := strings.Repeat("0123456789abcdef", 1500) // 24,000 bytes: three buffers
-	path := filepath.Join(dir, "bimri.md")
-	if err := os.WriteFile(path, []byte(big), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name, path, want string
-		holds, fails     bool
-	}{
-		{"the same bytes", path, big, true, false},
-		{"one byte changed at the end", path, big[:len(big)-1] + "X", false, false},
-		{"one byte changed past the first buffer", path, big[:9000] + "X" + big[9001:], false, false},
-		{"one byte changed at the start", path, "X" + big[1:], false, false},
-		{"shorter", path, big[:len(big)-1], false, false},
-		{"longer", path, big + "!", false, false},
-		{"a missing file", filepath.Join(dir, "none"), big, false, true},
-		{"a named pipe", fifo, "", false, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			is := is.New(t)
-			holds, err := Holds(tc.path, []byte(tc.want))
-			is.Equal(holds, tc.holds)
-			is.Equal(err != nil, tc.fails)
-		})
-	}
-}
