@@ -24,11 +24,7 @@ func lineTokens(s string) int {
 func blockTokens(b Block) int {
 	switch {
 	case b.Entry != nil:
-		// The tag line is appended to a buffer on the stack, not built as
-		// a string: the budget measures every entry of the file, and the
-		// strings of a 10,000-entry file cost some 90 page faults.
-		var line [160]byte
-		return (utf8.RuneCount(appendEntryLine(line[:0], b.Entry))+3)/4 + lineTokens(b.Entry.Text)
+		return lineTokens(entryLine(b.Entry)) + lineTokens(b.Entry.Text)
 	case b.Pattern != nil:
 		return lineTokens(patternLine(b.Pattern)) + lineTokens(b.Pattern.Text)
 	case b.Note != nil:

@@ -197,7 +197,7 @@ const adviseAt = 90
 // LastingRoom is the room Tier 1 and the decisions have in the view, and
 // Tier 1's part of it, in characters.
 func LastingRoom(cfg Config) (all, tier1 int) {
-	return cfg.ContextLimit * LastingShare / 100, cfg.ContextLimit * Tier1Share / 100
+	return cfg.ContextLimit * viewLastingShare / 100, cfg.ContextLimit * viewTier1Share / 100
 }
 
 // lastingDays is how old an importance-5 Tier 2 entry must be before it is

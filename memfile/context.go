@@ -391,15 +391,15 @@ const tier1Heading = "## Core intelligence (Tier 1, never decays)"
 
 func tier1Note(n *Note) string { return "- note: " + Inert(strings.Join(trimmed(n.Lines), " ")) }
 
-// LastingShare is the share of the context limit, in percent, that what
+// viewLastingShare is the share of the context limit, in percent, that what
 // lasts - Tier 1 and the decisions (Tier 2 importance 5) - may take in the
-// view before Advise asks the agent to consolidate it; Tier1Share is Tier
+// view before Advise asks the agent to consolidate it; viewTier1Share is Tier
 // 1's part of it, within which Advise proposes a promotion. The view
 // guarantees them their floors whatever else the file holds, and shows
 // them in compact lines when they outgrow those.
 const (
-	LastingShare = 50
-	Tier1Share   = 25
+	viewLastingShare = 50
+	viewTier1Share   = 25
 )
 
 // Lasting measures what lasts as the view shows it, in the view's

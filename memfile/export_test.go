@@ -15,8 +15,10 @@ var (
 )
 
 const (
-	MaxEvidence = maxEvidence
-	RenderPiece = renderPiece
+	LastingShare = viewLastingShare
+	Tier1Share   = viewTier1Share
+	MaxEvidence  = maxEvidence
+	RenderPiece  = renderPiece
 )
 
 func (p *Pattern) HasSentence() bool { return p.hasSentence() }
