@@ -6,8 +6,11 @@ import (
 	"strings"
 )
 
-// IgnoreLines are the .gitignore lines install adds at a workspace's root,
-// one per side file that is personal: bimri.md is the team's memory, and
+// IgnoreLines are the ignore rules every route gives a workspace, one per
+// side file that is personal: install adds them to the .gitignore at the
+// workspace's root, and the first SessionStart of any route (the plugin
+// has no install step) adds them to the repository's .git/info/exclude
+// unless that .gitignore holds them already (IgnoreLinesUnder). bimri.md is the team's memory, and
 // bimri-archive.md its history, which recall searches and git's union
 // driver merges (mergeAttributes), so both are shared. The rest belong to
 // one clone:
@@ -34,9 +37,42 @@ const ignoreHeading = "# bimri-hook: personal side files (bimri.md and bimri-arc
 // missing ones are appended, under ignoreHeading if none was there. Every
 // other line keeps its bytes, and the file's line ending is kept.
 func GitIgnore(existing []byte) (out []byte, changed bool) {
+	return AddIgnoreLines(existing, IgnoreLines)
+}
+
+// IgnoreLinesUnder are IgnoreLines for a workspace at rel, a slash path
+// from the repository's top ("" or "." for the top itself), as a file
+// read from the top needs them: .git/info/exclude.
+func IgnoreLinesUnder(rel string) []string {
+	rel = strings.Trim(rel, "/")
+	if rel == "" || rel == "." {
+		return IgnoreLines
+	}
+	lines := make([]string, len(IgnoreLines))
+	for i, l := range IgnoreLines {
+		lines[i] = "/" + rel + l
+	}
+	return lines
+}
+
+// HasIgnoreLines says whether an ignore file's content holds every one of
+// lines.
+func HasIgnoreLines(existing []byte, lines []string) bool {
+	have := ignoreLinesOf(existing)
+	for _, l := range lines {
+		if !slices.Contains(have, l) {
+			return false
+		}
+	}
+	return true
+}
+
+// AddIgnoreLines is GitIgnore for any lines: the missing ones appended,
+// under ignoreHeading if none was there.
+func AddIgnoreLines(existing []byte, lines []string) (out []byte, changed bool) {
 	have := ignoreLinesOf(existing)
 	var missing []string
-	for _, l := range IgnoreLines {
+	for _, l := range lines {
 		if !slices.Contains(have, l) {
 			missing = append(missing, l)
 		}

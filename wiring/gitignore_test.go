@@ -36,3 +36,20 @@ func TestGitIgnore(t *testing.T) {
 		is.True(strings.HasPrefix(string(out), kept)) // what was there stays, first
 	}
 }
+
+// The rules for .git/info/exclude, read from the repository's top, are
+// IgnoreLines below the workspace's folder, and added once.
+func TestIgnoreLinesUnder(t *testing.T) {
+	is := is.New(t)
+	is.Equal(IgnoreLinesUnder(""), IgnoreLines)
+	is.Equal(IgnoreLinesUnder("."), IgnoreLines)
+	under := IgnoreLinesUnder("apps/web/")
+	is.Equal(under[0], "/apps/web/bimri-backup.md")
+	exclude := []byte("# git ls-files --others --exclude-from=.git/info/exclude\n")
+	out, changed := AddIgnoreLines(exclude, under)
+	is.True(changed)
+	is.True(HasIgnoreLines(out, under))
+	is.True(!HasIgnoreLines(out, IgnoreLines))
+	_, changed = AddIgnoreLines(out, under)
+	is.True(!changed)
+}

@@ -76,7 +76,17 @@ func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
 	if !slices.Contains(event.Answered, in.Event) {
 		return hooks.Output{}, nil // not ours: touch nothing, not even the workspace
 	}
-	ws, cfgErr, err := a.openWorkspaceDefaulting(c, in.Cwd)
+	root, err := resolveRoot(c, in.Cwd)
+	if err != nil {
+		return hooks.Output{}, err
+	}
+	if in.Event == event.SessionStart {
+		// The plugin has no install step: its first session gives the
+		// side files their ignore rules. Failing costs the session
+		// nothing; doctor reports what is not ignored.
+		_, _ = install.IgnoreLocally(root)
+	}
+	ws, cfgErr, err := a.openAt(c, root, root)
 	if err != nil {
 		return hooks.Output{}, err
 	}

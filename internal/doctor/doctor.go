@@ -93,6 +93,7 @@ func (d *doctor) run() []Check {
 	cfg := d.checkConfig()
 	d.checkLockTimeout(cfg.Hooks.LockTimeout, wired)
 	d.checkFiles(cfg)
+	d.checkIgnored()
 	d.checkGit()
 	d.checkAgents()
 	return d.checks
@@ -600,6 +601,43 @@ func (d *doctor) checkGlobal(cfg config.Config) {
 	case read.Exists:
 		d.add(statusOK, "global memory", fmt.Sprintf("%s: %s", path, inspect.Plural(len(read.File.Entries(1))+len(read.File.Entries(2)), "entry", "entries")), "")
 	}
+}
+
+// checkIgnored: in a repository, whether git ignores every personal side
+// file (wiring.IgnoreLines), asked of git itself for a name each rule
+// covers, so a rule written anywhere (.gitignore, .git/info/exclude, the
+// user's excludes) counts, and a side file committed once does not.
+func (d *doctor) checkIgnored() {
+	if _, code, err := install.RunGit(d.root, "rev-parse", "--is-inside-work-tree"); err != nil || code != 0 {
+		return
+	}
+	var names []string
+	for _, rule := range wiring.IgnoreLines {
+		name := strings.ReplaceAll(strings.TrimPrefix(rule, "/"), "*", "1")
+		if strings.HasSuffix(name, "/") {
+			name += "lock"
+		}
+		names = append(names, name)
+	}
+	// check-ignore prints the names git ignores and exits 1 when none
+	// is; 128 is an error.
+	out, code, err := install.RunGit(d.root, append([]string{"check-ignore", "--"}, names...)...)
+	if err != nil || code > 1 {
+		return
+	}
+	ignored := strings.Fields(out)
+	var open []string
+	for i, name := range names {
+		if !slices.Contains(ignored, name) {
+			open = append(open, wiring.IgnoreLines[i])
+		}
+	}
+	if len(open) == 0 {
+		d.add(statusOK, "ignored", "git ignores every personal side file ("+strings.Join(wiring.IgnoreLines, " ")+")", "")
+		return
+	}
+	d.add(statusWarn, "ignored", "git would commit these personal side files: "+strings.Join(open, " "),
+		"start a session (it adds them to .git/info/exclude), or add the lines to .gitignore; a file already committed needs git rm --cached")
 }
 
 // checkGit: in a repository, whether bimri.md merges with its driver.

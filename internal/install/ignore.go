@@ -1,0 +1,87 @@
+package install
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bimri/bimri-hook/internal/workspace"
+	"github.com/bimri/bimri-hook/store/safefile"
+	"github.com/bimri/bimri-hook/wiring"
+)
+
+// IgnoreLocally gives a workspace in a git repository the ignore rules
+// for its personal side files (wiring.IgnoreLines) where a route with no
+// install step can: the repository's own .git/info/exclude, which git
+// reads and never commits, so no file the user tracks changes under
+// them. Nothing is written when the workspace's .gitignore holds the
+// rules (install wrote them) or the exclude file does already: at a
+// session's start this costs one or two small reads. path is the file
+// written, "" when none was.
+func IgnoreLocally(root string) (path string, err error) {
+	repo := workspace.Repository(root)
+	if repo == "" {
+		return "", nil
+	}
+	if ignore, err := safefile.Read(filepath.Join(root, ".gitignore"), maxSettingsSize); err == nil &&
+		wiring.HasIgnoreLines(ignore, wiring.IgnoreLines) {
+		return "", nil
+	}
+	rel, err := filepath.Rel(repo, root)
+	if err != nil {
+		return "", err
+	}
+	common, err := gitCommonDir(repo)
+	if err != nil {
+		return "", err
+	}
+	path = filepath.Join(common, "info", "exclude")
+	before, _, err := ReadOptional(path)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	after, changed := wiring.AddIgnoreLines(before, wiring.IgnoreLinesUnder(filepath.ToSlash(rel)))
+	if !changed {
+		return "", nil
+	}
+	if err := writeReplacing(path, after); err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	return path, nil
+}
+
+// gitCommonDir is the folder holding the repository's info/exclude,
+// found without running git: repo/.git, or for a linked worktree (.git
+// is a file naming its own folder) the folder its commondir names.
+func gitCommonDir(repo string) (string, error) {
+	dotgit := filepath.Join(repo, ".git")
+	info, err := os.Stat(dotgit)
+	if err != nil {
+		return "", err
+	}
+	if info.IsDir() {
+		return dotgit, nil
+	}
+	data, err := safefile.Read(dotgit, 1<<16)
+	if err != nil {
+		return "", err
+	}
+	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+	if !ok {
+		return "", fmt.Errorf("%s names no gitdir", dotgit)
+	}
+	dir := filepath.FromSlash(strings.TrimSpace(gitdir))
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(repo, dir)
+	}
+	common, err := safefile.Read(filepath.Join(dir, "commondir"), 1<<16)
+	if err != nil {
+		return dir, nil // a submodule's folder: its own info/exclude
+	}
+	c := filepath.FromSlash(strings.TrimSpace(string(common)))
+	if !filepath.IsAbs(c) {
+		c = filepath.Join(dir, c)
+	}
+	return filepath.Clean(c), nil
+}
