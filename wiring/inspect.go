@@ -22,6 +22,10 @@ type Wiring struct {
 	Handlers []Handler // by event in file order, then in file order
 	Rules    []string  // permissions.allow rules for MemoryCommands, in file order
 	Plugins  []string  // enabledPlugins keys "bimri-hook@<marketplace>" set to true
+	// PluginsOff are the enabledPlugins keys of bimri-hook's set to
+	// false: in a more specific scope, they turn off a plugin another
+	// scope enables.
+	PluginsOff []string
 }
 
 // Inspect reads what a settings.json holds of bimri-hook's, for doctor
@@ -46,8 +50,14 @@ func Inspect(settings []byte) (Wiring, error) {
 		w.Rules = append(w.Rules, members(d.get("permissions", "allow"))[i].value.Str)
 	}
 	for _, m := range members(d.get("enabledPlugins")) {
-		if strings.HasPrefix(m.key.Str, Name+"@") && m.value.Type == gjson.True {
+		if !strings.HasPrefix(m.key.Str, Name+"@") {
+			continue
+		}
+		switch m.value.Type {
+		case gjson.True:
 			w.Plugins = append(w.Plugins, m.key.Str)
+		case gjson.False:
+			w.PluginsOff = append(w.PluginsOff, m.key.Str)
 		}
 	}
 	return w, nil

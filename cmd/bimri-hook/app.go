@@ -104,6 +104,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, now time.Time) *cli.App {
 		a.installCommand(),
 		a.uninstallCommand(),
 		a.doctorCommand(),
+		a.offCommand(),
+		a.onCommand(),
 		a.mergeDriverCommand(),
 		a.mcpCommand(),
 		a.versionCommand(),

@@ -66,17 +66,23 @@ func (a *app) hook(c *cli.Context) error {
 // handle runs one decoded event through the hooks package: the same path
 // for `hook` and `simulate`.
 func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
+	if in.Event != event.PreToolUse && !slices.Contains(event.Answered, in.Event) {
+		return hooks.Output{}, nil // not ours: touch nothing, not even the workspace
+	}
+	root, err := resolveRoot(c, in.Cwd)
+	// The one switch every route and every agent's hooks pass through:
+	// in a workspace turned off (bimri-hook off), every hook answers
+	// nothing, the plugin's approval included.
+	if err == nil && workspace.IsOff(root) {
+		return hooks.Output{}, nil
+	}
 	if in.Event == event.PreToolUse {
 		// Before every tool call the plugin wires it for: no config or
 		// file, only the command and the workspace the other hooks
 		// teach (--dir), found as they find it.
-		root, _ := workspace.Root(in.Cwd)
-		return hooks.PreToolUse(approve.Session{Binary: workspace.Binary(), Workspace: root}, in), nil
+		taught, _ := workspace.Root(in.Cwd)
+		return hooks.PreToolUse(approve.Session{Binary: workspace.Binary(), Workspace: taught}, in), nil
 	}
-	if !slices.Contains(event.Answered, in.Event) {
-		return hooks.Output{}, nil // not ours: touch nothing, not even the workspace
-	}
-	root, err := resolveRoot(c, in.Cwd)
 	if err != nil {
 		return hooks.Output{}, err
 	}

@@ -122,6 +122,11 @@ func (a *app) uninstallCommand() *cli.Command {
 				return err
 			}
 			install.PrintUninstalled(a.stdout, file, was, changed)
+			if !changed {
+				for _, p := range install.EnabledPlugins(root) {
+					install.PrintWarning(a.stdout, "the bimri-hook plugin "+p+" still runs here: bimri-hook off turns memory off in this workspace, claude plugin disable "+p+" turns the plugin off everywhere")
+				}
+			}
 			if repo != "" {
 				steps, err := install.UninstallGit(repo)
 				install.PrintGitSteps(a.stdout, steps)

@@ -168,6 +168,7 @@ func (d *doctor) checkSettings() []scopeWiring {
 		d.checkScope(name, file, exists, w)
 	}
 
+	off := applyPluginPrecedence(all)
 	var plugins []string
 	var commands []string
 	var via []string
@@ -183,6 +184,9 @@ func (d *doctor) checkSettings() []scopeWiring {
 		}
 	}
 	switch {
+	case len(commands) == 0 && len(plugins) == 0 && len(off) > 0:
+		d.add(statusWarn, "wiring", "the bimri-hook plugin is turned off here ("+strings.Join(off, "; ")+"), and no settings file runs bimri-hook, so Claude Code never calls it",
+			"remove that enabledPlugins entry to turn it back on")
 	case len(commands) == 0 && len(plugins) == 0:
 		d.add(statusFail, "wiring", "no settings file runs bimri-hook and its plugin is not enabled, so Claude Code never calls it",
 			"bimri-hook install, or bimri-hook install --scope user for every workspace")
@@ -197,7 +201,37 @@ func (d *doctor) checkSettings() []scopeWiring {
 	default:
 		d.add(statusOK, "wiring", "Claude Code runs bimri-hook through the "+strings.Join(via, " and ")+" settings", "")
 	}
+	if workspace.IsOff(d.root) {
+		d.add(statusWarn, "switch", "memory is off in this workspace (bimri-hook off): every hook answers nothing, so no session gets or records memory",
+			"bimri-hook on")
+	}
 	return all
+}
+
+// applyPluginPrecedence drops from each scope's Plugins those a more
+// specific scope turns off: Claude Code merges enabledPlugins key by key,
+// local settings over project over user. It returns, for each plugin so
+// turned off, where.
+func applyPluginPrecedence(all []scopeWiring) (off []string) {
+	rank := map[string]int{install.ScopeUser: 0, install.ScopeProject: 1, "local": 2}
+	for i := range all {
+		var kept []string
+		for _, p := range all[i].wiring.Plugins {
+			by := ""
+			for _, o := range all {
+				if rank[o.file.Scope] > rank[all[i].file.Scope] && slices.Contains(o.wiring.PluginsOff, p) {
+					by = o.file.Path
+				}
+			}
+			if by == "" {
+				kept = append(kept, p)
+				continue
+			}
+			off = append(off, fmt.Sprintf("%s is enabled in %s and set to false in %s", p, all[i].file.Path, by))
+		}
+		all[i].wiring.Plugins = kept
+	}
+	return off
 }
 
 // checkScope reports one settings file: the events it wires, the events it

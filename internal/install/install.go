@@ -209,6 +209,30 @@ func TwiceWarnings(root string, installed SettingsFile, command wiring.Command) 
 	return warnings
 }
 
+// EnabledPlugins are the bimri-hook plugins some settings file of root's
+// enables, each once.
+func EnabledPlugins(root string) []string {
+	var plugins []string
+	for _, scope := range Scopes {
+		file, err := SettingsFor(scope, root)
+		if err != nil {
+			continue
+		}
+		data, _, err := ReadOptional(file.Path)
+		if err != nil {
+			continue
+		}
+		if w, err := wiring.Inspect(data); err == nil {
+			for _, p := range w.Plugins {
+				if !slices.Contains(plugins, p) {
+					plugins = append(plugins, p)
+				}
+			}
+		}
+	}
+	return plugins
+}
+
 // WorkspaceTrusted tells whether the user accepted Claude Code's trust
 // dialog for root, which Claude Code records in its own .claude.json.
 // Until then it ignores a workspace's permission rules for commands that

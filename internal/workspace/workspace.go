@@ -138,3 +138,20 @@ func ReadGlobal(cfg config.Config, now func() time.Time) *memfile.File {
 	}
 	return read.File
 }
+
+// offName is the file in a workspace's state folder that turns its memory
+// off (bimri-hook off): the state folder ignores itself, so git never
+// carries the switch to another clone.
+const offName = "off"
+
+// OffPath is the file whose presence turns root's memory off.
+func OffPath(root string) string {
+	return filepath.Join(root, filepath.FromSlash(store.StateDir), offName)
+}
+
+// IsOff says whether root's memory is turned off: one stat, which every
+// hook pays before anything else.
+func IsOff(root string) bool {
+	_, err := os.Lstat(OffPath(root))
+	return err == nil
+}
