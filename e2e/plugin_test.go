@@ -292,3 +292,61 @@ func lookPathIn(name, path string) (string, error) {
 	}
 	return "", exec.ErrNotFound
 }
+
+// TestPluginSideFilesAndOff: the plugin has no install step, yet in a git
+// repository its first session leaves no personal side file for `git add
+// .` (bimri-backup.md, the state folder): the rules go to
+// .git/info/exclude. Then the user turns memory off in this repository
+// with the plugin's own binary: the next session gets no memory and
+// changes nothing, though the plugin stays enabled.
+func TestPluginSideFilesAndOff(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	plugin := buildReleasePlugin(t)
+	api := newFakeAPI(t, func(r Recorded) Reply { return TextReply("Done.") })
+	s := newSandbox(t, api)
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = s.Workspace
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	git("init", "-q")
+	claudeCLI(t, s, "plugin", "marketplace", "add", plugin)
+	claudeCLI(t, s, "plugin", "install", wiring.PluginName+"@bimri")
+	seedMemory(t, s.Workspace, 2)
+	s.Run(t, "Hello")
+	is.True(strings.Contains(firstContext(t, api), memoryHeading))
+	_, err := os.Stat(filepath.Join(s.Workspace, "bimri-backup.md"))
+	is.NoErr(err) // the session's end changed bimri.md, after a backup
+	status := git("status", "--porcelain", "--untracked-files=all")
+	t.Logf("git status after the first session:\n%s", status)
+	is.True(strings.Contains(status, "?? bimri.md"))
+	is.True(!strings.Contains(status, "bimri-backup.md"))
+	is.True(!strings.Contains(status, ".claude/"))
+	_, err = os.Stat(filepath.Join(s.Workspace, ".gitignore"))
+	is.True(os.IsNotExist(err)) // no tracked file changed
+
+	bin := filepath.Join(plugin, pluginPath(wiring.Name, runtime.GOOS+"-"+runtime.GOARCH))
+	off := exec.Command(bin, "off")
+	off.Dir = s.Workspace
+	off.Env = []string{"HOME=" + s.Home, "PATH=" + minimalPath}
+	out, err := off.CombinedOutput()
+	is.NoErr(err)
+	t.Logf("bimri-hook off: %s", out)
+	before, err := os.ReadFile(filepath.Join(s.Workspace, "bimri.md"))
+	is.NoErr(err)
+	seen := len(api.MainRequests())
+	s.Run(t, "Hello again")
+	reqs := api.MainRequests()
+	is.True(len(reqs) > seen)
+	is.Equal(len(sessionStartContexts(reqs[seen])), 0) // no memory
+	is.True(!strings.Contains(reqs[seen].ConversationText(), memoryHeading))
+	after, err := os.ReadFile(filepath.Join(s.Workspace, "bimri.md"))
+	is.NoErr(err)
+	is.Equal(string(after), string(before)) // nothing counted or recorded
+}

@@ -382,24 +382,33 @@ func updatedMessage(recorded int, rep memfile.Report, notice string) string {
 }
 
 // failedMessage tells the user that the agent's remember call did not
-// record, and what to do about it. For a denial that is the exact
-// permission rule (the tool's name, where the agent has the MCP tools): in the user's settings it counts everywhere; in the
-// project's .claude/settings.json Claude Code applies it only in a
-// workspace the user has trusted (measured, 2.1.328).
+// record, and what to do about it. For a denial that is one piece of
+// advice, the one install and doctor give (wiring.TrustAdvice); where
+// the agent has the plugin's MCP tools, whose hooks install must not
+// wire a second time, the one rule to add. The entries the agent meant
+// are recorded for it at the session's end (fallbackEntries).
 func failedMessage(env Env, t transcript.Summary) string {
+	kept := "this session is kept as an automatic summary"
+	if len(t.Denied) > 0 {
+		kept = fmt.Sprintf("bimri-hook records the entry the agent meant at the session's end, tagged %s", memfile.DeniedTag)
+		if len(t.Denied) > 1 {
+			kept = fmt.Sprintf("bimri-hook records the %d entries the agent meant at the session's end, tagged %s", len(t.Denied), memfile.DeniedTag)
+		}
+	}
 	if env.Tools.On {
 		tool := env.Tools.Prefix + "remember"
 		if t.RememberDenied {
-			return fmt.Sprintf("BIMRI: Claude Code denied the agent's call of %s (%s); this session is kept as an automatic summary. To allow it, add %q to \"permissions\".\"allow\" in ~/.claude/settings.json.", tool, t.RememberError, tool)
+			return fmt.Sprintf("BIMRI: Claude Code denied the agent's call of %s (%s); %s. To allow it, add %q to \"permissions\".\"allow\" in ~/.claude/settings.json.", tool, t.RememberError, kept, tool)
 		}
-		return fmt.Sprintf("BIMRI: the agent's call of %s failed (%s); this session is kept as an automatic summary.", tool, t.RememberError)
+		return fmt.Sprintf("BIMRI: the agent's call of %s failed (%s); %s.", tool, t.RememberError, kept)
 	}
+	command := wiring.Command{Binary: env.Binary}
 	if t.RememberDenied {
-		return fmt.Sprintf("BIMRI: Claude Code denied the agent's %s (%s); this session is kept as an automatic summary. To allow it, add %s to \"permissions\".\"allow\" in ~/.claude/settings.json (`%s doctor` checks).",
-			wiring.Command{Binary: env.Binary}.Remember(), t.RememberError, quotedList(wiring.Command{Binary: env.Binary}.Rules()), wiring.ShellWord(env.Binary))
+		return fmt.Sprintf("BIMRI: Claude Code denied the agent's %s (%s); %s. To let it record: %s (`%s doctor` checks).",
+			command.Remember(), t.RememberError, kept, wiring.TrustAdvice(command), wiring.ShellWord(env.Binary))
 	}
-	return fmt.Sprintf("BIMRI: the agent's %s failed (%s); this session is kept as an automatic summary. `%s doctor` says why.",
-		wiring.Command{Binary: env.Binary}.Remember(), t.RememberError, wiring.ShellWord(env.Binary))
+	return fmt.Sprintf("BIMRI: the agent's %s failed (%s); %s. `%s doctor` says why.",
+		command.Remember(), t.RememberError, kept, wiring.ShellWord(env.Binary))
 }
 
 // quotedList is items quoted, joined by commas and a last "and".

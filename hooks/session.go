@@ -46,7 +46,7 @@ type sessionState struct {
 // shown and asked: the resumed conversation still holds it.
 func (st sessionState) resumed() sessionState {
 	return sessionState{
-		Transcript: transcript.Summary{Offset: st.Transcript.Offset, Pending: st.Transcript.Pending, PendingChanges: st.Transcript.PendingChanges},
+		Transcript: transcript.Summary{Offset: st.Transcript.Offset, Pending: st.Transcript.Pending, PendingChanges: st.Transcript.PendingChanges, Intents: st.Transcript.Intents},
 		Counted:    st.Counted,
 		Told:       st.Told,
 		Advised:    st.Advised,

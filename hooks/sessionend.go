@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
@@ -56,8 +57,8 @@ func sessionEnd(env Env, in Input) (Output, error) {
 		if outOfTime(env) { // the transcript took the time: the pass and the write would overrun
 			return errOutOfTime
 		}
-		if e := fallbackEntry(env, st); e != nil {
-			if _, _, err := tx.File.Add(*e); err != nil {
+		for _, e := range fallbackEntries(env, &st) {
+			if _, _, err := tx.File.Add(e); err != nil {
 				return err
 			}
 			st.Recorded = true
@@ -85,29 +86,43 @@ func sessionEnd(env Env, in Input) (Output, error) {
 	return Output{}, err
 }
 
-// fallbackEntry is the entry SessionEnd writes for a session that
-// recorded nothing, nil when it recorded something or there is nothing
-// to say.
-func fallbackEntry(env Env, st sessionState) *memfile.NewEntry {
-	if recordedAnything(st) {
-		return nil
+// fallbackEntries are the entries SessionEnd writes itself: those the
+// agent meant to record and the client denied (an untrusted workspace),
+// as the agent asked for them, marked with memfile.DeniedTag; else, for
+// a session that recorded nothing, one automatic summary. It takes the
+// denied entries out of st, so that they are written once.
+func fallbackEntries(env Env, st *sessionState) []memfile.NewEntry {
+	var entries []memfile.NewEntry
+	for _, in := range st.Transcript.Denied {
+		entries = append(entries, memfile.NewEntry{Tier: in.Tier, Importance: in.Importance, Date: env.Today,
+			Tags: append(slices.Clone(in.Tags), memfile.DeniedTag), Text: in.Text})
+	}
+	st.Transcript.Denied = nil
+	if len(entries) > 0 || recordedAnything(*st) {
+		return entries
 	}
 	text := transcript.FallbackSummary(st.Transcript, entryTextLimit)
 	if text == "" {
 		return nil
 	}
-	return &memfile.NewEntry{Tier: 2, Importance: 2, Date: env.Today, Tags: []string{"auto"}, Text: text}
+	return []memfile.NewEntry{{Tier: 2, Importance: 2, Date: env.Today, Tags: []string{"auto"}, Text: text}}
 }
 
-// pendSummary is SessionEnd without the lock: the fallback entry is left
-// for the next transaction (Store.Pend), and the session's state is saved
-// as ended, so that a resumed session starts a stretch of its own. Only
-// this session writes its state, and its SessionEnd is its last event.
+// pendSummary is SessionEnd without the lock: the fallback entries are
+// left for the next transaction (Store.Pend), and the session's state is
+// saved as ended, so that a resumed session starts a stretch of its own.
+// Only this session writes its state, and its SessionEnd is its last
+// event.
 func pendSummary(env Env, in Input) error {
 	st := stateOf(env.Store.ReadState(stateKey(in)))
 	catchUp(env, in, &st)
-	e := fallbackEntry(env, st)
-	st.Recorded = st.Recorded || e != nil
+	entries := fallbackEntries(env, &st)
+	st.Recorded = st.Recorded || len(entries) > 0
 	st.Ended = true
-	return env.Store.Pend(stateKey(in), encodeState(st), e)
+	for _, e := range entries {
+		if err := env.Store.Pend(stateKey(in), nil, &e); err != nil {
+			return err
+		}
+	}
+	return env.Store.Pend(stateKey(in), encodeState(st), nil)
 }

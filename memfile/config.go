@@ -21,6 +21,11 @@ type Config struct {
 	IgnoreTags   []string
 }
 
+// DeniedTag marks an entry the hook recorded for the agent because the
+// client denied the agent's own remember call (an untrusted workspace):
+// the entry it meant, with its importance and tags.
+const DeniedTag = "after-denial"
+
 // ProfileNames lists the built-in profiles; the first is the default.
 var ProfileNames = []string{"claude-code", "cowork"}
 
@@ -30,9 +35,9 @@ func Profile(name string) (Config, error) {
 		Threshold:    150,
 		Floor:        400,
 		ContextLimit: 10000,
-		// Fallback and checkpoint entries are written by the hook itself;
-		// their tags say where an entry came from, not what recurs.
-		IgnoreTags: []string{"auto", "checkpoint"},
+		// Fallback, checkpoint and after-denial entries are written by
+		// the hook itself; their tags say where an entry came from, not what recurs.
+		IgnoreTags: []string{"auto", "checkpoint", DeniedTag},
 	}
 	switch name {
 	case "", "claude-code":

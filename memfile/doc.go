@@ -150,7 +150,7 @@
 //     joined; this is reported. Then count entries into existing patterns and create one for
 //     every tag that two or more distinct Tier 2 entries carry (plus the
 //     archived entries a deep pass is given). Tier 1 entries and the tags
-//     in Config.IgnoreTags ("auto", "checkpoint": they say where an entry
+//     in Config.IgnoreTags ("auto", "checkpoint", "after-denial": they say where an entry
 //     came from) do not count. The count is the number of distinct entries
 //     behind the pattern; it runs before pruning, so an entry pruned in
 //     this very pass still counts, and it never goes down. The level

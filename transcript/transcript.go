@@ -87,6 +87,12 @@ type Summary struct {
 	// milliseconds after the call (measured at Stop), so a read can end
 	// between the two; the next read, given Pending, settles them.
 	Pending []string
+	// Intents are the entries the pending remember calls ask for, by
+	// their ids: kept until the result says whether the call ran.
+	Intents []Intent
+	// Denied are the entries of remember calls the client denied, in
+	// the order made, without ids: SessionEnd records them as meant.
+	Denied []Intent
 	// ChangesSinceRemember counts the file changes (calls that
 	// succeeded) made after the last remember call in the stretch; all
 	// of them when there was none. A remember call resets it when it is
@@ -187,7 +193,7 @@ func read(r io.Reader, start, limit int64, partial bool, prev Summary) (Summary,
 		r = io.LimitReader(r, limit)
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
-	sr := summaryReader{sum: Summary{Offset: start, Pending: slices.Clone(prev.Pending), PendingChanges: slices.Clone(prev.PendingChanges)}}
+	sr := summaryReader{sum: Summary{Offset: start, Pending: slices.Clone(prev.Pending), PendingChanges: slices.Clone(prev.PendingChanges), Intents: slices.Clone(prev.Intents)}}
 	sr.seen = make(map[string]bool, len(prev.FilesChanged))
 	for _, f := range prev.FilesChanged {
 		sr.seen[f] = true // add merges them: this stretch lists only new ones
@@ -442,12 +448,18 @@ func (sr *summaryReader) addAssistant(content gjson.Result) {
 			}
 			sr.addPendingChange(block.Get("id").String(), strings.ToValidUTF8(path, "\uFFFD"))
 		case "Bash":
-			if isRemember(input.Get("command").String()) {
+			if command := input.Get("command").String(); isRemember(command) {
 				sr.addRemember(block.Get("id").String())
+				if in, ok := intentOfCommand(command); ok {
+					sr.addIntent(block.Get("id").String(), in)
+				}
 			}
 		default:
 			if isRememberTool(block.Get("name").String()) {
 				sr.addRemember(block.Get("id").String())
+				if in, ok := intentOfTool(input); ok {
+					sr.addIntent(block.Get("id").String(), in)
+				}
 			}
 		}
 		return true
@@ -475,6 +487,33 @@ func isRememberTool(name string) bool {
 	return ok && strings.HasPrefix(server, "mcp__") && strings.Contains(server, "bimri")
 }
 
+// maxIntents bounds Summary.Intents and Summary.Denied, as
+// maxPendingChanges does the changes.
+const maxIntents = 16
+
+// addIntent keeps the entry a pending remember call asks for.
+func (sr *summaryReader) addIntent(id string, in Intent) {
+	if len(sr.sum.Intents) == maxIntents {
+		sr.sum.Intents = slices.Delete(sr.sum.Intents, 0, 1)
+	}
+	in.ID = id
+	sr.sum.Intents = append(sr.sum.Intents, in)
+}
+
+// takeIntent removes and returns the entry the call id asked for.
+func (sr *summaryReader) takeIntent(id string) (Intent, bool) {
+	i := slices.IndexFunc(sr.sum.Intents, func(in Intent) bool { return in.ID == id })
+	if i < 0 {
+		return Intent{}, false
+	}
+	in := sr.sum.Intents[i]
+	if sr.sum.Intents = slices.Delete(sr.sum.Intents, i, i+1); len(sr.sum.Intents) == 0 {
+		sr.sum.Intents = nil
+	}
+	in.ID = ""
+	return in, len(sr.sum.Denied) < maxIntents
+}
+
 // settle counts the results, in a user message's content, of pending
 // remember calls and file changes: a success is a record or a change, an
 // error (a denial, a failure) is neither.
@@ -499,13 +538,19 @@ func (sr *summaryReader) settle(content gjson.Result) {
 			return true
 		}
 		sr.sum.Pending = slices.Delete(sr.sum.Pending, i, i+1)
+		intent, hasIntent := sr.takeIntent(id)
 		if !block.Get("is_error").Bool() {
 			sr.sum.RememberCalls++
 			return true
 		}
 		sr.sum.RememberFailed++
 		text := resultText(block.Get("content"))
-		sr.sum.RememberDenied = sr.sum.RememberDenied || denied(text)
+		if denied(text) {
+			sr.sum.RememberDenied = true
+			if hasIntent {
+				sr.sum.Denied = append(sr.sum.Denied, intent)
+			}
+		}
 		sr.sum.RememberError = shorten(oneLine(privacy.Clean(firstLine(text))), maxErrorRunes)
 		return true
 	})
@@ -607,6 +652,8 @@ func (s Summary) add(next Summary) Summary {
 		out.RememberError = next.RememberError
 	}
 	out.Pending = slices.Clone(next.Pending)
+	out.Intents = slices.Clone(next.Intents)
+	out.Denied = append(slices.Clip(slices.Clone(s.Denied)), next.Denied...)
 	out.PendingChanges = slices.Clone(next.PendingChanges)
 	out.BadLines += next.BadLines
 	if next.RememberAttempts > 0 {

@@ -198,7 +198,18 @@ func TestRead(t *testing.T) {
 			name: "a denied remember is not a record",
 			in:   written("/p/a") + rememberAs("toolu_d") + resultFor("toolu_d", true, jsonText(deniedText)),
 			want: Summary{FilesChanged: []string{"/p/a"}, FileChanges: 1, RememberAttempts: 1, RememberFailed: 1,
-				RememberDenied: true, RememberError: deniedText},
+				RememberDenied: true, RememberError: deniedText,
+				Denied: []Intent{{Tier: 2, Importance: 3, Text: "chose SQLite"}}}, // the entry meant, kept
+		},
+		{
+			name: "a denied call keeps its importance, tags and cleaned text, by Bash or MCP",
+			in: toolUses(`{"type":"tool_use","id":"d1","name":"Bash","input":{"command":"bimri-hook remember --dir /p --importance 4 --tags Database,decision -- 'We chose PostgreSQL 16; password=hunter2hunter2'"}}`,
+				`{"type":"tool_use","id":"d2","name":"mcp__plugin_bimri-hook_bimri__remember","input":{"text":"Pinned Node 22.","importance":5,"tier":1,"tags":["ci"]}}`,
+				`{"type":"tool_use","id":"d3","name":"Bash","input":{"command":"bimri-hook remember --replaces aa,bb -- summary"}}`) +
+				resultFor("d1", true, jsonText(deniedText)) + resultFor("d2", true, jsonText(deniedText)) + resultFor("d3", true, jsonText(deniedText)),
+			want: Summary{RememberAttempts: 3, RememberFailed: 3, RememberDenied: true, RememberError: deniedText,
+				Denied: []Intent{{Tier: 2, Importance: 4, Tags: []string{"database", "decision"}, Text: "We chose PostgreSQL 16; password=[redacted]"},
+					{Tier: 1, Importance: 5, Tags: []string{"ci"}, Text: "Pinned Node 22."}}},
 		},
 		{
 			name: "a failed remember is not a record, nor a denial",
@@ -211,7 +222,7 @@ func TestRead(t *testing.T) {
 			in: toolUses(`{"type":"tool_use","id":"a","name":"Bash","input":{"command":"bimri-hook remember -- x"}}`,
 				`{"type":"tool_use","id":"b","name":"Bash","input":{"command":"bimri-hook remember -- y"}}`) +
 				userLine(`[{"tool_use_id":"b","type":"tool_result","content":"ok"},{"tool_use_id":"other","type":"tool_result","content":"no","is_error":true}]`),
-			want: Summary{RememberAttempts: 2, RememberCalls: 1, Pending: []string{"a"}},
+			want: Summary{RememberAttempts: 2, RememberCalls: 1, Pending: []string{"a"}, Intents: []Intent{{ID: "a", Tier: 2, Importance: 3, Text: "x"}}},
 		},
 		{
 			name: "a sidechain result does not settle the main session's call",

@@ -98,3 +98,11 @@ func ShellWord(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// TrustAdvice is the one piece of advice for a rule Claude Code does not
+// apply because the workspace is not trusted: install, doctor and the
+// hooks' message after a denial all give it.
+func TrustAdvice(c Command) string {
+	return "accept this workspace's trust dialog in Claude Code, or run " + ShellWord(c.Binary) +
+		" install --scope user, which puts the rules where no trust is needed, for every workspace"
+}

@@ -297,3 +297,9 @@ func doubleQuoted(s string) (string, bool) {
 	}
 	return b.String(), true
 }
+
+// Argv is the words a shell would pass to the program command runs, and
+// ok, when command is one simple command of literal words only: what
+// transcript reads a denied remember call's entry from, by the same
+// rules the approval follows.
+func Argv(command string) (argv []string, ok bool) { return literalArgv(command) }

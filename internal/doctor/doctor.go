@@ -376,7 +376,7 @@ func trustFix(plugin bool, rule string) string {
 	if plugin {
 		return fmt.Sprintf("open the workspace in Claude Code and accept the trust dialog, or add %q to \"permissions\".\"allow\" in ~/.claude/settings.json", rule)
 	}
-	return "open the workspace in Claude Code and accept the trust dialog, or bimri-hook install --scope user"
+	return wiring.TrustAdvice(wiring.Command{Binary: wiring.Name})
 }
 
 // checkConfig reads the config file; a broken one is a failure (every

@@ -87,9 +87,8 @@ func PrintMachinePathNote(w io.Writer, binary string) {
 }
 
 func PrintTrustNote(w io.Writer, root string, command wiring.Command) {
-	fmt.Fprintf(w, "note: Claude Code applies a workspace's permission rules only once the workspace is trusted.\n")
-	fmt.Fprintf(w, "  Open %s in Claude Code and accept the trust dialog, or the agent will ask before each `%s`.\n", root, command.Remember())
-	fmt.Fprintf(w, "  (bimri-hook install --scope user puts the rule where no trust is needed, for every workspace.)\n")
+	fmt.Fprintf(w, "note: Claude Code applies a workspace's permission rules only once the workspace is trusted, so until then the agent asks before each `%s` in %s.\n", command.Remember(), root)
+	fmt.Fprintf(w, "  To let it record: %s.\n", wiring.TrustAdvice(command))
 }
 
 // PrintIgnored says what Ignore did.

@@ -1,0 +1,137 @@
+package transcript
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/bimri/bimri-hook/internal/approve"
+	"github.com/bimri/bimri-hook/privacy"
+	"github.com/tidwall/gjson"
+)
+
+// Intent is the entry a remember call asked for: kept while the call's
+// result is to come, so that when the client denies the call (an
+// untrusted workspace, a refusal) the entry the agent meant is not lost
+// to a lesser automatic summary.
+type Intent struct {
+	ID         string `json:",omitempty"` // the call's tool_use id, while its result is to come
+	Tier       int
+	Importance int
+	Tags       []string `json:",omitempty"`
+	Text       string   // through privacy.Clean, on one line
+}
+
+// maxIntentRunes bounds an Intent's text, which a summary saves between
+// events: far more than an entry needs.
+const maxIntentRunes = 2000
+
+// intentOfCommand reads the entry a Bash remember command asks for: its
+// flags and its text, as `bimri-hook remember` reads them. ok is false
+// for a command that is not one plain remember of an entry (a
+// consolidation, supersession, promotion or pattern names entries of its
+// own; a --global one belongs to another file; a command with shell
+// expansions cannot be read without running it).
+func intentOfCommand(command string) (Intent, bool) {
+	argv, ok := approve.Argv(command)
+	if !ok {
+		return Intent{}, false
+	}
+	i := 0
+	for i < len(argv) && argv[i] != "remember" {
+		i++
+	}
+	in := Intent{Tier: 2, Importance: 3}
+	var words []string
+	args := argv[min(i+1, len(argv)):]
+	for j := 0; j < len(args); j++ {
+		a := args[j]
+		if a == "--" {
+			words = append(words, args[j+1:]...)
+			break
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			words = append(words, a)
+			continue
+		}
+		switch name {
+		case "global", "replaces", "supersedes", "promote", "both-hold":
+			return Intent{}, false
+		}
+		if !hasValue {
+			if j+1 >= len(args) {
+				return Intent{}, false
+			}
+			j++
+			value = args[j]
+		}
+		switch name {
+		case "importance":
+			n, err := strconv.Atoi(value)
+			if err != nil {
+				return Intent{}, false
+			}
+			in.Importance = n
+		case "tier":
+			n, err := strconv.Atoi(value)
+			if err != nil {
+				return Intent{}, false
+			}
+			in.Tier = n
+		case "tags":
+			in.Tags = splitTags(value)
+		}
+	}
+	in.Text = strings.Join(words, " ")
+	return in.clean()
+}
+
+// intentOfTool reads the entry an MCP remember call asks for.
+func intentOfTool(input gjson.Result) (Intent, bool) {
+	for _, k := range []string{"replaces", "supersedes", "promote", "both_hold", "global"} {
+		if v := input.Get(k); v.Exists() && v.Type != gjson.Null && v.String() != "" && v.String() != "[]" && v.Type != gjson.False {
+			return Intent{}, false
+		}
+	}
+	in := Intent{Tier: 2, Importance: 3, Text: input.Get("text").String()}
+	if n := input.Get("importance").Int(); n != 0 {
+		in.Importance = int(n)
+	}
+	if n := input.Get("tier").Int(); n != 0 {
+		in.Tier = int(n)
+	}
+	tags := input.Get("tags")
+	if tags.IsArray() {
+		for _, t := range tags.Array() {
+			in.Tags = append(in.Tags, splitTags(t.String())...)
+		}
+	} else {
+		in.Tags = splitTags(tags.String())
+	}
+	return in.clean()
+}
+
+// clean makes an intent an entry remember would accept, or ok false:
+// the text cleaned by the privacy rules on one line, importance 1 to 5,
+// Tier 1 only for importance 4 and 5, no pattern.
+func (in Intent) clean() (Intent, bool) {
+	in.Text = shorten(oneLine(privacy.Clean(in.Text)), maxIntentRunes)
+	if in.Text == "" || in.Importance < 1 || in.Importance > 5 || in.Tier < 1 || in.Tier > 2 {
+		return Intent{}, false
+	}
+	if in.Tier == 1 && in.Importance < 4 {
+		in.Tier = 2
+	}
+	return in, true
+}
+
+// splitTags reads a comma-separated tag list as remember does.
+func splitTags(s string) []string {
+	var tags []string
+	for _, t := range strings.Split(s, ",") {
+		if t = strings.ToLower(strings.TrimSpace(oneLine(privacy.Clean(t)))); t != "" {
+			tags = append(tags, t)
+		}
+	}
+	return tags
+}
