@@ -378,6 +378,9 @@ func viewHead(f *File, v View, groups []viewGroup) string {
 // left out.
 func viewFooter(v View, total, left int) string {
 	if left == 0 {
+		if total == 1 {
+			return fmt.Sprintf("The one item is shown. The full memory file is %s.", v.Name)
+		}
 		return fmt.Sprintf("All %d items shown. The full memory file is %s.", total, v.Name)
 	}
 	rest := fmt.Sprintf("%d of %d items left out for space (lowest priority first). The full memory file is %s; what left it is in %s.", left, total, v.Name, v.Archive)

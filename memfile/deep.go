@@ -312,10 +312,12 @@ func (r Report) Summary() string {
 	}
 	for _, c := range r.Patterns {
 		tags := strings.Join(c.Tags, "+")
+		// Plain words for the user: the levels' names, lower-case, and
+		// what they mean live in the file's own legend.
 		if c.From == "" {
-			parts = append(parts, fmt.Sprintf("new pattern %s (%s)", tags, c.To))
+			parts = append(parts, fmt.Sprintf("a new pattern about %s", tags))
 		} else {
-			parts = append(parts, fmt.Sprintf("pattern %s %s→%s", tags, c.From, c.To))
+			parts = append(parts, fmt.Sprintf("the pattern about %s is now %s", tags, strings.ToLower(string(c.To))))
 		}
 	}
 	if len(parts) > 4 {

@@ -246,7 +246,7 @@ func TestMaintainPatternLifecycle(t *testing.T) {
 	is.Equal(len(p.Evidence), 6)
 	is.Equal(rep6.Patterns[0].From, memfile.Developing)
 	is.Equal(rep6.Patterns[0].To, memfile.Established)
-	is.Equal(rep6.Summary(), "pattern testing DEVELOPING→ESTABLISHED")
+	is.Equal(rep6.Summary(), "the pattern about testing is now established")
 
 	// Thirty days on, every testing entry is pruned; the count stays.
 	later := fxToday.AddDate(0, 0, 30)
@@ -714,7 +714,7 @@ func TestReportSummary(t *testing.T) {
 	is := is.New(t)
 	body := fxEntry(1, fxAgo(30), "lint", "Ran lint.") + fxEntry(1, fxAgo(29), "lint", "Ran lint again.")
 	_, rep := fxPass(t, fxDoc("", body, ""), memfile.DefaultConfig(), memfile.Options{})
-	is.Equal(rep.Summary(), "2 archived; new pattern lint (EMERGING)")
+	is.Equal(rep.Summary(), "2 archived; a new pattern about lint")
 	is.Equal(memfile.Report{}.Summary(), "")
 }
 

@@ -86,6 +86,19 @@ func commonFlags() []cli.Flag {
 	}
 }
 
+// undated are the commands no date changes: they take --dir and
+// --config, never --today.
+var undated = []string{"install", "uninstall", "doctor", "off", "on", "version"}
+
+// commonFlagsOf are the common flags command name takes after its name.
+func commonFlagsOf(name string) []cli.Flag {
+	flags := commonFlags()
+	if slices.Contains(undated, name) {
+		return slices.DeleteFunc(flags, func(f cli.Flag) bool { return f.Names()[0] == "today" })
+	}
+	return flags
+}
+
 func newApp(stdin io.Reader, stdout, stderr io.Writer, now time.Time) *cli.App {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, now: now}
 	cmds := []*cli.Command{
@@ -114,7 +127,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, now time.Time) *cli.App {
 		if slices.Contains(wiring.MemoryCommands, c.Name) {
 			a.agentRuns(c)
 		}
-		c.Flags = append(c.Flags, commonFlags()...)
+		c.Flags = append(c.Flags, commonFlagsOf(c.Name)...)
 		c.OnUsageError = usageError
 		// simulate reads its flags anywhere; merge-driver's arguments are
 		// git's file names.

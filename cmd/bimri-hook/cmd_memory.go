@@ -91,8 +91,11 @@ func wholeNumber(name, value string, lo, hi int) (int, error) {
 
 func (a *app) forgetCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "forget",
-		Usage:     "move an entry or pattern to the archive (for deep maintenance's judgment calls)",
+		Name:  "forget",
+		Usage: "delete a wrong or stale entry or pattern: it moves to the archive, and revive brings it back",
+		Description: "Find the entry's ID with bimri-hook show (or search WORDS), then bimri-hook forget ID.\n" +
+			"The entry leaves bimri.md at once and is kept in bimri-archive.md with the reason; bimri-hook revive ID\n" +
+			"puts it back. A wrong entry can also be replaced: bimri-hook remember --supersedes ID -- 'what holds now'.",
 		UsageText: "bimri-hook forget [--reason TEXT] [--global] ID",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "reason", Value: record.DefaultForgetReason, Usage: "why, kept in the archive"},

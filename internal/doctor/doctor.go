@@ -341,6 +341,18 @@ func (d *doctor) checkPermission(all []scopeWiring) {
 			"bimri-hook install")
 		return
 	}
+	var untrusted []string // rules the client ignores until the workspace is trusted
+	var untrustedScopes []string
+	defer func() {
+		if len(untrusted) > 0 {
+			verb := "are"
+			if len(untrusted) == 1 {
+				verb = "is"
+			}
+			d.add(statusWarn, "permission", fmt.Sprintf("%s %s in the %s settings, which Claude Code applies only once this workspace is trusted, and it is not marked trusted",
+				joinAnd(untrusted), verb, strings.Join(untrustedScopes, " and ")), trustFix(plugin, untrusted))
+		}
+	}()
 	for _, rule := range want {
 		files := where(rule)
 		if len(files) == 0 {
@@ -362,19 +374,35 @@ func (d *doctor) checkPermission(all []scopeWiring) {
 			}
 		}
 		if needsTrust && !install.WorkspaceTrusted(d.root) {
-			d.add(statusWarn, "permission", fmt.Sprintf("%s is in the %s settings, which Claude Code applies only once this workspace is trusted, and it is not marked trusted", rule, strings.Join(scopesWith, " and ")),
-				trustFix(plugin, rule))
+			untrusted = append(untrusted, rule)
+			for _, sc := range scopesWith {
+				if !slices.Contains(untrustedScopes, sc) {
+					untrustedScopes = append(untrustedScopes, sc)
+				}
+			}
 			continue
 		}
 		d.add(statusOK, "permission", fmt.Sprintf("%s (%s settings)", rule, strings.Join(scopesWith, " and ")), "")
 	}
 }
 
+// joinAnd is items joined by commas and a last "and".
+func joinAnd(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
 // trustFix is the advice for a rule the client ignores until the workspace
 // is trusted. For plugin users, install would wire every event twice.
-func trustFix(plugin bool, rule string) string {
+func trustFix(plugin bool, rules []string) string {
 	if plugin {
-		return fmt.Sprintf("open the workspace in Claude Code and accept the trust dialog, or add %q to \"permissions\".\"allow\" in ~/.claude/settings.json", rule)
+		quoted := make([]string, len(rules))
+		for i, r := range rules {
+			quoted[i] = fmt.Sprintf("%q", r)
+		}
+		return fmt.Sprintf("accept this workspace's trust dialog in Claude Code, or add %s to \"permissions\".\"allow\" in ~/.claude/settings.json", joinAnd(quoted))
 	}
 	return wiring.TrustAdvice(wiring.Command{Binary: wiring.Name})
 }

@@ -90,7 +90,7 @@ func PrintWhy(w io.Writer, x Explanation) {
 	fmt.Fprintf(w, "  rule: %s\n", s.Rule)
 	fmt.Fprintf(w, "  fate: %s\n", x.Fate)
 	if x.Leaves != nil && x.Leaves.Days > 0 {
-		fmt.Fprintf(w, "  the threshold archives it on %s (in %d days, weight %s)\n", x.Leaves.Day.Format(DateLayout), x.Leaves.Days, x.Leaves.To)
+		fmt.Fprintf(w, "  the threshold archives it on %s (in %s, weight %s)\n", x.Leaves.Day.Format(DateLayout), Plural(x.Leaves.Days, "day", "days"), x.Leaves.To)
 	}
 }
 
@@ -107,14 +107,14 @@ func PrintWhyPattern(w io.Writer, p *memfile.Pattern) {
 
 func PrintForecast(w io.Writer, deps []memfile.Departure, days int, threshold memfile.Weight) {
 	if len(deps) == 0 {
-		fmt.Fprintf(w, "no Tier 2 entry falls below the threshold %s in the next %d days\n", threshold, days)
+		fmt.Fprintf(w, "no Tier 2 entry falls below the threshold %s in the next %s\n", threshold, Plural(days, "day", "days"))
 		return
 	}
-	fmt.Fprintf(w, "entries the threshold %s archives in the next %d days (budget evictions not included):\n", threshold, days)
+	fmt.Fprintf(w, "entries the threshold %s archives in the next %s (budget evictions not included):\n", threshold, Plural(days, "day", "days"))
 	for _, d := range deps {
 		when := "at the next pass"
 		if d.Days > 0 {
-			when = fmt.Sprintf("on %s (in %d days)", d.Day.Format(DateLayout), d.Days)
+			when = fmt.Sprintf("on %s (in %s)", d.Day.Format(DateLayout), Plural(d.Days, "day", "days"))
 		}
 		fmt.Fprintf(w, "  %s  weight %s -> %s  %s: %s\n", d.Entry.ID, d.From, d.To, when, d.Entry.Text)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/memfile"
 )
 
@@ -91,7 +92,7 @@ func printStay(w io.Writer, e *memfile.Entry, tier int, today time.Time, cfg mem
 	case ok && d.Days == 0:
 		fmt.Fprintf(w, "it weighs %s, under the threshold %s, so the next pass moves it to the archive (recall finds it there; %s%s brings it back)\n", d.To, cfg.Threshold, revive, e.ID)
 	case ok:
-		fmt.Fprintf(w, "it stays until about %s (%d days), then the archive keeps it: recall finds it there, %s%s brings it back\n", d.Day.Format(time.DateOnly), d.Days, revive, e.ID)
+		fmt.Fprintf(w, "it stays until about %s (%s), then the archive keeps it: recall finds it there, %s%s brings it back\n", d.Day.Format(time.DateOnly), inspect.Plural(d.Days, "day", "days"), revive, e.ID)
 	default:
 		fmt.Fprintf(w, "it stays until Tier 2's budget needs the room: importance %d never weighs less than %s\n", e.Importance, cfg.Floor)
 	}
