@@ -17,8 +17,33 @@ type Agent string
 // AgentCodex is the Codex CLI, whose hooks run `bimri-hook hook codex`.
 const AgentCodex Agent = "codex"
 
+// AgentGemini is the Gemini CLI, whose hooks run `bimri-hook hook gemini`.
+const AgentGemini Agent = "gemini"
+
 // Agents are the clients besides Claude Code whose payloads `hook` reads.
-var Agents = []Agent{AgentCodex}
+var Agents = []Agent{AgentCodex, AgentGemini}
+
+// geminiEvents are the Gemini CLI's names of the events whose meaning is
+// Claude Code's under another name (0.61.0): BeforeAgent fires when the
+// user submits a prompt, PreCompress before history is summarised.
+var geminiEvents = map[event.Name]event.Name{
+	"BeforeAgent": event.UserPromptSubmit,
+	"PreCompress": event.PreCompact,
+}
+
+// FromAgent is in as read from client a's payload: the event under
+// Claude Code's name, and Agent set. The fields Gemini's payloads carry
+// (session_id, transcript_path, cwd, source, reason, trigger, prompt)
+// have Claude Code's names already.
+func (in Input) FromAgent(a Agent) Input {
+	in.Agent = a
+	if a == AgentGemini {
+		if name, ok := geminiEvents[in.Event]; ok {
+			in.Event = name
+		}
+	}
+	return in
+}
 
 // endsAtStop says whether the client has no SessionEnd event, so that
 // its Stop counts the session (once per session ID) and runs the
@@ -45,6 +70,9 @@ func forAgent(env Env, in Input) Env {
 // additionalContext, but a block with a reason, which Codex gives the
 // model as the next prompt of the turn.
 func (out Output) ForAgent(in Input) Output {
+	if in.Agent == AgentGemini {
+		return out.forGemini(in)
+	}
 	if in.Agent != AgentCodex || in.Event != event.Stop || out.JSON == nil {
 		return out
 	}
@@ -54,6 +82,40 @@ func (out Output) ForAgent(in Input) Output {
 	}
 	reason, _ := spec["additionalContext"].(string)
 	return Output{JSON: map[string]any{"decision": "block", "reason": reason}}
+}
+
+// forGemini gives out in the Gemini CLI's format (0.61.0): stdout must
+// be one JSON object, so plain text (PreCompact's instructions, which
+// Gemini's PreCompress cannot take) becomes an empty answer; the context
+// stays in hookSpecificOutput.additionalContext, which Gemini reads at
+// SessionStart (prepended to the prompt in a non-interactive run, the
+// first turn in an interactive one) and BeforeAgent (appended to the
+// prompt), with hookEventName in Gemini's own name.
+func (out Output) forGemini(in Input) Output {
+	if out.JSON == nil {
+		return Output{JSON: map[string]any{}}
+	}
+	spec, ok := out.JSON["hookSpecificOutput"].(map[string]any)
+	if !ok {
+		return out
+	}
+	name := in.Event
+	for gemini, ours := range geminiEvents {
+		if ours == in.Event {
+			name = gemini
+		}
+	}
+	fitted := make(map[string]any, len(spec))
+	for k, v := range spec {
+		fitted[k] = v
+	}
+	fitted["hookEventName"] = string(name)
+	json := make(map[string]any, len(out.JSON))
+	for k, v := range out.JSON {
+		json[k] = v
+	}
+	json["hookSpecificOutput"] = fitted
+	return Output{JSON: json}
 }
 
 // sessionCount is the pass options of the event that ends a session:

@@ -27,3 +27,31 @@ func TestOutputForCodex(t *testing.T) {
 		t.Fatalf("Codex's SessionStart context: %v", got.JSON)
 	}
 }
+
+// Gemini's event names become ours on the way in and Gemini's again on
+// the way out; its stdout is always one JSON object, so PreCompact's
+// plain-text instructions become an empty answer.
+func TestGeminiEvents(t *testing.T) {
+	in := Input{Event: "BeforeAgent", Prompt: "hi"}.FromAgent(AgentGemini)
+	if in.Event != event.UserPromptSubmit || in.Agent != AgentGemini {
+		t.Fatalf("BeforeAgent read as %q from %q", in.Event, in.Agent)
+	}
+	if got := (Input{Event: "PreCompress"}).FromAgent(AgentGemini).Event; got != event.PreCompact {
+		t.Fatalf("PreCompress read as %q", got)
+	}
+	if got := (Input{Event: "BeforeAgent"}).FromAgent(AgentCodex).Event; got != "BeforeAgent" {
+		t.Fatalf("Codex's event renamed to %q", got)
+	}
+	ctx := additionalContext(event.UserPromptSubmit, "recalled").ForAgent(in)
+	spec, _ := ctx.JSON["hookSpecificOutput"].(map[string]any)
+	if spec["hookEventName"] != "BeforeAgent" || spec["additionalContext"] != "recalled" {
+		t.Fatalf("Gemini's BeforeAgent answer: %v", ctx.JSON)
+	}
+	text := Output{Text: compactInstructions}.ForAgent(Input{Event: event.PreCompact, Agent: AgentGemini})
+	if text.Text != "" || text.JSON == nil || len(text.JSON) != 0 {
+		t.Fatalf("Gemini's PreCompress answer: %+v", text)
+	}
+	if got := (Output{Text: "x"}).ForAgent(Input{Event: event.PreCompact}); got.Text != "x" {
+		t.Fatalf("Claude Code's PreCompact answer changed: %+v", got)
+	}
+}

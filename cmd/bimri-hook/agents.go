@@ -18,7 +18,7 @@ const agentClaude = "claude"
 
 // agentFlags are install's and uninstall's flags for other clients.
 func agentFlags(install bool) []cli.Flag {
-	flags := []cli.Flag{&cli.StringFlag{Name: "agent", Value: agentClaude, Usage: "the client to wire: claude (Claude Code), codex (the Codex CLI), or all: each of them found on PATH"}}
+	flags := []cli.Flag{&cli.StringFlag{Name: "agent", Value: agentClaude, Usage: "the client to wire: claude (Claude Code), codex (the Codex CLI), gemini (the Gemini CLI), or all: each of them found on PATH"}}
 	if install {
 		flags = append(flags, &cli.BoolFlag{Name: "no-trust", Usage: "codex: record no trust for the hooks install writes; Codex skips them until you trust them in its /hooks review"})
 	}
@@ -30,35 +30,44 @@ const agentAll = "all"
 
 // clientCommands are the commands that tell a client is installed, for
 // --agent all.
-var clientCommands = map[string]string{agentClaude: "claude", wiring.AgentCodex: "codex"}
+var clientCommands = map[string]string{agentClaude: "claude", wiring.AgentCodex: "codex", wiring.AgentGemini: "gemini"}
+
+// otherClients are the clients besides Claude Code that install wires,
+// in the order --agent all does them, with the name messages give them.
+var otherClients = []struct{ agent, name string }{
+	{wiring.AgentCodex, "Codex"},
+	{wiring.AgentGemini, "Gemini"},
+}
 
 // otherAgents runs do, install's or uninstall's work for another client,
 // when --agent names one (for all: each found on PATH), and says whether
 // Claude Code's wiring is to be done too. Flags that are Claude Code's
 // alone are refused for another client.
-func (a *app) otherAgents(c *cli.Context, do func(*cli.Context) error) (claude bool, err error) {
+func (a *app) otherAgents(c *cli.Context, do func(c *cli.Context, agent string) error) (claude bool, err error) {
 	agent := c.String("agent")
+	if agent != wiring.AgentCodex && c.Bool("no-trust") {
+		return false, errors.New("--no-trust is for --agent codex: no other client has hook trust to record")
+	}
 	switch agent {
 	case agentClaude:
-		if c.Bool("no-trust") {
-			return false, errors.New("--no-trust is for --agent codex: Claude Code has no hook trust to record")
-		}
 		return true, nil
-	case wiring.AgentCodex:
+	case wiring.AgentCodex, wiring.AgentGemini:
 		if c.Bool("git") || c.Bool("link") {
 			return false, errors.New("--git and --link go with Claude Code: run them without --agent")
 		}
-		return false, do(c)
+		return false, do(c, agent)
 	case agentAll:
 		if c.Bool("link") {
 			return false, errors.New("--link goes with Claude Code: run it without --agent")
 		}
-		if onPath(clientCommands[wiring.AgentCodex]) && c.String("scope") != "local" {
-			if err := do(c); err != nil {
+		for _, o := range otherClients {
+			if !onPath(clientCommands[o.agent]) || c.String("scope") == "local" {
+				fmt.Fprintf(a.stdout, "%s: %s is not on PATH (or --scope local, which it has not): skipped\n", o.name, clientCommands[o.agent])
+				continue
+			}
+			if err := do(c, o.agent); err != nil {
 				return false, err
 			}
-		} else {
-			fmt.Fprintln(a.stdout, "Codex: codex is not on PATH (or --scope local, which Codex has not): skipped")
 		}
 		if !onPath(clientCommands[agentClaude]) {
 			fmt.Fprintln(a.stdout, "Claude Code: claude is not on PATH: skipped")
@@ -66,7 +75,7 @@ func (a *app) otherAgents(c *cli.Context, do func(*cli.Context) error) (claude b
 		}
 		return true, nil
 	}
-	return false, fmt.Errorf("--agent %q is not one of %s, %s, %s", agent, agentClaude, wiring.AgentCodex, agentAll)
+	return false, fmt.Errorf("--agent %q is not one of %s, %s, %s, %s", agent, agentClaude, wiring.AgentCodex, wiring.AgentGemini, agentAll)
 }
 
 func onPath(command string) bool {
@@ -83,8 +92,11 @@ func codexHooks(c *cli.Context) (root string, file install.SettingsFile, err err
 	return root, file, err
 }
 
-// installAgent is install --agent codex.
-func (a *app) installAgent(c *cli.Context) error {
+// installAgent is install --agent codex or gemini.
+func (a *app) installAgent(c *cli.Context, agent string) error {
+	if agent == wiring.AgentGemini {
+		return a.installGemini(c)
+	}
 	root, file, err := codexHooks(c)
 	if err != nil {
 		return err
@@ -112,8 +124,11 @@ func (a *app) installAgent(c *cli.Context) error {
 	return nil
 }
 
-// uninstallAgent is uninstall --agent codex.
-func (a *app) uninstallAgent(c *cli.Context) error {
+// uninstallAgent is uninstall --agent codex or gemini.
+func (a *app) uninstallAgent(c *cli.Context, agent string) error {
+	if agent == wiring.AgentGemini {
+		return a.uninstallGemini(c)
+	}
 	root, file, err := codexHooks(c)
 	if err != nil {
 		return err
@@ -134,6 +149,61 @@ func (a *app) uninstallAgent(c *cli.Context) error {
 		fmt.Fprintf(a.stdout, "Codex: unwired %s, and took bimri-hook's trust and MCP server out of Codex's config.toml where they were\n", file.Path)
 	} else {
 		fmt.Fprintf(a.stdout, "Codex: nothing of bimri-hook's in %s\n", file.Path)
+	}
+	return nil
+}
+
+// geminiSettings is the workspace and the Gemini settings.json of --scope.
+func geminiSettings(c *cli.Context) (root string, file install.SettingsFile, err error) {
+	if root, err = resolveRoot(c, ""); err != nil {
+		return "", file, err
+	}
+	file, err = install.GeminiSettingsFor(c.String("scope"), root)
+	return root, file, err
+}
+
+// installGemini is install --agent gemini.
+func (a *app) installGemini(c *cli.Context) error {
+	root, file, err := geminiSettings(c)
+	if err != nil {
+		return err
+	}
+	binary, err := install.BinaryFor(file.Scope, c.String("binary"))
+	if err != nil {
+		return err
+	}
+	changed, err := install.InstallGemini(file, wiring.Command{Binary: binary})
+	if err != nil {
+		return err
+	}
+	install.PrintGeminiInstalled(a.stdout, file, changed)
+	if file.Scope == install.ScopeProject {
+		path, changed, err := install.Ignore(root)
+		if err != nil {
+			return err
+		}
+		install.PrintIgnored(a.stdout, path, changed)
+		if binary != wiring.Name {
+			fmt.Fprintf(a.stdout, "note: %s is shared through the repository, and now names this machine's %s.\n  Put bimri-hook on PATH and run install again to write the bare name, or use --scope user.\n", file.Path, binary)
+		}
+	}
+	return nil
+}
+
+// uninstallGemini is uninstall --agent gemini.
+func (a *app) uninstallGemini(c *cli.Context) error {
+	_, file, err := geminiSettings(c)
+	if err != nil {
+		return err
+	}
+	changed, err := install.UninstallGemini(file)
+	if err != nil {
+		return err
+	}
+	if changed {
+		fmt.Fprintf(a.stdout, "Gemini: took bimri-hook's hooks and MCP server out of %s\n", file.Path)
+	} else {
+		fmt.Fprintf(a.stdout, "Gemini: nothing of bimri-hook's in %s\n", file.Path)
 	}
 	return nil
 }

@@ -26,11 +26,11 @@ func (a *app) hookCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "hook",
 		Usage:     "handle one Claude Code hook event read as JSON from stdin",
-		UsageText: "bimri-hook hook [codex] < event.json",
+		UsageText: "bimri-hook hook [codex|gemini] < event.json",
 		Action: func(c *cli.Context) error {
 			if agent := c.Args().First(); agent != "" {
 				if !slices.Contains(hooks.Agents, hooks.Agent(agent)) || c.NArg() > 1 {
-					return fmt.Errorf("hook takes one client's name, %s, or none for Claude Code; not %q", hooks.Agents[0], strings.Join(c.Args().Slice(), " "))
+					return fmt.Errorf("hook takes one client's name, %s, or none for Claude Code; not %q", hooks.Agents, strings.Join(c.Args().Slice(), " "))
 				}
 				a.hookAgent = hooks.Agent(agent)
 			}
@@ -51,7 +51,7 @@ func (a *app) hook(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	in.Agent = a.hookAgent
+	in = in.FromAgent(a.hookAgent)
 	a.hookRun = true
 	if in.Event == event.SessionStart {
 		install.KeepPluginLink()

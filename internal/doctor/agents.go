@@ -22,6 +22,15 @@ func (d *doctor) checkAgents() {
 		wired = wired || len(st.States) > 0
 		d.checkCodex(st)
 	}
+	for _, scope := range []string{install.ScopeProject, install.ScopeUser} {
+		file, err := install.GeminiSettingsFor(scope, d.root)
+		if err != nil {
+			continue
+		}
+		st := install.CheckGemini(file)
+		wired = wired || len(st.Events) > 0
+		d.checkGemini(st)
+	}
 	if wired {
 		d.claudeOptional()
 	}
@@ -60,5 +69,25 @@ func (d *doctor) checkCodex(st install.CodexStatus) {
 	if !st.MCP {
 		d.add(statusWarn, name, fmt.Sprintf("no MCP server %q in Codex's config.toml: the agent records through its shell only", wiring.MCPServer),
 			"bimri-hook install --agent codex")
+	}
+}
+
+func (d *doctor) checkGemini(st install.GeminiStatus) {
+	name := "gemini " + st.Settings.Scope
+	switch {
+	case st.Err != nil:
+		d.add(statusFail, name, fmt.Sprintf("%s: %v", st.Settings.Path, st.Err), "fix the file, then bimri-hook install --agent gemini")
+		return
+	case len(st.Events) == 0:
+		return
+	case len(st.Events) < len(wiring.GeminiEvents()):
+		d.add(statusWarn, name, fmt.Sprintf("%s runs bimri-hook hook gemini at %s only, not at every one of %s", st.Settings.Path, st.EventsText(), install.EventList(wiring.GeminiEvents())),
+			"bimri-hook install --agent gemini --scope "+st.Settings.Scope)
+	default:
+		d.add(statusOK, name, fmt.Sprintf("%s runs bimri-hook hook gemini at %s", st.Settings.Path, st.EventsText()), "")
+	}
+	if !st.MCP {
+		d.add(statusWarn, name, fmt.Sprintf("no MCP server %q in %s: the agent records through its shell only", wiring.MCPServer, st.Settings.Path),
+			"bimri-hook install --agent gemini --scope "+st.Settings.Scope)
 	}
 }

@@ -1,0 +1,148 @@
+package install
+
+// Wiring the Gemini CLI: its hooks and MCP server in its settings.json.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bimri/bimri-hook/internal/workspace"
+	"github.com/bimri/bimri-hook/wiring"
+)
+
+// GeminiSettingsFor is the Gemini settings.json of a scope:
+// <root>/.gemini/settings.json for project, ~/.gemini/settings.json for
+// user, where ~ is $GEMINI_CLI_HOME when set, as Gemini reads it.
+func GeminiSettingsFor(scope, root string) (SettingsFile, error) {
+	switch scope {
+	case ScopeProject:
+		return SettingsFile{scope, filepath.Join(root, ".gemini", "settings.json")}, nil
+	case ScopeUser:
+		home := os.Getenv("GEMINI_CLI_HOME")
+		if home == "" {
+			home = workspace.Home()
+		}
+		if home == "" {
+			return SettingsFile{}, errors.New("no home folder for Gemini's settings (set GEMINI_CLI_HOME)")
+		}
+		return SettingsFile{scope, filepath.Join(home, ".gemini", "settings.json")}, nil
+	}
+	return SettingsFile{}, fmt.Errorf("--scope %q: the Gemini CLI has project and user settings", scope)
+}
+
+// geminiReceipt is the file whose receipt says what install added to a
+// Gemini settings.json: beside it at user scope; at project scope in the
+// workspace's .claude folder, where .gitignore already keeps receipts
+// out of git, as for Codex.
+func geminiReceipt(file SettingsFile) SettingsFile {
+	if file.Scope != ScopeProject {
+		return file
+	}
+	root := filepath.Dir(filepath.Dir(file.Path))
+	return SettingsFile{file.Scope, filepath.Join(root, ".claude", "gemini-settings.json")}
+}
+
+// InstallGemini wires command into the Gemini settings.json of file: the
+// hooks and the MCP server. It says whether the file changed.
+func InstallGemini(file SettingsFile, command wiring.Command) (changed bool, err error) {
+	before, _, err := ReadOptional(file.Path)
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", file.Path, err)
+	}
+	prev, _, err := readReceipt(geminiReceipt(file))
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", receiptPath(geminiReceipt(file)), err)
+	}
+	after, receipt, changed, err := wiring.InstallGemini(before, command, prev)
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", file.Path, err)
+	}
+	if !changed {
+		return false, nil
+	}
+	if err := writeReplacing(file.Path, after); err != nil {
+		return false, fmt.Errorf("write %s: %w", file.Path, err)
+	}
+	data, _ := json.Marshal(receipt)
+	if err := writeReplacing(receiptPath(geminiReceipt(file)), append(data, '\n')); err != nil {
+		return false, fmt.Errorf("write %s: %w", receiptPath(geminiReceipt(file)), err)
+	}
+	return true, nil
+}
+
+// UninstallGemini takes out of file what InstallGemini put there, and
+// the file and its folder when install created them and nothing else is
+// left.
+func UninstallGemini(file SettingsFile) (changed bool, err error) {
+	before, _, err := ReadOptional(file.Path)
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", file.Path, err)
+	}
+	receipt, hasReceipt, err := readReceipt(geminiReceipt(file))
+	if err != nil {
+		return false, err
+	}
+	after, remove, changed, err := wiring.UninstallGemini(before, receipt)
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", file.Path, err)
+	}
+	switch {
+	case remove:
+		if err := os.Remove(file.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return false, err
+		}
+		_ = os.Remove(filepath.Dir(file.Path)) // the .gemini folder, if install's file was all it held
+	case changed:
+		if err := writeReplacing(file.Path, after); err != nil {
+			return false, err
+		}
+	}
+	if hasReceipt {
+		if err := os.Remove(receiptPath(geminiReceipt(file))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return false, err
+		}
+		_ = os.Remove(filepath.Dir(receiptPath(geminiReceipt(file)))) // a .claude folder install made for it alone
+	}
+	return changed, nil
+}
+
+// GeminiStatus is what doctor says of Gemini's wiring in one scope.
+type GeminiStatus struct {
+	Settings SettingsFile
+	Events   []string // the events that run bimri-hook's hook
+	MCP      bool     // the MCP server is registered
+	Err      error
+}
+
+// CheckGemini reads the Gemini wiring of file.
+func CheckGemini(file SettingsFile) GeminiStatus {
+	st := GeminiStatus{Settings: file}
+	data, _, err := ReadOptional(file.Path)
+	if err != nil {
+		st.Err = err
+		return st
+	}
+	st.Events, st.MCP, st.Err = wiring.GeminiWired(data)
+	return st
+}
+
+// PrintGeminiInstalled says what InstallGemini did.
+func PrintGeminiInstalled(w io.Writer, file SettingsFile, changed bool) {
+	verb := "already wired"
+	if changed {
+		verb = "wired"
+	}
+	fmt.Fprintf(w, "Gemini: %s %s (%s) and its MCP server %q\n", verb, file.Path, EventList(wiring.GeminiEvents()), wiring.MCPServer)
+	if file.Scope == ScopeProject {
+		fmt.Fprintf(w, "Gemini: Gemini reads %s only in a folder you trust, and warns once before it runs a project's new hooks\n", filepath.Dir(file.Path))
+	}
+}
+
+// EventsText names the events of a status for doctor.
+func (st GeminiStatus) EventsText() string { return strings.Join(st.Events, ", ") }
