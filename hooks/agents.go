@@ -6,6 +6,8 @@ package hooks
 // by name; the handlers ask Agent what the client lacks.
 
 import (
+	"strings"
+
 	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/store"
@@ -25,11 +27,17 @@ var Agents = []Agent{AgentCodex, AgentGemini}
 
 // geminiEvents are the Gemini CLI's names of the events whose meaning is
 // Claude Code's under another name (0.61.0): BeforeAgent fires when the
-// user submits a prompt, PreCompress before history is summarised.
+// user submits a prompt. Its PreCompress is not PreCompact: it fires
+// before every check of whether to compress, on each turn whose history
+// is not empty, compression or none, so it goes unanswered.
 var geminiEvents = map[event.Name]event.Name{
 	"BeforeAgent": event.UserPromptSubmit,
-	"PreCompress": event.PreCompact,
 }
+
+// geminiContextTag wraps the context Gemini adds to a prompt; a
+// non-interactive run gives BeforeAgent's prompt SessionStart's context
+// in front of the user's words (measured on 0.61.0).
+const geminiContextTag = "<hook_context>"
 
 // FromAgent is in as read from client a's payload: the event under
 // Claude Code's name, and Agent set. The fields Gemini's payloads carry
@@ -41,8 +49,23 @@ func (in Input) FromAgent(a Agent) Input {
 		if name, ok := geminiEvents[in.Event]; ok {
 			in.Event = name
 		}
+		in.Prompt = userWords(in.Prompt)
 	}
 	return in
+}
+
+// userWords is a Gemini prompt without the context Gemini put in front
+// of it, so recall reads the user's words and not the memory view. Gemini
+// escapes < and > in a hook's context, so the first closing tag is the
+// context's own.
+func userWords(prompt string) string {
+	if !strings.HasPrefix(prompt, geminiContextTag) {
+		return prompt
+	}
+	if _, rest, ok := strings.Cut(prompt, "</hook_context>"); ok {
+		return strings.TrimLeft(rest, "\n")
+	}
+	return prompt
 }
 
 // endsAtStop says whether the client has no SessionEnd event, so that
@@ -86,7 +109,7 @@ func (out Output) ForAgent(in Input) Output {
 
 // forGemini gives out in the Gemini CLI's format (0.61.0): stdout must
 // be one JSON object, so plain text (PreCompact's instructions, which
-// Gemini's PreCompress cannot take) becomes an empty answer; the context
+// Gemini cannot take) becomes an empty answer; the context
 // stays in hookSpecificOutput.additionalContext, which Gemini reads at
 // SessionStart (prepended to the prompt in a non-interactive run, the
 // first turn in an interactive one) and BeforeAgent (appended to the

@@ -29,15 +29,24 @@ func TestOutputForCodex(t *testing.T) {
 }
 
 // Gemini's event names become ours on the way in and Gemini's again on
-// the way out; its stdout is always one JSON object, so PreCompact's
-// plain-text instructions become an empty answer.
+// the way out; its stdout is always one JSON object, so plain text
+// becomes an empty answer.
 func TestGeminiEvents(t *testing.T) {
 	in := Input{Event: "BeforeAgent", Prompt: "hi"}.FromAgent(AgentGemini)
 	if in.Event != event.UserPromptSubmit || in.Agent != AgentGemini {
 		t.Fatalf("BeforeAgent read as %q from %q", in.Event, in.Agent)
 	}
-	if got := (Input{Event: "PreCompress"}).FromAgent(AgentGemini).Event; got != event.PreCompact {
-		t.Fatalf("PreCompress read as %q", got)
+	if got := (Input{Event: "PreCompress"}).FromAgent(AgentGemini).Event; got != "PreCompress" {
+		t.Fatalf("PreCompress, which fires every turn, read as %q", got)
+	}
+	// A non-interactive run puts SessionStart's context before the
+	// user's words: recall reads the words alone.
+	withContext := Input{Event: "BeforeAgent", Prompt: "<hook_context># BIMRI memory\nSQLite</hook_context>\n\nWhich cache?"}
+	if got := withContext.FromAgent(AgentGemini).Prompt; got != "Which cache?" {
+		t.Fatalf("Gemini's prompt read as %q", got)
+	}
+	if got := withContext.FromAgent(AgentCodex).Prompt; got != withContext.Prompt {
+		t.Fatalf("Codex's prompt changed to %q", got)
 	}
 	if got := (Input{Event: "BeforeAgent"}).FromAgent(AgentCodex).Event; got != "BeforeAgent" {
 		t.Fatalf("Codex's event renamed to %q", got)

@@ -26,12 +26,13 @@ const GeminiHookName = "bimri-hook"
 // GeminiEvents are the events install wires for the Gemini CLI (0.61.0),
 // under Gemini's names, with their timeouts in seconds: the memory at
 // SessionStart, recall at BeforeAgent (a prompt's submission), the
-// checkpoint at PreCompress, the session-end pass at SessionEnd.
+// session-end pass at SessionEnd. PreCompress is left out: 0.61.0 fires
+// it before every check of whether to compress, on each turn, compression
+// or none, and reads nothing from its answer that steers the summary.
 func GeminiEvents() []Event {
 	return []Event{
 		{Name: "SessionStart", Timeout: 10},
 		{Name: "BeforeAgent", Timeout: 10},
-		{Name: "PreCompress", Timeout: 10},
 		{Name: "SessionEnd", Timeout: 10},
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Install wires Gemini's four events, with timeouts in milliseconds, and
+// Install wires Gemini's three events, with timeouts in milliseconds, and
 // the MCP server; the user's settings stay; install twice changes
 // nothing; uninstall gives back the file's bytes.
 func TestInstallGeminiKeepsTheUsersSettings(t *testing.T) {
@@ -28,7 +28,7 @@ func TestInstallGeminiKeepsTheUsersSettings(t *testing.T) {
 	is.Equal(doc.Get("mcpServers.bimri.args.0").Str, "mcp")
 	events, mcp, err := GeminiWired(out)
 	is.NoErr(err)
-	is.Equal(strings.Join(events, ","), "SessionEnd,SessionStart,BeforeAgent,PreCompress")
+	is.Equal(strings.Join(events, ","), "SessionEnd,SessionStart,BeforeAgent")
 	is.True(mcp)
 
 	again, _, changed, err := InstallGemini(out, c, r)

@@ -92,12 +92,40 @@ func TestCodexPayloads(t *testing.T) {
 	is.Equal(f.Header.Sessions, 2)
 }
 
+// The payloads captured from the Gemini CLI 0.61.0, through `hook
+// gemini`: the memory comes back as SessionStart's additionalContext
+// under Gemini's event name, BeforeAgent's prompt is read without the
+// context Gemini put before it (no recall of the memory view's own
+// words), and SessionEnd counts the session once.
+func TestGeminiPayloads(t *testing.T) {
+	is := is.New(t)
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_PROJECT_DIR", "")
+	ws := t.TempDir()
+	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(ws))
+	runAt(t, ws, "2026-12-01", "", "remember", "--importance", "4", "Chose SQLite for the ledger.")
+
+	out := runAt(t, ws, "2026-12-01", payload(t, "gemini/SessionStart.json", ws, "g1"), "hook", "gemini")
+	is.Equal(gjson.Get(out, "hookSpecificOutput.hookEventName").String(), "SessionStart")
+	is.True(strings.Contains(gjson.Get(out, "hookSpecificOutput.additionalContext").String(), "Chose SQLite for the ledger."))
+	out = runAt(t, ws, "2026-12-01", payload(t, "gemini/BeforeAgent.json", ws, "g1"), "hook", "gemini")
+	is.True(gjson.Valid(out))
+	for range 2 { // Gemini's SessionEnd is once a session; a second changes nothing
+		out = runAt(t, ws, "2026-12-01", payload(t, "gemini/SessionEnd.json", ws, "g1"), "hook", "gemini")
+		is.True(gjson.Valid(out))
+	}
+	f, _ := readMemory(t, ws)
+	is.Equal(f.Header.Sessions, 1)
+	out = runAt(t, ws, "2026-12-01", payload(t, "gemini/PreCompress.json", ws, "g1"), "hook", "gemini")
+	is.Equal(strings.TrimSpace(out), "{}")
+}
+
 // `hook` takes only a client it knows.
 func TestHookAgentRefused(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"bimri-hook", "hook", "gemini"}, strings.NewReader("{}"), &stdout, &stderr, time.Now())
-	if code == 0 || !strings.Contains(stderr.String(), `not "gemini"`) {
-		t.Fatalf("hook gemini: exit %d, %q", code, stderr.String())
+	code := run([]string{"bimri-hook", "hook", "cursor"}, strings.NewReader("{}"), &stdout, &stderr, time.Now())
+	if code == 0 || !strings.Contains(stderr.String(), `not "cursor"`) {
+		t.Fatalf("hook cursor: exit %d, %q", code, stderr.String())
 	}
 }
 
