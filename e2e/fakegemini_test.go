@@ -63,6 +63,13 @@ func (f *FakeGemini) Turns() []Recorded {
 	return out
 }
 
+// Reset forgets the recorded requests.
+func (f *FakeGemini) Reset() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reqs = nil
+}
+
 // Summary lists the requests, one line each, for failure messages.
 func (f *FakeGemini) Summary() string {
 	f.mu.Lock()

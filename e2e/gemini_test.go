@@ -117,25 +117,70 @@ func (s *GeminiSandbox) memory(t *testing.T) *memfile.File {
 	return f
 }
 
+// The words of the Gemini scenario's prompts and entries.
+const (
+	geminiMCPText = "Gemini made the ledger's backups hourly, through the MCP tool."
+	geminiMCPAsk  = "Please record the backup decision with the memory tool."
+)
+
+// geminiScript is the fake model of the Gemini scenario: asked to record,
+// it calls the remember tool of the MCP server install registered, by the
+// name Gemini declared it under; the tool's answer back, or any other
+// prompt, it answers with text.
+func geminiScript(r Recorded) Reply {
+	contents := r.Get("contents").Array()
+	if len(contents) == 0 {
+		return Reply{}
+	}
+	last := contents[len(contents)-1]
+	if last.Get("parts.0.functionResponse").Exists() {
+		return TextReply("Recorded.")
+	}
+	if strings.Contains(last.Get("parts.#.text").String(), geminiMCPAsk) {
+		return Reply{ToolUse: &ToolUse{Name: geminiToolName(r, "remember"),
+			Input: map[string]any{"text": geminiMCPText, "importance": 4, "tags": []string{"ledger"}}}}
+	}
+	return TextReply("OK.")
+}
+
+// geminiToolName is the name a request declares an MCP tool of
+// bimri-hook's under, "" when it declares none.
+func geminiToolName(r Recorded, tool string) string {
+	for _, decl := range r.Get("tools.#.functionDeclarations|@flatten").Array() {
+		if name := decl.Get("name").Str; strings.HasSuffix(name, tool) && strings.Contains(name, "bimri") {
+			return name
+		}
+	}
+	return ""
+}
+
 // TestGeminiEndToEnd: the real Gemini CLI, wired by install --agent
-// gemini, sends the memory in its first model request, and the session
+// gemini, sends the memory in its first model request, a prompt naming
+// an archived entry's words brings it back, an entry recorded through
+// the MCP server install registered lands in bimri.md, and each session
 // is counted once.
 func TestGeminiEndToEnd(t *testing.T) {
-	s := newGeminiSandbox(t, nil)
+	s := newGeminiSandbox(t, geminiScript)
 	out := s.bimri(t, "install", "--agent", "gemini")
 	if !strings.Contains(out, "Gemini: wired") {
 		t.Fatalf("install --agent gemini:\n%s", out)
 	}
 	const fact = "The staging database is restored nightly from the prod snapshot"
 	s.bimri(t, "remember", fact)
+	writeRecallArchive(t, s.Workspace)
 
-	stdout, stderr := s.run(t, "What do we know about staging?")
+	stdout, stderr := s.run(t, codexRecallAsk)
 	turns := s.API.Turns()
 	if len(turns) == 0 {
 		t.Fatalf("no model request\nstdout:\n%s\nstderr:\n%s\nrequests:\n%s", stdout, stderr, s.API.Summary())
 	}
 	if first := geminiText(turns[0]); !strings.Contains(first, fact) {
 		t.Fatalf("the memory is not in the first model request:\n%.3000s\nstderr:\n%s", first, stderr)
+	}
+	req := geminiText(turns[0])
+	at, recalled := strings.LastIndex(req, codexRecallAsk), strings.Index(req, recallAnswer)
+	if at < 0 || recalled < at {
+		t.Errorf("the archived answer is not recalled after the prompt (prompt at %d, answer at %d)", at, recalled)
 	}
 	if !strings.Contains(stdout, "OK.") {
 		t.Fatalf("gemini printed no answer:\n%s\nstderr:\n%s", stdout, stderr)
@@ -144,6 +189,25 @@ func TestGeminiEndToEnd(t *testing.T) {
 	if f.Header.Sessions != 1 {
 		t.Fatalf("Sessions = %d after one gemini -p, want 1\nstderr:\n%s", f.Header.Sessions, stderr)
 	}
-	t.Logf("requests:\n%s", s.API.Summary())
+
+	// Session 2: the model records through the MCP server, in a plain
+	// gemini -p: install marks the server trusted, without which Gemini's
+	// headless mode declares none of its tools (measured on 0.61.0).
+	s.API.Reset()
+	stdout, stderr = s.run(t, geminiMCPAsk)
+	last := s.API.Turns()
+	if name := geminiToolName(last[0], "remember"); name != "mcp_bimri_remember" {
+		t.Errorf("the first request of session 2 declares bimri-hook's remember tool as %q, want mcp_bimri_remember\nstderr:\n%s", name, stderr)
+	}
+	if !strings.Contains(stdout, "Recorded.") {
+		t.Errorf("the tool's answer did not reach the model:\n%s\nstderr:\n%s\nrequests:\n%s", stdout, stderr, s.API.Summary())
+	}
+	f = s.memory(t)
+	if !strings.Contains(string(memfile.Render(f)), geminiMCPText) {
+		t.Errorf("the entry recorded through the MCP tool is not in bimri.md")
+	}
+	if f.Header.Sessions != 2 {
+		t.Errorf("after two sessions, Sessions is %d, want 2", f.Header.Sessions)
+	}
 
 }

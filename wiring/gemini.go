@@ -63,12 +63,16 @@ func geminiGroup(command string, e Event) []byte {
 	}{[]geminiHandler{h}})
 }
 
-// geminiMCP is the MCP server's entry under "mcpServers".
+// geminiMCP is the MCP server's entry under "mcpServers", trusted: its
+// tools change the project's memory alone (as the Claude Code plugin's
+// PreToolUse approves them), and Gemini's non-interactive mode declares
+// no tool of an untrusted server to the model (measured on 0.61.0).
 func geminiMCP(c Command) []byte {
 	return marshal(struct {
 		Command string   `json:"command"`
 		Args    []string `json:"args"`
-	}{c.Binary, []string{"mcp"}})
+		Trust   bool     `json:"trust"`
+	}{c.Binary, []string{"mcp"}, true})
 }
 
 // isGeminiMCP tells whether an mcpServers entry runs bimri-hook's server.

@@ -26,6 +26,7 @@ func TestInstallGeminiKeepsTheUsersSettings(t *testing.T) {
 	is.Equal(doc.Get("mcpServers.other.command").Str, "other-server")
 	is.Equal(doc.Get("mcpServers.bimri.command").Str, "/opt/bin/bimri-hook")
 	is.Equal(doc.Get("mcpServers.bimri.args.0").Str, "mcp")
+	is.True(doc.Get("mcpServers.bimri.trust").Bool()) // else gemini -p declares none of its tools
 	events, mcp, err := GeminiWired(out)
 	is.NoErr(err)
 	is.Equal(strings.Join(events, ","), "SessionEnd,SessionStart,BeforeAgent")
