@@ -206,6 +206,9 @@ func TestGeminiEndToEnd(t *testing.T) {
 	if !strings.Contains(string(memfile.Render(f)), geminiMCPText) {
 		t.Errorf("the entry recorded through the MCP tool is not in bimri.md")
 	}
+	if !strings.Contains(string(memfile.Render(f)), "[AGENT:gemini]") {
+		t.Errorf("the MCP entry does not say Gemini recorded it:\n%s", memfile.Render(f))
+	}
 	if f.Header.Sessions != 2 {
 		t.Errorf("after two sessions, Sessions is %d, want 2", f.Header.Sessions)
 	}

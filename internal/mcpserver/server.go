@@ -222,8 +222,9 @@ const instructions = "bimri-hook keeps this workspace's long-term memory in bimr
 	"Never edit bimri.md or its backup by hand."
 
 // clientAgent is the coding agent an MCP client is, for the entries it
-// records (memfile.Entry.Agent): "codex" for the Codex CLI, whose client
-// says so in its name; "" for Claude Code and every other client.
+// records (memfile.Entry.Agent): "codex" for the Codex CLI, "gemini" for
+// the Gemini CLI (its client is "gemini-cli-mcp-client" in 0.61.0), each
+// saying so in its name; "" for Claude Code and every other client.
 func clientAgent(req *mcp.CallToolRequest) string {
 	if req == nil || req.Session == nil {
 		return ""
@@ -232,8 +233,12 @@ func clientAgent(req *mcp.CallToolRequest) string {
 	if p == nil || p.ClientInfo == nil {
 		return ""
 	}
-	if strings.Contains(strings.ToLower(p.ClientInfo.Name), "codex") {
+	name := strings.ToLower(p.ClientInfo.Name)
+	switch {
+	case strings.Contains(name, "codex"):
 		return "codex"
+	case strings.Contains(name, "gemini"):
+		return "gemini"
 	}
 	return ""
 }
