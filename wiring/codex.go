@@ -86,41 +86,12 @@ func InstallCodex(hooksJSON []byte, c Command, prev Receipt) (out []byte, r Rece
 		return nil, r, false, err
 	}
 	r = Receipt{Created: slices.Clone(prev.Created)}
-	note := func(what string, exists bool) {
-		if !exists && !r.created(what) {
-			r.Created = append(r.Created, what)
-		}
-	}
-	note("file", !d.fresh)
+	r.note("file", !d.fresh)
 	command := c.CodexHook()
 	mine := func(s string) bool { return s == command || isCodexHookCommand(s) }
-	wired := map[string]bool{}
-	for _, e := range CodexEvents() {
-		wired[e.Name] = true
-		if v := d.get("hooks", e.Name); v.Exists() && !v.IsArray() {
-			return nil, r, false, fmt.Errorf("%q is %s, not an array", "hooks."+e.Name, describe(v))
-		}
-		note("hooks", d.get("hooks").Exists())
-		note("hooks."+e.Name, d.get("hooks", e.Name).Exists())
-		want := codexGroup(command, e)
-		refs := d.handlers(e.Name, mine)
-		if len(refs) == 1 && sameJSON(d.get("hooks", e.Name, fmt.Sprint(refs[0].group)).Raw, want) {
-			continue
-		}
-		d.unwire(e.Name, mine)
-		switch list := d.get("hooks", e.Name); {
-		case !d.get("hooks").Exists():
-			d.add(d.root(), "hooks", []byte("{"+jsonString(e.Name)+":["+string(want)+"]}"))
-		case !list.Exists():
-			d.add(d.get("hooks"), e.Name, []byte("["+string(want)+"]"))
-		default:
-			d.add(list, "", want)
-		}
-	}
-	for _, name := range d.eventNames() {
-		if !wired[name] {
-			d.unwire(name, mine)
-		}
+	group := func(e Event) []byte { return codexGroup(command, e) }
+	if err := d.wireClient(CodexEvents(), mine, group, &r); err != nil {
+		return nil, r, false, err
 	}
 	out, changed, err = d.result(hooksJSON)
 	return out, r, changed, err

@@ -100,43 +100,14 @@ func InstallGemini(settings []byte, c Command, prev Receipt) (out []byte, r Rece
 		return nil, r, false, fmt.Errorf("%q is %s, not an object", "mcpServers", describe(v))
 	}
 	r = Receipt{Created: slices.Clone(prev.Created)}
-	note := func(what string, exists bool) {
-		if !exists && !r.created(what) {
-			r.Created = append(r.Created, what)
-		}
-	}
-	note("file", !d.fresh)
+	r.note("file", !d.fresh)
 	command := c.GeminiHook()
 	mine := func(s string) bool { return s == command || isGeminiHookCommand(s) }
-	wired := map[string]bool{}
-	for _, e := range GeminiEvents() {
-		wired[e.Name] = true
-		if v := d.get("hooks", e.Name); v.Exists() && !v.IsArray() {
-			return nil, r, false, fmt.Errorf("%q is %s, not an array", "hooks."+e.Name, describe(v))
-		}
-		note("hooks", d.get("hooks").Exists())
-		note("hooks."+e.Name, d.get("hooks", e.Name).Exists())
-		want := geminiGroup(command, e)
-		refs := d.handlers(e.Name, mine)
-		if len(refs) == 1 && sameJSON(d.get("hooks", e.Name, fmt.Sprint(refs[0].group)).Raw, want) {
-			continue
-		}
-		d.unwire(e.Name, mine)
-		switch list := d.get("hooks", e.Name); {
-		case !d.get("hooks").Exists():
-			d.add(d.root(), "hooks", []byte("{"+jsonString(e.Name)+":["+string(want)+"]}"))
-		case !list.Exists():
-			d.add(d.get("hooks"), e.Name, []byte("["+string(want)+"]"))
-		default:
-			d.add(list, "", want)
-		}
+	group := func(e Event) []byte { return geminiGroup(command, e) }
+	if err := d.wireClient(GeminiEvents(), mine, group, &r); err != nil {
+		return nil, r, false, err
 	}
-	for _, name := range d.eventNames() {
-		if !wired[name] {
-			d.unwire(name, mine)
-		}
-	}
-	note("mcpServers", d.get("mcpServers").Exists())
+	r.note("mcpServers", d.get("mcpServers").Exists())
 	want := geminiMCP(c)
 	if v := d.get("mcpServers", MCPServer); !v.Exists() || !sameJSON(v.Raw, want) {
 		if v.Exists() && !isGeminiMCP(v) {

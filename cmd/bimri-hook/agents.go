@@ -111,17 +111,7 @@ func (a *app) installAgent(c *cli.Context, agent string) error {
 		return err
 	}
 	install.PrintCodexInstalled(a.stdout, res)
-	if file.Scope == install.ScopeProject {
-		path, changed, err := install.Ignore(root)
-		if err != nil {
-			return err
-		}
-		install.PrintIgnored(a.stdout, path, changed)
-		if binary != wiring.Name {
-			fmt.Fprintf(a.stdout, "note: %s is shared through the repository, and now names this machine's %s.\n  Put bimri-hook on PATH and run install again to write the bare name, or use --scope user.\n", file.Path, binary)
-		}
-	}
-	return nil
+	return a.projectNotes(root, file, binary)
 }
 
 // uninstallAgent is uninstall --agent codex or gemini.
@@ -153,6 +143,24 @@ func (a *app) uninstallAgent(c *cli.Context, agent string) error {
 	return nil
 }
 
+// projectNotes, after a project-scope install of another client's file,
+// keeps the receipts out of git and says when the shared file names this
+// machine's binary.
+func (a *app) projectNotes(root string, file install.SettingsFile, binary string) error {
+	if file.Scope != install.ScopeProject {
+		return nil
+	}
+	path, changed, err := install.Ignore(root)
+	if err != nil {
+		return err
+	}
+	install.PrintIgnored(a.stdout, path, changed)
+	if binary != wiring.Name {
+		fmt.Fprintf(a.stdout, "note: %s is shared through the repository, and now names this machine's %s.\n  Put bimri-hook on PATH and run install again to write the bare name, or use --scope user.\n", file.Path, binary)
+	}
+	return nil
+}
+
 // geminiSettings is the workspace and the Gemini settings.json of --scope.
 func geminiSettings(c *cli.Context) (root string, file install.SettingsFile, err error) {
 	if root, err = resolveRoot(c, ""); err != nil {
@@ -177,17 +185,7 @@ func (a *app) installGemini(c *cli.Context) error {
 		return err
 	}
 	install.PrintGeminiInstalled(a.stdout, file, changed)
-	if file.Scope == install.ScopeProject {
-		path, changed, err := install.Ignore(root)
-		if err != nil {
-			return err
-		}
-		install.PrintIgnored(a.stdout, path, changed)
-		if binary != wiring.Name {
-			fmt.Fprintf(a.stdout, "note: %s is shared through the repository, and now names this machine's %s.\n  Put bimri-hook on PATH and run install again to write the bare name, or use --scope user.\n", file.Path, binary)
-		}
-	}
-	return nil
+	return a.projectNotes(root, file, binary)
 }
 
 // uninstallGemini is uninstall --agent gemini.

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -198,22 +197,8 @@ func UninstallCodex(file, other SettingsFile) (changed bool, err error) {
 			return false, err
 		}
 	}
-	switch {
-	case remove:
-		if err := os.Remove(file.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return false, err
-		}
-		_ = os.Remove(filepath.Dir(file.Path)) // the .codex folder, if install's file was all it held
-	case changed:
-		if err := writeReplacing(file.Path, after); err != nil {
-			return false, err
-		}
-	}
-	if hasReceipt {
-		if err := os.Remove(receiptPath(codexReceipt(file))); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return false, err
-		}
-		_ = os.Remove(filepath.Dir(receiptPath(codexReceipt(file)))) // a .claude folder install made for it alone
+	if err := putBack(file, codexReceipt(file), after, remove, changed, hasReceipt); err != nil {
+		return false, err
 	}
 	return changed || configChanged, nil
 }

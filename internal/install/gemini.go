@@ -92,22 +92,8 @@ func UninstallGemini(file SettingsFile) (changed bool, err error) {
 	if err != nil {
 		return false, fmt.Errorf("%s: %w", file.Path, err)
 	}
-	switch {
-	case remove:
-		if err := os.Remove(file.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return false, err
-		}
-		_ = os.Remove(filepath.Dir(file.Path)) // the .gemini folder, if install's file was all it held
-	case changed:
-		if err := writeReplacing(file.Path, after); err != nil {
-			return false, err
-		}
-	}
-	if hasReceipt {
-		if err := os.Remove(receiptPath(geminiReceipt(file))); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return false, err
-		}
-		_ = os.Remove(filepath.Dir(receiptPath(geminiReceipt(file)))) // a .claude folder install made for it alone
+	if err := putBack(file, geminiReceipt(file), after, remove, changed, hasReceipt); err != nil {
+		return false, err
 	}
 	return changed, nil
 }
@@ -146,3 +132,28 @@ func PrintGeminiInstalled(w io.Writer, file SettingsFile, changed bool) {
 
 // EventsText names the events of a status for doctor.
 func (st GeminiStatus) EventsText() string { return strings.Join(st.Events, ", ") }
+
+// putBack ends an uninstall of another client's file: the file removed
+// when install created it and nothing else is left (with its folder, if
+// that was all it held), else written as after when it changed; and the
+// receipt removed, with a .claude folder install made for it alone.
+func putBack(file, receiptOf SettingsFile, after []byte, remove, changed, hasReceipt bool) error {
+	switch {
+	case remove:
+		if err := os.Remove(file.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		_ = os.Remove(filepath.Dir(file.Path))
+	case changed:
+		if err := writeReplacing(file.Path, after); err != nil {
+			return err
+		}
+	}
+	if hasReceipt {
+		if err := os.Remove(receiptPath(receiptOf)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		_ = os.Remove(filepath.Dir(receiptPath(receiptOf)))
+	}
+	return nil
+}
