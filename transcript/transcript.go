@@ -47,7 +47,8 @@ const maxPromptRunes = 2000
 // Summary is what bimri-hook needs to know about a stretch of a transcript.
 type Summary struct {
 	// FirstPrompt is the text of the first real user prompt in the
-	// stretch, or "" if none: trimmed, passed through privacy.Clean (a
+	// stretch that does not ask for one of bimri-hook's own commands
+	// (see productCommand), or "" if none: trimmed, passed through privacy.Clean (a
 	// Summary is saved between hook events, and must not keep secrets
 	// either) and cut to maxPromptRunes.
 	FirstPrompt string
@@ -365,7 +366,7 @@ func (sr *summaryReader) addUser(m lineMembers) {
 	}
 	sr.sum.Prompts++
 	sr.sum.PromptsSinceRemember++
-	if sr.sum.FirstPrompt == "" {
+	if sr.sum.FirstPrompt == "" && !asksProductCommand(text) {
 		// Clean before cutting: a cut could leave part of a secret that
 		// no longer looks like one.
 		sr.sum.FirstPrompt = shorten(privacy.Clean(text), maxPromptRunes)
@@ -625,6 +626,23 @@ func (sr *summaryReader) addChange(c Change) {
 var rememberCommand = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?s)(?:^|[^\w.-])bimri(?:-hook)?(?:-v?\d[\w.+-]*)?(?:\.exe)?(?:[^\w.-].*)?\bremember\b`)
 })
+
+// productCommand matches text that names one of bimri-hook's own
+// commands other than remember, which is recorded as itself: "run
+// bimri-hook install --link", "`~/.local/bin/bimri-hook doctor`". A
+// prompt asking for one (install's advice is to ask the agent for
+// install --link) is the product's business, not the session's work, so
+// it is never a session's FirstPrompt. The names are the CLI's; a new
+// command missing here only costs a fallback line naming it.
+var productCommand = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|[^\w.-])bimri-hook(?:-v?\d[\w.+-]*)?(?:\.exe)?["'\x60]?\s+` +
+		`(?:install|uninstall|doctor|show|forget|why|forecast|maintain|search|restore|revive|version|` +
+		`off|on|simulate|hook|mcp|browse|merge-driver|help)\b`)
+})
+
+func asksProductCommand(prompt string) bool {
+	return strings.Contains(strings.ToLower(prompt), "bimri-hook") && productCommand().MatchString(prompt)
+}
 
 func isRemember(command string) bool {
 	return strings.Contains(command, "bimri") && strings.Contains(command, "remember") &&

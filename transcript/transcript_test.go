@@ -763,3 +763,45 @@ func readFrom(r io.Reader, start, limit int64) (Summary, error) {
 func readPath(path string, from, limit int64) (Summary, error) {
 	return readFile(path, from, limit, Summary{})
 }
+
+// TestFallbackSkipsProductCommands: a prompt asking for one of
+// bimri-hook's own commands (install --link, doctor, off...) is the
+// product's business, not the session's work, so the fallback summary
+// never records it; the session's first other prompt is its work.
+func TestFallbackSkipsProductCommands(t *testing.T) {
+	tests := []struct {
+		name       string
+		transcript string
+		want       string
+	}{
+		{
+			"only install --link",
+			prompt("Run bimri-hook install --link") + toolUses(bash("bimri-hook install --link")) + toolResult,
+			"",
+		},
+		{
+			"a path and quotes",
+			prompt("please run `~/.local/bin/bimri-hook doctor` and tell me what it says"),
+			"",
+		},
+		{
+			"then real work",
+			prompt("run bimri-hook install --link for my shell") + toolUses(bash("bimri-hook install --link")) + toolResult +
+				prompt("Fix the login bug") + written("/p/login.go"),
+			"Session: Fix the login bug; changed login.go",
+		},
+		{
+			"the program named, no command of it",
+			prompt("Add a section about bimri-hook to the README") + written("/p/README.md"),
+			"Session: Add a section about bimri-hook to the README; changed README.md",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			is := is.New(t)
+			sum, err := readFrom(strings.NewReader(tt.transcript), 0, 1<<20)
+			is.NoErr(err)
+			is.Equal(FallbackSummary(sum, 240), tt.want)
+		})
+	}
+}
