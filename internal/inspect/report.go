@@ -77,11 +77,11 @@ func Bar(used, total, width int) string {
 func PrintWhy(w io.Writer, x Explanation) {
 	e, s := x.Entry, x.Scoring
 	fmt.Fprintf(w, "%s (Tier %d): %s\n", e.ID, s.Tier, e.Text)
-	fmt.Fprintf(w, "  importance %d, recorded %s, %d days ago\n", e.Importance, e.Date.Format(DateLayout), s.Days)
+	fmt.Fprintf(w, "  importance %d, recorded %s, %s ago\n", e.Importance, e.Date.Format(DateLayout), Plural(s.Days, "day", "days"))
 	if s.Tier == 1 {
 		fmt.Fprintf(w, "  weight = importance = %s (Tier 1 never decays)\n", s.Weight)
 	} else {
-		fmt.Fprintf(w, "  freshness for %d days = %.2f (lookup table)\n", s.Days, float64(s.Freshness)/100)
+		fmt.Fprintf(w, "  freshness for %s = %.2f (lookup table)\n", Plural(s.Days, "day", "days"), float64(s.Freshness)/100)
 		fmt.Fprintf(w, "  weight = %d x %.2f = %s\n", e.Importance, float64(s.Freshness)/100, s.Raw)
 		if s.Floored {
 			fmt.Fprintf(w, "  floor: importance %d never weighs less than %s, so weight = %s\n", e.Importance, s.Weight, s.Weight)
