@@ -16,7 +16,8 @@ import (
 // session), every event followed by what the client receives or a line
 // saying it receives nothing and why, records made as a real session
 // makes them (so no [auto] fallback entry appears beside the agent's),
-// and one session counted per SessionEnd.
+// and one session counted per SessionEnd; and what issue #35 asked: the
+// six sessions in under 200 lines, not the raw file after each.
 func TestDemo(t *testing.T) {
 	slowtest.Gate(t) // the demo builds the binary and lives six sessions
 	cmd := exec.Command("bash", "scripts/demo.sh")
@@ -26,6 +27,13 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("make demo failed: %v\n%s", err, out)
 	}
 	demo := string(out)
+
+	if n := strings.Count(strings.TrimRight(demo, "\n"), "\n") + 1; n >= 200 {
+		t.Errorf("the demo prints %d lines, want under 200", n)
+	}
+	if n := strings.Count(demo, "# BIMRI Memory"); n != 1 {
+		t.Errorf("bimri.md is printed whole %d times, want once, at the end", n)
+	}
 
 	if n := strings.Count(demo, "## How to use this memory (bimri-hook)"); n != 1 {
 		t.Errorf("the instructions are printed in full %d times, want once", n)

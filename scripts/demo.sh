@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # demo.sh is `make demo`: it builds bimri-hook and lives six Claude Code
-# sessions in a throwaway workspace, on fixed dates, showing after each
-# what the model receives at SessionStart and the memory file itself.
+# sessions in a throwaway workspace, on fixed dates, showing for each what
+# the model receives at SessionStart (after the first, only what is new in
+# it), what the agent records, what the client hears, and which entries
+# the session put in or took out of bimri.md; the file itself once, at the
+# end. It stays under 200 lines (TestDemo checks).
 #
 # The events are the ones Claude Code sends, piped to `bimri-hook hook` as
 # the client runs it; what the model receives at SessionStart is read with
@@ -35,10 +38,18 @@ session=
 # bh runs bimri-hook in the workspace on the session's date.
 bh() { (cd "$ws" && BIMRI_TODAY=$day "$bin" "$@"); }
 
-heading() {
-	printf '\n%s\n %s\n%s\n' "$(printf '=%.0s' {1..72})" "$1" "$(printf '=%.0s' {1..72})"
+heading() { printf '\n=== %s ===\n' "$1"; }
+part() { printf -- '--- %s ---\n' "$1"; }
+
+# entries lists bimri.md's entries and patterns, one a line, without
+# their weights (which change every day): what a session put in or took
+# out shows as a line that came or went.
+entries() {
+	[[ -f $ws/bimri.md ]] || return 0
+	awk '/^\[(IMPORTANCE|PATTERN):/ { head = $1; next }
+		head != "" && NF { print head " " $0; head = "" }' "$ws/bimri.md" |
+		sed 's/^\[IMPORTANCE:\([0-9]\)\]/imp \1:/; s/^\[PATTERN:\([A-Z]*\)\]/pattern, \1:/'
 }
-part() { printf '\n--- %s ---\n' "$1"; }
 
 # event sends one hook event to `bimri-hook hook`, as Claude Code does,
 # and prints what Claude Code receives, or says it receives nothing.
@@ -62,15 +73,21 @@ show_start() {
 	context=$(bh simulate SessionStart --session "$session" --context-only 2>/dev/null)
 	event SessionStart ',"source":"startup"' >/dev/null
 	part "SessionStart: what the model receives ($(printf '%s' "$context" | wc -m | tr -d ' ') characters of additionalContext)"
-	if [[ -z ${shown_instructions:-} ]]; then
+	if [[ -z ${previous_context:-} ]]; then
 		printf '%s\n' "$context"
-		shown_instructions=1
 	else
-		printf '%s\n' "$context" | awk '
+		# The first line, then only the lines the last session's context
+		# did not have; the instructions are named, not repeated.
+		printf '%s\n' "$context" | awk -v prev="$previous_context" '
+			BEGIN { n = split(prev, p, "\n"); for (i = 1; i <= n; i++) seen[p[i]] = 1 }
 			/^## How to use this memory/ { skip = 1; print "[## How to use this memory: the instructions, as in session 1]"; next }
 			skip && /^## / { skip = 0 }
-			!skip'
+			skip { next }
+			NR == 1 || !seen[$0] { print; next }
+			{ same++ }
+			END { if (same) printf "(%d more lines, the same as in the last session'"'"'s context, left out)\n", same }'
 	fi
+	previous_context=$context
 }
 
 # asked pulls, from the last SessionStart context, what a command the
@@ -90,7 +107,8 @@ agent() {
 		shown+=("$arg")
 	done
 	printf '$ bimri-hook remember %s\n' "${shown[*]}"
-	bh remember "$@"
+	# What it recorded shows after the session, among the entries that came.
+	bh remember "$@" >/dev/null
 	# The agent's Bash call and its result land in the transcript, which is
 	# how the hooks know the session recorded something.
 	calls=$((calls + 1))
@@ -120,13 +138,26 @@ stop() {
 end_session() {
 	part "SessionEnd: the session-end pass runs and Sessions goes up"
 	event SessionEnd ',"reason":"other"' ": the client shows nothing a SessionEnd hook says"
-	part "bimri.md after the session"
-	cat "$ws/bimri.md"
+	part "bimri.md after the session ($(sed -n '1s/^<!-- \(.*\) -->$/\1/p' "$ws/bimri.md")): the entries that came (+) and went (-, with the archive's reason)"
+	{ diff <(sed '/^$/d' <<<"$before") <(entries) || true; } | sed -n 's/^< /- /p; s/^> /+ /p' | with_reasons
+}
+
+# with_reasons adds to each entry that went ("- imp N: text") the reason
+# the archive gives for it; a pattern that changed level went nowhere.
+with_reasons() {
+	awk 'FNR == NR {
+			if (/^\[IMPORTANCE:/) { reason = ""; if (match($0, /\[REASON:[^]]*\]/)) reason = substr($0, RSTART + 8, RLENGTH - 9); next }
+			if (reason != "" && NF) { why[$0] = reason; reason = "" }
+			next
+		}
+		/^- imp [0-9]: / { text = substr($0, 10); if (text in why) $0 = $0 "  (" why[text] ")" }
+		{ print }' "$ws/bimri-archive.md" - 2>/dev/null || cat
 }
 
 begin() {
 	day=$1 session=demo-session-$2
 	: >"$transcripts/$session.jsonl"
+	before=$(entries)
 	heading "Session $2 · $day · $3"
 }
 
@@ -171,8 +202,6 @@ agent --importance 3 --tags database "Added a nightly job that removes bookings 
 agent --importance 4 --tags api,decision "Versioned the public API under /v1 before the first external client."
 stop
 end_session
-part "bimri-archive.md: what the passes took out, with the date and the reason"
-cat "$ws/bimri-archive.md"
 
 begin 2026-03-25 5 "the pattern speaks: patterns with a sentence come first"
 show_start
@@ -185,6 +214,7 @@ end_session
 heading "Session 6 · 2026-03-27 · a full Tier 2: the agent consolidates"
 day=2026-03-27 session=demo-session-6
 : >"$transcripts/$session.jsonl"
+before=$(entries)
 used=$(bh show --json | sed -n '/"tier2"/,/}/s/.*"used": \([0-9]*\).*/\1/p')
 part "For the demo, a Tier 2 budget just above what it holds (~$used tokens), as months of work would fill it"
 mkdir -p "$ws/.claude"
@@ -196,8 +226,6 @@ ids=$(asked 's/.* remember --dir .* --replaces \([0-9a-f,]*\) -- .*/\1/p')
 agent --replaces "$ids" -- "Database: sqlc queries, a nightly clean-up, one availability view and a cached room list (calendar 900 ms to 120 ms)."
 stop
 end_session
-part "bimri-archive.md: the originals, consolidated into the summary"
-grep -A1 'consolidated into' "$ws/bimri-archive.md"
 
-heading "bimri-hook show: every entry's weight, the patterns and the budgets"
-bh show
+heading "bimri.md at the end, without its comment and blank lines"
+grep -v -e '^<!--' -e '^$' "$ws/bimri.md"
