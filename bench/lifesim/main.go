@@ -20,8 +20,8 @@
 // the session archived, and a bar of the total against the total budget.
 // The summary gives the largest total after any pass, the largest
 // SessionStart context against its cap, and everything archived; the last
-// line says how the memory serves the next session. docs/reliability.md
-// quotes the figures of seed 1.
+// lines say, one thing a line, how the memory serves the next session.
+// docs/reliability.md quotes the figures of seed 1.
 package main
 
 import (

@@ -39,17 +39,22 @@ func TestOutputIsOneLineASessionThenTheSummary(t *testing.T) {
 	is.True(out != other) // another seed, another mix
 
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	is.Equal(len(lines), 14)
+	is.Equal(len(lines), 21) // 12 sessions, 2 of summary, 7 of serving
 	session := regexp.MustCompile(`^session +\d+  2026-01-0\d  T1 +\d+  T2 +\d+  T3 +\d+  total +\d+/6000 \[[#.]{40}\]  archived \d+$`)
 	for _, l := range lines[:12] {
 		is.True(session.MatchString(l))
 	}
 	is.True(strings.HasPrefix(lines[0], "session    1  2026-01-01  T1 "))
 	is.True(strings.HasPrefix(lines[3], "session    4  2026-01-02  T1 ")) // 3 a day
-	is.True(strings.HasPrefix(lines[12], "12 sessions (seed 9, profile claude-code, 3 a day): largest total ~"))
-	is.True(strings.Contains(lines[12], " of 10000 characters; "))
-	is.True(strings.HasPrefix(lines[13], "the next session: decisions (importance 5): "))
-	is.True(strings.Contains(lines[13], "; lost: 0 of "))
+	is.Equal(lines[12], "12 sessions lived (seed 9, profile claude-code, 3 a day).")
+	is.True(strings.HasPrefix(lines[13], "At its largest bimri.md held ~"))
+	is.True(strings.Contains(lines[13], " of 10000 characters; "))
+	is.Equal(lines[14], "What the next session gets:")
+	is.True(strings.HasPrefix(lines[15], "  decisions (importance 5): "))
+	is.True(strings.HasPrefix(lines[17], "  lost: 0 of the "))
+	for _, l := range lines[12:] {
+		is.True(len(l) <= 160) // short lines a person reads, not one of 700 characters
+	}
 }
 
 // TestFlagsChooseTheRun: -today moves the first day, -profile and

@@ -3,7 +3,7 @@
 package main
 
 // What lifesim prints: one line per session, the summary, the next
-// session's serving, and under -verbose the run's speed.
+// session's serving (a few short lines each), and under -verbose the run's speed.
 
 import (
 	"fmt"
@@ -28,7 +28,8 @@ func PrintSession(w io.Writer, st SessionStats, cfg memfile.Config) error {
 	return err
 }
 
-// PrintSummary is the one line that ends a simulation.
+// PrintSummary says, after the session lines, what the run was and how
+// large the memory grew: plain words, one figure to a phrase.
 func PrintSummary(w io.Writer, stats []SessionStats, sim Simulation) error {
 	peak, context, archived := 0, 0, 0
 	for _, st := range stats {
@@ -36,20 +37,26 @@ func PrintSummary(w io.Writer, stats []SessionStats, sim Simulation) error {
 		context = max(context, st.Context)
 		archived += st.Archived
 	}
-	_, err := fmt.Fprintf(w, "%d sessions (seed %d, profile %s, %d a day): largest total ~%d of %d tokens; largest context %d of %d characters; %d archived\n",
-		len(stats), sim.Seed, sim.Config.Profile, sim.PerDay, peak, sim.Config.TotalBudget, context, sim.Config.ContextLimit, archived)
+	_, err := fmt.Fprintf(w, "%d sessions lived (seed %d, profile %s, %d a day).\n"+
+		"At its largest %s held ~%d of its %d tokens, and the session-start context %d of %d characters; %d entries went to the archive.\n",
+		len(stats), sim.Seed, sim.Config.Profile, sim.PerDay,
+		memfile.MemoryName, peak, sim.Config.TotalBudget, context, sim.Config.ContextLimit, archived)
 	return err
 }
 
-// PrintServing says how the memory serves the session after the run.
+// PrintServing says how the memory serves the session after the run, a
+// line for each thing the next session needs.
 func PrintServing(w io.Writer, sv Serving, sim Simulation) error {
 	cfg, name := sim.Config, memfile.MemoryName
-	_, err := fmt.Fprintf(w, "the next session: decisions (importance 5): %d of %d in %s (as recorded, promoted to Tier 1, or in the summary that replaced them), %d in the SessionStart view, %d still worded there; "+
-		"recorded in the last two days (importance 2+): %d of %d in %s, %d in the view; lost: %d of %d recorded (the rest are in %s or its archive); "+
-		"%s ~%d of %d tokens (Tier 1 ~%d of %d, Tier 2 ~%d of %d); context %d of %d characters, Tier 1 and the decisions %d of the %d they have; "+
-		"the agent consolidated %d times (%d of them decisions), promoted %d decisions, named %d patterns when asked\n",
+	_, err := fmt.Fprintf(w, "What the next session gets:\n"+
+		"  decisions (importance 5): %d of %d kept in %s (as recorded, moved to Tier 1, or in a summary), %d shown at session start, %d of them in their own words\n"+
+		"  entries of the last two days (importance 2 or more): %d of %d kept, %d shown\n"+
+		"  lost: %d of the %d entries recorded (the others are in %s or its archive)\n"+
+		"  %s: ~%d of %d tokens (Tier 1 ~%d of %d, Tier 2 ~%d of %d)\n"+
+		"  the context: %d of %d characters; Tier 1 and the decisions use %d of the %d set aside for them\n"+
+		"  the simulated agent consolidated %d times (%d of them decisions), moved %d decisions to Tier 1, named %d patterns when asked\n",
 		sv.DecisionsKept, sv.Decisions, name, sv.DecisionsShown, sv.DecisionsWorded,
-		sv.RecentKept, sv.Recent, name, sv.RecentShown,
+		sv.RecentKept, sv.Recent, sv.RecentShown,
 		len(sv.Lost), sv.Recorded, name,
 		name, sv.Tokens.Total, cfg.TotalBudget, sv.Tokens.Tiers[0], cfg.Budgets[0], sv.Tokens.Tiers[1], cfg.Budgets[1],
 		sv.Context, cfg.ContextLimit, sv.Lasting, sv.Room,
