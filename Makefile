@@ -13,13 +13,14 @@ SESSIONS ?= 1000
 SEED     ?= 1
 PREFIX   ?= $(shell $(GO) env GOPATH)
 
-.PHONY: help build test demo simulate fuzz bench latency eval locomo install release plugin mcpb cross-check clean
+.PHONY: help build test demo simulate fuzz bench latency eval locomo install uninstall release plugin mcpb cross-check clean
 
 help:
 	@echo "make demo         live a few sessions in a temporary workspace and show what the model receives"
 	@echo "make test         run every test, the slow ones too (end-to-end with the real Claude Code, crash and concurrency, 1,000 sessions)"
 	@echo "make build        build $(BIN), with bimri-hook-browse and bimri-hook-mcp beside it"
 	@echo "make install      install bimri-hook, bimri-hook-browse and bimri-hook-mcp into $(PREFIX)/bin"
+	@echo "make uninstall    remove those three from $(PREFIX)/bin (run bimri-hook uninstall in each project first)"
 	@echo "make simulate     live 1,000 sessions (seed 1; SESSIONS=, SEED= for others) and chart tokens per tier against the budgets"
 	@echo "make fuzz         run every fuzz target for FUZZTIME (default $(FUZZTIME))"
 	@echo "make bench        Go benchmarks and whole-process timings against cat"
@@ -105,6 +106,12 @@ install:
 	@echo "installed bimri-hook, bimri-hook-browse and bimri-hook-mcp in $(PREFIX)/bin"
 	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) echo "$(PREFIX)/bin is on PATH; next, in your project: bimri-hook install" ;; \
 	*) echo "$(PREFIX)/bin is not on PATH: add it (export PATH=\"$(PREFIX)/bin:\$$PATH\" in your shell's profile), then in your project: bimri-hook install" ;; esac
+
+# uninstall removes what install put in $(PREFIX)/bin, and nothing else:
+# the wiring in each project's settings is bimri-hook uninstall's to undo.
+uninstall:
+	rm -f $(PREFIX)/bin/bimri-hook $(PREFIX)/bin/bimri-hook-browse $(PREFIX)/bin/bimri-hook-mcp
+	@echo "removed bimri-hook, bimri-hook-browse and bimri-hook-mcp from $(PREFIX)/bin"
 
 # The same bytes from the same source on any machine (scripts/release:
 # no VCS stamp, sorted archives with a fixed time; e2e's
