@@ -105,3 +105,21 @@ func ignoreLinesOf(b []byte) []string {
 	}
 	return lines
 }
+
+// RemoveGitIgnore takes out of a .gitignore what GitIgnore adds: the
+// heading and each of IgnoreLines, exactly those lines; every other line
+// keeps its bytes and its place.
+func RemoveGitIgnore(existing []byte) (out []byte, changed bool) {
+	drop := append([]string{ignoreHeading}, IgnoreLines...)
+	for _, line := range bytes.SplitAfter(existing, []byte("\n")) {
+		if len(line) > 0 && slices.Contains(drop, strings.TrimRight(string(line), "\r\n")) {
+			changed = true
+			continue
+		}
+		out = append(out, line...)
+	}
+	if !changed {
+		return existing, false
+	}
+	return out, true
+}

@@ -53,3 +53,17 @@ func TestIgnoreLinesUnder(t *testing.T) {
 	_, changed = AddIgnoreLines(out, under)
 	is.True(!changed)
 }
+
+// RemoveGitIgnore gives back the .gitignore GitIgnore was given: its own
+// lines, in their place, with their line endings.
+func TestRemoveGitIgnore(t *testing.T) {
+	is := is.New(t)
+	for _, in := range []string{"", "node_modules/\n", "dist\r\n*.log\r\n", "a\n\n# mine\nb\n"} {
+		out, _ := GitIgnore([]byte(in))
+		back, changed := RemoveGitIgnore(out)
+		is.True(changed)
+		is.Equal(string(back), in)
+		_, changed = RemoveGitIgnore(back)
+		is.True(!changed) // nothing of ours left
+	}
+}

@@ -122,6 +122,13 @@ func (a *app) uninstallCommand() *cli.Command {
 				return err
 			}
 			install.PrintUninstalled(a.stdout, file, was, changed)
+			if file.Scope != install.ScopeUser && !install.WiredHere(root) {
+				path, changed, err := install.Unignore(root)
+				if err != nil {
+					return err
+				}
+				install.PrintUnignored(a.stdout, path, changed)
+			}
 			if !changed {
 				for _, p := range install.EnabledPlugins(root) {
 					install.PrintWarning(a.stdout, "the bimri-hook plugin "+p+" still runs here: bimri-hook off turns memory off in this workspace, claude plugin disable "+p+" turns the plugin off everywhere")

@@ -85,3 +85,66 @@ func gitCommonDir(repo string) (string, error) {
 	}
 	return filepath.Clean(c), nil
 }
+
+// Unignore takes out of the workspace's .gitignore the lines Ignore
+// added (wiring.RemoveGitIgnore). A .gitignore left empty is removed
+// only when git does not track it: one the user committed is edited
+// back, never deleted. path is "" when there is no repository.
+func Unignore(root string) (path string, changed bool, err error) {
+	repo := workspace.Repository(root)
+	if repo == "" {
+		return "", false, nil
+	}
+	path = filepath.Join(root, ".gitignore")
+	before, exists, err := ReadOptional(path)
+	if err != nil || !exists {
+		return path, false, err
+	}
+	after, changed := wiring.RemoveGitIgnore(before)
+	if !changed {
+		return path, false, nil
+	}
+	return path, true, putBackGit(repo, path, after, false)
+}
+
+// putBackGit writes a file uninstall edited, or removes it when uninstall
+// left it empty and install made it: created says so, or else git does
+// not track it (a file committed before install stays, edited back).
+func putBackGit(repo, path string, after []byte, created bool) error {
+	if len(after) == 0 && (created || !Tracked(repo, path)) {
+		if err := os.Remove(path); err != nil {
+			return fmt.Errorf("remove %s: %w", path, err)
+		}
+		return nil
+	}
+	if err := writeReplacing(path, after); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// Tracked says whether path is in the index of the repository at repo:
+// committed or staged, so removing it would show in git status as D.
+func Tracked(repo, path string) bool {
+	_, code, err := RunGit(repo, "ls-files", "--error-unmatch", "--", path)
+	return err == nil && code == 0
+}
+
+// WiredHere says whether the workspace's own settings (project or local
+// scope) still run bimri-hook: then the side files still need ignoring.
+func WiredHere(root string) bool {
+	for _, scope := range []string{ScopeProject, scopeLocal} {
+		file, err := SettingsFor(scope, root)
+		if err != nil {
+			continue
+		}
+		b, _, err := ReadOptional(file.Path)
+		if err != nil {
+			return true // unreadable: leave the ignore rules be
+		}
+		if w, err := wiring.Inspect(b); err != nil || len(w.Handlers) > 0 {
+			return true
+		}
+	}
+	return false
+}

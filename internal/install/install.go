@@ -340,6 +340,10 @@ const (
 	gitAttributesRemoved
 )
 
+// createdAttributesKey is set in the repository's config when install
+// --git created .gitattributes: git itself ignores it.
+var createdAttributesKey = "merge." + wiring.MergeDriver + ".bimricreated"
+
 // mergeDriverName is merge.bimri.name, what git shows for the driver.
 const mergeDriverName = "bimri-hook memory merge"
 
@@ -348,7 +352,7 @@ const mergeDriverName = "bimri-hook memory merge"
 func Git(repo string, command wiring.Command) ([]GitStep, error) {
 	var steps []GitStep
 	path := filepath.Join(repo, ".gitattributes")
-	before, _, err := ReadOptional(path)
+	before, existed, err := ReadOptional(path)
 	if err != nil {
 		return steps, fmt.Errorf("read .gitattributes: %w", err)
 	}
@@ -359,10 +363,19 @@ func Git(repo string, command wiring.Command) ([]GitStep, error) {
 		}
 	}
 	steps = append(steps, GitStep{Kind: gitAttributesAdded, What: path, Changed: changed})
-	for _, kv := range [][2]string{
+	settings := [][2]string{
 		{"merge." + wiring.MergeDriver + ".name", mergeDriverName},
 		{"merge." + wiring.MergeDriver + ".driver", wiring.MergeDriverCommand(command)},
-	} {
+	}
+	if !existed {
+		// The receipt for .gitattributes: uninstall --git may remove the
+		// file only when install made it. It lives in the section
+		// uninstall removes, so it goes with it.
+		if _, err := setGitConfig(repo, createdAttributesKey, "true"); err != nil {
+			return steps, err
+		}
+	}
+	for _, kv := range settings {
 		changed, err := setGitConfig(repo, kv[0], kv[1])
 		if err != nil {
 			return steps, err
@@ -392,9 +405,14 @@ func setGitConfig(repo, key, value string) (bool, error) {
 
 // UninstallGit undoes Git: the merge.bimri section of the
 // repository's config and bimri-hook's lines in .gitattributes. A
-// .gitattributes left empty is removed: it holds nothing.
+// .gitattributes left empty is removed only when install made it (or git
+// does not track it): one committed before install is edited back.
 func UninstallGit(repo string) ([]GitStep, error) {
 	var steps []GitStep
+	created, _, err := RunGit(repo, "config", "--local", "--get", createdAttributesKey)
+	if err != nil {
+		return steps, err
+	}
 	section := "merge." + wiring.MergeDriver
 	_, code, err := RunGit(repo, "config", "--local", "--get-regexp", `^merge\.`+wiring.MergeDriver+`\.`)
 	if err != nil {
@@ -417,13 +435,9 @@ func UninstallGit(repo string) ([]GitStep, error) {
 	after, changed := wiring.RemoveGitAttributes(before)
 	switch {
 	case !exists || !changed:
-	case len(after) == 0:
-		if err := os.Remove(path); err != nil {
-			return steps, fmt.Errorf("remove .gitattributes: %w", err)
-		}
 	default:
-		if err := writeReplacing(path, after); err != nil {
-			return steps, fmt.Errorf("write .gitattributes: %w", err)
+		if err := putBackGit(repo, path, after, strings.TrimSpace(created) == "true"); err != nil {
+			return steps, err
 		}
 	}
 	steps = append(steps, GitStep{Kind: gitAttributesRemoved, What: path, Changed: changed})

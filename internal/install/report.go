@@ -102,6 +102,13 @@ func PrintIgnored(w io.Writer, path string, changed bool) {
 	}
 }
 
+// PrintUnignored says what uninstall did to the .gitignore install wrote.
+func PrintUnignored(w io.Writer, path string, changed bool) {
+	if changed {
+		fmt.Fprintf(w, "  git: removed bimri-hook's ignore lines from %s\n", path)
+	}
+}
+
 func PrintGitSteps(w io.Writer, steps []GitStep) {
 	for _, s := range steps {
 		switch {
