@@ -187,6 +187,12 @@ func (d *doctor) checkSettings() []scopeWiring {
 	case len(commands) == 0 && len(plugins) == 0 && len(off) > 0:
 		d.add(statusWarn, "wiring", "the bimri-hook plugin is turned off here ("+strings.Join(off, "; ")+"), and no settings file runs bimri-hook, so Claude Code never calls it",
 			"remove that enabledPlugins entry to turn it back on")
+	case len(commands) == 0 && len(plugins) == 0 && len(all) == len(install.Scopes) &&
+		exists(filepath.Join(d.root, memfile.MemoryName)):
+		// Uninstalled, or never installed here, with the memory kept:
+		// a state the user chose, not a broken one. (A settings file
+		// doctor could not read leaves the wiring unknown: FAIL below.)
+		d.add(statusOK, "wiring", "not installed in this workspace; bimri.md kept (uninstall never deletes the memory), and Claude Code neither reads nor updates it until bimri-hook install", "")
 	case len(commands) == 0 && len(plugins) == 0:
 		d.add(statusFail, "wiring", "no settings file runs bimri-hook and its plugin is not enabled, so Claude Code never calls it",
 			"bimri-hook install, or bimri-hook install --scope user for every workspace")
@@ -718,6 +724,8 @@ func (d *doctor) checkGit() {
 	switch {
 	case hasAttr && hasDriver:
 		d.add(statusOK, "git", "bimri.md merges with the bimri merge driver: "+strings.TrimSpace(driver), "")
+	case hasAttr && attributesRemoved(d.root):
+		d.add(statusOK, "git", ".gitattributes is removed but still in git's index, which gives bimri.md the bimri merge driver until the removal is committed (git commit .gitattributes); then bimri.md merges line by line", "")
 	case hasAttr:
 		d.add(statusWarn, "git", ".gitattributes gives bimri.md the bimri merge driver, but this clone does not define it, so git merges it line by line",
 			"bimri-hook install --git")
@@ -726,6 +734,14 @@ func (d *doctor) checkGit() {
 	default:
 		d.add(statusOK, "git", "bimri.md merges line by line; if the team shares it, bimri-hook install --git merges it entry by entry", "")
 	}
+}
+
+// attributesRemoved says whether the repository's top .gitattributes is
+// deleted in the work tree but still in the index (uninstall --git
+// removed it): git then reads it from the index.
+func attributesRemoved(root string) bool {
+	out, code, err := install.RunGit(root, "status", "--porcelain", "--", ":/.gitattributes")
+	return err == nil && code == 0 && strings.HasPrefix(out, " D ")
 }
 
 // Print writes doctor's report: one line per check, its status
