@@ -97,8 +97,10 @@ func (a *app) uninstallCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "uninstall",
 		Usage:     "unwire bimri-hook from Claude Code settings",
-		UsageText: "bimri-hook uninstall [--scope project|local|user] [--git]",
-		Flags:     append(scopeFlags("also remove the merge driver for bimri.md from this git repository"), agentFlags(false)...),
+		UsageText: "bimri-hook uninstall [--scope project|local|user] [--git] [--purge]",
+		Flags: append(append(scopeFlags("also remove the merge driver for bimri.md from this git repository"),
+			&cli.BoolFlag{Name: "purge", Usage: "also remove the memory's side files: bimri-backup.md, bimri-archive.md and .claude/bimri/ (never bimri.md)"}),
+			agentFlags(false)...),
 		Action: func(c *cli.Context) error {
 			if more, err := a.otherAgents(c, a.uninstallAgent); err != nil || !more {
 				return err
@@ -140,6 +142,11 @@ func (a *app) uninstallCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
+			}
+			if c.Bool("purge") {
+				removed, err := install.Purge(root)
+				install.PrintPurged(a.stdout, root, removed)
+				return err
 			}
 			return nil
 		},
