@@ -12,9 +12,16 @@ import (
 // attributes, which a person wrote. out is empty when nothing else was in
 // the file.
 func RemoveGitAttributes(existing []byte) (out []byte, changed bool) {
+	return removeLines(existing, isOurAttributeLine)
+}
+
+// removeLines drops from a file's content the lines ours says are ours;
+// every other line keeps its bytes and its place. out is existing itself
+// when nothing was dropped.
+func removeLines(existing []byte, ours func(line string) bool) (out []byte, changed bool) {
 	out = make([]byte, 0, len(existing))
 	for _, line := range bytes.SplitAfter(existing, []byte("\n")) {
-		if isOurAttributeLine(string(line)) {
+		if len(line) > 0 && ours(string(line)) {
 			changed = true
 			continue
 		}

@@ -111,15 +111,7 @@ func ignoreLinesOf(b []byte) []string {
 // keeps its bytes and its place.
 func RemoveGitIgnore(existing []byte) (out []byte, changed bool) {
 	drop := append([]string{ignoreHeading}, IgnoreLines...)
-	for _, line := range bytes.SplitAfter(existing, []byte("\n")) {
-		if len(line) > 0 && slices.Contains(drop, strings.TrimRight(string(line), "\r\n")) {
-			changed = true
-			continue
-		}
-		out = append(out, line...)
-	}
-	if !changed {
-		return existing, false
-	}
-	return out, true
+	return removeLines(existing, func(line string) bool {
+		return slices.Contains(drop, strings.TrimRight(line, "\r\n"))
+	})
 }
