@@ -1,6 +1,10 @@
 package wiring
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tidwall/gjson"
+)
 
 // note records in r that install created what, when it did not exist.
 func (r *Receipt) note(what string, exists bool) {
@@ -45,4 +49,41 @@ func (d *settingsDoc) wireClient(events []Event, mine func(string) bool, group f
 		}
 	}
 	return nil
+}
+
+// wireMCP puts want, the MCP server's entry, under key.MCPServer of a
+// client's config (Gemini's mcpServers, OpenCode's mcp), unless it is
+// there already as want is; an entry of that name that is not
+// bimri-hook's server (isOurs) is refused, not overwritten. It notes in r
+// a key object it creates.
+func (d *settingsDoc) wireMCP(key string, want []byte, isOurs func(gjson.Result) bool, r *Receipt) error {
+	if v := d.get(key); v.Exists() && !v.IsObject() {
+		return fmt.Errorf("%q is %s, not an object", key, describe(v))
+	}
+	r.note(key, d.get(key).Exists())
+	v := d.get(key, MCPServer)
+	if v.Exists() && sameJSON(v.Raw, want) {
+		return nil
+	}
+	if v.Exists() && !isOurs(v) {
+		return fmt.Errorf("%q runs %s, not bimri-hook's server: rename it, then try again", key+"."+MCPServer, v.Get("command").Raw)
+	}
+	if servers := d.get(key); servers.Exists() {
+		d.removeKey(servers, MCPServer)
+		d.add(d.get(key), MCPServer, want)
+	} else {
+		d.add(d.root(), key, []byte("{"+jsonString(MCPServer)+":"+string(want)+"}"))
+	}
+	return nil
+}
+
+// unwireMCP takes bimri-hook's server out of key, and key itself when
+// install created it (r) and nothing else is left in it.
+func (d *settingsDoc) unwireMCP(key string, isOurs func(gjson.Result) bool, r Receipt) {
+	if servers := d.get(key); servers.IsObject() && isOurs(d.get(key, MCPServer)) {
+		d.removeKey(servers, MCPServer)
+		if len(members(d.get(key))) == 0 && r.created(key) {
+			d.removeKey(d.root(), key)
+		}
+	}
 }

@@ -96,9 +96,6 @@ func InstallGemini(settings []byte, c Command, prev Receipt) (out []byte, r Rece
 	if err != nil {
 		return nil, r, false, err
 	}
-	if v := d.get("mcpServers"); v.Exists() && !v.IsObject() {
-		return nil, r, false, fmt.Errorf("%q is %s, not an object", "mcpServers", describe(v))
-	}
 	r = Receipt{Created: slices.Clone(prev.Created)}
 	r.note("file", !d.fresh)
 	command := c.GeminiHook()
@@ -107,18 +104,8 @@ func InstallGemini(settings []byte, c Command, prev Receipt) (out []byte, r Rece
 	if err := d.wireClient(GeminiEvents(), mine, group, &r); err != nil {
 		return nil, r, false, err
 	}
-	r.note("mcpServers", d.get("mcpServers").Exists())
-	want := geminiMCP(c)
-	if v := d.get("mcpServers", MCPServer); !v.Exists() || !sameJSON(v.Raw, want) {
-		if v.Exists() && !isGeminiMCP(v) {
-			return nil, r, false, fmt.Errorf("%q runs %q, not bimri-hook's server: rename it, then try again", "mcpServers."+MCPServer, v.Get("command").String())
-		}
-		if servers := d.get("mcpServers"); servers.Exists() {
-			d.removeKey(servers, MCPServer)
-			d.add(d.get("mcpServers"), MCPServer, want)
-		} else {
-			d.add(d.root(), "mcpServers", []byte("{"+jsonString(MCPServer)+":"+string(want)+"}"))
-		}
+	if err := d.wireMCP("mcpServers", geminiMCP(c), isGeminiMCP, &r); err != nil {
+		return nil, r, false, err
 	}
 	out, changed, err = d.result(settings)
 	return out, r, changed, err
@@ -140,12 +127,7 @@ func UninstallGemini(settings []byte, r Receipt) (out []byte, remove, changed bo
 	for _, name := range d.eventNames() {
 		d.unwire(name, isGeminiHookCommand)
 	}
-	if servers := d.get("mcpServers"); servers.IsObject() && isGeminiMCP(d.get("mcpServers", MCPServer)) {
-		d.removeKey(servers, MCPServer)
-		if len(members(d.get("mcpServers"))) == 0 && r.created("mcpServers") {
-			d.removeKey(d.root(), "mcpServers")
-		}
-	}
+	d.unwireMCP("mcpServers", isGeminiMCP, r)
 	out, changed, err = d.result(settings)
 	if err != nil {
 		return nil, false, false, err
