@@ -22,8 +22,16 @@ const AgentCodex Agent = "codex"
 // AgentGemini is the Gemini CLI, whose hooks run `bimri-hook hook gemini`.
 const AgentGemini Agent = "gemini"
 
+// AgentOpenCode is OpenCode, whose plugin (wiring/opencode_plugin.js)
+// runs `bimri-hook hook opencode` with payloads it builds in Claude
+// Code's field names: SessionStart before a session's first model
+// request, UserPromptSubmit at each user message, Stop when the session
+// goes idle. It reads hookSpecificOutput.additionalContext alone, into the
+// system prompt; it has no transcript, so Stop never nudges under it.
+const AgentOpenCode Agent = "opencode"
+
 // Agents are the clients besides Claude Code whose payloads `hook` reads.
-var Agents = []Agent{AgentCodex, AgentGemini}
+var Agents = []Agent{AgentCodex, AgentGemini, AgentOpenCode}
 
 // geminiEvents are the Gemini CLI's names of the events whose meaning is
 // Claude Code's under another name (0.61.0): BeforeAgent fires when the
@@ -70,8 +78,10 @@ func userWords(prompt string) string {
 
 // endsAtStop says whether the client has no SessionEnd event, so that
 // its Stop counts the session (once per session ID) and runs the
-// session-end pass: Codex's hooks have no SessionEnd (0.171.0).
-func (a Agent) endsAtStop() bool { return a == AgentCodex }
+// session-end pass: Codex's hooks have no SessionEnd (0.171.0), and
+// OpenCode tells a plugin of no session's end (1.18.33), only of its
+// going idle after each turn.
+func (a Agent) endsAtStop() bool { return a == AgentCodex || a == AgentOpenCode }
 
 // codexViewLimit caps the memory view under Codex, in UTF-16 code units:
 // install gives the hooks Codex's additionalContextLimit of 7,500 tokens,
