@@ -110,3 +110,10 @@ func OpenCodeMCPWired(config []byte) (bool, error) {
 	}
 	return isOpenCodeMCP(d.get("mcp", MCPServer)), nil
 }
+
+// Note records in r that install created what (a folder, say), when it
+// did not exist before.
+func (r *Receipt) Note(what string, existed bool) { r.note(what, existed) }
+
+// Made tells whether r records that install created what.
+func (r Receipt) Made(what string) bool { return r.created(what) }

@@ -18,7 +18,7 @@ const agentClaude = "claude"
 
 // agentFlags are install's and uninstall's flags for other clients.
 func agentFlags(install bool) []cli.Flag {
-	flags := []cli.Flag{&cli.StringFlag{Name: "agent", Value: agentClaude, Usage: "the client to wire: claude (Claude Code), codex (the Codex CLI), gemini (the Gemini CLI), or all: each of them found on PATH"}}
+	flags := []cli.Flag{&cli.StringFlag{Name: "agent", Value: agentClaude, Usage: "the client to wire: claude (Claude Code), codex (the Codex CLI), gemini (the Gemini CLI), opencode (OpenCode), or all: each of them found on PATH"}}
 	if install {
 		flags = append(flags, &cli.BoolFlag{Name: "no-trust", Usage: "codex: record no trust for the hooks install writes; Codex skips them until you trust them in its /hooks review"})
 	}
@@ -30,13 +30,14 @@ const agentAll = "all"
 
 // clientCommands are the commands that tell a client is installed, for
 // --agent all.
-var clientCommands = map[string]string{agentClaude: "claude", wiring.AgentCodex: "codex", wiring.AgentGemini: "gemini"}
+var clientCommands = map[string]string{agentClaude: "claude", wiring.AgentCodex: "codex", wiring.AgentGemini: "gemini", wiring.AgentOpenCode: "opencode"}
 
 // otherClients are the clients besides Claude Code that install wires,
 // in the order --agent all does them, with the name messages give them.
 var otherClients = []struct{ agent, name string }{
 	{wiring.AgentCodex, "Codex"},
 	{wiring.AgentGemini, "Gemini"},
+	{wiring.AgentOpenCode, "OpenCode"},
 }
 
 // otherAgents runs do, install's or uninstall's work for another client,
@@ -51,7 +52,7 @@ func (a *app) otherAgents(c *cli.Context, do func(c *cli.Context, agent string) 
 	switch agent {
 	case agentClaude:
 		return true, nil
-	case wiring.AgentCodex, wiring.AgentGemini:
+	case wiring.AgentCodex, wiring.AgentGemini, wiring.AgentOpenCode:
 		if c.Bool("git") || c.Bool("link") {
 			return false, errors.New("--git and --link go with Claude Code: run them without --agent")
 		}
@@ -75,7 +76,7 @@ func (a *app) otherAgents(c *cli.Context, do func(c *cli.Context, agent string) 
 		}
 		return true, nil
 	}
-	return false, fmt.Errorf("--agent %q is not one of %s, %s, %s, %s", agent, agentClaude, wiring.AgentCodex, wiring.AgentGemini, agentAll)
+	return false, fmt.Errorf("--agent %q is not one of %s, %s, %s, %s, %s", agent, agentClaude, wiring.AgentCodex, wiring.AgentGemini, wiring.AgentOpenCode, agentAll)
 }
 
 func onPath(command string) bool {
@@ -92,10 +93,13 @@ func codexHooks(c *cli.Context) (root string, file install.SettingsFile, err err
 	return root, file, err
 }
 
-// installAgent is install --agent codex or gemini.
+// installAgent is install --agent codex, gemini or opencode.
 func (a *app) installAgent(c *cli.Context, agent string) error {
-	if agent == wiring.AgentGemini {
+	switch agent {
+	case wiring.AgentGemini:
 		return a.installGemini(c)
+	case wiring.AgentOpenCode:
+		return a.installOpenCode(c)
 	}
 	root, file, err := codexHooks(c)
 	if err != nil {
@@ -114,10 +118,13 @@ func (a *app) installAgent(c *cli.Context, agent string) error {
 	return a.projectNotes(root, file, binary)
 }
 
-// uninstallAgent is uninstall --agent codex or gemini.
+// uninstallAgent is uninstall --agent codex, gemini or opencode.
 func (a *app) uninstallAgent(c *cli.Context, agent string) error {
-	if agent == wiring.AgentGemini {
+	switch agent {
+	case wiring.AgentGemini:
 		return a.uninstallGemini(c)
+	case wiring.AgentOpenCode:
+		return a.uninstallOpenCode(c)
 	}
 	root, file, err := codexHooks(c)
 	if err != nil {

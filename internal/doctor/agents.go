@@ -31,6 +31,15 @@ func (d *doctor) checkAgents() {
 		wired = wired || len(st.Events) > 0
 		d.checkGemini(st)
 	}
+	for _, scope := range []string{install.ScopeProject, install.ScopeUser} {
+		files, err := install.OpenCodeFilesFor(scope, d.root)
+		if err != nil {
+			continue
+		}
+		st := install.CheckOpenCode(files)
+		wired = wired || st.Plugin
+		d.checkOpenCode(st)
+	}
 	if wired {
 		d.claudeOptional()
 	}
@@ -89,5 +98,25 @@ func (d *doctor) checkGemini(st install.GeminiStatus) {
 	if !st.MCP {
 		d.add(statusWarn, name, fmt.Sprintf("no MCP server %q in %s: the agent records through its shell only", wiring.MCPServer, st.Settings.Path),
 			"bimri-hook install --agent gemini --scope "+st.Settings.Scope)
+	}
+}
+
+func (d *doctor) checkOpenCode(st install.OpenCodeStatus) {
+	name := "opencode " + st.Files.Config.Scope
+	switch {
+	case st.Err != nil:
+		d.add(statusFail, name, fmt.Sprintf("%s: %v", st.Files.Config.Path, st.Err), "fix the file, then bimri-hook install --agent opencode")
+		return
+	case !st.Plugin && !st.MCP:
+		return
+	case !st.Plugin:
+		d.add(statusWarn, name, fmt.Sprintf("%s registers the MCP server, but no plugin %s runs bimri-hook's hooks", st.Files.Config.Path, st.Files.Plugin),
+			"bimri-hook install --agent opencode --scope "+st.Files.Config.Scope)
+	default:
+		d.add(statusOK, name, fmt.Sprintf("%s runs bimri-hook hook opencode at a session's first request, each prompt and each idle", st.Files.Plugin), "")
+	}
+	if !st.MCP {
+		d.add(statusWarn, name, fmt.Sprintf("no MCP server %q in %s: the agent records through its shell only", wiring.MCPServer, st.Files.Config.Path),
+			"bimri-hook install --agent opencode --scope "+st.Files.Config.Scope)
 	}
 }

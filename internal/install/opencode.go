@@ -1,0 +1,204 @@
+package install
+
+// Wiring OpenCode: bimri-hook's plugin file in its plugins folder, and the
+// MCP server in its opencode.json.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/bimri/bimri-hook/internal/workspace"
+	"github.com/bimri/bimri-hook/wiring"
+)
+
+// OpenCodeFiles are the files install writes for OpenCode in one scope.
+type OpenCodeFiles struct {
+	Config SettingsFile // opencode.json
+	Plugin string       // <folder>/plugins/bimri-hook.js
+}
+
+// OpenCodeFilesFor is OpenCode's files of a scope: <root>/opencode.json
+// and <root>/.opencode/plugins/ for project; for user, opencode.json and
+// plugins/ in $XDG_CONFIG_HOME/opencode, else ~/.config/opencode, where
+// OpenCode reads them on every platform.
+func OpenCodeFilesFor(scope, root string) (OpenCodeFiles, error) {
+	switch scope {
+	case ScopeProject:
+		return OpenCodeFiles{
+			Config: SettingsFile{scope, filepath.Join(root, "opencode.json")},
+			Plugin: filepath.Join(root, ".opencode", "plugins", wiring.OpenCodePluginFile),
+		}, nil
+	case ScopeUser:
+		dir := os.Getenv("XDG_CONFIG_HOME")
+		if dir == "" {
+			if home := workspace.Home(); home != "" {
+				dir = filepath.Join(home, ".config")
+			}
+		}
+		if dir == "" {
+			return OpenCodeFiles{}, errors.New("no home folder for OpenCode's config (set XDG_CONFIG_HOME)")
+		}
+		dir = filepath.Join(dir, "opencode")
+		return OpenCodeFiles{
+			Config: SettingsFile{scope, filepath.Join(dir, "opencode.json")},
+			Plugin: filepath.Join(dir, "plugins", wiring.OpenCodePluginFile),
+		}, nil
+	}
+	return OpenCodeFiles{}, fmt.Errorf("--scope %q: OpenCode has project and user config", scope)
+}
+
+// openCodeReceipt is the file whose receipt says what install added for
+// OpenCode: beside opencode.json at user scope; at project scope in the
+// workspace's .claude folder, where .gitignore keeps receipts out of git.
+func openCodeReceipt(f OpenCodeFiles) SettingsFile {
+	if f.Config.Scope != ScopeProject {
+		return f.Config
+	}
+	root := filepath.Dir(f.Config.Path)
+	return SettingsFile{f.Config.Scope, filepath.Join(root, ".claude", "opencode.json")}
+}
+
+// pluginFolders are the folders above the plugin file that install may
+// create, innermost first, with the receipt's name for each: plugins/ and
+// the folder above it, .opencode in a project, the user's OpenCode config
+// folder.
+func pluginFolders(f OpenCodeFiles) [][2]string {
+	plugins := filepath.Dir(f.Plugin)
+	return [][2]string{{"plugins folder", plugins}, {"opencode folder", filepath.Dir(plugins)}}
+}
+
+// InstallOpenCode writes bimri-hook's plugin, running command, and
+// registers the MCP server in opencode.json. It says whether either
+// changed. A plugin file of that name that is not bimri-hook's is
+// refused, not overwritten.
+func InstallOpenCode(f OpenCodeFiles, command wiring.Command) (changed bool, err error) {
+	before, _, err := ReadOptional(f.Config.Path)
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", f.Config.Path, err)
+	}
+	prev, _, err := readReceipt(openCodeReceipt(f))
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", receiptPath(openCodeReceipt(f)), err)
+	}
+	plugin, pluginExists, err := ReadOptional(f.Plugin)
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", f.Plugin, err)
+	}
+	if pluginExists && !wiring.IsOpenCodePlugin(plugin) {
+		return false, fmt.Errorf("%s is not bimri-hook's plugin: rename it, then try again", f.Plugin)
+	}
+	after, receipt, configChanged, err := wiring.InstallOpenCode(before, command, prev)
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", f.Config.Path, err)
+	}
+	for _, folder := range pluginFolders(f) {
+		_, err := os.Stat(folder[1])
+		receipt.Note(folder[0], err == nil)
+	}
+	want := wiring.OpenCodePlugin(command)
+	pluginChanged := string(plugin) != string(want)
+	if !configChanged && !pluginChanged {
+		return false, nil
+	}
+	data, _ := json.Marshal(receipt)
+	if err := writeReplacing(receiptPath(openCodeReceipt(f)), append(data, '\n')); err != nil {
+		return false, fmt.Errorf("write %s: %w", receiptPath(openCodeReceipt(f)), err)
+	}
+	if pluginChanged {
+		if err := writeReplacing(f.Plugin, want); err != nil {
+			return false, fmt.Errorf("write %s: %w", f.Plugin, err)
+		}
+	}
+	if configChanged {
+		if err := writeReplacing(f.Config.Path, after); err != nil {
+			return false, fmt.Errorf("write %s: %w", f.Config.Path, err)
+		}
+	}
+	return true, nil
+}
+
+// UninstallOpenCode takes out what InstallOpenCode put in: the plugin
+// file and the folders install made for it alone, the MCP server, and
+// opencode.json when install created it and nothing else is left.
+func UninstallOpenCode(f OpenCodeFiles) (changed bool, err error) {
+	before, _, err := ReadOptional(f.Config.Path)
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", f.Config.Path, err)
+	}
+	receipt, hasReceipt, err := readReceipt(openCodeReceipt(f))
+	if err != nil {
+		return false, err
+	}
+	plugin, pluginExists, err := ReadOptional(f.Plugin)
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", f.Plugin, err)
+	}
+	if pluginExists && wiring.IsOpenCodePlugin(plugin) {
+		if err := os.Remove(f.Plugin); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return false, err
+		}
+		changed = true
+	}
+	after, remove, configChanged, err := wiring.UninstallOpenCode(before, receipt)
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", f.Config.Path, err)
+	}
+	if remove {
+		if err := os.Remove(f.Config.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return false, err
+		}
+	} else if configChanged {
+		if err := writeReplacing(f.Config.Path, after); err != nil {
+			return false, err
+		}
+	}
+	if err := putBack(f.Config, openCodeReceipt(f), nil, false, false, hasReceipt); err != nil {
+		return false, err
+	}
+	for _, folder := range pluginFolders(f) {
+		if receipt.Made(folder[0]) {
+			_ = os.Remove(folder[1]) // only when empty: nothing of the user's goes
+		}
+	}
+	return changed || configChanged, nil
+}
+
+// OpenCodeStatus is what doctor says of OpenCode's wiring in one scope.
+type OpenCodeStatus struct {
+	Files  OpenCodeFiles
+	Plugin bool // bimri-hook's plugin is in place
+	MCP    bool // the MCP server is registered
+	Err    error
+}
+
+// CheckOpenCode reads the OpenCode wiring of f.
+func CheckOpenCode(f OpenCodeFiles) OpenCodeStatus {
+	st := OpenCodeStatus{Files: f}
+	plugin, _, err := ReadOptional(f.Plugin)
+	if err != nil {
+		st.Err = err
+		return st
+	}
+	st.Plugin = wiring.IsOpenCodePlugin(plugin)
+	config, _, err := ReadOptional(f.Config.Path)
+	if err != nil {
+		st.Err = err
+		return st
+	}
+	st.MCP, st.Err = wiring.OpenCodeMCPWired(config)
+	return st
+}
+
+// PrintOpenCodeInstalled says what InstallOpenCode did.
+func PrintOpenCodeInstalled(w io.Writer, f OpenCodeFiles, changed bool) {
+	verb := "already wired"
+	if changed {
+		verb = "wired"
+	}
+	fmt.Fprintf(w, "OpenCode: %s %s (memory, recall, the session counted at its first idle) and its MCP server %q in %s\n", verb, f.Plugin, wiring.MCPServer, f.Config.Path)
+}
