@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -93,5 +94,42 @@ func TestJournalRestoresOnlyTheBranchCheckedOut(t *testing.T) {
 	res, err = s.Update(func(*Tx) error { return nil })
 	is.NoErr(err)
 	is.Equal(strings.Count(read(t, s.Path(memfile.MemoryName)), "Recorded on the feature branch."), 1)
+	is.True(strings.Contains(res.Notice, "restored 1 entry"))
+}
+
+// Past compactJournal bytes, a transaction rewrites the journal with only
+// the entries bimri.md holds, its own new one included, and the entries
+// it keeps are still restored after a stale save.
+func TestJournalCompactsPastItsLimit(t *testing.T) {
+	is := is.New(t)
+	s := backupStore(t)
+	path := s.dataPath(journalName)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	is.NoErr(err)
+	text := strings.Repeat("gone long ago ", 70)
+	for i := 0; ; i++ {
+		info, err := f.Stat()
+		is.NoErr(err)
+		if info.Size() > compactJournal {
+			break
+		}
+		id := fmt.Sprintf("OLD-%d", i)
+		fmt.Fprintf(f, `{"op":"add","id":%q,"tier":2,"importance":3,"date":"2026-11-01","text":%q}`+"\n", id, text)
+		fmt.Fprintf(f, `{"op":"restored","id":%q}`+"\n", id)
+	}
+	is.NoErr(f.Close())
+	before := read(t, s.Path(memfile.MemoryName))
+
+	remember(t, s, "Second, recorded as the journal compacts.")
+	journal := read(t, path)
+	is.True(len(journal) < 4<<10)
+	is.True(!strings.Contains(journal, "OLD-"))
+	is.True(strings.Contains(journal, `"text":"First."`))
+	is.True(strings.Contains(journal, `"text":"Second, recorded as the journal compacts."`))
+
+	is.NoErr(os.WriteFile(s.Path(memfile.MemoryName), []byte(before), 0o644)) // a stale save
+	res, err := s.Update(func(*Tx) error { return nil })
+	is.NoErr(err)
+	is.Equal(strings.Count(read(t, s.Path(memfile.MemoryName)), "Second, recorded as the journal compacts."), 1)
 	is.True(strings.Contains(res.Notice, "restored 1 entry"))
 }
