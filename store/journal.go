@@ -1,18 +1,15 @@
 package store
 
-// The journal: what was recorded here, so that recording is lossless
-// whatever else writes bimri.md. No lock stops an editor that keeps
-// saving a stale buffer, or a tool that writes an older copy: the entries
-// recorded since it read the file vanish from bimri.md without ever
-// reaching the archive. So every transaction first appends each entry it
-// adds to the journal, in the user's data folder (userdata.go, where git
-// cannot reach it), one record per write to a file opened O_APPEND, and
-// synced before bimri.md is written. Every transaction then restores a
-// journaled entry that is in neither bimri.md nor the archive and was
-// never restored before (so forgotten, pruned, superseded, replaced and
-// merged entries, which the archive holds, stay gone, and one a person
-// deleted after its restore stays deleted), and tells the user once.
-// docs/design.md has the recovery rules.
+// The journal makes recording lossless whatever else writes bimri.md. No
+// lock stops an editor saving a stale buffer, or a tool writing an older
+// copy: the entries recorded since it read the file vanish without
+// reaching the archive. So each transaction appends every entry it adds
+// to the journal, in the user's data folder (userdata.go, out of git's
+// reach), synced before bimri.md is written; and each transaction
+// restores a journaled entry of the branch checked out that is in neither
+// bimri.md nor the archive and was never restored before. Forgotten,
+// pruned and superseded entries (in the archive) stay gone, and so does
+// one a person deleted after its restore. docs/design.md has the rules.
 
 import (
 	"bufio"
@@ -21,7 +18,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,10 +30,10 @@ import (
 
 const (
 	journalName = "journal"
-	// maxJournal bounds the journal read; past compactJournal bytes, a
-	// transaction rewrites it with only the entries bimri.md still holds
-	// (every other journaled entry is by then in the archive, or restored).
-	maxJournal     = 64 << 20
+	maxJournal  = 64 << 20 // the most read
+	// compactJournal is the size past which a transaction rewrites the
+	// journal with only the entries bimri.md holds: every other journaled
+	// entry is by then in the archive, or restored.
 	compactJournal = 1 << 20
 )
 
@@ -52,18 +48,26 @@ type journalRecord struct {
 	Tags       []string `json:"tags,omitempty"`
 	Keywords   []string `json:"keywords,omitempty"`
 	Text       string   `json:"text,omitempty"`
-	// Branch is the git branch the workspace had checked out (its HEAD)
-	// when the entry was added: checking out another branch takes its
-	// entries out of bimri.md, and that is no loss.
+	// Branch is the git HEAD when the entry was added: checking out
+	// another branch takes its entries out of bimri.md, and that is no loss.
 	Branch string `json:"branch,omitempty"`
 }
 
-// journal is what a transaction read of the journal.
+// journal is the journal as read.
 type journal struct {
 	added    map[string]journalRecord // by ID, the latest
 	order    []string                 // IDs in the order first added
 	restored map[string]bool
 	size     int64
+}
+
+// txJournal is what a transaction knows of the journal.
+type txJournal struct {
+	journal
+	branch    string          // the git HEAD
+	readIDs   map[string]bool // the entries of bimri.md as read
+	restored  []string        // IDs this transaction restored
+	journaled []journalRecord // what it appended
 }
 
 // readJournal reads the journal; a missing one is empty, and a line that
@@ -136,49 +140,64 @@ func (s *Store) appendJournal(records []journalRecord) error {
 	return nil
 }
 
-// entryIDs are the IDs of f's entries.
-func entryIDs(f *memfile.File) map[string]bool {
-	ids := map[string]bool{}
+// entries calls fn on each entry of f's Tiers 1 and 2, with its tier.
+func entries(f *memfile.File, fn func(tier int, e *memfile.Entry)) {
 	for t := 1; t <= 2; t++ {
 		for _, b := range f.Tiers[t-1].Blocks {
 			if b.Entry != nil {
-				ids[b.Entry.ID] = true
+				fn(t, b.Entry)
 			}
 		}
 	}
+}
+
+func entryIDs(f *memfile.File) map[string]bool {
+	ids := map[string]bool{}
+	entries(f, func(_ int, e *memfile.Entry) { ids[e.ID] = true })
 	return ids
 }
 
-// newEntries are the journal records of the entries f holds that were
-// not in the file as read (read: their IDs) and are not journaled yet.
-func newEntries(f *memfile.File, read map[string]bool, j journal, branch string) []journalRecord {
-	var out []journalRecord
-	for t := 1; t <= 2; t++ {
-		for _, b := range f.Tiers[t-1].Blocks {
-			e := b.Entry
-			if e == nil || read[e.ID] {
-				continue
-			}
-			if _, ok := j.added[e.ID]; ok {
-				continue
-			}
-			out = append(out, journalRecord{Op: "add", ID: e.ID, Tier: t, Importance: e.Importance,
-				Date: e.Date.Format("2006-01-02"), Tags: e.Tags, Keywords: e.Keywords, Text: e.Text, Branch: branch})
-		}
+// beginJournal reads the journal for tx and restores what it holds that
+// bimri.md lost.
+func (s *Store) beginJournal(tx *Tx) {
+	tx.journal.branch = s.gitBranch()
+	if j, err := s.readJournal(); err == nil {
+		tx.journal.journal = j
+		s.restoreJournaled(tx)
 	}
-	return out
+}
+
+// journalNew appends to the journal the entries tx's file holds that
+// were not in the file as read and are not journaled yet. It runs before
+// bimri.md is written, so whatever later writes over it, the next
+// transaction restores them. A journal that cannot be written (no data
+// folder) does not stop the write.
+func (s *Store) journalNew(tx *Tx) {
+	j := &tx.journal
+	j.journaled = nil
+	entries(tx.File, func(t int, e *memfile.Entry) {
+		if _, ok := j.added[e.ID]; ok || j.readIDs[e.ID] {
+			return
+		}
+		j.journaled = append(j.journaled, journalRecord{Op: "add", ID: e.ID, Tier: t, Importance: e.Importance,
+			Date: e.Date.Format("2006-01-02"), Tags: e.Tags, Keywords: e.Keywords, Text: e.Text, Branch: j.branch})
+	})
+	if len(j.journaled) > 0 {
+		_ = s.appendJournal(j.journaled)
+		s.pauseStep() // journaled, bimri.md not yet written
+	}
 }
 
 // restoreJournaled adds back to tx.File every journaled entry of the
 // branch checked out that is in neither it nor the archive and was never
-// restored, and says so in the transaction's notice. The archive is read
-// only when one is missing.
+// restored, and says so in the notice. The archive is read only when one
+// is missing.
 func (s *Store) restoreJournaled(tx *Tx) {
-	j := tx.journal
+	j := &tx.journal
 	present := entryIDs(tx.File)
 	var missing []string
 	for _, id := range j.order {
-		if !present[id] && !j.restored[id] && j.added[id].Branch == tx.branch {
+		if !present[id] && !j.journal.restored[id] && j.added[id].Branch == j.branch {
 			missing = append(missing, id)
 		}
 	}
@@ -197,62 +216,53 @@ func (s *Store) restoreJournaled(tx *Tx) {
 	}
 	for _, id := range missing {
 		r := j.added[id]
-		if gone[id] {
-			continue
-		}
 		date, ok := memfile.ParseDate(r.Date)
-		if !ok {
+		if gone[id] || !ok {
 			continue
 		}
 		e, _, err := tx.File.Add(memfile.NewEntry{Tier: r.Tier, Importance: r.Importance, Date: date, Tags: r.Tags, Keywords: r.Keywords, Text: r.Text})
-		if err != nil || e == nil {
-			continue
+		if err == nil && e != nil {
+			j.restored = append(j.restored, id)
 		}
-		tx.restored = append(tx.restored, id)
 	}
-	if len(tx.restored) > 0 {
-		tx.Notice = joinNotices(tx.Notice, fmt.Sprintf("restored %d entr%s recorded here that had gone from %s without being forgotten (an editor saving an older copy?): %s; to drop one, forget it",
-			len(tx.restored), plural(len(tx.restored), "y", "ies"), s.names.Memory, strings.Join(tx.restored, ", ")))
+	if n := len(j.restored); n > 0 {
+		entries := "entry"
+		if n > 1 {
+			entries = "entries"
+		}
+		tx.Notice = joinNotices(tx.Notice, fmt.Sprintf("restored %d %s recorded here that had gone from %s without being forgotten (an editor saving an older copy?): %s; to drop one, forget it",
+			n, entries, s.names.Memory, strings.Join(j.restored, ", ")))
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // journalAfter records, once bimri.md holds them, the entries this
 // transaction restored, so that none is restored twice; and compacts a
 // journal grown past compactJournal to the entries f holds.
 func (s *Store) journalAfter(tx *Tx, f *memfile.File) {
+	j := &tx.journal
 	var done []journalRecord
-	for _, id := range tx.restored {
+	for _, id := range j.restored {
 		done = append(done, journalRecord{Op: "restored", ID: id})
 	}
 	_ = s.appendJournal(done) // a record lost costs one restore more, never an entry
-	if tx.journal.size < compactJournal {
+	if j.size < compactJournal {
 		return
 	}
 	present := entryIDs(f)
-	added := maps.Clone(tx.journal.added)
-	order := slices.Clone(tx.journal.order)
-	for _, r := range tx.journaled {
+	added, order := j.added, j.order
+	for _, r := range j.journaled {
 		added[r.ID] = r
 		order = append(order, r.ID)
 	}
 	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	for _, id := range order {
 		if !present[id] {
 			continue // archived, or deleted by hand after its restore
 		}
-		r := added[id]
-		line, _ := json.Marshal(r)
-		buf.Write(append(line, '\n'))
-		if tx.journal.restored[id] || slices.Contains(tx.restored, id) {
-			line, _ = json.Marshal(journalRecord{Op: "restored", ID: id})
-			buf.Write(append(line, '\n'))
+		_ = enc.Encode(added[id])
+		if j.journal.restored[id] || slices.Contains(j.restored, id) {
+			_ = enc.Encode(journalRecord{Op: "restored", ID: id})
 		}
 	}
 	_ = atomicfile.WriteFile(s.dataPath(journalName), buf.Bytes(), atomicfile.Options{NoSync: s.noSync, NewPerm: 0o600})

@@ -1,8 +1,7 @@
 package store
 
-// The lock and the state folder are one concern: the lock file lives in
-// the state folder, and taking the lock is what makes the folder (and
-// checks it stays inside the workspace) before anything is written there.
+// The lock lives in the state folder, and taking it is what makes the
+// folder, checked to stay inside the workspace.
 
 import (
 	"errors"
@@ -18,8 +17,7 @@ import (
 
 // stateDir makes sure the state folder exists, stays inside the workspace
 // and ignores itself in git. A repository can commit symlinks, so each
-// folder on the way is checked before anything is made below it, and the
-// .gitignore is created only where nothing, not even a dangling link, is.
+// folder on the way is checked before anything is made below it.
 func (s *Store) stateDir() (string, error) {
 	dir := s.StatePath()
 	root, err := filepath.EvalSymlinks(s.root)
@@ -33,8 +31,7 @@ func (s *Store) stateDir() (string, error) {
 	at := s.root
 	for _, part := range strings.Split(rel, string(filepath.Separator)) {
 		at = filepath.Join(at, part)
-		// Mkdir makes no folder through a symlink, dangling or not: it
-		// reports that the name exists.
+		// Mkdir makes no folder through a symlink, dangling or not.
 		if err := os.Mkdir(at, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 			return "", fmt.Errorf("state folder: %w", err)
 		}
@@ -47,8 +44,7 @@ func (s *Store) stateDir() (string, error) {
 		}
 	}
 	ignore := filepath.Join(dir, ".gitignore")
-	// O_EXCL fails on any existing name, a symlink included, so a link
-	// committed there is never followed to create a file elsewhere.
+	// O_EXCL never follows a link committed there.
 	if f, err := os.OpenFile(ignore, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
 		_, _ = f.WriteString("# bimri-hook's lock and session state: never commit.\n*\n")
 		_ = f.Close()
@@ -57,24 +53,17 @@ func (s *Store) stateDir() (string, error) {
 }
 
 // lock takes the workspace lock, waiting at most LockTimeout. It locks a
-// sidecar file, never bimri.md: an atomic rename replaces bimri.md, and a
-// lock on the replaced file would guard nothing.
-//
-// A lock is on a file, not on its name. When the state folder is removed
-// while the lock is held or waited for (git clean -fdX removes ignored
-// files), the next writer creates a new lock file and locks that, and two
-// writers would be in. So, as go-internal's lockedfile reasons about its
-// well-known files, a lock taken counts only if its path still names the
-// file that is locked; otherwise it is let go and taken again on the file
-// the path names now.
+// file of its own, never bimri.md, which a rename replaces.
 func (s *Store) lock() (func(), error) {
 	unlock, _, err := s.lockHeld()
 	return unlock, err
 }
 
 // lockHeld is lock, and also returns what says whether the lock is still
-// held: whether its path still names the file locked. A holder whose
-// state folder was removed meanwhile may no longer be alone.
+// held. A lock is on a file, not on its name: when the state folder is
+// removed (git clean -fdX), the next writer locks a new file and two are
+// in. So, as go-internal's lockedfile reasons, a lock counts only while
+// its path still names the file locked; otherwise it is taken again.
 func (s *Store) lockHeld() (unlock func(), held func() bool, err error) {
 	deadline := time.Now().Add(s.lockTimeout)
 	for {
@@ -93,16 +82,14 @@ func (s *Store) lockHeld() (unlock func(), held func() bool, err error) {
 }
 
 // lockOnce takes the lock file as its path names it now, waiting at most
-// wait, and returns what lets it go and what says whether the path still
-// names the file locked.
+// wait.
 func (s *Store) lockOnce(wait time.Duration) (unlock func(), held func() bool, err error) {
 	dir, err := s.stateDir()
 	if err != nil {
 		return nil, nil, err
 	}
 	lockPath := filepath.Join(dir, "lock")
-	// The lock file is created if missing; never through a link, which
-	// would create a file wherever it points.
+	// Never through a link, which would create a file wherever it points.
 	if info, err := os.Lstat(lockPath); err == nil && !info.Mode().IsRegular() {
 		return nil, nil, fmt.Errorf("lock %s is not a regular file (a link or special file); refusing to use it", lockPath)
 	}
@@ -118,13 +105,10 @@ func (s *Store) lockOnce(wait time.Duration) (unlock func(), held func() bool, e
 	} else if ok {
 		return release, held, nil
 	}
-	// Wait in the kernel (a blocking flock) rather than by polling. With
-	// dozens of writers on two cores, pollers waking every few
-	// milliseconds steal the CPU the holder needs to finish, and a poller
-	// asleep at the moment of release loses to one that is awake; measured
-	// here, 32 concurrent remember calls then starved one past a 45 s wait.
-	// The wait stays bounded: past LockTimeout the caller gets ErrBusy, and
-	// the abandoned waiter, should it get the lock later, lets it go at once.
+	// Wait in the kernel (a blocking flock), not by polling: with dozens of
+	// writers, pollers steal the CPU the holder needs and starve each
+	// other. Past the wait the caller gets ErrBusy, and the abandoned
+	// waiter lets the lock go as soon as it gets it.
 	got := make(chan error, 1)
 	go func() { got <- fl.Lock() }()
 	timer := time.NewTimer(max(wait, 0))
@@ -145,9 +129,8 @@ func (s *Store) lockOnce(wait time.Duration) (unlock func(), held func() bool, e
 	}
 }
 
-// CheckLock takes the workspace lock and lets it go at once, reading and
-// writing no memory file, so doctor can tell whether a writer is stuck
-// without creating bimri.md. Like every writer, it makes the state folder.
+// CheckLock takes the workspace lock and lets it go at once, touching no
+// memory file: doctor's check for a stuck writer.
 func (s *Store) CheckLock() error {
 	unlock, err := s.lock()
 	if err != nil {

@@ -1,13 +1,9 @@
 package store
 
-// Pending entries are what a writer had to record but could not: the
-// lock stayed busy past what it may wait. SessionEnd is that writer. The
-// client kills it after about 1.5 s, so it may wait less than a second,
-// and when it must give up, its session's fallback summary (the only
-// trace of a session that recorded nothing) would be lost. So it is
-// left in the state folder instead, under a name no other writer uses
-// (written atomically, without the lock), and the next transaction that
-// gets the lock, whichever event or command runs it, records it in
+// Pending entries are what SessionEnd had to record when the lock stayed
+// busy past its short wait (the client kills it after about 1.5 s): its
+// session's fallback summary is left in the state folder, under a name of
+// its own and without the lock, and the next transaction records it in
 // bimri.md (begin) and removes it once bimri.md holds it (finish).
 
 import (
@@ -26,17 +22,14 @@ import (
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
-// pendingFolder, in the state folder, holds the pending entries, one a
-// file.
-const pendingFolder = "pending"
+const pendingFolder = "pending" // in the state folder, one entry a file
 
 func (s *Store) pendingPath() string { return filepath.Join(s.StatePath(), pendingFolder) }
 
 // Pend leaves e (nil: none) for the next transaction to record, and saves
 // state as the state blob key (nil: left as it is), both without the
-// lock. It is for a writer that found the lock busy and owns key: a
-// session's state, which only that session's events write, one after
-// another, so no transaction writes it meanwhile.
+// lock: for a writer that found the lock busy and alone writes key (a
+// session's state).
 func (s *Store) Pend(key string, state []byte, e *memfile.NewEntry) error {
 	if _, err := s.stateDir(); err != nil {
 		return err
@@ -56,9 +49,8 @@ func (s *Store) Pend(key string, state []byte, e *memfile.NewEntry) error {
 	return nil
 }
 
-// savePending writes e under a name of its own: key and the clock, so
-// a session that pends twice (ended, resumed, ended again, busy both
-// times) keeps both.
+// savePending writes e under key and the clock, so a session that pends
+// twice (ended, resumed, ended again) keeps both.
 func (s *Store) savePending(key string, e memfile.NewEntry) error {
 	dir := s.pendingPath()
 	data, err := json.Marshal(e)
@@ -74,8 +66,7 @@ func (s *Store) savePending(key string, e memfile.NewEntry) error {
 		if info, err := os.Lstat(dir); err == nil && !info.IsDir() {
 			return fmt.Errorf("%s is not a folder", dir)
 		}
-		// The folder can go between the two: a transaction removes it
-		// when it has recorded the last entry in it.
+		// A transaction that recorded the last entry removes the folder.
 		if err = atomicfile.WriteFile(filepath.Join(dir, name), data, opt); !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
@@ -83,16 +74,15 @@ func (s *Store) savePending(key string, e memfile.NewEntry) error {
 	return err
 }
 
-// takePending records the pending entries in tx's file, weighed as the
-// remember command weighs an entry, and notes their files for finish to
-// remove. Recording one twice (a crash between the rename and the
-// removal) updates the first, as Add does with the same text on the
-// same day. A file that is no pending entry is removed unread.
+// takePending records the pending entries in tx's file, as remember
+// does, and notes their files for finish to remove. One recorded twice (a
+// crash before the removal) updates the first, as the same text on the
+// same day does. A file that is no pending entry is removed unread.
 func (s *Store) takePending(tx *Tx) {
 	dir := s.pendingPath()
 	list, err := os.ReadDir(dir)
 	if err != nil {
-		return // none: the usual case, one failed open
+		return // none: the usual case
 	}
 	for _, d := range list {
 		if !strings.HasSuffix(d.Name(), ".json") {
@@ -113,8 +103,8 @@ func (s *Store) takePending(tx *Tx) {
 	}
 }
 
-// dropPending removes the pending entries a transaction recorded, once
-// bimri.md holds them, and the folder once it is empty.
+// dropPending removes the pending entries bimri.md now holds, and the
+// folder once it is empty.
 func (s *Store) dropPending(tx *Tx) {
 	if len(tx.pending) == 0 {
 		return

@@ -1,23 +1,16 @@
 package store
 
-// Which of bimri.md's entries and patterns this workspace's own sessions
-// recorded, and so which came from elsewhere: a clone, a pull or a merge
-// brings a teammate's entries in, and an edit anyone's text. The view
-// marks those (View.Foreign), since the model should not take a note a
-// teammate committed for one it made itself.
-//
-// bimri.md cannot say so itself: anyone who can commit it could forge
-// such a mark. Nor can any file in the workspace: a teammate can commit
-// the state folder too (git add -f). So the store keeps the list in the
-// user's data folder, outside the repository (userdata.go), where no
-// clone, pull or checkout reaches: every entry that appears in bimri.md
-// within one of the store's own transactions was recorded here; one that
-// appears between them came from elsewhere. An entry is its ID and a
-// hash of its text: a teammate who rewrites the text under a kept [ID:...]
-// (IDs come from the date and the text) brings an entry recorded
-// elsewhere. It is bookkeeping like the session state: written
-// atomically, not synced, and when lost, every entry then in the file
-// counts as recorded elsewhere until recorded again.
+// Provenance: which of bimri.md's items this workspace's own sessions
+// recorded, and so which came from elsewhere (a clone, a pull, a merge, an
+// edit). The view marks those, since the model should not take a note a
+// teammate committed for one it made itself. Nothing git carries can say
+// so (anyone could forge it), so the list lives in the user's data folder
+// (userdata.go): an item that appears within one of the store's own
+// transactions was recorded here; one that appears between them came from
+// elsewhere. An item is its ID and a hash of its text, so a text
+// rewritten under a kept ID counts as elsewhere. It is bookkeeping:
+// written atomically, not synced; lost, every item counts as elsewhere
+// until recorded again.
 
 import (
 	"crypto/sha256"
@@ -31,29 +24,25 @@ import (
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
-// The lists, in the workspace's data folder, one a line, sorted: what
-// was recorded here (of bimri.md and its backup), each as its ID and
-// text hash (itemKeys), which transactions read; and the IDs of what the
-// file holds that was not, which every view reads and is short or empty.
+// The lists, one a line, sorted: the items recorded here (of bimri.md and
+// its backup, as itemKeys), which transactions read; and the IDs of the
+// file's items that were not, which every view reads.
 const (
 	recordedName  = "recorded-here"
 	elsewhereName = "recorded-elsewhere"
 )
 
-// provenance is what a transaction knows of it.
 type provenance struct {
-	here   map[string]bool // the items recorded here, as the list says (itemKeys)
-	asRead []string        // the items in bimri.md when the transaction read it
+	here   map[string]bool // the items recorded here, as the list says
+	asRead []string        // the items in bimri.md as read
 	saved  bool            // the list exists on disk
 	off    bool            // no data folder: no list is kept
 }
 
 // beginProvenance reads the list for a transaction whose file, as read,
-// is f. With no list yet, every entry now in the file counts as recorded
-// here when the workspace is not a git work tree (a file a model kept by
-// the BIMRI protocol); otherwise the file came with git, a clone or a new
-// machine's checkout, and none does. Nothing in the workspace can say
-// otherwise, since git can carry anything in it.
+// is f. With no list yet, every item counts as recorded here outside git
+// (a file a model kept by the BIMRI protocol); in a git work tree the
+// file came with a clone, and none does.
 func (s *Store) beginProvenance(f *memfile.File) provenance {
 	p := provenance{asRead: itemKeys(f)}
 	path := s.dataPath(recordedName)
@@ -76,9 +65,8 @@ func (s *Store) beginProvenance(f *memfile.File) provenance {
 }
 
 // finishProvenance saves the list after a transaction that left f: the
-// items that appeared (or changed) during it were recorded here. It keeps
-// the items of f and of the file as read (the backup now, which restore
-// can bring back).
+// items that appeared during it were recorded here. It keeps those of f
+// and of the file as read (the backup now, which restore can bring back).
 func (s *Store) finishProvenance(p provenance, f *memfile.File, changed bool) {
 	if p.off || (!changed && p.saved) {
 		return // no data folder, or the same file: nothing appeared
@@ -110,8 +98,7 @@ func (s *Store) finishProvenance(p provenance, f *memfile.File, changed bool) {
 			elsewhere = append(elsewhere, id)
 		}
 	}
-	// Bookkeeping: a failure costs marks, not memory. The short list goes
-	// last, so a reader never sees it name what the long one lacks.
+	// A failure costs marks, not memory. The short list goes last.
 	_ = s.writeData(recordedName, idList(keep))
 	_ = s.writeData(elsewhereName, idList(elsewhere))
 }
@@ -126,8 +113,8 @@ func idList(ids []string) []byte {
 }
 
 // Foreign says, by ID, which of bimri.md's items this workspace's
-// sessions did not record, as the list last saved says; nil when none
-// did, or there is no list yet. It reads without the lock.
+// sessions did not record, as last saved; nil when none (or no list).
+// It reads without the lock.
 func (s *Store) Foreign() func(id string) bool {
 	path := s.dataPath(elsewhereName)
 	if path == "" {
@@ -158,9 +145,7 @@ func parseIDList(data []byte) map[string]bool {
 	return ids
 }
 
-// itemKeys are f's entries and patterns, in file order, each as its ID
-// and a hash of its text, "ID HASH": the same ID with another text is
-// another item.
+// itemKeys are f's entries and patterns, in file order, as "ID HASH".
 func itemKeys(f *memfile.File) []string {
 	n := 0
 	for _, sec := range f.Tiers {
@@ -181,14 +166,14 @@ func itemKeys(f *memfile.File) []string {
 }
 
 // itemKey is an item's ID and the first 16 hex digits of its text's
-// SHA-256: enough that no teammate finds another text with the same.
+// SHA-256, too many for a teammate to find another text with the same.
 func itemKey(id, text string) string {
 	sum := sha256.Sum256([]byte(text))
 	return id + " " + hex.EncodeToString(sum[:8])
 }
 
-// isGitWorkTree says whether the workspace's root holds .git (a folder,
-// or the file a worktree or submodule has).
+// isGitWorkTree says whether the root holds .git (a folder, or a
+// worktree's file).
 func (s *Store) isGitWorkTree() bool {
 	_, err := os.Lstat(filepath.Join(s.root, ".git"))
 	return err == nil

@@ -1,8 +1,8 @@
 package store
 
-// Putting memory back, in two cases that share their care: a bimri.md
-// that does not read is never overwritten in place (recover), and the
-// user's restore loses nothing the replaced file held (Restore).
+// Putting memory back: a bimri.md that does not read is never
+// overwritten in place (recover), and the user's restore loses nothing
+// the replaced file held (Restore).
 
 import (
 	"bytes"
@@ -18,13 +18,11 @@ import (
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
-// recover handles a bimri.md that is not a memory file: it is never
-// overwritten in place. It is kept beside the original under a dated name,
-// and the backup, if it reads, takes its place; otherwise a fresh file
-// starts and the notice says history was set aside. The file put in
-// place replaces only the broken one: when bimri.md changed since it was
-// read (its writer finished after all), recover returns errChanged and
-// the transaction reads it again.
+// recover handles a bimri.md that is not a memory file: it is set aside
+// under a dated name, and the backup, if it reads, takes its place, else
+// a fresh file. When bimri.md changed since it was read (its writer
+// finished after all), recover returns errChanged and the transaction
+// reads it again.
 func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 	if err := readOnly(path, s.names.Memory); err != nil {
 		return fmt.Errorf("%s is unreadable (%v) and %w", s.names.Memory, cause, err)
@@ -64,9 +62,8 @@ func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 	return nil
 }
 
-// setAside keeps a copy of a broken bimri.md beside it, under a name no
-// other copy has: the time to the second, then -2, -3... when several
-// break within one second. An existing copy is never overwritten.
+// setAside keeps a copy of a broken file beside it, under a name no other
+// copy has: the time to the second, then -2, -3...
 func (s *Store) setAside(path string, broken []byte) (string, error) {
 	stamp := fmt.Sprintf("%s.broken-%s", path, s.now().UTC().Format("20060102-150405"))
 	for n := 1; n <= 1000; n++ {
@@ -98,9 +95,7 @@ func (s *Store) setAside(path string, broken []byte) (string, error) {
 }
 
 // setAsideOnce is setAside, unless a copy of data is set aside already
-// (a write that keeps failing, a transaction run again): then it is that
-// copy, so that a bimri.md that cannot be replaced is not copied again
-// on every run.
+// (a write that keeps failing, a transaction run again): then that copy.
 func (s *Store) setAsideOnce(path string, data []byte) (string, error) {
 	prefix := filepath.Base(path) + ".broken-"
 	list, _ := os.ReadDir(filepath.Dir(path))
@@ -120,10 +115,9 @@ func (s *Store) setAsideOnce(path string, data []byte) (string, error) {
 }
 
 // Restore puts the backup back as bimri.md, atomically. Nothing it takes
-// out is lost: the current file becomes the new backup, so a restore can
-// itself be undone, and since the next write replaces that backup, the
-// entries and patterns only the current file holds are archived too (a
-// current file that does not parse is set aside as a broken copy).
+// out is lost: the current file becomes the backup, so a restore can be
+// undone, and what only the current file holds is archived too (or the
+// file set aside, when it does not parse).
 func (s *Store) Restore() (Result, error) {
 	unlock, err := s.lock()
 	if err != nil {
@@ -152,9 +146,8 @@ func (s *Store) Restore() (Result, error) {
 	if err := readOnly(path, s.names.Memory); err != nil {
 		return Result{}, err
 	}
-	// The file replaced is the one read: one that changes meanwhile (an
-	// editor, git) is read again, so a restore never discards a file
-	// newer than the one whose items it archived or set aside.
+	// A file that changes meanwhile is read again: a restore never
+	// discards a file newer than the one whose items it archived.
 	for attempt := 1; ; attempt++ {
 		current, out, notice, err := s.replaced(path, restored)
 		if err != nil {
@@ -178,10 +171,9 @@ func (s *Store) Restore() (Result, error) {
 	}
 }
 
-// replaced reads the memory file at path that a restore of restored is
-// about to replace, and says what must not be lost with it: the items
-// only it holds, to archive, or, when it does not parse, a copy of it
-// set aside. current is nil when there is no file.
+// replaced reads the memory file at path a restore is about to replace,
+// and what must not be lost with it: the items only it holds, or, when
+// it does not parse, a copy set aside. current is nil for no file.
 func (s *Store) replaced(path string, restored *memfile.File) (current []byte, out []memfile.Removal, notice string, err error) {
 	current, err = safefile.Read(path, memfile.MaxMemorySize)
 	switch {

@@ -1,28 +1,11 @@
 // Package store is the one part of bimri-hook that reads and writes the
-// memory files and takes the workspace lock; memfile, which it parses
-// and renders with, touches no disk. It is split by concern, one file for
-// each thing Update does, so each can be read and checked on its own:
-//
-//	store.go       the Store: its files, opening it, the lock-free Read,
-//	               and the checks on every path it reads or writes through
-//	lock.go        the workspace lock and the state folder it lives in
-//	update.go      the transaction: read under the lock, run the
-//	               caller's function, write what it left
-//	read.go        setting aside a damaged file that still holds entries
-//	               (memfile.ParseStored reads it)
-//	write.go       writing the new file, its backup, and the order of
-//	               writes, syncs and renames that a crash cannot hurt
-//	archive.go     appending to the archive and reading it
-//	state.go       the per-session state
-//	pending.go     entries a writer left for the next transaction,
-//	               when the lock stayed busy
-//	provenance.go  which entries were recorded here
-//	journal.go     every entry recorded here, to restore what another
-//	               writer of bimri.md dropped
-//	userdata.go    the user's data folder, outside the repository, where
-//	               provenance and the journal live
-//	restore.go     putting memory back: a file that does not read, and
-//	               the user's restore
+// memory files and takes the workspace lock; memfile, which it parses and
+// renders with, touches no disk. Update (update.go) is the one
+// read-modify-write; the other files hold one concern each: the lock
+// (lock.go), the order of writes a crash cannot hurt (write.go), the
+// archive, the session state, pending entries, provenance, the journal,
+// the user's data folder where those two live (userdata.go), and putting
+// memory back (restore.go).
 package store
 
 import (
@@ -38,14 +21,12 @@ import (
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
-// StateDir holds the lock and per-session state. It sits under .claude,
-// where Claude Code keeps its own project files, and ignores itself with
-// a .gitignore so it never shows in git status.
+// StateDir holds the lock and per-session state, under .claude beside
+// Claude Code's own project files; it ignores itself in git.
 const StateDir = ".claude/bimri"
 
-// maxStateSize caps what the store reads from the state folder, as
-// memfile.MaxMemorySize caps bimri.md: a file over it is refused.
-const maxStateSize = 1 << 20 // one session's bookkeeping
+// maxStateSize caps a file read from the state folder.
+const maxStateSize = 1 << 20
 
 // Names are the file names a store uses.
 type Names struct {
@@ -54,7 +35,7 @@ type Names struct {
 }
 
 // workspaceNames are a workspace's files; GlobalNames the user's memory
-// across workspaces, which lives in ~/.claude beside Claude Code's own.
+// across workspaces, in ~/.claude.
 var (
 	workspaceNames = Names{memfile.MemoryName, memfile.BackupName, memfile.ArchiveName, StateDir}
 	GlobalNames    = Names{"bimri-global.md", "bimri-global-backup.md", "bimri-global-archive.md", "bimri"}
@@ -67,22 +48,19 @@ var ErrBusy = errors.New("the memory file is busy")
 var errReadOnly = errors.New("read-only")
 
 // Store reads and writes one workspace's memory files safely: one lock
-// around every read-modify-write, atomic replacement, a backup before every
-// change, and an append-only archive. Everything about it is fixed when
-// OpenStore makes it; WithLockTimeout derives a store that waits less.
+// around every read-modify-write, atomic replacement, a backup before
+// every change, and an append-only archive. It is fixed when OpenStore
+// makes it; WithLockTimeout derives one that waits less.
 type Store struct {
 	root        string // the workspace, absolute
 	names       Names
 	lockTimeout time.Duration
-	config      memfile.Config // used to create a missing file
+	config      memfile.Config // makes a missing file
 	now         func() time.Time
 	today       time.Time
 	noSync      bool
-	// pause sleeps between the steps of a write so a test can kill the
-	// process there: testPause, set only in test builds.
-	pause time.Duration
-	// dataBase is the user's data folder (userdata.go), "" for none.
-	dataBase string
+	pause       time.Duration // testPause
+	dataBase    string        // the user's data folder (userdata.go), "" for none
 }
 
 // StoreOptions say how a store works. The zero value is a workspace's
@@ -93,15 +71,14 @@ type StoreOptions struct {
 	Names Names
 	// LockTimeout is the longest wait for the lock.
 	LockTimeout time.Duration
-	// Clock is the wall clock: it names a broken file set aside and ages
-	// the session state. Nil means time.Now.
+	// Clock names a broken file set aside and ages the session state.
+	// Nil means time.Now.
 	Clock func() time.Time
-	// Today is the day the caller acts on (--today in tests and
-	// simulations); archive records carry it. Zero means Clock's date.
+	// Today is the day archive records carry (--today); zero means
+	// Clock's date.
 	Today time.Time
-	// NoSync skips fsync, for throwaway workspaces (simulate) whose files
-	// need no durability: a sync per write would make a long simulation
-	// take minutes on a real disk. Writes are still atomic renames.
+	// NoSync skips fsync, for throwaway workspaces (simulate), which need
+	// no durability. Writes are still atomic renames.
 	NoSync bool
 	// DataDir is the user's data folder, where the store keeps what git
 	// must not carry (provenance, the journal); "" means UserDataDir(),
@@ -130,8 +107,6 @@ func OpenStore(root string, cfg memfile.Config, opt StoreOptions) (*Store, error
 	switch {
 	case s.dataBase != "":
 	case opt.NoSync:
-		// A throwaway workspace (simulate's copy, a benchmark's) keeps it
-		// in its own state folder, which goes with it.
 		s.dataBase = filepath.Join(s.StatePath(), "data")
 	default:
 		s.dataBase = UserDataDir()
@@ -145,8 +120,7 @@ func OpenStore(root string, cfg memfile.Config, opt StoreOptions) (*Store, error
 	return s, nil
 }
 
-// WithLockTimeout returns a store like s that waits at most d for the
-// lock (a handler the client kills sooner than others). s is unchanged.
+// WithLockTimeout is a copy of s that waits at most d for the lock.
 func (s *Store) WithLockTimeout(d time.Duration) *Store {
 	c := *s
 	c.lockTimeout = d
@@ -163,8 +137,7 @@ func (s *Store) Root() string { return s.root }
 func (s *Store) Names() Names { return s.names }
 
 // systemFolder says whether root is the top of a filesystem or a folder
-// the system owns, which a hook's cwd can be (a session started in / or
-// /dev) but no project is.
+// the system owns: a hook's cwd can be one, a project is not.
 func systemFolder(root string) bool {
 	root = filepath.Clean(root)
 	if filepath.Dir(root) == root {
@@ -228,8 +201,8 @@ func inside(root, path string) bool {
 }
 
 // readOnly is errReadOnly when the file at path exists without its
-// owner's write permission. An atomic rename would replace it anyway (and
-// root ignores the mode), undoing the user's choice to freeze it.
+// owner's write permission: a rename would replace it anyway, undoing the
+// user's choice to freeze it.
 func readOnly(path, name string) error {
 	info, err := os.Stat(path)
 	if err != nil || info.Mode().Perm()&0o200 != 0 {
@@ -239,8 +212,8 @@ func readOnly(path, name string) error {
 }
 
 // sidePath is safePath for the backup or the archive, refusing one that
-// is bimri.md itself under another name (a hard or symbolic link): an
-// append to it would land in bimri.md, then vanish with the next rename.
+// is bimri.md itself under another name: an append to it would land in
+// bimri.md, then vanish with the next rename.
 func (s *Store) sidePath(name string) (string, error) {
 	p, err := s.safePath(name)
 	if err != nil {
@@ -252,7 +225,6 @@ func (s *Store) sidePath(name string) (string, error) {
 	return p, nil
 }
 
-// notMemory refuses a backup or archive at path that is bimri.md itself.
 func (s *Store) notMemory(name, path string) error {
 	side, err := os.Stat(path)
 	if err != nil {
@@ -271,9 +243,9 @@ type ReadResult struct {
 	Exists   bool              // false: there is no bimri.md, and File is a new one
 }
 
-// Read parses the memory file without the lock. Writers replace the file
-// atomically, so a reader always sees a whole version. A missing file reads
-// as a new one.
+// Read parses the memory file without the lock: writers replace it
+// atomically, so a reader sees a whole version. A missing file reads as a
+// new one.
 func (s *Store) Read() (ReadResult, error) {
 	path, err := s.safePath(s.names.Memory)
 	if err != nil {

@@ -1,12 +1,9 @@
 package store
 
-// What the store keeps about a workspace where git cannot carry it: in
-// the user's data folder, outside every repository, one folder per
-// workspace. A teammate can commit anything inside the workspace (even
-// the state folder, with git add -f), and a clone then holds it; nothing
-// in the user's data folder comes with a clone, a pull or a checkout. It
-// holds the provenance lists (provenance.go) and the journal of what was
-// recorded here (journal.go).
+// The user's data folder holds, one folder per workspace, what git must
+// not carry: a teammate can commit anything inside the workspace (even
+// the state folder, with git add -f), but nothing here comes with a clone
+// or a pull. It holds provenance (provenance.go) and the journal.
 
 import (
 	"crypto/sha256"
@@ -20,10 +17,9 @@ import (
 	"github.com/bimri/bimri-hook/store/atomicfile"
 )
 
-// DataEnv names the user's data folder for bimri-hook, when set: tests
-// and a user who keeps it elsewhere. Otherwise it is the platform's:
-// $XDG_DATA_HOME/bimri-hook, else ~/.local/share/bimri-hook on Unix;
-// the user's configuration folder (os.UserConfigDir) on macOS and Windows.
+// DataEnv names the user's data folder, when set. Otherwise it is
+// $XDG_DATA_HOME/bimri-hook, else ~/.local/share/bimri-hook on Unix, and
+// under os.UserConfigDir on macOS and Windows.
 const DataEnv = "BIMRI_DATA_DIR"
 
 // UserDataDir is the user's data folder for bimri-hook, "" when none can
@@ -48,11 +44,9 @@ func UserDataDir() string {
 	return ""
 }
 
-// dataFolder is this store's folder in the user's data folder: named by a
-// hash of the workspace's path and its memory file's name (a workspace's
-// memory and the global one apart); "" when there is no data folder.
-// Moving the workspace starts a new one: its entries then count as
-// recorded elsewhere until recorded again.
+// dataFolder is this store's folder in the user's data folder, named by a
+// hash of the workspace's path and memory file's name; "" for none.
+// Moving the workspace starts a new one.
 func (s *Store) dataFolder() string {
 	if s.dataBase == "" {
 		return ""
@@ -61,8 +55,6 @@ func (s *Store) dataFolder() string {
 	return filepath.Join(s.dataBase, "workspaces", hex.EncodeToString(sum[:8]))
 }
 
-// dataPath is the file name in this store's data folder, "" when there is
-// none.
 func (s *Store) dataPath(name string) string {
 	dir := s.dataFolder()
 	if dir == "" {
@@ -72,7 +64,7 @@ func (s *Store) dataPath(name string) string {
 }
 
 // makeDataFolder creates the store's data folder, private to the user,
-// with a file naming the workspace, for a person who looks.
+// with a file naming the workspace for a person who looks.
 func (s *Store) makeDataFolder() error {
 	dir := s.dataFolder()
 	if dir == "" {
@@ -84,8 +76,8 @@ func (s *Store) makeDataFolder() error {
 	return atomicfile.WriteFile(filepath.Join(dir, "workspace"), []byte(s.root+"\n"), atomicfile.Options{NoSync: true, NewPerm: 0o600})
 }
 
-// writeData replaces a file of the data folder atomically, not synced
-// (bookkeeping), creating the folder when it is missing.
+// writeData replaces a file of the data folder atomically, not synced,
+// creating the folder when it is missing.
 func (s *Store) writeData(name string, data []byte) error {
 	path := s.dataPath(name)
 	if path == "" {

@@ -82,7 +82,7 @@ func TestRemoveTemps(t *testing.T) {
 	is.Equal(names, want) // ReadDir sorts by name
 
 	// A temporary file this package makes names this process.
-	p, err := Create(filepath.Join(dir, "new.md"), Options{NoSync: true})
+	p, err := Write(filepath.Join(dir, "new.md"), nil, Options{NoSync: true})
 	is.NoErr(err)
 	defer p.Abort()
 	is.True(strings.HasPrefix(filepath.Base(p.tmp), fmt.Sprint(TempPrefix, os.Getpid(), "-")))
