@@ -20,31 +20,27 @@ type Env struct {
 	Settings Settings
 	Today    time.Time // the day the event happens on (the clock's date, or --today)
 	Binary   string    // the command the agent runs to record (this binary)
-	// ClaudeDir is Claude Code's config folder ($CLAUDE_CONFIG_DIR, else
-	// ~/.claude; see workspace.ClaudeDir): transcripts live in its
-	// projects folder.
+	// ClaudeDir is Claude Code's config folder (workspace.ClaudeDir):
+	// transcripts live in its projects folder.
 	ClaudeDir string
-	// Global is the user's memory across workspaces, if any.
-	Global *memfile.File
-	// Tools, when On, says the agent has bimri-hook's MCP tools: what the
-	// hooks ask of it names them instead of the shell commands.
+	Global    *memfile.File // the user's memory across workspaces, if any
+	// Tools, when On, says the agent has bimri-hook's MCP tools: the hooks
+	// name them instead of the shell commands.
 	Tools Tools
-	// Elapsed, when set, is how long this hook's process has run (the
-	// real clock: a budget, never a date): SessionEnd bounds its own time
-	// by it. nil sets no bound (tests, simulate).
+	// Elapsed is how long this process has run (a budget, never a date);
+	// SessionEnd bounds its time by it. nil: no bound (tests, simulate).
 	Elapsed func() time.Duration
-	// ConfigErr is why the workspace's config did not load; Config and
-	// Settings are then the defaults. Only SessionStart runs so: it shows
-	// the memory and says what is wrong, and writes nothing.
+	// ConfigErr is why the config did not load; Config and Settings are
+	// then the defaults, and only SessionStart runs: it shows the memory
+	// and says what is wrong, and writes nothing.
 	ConfigErr error
 }
 
 // Tools is how the agent's client names bimri-hook's MCP tools.
 type Tools struct {
 	On bool
-	// Prefix goes before each tool's name: mcp__plugin_bimri-hook_bimri__
-	// under Claude Code with the plugin; "" where the client shows the
-	// bare name (the MCP server's own memory view).
+	// Prefix goes before each tool's name (mcp__plugin_bimri-hook_bimri__
+	// under the plugin; "" for the bare name).
 	Prefix string
 }
 
@@ -64,18 +60,16 @@ type Settings struct {
 	Recall       RecallSettings
 }
 
-// RecallSettings bound what UserPromptSubmit brings back from memory the
-// session cannot see (see recall.go).
+// RecallSettings bound what UserPromptSubmit brings back (recall.go).
 type RecallSettings struct {
-	On    bool // "recall": false turns recall off
-	Items int  // "recall_items": at most this many items per prompt
-	Chars int  // "recall_chars": at most this many characters per prompt
+	On    bool // "recall"
+	Items int  // "recall_items": items per prompt, at most
+	Chars int  // "recall_chars": characters per prompt, at most
 	// MinShare, "recall_min_score" (a percentage), is the least share of
-	// the prompt's best possible score an item needs (recall.Options).
+	// the prompt's best possible score an item needs.
 	MinShare float64
-	// Lexicon, "recall_lexicon", lets a prompt's word also match its
-	// neighbours in recall's lexicon ("Postgres" finds "PostgreSQL"),
-	// below the word itself; false matches the prompt's own words only.
+	// Lexicon, "recall_lexicon", lets a word also match its neighbours in
+	// recall's lexicon ("Postgres" finds "PostgreSQL").
 	Lexicon bool
 }
 
@@ -83,16 +77,14 @@ type RecallSettings struct {
 var SettingsKeys = []string{"stop_policy", "lock_timeout", "nudge_prompts", "recall", "recall_items", "recall_chars", "recall_min_score", "recall_lexicon"}
 
 // DefaultSettings: nudge, and wait up to 2 s for the lock, well inside
-// the 10 s timeout the settings give each event. SessionEnd waits less;
-// see sessionEndWait.
+// each event's 10 s timeout (SessionEnd waits less).
 func DefaultSettings() Settings {
 	return Settings{StopPolicy: PolicyNudge, LockTimeout: 2 * time.Second, NudgePrompts: 3,
 		Recall: RecallSettings{On: true, Items: 5, Chars: 1500, MinShare: recall.DefaultMinShare, Lexicon: true}}
 }
 
-// ParseSettings reads the hook settings from a config object (already
-// checked as JSON, and for unknown fields, by internal/config). An error
-// names the field and quotes the value.
+// ParseSettings reads the hook settings from a config object that
+// internal/config checked. An error names the field and quotes the value.
 func ParseSettings(root gjson.Result) (Settings, error) {
 	s := DefaultSettings()
 	if v := root.Get("stop_policy"); v.Exists() {
@@ -153,6 +145,6 @@ func ParseSettings(root gjson.Result) (Settings, error) {
 	return s, nil
 }
 
-// isBusy reports whether err is a lock timeout, which handlers turn into
-// a quiet skip: memory can wait a turn, the session must not.
+// isBusy reports a lock timeout, which handlers skip quietly: memory can
+// wait a turn, the session must not.
 func isBusy(err error) bool { return errors.Is(err, store.ErrBusy) }

@@ -9,8 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// maxInput bounds the hook input read from stdin. Real events are a few
-// hundred bytes; a prompt can be long, but a megabyte is far past any.
+// maxInput bounds the hook input: a prompt can be long, but not this.
 const maxInput = 1 << 20
 
 // Input is one hook event as Claude Code sends it.
@@ -26,13 +25,11 @@ type Input struct {
 	StopHookActive bool
 	ToolName       string // PreToolUse: tool_name
 	Command        string // PreToolUse: tool_input.command, the Bash tool's
-	// Agent is the client whose payload this is, set by the command
-	// that read it: "" for Claude Code (see agents.go).
-	Agent Agent
+	Agent          Agent  // the client, "" for Claude Code (agents.go)
 }
 
-// Decode validates and reads one event. The errors name what is wrong,
-// since they reach the user as the hook's one stderr line.
+// Decode validates and reads one event; an error is the hook's one
+// stderr line, so it names what is wrong.
 func Decode(data []byte) (Input, error) {
 	if len(data) == 0 {
 		return Input{}, errors.New("hook input is empty: expected one JSON object on stdin")

@@ -1,11 +1,8 @@
 package hooks
 
-// Every sentence the hooks say to the model or the user, so the voice stays
-// one voice, except three kinds: the context view itself is written by
-// memfile/context.go, the memory file's repairs are worded by
-// store/restore.go (Tx.Notice), and errors are worded where they arise
-// (input.go, stdio.go, and the packages below) and printed once, on
-// stderr, by cmd/bimri-hook.
+// Every sentence the hooks say to the model or the user, in one voice;
+// the view itself is memfile/context.go's, the store's repairs are
+// worded by the store (Tx.Notice), and errors where they arise.
 
 import (
 	"fmt"
@@ -19,15 +16,13 @@ import (
 	"github.com/bimri/bimri-hook/wiring"
 )
 
-// How the agent is told to change memory: with a shell command (the
-// settings route, and the plugin without its MCP server), or with a call
-// of bimri-hook's MCP tools when the client has them (env.Tools). Each
-// function below gives the one or the other.
+// The agent changes memory with a shell command, or with a call of
+// bimri-hook's MCP tools when it has them (env.Tools): each function below
+// gives the one or the other. A command's start comes from wiring, which
+// writes the permission rule that must match it.
 
-// rememberCommand is the exact command (or tool call) the agent is told
-// to record with. The command's start comes from wiring, which writes the
-// permission rule that must match it; the "--" lets a summary start with
-// a dash. tier is "" or "1".
+// rememberCommand is the exact command the agent records with; the "--"
+// lets a summary start with a dash. tier is "" or "1".
 func rememberCommand(env Env, tier, importance string) string {
 	if env.Tools.On {
 		args := `"text": "One-line summary of what happened and the outcome.", "importance": ` + importance + `, "tags": ["tag1", "tag2"], "keywords": ["word1", "word2"]`
@@ -43,33 +38,31 @@ func rememberCommand(env Env, tier, importance string) string {
 		wiring.Command{Binary: env.Binary}.Remember(), wiring.ShellWord(env.Store.Root()), tier, importance)
 }
 
-// agentCommand is a bimri-hook command for the agent, under the remember
-// subcommand so the permission rule install writes covers it too.
+// agentCommand is a command for the agent under the remember subcommand,
+// which the permission rule install writes covers.
 func agentCommand(env Env, rest string) string {
 	return fmt.Sprintf("%s --dir %s %s", wiring.Command{Binary: env.Binary}.Remember(), wiring.ShellWord(env.Store.Root()), rest)
 }
 
-// toolCall is a call of the MCP tool named name with JSON arguments args
-// (the object's inside).
+// toolCall is a call of the MCP tool name with args, a JSON object's inside.
 func toolCall(env Env, name, args string) string {
 	return "`" + env.Tools.Prefix + name + "` with {" + args + "}"
 }
 
-// consolidateCommand replaces the entries ids (or "ID,ID,..." for the
-// model to fill in) with one summary.
+// consolidateCommand replaces the entries ids (nil: placeholders) with
+// one summary.
 func consolidateCommand(env Env, ids []string, summary string) string {
 	return idListCommand(env, "replaces", ids, `"ID", "ID", ...`, "ID,ID,...", summary)
 }
 
-// supersedeCommand records text as superseding the entries ids (or
-// "ID" for the model to fill in).
+// supersedeCommand records text as superseding the entries ids (nil: a
+// placeholder).
 func supersedeCommand(env Env, ids []string, text string) string {
 	return idListCommand(env, "supersedes", ids, `"ID"`, "ID", text)
 }
 
-// idListCommand records text with a list of entry IDs in field (a
-// remember flag of the same name), or the placeholder the model fills in
-// when ids is nil: toolList in a tool call, cliList in a command.
+// idListCommand records text with the entry IDs ids in field, or the
+// placeholders toolList and cliList when ids is nil.
 func idListCommand(env Env, field string, ids []string, toolList, cliList, text string) string {
 	if ids != nil {
 		toolList, cliList = `"`+strings.Join(ids, `", "`)+`"`, strings.Join(ids, ",")
@@ -106,8 +99,6 @@ func forgetCommand(env Env, reason string) string {
 		}
 		return toolCall(env, "forget", args)
 	}
-	// The start comes from wiring, as remember's does, so its permission
-	// rule matches.
 	forget := wiring.Command{Binary: env.Binary}.Sub("forget")
 	if reason != "" {
 		return fmt.Sprintf("%s --dir %s --reason %s NOTE-ID", forget, wiring.ShellWord(env.Store.Root()), reason)
@@ -123,8 +114,7 @@ func reviveCommand(env Env) string {
 	return fmt.Sprintf("%s --dir %s ID", wiring.Command{Binary: env.Binary}.Sub("revive"), wiring.ShellWord(env.Store.Root()))
 }
 
-// searchCommand is how the view's footer says to search the file and the
-// archive, WORDS for the model to fill in.
+// searchCommand is how the view's footer says to search, WORDS to fill in.
 func searchCommand(env Env) string {
 	if env.Tools.On {
 		return "call " + toolCall(env, "recall", `"query": "WORDS"`)
@@ -132,11 +122,8 @@ func searchCommand(env Env) string {
 	return fmt.Sprintf("run: %s search --dir %s WORDS", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root()))
 }
 
-// adviceText asks the agent for what only it can judge, with the exact
-// commands: consolidating the oldest related entries and promoting a
-// lasting decision when Tier 2 nears its budget, consolidating the oldest
-// related decisions when what lasts nears its room in the view, and
-// naming a pattern that has grown without a sentence. Empty when there is nothing to ask.
+// adviceText asks the agent, with the exact commands, for what only it
+// can judge (memfile.Advice says what); "" when there is nothing to ask.
 func adviceText(env Env, f *memfile.File, a memfile.Advice, name string) string {
 	var b strings.Builder
 	if len(a.Consolidate) > 0 {
@@ -168,9 +155,9 @@ func adviceText(env Env, f *memfile.File, a memfile.Advice, name string) string 
 	return "## Memory upkeep: your judgment, once, briefly\n" + strings.TrimRight(b.String(), "\n")
 }
 
-// instructions follow the memory in the SessionStart context: how to
-// record, and the protocol's importance guide with its example sentences,
-// which anchor the scores better than definitions do.
+// instructions follow the memory at SessionStart: how to record, and the
+// importance guide, whose examples anchor the scores better than
+// definitions do.
 func instructions(env Env) string {
 	return `## How to use this memory (bimri-hook)
 The memory above persists across sessions. bimri-hook keeps it (backups, weights, pruning, patterns); your part is to record what matters. When you finish a task, make a decision, or learn a preference or constraint, record one entry with this ` + callWord(env) + ` (replace N, the tags, the text, and the keywords with two or three words a later question would use that the text does not):
@@ -187,13 +174,11 @@ When in doubt, record it: low-importance entries fade on their own. Skip what Cl
 - Write a pattern, a habit or rule seen across entries: ` + patternCommand(env, []string{"tag1"}, "The insight.")
 }
 
-// supersedeLine teaches supersession, with its newline.
 func supersedeLine(env Env) string {
 	c := supersedeCommand(env, nil, "What holds now.")
 	return "- When an entry replaces an older one (a choice reversed, a deadline moved), record it as superseding it; the old one goes to the archive, marked: " + c + "\n"
 }
 
-// callWord is what the agent is told to make: a command or a tool call.
 func callWord(env Env) string {
 	if env.Tools.On {
 		return "tool call"
@@ -201,7 +186,6 @@ func callWord(env Env) string {
 	return "command"
 }
 
-// tierOne is how the agent asks for Tier 1.
 func tierOne(env Env) string {
 	if env.Tools.On {
 		return `"tier": 1`
@@ -225,8 +209,8 @@ This workspace's memory is new. Before other work, ask the user 3-5 quick orient
 	return b.String()
 }
 
-// maxBriefList and maxBriefGroups bound the Tier 1 entries (oldest
-// first) and the near-duplicate groups one brief names.
+// maxBriefList and maxBriefGroups bound what one brief names, so it does
+// not take the view's room; each deep pass brings up the next ones.
 const (
 	maxBriefList   = 12
 	maxBriefGroups = 5
@@ -241,10 +225,6 @@ func judgmentBrief(env Env, sessions int, deep *memfile.DeepReport, advice strin
 	if !env.Tools.On {
 		forget = "`" + forget + "`"
 	}
-	// The brief shares the context with the view: bounded lists keep it
-	// from taking the room the decisions have there, and from pushing the
-	// upkeep advice after them out of the context. Each deep pass brings
-	// up the next ones.
 	if review := deep.ReviewTier1; len(review) > 0 {
 		more := ""
 		if len(review) > maxBriefList {
@@ -295,20 +275,14 @@ func maintenanceReport(rep memfile.Report, env Env, f *memfile.File) string {
 	return b.String()
 }
 
-// unreadInstructions tell the model what to do with the lines the view
-// marks unread: they are kept, but never decay, leave or count.
 func unreadInstructions(env Env) string {
 	return "## Unread lines\nLines marked unread above are kept in " + env.Store.Names().Memory + " word for word, but they are not entries: they never decay or leave. For each one still worth keeping, record it as an entry, then remove the line by its note ID:\n" +
 		rememberCommand(env, "", "N") + "\n" + forgetCommand(env, "re-recorded")
 }
 
-// conversionMessage tells the user, once, in one line, that the pass put
-// a model-written file in the canonical form (how many loosely written
-// lines it read, and how it read the first) and what else it corrected
-// (a date far ahead, two patterns for one tag); "" when it did neither.
-// One line, because the interface shows a SessionStart's systemMessage
-// whole (e2e/TestMeasureStartAndPromptOutputsInTUI); the file as it was
-// stays in the backup for the user to compare.
+// conversionMessage tells the user, in one line (the client shows it
+// whole), that the pass put a model-written file in the canonical form and
+// what else it corrected; "" when it did neither.
 func conversionMessage(env Env, warnings []memfile.Warning, rep memfile.Report, f *memfile.File) string {
 	var how []string
 	for _, w := range warnings {
@@ -344,19 +318,15 @@ func conversionMessage(env Env, warnings []memfile.Warning, rep memfile.Report, 
 	return strings.Join(parts, "; ") + fmt.Sprintf(" (the file as it was is in %s until the next update).", names.Backup)
 }
 
-// nudgeReason is the Stop hook's nudge: record before stopping. Claude
-// Code 2.1.332 shows the user a Stop's additionalContext whole ("Stop hook
-// says: ...", measured by e2e/TestMeasureHookOutputsInTUI), so it is one
-// line: the exact command, and the importance in a few words (the
-// session-start instructions hold the guide).
+// nudgeReason is Stop's nudge, one line, as the client shows it to the
+// user whole.
 func nudgeReason(env Env) string {
 	return "BIMRI: this session did real work and recorded nothing since; before you stop, record one entry (N: importance 1-5 as the memory instructions say, 2 if little happened): " +
 		rememberCommand(env, "", "N")
 }
 
-// updatedMessage is what the user sees after a pass: the entries the
-// agent recorded since the user was last told, what the pass changed, and
-// the store's notice; "" when nothing changed.
+// updatedMessage is what the user sees after a pass; "" when nothing
+// changed.
 func updatedMessage(recorded int, rep memfile.Report, notice string) string {
 	var parts []string
 	switch {
@@ -382,11 +352,8 @@ func updatedMessage(recorded int, rep memfile.Report, notice string) string {
 }
 
 // failedMessage tells the user that the agent's remember call did not
-// record, and what to do about it. For a denial that is one piece of
-// advice, the one install and doctor give (wiring.TrustAdvice); where
-// the agent has the plugin's MCP tools, whose hooks install must not
-// wire a second time, the one rule to add. The entries the agent meant
-// are recorded for it at the session's end (fallbackEntries).
+// record, and what to do: for a denial, the advice install and doctor
+// give, or with the MCP tools the one rule to add.
 func failedMessage(env Env, t transcript.Summary) string {
 	kept := "this session is kept as an automatic summary"
 	if len(t.Denied) > 0 {
@@ -411,39 +378,22 @@ func failedMessage(env Env, t transcript.Summary) string {
 		command.Remember(), t.RememberError, kept, wiring.ShellWord(env.Binary))
 }
 
-// quotedList is items quoted, joined by commas and a last "and".
-func quotedList(items []string) string {
-	q := make([]string, len(items))
-	for i, it := range items {
-		q[i] = strconv.Quote(it)
-	}
-	if len(q) < 2 {
-		return strings.Join(q, "")
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
-}
-
 // approvalReason is why PreToolUse allowed a call: the client may show it.
 const approvalReason = "bimri-hook's own memory command, which its hooks taught the agent"
 
 // compactInstructions steer the compaction summary (PreCompact stdout).
 const compactInstructions = `When summarising, keep every decision made and why, the open tasks and next steps, preferences the user stated, and anything recorded with bimri-hook remember. The BIMRI memory (bimri.md) is injected again after compaction, so do not copy it into the summary.`
 
-// busyMessage is said when the lock could not be had in time;
-// busyMaintenanceMessage when that happens to a maintenance request.
+// busyMessage is said when the lock could not be had in time.
 const (
 	busyMessage            = "BIMRI skipped this update: another session held the memory file; it will catch up next time"
 	busyMaintenanceMessage = busyMessage + "; ask again in a moment."
 )
 
-// configErrorNotice heads the memory SessionStart shows when the config
-// does not load.
 func configErrorNotice(err error) string {
 	return fmt.Sprintf("bimri-hook could not load its config (%v); this is the memory as it stands, shown with the default settings, and nothing is updated until the config is fixed", err)
 }
 
-// updateFailedNotice heads the memory SessionStart shows when it could not
-// update the file (read-only, say), but could read it.
 func updateFailedNotice(memory string, err error) string {
 	return fmt.Sprintf("bimri-hook could not update %s (%v); this is the memory as it stands", memory, err)
 }
@@ -458,14 +408,11 @@ func first(ids []string) string {
 	return ids[0]
 }
 
-// recalledLine is one recalled item, with its ID, date, importance and
-// where it came from (the archive; bimri.md, marked when this workspace's
-// sessions did not record it: foreign), so the model can weigh it and
-// act on it. An archived item is called worth reviving, with how often
-// it was recalled, when worth says so and it was not superseded.
+// recalledLine is one recalled item with what the model weighs it by:
+// its ID, date, importance and where it came from; an archived one is
+// called worth reviving when worth says so. Built without fmt, as Select
+// measures a line for every hit it weighs.
 func recalledLine(it recall.Item, worth recall.Strength, foreign bool) string {
-	// Without fmt: Select measures a line for every hit it weighs, and
-	// fmt's formatting was most of that.
 	var b strings.Builder
 	b.Grow(len(it.Text) + len(it.Reason) + 120)
 	b.WriteString("- ")
@@ -521,9 +468,7 @@ func recalledLine(it recall.Item, worth recall.Strength, foreign bool) string {
 	return b.String()
 }
 
-// writePossibly marks an item that a newer entry looks like it
-// supersedes, as the view does (the agent was asked at record time and
-// has not answered), with that entry.
+// writePossibly marks an item a newer entry looks like it supersedes.
 func writePossibly(b *strings.Builder, it recall.Item) {
 	if it.Possibly {
 		b.WriteString("; possibly superseded by a newer entry, which may hold now: ")
@@ -531,15 +476,14 @@ func writePossibly(b *strings.Builder, it recall.Item) {
 	}
 }
 
-// superseded says whether an archived item left as superseded by a newer
-// entry: it no longer holds, and is never worth reviving.
+// superseded says whether an archived item left as superseded: it no
+// longer holds, and is never worth reviving.
 func superseded(it recall.Item) bool {
 	return !it.ArchivedOn.IsZero() && strings.HasPrefix(it.Reason, memfile.SupersededPrefix)
 }
 
 // recallContext is what UserPromptSubmit adds for recalled items; named
-// are the few the answer calls worth reviving, and foreign says which
-// items of bimri.md were not recorded here.
+// are those worth reviving, foreign says which were recorded elsewhere.
 func recallContext(env Env, hits []recall.Hit, named map[string]recall.Strength, foreign func(recall.Item) bool) string {
 	var lines strings.Builder
 	archived, marked := false, false

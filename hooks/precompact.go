@@ -10,12 +10,9 @@ import (
 const entryTextLimit = 240
 
 // preCompact writes a checkpoint entry from the transcript when the
-// session has recorded nothing yet, so compaction cannot erase the only
-// trace of it, and prints instructions that steer the compaction summary.
-// SessionStart (source compact) then injects the memory again. The
-// checkpoint covers the work up to it: what comes after starts a stretch
-// of its own (afterCheckpoint), nudged and covered by SessionEnd's
-// fallback entry as a new session's work is.
+// session has recorded nothing yet, so compaction cannot erase its only
+// trace, and prints instructions that steer the compaction summary. The
+// work after the checkpoint is a stretch of its own (afterCheckpoint).
 func preCompact(env Env, in Input) (Output, error) {
 	_, err := env.Store.Update(func(tx *store.Tx) error {
 		st := loadState(tx, in)

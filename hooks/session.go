@@ -4,46 +4,35 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/transcript"
 )
 
-// sessionState is what bimri-hook remembers about one Claude Code session
-// between its events. It lives in the store's state folder, keyed by the
-// session ID.
+// sessionState is what bimri-hook remembers about one session between its
+// events, in the store's state folder under the session ID.
 type sessionState struct {
-	// Transcript is what has been read of the session's transcript so far;
-	// its Offset is where the next read starts, so each Stop reads only
-	// what is new.
+	// Transcript is what has been read of the transcript so far; each
+	// event reads on from its Offset.
 	Transcript transcript.Summary `json:"transcript"`
-	Nudged     bool               `json:"nudged"`   // blocked for the current stretch of unrecorded work
-	Blocks     int                `json:"blocks"`   // blocks this session, for the "once" policy
-	Recorded   bool               `json:"recorded"` // a fallback entry was written (a checkpoint starts a new stretch)
-	Counted    bool               `json:"counted"`  // Sessions was bumped for this session
-	// Told is true once the user has been told that a remember call
-	// failed: they are told once per session.
-	Told bool `json:"told,omitempty"`
-	// Reported is how many of the agent's records the user has been told
-	// of ("BIMRI updated: 1 entry recorded").
-	Reported int `json:"reported,omitempty"`
-	// Advised is true once the agent was asked to consolidate or promote:
-	// it is asked once per session.
-	Advised bool `json:"advised,omitempty"`
-	// Recalled are the IDs recall has already brought back this session.
-	Recalled []string `json:"recalled,omitempty"`
-	// Ended is set by SessionEnd. An event of the session after it is a
-	// resumed session (--resume, --continue keep the ID), whose work
-	// starts a stretch of its own (see resumed).
+	Nudged     bool               `json:"nudged"`             // nudged for the current stretch of unrecorded work
+	Blocks     int                `json:"blocks"`             // nudges this session, for the "once" policy
+	Recorded   bool               `json:"recorded"`           // a fallback entry was written
+	Counted    bool               `json:"counted"`            // the header's Sessions counts this session
+	Told       bool               `json:"told,omitempty"`     // the user heard a remember call failed
+	Reported   int                `json:"reported,omitempty"` // the agent's records the user has heard of
+	Advised    bool               `json:"advised,omitempty"`  // asked to consolidate or promote
+	Recalled   []string           `json:"recalled,omitempty"` // IDs recall brought back
+	// Ended is set by SessionEnd: a later event of the session ID is a
+	// resumed session (--resume, --continue), whose work is a stretch of
+	// its own.
 	Ended bool `json:"ended,omitempty"`
 }
 
 // resumed is the state a resumed session goes on from: the transcript
-// read on from where it was, with nothing of the ended part counted, so
-// that its work is nudged and covered by the fallback as a new session's
-// is. It is still counted once, and what it was shown and asked stays
-// shown and asked: the resumed conversation still holds it.
+// read on from where it was, nothing of the ended part counted, so its
+// work is nudged and summed up as a new session's is; counted once, and
+// what it was shown and asked stays so, as the conversation still holds it.
 func (st sessionState) resumed() sessionState {
 	return sessionState{
 		Transcript: transcript.Summary{Offset: st.Transcript.Offset, Pending: st.Transcript.Pending, PendingChanges: st.Transcript.PendingChanges, Intents: st.Transcript.Intents},
@@ -55,10 +44,8 @@ func (st sessionState) resumed() sessionState {
 }
 
 // afterCheckpoint is the state once PreCompact has written a checkpoint
-// entry for the stretch so far: the transcript read on from where it
-// was, with nothing of the checkpointed part counted, so that the work
-// after it gets a nudge and a fallback entry of its own. What the session
-// was told and asked stays as it was.
+// for the stretch so far: the work after it gets a nudge and a fallback
+// entry of its own.
 func (st sessionState) afterCheckpoint() sessionState {
 	next := st.resumed()
 	next.Blocks, next.Reported = st.Blocks, st.Reported
@@ -67,14 +54,11 @@ func (st sessionState) afterCheckpoint() sessionState {
 
 func stateKey(in Input) string { return "session-" + in.SessionID }
 
-// noticeKey is the state of the workspace that holds a message for the
-// user which a session could not show itself; the next SessionStart shows
-// it and clears it.
+// noticeKey holds a message for the user that an event could not show;
+// the next SessionStart shows it and clears it.
 const noticeKey = "notice"
 
-// tellLater keeps msg for the next SessionStart to show the user, after
-// any message kept already: for an event whose answer the user does not
-// see (SessionEnd, PreCompact, a prompt's maintenance, a Stop's nudge).
+// tellLater keeps msg for the next SessionStart, after any kept already.
 func tellLater(tx *store.Tx, msg string) {
 	if msg == "" {
 		return
@@ -86,11 +70,11 @@ func tellLater(tx *store.Tx, msg string) {
 }
 
 func loadState(tx *store.Tx, in Input) sessionState {
-	return stateOf(tx.State(stateKey(in))) // a damaged state file is a fresh start, never an error
+	return stateOf(tx.State(stateKey(in)))
 }
 
-// stateOf is a session's saved state as an event of it goes on from:
-// after its SessionEnd, the resumed session's.
+// stateOf is the saved state an event goes on from: after SessionEnd, the
+// resumed session's.
 func stateOf(data []byte) sessionState {
 	st := decodeState(data)
 	if st.Ended {
@@ -103,23 +87,20 @@ func saveState(tx *store.Tx, in Input, st sessionState) {
 	tx.SetState(stateKey(in), encodeState(st))
 }
 
-// decodeState reads a session's state as json.Unmarshal does: missing
-// or damaged, it is a fresh start.
+// decodeState reads a saved state; a missing or damaged one is a fresh
+// start, never an error.
 func decodeState(data []byte) sessionState {
 	var st sessionState
 	_ = json.Unmarshal(data, &st)
 	return st
 }
 
-// encodeState is the state as saved; a struct of plain fields always
-// marshals.
 func encodeState(st sessionState) []byte {
-	data, _ := json.Marshal(st)
+	data, _ := json.Marshal(st) // plain fields always marshal
 	return data
 }
 
-// decodeList and encodeList are decodeState and encodeState for a list
-// of strings (the patterns SessionStart has asked about).
+// decodeList and encodeList are the same for a list of strings.
 func decodeList(data []byte) []string {
 	var list []string
 	_ = json.Unmarshal(data, &list)
@@ -131,42 +112,39 @@ func encodeList(list []string) []byte {
 	return data
 }
 
-// transcriptLimit bounds one read of a transcript; a Stop reads only what
-// is new since the last event, so this is reached only by a huge jump (a
-// session whose earlier events never ran). Then only the newest 2 MiB are
-// read, which keeps SessionEnd far inside the client's 1.5 s.
+// transcriptLimit bounds one read of a transcript. Each event reads only
+// what is new, so it is reached only by a huge jump; then the newest part
+// is read.
 const transcriptLimit = 2 << 20
 
-// readTranscript adds the new part of the session's transcript to sum, if
-// its path is one Claude Code would use. A missing or odd transcript leaves
-// sum as it was: memory must work without it.
-func readTranscript(env Env, in Input, sum transcript.Summary) transcript.Summary {
-	path := in.TranscriptPath
-	if !transcriptAllowed(env, path) {
-		return sum
+// catchUp adds the transcript written since the last event to the state,
+// when its path is one Claude Code would use; memory works without it.
+// A remember call counts as a record only once its tool_result, which the
+// client appends a moment after the call, is read and is not an error;
+// until then it is pending (see transcript.Summary).
+func catchUp(env Env, in Input, st *sessionState) {
+	if !transcriptAllowed(env, in.TranscriptPath) {
+		return
 	}
-	next, err := sum.ReadMore(path, transcriptLimit)
-	if err != nil {
-		return sum
+	if next, err := st.Transcript.ReadMore(in.TranscriptPath, transcriptLimit); err == nil {
+		st.Transcript = next
 	}
-	return next
 }
 
-// transcriptAllowed accepts only absolute .jsonl paths inside Claude Code's
-// projects folder or the workspace: hook input must not make bimri-hook
-// read arbitrary files.
+// transcriptAllowed accepts only absolute .jsonl paths inside Claude
+// Code's projects folder or the workspace: hook input must not make
+// bimri-hook read arbitrary files.
 func transcriptAllowed(env Env, path string) bool {
 	if path == "" || !filepath.IsAbs(path) || filepath.Ext(path) != ".jsonl" {
 		return false
 	}
 	path = filepath.Clean(path)
-	var roots []string
+	roots := []string{env.Store.Root()}
 	if env.ClaudeDir != "" {
 		roots = append(roots, filepath.Join(env.ClaudeDir, "projects"))
 	}
-	roots = append(roots, env.Store.Root())
 	for _, r := range roots {
-		if within(r, path) {
+		if rel, err := filepath.Rel(filepath.Clean(r), path); err == nil && filepath.IsLocal(rel) {
 			info, err := os.Stat(path)
 			return err == nil && info.Mode().IsRegular()
 		}
@@ -174,31 +152,12 @@ func transcriptAllowed(env Env, path string) bool {
 	return false
 }
 
-func within(root, path string) bool {
-	rel, err := filepath.Rel(filepath.Clean(root), path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
-// catchUp adds the transcript read since the last event to the state.
-//
-// A remember call counts as a record only once its tool_result, which
-// the client appends some milliseconds after the call, is read and is not
-// an error (a denial, a failure). Until then it is pending: the Stop that
-// follows the call does not nudge again (the agent did answer), and the
-// next event settles it. SessionEnd, the last chance, counts a call still
-// pending as no record and writes the fallback entry: a spare summary
-// costs less than a lost session.
-func catchUp(env Env, in Input, st *sessionState) {
-	st.Transcript = readTranscript(env, in, st.Transcript)
-}
-
-// didWork says whether the session has done real work since its last
-// record: a file-changing tool call, or several prompts.
+// didWork says whether the session did real work since its last record:
+// a file changed, or several prompts.
 func didWork(env Env, t transcript.Summary) bool {
 	return t.ChangesSinceRemember > 0 || t.PromptsSinceRemember >= env.Settings.NudgePrompts
 }
 
-// recordedAnything says whether the session left any trace in memory.
 func recordedAnything(st sessionState) bool {
 	return st.Recorded || st.Transcript.RememberCalls > 0
 }

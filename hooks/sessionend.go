@@ -15,15 +15,11 @@ import (
 const sessionEndWait = 800 * time.Millisecond
 
 // sessionEndShare is the part of the client's 1.5 s SessionEnd budget
-// the hook's process may have used when it starts the pass and the
-// write: past it, the session's work is left pending (pendSummary, a
-// few small files) for the next event, and the process exits inside the
-// budget. The rest of the budget is for that and for the process's own
-// start and exit on a loaded machine.
+// the process may have used when it starts the pass and the write: past
+// it, the session's work is left pending (pendSummary) for the next event.
 const sessionEndShare = 1000 * time.Millisecond
 
-// errOutOfTime is SessionEnd past its share of the budget: treated as a
-// busy lock, whose work waits for the next event.
+// errOutOfTime is treated as a busy lock: the work waits for the next event.
 var errOutOfTime = fmt.Errorf("%w: SessionEnd past its share of the client's 1.5 s budget", store.ErrBusy)
 
 // outOfTime says whether SessionEnd has used its share of the budget.
@@ -31,9 +27,8 @@ func outOfTime(env Env) bool {
 	return env.Elapsed != nil && env.Elapsed() >= sessionEndShare
 }
 
-// sessionEndLockWait is how long SessionEnd waits for the lock: the
-// store's wait, at most sessionEndWait, and never past its share of the
-// budget.
+// sessionEndLockWait is the store's wait, at most sessionEndWait, never
+// past the share of the budget.
 func sessionEndLockWait(env Env) time.Duration {
 	wait := min(env.Store.LockTimeout(), sessionEndWait)
 	if env.Elapsed != nil {
@@ -43,9 +38,8 @@ func sessionEndLockWait(env Env) time.Duration {
 }
 
 // sessionEnd writes a fallback entry when the session recorded nothing,
-// runs the session-end pass, counts the session exactly once per session
-// ID, and every Nth session runs the deterministic part of deep
-// maintenance. It answers nothing: the client shows no SessionEnd output.
+// runs the pass, counts the session once per session ID, and every Nth
+// session runs deep maintenance. The client shows no SessionEnd output.
 func sessionEnd(env Env, in Input) (Output, error) {
 	env.Store = env.Store.WithLockTimeout(sessionEndLockWait(env))
 	_, err := env.Store.Update(func(tx *store.Tx) error {
@@ -54,7 +48,7 @@ func sessionEnd(env Env, in Input) (Output, error) {
 		}
 		st := loadState(tx, in)
 		catchUp(env, in, &st)
-		if outOfTime(env) { // the transcript took the time: the pass and the write would overrun
+		if outOfTime(env) { // the transcript took the time
 			return errOutOfTime
 		}
 		for _, e := range fallbackEntries(env, &st) {
@@ -64,12 +58,10 @@ func sessionEnd(env Env, in Input) (Output, error) {
 			st.Recorded = true
 		}
 		if st.Transcript.RememberFailed > 0 && !st.Told {
-			// The client shows nothing a SessionEnd hook says: the next
-			// SessionStart tells the user.
 			tellLater(tx, failedMessage(env, st.Transcript))
 			st.Told = true
 		}
-		tellLater(tx, tx.Notice) // a repair the store made: the user hears of it
+		tellLater(tx, tx.Notice)
 		tx.Maintain(env.Today, env.Config, sessionCount(env, tx, st))
 		st.Counted = true
 		st.Ended = true
@@ -77,20 +69,17 @@ func sessionEnd(env Env, in Input) (Output, error) {
 		return nil
 	})
 	if isBusy(err) {
-		// The session's summary is not dropped: it waits in the state
-		// folder for the next event that gets the lock (or, out of time,
-		// the next event at all). Its count is skipped; a later
-		// SessionEnd of the session (resumed) counts it.
+		// The summary waits in the state folder for the next transaction;
+		// the count is skipped (a resumed session's SessionEnd counts it).
 		return Output{}, pendSummary(env, in)
 	}
 	return Output{}, err
 }
 
 // fallbackEntries are the entries SessionEnd writes itself: those the
-// agent meant to record and the client denied (an untrusted workspace),
-// as the agent asked for them, marked with memfile.DeniedTag; else, for
-// a session that recorded nothing, one automatic summary. It takes the
-// denied entries out of st, so that they are written once.
+// agent meant and the client denied, tagged memfile.DeniedTag (taken out
+// of st, so written once); else, for a session that recorded nothing, one
+// automatic summary.
 func fallbackEntries(env Env, st *sessionState) []memfile.NewEntry {
 	var entries []memfile.NewEntry
 	for _, in := range st.Transcript.Denied {
@@ -109,10 +98,8 @@ func fallbackEntries(env Env, st *sessionState) []memfile.NewEntry {
 }
 
 // pendSummary is SessionEnd without the lock: the fallback entries are
-// left for the next transaction (Store.Pend), and the session's state is
-// saved as ended, so that a resumed session starts a stretch of its own.
-// Only this session writes its state, and its SessionEnd is its last
-// event.
+// left for the next transaction, and the state saved as ended. Only this
+// session writes its state, and SessionEnd is its last event.
 func pendSummary(env Env, in Input) error {
 	st := stateOf(env.Store.ReadState(stateKey(in)))
 	catchUp(env, in, &st)

@@ -1,8 +1,5 @@
 package hooks
 
-// How an event comes in (stdin, bounded in size and time) and how a
-// handler's answer goes out (stdout): the hook protocol's two ends.
-
 import (
 	"bytes"
 	"encoding/json"
@@ -14,8 +11,7 @@ import (
 )
 
 // ReadInput reads all of r, at most maxInput bytes, waiting at most wait.
-// A terminal is refused at once: a person typing `bimri-hook hook` gets an
-// answer instead of a hang.
+// A terminal is refused at once rather than waited on.
 func ReadInput(r io.Reader, wait time.Duration) ([]byte, error) {
 	if f, ok := r.(*os.File); ok {
 		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 {
@@ -50,9 +46,8 @@ func ReadInput(r io.Reader, wait time.Duration) ([]byte, error) {
 func (out Output) Write(w io.Writer) error {
 	switch {
 	case out.JSON != nil:
-		// Written whole or not at all: an encoding error leaves stdout
-		// empty rather than half an object. The context is text, so no
-		// HTML escaping: "<private>" reaches the model as written.
+		// Whole or not at all; no HTML escaping, so "<private>" reaches
+		// the model as written.
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)

@@ -11,16 +11,13 @@ import (
 	"github.com/bimri/bimri-hook/transcript"
 )
 
-// stop runs after every assistant turn. Under the nudge policy, when the
-// session did real work and recorded nothing since, it nudges once: it
-// gives the agent the exact command to record with as additional context,
-// which (measured on Claude Code 2.1.328) keeps the turn going like a block
-// does, without showing the user "stop hook reported a problem". Otherwise
-// (and always when stop_hook_active is set, so the agent can never be
-// trapped) it runs the session-end pass and tells the user what changed,
-// if anything did. A remember call that failed is told to the user once,
-// with what to do about it, and is not asked for again: a denied call
-// would only be denied again.
+// stop runs after every assistant turn. When the session did real work
+// and recorded nothing since, it nudges once: the exact command to record
+// with, as additional context, which keeps the turn going as a block does
+// without telling the user a hook reported a problem. Otherwise (always
+// when stop_hook_active is set, so the agent is never trapped) it runs the
+// pass and tells the user what changed. A remember call that failed is
+// told to the user once and not asked for again: it would fail again.
 func stop(env Env, in Input) (Output, error) {
 	early := awaitPending(env, in)
 	var out Output
@@ -63,27 +60,20 @@ func stop(env Env, in Input) (Output, error) {
 	return out, err
 }
 
-// pendingWait bounds how long Stop waits for the result of a remember call
-// to reach the transcript, polled every pendingPoll. Claude Code 2.1.328
-// writes the transcript asynchronously: measured with the e2e harness, the
-// Stop after a remember the model had already seen succeed often arrived
-// before the call's tool_result line, which appeared a moment later.
-// Without the wait the record is still pending, the user is not told
-// "1 entry recorded", and on a fast machine that was most Stops. The wait
-// happens only while a call is pending, so a Stop without one costs
-// nothing, and it stays far inside Stop's timeout.
+// pendingWait bounds how long Stop waits for a pending call's result to
+// reach the transcript, polled every pendingPoll. Claude Code writes the
+// transcript asynchronously, and the Stop after a remember often comes
+// before the call's tool_result line; without the wait the user would not
+// hear "1 entry recorded". A Stop with nothing pending does not wait.
 const (
 	pendingWait = 500 * time.Millisecond
 	pendingPoll = 20 * time.Millisecond
 )
 
-// awaitPending waits, before Stop takes the lock, until no remember call
-// or new file change is pending in the transcript (see unsettled) or
-// pendingWait has passed, so a Stop that
-// waits never keeps another hook from the memory. It reads the session's
-// state without the lock (Store.ReadState: a whole version) and nothing it
-// reads is saved: under the lock Stop loads the state again. A call still
-// pending after the wait is settled by a later event, as before.
+// awaitPending waits, before Stop takes the lock (so a waiting Stop keeps
+// no other hook out), until nothing is pending in the transcript or
+// pendingWait has passed. It reads the state without the lock and saves
+// nothing; a call still pending is settled by a later event.
 func awaitPending(env Env, in Input) earlyRead {
 	r := earlyRead{state: env.Store.ReadState(stateKey(in))}
 	r.st = stateOf(r.state) // damaged: a fresh start, as loadState does
@@ -96,10 +86,9 @@ func awaitPending(env Env, in Input) earlyRead {
 	return r
 }
 
-// unsettled says whether t waits for a remember call's result, or for
-// that of a file change made since the last event (not in before): a
-// change whose result never came at an earlier event never will, and
-// must not make every Stop wait.
+// unsettled says whether t waits for a remember call's result, or for a
+// file change made since the last event (not in before): one whose result
+// never came by then never will.
 func unsettled(t transcript.Summary, before []transcript.Change) bool {
 	if len(t.Pending) > 0 {
 		return true
@@ -118,10 +107,8 @@ type earlyRead struct {
 	st    sessionState // that state, caught up with the transcript
 }
 
-// use takes the transcript awaitPending already read when st, loaded
-// under the lock, is the state it started from, so Stop reads the new
-// part of the transcript once; catchUp then reads only what came since.
-// When another event saved the state in between, st is left as loaded.
+// use takes the transcript awaitPending read when st, loaded under the
+// lock, is the state it started from, so the transcript is read once.
 func (r earlyRead) use(tx *store.Tx, in Input, st *sessionState) {
 	if bytes.Equal(tx.State(stateKey(in)), r.state) {
 		st.Transcript = r.st.Transcript

@@ -11,20 +11,16 @@ import (
 // task, and memory should be a short preface to it.
 const subagentLimit = 3000
 
-// subagentStart gives a subagent a small pack of memory: Tier 1, the
-// workspace's lasting facts, most important first, within subagentLimit
-// characters. Measured on Claude Code 2.1.328 (e2e TestSubagentHooks):
-// the hook's additionalContext reaches the subagent's first model
-// request, and the payload carries agent_id and agent_type but not the
-// subagent's task, so there is nothing to recall against. It reads the
-// memory without the lock and writes nothing.
+// subagentStart gives a subagent a small pack of memory: Tier 1, within
+// subagentLimit characters. The payload does not carry the subagent's
+// task, so there is nothing to recall against (e2e TestSubagentHooks). It
+// reads without the lock and writes nothing.
 func subagentStart(env Env, in Input) (Output, error) {
 	read, err := env.Store.Read()
 	if err != nil || !read.Exists {
 		return Output{}, nil
 	}
-	f := read.File
-	text := subagentPack(f, env.Store.Foreign())
+	text := subagentPack(read.File, env.Store.Foreign())
 	if text == "" {
 		return Output{}, nil
 	}
@@ -32,8 +28,7 @@ func subagentStart(env Env, in Input) (Output, error) {
 }
 
 // subagentPack is Tier 1 as one line an entry, in file order, whole lines
-// only, within subagentLimit; foreign (nil for none) names the entries
-// this workspace's sessions did not record, which are marked.
+// within subagentLimit; the entries foreign names (nil: none) are marked.
 func subagentPack(f *memfile.File, foreign func(string) bool) string {
 	entries := f.Entries(1)
 	if len(entries) == 0 {
