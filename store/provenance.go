@@ -54,10 +54,7 @@ func (s *Store) beginProvenance(f *memfile.File) provenance {
 	case err == nil:
 		p.here, p.saved = parseIDList(data), true
 	case !s.isGitWorkTree():
-		p.here = make(map[string]bool, len(p.asRead))
-		for _, k := range p.asRead {
-			p.here[k] = true
-		}
+		p.here = set(p.asRead)
 	default:
 		p.here = map[string]bool{}
 	}
@@ -71,10 +68,7 @@ func (s *Store) finishProvenance(p provenance, f *memfile.File, changed bool) {
 	if p.off || (!changed && p.saved) {
 		return // no data folder, or the same file: nothing appeared
 	}
-	read := make(map[string]bool, len(p.asRead))
-	for _, k := range p.asRead {
-		read[k] = true
-	}
+	read := set(p.asRead)
 	now := itemKeys(f)
 	var keep []string
 	for _, k := range now {
@@ -87,10 +81,7 @@ func (s *Store) finishProvenance(p provenance, f *memfile.File, changed bool) {
 			keep = append(keep, k)
 		}
 	}
-	here := make(map[string]bool, len(keep))
-	for _, k := range keep {
-		here[k] = true
-	}
+	here := set(keep)
 	var elsewhere []string
 	for _, k := range now {
 		if !here[k] {
@@ -101,6 +92,14 @@ func (s *Store) finishProvenance(p provenance, f *memfile.File, changed bool) {
 	// A failure costs marks, not memory. The short list goes last.
 	_ = s.writeData(recordedName, idList(keep))
 	_ = s.writeData(elsewhereName, idList(elsewhere))
+}
+
+func set(keys []string) map[string]bool {
+	m := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		m[k] = true
+	}
+	return m
 }
 
 func idList(ids []string) []byte {

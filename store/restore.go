@@ -40,26 +40,14 @@ func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 			tx.Notice = fmt.Sprintf("%s was unreadable (%v); restored it from %s and kept the broken copy as %s", s.names.Memory, cause, s.names.Backup, filepath.Base(aside))
 		}
 	}
-	file, err := atomicfile.Write(path, memfile.Render(tx.File), atomicfile.Options{NoSync: s.noSync, Between: s.step})
+	file, err := atomicfile.Write(path, memfile.Render(tx.File), atomicfile.Options{NoSync: s.noSync})
 	if err == nil {
-		if err = file.Sync(); err != nil {
-			file.Abort()
-		}
+		err = s.commit(path, nil, file, nil, func() bool { return mark.unchanged(path) })
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, errChanged) {
 		return fmt.Errorf("replace unreadable %s: %w", s.names.Memory, err)
 	}
-	if !mark.unchanged(path) {
-		file.Abort()
-		return errChanged
-	}
-	if err := file.Commit(); err != nil {
-		return fmt.Errorf("replace unreadable %s: %w", s.names.Memory, err)
-	}
-	if !s.noSync {
-		atomicfile.SyncDir(filepath.Dir(path))
-	}
-	return nil
+	return err
 }
 
 // setAside keeps a copy of a broken file beside it, under a name no other

@@ -109,14 +109,14 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 	rolled := s.rollArchive()
 	for attempt := 1; ; attempt++ {
 		var res Result
-		tx, old, err := s.begin(path)
+		tx, err := s.begin(path)
 		if err == nil {
 			tx.relock = relock
 			tx.Notice = joinNotices(tx.Notice, rolled)
 			if err := fn(tx); err != nil {
 				return Result{}, err
 			}
-			res, err = s.finish(tx, path, old)
+			res, err = s.finish(tx, path)
 		}
 		if !errors.Is(err, errChanged) {
 			return res, err
@@ -223,10 +223,9 @@ func complete(data []byte) bool {
 }
 
 // begin reads the memory file at path under the lock into a new
-// transaction, and returns it with the bytes read (nil when there is no
-// file). A file that does not read is replaced by its backup or a fresh
+// transaction. A file that does not read is replaced by its backup or a fresh
 // file (recover); a damaged one that reads is set aside first.
-func (s *Store) begin(path string) (*Tx, []byte, error) {
+func (s *Store) begin(path string) (*Tx, error) {
 	tx := &Tx{store: s, state: map[string][]byte{}, stateSet: map[string][]byte{}}
 	defer func() { tx.mark = markRead(path, tx.read) }()
 	old, err := safefile.Read(path, memfile.MaxMemorySize)
@@ -235,14 +234,14 @@ func (s *Store) begin(path string) (*Tx, []byte, error) {
 		tx.File = memfile.New(s.config)
 		tx.Created = true
 	case err != nil:
-		return nil, nil, fmt.Errorf("read %s: %w", s.names.Memory, err)
+		return nil, fmt.Errorf("read %s: %w", s.names.Memory, err)
 	default:
 		var d memfile.Damage
 		tx.File, tx.Warnings, d, err = memfile.ParseStored(old)
 		if errors.Is(err, memfile.ErrUnreadable) || d.Cut {
 			again, err2 := awaitWriter(path, old)
 			if err2 != nil {
-				return nil, nil, err2
+				return nil, err2
 			}
 			if !bytes.Equal(again, old) {
 				old = again
@@ -252,15 +251,15 @@ func (s *Store) begin(path string) (*Tx, []byte, error) {
 		switch {
 		case errors.Is(err, memfile.ErrUnreadable):
 			if err := s.recover(path, old, err, tx); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			old = memfile.Render(tx.File) // the recovered file is already on disk
 		case err != nil:
-			return nil, nil, err
+			return nil, err
 		case d.Any():
 			aside, err := s.setAsideOnce(path, old)
 			if err != nil {
-				return nil, nil, fmt.Errorf("%s: %s, and could not be set aside: %w", s.names.Memory, d.Describe(), err)
+				return nil, fmt.Errorf("%s: %s, and could not be set aside: %w", s.names.Memory, d.Describe(), err)
 			}
 			tx.Notice = fmt.Sprintf("%s %s; kept the file as it was as %s", s.names.Memory, d.Describe(), filepath.Base(aside))
 		}
@@ -270,18 +269,15 @@ func (s *Store) begin(path string) (*Tx, []byte, error) {
 	tx.prov = s.beginProvenance(tx.File)
 	s.takePending(tx) // after the provenance: they were recorded here
 	s.beginJournal(tx)
-	return tx, old, nil
+	return tx, nil
 }
 
-// finish writes what the transaction left, old being the memory file as
-// begin read it: the journal, then the new file with its backup and
-// archive (commit), or the archive alone when the file's bytes do not
-// change; then the bookkeeping and the session state.
-func (s *Store) finish(tx *Tx, path string, old []byte) (Result, error) {
+// finish writes what the transaction left: the journal, then the new file
+// with its backup and archive (commit), or the archive alone when the
+// file's bytes do not change; then the bookkeeping and the session state.
+func (s *Store) finish(tx *Tx, path string) (Result, error) {
 	res := Result{Created: tx.Created, Notice: tx.Notice}
-	if tx.Created {
-		old = nil // nothing to compare with or back up
-	}
+	old := tx.read // nil when created: nothing to compare with or back up
 	s.journalNew(tx)
 	data := memfile.Render(tx.File)
 	if tx.Created || !bytes.Equal(data, old) {

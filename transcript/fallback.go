@@ -10,8 +10,7 @@ import (
 	"github.com/bimri/bimri-hook/privacy"
 )
 
-// fallbackNames is how many changed files FallbackSummary names before it
-// only counts the rest.
+// fallbackNames is how many changed files FallbackSummary names.
 const fallbackNames = 3
 
 // minPromptRunes is the least of the prompt worth showing when the line
@@ -23,11 +22,9 @@ const minPromptRunes = 12
 //
 //	Session: Please write a NOTES.md recording that we chose SQLite; changed NOTES.md, main.go, db.go (+2 more)
 //
-// Files are named by their base names. Everything in the line has been
-// through privacy.Clean and has no newlines or control characters. When
-// the line would be longer than maxLen runes the prompt is shortened first,
-// then the line, each ending in "…"; maxLen <= 0 means no limit. It returns
-// "" when there is nothing to tell: no prompt text and no changed file.
+// through privacy.Clean, without control characters. Past maxLen runes
+// (<= 0: no limit) the prompt is shortened first, then the line. It is ""
+// when there is no prompt and no changed file.
 func FallbackSummary(s Summary, maxLen int) string {
 	prompt := oneLine(privacy.Clean(s.FirstPrompt))
 
@@ -92,8 +89,8 @@ func shorten(s string, n int) string {
 	return s
 }
 
-// oneLine makes s a single line: control characters (newlines included)
-// and runs of white space become one space, invalid UTF-8 becomes U+FFFD.
+// oneLine makes s one line: control characters and runs of white space
+// become one space, invalid UTF-8 U+FFFD.
 func oneLine(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {

@@ -9,10 +9,9 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Intent is the entry a remember call asked for: kept while the call's
-// result is to come, so that when the client denies the call (an
-// untrusted workspace, a refusal) the entry the agent meant is not lost
-// to a lesser automatic summary.
+// Intent is the entry a remember call asked for, kept while its result is
+// to come, so that when the client denies the call the entry the agent
+// meant is not lost to a lesser automatic summary.
 type Intent struct {
 	ID         string `json:",omitempty"` // the call's tool_use id, while its result is to come
 	Tier       int
@@ -21,16 +20,13 @@ type Intent struct {
 	Text       string   // through privacy.Clean, on one line
 }
 
-// maxIntentRunes bounds an Intent's text, which a summary saves between
-// events: far more than an entry needs.
+// maxIntentRunes bounds an Intent's text: far more than an entry needs.
 const maxIntentRunes = 2000
 
-// intentOfCommand reads the entry a Bash remember command asks for: its
-// flags and its text, as `bimri-hook remember` reads them. ok is false
-// for a command that is not one plain remember of an entry (a
-// consolidation, supersession, promotion or pattern names entries of its
-// own; a --global one belongs to another file; a command with shell
-// expansions cannot be read without running it).
+// intentOfCommand reads the entry a Bash remember command asks for, as
+// remember reads its flags; ok is false for anything but one plain entry
+// of this workspace (a consolidation, supersession, promotion, --global,
+// or shell expansions that cannot be read without running them).
 func intentOfCommand(command string) (Intent, bool) {
 	argv, ok := approve.Argv(command)
 	if !ok {
@@ -111,9 +107,7 @@ func intentOfTool(input gjson.Result) (Intent, bool) {
 	return in.clean()
 }
 
-// clean makes an intent an entry remember would accept, or ok false:
-// the text cleaned by the privacy rules on one line, importance 1 to 5,
-// Tier 1 only for importance 4 and 5, no pattern.
+// clean makes an intent an entry remember would accept, or ok false.
 func (in Intent) clean() (Intent, bool) {
 	in.Text = shorten(oneLine(privacy.Clean(in.Text)), maxIntentRunes)
 	if in.Text == "" || in.Importance < 1 || in.Importance > 5 || in.Tier < 1 || in.Tier > 2 {

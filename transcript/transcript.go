@@ -1,17 +1,10 @@
-// Package transcript reads what bimri-hook needs from a Claude Code session
-// transcript.
-//
-// Claude Code appends one JSON object per line to the transcript file
-// (transcript_path in hook input) while a session runs. Hooks have
-// milliseconds to work, so the transcript is read incrementally: each read
-// summarises a stretch of lines and reports the byte offset where the next
-// read should start, and reads are bounded so that a huge transcript costs
-// no more than a small one. Lines still being written, lines that are not
-// JSON and lines too long to hold in memory are passed over, never fatal.
+// Package transcript reads what bimri-hook needs from a Claude Code
+// session transcript, one JSON object a line, appended while the session
+// runs. Hooks have milliseconds, so it is read incrementally: each read
+// summarises a stretch of lines and says where the next starts, and is
+// bounded, so a huge transcript costs no more than a small one. Lines
+// still being written, not JSON or too long are passed over, never fatal.
 package transcript
-
-// Just over 500 lines: one incremental reader, whose bounds (bytes per
-// read, line length, offsets) must be read together to be trusted.
 
 import (
 	"bufio"
@@ -29,120 +22,86 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// maxLineSize is the longest line that is parsed. Longer lines (a Write of
-// a huge file, say) are skipped without being held in memory, and counted
-// in BadLines.
+// maxLineSize is the longest line parsed; a longer one (a Write of a huge
+// file) is skipped without being held in memory.
 const maxLineSize = 4 << 20
 
-// maxDepth is the deepest nesting of arrays and objects in a line that is
-// parsed. Claude Code's lines nest about a dozen deep; gjson validates
-// recursively, at a cost that grows faster than the depth (a megabyte of
-// '[' takes seconds), so deeper lines are counted in BadLines instead.
+// maxDepth is the deepest nesting parsed: real lines nest about a dozen
+// deep, and gjson's validation of a megabyte of '[' takes seconds.
 const maxDepth = 128
 
-// maxPromptRunes is the most of a prompt that Summary.FirstPrompt keeps:
-// enough to say what a session was about, not a pasted file.
+// maxPromptRunes is the most of a prompt FirstPrompt keeps: enough to say
+// what a session was about, not a pasted file.
 const maxPromptRunes = 2000
 
 // Summary is what bimri-hook needs to know about a stretch of a transcript.
 type Summary struct {
-	// FirstPrompt is the text of the first real user prompt in the
-	// stretch that does not ask for one of bimri-hook's own commands
-	// (see productCommand), or "" if none: trimmed, passed through privacy.Clean (a
-	// Summary is saved between hook events, and must not keep secrets
-	// either) and cut to maxPromptRunes.
+	// FirstPrompt is the first real prompt that does not ask for one of
+	// bimri-hook's own commands, through privacy.Clean (a Summary is
+	// saved) and cut to maxPromptRunes.
 	FirstPrompt string
-	// Prompts counts real user prompts: not tool results, slash-command
-	// and local-command wrappers, compaction summaries, hook feedback,
-	// interruption notices, meta lines or subagent (sidechain) prompts.
+	// Prompts counts real prompts: not tool results, command wrappers,
+	// compaction summaries, hook feedback, meta or subagent lines.
 	Prompts int
-	// FilesChanged holds the file paths given to Write, Edit, MultiEdit
-	// and NotebookEdit calls whose tool_result succeeded, without
-	// repeats, in first-seen order. A call the client denied, or that
-	// failed, changed nothing and is not here.
+	// FilesChanged are the paths of the file-changing calls that
+	// succeeded, once each, in first-seen order; FileChanges counts them.
 	FilesChanged []string
-	// FileChanges counts those tool calls.
-	FileChanges int
-	// PendingChanges are the file-changing calls whose tool_result has
-	// not been read yet: they count once it is, and succeeded.
+	FileChanges  int
+	// PendingChanges are file-changing calls whose result is to come.
 	PendingChanges []Change
-	// RememberAttempts counts Bash calls that run bimri-hook's remember
-	// command, and calls of its MCP remember tool, whatever became of
-	// them.
+	// RememberAttempts counts the remember calls (Bash or MCP);
+	// RememberCalls those that succeeded, RememberFailed those whose
+	// result was an error, RememberDenied whether one was refused by the
+	// client's permissions, RememberError the last error's first line.
 	RememberAttempts int
-	// RememberCalls counts those whose tool_result succeeded: the records
-	// the agent made.
-	RememberCalls int
-	// RememberFailed counts remember calls whose tool_result was an error:
-	// the client denied the call, or the command failed. They recorded
-	// nothing.
-	RememberFailed int
-	// RememberDenied is true when a failed remember call was refused by
-	// the client's permissions (see denialMarks), not by bimri-hook.
-	RememberDenied bool
-	// RememberError is the first line of the last failed remember call's
-	// result, cleaned and cut to a line, for the user.
-	RememberError string
-	// Pending holds the tool_use ids of remember calls whose tool_result
-	// has not been read yet. The client appends a result some
-	// milliseconds after the call (measured at Stop), so a read can end
-	// between the two; the next read, given Pending, settles them.
+	RememberCalls    int
+	RememberFailed   int
+	RememberDenied   bool
+	RememberError    string
+	// Pending are the tool_use ids of remember calls whose result is to
+	// come: the client appends it a moment after the call, so a read can
+	// end between the two, and the next read settles them.
 	Pending []string
-	// Intents are the entries the pending remember calls ask for, by
-	// their ids: kept until the result says whether the call ran.
+	// Intents are the entries the pending calls ask for; Denied those of
+	// calls the client denied, which SessionEnd records as meant.
 	Intents []Intent
-	// Denied are the entries of remember calls the client denied, in
-	// the order made, without ids: SessionEnd records them as meant.
-	Denied []Intent
-	// ChangesSinceRemember counts the file changes (calls that
-	// succeeded) made after the last remember call in the stretch; all
-	// of them when there was none. A remember call resets it when it is
-	// made, before its result is known: the agent answered the nudge,
-	// and a failed call is counted in RememberFailed instead.
+	Denied  []Intent
+	// ChangesSinceRemember and PromptsSinceRemember count what came after
+	// the last remember call (all, when none). A call resets them when
+	// made: the agent answered the nudge.
 	ChangesSinceRemember int
-	// PromptsSinceRemember is the same for prompts.
 	PromptsSinceRemember int
-	// Offset is the byte offset just after the last complete line
-	// consumed: the next incremental read starts here.
+	// Offset is just after the last complete line read: the next read
+	// starts there.
 	Offset int64
-	// Skipped is true when the stretch was longer than the read limit and
-	// its start was passed over unread.
+	// Skipped: the stretch was longer than the limit, and its start unread.
 	Skipped bool
-	// BadLines counts lines that were not JSON objects, were longer than
-	// maxLineSize or nested too deep to parse. They are otherwise ignored.
+	// BadLines counts lines not JSON objects, too long or too deep.
 	BadLines int
 }
 
-// Change is a file-changing tool call (Write, Edit, MultiEdit,
-// NotebookEdit) whose result is not known yet.
+// Change is a file-changing tool call whose result is to come.
 type Change struct {
-	ID   string // its tool_use id
-	Path string // the file it names
-	// BeforeRemember is set when a remember call was made after it: once
-	// it succeeds it is a change, but not one since that record.
-	BeforeRemember bool
+	ID             string // its tool_use id
+	Path           string
+	BeforeRemember bool // a remember call came after it
 }
 
-// maxPendingChanges bounds Summary.PendingChanges: a call whose result
-// never came (the session was killed) must not grow the saved state
-// forever; the oldest is dropped, as a change that never happened.
+// maxPendingChanges bounds PendingChanges: a result that never comes must
+// not grow the saved state; the oldest is dropped.
 const maxPendingChanges = 64
 
-// ReadMore reads the transcript at path from where s ended, settling the
-// remember calls and file changes s left pending with the results that
-// follow, and returns s with that stretch added (see add).
+// ReadMore reads the transcript at path from where s ended, settling
+// what s left pending, and returns s with that stretch added.
 func (s Summary) ReadMore(path string, limit int64) (Summary, error) {
 	next, err := readFile(path, s.Offset, limit, s)
 	return s.add(next), err
 }
 
-// readFile summarises the transcript at path from offset from, reading
-// at most limit bytes (no limit if limit <= 0), settling what prev, the
-// stretch before, left pending. When more than limit bytes follow from,
-// only the last limit bytes are read, starting at the first whole line
-// in them, and Skipped is set; if no line ends in them, nothing is read
-// and Offset stays at from. When from is past the end of the file (the
-// transcript was replaced or truncated) or negative, reading starts at 0.
+// readFile summarises the transcript at path from offset from, at most
+// limit bytes (none if limit <= 0): when more follow, only the last limit
+// bytes, from the first whole line in them (Skipped). From past the end
+// (the transcript was replaced) reads from 0.
 func readFile(path string, from int64, limit int64, prev Summary) (Summary, error) {
 	f, info, err := safefile.Open(path)
 	if err != nil {
@@ -156,8 +115,6 @@ func readFile(path string, from int64, limit int64, prev Summary) (Summary, erro
 	start, skipped, partial := from, false, false
 	if limit > 0 && size-from > limit {
 		start, skipped = size-limit, true
-		// start may fall inside a line; it is a line start only if the
-		// byte before it ends a line.
 		var b [1]byte
 		if _, err := f.ReadAt(b[:], start-1); err != nil {
 			return Summary{Offset: from}, fmt.Errorf("read transcript: %w", err)
@@ -170,25 +127,17 @@ func readFile(path string, from int64, limit int64, prev Summary) (Summary, erro
 	sum, err := read(f, start, limit, partial, prev)
 	sum.Skipped = skipped
 	if sum.Offset == start && partial {
-		// No line ended in the bytes read, so start is still inside a
-		// line: leave the next read to try again from where this one was
-		// asked to begin.
+		// No line ended in what was read: the next read tries again.
 		sum.Offset = from
 	}
 	return sum, err
 }
 
-// read summarises the lines that r holds, reading at most limit bytes
-// (no limit if limit <= 0), and settles the pending remember calls and
-// file changes of prev, the stretch before. start is the offset in the
-// transcript where r is positioned; it is the base of Summary.Offset.
-// When partial, r starts in the middle of a line, and the rest of it is
-// passed over first. A last line without a newline is not consumed,
-// since Claude Code may still be writing it: Offset stays before it and
-// the next read sees it whole.
-//
-// On a read error the Summary covers the lines consumed before it, so its
-// Offset can still be used.
+// read summarises the lines of r (at offset start, at most limit bytes),
+// settling what prev left pending. When partial, r starts inside a line,
+// which is passed over. A last line without a newline may still be being
+// written: Offset stays before it. On an error the Summary covers the
+// lines read before it.
 func read(r io.Reader, start, limit int64, partial bool, prev Summary) (Summary, error) {
 	if limit > 0 {
 		r = io.LimitReader(r, limit)
@@ -271,11 +220,9 @@ type lineMembers struct {
 	typ, isMeta, isCompactSummary, isSidechain, message gjson.Result
 }
 
-// membersOf reads them in one pass over the line's members. Get would
-// read the line again for each, and to its end for each one missing (most
-// lines have no isMeta): a line of tool output, up to megabytes, was read
-// five times. Parsing copies the line once, which costs less than one
-// more read of it, and keeps what the summary keeps off the read buffer.
+// membersOf reads them in one pass: a Get for each would read a line of
+// tool output, megabytes, once per member (and to its end for each one
+// missing).
 func membersOf(line []byte) lineMembers {
 	var m lineMembers
 	gjson.ParseBytes(line).ForEach(func(key, value gjson.Result) bool {
@@ -302,10 +249,9 @@ func membersOf(line []byte) lineMembers {
 	return m
 }
 
-// tooDeep reports whether line nests arrays and objects more than
-// maxDepth deep. It does not check that line is JSON. Most of a line is
-// inside strings (tool output), so a string is crossed by searching for
-// its closing quote, not byte by byte.
+// tooDeep reports whether line nests more than maxDepth deep. Most of a
+// line is inside strings, which are crossed by searching for the closing
+// quote.
 func tooDeep(line []byte) bool {
 	depth := 0
 	for i := 0; i < len(line); i++ {
@@ -329,8 +275,7 @@ func tooDeep(line []byte) bool {
 }
 
 // closingQuote is the index of the quote that ends the string whose body
-// starts at from: the first one not escaped by an odd run of
-// backslashes. -1 if none.
+// starts at from, -1 if none.
 func closingQuote(line []byte, from int) int {
 	for {
 		q := bytes.IndexByte(line[from:], '"')
@@ -367,8 +312,7 @@ func (sr *summaryReader) addUser(m lineMembers) {
 	sr.sum.Prompts++
 	sr.sum.PromptsSinceRemember++
 	if sr.sum.FirstPrompt == "" && !asksProductCommand(text) {
-		// Clean before cutting: a cut could leave part of a secret that
-		// no longer looks like one.
+		// Clean before cutting, which could hide a secret's shape.
 		sr.sum.FirstPrompt = shorten(privacy.Clean(text), maxPromptRunes)
 	}
 }
@@ -389,10 +333,9 @@ var notPrompts = []string{
 	"Caveat: The messages below were generated by the user while running local commands",
 }
 
-// promptText returns the text of a user message's content and whether the
-// message is a real prompt. Content is a string or an array of blocks; an
-// array holding a tool_result is a tool's answer, not a prompt. A prompt
-// of only images is a prompt with no text.
+// promptText returns the text of a user message's content and whether
+// it is a real prompt: not a tool_result; images alone are a prompt
+// without text.
 func promptText(content gjson.Result) (string, bool) {
 	var text string
 	switch {
@@ -467,8 +410,6 @@ func (sr *summaryReader) addAssistant(content gjson.Result) {
 	})
 }
 
-// addRemember counts a remember call, by Bash or MCP, whose result is to
-// come.
 func (sr *summaryReader) addRemember(id string) {
 	sr.sum.RememberAttempts++
 	sr.sum.Pending = append(sr.sum.Pending, id)
@@ -479,20 +420,17 @@ func (sr *summaryReader) addRemember(id string) {
 	}
 }
 
-// isRememberTool says whether a tool's name is bimri-hook's MCP remember
-// tool as a client names it: mcp__plugin_bimri-hook_bimri__remember from
-// the plugin, mcp__bimri__remember from a server the user added by a name
-// holding "bimri".
+// isRememberTool says whether a tool is bimri-hook's MCP remember tool as
+// a client names it (mcp__plugin_bimri-hook_bimri__remember, or a server
+// the user named with "bimri").
 func isRememberTool(name string) bool {
 	server, ok := strings.CutSuffix(name, "__remember")
 	return ok && strings.HasPrefix(server, "mcp__") && strings.Contains(server, "bimri")
 }
 
-// maxIntents bounds Summary.Intents and Summary.Denied, as
-// maxPendingChanges does the changes.
+// maxIntents bounds Intents and Denied.
 const maxIntents = 16
 
-// addIntent keeps the entry a pending remember call asks for.
 func (sr *summaryReader) addIntent(id string, in Intent) {
 	if len(sr.sum.Intents) == maxIntents {
 		sr.sum.Intents = slices.Delete(sr.sum.Intents, 0, 1)
@@ -501,7 +439,6 @@ func (sr *summaryReader) addIntent(id string, in Intent) {
 	sr.sum.Intents = append(sr.sum.Intents, in)
 }
 
-// takeIntent removes and returns the entry the call id asked for.
 func (sr *summaryReader) takeIntent(id string) (Intent, bool) {
 	i := slices.IndexFunc(sr.sum.Intents, func(in Intent) bool { return in.ID == id })
 	if i < 0 {
@@ -515,9 +452,8 @@ func (sr *summaryReader) takeIntent(id string) (Intent, bool) {
 	return in, len(sr.sum.Denied) < maxIntents
 }
 
-// settle counts the results, in a user message's content, of pending
-// remember calls and file changes: a success is a record or a change, an
-// error (a denial, a failure) is neither.
+// settle counts the results of pending calls in a user message's
+// content: a success is a record or a change, an error neither.
 func (sr *summaryReader) settle(content gjson.Result) {
 	content.ForEach(func(_, block gjson.Result) bool {
 		if block.Get("type").String() != "tool_result" {
@@ -560,8 +496,6 @@ func (sr *summaryReader) settle(content gjson.Result) {
 // maxErrorRunes bounds Summary.RememberError.
 const maxErrorRunes = 200
 
-// resultText is a tool_result's content as text: a string, or the text
-// of its text blocks.
 func resultText(content gjson.Result) string {
 	if content.Type == gjson.String {
 		return content.Str
@@ -582,9 +516,8 @@ func firstLine(s string) string {
 	return line
 }
 
-// denialMarks are phrases of the results Claude Code gives a tool call it
-// did not run for want of permission: "This command requires approval"
-// (measured, 2.1.328, -p), and the wordings of a user's refusal.
+// denialMarks are phrases of the results Claude Code gives a call it did
+// not run for want of permission, or the user refused.
 var denialMarks = []string{"requires approval", "permission", "denied", "rejected", "doesn't want to proceed"}
 
 func denied(text string) bool {
@@ -592,8 +525,6 @@ func denied(text string) bool {
 	return slices.ContainsFunc(denialMarks, func(m string) bool { return strings.Contains(text, m) })
 }
 
-// addPendingChange notes a file-changing call, which counts once its
-// result says it succeeded.
 func (sr *summaryReader) addPendingChange(id, path string) {
 	if len(sr.sum.PendingChanges) == maxPendingChanges {
 		sr.sum.PendingChanges = slices.Delete(sr.sum.PendingChanges, 0, 1)
@@ -601,7 +532,6 @@ func (sr *summaryReader) addPendingChange(id, path string) {
 	sr.sum.PendingChanges = append(sr.sum.PendingChanges, Change{ID: id, Path: path})
 }
 
-// addChange counts a file change that happened.
 func (sr *summaryReader) addChange(c Change) {
 	sr.sum.FileChanges++
 	if !c.BeforeRemember {
@@ -617,23 +547,17 @@ func (sr *summaryReader) addChange(c Change) {
 	sr.sum.FilesChanged = append(sr.sum.FilesChanged, c.Path)
 }
 
-// rememberCommand matches a shell command that runs bimri-hook (or bimri)
-// with the word remember after it: "/path/to/bimri-hook remember ...",
-// "${CLAUDE_PLUGIN_ROOT}/bin/bimri-hook" remember, and the like. The name
-// may carry a version, as the plugin launcher's cached build does
-// ("$CLAUDE_PLUGIN_DATA/bin/bimri-hook-0.1.0 remember"), but must otherwise
-// stand alone, so "cat bimri.md" is not the program.
+// rememberCommand matches a shell command that runs bimri-hook (or
+// bimri, perhaps with a version: bimri-hook-0.1.0) with the word remember
+// after it; the name must stand alone, so "cat bimri.md" is not it.
 var rememberCommand = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?s)(?:^|[^\w.-])bimri(?:-hook)?(?:-v?\d[\w.+-]*)?(?:\.exe)?(?:[^\w.-].*)?\bremember\b`)
 })
 
-// productCommand matches text that names one of bimri-hook's own
-// commands other than remember, which is recorded as itself: "run
-// bimri-hook install --link", "`~/.local/bin/bimri-hook doctor`". A
-// prompt asking for one (install's advice is to ask the agent for
-// install --link) is the product's business, not the session's work, so
-// it is never a session's FirstPrompt. The names are the CLI's; a new
-// command missing here only costs a fallback line naming it.
+// productCommand matches text naming one of bimri-hook's commands other
+// than remember ("run bimri-hook install --link"): a prompt asking for one
+// is the product's business, not the session's work, so never its
+// FirstPrompt. A command missing here only costs a fallback line naming it.
 var productCommand = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)(?:^|[^\w.-])bimri-hook(?:-v?\d[\w.+-]*)?(?:\.exe)?["'\x60]?\s+` +
 		`(?:install|uninstall|doctor|show|forget|why|forecast|maintain|search|restore|revive|version|` +
@@ -649,12 +573,9 @@ func isRemember(command string) bool {
 		rememberCommand().MatchString(command)
 }
 
-// add combines s, a summary of an earlier stretch, with next, a summary of
-// the stretch that follows it. Counts add up, files merge without repeats,
-// and the since-remember counts restart if next saw a remember call.
-// FirstPrompt is s's unless s has none; Offset, Pending and PendingChanges
-// are next's (next is read given s's, as ReadMore does); the remember error is next's
-// if it has one; Skipped is set if either skipped.
+// add combines s with next, the stretch that follows it (read given s's
+// pending calls): counts add up, files merge, the since-remember counts
+// restart if next saw a remember call, and what is pending is next's.
 func (s Summary) add(next Summary) Summary {
 	out := s
 	if out.FirstPrompt == "" {
@@ -681,7 +602,7 @@ func (s Summary) add(next Summary) Summary {
 		out.ChangesSinceRemember += next.ChangesSinceRemember
 		out.PromptsSinceRemember += next.PromptsSinceRemember
 	}
-	// A new slice, so that the result never shares an array with s.
+	// Never sharing an array with s.
 	out.FilesChanged = slices.Clip(slices.Clone(s.FilesChanged))
 	for _, f := range next.FilesChanged {
 		if !slices.Contains(out.FilesChanged, f) {

@@ -1,6 +1,5 @@
-// Package event names the Claude Code hook events, spelled as the client
-// spells hook_event_name: the one list the hooks, the settings install
-// writes, the hook command and simulate all use.
+// Package event names the Claude Code hook events as hook_event_name
+// spells them: the one list the hooks, install and simulate use.
 package event
 
 // Name is a hook event's name.
@@ -25,8 +24,7 @@ const (
 )
 
 // Answered are the events bimri-hook answers and install wires, in the
-// order a session meets them. To answer a new event, add it here and give
-// it a handler in hooks.Handle.
+// order a session meets them (a new one also needs a case in hooks.Handle).
 var Answered = []Name{SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd, SubagentStart}
 
 // List writes names for a message: "SessionStart, Stop".
