@@ -21,32 +21,32 @@ import (
 // gives the one or the other. A command's start comes from wiring, which
 // writes the permission rule that must match it.
 
+// either is the call of the MCP tool with args (a JSON object's inside)
+// when the agent has the tools, else the command cli.
+func either(env Env, tool, args, cli string) string {
+	if env.Tools.On {
+		return "`" + env.Tools.Prefix + tool + "` with {" + args + "}"
+	}
+	return cli
+}
+
+// command is the subcommand sub on this workspace, then rest.
+func command(env Env, sub, rest string) string {
+	return wiring.Command{Binary: env.Binary}.Sub(sub) + " --dir " + wiring.ShellWord(env.Store.Root()) + " " + rest
+}
+
+// agentCommand is a command under remember, which the permission rule
+// install writes covers.
+func agentCommand(env Env, rest string) string { return command(env, "remember", rest) }
+
 // rememberCommand is the exact command the agent records with; the "--"
 // lets a summary start with a dash. tier is "" or "1".
 func rememberCommand(env Env, tier, importance string) string {
-	if env.Tools.On {
-		args := `"text": "One-line summary of what happened and the outcome.", "importance": ` + importance + `, "tags": ["tag1", "tag2"], "keywords": ["word1", "word2"]`
-		if tier != "" {
-			args += `, "tier": ` + tier
-		}
-		return toolCall(env, "remember", args)
-	}
+	args, flag := `"text": "One-line summary of what happened and the outcome.", "importance": `+importance+`, "tags": ["tag1", "tag2"], "keywords": ["word1", "word2"]`, ""
 	if tier != "" {
-		tier = "--tier " + tier + " "
+		args, flag = args+`, "tier": `+tier, "--tier "+tier+" "
 	}
-	return fmt.Sprintf("%s --dir %s %s--importance %s --tags tag1,tag2 --keywords word1,word2 -- \"One-line summary of what happened and the outcome.\"",
-		wiring.Command{Binary: env.Binary}.Remember(), wiring.ShellWord(env.Store.Root()), tier, importance)
-}
-
-// agentCommand is a command for the agent under the remember subcommand,
-// which the permission rule install writes covers.
-func agentCommand(env Env, rest string) string {
-	return fmt.Sprintf("%s --dir %s %s", wiring.Command{Binary: env.Binary}.Remember(), wiring.ShellWord(env.Store.Root()), rest)
-}
-
-// toolCall is a call of the MCP tool name with args, a JSON object's inside.
-func toolCall(env Env, name, args string) string {
-	return "`" + env.Tools.Prefix + name + "` with {" + args + "}"
+	return either(env, "remember", args, agentCommand(env, flag+"--importance "+importance+` --tags tag1,tag2 --keywords word1,word2 -- "One-line summary of what happened and the outcome."`))
 }
 
 // consolidateCommand replaces the entries ids (nil: placeholders) with
@@ -67,57 +67,35 @@ func idListCommand(env Env, field string, ids []string, toolList, cliList, text 
 	if ids != nil {
 		toolList, cliList = `"`+strings.Join(ids, `", "`)+`"`, strings.Join(ids, ",")
 	}
-	if env.Tools.On {
-		return toolCall(env, "remember", `"`+field+`": [`+toolList+`], "text": "`+text+`"`)
-	}
-	return agentCommand(env, "--"+field+" "+cliList+` -- "`+text+`"`)
+	return either(env, "remember", `"`+field+`": [`+toolList+`], "text": "`+text+`"`, agentCommand(env, "--"+field+" "+cliList+` -- "`+text+`"`))
 }
 
-// promoteCommand moves entry id to Tier 1.
 func promoteCommand(env Env, id string) string {
-	if env.Tools.On {
-		return toolCall(env, "remember", `"promote": "`+id+`"`)
-	}
-	return agentCommand(env, "--promote "+id)
+	return either(env, "remember", `"promote": "`+id+`"`, agentCommand(env, "--promote "+id))
 }
 
-// patternCommand writes the sentence of the pattern with tags.
 func patternCommand(env Env, tags []string, sentence string) string {
-	if env.Tools.On {
-		return toolCall(env, "remember", `"tier": 3, "tags": ["`+strings.Join(tags, `", "`)+`"], "text": "`+sentence+`"`)
-	}
-	return agentCommand(env, "--tier 3 --tags "+strings.Join(tags, ",")+` -- "`+sentence+`"`)
+	return either(env, "remember", `"tier": 3, "tags": ["`+strings.Join(tags, `", "`)+`"], "text": "`+sentence+`"`,
+		agentCommand(env, "--tier 3 --tags "+strings.Join(tags, ",")+` -- "`+sentence+`"`))
 }
 
 // forgetCommand is the exact forget command, ID to fill in, with the
 // archive's reason when one is given.
 func forgetCommand(env Env, reason string) string {
-	if env.Tools.On {
-		args := `"id": "ID"`
-		if reason != "" {
-			args = `"id": "NOTE-ID", "reason": "` + reason + `"`
-		}
-		return toolCall(env, "forget", args)
-	}
-	forget := wiring.Command{Binary: env.Binary}.Sub("forget")
 	if reason != "" {
-		return fmt.Sprintf("%s --dir %s --reason %s NOTE-ID", forget, wiring.ShellWord(env.Store.Root()), reason)
+		return either(env, "forget", `"id": "NOTE-ID", "reason": "`+reason+`"`, command(env, "forget", "--reason "+reason+" NOTE-ID"))
 	}
-	return fmt.Sprintf("%s --dir %s ID", forget, wiring.ShellWord(env.Store.Root()))
+	return either(env, "forget", `"id": "ID"`, command(env, "forget", "ID"))
 }
 
-// reviveCommand brings an archived entry back, ID to fill in.
 func reviveCommand(env Env) string {
-	if env.Tools.On {
-		return toolCall(env, "revive", `"id": "ID"`)
-	}
-	return fmt.Sprintf("%s --dir %s ID", wiring.Command{Binary: env.Binary}.Sub("revive"), wiring.ShellWord(env.Store.Root()))
+	return either(env, "revive", `"id": "ID"`, command(env, "revive", "ID"))
 }
 
 // searchCommand is how the view's footer says to search, WORDS to fill in.
 func searchCommand(env Env) string {
 	if env.Tools.On {
-		return "call " + toolCall(env, "recall", `"query": "WORDS"`)
+		return "call " + either(env, "recall", `"query": "WORDS"`, "")
 	}
 	return fmt.Sprintf("run: %s search --dir %s WORDS", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root()))
 }
