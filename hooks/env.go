@@ -101,12 +101,6 @@ func ParseSettings(root gjson.Result) (Settings, error) {
 		}
 		s.LockTimeout = time.Duration(v.Num * float64(time.Second))
 	}
-	if v := root.Get("nudge_prompts"); v.Exists() {
-		if v.Type != gjson.Number || v.Num != math.Trunc(v.Num) || v.Num < 1 || v.Num > 1000 {
-			return s, fmt.Errorf("field \"nudge_prompts\" must be a whole number from 1 to 1000, got %s", memfile.JSONKind(v))
-		}
-		s.NudgePrompts = int(v.Num)
-	}
 	for _, f := range []struct {
 		key string
 		dst *bool
@@ -126,6 +120,7 @@ func ParseSettings(root gjson.Result) (Settings, error) {
 		dst      *int
 		min, max int
 	}{
+		{"nudge_prompts", &s.NudgePrompts, 1, 1000},
 		{"recall_items", &s.Recall.Items, 1, 50},
 		{"recall_chars", &s.Recall.Chars, 100, 5000},
 	} {
