@@ -197,7 +197,7 @@ func (s *Store) safePath(name string) (string, error) {
 // inside says whether path is root or below it; both are resolved.
 func inside(root, path string) bool {
 	rel, err := filepath.Rel(root, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // readOnly is errReadOnly when the file at path exists without its
