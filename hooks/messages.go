@@ -24,10 +24,7 @@ import (
 // either is the call of the MCP tool with args (a JSON object's inside)
 // when the agent has the tools, else the command cli.
 func either(env Env, tool, args, cli string) string {
-	if env.Tools.On {
-		return "`" + env.Tools.Prefix + tool + "` with {" + args + "}"
-	}
-	return cli
+	return pick(env, "`"+env.Tools.Prefix+tool+"` with {"+args+"}", cli)
 }
 
 // command is the subcommand sub on this workspace, then rest.
@@ -138,37 +135,27 @@ func adviceText(env Env, f *memfile.File, a memfile.Advice, name string) string 
 // definitions do.
 func instructions(env Env) string {
 	return `## How to use this memory (bimri-hook)
-The memory above persists across sessions. bimri-hook keeps it (backups, weights, pruning, patterns); your part is to record what matters. When you finish a task, make a decision, or learn a preference or constraint, record one entry with this ` + callWord(env) + ` (replace N, the tags, the text, and the keywords with two or three words a later question would use that the text does not):
+The memory above persists across sessions. bimri-hook keeps it (backups, weights, pruning, patterns); your part is to record what matters. When you finish a task, make a decision, or learn a preference or constraint, record one entry with this ` + pick(env, "tool call", "command") + ` (replace N, the tags, the text, and the keywords with two or three words a later question would use that the text does not):
 ` + rememberCommand(env, "", "N") + `
 Importance, by example:
-- 5 foundational, changes how every future session should work: "This project is a CLI tool for generating invoice PDFs." (add ` + tierOne(env) + `)
+- 5 foundational, changes how every future session should work: "This project is a CLI tool for generating invoice PDFs." (add ` + pick(env, `"tier": 1`, "--tier 1") + `)
 - 4 significant deliverable or key decision: "Migrated database layer from SQLite to PostgreSQL."
 - 3 notable, useful for upcoming sessions: "Added unit tests for the auth module, 94% coverage."
 - 2 minor, short-lived: "Fixed a typo in the config loader."
 - 1 transient: "Ran lint pass, no issues."
 When in doubt, record it: low-importance entries fade on their own. Skip what Claude Code's auto memory already keeps (build commands, file paths). Never record secrets. Do not edit bimri.md by hand.
-` + supersedeLine(env) + `- Forget an entry that is wrong or outdated: ` + forgetCommand(env, "") + `
+- When an entry replaces an older one (a choice reversed, a deadline moved), record it as superseding it; the old one goes to the archive, marked: ` + supersedeCommand(env, nil, "What holds now.") + `
+- Forget an entry that is wrong or outdated: ` + forgetCommand(env, "") + `
 - Consolidate entries that tell one story into one summary: ` + consolidateCommand(env, nil, "Summary.") + `
 - Write a pattern, a habit or rule seen across entries: ` + patternCommand(env, []string{"tag1"}, "The insight.")
 }
 
-func supersedeLine(env Env) string {
-	c := supersedeCommand(env, nil, "What holds now.")
-	return "- When an entry replaces an older one (a choice reversed, a deadline moved), record it as superseding it; the old one goes to the archive, marked: " + c + "\n"
-}
-
-func callWord(env Env) string {
+// pick is tools when the agent has the MCP tools, else cli.
+func pick(env Env, tools, cli string) string {
 	if env.Tools.On {
-		return "tool call"
+		return tools
 	}
-	return "command"
-}
-
-func tierOne(env Env) string {
-	if env.Tools.On {
-		return `"tier": 1`
-	}
-	return "--tier 1"
+	return cli
 }
 
 // intake asks for the protocol's orientation questions in a new workspace.
@@ -208,7 +195,7 @@ func judgmentBrief(env Env, sessions int, deep *memfile.DeepReport, advice strin
 		if len(review) > maxBriefList {
 			review, more = review[:maxBriefList], fmt.Sprintf(" and %d more", len(review)-maxBriefList)
 		}
-		fmt.Fprintf(&b, "- Check each Tier 1 entry is still true (%s%s). Remove an outdated one with %s and record the corrected fact with remember, %s.\n", strings.Join(review, ", "), more, forget, tierOne(env))
+		fmt.Fprintf(&b, "- Check each Tier 1 entry is still true (%s%s). Remove an outdated one with %s and record the corrected fact with remember, %s.\n", strings.Join(review, ", "), more, forget, pick(env, `"tier": 1`, "--tier 1"))
 	}
 	for i, g := range deep.NearDuplicates {
 		if i == maxBriefGroups {
