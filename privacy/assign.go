@@ -2,6 +2,7 @@ package privacy
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -37,26 +38,6 @@ func pickAssigned(s string, m []int) (span, bool) {
 		return valueSpan(s, span{m[2*v], trimValueEnd(s, m[2*v], m[2*v+1])})
 	}
 	return valueSpan(s, span{m[2*v], m[2*v+1]})
-}
-
-// assignedNear is assignmentExpr's start as a loop: the rest of a name,
-// a closing quote, blanks, then = or :. Most words like key and token
-// in prose have none.
-func assignedNear(s string) bool {
-	j := 0
-	for j < len(s) && (isWordByte(s[j]) || s[j] == '.' || s[j] == '-') {
-		j++
-	}
-	if j < len(s) && s[j] == '\\' {
-		j++
-	}
-	if j < len(s) && strings.IndexByte("\"'`", s[j]) >= 0 {
-		j++
-	}
-	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
-		j++
-	}
-	return j < len(s) && (s[j] == '=' || s[j] == ':')
 }
 
 // assigns says whether op, followed by next, is an assignment rather
@@ -225,14 +206,14 @@ func secretName(name string) bool {
 		return true
 	}
 	for i := range words {
-		if i > 0 && contains(notSecretBefore, words[i-1]) {
+		if i > 0 && slices.Contains(notSecretBefore, words[i-1]) {
 			continue
 		}
 		// The secret word may take one or two of the name's words, or
 		// end one written without a break (PGPASSWORD, usertoken) when
 		// it is long enough not to end ordinary words too (bypass).
 		for n := 1; n <= 2 && i+n <= len(words); n++ {
-			if contains(secretWords, strings.Join(words[i:i+n], "")) && onlySuffixes(words[i+n:]) {
+			if slices.Contains(secretWords, strings.Join(words[i:i+n], "")) && onlySuffixes(words[i+n:]) {
 				return true
 			}
 		}
@@ -254,20 +235,11 @@ func endsInSecretWord(w string) bool {
 
 func onlySuffixes(words []string) bool {
 	for _, w := range words {
-		if !contains(secretSuffixes, w) && strings.Trim(w, "0123456789") != "" {
+		if !slices.Contains(secretSuffixes, w) && strings.Trim(w, "0123456789") != "" {
 			return false
 		}
 	}
 	return true
-}
-
-func contains(list []string, w string) bool {
-	for _, x := range list {
-		if x == w {
-			return true
-		}
-	}
-	return false
 }
 
 // nameWords splits a name into its words, lower case: at '_', '.', '-'

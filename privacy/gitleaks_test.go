@@ -67,11 +67,9 @@ func TestCommonRulesAreTriedAtTheirKeywords(t *testing.T) {
 		if i < 0 {
 			t.Fatalf("gitleaks has no rule %s", id)
 		}
-		c := compiledRules()[i].get(&rules[i])
-		if !c.anchored {
+		if r := rules[i]; !r.fromKeyword {
 			t.Errorf("%s is not tried at its keywords", id)
-		}
-		if (id == "generic-api-key" && c.assignment == 0) || (id == "mailchimp-api-key" && c.assignment != 0) {
+		} else if (id == "generic-api-key" && r.assignment == 0) || (id == "mailchimp-api-key" && r.assignment != 0) {
 			t.Errorf("%s does not wait for an assignment", id)
 		}
 	}
@@ -110,8 +108,7 @@ func FuzzAnchoredFindsWhatTheWholePatternFinds(f *testing.F) {
 				continue
 			}
 			var got []span
-			c := compiledRules()[i].get(r)
-			c.matches(s, at, func(m []int) {
+			r.matches(compiledRules()[i](), s, at, func(m []int) {
 				if sec, ok := r.secret(s, m); ok {
 					got = append(got, sec)
 				}
