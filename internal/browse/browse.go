@@ -117,9 +117,7 @@ func (m *model) rank() map[string]int {
 	var items []recall.Item
 	for _, list := range m.snap.lists {
 		for _, it := range list {
-			if ri, ok := it.recallItem(); ok {
-				items = append(items, ri)
-			}
+			items = append(items, it.recall)
 		}
 	}
 	ans := recall.Find(recall.Query{Text: m.query, Today: m.src.Today, Lexicon: true, MinShare: recall.DefaultMinShare, Limit: len(items)}, recall.NewMemory(items), nil)
