@@ -140,13 +140,3 @@ func Explain(e memfile.Entry, tier int, today time.Time, cfg memfile.Config) Exp
 	}
 	return x
 }
-
-// Search finds entries and patterns in the file and the archive; no match
-// is an empty list, never null, in `search --json`.
-func Search(f *memfile.File, recs []memfile.ArchiveRecord, query string) []memfile.Hit {
-	hits := memfile.Search(f, recs, query)
-	if hits == nil {
-		hits = []memfile.Hit{}
-	}
-	return hits
-}

@@ -28,11 +28,6 @@ const (
 	toolMemory   = "memory"
 )
 
-// Tools are the names of every tool, in the order tools/list gives them.
-func Tools() []string {
-	return []string{toolMemory, toolRemember, toolRecall, toolForget, toolRevive}
-}
-
 type rememberIn struct {
 	Text       string   `json:"text,omitempty" jsonschema:"the entry: one line saying what happened and the outcome, stored exactly as given (a summary for replaces, the habit or rule for tier 3)"`
 	Importance int      `json:"importance,omitempty" jsonschema:"1 transient, 2 minor, 3 notable (the default), 4 significant deliverable or key decision, 5 foundational"`
