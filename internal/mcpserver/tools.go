@@ -13,7 +13,6 @@ import (
 	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/internal/record"
-	"github.com/bimri/bimri-hook/memfile"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -205,14 +204,7 @@ func (s *server) forget(ctx context.Context, req *mcp.CallToolRequest, in forget
 		return nil, forgotten{}, err
 	}
 	out := forgotten{Archive: w.store.Names().Archive}
-	switch {
-	case gone.Entry != nil:
-		out.ID, out.Text = gone.Entry.ID, gone.Entry.Text
-	case gone.Pattern != nil:
-		out.ID, out.Text = gone.Pattern.ID, gone.Pattern.Text
-	case gone.Note != nil:
-		out.ID, out.Text = memfile.NoteID(gone.Note), strings.Join(gone.Note.Lines, " / ")
-	}
+	out.ID, out.Text = record.Removed(gone)
 	var b strings.Builder
 	record.PrintForgotten(&b, gone, out.Archive)
 	return text(strings.TrimSuffix(b.String(), "\n")), out, nil

@@ -100,15 +100,21 @@ func printStay(w io.Writer, e *memfile.Entry, tier int, today time.Time, cfg mem
 
 // PrintForgotten says what Forget moved to the archive.
 func PrintForgotten(w io.Writer, a memfile.Removal, archive string) {
-	id, text := "", ""
-	if a.Entry != nil {
-		id, text = a.Entry.ID, a.Entry.Text
-	} else if a.Pattern != nil {
-		id, text = a.Pattern.ID, a.Pattern.Text
-	} else if a.Note != nil {
-		id, text = memfile.NoteID(a.Note), strings.Join(a.Note.Lines, " / ")
-	}
+	id, text := Removed(a)
 	fmt.Fprintf(w, "moved %s to %s: %s\n", id, archive, text)
+}
+
+// Removed is the ID and the text of what a removal took out of the file.
+func Removed(a memfile.Removal) (id, text string) {
+	switch {
+	case a.Entry != nil:
+		return a.Entry.ID, a.Entry.Text
+	case a.Pattern != nil:
+		return a.Pattern.ID, a.Pattern.Text
+	case a.Note != nil:
+		return memfile.NoteID(a.Note), strings.Join(a.Note.Lines, " / ")
+	}
+	return "", ""
 }
 
 // keywordsNote names e's keywords after the other fields, "" when it
@@ -164,9 +170,6 @@ func (d Done) askSupersedes(w io.Writer) {
 	}
 	replace, hold := d.answers(ids)
 	do := d.names.Do
-	if do == "" {
-		do = "run"
-	}
 	if len(olds) == 1 {
 		fmt.Fprintf(w, "If it replaces that entry, %s: %s\n", do, replace)
 		fmt.Fprintf(w, "If both still hold, %s: %s\n", do, hold)
@@ -182,15 +185,7 @@ func (d Done) askSupersedes(w io.Writer) {
 // about the older entries ids: d's entry replaces them, or they all
 // still hold beside it.
 func (d Done) answers(ids []string) (replace, hold string) {
-	both := append([]string{d.Entry.ID}, ids...)
-	switch {
-	case d.names.Supersede != nil && d.names.BothHold != nil:
-		return d.names.Supersede(ids, d.Entry.Text), d.names.BothHold(both)
-	case d.names.Form != nil:
-		return d.names.Form("supersedes") + " " + strings.Join(ids, ", ") + " and the same text",
-			d.names.Form("both-hold") + " " + strings.Join(both, ", ")
-	}
-	return SupersedeCommand("remember", ids, d.Entry.Text), BothHoldCommand("remember", both)
+	return d.names.Supersede(ids, d.Entry.Text), d.names.BothHold(append([]string{d.Entry.ID}, ids...))
 }
 
 func plural(n int, one, many string) string {
