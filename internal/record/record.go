@@ -1,9 +1,7 @@
-// Package record carries out what the agent asks of memory: remember an
-// entry (or consolidate entries, promote one, write a pattern), forget an
-// entry, revive an archived one. The CLI commands (remember, forget,
-// revive) and the MCP tools (package mcpserver) both call it, so the two
-// routes check the same arguments, take the same lock and follow the same
-// rules; report.go words what each did.
+// Package record carries out what the agent asks of memory (remember in
+// its forms, forget, revive) for the CLI, the MCP tools and browse alike,
+// so every route checks the same arguments and follows the same rules;
+// report.go words what each did.
 package record
 
 import (
@@ -23,10 +21,9 @@ import (
 )
 
 // AgentLockWait is how long a change the agent asks for waits for the
-// lock. Hooks run under Claude Code's timeouts and wait lock_timeout (2 s
-// by default); the agent's Bash tool and MCP calls allow minutes. A busy
-// moment, many sessions writing at once on a loaded machine, then delays a
-// record instead of failing it.
+// lock: hooks run under the client's timeouts, but its Bash tool and MCP
+// calls allow minutes, so a busy moment delays a record instead of
+// failing it.
 const AgentLockWait = 45 * time.Second
 
 // Request is one remember call, in any of its forms. A zero Importance or
@@ -37,26 +34,16 @@ type Request struct {
 	Importance int    // 1-5; 0 when not given (3 for a new entry)
 	Tier       int    // 1, 2 or 3 (a pattern); 0 when not given (2)
 	Tags       string // comma-separated, as given
-	// Keywords, for a new entry (a consolidation's or a supersession's
-	// too): two or three words a later question would use that the text
-	// does not; each item may be a comma-separated list. nil when not
-	// given; given but empty is refused.
-	Keywords []string
-	// Replaces, for a consolidation: the entries the text sums up; they go
-	// to the archive.
-	Replaces []string
-	// Promote, for a promotion: the Tier 2 entry to move to Tier 1.
-	Promote string
-	// Supersedes, for a supersession: the entries the new one overrides
-	// (an older decision, a deadline moved); they go to the archive as
-	// "superseded by" it.
-	Supersedes []string
-	// BothHold, for the answer "both still hold" to the supersession
-	// question: the new entry and the older ones it does not override.
+	// Keywords: words a later question would use that the text does not;
+	// each item may be a comma-separated list. Given but empty is refused.
+	Keywords   []string
+	Replaces   []string // a consolidation: the entries the text sums up
+	Promote    string   // a promotion: the Tier 2 entry to move to Tier 1
+	Supersedes []string // a supersession: the entries the new one overrides
+	// BothHold answers the supersession question with no: the new entry
+	// and the older ones that still hold beside it.
 	BothHold []string
-	// Agent is the coding agent recording, other than Claude Code
-	// (memfile.Entry.Agent): "" for Claude Code or a person.
-	Agent string
+	Agent    string // memfile.Entry.Agent: "" for Claude Code or a person
 }
 
 // Form is which of remember's forms a Request is.
@@ -79,13 +66,10 @@ type Names struct {
 	Field   func(name string) string // a field: --importance, or "importance"
 	Form    func(name string) string // a form: remember --replaces, or remember with "replaces"
 	Example func(f Form) string      // a whole call of that form
-	// Supersede is the whole call that records text again as
-	// superseding the entries ids: what the agent is asked to run when
-	// a new entry looks like it overrides older ones.
+	// Supersede and BothHold are the whole calls that answer the
+	// question a new entry that looks like it overrides older ones asks.
 	Supersede func(ids []string, text string) string
-	// BothHold is the whole call that answers that question with no:
-	// the entries ids (the new one first) all still hold.
-	BothHold func(ids []string) string
+	BothHold  func(ids []string) string
 }
 
 // CLINames word the errors of `bimri-hook remember`.
@@ -110,10 +94,9 @@ var CLINames = Names{
 	BothHold: func(ids []string) string { return BothHoldCommand("bimri-hook remember", ids) },
 }
 
-// CommandNames are CLINames with the calls the supersession question
-// shows made with remember: the binary, its subcommand and any --dir,
-// as the hooks name them (so the permission rule and the plugin's
-// approval allow them).
+// CommandNames are CLINames whose supersession calls begin with
+// remember: the binary, its subcommand and any --dir, as the hooks name
+// them, so the permission rule and the plugin's approval allow them.
 func CommandNames(remember string) Names {
 	n := CLINames
 	n.Supersede = func(ids []string, text string) string { return SupersedeCommand(remember, ids, text) }
@@ -121,9 +104,8 @@ func CommandNames(remember string) Names {
 	return n
 }
 
-// CommandNamesIn are CommandNames for the remember command of binary, as
-// the hooks name it, in the workspace root or, global, in the user's
-// memory across workspaces.
+// CommandNamesIn are CommandNames for binary's remember in the
+// workspace root, or the global memory.
 func CommandNamesIn(binary, root string, global bool) Names {
 	prefix := wiring.Command{Binary: binary}.Remember()
 	if global {
@@ -134,14 +116,10 @@ func CommandNamesIn(binary, root string, global bool) Names {
 	return CommandNames(prefix)
 }
 
-// BothHoldCommand is the command line, after remember, that records that
-// the entries ids all still hold.
 func BothHoldCommand(remember string, ids []string) string {
 	return remember + " --both-hold " + strings.Join(ids, ",")
 }
 
-// SupersedeCommand is the command line, after remember (the binary, its
-// subcommand and any --dir), that records text as superseding ids.
 func SupersedeCommand(remember string, ids []string, text string) string {
 	return remember + " --supersedes " + strings.Join(ids, ",") + " -- " + wiring.ShellWord(text)
 }
@@ -223,8 +201,8 @@ func Check(r Request, n Names) (Form, error) {
 	return formEntry, nil
 }
 
-// checkKeywords refuses keywords that are given but empty, or that
-// memfile.Keywords refuses (too many, too long), naming the field.
+// checkKeywords refuses keywords given but empty, or that memfile.Keywords
+// refuses.
 func checkKeywords(r Request, n Names) error {
 	list := keywords(r.Keywords)
 	if len(list) == 0 {
@@ -241,9 +219,8 @@ func checkKeywords(r Request, n Names) error {
 	return nil
 }
 
-// keywords are the keywords of a list as given: private spans removed
-// (one may hold a comma), split at commas, trimmed, empty ones dropped.
-// memfile's Add cleans each on its own before it is lower-cased.
+// keywords splits a list as given at commas once private spans (which
+// may hold one) are gone; memfile's Add cleans each keyword.
 func keywords(list []string) []string {
 	var out []string
 	for _, s := range list {
@@ -256,10 +233,9 @@ func keywords(list []string) []string {
 	return out
 }
 
-// cleanTags splits a comma-separated tag list and normalises it, each
-// tag cleaned on its own before it is lower-cased: a key given as a tag
-// is found in its own letters and whatever follows it in the list.
-// Private spans go before the list is split: one may hold a comma.
+// cleanTags splits a tag list after private spans go (one may hold a
+// comma) and cleans each tag on its own before it is lower-cased, so a
+// key given as a tag is found in its own letters.
 func cleanTags(s string) []string {
 	tags := strings.Split(privacy.StripPrivate(privacy.DropInvisible(s)), ",")
 	for i, t := range tags {
@@ -268,8 +244,7 @@ func cleanTags(s string) []string {
 	return memfile.NormalizeTags(tags)
 }
 
-// ids are the entry ids of a list as given: lower-cased, trimmed, empty
-// ones dropped.
+// ids are the entry IDs of a list as given.
 func ids(list []string) []string {
 	var ids []string
 	for _, s := range list {
@@ -282,8 +257,7 @@ func ids(list []string) []string {
 	return ids
 }
 
-// Done is what a change did, for report.go to word and the MCP tools to
-// return.
+// Done is what a change did, for report.go and the MCP tools.
 type Done struct {
 	Form    Form
 	Entry   *memfile.Entry   // the entry recorded, made, promoted or revived
@@ -291,24 +265,20 @@ type Done struct {
 	Tier    int              // where Entry is now
 	IsNew   bool             // a new entry or pattern (not one updated)
 	Gone    []memfile.Removal
-	// Predecessors, for a new lasting entry, are the older ones it looks
-	// like it supersedes (memfile.LikelyPredecessors): the agent is asked
-	// once, with the exact command.
+	// Predecessors are the older lasting entries a new one looks like it
+	// supersedes: the agent is asked once, with the exact calls.
 	Predecessors []*memfile.Entry
-	// Held, for FormBothHold, are the older entries that hold beside
-	// Entry, the newest of those named.
-	Held    []*memfile.Entry
-	Memory  string // the memory file's path
-	Archive string // the archive's name
-	Notice  string // a repair the user should hear about
+	Held         []*memfile.Entry // FormBothHold: the older entries that hold beside Entry
+	Memory       string           // the memory file's path
+	Archive      string           // the archive's name
+	Notice       string           // a repair the user should hear about
 
-	today  time.Time      // the day it was done on, for how long it stays
-	config memfile.Config // the rules it was done under
-	names  Names          // how the route words a call
+	today  time.Time // for how long it stays
+	config memfile.Config
+	names  Names
 }
 
-// Remember carries out r (checked with Check) on store, dated today under
-// cfg.
+// Remember carries out r on store, dated today under cfg.
 func Remember(st *store.Store, today time.Time, cfg memfile.Config, r Request, n Names) (Done, error) {
 	form, err := Check(r, n)
 	if err != nil {
@@ -414,7 +384,6 @@ func likelyPredecessors(f *memfile.File, e *memfile.Entry) []*memfile.Entry {
 	return out
 }
 
-// sharesSubjectTag says whether o and e share a tag beside "decision".
 func sharesSubjectTag(o, e *memfile.Entry) bool {
 	for _, t := range o.Tags {
 		if t != "decision" && slices.Contains(e.Tags, t) {
@@ -485,8 +454,6 @@ func supersede(tx *store.Tx, d *Done, r Request, tags, kws []string, today time.
 	return nil
 }
 
-// addKeywords gives e the keywords kws too, as given to a
-// consolidation.
 func addKeywords(e *memfile.Entry, kws []string) error {
 	clean, err := memfile.Keywords(kws)
 	if err != nil {
@@ -522,8 +489,7 @@ func Forget(st *store.Store, id, reason string) (memfile.Removal, error) {
 	return gone, err
 }
 
-// Revive brings the archived entry id back into Tier 2, dated today (the
-// archive keeps its record).
+// Revive brings the archived entry id back into Tier 2, dated today.
 func Revive(st *store.Store, today time.Time, cfg memfile.Config, id string) (Done, error) {
 	id = strings.ToLower(strings.TrimSpace(id))
 	if id == "" {
