@@ -2,12 +2,9 @@ package privacy
 
 import "strings"
 
-// bimri-hook's own rules: secrets that no gitleaks rule gives away, only
-// what is around them, and token formats gitleaks misses or wants to end
-// as in code. gitleaks' rules look for tokens that are secrets wherever
-// they stand; the first of these look for what a person pastes into a
-// prompt or a note: a value after a name that says it is a secret,
-// whatever the value looks like.
+// bimri-hook's own rules: secrets only what is around them gives away (a
+// value after a name that says it is a secret, whatever the value looks
+// like), and token formats gitleaks misses or wants to end as in code.
 var namedRules = []rule{{
 	// The whole block, or everything after BEGIN when END never comes: a
 	// truncated key is still a key (gitleaks' rule needs the END line).
@@ -45,11 +42,9 @@ var namedRules = []rule{{
 	},
 }, {
 	// Token families whose gitleaks rule wants a token to end as in code
-	// (white space, a quote, ';') and to have its canonical length: in
-	// prose a comma or a bracket follows a key as often, and a newer
-	// format or a paste cut short is a few characters off. Here any
-	// character that cannot be part of the key ends it, and the length
-	// is a range.
+	// and to have its canonical length: in prose a comma or a bracket
+	// follows a key as often, and a newer format or a paste cut short is
+	// a few characters off.
 	id:          "Stripe key",
 	keywords:    []string{"sk_live", "sk_test", "sk_prod", "rk_live", "rk_test", "rk_prod"},
 	regex:       `\b[rs]k_(?:live|test|prod)_[A-Za-z0-9]{10,}`,
