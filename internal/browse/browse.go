@@ -1,13 +1,8 @@
-// Package browse is `bimri-hook browse`: a terminal UI to page through
-// the memory by tier and the archive, search it, see why an entry weighs
-// what it does and when it will leave, and forget, revive, promote or
-// supersede an entry, each after a confirmation and through the same
-// store and lock as the commands.
-//
-// It is built on Bubble Tea (charm.land/bubbletea/v2): model is a tea.Model
-// whose Update takes key presses and whose View is the screen, so tests
-// drive it with keys and read what it shows. Nothing here runs before Run
-// is called: the hook path links this package but never starts it.
+// Package browse is `bimri-hook browse`: a terminal UI (Bubble Tea) to
+// page through the memory by tier and the archive, search it, see why an
+// entry weighs what it does, and forget, revive, promote or supersede one
+// after a confirmation, as the commands do. model's Update takes key
+// presses and its View is the screen, so tests drive it with keys.
 package browse
 
 import (
@@ -23,7 +18,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Run shows the UI on the terminal until the user quits.
 func Run(s Source, in io.Reader, out io.Writer) error {
 	m, err := openModel(s)
 	if err != nil {
@@ -33,7 +27,6 @@ func Run(s Source, in io.Reader, out io.Writer) error {
 	return err
 }
 
-// mode is what the keys do now.
 type mode int
 
 const (
@@ -43,27 +36,23 @@ const (
 	confirming      // y or n to an action
 )
 
-// model is the UI's state.
 type model struct {
-	src    Source
-	snap   snapshot
-	tab    int
-	cursor [4]int
-	top    [4]int // first row shown of each list
-	width  int
-	height int
-	mode   mode
-	query  string
-	// ranked is recall's answer to rankedFor (the query): each item's
-	// place by ID.
-	ranked    map[string]int
+	src       Source
+	snap      snapshot
+	tab       int
+	cursor    [4]int
+	top       [4]int // first row shown of each list
+	width     int
+	height    int
+	mode      mode
+	query     string
+	ranked    map[string]int // recall's place of each ID for the query rankedFor
 	rankedFor string
-	input     []rune // what is being typed: the query, or a new entry's text
-	// pending is the action waiting for y; ask is its question.
-	pending func() (string, error)
-	ask     string
-	status  string
-	failed  bool // status is an error
+	input     []rune                 // what is being typed: the query, or a new entry's text
+	pending   func() (string, error) // the action waiting for y, after the question ask
+	ask       string
+	status    string
+	failed    bool // status is an error
 }
 
 // openModel reads the memory and starts on Tier 2, where most entries live.
@@ -108,8 +97,7 @@ func (m *model) visible(t int) []item {
 	return append(first, rest...)
 }
 
-// rank is recall's answer to the query over every item browse holds,
-// worked out once a query.
+// rank is recall's answer to the query over every item, once a query.
 func (m *model) rank() map[string]int {
 	if m.ranked != nil && m.rankedFor == m.query {
 		return m.ranked
@@ -143,10 +131,8 @@ func (m *model) selected() (item, bool) {
 	return list[m.cursor[m.tab]], true
 }
 
-// Init starts nothing: the memory was read by New.
 func (m *model) Init() tea.Cmd { return nil }
 
-// Update takes one message: a key press or the terminal's size.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -168,7 +154,6 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// browse handles a key in the lists.
 func (m *model) browse(key string) tea.Cmd {
 	list := m.visible(m.tab)
 	page := max(1, m.listHeight())
@@ -238,7 +223,6 @@ func (m *model) act(key string) {
 	m.mode = confirming
 }
 
-// notApplicable says why a key does nothing for it.
 func notApplicable(key string, it item) string {
 	switch key {
 	case "f":
@@ -299,7 +283,6 @@ func (m *model) typing(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// confirm runs the pending action on y, drops it on anything else.
 func (m *model) confirm(key string) {
 	m.mode = browsing
 	act := m.pending
@@ -319,8 +302,8 @@ func (m *model) confirm(key string) {
 	}
 }
 
-// Styles. Built per View, never at package level: the hook path links
-// this package and must not pay for them.
+// styles are made per View, never at package level, where every
+// process linking this package would make them.
 func styles() (title, tab, current, sel, dim, bad lipgloss.Style) {
 	title = lipgloss.NewStyle().Bold(true)
 	tab = lipgloss.NewStyle().Padding(0, 1)
@@ -331,16 +314,13 @@ func styles() (title, tab, current, sel, dim, bad lipgloss.Style) {
 	return
 }
 
-// detailLines is the height of the detail pane.
 const detailLines = 8
 
-// listHeight is how many rows of the list fit on the screen.
 func (m *model) listHeight() int {
 	// title, tabs, rule; the list; rule, detail, rule, status, help
 	return max(3, m.height-7-detailLines)
 }
 
-// View is the screen.
 func (m *model) View() tea.View {
 	title, tab, current, sel, dim, bad := styles()
 	w := max(40, m.width)
@@ -418,5 +398,4 @@ func (m *model) View() tea.View {
 	return v
 }
 
-// cut shortens s to at most w cells.
 func cut(s string, w int) string { return ansi.Truncate(s, w, "…") }

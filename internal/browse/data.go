@@ -17,14 +17,12 @@ import (
 	"github.com/bimri/bimri-hook/store"
 )
 
-// Source is the workspace browse shows and acts on.
 type Source struct {
 	Store  *store.Store
 	Config memfile.Config
 	Today  time.Time
 }
 
-// tabNames are the lists browse pages through, in order.
 var tabNames = []string{"Tier 1", "Tier 2", "Patterns", "Archive"}
 
 const (
@@ -55,7 +53,6 @@ func patternItem(p *memfile.Pattern) item {
 	return item{id: p.ID, tier: 3, text: p.Text, tags: p.Tags, pattern: p, recall: recall.FromPattern(p)}
 }
 
-// snapshot is the memory as browse last read it.
 type snapshot struct {
 	path  string
 	lists [4][]item
