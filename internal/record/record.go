@@ -5,6 +5,7 @@
 package record
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -287,37 +288,18 @@ func Remember(st *store.Store, today time.Time, cfg memfile.Config, r Request, n
 	tags := cleanTags(r.Tags)
 	kws := keywords(r.Keywords)
 	d := Done{Form: form, Memory: st.Path(st.Names().Memory), Archive: st.Names().Archive, today: today, config: cfg, names: n}
-	var res store.Result
-	switch form {
-	case formPromote:
-		res, err = st.Update(func(tx *store.Tx) error {
+	res, err := st.Update(func(tx *store.Tx) error {
+		var err error
+		switch form {
+		case formPromote:
 			d.Entry, err = tx.File.Promote(strings.ToLower(strings.TrimSpace(r.Promote)))
 			d.Tier = 1
 			return err
-		})
-	case FormConsolidate:
-		res, err = st.Update(func(tx *store.Tx) error {
-			d.Entry, d.Gone, err = tx.File.Consolidate(ids(r.Replaces), r.Text)
-			if err != nil {
-				return err
-			}
-			if len(tags) > 0 {
-				d.Entry.Tags = memfile.NormalizeTags(append(d.Entry.Tags, tags...))
-			}
-			if err := addKeywords(d.Entry, kws); err != nil {
-				return err
-			}
-			_, d.Tier = tx.File.Find(d.Entry.ID)
-			d.Entry.Weigh(d.Tier, today, cfg)
-			tx.Archive = append(tx.Archive, d.Gone...)
-			return nil
-		})
-	case FormSupersede:
-		res, err = st.Update(func(tx *store.Tx) error {
-			return supersede(tx, &d, r, tags, kws, today, cfg)
-		})
-	case FormBothHold:
-		res, err = st.Update(func(tx *store.Tx) error {
+		case FormConsolidate:
+			return consolidate(tx, &d, r, tags, kws)
+		case FormSupersede:
+			return supersede(tx, &d, r, tags, kws)
+		case FormBothHold:
 			es, err := tx.File.HoldTogether(ids(r.BothHold))
 			if err != nil {
 				return err
@@ -325,32 +307,20 @@ func Remember(st *store.Store, today time.Time, cfg memfile.Config, r Request, n
 			d.Entry, d.Held = es[0], es[1:]
 			_, d.Tier = tx.File.Find(d.Entry.ID)
 			return nil
-		})
-	case FormPattern:
-		res, err = st.Update(func(tx *store.Tx) error {
+		case FormPattern:
 			d.Pattern, d.IsNew, err = tx.File.WritePattern(tags, r.Text, today)
 			d.Tier = 3
 			return err
-		})
-	default:
-		d.Tier = r.Tier
-		if d.Tier == 0 {
-			d.Tier = 2
 		}
-		imp := r.Importance
-		if imp == 0 {
-			imp = 3
+		d.Tier = cmp.Or(r.Tier, 2)
+		d.Entry, d.IsNew, err = tx.File.Remember(memfile.NewEntry{
+			Tier: d.Tier, Importance: cmp.Or(r.Importance, 3), Date: today, Tags: tags, Keywords: kws, Text: r.Text, Agent: r.Agent,
+		}, cfg)
+		if err == nil && d.IsNew {
+			d.Predecessors = likelyPredecessors(tx.File, d.Entry)
 		}
-		res, err = st.Update(func(tx *store.Tx) error {
-			d.Entry, d.IsNew, err = tx.File.Remember(memfile.NewEntry{
-				Tier: d.Tier, Importance: imp, Date: today, Tags: tags, Keywords: kws, Text: r.Text, Agent: r.Agent,
-			}, cfg)
-			if err == nil && d.IsNew {
-				d.Predecessors = likelyPredecessors(tx.File, d.Entry)
-			}
-			return err
-		})
-	}
+		return err
+	})
 	if err != nil {
 		return Done{}, err
 	}
@@ -401,7 +371,7 @@ func sharesSubjectTag(o, e *memfile.Entry) bool {
 // Tier 1 when one of them was there, so a lasting decision stays one.
 // It always takes their keywords beside its own: a question asked of
 // the old decision is one the new answers.
-func supersede(tx *store.Tx, d *Done, r Request, tags, kws []string, today time.Time, cfg memfile.Config) error {
+func supersede(tx *store.Tx, d *Done, r Request, tags, kws []string) error {
 	olds := ids(r.Supersedes)
 	imp, tier := r.Importance, r.Tier
 	var oldTags, oldKeywords []string
@@ -431,7 +401,7 @@ func supersede(tx *store.Tx, d *Done, r Request, tags, kws []string, today time.
 	if len(tags) == 0 {
 		tags = memfile.NormalizeTags(oldTags)
 	}
-	e, isNew, err := tx.File.Remember(memfile.NewEntry{Tier: tier, Importance: imp, Date: today, Tags: tags, Keywords: kws, Text: r.Text, Agent: r.Agent}, cfg)
+	e, isNew, err := tx.File.Remember(memfile.NewEntry{Tier: tier, Importance: imp, Date: d.today, Tags: tags, Keywords: kws, Text: r.Text, Agent: r.Agent}, d.config)
 	if err != nil {
 		return err
 	}
@@ -451,6 +421,26 @@ func supersede(tx *store.Tx, d *Done, r Request, tags, kws []string, today time.
 	d.Entry, d.IsNew, d.Gone = e, isNew, gone
 	_, d.Tier = tx.File.Find(e.ID)
 	tx.Archive = append(tx.Archive, gone...)
+	return nil
+}
+
+// consolidate replaces the entries r names with one summary, which keeps
+// their highest importance, their tags and keywords and the newest date.
+func consolidate(tx *store.Tx, d *Done, r Request, tags, kws []string) error {
+	var err error
+	d.Entry, d.Gone, err = tx.File.Consolidate(ids(r.Replaces), r.Text)
+	if err != nil {
+		return err
+	}
+	if len(tags) > 0 {
+		d.Entry.Tags = memfile.NormalizeTags(append(d.Entry.Tags, tags...))
+	}
+	if err := addKeywords(d.Entry, kws); err != nil {
+		return err
+	}
+	_, d.Tier = tx.File.Find(d.Entry.ID)
+	d.Entry.Weigh(d.Tier, d.today, d.config)
+	tx.Archive = append(tx.Archive, d.Gone...)
 	return nil
 }
 
