@@ -20,7 +20,7 @@ const assignmentExpr = `(?i:pass|pwd|secret|token|key|cred)([\w.-]*)(\\?["'\x60]
 	`[ \t]*(?:[|>][-+]?[ \t]*\r?\n[ \t]+|\r?\n[ \t]+)?` + // a YAML value below its name
 	`(?:"((?:[^"\\\n]|\\.)*)|'((?:[^'\\\n]|\\.)*)|\x60([^\x60\n]*)|\\["']((?:[^\\\n]|\\[^"'])*)|([^\s&]+))`
 
-// pickAssigned is the value of an assignment match m, when its name says
+// pickAssigned is the value of an assignment match, when its name says
 // it is a secret and the value is not a placeholder.
 func pickAssigned(s string, m []int) (span, bool) {
 	if !assigns(s[m[6]:m[7]], s[m[7]:]) {
@@ -52,12 +52,10 @@ func assigns(op, next string) bool {
 	return true
 }
 
-// valueSpan is v, when it is a value rather than a placeholder.
 func valueSpan(s string, v span) (span, bool) {
 	return v, v.end > v.start && !placeholder(s[v.start:v.end])
 }
 
-// firstGroup is the first group of m from the from-th on that matched.
 func firstGroup(m []int, from int) int {
 	for g := from; 2*g < len(m); g++ {
 		if m[2*g] >= 0 {
@@ -99,10 +97,9 @@ const sentenceExpr = `\b(?i:password|passphrase|passcode|passwd|pwd|secret|token
 	`(?:"([^"\n]*)"|'([^'\n]*)'|\x60([^\x60\n]*)\x60|(\S+))`
 
 // verbNear says whether one of sentenceExpr's verbs comes in the first
-// six words of s, before the sentence or clause ends, and a word that
-// may be a secret (quoted, or one looksSecret takes) in the four after
-// it: most sentences naming a token or a password have neither, and
-// trying sentenceExpr costs more than a hundred of these.
+// six words of s, before the clause ends, with a word that may be a
+// secret in the four after it: most sentences naming a token or a
+// password have neither, and this costs far less than the regexp.
 func verbNear(s string) bool {
 	words := strings.Fields(firstLines(s, 1))
 	for i, w := range words[:min(len(words), 6)] {
@@ -125,11 +122,10 @@ func verbNear(s string) bool {
 	return false
 }
 
-// sentenceWords begin every noun sentenceExpr knows.
 var sentenceWords = []string{"password", "passphrase", "passcode", "passwd", "pwd", "secret", "token", "credential", "api", "access", "private", "master"}
 
-// pickSentence is the value of a sentence match m: quoted, or a word
-// that looksSecret, less the punctuation that ends the sentence.
+// pickSentence is the value of a sentence match: quoted, or a word that
+// looksSecret, less the punctuation that ends the sentence.
 func pickSentence(s string, m []int) (span, bool) {
 	g := firstGroup(m, 1)
 	if g < 4 {
@@ -149,7 +145,7 @@ func isSpaceByte(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
-// isWordByte reports whether c is a word character as regexp's \b sees it.
+// isWordByte is a word character as regexp's \b sees it.
 func isWordByte(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }

@@ -21,7 +21,6 @@ import (
 	"unicode/utf8"
 )
 
-// redacted replaces every secret that redact finds.
 const redacted = "[redacted]"
 
 // Clean returns s with private spans removed and secrets redacted. Private
@@ -30,9 +29,8 @@ func Clean(s string) string {
 	return redact(StripPrivate(DropInvisible(s)))
 }
 
-// privateTag matches an opening or closing <private> tag in any letter
-// case, with spaces inside the brackets ("< private >", "</ private>") and
-// with attributes (<private reason="...">), which people write too.
+// privateTag is an opening or closing <private> tag in any letter case,
+// with spaces inside the brackets and attributes, which people write too.
 var privateTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)<\s*(/?)\s*private(?:\s[^<>]*)?>`) })
 
 // invisible are characters that show as nothing: zero-width space,
@@ -138,8 +136,6 @@ func stripTags(s string, locs [][]int) string {
 	return b.String()
 }
 
-// redact replaces everything in s that looks like a secret (see the
-// package documentation).
 func redact(s string) string {
 	// Redacting one secret can let another rule see the text around it
 	// anew, so run until nothing changes; the bound guards against a
