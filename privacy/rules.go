@@ -67,7 +67,7 @@ type compiled struct {
 }
 
 var (
-	allRules      = sync.OnceValue(func() []rule { return slices.Concat(gitleaksRules, namedRules) })
+	allRules      = sync.OnceValue(func() []rule { return slices.Concat(gitleaksRules, ownRules()) })
 	compiledRules = sync.OnceValue(func() []func() *compiled {
 		out := make([]func() *compiled, len(allRules()))
 		for i := range out {
@@ -87,6 +87,16 @@ var (
 	})
 	globalAllow = sync.OnceValue(func() []compiledAllowlist { return compileAllowlists(gitleaksAllow) })
 )
+
+// ownRules are namedRules as they run: from their keywords, one line
+// unless they say otherwise (-1: to the end of the text).
+func ownRules() []rule {
+	rules := slices.Clone(namedRules)
+	for i := range rules {
+		rules[i].fromKeyword, rules[i].lines = true, cmp.Or(rules[i].lines, 1)
+	}
+	return rules
+}
 
 // matches calls fn with every match of r in s (indices as
 // FindAllStringSubmatchIndex gives them), where r's keywords stand at the
@@ -141,7 +151,7 @@ func assignmentNear(s string, within int) bool {
 	return false
 }
 
-// firstLines is s up to the end of its n-th line, all of s for n = 0: Go's
+// firstLines is s up to the end of its n-th line, all of s for n <= 0: Go's
 // backtracker clears a bitmap as long as the text it is given, every try.
 func firstLines(s string, n int) string {
 	end := 0
