@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -76,44 +77,39 @@ func (m *model) reload() error {
 	return nil
 }
 
-// visible is the list of a tab, filtered by the search query: first
-// the items recall's engine finds for it, best first (the words, times
-// and lexicon the prompt hook, the MCP recall tool and search use), then
-// those that hold every word of it (search's rule, IDs too).
+// visible is the list of a tab, filtered by the search query, best first.
 func (m *model) visible(t int) []item {
 	if strings.TrimSpace(m.query) == "" {
 		return m.snap.lists[t]
 	}
 	ranked := m.rank()
-	var first, rest []item
+	var found []item
 	for _, it := range m.snap.lists[t] {
 		if _, ok := ranked[it.id]; ok {
-			first = append(first, it)
-		} else if it.matches(m.query) {
-			rest = append(rest, it)
+			found = append(found, it)
 		}
 	}
-	slices.SortStableFunc(first, func(a, b item) int { return ranked[a.id] - ranked[b.id] })
-	return append(first, rest...)
+	slices.SortStableFunc(found, func(a, b item) int { return ranked[a.id] - ranked[b.id] })
+	return found
 }
 
-// rank is recall's answer to the query over every item, once a query.
+// rank is the place of each item search finds for the query (inspect.Recall,
+// as the search command and the MCP recall tool find it), once a query.
 func (m *model) rank() map[string]int {
 	if m.ranked != nil && m.rankedFor == m.query {
 		return m.ranked
 	}
-	var items []recall.Item
+	all := 0
 	for _, list := range m.snap.lists {
-		for _, it := range list {
-			items = append(items, it.recall)
-		}
+		all += len(list)
 	}
-	ans := recall.Find(recall.Query{Text: m.query, Today: m.src.Today, Lexicon: true, MinShare: recall.DefaultMinShare, Limit: len(items)}, recall.NewMemory(items), nil)
+	found, err := inspect.Recall(m.src.Store, m.snap.file, recall.Query{Text: m.query, Today: m.src.Today, Lexicon: true, MinShare: recall.DefaultMinShare}, max(1, all))
+	if err != nil {
+		m.status, m.failed = err.Error(), true
+	}
 	m.ranked, m.rankedFor = map[string]int{}, m.query
-	for i, h := range ans.Hits {
-		if _, dup := m.ranked[h.Item.ID]; !dup {
-			m.ranked[h.Item.ID] = i
-		}
+	for i, r := range found {
+		m.ranked[r.ID] = i
 	}
 	return m.ranked
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/inspect"
-	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/internal/record"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/store"
@@ -42,19 +41,19 @@ type item struct {
 	entry   *memfile.Entry
 	pattern *memfile.Pattern
 	record  *memfile.ArchiveRecord
-	recall  recall.Item // it as recall's engine searches it
 }
 
 func entryItem(e *memfile.Entry, tier int) item {
-	return item{id: e.ID, tier: tier, text: e.Text, tags: e.Tags, entry: e, recall: recall.FromEntry(e)}
+	return item{id: e.ID, tier: tier, text: e.Text, tags: e.Tags, entry: e}
 }
 
 func patternItem(p *memfile.Pattern) item {
-	return item{id: p.ID, tier: 3, text: p.Text, tags: p.Tags, pattern: p, recall: recall.FromPattern(p)}
+	return item{id: p.ID, tier: 3, text: p.Text, tags: p.Tags, pattern: p}
 }
 
 type snapshot struct {
 	path  string
+	file  *memfile.File
 	lists [4][]item
 }
 
@@ -67,6 +66,7 @@ func (s Source) load() (snapshot, error) {
 		return snap, err
 	}
 	f := read.File
+	snap.file = f
 	for t := 1; t <= 2; t++ {
 		for _, e := range f.Entries(t) {
 			snap.lists[t-1] = append(snap.lists[t-1], entryItem(e, t))
@@ -100,22 +100,9 @@ func (s Source) load() (snapshot, error) {
 		}
 		seen[it.id] = true
 		it.tier, it.entry, it.pattern, it.record = 0, nil, nil, r
-		it.recall.ArchivedOn, it.recall.Reason = r.ArchivedOn, r.Reason
 		snap.lists[tabArchive] = append(snap.lists[tabArchive], it)
 	}
 	return snap, nil
-}
-
-// matches says whether it holds every word of query in its ID, text or
-// tags, in any case: search's rule (memfile.Search).
-func (it item) matches(query string) bool {
-	hay := strings.ToLower(it.id + " " + it.text + " " + strings.Join(it.tags, " "))
-	for _, w := range strings.Fields(strings.ToLower(query)) {
-		if !strings.Contains(hay, w) {
-			return false
-		}
-	}
-	return true
 }
 
 // line is an item's row in its list, bidi controls escaped
