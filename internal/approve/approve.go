@@ -43,7 +43,7 @@ func Tool(tool, command string, s Session) bool {
 }
 
 func allowBash(command string, s Session) bool {
-	argv, ok := literalArgv(command)
+	argv, ok := Argv(command)
 	return ok && len(argv) >= 2 && argv[0] == s.Binary && slices.Contains(wiring.MemoryCommands, argv[1]) &&
 		taughtFlags(argv[2:], s.Workspace)
 }
@@ -93,9 +93,10 @@ func sameFolder(dir, workspace string) bool {
 		filepath.Clean(dir) == filepath.Clean(workspace)
 }
 
-// literalArgv is the words a shell would pass to the program, when
-// command is one simple command of literal words (see the package comment).
-func literalArgv(command string) (argv []string, ok bool) {
+// Argv is the words a shell would pass to the program, when command is
+// one simple command of literal words (see the package comment): what the
+// approval allows, and what transcript reads a denied remember call from.
+func Argv(command string) (argv []string, ok bool) {
 	command = strings.TrimRight(command, " \t\n")
 	if command == "" || len(command) > maxCommand || !plainText(command) {
 		return nil, false
@@ -281,9 +282,3 @@ func doubleQuoted(s string) (string, bool) {
 	}
 	return b.String(), true
 }
-
-// Argv is the words a shell would pass to the program command runs, and
-// ok, when command is one simple command of literal words only: what
-// transcript reads a denied remember call's entry from, by the same
-// rules the approval follows.
-func Argv(command string) (argv []string, ok bool) { return literalArgv(command) }
