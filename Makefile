@@ -124,11 +124,11 @@ plugin:
 
 # The MCP bundle for Claude Desktop: the release's bimri-hook-mcp for the
 # six targets (make release builds them into dist/build), a manifest and
-# the script that picks the binary (internal/mcpb). e2e's TestMCPBundle
+# the script that picks the binary (scripts/mcpb). e2e's TestMCPBundle
 # packs the release it builds the same way, and validates it with the
 # official mcpb CLI.
 mcpb: release
-	$(GO) run ./internal/mcpb/pack -version $(VERSION) -build dist/build -out dist/bimri-hook.mcpb
+	$(GO) run ./scripts/mcpb -version $(VERSION) -build dist/build -out dist/bimri-hook.mcpb
 
 # What CI checks of the other platforms: the Windows build compiles.
 cross-check:

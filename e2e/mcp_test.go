@@ -181,7 +181,7 @@ func TestMCPBundle(t *testing.T) {
 	is := is.New(t)
 	build := filepath.Join(filepath.Dir(buildReleasePlugin(t)), "build")
 	bundle := filepath.Join(t.TempDir(), "bimri-hook.mcpb")
-	pack := exec.Command("go", "run", "./internal/mcpb/pack", "-version", releaseVersion(t), "-build", build, "-out", bundle)
+	pack := exec.Command("go", "run", "./scripts/mcpb", "-version", releaseVersion(t), "-build", build, "-out", bundle)
 	pack.Dir = repoRoot(t)
 	if out, err := pack.CombinedOutput(); err != nil {
 		t.Fatalf("pack the bundle: %v\n%s", err, out)

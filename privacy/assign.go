@@ -2,6 +2,7 @@ package privacy
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -19,7 +20,7 @@ const assignmentExpr = `(?i:pass|pwd|secret|token|key|cred)([\w.-]*)(\\?["'\x60]
 	`[ \t]*(?:[|>][-+]?[ \t]*\r?\n[ \t]+|\r?\n[ \t]+)?` + // a YAML value below its name
 	`(?:"((?:[^"\\\n]|\\.)*)|'((?:[^'\\\n]|\\.)*)|\x60([^\x60\n]*)|\\["']((?:[^\\\n]|\\[^"'])*)|([^\s&]+))`
 
-// pickAssigned is the value of an assignment match m, when its name says
+// pickAssigned is the value of an assignment match, when its name says
 // it is a secret and the value is not a placeholder.
 func pickAssigned(s string, m []int) (span, bool) {
 	if !assigns(s[m[6]:m[7]], s[m[7]:]) {
@@ -39,26 +40,6 @@ func pickAssigned(s string, m []int) (span, bool) {
 	return valueSpan(s, span{m[2*v], m[2*v+1]})
 }
 
-// assignedNear is assignmentExpr's start as a loop: the rest of a name,
-// a closing quote, blanks, then = or :. Most words like key and token
-// in prose have none.
-func assignedNear(s string) bool {
-	j := 0
-	for j < len(s) && (isWordByte(s[j]) || s[j] == '.' || s[j] == '-') {
-		j++
-	}
-	if j < len(s) && s[j] == '\\' {
-		j++
-	}
-	if j < len(s) && strings.IndexByte("\"'`", s[j]) >= 0 {
-		j++
-	}
-	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
-		j++
-	}
-	return j < len(s) && (s[j] == '=' || s[j] == ':')
-}
-
 // assigns says whether op, followed by next, is an assignment rather
 // than a comparison (==, =~), a scope (::) or a URL (://).
 func assigns(op, next string) bool {
@@ -71,12 +52,10 @@ func assigns(op, next string) bool {
 	return true
 }
 
-// valueSpan is v, when it is a value rather than a placeholder.
 func valueSpan(s string, v span) (span, bool) {
 	return v, v.end > v.start && !placeholder(s[v.start:v.end])
 }
 
-// firstGroup is the first group of m from the from-th on that matched.
 func firstGroup(m []int, from int) int {
 	for g := from; 2*g < len(m); g++ {
 		if m[2*g] >= 0 {
@@ -118,10 +97,9 @@ const sentenceExpr = `\b(?i:password|passphrase|passcode|passwd|pwd|secret|token
 	`(?:"([^"\n]*)"|'([^'\n]*)'|\x60([^\x60\n]*)\x60|(\S+))`
 
 // verbNear says whether one of sentenceExpr's verbs comes in the first
-// six words of s, before the sentence or clause ends, and a word that
-// may be a secret (quoted, or one looksSecret takes) in the four after
-// it: most sentences naming a token or a password have neither, and
-// trying sentenceExpr costs more than a hundred of these.
+// six words of s, before the clause ends, with a word that may be a
+// secret in the four after it: most sentences naming a token or a
+// password have neither, and this costs far less than the regexp.
 func verbNear(s string) bool {
 	words := strings.Fields(firstLines(s, 1))
 	for i, w := range words[:min(len(words), 6)] {
@@ -144,11 +122,10 @@ func verbNear(s string) bool {
 	return false
 }
 
-// sentenceWords begin every noun sentenceExpr knows.
 var sentenceWords = []string{"password", "passphrase", "passcode", "passwd", "pwd", "secret", "token", "credential", "api", "access", "private", "master"}
 
-// pickSentence is the value of a sentence match m: quoted, or a word
-// that looksSecret, less the punctuation that ends the sentence.
+// pickSentence is the value of a sentence match: quoted, or a word that
+// looksSecret, less the punctuation that ends the sentence.
 func pickSentence(s string, m []int) (span, bool) {
 	g := firstGroup(m, 1)
 	if g < 4 {
@@ -168,7 +145,7 @@ func isSpaceByte(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
-// isWordByte reports whether c is a word character as regexp's \b sees it.
+// isWordByte is a word character as regexp's \b sees it.
 func isWordByte(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
@@ -225,14 +202,14 @@ func secretName(name string) bool {
 		return true
 	}
 	for i := range words {
-		if i > 0 && contains(notSecretBefore, words[i-1]) {
+		if i > 0 && slices.Contains(notSecretBefore, words[i-1]) {
 			continue
 		}
 		// The secret word may take one or two of the name's words, or
 		// end one written without a break (PGPASSWORD, usertoken) when
 		// it is long enough not to end ordinary words too (bypass).
 		for n := 1; n <= 2 && i+n <= len(words); n++ {
-			if contains(secretWords, strings.Join(words[i:i+n], "")) && onlySuffixes(words[i+n:]) {
+			if slices.Contains(secretWords, strings.Join(words[i:i+n], "")) && onlySuffixes(words[i+n:]) {
 				return true
 			}
 		}
@@ -254,20 +231,11 @@ func endsInSecretWord(w string) bool {
 
 func onlySuffixes(words []string) bool {
 	for _, w := range words {
-		if !contains(secretSuffixes, w) && strings.Trim(w, "0123456789") != "" {
+		if !slices.Contains(secretSuffixes, w) && strings.Trim(w, "0123456789") != "" {
 			return false
 		}
 	}
 	return true
-}
-
-func contains(list []string, w string) bool {
-	for _, x := range list {
-		if x == w {
-			return true
-		}
-	}
-	return false
 }
 
 // nameWords splits a name into its words, lower case: at '_', '.', '-'

@@ -6,22 +6,16 @@ import (
 	"strings"
 )
 
-// The token formats (an API key, a token, a key block) come from
-// gitleaks, the maintained secret scanner: its default rules, allowlists
-// and keywords, listed in gitleaks_rules.go, which a test regenerates from
-// the gitleaks module go.mod pins. The rules are used the way gitleaks'
-// own detector uses them, minus what needs a file path or a commit.
-//
-// gitleaks itself is not linked: its config package brings viper, a TOML,
-// YAML, HCL and INI reader, fsnotify and more, whose package inits would
-// run on every hook, including the many that store nothing. The table is
-// plain data instead, and nothing of it is compiled until text holds one
-// of a rule's keywords.
+// The token formats come from gitleaks, the maintained secret scanner: its
+// default rules and allowlists, generated into gitleaks_rules.go from the
+// module go.mod pins, used as its detector uses them, minus what needs a
+// file path or a commit. gitleaks itself is not linked: its config
+// package's dependencies (viper and its readers) would initialise on every
+// hook.
 
-// gitleaksAllowlist says a finding is not a secret when one of its checks
-// holds (all of them, with and): a regexp matches the target (the secret,
-// the whole match or its line), or the secret, in lower case, holds a stop
-// word.
+// gitleaksAllowlist lets a finding go when one of its checks holds (all,
+// with and): a regexp matches the target (the secret, the whole match or
+// its line), or the secret holds a stop word.
 type gitleaksAllowlist struct {
 	and       bool
 	target    string // "", "match" or "line"
@@ -46,11 +40,9 @@ func compileAllowlists(lists []gitleaksAllowlist) []compiledAllowlist {
 }
 
 // proseEnds is s with the punctuation that ends a sentence or a clause
-// (".", ",", ")" and the like before white space or the end) made a
-// space, the same length. gitleaks' rules want a token to end in white
-// space, a quote or ';', as in code; in prose a key often ends a
-// sentence ("the key is sk-ant-...."). Some rules read ',' as an
-// assignment, so the rules look at both texts.
+// (before white space or the end) made a space. gitleaks' rules want a
+// token to end as in code; in prose a key often ends a sentence. Some
+// rules read ',' as an assignment, so they look at both texts.
 func proseEnds(s string) string {
 	var b []byte
 	end := true // s[i+1:] begins with white space or is empty
@@ -71,8 +63,8 @@ func proseEnds(s string) string {
 	return string(b)
 }
 
-// secret is the secret in match m of r (its indices as regexp gives
-// them), if it has the entropy r asks for, or as r's pick says.
+// secret is the secret in match m of r, if it has the entropy r asks
+// for, or as r's pick says.
 func (r *rule) secret(s string, m []int) (span, bool) {
 	if r.pick != nil {
 		return r.pick(s, m)
@@ -107,8 +99,7 @@ func (r *rule) secret(s string, m []int) (span, bool) {
 	return sec, true
 }
 
-// allowed says whether an allowlist lets the secret sec of match m go, as
-// gitleaks' checkFindingAllowed does.
+// allowed is gitleaks' checkFindingAllowed.
 func allowed(s string, m []int, sec span, lists []compiledAllowlist) bool {
 	secret := s[sec.start:sec.end]
 	for _, a := range lists {
@@ -152,8 +143,8 @@ func lineAround(s string, start, end int) string {
 	return s[from:to]
 }
 
-// shannonEntropy is gitleaks': bits per character, over the runes of data
-// but divided by its length in bytes, as gitleaks computes it.
+// shannonEntropy is gitleaks': bits per rune, divided by the length in
+// bytes, as gitleaks computes it.
 func shannonEntropy(data string) float64 {
 	if data == "" {
 		return 0

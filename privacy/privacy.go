@@ -1,25 +1,16 @@
-// Package privacy keeps secrets and private text out of memory files.
+// Package privacy keeps secrets and private text out of memory files:
+// what bimri-hook writes may be committed, shared or fed back to a model,
+// so text from prompts, transcripts or the agent goes through [Clean].
+// [StripPrivate] honours the user's <private>...</private> markers; redact
+// replaces each credential with [redacted] and keeps the name before it.
 //
-// Everything bimri-hook writes to bimri.md may end up committed, shared or
-// fed back to a model, so text taken from prompts, transcripts or the agent
-// is passed through [Clean] first. [StripPrivate] honours the user's explicit
-// <private>...</private> markers; redact catches credentials pasted by
-// accident.
-//
-// Redaction has two layers. Token formats (API keys, access tokens, key
-// blocks, webhook URLs) are gitleaks' default rules (gitleaks.go). The
-// secrets only their context shows are bimri-hook's own (named.go): the
-// value of anything named like a secret (DB_PASS=, 'password' => '...',
-// private_key_id:), a password in a URL, an Authorization header or
-// bearer token, a private key block even when cut short, and a secret
-// given in a sentence ("the password is ..."). A secret is replaced by the
-// single word [redacted]; the name before it stays, so the text still
-// says what was there. Matching leans towards redacting too much rather
-// than too little, but leaves ordinary prose, hex hashes, UUIDs and paths
-// alone.
-//
-// All functions are safe on any input, including invalid UTF-8, and are
-// idempotent: cleaning already clean text changes nothing.
+// The rules are data (rules.go): gitleaks' default rules for token formats
+// (gitleaks_rules.go, generated), and bimri-hook's own (named.go) for
+// secrets only their context shows: the value of a name that says it is a
+// secret, a password in a URL, an Authorization header, a key block cut
+// short, a secret given in a sentence. They lean towards redacting too
+// much, but leave prose, hashes, UUIDs and paths alone. Every function is
+// safe on any input, invalid UTF-8 included, and idempotent.
 package privacy
 
 import (
@@ -30,7 +21,6 @@ import (
 	"unicode/utf8"
 )
 
-// redacted replaces every secret that redact finds.
 const redacted = "[redacted]"
 
 // Clean returns s with private spans removed and secrets redacted. Private
@@ -39,9 +29,8 @@ func Clean(s string) string {
 	return redact(StripPrivate(DropInvisible(s)))
 }
 
-// privateTag matches an opening or closing <private> tag in any letter
-// case, with spaces inside the brackets ("< private >", "</ private>") and
-// with attributes (<private reason="...">), which people write too.
+// privateTag is an opening or closing <private> tag in any letter case,
+// with spaces inside the brackets and attributes, which people write too.
 var privateTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)<\s*(/?)\s*private(?:\s[^<>]*)?>`) })
 
 // invisible are characters that show as nothing: zero-width space,
@@ -54,9 +43,8 @@ const invisible = "\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e"
 const invisibleLeads = "\xc2\xe1\xe2\xef"
 
 // hasInvisibleLead says whether s holds a byte an invisible character
-// begins with. Most text holds none, and IndexByte finds that many times
-// faster than ContainsAny, which decodes every rune of s: recall cleans
-// every item it may bring back, on every prompt.
+// begins with: IndexByte skips most text without decoding its runes, and
+// recall cleans every item it may bring back, on every prompt.
 func hasInvisibleLead(s string) bool {
 	for i := 0; i < len(invisibleLeads); i++ {
 		if strings.IndexByte(s, invisibleLeads[i]) >= 0 {
@@ -113,8 +101,7 @@ func StripPrivate(s string) string {
 	// ("<priv<private></private>ate>"), so repeat until none is left. Every
 	// round removes at least one tag, so this ends.
 	for {
-		// Every tag holds a '<': text without one (most) skips the
-		// regexp, and a process whose texts have none never compiles it.
+		// Text without a '<' (most) never compiles the regexp.
 		if strings.IndexByte(s, '<') < 0 {
 			return s
 		}
@@ -149,12 +136,10 @@ func stripTags(s string, locs [][]int) string {
 	return b.String()
 }
 
-// redact replaces everything in s that looks like a secret (see the
-// package documentation).
 func redact(s string) string {
 	// Redacting one secret can let another rule see the text around it
-	// anew, so run until nothing changes. Real text settles in one or two
-	// rounds; the bound only guards against a pathological input looping.
+	// anew, so run until nothing changes; the bound guards against a
+	// pathological input looping.
 	for range 8 {
 		next := redactOnce(s)
 		if next == s {

@@ -1,6 +1,7 @@
 package privacy
 
 import (
+	"cmp"
 	"regexp"
 	"slices"
 	"strings"
@@ -21,36 +22,29 @@ type rule struct {
 	keywords    []string // lower case, two bytes or more
 	allow       []gitleaksAllowlist
 
-	// fromKeyword says that every match begins at one of keywords, once
-	// the left part splitStart sets aside is: the regexp is then tried
-	// only there instead of over the whole text. assignment, when not 0,
-	// says that an assignment follows the keyword within that many
-	// characters (see assignmentNear): where none does, the rule is not
-	// tried. The generator works both out for
-	// gitleaks' rules (TestGitleaksRulesFile), a test checks ours.
+	// fromKeyword says that every match begins at one of keywords (past
+	// what splitStart sets aside), so the regexp is tried only there, not
+	// at every byte. Then assignment, when not 0, says that an assignment
+	// follows the keyword within that many characters (assignmentNear),
+	// lines bounds the lines a match spans, and gate is a quick test every
+	// match passes: each skips a regexp run where none can match. The
+	// generator works fromKeyword and assignment out for gitleaks' rules.
 	fromKeyword bool
 	assignment  int
-	// lines, for our rules, is the most lines a match spans: a try at a
-	// keyword reads no further (0: to the end). Go's backtracker clears
-	// a bitmap as long as the text it is given, on every try.
-	lines int
-	// pick, for our rules, takes the secret from a match (indices as
-	// regexp gives them), or refuses it; gate, when set, is a quick test
-	// of the text from a keyword on that every match passes.
+	lines       int
+	gate        func(rest string) bool
+	// pick, for our rules, takes the secret from a match, or refuses it.
 	pick func(s string, m []int) (span, bool)
-	gate func(rest string) bool
 }
 
 // semiGenericLeft is the optional left part gitleaks puts before the
-// names of its "semi-generic" rules (a key named after a service). It
-// only widens a match leftwards and holds no group, so the secret found
-// is the same without it; and a regexp that starts with it is tried at
-// every byte of a text, slowly.
+// names of its "semi-generic" rules. It only widens a match leftwards and
+// holds no group, so the secret is the same without it.
 const semiGenericLeft = `(?i)[\w.-]{0,50}?`
 
 // splitStart sets aside what a match may begin with before its keyword:
 // gitleaks' semi-generic left part, and a \b, which a try at a keyword
-// checks by hand (it cannot see the byte before).
+// checks by hand (the regexp cannot see the byte before).
 func splitStart(expr string) (rest string, boundary bool) {
 	if r, ok := strings.CutPrefix(expr, semiGenericLeft); ok {
 		expr = "(?i)" + r
@@ -64,79 +58,82 @@ func splitStart(expr string) (rest string, boundary bool) {
 // span is a part of a text, s[start:end].
 type span struct{ start, end int }
 
-// compiledRule is a rule's regexps, compiled on first use.
-type compiledRule struct {
-	once       sync.Once
-	re         *regexp.Regexp // the regex, or ^ and its rest when anchored
-	anchored   bool           // tried at the keywords only (fromKeyword)
-	boundary   bool           // the rest must begin at a word boundary
-	lines      int            // see rule.lines
-	gate       func(string) bool
-	assignment int // an assignment follows within this many characters
-	allow      []compiledAllowlist
+// compiled is a rule's regexps, compiled on first use: most processes
+// never meet most rules' keywords.
+type compiled struct {
+	re       *regexp.Regexp // anchored with ^ when the rule is tried at its keywords
+	boundary bool
+	allow    []compiledAllowlist
 }
 
 var (
-	compiledRules  = sync.OnceValue(func() []compiledRule { return make([]compiledRule, len(allRules())) })
-	compiledGlobal = sync.OnceValue(func() []compiledAllowlist { return compileAllowlists(gitleaksAllow) })
+	allRules      = sync.OnceValue(func() []rule { return slices.Concat(gitleaksRules, ownRules()) })
+	compiledRules = sync.OnceValue(func() []func() *compiled {
+		out := make([]func() *compiled, len(allRules()))
+		for i := range out {
+			r := &allRules()[i]
+			out[i] = sync.OnceValue(func() *compiled {
+				c := &compiled{allow: compileAllowlists(r.allow)}
+				if !r.fromKeyword {
+					c.re = regexp.MustCompile(r.regex)
+					return c
+				}
+				rest, boundary := splitStart(r.regex)
+				c.re, c.boundary = regexp.MustCompile(`^(?:`+rest+`)`), boundary
+				return c
+			})
+		}
+		return out
+	})
+	globalAllow = sync.OnceValue(func() []compiledAllowlist { return compileAllowlists(gitleaksAllow) })
 )
 
-func (c *compiledRule) get(r *rule) *compiledRule {
-	c.once.Do(func() {
-		c.allow = compileAllowlists(r.allow)
-		if !r.fromKeyword {
-			c.re = regexp.MustCompile(r.regex)
-			return
-		}
-		rest, boundary := splitStart(r.regex)
-		c.re, c.anchored, c.boundary = regexp.MustCompile(`^(?:`+rest+`)`), true, boundary
-		c.assignment, c.lines, c.gate = r.assignment, r.lines, r.gate
-	})
-	return c
+// ownRules are namedRules as they run: from their keywords, one line
+// unless they say otherwise (-1: to the end of the text).
+func ownRules() []rule {
+	rules := slices.Clone(namedRules)
+	for i := range rules {
+		rules[i].fromKeyword, rules[i].lines = true, cmp.Or(rules[i].lines, 1)
+	}
+	return rules
 }
 
 // matches calls fn with every match of r in s (indices as
 // FindAllStringSubmatchIndex gives them), where r's keywords stand at the
-// offsets at. Tries at two keywords may give overlapping matches; the
-// spans are merged later.
-func (c *compiledRule) matches(s string, at []int, fn func(m []int)) {
-	if !c.anchored {
+// offsets at. Overlapping matches are merged later.
+func (r *rule) matches(c *compiled, s string, at []int, fn func(m []int)) {
+	if !r.fromKeyword {
 		for _, m := range c.re.FindAllStringSubmatchIndex(s, -1) {
 			fn(m)
 		}
 		return
 	}
 	for _, i := range at {
-		if (c.boundary && !wordBoundary(s, i)) || (c.assignment > 0 && !assignmentNear(s[i:], c.assignment)) {
+		if (c.boundary && !wordBoundary(s, i)) || (r.assignment > 0 && !assignmentNear(s[i:], r.assignment)) ||
+			(r.gate != nil && !r.gate(s[i:])) {
 			continue
 		}
-		if c.gate != nil && !c.gate(s[i:]) {
-			continue
-		}
-		m := c.re.FindStringSubmatchIndex(firstLines(s[i:], c.lines))
-		if m == nil {
-			continue
-		}
+		m := c.re.FindStringSubmatchIndex(firstLines(s[i:], r.lines))
 		for k := range m {
 			if m[k] >= 0 {
 				m[k] += i
 			}
 		}
-		fn(m)
+		if m != nil {
+			fn(m)
+		}
 	}
 }
 
 // assignmentNear says whether an assignment (= : > | ? ,) is among the
 // first within characters of s, past only letters, digits, _ . - spaces,
 // quotes and backslashes: what gitleaks' semi-generic rules allow between
-// a service's name and the value (the generator works within out), and
-// our assignment rule between a secret word and its value (\" in JSON
-// held in a string). It is many times faster than trying the
-// regexp, which most prose naming a token or a key fails. Characters
-// past ASCII count as letters: with (?i), \w matches the Kelvin sign and
-// the long s.
+// a service's name and the value, and our assignment rule between a
+// secret word and its value. Most prose naming a token or a key has none,
+// and this costs far less than the regexp failing. Characters past ASCII
+// count as letters: with (?i), \w matches the Kelvin sign and the long s.
 func assignmentNear(s string, within int) bool {
-	n := 0 // characters passed
+	n := 0
 	for j := 0; j < len(s) && n < within; j++ {
 		switch c := s[j]; {
 		case strings.IndexByte("=>:|?,", c) >= 0:
@@ -154,8 +151,8 @@ func assignmentNear(s string, within int) bool {
 	return false
 }
 
-// firstLines is s up to the end of its n-th line, its newline included;
-// all of s for n = 0.
+// firstLines is s up to the end of its n-th line, all of s for n <= 0: Go's
+// backtracker clears a bitmap as long as the text it is given, every try.
 func firstLines(s string, n int) string {
 	end := 0
 	for ; n > 0; n-- {
@@ -173,13 +170,8 @@ func firstLines(s string, n int) string {
 
 // wordBoundary says whether \b holds at s[i], as regexp sees it.
 func wordBoundary(s string, i int) bool {
-	before := i > 0 && isWordByte(s[i-1])
-	after := i < len(s) && isWordByte(s[i])
-	return before != after
+	return (i > 0 && isWordByte(s[i-1])) != (i < len(s) && isWordByte(s[i]))
 }
-
-// allRules are gitleaks' rules, then bimri-hook's own.
-var allRules = sync.OnceValue(func() []rule { return slices.Concat(gitleaksRules, namedRules) })
 
 // secrets returns the secrets every rule finds in s, where hits (see
 // keywordHits) says which rules' keywords stand where.
@@ -193,20 +185,19 @@ func secrets(s string, hits []hit) []span {
 	var at []int
 	for j := 0; j < len(hits); {
 		i := int(hits[j].rule)
-		at = at[:0]
-		for ; j < len(hits) && int(hits[j].rule) == i; j++ {
+		for at = at[:0]; j < len(hits) && int(hits[j].rule) == i; j++ {
 			at = append(at, int(hits[j].at))
 		}
-		r, c := &rules[i], compiled[i].get(&rules[i])
-		// gitleaks' rules want a token to end as in code; they look at
-		// the text with its sentences' ends made spaces too (proseEnds).
-		// Its global allowlist is for them alone.
+		r, c := &rules[i], compiled[i]()
+		// gitleaks' rules want a token to end as in code, so they also
+		// read the text with its sentences' ends made spaces (proseEnds);
+		// its global allowlist is theirs alone.
 		ruleTexts, global := texts[:1], []compiledAllowlist(nil)
 		if i < len(gitleaksRules) {
-			ruleTexts, global = texts, compiledGlobal()
+			ruleTexts, global = texts, globalAllow()
 		}
 		for _, text := range ruleTexts {
-			c.matches(text, at, func(m []int) {
+			r.matches(c, text, at, func(m []int) {
 				if sec, ok := r.secret(s, m); ok && !allowed(s, m, sec, c.allow) && !allowed(s, m, sec, global) {
 					out = append(out, sec)
 				}
@@ -216,8 +207,7 @@ func secrets(s string, hits []hit) []span {
 	return out
 }
 
-// A hit is a keyword of a rule (its index in allRules) at an offset of a
-// text.
+// A hit is a keyword of a rule (its index in allRules) at an offset.
 type hit struct{ rule, at int32 }
 
 // keywordHits finds every keyword of every rule in s, in any ASCII letter
@@ -232,23 +222,15 @@ func keywordHits(s string) []hit {
 			continue
 		}
 		for _, w := range x.words[k-1] {
-			if hasPrefixFold(s[i:], w.text) {
+			if len(s)-i >= len(w.text) && strings.EqualFold(s[i:i+len(w.text)], w.text) {
 				for _, r := range w.rules {
 					hits = append(hits, hit{int32(r), int32(i)})
 				}
 			}
 		}
 	}
-	if len(hits) > 1 {
-		slices.SortFunc(hits, func(a, b hit) int {
-			if a.rule != b.rule {
-				return int(a.rule - b.rule)
-			}
-			return int(a.at - b.at)
-		})
-		hits = slices.Compact(hits)
-	}
-	return hits
+	slices.SortFunc(hits, func(a, b hit) int { return cmp.Or(cmp.Compare(a.rule, b.rule), cmp.Compare(a.at, b.at)) })
+	return slices.Compact(hits)
 }
 
 // keywordIndex finds keywords by their first two bytes: byPair[a][b] is 1
@@ -260,56 +242,36 @@ type keywordIndex struct {
 }
 
 type indexedWord struct {
-	text  string // lower case, at least two bytes
-	rules []int  // indices in allRules
+	text  string
+	rules []int // indices in allRules
 }
 
 var keywords = sync.OnceValue(func() *keywordIndex {
 	x := &keywordIndex{}
 	for i, r := range allRules() {
 		for _, w := range r.keywords {
-			x.add(w, i)
+			k := &x.byPair[w[0]][w[1]]
+			if *k == 0 {
+				x.words = append(x.words, nil)
+				if len(x.words) > 255 {
+					panic("privacy: more than 255 keyword beginnings")
+				}
+				*k = uint8(len(x.words))
+			}
+			list := x.words[*k-1]
+			if j := slices.IndexFunc(list, func(iw indexedWord) bool { return iw.text == w }); j >= 0 {
+				list[j].rules = append(list[j].rules, i)
+			} else {
+				x.words[*k-1] = append(list, indexedWord{w, []int{i}})
+			}
 		}
 	}
 	return x
 })
-
-func (x *keywordIndex) add(word string, rule int) {
-	k := &x.byPair[word[0]][word[1]]
-	if *k == 0 {
-		x.words = append(x.words, nil)
-		if len(x.words) > 255 {
-			panic("privacy: more than 255 keyword beginnings")
-		}
-		*k = uint8(len(x.words))
-	}
-	list := x.words[*k-1]
-	for i := range list {
-		if list[i].text == word {
-			list[i].rules = append(list[i].rules, rule)
-			return
-		}
-	}
-	x.words[*k-1] = append(list, indexedWord{word, []int{rule}})
-}
 
 func lowerASCII(c byte) byte {
 	if 'A' <= c && c <= 'Z' {
 		return c + 'a' - 'A'
 	}
 	return c
-}
-
-// hasPrefixFold is strings.HasPrefix ignoring ASCII case; prefix is lower
-// case.
-func hasPrefixFold(s, prefix string) bool {
-	if len(s) < len(prefix) {
-		return false
-	}
-	for i := 0; i < len(prefix); i++ {
-		if lowerASCII(s[i]) != prefix[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -21,7 +21,7 @@ const MCPServer = "bimri"
 // (MCPToolName builds one; measured on Claude Code 2.1.332 by
 // e2e/TestMeasureMCPTools, with the plugin loaded from a folder and
 // installed from its marketplace alike): the server is MCPServer, and the
-// tools are mcpserver.Tools() (a test of cmd/bimri-hook holds the three
+// tools are the MCP server's five (a test of cmd/bimri-hook holds the three
 // together). Written out, not built: nothing runs at a hook's start.
 var MCPTools = []string{
 	"mcp__plugin_bimri-hook_bimri__memory",

@@ -1,9 +1,6 @@
 // Command bimri-hook-browse is `bimri-hook browse`: the terminal UI of
-// package browse. It is a program of its own because its terminal library
-// (Bubble Tea) costs every process that links it about 120 page faults of
-// package initialisation, which the hook binary, started on every hook
-// event, must not pay: `bimri-hook browse` runs this program. It finds the
-// workspace, the config and the day as bimri-hook does.
+// package browse, a program of its own so that the hook binary, started on
+// every event, never runs its terminal library's package initialisation.
 package main
 
 import (
@@ -17,7 +14,6 @@ import (
 	"github.com/bimri/bimri-hook/internal/browse"
 	"github.com/bimri/bimri-hook/internal/config"
 	"github.com/bimri/bimri-hook/internal/workspace"
-	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/store"
 	"github.com/charmbracelet/x/term"
 )
@@ -53,13 +49,12 @@ func run(args []string, stdin *os.File, stdout *os.File, stderr io.Writer, now t
 	if err != nil {
 		return err
 	}
-	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-	if *today != "" {
-		d, ok := memfile.ParseDate(*today)
-		if !ok {
-			return fmt.Errorf("--today %q is not a date (YYYY-MM-DD)", *today)
-		}
-		day = d
+	day, err := workspace.Today(*today)
+	if err != nil {
+		return err
+	}
+	if day.IsZero() {
+		day = time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	}
 	clock := func() time.Time { return now }
 	// The commands' lock wait: the user may browse while a session writes.

@@ -3,11 +3,9 @@
 // on the official MCP Go SDK (package internal/mcpserver). `bimri-hook
 // mcp` runs it; Claude Desktop's bundle runs it directly.
 //
-// It is a binary of its own, beside bimri-hook, because Go runs every
-// linked package's init before main whatever the command: linked into
-// bimri-hook, the SDK (net/http, crypto/tls, encoding/gob, jsonschema)
-// would start with every hook, about 80 page faults and a third more CPU
-// (docs/mcp.md has the figures), for a server that starts once a session.
+// It is a binary of its own because Go runs every linked package's init
+// before main: linked into bimri-hook, the SDK (net/http, crypto/tls,
+// jsonschema) would start with every hook (docs/mcp.md).
 package main
 
 import (
@@ -24,7 +22,7 @@ import (
 
 	"github.com/bimri/bimri-hook/internal/config"
 	"github.com/bimri/bimri-hook/internal/mcpserver"
-	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/internal/workspace"
 )
 
 // version is the release, set like bimri-hook's (-X main.version).
@@ -48,7 +46,7 @@ func serve(args []string, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	dir := fs.String("dir", "", "workspace `FOLDER`, used when CLAUDE_PROJECT_DIR is unset")
 	cfg := fs.String("config", "", "config `FILE` (default: $BIMRI_CONFIG, else <workspace>/.claude/bimri.json if present)")
-	today := fs.String("today", "", "the date to act as today, `YYYY-MM-DD` (default: $BIMRI_TODAY, else the clock)")
+	today := fs.String("today", os.Getenv("BIMRI_TODAY"), "the date to act as today, `YYYY-MM-DD` (default: the clock)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -58,19 +56,13 @@ func serve(args []string, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("mcp takes no arguments, got %q", fs.Arg(0))
 	}
-	opt := mcpserver.Options{Dir: *dir, Config: *cfg, Clock: time.Now, Version: version}
+	day, err := workspace.Today(*today)
+	if err != nil {
+		return err
+	}
+	opt := mcpserver.Options{Dir: *dir, Config: *cfg, Today: day, Clock: time.Now, Version: version}
 	if opt.Config == "" {
 		opt.Config = os.Getenv(config.EnvVar)
-	}
-	if *today == "" {
-		*today = os.Getenv("BIMRI_TODAY")
-	}
-	if *today != "" {
-		d, ok := memfile.ParseDate(*today)
-		if !ok {
-			return fmt.Errorf("--today %q is not a date (YYYY-MM-DD)", *today)
-		}
-		opt.Today = d
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

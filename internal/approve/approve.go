@@ -1,23 +1,16 @@
 // Package approve decides which tool calls the plugin's PreToolUse hook
-// lets run without asking the user: a plugin cannot ship permission rules
-// (measured: a plugin's settings.json allow rule is ignored), so its hook
-// answers "allow" for exactly the plugin's own memory commands, and its
-// own MCP tools, and nothing else.
+// lets run without asking: a plugin cannot ship permission rules (Claude
+// Code ignores a plugin's allow rule), so its hook allows exactly its own
+// memory commands and MCP tools.
 //
-// A Bash command is approved only when it is one simple command, the
-// taught binary followed by one of wiring.MemoryCommands and the flags
-// the hooks teach, with --dir naming the workspace the session runs in
-// (a memory command aimed at another folder, ~/.ssh or another
-// repository, would create or change files there; --config would read a
-// file of the agent's choosing), and whose every word
-// a shell reads as literal text: nothing it would expand (parameters,
-// command or process substitution, arithmetic, globs, braces, tildes) and
-// nothing that chains or redirects (; & && || | newlines, redirections
-// other than a here-document with a quoted delimiter, whose body no shell
-// expands). The command is parsed by mvdan.cc/sh's bash parser, then held
-// to a whitelist: a word part the parser reads as anything but literal
-// text refuses the whole command, so what the parser does not know it
-// refuses rather than approves.
+// A Bash command is approved only when it is one simple command: the
+// taught binary, one of wiring.MemoryCommands and the taught flags, with
+// --dir naming the session's workspace (aimed at another folder it would
+// change files there; --config would read a file of the agent's choosing),
+// every word literal text to a shell: nothing it would expand, chain or
+// redirect, but a here-document with a quoted delimiter. mvdan.cc/sh's
+// bash parser reads it and a whitelist judges the parts, so what the
+// parser does not know is refused rather than approved.
 package approve
 
 import (
@@ -34,19 +27,14 @@ import (
 // hundred bytes; a longer one is asked about, not parsed.
 const maxCommand = 64 << 10
 
-// Session is what a call is approved against: what the hooks of this
-// session taught the agent.
+// Session is what the hooks of this session taught the agent.
 type Session struct {
-	// Binary is the command the hooks teach the agent to run.
-	Binary string
-	// Workspace is the absolute path of the workspace the session runs
-	// in, the --dir the hooks teach; "" approves no Bash command.
-	Workspace string
+	Binary    string // the command the agent runs
+	Workspace string // the absolute --dir taught; "" approves no Bash command
 }
 
-// Tool reports whether the tool call named tool, with command the Bash
-// tool's command (empty for other tools), is one of the plugin's own in
-// session s.
+// Tool reports whether the call of tool (with command, for Bash) is one
+// of the plugin's own in session s.
 func Tool(tool, command string, s Session) bool {
 	if tool == "Bash" {
 		return allowBash(command, s)
@@ -54,11 +42,8 @@ func Tool(tool, command string, s Session) bool {
 	return slices.Contains(wiring.MCPTools, tool)
 }
 
-// allowBash reports whether command is exactly one invocation of the
-// session's binary with one of wiring.MemoryCommands on the session's
-// workspace, with nothing a shell would expand or chain.
 func allowBash(command string, s Session) bool {
-	argv, ok := literalArgv(command)
+	argv, ok := Argv(command)
 	return ok && len(argv) >= 2 && argv[0] == s.Binary && slices.Contains(wiring.MemoryCommands, argv[1]) &&
 		taughtFlags(argv[2:], s.Workspace)
 }
@@ -108,10 +93,10 @@ func sameFolder(dir, workspace string) bool {
 		filepath.Clean(dir) == filepath.Clean(workspace)
 }
 
-// literalArgv returns the words a shell would pass to the program command runs,
-// and ok, when command is one simple command whose words are all literal
-// text (see the package comment); else ok is false.
-func literalArgv(command string) (argv []string, ok bool) {
+// Argv is the words a shell would pass to the program, when command is
+// one simple command of literal words (see the package comment): what the
+// approval allows, and what transcript reads a denied remember call from.
+func Argv(command string) (argv []string, ok bool) {
 	command = strings.TrimRight(command, " \t\n")
 	if command == "" || len(command) > maxCommand || !plainText(command) {
 		return nil, false
@@ -297,9 +282,3 @@ func doubleQuoted(s string) (string, bool) {
 	}
 	return b.String(), true
 }
-
-// Argv is the words a shell would pass to the program command runs, and
-// ok, when command is one simple command of literal words only: what
-// transcript reads a denied remember call's entry from, by the same
-// rules the approval follows.
-func Argv(command string) (argv []string, ok bool) { return literalArgv(command) }

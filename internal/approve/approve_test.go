@@ -175,7 +175,7 @@ var hostile = []string{
 
 func TestApprovesTheTaughtCommands(t *testing.T) {
 	for _, c := range approved {
-		argv, ok := literalArgv(c.command)
+		argv, ok := Argv(c.command)
 		if !ok || !slices.Equal(argv, c.argv) {
 			t.Errorf("Argv(%q) = %q, %v; want %q", c.command, argv, ok, c.argv)
 		}
@@ -244,7 +244,7 @@ func TestEveryMemoryCommandIsApproved(t *testing.T) {
 
 // TestShellAgrees runs every approved command in the shells the client's
 // Bash tool may use, with a stand-in bimri-hook that records its argv
-// and stdin: the shell ran it once, with the words literalArgv said, and a
+// and stdin: the shell ran it once, with the words Argv said, and a
 // here-document's body reached it unexpanded.
 func TestShellAgrees(t *testing.T) {
 	sh := newShellOracle(t)
@@ -316,7 +316,7 @@ func newShellOracle(t testing.TB) *shellOracle {
 
 func (o *shellOracle) check(t *testing.T, command string) {
 	t.Helper()
-	want, ok := literalArgv(command)
+	want, ok := Argv(command)
 	if !ok {
 		t.Fatalf("approved, but Argv refuses %q", command)
 	}
@@ -356,7 +356,7 @@ func (o *shellOracle) check(t *testing.T, command string) {
 }
 
 // parseRecord reads what the recorder wrote: how many calls, the argv of
-// the last (with the binary's name first, as literalArgv gives it) and its stdin.
+// the last (with the binary's name first, as Argv gives it) and its stdin.
 func parseRecord(t *testing.T, rec []byte) (calls int, argv []string, stdin string) {
 	t.Helper()
 	s := string(rec)
@@ -464,11 +464,11 @@ func TestRefusesEqualsAfterEmptyQuotes(t *testing.T) {
 		`bimri-hook remember --dir /p -- ''""=ls`,
 		`bimri-hook remember --dir ''=ls -- x`,
 	} {
-		if _, ok := literalArgv(c); ok {
+		if _, ok := Argv(c); ok {
 			t.Errorf("read as literal: %q", c)
 		}
 	}
-	if _, ok := literalArgv(`bimri-hook remember --dir /p -- 'a'=ls`); !ok {
+	if _, ok := Argv(`bimri-hook remember --dir /p -- 'a'=ls`); !ok {
 		t.Error("refused = after text")
 	}
 }

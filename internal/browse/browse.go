@@ -1,13 +1,8 @@
-// Package browse is `bimri-hook browse`: a terminal UI to page through
-// the memory by tier and the archive, search it, see why an entry weighs
-// what it does and when it will leave, and forget, revive, promote or
-// supersede an entry, each after a confirmation and through the same
-// store and lock as the commands.
-//
-// It is built on Bubble Tea (charm.land/bubbletea/v2): model is a tea.Model
-// whose Update takes key presses and whose View is the screen, so tests
-// drive it with keys and read what it shows. Nothing here runs before Run
-// is called: the hook path links this package but never starts it.
+// Package browse is `bimri-hook browse`: a terminal UI (Bubble Tea) to
+// page through the memory by tier and the archive, search it, see why an
+// entry weighs what it does, and forget, revive, promote or supersede one
+// after a confirmation, as the commands do. model's Update takes key
+// presses and its View is the screen, so tests drive it with keys.
 package browse
 
 import (
@@ -19,11 +14,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Run shows the UI on the terminal until the user quits.
 func Run(s Source, in io.Reader, out io.Writer) error {
 	m, err := openModel(s)
 	if err != nil {
@@ -33,7 +28,6 @@ func Run(s Source, in io.Reader, out io.Writer) error {
 	return err
 }
 
-// mode is what the keys do now.
 type mode int
 
 const (
@@ -43,27 +37,23 @@ const (
 	confirming      // y or n to an action
 )
 
-// model is the UI's state.
 type model struct {
-	src    Source
-	snap   snapshot
-	tab    int
-	cursor [4]int
-	top    [4]int // first row shown of each list
-	width  int
-	height int
-	mode   mode
-	query  string
-	// ranked is recall's answer to rankedFor (the query): each item's
-	// place by ID.
-	ranked    map[string]int
+	src       Source
+	snap      snapshot
+	tab       int
+	cursor    [4]int
+	top       [4]int // first row shown of each list
+	width     int
+	height    int
+	mode      mode
+	query     string
+	ranked    map[string]int // recall's place of each ID for the query rankedFor
 	rankedFor string
-	input     []rune // what is being typed: the query, or a new entry's text
-	// pending is the action waiting for y; ask is its question.
-	pending func() (string, error)
-	ask     string
-	status  string
-	failed  bool // status is an error
+	input     []rune                 // what is being typed: the query, or a new entry's text
+	pending   func() (string, error) // the action waiting for y, after the question ask
+	ask       string
+	status    string
+	failed    bool // status is an error
 }
 
 // openModel reads the memory and starts on Tier 2, where most entries live.
@@ -87,47 +77,39 @@ func (m *model) reload() error {
 	return nil
 }
 
-// visible is the list of a tab, filtered by the search query: first
-// the items recall's engine finds for it, best first (the words, times
-// and lexicon the prompt hook, the MCP recall tool and search use), then
-// those that hold every word of it (search's rule, IDs too).
+// visible is the list of a tab, filtered by the search query, best first.
 func (m *model) visible(t int) []item {
 	if strings.TrimSpace(m.query) == "" {
 		return m.snap.lists[t]
 	}
 	ranked := m.rank()
-	var first, rest []item
+	var found []item
 	for _, it := range m.snap.lists[t] {
 		if _, ok := ranked[it.id]; ok {
-			first = append(first, it)
-		} else if it.matches(m.query) {
-			rest = append(rest, it)
+			found = append(found, it)
 		}
 	}
-	slices.SortStableFunc(first, func(a, b item) int { return ranked[a.id] - ranked[b.id] })
-	return append(first, rest...)
+	slices.SortStableFunc(found, func(a, b item) int { return ranked[a.id] - ranked[b.id] })
+	return found
 }
 
-// rank is recall's answer to the query over every item browse holds,
-// worked out once a query.
+// rank is the place of each item search finds for the query (inspect.Recall,
+// as the search command and the MCP recall tool find it), once a query.
 func (m *model) rank() map[string]int {
 	if m.ranked != nil && m.rankedFor == m.query {
 		return m.ranked
 	}
-	var items []recall.Item
+	all := 0
 	for _, list := range m.snap.lists {
-		for _, it := range list {
-			if ri, ok := it.recallItem(); ok {
-				items = append(items, ri)
-			}
-		}
+		all += len(list)
 	}
-	ans := recall.Find(recall.Query{Text: m.query, Today: m.src.Today, Lexicon: true, MinShare: recall.DefaultMinShare, Limit: len(items)}, recall.NewMemory(items), nil)
+	found, err := inspect.Recall(m.src.Store, m.snap.file, recall.Query{Text: m.query, Today: m.src.Today, Lexicon: true, MinShare: recall.DefaultMinShare}, max(1, all))
+	if err != nil {
+		m.status, m.failed = err.Error(), true
+	}
 	m.ranked, m.rankedFor = map[string]int{}, m.query
-	for i, h := range ans.Hits {
-		if _, dup := m.ranked[h.Item.ID]; !dup {
-			m.ranked[h.Item.ID] = i
-		}
+	for i, r := range found {
+		m.ranked[r.ID] = i
 	}
 	return m.ranked
 }
@@ -145,10 +127,8 @@ func (m *model) selected() (item, bool) {
 	return list[m.cursor[m.tab]], true
 }
 
-// Init starts nothing: the memory was read by New.
 func (m *model) Init() tea.Cmd { return nil }
 
-// Update takes one message: a key press or the terminal's size.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -170,7 +150,6 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// browse handles a key in the lists.
 func (m *model) browse(key string) tea.Cmd {
 	list := m.visible(m.tab)
 	page := max(1, m.listHeight())
@@ -240,7 +219,6 @@ func (m *model) act(key string) {
 	m.mode = confirming
 }
 
-// notApplicable says why a key does nothing for it.
 func notApplicable(key string, it item) string {
 	switch key {
 	case "f":
@@ -301,7 +279,6 @@ func (m *model) typing(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// confirm runs the pending action on y, drops it on anything else.
 func (m *model) confirm(key string) {
 	m.mode = browsing
 	act := m.pending
@@ -321,8 +298,8 @@ func (m *model) confirm(key string) {
 	}
 }
 
-// Styles. Built per View, never at package level: the hook path links
-// this package and must not pay for them.
+// styles are made per View, never at package level, where every
+// process linking this package would make them.
 func styles() (title, tab, current, sel, dim, bad lipgloss.Style) {
 	title = lipgloss.NewStyle().Bold(true)
 	tab = lipgloss.NewStyle().Padding(0, 1)
@@ -333,16 +310,13 @@ func styles() (title, tab, current, sel, dim, bad lipgloss.Style) {
 	return
 }
 
-// detailLines is the height of the detail pane.
 const detailLines = 8
 
-// listHeight is how many rows of the list fit on the screen.
 func (m *model) listHeight() int {
 	// title, tabs, rule; the list; rule, detail, rule, status, help
 	return max(3, m.height-7-detailLines)
 }
 
-// View is the screen.
 func (m *model) View() tea.View {
 	title, tab, current, sel, dim, bad := styles()
 	w := max(40, m.width)
@@ -420,5 +394,4 @@ func (m *model) View() tea.View {
 	return v
 }
 
-// cut shortens s to at most w cells.
 func cut(s string, w int) string { return ansi.Truncate(s, w, "…") }

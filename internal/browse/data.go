@@ -11,19 +11,17 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/inspect"
-	"github.com/bimri/bimri-hook/internal/recall"
+	"github.com/bimri/bimri-hook/internal/record"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/store"
 )
 
-// Source is the workspace browse shows and acts on.
 type Source struct {
 	Store  *store.Store
 	Config memfile.Config
 	Today  time.Time
 }
 
-// tabNames are the lists browse pages through, in order.
 var tabNames = []string{"Tier 1", "Tier 2", "Patterns", "Archive"}
 
 const (
@@ -38,14 +36,24 @@ const (
 type item struct {
 	id      string
 	tier    int // 1-3 in the file; 0 for the archive
+	text    string
+	tags    []string
 	entry   *memfile.Entry
 	pattern *memfile.Pattern
 	record  *memfile.ArchiveRecord
 }
 
-// snapshot is the memory as browse last read it.
+func entryItem(e *memfile.Entry, tier int) item {
+	return item{id: e.ID, tier: tier, text: e.Text, tags: e.Tags, entry: e}
+}
+
+func patternItem(p *memfile.Pattern) item {
+	return item{id: p.ID, tier: 3, text: p.Text, tags: p.Tags, pattern: p}
+}
+
 type snapshot struct {
 	path  string
+	file  *memfile.File
 	lists [4][]item
 }
 
@@ -58,9 +66,10 @@ func (s Source) load() (snapshot, error) {
 		return snap, err
 	}
 	f := read.File
+	snap.file = f
 	for t := 1; t <= 2; t++ {
 		for _, e := range f.Entries(t) {
-			snap.lists[t-1] = append(snap.lists[t-1], item{id: e.ID, tier: t, entry: e})
+			snap.lists[t-1] = append(snap.lists[t-1], entryItem(e, t))
 		}
 		// Heaviest first, as the view orders them.
 		slices.SortStableFunc(snap.lists[t-1], func(a, b item) int {
@@ -68,7 +77,7 @@ func (s Source) load() (snapshot, error) {
 		})
 	}
 	for _, p := range f.Patterns() {
-		snap.lists[tabPatterns] = append(snap.lists[tabPatterns], item{id: p.ID, tier: 3, pattern: p})
+		snap.lists[tabPatterns] = append(snap.lists[tabPatterns], patternItem(p))
 	}
 	recs, err := s.Store.ReadArchive()
 	if err != nil {
@@ -77,81 +86,23 @@ func (s Source) load() (snapshot, error) {
 	seen := map[string]bool{}
 	for i := len(recs) - 1; i >= 0; i-- { // newest first, each ID once
 		r := &recs[i]
-		id := ""
+		var it item
 		switch {
 		case r.Entry != nil:
-			id = r.Entry.ID
+			it = entryItem(r.Entry, 0)
 		case r.Pattern != nil:
-			id = r.Pattern.ID
+			it = patternItem(r.Pattern)
 		default:
 			continue
 		}
-		if seen[id] {
-			continue
+		if e, _ := f.Find(it.id); seen[it.id] || e != nil || f.FindPattern(it.id) != nil {
+			continue // older, or revived: it is in the file
 		}
-		seen[id] = true
-		if e, _ := f.Find(id); e != nil || f.FindPattern(id) != nil {
-			continue // revived: it is in the file
-		}
-		snap.lists[tabArchive] = append(snap.lists[tabArchive], item{id: id, record: r})
+		seen[it.id] = true
+		it.tier, it.entry, it.pattern, it.record = 0, nil, nil, r
+		snap.lists[tabArchive] = append(snap.lists[tabArchive], it)
 	}
 	return snap, nil
-}
-
-// recallItem is it as recall's engine searches it.
-func (it item) recallItem() (recall.Item, bool) {
-	switch {
-	case it.entry != nil:
-		return recall.FromEntry(it.entry), true
-	case it.pattern != nil:
-		return recall.FromPattern(it.pattern), true
-	case it.record != nil && it.record.Entry != nil:
-		ri := recall.FromEntry(it.record.Entry)
-		ri.ArchivedOn, ri.Reason = it.record.ArchivedOn, it.record.Reason
-		return ri, true
-	case it.record != nil && it.record.Pattern != nil:
-		ri := recall.FromPattern(it.record.Pattern)
-		ri.ArchivedOn, ri.Reason = it.record.ArchivedOn, it.record.Reason
-		return ri, true
-	}
-	return recall.Item{}, false
-}
-
-// text is what an item says, for its line and for search.
-func (it item) text() string {
-	switch {
-	case it.entry != nil:
-		return it.entry.Text
-	case it.pattern != nil:
-		return it.pattern.Text
-	case it.record.Entry != nil:
-		return it.record.Entry.Text
-	}
-	return it.record.Pattern.Text
-}
-
-func (it item) tags() []string {
-	switch {
-	case it.entry != nil:
-		return it.entry.Tags
-	case it.pattern != nil:
-		return it.pattern.Tags
-	case it.record.Entry != nil:
-		return it.record.Entry.Tags
-	}
-	return it.record.Pattern.Tags
-}
-
-// matches says whether it holds every word of query in its ID, text or
-// tags, in any case: search's rule (memfile.Search).
-func (it item) matches(query string) bool {
-	hay := strings.ToLower(it.id + " " + it.text() + " " + strings.Join(it.tags(), " "))
-	for _, w := range strings.Fields(strings.ToLower(query)) {
-		if !strings.Contains(hay, w) {
-			return false
-		}
-	}
-	return true
 }
 
 // line is an item's row in its list, bidi controls escaped
@@ -162,8 +113,8 @@ func (it item) line(s Source) string {
 
 func (it item) row(s Source) string {
 	tags := ""
-	if len(it.tags()) > 0 {
-		tags = " [" + strings.Join(it.tags(), ",") + "]"
+	if len(it.tags) > 0 {
+		tags = " [" + strings.Join(it.tags, ",") + "]"
 	}
 	switch {
 	case it.entry != nil:
@@ -172,7 +123,7 @@ func (it item) row(s Source) string {
 	case it.pattern != nil:
 		return fmt.Sprintf("%s  %-10s %2d obs%s  %s", it.id, it.pattern.Level, it.pattern.Observations, tags, it.pattern.Text)
 	}
-	return fmt.Sprintf("%s  left %s%s  %s", it.id, it.record.ArchivedOn.Format(time.DateOnly), tags, it.text())
+	return fmt.Sprintf("%s  left %s%s  %s", it.id, it.record.ArchivedOn.Format(time.DateOnly), tags, it.text)
 }
 
 // detail is what browse says of the selected item: why it weighs what it
@@ -190,7 +141,7 @@ func (it item) detail(s Source) string {
 		inspect.PrintWhyPattern(&b, it.pattern)
 	default:
 		r := it.record
-		fmt.Fprintf(&b, "%s (archived %s from Tier %d): %s\n", it.id, r.ArchivedOn.Format(time.DateOnly), r.Tier, it.text())
+		fmt.Fprintf(&b, "%s (archived %s from Tier %d): %s\n", it.id, r.ArchivedOn.Format(time.DateOnly), r.Tier, it.text)
 		if r.Entry != nil {
 			fmt.Fprintf(&b, "  importance %d, recorded %s\n", r.Entry.Importance, r.Entry.Date.Format(time.DateOnly))
 		}
@@ -202,88 +153,41 @@ func (it item) detail(s Source) string {
 	return memfile.ShowControls(strings.TrimRight(b.String(), "\n"))
 }
 
-// The actions, each one transaction of the store, as the commands do it:
-// forget as `forget`, revive as `revive`, promote as `remember --promote`,
-// supersede as `remember --supersedes` (memfile.Supersede). Each returns
-// the line browse shows after it.
+// The actions are the commands' own (package record), so browse changes
+// memory exactly as forget, revive and remember do. Each returns the line
+// browse shows after it.
 
 func (s Source) forget(id string) (string, error) {
-	_, err := s.Store.Update(func(tx *store.Tx) error {
-		r, ok := tx.File.Remove(id, "forgotten in browse")
-		if !ok {
-			return fmt.Errorf("no entry or pattern %s in %s (changed meanwhile?)", id, s.Store.Names().Memory)
-		}
-		tx.Archive = append(tx.Archive, r)
-		return nil
-	})
-	if err != nil {
+	if _, err := record.Forget(s.Store, id, "forgotten in browse"); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("moved %s to %s", id, s.Store.Names().Archive), nil
 }
 
 func (s Source) revive(id string) (string, error) {
-	recs, err := s.Store.ReadArchive()
-	if err != nil {
-		return "", err
-	}
-	rec, ok := inspect.LastRecord(recs, id)
-	if !ok {
-		return "", fmt.Errorf("no archived entry %s in %s", id, s.Store.Names().Archive)
-	}
-	_, err = s.Store.Update(func(tx *store.Tx) error {
-		e, err := tx.File.Revive(rec, s.Today)
-		if err != nil {
-			return err
-		}
-		e.Weigh(2, s.Today, s.Config)
-		return nil
-	})
-	if err != nil {
+	if _, err := record.Revive(s.Store, s.Today, s.Config, id); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("revived %s into Tier 2, dated %s", id, s.Today.Format(time.DateOnly)), nil
 }
 
 func (s Source) promote(id string) (string, error) {
-	_, err := s.Store.Update(func(tx *store.Tx) error {
-		_, err := tx.File.Promote(id)
-		return err
-	})
-	if err != nil {
+	if _, err := record.Remember(s.Store, s.Today, s.Config, record.Request{Promote: id}, record.CLINames); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("moved %s to Tier 1, where it never decays", id), nil
 }
 
-// supersede records text as a new entry in old's tier, with its
-// importance and tags, dated today, and moves old to the archive as
-// "superseded by NEW".
+// supersede records text as a new entry that takes old's tier,
+// importance and tags, and moves old to the archive as "superseded by
+// NEW", as remember --supersedes does.
 func (s Source) supersede(id, text string) (string, error) {
 	if strings.TrimSpace(text) == "" {
 		return "", fmt.Errorf("the new entry needs its text")
 	}
-	var newID string
-	_, err := s.Store.Update(func(tx *store.Tx) error {
-		old, tier := tx.File.Find(id)
-		if old == nil {
-			return fmt.Errorf("no entry %s in %s (changed meanwhile?)", id, s.Store.Names().Memory)
-		}
-		e, _, err := tx.File.Remember(memfile.NewEntry{Tier: tier, Importance: old.Importance, Date: s.Today,
-			Tags: slices.Clone(old.Tags), Text: text}, s.Config)
-		if err != nil {
-			return err
-		}
-		newID = e.ID
-		gone, err := tx.File.Supersede([]string{id}, e.ID)
-		if err != nil {
-			return err
-		}
-		tx.Archive = append(tx.Archive, gone...)
-		return nil
-	})
+	d, err := record.Remember(s.Store, s.Today, s.Config, record.Request{Text: text, Supersedes: []string{id}}, record.CLINames)
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("recorded %s; %s is in %s as superseded by %s", newID, id, s.Store.Names().Archive, newID), nil
+	return fmt.Sprintf("recorded %s; %s is in %s as superseded by %s", d.Entry.ID, id, s.Store.Names().Archive, d.Entry.ID), nil
 }

@@ -1,7 +1,6 @@
-// Package inspect answers the read-only commands: what `show`, `why`,
-// `forecast` and `search` report about a memory file, computed for a day
-// and a config without changing the file, and which archived entries are
-// worth reviving.
+// Package inspect answers the read-only commands (show, why, forecast,
+// search, the MCP recall tool) for a day and a config, without changing
+// the file.
 package inspect
 
 import (
@@ -21,7 +20,6 @@ type Snapshot struct {
 	Warnings       []string          `json:"warnings"`
 }
 
-// entryView is one entry as `show` lists it, scored for today.
 type entryView struct {
 	ID         string   `json:"id"`
 	Tier       int      `json:"tier"`
@@ -34,7 +32,6 @@ type entryView struct {
 	Text       string   `json:"text"`
 }
 
-// patternView is one Tier 3 pattern as `show` lists it.
 type patternView struct {
 	ID           string   `json:"id"`
 	Level        string   `json:"level"`
@@ -46,58 +43,33 @@ type patternView struct {
 	Text         string   `json:"text"`
 }
 
-// budget is one tier's (or the file's) estimated tokens against its budget.
 type budget struct {
 	Used   int `json:"used"`
 	Budget int `json:"budget"`
 }
 
-// DateLayout is how every command writes a day.
 const DateLayout = "2006-01-02"
 
 // Show scores every entry for today without changing the file, so `show`
 // tells what the next pass will see.
 func Show(f *memfile.File, warnings []memfile.Warning, today time.Time, cfg memfile.Config) Snapshot {
 	s := Snapshot{
-		Sessions: f.Header.Sessions,
-		Today:    today.Format(DateLayout),
-		Entries:  []entryView{},
-		Patterns: []patternView{},
-		Warnings: []string{},
-	}
-	if !f.Header.LastMaintained.IsZero() {
-		s.LastMaintained = f.Header.LastMaintained.Format(DateLayout)
+		Sessions: f.Header.Sessions, LastMaintained: day(f.Header.LastMaintained), Today: today.Format(DateLayout),
+		Entries: []entryView{}, Patterns: []patternView{}, Warnings: []string{},
 	}
 	for t := 1; t <= 2; t++ {
 		for _, e := range f.Entries(t) {
 			sc := memfile.Score(*e, t, today, cfg)
-			tags := e.Tags
-			if tags == nil {
-				tags = []string{}
-			}
 			s.Entries = append(s.Entries, entryView{
 				ID: e.ID, Tier: t, Importance: e.Importance, Date: e.Date.Format(DateLayout),
 				AgeDays: sc.Days, Freshness: float64(sc.Freshness) / 100, Weight: roundTenth(sc.Weight),
-				Tags: tags, Text: e.Text,
+				Tags: nonNil(e.Tags), Text: e.Text,
 			})
 		}
 	}
 	for _, p := range f.Patterns() {
-		pv := patternView{ID: p.ID, Level: string(p.Level), Observations: p.Observations,
-			Tags: p.Tags, Evidence: p.Evidence, Text: p.Text}
-		if !p.First.IsZero() {
-			pv.First = p.First.Format(DateLayout)
-		}
-		if !p.Last.IsZero() {
-			pv.Last = p.Last.Format(DateLayout)
-		}
-		if pv.Tags == nil {
-			pv.Tags = []string{}
-		}
-		if pv.Evidence == nil {
-			pv.Evidence = []string{}
-		}
-		s.Patterns = append(s.Patterns, pv)
+		s.Patterns = append(s.Patterns, patternView{ID: p.ID, Level: string(p.Level), Observations: p.Observations,
+			First: day(p.First), Last: day(p.Last), Tags: nonNil(p.Tags), Evidence: nonNil(p.Evidence), Text: p.Text})
 	}
 	tok := memfile.Estimate(f)
 	s.Tokens = map[string]budget{
@@ -112,7 +84,14 @@ func Show(f *memfile.File, warnings []memfile.Warning, today time.Time, cfg memf
 	return s
 }
 
-// roundTenth turns a weight into the number it is shown as.
+// day is t as a command writes it; "" for none.
+func day(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(DateLayout)
+}
+
 func roundTenth(w memfile.Weight) float64 {
 	return float64((int(w)+5)/10) / 10
 }
@@ -121,7 +100,6 @@ func roundTenth(w memfile.Weight) float64 {
 // archives an entry.
 const forecastDays = 60
 
-// Explanation is `why`'s answer.
 type Explanation struct {
 	Entry   memfile.Entry
 	Scoring memfile.Scoring
@@ -129,7 +107,6 @@ type Explanation struct {
 	Leaves  *memfile.Departure // when the threshold archives it, if within forecastDays
 }
 
-// Explain scores one entry for today and says what the rules will do with it.
 func Explain(e memfile.Entry, tier int, today time.Time, cfg memfile.Config) Explanation {
 	x := Explanation{Entry: e, Scoring: memfile.Score(e, tier, today, cfg)}
 	x.Fate = memfile.Fate(x.Scoring, cfg)
@@ -139,14 +116,4 @@ func Explain(e memfile.Entry, tier int, today time.Time, cfg memfile.Config) Exp
 		}
 	}
 	return x
-}
-
-// Search finds entries and patterns in the file and the archive; no match
-// is an empty list, never null, in `search --json`.
-func Search(f *memfile.File, recs []memfile.ArchiveRecord, query string) []memfile.Hit {
-	hits := memfile.Search(f, recs, query)
-	if hits == nil {
-		hits = []memfile.Hit{}
-	}
-	return hits
 }

@@ -78,12 +78,9 @@ func Recall(store *store.Store, f *memfile.File, q recall.Query, limit int) ([]R
 		if it.ArchivedOn.IsZero() {
 			it = it.Cleaned() // the index's items are clean already
 		}
-		r := Recalled{ID: it.ID, Where: where[it.ID], Importance: it.Importance, Tags: nonNil(it.Tags), Text: it.Text, Reason: it.Reason}
-		if !it.Date.IsZero() {
-			r.Date = it.Date.Format(DateLayout)
-		}
+		r := Recalled{ID: it.ID, Where: where[it.ID], Date: day(it.Date), Importance: it.Importance, Tags: nonNil(it.Tags), Text: it.Text, Reason: it.Reason}
 		if !it.ArchivedOn.IsZero() {
-			r.Where, r.ArchivedOn = "archive", it.ArchivedOn.Format(DateLayout)
+			r.Where, r.ArchivedOn = "archive", day(it.ArchivedOn)
 		}
 		add(r)
 	}

@@ -24,18 +24,14 @@ const (
 	codeInvalidRequest = -32600
 )
 
-// frameFilter stands between the client and the SDK's transport. The
-// SDK ends the session on a frame it cannot decode (not JSON, not
-// UTF-8, "jsonrpc":"1.0", an object as id, an empty batch) or one
-// longer than its line limit, and the server exits. The filter reads
-// the client's lines itself, passes each one the SDK decodes (with the
-// SDK's own decoder, so the two agree) and answers any other with a
-// JSON-RPC error, as the specification asks, then reads on.
+// frameFilter stands between the client and the SDK's transport, which
+// ends the session on a frame it cannot decode or one past its line limit.
+// The filter passes each line the SDK's own decoder takes and answers any
+// other with a JSON-RPC error, as the specification asks, then reads on.
 type frameFilter struct {
 	in  io.Reader
 	out *lockedWriter
-	// pw feeds the SDK the lines that pass.
-	pw *io.PipeWriter
+	pw  *io.PipeWriter // feeds the SDK the lines that pass
 }
 
 // lockedWriter serialises the SDK's messages and the filter's errors,
@@ -55,8 +51,6 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // does with stdout.
 func (l *lockedWriter) Close() error { return nil }
 
-// filterFrames returns the reader and writer the SDK is to use in place
-// of in and out: the reader yields only frames the SDK decodes.
 func filterFrames(in io.Reader, out io.Writer) (io.ReadCloser, io.WriteCloser) {
 	pr, pw := io.Pipe()
 	f := &frameFilter{in: in, out: &lockedWriter{w: out}, pw: pw}
@@ -64,8 +58,8 @@ func filterFrames(in io.Reader, out io.Writer) (io.ReadCloser, io.WriteCloser) {
 	return pr, f.out
 }
 
-// pump copies the lines that pass until the client's stream ends (or
-// the SDK stops reading), then ends the SDK's stream the same way.
+// pump copies the lines that pass until the client's stream ends, or
+// the SDK stops reading.
 func (f *frameFilter) pump() {
 	r := bufio.NewReaderSize(f.in, 64<<10)
 	for {
@@ -159,7 +153,6 @@ func requestID(frame []byte) any {
 	return nil
 }
 
-// reject answers a frame the SDK would not take with a JSON-RPC error.
 func (f *frameFilter) reject(code int, id any, why string) {
 	data, err := json.Marshal(map[string]any{
 		"jsonrpc": "2.0",

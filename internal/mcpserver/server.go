@@ -1,15 +1,9 @@
-// Package mcpserver is `bimri-hook mcp`: the memory as MCP tools, for
-// clients that call tools rather than run hooks and shell commands
-// (Claude Desktop, Cowork), and for Claude Code through the plugin. It is
-// built on the official Go SDK. Every tool calls what the CLI calls
-// (internal/record for changes, internal/inspect for queries, the hooks
-// package's SessionStart for the view), through the same store, lock,
-// privacy rules and limits; this package only maps arguments and results
-// and finds the workspace.
-//
-// Nothing here runs unless `bimri-hook mcp` does: the package has no
-// package-level work, so a hook process that links it pays nothing for it
-// but the SDK's own init.
+// Package mcpserver is `bimri-hook mcp`: the memory as MCP tools, on the
+// official Go SDK, for clients that call tools rather than run hooks and
+// shell commands (Claude Desktop, Cowork) and for Claude Code through the
+// plugin. Every tool calls what the CLI calls (internal/record,
+// internal/inspect, hooks.MemoryView) through the same store and rules;
+// this package maps arguments and results and finds the workspace.
 package mcpserver
 
 import (
@@ -33,9 +27,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// serverName is the server's name in the MCP handshake.
-const serverName = "bimri-hook"
-
 // Options are what `bimri-hook mcp` was started with.
 type Options struct {
 	// Dir is the workspace to use when CLAUDE_PROJECT_DIR is unset
@@ -52,13 +43,12 @@ type Options struct {
 	Version string
 }
 
-// newServer is the server with its five tools.
 func newServer(opt Options) *mcp.Server {
 	if opt.Clock == nil {
 		opt.Clock = time.Now
 	}
 	s := &server{opt: opt, session: fmt.Sprintf("mcp-%d", opt.Clock().UnixNano())}
-	srv := mcp.NewServer(&mcp.Implementation{Name: serverName, Title: "BIMRI memory", Version: opt.Version}, &mcp.ServerOptions{
+	srv := mcp.NewServer(&mcp.Implementation{Name: "bimri-hook", Title: "BIMRI memory", Version: opt.Version}, &mcp.ServerOptions{
 		Instructions:            instructions,
 		RootsListChangedHandler: s.rootsChanged,
 	})
@@ -67,9 +57,7 @@ func newServer(opt Options) *mcp.Server {
 }
 
 // Run serves one client on stdin and stdout until it goes away.
-func Run(ctx context.Context, opt Options) error {
-	return Serve(ctx, opt, os.Stdin, os.Stdout)
-}
+func Run(ctx context.Context, opt Options) error { return Serve(ctx, opt, os.Stdin, os.Stdout) }
 
 // Serve serves one client on in and out until in ends. A frame the SDK
 // would not take is answered with a JSON-RPC error and skipped
@@ -85,8 +73,7 @@ func Serve(ctx context.Context, opt Options, in io.Reader, out io.Writer) error 
 
 type server struct {
 	opt Options
-	// session keys the per-session state of the memory tool (what the
-	// upkeep questions already asked): one per server process, which
+	// session keys the memory tool's per-session state: a server process
 	// serves one client session.
 	session string
 
@@ -102,9 +89,8 @@ type opened struct {
 	today  time.Time
 }
 
-// open finds the workspace for one call and opens its store: every call
-// looks again, so a client whose roots change, or a day that turns, is
-// followed.
+// open finds the workspace for one call and opens its store, each call
+// anew, so changed roots and a turning day are followed.
 func (s *server) open(ctx context.Context) (*opened, error) {
 	root, err := s.root(ctx)
 	if err != nil {
@@ -128,20 +114,13 @@ func (s *server) open(ctx context.Context) (*opened, error) {
 }
 
 // root is the workspace's folder: CLAUDE_PROJECT_DIR (Claude Code gives
-// it to the servers it starts), else Dir, else the first root the
-// client gives (a folder it has open), else the current folder, as
-// workspace.Root finds it for the CLI.
+// it to the servers it starts), else Dir, else the client's first root,
+// else the current folder, as workspace.Root finds it for the CLI.
 func (s *server) root(ctx context.Context) (string, error) {
-	if os.Getenv("CLAUDE_PROJECT_DIR") != "" || s.opt.Dir != "" {
-		return workspace.Root("", s.opt.Dir)
-	}
 	s.mu.Lock()
 	dir := s.rootDir
 	s.mu.Unlock()
-	if dir != "" {
-		return workspace.Root("", dir)
-	}
-	return workspace.Root("", "")
+	return workspace.Root(s.opt.Dir, dir)
 }
 
 // The client's roots are asked for the way protocol 2026-07-28 has a

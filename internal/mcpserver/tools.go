@@ -13,25 +13,9 @@ import (
 	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/internal/record"
-	"github.com/bimri/bimri-hook/memfile"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// The tools' names; a client may put its own prefix before them (Claude
-// Code: mcp__plugin_bimri-hook_bimri__remember).
-const (
-	toolRemember = "remember"
-	toolRecall   = "recall"
-	toolForget   = "forget"
-	toolRevive   = "revive"
-	toolMemory   = "memory"
-)
-
-// Tools are the names of every tool, in the order tools/list gives them.
-func Tools() []string {
-	return []string{toolMemory, toolRemember, toolRecall, toolForget, toolRevive}
-}
 
 type rememberIn struct {
 	Text       string   `json:"text,omitempty" jsonschema:"the entry: one line saying what happened and the outcome, stored exactly as given (a summary for replaces, the habit or rule for tier 3)"`
@@ -101,15 +85,14 @@ var mcpNames = record.Names{
 		return `{"text": "Chose SQLite for storage.", "importance": 4}`
 	},
 	Supersede: func(ids []string, text string) string {
-		return "`" + toolRemember + "` with " + jsonObject(map[string]any{"supersedes": ids, "text": text})
+		return "`remember` with " + jsonObject(map[string]any{"supersedes": ids, "text": text})
 	},
 	BothHold: func(ids []string) string {
-		return "`" + toolRemember + "` with " + jsonObject(map[string]any{"both_hold": ids})
+		return "`remember` with " + jsonObject(map[string]any{"both_hold": ids})
 	},
 }
 
-// fieldName is the tool's field for a CLI flag's name: both_hold for
-// both-hold.
+// fieldName is the tool's field for a CLI flag: both_hold for both-hold.
 func fieldName(flag string) string { return strings.ReplaceAll(flag, "-", "_") }
 
 // jsonObject is v as one line of JSON, text as it is (no \u003c for <).
@@ -150,11 +133,7 @@ type recallOut struct {
 	Items []inspect.Recalled `json:"items" jsonschema:"best first"`
 }
 
-// Recall's limits.
-const (
-	defaultRecall = 10
-	maxRecall     = 50
-)
+const defaultRecall, maxRecall = 10, 50
 
 func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recallIn) (*mcp.CallToolResult, recallOut, error) {
 	query := strings.TrimSpace(in.Query)
@@ -210,14 +189,7 @@ func (s *server) forget(ctx context.Context, req *mcp.CallToolRequest, in forget
 		return nil, forgotten{}, err
 	}
 	out := forgotten{Archive: w.store.Names().Archive}
-	switch {
-	case gone.Entry != nil:
-		out.ID, out.Text = gone.Entry.ID, gone.Entry.Text
-	case gone.Pattern != nil:
-		out.ID, out.Text = gone.Pattern.ID, gone.Pattern.Text
-	case gone.Note != nil:
-		out.ID, out.Text = memfile.NoteID(gone.Note), strings.Join(gone.Note.Lines, " / ")
-	}
+	out.ID, out.Text = record.Removed(gone)
 	var b strings.Builder
 	record.PrintForgotten(&b, gone, out.Archive)
 	return text(strings.TrimSuffix(b.String(), "\n")), out, nil
@@ -378,14 +350,14 @@ func ptr[T any](v T) *T { return &v }
 func (s *server) addTools(srv *mcp.Server) {
 	no := ptr(false)
 	addTool(s, srv, &mcp.Tool{
-		Name:  toolMemory,
+		Name:  "memory",
 		Title: "Read the memory",
 		Description: "This workspace's memory as a session start gives it: the lasting facts and decisions, the latest work, patterns, and how to record. " +
 			"Call it once at the start of a session, before other work, and read it. It also brings the memory's weights up to date once a day, and creates bimri.md in a new workspace.",
 		Annotations: &mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: no, OpenWorldHint: no},
 	}, nil, s.memory)
 	addTool(s, srv, &mcp.Tool{
-		Name:  toolRemember,
+		Name:  "remember",
 		Title: "Record in memory",
 		Description: "Record one memory entry when you finish a task, make a decision, or learn a preference or constraint: text (one line), importance 1-5, tags. " +
 			"Importance by example: 5 \"This project is a CLI tool for generating invoice PDFs.\" (with tier 1); 4 \"Migrated database layer from SQLite to PostgreSQL.\"; 3 \"Added unit tests for the auth module, 94% coverage.\"; 2 \"Fixed a typo in the config loader.\"; 1 \"Ran lint pass, no issues.\" " +
@@ -394,20 +366,20 @@ func (s *server) addTools(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: no, OpenWorldHint: no},
 	}, map[string][2]float64{"importance": {1, 5}, "tier": {1, 3}}, s.remember)
 	addTool(s, srv, &mcp.Tool{
-		Name:  toolRecall,
+		Name:  "recall",
 		Title: "Search memory",
 		Description: "Search this workspace's memory, bimri.md and its archive, for what bears on a question: ranked entries and patterns, each with its ID, date, importance, tags and where it lives (tier 1, 2, 3 or the archive). " +
 			"Use it when the memory shown at session start does not answer, e.g. for older work or decisions.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no},
 	}, map[string][2]float64{"limit": {1, maxRecall}}, s.recall)
 	addTool(s, srv, &mcp.Tool{
-		Name:        toolForget,
+		Name:        "forget",
 		Title:       "Forget an entry",
 		Description: "Move an entry, pattern or unread note that is wrong or outdated to the archive, with the reason. The archive keeps it; revive brings an entry back.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: no, IdempotentHint: true, OpenWorldHint: no},
 	}, nil, s.forget)
 	addTool(s, srv, &mcp.Tool{
-		Name:        toolRevive,
+		Name:        "revive",
 		Title:       "Revive an archived entry",
 		Description: "Bring an archived entry (recall names them) back into active memory, Tier 2, dated today; the archive keeps its record.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: no, OpenWorldHint: no},

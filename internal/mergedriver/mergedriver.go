@@ -22,15 +22,15 @@ type Result struct {
 // Merge merges base, ours and theirs (git's %O %A %B) and writes the
 // merged file over ours. name names the file in messages.
 func Merge(basePath, oursPath, theirsPath, name string, cfg memfile.Config) (Result, error) {
-	base, err := readMergeBase(basePath)
+	base, err := read("base", basePath)
 	if err != nil {
 		return Result{}, err
 	}
-	ours, err := readMergeSide("ours", oursPath)
+	ours, err := read("ours", oursPath)
 	if err != nil {
 		return Result{}, err
 	}
-	theirs, err := readMergeSide("theirs", theirsPath)
+	theirs, err := read("theirs", theirsPath)
 	if err != nil {
 		return Result{}, err
 	}
@@ -41,35 +41,25 @@ func Merge(basePath, oursPath, theirsPath, name string, cfg memfile.Config) (Res
 	return Result{Report: rep, NoBase: base == nil}, nil
 }
 
-// readMergeSide reads ours or theirs. Either must be a memory file: git
-// is told of a conflict rather than given a merge of something else.
-func readMergeSide(side, path string) (*memfile.File, error) {
+// read reads one of the three versions. Ours and theirs must be memory
+// files: git is told of a conflict rather than given a merge of something
+// else. The base may be empty (both branches added bimri.md) or not a
+// memory file: it only decides which removals to honour, so without it
+// the merge is a union.
+func read(side, path string) (*memfile.File, error) {
 	data, err := safefile.Read(path, memfile.MaxMemorySize)
 	if err != nil {
 		return nil, fmt.Errorf("merge-driver: read %s: %w", side, err)
 	}
+	if side == "base" && len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil
+	}
 	f, _, err := memfile.Parse(data)
+	if side == "base" && errors.Is(err, memfile.ErrUnreadable) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("merge-driver: %s (%s): %w", side, path, err)
 	}
 	return f, nil
-}
-
-// readMergeBase reads the common ancestor. git gives an empty file when
-// there is none (both branches added bimri.md); a base that is not a
-// memory file is treated the same way, since it only decides which
-// removals to honour: the merge becomes a union.
-func readMergeBase(path string) (*memfile.File, error) {
-	data, err := safefile.Read(path, memfile.MaxMemorySize)
-	if err != nil {
-		return nil, fmt.Errorf("merge-driver: read base: %w", err)
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, nil
-	}
-	f, _, err := memfile.Parse(data)
-	if errors.Is(err, memfile.ErrUnreadable) {
-		return nil, nil
-	}
-	return f, err
 }

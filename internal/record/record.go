@@ -1,12 +1,11 @@
-// Package record carries out what the agent asks of memory: remember an
-// entry (or consolidate entries, promote one, write a pattern), forget an
-// entry, revive an archived one. The CLI commands (remember, forget,
-// revive) and the MCP tools (package mcpserver) both call it, so the two
-// routes check the same arguments, take the same lock and follow the same
-// rules; report.go words what each did.
+// Package record carries out what the agent asks of memory (remember in
+// its forms, forget, revive) for the CLI, the MCP tools and browse alike,
+// so every route checks the same arguments and follows the same rules;
+// report.go words what each did.
 package record
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -23,10 +22,9 @@ import (
 )
 
 // AgentLockWait is how long a change the agent asks for waits for the
-// lock. Hooks run under Claude Code's timeouts and wait lock_timeout (2 s
-// by default); the agent's Bash tool and MCP calls allow minutes. A busy
-// moment, many sessions writing at once on a loaded machine, then delays a
-// record instead of failing it.
+// lock: hooks run under the client's timeouts, but its Bash tool and MCP
+// calls allow minutes, so a busy moment delays a record instead of
+// failing it.
 const AgentLockWait = 45 * time.Second
 
 // Request is one remember call, in any of its forms. A zero Importance or
@@ -37,26 +35,16 @@ type Request struct {
 	Importance int    // 1-5; 0 when not given (3 for a new entry)
 	Tier       int    // 1, 2 or 3 (a pattern); 0 when not given (2)
 	Tags       string // comma-separated, as given
-	// Keywords, for a new entry (a consolidation's or a supersession's
-	// too): two or three words a later question would use that the text
-	// does not; each item may be a comma-separated list. nil when not
-	// given; given but empty is refused.
-	Keywords []string
-	// Replaces, for a consolidation: the entries the text sums up; they go
-	// to the archive.
-	Replaces []string
-	// Promote, for a promotion: the Tier 2 entry to move to Tier 1.
-	Promote string
-	// Supersedes, for a supersession: the entries the new one overrides
-	// (an older decision, a deadline moved); they go to the archive as
-	// "superseded by" it.
-	Supersedes []string
-	// BothHold, for the answer "both still hold" to the supersession
-	// question: the new entry and the older ones it does not override.
+	// Keywords: words a later question would use that the text does not;
+	// each item may be a comma-separated list. Given but empty is refused.
+	Keywords   []string
+	Replaces   []string // a consolidation: the entries the text sums up
+	Promote    string   // a promotion: the Tier 2 entry to move to Tier 1
+	Supersedes []string // a supersession: the entries the new one overrides
+	// BothHold answers the supersession question with no: the new entry
+	// and the older ones that still hold beside it.
 	BothHold []string
-	// Agent is the coding agent recording, other than Claude Code
-	// (memfile.Entry.Agent): "" for Claude Code or a person.
-	Agent string
+	Agent    string // memfile.Entry.Agent: "" for Claude Code or a person
 }
 
 // Form is which of remember's forms a Request is.
@@ -79,13 +67,10 @@ type Names struct {
 	Field   func(name string) string // a field: --importance, or "importance"
 	Form    func(name string) string // a form: remember --replaces, or remember with "replaces"
 	Example func(f Form) string      // a whole call of that form
-	// Supersede is the whole call that records text again as
-	// superseding the entries ids: what the agent is asked to run when
-	// a new entry looks like it overrides older ones.
+	// Supersede and BothHold are the whole calls that answer the
+	// question a new entry that looks like it overrides older ones asks.
 	Supersede func(ids []string, text string) string
-	// BothHold is the whole call that answers that question with no:
-	// the entries ids (the new one first) all still hold.
-	BothHold func(ids []string) string
+	BothHold  func(ids []string) string
 }
 
 // CLINames word the errors of `bimri-hook remember`.
@@ -110,10 +95,9 @@ var CLINames = Names{
 	BothHold: func(ids []string) string { return BothHoldCommand("bimri-hook remember", ids) },
 }
 
-// CommandNames are CLINames with the calls the supersession question
-// shows made with remember: the binary, its subcommand and any --dir,
-// as the hooks name them (so the permission rule and the plugin's
-// approval allow them).
+// CommandNames are CLINames whose supersession calls begin with
+// remember: the binary, its subcommand and any --dir, as the hooks name
+// them, so the permission rule and the plugin's approval allow them.
 func CommandNames(remember string) Names {
 	n := CLINames
 	n.Supersede = func(ids []string, text string) string { return SupersedeCommand(remember, ids, text) }
@@ -121,9 +105,8 @@ func CommandNames(remember string) Names {
 	return n
 }
 
-// CommandNamesIn are CommandNames for the remember command of binary, as
-// the hooks name it, in the workspace root or, global, in the user's
-// memory across workspaces.
+// CommandNamesIn are CommandNames for binary's remember in the
+// workspace root, or the global memory.
 func CommandNamesIn(binary, root string, global bool) Names {
 	prefix := wiring.Command{Binary: binary}.Remember()
 	if global {
@@ -134,14 +117,10 @@ func CommandNamesIn(binary, root string, global bool) Names {
 	return CommandNames(prefix)
 }
 
-// BothHoldCommand is the command line, after remember, that records that
-// the entries ids all still hold.
 func BothHoldCommand(remember string, ids []string) string {
 	return remember + " --both-hold " + strings.Join(ids, ",")
 }
 
-// SupersedeCommand is the command line, after remember (the binary, its
-// subcommand and any --dir), that records text as superseding ids.
 func SupersedeCommand(remember string, ids []string, text string) string {
 	return remember + " --supersedes " + strings.Join(ids, ",") + " -- " + wiring.ShellWord(text)
 }
@@ -223,8 +202,8 @@ func Check(r Request, n Names) (Form, error) {
 	return formEntry, nil
 }
 
-// checkKeywords refuses keywords that are given but empty, or that
-// memfile.Keywords refuses (too many, too long), naming the field.
+// checkKeywords refuses keywords given but empty, or that memfile.Keywords
+// refuses.
 func checkKeywords(r Request, n Names) error {
 	list := keywords(r.Keywords)
 	if len(list) == 0 {
@@ -241,9 +220,8 @@ func checkKeywords(r Request, n Names) error {
 	return nil
 }
 
-// keywords are the keywords of a list as given: private spans removed
-// (one may hold a comma), split at commas, trimmed, empty ones dropped.
-// memfile's Add cleans each on its own before it is lower-cased.
+// keywords splits a list as given at commas once private spans (which
+// may hold one) are gone; memfile's Add cleans each keyword.
 func keywords(list []string) []string {
 	var out []string
 	for _, s := range list {
@@ -256,10 +234,9 @@ func keywords(list []string) []string {
 	return out
 }
 
-// cleanTags splits a comma-separated tag list and normalises it, each
-// tag cleaned on its own before it is lower-cased: a key given as a tag
-// is found in its own letters and whatever follows it in the list.
-// Private spans go before the list is split: one may hold a comma.
+// cleanTags splits a tag list after private spans go (one may hold a
+// comma) and cleans each tag on its own before it is lower-cased, so a
+// key given as a tag is found in its own letters.
 func cleanTags(s string) []string {
 	tags := strings.Split(privacy.StripPrivate(privacy.DropInvisible(s)), ",")
 	for i, t := range tags {
@@ -268,8 +245,7 @@ func cleanTags(s string) []string {
 	return memfile.NormalizeTags(tags)
 }
 
-// ids are the entry ids of a list as given: lower-cased, trimmed, empty
-// ones dropped.
+// ids are the entry IDs of a list as given.
 func ids(list []string) []string {
 	var ids []string
 	for _, s := range list {
@@ -282,8 +258,7 @@ func ids(list []string) []string {
 	return ids
 }
 
-// Done is what a change did, for report.go to word and the MCP tools to
-// return.
+// Done is what a change did, for report.go and the MCP tools.
 type Done struct {
 	Form    Form
 	Entry   *memfile.Entry   // the entry recorded, made, promoted or revived
@@ -291,24 +266,20 @@ type Done struct {
 	Tier    int              // where Entry is now
 	IsNew   bool             // a new entry or pattern (not one updated)
 	Gone    []memfile.Removal
-	// Predecessors, for a new lasting entry, are the older ones it looks
-	// like it supersedes (memfile.LikelyPredecessors): the agent is asked
-	// once, with the exact command.
+	// Predecessors are the older lasting entries a new one looks like it
+	// supersedes: the agent is asked once, with the exact calls.
 	Predecessors []*memfile.Entry
-	// Held, for FormBothHold, are the older entries that hold beside
-	// Entry, the newest of those named.
-	Held    []*memfile.Entry
-	Memory  string // the memory file's path
-	Archive string // the archive's name
-	Notice  string // a repair the user should hear about
+	Held         []*memfile.Entry // FormBothHold: the older entries that hold beside Entry
+	Memory       string           // the memory file's path
+	Archive      string           // the archive's name
+	Notice       string           // a repair the user should hear about
 
-	today  time.Time      // the day it was done on, for how long it stays
-	config memfile.Config // the rules it was done under
-	names  Names          // how the route words a call
+	today  time.Time // for how long it stays
+	config memfile.Config
+	names  Names
 }
 
-// Remember carries out r (checked with Check) on store, dated today under
-// cfg.
+// Remember carries out r on store, dated today under cfg.
 func Remember(st *store.Store, today time.Time, cfg memfile.Config, r Request, n Names) (Done, error) {
 	form, err := Check(r, n)
 	if err != nil {
@@ -317,37 +288,18 @@ func Remember(st *store.Store, today time.Time, cfg memfile.Config, r Request, n
 	tags := cleanTags(r.Tags)
 	kws := keywords(r.Keywords)
 	d := Done{Form: form, Memory: st.Path(st.Names().Memory), Archive: st.Names().Archive, today: today, config: cfg, names: n}
-	var res store.Result
-	switch form {
-	case formPromote:
-		res, err = st.Update(func(tx *store.Tx) error {
+	res, err := st.Update(func(tx *store.Tx) error {
+		var err error
+		switch form {
+		case formPromote:
 			d.Entry, err = tx.File.Promote(strings.ToLower(strings.TrimSpace(r.Promote)))
 			d.Tier = 1
 			return err
-		})
-	case FormConsolidate:
-		res, err = st.Update(func(tx *store.Tx) error {
-			d.Entry, d.Gone, err = tx.File.Consolidate(ids(r.Replaces), r.Text)
-			if err != nil {
-				return err
-			}
-			if len(tags) > 0 {
-				d.Entry.Tags = memfile.NormalizeTags(append(d.Entry.Tags, tags...))
-			}
-			if err := addKeywords(d.Entry, kws); err != nil {
-				return err
-			}
-			_, d.Tier = tx.File.Find(d.Entry.ID)
-			d.Entry.Weigh(d.Tier, today, cfg)
-			tx.Archive = append(tx.Archive, d.Gone...)
-			return nil
-		})
-	case FormSupersede:
-		res, err = st.Update(func(tx *store.Tx) error {
-			return supersede(tx, &d, r, tags, kws, today, cfg)
-		})
-	case FormBothHold:
-		res, err = st.Update(func(tx *store.Tx) error {
+		case FormConsolidate:
+			return consolidate(tx, &d, r, tags, kws)
+		case FormSupersede:
+			return supersede(tx, &d, r, tags, kws)
+		case FormBothHold:
 			es, err := tx.File.HoldTogether(ids(r.BothHold))
 			if err != nil {
 				return err
@@ -355,32 +307,20 @@ func Remember(st *store.Store, today time.Time, cfg memfile.Config, r Request, n
 			d.Entry, d.Held = es[0], es[1:]
 			_, d.Tier = tx.File.Find(d.Entry.ID)
 			return nil
-		})
-	case FormPattern:
-		res, err = st.Update(func(tx *store.Tx) error {
+		case FormPattern:
 			d.Pattern, d.IsNew, err = tx.File.WritePattern(tags, r.Text, today)
 			d.Tier = 3
 			return err
-		})
-	default:
-		d.Tier = r.Tier
-		if d.Tier == 0 {
-			d.Tier = 2
 		}
-		imp := r.Importance
-		if imp == 0 {
-			imp = 3
+		d.Tier = cmp.Or(r.Tier, 2)
+		d.Entry, d.IsNew, err = tx.File.Remember(memfile.NewEntry{
+			Tier: d.Tier, Importance: cmp.Or(r.Importance, 3), Date: today, Tags: tags, Keywords: kws, Text: r.Text, Agent: r.Agent,
+		}, cfg)
+		if err == nil && d.IsNew {
+			d.Predecessors = likelyPredecessors(tx.File, d.Entry)
 		}
-		res, err = st.Update(func(tx *store.Tx) error {
-			d.Entry, d.IsNew, err = tx.File.Remember(memfile.NewEntry{
-				Tier: d.Tier, Importance: imp, Date: today, Tags: tags, Keywords: kws, Text: r.Text, Agent: r.Agent,
-			}, cfg)
-			if err == nil && d.IsNew {
-				d.Predecessors = likelyPredecessors(tx.File, d.Entry)
-			}
-			return err
-		})
-	}
+		return err
+	})
 	if err != nil {
 		return Done{}, err
 	}
@@ -414,7 +354,6 @@ func likelyPredecessors(f *memfile.File, e *memfile.Entry) []*memfile.Entry {
 	return out
 }
 
-// sharesSubjectTag says whether o and e share a tag beside "decision".
 func sharesSubjectTag(o, e *memfile.Entry) bool {
 	for _, t := range o.Tags {
 		if t != "decision" && slices.Contains(e.Tags, t) {
@@ -432,7 +371,7 @@ func sharesSubjectTag(o, e *memfile.Entry) bool {
 // Tier 1 when one of them was there, so a lasting decision stays one.
 // It always takes their keywords beside its own: a question asked of
 // the old decision is one the new answers.
-func supersede(tx *store.Tx, d *Done, r Request, tags, kws []string, today time.Time, cfg memfile.Config) error {
+func supersede(tx *store.Tx, d *Done, r Request, tags, kws []string) error {
 	olds := ids(r.Supersedes)
 	imp, tier := r.Importance, r.Tier
 	var oldTags, oldKeywords []string
@@ -462,7 +401,7 @@ func supersede(tx *store.Tx, d *Done, r Request, tags, kws []string, today time.
 	if len(tags) == 0 {
 		tags = memfile.NormalizeTags(oldTags)
 	}
-	e, isNew, err := tx.File.Remember(memfile.NewEntry{Tier: tier, Importance: imp, Date: today, Tags: tags, Keywords: kws, Text: r.Text, Agent: r.Agent}, cfg)
+	e, isNew, err := tx.File.Remember(memfile.NewEntry{Tier: tier, Importance: imp, Date: d.today, Tags: tags, Keywords: kws, Text: r.Text, Agent: r.Agent}, d.config)
 	if err != nil {
 		return err
 	}
@@ -485,8 +424,26 @@ func supersede(tx *store.Tx, d *Done, r Request, tags, kws []string, today time.
 	return nil
 }
 
-// addKeywords gives e the keywords kws too, as given to a
-// consolidation.
+// consolidate replaces the entries r names with one summary, which keeps
+// their highest importance, their tags and keywords and the newest date.
+func consolidate(tx *store.Tx, d *Done, r Request, tags, kws []string) error {
+	var err error
+	d.Entry, d.Gone, err = tx.File.Consolidate(ids(r.Replaces), r.Text)
+	if err != nil {
+		return err
+	}
+	if len(tags) > 0 {
+		d.Entry.Tags = memfile.NormalizeTags(append(d.Entry.Tags, tags...))
+	}
+	if err := addKeywords(d.Entry, kws); err != nil {
+		return err
+	}
+	_, d.Tier = tx.File.Find(d.Entry.ID)
+	d.Entry.Weigh(d.Tier, d.today, d.config)
+	tx.Archive = append(tx.Archive, d.Gone...)
+	return nil
+}
+
 func addKeywords(e *memfile.Entry, kws []string) error {
 	clean, err := memfile.Keywords(kws)
 	if err != nil {
@@ -522,8 +479,7 @@ func Forget(st *store.Store, id, reason string) (memfile.Removal, error) {
 	return gone, err
 }
 
-// Revive brings the archived entry id back into Tier 2, dated today (the
-// archive keeps its record).
+// Revive brings the archived entry id back into Tier 2, dated today.
 func Revive(st *store.Store, today time.Time, cfg memfile.Config, id string) (Done, error) {
 	id = strings.ToLower(strings.TrimSpace(id))
 	if id == "" {

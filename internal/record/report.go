@@ -29,30 +29,19 @@ func (d Done) print(w io.Writer, revive string) {
 	e, p := d.Entry, d.Pattern
 	switch {
 	case d.Form == FormConsolidate:
-		ids := make([]string, len(d.Gone))
-		for i, a := range d.Gone {
-			ids[i] = a.Entry.ID
-		}
 		fmt.Fprintf(w, "consolidated %s into %s in Tier %d of %s (importance %d, %s, tags %s%s, weight %s); the originals are in %s\n",
-			strings.Join(ids, ", "), e.ID, d.Tier, d.Memory, e.Importance, e.Date.Format("2006-01-02"), strings.Join(e.Tags, ","), keywordsNote(e), e.Weight, d.Archive)
+			strings.Join(goneIDs(d.Gone), ", "), e.ID, d.Tier, d.Memory, e.Importance, e.Date.Format("2006-01-02"), strings.Join(e.Tags, ","), keywordsNote(e), e.Weight, d.Archive)
 	case d.Form == FormSupersede:
-		ids := make([]string, len(d.Gone))
-		for i, a := range d.Gone {
-			ids[i] = a.Entry.ID
-		}
+		ids := goneIDs(d.Gone)
 		fmt.Fprintf(w, "recorded %s in Tier %d of %s (importance %d, tags %s%s, weight %s); %s now in %s as superseded by %s\n",
 			e.ID, d.Tier, d.Memory, e.Importance, strings.Join(e.Tags, ","), keywordsNote(e), e.Weight, strings.Join(ids, ", ")+isAre(len(ids)), d.Archive, e.ID)
 	case d.Form == FormBothHold:
-		ids := []string{e.ID}
-		for _, o := range d.Held {
-			ids = append(ids, o.ID)
-		}
 		both := "both"
-		if len(ids) > 2 {
+		if len(d.Held) > 1 {
 			both = "all"
 		}
 		fmt.Fprintf(w, "noted in %s that %s %s still hold: the memory view no longer marks one as possibly superseded by another, and remember does not ask about them again\n",
-			d.Memory, andList(ids), both)
+			d.Memory, andList(entryIDs(append([]*memfile.Entry{e}, d.Held...))), both)
 	case d.Form == formPromote:
 		fmt.Fprintf(w, "moved %s to Tier 1 of %s, where it never decays (importance %d): %s\n", e.ID, d.Memory, e.Importance, e.Text)
 	case d.Form == FormPattern && d.IsNew:
@@ -100,15 +89,21 @@ func printStay(w io.Writer, e *memfile.Entry, tier int, today time.Time, cfg mem
 
 // PrintForgotten says what Forget moved to the archive.
 func PrintForgotten(w io.Writer, a memfile.Removal, archive string) {
-	id, text := "", ""
-	if a.Entry != nil {
-		id, text = a.Entry.ID, a.Entry.Text
-	} else if a.Pattern != nil {
-		id, text = a.Pattern.ID, a.Pattern.Text
-	} else if a.Note != nil {
-		id, text = memfile.NoteID(a.Note), strings.Join(a.Note.Lines, " / ")
-	}
+	id, text := Removed(a)
 	fmt.Fprintf(w, "moved %s to %s: %s\n", id, archive, text)
+}
+
+// Removed is the ID and the text of what a removal took out of the file.
+func Removed(a memfile.Removal) (id, text string) {
+	switch {
+	case a.Entry != nil:
+		return a.Entry.ID, a.Entry.Text
+	case a.Pattern != nil:
+		return a.Pattern.ID, a.Pattern.Text
+	case a.Note != nil:
+		return memfile.NoteID(a.Note), strings.Join(a.Note.Lines, " / ")
+	}
+	return "", ""
 }
 
 // keywordsNote names e's keywords after the other fields, "" when it
@@ -150,10 +145,7 @@ func (d Done) askSupersedes(w io.Writer) {
 	if len(olds) > maxAsked {
 		olds = olds[:maxAsked]
 	}
-	ids := make([]string, len(olds))
-	for i, o := range olds {
-		ids[i] = o.ID
-	}
+	ids := entryIDs(olds)
 	fmt.Fprintf(w, "%s looks like it may supersede older %s:\n", d.Entry.ID, plural(len(olds), "entry", "entries"))
 	for _, o := range olds {
 		short := []rune(o.Text)
@@ -164,9 +156,6 @@ func (d Done) askSupersedes(w io.Writer) {
 	}
 	replace, hold := d.answers(ids)
 	do := d.names.Do
-	if do == "" {
-		do = "run"
-	}
 	if len(olds) == 1 {
 		fmt.Fprintf(w, "If it replaces that entry, %s: %s\n", do, replace)
 		fmt.Fprintf(w, "If both still hold, %s: %s\n", do, hold)
@@ -182,15 +171,7 @@ func (d Done) askSupersedes(w io.Writer) {
 // about the older entries ids: d's entry replaces them, or they all
 // still hold beside it.
 func (d Done) answers(ids []string) (replace, hold string) {
-	both := append([]string{d.Entry.ID}, ids...)
-	switch {
-	case d.names.Supersede != nil && d.names.BothHold != nil:
-		return d.names.Supersede(ids, d.Entry.Text), d.names.BothHold(both)
-	case d.names.Form != nil:
-		return d.names.Form("supersedes") + " " + strings.Join(ids, ", ") + " and the same text",
-			d.names.Form("both-hold") + " " + strings.Join(both, ", ")
-	}
-	return SupersedeCommand("remember", ids, d.Entry.Text), BothHoldCommand("remember", both)
+	return d.names.Supersede(ids, d.Entry.Text), d.names.BothHold(append([]string{d.Entry.ID}, ids...))
 }
 
 func plural(n int, one, many string) string {
@@ -198,4 +179,20 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+func entryIDs(es []*memfile.Entry) []string {
+	ids := make([]string, len(es))
+	for i, e := range es {
+		ids[i] = e.ID
+	}
+	return ids
+}
+
+func goneIDs(gone []memfile.Removal) []string {
+	ids := make([]string, len(gone))
+	for i, a := range gone {
+		ids[i] = a.Entry.ID
+	}
+	return ids
 }

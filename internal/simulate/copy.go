@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/bimri/bimri-hook/hooks"
@@ -20,10 +21,8 @@ import (
 )
 
 // Copy copies what the store at root reads and writes (the memory, its
-// backup and archive, and the state folder: the sessions' state, the
-// recall index) into a new temporary folder, and returns it with the
-// function that removes it. Files that do not exist are not copied, as a
-// new workspace has none.
+// backup and archive, the state folder) into a new temporary folder, and
+// returns it with the function that removes it.
 func Copy(root string, names store.Names) (dir string, remove func(), err error) {
 	dir, err = os.MkdirTemp("", "bimri-simulate-")
 	if err != nil {
@@ -54,10 +53,9 @@ func Copy(root string, names store.Names) (dir string, remove func(), err error)
 	return dir, remove, nil
 }
 
-// CopyTranscript is where the handler reads a transcript at path when it
-// runs on the copy dir of root: one inside the workspace is copied and
-// read from the copy, which is where the handler allows it (see
-// hooks.transcriptAllowed); one outside is read where it is.
+// CopyTranscript is where the handler on the copy dir of root reads the
+// transcript at path: one inside the workspace is copied (the handler
+// reads transcripts only there, or under the client's folder).
 func CopyTranscript(root, dir, path string) string {
 	rel, err := filepath.Rel(root, path)
 	if err != nil || !filepath.IsLocal(rel) {
@@ -131,17 +129,15 @@ func restateValue(v any, restate func(string) string) any {
 	return v
 }
 
-// PrintCopied says, on stderr, that the event ran on a copy.
 func PrintCopied(w io.Writer, root string) {
 	fmt.Fprintf(w, "simulate: ran on a copy of the memory in %s; nothing there changed\n", root)
 }
 
-// PrintNothing says, on stderr, that the client receives nothing for ev,
-// and why.
+// PrintNothing says that the client receives nothing for ev, and why.
 func PrintNothing(w io.Writer, ev event.Name, stopHookActive bool) {
 	why := "bimri-hook had nothing to say"
 	switch {
-	case !answered(ev):
+	case !slices.Contains(event.Answered, ev):
 		why = "bimri-hook does not answer " + string(ev)
 	case ev == event.SessionEnd:
 		why = "the client shows nothing a SessionEnd hook says; the session-end pass ran (on the copy)"
@@ -155,13 +151,4 @@ func PrintNothing(w io.Writer, ev event.Name, stopHookActive bool) {
 		why = "Tier 1 is empty, so a subagent gets no memory"
 	}
 	fmt.Fprintf(w, "simulate: Claude Code receives nothing for %s: %s\n", ev, why)
-}
-
-func answered(ev event.Name) bool {
-	for _, a := range event.Answered {
-		if a == ev {
-			return true
-		}
-	}
-	return false
 }

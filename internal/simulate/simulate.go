@@ -21,10 +21,8 @@ import (
 	"github.com/bimri/bimri-hook/internal/workspace"
 )
 
-// DefaultSession is the session ID simulate puts in a payload unless
-// told otherwise. It is fixed so that runs are reproducible and so that
-// repeated events belong to one session, as in Claude Code: SessionEnd
-// counts a session ID once, however often it is simulated.
+// DefaultSession is fixed so runs are reproducible and repeated events
+// belong to one session: SessionEnd counts a session ID once.
 const DefaultSession = "00000000-0000-4000-8000-000000000000"
 
 // Events are the events simulate builds payloads for: those bimri-hook
@@ -38,8 +36,8 @@ var (
 	CompactTriggers = []string{"manual", "auto"}
 )
 
-// eventFlags says which events each event-only flag applies to, so a flag
-// that would be ignored is refused instead.
+// eventFlags are the events each event-only flag applies to: a flag
+// that would be ignored is refused.
 var eventFlags = []struct {
 	flag   string
 	events []event.Name
@@ -52,10 +50,8 @@ var eventFlags = []struct {
 	{"context-only", []event.Name{event.SessionStart, event.UserPromptSubmit}},
 }
 
-// CheckFlags refuses what `simulate EVENT` would otherwise ignore or send
-// wrong: a flag given for an event it does not apply to, a value Claude
-// Code never sends, an empty session ID. isSet says whether a flag was
-// given, value what it holds.
+// CheckFlags refuses what `simulate EVENT` would ignore or send wrong: a
+// flag for another event, a value Claude Code never sends, no session.
 func CheckFlags(ev event.Name, isSet func(string) bool, value func(string) string) error {
 	for _, f := range eventFlags {
 		if isSet(f.flag) && !slices.Contains(f.events, ev) {
@@ -86,7 +82,6 @@ func CanonicalEvent(name string) (event.Name, bool) {
 	return "", false
 }
 
-// Payload is what simulate puts in one hook input.
 type Payload struct {
 	Event          event.Name
 	SessionID      string
@@ -99,7 +94,6 @@ type Payload struct {
 	StopHookActive bool
 }
 
-// jsonField is one key of a JSON object, kept in order.
 type jsonField struct {
 	key   string
 	value any
@@ -154,8 +148,7 @@ func (p Payload) JSON() []byte {
 	return b.Bytes()
 }
 
-// marshalPlain encodes a string, bool or nil as JSON without HTML
-// escaping, as Claude Code writes its payloads.
+// marshalPlain encodes without HTML escaping, as Claude Code does.
 func marshalPlain(v any) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -178,7 +171,6 @@ func TranscriptFor(root, session string) string {
 	return filepath.Join(base, "projects", slug, session+".jsonl")
 }
 
-// ContextText is the additionalContext of an answer, if it has one.
 func ContextText(out hooks.Output) (string, bool) {
 	spec, ok := out.JSON["hookSpecificOutput"].(map[string]any)
 	if !ok {
@@ -188,12 +180,10 @@ func ContextText(out hooks.Output) (string, bool) {
 	return text, ok
 }
 
-// PrintPayload shows, under --verbose, the hook input simulate built.
 func PrintPayload(w io.Writer, payload []byte) {
 	fmt.Fprintf(w, "simulate: hook input sent to the handler:\n%s", payload)
 }
 
-// PrintAnswer shows, under --verbose, what the handler answered.
 func PrintAnswer(w io.Writer, stdoutBytes int, out hooks.Output) {
 	kind := "nothing"
 	switch {

@@ -55,8 +55,9 @@ func findWorkspace(dir string) (string, error) {
 	return find(dir, stops())
 }
 
-// stops are the folders findWorkspace never looks in: home, and git's ceilings.
-func stops() []string {
+// stops says whether a walk up stops at a folder: the file system's root,
+// home, and git's ceilings.
+func stops() func(dir string) bool {
 	var list []string
 	if h := Home(); h != "" {
 		list = append(list, filepath.Clean(h))
@@ -66,12 +67,11 @@ func stops() []string {
 			list = append(list, filepath.Clean(c))
 		}
 	}
-	return list
+	return func(d string) bool { return isFSRoot(d) || slices.Contains(list, d) }
 }
 
-func find(dir string, stops []string) (string, error) {
+func find(dir string, stopped func(string) bool) (string, error) {
 	dir = filepath.Clean(dir)
-	stopped := func(d string) bool { return isFSRoot(d) || slices.Contains(stops, d) }
 	if stopped(dir) {
 		what := "the file system's root"
 		if !isFSRoot(dir) {
@@ -98,8 +98,7 @@ func Repository(dir string) string {
 	if err != nil {
 		return ""
 	}
-	stops := stops()
-	return repository(filepath.Clean(dir), func(d string) bool { return isFSRoot(d) || slices.Contains(stops, d) })
+	return repository(filepath.Clean(dir), stops())
 }
 
 func repository(dir string, stopped func(string) bool) string {

@@ -72,6 +72,18 @@ func OnPath(exe string) bool {
 	return err == nil && os.SameFile(a, b)
 }
 
+// Today is the day --today (or $BIMRI_TODAY) names: zero when s is "".
+func Today(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	d, ok := memfile.ParseDate(s)
+	if !ok {
+		return time.Time{}, fmt.Errorf("--today %q is not a date (YYYY-MM-DD)", s)
+	}
+	return d, nil
+}
+
 // Home is the user's home folder, or "" when there is none.
 func Home() string {
 	h, _ := os.UserHomeDir()

@@ -1,7 +1,8 @@
-// Command pack writes dist/bimri-hook.mcpb for `make mcpb` (package mcpb),
-// from the servers `make release` built into dist/build.
+// Command mcpb writes bimri-hook's MCP bundle for Claude Desktop for
+// `make mcpb`, from the servers `make release` built into dist/build. A
+// release tool, like scripts/release: no product binary links it.
 //
-//	go run ./internal/mcpb/pack -version 0.1.0 -build dist/build -out dist/bimri-hook.mcpb
+//	go run ./scripts/mcpb -version 0.1.0 -build dist/build -out dist/bimri-hook.mcpb
 package main
 
 import (
@@ -9,8 +10,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-
-	"github.com/bimri/bimri-hook/internal/mcpb"
 )
 
 func main() {
@@ -34,7 +33,7 @@ func pack(version, build, out string) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if err := mcpb.Write(tmp, version, build); err != nil {
+	if err := write(tmp, version, build); err != nil {
 		tmp.Close()
 		return err
 	}

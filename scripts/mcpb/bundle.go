@@ -1,16 +1,4 @@
-// Package mcpb writes bimri-hook's MCP bundle for Claude Desktop
-// (`make mcpb`, dist/bimri-hook.mcpb): a zip holding manifest.json (MCPB
-// manifest 0.3: a binary server, per-platform overrides, the memory
-// folder as a user setting) and, in server/, bimri-hook-mcp for the six
-// release targets with the script that picks one on macOS and Linux.
-//
-// Claude Desktop picks a platform's override by the OS alone
-// (process.platform: darwin, linux, win32), not the architecture, so on
-// macOS and Linux the command is a small sh script that runs the binary
-// of the machine's architecture; on Windows it is the x64 binary, which
-// Windows on ARM also runs (the arm64 binary is in the bundle for those
-// who run it by hand).
-package mcpb
+package main
 
 import (
 	"archive/zip"
@@ -21,6 +9,18 @@ import (
 	"path/filepath"
 	"time"
 )
+
+// The bundle is a zip holding manifest.json (MCPB manifest 0.3: a binary
+// server, per-platform overrides, the memory folder as a user setting)
+// and, in server/, bimri-hook-mcp for the six release targets with the
+// script that picks one on macOS and Linux.
+//
+// Claude Desktop picks a platform's override by the OS alone
+// (process.platform: darwin, linux, win32), not the architecture, so on
+// macOS and Linux the command is a small sh script that runs the binary
+// of the machine's architecture; on Windows it is the x64 binary, which
+// Windows on ARM also runs (the arm64 binary is in the bundle for those
+// who run it by hand).
 
 // target is one release platform.
 type target struct{ OS, Arch string }
@@ -121,10 +121,10 @@ func built(buildDir string, t target) string {
 	return filepath.Join(buildDir, t.OS+"-"+t.Arch, name)
 }
 
-// Write writes the bundle for version to w, with the servers the release
+// write writes the bundle for version to w, with the servers the release
 // built into buildDir (built). Dates are fixed, so the same inputs give
 // the same bytes.
-func Write(w io.Writer, version, buildDir string) error {
+func write(w io.Writer, version, buildDir string) error {
 	manifest, err := manifest(version)
 	if err != nil {
 		return err
