@@ -142,10 +142,11 @@ func (s *Store) Restore() (Result, error) {
 			return Result{}, err
 		}
 		mark := markRead(path, current)
-		file, err := atomicfile.Write(path, backup, atomicfile.Options{NoSync: s.noSync, Between: s.step})
+		file, err := atomicfile.Write(path, backup, atomicfile.Options{NoSync: s.noSync})
 		if err != nil {
 			return Result{}, fmt.Errorf("write %s: %w", s.names.Memory, err)
 		}
+		s.step()
 		err = s.commit(path, current, file, out, func() bool { return mark.unchanged(path) })
 		if err == nil {
 			return Result{Changed: true, Notice: notice}, nil

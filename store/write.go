@@ -159,12 +159,13 @@ func (s *Store) backup(path string, old []byte) (*atomicfile.Pending, error) {
 		return p, nil
 	}
 	// A new backup is no more open than the memory file it copies.
-	opt := atomicfile.Options{NoSync: s.noSync, Between: s.step}
+	opt := atomicfile.Options{NoSync: s.noSync}
 	if info, err := os.Stat(path); err == nil {
 		opt.NewPerm = info.Mode().Perm()
 	}
 	p, err := atomicfile.Write(target, old, opt)
 	if err == nil {
+		s.step()
 		if err = p.Sync(); err != nil {
 			p.Abort()
 		}

@@ -32,9 +32,6 @@ type Options struct {
 	// NewPerm is a new file's mode before the umask; 0 means 0o666, as
 	// os.Create. An existing file keeps its own mode.
 	NewPerm fs.FileMode
-	// Between, when set, runs after the data is written and before it is
-	// synced: tests stop a process there.
-	Between func()
 }
 
 // WriteFile replaces path with data: Write, Sync, Commit, then sync the
@@ -98,9 +95,6 @@ func Write(path string, data []byte, opt Options) (*Pending, error) {
 	if err != nil {
 		p.Abort()
 		return nil, err
-	}
-	if opt.Between != nil {
-		opt.Between()
 	}
 	return p, nil
 }
