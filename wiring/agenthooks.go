@@ -1,7 +1,9 @@
 package wiring
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/tidwall/gjson"
 )
@@ -86,4 +88,56 @@ func (d *settingsDoc) unwireMCP(key string, isOurs func(gjson.Result) bool, r Re
 			d.removeKey(d.root(), key)
 		}
 	}
+}
+
+// installMCPEntry registers want, the MCP server's entry, under key in
+// the bytes of a client's JSON config (OpenCode's opencode.json, Copilot's
+// MCP config), empty when the file does not exist yet. An entry as install
+// writes it stays, so installing twice changes nothing; everything else
+// keeps its bytes. prev is the receipt of an earlier install.
+func installMCPEntry(config []byte, key string, want []byte, isOurs func(gjson.Result) bool, prev Receipt) (out []byte, r Receipt, changed bool, err error) {
+	d, err := parseSettings(config)
+	if err != nil {
+		return nil, r, false, err
+	}
+	r = Receipt{Created: slices.Clone(prev.Created)}
+	r.note("file", !d.fresh)
+	if err := d.wireMCP(key, want, isOurs, &r); err != nil {
+		return nil, r, false, err
+	}
+	out, changed, err = d.result(config)
+	return out, r, changed, err
+}
+
+// uninstallMCPEntry takes out of a client's JSON config what
+// installMCPEntry put in, guided by its receipt: the server, key when
+// install created it, and the file (remove) when install created it and
+// nothing else is left.
+func uninstallMCPEntry(config []byte, key string, isOurs func(gjson.Result) bool, r Receipt) (out []byte, remove, changed bool, err error) {
+	if len(bytes.TrimSpace(config)) == 0 {
+		return config, false, false, nil
+	}
+	d, err := parseSettings(config)
+	if err != nil {
+		return nil, false, false, err
+	}
+	d.unwireMCP(key, isOurs, r)
+	out, changed, err = d.result(config)
+	if err != nil {
+		return nil, false, false, err
+	}
+	if r.created("file") && len(members(d.root())) == 0 {
+		return out, true, true, nil
+	}
+	return out, false, changed, nil
+}
+
+// mcpEntryWired tells whether a client's JSON config registers bimri-hook's
+// server under key.
+func mcpEntryWired(config []byte, key string, isOurs func(gjson.Result) bool) (bool, error) {
+	d, err := parseSettings(config)
+	if err != nil {
+		return false, err
+	}
+	return isOurs(d.get(key, MCPServer)), nil
 }

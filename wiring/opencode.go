@@ -9,7 +9,6 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -65,17 +64,7 @@ func InstallOpenCode(config []byte, c Command, prev Receipt) (out []byte, r Rece
 	if c.Binary == "" {
 		return nil, r, false, fmt.Errorf("no binary path to install")
 	}
-	d, err := parseSettings(config)
-	if err != nil {
-		return nil, r, false, err
-	}
-	r = Receipt{Created: slices.Clone(prev.Created)}
-	r.note("file", !d.fresh)
-	if err := d.wireMCP("mcp", openCodeMCP(c), isOpenCodeMCP, &r); err != nil {
-		return nil, r, false, err
-	}
-	out, changed, err = d.result(config)
-	return out, r, changed, err
+	return installMCPEntry(config, "mcp", openCodeMCP(c), isOpenCodeMCP, prev)
 }
 
 // UninstallOpenCode takes out of an opencode.json what InstallOpenCode
@@ -83,32 +72,13 @@ func InstallOpenCode(config []byte, c Command, prev Receipt) (out []byte, r Rece
 // created it, and the file when install created it and nothing else is
 // left.
 func UninstallOpenCode(config []byte, r Receipt) (out []byte, remove, changed bool, err error) {
-	if len(bytes.TrimSpace(config)) == 0 {
-		return config, false, false, nil
-	}
-	d, err := parseSettings(config)
-	if err != nil {
-		return nil, false, false, err
-	}
-	d.unwireMCP("mcp", isOpenCodeMCP, r)
-	out, changed, err = d.result(config)
-	if err != nil {
-		return nil, false, false, err
-	}
-	if r.created("file") && len(members(d.root())) == 0 {
-		return out, true, true, nil
-	}
-	return out, false, changed, nil
+	return uninstallMCPEntry(config, "mcp", isOpenCodeMCP, r)
 }
 
 // OpenCodeMCPWired tells whether an opencode.json registers the MCP
 // server.
 func OpenCodeMCPWired(config []byte) (bool, error) {
-	d, err := parseSettings(config)
-	if err != nil {
-		return false, err
-	}
-	return isOpenCodeMCP(d.get("mcp", MCPServer)), nil
+	return mcpEntryWired(config, "mcp", isOpenCodeMCP)
 }
 
 // Note records in r that install created what (a folder, say), when it

@@ -4,11 +4,9 @@ package install
 // MCP server in its opencode.json.
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -77,95 +75,32 @@ func pluginFolders(f OpenCodeFiles) [][2]string {
 // changed. A plugin file of that name that is not bimri-hook's is
 // refused, not overwritten.
 func InstallOpenCode(f OpenCodeFiles, command wiring.Command) (changed bool, err error) {
-	before, _, err := ReadOptional(f.Config.Path)
-	if err != nil {
-		return false, fmt.Errorf("read %s: %w", f.Config.Path, err)
-	}
-	prev, _, err := readReceipt(openCodeReceipt(f))
-	if err != nil {
-		return false, fmt.Errorf("read %s: %w", receiptPath(openCodeReceipt(f)), err)
-	}
-	plugin, pluginExists, err := ReadOptional(f.Plugin)
-	if err != nil {
-		return false, fmt.Errorf("read %s: %w", f.Plugin, err)
-	}
-	if pluginExists && !wiring.IsOpenCodePlugin(plugin) {
-		return false, fmt.Errorf("%s is not bimri-hook's plugin: rename it, then try again", f.Plugin)
-	}
-	after, receipt, configChanged, err := wiring.InstallOpenCode(before, command, prev)
-	if err != nil {
-		return false, fmt.Errorf("%s: %w", f.Config.Path, err)
-	}
-	for _, folder := range pluginFolders(f) {
-		_, err := os.Stat(folder[1])
-		receipt.Note(folder[0], err == nil)
-	}
-	want := wiring.OpenCodePlugin(command)
-	pluginChanged := string(plugin) != string(want)
-	if !configChanged && !pluginChanged {
-		return false, nil
-	}
-	data, _ := json.Marshal(receipt)
-	if err := writeReplacing(receiptPath(openCodeReceipt(f)), append(data, '\n')); err != nil {
-		return false, fmt.Errorf("write %s: %w", receiptPath(openCodeReceipt(f)), err)
-	}
-	if pluginChanged {
-		if err := writeReplacing(f.Plugin, want); err != nil {
-			return false, fmt.Errorf("write %s: %w", f.Plugin, err)
-		}
-	}
-	if configChanged {
-		if err := writeReplacing(f.Config.Path, after); err != nil {
-			return false, fmt.Errorf("write %s: %w", f.Config.Path, err)
-		}
-	}
-	return true, nil
+	return installOwn(f.own(), openCodeWiring(command))
 }
 
 // UninstallOpenCode takes out what InstallOpenCode put in: the plugin
 // file and the folders install made for it alone, the MCP server, and
 // opencode.json when install created it and nothing else is left.
 func UninstallOpenCode(f OpenCodeFiles) (changed bool, err error) {
-	before, _, err := ReadOptional(f.Config.Path)
-	if err != nil {
-		return false, fmt.Errorf("read %s: %w", f.Config.Path, err)
+	return uninstallOwn(f.own(), openCodeWiring(wiring.Command{}))
+}
+
+// own is f as installOwn takes it.
+func (f OpenCodeFiles) own() ownFiles {
+	return ownFiles{Config: f.Config, Own: f.Plugin, Receipt: openCodeReceipt(f), Folders: pluginFolders(f)}
+}
+
+// openCodeWiring is what install writes for OpenCode, running command.
+func openCodeWiring(command wiring.Command) ownWiring {
+	return ownWiring{
+		what:   "plugin",
+		want:   wiring.OpenCodePlugin(command),
+		isOurs: wiring.IsOpenCodePlugin,
+		install: func(config []byte, prev wiring.Receipt) ([]byte, wiring.Receipt, bool, error) {
+			return wiring.InstallOpenCode(config, command, prev)
+		},
+		uninstall: wiring.UninstallOpenCode,
 	}
-	receipt, hasReceipt, err := readReceipt(openCodeReceipt(f))
-	if err != nil {
-		return false, err
-	}
-	plugin, pluginExists, err := ReadOptional(f.Plugin)
-	if err != nil {
-		return false, fmt.Errorf("read %s: %w", f.Plugin, err)
-	}
-	if pluginExists && wiring.IsOpenCodePlugin(plugin) {
-		if err := os.Remove(f.Plugin); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return false, err
-		}
-		changed = true
-	}
-	after, remove, configChanged, err := wiring.UninstallOpenCode(before, receipt)
-	if err != nil {
-		return false, fmt.Errorf("%s: %w", f.Config.Path, err)
-	}
-	if remove {
-		if err := os.Remove(f.Config.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return false, err
-		}
-	} else if configChanged {
-		if err := writeReplacing(f.Config.Path, after); err != nil {
-			return false, err
-		}
-	}
-	if err := putBack(f.Config, openCodeReceipt(f), nil, false, false, hasReceipt); err != nil {
-		return false, err
-	}
-	for _, folder := range pluginFolders(f) {
-		if receipt.Made(folder[0]) {
-			_ = os.Remove(folder[1]) // only when empty: nothing of the user's goes
-		}
-	}
-	return changed || configChanged, nil
 }
 
 // OpenCodeStatus is what doctor says of OpenCode's wiring in one scope.
