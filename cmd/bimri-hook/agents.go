@@ -18,7 +18,7 @@ const agentClaude = "claude"
 
 // agentFlags are install's and uninstall's flags for other clients.
 func agentFlags(install bool) []cli.Flag {
-	flags := []cli.Flag{&cli.StringFlag{Name: "agent", Value: agentClaude, Usage: "the client to wire: claude (Claude Code), codex (the Codex CLI), gemini (the Gemini CLI), opencode (OpenCode), or all: each of them found on PATH"}}
+	flags := []cli.Flag{&cli.StringFlag{Name: "agent", Value: agentClaude, Usage: "the client to wire: claude (Claude Code), codex (the Codex CLI), gemini (the Gemini CLI), opencode (OpenCode), copilot (the Copilot CLI), or all: each of them found on PATH"}}
 	if install {
 		flags = append(flags, &cli.BoolFlag{Name: "no-trust", Usage: "codex: record no trust for the hooks install writes; Codex skips them until you trust them in its /hooks review"})
 	}
@@ -30,7 +30,7 @@ const agentAll = "all"
 
 // clientCommands are the commands that tell a client is installed, for
 // --agent all.
-var clientCommands = map[string]string{agentClaude: "claude", wiring.AgentCodex: "codex", wiring.AgentGemini: "gemini", wiring.AgentOpenCode: "opencode"}
+var clientCommands = map[string]string{agentClaude: "claude", wiring.AgentCodex: "codex", wiring.AgentGemini: "gemini", wiring.AgentOpenCode: "opencode", wiring.AgentCopilot: "copilot"}
 
 // otherClients are the clients besides Claude Code that install wires,
 // in the order --agent all does them, with the name messages give them.
@@ -38,6 +38,7 @@ var otherClients = []struct{ agent, name string }{
 	{wiring.AgentCodex, "Codex"},
 	{wiring.AgentGemini, "Gemini"},
 	{wiring.AgentOpenCode, "OpenCode"},
+	{wiring.AgentCopilot, "Copilot"},
 }
 
 // otherAgents runs do, install's or uninstall's work for another client,
@@ -52,7 +53,7 @@ func (a *app) otherAgents(c *cli.Context, do func(c *cli.Context, agent string) 
 	switch agent {
 	case agentClaude:
 		return true, nil
-	case wiring.AgentCodex, wiring.AgentGemini, wiring.AgentOpenCode:
+	case wiring.AgentCodex, wiring.AgentGemini, wiring.AgentOpenCode, wiring.AgentCopilot:
 		if c.Bool("git") || c.Bool("link") {
 			return false, errors.New("--git and --link go with Claude Code: run them without --agent")
 		}
@@ -76,7 +77,7 @@ func (a *app) otherAgents(c *cli.Context, do func(c *cli.Context, agent string) 
 		}
 		return true, nil
 	}
-	return false, fmt.Errorf("--agent %q is not one of %s, %s, %s, %s, %s", agent, agentClaude, wiring.AgentCodex, wiring.AgentGemini, wiring.AgentOpenCode, agentAll)
+	return false, fmt.Errorf("--agent %q is not one of %s, %s, %s, %s, %s, %s", agent, agentClaude, wiring.AgentCodex, wiring.AgentGemini, wiring.AgentOpenCode, wiring.AgentCopilot, agentAll)
 }
 
 func onPath(command string) bool {
@@ -100,6 +101,8 @@ func (a *app) installAgent(c *cli.Context, agent string) error {
 		return a.installGemini(c)
 	case wiring.AgentOpenCode:
 		return a.installOpenCode(c)
+	case wiring.AgentCopilot:
+		return a.installCopilot(c)
 	}
 	root, file, err := codexHooks(c)
 	if err != nil {
@@ -125,6 +128,8 @@ func (a *app) uninstallAgent(c *cli.Context, agent string) error {
 		return a.uninstallGemini(c)
 	case wiring.AgentOpenCode:
 		return a.uninstallOpenCode(c)
+	case wiring.AgentCopilot:
+		return a.uninstallCopilot(c)
 	}
 	root, file, err := codexHooks(c)
 	if err != nil {

@@ -40,6 +40,15 @@ func (d *doctor) checkAgents() {
 		wired = wired || st.Plugin
 		d.checkOpenCode(st)
 	}
+	for _, scope := range []string{install.ScopeProject, install.ScopeUser} {
+		files, err := install.CopilotFilesFor(scope, d.root)
+		if err != nil {
+			continue
+		}
+		st := install.CheckCopilot(files)
+		wired = wired || len(st.Events) > 0
+		d.checkCopilot(st)
+	}
 	if wired {
 		d.claudeOptional()
 	}
@@ -118,5 +127,25 @@ func (d *doctor) checkOpenCode(st install.OpenCodeStatus) {
 	if !st.MCP {
 		d.add(statusWarn, name, fmt.Sprintf("no MCP server %q in %s: the agent records through its shell only", wiring.MCPServer, st.Files.Config.Path),
 			"bimri-hook install --agent opencode --scope "+st.Files.Config.Scope)
+	}
+}
+
+func (d *doctor) checkCopilot(st install.CopilotStatus) {
+	name, scope := "copilot "+st.Files.Config.Scope, st.Files.Config.Scope
+	switch {
+	case st.Err != nil:
+		d.add(statusFail, name, fmt.Sprintf("%s: %v", st.Files.Config.Path, st.Err), "fix the file, then bimri-hook install --agent copilot")
+		return
+	case len(st.Events) == 0 && !st.MCP:
+		return
+	case len(st.Events) == 0:
+		d.add(statusWarn, name, fmt.Sprintf("%s registers the MCP server, but no %s runs bimri-hook's hooks", st.Files.Config.Path, st.Files.Own),
+			"bimri-hook install --agent copilot --scope "+scope)
+	default:
+		d.add(statusOK, name, fmt.Sprintf("%s runs bimri-hook hook copilot at %s", st.Files.Own, strings.Join(st.Events, ", ")), "")
+	}
+	if !st.MCP {
+		d.add(statusWarn, name, fmt.Sprintf("no MCP server %q in %s: the agent records through its shell only", wiring.MCPServer, st.Files.Config.Path),
+			"bimri-hook install --agent copilot --scope "+scope)
 	}
 }
