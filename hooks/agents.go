@@ -30,8 +30,13 @@ const AgentGemini Agent = "gemini"
 // system prompt; it has no transcript, so Stop never nudges under it.
 const AgentOpenCode Agent = "opencode"
 
+// AgentCopilot is the GitHub Copilot CLI, whose hooks file
+// (wiring.CopilotHooks) runs `bimri-hook hook copilot` at its PascalCase
+// events, whose payloads carry Claude Code's field names (1.0.102).
+const AgentCopilot Agent = "copilot"
+
 // Agents are the clients besides Claude Code whose payloads `hook` reads.
-var Agents = []Agent{AgentCodex, AgentGemini, AgentOpenCode}
+var Agents = []Agent{AgentCodex, AgentGemini, AgentOpenCode, AgentCopilot}
 
 // geminiEvents are the Gemini CLI's names of the events whose meaning is
 // Claude Code's under another name (0.61.0): BeforeAgent fires when the
@@ -106,6 +111,9 @@ func (out Output) ForAgent(in Input) Output {
 	if in.Agent == AgentGemini {
 		return out.forGemini(in)
 	}
+	if in.Agent == AgentCopilot {
+		return out.forCopilot()
+	}
 	if in.Agent != AgentCodex || in.Event != event.Stop || out.JSON == nil {
 		return out
 	}
@@ -148,6 +156,28 @@ func (out Output) forGemini(in Input) Output {
 		json[k] = v
 	}
 	json["hookSpecificOutput"] = fitted
+	return Output{JSON: json}
+}
+
+// forCopilot gives out in the Copilot CLI's format (1.0.102): it reads
+// a hook's context from a top-level additionalContext and ignores
+// hookSpecificOutput (SessionStart's reaches the model before the
+// prompt, UserPromptSubmit's after it, in a <system_reminder>), and
+// parses stdout as one JSON object, so plain text becomes {}.
+func (out Output) forCopilot() Output {
+	if out.JSON == nil {
+		return Output{JSON: map[string]any{}}
+	}
+	spec, ok := out.JSON["hookSpecificOutput"].(map[string]any)
+	if !ok {
+		return out
+	}
+	json := make(map[string]any, len(out.JSON))
+	for k, v := range out.JSON {
+		json[k] = v
+	}
+	delete(json, "hookSpecificOutput")
+	json["additionalContext"] = spec["additionalContext"]
 	return Output{JSON: json}
 }
 

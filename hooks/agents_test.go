@@ -64,3 +64,21 @@ func TestGeminiEvents(t *testing.T) {
 		t.Fatalf("Claude Code's PreCompact answer changed: %+v", got)
 	}
 }
+
+// Copilot reads a hook's context from a top-level additionalContext and
+// ignores hookSpecificOutput (1.0.102); plain text becomes {}.
+func TestCopilotOutput(t *testing.T) {
+	in := Input{Event: event.SessionStart, Agent: AgentCopilot}
+	out := additionalContext(event.SessionStart, "the view").ForAgent(in)
+	if out.JSON["additionalContext"] != "the view" || out.JSON["hookSpecificOutput"] != nil {
+		t.Fatalf("Copilot's SessionStart answer: %v", out.JSON)
+	}
+	text := Output{Text: compactInstructions}.ForAgent(Input{Event: event.PreCompact, Agent: AgentCopilot})
+	if text.Text != "" || text.JSON == nil || len(text.JSON) != 0 {
+		t.Fatalf("Copilot's PreCompact answer: %+v", text)
+	}
+	msg := systemMessage("BIMRI updated").ForAgent(Input{Event: event.SessionEnd, Agent: AgentCopilot})
+	if msg.JSON["systemMessage"] != "BIMRI updated" {
+		t.Fatalf("Copilot's SessionEnd answer: %v", msg.JSON)
+	}
+}

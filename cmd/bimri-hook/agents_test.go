@@ -120,6 +120,30 @@ func TestGeminiPayloads(t *testing.T) {
 	is.Equal(strings.TrimSpace(out), "{}")
 }
 
+// The payloads captured from the Copilot CLI 1.0.102 (its PascalCase
+// events), through `hook copilot`: the memory comes back as a top-level
+// additionalContext, which Copilot reads, recall at UserPromptSubmit the
+// same way, and SessionEnd counts the session once.
+func TestCopilotPayloads(t *testing.T) {
+	is := is.New(t)
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_PROJECT_DIR", "")
+	ws := t.TempDir()
+	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(ws))
+	runAt(t, ws, "2026-12-01", "", "remember", "--importance", "4", "We deploy with blue-green releases.")
+
+	out := runAt(t, ws, "2026-12-01", payload(t, "copilot/SessionStart.json", ws, "p1"), "hook", "copilot")
+	is.True(strings.Contains(gjson.Get(out, "additionalContext").String(), "blue-green releases"))
+	is.True(!gjson.Get(out, "hookSpecificOutput").Exists())
+	out = runAt(t, ws, "2026-12-01", payload(t, "copilot/UserPromptSubmit.json", ws, "p1"), "hook", "copilot")
+	is.True(gjson.Valid(out))
+	for range 2 { // a second SessionEnd of the session counts nothing
+		runAt(t, ws, "2026-12-01", payload(t, "copilot/SessionEnd.json", ws, "p1"), "hook", "copilot")
+	}
+	f, _ := readMemory(t, ws)
+	is.Equal(f.Header.Sessions, 1)
+}
+
 // `hook` takes only a client it knows.
 func TestHookAgentRefused(t *testing.T) {
 	var stdout, stderr bytes.Buffer

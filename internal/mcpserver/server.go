@@ -202,22 +202,27 @@ const instructions = "bimri-hook keeps this workspace's long-term memory in bimr
 
 // clientAgent is the coding agent an MCP client is, for the entries it
 // records (memfile.Entry.Agent): "codex" for the Codex CLI, "gemini" for
-// the Gemini CLI (its client is "gemini-cli-mcp-client" in 0.61.0), each
-// saying so in its name; "" for Claude Code and every other client.
+// the Gemini CLI (its client is "gemini-cli-mcp-client" in 0.61.0),
+// "copilot" for the Copilot CLI ("copilot-cli" in 1.0.102, which sends it
+// in each request's _meta, as the 2026-07-28 protocol does, and never
+// initializes), each saying so in its name; "" for Claude Code and every
+// other client.
 func clientAgent(req *mcp.CallToolRequest) string {
-	if req == nil || req.Session == nil {
+	if req == nil {
 		return ""
 	}
-	p := req.Session.InitializeParams()
-	if p == nil || p.ClientInfo == nil {
+	info := req.ClientInfo()
+	if info == nil {
 		return ""
 	}
-	name := strings.ToLower(p.ClientInfo.Name)
+	name := strings.ToLower(info.Name)
 	switch {
 	case strings.Contains(name, "codex"):
 		return "codex"
 	case strings.Contains(name, "gemini"):
 		return "gemini"
+	case strings.Contains(name, "copilot"):
+		return "copilot"
 	}
 	return ""
 }
