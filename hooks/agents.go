@@ -35,8 +35,21 @@ const AgentOpenCode Agent = "opencode"
 // events, whose payloads carry Claude Code's field names (1.0.102).
 const AgentCopilot Agent = "copilot"
 
+// AgentCursor is Cursor, whose hooks.json runs `bimri-hook hook cursor`
+// at sessionStart and sessionEnd. Read from Cursor's documentation, not
+// measured: no Cursor client runs here.
+const AgentCursor Agent = "cursor"
+
 // Agents are the clients besides Claude Code whose payloads `hook` reads.
-var Agents = []Agent{AgentCodex, AgentGemini, AgentOpenCode, AgentCopilot}
+var Agents = []Agent{AgentCodex, AgentGemini, AgentOpenCode, AgentCopilot, AgentCursor}
+
+// cursorEvents are Cursor's names of the events it is wired at. Its
+// payloads carry session_id, and the workspace in workspace_roots, not cwd
+// (Decode reads either); its transcript is in a format of its own.
+var cursorEvents = map[event.Name]event.Name{
+	"sessionStart": event.SessionStart,
+	"sessionEnd":   event.SessionEnd,
+}
 
 // geminiEvents are the Gemini CLI's names of the events whose meaning is
 // Claude Code's under another name (0.61.0): BeforeAgent fires when the
@@ -58,6 +71,9 @@ const geminiContextTag = "<hook_context>"
 // have Claude Code's names already.
 func (in Input) FromAgent(a Agent) Input {
 	in.Agent = a
+	if name, ok := cursorEvents[in.Event]; ok && a == AgentCursor {
+		in.Event, in.TranscriptPath = name, ""
+	}
 	if a == AgentGemini {
 		if name, ok := geminiEvents[in.Event]; ok {
 			in.Event = name
@@ -111,8 +127,8 @@ func (out Output) ForAgent(in Input) Output {
 	if in.Agent == AgentGemini {
 		return out.forGemini(in)
 	}
-	if in.Agent == AgentCopilot {
-		return out.forCopilot()
+	if in.Agent == AgentCopilot || in.Agent == AgentCursor {
+		return out.forCopilot(in.Agent)
 	}
 	if in.Agent != AgentCodex || in.Event != event.Stop || out.JSON == nil {
 		return out
@@ -163,8 +179,10 @@ func (out Output) forGemini(in Input) Output {
 // a hook's context from a top-level additionalContext and ignores
 // hookSpecificOutput (SessionStart's reaches the model before the
 // prompt, UserPromptSubmit's after it, in a <system_reminder>), and
-// parses stdout as one JSON object, so plain text becomes {}.
-func (out Output) forCopilot() Output {
+// parses stdout as one JSON object, so plain text becomes {}. Cursor's
+// is the same with the context in additional_context (its
+// documentation's sessionStart output).
+func (out Output) forCopilot(a Agent) Output {
 	if out.JSON == nil {
 		return Output{JSON: map[string]any{}}
 	}
@@ -177,7 +195,11 @@ func (out Output) forCopilot() Output {
 		json[k] = v
 	}
 	delete(json, "hookSpecificOutput")
-	json["additionalContext"] = spec["additionalContext"]
+	key := "additionalContext"
+	if a == AgentCursor {
+		key = "additional_context"
+	}
+	json[key] = spec["additionalContext"]
 	return Output{JSON: json}
 }
 

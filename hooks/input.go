@@ -57,6 +57,10 @@ func Decode(data []byte) (Input, error) {
 		ToolName:       root.Get("tool_name").String(),
 		Command:        root.Get("tool_input.command").String(),
 	}
+	if in.Cwd == "" {
+		// Cursor names the workspace in workspace_roots and gives no cwd.
+		in.Cwd = root.Get("workspace_roots.0").String()
+	}
 	if in.Event == "" {
 		return Input{}, errors.New("hook input has no hook_event_name")
 	}

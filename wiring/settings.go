@@ -290,6 +290,9 @@ type settingsDoc struct {
 	// keep, when set, says whether a container that an uninstall leaves
 	// empty stays: it was there before the install. Unset, none stays.
 	keep func(path ...string) bool
+	// flat says an event's list holds the handlers themselves, as
+	// Cursor's hooks.json has them, not matcher groups of handlers.
+	flat bool
 }
 
 func (d *settingsDoc) keeps(path ...string) bool { return d.keep != nil && d.keep(path...) }
@@ -382,6 +385,12 @@ func (r handlerRef) path(event string) []string {
 func (d *settingsDoc) handlers(event string, mine func(string) bool) []handlerRef {
 	var refs []handlerRef
 	for g, m := range members(d.get("hooks", event)) {
+		if d.flat {
+			if command := m.value.Get("command"); command.Type == gjson.String && mine(command.Str) {
+				refs = append(refs, handlerRef{group: g, command: command.Str})
+			}
+			continue
+		}
 		hooks := m.value.Get("hooks")
 		if !m.value.IsObject() || !hooks.IsArray() {
 			continue
@@ -446,9 +455,11 @@ func (d *settingsDoc) unwire(event string, mine func(string) bool) {
 // and "hooks" object that this deletion leaves empty.
 func (d *settingsDoc) removeHandler(event string, r handlerRef) {
 	g := strconv.Itoa(r.group)
-	d.remove(d.get("hooks", event, g, "hooks"), r.handler)
-	if len(members(d.get("hooks", event, g, "hooks"))) > 0 {
-		return
+	if !d.flat {
+		d.remove(d.get("hooks", event, g, "hooks"), r.handler)
+		if len(members(d.get("hooks", event, g, "hooks"))) > 0 {
+			return
+		}
 	}
 	d.remove(d.get("hooks", event), r.group)
 	if len(members(d.get("hooks", event))) > 0 || d.keeps("hooks", event) {

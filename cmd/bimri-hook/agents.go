@@ -18,7 +18,7 @@ const agentClaude = "claude"
 
 // agentFlags are install's and uninstall's flags for other clients.
 func agentFlags(install bool) []cli.Flag {
-	flags := []cli.Flag{&cli.StringFlag{Name: "agent", Value: agentClaude, Usage: "the client to wire: claude (Claude Code), codex (the Codex CLI), gemini (the Gemini CLI), opencode (OpenCode), copilot (the Copilot CLI), or all: each of them found on PATH"}}
+	flags := []cli.Flag{&cli.StringFlag{Name: "agent", Value: agentClaude, Usage: "the client to wire: claude (Claude Code), codex (the Codex CLI), gemini (the Gemini CLI), opencode (OpenCode), copilot (the Copilot CLI), cursor (Cursor, unverified), or all: each of them found on PATH"}}
 	if install {
 		flags = append(flags, &cli.BoolFlag{Name: "no-trust", Usage: "codex: record no trust for the hooks install writes; Codex skips them until you trust them in its /hooks review"})
 	}
@@ -30,7 +30,7 @@ const agentAll = "all"
 
 // clientCommands are the commands that tell a client is installed, for
 // --agent all.
-var clientCommands = map[string]string{agentClaude: "claude", wiring.AgentCodex: "codex", wiring.AgentGemini: "gemini", wiring.AgentOpenCode: "opencode", wiring.AgentCopilot: "copilot"}
+var clientCommands = map[string]string{agentClaude: "claude", wiring.AgentCodex: "codex", wiring.AgentGemini: "gemini", wiring.AgentOpenCode: "opencode", wiring.AgentCopilot: "copilot", wiring.AgentCursor: "cursor"}
 
 // otherClients are the clients besides Claude Code that install wires,
 // in the order --agent all does them, with the name messages give them.
@@ -39,6 +39,7 @@ var otherClients = []struct{ agent, name string }{
 	{wiring.AgentGemini, "Gemini"},
 	{wiring.AgentOpenCode, "OpenCode"},
 	{wiring.AgentCopilot, "Copilot"},
+	{wiring.AgentCursor, "Cursor"},
 }
 
 // otherAgents runs do, install's or uninstall's work for another client,
@@ -53,7 +54,7 @@ func (a *app) otherAgents(c *cli.Context, do func(c *cli.Context, agent string) 
 	switch agent {
 	case agentClaude:
 		return true, nil
-	case wiring.AgentCodex, wiring.AgentGemini, wiring.AgentOpenCode, wiring.AgentCopilot:
+	case wiring.AgentCodex, wiring.AgentGemini, wiring.AgentOpenCode, wiring.AgentCopilot, wiring.AgentCursor:
 		if c.Bool("git") || c.Bool("link") {
 			return false, errors.New("--git and --link go with Claude Code: run them without --agent")
 		}
@@ -77,7 +78,7 @@ func (a *app) otherAgents(c *cli.Context, do func(c *cli.Context, agent string) 
 		}
 		return true, nil
 	}
-	return false, fmt.Errorf("--agent %q is not one of %s, %s, %s, %s, %s, %s", agent, agentClaude, wiring.AgentCodex, wiring.AgentGemini, wiring.AgentOpenCode, wiring.AgentCopilot, agentAll)
+	return false, fmt.Errorf("--agent %q is not one of %s, %s, %s, %s, %s, %s, %s", agent, agentClaude, wiring.AgentCodex, wiring.AgentGemini, wiring.AgentOpenCode, wiring.AgentCopilot, wiring.AgentCursor, agentAll)
 }
 
 func onPath(command string) bool {
@@ -103,6 +104,8 @@ func (a *app) installAgent(c *cli.Context, agent string) error {
 		return a.installOpenCode(c)
 	case wiring.AgentCopilot:
 		return a.installCopilot(c)
+	case wiring.AgentCursor:
+		return a.installCursor(c)
 	}
 	root, file, err := codexHooks(c)
 	if err != nil {
@@ -130,6 +133,8 @@ func (a *app) uninstallAgent(c *cli.Context, agent string) error {
 		return a.uninstallOpenCode(c)
 	case wiring.AgentCopilot:
 		return a.uninstallCopilot(c)
+	case wiring.AgentCursor:
+		return a.uninstallCursor(c)
 	}
 	root, file, err := codexHooks(c)
 	if err != nil {

@@ -147,9 +147,9 @@ func TestCopilotPayloads(t *testing.T) {
 // `hook` takes only a client it knows.
 func TestHookAgentRefused(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"bimri-hook", "hook", "cursor"}, strings.NewReader("{}"), &stdout, &stderr, time.Now())
-	if code == 0 || !strings.Contains(stderr.String(), `not "cursor"`) {
-		t.Fatalf("hook cursor: exit %d, %q", code, stderr.String())
+	code := run([]string{"bimri-hook", "hook", "windsurf"}, strings.NewReader("{}"), &stdout, &stderr, time.Now())
+	if code == 0 || !strings.Contains(stderr.String(), `not "windsurf"`) {
+		t.Fatalf("hook windsurf: exit %d, %q", code, stderr.String())
 	}
 }
 

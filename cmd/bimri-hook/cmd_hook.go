@@ -26,7 +26,7 @@ func (a *app) hookCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "hook",
 		Usage:     "handle one Claude Code hook event read as JSON from stdin",
-		UsageText: "bimri-hook hook [codex|gemini] < event.json",
+		UsageText: "bimri-hook hook [codex|gemini|opencode|copilot|cursor] < event.json",
 		Action: func(c *cli.Context) error {
 			if agent := c.Args().First(); agent != "" {
 				if !slices.Contains(hooks.Agents, hooks.Agent(agent)) || c.NArg() > 1 {

@@ -49,6 +49,20 @@ func (d *doctor) checkAgents() {
 		wired = wired || len(st.Events) > 0
 		d.checkCopilot(st)
 	}
+	for _, scope := range []string{install.ScopeProject, install.ScopeUser} {
+		file, err := install.CursorHooksFor(scope, d.root)
+		if err != nil {
+			continue
+		}
+		events, err := install.CheckCursor(file)
+		wired = wired || len(events) > 0
+		switch {
+		case err != nil:
+			d.add(statusFail, "cursor "+scope, fmt.Sprintf("%s: %v", file.Path, err), "fix the file, then bimri-hook install --agent cursor")
+		case len(events) > 0:
+			d.add(statusOK, "cursor "+scope, fmt.Sprintf("%s runs bimri-hook hook cursor at %s (unverified: no Cursor client was tried)", file.Path, strings.Join(events, ", ")), "")
+		}
+	}
 	if wired {
 		d.claudeOptional()
 	}

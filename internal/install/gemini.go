@@ -51,15 +51,30 @@ func geminiReceipt(file SettingsFile) SettingsFile {
 // InstallGemini wires command into the Gemini settings.json of file: the
 // hooks and the MCP server. It says whether the file changed.
 func InstallGemini(file SettingsFile, command wiring.Command) (changed bool, err error) {
+	return installClient(file, geminiReceipt(file), func(b []byte, prev wiring.Receipt) ([]byte, wiring.Receipt, bool, error) {
+		return wiring.InstallGemini(b, command, prev)
+	})
+}
+
+// UninstallGemini takes out of file what InstallGemini put there, and
+// the file and its folder when install created them and nothing else is
+// left.
+func UninstallGemini(file SettingsFile) (changed bool, err error) {
+	return uninstallClient(file, geminiReceipt(file), wiring.UninstallGemini)
+}
+
+// installClient edits another client's file with install, and keeps the
+// receipt of what it added in receiptOf's receipt.
+func installClient(file, receiptOf SettingsFile, install func([]byte, wiring.Receipt) ([]byte, wiring.Receipt, bool, error)) (changed bool, err error) {
 	before, _, err := ReadOptional(file.Path)
 	if err != nil {
 		return false, fmt.Errorf("read %s: %w", file.Path, err)
 	}
-	prev, _, err := readReceipt(geminiReceipt(file))
+	prev, _, err := readReceipt(receiptOf)
 	if err != nil {
-		return false, fmt.Errorf("read %s: %w", receiptPath(geminiReceipt(file)), err)
+		return false, fmt.Errorf("read %s: %w", receiptPath(receiptOf), err)
 	}
-	after, receipt, changed, err := wiring.InstallGemini(before, command, prev)
+	after, receipt, changed, err := install(before, prev)
 	if err != nil {
 		return false, fmt.Errorf("%s: %w", file.Path, err)
 	}
@@ -70,29 +85,28 @@ func InstallGemini(file SettingsFile, command wiring.Command) (changed bool, err
 		return false, fmt.Errorf("write %s: %w", file.Path, err)
 	}
 	data, _ := json.Marshal(receipt)
-	if err := writeReplacing(receiptPath(geminiReceipt(file)), append(data, '\n')); err != nil {
-		return false, fmt.Errorf("write %s: %w", receiptPath(geminiReceipt(file)), err)
+	if err := writeReplacing(receiptPath(receiptOf), append(data, '\n')); err != nil {
+		return false, fmt.Errorf("write %s: %w", receiptPath(receiptOf), err)
 	}
 	return true, nil
 }
 
-// UninstallGemini takes out of file what InstallGemini put there, and
-// the file and its folder when install created them and nothing else is
-// left.
-func UninstallGemini(file SettingsFile) (changed bool, err error) {
+// uninstallClient takes out of file what installClient put there, guided
+// by receiptOf's receipt.
+func uninstallClient(file, receiptOf SettingsFile, uninstall func([]byte, wiring.Receipt) ([]byte, bool, bool, error)) (changed bool, err error) {
 	before, _, err := ReadOptional(file.Path)
 	if err != nil {
 		return false, fmt.Errorf("read %s: %w", file.Path, err)
 	}
-	receipt, hasReceipt, err := readReceipt(geminiReceipt(file))
+	receipt, hasReceipt, err := readReceipt(receiptOf)
 	if err != nil {
 		return false, err
 	}
-	after, remove, changed, err := wiring.UninstallGemini(before, receipt)
+	after, remove, changed, err := uninstall(before, receipt)
 	if err != nil {
 		return false, fmt.Errorf("%s: %w", file.Path, err)
 	}
-	if err := putBack(file, geminiReceipt(file), after, remove, changed, hasReceipt); err != nil {
+	if err := putBack(file, receiptOf, after, remove, changed, hasReceipt); err != nil {
 		return false, err
 	}
 	return changed, nil

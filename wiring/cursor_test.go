@@ -1,0 +1,44 @@
+package wiring
+
+import (
+	"testing"
+
+	"github.com/matryer/is"
+	"github.com/tidwall/gjson"
+)
+
+// Install adds bimri-hook's handlers to Cursor's flat lists beside the
+// user's own; twice changes nothing; uninstall gives back the bytes, and
+// a file install created is to be removed.
+func TestInstallCursorKeepsTheUsersHooks(t *testing.T) {
+	is := is.New(t)
+	user := "{\n  \"version\": 1,\n  \"hooks\": {\n    \"sessionStart\": [\n      {\n        \"command\": \"./audit.sh\"\n      }\n    ]\n  }\n}\n"
+	c := Command{Binary: "/opt/bin/bimri-hook"}
+	out, r, changed, err := InstallCursor([]byte(user), c, Receipt{})
+	is.NoErr(err)
+	is.True(changed)
+	doc := gjson.ParseBytes(out)
+	is.Equal(doc.Get("hooks.sessionStart.0.command").Str, "./audit.sh")
+	is.Equal(doc.Get("hooks.sessionStart.1.command").Str, `"/opt/bin/bimri-hook" hook cursor`)
+	is.Equal(doc.Get("hooks.sessionEnd.0.timeout").Int(), int64(10))
+	events, err := CursorWired(out)
+	is.NoErr(err)
+	is.Equal(events, []string{"sessionStart", "sessionEnd"})
+
+	again, _, changed, err := InstallCursor(out, c, r)
+	is.NoErr(err)
+	is.True(!changed)
+	is.Equal(string(again), string(out))
+
+	back, remove, _, err := UninstallCursor(out, r)
+	is.NoErr(err)
+	is.True(!remove)
+	is.Equal(string(back), user)
+
+	fresh, r, _, err := InstallCursor(nil, c, Receipt{})
+	is.NoErr(err)
+	is.Equal(gjson.GetBytes(fresh, "version").Int(), int64(1))
+	_, remove, _, err = UninstallCursor(fresh, r)
+	is.NoErr(err)
+	is.True(remove)
+}
