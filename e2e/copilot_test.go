@@ -130,8 +130,10 @@ func (s *CopilotSandbox) memory(t *testing.T) *memfile.File {
 
 // The words of the Copilot scenario's prompts and entries.
 const (
-	copilotMCPText = "Copilot moved the ledger's exports to Parquet, through the MCP tool."
-	copilotMCPAsk  = "Please record the export decision with the memory tool."
+	copilotMCPText   = "Copilot moved the ledger's exports to Parquet, through the MCP tool."
+	copilotMCPAsk    = "Please record the export decision with the memory tool."
+	copilotShellText = "Copilot pinned the ledger's Go toolchain, through its shell."
+	copilotShellAsk  = "Please record the toolchain decision with the shell."
 )
 
 // copilotScript is the fake model of the Copilot scenario: asked to
@@ -144,6 +146,9 @@ func copilotScript(r Recorded) Reply {
 	}
 	if len(r.ToolResults()) > 0 {
 		return TextReply("Recorded.")
+	}
+	if strings.Contains(r.NewText(), copilotShellAsk) {
+		return ToolReply("bash", map[string]any{"command": "bimri-hook remember " + shellQuoteTest(copilotShellText), "description": "record"})
 	}
 	if strings.Contains(r.NewText(), copilotMCPAsk) {
 		return ToolReply(copilotToolName(r, "remember"), map[string]any{"text": copilotMCPText, "importance": 4, "tags": []string{"ledger"}})
@@ -216,6 +221,19 @@ func TestCopilotEndToEnd(t *testing.T) {
 	}
 	if f.Header.Sessions != 2 {
 		t.Errorf("after two sessions, Sessions is %d, want 2", f.Header.Sessions)
+	}
+
+	// Session 3: the model records with the command the view teaches,
+	// through Copilot's shell tool, which keeps the PATH Copilot started
+	// with and gives the command COPILOT_CLI=1 (measured on 1.0.102).
+	s.API.Reset()
+	stdout = s.run(t, copilotShellAsk)
+	text = string(memfile.Render(s.memory(t)))
+	if !strings.Contains(text, copilotShellText) {
+		t.Errorf("the entry recorded through the shell tool is not in bimri.md:\n%s\nrequests:\n%s", stdout, s.API.Summary())
+	}
+	if strings.Count(text, "[AGENT:copilot]") != 2 {
+		t.Errorf("the shell entry does not say Copilot recorded it:\n%s", text)
 	}
 }
 

@@ -225,11 +225,15 @@ func (a *app) uninstallGemini(c *cli.Context) error {
 
 // recordingAgent is the client whose agent runs this command, for the
 // entry it records (memfile.Entry.Agent): Codex gives the commands its
-// model runs CODEX_THREAD_ID (measured on 0.171.0); Claude Code, a person
-// or anything else records "".
+// model runs CODEX_THREAD_ID (measured on 0.171.0), the Copilot CLI
+// COPILOT_CLI=1 (1.0.102); Claude Code, a person or anything else
+// records "".
 func recordingAgent() string {
 	if os.Getenv("CODEX_THREAD_ID") != "" {
 		return wiring.AgentCodex
+	}
+	if os.Getenv("COPILOT_CLI") != "" {
+		return wiring.AgentCopilot
 	}
 	return ""
 }
