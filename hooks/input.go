@@ -58,7 +58,7 @@ func Decode(data []byte) (Input, error) {
 		Command:        root.Get("tool_input.command").String(),
 	}
 	if in.Cwd == "" {
-		// Cursor names the workspace in workspace_roots and gives no cwd.
+		// A client may name the workspace in workspace_roots, with no cwd.
 		in.Cwd = root.Get("workspace_roots.0").String()
 	}
 	if in.Event == "" {
