@@ -59,27 +59,18 @@ func CopilotHooks(c Command) []byte {
 	return append(buf.Bytes(), '\n')
 }
 
-// CopilotWired lists the events a Copilot hooks file runs bimri-hook's
-// hook at; a file with any other handler in it is not bimri-hook's, and
-// lists none.
-func CopilotWired(data []byte) (events []string) {
-	ours := true
-	gjson.GetBytes(data, "hooks").ForEach(func(name, list gjson.Result) bool {
-		for _, h := range list.Array() {
-			rest, ok := strings.CutSuffix(h.Get("bash").Str, " "+AgentCopilot)
-			ours = ours && ok && isHookCommand(rest)
+// IsCopilotHooks tells whether a hooks file is bimri-hook's: valid JSON
+// whose every handler runs bimri-hook's Copilot hook, and one at least.
+func IsCopilotHooks(data []byte) bool {
+	handlers := gjson.GetBytes(data, "hooks.@values|@flatten").Array()
+	for _, h := range handlers {
+		rest, ok := strings.CutSuffix(h.Get("bash").Str, " "+AgentCopilot)
+		if !ok || !isHookCommand(rest) {
+			return false
 		}
-		events = append(events, name.Str)
-		return ours
-	})
-	if !ours || !gjson.ValidBytes(data) {
-		return nil
 	}
-	return events
+	return gjson.ValidBytes(data) && len(handlers) > 0
 }
-
-// IsCopilotHooks tells whether a hooks file is bimri-hook's.
-func IsCopilotHooks(data []byte) bool { return len(CopilotWired(data)) > 0 }
 
 // copilotMCP is the MCP server's entry under "mcpServers", as `copilot
 // mcp add` writes one: a local server, all its tools.

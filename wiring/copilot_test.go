@@ -18,7 +18,6 @@ func TestCopilotHooksFile(t *testing.T) {
 	is.Equal(doc.Get("version").Int(), int64(1))
 	is.Equal(doc.Get("hooks.SessionStart.0.bash").Str, `"/opt/bin/bimri-hook" hook copilot`)
 	is.Equal(doc.Get("hooks.UserPromptSubmit.0.timeoutSec").Int(), int64(10))
-	is.Equal(CopilotWired(file), []string{"SessionEnd", "SessionStart", "UserPromptSubmit"})
 	is.True(IsCopilotHooks(file))
 
 	mine := `{"version":1,"hooks":{"SessionStart":[{"type":"command","bash":"/opt/bin/bimri-hook hook copilot"},{"type":"command","bash":"./audit.sh"}]}}`

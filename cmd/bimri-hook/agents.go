@@ -103,9 +103,9 @@ func (a *app) installAgent(c *cli.Context, agent string) error {
 	case wiring.AgentOpenCode:
 		return a.installOpenCode(c)
 	case wiring.AgentCopilot:
-		return a.installCopilot(c)
+		return a.installScoped(c, install.WireCopilot)
 	case wiring.AgentCursor:
-		return a.installCursor(c)
+		return a.installScoped(c, install.WireCursor)
 	}
 	root, file, err := codexHooks(c)
 	if err != nil {
@@ -132,9 +132,9 @@ func (a *app) uninstallAgent(c *cli.Context, agent string) error {
 	case wiring.AgentOpenCode:
 		return a.uninstallOpenCode(c)
 	case wiring.AgentCopilot:
-		return a.uninstallCopilot(c)
+		return a.uninstallScoped(c, install.UnwireCopilot)
 	case wiring.AgentCursor:
-		return a.uninstallCursor(c)
+		return a.uninstallScoped(c, install.UnwireCursor)
 	}
 	root, file, err := codexHooks(c)
 	if err != nil {

@@ -46,7 +46,7 @@ func (d *doctor) checkAgents() {
 			continue
 		}
 		st := install.CheckCopilot(files)
-		wired = wired || len(st.Events) > 0
+		wired = wired || st.Hooks
 		d.checkCopilot(st)
 	}
 	for _, scope := range []string{install.ScopeProject, install.ScopeUser} {
@@ -150,13 +150,13 @@ func (d *doctor) checkCopilot(st install.CopilotStatus) {
 	case st.Err != nil:
 		d.add(statusFail, name, fmt.Sprintf("%s: %v", st.Files.Config.Path, st.Err), "fix the file, then bimri-hook install --agent copilot")
 		return
-	case len(st.Events) == 0 && !st.MCP:
+	case !st.Hooks && !st.MCP:
 		return
-	case len(st.Events) == 0:
+	case !st.Hooks:
 		d.add(statusWarn, name, fmt.Sprintf("%s registers the MCP server, but no %s runs bimri-hook's hooks", st.Files.Config.Path, st.Files.Own),
 			"bimri-hook install --agent copilot --scope "+scope)
 	default:
-		d.add(statusOK, name, fmt.Sprintf("%s runs bimri-hook hook copilot at %s", st.Files.Own, strings.Join(st.Events, ", ")), "")
+		d.add(statusOK, name, fmt.Sprintf("%s runs bimri-hook hook copilot at %s", st.Files.Own, install.EventList(wiring.CopilotEvents())), "")
 	}
 	if !st.MCP {
 		d.add(statusWarn, name, fmt.Sprintf("no MCP server %q in %s: the agent records through its shell only", wiring.MCPServer, st.Files.Config.Path),

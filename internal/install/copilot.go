@@ -65,51 +65,59 @@ func copilotWiring(command wiring.Command) ownWiring {
 	}
 }
 
-// InstallCopilot writes bimri-hook's hooks file, running command, and
-// registers the MCP server. It says whether either changed.
-func InstallCopilot(f CopilotFiles, command wiring.Command) (bool, error) {
-	return installOwn(f.ownFiles, copilotWiring(command))
-}
-
-// UninstallCopilot takes out what InstallCopilot put in.
-func UninstallCopilot(f CopilotFiles) (bool, error) {
-	return uninstallOwn(f.ownFiles, copilotWiring(wiring.Command{}))
-}
-
-// CopilotStatus is what doctor says of Copilot's wiring in one scope.
-type CopilotStatus struct {
-	Files  CopilotFiles
-	Events []string // the events bimri-hook's hooks file runs it at
-	MCP    bool     // the MCP server is registered
-	Err    error
-}
-
-// CheckCopilot reads the Copilot wiring of f.
-func CheckCopilot(f CopilotFiles) CopilotStatus {
-	st := CopilotStatus{Files: f}
-	hooks, _, err := ReadOptional(f.Own)
+// WireCopilot is install --agent copilot in scope: it writes bimri-hook's
+// hooks file, running command, registers the MCP server, says what it did
+// and returns the config a project shares.
+func WireCopilot(w io.Writer, scope, root string, command wiring.Command) (SettingsFile, error) {
+	f, err := CopilotFilesFor(scope, root)
 	if err != nil {
-		st.Err = err
-		return st
+		return f.Config, err
 	}
-	st.Events = wiring.CopilotWired(hooks)
-	config, _, err := ReadOptional(f.Config.Path)
+	changed, err := installOwn(f.ownFiles, copilotWiring(command))
 	if err != nil {
-		st.Err = err
-		return st
+		return f.Config, err
 	}
-	st.MCP, st.Err = wiring.CopilotMCPWired(config)
-	return st
-}
-
-// PrintCopilotInstalled says what InstallCopilot did.
-func PrintCopilotInstalled(w io.Writer, f CopilotFiles, changed bool) {
 	verb := "already wired"
 	if changed {
 		verb = "wired"
 	}
 	fmt.Fprintf(w, "Copilot: %s %s (%s) and its MCP server %q in %s\n", verb, f.Own, EventList(wiring.CopilotEvents()), wiring.MCPServer, f.Config.Path)
-	if f.Config.Scope == ScopeProject {
+	if scope == ScopeProject {
 		fmt.Fprintf(w, "Copilot: Copilot reads %s only in a folder you trust (its first-run dialog); a copilot -p in another skips them without a word\n", filepath.Dir(f.Own))
 	}
+	return f.Config, nil
+}
+
+// UnwireCopilot is uninstall --agent copilot in scope: it takes out what
+// WireCopilot put in, and says so.
+func UnwireCopilot(w io.Writer, scope, root string) error {
+	f, err := CopilotFilesFor(scope, root)
+	if err != nil {
+		return err
+	}
+	changed, err := uninstallOwn(f.ownFiles, copilotWiring(wiring.Command{}))
+	if err != nil {
+		return err
+	}
+	if changed {
+		fmt.Fprintf(w, "Copilot: took bimri-hook's hooks and MCP server out of %s and %s\n", f.Own, f.Config.Path)
+	} else {
+		fmt.Fprintf(w, "Copilot: nothing of bimri-hook's in %s or %s\n", f.Own, f.Config.Path)
+	}
+	return nil
+}
+
+// CopilotStatus is what doctor says of Copilot's wiring in one scope.
+type CopilotStatus struct {
+	Files CopilotFiles
+	Hooks bool // bimri-hook's hooks file is in place
+	MCP   bool // the MCP server is registered
+	Err   error
+}
+
+// CheckCopilot reads the Copilot wiring of f.
+func CheckCopilot(f CopilotFiles) CopilotStatus {
+	st := CopilotStatus{Files: f}
+	st.Hooks, st.MCP, st.Err = checkOwn(f.ownFiles, wiring.IsCopilotHooks, wiring.CopilotMCPWired)
+	return st
 }

@@ -6,6 +6,7 @@ package install
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 
 	"github.com/bimri/bimri-hook/internal/workspace"
@@ -39,16 +40,43 @@ func cursorReceipt(file SettingsFile) SettingsFile {
 	return SettingsFile{file.Scope, filepath.Join(root, ".claude", "cursor-hooks.json")}
 }
 
-// InstallCursor wires command into the Cursor hooks.json of file.
-func InstallCursor(file SettingsFile, command wiring.Command) (bool, error) {
-	return installClient(file, cursorReceipt(file), func(b []byte, prev wiring.Receipt) ([]byte, wiring.Receipt, bool, error) {
+// WireCursor is install --agent cursor in scope: it wires command into
+// the Cursor hooks.json, says what it did and returns the file.
+func WireCursor(w io.Writer, scope, root string, command wiring.Command) (SettingsFile, error) {
+	file, err := CursorHooksFor(scope, root)
+	if err != nil {
+		return file, err
+	}
+	changed, err := installClient(file, cursorReceipt(file), func(b []byte, prev wiring.Receipt) ([]byte, wiring.Receipt, bool, error) {
 		return wiring.InstallCursor(b, command, prev)
 	})
+	if err != nil {
+		return file, err
+	}
+	verb := "already wired"
+	if changed {
+		verb = "wired"
+	}
+	fmt.Fprintf(w, "Cursor: %s %s (%s), from Cursor's documentation: not tried on a Cursor client\n", verb, file.Path, EventList(wiring.CursorEvents()))
+	return file, nil
 }
 
-// UninstallCursor takes out of file what InstallCursor put there.
-func UninstallCursor(file SettingsFile) (bool, error) {
-	return uninstallClient(file, cursorReceipt(file), wiring.UninstallCursor)
+// UnwireCursor is uninstall --agent cursor in scope.
+func UnwireCursor(w io.Writer, scope, root string) error {
+	file, err := CursorHooksFor(scope, root)
+	if err != nil {
+		return err
+	}
+	changed, err := uninstallClient(file, cursorReceipt(file), wiring.UninstallCursor)
+	if err != nil {
+		return err
+	}
+	if changed {
+		fmt.Fprintf(w, "Cursor: took bimri-hook's hooks out of %s\n", file.Path)
+	} else {
+		fmt.Fprintf(w, "Cursor: nothing of bimri-hook's in %s\n", file.Path)
+	}
+	return nil
 }
 
 // CheckCursor lists the events the Cursor hooks.json of file runs

@@ -114,18 +114,7 @@ type OpenCodeStatus struct {
 // CheckOpenCode reads the OpenCode wiring of f.
 func CheckOpenCode(f OpenCodeFiles) OpenCodeStatus {
 	st := OpenCodeStatus{Files: f}
-	plugin, _, err := ReadOptional(f.Plugin)
-	if err != nil {
-		st.Err = err
-		return st
-	}
-	st.Plugin = wiring.IsOpenCodePlugin(plugin)
-	config, _, err := ReadOptional(f.Config.Path)
-	if err != nil {
-		st.Err = err
-		return st
-	}
-	st.MCP, st.Err = wiring.OpenCodeMCPWired(config)
+	st.Plugin, st.MCP, st.Err = checkOwn(f.own(), wiring.IsOpenCodePlugin, wiring.OpenCodeMCPWired)
 	return st
 }
 

@@ -126,3 +126,18 @@ func uninstallOwn(f ownFiles, w ownWiring) (changed bool, err error) {
 	}
 	return changed || configChanged, nil
 }
+
+// checkOwn reads whether f's own file is bimri-hook's (isOurs) and
+// whether its config registers the MCP server (mcpWired), for doctor.
+func checkOwn(f ownFiles, isOurs func([]byte) bool, mcpWired func([]byte) (bool, error)) (own, mcp bool, err error) {
+	data, _, err := ReadOptional(f.Own)
+	if err != nil {
+		return false, false, err
+	}
+	config, _, err := ReadOptional(f.Config.Path)
+	if err != nil {
+		return false, false, err
+	}
+	mcp, err = mcpWired(config)
+	return isOurs(data), mcp, err
+}
