@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -102,11 +103,11 @@ func (s *CopilotSandbox) bimri(t *testing.T, args ...string) string {
 
 // run runs `copilot -p prompt` in the workspace, as a script would
 // (--allow-all-tools, which a non-interactive run needs to call a tool).
-func (s *CopilotSandbox) run(t *testing.T, prompt string) string {
+func (s *CopilotSandbox) run(t *testing.T, prompt string, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, s.Copilot, "-p", prompt, "--allow-all-tools")
+	cmd := exec.CommandContext(ctx, s.Copilot, append([]string{"-p", prompt, "--allow-all-tools"}, args...)...)
 	cmd.Dir, cmd.Env = s.Workspace, s.env()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -242,7 +243,8 @@ func TestCopilotEndToEnd(t *testing.T) {
 // session was counted and no memory reached the model), so in a project
 // wired for Claude Code and for Copilot both routes run. Claude Code's
 // answers are in hookSpecificOutput, which Copilot ignores: the memory
-// reaches the model once, and the session is counted once.
+// reaches the model once, and the session is counted once, a resumed
+// run of it (copilot --resume, the same session ID) not again.
 func TestCopilotBesideClaudeSettings(t *testing.T) {
 	s := newCopilotSandbox(t, copilotScript)
 	s.bimri(t, "install", "--scope", "project")
@@ -260,5 +262,13 @@ func TestCopilotBesideClaudeSettings(t *testing.T) {
 	}
 	if f := s.memory(t); f.Header.Sessions != 1 {
 		t.Errorf("Sessions = %d after one copilot -p run by both routes, want 1\n%s", f.Header.Sessions, stdout)
+	}
+	id := regexp.MustCompile(`copilot --resume=([0-9a-f-]+)`).FindStringSubmatch(stdout)
+	if id == nil {
+		t.Fatalf("copilot -p named no session to resume:\n%s", stdout)
+	}
+	stdout = s.run(t, "Hello again.", "--resume="+id[1])
+	if f := s.memory(t); f.Header.Sessions != 1 {
+		t.Errorf("Sessions = %d after the session was resumed, want 1\n%s", f.Header.Sessions, stdout)
 	}
 }
