@@ -99,7 +99,7 @@ func codexHooks(c *cli.Context) (root string, file install.SettingsFile, err err
 func (a *app) installAgent(c *cli.Context, agent string) error {
 	switch agent {
 	case wiring.AgentGemini:
-		return a.installGemini(c)
+		return a.installScoped(c, install.WireGemini)
 	case wiring.AgentOpenCode:
 		return a.installOpenCode(c)
 	case wiring.AgentCopilot:
@@ -128,7 +128,7 @@ func (a *app) installAgent(c *cli.Context, agent string) error {
 func (a *app) uninstallAgent(c *cli.Context, agent string) error {
 	switch agent {
 	case wiring.AgentGemini:
-		return a.uninstallGemini(c)
+		return a.uninstallScoped(c, install.UnwireGemini)
 	case wiring.AgentOpenCode:
 		return a.uninstallOpenCode(c)
 	case wiring.AgentCopilot:
@@ -174,51 +174,6 @@ func (a *app) projectNotes(root string, file install.SettingsFile, binary string
 	install.PrintIgnored(a.stdout, path, changed)
 	if binary != wiring.Name {
 		fmt.Fprintf(a.stdout, "note: %s is shared through the repository, and now names this machine's %s.\n  Put bimri-hook on PATH and run install again to write the bare name, or use --scope user.\n", file.Path, binary)
-	}
-	return nil
-}
-
-// geminiSettings is the workspace and the Gemini settings.json of --scope.
-func geminiSettings(c *cli.Context) (root string, file install.SettingsFile, err error) {
-	if root, err = resolveRoot(c, ""); err != nil {
-		return "", file, err
-	}
-	file, err = install.GeminiSettingsFor(c.String("scope"), root)
-	return root, file, err
-}
-
-// installGemini is install --agent gemini.
-func (a *app) installGemini(c *cli.Context) error {
-	root, file, err := geminiSettings(c)
-	if err != nil {
-		return err
-	}
-	binary, err := install.BinaryFor(file.Scope, c.String("binary"))
-	if err != nil {
-		return err
-	}
-	changed, err := install.InstallGemini(file, wiring.Command{Binary: binary})
-	if err != nil {
-		return err
-	}
-	install.PrintGeminiInstalled(a.stdout, file, changed)
-	return a.projectNotes(root, file, binary)
-}
-
-// uninstallGemini is uninstall --agent gemini.
-func (a *app) uninstallGemini(c *cli.Context) error {
-	_, file, err := geminiSettings(c)
-	if err != nil {
-		return err
-	}
-	changed, err := install.UninstallGemini(file)
-	if err != nil {
-		return err
-	}
-	if changed {
-		fmt.Fprintf(a.stdout, "Gemini: took bimri-hook's hooks and MCP server out of %s\n", file.Path)
-	} else {
-		fmt.Fprintf(a.stdout, "Gemini: nothing of bimri-hook's in %s\n", file.Path)
 	}
 	return nil
 }

@@ -48,19 +48,49 @@ func geminiReceipt(file SettingsFile) SettingsFile {
 	return SettingsFile{file.Scope, filepath.Join(root, ".claude", "gemini-settings.json")}
 }
 
-// InstallGemini wires command into the Gemini settings.json of file: the
-// hooks and the MCP server. It says whether the file changed.
-func InstallGemini(file SettingsFile, command wiring.Command) (changed bool, err error) {
-	return installClient(file, geminiReceipt(file), func(b []byte, prev wiring.Receipt) ([]byte, wiring.Receipt, bool, error) {
+// WireGemini is install --agent gemini in scope: it wires command into
+// the Gemini settings.json, the hooks and the MCP server, says what it did
+// and returns the file.
+func WireGemini(w io.Writer, scope, root string, command wiring.Command) (SettingsFile, error) {
+	file, err := GeminiSettingsFor(scope, root)
+	if err != nil {
+		return file, err
+	}
+	changed, err := installClient(file, geminiReceipt(file), func(b []byte, prev wiring.Receipt) ([]byte, wiring.Receipt, bool, error) {
 		return wiring.InstallGemini(b, command, prev)
 	})
+	if err != nil {
+		return file, err
+	}
+	verb := "already wired"
+	if changed {
+		verb = "wired"
+	}
+	fmt.Fprintf(w, "Gemini: %s %s (%s) and its MCP server %q\n", verb, file.Path, EventList(wiring.GeminiEvents()), wiring.MCPServer)
+	if file.Scope == ScopeProject {
+		fmt.Fprintf(w, "Gemini: Gemini reads %s only in a folder you trust, and warns once before it runs a project's new hooks\n", filepath.Dir(file.Path))
+	}
+	return file, nil
 }
 
-// UninstallGemini takes out of file what InstallGemini put there, and
-// the file and its folder when install created them and nothing else is
-// left.
-func UninstallGemini(file SettingsFile) (changed bool, err error) {
-	return uninstallClient(file, geminiReceipt(file), wiring.UninstallGemini)
+// UnwireGemini is uninstall --agent gemini in scope: it takes out of the
+// settings.json what WireGemini put there, and the file and its folder
+// when install created them and nothing else is left.
+func UnwireGemini(w io.Writer, scope, root string) error {
+	file, err := GeminiSettingsFor(scope, root)
+	if err != nil {
+		return err
+	}
+	changed, err := uninstallClient(file, geminiReceipt(file), wiring.UninstallGemini)
+	if err != nil {
+		return err
+	}
+	if changed {
+		fmt.Fprintf(w, "Gemini: took bimri-hook's hooks and MCP server out of %s\n", file.Path)
+	} else {
+		fmt.Fprintf(w, "Gemini: nothing of bimri-hook's in %s\n", file.Path)
+	}
+	return nil
 }
 
 // installClient edits another client's file with install, and keeps the
@@ -130,18 +160,6 @@ func CheckGemini(file SettingsFile) GeminiStatus {
 	}
 	st.Events, st.MCP, st.Err = wiring.GeminiWired(data)
 	return st
-}
-
-// PrintGeminiInstalled says what InstallGemini did.
-func PrintGeminiInstalled(w io.Writer, file SettingsFile, changed bool) {
-	verb := "already wired"
-	if changed {
-		verb = "wired"
-	}
-	fmt.Fprintf(w, "Gemini: %s %s (%s) and its MCP server %q\n", verb, file.Path, EventList(wiring.GeminiEvents()), wiring.MCPServer)
-	if file.Scope == ScopeProject {
-		fmt.Fprintf(w, "Gemini: Gemini reads %s only in a folder you trust, and warns once before it runs a project's new hooks\n", filepath.Dir(file.Path))
-	}
 }
 
 // EventsText names the events of a status for doctor.
