@@ -41,14 +41,10 @@ func Events() []Event {
 
 // handler and matcherGroup are the shapes of settings.json's hooks: each
 // event holds a list of matcher groups, each group a list of handlers.
-// bimri-hook's groups have no matcher, so they run for every source,
-// reason and trigger of their event, but the plugin's PreToolUse, which
-// runs for its own tools only.
 type handler struct {
-	Type    string   `json:"type"`
-	Command string   `json:"command"`
-	Args    []string `json:"args,omitempty"` // the exec form: no shell
-	Timeout int      `json:"timeout"`
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout"`
 }
 
 type matcherGroup struct {
@@ -56,31 +52,8 @@ type matcherGroup struct {
 	Hooks   []handler `json:"hooks"`
 }
 
-func group(command string, e Event) []byte { return execGroup(command, nil, e) }
-
-// execGroup is group in the exec form when args is not nil: the client
-// starts command with args itself, through no shell.
-func execGroup(command string, args []string, e Event) []byte {
-	return marshal(matcherGroup{Matcher: e.Matcher, Hooks: []handler{{Type: "command", Command: command, Args: args, Timeout: e.Timeout}}})
-}
-
-// settingsHooks returns, as compact JSON, the value of a "hooks" key (in
-// settings.json or in a plugin's hooks/hooks.json) that runs command for
-// each of events, in their order.
-func settingsHooks(command string, events []Event) []byte { return execHooks(command, nil, events) }
-
-func execHooks(command string, args []string, events []Event) []byte {
-	b := []byte{'{'}
-	for i, e := range events {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, jsonString(e.Name)...)
-		b = append(b, ":["...)
-		b = append(b, execGroup(command, args, e)...)
-		b = append(b, ']')
-	}
-	return append(b, '}')
+func group(command string, e Event) []byte {
+	return marshal(matcherGroup{Matcher: e.Matcher, Hooks: []handler{{Type: "command", Command: command, Timeout: e.Timeout}}})
 }
 
 // Receipt is what an install added to one settings file that was not there
@@ -182,59 +155,65 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 	return out, r, changed, err
 }
 
-// Uninstall removes from the bytes of a settings.json what InstallReceipt adds:
-// every hook handler whose command runs a binary named bimri-hook and
-// nothing else (see isHookCommand), every permissions.allow rule
-// Command.Rules makes for such a binary, and the matcher groups, event
-// lists, "hooks", "allow" and "permissions" that these removals leave
-// empty; nothing else. Without a receipt it cannot tell an empty list or
-// object that InstallReceipt filled from one it created: UninstallReceipt can.
+// Uninstall removes from the bytes of a settings.json what InstallReceipt
+// adds: every hook handler of bimri-hook's (isHookCommand), every
+// permissions.allow rule Command.Rules makes for a binary called
+// bimri-hook, and every container these removals leave empty. Without a
+// receipt it cannot tell an empty list that install filled from one it
+// created: UninstallReceipt can.
 func Uninstall(settings []byte) (out []byte, changed bool, err error) {
-	if len(bytes.TrimSpace(settings)) == 0 {
-		return settings, false, nil
-	}
-	d, err := parseSettings(settings)
-	if err != nil {
-		return nil, false, err
-	}
-	for _, name := range d.eventNames() {
-		d.unwire(name, isHookCommand)
-	}
-	d.disallow(isAgentRule)
-	return d.result(settings)
+	out, _, changed, err = uninstall(settings, nil, isHookCommand, func(d *settingsDoc, _ Receipt) {
+		d.disallow(isAgentRule)
+	})
+	return out, changed, err
 }
 
 // UninstallReceipt is Uninstall guided by the receipt of the install: it
 // removes only the containers the install created, keeps the user's own
-// rule, and reports remove when the install created the file and nothing
-// else is in it now, so that the file should be deleted. After an install
-// into a file that nobody edited since, it gives back the file's bytes as
-// they were before the install.
+// rules, and reports remove when the install created the file and nothing
+// else is left in it. After an install into a file nobody edited since,
+// it gives back the file's bytes as they were.
 func UninstallReceipt(settings []byte, r Receipt) (out []byte, remove, changed bool, err error) {
-	if len(bytes.TrimSpace(settings)) == 0 {
-		return settings, false, false, nil
-	}
-	d, err := parseSettings(settings)
-	if err != nil {
-		return nil, false, false, err
-	}
-	d.keep = func(path ...string) bool { return !r.created(strings.Join(path, ".")) }
-	for _, name := range d.eventNames() {
-		d.unwire(name, isHookCommand)
-	}
-	kept := map[string]bool{}
-	d.disallow(func(rule string) bool {
-		if slices.Contains(r.kept(), rule) && !kept[rule] {
-			kept[rule] = true
-			return false
-		}
-		return isAgentRule(rule)
+	return uninstall(settings, &r, isHookCommand, func(d *settingsDoc, r Receipt) {
+		kept := map[string]bool{}
+		d.disallow(func(rule string) bool {
+			if slices.Contains(r.kept(), rule) && !kept[rule] {
+				kept[rule] = true
+				return false
+			}
+			return isAgentRule(rule)
+		})
 	})
-	out, changed, err = d.result(settings)
+}
+
+// uninstall takes out of a client's JSON file the hook handlers ours says
+// are bimri-hook's, then what more removes, then the containers that
+// leaves empty: every one without a receipt (r nil), else those install
+// created. remove says the file itself should go.
+func uninstall(b []byte, r *Receipt, ours func(string) bool, more func(*settingsDoc, Receipt)) (out []byte, remove, changed bool, err error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return b, false, false, nil
+	}
+	d, err := parseSettings(b)
 	if err != nil {
 		return nil, false, false, err
 	}
-	if r.created("file") && len(members(d.root())) == 0 {
+	var rc Receipt
+	if r != nil {
+		rc = *r
+		d.keep = func(path ...string) bool { return !rc.created(strings.Join(path, ".")) }
+	}
+	for _, name := range d.eventNames() {
+		d.unwire(name, ours)
+	}
+	if more != nil {
+		more(d, rc)
+	}
+	out, changed, err = d.result(b)
+	if err != nil {
+		return nil, false, false, err
+	}
+	if rc.created("file") && len(members(d.root())) == 0 {
 		return out, true, true, nil
 	}
 	return out, false, changed, nil
@@ -302,20 +281,19 @@ func parseSettings(b []byte) (*settingsDoc, error) {
 	d := &settingsDoc{document: doc, fresh: len(bytes.TrimSpace(b)) == 0}
 	// Claude Code reads the last of duplicate keys, the edits the first:
 	// with two, an install would wire what the client never reads.
-	for _, path := range [][]string{{}, {"hooks"}, {"permissions"}} {
+	for _, c := range []struct{ path, only []string }{
+		{nil, []string{"hooks", "permissions"}}, {[]string{"hooks"}, nil}, {[]string{"permissions"}, []string{"allow"}},
+	} {
 		seen := make(map[string]bool)
-		for _, m := range members(d.get(path...)) {
-			if m.key.Str == "" {
+		for _, m := range members(d.get(c.path...)) {
+			k := m.key.Str
+			if k == "" || (c.only != nil && !slices.Contains(c.only, k)) {
 				continue
 			}
-			name := strings.Join(append(slices.Clone(path), m.key.Str), ".")
-			checked := (len(path) == 1 && path[0] == "hooks") || // event lists
-				(len(path) == 0 && (m.key.Str == "hooks" || m.key.Str == "permissions")) ||
-				(len(path) == 1 && m.key.Str == "allow")
-			if seen[m.key.Str] && checked {
-				return nil, fmt.Errorf("%q appears twice, and Claude Code reads only the last: merge them into one, then try again", name)
+			if seen[k] {
+				return nil, fmt.Errorf("%q appears twice, and Claude Code reads only the last: merge them into one, then try again", strings.Join(append(slices.Clone(c.path), k), "."))
 			}
-			seen[m.key.Str] = true
+			seen[k] = true
 		}
 	}
 	for _, want := range []struct {
