@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"github.com/bimri/bimri-hook/internal/install"
-	"github.com/bimri/bimri-hook/wiring"
 	"github.com/urfave/cli/v2"
 )
 
@@ -42,53 +41,7 @@ func (a *app) installCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			file, err := install.SettingsFor(c.String("scope"), root)
-			if err != nil {
-				return err
-			}
-			binary, err := install.BinaryFor(file.Scope, c.String("binary"))
-			if err != nil {
-				return err
-			}
-			command := wiring.Command{Binary: binary}
-			// Find the repository first: a --git that cannot work must
-			// fail before anything is written.
-			var repo string
-			if c.Bool("git") {
-				if repo, err = install.GitTop(root); err != nil {
-					return err
-				}
-			}
-
-			was, changed, err := install.Install(file, command)
-			if err != nil {
-				return err
-			}
-			install.PrintInstalled(a.stdout, file, command, was, changed)
-			if file.Scope != install.ScopeUser {
-				path, changed, err := install.Ignore(root)
-				if err != nil {
-					return err
-				}
-				install.PrintIgnored(a.stdout, path, changed)
-			}
-			if file.Scope == install.ScopeProject && binary != wiring.Name {
-				install.PrintMachinePathNote(a.stdout, binary)
-			}
-			for _, w := range install.TwiceWarnings(root, file, command) {
-				install.PrintWarning(a.stdout, w.String())
-			}
-			if file.Scope != install.ScopeUser && !install.WorkspaceTrusted(root) {
-				install.PrintTrustNote(a.stdout, root, command)
-			}
-			if repo != "" {
-				steps, err := install.Git(repo, command)
-				install.PrintGitSteps(a.stdout, steps)
-				if err != nil {
-					return err
-				}
-			}
-			return nil
+			return install.Claude(a.stdout, install.Request{Root: root, Scope: c.String("scope"), Binary: c.String("binary"), Git: c.Bool("git")})
 		},
 	}
 }
@@ -105,50 +58,19 @@ func (a *app) uninstallCommand() *cli.Command {
 			if more, err := a.otherAgents(c, a.uninstallAgent); err != nil || !more {
 				return err
 			}
-			root, err := resolveRoot(c, "")
-			if err != nil {
-				return err
-			}
-			file, err := install.SettingsFor(c.String("scope"), root)
-			if err != nil {
-				return err
-			}
-			var repo string
-			if c.Bool("git") {
-				if repo, err = install.GitTop(root); err != nil {
-					return err
-				}
-			}
-			was, changed, err := install.Uninstall(file)
-			if err != nil {
-				return err
-			}
-			install.PrintUninstalled(a.stdout, file, was, changed)
-			if file.Scope != install.ScopeUser && !install.WiredHere(root) {
-				path, changed, err := install.Unignore(root)
-				if err != nil {
-					return err
-				}
-				install.PrintUnignored(a.stdout, path, changed)
-			}
-			if !changed {
-				for _, p := range install.EnabledPlugins(root) {
-					install.PrintWarning(a.stdout, "the bimri-hook plugin "+p+" still runs here: bimri-hook off turns memory off in this workspace, claude plugin disable "+p+" turns the plugin off everywhere")
-				}
-			}
-			if repo != "" {
-				steps, err := install.UninstallGit(repo)
-				install.PrintGitSteps(a.stdout, steps)
-				if err != nil {
-					return err
-				}
-			}
+			q := install.Request{Scope: c.String("scope"), Git: c.Bool("git")}
 			if c.Bool("purge") {
-				removed, err := install.Purge(root)
-				install.PrintPurged(a.stdout, root, removed)
+				ws, _, err := a.openWorkspaceDefaulting(c, "")
+				if err != nil {
+					return err
+				}
+				q.Purge = ws.store
+			}
+			var err error
+			if q.Root, err = resolveRoot(c, ""); err != nil {
 				return err
 			}
-			return nil
+			return install.UninstallClaude(a.stdout, q)
 		},
 	}
 }

@@ -1,9 +1,11 @@
 package install
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/bimri/bimri-hook/internal/workspace"
@@ -87,9 +89,11 @@ func gitCommonDir(repo string) (string, error) {
 }
 
 // Unignore takes out of the workspace's .gitignore the lines Ignore
-// added (wiring.RemoveGitIgnore). A .gitignore left empty is removed
-// only when git does not track it: one the user committed is edited
-// back, never deleted. path is "" when there is no repository.
+// added (wiring.RemoveGitIgnore), and the line break Ignore put after a
+// last line that had none, so the file is given back as it was. A
+// .gitignore left empty is removed only when git does not track it: one
+// the user committed is edited back, never deleted. path is "" when there
+// is no repository.
 func Unignore(root string) (path string, changed bool, err error) {
 	repo := workspace.Repository(root)
 	if repo == "" {
@@ -104,7 +108,21 @@ func Unignore(root string) (path string, changed bool, err error) {
 	if !changed {
 		return path, false, nil
 	}
-	return path, true, putBackGit(repo, path, after, false)
+	r, _, _ := readReceipt(ignoreReceipt(root))
+	if slices.Contains(r.Created, "line break") && bytes.HasPrefix(before, after) {
+		after = bytes.TrimSuffix(bytes.TrimSuffix(after, []byte("\n")), []byte("\r"))
+	}
+	if err := putBackGit(repo, path, after, false); err != nil {
+		return path, true, err
+	}
+	_ = os.Remove(receiptPath(ignoreReceipt(root)))
+	return path, true, nil
+}
+
+// ignoreReceipt is the file whose receipt says Ignore ended the last
+// line of the .gitignore, which had no line break, before its own lines.
+func ignoreReceipt(root string) SettingsFile {
+	return SettingsFile{Path: filepath.Join(root, ".claude", "gitignore")}
 }
 
 // putBackGit writes a file uninstall edited, or removes it when uninstall

@@ -7,6 +7,7 @@ package install
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -313,12 +314,19 @@ func Ignore(root string) (path string, changed bool, err error) {
 		return path, false, fmt.Errorf("read .gitignore: %w", err)
 	}
 	after, changed := wiring.GitIgnore(before)
-	if changed {
-		if err := writeReplacing(path, after); err != nil {
-			return path, false, fmt.Errorf("write .gitignore: %w", err)
+	if !changed {
+		return path, false, nil
+	}
+	if err := writeReplacing(path, after); err != nil {
+		return path, false, fmt.Errorf("write .gitignore: %w", err)
+	}
+	if len(before) > 0 && before[len(before)-1] != '\n' {
+		data, _ := json.Marshal(wiring.Receipt{Created: []string{"line break"}})
+		if err := writeReplacing(receiptPath(ignoreReceipt(root)), append(data, '\n')); err != nil {
+			return path, true, fmt.Errorf("write %s: %w", receiptPath(ignoreReceipt(root)), err)
 		}
 	}
-	return path, changed, nil
+	return path, true, nil
 }
 
 // GitStep is one thing install --git or uninstall --git did, or found

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/wiring"
 )
 
@@ -102,13 +103,6 @@ func PrintIgnored(w io.Writer, path string, changed bool) {
 	}
 }
 
-// PrintUnignored says what uninstall did to the .gitignore install wrote.
-func PrintUnignored(w io.Writer, path string, changed bool) {
-	if changed {
-		fmt.Fprintf(w, "  git: removed bimri-hook's ignore lines from %s\n", path)
-	}
-}
-
 func PrintGitSteps(w io.Writer, steps []GitStep) {
 	for _, s := range steps {
 		switch {
@@ -150,4 +144,18 @@ func PrintLinked(w io.Writer, l Linked, onPath bool) {
 		return
 	}
 	fmt.Fprintf(w, "%s is not on PATH: add it (export PATH=\"%s:$PATH\" in your shell's profile), then bimri-hook doctor, show, search and browse work in your shell\n", dir, dir)
+}
+
+// PrintPurged says what uninstall --purge removed, and that bimri.md
+// stays.
+func PrintPurged(w io.Writer, s *store.Store, removed []string) {
+	for _, path := range removed {
+		fmt.Fprintf(w, "purge: removed %s\n", path)
+	}
+	if len(removed) == 0 {
+		fmt.Fprintln(w, "purge: no backup, archive or state folder to remove")
+	}
+	if memory := s.Path(s.Names().Memory); exists(memory) {
+		fmt.Fprintf(w, "kept %s: the memory itself is yours to delete (rm %s)\n", memory, s.Names().Memory)
+	}
 }
