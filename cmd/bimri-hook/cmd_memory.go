@@ -51,15 +51,11 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 				r.Keywords = []string{c.String("keywords")}
 			}
 			var err error
-			if c.IsSet("importance") {
-				if r.Importance, err = wholeNumber("importance", c.String("importance"), 1, 5); err != nil {
-					return err
-				}
+			if r.Importance, err = wholeNumber(c, "importance", 1, 5); err != nil {
+				return err
 			}
-			if c.IsSet("tier") {
-				if r.Tier, err = wholeNumber("tier", c.String("tier"), 1, 3); err != nil {
-					return err
-				}
+			if r.Tier, err = wholeNumber(c, "tier", 1, 3); err != nil {
+				return err
 			}
 			// Refused before the store is opened, so nothing is touched.
 			if _, err := record.Check(r, record.CLINames); err != nil {
@@ -79,9 +75,13 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 	}
 }
 
-// wholeNumber parses a flag that must be a whole number in a range, with
-// an error that names the flag and the value.
-func wholeNumber(name, value string, lo, hi int) (int, error) {
+// wholeNumber reads a flag that must be a whole number from lo to hi; 0
+// when it was not given.
+func wholeNumber(c *cli.Context, name string, lo, hi int) (int, error) {
+	if !c.IsSet(name) {
+		return 0, nil
+	}
+	value := c.String(name)
 	n, err := strconv.Atoi(strings.TrimSpace(value))
 	if err != nil || n < lo || n > hi {
 		return 0, fmt.Errorf("--%s %q is not a whole number from %d to %d", name, value, lo, hi)
@@ -137,16 +137,21 @@ func (a *app) showCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if !read.Exists && !c.Bool("json") {
-				printNoMemory(a.stdout, store.Path(store.Names().Memory), c.Bool("global"))
+			path := store.Path(store.Names().Memory)
+			switch {
+			case !read.Exists && c.Bool("global") && !c.Bool("json"):
+				fmt.Fprintf(a.stdout, "no global memory yet: %s does not exist (bimri-hook remember --global creates it)\n", path)
+				return nil
+			case !read.Exists && !c.Bool("json"):
+				fmt.Fprintf(a.stdout, "no memory yet: %s does not exist (the first Claude Code session here creates it, or bimri-hook remember)\n", path)
 				return nil
 			}
-			f, warnings := read.File, read.Warnings
-			snap := inspect.Show(f, warnings, ws.now, ws.config.Memory)
+			f := read.File
+			snap := inspect.Show(f, read.Warnings, ws.now, ws.config.Memory)
 			if c.Bool("json") {
 				return printJSON(a.stdout, snap)
 			}
-			inspect.PrintShow(a.stdout, snap, store.Path(store.Names().Memory))
+			inspect.PrintShow(a.stdout, snap, path)
 			inspect.PrintWorthReviving(a.stdout, inspect.WorthReviving(store, f))
 			return nil
 		},
@@ -215,33 +220,7 @@ func (a *app) maintainCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			opt := memfile.Options{Deep: c.Bool("deep")}
-			if opt.Deep {
-				opt.ArchivedEntries = ws.store.ArchivedEntries()
-			}
-			if c.Bool("dry-run") {
-				read, err := ws.store.Read()
-				if err != nil {
-					return err
-				}
-				f := read.File
-				_, rep := memfile.Maintain(f, ws.now, ws.config.Memory, opt)
-				inspect.PrintReport(a.stdout, rep, true)
-				return nil
-			}
-			var rep memfile.Report
-			res, err := ws.store.Update(func(tx *store.Tx) error {
-				rep = tx.Maintain(ws.now, ws.config.Memory, opt)
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			inspect.PrintReport(a.stdout, rep, false)
-			if res.Notice != "" {
-				fmt.Fprintln(a.stdout, res.Notice)
-			}
-			return nil
+			return inspect.Maintain(a.stdout, ws.store, ws.now, ws.config.Memory, c.Bool("deep"), c.Bool("dry-run"))
 		},
 	}
 }
@@ -306,8 +285,6 @@ func (a *app) searchCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			// Printed as search always printed them, so scripts that read
-			// it go on working.
 			hits := []memfile.Hit{}
 			for _, r := range found {
 				hits = append(hits, memfile.Hit{Where: r.Where, ID: r.ID, Date: r.Date, Tags: r.Tags, Text: r.Text, ArchivedOn: r.ArchivedOn, Reason: r.Reason})
@@ -319,8 +296,7 @@ func (a *app) searchCommand() *cli.Command {
 			} else {
 				inspect.PrintHits(a.stdout, hits)
 			}
-			if len(hits) == 0 {
-				// As grep and ripgrep do: 1 when nothing matches.
+			if len(hits) == 0 { // as grep does: exit 1
 				return fmt.Errorf("nothing matches %q in %s or %s", query, ws.store.Names().Memory, ws.store.Names().Archive)
 			}
 			return nil
@@ -354,7 +330,11 @@ func (a *app) restoreCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			printRestored(a.stdout, ws.store, res.Notice)
+			n := ws.store.Names()
+			fmt.Fprintf(a.stdout, "restored %s from %s; the replaced file is now %s\n", n.Memory, n.Backup, n.Backup)
+			if res.Notice != "" {
+				fmt.Fprintln(a.stdout, res.Notice)
+			}
 			return nil
 		},
 	}

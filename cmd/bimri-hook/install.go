@@ -59,16 +59,16 @@ func (a *app) uninstallCommand() *cli.Command {
 				return err
 			}
 			q := install.Request{Scope: c.String("scope"), Git: c.Bool("git")}
+			var err error
+			if q.Root, err = resolveRoot(c, ""); err != nil {
+				return err
+			}
 			if c.Bool("purge") {
-				ws, _, err := a.openWorkspaceDefaulting(c, "")
+				ws, _, err := a.openAt(c, q.Root, q.Root)
 				if err != nil {
 					return err
 				}
 				q.Purge = ws.store
-			}
-			var err error
-			if q.Root, err = resolveRoot(c, ""); err != nil {
-				return err
 			}
 			return install.UninstallClaude(a.stdout, q)
 		},
