@@ -46,12 +46,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now time.Time
 	return 0
 }
 
-// errQuiet fails a command that has already said why on stderr (a
-// program it ran did).
+// errQuiet fails a command whose program already said why on stderr.
 var errQuiet = errors.New("failed; see above")
 
-// isHookRun says whether args are `bimri-hook hook [AGENT]` exactly as
-// the settings, the plugin and the other clients run it.
+// isHookRun says whether args are `bimri-hook hook [AGENT]` as clients run it.
 func isHookRun(args []string) bool {
 	return (len(args) == 2 && args[1] == "hook") ||
 		(len(args) == 3 && args[1] == "hook" && slices.Contains(hooks.Agents, hooks.Agent(args[2])))
@@ -63,9 +61,7 @@ func errorLine(err error) string {
 	return "bimri-hook: " + strings.TrimPrefix(msg, "bimri-hook: ")
 }
 
-// commonFlags are accepted both before and after the command name, so the
-// agent's `bimri-hook remember --dir X ...` works as well as
-// `bimri-hook --dir X remember ...`.
+// commonFlags are accepted before the command name and after it.
 func commonFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "dir", Usage: "workspace `FOLDER` (default: the nearest folder above holding bimri.md, else the git repository's root, else the current folder; CLAUDE_PROJECT_DIR wins when set)"},
@@ -77,46 +73,30 @@ func commonFlags() []cli.Flag {
 // undated are the commands no date changes: no --today.
 var undated = []string{"install", "uninstall", "doctor", "off", "on", "version"}
 
-func commonFlagsOf(name string) []cli.Flag {
-	flags := commonFlags()
-	if slices.Contains(undated, name) {
-		return slices.DeleteFunc(flags, func(f cli.Flag) bool { return f.Names()[0] == "today" })
-	}
-	return flags
-}
-
 func newApp(stdin io.Reader, stdout, stderr io.Writer, now time.Time) *cli.App {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, now: now}
 	cmds := []*cli.Command{
-		a.hookCommand(),
-		a.rememberCommand(),
-		a.forgetCommand(),
-		a.reviveCommand(),
-		a.showCommand(),
-		a.browseCommand(),
-		a.whyCommand(),
-		a.forecastCommand(),
-		a.maintainCommand(),
-		a.searchCommand(),
-		a.restoreCommand(),
-		a.simulateCommand(),
-		a.installCommand(),
-		a.uninstallCommand(),
-		a.doctorCommand(),
-		a.offCommand(),
-		a.onCommand(),
-		a.mergeDriverCommand(),
-		a.mcpCommand(),
-		a.versionCommand(),
+		a.hookCommand(), a.rememberCommand(), a.forgetCommand(), a.reviveCommand(), a.showCommand(),
+		a.browseCommand(), a.whyCommand(), a.forecastCommand(), a.maintainCommand(), a.searchCommand(),
+		a.restoreCommand(), a.simulateCommand(), a.installCommand(), a.uninstallCommand(), a.doctorCommand(),
+		a.offCommand(), a.onCommand(), a.mergeDriverCommand(), a.mcpCommand(), a.versionCommand(),
 	}
 	for _, c := range cmds {
 		if slices.Contains(wiring.MemoryCommands, c.Name) {
-			a.agentRuns(c)
+			// The agent runs it: it waits for the lock up to
+			// record.AgentLockWait, or lock_timeout if longer.
+			action := c.Action
+			c.Action = func(ctx *cli.Context) error {
+				a.agentRun = true
+				return action(ctx)
+			}
 		}
-		c.Flags = append(c.Flags, commonFlagsOf(c.Name)...)
+		c.Flags = append(c.Flags, commonFlags()...)
+		if slices.Contains(undated, c.Name) {
+			c.Flags = slices.DeleteFunc(c.Flags, func(f cli.Flag) bool { return f.Names()[0] == "today" })
+		}
 		c.OnUsageError = usageError
-		// simulate reads its flags anywhere; merge-driver's arguments are
-		// git's file names.
+		// simulate reads flags anywhere; merge-driver's arguments are git's.
 		if c.Name != "simulate" && c.Name != "merge-driver" && c.Before == nil {
 			c.Before = flagsBeforeArguments
 		}
@@ -149,10 +129,7 @@ func commonFlag(c *cli.Context, name, envVar string) string {
 			return ctx.String(name)
 		}
 	}
-	if envVar != "" {
-		return os.Getenv(envVar)
-	}
-	return ""
+	return os.Getenv(envVar) // "" for none
 }
 
 // flagsBeforeArguments refuses a flag written after the arguments (why ID
@@ -161,16 +138,11 @@ func flagsBeforeArguments(c *cli.Context) error {
 	known := flagKinds(c)
 	args := c.Args().Slice()
 	for i, arg := range args {
-		if i == 0 || !strings.HasPrefix(arg, "-") {
-			continue
-		}
 		name, _, _ := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-		if _, ok := known[name]; !ok {
-			continue
+		if _, ok := known[name]; i > 0 && strings.HasPrefix(arg, "-") && ok {
+			return fmt.Errorf("%s comes after the argument %q, where it would be ignored: put flags first, as in bimri-hook %s %s %s",
+				arg, args[0], c.Command.Name, strings.Join(args[i:], " "), strings.Join(args[:i], " "))
 		}
-		flags, rest := args[i:], args[:i]
-		return fmt.Errorf("%s comes after the argument %q, where it would be ignored: put flags first, as in bimri-hook %s %s %s",
-			arg, args[0], c.Command.Name, strings.Join(flags, " "), strings.Join(rest, " "))
 	}
 	return nil
 }
@@ -201,20 +173,9 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	now            time.Time
-	agentRun       bool        // the agent runs this command (agentRuns)
+	agentRun       bool        // the agent runs this command
 	hookAgent      hooks.Agent // whose payload `hook AGENT` reads; "" is Claude Code
 	hookRun        bool        // answering one event: the client's budgets run from the start
-}
-
-// agentRuns marks cmd as one the agent runs (wiring.MemoryCommands): it
-// waits for the lock up to record.AgentLockWait, or lock_timeout if longer.
-func (a *app) agentRuns(cmd *cli.Command) *cli.Command {
-	action := cmd.Action
-	cmd.Action = func(c *cli.Context) error {
-		a.agentRun = true
-		return action(c)
-	}
-	return cmd
 }
 
 var errNoArgs = errors.New("missing argument")

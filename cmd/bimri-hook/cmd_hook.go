@@ -97,16 +97,8 @@ func (a *app) answer(ws *openedWorkspace, cfgErr error, in hooks.Input) (hooks.O
 	if cfgErr != nil && in.Event != event.SessionStart {
 		return hooks.Output{}, cfgErr
 	}
-	env := hooks.Env{
-		Store:     ws.store,
-		Config:    ws.config.Memory,
-		Settings:  ws.config.Hooks,
-		Today:     ws.now,
-		Binary:    workspace.Binary(),
-		ClaudeDir: workspace.ClaudeDir(),
-		Tools:     agentTools(),
-		ConfigErr: cfgErr,
-	}
+	env := hooks.Env{Store: ws.store, Config: ws.config.Memory, Settings: ws.config.Hooks, Today: ws.now,
+		Binary: workspace.Binary(), ClaudeDir: workspace.ClaudeDir(), Tools: agentTools(), ConfigErr: cfgErr}
 	if a.hookRun && a.now != a.now.Round(0) {
 		// main's clock reading, monotonic unlike a test's fixed day.
 		env.Elapsed = func() time.Duration { return time.Since(a.now) }
@@ -124,14 +116,16 @@ func (a *app) answer(ws *openedWorkspace, cfgErr error, in hooks.Input) (hooks.O
 // shell commands its permission rule allows.
 func agentTools() hooks.Tools {
 	root := os.Getenv("CLAUDE_PLUGIN_ROOT")
-	if root == "" {
-		return hooks.Tools{}
-	}
-	if _, err := os.Stat(filepath.Join(root, ".mcp.json")); err != nil {
+	if root == "" || !exists(filepath.Join(root, ".mcp.json")) {
 		return hooks.Tools{}
 	}
 	if _, err := companion("mcp", mcpProgram); err != nil {
 		return hooks.Tools{}
 	}
 	return hooks.Tools{On: true, Prefix: wiring.MCPToolName(wiring.MCPServer, "")}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -37,19 +39,14 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			&cli.BoolFlag{Name: "global", Usage: "record in the user's memory across workspaces (~/.claude/bimri-global.md)"},
 		},
 		Action: func(c *cli.Context) error {
-			r := record.Request{Text: strings.Join(c.Args().Slice(), " "), Tags: c.String("tags"), Promote: c.String("promote"), Agent: recordingAgent()}
-			if c.IsSet("replaces") {
-				r.Replaces = []string{c.String("replaces")}
+			list := func(name string) []string {
+				if !c.IsSet(name) {
+					return nil
+				}
+				return []string{c.String(name)}
 			}
-			if c.IsSet("supersedes") {
-				r.Supersedes = []string{c.String("supersedes")}
-			}
-			if c.IsSet("both-hold") {
-				r.BothHold = []string{c.String("both-hold")}
-			}
-			if c.IsSet("keywords") {
-				r.Keywords = []string{c.String("keywords")}
-			}
+			r := record.Request{Text: strings.Join(c.Args().Slice(), " "), Tags: c.String("tags"), Promote: c.String("promote"), Agent: recordingAgent(),
+				Replaces: list("replaces"), Supersedes: list("supersedes"), BothHold: list("both-hold"), Keywords: list("keywords")}
 			var err error
 			if r.Importance, err = wholeNumber(c, "importance", 1, 5); err != nil {
 				return err
@@ -75,8 +72,7 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 	}
 }
 
-// wholeNumber reads a flag that must be a whole number from lo to hi; 0
-// when it was not given.
+// wholeNumber reads a flag that must be a whole number from lo to hi; 0 if unset.
 func wholeNumber(c *cli.Context, name string, lo, hi int) (int, error) {
 	if !c.IsSet(name) {
 		return 0, nil
@@ -102,9 +98,9 @@ func (a *app) forgetCommand() *cli.Command {
 			&cli.BoolFlag{Name: "global", Usage: "forget from the global memory"},
 		},
 		Action: func(c *cli.Context) error {
-			id := strings.ToLower(strings.TrimSpace(c.Args().First()))
-			if id == "" {
-				return fmt.Errorf("forget: %w: the ID of the entry or pattern (see bimri-hook show)", errNoArgs)
+			id, err := idArg(c, "the ID of the entry or pattern (see bimri-hook show)")
+			if err != nil {
+				return err
 			}
 			_, store, err := a.openStore(c)
 			if err != nil {
@@ -164,9 +160,9 @@ func (a *app) whyCommand() *cli.Command {
 		Usage:     "explain one entry's weight and what the rules will do with it",
 		UsageText: "bimri-hook why ID",
 		Action: func(c *cli.Context) error {
-			id := strings.ToLower(strings.TrimSpace(c.Args().First()))
-			if id == "" {
-				return fmt.Errorf("why: %w: an entry ID (see bimri-hook show)", errNoArgs)
+			id, err := idArg(c, "an entry ID (see bimri-hook show)")
+			if err != nil {
+				return err
 			}
 			ws, f, err := a.readMemory(c)
 			if err != nil {
@@ -216,7 +212,7 @@ func (a *app) maintainCommand() *cli.Command {
 			&cli.BoolFlag{Name: "dry-run", Usage: "show what the pass would do; change nothing"},
 		},
 		Action: func(c *cli.Context) error {
-			ws, err := a.openWorkspace(c, "")
+			ws, err := a.openWorkspace(c)
 			if err != nil {
 				return err
 			}
@@ -225,10 +221,9 @@ func (a *app) maintainCommand() *cli.Command {
 	}
 }
 
-// openStore opens the workspace and the store a command acts on: the
-// workspace's, or with --global the user's memory across workspaces.
+// openStore opens the workspace and its store, or with --global the user's.
 func (a *app) openStore(c *cli.Context) (*openedWorkspace, *store.Store, error) {
-	ws, err := a.openWorkspace(c, "")
+	ws, err := a.openWorkspace(c)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -241,7 +236,7 @@ func (a *app) openStore(c *cli.Context) (*openedWorkspace, *store.Store, error) 
 
 // readMemory opens the workspace and reads its memory without the lock.
 func (a *app) readMemory(c *cli.Context) (*openedWorkspace, *memfile.File, error) {
-	ws, err := a.openWorkspace(c, "")
+	ws, err := a.openWorkspace(c)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -285,23 +280,24 @@ func (a *app) searchCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			hits := []memfile.Hit{}
-			for _, r := range found {
-				hits = append(hits, memfile.Hit{Where: r.Where, ID: r.ID, Date: r.Date, Tags: r.Tags, Text: r.Text, ArchivedOn: r.ArchivedOn, Reason: r.Reason})
+			if err := inspect.PrintFound(a.stdout, found, c.Bool("json")); err != nil {
+				return err
 			}
-			if c.Bool("json") {
-				if err := printJSON(a.stdout, hits); err != nil {
-					return err
-				}
-			} else {
-				inspect.PrintHits(a.stdout, hits)
-			}
-			if len(hits) == 0 { // as grep does: exit 1
+			if len(found) == 0 { // as grep does: exit 1
 				return fmt.Errorf("nothing matches %q in %s or %s", query, ws.store.Names().Memory, ws.store.Names().Archive)
 			}
 			return nil
 		},
 	}
+}
+
+// idArg is the command's one argument, an ID; what says where to find one.
+func idArg(c *cli.Context, what string) (string, error) {
+	id := strings.ToLower(strings.TrimSpace(c.Args().First()))
+	if id == "" {
+		return "", fmt.Errorf("%s: %w: %s", c.Command.Name, errNoArgs, what)
+	}
+	return id, nil
 }
 
 // flagDay is the date of a --since or --until flag, zero when not given.
@@ -322,7 +318,7 @@ func (a *app) restoreCommand() *cli.Command {
 		Name:  "restore",
 		Usage: "put bimri-backup.md back as bimri.md (the current file becomes the backup)",
 		Action: func(c *cli.Context) error {
-			ws, err := a.openWorkspace(c, "")
+			ws, err := a.openWorkspace(c)
 			if err != nil {
 				return err
 			}
@@ -345,8 +341,39 @@ func (a *app) versionCommand() *cli.Command {
 		Name:  "version",
 		Usage: "print the version",
 		Action: func(c *cli.Context) error {
-			fmt.Fprintf(a.stdout, "bimri-hook %s\n", version)
+			_, err := fmt.Fprintf(a.stdout, "bimri-hook %s\n", version)
+			return err
+		},
+	}
+}
+
+func (a *app) reviveCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "revive",
+		Usage:     "bring an archived entry back into Tier 2, dated today (the archive keeps its record)",
+		UsageText: "bimri-hook revive ID",
+		Action: func(c *cli.Context) error {
+			id, err := idArg(c, "the ID of an archived entry (recall names it; see also bimri-hook search)")
+			if err != nil {
+				return err
+			}
+			ws, store, err := a.openStore(c)
+			if err != nil {
+				return err
+			}
+			done, err := record.Revive(store, ws.now, ws.config.Memory, id)
+			if err != nil {
+				return err
+			}
+			done.Print(a.stdout)
 			return nil
 		},
 	}
+}
+
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

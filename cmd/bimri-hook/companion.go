@@ -41,13 +41,10 @@ func (a *app) browseCommand() *cli.Command {
 			}
 			cmd := exec.Command(prog, args...)
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = a.stdin, a.stdout, a.stderr
-			var exit *exec.ExitError
-			if err := cmd.Run(); errors.As(err, &exit) {
+			if err = cmd.Run(); errors.As(err, new(*exec.ExitError)) {
 				return errQuiet // it said why on stderr
-			} else if err != nil {
-				return err
 			}
-			return nil
+			return err
 		},
 	}
 }
@@ -73,8 +70,7 @@ It runs ` + mcpProgram + `, found beside this binary or on PATH.`,
 	}
 }
 
-// passedFlags are the common flags of names that were given (or, with
-// env, set in the environment), as arguments for a companion.
+// passedFlags are the common flags given (with env, or set), as arguments.
 func passedFlags(c *cli.Context, env bool, names ...string) []string {
 	var args []string
 	for _, name := range names {
@@ -89,14 +85,10 @@ func passedFlags(c *cli.Context, env bool, names ...string) []string {
 	return args
 }
 
-// companion finds program beside this executable, named as this one is
-// with program's suffix after bimri-hook: bimri-hook-mcp.exe beside
-// bimri-hook.exe, bimri-hook-mcp-linux-amd64 beside the plugin's
-// bimri-hook-linux-amd64 (scripts/release PluginPath), bimri-hook-mcp-0.1.0
-// beside the plugin's development build bimri-hook-0.1.0
-// (scripts/launch.sh); then program itself beside it, then on PATH. A
-// link to this executable (install --link) is followed first, so the link
-// finds the plugin's programs.
+// companion finds program beside this executable (links followed, so
+// install --link's finds the plugin's), with the suffix this one has after
+// bimri-hook (-linux-amd64 in the plugin, -0.1.0 in a development build,
+// .exe), else as program, else on PATH. command is what needs it.
 func companion(command, program string) (string, error) {
 	if exe, err := executable(); err == nil {
 		dir, name := filepath.Split(exe)

@@ -1,9 +1,8 @@
 package main
 
 import (
-	"strings"
-
 	"fmt"
+	"strings"
 
 	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/internal/event"

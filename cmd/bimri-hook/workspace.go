@@ -38,8 +38,8 @@ func (a *app) today(c *cli.Context) (time.Time, error) {
 }
 
 // openWorkspace resolves the root, reads the config and opens the store.
-func (a *app) openWorkspace(c *cli.Context, inputCwd string) (*openedWorkspace, error) {
-	root, err := resolveRoot(c, inputCwd)
+func (a *app) openWorkspace(c *cli.Context) (*openedWorkspace, error) {
+	root, err := resolveRoot(c, "")
 	if err != nil {
 		return nil, err
 	}
@@ -50,9 +50,8 @@ func (a *app) openWorkspace(c *cli.Context, inputCwd string) (*openedWorkspace, 
 	return ws, err
 }
 
-// openAt opens the store at dir with the config of the workspace root
-// (simulate's copy is elsewhere), or the defaults beside cfgErr, why the
-// config did not load.
+// openAt opens the store at dir (simulate's copy) with root's config, or
+// the defaults and cfgErr, why it did not load.
 func (a *app) openAt(c *cli.Context, root, dir string) (*openedWorkspace, error, error) {
 	cfg, cfgErr := config.Load(configPath(c), root)
 	if cfgErr != nil {

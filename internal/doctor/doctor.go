@@ -56,21 +56,22 @@ type Options struct {
 	Version    string // this binary's version
 }
 
-// Run runs every check, in the order they are reported.
-func Run(opt Options) []Check {
+// Report runs every check and prints one line for each; the error counts
+// the checks that failed.
+func Report(w io.Writer, opt Options) error {
 	d := &doctor{root: opt.Root, configFlag: opt.ConfigPath, binary: opt.Binary, version: opt.Version}
-	return d.run()
-}
-
-// Failed counts the checks that failed.
-func Failed(checks []Check) int {
-	n := 0
+	checks := d.run()
+	Print(w, checks)
+	failed := 0
 	for _, ch := range checks {
 		if ch.Status == statusFail {
-			n++
+			failed++
 		}
 	}
-	return n
+	if failed > 0 {
+		return fmt.Errorf("doctor found %s", inspect.Plural(failed, "problem", "problems"))
+	}
+	return nil
 }
 
 // doctor holds what the checks share.

@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"time"
@@ -38,4 +39,21 @@ func Maintain(w io.Writer, st *store.Store, today time.Time, cfg memfile.Config,
 		fmt.Fprintln(w, res.Notice)
 	}
 	return nil
+}
+
+// PrintFound prints what search found as search always has, the fields
+// of a memfile.Hit, in JSON (an empty list, never null) or as text.
+func PrintFound(w io.Writer, found []Recalled, asJSON bool) error {
+	hits := []memfile.Hit{}
+	for _, r := range found {
+		hits = append(hits, memfile.Hit{Where: r.Where, ID: r.ID, Date: r.Date, Tags: r.Tags, Text: r.Text, ArchivedOn: r.ArchivedOn, Reason: r.Reason})
+	}
+	if !asJSON {
+		PrintHits(w, hits)
+		return nil
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(hits)
 }
