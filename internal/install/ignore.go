@@ -149,18 +149,11 @@ func Tracked(repo, path string) bool {
 }
 
 // WiredHere says whether the workspace's own settings (project or local
-// scope) still run bimri-hook: then the side files still need ignoring.
+// scope) still run bimri-hook, or cannot be read: then the side files
+// still need ignoring.
 func WiredHere(root string) bool {
-	for _, scope := range []string{ScopeProject, scopeLocal} {
-		file, err := SettingsFor(scope, root)
-		if err != nil {
-			continue
-		}
-		b, _, err := ReadOptional(file.Path)
-		if err != nil {
-			return true // unreadable: leave the ignore rules be
-		}
-		if w, err := wiring.Inspect(b); err != nil || len(w.Handlers) > 0 {
+	for _, s := range ReadScopes(root) {
+		if s.File.Scope != ScopeUser && (s.Err != nil || len(s.Wiring.Handlers) > 0) {
 			return true
 		}
 	}

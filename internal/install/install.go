@@ -162,6 +162,32 @@ func editSettings(file SettingsFile, edit func([]byte) ([]byte, bool, error)) (w
 	return was, changed, nil
 }
 
+// Scoped is what the settings file of one scope holds of bimri-hook's.
+type Scoped struct {
+	File   SettingsFile // Path is "" when the scope has no place (no home folder)
+	Exists bool
+	Wiring wiring.Wiring
+	Err    error // the file has no place, cannot be read, or is not settings
+}
+
+// ReadScopes reads every scope's settings for root, in Scopes' order.
+func ReadScopes(root string) []Scoped {
+	var all []Scoped
+	for _, scope := range Scopes {
+		s := Scoped{File: SettingsFile{Scope: scope}}
+		var data []byte
+		if s.File, s.Err = SettingsFor(scope, root); s.Err == nil {
+			if data, s.Exists, s.Err = ReadOptional(s.File.Path); s.Err != nil {
+				s.Err = fmt.Errorf("%s cannot be read: %w", s.File.Path, s.Err)
+			} else if s.Wiring, s.Err = wiring.Inspect(data); s.Err != nil {
+				s.Err = fmt.Errorf("%s: %w", s.File.Path, s.Err)
+			}
+		}
+		all = append(all, s)
+	}
+	return all
+}
+
 // Twice is something else that would answer the same events as the
 // settings just written: the plugin enabled in File, or File's scope
 // running other Commands.
@@ -178,33 +204,21 @@ type Twice struct {
 // commands once, so the same command in two scopes is harmless.)
 func TwiceWarnings(root string, installed SettingsFile, command wiring.Command) []Twice {
 	var warnings []Twice
-	for _, scope := range Scopes {
-		file, err := SettingsFor(scope, root)
-		if err != nil {
+	for _, s := range ReadScopes(root) {
+		if s.Err != nil {
 			continue
 		}
-		data, _, err := ReadOptional(file.Path)
-		if err != nil {
-			continue
-		}
-		w, err := wiring.Inspect(data)
-		if err != nil {
-			continue
-		}
-		for _, p := range w.Plugins {
-			warnings = append(warnings, Twice{Installed: installed, File: file, Plugin: p})
-		}
-		if scope == installed.Scope {
-			continue
+		for _, p := range s.Wiring.Plugins {
+			warnings = append(warnings, Twice{Installed: installed, File: s.File, Plugin: p})
 		}
 		var others []string
-		for _, h := range w.Handlers {
+		for _, h := range s.Wiring.Handlers {
 			if h.Command != command.Hook() && !slices.Contains(others, h.Command) {
 				others = append(others, h.Command)
 			}
 		}
-		if len(others) > 0 {
-			warnings = append(warnings, Twice{Installed: installed, File: file, Commands: others})
+		if len(others) > 0 && s.File.Scope != installed.Scope {
+			warnings = append(warnings, Twice{Installed: installed, File: s.File, Commands: others})
 		}
 	}
 	return warnings
@@ -214,20 +228,10 @@ func TwiceWarnings(root string, installed SettingsFile, command wiring.Command) 
 // enables, each once.
 func EnabledPlugins(root string) []string {
 	var plugins []string
-	for _, scope := range Scopes {
-		file, err := SettingsFor(scope, root)
-		if err != nil {
-			continue
-		}
-		data, _, err := ReadOptional(file.Path)
-		if err != nil {
-			continue
-		}
-		if w, err := wiring.Inspect(data); err == nil {
-			for _, p := range w.Plugins {
-				if !slices.Contains(plugins, p) {
-					plugins = append(plugins, p)
-				}
+	for _, s := range ReadScopes(root) {
+		for _, p := range s.Wiring.Plugins {
+			if !slices.Contains(plugins, p) {
+				plugins = append(plugins, p)
 			}
 		}
 	}
