@@ -7,7 +7,6 @@ package wiring
 // milliseconds; its MCP servers sit under "mcpServers" in the same file.
 
 import (
-
 	"github.com/tidwall/gjson"
 )
 

@@ -59,9 +59,7 @@ func Claude(w io.Writer, q Request) error {
 	if repo == "" {
 		return nil
 	}
-	steps, err := Git(repo, command)
-	PrintGitSteps(w, steps)
-	return err
+	return Git(w, repo, command)
 }
 
 // UninstallClaude takes out what Claude put in, and with Purge the
@@ -95,9 +93,7 @@ func UninstallClaude(w io.Writer, q Request) error {
 		}
 	}
 	if repo != "" {
-		steps, err := UninstallGit(repo)
-		PrintGitSteps(w, steps)
-		if err != nil {
+		if err := UninstallGit(w, repo); err != nil {
 			return err
 		}
 	}

@@ -3,7 +3,6 @@ package install
 // Wiring the Gemini CLI: its hooks and MCP server in its settings.json.
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -51,29 +50,10 @@ func geminiReceipt(file SettingsFile) SettingsFile {
 // InstallGemini wires command into the Gemini settings.json of file: the
 // hooks and the MCP server. It says whether the file changed.
 func InstallGemini(file SettingsFile, command wiring.Command) (changed bool, err error) {
-	before, _, err := ReadOptional(file.Path)
-	if err != nil {
-		return false, fmt.Errorf("read %s: %w", file.Path, err)
-	}
-	prev, _, err := readReceipt(geminiReceipt(file))
-	if err != nil {
-		return false, fmt.Errorf("read %s: %w", receiptPath(geminiReceipt(file)), err)
-	}
-	after, receipt, changed, err := wiring.InstallGemini(before, command, prev)
-	if err != nil {
-		return false, fmt.Errorf("%s: %w", file.Path, err)
-	}
-	if !changed {
-		return false, nil
-	}
-	if err := writeReplacing(file.Path, after); err != nil {
-		return false, fmt.Errorf("write %s: %w", file.Path, err)
-	}
-	data, _ := json.Marshal(receipt)
-	if err := writeReplacing(receiptPath(geminiReceipt(file)), append(data, '\n')); err != nil {
-		return false, fmt.Errorf("write %s: %w", receiptPath(geminiReceipt(file)), err)
-	}
-	return true, nil
+	_, changed, err = installWith(file, geminiReceipt(file), func(b []byte, prev wiring.Receipt) ([]byte, wiring.Receipt, bool, error) {
+		return wiring.InstallGemini(b, command, prev)
+	})
+	return changed, err
 }
 
 // UninstallGemini takes out of file what InstallGemini put there, and

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -333,125 +334,97 @@ func Ignore(root string) (path string, changed bool, err error) {
 	return path, true, nil
 }
 
-// GitStep is one thing install --git or uninstall --git did, or found
-// already done.
-type GitStep struct {
-	Kind    gitStepKind
-	What    string // the file, or the config key and value
-	Changed bool
-}
-
-// gitStepKind says what a GitStep did.
-type gitStepKind int
-
-// The kinds of GitStep.
-const (
-	gitAttributesAdded gitStepKind = iota
-	gitConfigSet
-	gitConfigRemoved
-	gitAttributesRemoved
-)
-
 // createdAttributesKey is set in the repository's config when install
-// --git created .gitattributes: git itself ignores it.
+// --git created .gitattributes (git itself ignores it): uninstall --git
+// may remove the file only then. It lives in the section uninstall
+// removes, so it goes with it.
 var createdAttributesKey = "merge." + wiring.MergeDriver + ".bimricreated"
 
-// mergeDriverName is merge.bimri.name, what git shows for the driver.
-const mergeDriverName = "bimri-hook memory merge"
-
 // Git gives bimri.md the bimri merge driver in .gitattributes and
-// defines the driver in the repository's own git config.
-func Git(repo string, command wiring.Command) ([]GitStep, error) {
-	var steps []GitStep
+// defines the driver in the repository's own git config, saying each step.
+func Git(w io.Writer, repo string, command wiring.Command) error {
 	path := filepath.Join(repo, ".gitattributes")
 	before, existed, err := ReadOptional(path)
 	if err != nil {
-		return steps, fmt.Errorf("read .gitattributes: %w", err)
+		return fmt.Errorf("read .gitattributes: %w", err)
 	}
-	after, changed := wiring.GitAttributes(before)
-	if changed {
-		if err := writeReplacing(path, after); err != nil {
-			return steps, fmt.Errorf("write .gitattributes: %w", err)
-		}
+	if after, changed := wiring.GitAttributes(before); !changed {
+		fmt.Fprintf(w, "git: %s already gives bimri.md and bimri-archive.md their merge drivers\n", path)
+	} else if err := writeReplacing(path, after); err != nil {
+		return fmt.Errorf("write .gitattributes: %w", err)
+	} else {
+		fmt.Fprintf(w, "git: %s now gives bimri.md the %s merge driver and bimri-archive.md the union driver\n", path, wiring.MergeDriver)
 	}
-	steps = append(steps, GitStep{Kind: gitAttributesAdded, What: path, Changed: changed})
 	settings := [][2]string{
-		{"merge." + wiring.MergeDriver + ".name", mergeDriverName},
+		{"merge." + wiring.MergeDriver + ".name", "bimri-hook memory merge"},
 		{"merge." + wiring.MergeDriver + ".driver", wiring.MergeDriverCommand(command)},
 	}
 	if !existed {
-		// The receipt for .gitattributes: uninstall --git may remove the
-		// file only when install made it. It lives in the section
-		// uninstall removes, so it goes with it.
-		if _, err := setGitConfig(repo, createdAttributesKey, "true"); err != nil {
-			return steps, err
-		}
+		settings = append([][2]string{{createdAttributesKey, "true"}}, settings...)
 	}
 	for _, kv := range settings {
-		changed, err := setGitConfig(repo, kv[0], kv[1])
+		out, code, err := RunGit(repo, "config", "--local", "--get-all", kv[0])
 		if err != nil {
-			return steps, err
+			return err
 		}
-		steps = append(steps, GitStep{Kind: gitConfigSet, What: kv[0] + " = " + kv[1], Changed: changed})
+		verb := "already set"
+		if code != 0 || out != kv[1]+"\n" {
+			if err := runGitOK(repo, "config", "--local", "--replace-all", kv[0], kv[1]); err != nil {
+				return err
+			}
+			verb = "set"
+		}
+		if kv[0] != createdAttributesKey {
+			fmt.Fprintf(w, "git: %s %s = %s\n", verb, kv[0], kv[1])
+		}
 	}
-	return steps, nil
+	return nil
 }
 
-// setGitConfig sets key in the repository's config unless it already has
-// exactly that value.
-func setGitConfig(repo, key, value string) (bool, error) {
-	out, code, err := RunGit(repo, "config", "--local", "--get-all", key)
-	if err != nil {
-		return false, err
+// runGitOK runs git, and an exit code other than 0 is an error.
+func runGitOK(repo string, args ...string) error {
+	_, code, err := RunGit(repo, args...)
+	if err == nil && code != 0 {
+		err = fmt.Errorf("git %s failed (exit code %d)", strings.Join(args, " "), code)
 	}
-	if code == 0 && out == value+"\n" {
-		return false, nil
-	}
-	if _, code, err = RunGit(repo, "config", "--local", "--replace-all", key, value); err != nil {
-		return false, err
-	} else if code != 0 {
-		return false, fmt.Errorf("git config %s failed (exit code %d)", key, code)
-	}
-	return true, nil
+	return err
 }
 
-// UninstallGit undoes Git: the merge.bimri section of the
-// repository's config and bimri-hook's lines in .gitattributes. A
-// .gitattributes left empty is removed only when install made it (or git
-// does not track it): one committed before install is edited back.
-func UninstallGit(repo string) ([]GitStep, error) {
-	var steps []GitStep
+// UninstallGit undoes Git: the merge.bimri section of the repository's
+// config and bimri-hook's lines in .gitattributes. A .gitattributes left
+// empty is removed only when install made it (or git does not track it):
+// one committed before install is edited back.
+func UninstallGit(w io.Writer, repo string) error {
 	created, _, err := RunGit(repo, "config", "--local", "--get", createdAttributesKey)
 	if err != nil {
-		return steps, err
+		return err
 	}
 	section := "merge." + wiring.MergeDriver
 	_, code, err := RunGit(repo, "config", "--local", "--get-regexp", `^merge\.`+wiring.MergeDriver+`\.`)
-	if err != nil {
-		return steps, err
-	}
-	if code == 0 {
-		if _, code, err := RunGit(repo, "config", "--local", "--remove-section", section); err != nil {
-			return steps, err
-		} else if code != 0 {
-			return steps, fmt.Errorf("git config --remove-section %s failed (exit code %d)", section, code)
+	switch {
+	case err != nil:
+		return err
+	case code != 0:
+		fmt.Fprintf(w, "git: no %s section in the repository's config\n", section)
+	default:
+		if err := runGitOK(repo, "config", "--local", "--remove-section", section); err != nil {
+			return err
 		}
+		fmt.Fprintf(w, "git: removed the %s section from the repository's config\n", section)
 	}
-	steps = append(steps, GitStep{Kind: gitConfigRemoved, What: section, Changed: code == 0})
-
 	path := filepath.Join(repo, ".gitattributes")
 	before, exists, err := ReadOptional(path)
 	if err != nil {
-		return steps, fmt.Errorf("read .gitattributes: %w", err)
+		return fmt.Errorf("read .gitattributes: %w", err)
 	}
 	after, changed := wiring.RemoveGitAttributes(before)
-	switch {
-	case !exists || !changed:
-	default:
-		if err := putBackGit(repo, path, after, strings.TrimSpace(created) == "true"); err != nil {
-			return steps, err
-		}
+	if !exists || !changed {
+		fmt.Fprintf(w, "git: no merge lines of bimri-hook's in %s\n", path)
+		return nil
 	}
-	steps = append(steps, GitStep{Kind: gitAttributesRemoved, What: path, Changed: changed})
-	return steps, nil
+	if err := putBackGit(repo, path, after, strings.TrimSpace(created) == "true"); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "git: removed bimri-hook's merge lines from %s\n", path)
+	return nil
 }

@@ -103,29 +103,6 @@ func PrintIgnored(w io.Writer, path string, changed bool) {
 	}
 }
 
-func PrintGitSteps(w io.Writer, steps []GitStep) {
-	for _, s := range steps {
-		switch {
-		case s.Kind == gitAttributesAdded && s.Changed:
-			fmt.Fprintf(w, "git: %s now gives bimri.md the %s merge driver and bimri-archive.md the union driver\n", s.What, wiring.MergeDriver)
-		case s.Kind == gitAttributesAdded:
-			fmt.Fprintf(w, "git: %s already gives bimri.md and bimri-archive.md their merge drivers\n", s.What)
-		case s.Kind == gitConfigSet && s.Changed:
-			fmt.Fprintf(w, "git: set %s\n", s.What)
-		case s.Kind == gitConfigSet:
-			fmt.Fprintf(w, "git: already set %s\n", s.What)
-		case s.Kind == gitConfigRemoved && s.Changed:
-			fmt.Fprintf(w, "git: removed the %s section from the repository's config\n", s.What)
-		case s.Kind == gitConfigRemoved:
-			fmt.Fprintf(w, "git: no %s section in the repository's config\n", s.What)
-		case s.Kind == gitAttributesRemoved && s.Changed:
-			fmt.Fprintf(w, "git: removed bimri-hook's merge lines from %s\n", s.What)
-		case s.Kind == gitAttributesRemoved:
-			fmt.Fprintf(w, "git: no merge lines of bimri-hook's in %s\n", s.What)
-		}
-	}
-}
-
 // PrintLinked says where install --link put the link and whether the
 // user's shell finds it there.
 func PrintLinked(w io.Writer, l Linked, onPath bool) {
