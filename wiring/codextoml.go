@@ -125,61 +125,6 @@ func dropTables(config []byte, drop func(string) bool) []byte {
 	return out
 }
 
-// HeaderPart writes it, so that two spellings of one key compare equal.
-func splitKey(key string) ([]string, error) {
-	var parts []string
-	for key = strings.TrimSpace(key); key != ""; {
-		var part string
-		switch key[0] {
-		case '"':
-			var v map[string]string
-			end := closingQuote(key)
-			if end < 0 {
-				return nil, fmt.Errorf("unterminated key")
-			}
-			if err := toml.Unmarshal([]byte("k = "+key[:end+1]), &v); err != nil {
-				return nil, err
-			}
-			part, key = v["k"], key[end+1:]
-		case '\'':
-			end := strings.IndexByte(key[1:], '\'')
-			if end < 0 {
-				return nil, fmt.Errorf("unterminated key")
-			}
-			part, key = key[1:end+1], key[end+2:]
-		default:
-			end := strings.IndexAny(key, ". \t")
-			if end < 0 {
-				end = len(key)
-			}
-			part, key = key[:end], key[end:]
-		}
-		parts = append(parts, HeaderPart(part))
-		key = strings.TrimSpace(key)
-		if key != "" {
-			if key[0] != '.' {
-				return nil, fmt.Errorf("bad key")
-			}
-			key = strings.TrimSpace(key[1:])
-		}
-	}
-	return parts, nil
-}
-
-// closingQuote is the index of the quote that ends the basic string
-// starting at s[0].
-func closingQuote(s string) int {
-	for i := 1; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '"':
-			return i
-		}
-	}
-	return -1
-}
-
 // HeaderPart writes one part of a dotted key: bare when TOML allows it,
 // else quoted.
 func HeaderPart(s string) string {

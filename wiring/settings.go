@@ -23,16 +23,14 @@ type Event struct {
 }
 
 // Events returns the events InstallReceipt wires: every event bimri-hook
-// answers (event.Answered), in the order a session meets them. The binary
-// answers each in milliseconds; the timeouts only bound a hook that hangs.
+// answers, in the order a session meets them. The timeouts only bound a
+// hook that hangs.
 func Events() []Event {
 	var out []Event
 	for _, name := range event.Answered {
 		timeout := 10
 		if name == event.SessionEnd {
-			// Claude Code cancels SessionEnd hooks after about 1.5 s
-			// whatever this says.
-			timeout = 5
+			timeout = 5 // the client cancels it sooner whatever this says
 		}
 		out = append(out, Event{Name: string(name), Timeout: timeout})
 	}
@@ -82,21 +80,13 @@ func (r Receipt) kept() []string {
 }
 
 // InstallReceipt wires bimri-hook into the bytes of a Claude Code
-// settings.json, which may be empty when the file does not exist yet: a
-// hook running c.Hook() for every event of Events, and c.Rules() in
-// permissions.allow. Everything else keeps its bytes. bimri-hook's own
-// entries from an earlier install, found by their command (see
-// isHookCommand), are updated where they stand rather than added again, so
-// installing twice changes nothing the second time and changed reports
-// false.
-//
-// Input that is not a JSON object, or whose "hooks", hook event lists,
-// "permissions" or "permissions.allow" have the wrong type or appear twice,
-// is an error, and nothing is rewritten.
-//
-// It also returns the receipt of what it created, added to prev, the
-// receipt of an earlier install into the same file (zero when there is
-// none).
+// settings.json (empty when there is no file yet): a hook running c.Hook()
+// for every event of Events, and c.Rules() in permissions.allow.
+// Everything else keeps its bytes; bimri-hook's entries from an earlier
+// install are updated where they stand, so installing twice changes
+// nothing. Input of the wrong shape is an error, and nothing is
+// rewritten. r is prev, the receipt of an earlier install, with what this
+// one created.
 func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Receipt, changed bool, err error) {
 	if c.Binary == "" {
 		return nil, r, false, errors.New("no binary path to install")
@@ -109,12 +99,7 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 		return nil, r, false, err
 	}
 	r = Receipt{Created: slices.Clone(prev.Created), KeptRules: prev.kept()}
-	note := func(what string, exists bool) {
-		if !exists && !r.created(what) {
-			r.Created = append(r.Created, what)
-		}
-	}
-	note("file", !d.fresh)
+	r.note("file", !d.fresh)
 	hook := c.Hook()
 	mine := func(command string) bool { return command == hook || isHookCommand(command) }
 	// Rules there while bimri-hook's hooks are not: the user wrote them.
@@ -128,8 +113,8 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 		if v := d.get("hooks", e.Name); v.Exists() && !v.IsArray() {
 			return nil, r, false, fmt.Errorf("%q is %s, not an array", "hooks."+e.Name, describe(v))
 		}
-		note("hooks", d.get("hooks").Exists())
-		note("hooks."+e.Name, d.get("hooks", e.Name).Exists())
+		r.note("hooks", d.get("hooks").Exists())
+		r.note("hooks."+e.Name, d.get("hooks", e.Name).Exists())
 		if err := d.wire(e, hook, mine); err != nil {
 			return nil, r, false, err
 		}
@@ -140,8 +125,8 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 			d.unwire(name, mine)
 		}
 	}
-	note("permissions", d.get("permissions").Exists())
-	note("permissions.allow", d.get("permissions", "allow").Exists())
+	r.note("permissions", d.get("permissions").Exists())
+	r.note("permissions.allow", d.get("permissions", "allow").Exists())
 	for _, sub := range MemoryCommands {
 		rule := c.Rule(sub)
 		if userRules && len(d.rules(func(s string) bool { return s == rule })) > 0 {
@@ -221,10 +206,8 @@ func uninstall(b []byte, r *Receipt, ours func(string) bool, more func(*settings
 
 // isHookCommand tells whether a hook command is bimri-hook's own: one
 // shell word naming a binary called bimri-hook, in any folder, then
-// " hook" and nothing else, as Command.Hook writes it (or the same word
-// unquoted, as people write it by hand). Any other command that merely
-// mentions bimri-hook ("notify-send bimri-hook hook", a wrapper script
-// given bimri-hook-audit) is someone else's and is never touched.
+// " hook", as Command.Hook or a person writes it. A command that merely
+// mentions bimri-hook ("notify-send bimri-hook hook") is someone else's.
 func isHookCommand(command string) bool {
 	binary, ok := HookBinary(command)
 	return ok && isBinaryName(binary) && strings.HasSuffix(command, " hook") &&
@@ -235,9 +218,8 @@ func isHookCommand(command string) bool {
 // makes, for a binary called bimri-hook in any folder.
 func isAgentRule(rule string) bool { return ruleSub(rule) != "" }
 
-// ruleSub is the subcommand of MemoryCommands that rule allows, when rule
-// is one Command.Rule makes for a binary called bimri-hook in any folder;
-// "" otherwise.
+// ruleSub is the subcommand rule allows when Command.Rule made it, for a
+// binary called bimri-hook in any folder; "" otherwise.
 func ruleSub(rule string) string {
 	for _, sub := range MemoryCommands {
 		word, ok := strings.CutPrefix(rule, "Bash(")
@@ -255,8 +237,7 @@ func ruleSub(rule string) string {
 	return ""
 }
 
-// isBinaryName tells whether path names the bimri-hook binary: its last
-// element is bimri-hook, or bimri-hook.exe on Windows.
+// isBinaryName tells whether path's last element is bimri-hook(.exe).
 func isBinaryName(path string) bool {
 	base := path[strings.LastIndexAny(path, `/\`)+1:]
 	return base == Name || base == Name+".exe"
@@ -265,10 +246,8 @@ func isBinaryName(path string) bool {
 // settingsDoc is a settings.json being edited.
 type settingsDoc struct {
 	*document
-	fresh bool // the file was empty: end it with a newline
-	// keep, when set, says whether a container that an uninstall leaves
-	// empty stays: it was there before the install. Unset, none stays.
-	keep func(path ...string) bool
+	fresh bool                      // the file was empty: end it with a newline
+	keep  func(path ...string) bool // an emptied container stays: install did not make it
 }
 
 func (d *settingsDoc) keeps(path ...string) bool { return d.keep != nil && d.keep(path...) }
@@ -296,28 +275,20 @@ func parseSettings(b []byte) (*settingsDoc, error) {
 			seen[k] = true
 		}
 	}
-	for _, want := range []struct {
-		path   []string
-		object bool
-	}{
-		{[]string{"hooks"}, true},
-		{[]string{"permissions"}, true},
-		{[]string{"permissions", "allow"}, false},
-	} {
-		v := d.get(want.path...)
-		switch {
-		case !v.Exists(), want.object && v.IsObject(), !want.object && v.IsArray():
-		case want.object:
-			return nil, fmt.Errorf("%q is %s, not an object", strings.Join(want.path, "."), describe(v))
-		default:
-			return nil, fmt.Errorf("%q is %s, not an array", strings.Join(want.path, "."), describe(v))
+	for _, path := range []string{"hooks", "permissions", "permissions.allow"} {
+		v := d.get(strings.Split(path, ".")...)
+		want, ok := "an object", v.IsObject()
+		if path == "permissions.allow" {
+			want, ok = "an array", v.IsArray()
+		}
+		if v.Exists() && !ok {
+			return nil, fmt.Errorf("%q is %s, not %s", path, describe(v), want)
 		}
 	}
 	return d, nil
 }
 
-// result returns the edited bytes, or the original ones when nothing
-// changed.
+// result returns the edited bytes, or the original ones when unchanged.
 func (d *settingsDoc) result(original []byte) ([]byte, bool, error) {
 	out := d.b
 	if d.fresh {
@@ -377,19 +348,9 @@ func (d *settingsDoc) handlers(event string, mine func(string) bool) []handlerRe
 // wire makes event run command: it adds bimri-hook's matcher group, or
 // updates the first handler of bimri-hook's it finds and drops the others.
 func (d *settingsDoc) wire(e Event, command string, mine func(string) bool) error {
-	hooks := d.get("hooks")
-	if !hooks.Exists() {
-		d.add(d.root(), "hooks", []byte("{"+jsonString(e.Name)+":["+string(group(command, e))+"]}"))
-		return nil
-	}
-	list := d.get("hooks", e.Name)
-	if !list.Exists() {
-		d.add(hooks, e.Name, []byte("["+string(group(command, e))+"]"))
-		return nil
-	}
 	refs := d.handlers(e.Name, mine)
 	if len(refs) == 0 {
-		d.add(list, "", group(command, e))
+		d.appendTo(group(command, e), "hooks", e.Name)
 		return nil
 	}
 	keep := refs[0].path(e.Name)
@@ -425,18 +386,34 @@ func (d *settingsDoc) unwire(event string, mine func(string) bool) {
 func (d *settingsDoc) removeHandler(event string, r handlerRef) {
 	g := strconv.Itoa(r.group)
 	d.remove(d.get("hooks", event, g, "hooks"), r.handler)
-	if len(members(d.get("hooks", event, g, "hooks"))) > 0 {
-		return
+	if len(members(d.get("hooks", event, g, "hooks"))) == 0 {
+		d.remove(d.get("hooks", event), r.group)
+		d.prune("hooks", event)
 	}
-	d.remove(d.get("hooks", event), r.group)
-	if len(members(d.get("hooks", event))) > 0 || d.keeps("hooks", event) {
-		return
+}
+
+// appendTo appends value to the array at path, making the objects and the
+// array of path that are missing.
+func (d *settingsDoc) appendTo(value []byte, path ...string) {
+	for i := range path {
+		if !d.get(path[:i+1]...).Exists() {
+			v := "[" + string(value) + "]"
+			for j := len(path) - 1; j > i; j-- {
+				v = "{" + jsonString(path[j]) + ":" + v + "}"
+			}
+			d.add(d.get(path[:i]...), path[i], []byte(v))
+			return
+		}
 	}
-	d.removeKey(d.get("hooks"), event)
-	if len(members(d.get("hooks"))) > 0 || d.keeps("hooks") {
-		return
+	d.add(d.get(path...), "", value)
+}
+
+// prune removes the container at path, and each above it, while it is
+// empty and not one to keep.
+func (d *settingsDoc) prune(path ...string) {
+	for ; len(path) > 0 && len(members(d.get(path...))) == 0 && !d.keeps(path...); path = path[:len(path)-1] {
+		d.removeKey(d.get(path[:len(path)-1]...), path[len(path)-1])
 	}
-	d.removeKey(d.root(), "hooks")
 }
 
 // rules lists the indexes in permissions.allow of the rules for which
@@ -454,21 +431,12 @@ func (d *settingsDoc) rules(mine func(string) bool) []int {
 // allow puts rule in permissions.allow once, in place of the first rule of
 // bimri-hook's already there, and drops the others.
 func (d *settingsDoc) allow(rule string, mine func(string) bool) error {
-	perms := d.get("permissions")
-	if !perms.Exists() {
-		d.add(d.root(), "permissions", []byte(`{"allow":[`+jsonString(rule)+`]}`))
+	idx := d.rules(mine)
+	if len(idx) == 0 {
+		d.appendTo([]byte(jsonString(rule)), "permissions", "allow")
 		return nil
 	}
 	list := d.get("permissions", "allow")
-	if !list.Exists() {
-		d.add(perms, "allow", []byte("["+jsonString(rule)+"]"))
-		return nil
-	}
-	idx := d.rules(mine)
-	if len(idx) == 0 {
-		d.add(list, "", []byte(jsonString(rule)))
-		return nil
-	}
 	if members(list)[idx[0]].value.Str != rule {
 		if err := d.set(rule, "permissions", "allow", strconv.Itoa(idx[0])); err != nil {
 			return err
@@ -490,12 +458,5 @@ func (d *settingsDoc) disallow(mine func(string) bool) {
 	for i := len(idx) - 1; i >= 0; i-- {
 		d.remove(d.get("permissions", "allow"), idx[i])
 	}
-	if len(members(d.get("permissions", "allow"))) > 0 || d.keeps("permissions", "allow") {
-		return
-	}
-	d.removeKey(d.get("permissions"), "allow")
-	if len(members(d.get("permissions"))) > 0 || d.keeps("permissions") {
-		return
-	}
-	d.removeKey(d.root(), "permissions")
+	d.prune("permissions", "allow")
 }
