@@ -22,7 +22,7 @@ type Request struct {
 // ignore rules for the side files, then --git, saying what it did. A
 // --git that cannot work fails before anything is written.
 func Claude(w io.Writer, q Request) error {
-	file, err := SettingsFor(q.Scope, q.Root)
+	file, err := settingsFor(q.Scope, q.Root)
 	if err != nil {
 		return err
 	}
@@ -39,7 +39,7 @@ func Claude(w io.Writer, q Request) error {
 	if err != nil {
 		return err
 	}
-	PrintInstalled(w, file, command, was, changed)
+	printInstalled(w, file, command, was, changed)
 	if file.Scope != ScopeUser {
 		path, changed, err := Ignore(q.Root)
 		if err != nil {
@@ -48,13 +48,15 @@ func Claude(w io.Writer, q Request) error {
 		PrintIgnored(w, path, changed)
 	}
 	if file.Scope == ScopeProject && binary != wiring.Name {
-		PrintMachinePathNote(w, binary)
+		fmt.Fprintf(w, "note: .claude/settings.json is shared through the repository, and now names this machine's %s.\n", binary)
+		fmt.Fprintf(w, "  Put bimri-hook on PATH and run install again to write the bare name, or use bimri-hook install --scope local.\n")
 	}
-	for _, t := range TwiceWarnings(q.Root, file, command) {
-		PrintWarning(w, t.String())
+	for _, warning := range twiceWarnings(q.Root, file, command) {
+		fmt.Fprintf(w, "warning: %s\n", warning)
 	}
 	if file.Scope != ScopeUser && !WorkspaceTrusted(q.Root) {
-		PrintTrustNote(w, q.Root, command)
+		fmt.Fprintf(w, "note: Claude Code applies a workspace's permission rules only once the workspace is trusted, so until then the agent asks before each `%s` in %s.\n", command.Remember(), q.Root)
+		fmt.Fprintf(w, "  To let it record: %s.\n", wiring.TrustAdvice(command))
 	}
 	if repo == "" {
 		return nil
@@ -65,7 +67,7 @@ func Claude(w io.Writer, q Request) error {
 // UninstallClaude takes out what Claude put in, and with Purge the
 // memory's side files, saying what it did.
 func UninstallClaude(w io.Writer, q Request) error {
-	file, err := SettingsFor(q.Scope, q.Root)
+	file, err := settingsFor(q.Scope, q.Root)
 	if err != nil {
 		return err
 	}
@@ -77,9 +79,9 @@ func UninstallClaude(w io.Writer, q Request) error {
 	if err != nil {
 		return err
 	}
-	PrintUninstalled(w, file, was, changed)
-	if file.Scope != ScopeUser && !WiredHere(q.Root) {
-		path, changed, err := Unignore(q.Root)
+	printUninstalled(w, file, was, changed)
+	if file.Scope != ScopeUser && !wiredHere(q.Root) {
+		path, changed, err := unignore(q.Root)
 		if err != nil {
 			return err
 		}
@@ -88,12 +90,12 @@ func UninstallClaude(w io.Writer, q Request) error {
 		}
 	}
 	if !changed {
-		for _, p := range EnabledPlugins(q.Root) {
-			PrintWarning(w, "the bimri-hook plugin "+p+" still runs here: bimri-hook off turns memory off in this workspace, claude plugin disable "+p+" turns the plugin off everywhere")
+		for _, p := range enabledPlugins(q.Root) {
+			fmt.Fprintf(w, "warning: the bimri-hook plugin %s still runs here: bimri-hook off turns memory off in this workspace, claude plugin disable %s turns the plugin off everywhere\n", p, p)
 		}
 	}
 	if repo != "" {
-		if err := UninstallGit(w, repo); err != nil {
+		if err := uninstallGit(w, repo); err != nil {
 			return err
 		}
 	}
@@ -101,7 +103,7 @@ func UninstallClaude(w io.Writer, q Request) error {
 		return nil
 	}
 	removed, err := q.Purge.Purge()
-	PrintPurged(w, q.Purge, removed)
+	printPurged(w, q.Purge, removed)
 	if err != nil {
 		return fmt.Errorf("--purge: %w", err)
 	}
@@ -112,7 +114,7 @@ func gitTopIf(git bool, root string) (string, error) {
 	if !git {
 		return "", nil
 	}
-	return GitTop(root)
+	return gitTop(root)
 }
 
 func exists(path string) bool {

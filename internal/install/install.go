@@ -51,8 +51,8 @@ func claudeDir() (string, error) {
 	return dir, nil
 }
 
-// SettingsFor returns the settings file of a scope for the workspace root.
-func SettingsFor(scope, root string) (SettingsFile, error) {
+// settingsFor returns the settings file of a scope for the workspace root.
+func settingsFor(scope, root string) (SettingsFile, error) {
 	switch scope {
 	case ScopeProject:
 		return SettingsFile{scope, filepath.Join(root, ".claude", "settings.json")}, nil
@@ -177,7 +177,7 @@ func ReadScopes(root string) []Scoped {
 	for _, scope := range Scopes {
 		s := Scoped{File: SettingsFile{Scope: scope}}
 		var data []byte
-		if s.File, s.Err = SettingsFor(scope, root); s.Err == nil {
+		if s.File, s.Err = settingsFor(scope, root); s.Err == nil {
 			if data, s.Exists, s.Err = ReadOptional(s.File.Path); s.Err != nil {
 				s.Err = fmt.Errorf("%s cannot be read: %w", s.File.Path, s.Err)
 			} else if s.Wiring, s.Err = wiring.Inspect(data); s.Err != nil {
@@ -189,28 +189,19 @@ func ReadScopes(root string) []Scoped {
 	return all
 }
 
-// Twice is something else that would answer the same events as the
-// settings just written: the plugin enabled in File, or File's scope
-// running other Commands.
-type Twice struct {
-	Installed SettingsFile // the settings just written
-	File      SettingsFile
-	Plugin    string   // the enabled plugin, or ""
-	Commands  []string // the other bimri-hook commands File runs
-}
-
-// TwiceWarnings says when something else would answer the same events as
-// the settings just written: the bimri-hook plugin, or another scope's
+// twiceWarnings say what else would answer the events just wired into
+// installed, and how to end it: the bimri-hook plugin, or another scope's
 // settings running a different command. (Claude Code runs identical hook
 // commands once, so the same command in two scopes is harmless.)
-func TwiceWarnings(root string, installed SettingsFile, command wiring.Command) []Twice {
-	var warnings []Twice
+func twiceWarnings(root string, installed SettingsFile, command wiring.Command) []string {
+	var warnings []string
 	for _, s := range ReadScopes(root) {
 		if s.Err != nil {
 			continue
 		}
 		for _, p := range s.Wiring.Plugins {
-			warnings = append(warnings, Twice{Installed: installed, File: s.File, Plugin: p})
+			warnings = append(warnings, fmt.Sprintf("the bimri-hook plugin %s is enabled in %s, so every event would run bimri-hook twice; keep one: disable the plugin (claude plugin disable %s), or run bimri-hook uninstall --scope %s",
+				p, s.File.Path, p, installed.Scope))
 		}
 		var others []string
 		for _, h := range s.Wiring.Handlers {
@@ -219,15 +210,16 @@ func TwiceWarnings(root string, installed SettingsFile, command wiring.Command) 
 			}
 		}
 		if len(others) > 0 && s.File.Scope != installed.Scope {
-			warnings = append(warnings, Twice{Installed: installed, File: s.File, Commands: others})
+			warnings = append(warnings, fmt.Sprintf("%s (%s scope) also runs %s, so every event would run bimri-hook twice; run bimri-hook uninstall --scope %s unless you mean it",
+				s.File.Path, s.File.Scope, strings.Join(others, " and "), s.File.Scope))
 		}
 	}
 	return warnings
 }
 
-// EnabledPlugins are the bimri-hook plugins some settings file of root's
+// enabledPlugins are the bimri-hook plugins some settings file of root's
 // enables, each once.
-func EnabledPlugins(root string) []string {
+func enabledPlugins(root string) []string {
 	var plugins []string
 	for _, s := range ReadScopes(root) {
 		for _, p := range s.Wiring.Plugins {
@@ -292,8 +284,8 @@ func RunGit(dir string, args ...string) (stdout string, code int, err error) {
 	return out.String(), 0, nil
 }
 
-// GitTop is the top folder of the repository holding root.
-func GitTop(root string) (string, error) {
+// gitTop is the top folder of the repository holding root.
+func gitTop(root string) (string, error) {
 	out, code, err := RunGit(root, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return "", fmt.Errorf("--git: %w", err)
@@ -390,11 +382,11 @@ func runGitOK(repo string, args ...string) error {
 	return err
 }
 
-// UninstallGit undoes Git: the merge.bimri section of the repository's
+// uninstallGit undoes Git: the merge.bimri section of the repository's
 // config and bimri-hook's lines in .gitattributes. A .gitattributes left
 // empty is removed only when install made it (or git does not track it):
 // one committed before install is edited back.
-func UninstallGit(w io.Writer, repo string) error {
+func uninstallGit(w io.Writer, repo string) error {
 	created, _, err := RunGit(repo, "config", "--local", "--get", createdAttributesKey)
 	if err != nil {
 		return err

@@ -14,15 +14,7 @@ import (
 	"github.com/bimri/bimri-hook/wiring"
 )
 
-func eventNames() []string {
-	var names []string
-	for _, e := range wiring.Events() {
-		names = append(names, e.Name)
-	}
-	return names
-}
-
-func PrintInstalled(w io.Writer, file SettingsFile, command wiring.Command, was wiring.Wiring, changed bool) {
+func printInstalled(w io.Writer, file SettingsFile, command wiring.Command, was wiring.Wiring, changed bool) {
 	if !changed {
 		fmt.Fprintf(w, "already installed in %s (%s scope); nothing changed\n", file.Path, file.Scope)
 		return
@@ -32,7 +24,7 @@ func PrintInstalled(w io.Writer, file SettingsFile, command wiring.Command, was 
 		verb = "updated bimri-hook in"
 	}
 	fmt.Fprintf(w, "%s %s (%s scope)\n", verb, file.Path, file.Scope)
-	fmt.Fprintf(w, "  hooks: %s run %s\n", strings.Join(eventNames(), ", "), command.Hook())
+	fmt.Fprintf(w, "  hooks: %s run %s\n", EventList(wiring.Events()), command.Hook())
 	fmt.Fprintf(w, "  permissions: %s let the agent run %s without asking\n", strings.Join(command.Rules(), ", "), strings.Join(wiring.MemoryCommands, ", "))
 	var replaced []string
 	for _, h := range was.Handlers {
@@ -50,7 +42,7 @@ func PrintInstalled(w io.Writer, file SettingsFile, command wiring.Command, was 
 	}
 }
 
-func PrintUninstalled(w io.Writer, file SettingsFile, was wiring.Wiring, changed bool) {
+func printUninstalled(w io.Writer, file SettingsFile, was wiring.Wiring, changed bool) {
 	if !changed {
 		fmt.Fprintf(w, "bimri-hook is not installed in %s (%s scope); nothing to do\n", file.Path, file.Scope)
 		return
@@ -62,34 +54,6 @@ func PrintUninstalled(w io.Writer, file SettingsFile, was wiring.Wiring, changed
 	for _, r := range was.Rules {
 		fmt.Fprintf(w, "  permission: %s\n", r)
 	}
-}
-
-func PrintWarning(w io.Writer, warning string) {
-	fmt.Fprintf(w, "warning: %s\n", warning)
-}
-
-// String says what else would answer the events install wired, and how
-// to end it: for the plugin, by the scope just installed.
-func (t Twice) String() string {
-	file := t.File
-	if t.Plugin != "" {
-		return fmt.Sprintf("the bimri-hook plugin %s is enabled in %s, so every event would run bimri-hook twice; keep one: disable the plugin (claude plugin disable %s), or run bimri-hook uninstall --scope %s",
-			t.Plugin, file.Path, t.Plugin, t.Installed.Scope)
-	}
-	return fmt.Sprintf("%s (%s scope) also runs %s, so every event would run bimri-hook twice; run bimri-hook uninstall --scope %s unless you mean it",
-		file.Path, file.Scope, strings.Join(t.Commands, " and "), file.Scope)
-}
-
-// PrintMachinePathNote says that project settings, which teams commit,
-// now name this machine's path of the binary.
-func PrintMachinePathNote(w io.Writer, binary string) {
-	fmt.Fprintf(w, "note: .claude/settings.json is shared through the repository, and now names this machine's %s.\n", binary)
-	fmt.Fprintf(w, "  Put bimri-hook on PATH and run install again to write the bare name, or use bimri-hook install --scope local.\n")
-}
-
-func PrintTrustNote(w io.Writer, root string, command wiring.Command) {
-	fmt.Fprintf(w, "note: Claude Code applies a workspace's permission rules only once the workspace is trusted, so until then the agent asks before each `%s` in %s.\n", command.Remember(), root)
-	fmt.Fprintf(w, "  To let it record: %s.\n", wiring.TrustAdvice(command))
 }
 
 // PrintIgnored says what Ignore did.
@@ -123,9 +87,9 @@ func PrintLinked(w io.Writer, l Linked, onPath bool) {
 	fmt.Fprintf(w, "%s is not on PATH: add it (export PATH=\"%s:$PATH\" in your shell's profile), then bimri-hook doctor, show, search and browse work in your shell\n", dir, dir)
 }
 
-// PrintPurged says what uninstall --purge removed, and that bimri.md
+// printPurged says what uninstall --purge removed, and that bimri.md
 // stays.
-func PrintPurged(w io.Writer, s *store.Store, removed []string) {
+func printPurged(w io.Writer, s *store.Store, removed []string) {
 	for _, path := range removed {
 		fmt.Fprintf(w, "purge: removed %s\n", path)
 	}
