@@ -115,9 +115,7 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 		}
 		r.note("hooks", d.get("hooks").Exists())
 		r.note("hooks."+e.Name, d.get("hooks", e.Name).Exists())
-		if err := d.wire(e, hook, mine); err != nil {
-			return nil, r, false, err
-		}
+		d.wire(e, hook, mine)
 	}
 	// Events that an earlier version wired and this one no longer does.
 	for _, name := range d.eventNames() {
@@ -132,9 +130,7 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 		if userRules && len(d.rules(func(s string) bool { return s == rule })) > 0 {
 			r.KeptRules = append(r.KeptRules, rule)
 		}
-		if err := d.allow(rule, func(s string) bool { return s == rule || ruleSub(s) == sub }); err != nil {
-			return nil, r, false, err
-		}
+		d.allow(rule, func(s string) bool { return s == rule || ruleSub(s) == sub })
 	}
 	out, changed, err = d.result(settings)
 	return out, r, changed, err
@@ -347,30 +343,25 @@ func (d *settingsDoc) handlers(event string, mine func(string) bool) []handlerRe
 
 // wire makes event run command: it adds bimri-hook's matcher group, or
 // updates the first handler of bimri-hook's it finds and drops the others.
-func (d *settingsDoc) wire(e Event, command string, mine func(string) bool) error {
+func (d *settingsDoc) wire(e Event, command string, mine func(string) bool) {
 	refs := d.handlers(e.Name, mine)
 	if len(refs) == 0 {
 		d.appendTo(group(command, e), "hooks", e.Name)
-		return nil
+		return
 	}
 	keep := refs[0].path(e.Name)
 	if refs[0].command != command {
-		if err := d.set(command, append(keep, "command")...); err != nil {
-			return err
-		}
+		d.set(command, append(keep, "command")...)
 	}
 	switch timeout := d.get(append(keep, "timeout")...); {
 	case !timeout.Exists():
 		d.add(d.get(keep...), "timeout", []byte(strconv.Itoa(e.Timeout)))
 	case timeout.Type != gjson.Number || timeout.Num != float64(e.Timeout):
-		if err := d.set(e.Timeout, append(keep, "timeout")...); err != nil {
-			return err
-		}
+		d.set(e.Timeout, append(keep, "timeout")...)
 	}
 	for i := len(refs) - 1; i > 0; i-- {
 		d.removeHandler(e.Name, refs[i])
 	}
-	return nil
 }
 
 // unwire removes every handler of event for which mine is true.
@@ -430,22 +421,19 @@ func (d *settingsDoc) rules(mine func(string) bool) []int {
 
 // allow puts rule in permissions.allow once, in place of the first rule of
 // bimri-hook's already there, and drops the others.
-func (d *settingsDoc) allow(rule string, mine func(string) bool) error {
+func (d *settingsDoc) allow(rule string, mine func(string) bool) {
 	idx := d.rules(mine)
 	if len(idx) == 0 {
 		d.appendTo([]byte(jsonString(rule)), "permissions", "allow")
-		return nil
+		return
 	}
 	list := d.get("permissions", "allow")
 	if members(list)[idx[0]].value.Str != rule {
-		if err := d.set(rule, "permissions", "allow", strconv.Itoa(idx[0])); err != nil {
-			return err
-		}
+		d.set(rule, "permissions", "allow", strconv.Itoa(idx[0]))
 	}
 	for i := len(idx) - 1; i > 0; i-- {
 		d.remove(d.get("permissions", "allow"), idx[i])
 	}
-	return nil
 }
 
 // disallow removes the rules for which mine is true, then "allow" and
