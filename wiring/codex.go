@@ -52,12 +52,16 @@ type codexHandler struct {
 // "hook codex", which tells the command whose payload it reads.
 func (c Command) CodexHook() string { return c.Hook() + " " + AgentCodex }
 
-// isCodexHookCommand tells whether a command is bimri-hook's Codex hook,
-// for a binary called bimri-hook in any folder.
-func isCodexHookCommand(command string) bool {
-	rest, ok := strings.CutSuffix(command, " "+AgentCodex)
-	return ok && isHookCommand(rest)
+// isAgentHook says whether command is bimri-hook's hook for agent, for a
+// binary called bimri-hook in any folder.
+func isAgentHook(agent string) func(string) bool {
+	return func(command string) bool {
+		rest, ok := strings.CutSuffix(command, " "+agent)
+		return ok && isHookCommand(rest)
+	}
 }
+
+var isCodexHookCommand = isAgentHook(AgentCodex)
 
 func codexGroup(command string, e Event) []byte {
 	h := codexHandler{Type: "command", Command: command, Timeout: e.Timeout}
@@ -78,47 +82,40 @@ type codexGroupJSON struct {
 // is replaced by a new group at the end of its event's list. Everything
 // else keeps its bytes. prev is the receipt of an earlier install.
 func InstallCodex(hooksJSON []byte, c Command, prev Receipt) (out []byte, r Receipt, changed bool, err error) {
-	if c.Binary == "" {
-		return nil, r, false, fmt.Errorf("no binary path to install")
-	}
-	d, err := parseSettings(hooksJSON)
-	if err != nil {
-		return nil, r, false, err
-	}
-	r = Receipt{Created: slices.Clone(prev.Created)}
-	r.note("file", !d.fresh)
 	command := c.CodexHook()
 	mine := func(s string) bool { return s == command || isCodexHookCommand(s) }
-	group := func(e Event) []byte { return codexGroup(command, e) }
-	if err := d.wireClient(CodexEvents(), mine, group, &r); err != nil {
-		return nil, r, false, err
-	}
-	out, changed, err = d.result(hooksJSON)
-	return out, r, changed, err
+	return installClient(hooksJSON, c, prev, CodexEvents(), mine, func(e Event) []byte { return codexGroup(command, e) }, nil)
 }
 
 // UninstallCodex takes out of a Codex hooks.json what InstallCodex put
 // in, guided by its receipt as UninstallReceipt is.
 func UninstallCodex(hooksJSON []byte, r Receipt) (out []byte, remove, changed bool, err error) {
-	if len(bytes.TrimSpace(hooksJSON)) == 0 {
-		return hooksJSON, false, false, nil
+	return uninstall(hooksJSON, &r, isCodexHookCommand, nil)
+}
+
+// installClient wires another client's hooks into its JSON file (Codex's
+// hooks.json, Gemini's settings.json) as InstallReceipt does Claude
+// Code's; more adds anything else of bimri-hook's the file holds.
+func installClient(b []byte, c Command, prev Receipt, events []Event, mine func(string) bool, group func(Event) []byte, more func(*settingsDoc, *Receipt) error) (out []byte, r Receipt, changed bool, err error) {
+	if c.Binary == "" {
+		return nil, r, false, fmt.Errorf("no binary path to install")
 	}
-	d, err := parseSettings(hooksJSON)
+	d, err := parseSettings(b)
 	if err != nil {
-		return nil, false, false, err
+		return nil, r, false, err
 	}
-	d.keep = func(path ...string) bool { return !r.created(strings.Join(path, ".")) }
-	for _, name := range d.eventNames() {
-		d.unwire(name, isCodexHookCommand)
+	r = Receipt{Created: slices.Clone(prev.Created)}
+	r.note("file", !d.fresh)
+	if err := d.wireClient(events, mine, group, &r); err != nil {
+		return nil, r, false, err
 	}
-	out, changed, err = d.result(hooksJSON)
-	if err != nil {
-		return nil, false, false, err
+	if more != nil {
+		if err := more(d, &r); err != nil {
+			return nil, r, false, err
+		}
 	}
-	if r.created("file") && len(members(d.root())) == 0 {
-		return out, true, true, nil
-	}
-	return out, false, changed, nil
+	out, changed, err = d.result(b)
+	return out, r, changed, err
 }
 
 // sameJSON says whether raw and want hold the same JSON value.

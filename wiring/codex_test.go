@@ -91,3 +91,15 @@ func TestEditCodexConfig(t *testing.T) {
 	_, _, err = EditCodexConfig([]byte(dotted), drop, add)
 	is.True(err != nil)
 }
+
+// A header is what TOML reads as one: a line inside a multi-line string
+// that looks like our table's header is the user's text and stays, and an
+// array of tables after our table is not taken out with it.
+func TestEditCodexConfigFindsHeadersAsTOMLDoes(t *testing.T) {
+	is := is.New(t)
+	config := "instructions = \"\"\"\n[mcp_servers.bimri]\n\"\"\"\n\n[mcp_servers.bimri]\ncommand = \"old\"\n\n[[profiles]]\nname = \"a\"\n"
+	out, changed, err := EditCodexConfig([]byte(config), func(h string) bool { return h == MCPHeader }, nil)
+	is.NoErr(err)
+	is.True(changed)
+	is.Equal(string(out), "instructions = \"\"\"\n[mcp_servers.bimri]\n\"\"\"\n[[profiles]]\nname = \"a\"\n")
+}

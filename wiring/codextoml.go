@@ -8,9 +8,11 @@ package wiring
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
 )
 
 // CodexTable is one table bimri-hook writes in Codex's config.toml.
@@ -74,100 +76,53 @@ func EditCodexConfig(config []byte, drop func(header string) bool, add []CodexTa
 }
 
 // dropTables removes each table whose header drop names, from its header
-// line to the next header, with the blank line before it.
+// line to the next header, with the blank line before it. go-toml's
+// parser finds the headers, so a line inside a multi-line string that
+// looks like one is never taken for one. config is valid TOML.
 func dropTables(config []byte, drop func(string) bool) []byte {
-	lines := strings.SplitAfter(string(config), "\n")
-	var out []string
-	skipping := false
-	for _, line := range lines {
-		if h, ok := tableHeader(line); ok {
-			skipping = drop(h)
-			if skipping && len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
-				out = out[:len(out)-1]
+	type header struct {
+		at   int // the start of its line
+		drop bool
+	}
+	var hs []header
+	var p unstable.Parser
+	p.Reset(config)
+	for p.NextExpression() {
+		e := p.Expression()
+		if e.Kind != unstable.Table && e.Kind != unstable.ArrayTable {
+			continue
+		}
+		var parts []string
+		at := -1
+		for it := e.Key(); it.Next(); {
+			if at < 0 {
+				at = bytes.LastIndexByte(config[:it.Node().Raw.Offset], '\n') + 1
+			}
+			parts = append(parts, HeaderPart(string(it.Node().Data)))
+		}
+		hs = append(hs, header{at, e.Kind == unstable.Table && drop(strings.Join(parts, "."))})
+	}
+	if len(hs) == 0 {
+		return config
+	}
+	out := slices.Clone(config[:hs[0].at])
+	for i, h := range hs {
+		end := len(config)
+		if i+1 < len(hs) {
+			end = hs[i+1].at
+		}
+		if !h.drop {
+			out = append(out, config[h.at:end]...)
+			continue
+		}
+		if len(out) > 0 {
+			last := bytes.LastIndexByte(out[:len(out)-1], '\n') + 1
+			if len(bytes.TrimSpace(out[last:])) == 0 {
+				out = out[:last]
 			}
 		}
-		if !skipping {
-			out = append(out, line)
-		}
 	}
-	return []byte(strings.Join(out, ""))
-}
-
-// tableHeader reads a [table] header line (not an [[array]] one) and
-// gives its key with the spaces around dots and brackets taken out.
-func tableHeader(line string) (string, bool) {
-	s := strings.TrimSpace(line)
-	if !strings.HasPrefix(s, "[") || strings.HasPrefix(s, "[[") {
-		return "", false
-	}
-	end := strings.LastIndex(s, "]")
-	if end < 0 {
-		return "", false
-	}
-	if rest := strings.TrimSpace(s[end+1:]); rest != "" && !strings.HasPrefix(rest, "#") {
-		return "", false
-	}
-	parts, err := splitKey(s[1:end])
-	if err != nil {
-		return "", false
-	}
-	return strings.Join(parts, "."), true
-}
-
-// splitKey splits a dotted TOML key into its parts, each given back as
-// HeaderPart writes it, so that two spellings of one key compare equal.
-func splitKey(key string) ([]string, error) {
-	var parts []string
-	for key = strings.TrimSpace(key); key != ""; {
-		var part string
-		switch key[0] {
-		case '"':
-			var v map[string]string
-			end := closingQuote(key)
-			if end < 0 {
-				return nil, fmt.Errorf("unterminated key")
-			}
-			if err := toml.Unmarshal([]byte("k = "+key[:end+1]), &v); err != nil {
-				return nil, err
-			}
-			part, key = v["k"], key[end+1:]
-		case '\'':
-			end := strings.IndexByte(key[1:], '\'')
-			if end < 0 {
-				return nil, fmt.Errorf("unterminated key")
-			}
-			part, key = key[1:end+1], key[end+2:]
-		default:
-			end := strings.IndexAny(key, ". \t")
-			if end < 0 {
-				end = len(key)
-			}
-			part, key = key[:end], key[end:]
-		}
-		parts = append(parts, HeaderPart(part))
-		key = strings.TrimSpace(key)
-		if key != "" {
-			if key[0] != '.' {
-				return nil, fmt.Errorf("bad key")
-			}
-			key = strings.TrimSpace(key[1:])
-		}
-	}
-	return parts, nil
-}
-
-// closingQuote is the index of the quote that ends the basic string
-// starting at s[0].
-func closingQuote(s string) int {
-	for i := 1; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '"':
-			return i
-		}
-	}
-	return -1
+	return out
 }
 
 // HeaderPart writes one part of a dotted key: bare when TOML allows it,

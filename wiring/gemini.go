@@ -7,11 +7,6 @@ package wiring
 // milliseconds; its MCP servers sit under "mcpServers" in the same file.
 
 import (
-	"bytes"
-	"fmt"
-	"slices"
-	"strings"
-
 	"github.com/tidwall/gjson"
 )
 
@@ -49,12 +44,7 @@ type geminiHandler struct {
 // GeminiHook is the command Gemini's hooks run.
 func (c Command) GeminiHook() string { return c.Hook() + " " + AgentGemini }
 
-// isGeminiHookCommand tells whether a command is bimri-hook's Gemini hook,
-// for a binary called bimri-hook in any folder.
-func isGeminiHookCommand(command string) bool {
-	rest, ok := strings.CutSuffix(command, " "+AgentGemini)
-	return ok && isHookCommand(rest)
-}
+var isGeminiHookCommand = isAgentHook(AgentGemini)
 
 func geminiGroup(command string, e Event) []byte {
 	h := geminiHandler{Type: "command", Name: GeminiHookName, Command: command, Timeout: e.Timeout * 1000}
@@ -89,53 +79,18 @@ func isGeminiMCP(v gjson.Result) bool {
 // nothing; everything else keeps its bytes. prev is the receipt of an
 // earlier install.
 func InstallGemini(settings []byte, c Command, prev Receipt) (out []byte, r Receipt, changed bool, err error) {
-	if c.Binary == "" {
-		return nil, r, false, fmt.Errorf("no binary path to install")
-	}
-	d, err := parseSettings(settings)
-	if err != nil {
-		return nil, r, false, err
-	}
-	r = Receipt{Created: slices.Clone(prev.Created)}
-	r.note("file", !d.fresh)
 	command := c.GeminiHook()
 	mine := func(s string) bool { return s == command || isGeminiHookCommand(s) }
-	group := func(e Event) []byte { return geminiGroup(command, e) }
-	if err := d.wireClient(GeminiEvents(), mine, group, &r); err != nil {
-		return nil, r, false, err
-	}
-	if err := d.wireMCP("mcpServers", geminiMCP(c), isGeminiMCP, &r); err != nil {
-		return nil, r, false, err
-	}
-	out, changed, err = d.result(settings)
-	return out, r, changed, err
+	return installClient(settings, c, prev, GeminiEvents(), mine, func(e Event) []byte { return geminiGroup(command, e) },
+		func(d *settingsDoc, r *Receipt) error { return d.wireMCP("mcpServers", geminiMCP(c), isGeminiMCP, r) })
 }
 
 // UninstallGemini takes out of a Gemini settings.json what InstallGemini
-// put in, guided by its receipt as UninstallReceipt is: the hooks, the
-// MCP server, the containers install created, and the file when install
-// created it and nothing else is left.
+// put in, guided by its receipt as UninstallReceipt is.
 func UninstallGemini(settings []byte, r Receipt) (out []byte, remove, changed bool, err error) {
-	if len(bytes.TrimSpace(settings)) == 0 {
-		return settings, false, false, nil
-	}
-	d, err := parseSettings(settings)
-	if err != nil {
-		return nil, false, false, err
-	}
-	d.keep = func(path ...string) bool { return !r.created(strings.Join(path, ".")) }
-	for _, name := range d.eventNames() {
-		d.unwire(name, isGeminiHookCommand)
-	}
-	d.unwireMCP("mcpServers", isGeminiMCP, r)
-	out, changed, err = d.result(settings)
-	if err != nil {
-		return nil, false, false, err
-	}
-	if r.created("file") && len(members(d.root())) == 0 {
-		return out, true, true, nil
-	}
-	return out, false, changed, nil
+	return uninstall(settings, &r, isGeminiHookCommand, func(d *settingsDoc, r Receipt) {
+		d.unwireMCP("mcpServers", isGeminiMCP, r)
+	})
 }
 
 // GeminiWired lists the Gemini events a settings.json runs bimri-hook's

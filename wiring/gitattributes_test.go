@@ -36,3 +36,43 @@ func TestGitAttributes(t *testing.T) {
 		})
 	}
 }
+
+func TestRemoveGitAttributes(t *testing.T) {
+	const ours = "bimri.md merge=bimri\nbimri-archive.md merge=union\n"
+	cases := []struct {
+		name, in, want string
+	}{
+		{name: "only ours", in: ours, want: ""},
+		{name: "none", in: "", want: ""},
+		{name: "others kept", in: "*.go text eol=lf\n" + ours + "*.md diff=markdown\n", want: "*.go text eol=lf\n*.md diff=markdown\n"},
+		{name: "crlf", in: "*.go text\r\nbimri.md merge=bimri\r\nbimri-archive.md merge=union\r\n", want: "*.go text\r\n"},
+		{name: "no final newline", in: "*.png binary\nbimri.md merge=bimri", want: "*.png binary\n"},
+		{name: "extra spaces", in: "  bimri.md\tmerge=bimri  \n", want: ""},
+		{name: "person's lines with more attributes", in: "bimri.md text merge=bimri\nbimri-archive.md -diff merge=union\n", want: "bimri.md text merge=bimri\nbimri-archive.md -diff merge=union\n"},
+		{name: "other drivers and paths", in: "bimri.md merge=union\ndocs/bimri.md merge=bimri\n# bimri.md merge=bimri\n", want: "bimri.md merge=union\ndocs/bimri.md merge=bimri\n# bimri.md merge=bimri\n"},
+		{name: "twice", in: ours + ours, want: ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			is := is.New(t)
+			out, changed := RemoveGitAttributes([]byte(tc.in))
+			is.Equal(string(out), tc.want)
+			is.Equal(changed, tc.in != tc.want)
+
+			again, changed := RemoveGitAttributes(out)
+			is.True(!changed) // idempotent
+			is.Equal(string(again), string(out))
+		})
+	}
+}
+
+// Removing what GitAttributes added gives back the file it started from,
+// when that file ended in a line break.
+func TestGitAttributesRoundTrip(t *testing.T) {
+	for _, in := range []string{"", "*.go text eol=lf\n", "*.go text\r\n*.png binary\r\n", "bimri.md text merge=bimri\n"} {
+		is := is.New(t)
+		added, _ := GitAttributes([]byte(in))
+		out, _ := RemoveGitAttributes(added)
+		is.Equal(string(out), in)
+	}
+}

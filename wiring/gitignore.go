@@ -80,21 +80,27 @@ func AddIgnoreLines(existing []byte, lines []string) (out []byte, changed bool) 
 	if len(missing) == 0 {
 		return existing, false
 	}
+	if !slices.Contains(have, ignoreHeading) {
+		missing = append([]string{ignoreHeading}, missing...)
+	}
+	return appendLines(existing, missing), true
+}
+
+// appendLines appends lines to a file's content, in the file's line
+// ending, after a line break if its last line has none.
+func appendLines(existing []byte, lines []string) []byte {
 	nl := "\n"
 	if bytes.Contains(existing, []byte("\r\n")) {
 		nl = "\r\n"
 	}
-	out = append([]byte(nil), existing...)
+	out := slices.Clone(existing)
 	if len(out) > 0 && out[len(out)-1] != '\n' {
 		out = append(out, nl...)
 	}
-	if !slices.Contains(have, ignoreHeading) {
-		out = append(out, ignoreHeading+nl...)
-	}
-	for _, l := range missing {
+	for _, l := range lines {
 		out = append(out, l+nl...)
 	}
-	return out, true
+	return out
 }
 
 // ignoreLinesOf lists the lines of a .gitignore, without line endings.

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
-	"github.com/tidwall/sjson"
 )
 
 // document is a JSON object edited in place. Every edit splices bytes at
@@ -138,31 +137,9 @@ func members(c gjson.Result) []member {
 }
 
 // set replaces the value at path, which must exist, with value.
-func (d *document) set(value any, path ...string) error {
-	b, err := sjson.SetBytes(d.b, sjsonPath(path), value)
-	if err != nil {
-		return fmt.Errorf("set %s: %w", strings.Join(path, "."), err)
-	}
-	d.b = b
-	return nil
-}
-
-// sjsonPath escapes path steps for sjson, whose paths give meaning to
-// dots, wildcards and a few other characters.
-func sjsonPath(path []string) string {
-	var b strings.Builder
-	for i, step := range path {
-		if i > 0 {
-			b.WriteByte('.')
-		}
-		for j := 0; j < len(step); j++ {
-			if strings.IndexByte(`.*?|#@!\:`, step[j]) >= 0 {
-				b.WriteByte('\\')
-			}
-			b.WriteByte(step[j])
-		}
-	}
-	return b.String()
+func (d *document) set(value any, path ...string) {
+	v := d.get(path...)
+	d.splice(v.Index, v.Index+len(v.Raw), string(marshal(value)))
 }
 
 // add appends a member to the object or array c: key names it in an object

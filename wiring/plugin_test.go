@@ -79,6 +79,47 @@ func TestMarketplace(t *testing.T) {
 	is.Equal("https://github.com/"+p.Source.Repo, m.Repository)
 }
 
+// pluginCommand and pluginArgs are what every hook of the plugin runs, in
+// the exec form, through no shell: the plugin's dispatcher bin/bimri-hook
+// (which runs the binary bundled for the platform, or scripts/launch.sh)
+// with "hook". Claude Code substitutes ${CLAUDE_PLUGIN_ROOT} in each as
+// plain text, so a folder with spaces needs no quotes, and starts the
+// program itself (measured, 2.1.332). On Windows, where a program named
+// without an extension is looked up with .exe, that is bin/bimri-hook.exe,
+// and no POSIX shell is needed.
+const pluginCommand = "${CLAUDE_PLUGIN_ROOT}/bin/bimri-hook"
+
+// pluginArgs are pluginCommand's arguments.
+var pluginArgs = []string{"hook"}
+
+// pluginHooks is the content of the plugin's hooks/hooks.json, each event
+// in the exec form: the client starts pluginCommand with pluginArgs itself,
+// through no shell.
+func pluginHooks() []byte {
+	type handler struct {
+		Type    string   `json:"type"`
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
+		Timeout int      `json:"timeout"`
+	}
+	type group struct {
+		Matcher string    `json:"matcher,omitempty"`
+		Hooks   []handler `json:"hooks"`
+	}
+	b := []byte(`{"description":` + jsonString("bimri-hook: load bimri.md at session start, keep it up to date as the session goes") + `,"hooks":{`)
+	for i, e := range PluginEvents() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		g := group{Matcher: e.Matcher, Hooks: []handler{{"command", pluginCommand, pluginArgs, e.Timeout}}}
+		b = append(b, jsonString(e.Name)+":["+string(marshal(g))+"]"...)
+	}
+	var buf bytes.Buffer
+	_ = json.Indent(&buf, append(b, "}}"...), "", "  ")
+	buf.WriteByte('\n')
+	return buf.Bytes()
+}
+
 // hooks/hooks.json is generated: regenerate it with -update rather than
 // edit it, and every command it runs must exist in the plugin.
 func TestPluginHooks(t *testing.T) {

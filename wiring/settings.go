@@ -23,16 +23,14 @@ type Event struct {
 }
 
 // Events returns the events InstallReceipt wires: every event bimri-hook
-// answers (event.Answered), in the order a session meets them. The binary
-// answers each in milliseconds; the timeouts only bound a hook that hangs.
+// answers, in the order a session meets them. The timeouts only bound a
+// hook that hangs.
 func Events() []Event {
 	var out []Event
 	for _, name := range event.Answered {
 		timeout := 10
 		if name == event.SessionEnd {
-			// Claude Code cancels SessionEnd hooks after about 1.5 s
-			// whatever this says.
-			timeout = 5
+			timeout = 5 // the client cancels it sooner whatever this says
 		}
 		out = append(out, Event{Name: string(name), Timeout: timeout})
 	}
@@ -41,14 +39,10 @@ func Events() []Event {
 
 // handler and matcherGroup are the shapes of settings.json's hooks: each
 // event holds a list of matcher groups, each group a list of handlers.
-// bimri-hook's groups have no matcher, so they run for every source,
-// reason and trigger of their event, but the plugin's PreToolUse, which
-// runs for its own tools only.
 type handler struct {
-	Type    string   `json:"type"`
-	Command string   `json:"command"`
-	Args    []string `json:"args,omitempty"` // the exec form: no shell
-	Timeout int      `json:"timeout"`
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout"`
 }
 
 type matcherGroup struct {
@@ -56,31 +50,8 @@ type matcherGroup struct {
 	Hooks   []handler `json:"hooks"`
 }
 
-func group(command string, e Event) []byte { return execGroup(command, nil, e) }
-
-// execGroup is group in the exec form when args is not nil: the client
-// starts command with args itself, through no shell.
-func execGroup(command string, args []string, e Event) []byte {
-	return marshal(matcherGroup{Matcher: e.Matcher, Hooks: []handler{{Type: "command", Command: command, Args: args, Timeout: e.Timeout}}})
-}
-
-// settingsHooks returns, as compact JSON, the value of a "hooks" key (in
-// settings.json or in a plugin's hooks/hooks.json) that runs command for
-// each of events, in their order.
-func settingsHooks(command string, events []Event) []byte { return execHooks(command, nil, events) }
-
-func execHooks(command string, args []string, events []Event) []byte {
-	b := []byte{'{'}
-	for i, e := range events {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, jsonString(e.Name)...)
-		b = append(b, ":["...)
-		b = append(b, execGroup(command, args, e)...)
-		b = append(b, ']')
-	}
-	return append(b, '}')
+func group(command string, e Event) []byte {
+	return marshal(matcherGroup{Matcher: e.Matcher, Hooks: []handler{{Type: "command", Command: command, Timeout: e.Timeout}}})
 }
 
 // Receipt is what an install added to one settings file that was not there
@@ -109,21 +80,13 @@ func (r Receipt) kept() []string {
 }
 
 // InstallReceipt wires bimri-hook into the bytes of a Claude Code
-// settings.json, which may be empty when the file does not exist yet: a
-// hook running c.Hook() for every event of Events, and c.Rules() in
-// permissions.allow. Everything else keeps its bytes. bimri-hook's own
-// entries from an earlier install, found by their command (see
-// isHookCommand), are updated where they stand rather than added again, so
-// installing twice changes nothing the second time and changed reports
-// false.
-//
-// Input that is not a JSON object, or whose "hooks", hook event lists,
-// "permissions" or "permissions.allow" have the wrong type or appear twice,
-// is an error, and nothing is rewritten.
-//
-// It also returns the receipt of what it created, added to prev, the
-// receipt of an earlier install into the same file (zero when there is
-// none).
+// settings.json (empty when there is no file yet): a hook running c.Hook()
+// for every event of Events, and c.Rules() in permissions.allow.
+// Everything else keeps its bytes; bimri-hook's entries from an earlier
+// install are updated where they stand, so installing twice changes
+// nothing. Input of the wrong shape is an error, and nothing is
+// rewritten. r is prev, the receipt of an earlier install, with what this
+// one created.
 func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Receipt, changed bool, err error) {
 	if c.Binary == "" {
 		return nil, r, false, errors.New("no binary path to install")
@@ -136,12 +99,7 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 		return nil, r, false, err
 	}
 	r = Receipt{Created: slices.Clone(prev.Created), KeptRules: prev.kept()}
-	note := func(what string, exists bool) {
-		if !exists && !r.created(what) {
-			r.Created = append(r.Created, what)
-		}
-	}
-	note("file", !d.fresh)
+	r.note("file", !d.fresh)
 	hook := c.Hook()
 	mine := func(command string) bool { return command == hook || isHookCommand(command) }
 	// Rules there while bimri-hook's hooks are not: the user wrote them.
@@ -155,11 +113,9 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 		if v := d.get("hooks", e.Name); v.Exists() && !v.IsArray() {
 			return nil, r, false, fmt.Errorf("%q is %s, not an array", "hooks."+e.Name, describe(v))
 		}
-		note("hooks", d.get("hooks").Exists())
-		note("hooks."+e.Name, d.get("hooks", e.Name).Exists())
-		if err := d.wire(e, hook, mine); err != nil {
-			return nil, r, false, err
-		}
+		r.note("hooks", d.get("hooks").Exists())
+		r.note("hooks."+e.Name, d.get("hooks", e.Name).Exists())
+		d.wire(e, hook, mine)
 	}
 	// Events that an earlier version wired and this one no longer does.
 	for _, name := range d.eventNames() {
@@ -167,74 +123,78 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 			d.unwire(name, mine)
 		}
 	}
-	note("permissions", d.get("permissions").Exists())
-	note("permissions.allow", d.get("permissions", "allow").Exists())
+	r.note("permissions", d.get("permissions").Exists())
+	r.note("permissions.allow", d.get("permissions", "allow").Exists())
 	for _, sub := range MemoryCommands {
 		rule := c.Rule(sub)
 		if userRules && len(d.rules(func(s string) bool { return s == rule })) > 0 {
 			r.KeptRules = append(r.KeptRules, rule)
 		}
-		if err := d.allow(rule, func(s string) bool { return s == rule || ruleSub(s) == sub }); err != nil {
-			return nil, r, false, err
-		}
+		d.allow(rule, func(s string) bool { return s == rule || ruleSub(s) == sub })
 	}
 	out, changed, err = d.result(settings)
 	return out, r, changed, err
 }
 
-// Uninstall removes from the bytes of a settings.json what InstallReceipt adds:
-// every hook handler whose command runs a binary named bimri-hook and
-// nothing else (see isHookCommand), every permissions.allow rule
-// Command.Rules makes for such a binary, and the matcher groups, event
-// lists, "hooks", "allow" and "permissions" that these removals leave
-// empty; nothing else. Without a receipt it cannot tell an empty list or
-// object that InstallReceipt filled from one it created: UninstallReceipt can.
+// Uninstall removes from the bytes of a settings.json what InstallReceipt
+// adds: every hook handler of bimri-hook's (isHookCommand), every
+// permissions.allow rule Command.Rules makes for a binary called
+// bimri-hook, and every container these removals leave empty. Without a
+// receipt it cannot tell an empty list that install filled from one it
+// created: UninstallReceipt can.
 func Uninstall(settings []byte) (out []byte, changed bool, err error) {
-	if len(bytes.TrimSpace(settings)) == 0 {
-		return settings, false, nil
-	}
-	d, err := parseSettings(settings)
-	if err != nil {
-		return nil, false, err
-	}
-	for _, name := range d.eventNames() {
-		d.unwire(name, isHookCommand)
-	}
-	d.disallow(isAgentRule)
-	return d.result(settings)
+	out, _, changed, err = uninstall(settings, nil, isHookCommand, func(d *settingsDoc, _ Receipt) {
+		d.disallow(isAgentRule)
+	})
+	return out, changed, err
 }
 
 // UninstallReceipt is Uninstall guided by the receipt of the install: it
 // removes only the containers the install created, keeps the user's own
-// rule, and reports remove when the install created the file and nothing
-// else is in it now, so that the file should be deleted. After an install
-// into a file that nobody edited since, it gives back the file's bytes as
-// they were before the install.
+// rules, and reports remove when the install created the file and nothing
+// else is left in it. After an install into a file nobody edited since,
+// it gives back the file's bytes as they were.
 func UninstallReceipt(settings []byte, r Receipt) (out []byte, remove, changed bool, err error) {
-	if len(bytes.TrimSpace(settings)) == 0 {
-		return settings, false, false, nil
-	}
-	d, err := parseSettings(settings)
-	if err != nil {
-		return nil, false, false, err
-	}
-	d.keep = func(path ...string) bool { return !r.created(strings.Join(path, ".")) }
-	for _, name := range d.eventNames() {
-		d.unwire(name, isHookCommand)
-	}
-	kept := map[string]bool{}
-	d.disallow(func(rule string) bool {
-		if slices.Contains(r.kept(), rule) && !kept[rule] {
-			kept[rule] = true
-			return false
-		}
-		return isAgentRule(rule)
+	return uninstall(settings, &r, isHookCommand, func(d *settingsDoc, r Receipt) {
+		kept := map[string]bool{}
+		d.disallow(func(rule string) bool {
+			if slices.Contains(r.kept(), rule) && !kept[rule] {
+				kept[rule] = true
+				return false
+			}
+			return isAgentRule(rule)
+		})
 	})
-	out, changed, err = d.result(settings)
+}
+
+// uninstall takes out of a client's JSON file the hook handlers ours says
+// are bimri-hook's, then what more removes, then the containers that
+// leaves empty: every one without a receipt (r nil), else those install
+// created. remove says the file itself should go.
+func uninstall(b []byte, r *Receipt, ours func(string) bool, more func(*settingsDoc, Receipt)) (out []byte, remove, changed bool, err error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return b, false, false, nil
+	}
+	d, err := parseSettings(b)
 	if err != nil {
 		return nil, false, false, err
 	}
-	if r.created("file") && len(members(d.root())) == 0 {
+	var rc Receipt
+	if r != nil {
+		rc = *r
+		d.keep = func(path ...string) bool { return !rc.created(strings.Join(path, ".")) }
+	}
+	for _, name := range d.eventNames() {
+		d.unwire(name, ours)
+	}
+	if more != nil {
+		more(d, rc)
+	}
+	out, changed, err = d.result(b)
+	if err != nil {
+		return nil, false, false, err
+	}
+	if rc.created("file") && len(members(d.root())) == 0 {
 		return out, true, true, nil
 	}
 	return out, false, changed, nil
@@ -242,10 +202,8 @@ func UninstallReceipt(settings []byte, r Receipt) (out []byte, remove, changed b
 
 // isHookCommand tells whether a hook command is bimri-hook's own: one
 // shell word naming a binary called bimri-hook, in any folder, then
-// " hook" and nothing else, as Command.Hook writes it (or the same word
-// unquoted, as people write it by hand). Any other command that merely
-// mentions bimri-hook ("notify-send bimri-hook hook", a wrapper script
-// given bimri-hook-audit) is someone else's and is never touched.
+// " hook", as Command.Hook or a person writes it. A command that merely
+// mentions bimri-hook ("notify-send bimri-hook hook") is someone else's.
 func isHookCommand(command string) bool {
 	binary, ok := HookBinary(command)
 	return ok && isBinaryName(binary) && strings.HasSuffix(command, " hook") &&
@@ -256,9 +214,8 @@ func isHookCommand(command string) bool {
 // makes, for a binary called bimri-hook in any folder.
 func isAgentRule(rule string) bool { return ruleSub(rule) != "" }
 
-// ruleSub is the subcommand of MemoryCommands that rule allows, when rule
-// is one Command.Rule makes for a binary called bimri-hook in any folder;
-// "" otherwise.
+// ruleSub is the subcommand rule allows when Command.Rule made it, for a
+// binary called bimri-hook in any folder; "" otherwise.
 func ruleSub(rule string) string {
 	for _, sub := range MemoryCommands {
 		word, ok := strings.CutPrefix(rule, "Bash(")
@@ -276,8 +233,7 @@ func ruleSub(rule string) string {
 	return ""
 }
 
-// isBinaryName tells whether path names the bimri-hook binary: its last
-// element is bimri-hook, or bimri-hook.exe on Windows.
+// isBinaryName tells whether path's last element is bimri-hook(.exe).
 func isBinaryName(path string) bool {
 	base := path[strings.LastIndexAny(path, `/\`)+1:]
 	return base == Name || base == Name+".exe"
@@ -286,10 +242,8 @@ func isBinaryName(path string) bool {
 // settingsDoc is a settings.json being edited.
 type settingsDoc struct {
 	*document
-	fresh bool // the file was empty: end it with a newline
-	// keep, when set, says whether a container that an uninstall leaves
-	// empty stays: it was there before the install. Unset, none stays.
-	keep func(path ...string) bool
+	fresh bool                      // the file was empty: end it with a newline
+	keep  func(path ...string) bool // an emptied container stays: install did not make it
 	// flat says an event's list holds the handlers themselves, as
 	// Cursor's hooks.json has them, not matcher groups of handlers.
 	flat bool
@@ -305,44 +259,35 @@ func parseSettings(b []byte) (*settingsDoc, error) {
 	d := &settingsDoc{document: doc, fresh: len(bytes.TrimSpace(b)) == 0}
 	// Claude Code reads the last of duplicate keys, the edits the first:
 	// with two, an install would wire what the client never reads.
-	for _, path := range [][]string{{}, {"hooks"}, {"permissions"}} {
+	for _, c := range []struct{ path, only []string }{
+		{nil, []string{"hooks", "permissions"}}, {[]string{"hooks"}, nil}, {[]string{"permissions"}, []string{"allow"}},
+	} {
 		seen := make(map[string]bool)
-		for _, m := range members(d.get(path...)) {
-			if m.key.Str == "" {
+		for _, m := range members(d.get(c.path...)) {
+			k := m.key.Str
+			if k == "" || (c.only != nil && !slices.Contains(c.only, k)) {
 				continue
 			}
-			name := strings.Join(append(slices.Clone(path), m.key.Str), ".")
-			checked := (len(path) == 1 && path[0] == "hooks") || // event lists
-				(len(path) == 0 && (m.key.Str == "hooks" || m.key.Str == "permissions")) ||
-				(len(path) == 1 && m.key.Str == "allow")
-			if seen[m.key.Str] && checked {
-				return nil, fmt.Errorf("%q appears twice, and Claude Code reads only the last: merge them into one, then try again", name)
+			if seen[k] {
+				return nil, fmt.Errorf("%q appears twice, and Claude Code reads only the last: merge them into one, then try again", strings.Join(append(slices.Clone(c.path), k), "."))
 			}
-			seen[m.key.Str] = true
+			seen[k] = true
 		}
 	}
-	for _, want := range []struct {
-		path   []string
-		object bool
-	}{
-		{[]string{"hooks"}, true},
-		{[]string{"permissions"}, true},
-		{[]string{"permissions", "allow"}, false},
-	} {
-		v := d.get(want.path...)
-		switch {
-		case !v.Exists(), want.object && v.IsObject(), !want.object && v.IsArray():
-		case want.object:
-			return nil, fmt.Errorf("%q is %s, not an object", strings.Join(want.path, "."), describe(v))
-		default:
-			return nil, fmt.Errorf("%q is %s, not an array", strings.Join(want.path, "."), describe(v))
+	for _, path := range []string{"hooks", "permissions", "permissions.allow"} {
+		v := d.get(strings.Split(path, ".")...)
+		want, ok := "an object", v.IsObject()
+		if path == "permissions.allow" {
+			want, ok = "an array", v.IsArray()
+		}
+		if v.Exists() && !ok {
+			return nil, fmt.Errorf("%q is %s, not %s", path, describe(v), want)
 		}
 	}
 	return d, nil
 }
 
-// result returns the edited bytes, or the original ones when nothing
-// changed.
+// result returns the edited bytes, or the original ones when unchanged.
 func (d *settingsDoc) result(original []byte) ([]byte, bool, error) {
 	out := d.b
 	if d.fresh {
@@ -407,40 +352,25 @@ func (d *settingsDoc) handlers(event string, mine func(string) bool) []handlerRe
 
 // wire makes event run command: it adds bimri-hook's matcher group, or
 // updates the first handler of bimri-hook's it finds and drops the others.
-func (d *settingsDoc) wire(e Event, command string, mine func(string) bool) error {
-	hooks := d.get("hooks")
-	if !hooks.Exists() {
-		d.add(d.root(), "hooks", []byte("{"+jsonString(e.Name)+":["+string(group(command, e))+"]}"))
-		return nil
-	}
-	list := d.get("hooks", e.Name)
-	if !list.Exists() {
-		d.add(hooks, e.Name, []byte("["+string(group(command, e))+"]"))
-		return nil
-	}
+func (d *settingsDoc) wire(e Event, command string, mine func(string) bool) {
 	refs := d.handlers(e.Name, mine)
 	if len(refs) == 0 {
-		d.add(list, "", group(command, e))
-		return nil
+		d.appendTo(group(command, e), "hooks", e.Name)
+		return
 	}
 	keep := refs[0].path(e.Name)
 	if refs[0].command != command {
-		if err := d.set(command, append(keep, "command")...); err != nil {
-			return err
-		}
+		d.set(command, append(keep, "command")...)
 	}
 	switch timeout := d.get(append(keep, "timeout")...); {
 	case !timeout.Exists():
 		d.add(d.get(keep...), "timeout", []byte(strconv.Itoa(e.Timeout)))
 	case timeout.Type != gjson.Number || timeout.Num != float64(e.Timeout):
-		if err := d.set(e.Timeout, append(keep, "timeout")...); err != nil {
-			return err
-		}
+		d.set(e.Timeout, append(keep, "timeout")...)
 	}
 	for i := len(refs) - 1; i > 0; i-- {
 		d.removeHandler(e.Name, refs[i])
 	}
-	return nil
 }
 
 // unwire removes every handler of event for which mine is true.
@@ -462,14 +392,31 @@ func (d *settingsDoc) removeHandler(event string, r handlerRef) {
 		}
 	}
 	d.remove(d.get("hooks", event), r.group)
-	if len(members(d.get("hooks", event))) > 0 || d.keeps("hooks", event) {
-		return
+	d.prune("hooks", event)
+}
+
+// appendTo appends value to the array at path, making the objects and the
+// array of path that are missing.
+func (d *settingsDoc) appendTo(value []byte, path ...string) {
+	for i := range path {
+		if !d.get(path[:i+1]...).Exists() {
+			v := "[" + string(value) + "]"
+			for j := len(path) - 1; j > i; j-- {
+				v = "{" + jsonString(path[j]) + ":" + v + "}"
+			}
+			d.add(d.get(path[:i]...), path[i], []byte(v))
+			return
+		}
 	}
-	d.removeKey(d.get("hooks"), event)
-	if len(members(d.get("hooks"))) > 0 || d.keeps("hooks") {
-		return
+	d.add(d.get(path...), "", value)
+}
+
+// prune removes the container at path, and each above it, while it is
+// empty and not one to keep.
+func (d *settingsDoc) prune(path ...string) {
+	for ; len(path) > 0 && len(members(d.get(path...))) == 0 && !d.keeps(path...); path = path[:len(path)-1] {
+		d.removeKey(d.get(path[:len(path)-1]...), path[len(path)-1])
 	}
-	d.removeKey(d.root(), "hooks")
 }
 
 // rules lists the indexes in permissions.allow of the rules for which
@@ -486,31 +433,19 @@ func (d *settingsDoc) rules(mine func(string) bool) []int {
 
 // allow puts rule in permissions.allow once, in place of the first rule of
 // bimri-hook's already there, and drops the others.
-func (d *settingsDoc) allow(rule string, mine func(string) bool) error {
-	perms := d.get("permissions")
-	if !perms.Exists() {
-		d.add(d.root(), "permissions", []byte(`{"allow":[`+jsonString(rule)+`]}`))
-		return nil
-	}
-	list := d.get("permissions", "allow")
-	if !list.Exists() {
-		d.add(perms, "allow", []byte("["+jsonString(rule)+"]"))
-		return nil
-	}
+func (d *settingsDoc) allow(rule string, mine func(string) bool) {
 	idx := d.rules(mine)
 	if len(idx) == 0 {
-		d.add(list, "", []byte(jsonString(rule)))
-		return nil
+		d.appendTo([]byte(jsonString(rule)), "permissions", "allow")
+		return
 	}
+	list := d.get("permissions", "allow")
 	if members(list)[idx[0]].value.Str != rule {
-		if err := d.set(rule, "permissions", "allow", strconv.Itoa(idx[0])); err != nil {
-			return err
-		}
+		d.set(rule, "permissions", "allow", strconv.Itoa(idx[0]))
 	}
 	for i := len(idx) - 1; i > 0; i-- {
 		d.remove(d.get("permissions", "allow"), idx[i])
 	}
-	return nil
 }
 
 // disallow removes the rules for which mine is true, then "allow" and
@@ -523,12 +458,5 @@ func (d *settingsDoc) disallow(mine func(string) bool) {
 	for i := len(idx) - 1; i >= 0; i-- {
 		d.remove(d.get("permissions", "allow"), idx[i])
 	}
-	if len(members(d.get("permissions", "allow"))) > 0 || d.keeps("permissions", "allow") {
-		return
-	}
-	d.removeKey(d.get("permissions"), "allow")
-	if len(members(d.get("permissions"))) > 0 || d.keeps("permissions") {
-		return
-	}
-	d.removeKey(d.root(), "permissions")
+	d.prune("permissions", "allow")
 }

@@ -195,20 +195,23 @@ func TestInstallBadBinary(t *testing.T) {
 
 func TestHooks(t *testing.T) {
 	is := is.New(t)
-	var got map[string][]struct {
-		Matcher *string `json:"matcher"`
-		Hooks   []struct {
-			Type    string `json:"type"`
-			Command string `json:"command"`
-			Timeout int    `json:"timeout"`
-		} `json:"hooks"`
+	var got struct {
+		Hooks map[string][]struct {
+			Matcher *string `json:"matcher"`
+			Hooks   []struct {
+				Type    string `json:"type"`
+				Command string `json:"command"`
+				Timeout int    `json:"timeout"`
+			} `json:"hooks"`
+		}
 	}
-	raw := settingsHooks(`"bimri-hook" hook`, Events())
+	raw, _, err := install(nil, Command{Binary: Name})
+	is.NoErr(err)
 	is.NoErr(json.Unmarshal(raw, &got))
-	is.Equal(len(got), 6)
+	is.Equal(len(got.Hooks), 6)
 	want := map[string]int{"SessionStart": 10, "UserPromptSubmit": 10, "Stop": 10, "PreCompact": 10, "SessionEnd": 5, "SubagentStart": 10}
 	for event, timeout := range want {
-		groups := got[event]
+		groups := got.Hooks[event]
 		is.Equal(len(groups), 1)
 		is.True(groups[0].Matcher == nil) // every source, reason and trigger
 		is.Equal(len(groups[0].Hooks), 1)

@@ -15,25 +15,16 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// Exit codes. Claude Code treats exit 2 as "block", so bimri-hook never
-// uses it: 0 is success, 1 is any error, with one line on stderr.
-const (
-	exitOK    = 0
-	exitError = 1
-)
-
-// run is the whole program: parse args, run one command, map the outcome to
-// an exit code. Nothing below it exits the process.
+// run is the whole program: one command, its outcome as the exit code: 0,
+// or 1 with one line on stderr. Never 2, which Claude Code reads as "block".
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now time.Time) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "bimri-hook: internal error: %v\n", r)
-			code = exitError
+			code = 1
 		}
 	}()
-	// The hot path, `bimri-hook hook` exactly as the settings and the
-	// plugin run it, skips building the CLI (every command and its flags),
-	// a cost every hook event would pay for nothing.
+	// The hot path skips building the CLI, a cost every event would pay.
 	if isHookRun(args) {
 		a := &app{stdin: stdin, stdout: stdout, stderr: stderr, now: now}
 		if len(args) == 3 {
@@ -41,43 +32,36 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now time.Time
 		}
 		if err := a.hook(nil); err != nil {
 			fmt.Fprintln(stderr, errorLine(err))
-			return exitError
+			return 1
 		}
-		return exitOK
+		return 0
 	}
 	app := newApp(stdin, stdout, stderr, now)
 	if err := app.Run(args); err != nil {
 		if !errors.Is(err, errQuiet) {
 			fmt.Fprintln(stderr, errorLine(err))
 		}
-		return exitError
+		return 1
 	}
-	return exitOK
+	return 0
 }
 
-// errQuiet fails a command that has already said why on stderr (a
-// program it ran did).
+// errQuiet fails a command whose program already said why on stderr.
 var errQuiet = errors.New("failed; see above")
 
-// isHookRun says whether args are `bimri-hook hook` exactly as the
-// settings and the plugin run it: the hot path, which run dispatches
-// without the CLI. `bimri-hook hook codex` is the hot path too, for
-// Codex's payloads.
+// isHookRun says whether args are `bimri-hook hook [AGENT]` as clients run it.
 func isHookRun(args []string) bool {
-	return len(args) == 2 && args[1] == "hook" ||
-		len(args) == 3 && args[1] == "hook" && slices.Contains(hooks.Agents, hooks.Agent(args[2]))
+	return (len(args) == 2 && args[1] == "hook") ||
+		(len(args) == 3 && args[1] == "hook" && slices.Contains(hooks.Agents, hooks.Agent(args[2])))
 }
 
-// errorLine is the one stderr line for an error: prefixed once, on one
-// line, however the error was built.
+// errorLine is the one stderr line for an error, prefixed once.
 func errorLine(err error) string {
 	msg := strings.Join(strings.Fields(err.Error()), " ")
 	return "bimri-hook: " + strings.TrimPrefix(msg, "bimri-hook: ")
 }
 
-// commonFlags are accepted both before and after the command name, so the
-// agent's `bimri-hook remember --dir X ...` works as well as
-// `bimri-hook --dir X remember ...`.
+// commonFlags are accepted before the command name and after it.
 func commonFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "dir", Usage: "workspace `FOLDER` (default: the nearest folder above holding bimri.md, else the git repository's root, else the current folder; CLAUDE_PROJECT_DIR wins when set)"},
@@ -86,68 +70,48 @@ func commonFlags() []cli.Flag {
 	}
 }
 
-// undated are the commands no date changes: they take --dir and
-// --config, never --today.
+// undated are the commands no date changes: no --today.
 var undated = []string{"install", "uninstall", "doctor", "off", "on", "version"}
-
-// commonFlagsOf are the common flags command name takes after its name.
-func commonFlagsOf(name string) []cli.Flag {
-	flags := commonFlags()
-	if slices.Contains(undated, name) {
-		return slices.DeleteFunc(flags, func(f cli.Flag) bool { return f.Names()[0] == "today" })
-	}
-	return flags
-}
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, now time.Time) *cli.App {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, now: now}
 	cmds := []*cli.Command{
-		a.hookCommand(),
-		a.rememberCommand(),
-		a.forgetCommand(),
-		a.reviveCommand(),
-		a.showCommand(),
-		a.browseCommand(),
-		a.whyCommand(),
-		a.forecastCommand(),
-		a.maintainCommand(),
-		a.searchCommand(),
-		a.restoreCommand(),
-		a.simulateCommand(),
-		a.installCommand(),
-		a.uninstallCommand(),
-		a.doctorCommand(),
-		a.offCommand(),
-		a.onCommand(),
-		a.mergeDriverCommand(),
-		a.mcpCommand(),
-		a.versionCommand(),
+		a.hookCommand(), a.rememberCommand(), a.forgetCommand(), a.reviveCommand(), a.showCommand(),
+		a.browseCommand(), a.whyCommand(), a.forecastCommand(), a.maintainCommand(), a.searchCommand(),
+		a.restoreCommand(), a.simulateCommand(), a.installCommand(), a.uninstallCommand(), a.doctorCommand(),
+		a.offCommand(), a.onCommand(), a.mergeDriverCommand(), a.mcpCommand(), a.versionCommand(),
 	}
 	for _, c := range cmds {
 		if slices.Contains(wiring.MemoryCommands, c.Name) {
-			a.agentRuns(c)
+			// The agent runs it: it waits for the lock up to
+			// record.AgentLockWait, or lock_timeout if longer.
+			action := c.Action
+			c.Action = func(ctx *cli.Context) error {
+				a.agentRun = true
+				return action(ctx)
+			}
 		}
-		c.Flags = append(c.Flags, commonFlagsOf(c.Name)...)
+		c.Flags = append(c.Flags, commonFlags()...)
+		if slices.Contains(undated, c.Name) {
+			c.Flags = slices.DeleteFunc(c.Flags, func(f cli.Flag) bool { return f.Names()[0] == "today" })
+		}
 		c.OnUsageError = usageError
-		// simulate reads its flags anywhere; merge-driver's arguments are
-		// git's file names.
+		// simulate reads flags anywhere; merge-driver's arguments are git's.
 		if c.Name != "simulate" && c.Name != "merge-driver" && c.Before == nil {
 			c.Before = flagsBeforeArguments
 		}
 	}
 	return &cli.App{
-		Name:            "bimri-hook",
-		Usage:           "persistent, self-maintaining memory for Claude Code",
-		Version:         version,
-		Reader:          stdin,
-		Writer:          stdout,
-		ErrWriter:       stderr,
-		Flags:           commonFlags(),
-		Commands:        cmds,
-		OnUsageError:    usageError,
-		HideHelpCommand: false, // `bimri-hook help [COMMAND]`, as people type it
-		// The library must never exit for us: run maps errors to codes.
-		ExitErrHandler: func(*cli.Context, error) {},
+		Name:           "bimri-hook",
+		Usage:          "persistent, self-maintaining memory for Claude Code",
+		Version:        version,
+		Reader:         stdin,
+		Writer:         stdout,
+		ErrWriter:      stderr,
+		Flags:          commonFlags(),
+		Commands:       cmds,
+		OnUsageError:   usageError,
+		ExitErrHandler: func(*cli.Context, error) {}, // run maps errors to codes
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
 				return fmt.Errorf("unknown command %q (see bimri-hook --help)", c.Args().First())
@@ -157,47 +121,33 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, now time.Time) *cli.App {
 	}
 }
 
-// commonFlag reads a common flag wherever it was given (after the command
-// or before it), then its environment variable. urfave/cli alone would let
-// the command's unset copy hide the app-level value.
+// commonFlag reads a common flag wherever it was given, before the
+// command or after it, then its environment variable.
 func commonFlag(c *cli.Context, name, envVar string) string {
 	for _, ctx := range c.Lineage() {
 		if ctx.IsSet(name) {
 			return ctx.String(name)
 		}
 	}
-	if envVar != "" {
-		return os.Getenv(envVar)
-	}
-	return ""
+	return os.Getenv(envVar) // "" for none
 }
 
-// flagsBeforeArguments refuses a command's flag written after its
-// arguments (why ID --today 2026-12-01): the parser stops at the first
-// argument, so the flag would be taken as an argument or ignored, and the
-// command would act on the wrong day or the wrong file without a word.
+// flagsBeforeArguments refuses a flag written after the arguments (why ID
+// --today 2026-12-01), which the parser would silently take as an argument.
 func flagsBeforeArguments(c *cli.Context) error {
 	known := flagKinds(c)
 	args := c.Args().Slice()
 	for i, arg := range args {
-		// The first argument is never a misplaced flag: had it been one,
-		// the parser would have read it, unless "--" made it text.
-		if i == 0 || !strings.HasPrefix(arg, "-") {
-			continue
-		}
 		name, _, _ := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-		if _, ok := known[name]; !ok {
-			continue
+		if _, ok := known[name]; i > 0 && strings.HasPrefix(arg, "-") && ok {
+			return fmt.Errorf("%s comes after the argument %q, where it would be ignored: put flags first, as in bimri-hook %s %s %s",
+				arg, args[0], c.Command.Name, strings.Join(args[i:], " "), strings.Join(args[:i], " "))
 		}
-		flags, rest := args[i:], args[:i]
-		return fmt.Errorf("%s comes after the argument %q, where it would be ignored: put flags first, as in bimri-hook %s %s %s",
-			arg, args[0], c.Command.Name, strings.Join(flags, " "), strings.Join(rest, " "))
 	}
 	return nil
 }
 
-// flagKinds maps each name of the command's flags to whether the flag is
-// a bool, which takes no value.
+// flagKinds maps each name of the command's flags to whether it is a bool.
 func flagKinds(c *cli.Context) map[string]bool {
 	kinds := map[string]bool{}
 	for _, f := range c.Command.Flags {
@@ -209,9 +159,7 @@ func flagKinds(c *cli.Context) map[string]bool {
 	return kinds
 }
 
-// configPath is the config file every command reads: --config, else
-// $BIMRI_CONFIG; "" leaves the choice to config.Load (the workspace's
-// file, else the defaults).
+// configPath is --config, else $BIMRI_CONFIG; "" lets config.Load choose.
 func configPath(c *cli.Context) string {
 	return commonFlag(c, "config", config.EnvVar)
 }
@@ -225,26 +173,9 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	now            time.Time
-	// agentRun is set for a command the agent runs (see agentRuns).
-	agentRun bool
-	// hookAgent is the client whose payload `hook AGENT` reads: "" for
-	// Claude Code.
-	hookAgent hooks.Agent
-	// hookRun is set by `hook`: the process answers one event of the
-	// client, whose time budgets count from the process's start.
-	hookRun bool
-}
-
-// agentRuns marks cmd as one the agent runs itself (wiring.MemoryCommands,
-// the commands the hooks teach it to change memory): it waits up to
-// record.AgentLockWait for the lock, or lock_timeout if that is longer.
-func (a *app) agentRuns(cmd *cli.Command) *cli.Command {
-	action := cmd.Action
-	cmd.Action = func(c *cli.Context) error {
-		a.agentRun = true
-		return action(c)
-	}
-	return cmd
+	agentRun       bool        // the agent runs this command
+	hookAgent      hooks.Agent // whose payload `hook AGENT` reads; "" is Claude Code
+	hookRun        bool        // answering one event: the client's budgets run from the start
 }
 
 var errNoArgs = errors.New("missing argument")

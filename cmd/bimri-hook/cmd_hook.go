@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/bimri/bimri-hook/internal/approve"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/hooks"
+	"github.com/bimri/bimri-hook/internal/approve"
 	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/internal/install"
 	"github.com/bimri/bimri-hook/internal/workspace"
@@ -17,9 +17,8 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// stdinWait bounds how long `hook` waits for its input. Claude Code writes
-// the event and closes stdin at once; a person typing `bimri-hook hook` in
-// a terminal gets an answer instead of a hang.
+// stdinWait bounds the wait for the event: the client writes it at once;
+// a person typing `bimri-hook hook` gets an answer instead of a hang.
 const stdinWait = 5 * time.Second
 
 func (a *app) hookCommand() *cli.Command {
@@ -39,9 +38,8 @@ func (a *app) hookCommand() *cli.Command {
 	}
 }
 
-// hook handles one event from stdin. c is nil when run dispatched
-// `bimri-hook hook` without building the CLI: then no flag was given,
-// and commonFlag reads the environment alone.
+// hook handles one event from stdin. c is nil on the hot path (run), with
+// no flag given.
 func (a *app) hook(c *cli.Context) error {
 	data, err := hooks.ReadInput(a.stdin, stdinWait)
 	if err != nil {
@@ -63,23 +61,18 @@ func (a *app) hook(c *cli.Context) error {
 	return out.ForAgent(in).Write(a.stdout)
 }
 
-// handle runs one decoded event through the hooks package: the same path
-// for `hook` and `simulate`.
 func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
 	if in.Event != event.PreToolUse && !slices.Contains(event.Answered, in.Event) {
 		return hooks.Output{}, nil // not ours: touch nothing, not even the workspace
 	}
 	root, err := resolveRoot(c, in.Cwd)
-	// The one switch every route and every agent's hooks pass through:
-	// in a workspace turned off (bimri-hook off), every hook answers
-	// nothing, the plugin's approval included.
+	// bimri-hook off: every route's and agent's hooks answer nothing.
 	if err == nil && workspace.IsOff(root) {
 		return hooks.Output{}, nil
 	}
 	if in.Event == event.PreToolUse {
-		// Before every tool call the plugin wires it for: no config or
-		// file, only the command and the workspace the other hooks
-		// teach (--dir), found as they find it.
+		// Before every tool call: no config or file, only the command
+		// and the workspace (--dir) the other hooks teach.
 		taught, _ := workspace.Root(in.Cwd)
 		return hooks.PreToolUse(approve.Session{Binary: workspace.Binary(), Workspace: taught}, in), nil
 	}
@@ -87,9 +80,8 @@ func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
 		return hooks.Output{}, err
 	}
 	if in.Event == event.SessionStart {
-		// The plugin has no install step: its first session gives the
-		// side files their ignore rules. Failing costs the session
-		// nothing; doctor reports what is not ignored.
+		// The plugin has no install step: its sessions give the side
+		// files their ignore rules; doctor reports a failure.
 		_, _ = install.IgnoreLocally(root)
 	}
 	ws, cfgErr, err := a.openAt(c, root, root)
@@ -100,25 +92,15 @@ func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
 }
 
 // answer runs one event in an opened workspace; cfgErr is why its config
-// did not load, if it did not.
+// did not load.
 func (a *app) answer(ws *openedWorkspace, cfgErr error, in hooks.Input) (hooks.Output, error) {
 	if cfgErr != nil && in.Event != event.SessionStart {
 		return hooks.Output{}, cfgErr
 	}
-	env := hooks.Env{
-		Store:     ws.store,
-		Config:    ws.config.Memory,
-		Settings:  ws.config.Hooks,
-		Today:     ws.now,
-		Binary:    workspace.Binary(),
-		ClaudeDir: workspace.ClaudeDir(),
-		Tools:     agentTools(),
-		ConfigErr: cfgErr,
-	}
+	env := hooks.Env{Store: ws.store, Config: ws.config.Memory, Settings: ws.config.Hooks, Today: ws.now,
+		Binary: workspace.Binary(), ClaudeDir: workspace.ClaudeDir(), Tools: agentTools(), ConfigErr: cfgErr}
 	if a.hookRun && a.now != a.now.Round(0) {
-		// a.now is main's reading of the clock as the process started
-		// (it carries the monotonic reading; a fixed day a test passes
-		// does not): the client's budgets count from about then.
+		// main's clock reading, monotonic unlike a test's fixed day.
 		env.Elapsed = func() time.Duration { return time.Since(a.now) }
 	}
 	if hooks.NeedsGlobal(env, in) {
@@ -127,26 +109,23 @@ func (a *app) answer(ws *openedWorkspace, cfgErr error, in hooks.Input) (hooks.O
 	return hooks.Handle(env, in)
 }
 
-// agentTools says whether the agent has bimri-hook's MCP tools, and how
-// its client names them: it does when this hook runs in the plugin
-// ($CLAUDE_PLUGIN_ROOT, which Claude Code gives plugin hooks alone), the
-// plugin declares its server ($CLAUDE_PLUGIN_ROOT/.mcp.json) and the
-// server's program is where `bimri-hook mcp`, the command .mcp.json
-// runs, finds it. Claude Code then gives the agent the tools by these
-// names (measured, e2e/TestMeasureMCPTools), so the hooks ask for tool
-// calls, whose text no shell reads. The settings route runs no plugin:
-// its hooks keep the shell commands, which its permission rule allows.
-// A few stats, no fork.
+// agentTools says whether the agent has bimri-hook's MCP tools: when this
+// hook runs in the plugin ($CLAUDE_PLUGIN_ROOT), which declares the server
+// (.mcp.json) whose program `bimri-hook mcp` finds. The hooks then ask for
+// tool calls, whose text no shell reads; the settings route keeps the
+// shell commands its permission rule allows.
 func agentTools() hooks.Tools {
 	root := os.Getenv("CLAUDE_PLUGIN_ROOT")
-	if root == "" {
+	if root == "" || !exists(filepath.Join(root, ".mcp.json")) {
 		return hooks.Tools{}
 	}
-	if _, err := os.Stat(filepath.Join(root, ".mcp.json")); err != nil {
-		return hooks.Tools{}
-	}
-	if _, err := findMCPBinary(); err != nil {
+	if _, err := companion("mcp", mcpProgram); err != nil {
 		return hooks.Tools{}
 	}
 	return hooks.Tools{On: true, Prefix: wiring.MCPToolName(wiring.MCPServer, "")}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -37,29 +39,20 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			&cli.BoolFlag{Name: "global", Usage: "record in the user's memory across workspaces (~/.claude/bimri-global.md)"},
 		},
 		Action: func(c *cli.Context) error {
-			r := record.Request{Text: strings.Join(c.Args().Slice(), " "), Tags: c.String("tags"), Promote: c.String("promote"), Agent: recordingAgent()}
-			if c.IsSet("replaces") {
-				r.Replaces = []string{c.String("replaces")}
+			list := func(name string) []string {
+				if !c.IsSet(name) {
+					return nil
+				}
+				return []string{c.String(name)}
 			}
-			if c.IsSet("supersedes") {
-				r.Supersedes = []string{c.String("supersedes")}
-			}
-			if c.IsSet("both-hold") {
-				r.BothHold = []string{c.String("both-hold")}
-			}
-			if c.IsSet("keywords") {
-				r.Keywords = []string{c.String("keywords")}
-			}
+			r := record.Request{Text: strings.Join(c.Args().Slice(), " "), Tags: c.String("tags"), Promote: c.String("promote"), Agent: recordingAgent(),
+				Replaces: list("replaces"), Supersedes: list("supersedes"), BothHold: list("both-hold"), Keywords: list("keywords")}
 			var err error
-			if c.IsSet("importance") {
-				if r.Importance, err = wholeNumber("importance", c.String("importance"), 1, 5); err != nil {
-					return err
-				}
+			if r.Importance, err = wholeNumber(c, "importance", 1, 5); err != nil {
+				return err
 			}
-			if c.IsSet("tier") {
-				if r.Tier, err = wholeNumber("tier", c.String("tier"), 1, 3); err != nil {
-					return err
-				}
+			if r.Tier, err = wholeNumber(c, "tier", 1, 3); err != nil {
+				return err
 			}
 			// Refused before the store is opened, so nothing is touched.
 			if _, err := record.Check(r, record.CLINames); err != nil {
@@ -79,9 +72,12 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 	}
 }
 
-// wholeNumber parses a flag that must be a whole number in a range, with
-// an error that names the flag and the value.
-func wholeNumber(name, value string, lo, hi int) (int, error) {
+// wholeNumber reads a flag that must be a whole number from lo to hi; 0 if unset.
+func wholeNumber(c *cli.Context, name string, lo, hi int) (int, error) {
+	if !c.IsSet(name) {
+		return 0, nil
+	}
+	value := c.String(name)
 	n, err := strconv.Atoi(strings.TrimSpace(value))
 	if err != nil || n < lo || n > hi {
 		return 0, fmt.Errorf("--%s %q is not a whole number from %d to %d", name, value, lo, hi)
@@ -102,9 +98,9 @@ func (a *app) forgetCommand() *cli.Command {
 			&cli.BoolFlag{Name: "global", Usage: "forget from the global memory"},
 		},
 		Action: func(c *cli.Context) error {
-			id := strings.ToLower(strings.TrimSpace(c.Args().First()))
-			if id == "" {
-				return fmt.Errorf("forget: %w: the ID of the entry or pattern (see bimri-hook show)", errNoArgs)
+			id, err := idArg(c, "the ID of the entry or pattern (see bimri-hook show)")
+			if err != nil {
+				return err
 			}
 			_, store, err := a.openStore(c)
 			if err != nil {
@@ -137,16 +133,21 @@ func (a *app) showCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if !read.Exists && !c.Bool("json") {
-				printNoMemory(a.stdout, store.Path(store.Names().Memory), c.Bool("global"))
+			path := store.Path(store.Names().Memory)
+			switch {
+			case !read.Exists && c.Bool("global") && !c.Bool("json"):
+				fmt.Fprintf(a.stdout, "no global memory yet: %s does not exist (bimri-hook remember --global creates it)\n", path)
+				return nil
+			case !read.Exists && !c.Bool("json"):
+				fmt.Fprintf(a.stdout, "no memory yet: %s does not exist (the first Claude Code session here creates it, or bimri-hook remember)\n", path)
 				return nil
 			}
-			f, warnings := read.File, read.Warnings
-			snap := inspect.Show(f, warnings, ws.now, ws.config.Memory)
+			f := read.File
+			snap := inspect.Show(f, read.Warnings, ws.now, ws.config.Memory)
 			if c.Bool("json") {
 				return printJSON(a.stdout, snap)
 			}
-			inspect.PrintShow(a.stdout, snap, store.Path(store.Names().Memory))
+			inspect.PrintShow(a.stdout, snap, path)
 			inspect.PrintWorthReviving(a.stdout, inspect.WorthReviving(store, f))
 			return nil
 		},
@@ -159,9 +160,9 @@ func (a *app) whyCommand() *cli.Command {
 		Usage:     "explain one entry's weight and what the rules will do with it",
 		UsageText: "bimri-hook why ID",
 		Action: func(c *cli.Context) error {
-			id := strings.ToLower(strings.TrimSpace(c.Args().First()))
-			if id == "" {
-				return fmt.Errorf("why: %w: an entry ID (see bimri-hook show)", errNoArgs)
+			id, err := idArg(c, "an entry ID (see bimri-hook show)")
+			if err != nil {
+				return err
 			}
 			ws, f, err := a.readMemory(c)
 			if err != nil {
@@ -211,45 +212,18 @@ func (a *app) maintainCommand() *cli.Command {
 			&cli.BoolFlag{Name: "dry-run", Usage: "show what the pass would do; change nothing"},
 		},
 		Action: func(c *cli.Context) error {
-			ws, err := a.openWorkspace(c, "")
+			ws, err := a.openWorkspace(c)
 			if err != nil {
 				return err
 			}
-			opt := memfile.Options{Deep: c.Bool("deep")}
-			if opt.Deep {
-				opt.ArchivedEntries = ws.store.ArchivedEntries()
-			}
-			if c.Bool("dry-run") {
-				read, err := ws.store.Read()
-				if err != nil {
-					return err
-				}
-				f := read.File
-				_, rep := memfile.Maintain(f, ws.now, ws.config.Memory, opt)
-				inspect.PrintReport(a.stdout, rep, true)
-				return nil
-			}
-			var rep memfile.Report
-			res, err := ws.store.Update(func(tx *store.Tx) error {
-				rep = tx.Maintain(ws.now, ws.config.Memory, opt)
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			inspect.PrintReport(a.stdout, rep, false)
-			if res.Notice != "" {
-				fmt.Fprintln(a.stdout, res.Notice)
-			}
-			return nil
+			return inspect.Maintain(a.stdout, ws.store, ws.now, ws.config.Memory, c.Bool("deep"), c.Bool("dry-run"))
 		},
 	}
 }
 
-// openStore opens the workspace and the store a command acts on: the
-// workspace's, or with --global the user's memory across workspaces.
+// openStore opens the workspace and its store, or with --global the user's.
 func (a *app) openStore(c *cli.Context) (*openedWorkspace, *store.Store, error) {
-	ws, err := a.openWorkspace(c, "")
+	ws, err := a.openWorkspace(c)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -262,7 +236,7 @@ func (a *app) openStore(c *cli.Context) (*openedWorkspace, *store.Store, error) 
 
 // readMemory opens the workspace and reads its memory without the lock.
 func (a *app) readMemory(c *cli.Context) (*openedWorkspace, *memfile.File, error) {
-	ws, err := a.openWorkspace(c, "")
+	ws, err := a.openWorkspace(c)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -306,26 +280,24 @@ func (a *app) searchCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			// Printed as search always printed them, so scripts that read
-			// it go on working.
-			hits := []memfile.Hit{}
-			for _, r := range found {
-				hits = append(hits, memfile.Hit{Where: r.Where, ID: r.ID, Date: r.Date, Tags: r.Tags, Text: r.Text, ArchivedOn: r.ArchivedOn, Reason: r.Reason})
+			if err := inspect.PrintFound(a.stdout, found, c.Bool("json")); err != nil {
+				return err
 			}
-			if c.Bool("json") {
-				if err := printJSON(a.stdout, hits); err != nil {
-					return err
-				}
-			} else {
-				inspect.PrintHits(a.stdout, hits)
-			}
-			if len(hits) == 0 {
-				// As grep and ripgrep do: 1 when nothing matches.
+			if len(found) == 0 { // as grep does: exit 1
 				return fmt.Errorf("nothing matches %q in %s or %s", query, ws.store.Names().Memory, ws.store.Names().Archive)
 			}
 			return nil
 		},
 	}
+}
+
+// idArg is the command's one argument, an ID; what says where to find one.
+func idArg(c *cli.Context, what string) (string, error) {
+	id := strings.ToLower(strings.TrimSpace(c.Args().First()))
+	if id == "" {
+		return "", fmt.Errorf("%s: %w: %s", c.Command.Name, errNoArgs, what)
+	}
+	return id, nil
 }
 
 // flagDay is the date of a --since or --until flag, zero when not given.
@@ -346,7 +318,7 @@ func (a *app) restoreCommand() *cli.Command {
 		Name:  "restore",
 		Usage: "put bimri-backup.md back as bimri.md (the current file becomes the backup)",
 		Action: func(c *cli.Context) error {
-			ws, err := a.openWorkspace(c, "")
+			ws, err := a.openWorkspace(c)
 			if err != nil {
 				return err
 			}
@@ -354,7 +326,11 @@ func (a *app) restoreCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			printRestored(a.stdout, ws.store, res.Notice)
+			n := ws.store.Names()
+			fmt.Fprintf(a.stdout, "restored %s from %s; the replaced file is now %s\n", n.Memory, n.Backup, n.Backup)
+			if res.Notice != "" {
+				fmt.Fprintln(a.stdout, res.Notice)
+			}
 			return nil
 		},
 	}
@@ -365,8 +341,39 @@ func (a *app) versionCommand() *cli.Command {
 		Name:  "version",
 		Usage: "print the version",
 		Action: func(c *cli.Context) error {
-			fmt.Fprintf(a.stdout, "bimri-hook %s\n", version)
+			_, err := fmt.Fprintf(a.stdout, "bimri-hook %s\n", version)
+			return err
+		},
+	}
+}
+
+func (a *app) reviveCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "revive",
+		Usage:     "bring an archived entry back into Tier 2, dated today (the archive keeps its record)",
+		UsageText: "bimri-hook revive ID",
+		Action: func(c *cli.Context) error {
+			id, err := idArg(c, "the ID of an archived entry (recall names it; see also bimri-hook search)")
+			if err != nil {
+				return err
+			}
+			ws, store, err := a.openStore(c)
+			if err != nil {
+				return err
+			}
+			done, err := record.Revive(store, ws.now, ws.config.Memory, id)
+			if err != nil {
+				return err
+			}
+			done.Print(a.stdout)
 			return nil
 		},
 	}
+}
+
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -11,11 +11,8 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// mergeDriverCommand is git's merge driver for bimri.md. git runs it as
-// configured in merge.bimri.driver ("bimri-hook merge-driver %O %A %B"),
-// from the top of the work tree, with three temporary files: the common
-// ancestor, ours and theirs. The merged file must be left in %A; a
-// non-zero exit tells git the merge conflicted.
+// mergeDriverCommand is git's merge driver for bimri.md: git leaves the
+// merge to it in %A, and reads a non-zero exit as a conflict.
 func (a *app) mergeDriverCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "merge-driver",
@@ -43,18 +40,16 @@ func (a *app) mergeDriverCommand() *cli.Command {
 	}
 }
 
-// mergeConfig is the workspace's config, for the weights and the template
-// comments of the merged file. The workspace is the folder of the merged
-// file (git runs drivers from the top of the work tree). A config that
-// does not load must not fail the merge, which does not depend on it
-// otherwise: the defaults are used and the error is reported.
+// mergeConfig is the config of the merged file's workspace, its folder
+// (git runs drivers from the top of the work tree). One that does not
+// load must not fail the merge: the defaults, and the error to report.
 func (a *app) mergeConfig(c *cli.Context, name string) (memfile.Config, error) {
 	root, err := resolveRoot(c, "")
-	if err == nil && c.String("dir") == "" && os.Getenv("CLAUDE_PROJECT_DIR") == "" {
-		root = filepath.Join(root, filepath.Dir(filepath.FromSlash(name)))
-	}
 	if err != nil {
 		return memfile.DefaultConfig(), err
+	}
+	if c.String("dir") == "" && os.Getenv("CLAUDE_PROJECT_DIR") == "" {
+		root = filepath.Join(root, filepath.Dir(filepath.FromSlash(name)))
 	}
 	cfg, err := config.Load(configPath(c), root)
 	if err != nil {

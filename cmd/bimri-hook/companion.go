@@ -1,40 +1,112 @@
 package main
 
+// browse and mcp run programs of their own, bimri-hook-browse and
+// bimri-hook-mcp, so that the terminal library and the MCP SDK never
+// initialise with a hook.
+
 import (
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/bimri/bimri-hook/internal/config"
+	"github.com/urfave/cli/v2"
 )
 
-// companion finds program (bimri-hook-mcp, bimri-hook-browse: programs of
-// their own, so that their libraries never start with a hook) beside this
-// executable, named as this one is with program's suffix after bimri-hook:
-// bimri-hook-mcp.exe beside bimri-hook.exe, bimri-hook-mcp-linux-amd64
-// beside the plugin's bimri-hook-linux-amd64 (scripts/release
-// PluginPath), bimri-hook-mcp-0.1.0 beside the plugin's development build
-// bimri-hook-0.1.0 (scripts/launch.sh). Then program itself beside this
-// executable, then on PATH. A symbolic link to this executable (install
-// --link) is followed first, so the link finds the plugin's programs.
-func companion(program string) (string, bool) {
+const (
+	browseProgram = "bimri-hook-browse"
+	mcpProgram    = "bimri-hook-mcp"
+)
+
+func (a *app) browseCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "browse",
+		Usage: "page through the memory and the archive in the terminal; search, see why, forget, revive, promote, supersede",
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "global", Usage: "browse the global memory"}},
+		Action: func(c *cli.Context) error {
+			prog, err := companion("browse", browseProgram)
+			if err != nil {
+				return err
+			}
+			root, err := resolveRoot(c, "")
+			if err != nil {
+				return err
+			}
+			args := append([]string{"--dir", root}, passedFlags(c, true, "config", "today")...)
+			if c.Bool("global") {
+				args = append(args, "--global")
+			}
+			cmd := exec.Command(prog, args...)
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = a.stdin, a.stdout, a.stderr
+			if err = cmd.Run(); errors.As(err, new(*exec.ExitError)) {
+				return errQuiet // it said why on stderr
+			}
+			return err
+		},
+	}
+}
+
+func (a *app) mcpCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "mcp",
+		Usage: "serve the memory as MCP tools (memory, remember, recall, forget, revive) on stdin and stdout",
+		Description: `An MCP server for clients that call tools: Claude Desktop (the bundle), Cowork and
+Claude Code (the plugin declares it). The workspace is $CLAUDE_PROJECT_DIR, else --dir,
+else the first folder the client gives as a root, else the current folder.
+It runs ` + mcpProgram + `, found beside this binary or on PATH.`,
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return fmt.Errorf("mcp takes no arguments, got %q", c.Args().First())
+			}
+			bin, err := companion("mcp", mcpProgram)
+			if err != nil {
+				return err
+			}
+			return execMCP(bin, passedFlags(c, false, "dir", "config", "today"), a)
+		},
+	}
+}
+
+// passedFlags are the common flags given (with env, or set), as arguments.
+func passedFlags(c *cli.Context, env bool, names ...string) []string {
+	var args []string
+	for _, name := range names {
+		envVar := ""
+		if env {
+			envVar = map[string]string{"config": config.EnvVar, "today": "BIMRI_TODAY"}[name]
+		}
+		if v := commonFlag(c, name, envVar); v != "" {
+			args = append(args, "--"+name, v)
+		}
+	}
+	return args
+}
+
+// companion finds program beside this executable (links followed, so
+// install --link's finds the plugin's), with the suffix this one has after
+// bimri-hook (-linux-amd64 in the plugin, -0.1.0 in a development build,
+// .exe), else as program, else on PATH. command is what needs it.
+func companion(command, program string) (string, error) {
 	if exe, err := executable(); err == nil {
 		dir, name := filepath.Split(exe)
 		var names []string
 		if rest, ok := strings.CutPrefix(name, "bimri-hook"); ok {
 			names = append(names, program+rest)
 		}
-		names = append(names, program, program+".exe")
-		for _, n := range names {
+		for _, n := range append(names, program, program+".exe") {
 			p := filepath.Join(dir, n)
 			if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
-				return p, true
+				return p, nil
 			}
 		}
 	}
 	if p, err := exec.LookPath(program); err == nil {
-		return p, true
+		return p, nil
 	}
-	return "", false
+	return "", fmt.Errorf("%s runs %s, found neither beside bimri-hook nor on PATH: make install puts both in place (or go install github.com/bimri/bimri-hook/cmd/%s@latest)", command, program, program)
 }
 
 // executable is this program's own file, links followed.

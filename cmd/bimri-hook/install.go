@@ -2,11 +2,13 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/bimri/bimri-hook/internal/doctor"
 	"github.com/bimri/bimri-hook/internal/install"
-	"github.com/bimri/bimri-hook/wiring"
+	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/urfave/cli/v2"
 )
 
@@ -42,53 +44,7 @@ func (a *app) installCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			file, err := install.SettingsFor(c.String("scope"), root)
-			if err != nil {
-				return err
-			}
-			binary, err := install.BinaryFor(file.Scope, c.String("binary"))
-			if err != nil {
-				return err
-			}
-			command := wiring.Command{Binary: binary}
-			// Find the repository first: a --git that cannot work must
-			// fail before anything is written.
-			var repo string
-			if c.Bool("git") {
-				if repo, err = install.GitTop(root); err != nil {
-					return err
-				}
-			}
-
-			was, changed, err := install.Install(file, command)
-			if err != nil {
-				return err
-			}
-			install.PrintInstalled(a.stdout, file, command, was, changed)
-			if file.Scope != install.ScopeUser {
-				path, changed, err := install.Ignore(root)
-				if err != nil {
-					return err
-				}
-				install.PrintIgnored(a.stdout, path, changed)
-			}
-			if file.Scope == install.ScopeProject && binary != wiring.Name {
-				install.PrintMachinePathNote(a.stdout, binary)
-			}
-			for _, w := range install.TwiceWarnings(root, file, command) {
-				install.PrintWarning(a.stdout, w.String())
-			}
-			if file.Scope != install.ScopeUser && !install.WorkspaceTrusted(root) {
-				install.PrintTrustNote(a.stdout, root, command)
-			}
-			if repo != "" {
-				steps, err := install.Git(repo, command)
-				install.PrintGitSteps(a.stdout, steps)
-				if err != nil {
-					return err
-				}
-			}
-			return nil
+			return install.Claude(a.stdout, install.Request{Root: root, Scope: c.String("scope"), Binary: c.String("binary"), Git: c.Bool("git")})
 		},
 	}
 }
@@ -105,50 +61,19 @@ func (a *app) uninstallCommand() *cli.Command {
 			if more, err := a.otherAgents(c, a.uninstallAgent); err != nil || !more {
 				return err
 			}
-			root, err := resolveRoot(c, "")
-			if err != nil {
+			q := install.Request{Scope: c.String("scope"), Git: c.Bool("git")}
+			var err error
+			if q.Root, err = resolveRoot(c, ""); err != nil {
 				return err
-			}
-			file, err := install.SettingsFor(c.String("scope"), root)
-			if err != nil {
-				return err
-			}
-			var repo string
-			if c.Bool("git") {
-				if repo, err = install.GitTop(root); err != nil {
-					return err
-				}
-			}
-			was, changed, err := install.Uninstall(file)
-			if err != nil {
-				return err
-			}
-			install.PrintUninstalled(a.stdout, file, was, changed)
-			if file.Scope != install.ScopeUser && !install.WiredHere(root) {
-				path, changed, err := install.Unignore(root)
-				if err != nil {
-					return err
-				}
-				install.PrintUnignored(a.stdout, path, changed)
-			}
-			if !changed {
-				for _, p := range install.EnabledPlugins(root) {
-					install.PrintWarning(a.stdout, "the bimri-hook plugin "+p+" still runs here: bimri-hook off turns memory off in this workspace, claude plugin disable "+p+" turns the plugin off everywhere")
-				}
-			}
-			if repo != "" {
-				steps, err := install.UninstallGit(repo)
-				install.PrintGitSteps(a.stdout, steps)
-				if err != nil {
-					return err
-				}
 			}
 			if c.Bool("purge") {
-				removed, err := install.Purge(root)
-				install.PrintPurged(a.stdout, root, removed)
-				return err
+				ws, _, err := a.openAt(c, q.Root, q.Root)
+				if err != nil {
+					return err
+				}
+				q.Purge = ws.store
 			}
-			return nil
+			return install.UninstallClaude(a.stdout, q)
 		},
 	}
 }
@@ -171,4 +96,51 @@ func (a *app) link(c *cli.Context) error {
 	}
 	install.PrintLinked(a.stdout, linked, install.OnPath(filepath.Dir(linked.Path), os.Getenv("PATH")))
 	return nil
+}
+
+func (a *app) doctorCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "doctor",
+		Usage: "check the wiring, the binary and the files, and say what to fix",
+		Action: func(c *cli.Context) error {
+			root, err := resolveRoot(c, "")
+			if err != nil {
+				return err
+			}
+			return doctor.Report(a.stdout, doctor.Options{Root: root, ConfigPath: configPath(c), Binary: workspace.Binary(), Version: version})
+		},
+	}
+}
+
+func (a *app) offCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "off",
+		Usage:     "turn memory off in this workspace: every hook answers nothing until bimri-hook on",
+		UsageText: "bimri-hook off [--dir FOLDER]",
+		Description: "The plugin and the settings keep running bimri-hook, which does nothing here: no memory at\n" +
+			"session start, nothing recorded. bimri.md and its files stay as they are. The switch is a file in\n" +
+			".claude/bimri/, which git ignores, so it is this clone's alone.",
+		Action: func(c *cli.Context) error { return a.turn(c, false) },
+	}
+}
+
+func (a *app) onCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "on",
+		Usage:     "turn memory back on in this workspace after bimri-hook off",
+		UsageText: "bimri-hook on [--dir FOLDER]",
+		Action:    func(c *cli.Context) error { return a.turn(c, true) },
+	}
+}
+
+// turn sets the workspace's switch.
+func (a *app) turn(c *cli.Context, on bool) error {
+	if c.Args().Present() {
+		return fmt.Errorf("%s takes no arguments (give the workspace with --dir)", c.Command.Name)
+	}
+	ws, err := a.openWorkspace(c)
+	if err != nil {
+		return err
+	}
+	return install.Turn(a.stdout, ws.store, on)
 }

@@ -43,7 +43,7 @@ func TestInstallTrustNote(t *testing.T) {
 			}
 			var stdout, stderr bytes.Buffer
 			code := run([]string{"bimri-hook", "install", "--dir", root, "--scope", tc.scope}, strings.NewReader(""), &stdout, &stderr, time.Now())
-			is.Equal(code, exitOK)
+			is.Equal(code, 0)
 			is.Equal(stderr.String(), "")
 			is.Equal(strings.Contains(stdout.String(), "note: Claude Code applies a workspace's permission rules only once"), tc.wantNote)
 		})
@@ -83,7 +83,7 @@ func TestInstallErrors(t *testing.T) {
 			is := is.New(t)
 			var stdout, stderr bytes.Buffer
 			code := run(append([]string{"bimri-hook"}, tc.args...), strings.NewReader(""), &stdout, &stderr, time.Now())
-			is.Equal(code, exitError)
+			is.Equal(code, 1)
 			is.Equal(strings.Count(stderr.String(), "\n"), 1) // one line
 			is.True(strings.HasPrefix(stderr.String(), "bimri-hook: "))
 			is.True(!strings.HasPrefix(stderr.String(), "bimri-hook: bimri-hook:")) // prefixed once

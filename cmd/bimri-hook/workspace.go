@@ -19,9 +19,7 @@ type openedWorkspace struct {
 	now    time.Time // today, as the clock or --today says
 }
 
-// resolveRoot is the workspace a command works on (workspace.Root):
-// CLAUDE_PROJECT_DIR, else the hook input's cwd, else --dir, else the
-// workspace found from the current folder as git finds a repository.
+// resolveRoot is the workspace a command works on (workspace.Root).
 func resolveRoot(c *cli.Context, inputCwd string) (string, error) {
 	return workspace.Root(inputCwd, commonFlag(c, "dir", ""))
 }
@@ -40,27 +38,20 @@ func (a *app) today(c *cli.Context) (time.Time, error) {
 }
 
 // openWorkspace resolves the root, reads the config and opens the store.
-func (a *app) openWorkspace(c *cli.Context, inputCwd string) (*openedWorkspace, error) {
-	ws, cfgErr, err := a.openWorkspaceDefaulting(c, inputCwd)
+func (a *app) openWorkspace(c *cli.Context) (*openedWorkspace, error) {
+	root, err := resolveRoot(c, "")
+	if err != nil {
+		return nil, err
+	}
+	ws, cfgErr, err := a.openAt(c, root, root)
 	if err == nil && cfgErr != nil {
 		return nil, cfgErr
 	}
 	return ws, err
 }
 
-// openWorkspaceDefaulting is openWorkspace that opens the workspace with
-// the default config when its config does not load, returning why beside
-// it, for SessionStart to show the memory anyway.
-func (a *app) openWorkspaceDefaulting(c *cli.Context, inputCwd string) (*openedWorkspace, error, error) {
-	root, err := resolveRoot(c, inputCwd)
-	if err != nil {
-		return nil, nil, err
-	}
-	return a.openAt(c, root, root)
-}
-
-// openAt opens the store at dir with the config of the workspace root
-// (they differ for simulate, which works on a copy).
+// openAt opens the store at dir (simulate's copy) with root's config, or
+// the defaults and cfgErr, why it did not load.
 func (a *app) openAt(c *cli.Context, root, dir string) (*openedWorkspace, error, error) {
 	cfg, cfgErr := config.Load(configPath(c), root)
 	if cfgErr != nil {

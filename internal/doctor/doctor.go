@@ -1,12 +1,8 @@
 // Package doctor checks an installation: the binary, the settings that
-// wire it, the permission rule, the config, the memory files, the lock,
+// wire it, the permission rules, the config, the memory files, the lock,
 // the state folder, the global memory and git's merge driver. Each check
-// gives one Check; the command prints them.
+// gives one line of the report, in the order a person would fix things.
 package doctor
-
-// Over 500 lines: one check per thing that can be wrong, each short; they
-// share the doctor's report, and splitting them by file would scatter one
-// list that reads top to bottom in the order doctor prints it.
 
 import (
 	"errors"
@@ -32,8 +28,8 @@ import (
 	"github.com/bimri/bimri-hook/wiring"
 )
 
-// Check outcomes. Only FAIL makes doctor exit 1: it means memory does not
-// work; WARN means it works less well than it could.
+// Check outcomes. Only FAIL makes doctor exit 1: memory does not work;
+// WARN: it works less well than it could.
 const (
 	statusOK   = "OK"
 	statusWarn = "WARN"
@@ -42,52 +38,63 @@ const (
 
 // Check is one line of doctor's report.
 type Check struct {
-	Status string
-	Name   string
-	Detail string
-	Fix    string // what to do about a WARN or FAIL
+	Status, Name, Detail string
+	Fix                  string // what to do about a WARN or FAIL
 }
 
 // Options say what doctor examines.
 type Options struct {
 	Root       string // the workspace, absolute
-	ConfigPath string // the config file given (--config, $BIMRI_CONFIG), or "" for the workspace's
+	ConfigPath string // --config or $BIMRI_CONFIG, or "" for the workspace's
 	Binary     string // this binary, the one hooks tell the agent to run
-	Version    string // this binary's version
+	Version    string
 }
 
-// Run runs every check, in the order they are reported.
-func Run(opt Options) []Check {
+// Report runs every check and prints one line for each; the error counts
+// the checks that failed.
+func Report(w io.Writer, opt Options) error {
 	d := &doctor{root: opt.Root, configFlag: opt.ConfigPath, binary: opt.Binary, version: opt.Version}
-	return d.run()
-}
-
-// Failed counts the checks that failed.
-func Failed(checks []Check) int {
-	n := 0
-	for _, ch := range checks {
-		if ch.Status == statusFail {
-			n++
+	failed := 0
+	for _, c := range d.run() {
+		line := fmt.Sprintf("%-4s %s: %s", c.Status, c.Name, c.Detail)
+		if c.Fix != "" && c.Status != statusOK {
+			line += " (fix: " + c.Fix + ")"
+		}
+		fmt.Fprintln(w, line)
+		if c.Status == statusFail {
+			failed++
 		}
 	}
-	return n
+	if failed > 0 {
+		return fmt.Errorf("doctor found %s", inspect.Plural(failed, "problem", "problems"))
+	}
+	return nil
 }
 
 // doctor holds what the checks share.
 type doctor struct {
-	root       string
-	configFlag string // --config, if given
-	binary     string
-	version    string
-	checks     []Check
+	root, configFlag, binary, version string
+	repo                              bool // root is in a git work tree
+	checks                            []Check
 }
 
 func (d *doctor) add(status, name, detail, fix string) {
 	d.checks = append(d.checks, Check{Status: status, Name: name, Detail: detail, Fix: fix})
 }
 
+func (d *doctor) git(args ...string) (string, int) {
+	out, code, err := install.RunGit(d.root, args...)
+	if err != nil {
+		return "", -1
+	}
+	return out, code
+}
+
 func (d *doctor) run() []Check {
-	d.checkBinary()
+	_, code := d.git("rev-parse", "--is-inside-work-tree")
+	d.repo = code == 0
+	status, detail, fix := binaryHealth(d.binary, d.root)
+	d.add(status, "binary", fmt.Sprintf("%s (bimri-hook %s)", detail, d.version), fix)
 	wired := d.checkSettings()
 	d.checkPermission(wired)
 	cfg := d.checkConfig()
@@ -97,13 +104,6 @@ func (d *doctor) run() []Check {
 	d.checkGit()
 	d.checkAgents()
 	return d.checks
-}
-
-// checkBinary: the binary this doctor is, the one hooks tell the agent to
-// run.
-func (d *doctor) checkBinary() {
-	status, detail, fix := binaryHealth(d.binary, d.root)
-	d.add(status, "binary", fmt.Sprintf("%s (bimri-hook %s)", detail, d.version), fix)
 }
 
 // binaryHealth says whether a binary named in settings can run: an
@@ -137,63 +137,45 @@ func binaryHealth(binary, root string) (status, detail, fix string) {
 	return statusOK, binary, ""
 }
 
-// scopeWiring is what one settings file holds of bimri-hook's.
-type scopeWiring struct {
-	file   install.SettingsFile
-	wiring wiring.Wiring
-}
-
 // checkSettings reports each scope's settings and, last, whether anything
 // at all makes Claude Code run bimri-hook.
-func (d *doctor) checkSettings() []scopeWiring {
-	var all []scopeWiring
-	for _, scope := range install.Scopes {
-		file, err := install.SettingsFor(scope, d.root)
-		name := "settings (" + scope + ")"
-		if err != nil {
-			d.add(statusWarn, name, err.Error(), "")
-			continue
+func (d *doctor) checkSettings() []install.Scoped {
+	var all []install.Scoped
+	for _, s := range install.ReadScopes(d.root) {
+		name := "settings (" + s.File.Scope + ")"
+		switch {
+		case s.File.Path == "":
+			d.add(statusWarn, name, s.Err.Error(), "")
+		case s.Err != nil:
+			d.add(statusFail, name, s.Err.Error(), "fix the file or its permissions; Claude Code cannot use it either")
+		default:
+			all = append(all, s)
+			d.checkScope(name, s)
 		}
-		data, exists, err := install.ReadOptional(file.Path)
-		if err != nil {
-			d.add(statusFail, name, fmt.Sprintf("%s cannot be read: %v", file.Path, err), "fix its permissions")
-			continue
-		}
-		w, err := wiring.Inspect(data)
-		if err != nil {
-			d.add(statusFail, name, fmt.Sprintf("%s: %v", file.Path, err), "fix the file; Claude Code cannot use it either")
-			continue
-		}
-		all = append(all, scopeWiring{file, w})
-		d.checkScope(name, file, exists, w)
 	}
-
 	off := applyPluginPrecedence(all)
-	var plugins []string
-	var commands []string
-	var via []string
+	var plugins, commands, via []string
 	for _, s := range all {
-		plugins = append(plugins, s.wiring.Plugins...)
-		if len(s.wiring.Handlers) > 0 {
-			via = append(via, s.file.Scope)
+		plugins = append(plugins, s.Wiring.Plugins...)
+		if len(s.Wiring.Handlers) > 0 {
+			via = append(via, s.File.Scope)
 		}
-		for _, h := range s.wiring.Handlers {
+		for _, h := range s.Wiring.Handlers {
 			if !slices.Contains(commands, h.Command) {
 				commands = append(commands, h.Command)
 			}
 		}
 	}
+	none := len(commands) == 0 && len(plugins) == 0
 	switch {
-	case len(commands) == 0 && len(plugins) == 0 && len(off) > 0:
+	case none && len(off) > 0:
 		d.add(statusWarn, "wiring", "the bimri-hook plugin is turned off here ("+strings.Join(off, "; ")+"), and no settings file runs bimri-hook, so Claude Code never calls it",
 			"remove that enabledPlugins entry to turn it back on")
-	case len(commands) == 0 && len(plugins) == 0 && len(all) == len(install.Scopes) &&
-		exists(filepath.Join(d.root, memfile.MemoryName)):
-		// Uninstalled, or never installed here, with the memory kept:
-		// a state the user chose, not a broken one. (A settings file
-		// doctor could not read leaves the wiring unknown: FAIL below.)
+	case none && len(all) == len(install.Scopes) && exists(filepath.Join(d.root, memfile.MemoryName)):
+		// Uninstalled, with the memory kept: a choice, not a fault. A
+		// settings file doctor could not read leaves it unknown: FAIL.
 		d.add(statusOK, "wiring", "not installed in this workspace; bimri.md kept (uninstall never deletes the memory), and Claude Code neither reads nor updates it until bimri-hook install", "")
-	case len(commands) == 0 && len(plugins) == 0:
+	case none:
 		d.add(statusFail, "wiring", "no settings file runs bimri-hook and its plugin is not enabled, so Claude Code never calls it",
 			"bimri-hook install, or bimri-hook install --scope user for every workspace")
 	case len(commands) > 0 && len(plugins) > 0:
@@ -216,39 +198,38 @@ func (d *doctor) checkSettings() []scopeWiring {
 
 // applyPluginPrecedence drops from each scope's Plugins those a more
 // specific scope turns off: Claude Code merges enabledPlugins key by key,
-// local settings over project over user. It returns, for each plugin so
-// turned off, where.
-func applyPluginPrecedence(all []scopeWiring) (off []string) {
+// local settings over project over user. It says where each was turned off.
+func applyPluginPrecedence(all []install.Scoped) (off []string) {
 	rank := map[string]int{install.ScopeUser: 0, install.ScopeProject: 1, "local": 2}
 	for i := range all {
 		var kept []string
-		for _, p := range all[i].wiring.Plugins {
+		for _, p := range all[i].Wiring.Plugins {
 			by := ""
 			for _, o := range all {
-				if rank[o.file.Scope] > rank[all[i].file.Scope] && slices.Contains(o.wiring.PluginsOff, p) {
-					by = o.file.Path
+				if rank[o.File.Scope] > rank[all[i].File.Scope] && slices.Contains(o.Wiring.PluginsOff, p) {
+					by = o.File.Path
 				}
 			}
 			if by == "" {
 				kept = append(kept, p)
 				continue
 			}
-			off = append(off, fmt.Sprintf("%s is enabled in %s and set to false in %s", p, all[i].file.Path, by))
+			off = append(off, fmt.Sprintf("%s is enabled in %s and set to false in %s", p, all[i].File.Path, by))
 		}
-		all[i].wiring.Plugins = kept
+		all[i].Wiring.Plugins = kept
 	}
 	return off
 }
 
-// checkScope reports one settings file: the events it wires, the events it
+// checkScope reports one settings file: the events it wires, those it
 // misses, and whether the binary its hooks run can run.
-func (d *doctor) checkScope(name string, file install.SettingsFile, exists bool, w wiring.Wiring) {
-	switch {
-	case !exists:
-		d.add(statusOK, name, file.Path+" does not exist", "")
-		return
-	case len(w.Handlers) == 0:
-		detail := file.Path + " runs nothing of bimri-hook's"
+func (d *doctor) checkScope(name string, s install.Scoped) {
+	w, path := s.Wiring, s.File.Path
+	if !s.Exists || len(w.Handlers) == 0 {
+		detail := path + " does not exist"
+		if s.Exists {
+			detail = path + " runs nothing of bimri-hook's"
+		}
 		if len(w.Plugins) > 0 {
 			detail += "; it enables the plugin " + strings.Join(w.Plugins, ", ")
 		}
@@ -256,33 +237,29 @@ func (d *doctor) checkScope(name string, file install.SettingsFile, exists bool,
 		return
 	}
 	status, fix := statusOK, ""
-	var notes []string
-	var seen []string
+	var notes, seen []string
 	for _, h := range w.Handlers {
 		if slices.Contains(seen, h.Command) {
 			continue
 		}
 		seen = append(seen, h.Command)
-		binary, ok := wiring.HookBinary(h.Command)
-		if !ok {
-			notes = append(notes, fmt.Sprintf("cannot tell which binary %q runs", h.Command))
-			status, fix = worse(status, statusWarn), "bimri-hook install --scope "+file.Scope
+		st, detail, f := statusWarn, fmt.Sprintf("cannot tell which binary %q runs", h.Command), "bimri-hook install --scope "+s.File.Scope
+		if binary, ok := wiring.HookBinary(h.Command); ok {
+			st, detail, f = binaryHealth(binary, d.root)
+		}
+		if st == statusOK {
 			continue
 		}
-		s, detail, f := binaryHealth(binary, d.root)
-		if s != statusOK {
-			notes = append(notes, detail)
-			if worse(status, s) != status {
-				fix = f
-			}
-			status = worse(status, s)
+		notes = append(notes, detail)
+		if rank(st) > rank(status) {
+			status, fix = st, f
 		}
 	}
-	detail := fmt.Sprintf("%s runs %s on %s", file.Path, strings.Join(seen, " and "), strings.Join(w.Events(), ", "))
+	detail := fmt.Sprintf("%s runs %s on %s", path, strings.Join(seen, " and "), strings.Join(w.Events(), ", "))
 	if missing := w.Missing(); len(missing) > 0 {
 		detail += "; not on " + strings.Join(missing, ", ")
 		if status == statusOK {
-			status, fix = statusWarn, "bimri-hook install --scope "+file.Scope
+			status, fix = statusWarn, "bimri-hook install --scope "+s.File.Scope
 		}
 	}
 	if len(notes) > 0 {
@@ -291,105 +268,89 @@ func (d *doctor) checkScope(name string, file install.SettingsFile, exists bool,
 	d.add(status, name, detail, fix)
 }
 
-// worse returns the more serious of two statuses.
-func worse(a, b string) string {
-	rank := map[string]int{statusOK: 0, statusWarn: 1, statusFail: 2}
-	if rank[b] > rank[a] {
-		return b
-	}
-	return a
-}
+func rank(status string) int { return strings.Index("OK WARN FAIL", status) }
 
 // checkPermission: the rules that let the agent run each memory command
-// the hooks teach it (wiring.MemoryCommands) without asking, for the
-// binary the hooks run, and whether Claude Code applies them: one check
-// per rule.
-func (d *doctor) checkPermission(all []scopeWiring) {
-	var want []string // rules the wired binaries need
-	need := func(c wiring.Command) {
-		for _, rule := range c.Rules() {
-			if !slices.Contains(want, rule) {
-				want = append(want, rule)
-			}
-		}
-	}
-	for _, s := range all {
-		for _, h := range s.wiring.Handlers {
-			if binary, ok := wiring.HookBinary(h.Command); ok {
-				need(wiring.Command{Binary: binary})
-			}
-		}
-	}
-	where := func(rule string) []install.SettingsFile {
-		var files []install.SettingsFile
-		for _, s := range all {
-			if slices.Contains(s.wiring.Rules, rule) {
-				files = append(files, s.file)
-			}
-		}
-		return files
-	}
+// (wiring.MemoryCommands) of the binaries the hooks run without asking,
+// and whether Claude Code applies them. One line per outcome, naming the
+// rules it concerns.
+func (d *doctor) checkPermission(all []install.Scoped) {
 	plugin := false
+	var want []string
 	for _, s := range all {
-		plugin = plugin || len(s.wiring.Plugins) > 0
+		plugin = plugin || len(s.Wiring.Plugins) > 0
+		for _, h := range s.Wiring.Handlers {
+			if binary, ok := wiring.HookBinary(h.Command); ok {
+				for _, rule := range (wiring.Command{Binary: binary}).Rules() {
+					if !slices.Contains(want, rule) {
+						want = append(want, rule)
+					}
+				}
+			}
+		}
 	}
 	if plugin {
-		// The plugin's hooks tell the agent to run the plugin's
-		// bin/bimri-hook by its bare name, and its PreToolUse hook
-		// approves exactly those commands: no rule is needed.
+		// The plugin's PreToolUse hook approves exactly its own
+		// commands: no rule is needed.
 		d.add(statusOK, "permission", "the plugin's PreToolUse hook approves the agent's bimri-hook "+strings.Join(wiring.MemoryCommands, ", ")+", with no rule", "")
-		if len(want) == 0 {
-			return
-		}
 	}
 	if len(want) == 0 {
-		d.add(statusWarn, "permission", "no permissions.allow rule lets the agent run bimri-hook "+strings.Join(wiring.MemoryCommands, ", ")+", so it must ask before each",
-			"bimri-hook install")
+		if !plugin {
+			d.add(statusWarn, "permission", "no permissions.allow rule lets the agent run bimri-hook "+strings.Join(wiring.MemoryCommands, ", ")+", so it must ask before each",
+				"bimri-hook install")
+		}
 		return
 	}
-	var untrusted []string // rules the client ignores until the workspace is trusted
-	var untrustedScopes []string
-	defer func() {
-		if len(untrusted) > 0 {
-			verb := "are"
-			if len(untrusted) == 1 {
-				verb = "is"
-			}
-			d.add(statusWarn, "permission", fmt.Sprintf("%s %s in the %s settings, which Claude Code applies only once this workspace is trusted, and it is not marked trusted",
-				joinAnd(untrusted), verb, strings.Join(untrustedScopes, " and ")), trustFix(plugin, untrusted))
-		}
-	}()
+	var ok, missing, untrusted, untrustedScopes []string
 	for _, rule := range want {
-		files := where(rule)
-		if len(files) == 0 {
-			// A plugin user who runs install would wire every event twice:
-			// tell them the one rule to add instead.
-			fix := "bimri-hook install"
-			if plugin {
-				fix = fmt.Sprintf("add %q to \"permissions\".\"allow\" in ~/.claude/settings.json", rule)
-			}
-			d.add(statusWarn, "permission", fmt.Sprintf("no settings allow %s, a command the agent is given, so it must ask before running it", rule), fix)
-			continue
-		}
-		var scopesWith []string
-		needsTrust := true
-		for _, f := range files {
-			scopesWith = append(scopesWith, f.Scope)
-			if f.Scope == install.ScopeUser {
-				needsTrust = false
+		var scopes []string
+		for _, s := range all {
+			if slices.Contains(s.Wiring.Rules, rule) {
+				scopes = append(scopes, s.File.Scope)
 			}
 		}
-		if needsTrust && !install.WorkspaceTrusted(d.root) {
+		switch {
+		case len(scopes) == 0:
+			missing = append(missing, rule)
+		case !slices.Contains(scopes, install.ScopeUser) && !install.WorkspaceTrusted(d.root):
 			untrusted = append(untrusted, rule)
-			for _, sc := range scopesWith {
+			for _, sc := range scopes {
 				if !slices.Contains(untrustedScopes, sc) {
 					untrustedScopes = append(untrustedScopes, sc)
 				}
 			}
-			continue
+		default:
+			ok = append(ok, fmt.Sprintf("%s (%s settings)", rule, strings.Join(scopes, " and ")))
 		}
-		d.add(statusOK, "permission", fmt.Sprintf("%s (%s settings)", rule, strings.Join(scopesWith, " and ")), "")
 	}
+	if len(ok) > 0 {
+		d.add(statusOK, "permission", strings.Join(ok, ", "), "")
+	}
+	if len(missing) > 0 {
+		// A plugin user who ran install would wire every event twice:
+		// the rules alone are the fix.
+		fix := "bimri-hook install"
+		if plugin {
+			fix = "add " + quoted(missing) + " to \"permissions\".\"allow\" in ~/.claude/settings.json"
+		}
+		d.add(statusWarn, "permission", fmt.Sprintf("no settings allow %s, %s the agent is given, so it must ask before running %s",
+			joinAnd(missing), plural(len(missing), "a command", "commands"), plural(len(missing), "it", "them")), fix)
+	}
+	if len(untrusted) > 0 {
+		fix := wiring.TrustAdvice(wiring.Command{Binary: wiring.Name})
+		if plugin {
+			fix = "accept this workspace's trust dialog in Claude Code, or add " + quoted(untrusted) + " to \"permissions\".\"allow\" in ~/.claude/settings.json"
+		}
+		d.add(statusWarn, "permission", fmt.Sprintf("%s %s in the %s settings, which Claude Code applies only once this workspace is trusted, and it is not marked trusted",
+			joinAnd(untrusted), plural(len(untrusted), "is", "are"), strings.Join(untrustedScopes, " and ")), fix)
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // joinAnd is items joined by commas and a last "and".
@@ -400,32 +361,27 @@ func joinAnd(items []string) string {
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
-// trustFix is the advice for a rule the client ignores until the workspace
-// is trusted. For plugin users, install would wire every event twice.
-func trustFix(plugin bool, rules []string) string {
-	if plugin {
-		quoted := make([]string, len(rules))
-		for i, r := range rules {
-			quoted[i] = fmt.Sprintf("%q", r)
-		}
-		return fmt.Sprintf("accept this workspace's trust dialog in Claude Code, or add %s to \"permissions\".\"allow\" in ~/.claude/settings.json", joinAnd(quoted))
+func quoted(rules []string) string {
+	q := make([]string, len(rules))
+	for i, r := range rules {
+		q[i] = fmt.Sprintf("%q", r)
 	}
-	return wiring.TrustAdvice(wiring.Command{Binary: wiring.Name})
+	return joinAnd(q)
 }
 
 // checkConfig reads the config file; a broken one is a failure (every
 // hook would stop on it), and the other checks go on with the defaults.
 func (d *doctor) checkConfig() config.Config {
 	cfg, err := config.Load(d.configFlag, d.root)
-	if err != nil {
+	switch {
+	case err != nil:
 		d.add(statusFail, "config", err.Error(), "fix or remove the config file")
 		return config.Default()
-	}
-	if cfg.Path == "" {
+	case cfg.Path == "":
 		d.add(statusOK, "config", fmt.Sprintf("no %s; the %s profile's defaults", config.Name, cfg.Memory.Profile), "")
-		return cfg
+	default:
+		d.add(statusOK, "config", fmt.Sprintf("%s: profile %s, stop policy %s", cfg.Path, cfg.Memory.Profile, cfg.Hooks.StopPolicy), "")
 	}
-	d.add(statusOK, "config", fmt.Sprintf("%s: profile %s, stop policy %s", cfg.Path, cfg.Memory.Profile, cfg.Hooks.StopPolicy), "")
 	return cfg
 }
 
@@ -433,47 +389,31 @@ func (d *doctor) checkConfig() config.Config {
 // work, milliseconds alone, seconds on a loaded machine.
 const lockHeadroom = 2 * time.Second
 
-// defaultHookTimeout is Claude Code's timeout for a command hook whose
-// settings give none.
-const defaultHookTimeout = 60 * time.Second
-
 // checkLockTimeout warns when lock_timeout leaves a hook too little of its
-// timeout: Claude Code kills a hook at its timeout, so a hook that waited
-// the whole lock_timeout for a busy lock is killed before it answers (a
-// Stop that waited the lock and then did its work outlived a 10 s
-// timeout). SessionEnd waits at most
-// 0.8 s whatever the config says. Only a problem is reported.
-func (d *doctor) checkLockTimeout(wait time.Duration, all []scopeWiring) {
-	type wired struct {
-		where, event string
-		timeout      time.Duration
+// timeout: Claude Code kills a hook at its timeout (60 s when its settings
+// give none), so one that waited out the lock is killed before it
+// answers. SessionEnd caps its own wait whatever the config says.
+func (d *doctor) checkLockTimeout(wait time.Duration, all []install.Scoped) {
+	var short []string
+	check := func(where, ev string, timeout int) {
+		t := time.Duration(timeout) * time.Second
+		if t <= 0 {
+			t = 60 * time.Second
+		}
+		if ev != string(event.SessionEnd) && wait+lockHeadroom > t {
+			short = append(short, fmt.Sprintf("%s in %s (timeout %s)", ev, where, t))
+		}
 	}
-	var hooks []wired
 	plugin := false
 	for _, s := range all {
-		plugin = plugin || len(s.wiring.Plugins) > 0
-		for _, h := range s.wiring.Handlers {
-			hooks = append(hooks, wired{s.file.Scope + " settings", h.Event, time.Duration(h.Timeout) * time.Second})
+		plugin = plugin || len(s.Wiring.Plugins) > 0
+		for _, h := range s.Wiring.Handlers {
+			check(s.File.Scope+" settings", h.Event, h.Timeout)
 		}
 	}
-	if plugin {
-		for _, e := range wiring.PluginEvents() {
-			if e.Name == string(event.PreToolUse) {
-				continue // takes no lock
-			}
-			hooks = append(hooks, wired{"the plugin", e.Name, time.Duration(e.Timeout) * time.Second})
-		}
-	}
-	var short []string
-	for _, h := range hooks {
-		if h.event == string(event.SessionEnd) {
-			continue
-		}
-		if h.timeout <= 0 {
-			h.timeout = defaultHookTimeout
-		}
-		if wait+lockHeadroom > h.timeout {
-			short = append(short, fmt.Sprintf("%s in %s (timeout %s)", h.event, h.where, h.timeout))
+	for _, e := range wiring.PluginEvents() {
+		if plugin && e.Name != string(event.PreToolUse) { // which takes no lock
+			check("the plugin", e.Name, e.Timeout)
 		}
 	}
 	if len(short) > 0 {
@@ -492,8 +432,8 @@ func (d *doctor) checkFiles(cfg config.Config) {
 		return
 	}
 	d.checkMemory(st, cfg.Memory)
-	d.checkBackup(st)
-	d.checkArchive(st)
+	d.checkSide(st, "backup", st.Names().Backup, "one is taken before every change")
+	d.checkSide(st, "archive", st.Names().Archive, "the first pruned entry starts it")
 	d.checkLock(st)
 	d.checkState(st)
 	d.checkGlobal(cfg)
@@ -537,13 +477,19 @@ func (d *doctor) checkMemory(st *store.Store, cfg memfile.Config) {
 	if unread := f.Unread(); len(unread) > 0 {
 		var where []string
 		for _, n := range unread {
-			where = append(where, fmt.Sprintf("line %d (note %s): %q", n.Line, memfile.NoteID(n), firstLine(n.Lines)))
+			first := ""
+			if len(n.Lines) > 0 {
+				first = strings.TrimSpace(n.Lines[0])
+				if r := []rune(first); len(r) > 60 {
+					first = string(r[:60]) + "..."
+				}
+			}
+			where = append(where, fmt.Sprintf("line %d (note %s): %q", n.Line, memfile.NoteID(n), first))
 		}
 		d.add(statusWarn, "unread", fmt.Sprintf("%s: %s in Tier 2 and 3 not read as entries (they never decay or leave): %s",
 			path, inspect.Plural(len(unread), "run of lines", "runs of lines"), strings.Join(where, "; ")),
 			"record each as an entry with bimri-hook remember, then remove it with bimri-hook forget NOTE-ID")
 	}
-
 	tok := memfile.Estimate(f)
 	used := []int{tok.Tiers[0], tok.Tiers[1], tok.Tiers[2], tok.Total}
 	budgets := []int{cfg.Budgets[0], cfg.Budgets[1], cfg.Budgets[2], cfg.TotalBudget}
@@ -561,40 +507,30 @@ func (d *doctor) checkMemory(st *store.Store, cfg memfile.Config) {
 	d.add(statusOK, "tokens", strings.Join(parts, ", ")+" (estimated)", "")
 }
 
-func (d *doctor) checkBackup(st *store.Store) {
-	path := st.Path(st.Names().Backup)
+// checkSide reads the backup or the archive: a backup that does not parse
+// is one restore would refuse; archive lines that do not, search skips.
+func (d *doctor) checkSide(st *store.Store, name, file, absent string) {
+	path := st.Path(file)
 	data, exists, err := install.ReadOptional(path)
 	switch {
 	case err != nil:
-		d.add(statusWarn, "backup", fmt.Sprintf("%s cannot be read: %v", path, err), "fix its permissions")
+		d.add(statusWarn, name, fmt.Sprintf("%s cannot be read: %v", path, err), "fix its permissions")
 	case !exists:
-		d.add(statusOK, "backup", "no "+st.Names().Backup+" yet; one is taken before every change", "")
-	default:
+		d.add(statusOK, name, "no "+file+" yet; "+absent, "")
+	case name == "backup":
 		if _, _, err := memfile.Parse(data); err != nil {
-			d.add(statusWarn, "backup", fmt.Sprintf("%s: %v, so restore would refuse it", path, err),
-				"the next change to bimri.md writes a new backup")
-			return
+			d.add(statusWarn, name, fmt.Sprintf("%s: %v, so restore would refuse it", path, err), "the next change to bimri.md writes a new backup")
+		} else {
+			d.add(statusOK, name, path+" parses", "")
 		}
-		d.add(statusOK, "backup", path+" parses", "")
-	}
-}
-
-func (d *doctor) checkArchive(st *store.Store) {
-	path := st.Path(st.Names().Archive)
-	data, exists, err := install.ReadOptional(path)
-	switch {
-	case err != nil:
-		d.add(statusWarn, "archive", fmt.Sprintf("%s cannot be read: %v", path, err), "fix its permissions")
-	case !exists:
-		d.add(statusOK, "archive", "no "+st.Names().Archive+" yet; the first pruned entry starts it", "")
 	default:
 		recs, warnings := memfile.ParseArchive(data)
 		if len(warnings) > 0 {
-			d.add(statusWarn, "archive", fmt.Sprintf("%s: %d records, %d lines unreadable, the first: %s", path, len(recs), len(warnings), warnings[0]),
+			d.add(statusWarn, name, fmt.Sprintf("%s: %d records, %d lines unreadable, the first: %s", path, len(recs), len(warnings), warnings[0]),
 				"search skips them; fix the lines by hand if they matter")
-			return
+		} else {
+			d.add(statusOK, name, fmt.Sprintf("%s: %s", path, inspect.Plural(len(recs), "record", "records")), "")
 		}
-		d.add(statusOK, "archive", fmt.Sprintf("%s: %s", path, inspect.Plural(len(recs), "record", "records")), "")
 	}
 }
 
@@ -602,20 +538,18 @@ func (d *doctor) checkArchive(st *store.Store) {
 // bimri-hook's files: doctor run anywhere else must not leave a state
 // folder behind.
 func (d *doctor) checkLock(st *store.Store) {
-	lockPath := filepath.Join(st.StatePath(), "lock")
 	if !exists(st.StatePath()) && !exists(st.Path(st.Names().Memory)) {
 		d.add(statusOK, "lock", "no state folder yet; the first session makes it", "")
 		return
 	}
-	err := st.CheckLock()
-	switch {
+	switch err := st.CheckLock(); {
 	case errors.Is(err, store.ErrBusy):
 		d.add(statusFail, "lock", err.Error(),
 			"a bimri-hook is still running or hung: wait for it, or end that process; the lock is freed when it exits")
 	case err != nil:
 		d.add(statusFail, "lock", err.Error(), "")
 	default:
-		d.add(statusOK, "lock", lockPath+" can be taken", "")
+		d.add(statusOK, "lock", filepath.Join(st.StatePath(), "lock")+" can be taken", "")
 	}
 }
 
@@ -626,26 +560,25 @@ func exists(path string) bool {
 
 // checkState: the lock and per-session state must never reach git.
 func (d *doctor) checkState(st *store.Store) {
-	dir := st.StatePath()
 	rel := filepath.ToSlash(st.Names().State)
-	if !exists(dir) {
+	if !exists(st.StatePath()) {
 		d.add(statusOK, "state", "no "+rel+" yet", "")
 		return
 	}
 	fix := "put a .gitignore holding the line * in " + rel
-	if _, code, err := install.RunGit(d.root, "rev-parse", "--is-inside-work-tree"); err == nil && code == 0 {
+	if d.repo {
 		// check-ignore exits 0 for an ignored path, 1 for one git would
-		// add, and 128 when it cannot tell (then the .gitignore decides).
-		switch _, code, err := install.RunGit(d.root, "check-ignore", "-q", rel+"/lock"); {
-		case err == nil && code == 0:
+		// add, and 128 when it cannot tell: then the .gitignore decides.
+		switch _, code := d.git("check-ignore", "-q", rel+"/lock"); code {
+		case 0:
 			d.add(statusOK, "state", rel+" is ignored by git", "")
 			return
-		case err == nil && code == 1:
+		case 1:
 			d.add(statusWarn, "state", rel+" (the lock and session state) is not ignored by git and would be committed", fix)
 			return
 		}
 	}
-	ignore, err := safefile.Read(filepath.Join(dir, ".gitignore"), 1<<20)
+	ignore, err := safefile.Read(filepath.Join(st.StatePath(), ".gitignore"), 1<<20)
 	if err == nil && slices.Contains(strings.Fields(string(ignore)), "*") {
 		d.add(statusOK, "state", rel+" ignores itself in git", "")
 		return
@@ -661,8 +594,7 @@ func (d *doctor) checkGlobal(cfg config.Config) {
 		return
 	}
 	path := global.Path(global.Names().Memory)
-	read, err := global.Read()
-	switch {
+	switch read, err := global.Read(); {
 	case err != nil:
 		d.add(statusFail, "global memory", fmt.Sprintf("%s: %v; sessions start without it", path, err),
 			"fix it by hand, or put "+global.Names().Backup+" beside it in its place")
@@ -676,7 +608,7 @@ func (d *doctor) checkGlobal(cfg config.Config) {
 // covers, so a rule written anywhere (.gitignore, .git/info/exclude, the
 // user's excludes) counts, and a side file committed once does not.
 func (d *doctor) checkIgnored() {
-	if _, code, err := install.RunGit(d.root, "rev-parse", "--is-inside-work-tree"); err != nil || code != 0 {
+	if !d.repo {
 		return
 	}
 	var names []string
@@ -687,16 +619,14 @@ func (d *doctor) checkIgnored() {
 		}
 		names = append(names, name)
 	}
-	// check-ignore prints the names git ignores and exits 1 when none
-	// is; 128 is an error.
-	out, code, err := install.RunGit(d.root, append([]string{"check-ignore", "--"}, names...)...)
-	if err != nil || code > 1 {
+	// check-ignore prints the names git ignores and exits 1 when none is.
+	out, code := d.git(append([]string{"check-ignore", "--"}, names...)...)
+	if code < 0 || code > 1 {
 		return
 	}
-	ignored := strings.Fields(out)
 	var open []string
 	for i, name := range names {
-		if !slices.Contains(ignored, name) {
+		if !slices.Contains(strings.Fields(out), name) {
 			open = append(open, wiring.IgnoreLines[i])
 		}
 	}
@@ -709,22 +639,27 @@ func (d *doctor) checkIgnored() {
 }
 
 // checkGit: in a repository, whether bimri.md merges with its driver.
-// Outside one there is nothing to say.
 func (d *doctor) checkGit() {
-	if _, code, err := install.RunGit(d.root, "rev-parse", "--is-inside-work-tree"); err != nil || code != 0 {
+	if !d.repo {
 		return
 	}
-	attr, code, err := install.RunGit(d.root, "check-attr", "merge", "--", memfile.MemoryName)
-	if err != nil || code != 0 {
+	attr, code := d.git("check-attr", "merge", "--", memfile.MemoryName)
+	if code != 0 {
 		return
 	}
 	hasAttr := strings.HasSuffix(strings.TrimSpace(attr), ": merge: "+wiring.MergeDriver)
-	driver, code, err := install.RunGit(d.root, "config", "--get", "merge."+wiring.MergeDriver+".driver")
-	hasDriver := err == nil && code == 0 && strings.TrimSpace(driver) != ""
+	driver, code := d.git("config", "--get", "merge."+wiring.MergeDriver+".driver")
+	hasDriver := code == 0 && strings.TrimSpace(driver) != ""
+	// uninstall --git removed .gitattributes, which git reads from the
+	// index until the removal is committed.
+	removed := func() bool {
+		out, _ := d.git("status", "--porcelain", "--", ":/.gitattributes")
+		return strings.HasPrefix(out, " D ")
+	}
 	switch {
 	case hasAttr && hasDriver:
 		d.add(statusOK, "git", "bimri.md merges with the bimri merge driver: "+strings.TrimSpace(driver), "")
-	case hasAttr && attributesRemoved(d.root):
+	case hasAttr && removed():
 		d.add(statusOK, "git", ".gitattributes is removed but still in git's index, which gives bimri.md the bimri merge driver until the removal is committed (git commit .gitattributes); then bimri.md merges line by line", "")
 	case hasAttr:
 		d.add(statusWarn, "git", ".gitattributes gives bimri.md the bimri merge driver, but this clone does not define it, so git merges it line by line",
@@ -734,36 +669,4 @@ func (d *doctor) checkGit() {
 	default:
 		d.add(statusOK, "git", "bimri.md merges line by line; if the team shares it, bimri-hook install --git merges it entry by entry", "")
 	}
-}
-
-// attributesRemoved says whether the repository's top .gitattributes is
-// deleted in the work tree but still in the index (uninstall --git
-// removed it): git then reads it from the index.
-func attributesRemoved(root string) bool {
-	out, code, err := install.RunGit(root, "status", "--porcelain", "--", ":/.gitattributes")
-	return err == nil && code == 0 && strings.HasPrefix(out, " D ")
-}
-
-// Print writes doctor's report: one line per check, its status
-// first so a person, or grep, finds the problems.
-func Print(w io.Writer, checks []Check) {
-	for _, c := range checks {
-		line := fmt.Sprintf("%-4s %s: %s", c.Status, c.Name, c.Detail)
-		if c.Fix != "" && c.Status != statusOK {
-			line += " (fix: " + c.Fix + ")"
-		}
-		fmt.Fprintln(w, line)
-	}
-}
-
-// firstLine is a note's first line, trimmed, enough to find it.
-func firstLine(lines []string) string {
-	if len(lines) == 0 {
-		return ""
-	}
-	l := strings.TrimSpace(lines[0])
-	if r := []rune(l); len(r) > 60 {
-		l = string(r[:60]) + "..."
-	}
-	return l
 }

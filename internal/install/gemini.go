@@ -3,7 +3,6 @@ package install
 // Wiring the Gemini CLI: its hooks and MCP server in its settings.json.
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -96,29 +95,8 @@ func UnwireGemini(w io.Writer, scope, root string) error {
 // installClient edits another client's file with install, and keeps the
 // receipt of what it added in receiptOf's receipt.
 func installClient(file, receiptOf SettingsFile, install func([]byte, wiring.Receipt) ([]byte, wiring.Receipt, bool, error)) (changed bool, err error) {
-	before, _, err := ReadOptional(file.Path)
-	if err != nil {
-		return false, fmt.Errorf("read %s: %w", file.Path, err)
-	}
-	prev, _, err := readReceipt(receiptOf)
-	if err != nil {
-		return false, fmt.Errorf("read %s: %w", receiptPath(receiptOf), err)
-	}
-	after, receipt, changed, err := install(before, prev)
-	if err != nil {
-		return false, fmt.Errorf("%s: %w", file.Path, err)
-	}
-	if !changed {
-		return false, nil
-	}
-	if err := writeReplacing(file.Path, after); err != nil {
-		return false, fmt.Errorf("write %s: %w", file.Path, err)
-	}
-	data, _ := json.Marshal(receipt)
-	if err := writeReplacing(receiptPath(receiptOf), append(data, '\n')); err != nil {
-		return false, fmt.Errorf("write %s: %w", receiptPath(receiptOf), err)
-	}
-	return true, nil
+	_, changed, err = installWith(file, receiptOf, install)
+	return changed, err
 }
 
 // uninstallClient takes out of file what installClient put there, guided

@@ -1,9 +1,11 @@
 package install
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/bimri/bimri-hook/internal/workspace"
@@ -86,11 +88,13 @@ func gitCommonDir(repo string) (string, error) {
 	return filepath.Clean(c), nil
 }
 
-// Unignore takes out of the workspace's .gitignore the lines Ignore
-// added (wiring.RemoveGitIgnore). A .gitignore left empty is removed
-// only when git does not track it: one the user committed is edited
-// back, never deleted. path is "" when there is no repository.
-func Unignore(root string) (path string, changed bool, err error) {
+// unignore takes out of the workspace's .gitignore the lines Ignore
+// added (wiring.RemoveGitIgnore), and the line break Ignore put after a
+// last line that had none, so the file is given back as it was. A
+// .gitignore left empty is removed only when git does not track it: one
+// the user committed is edited back, never deleted. path is "" when there
+// is no repository.
+func unignore(root string) (path string, changed bool, err error) {
 	repo := workspace.Repository(root)
 	if repo == "" {
 		return "", false, nil
@@ -104,14 +108,28 @@ func Unignore(root string) (path string, changed bool, err error) {
 	if !changed {
 		return path, false, nil
 	}
-	return path, true, putBackGit(repo, path, after, false)
+	r, _, _ := readReceipt(ignoreReceipt(root))
+	if slices.Contains(r.Created, "line break") && bytes.HasPrefix(before, after) {
+		after = bytes.TrimSuffix(bytes.TrimSuffix(after, []byte("\n")), []byte("\r"))
+	}
+	if err := putBackGit(repo, path, after, false); err != nil {
+		return path, true, err
+	}
+	_ = os.Remove(receiptPath(ignoreReceipt(root)))
+	return path, true, nil
+}
+
+// ignoreReceipt is the file whose receipt says Ignore ended the last
+// line of the .gitignore, which had no line break, before its own lines.
+func ignoreReceipt(root string) SettingsFile {
+	return SettingsFile{Path: filepath.Join(root, ".claude", "gitignore")}
 }
 
 // putBackGit writes a file uninstall edited, or removes it when uninstall
 // left it empty and install made it: created says so, or else git does
 // not track it (a file committed before install stays, edited back).
 func putBackGit(repo, path string, after []byte, created bool) error {
-	if len(after) == 0 && (created || !Tracked(repo, path)) {
+	if len(after) == 0 && (created || !tracked(repo, path)) {
 		if err := os.Remove(path); err != nil {
 			return fmt.Errorf("remove %s: %w", path, err)
 		}
@@ -123,26 +141,19 @@ func putBackGit(repo, path string, after []byte, created bool) error {
 	return nil
 }
 
-// Tracked says whether path is in the index of the repository at repo:
+// tracked says whether path is in the index of the repository at repo:
 // committed or staged, so removing it would show in git status as D.
-func Tracked(repo, path string) bool {
+func tracked(repo, path string) bool {
 	_, code, err := RunGit(repo, "ls-files", "--error-unmatch", "--", path)
 	return err == nil && code == 0
 }
 
-// WiredHere says whether the workspace's own settings (project or local
-// scope) still run bimri-hook: then the side files still need ignoring.
-func WiredHere(root string) bool {
-	for _, scope := range []string{ScopeProject, scopeLocal} {
-		file, err := SettingsFor(scope, root)
-		if err != nil {
-			continue
-		}
-		b, _, err := ReadOptional(file.Path)
-		if err != nil {
-			return true // unreadable: leave the ignore rules be
-		}
-		if w, err := wiring.Inspect(b); err != nil || len(w.Handlers) > 0 {
+// wiredHere says whether the workspace's own settings (project or local
+// scope) still run bimri-hook, or cannot be read: then the side files
+// still need ignoring.
+func wiredHere(root string) bool {
+	for _, s := range ReadScopes(root) {
+		if s.File.Scope != ScopeUser && (s.Err != nil || len(s.Wiring.Handlers) > 0) {
 			return true
 		}
 	}

@@ -7,8 +7,10 @@ package install
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -49,8 +51,8 @@ func claudeDir() (string, error) {
 	return dir, nil
 }
 
-// SettingsFor returns the settings file of a scope for the workspace root.
-func SettingsFor(scope, root string) (SettingsFile, error) {
+// settingsFor returns the settings file of a scope for the workspace root.
+func settingsFor(scope, root string) (SettingsFile, error) {
 	switch scope {
 	case ScopeProject:
 		return SettingsFile{scope, filepath.Join(root, ".claude", "settings.json")}, nil
@@ -161,72 +163,68 @@ func editSettings(file SettingsFile, edit func([]byte) ([]byte, bool, error)) (w
 	return was, changed, nil
 }
 
-// Twice is something else that would answer the same events as the
-// settings just written: the plugin enabled in File, or File's scope
-// running other Commands.
-type Twice struct {
-	Installed SettingsFile // the settings just written
-	File      SettingsFile
-	Plugin    string   // the enabled plugin, or ""
-	Commands  []string // the other bimri-hook commands File runs
+// Scoped is what the settings file of one scope holds of bimri-hook's.
+type Scoped struct {
+	File   SettingsFile // Path is "" when the scope has no place (no home folder)
+	Exists bool
+	Wiring wiring.Wiring
+	Err    error // the file has no place, cannot be read, or is not settings
 }
 
-// TwiceWarnings says when something else would answer the same events as
-// the settings just written: the bimri-hook plugin, or another scope's
+// ReadScopes reads every scope's settings for root, in Scopes' order.
+func ReadScopes(root string) []Scoped {
+	var all []Scoped
+	for _, scope := range Scopes {
+		s := Scoped{File: SettingsFile{Scope: scope}}
+		var data []byte
+		if s.File, s.Err = settingsFor(scope, root); s.Err == nil {
+			if data, s.Exists, s.Err = ReadOptional(s.File.Path); s.Err != nil {
+				s.Err = fmt.Errorf("%s cannot be read: %w", s.File.Path, s.Err)
+			} else if s.Wiring, s.Err = wiring.Inspect(data); s.Err != nil {
+				s.Err = fmt.Errorf("%s: %w", s.File.Path, s.Err)
+			}
+		}
+		all = append(all, s)
+	}
+	return all
+}
+
+// twiceWarnings say what else would answer the events just wired into
+// installed, and how to end it: the bimri-hook plugin, or another scope's
 // settings running a different command. (Claude Code runs identical hook
 // commands once, so the same command in two scopes is harmless.)
-func TwiceWarnings(root string, installed SettingsFile, command wiring.Command) []Twice {
-	var warnings []Twice
-	for _, scope := range Scopes {
-		file, err := SettingsFor(scope, root)
-		if err != nil {
+func twiceWarnings(root string, installed SettingsFile, command wiring.Command) []string {
+	var warnings []string
+	for _, s := range ReadScopes(root) {
+		if s.Err != nil {
 			continue
 		}
-		data, _, err := ReadOptional(file.Path)
-		if err != nil {
-			continue
-		}
-		w, err := wiring.Inspect(data)
-		if err != nil {
-			continue
-		}
-		for _, p := range w.Plugins {
-			warnings = append(warnings, Twice{Installed: installed, File: file, Plugin: p})
-		}
-		if scope == installed.Scope {
-			continue
+		for _, p := range s.Wiring.Plugins {
+			warnings = append(warnings, fmt.Sprintf("the bimri-hook plugin %s is enabled in %s, so every event would run bimri-hook twice; keep one: disable the plugin (claude plugin disable %s), or run bimri-hook uninstall --scope %s",
+				p, s.File.Path, p, installed.Scope))
 		}
 		var others []string
-		for _, h := range w.Handlers {
+		for _, h := range s.Wiring.Handlers {
 			if h.Command != command.Hook() && !slices.Contains(others, h.Command) {
 				others = append(others, h.Command)
 			}
 		}
-		if len(others) > 0 {
-			warnings = append(warnings, Twice{Installed: installed, File: file, Commands: others})
+		if len(others) > 0 && s.File.Scope != installed.Scope {
+			warnings = append(warnings, fmt.Sprintf("%s (%s scope) also runs %s, so every event would run bimri-hook twice; run bimri-hook uninstall --scope %s unless you mean it",
+				s.File.Path, s.File.Scope, strings.Join(others, " and "), s.File.Scope))
 		}
 	}
 	return warnings
 }
 
-// EnabledPlugins are the bimri-hook plugins some settings file of root's
+// enabledPlugins are the bimri-hook plugins some settings file of root's
 // enables, each once.
-func EnabledPlugins(root string) []string {
+func enabledPlugins(root string) []string {
 	var plugins []string
-	for _, scope := range Scopes {
-		file, err := SettingsFor(scope, root)
-		if err != nil {
-			continue
-		}
-		data, _, err := ReadOptional(file.Path)
-		if err != nil {
-			continue
-		}
-		if w, err := wiring.Inspect(data); err == nil {
-			for _, p := range w.Plugins {
-				if !slices.Contains(plugins, p) {
-					plugins = append(plugins, p)
-				}
+	for _, s := range ReadScopes(root) {
+		for _, p := range s.Wiring.Plugins {
+			if !slices.Contains(plugins, p) {
+				plugins = append(plugins, p)
 			}
 		}
 	}
@@ -286,8 +284,8 @@ func RunGit(dir string, args ...string) (stdout string, code int, err error) {
 	return out.String(), 0, nil
 }
 
-// GitTop is the top folder of the repository holding root.
-func GitTop(root string) (string, error) {
+// gitTop is the top folder of the repository holding root.
+func gitTop(root string) (string, error) {
 	out, code, err := RunGit(root, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return "", fmt.Errorf("--git: %w", err)
@@ -313,133 +311,112 @@ func Ignore(root string) (path string, changed bool, err error) {
 		return path, false, fmt.Errorf("read .gitignore: %w", err)
 	}
 	after, changed := wiring.GitIgnore(before)
-	if changed {
-		if err := writeReplacing(path, after); err != nil {
-			return path, false, fmt.Errorf("write .gitignore: %w", err)
+	if !changed {
+		return path, false, nil
+	}
+	if err := writeReplacing(path, after); err != nil {
+		return path, false, fmt.Errorf("write .gitignore: %w", err)
+	}
+	if len(before) > 0 && before[len(before)-1] != '\n' {
+		data, _ := json.Marshal(wiring.Receipt{Created: []string{"line break"}})
+		if err := writeReplacing(receiptPath(ignoreReceipt(root)), append(data, '\n')); err != nil {
+			return path, true, fmt.Errorf("write %s: %w", receiptPath(ignoreReceipt(root)), err)
 		}
 	}
-	return path, changed, nil
+	return path, true, nil
 }
-
-// GitStep is one thing install --git or uninstall --git did, or found
-// already done.
-type GitStep struct {
-	Kind    gitStepKind
-	What    string // the file, or the config key and value
-	Changed bool
-}
-
-// gitStepKind says what a GitStep did.
-type gitStepKind int
-
-// The kinds of GitStep.
-const (
-	gitAttributesAdded gitStepKind = iota
-	gitConfigSet
-	gitConfigRemoved
-	gitAttributesRemoved
-)
 
 // createdAttributesKey is set in the repository's config when install
-// --git created .gitattributes: git itself ignores it.
+// --git created .gitattributes (git itself ignores it): uninstall --git
+// may remove the file only then. It lives in the section uninstall
+// removes, so it goes with it.
 var createdAttributesKey = "merge." + wiring.MergeDriver + ".bimricreated"
 
-// mergeDriverName is merge.bimri.name, what git shows for the driver.
-const mergeDriverName = "bimri-hook memory merge"
-
 // Git gives bimri.md the bimri merge driver in .gitattributes and
-// defines the driver in the repository's own git config.
-func Git(repo string, command wiring.Command) ([]GitStep, error) {
-	var steps []GitStep
+// defines the driver in the repository's own git config, saying each step.
+func Git(w io.Writer, repo string, command wiring.Command) error {
 	path := filepath.Join(repo, ".gitattributes")
 	before, existed, err := ReadOptional(path)
 	if err != nil {
-		return steps, fmt.Errorf("read .gitattributes: %w", err)
+		return fmt.Errorf("read .gitattributes: %w", err)
 	}
-	after, changed := wiring.GitAttributes(before)
-	if changed {
-		if err := writeReplacing(path, after); err != nil {
-			return steps, fmt.Errorf("write .gitattributes: %w", err)
-		}
+	if after, changed := wiring.GitAttributes(before); !changed {
+		fmt.Fprintf(w, "git: %s already gives bimri.md and bimri-archive.md their merge drivers\n", path)
+	} else if err := writeReplacing(path, after); err != nil {
+		return fmt.Errorf("write .gitattributes: %w", err)
+	} else {
+		fmt.Fprintf(w, "git: %s now gives bimri.md the %s merge driver and bimri-archive.md the union driver\n", path, wiring.MergeDriver)
 	}
-	steps = append(steps, GitStep{Kind: gitAttributesAdded, What: path, Changed: changed})
 	settings := [][2]string{
-		{"merge." + wiring.MergeDriver + ".name", mergeDriverName},
+		{"merge." + wiring.MergeDriver + ".name", "bimri-hook memory merge"},
 		{"merge." + wiring.MergeDriver + ".driver", wiring.MergeDriverCommand(command)},
 	}
 	if !existed {
-		// The receipt for .gitattributes: uninstall --git may remove the
-		// file only when install made it. It lives in the section
-		// uninstall removes, so it goes with it.
-		if _, err := setGitConfig(repo, createdAttributesKey, "true"); err != nil {
-			return steps, err
-		}
+		settings = append([][2]string{{createdAttributesKey, "true"}}, settings...)
 	}
 	for _, kv := range settings {
-		changed, err := setGitConfig(repo, kv[0], kv[1])
+		out, code, err := RunGit(repo, "config", "--local", "--get-all", kv[0])
 		if err != nil {
-			return steps, err
+			return err
 		}
-		steps = append(steps, GitStep{Kind: gitConfigSet, What: kv[0] + " = " + kv[1], Changed: changed})
+		verb := "already set"
+		if code != 0 || out != kv[1]+"\n" {
+			if err := runGitOK(repo, "config", "--local", "--replace-all", kv[0], kv[1]); err != nil {
+				return err
+			}
+			verb = "set"
+		}
+		if kv[0] != createdAttributesKey {
+			fmt.Fprintf(w, "git: %s %s = %s\n", verb, kv[0], kv[1])
+		}
 	}
-	return steps, nil
+	return nil
 }
 
-// setGitConfig sets key in the repository's config unless it already has
-// exactly that value.
-func setGitConfig(repo, key, value string) (bool, error) {
-	out, code, err := RunGit(repo, "config", "--local", "--get-all", key)
-	if err != nil {
-		return false, err
+// runGitOK runs git, and an exit code other than 0 is an error.
+func runGitOK(repo string, args ...string) error {
+	_, code, err := RunGit(repo, args...)
+	if err == nil && code != 0 {
+		err = fmt.Errorf("git %s failed (exit code %d)", strings.Join(args, " "), code)
 	}
-	if code == 0 && out == value+"\n" {
-		return false, nil
-	}
-	if _, code, err = RunGit(repo, "config", "--local", "--replace-all", key, value); err != nil {
-		return false, err
-	} else if code != 0 {
-		return false, fmt.Errorf("git config %s failed (exit code %d)", key, code)
-	}
-	return true, nil
+	return err
 }
 
-// UninstallGit undoes Git: the merge.bimri section of the
-// repository's config and bimri-hook's lines in .gitattributes. A
-// .gitattributes left empty is removed only when install made it (or git
-// does not track it): one committed before install is edited back.
-func UninstallGit(repo string) ([]GitStep, error) {
-	var steps []GitStep
+// uninstallGit undoes Git: the merge.bimri section of the repository's
+// config and bimri-hook's lines in .gitattributes. A .gitattributes left
+// empty is removed only when install made it (or git does not track it):
+// one committed before install is edited back.
+func uninstallGit(w io.Writer, repo string) error {
 	created, _, err := RunGit(repo, "config", "--local", "--get", createdAttributesKey)
 	if err != nil {
-		return steps, err
+		return err
 	}
 	section := "merge." + wiring.MergeDriver
 	_, code, err := RunGit(repo, "config", "--local", "--get-regexp", `^merge\.`+wiring.MergeDriver+`\.`)
-	if err != nil {
-		return steps, err
-	}
-	if code == 0 {
-		if _, code, err := RunGit(repo, "config", "--local", "--remove-section", section); err != nil {
-			return steps, err
-		} else if code != 0 {
-			return steps, fmt.Errorf("git config --remove-section %s failed (exit code %d)", section, code)
+	switch {
+	case err != nil:
+		return err
+	case code != 0:
+		fmt.Fprintf(w, "git: no %s section in the repository's config\n", section)
+	default:
+		if err := runGitOK(repo, "config", "--local", "--remove-section", section); err != nil {
+			return err
 		}
+		fmt.Fprintf(w, "git: removed the %s section from the repository's config\n", section)
 	}
-	steps = append(steps, GitStep{Kind: gitConfigRemoved, What: section, Changed: code == 0})
-
 	path := filepath.Join(repo, ".gitattributes")
 	before, exists, err := ReadOptional(path)
 	if err != nil {
-		return steps, fmt.Errorf("read .gitattributes: %w", err)
+		return fmt.Errorf("read .gitattributes: %w", err)
 	}
 	after, changed := wiring.RemoveGitAttributes(before)
-	switch {
-	case !exists || !changed:
-	default:
-		if err := putBackGit(repo, path, after, strings.TrimSpace(created) == "true"); err != nil {
-			return steps, err
-		}
+	if !exists || !changed {
+		fmt.Fprintf(w, "git: no merge lines of bimri-hook's in %s\n", path)
+		return nil
 	}
-	steps = append(steps, GitStep{Kind: gitAttributesRemoved, What: path, Changed: changed})
-	return steps, nil
+	if err := putBackGit(repo, path, after, strings.TrimSpace(created) == "true"); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "git: removed bimri-hook's merge lines from %s\n", path)
+	return nil
 }

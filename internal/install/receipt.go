@@ -31,24 +31,39 @@ func readReceipt(file SettingsFile) (wiring.Receipt, bool, error) {
 
 // Install wires command into file, and keeps the receipt of what it added.
 func Install(file SettingsFile, command wiring.Command) (was wiring.Wiring, changed bool, err error) {
-	prev, _, err := readReceipt(file)
-	if err != nil {
-		return was, false, fmt.Errorf("read %s: %w", receiptPath(file), err)
-	}
-	var receipt wiring.Receipt
-	was, changed, err = editSettings(file, func(b []byte) ([]byte, bool, error) {
-		out, r, changed, err := wiring.InstallReceipt(b, command, prev)
-		receipt = r
-		return out, changed, err
+	before, changed, err := installWith(file, file, func(b []byte, prev wiring.Receipt) ([]byte, wiring.Receipt, bool, error) {
+		return wiring.InstallReceipt(b, command, prev)
 	})
-	if err != nil || !changed {
-		return was, changed, err
+	was, _ = wiring.Inspect(before)
+	return was, changed, err
+}
+
+// installWith edits file as install computes from its bytes and the
+// receipt kept for it in receiptOf's place, and writes back the file and
+// the new receipt when the file changed.
+func installWith(file, receiptOf SettingsFile, install func([]byte, wiring.Receipt) ([]byte, wiring.Receipt, bool, error)) (before []byte, changed bool, err error) {
+	if before, _, err = ReadOptional(file.Path); err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", file.Path, err)
 	}
-	data, _ := json.Marshal(receipt) // a struct of strings
-	if err := writeReplacing(receiptPath(file), append(data, '\n')); err != nil {
-		return was, changed, fmt.Errorf("write %s: %w", receiptPath(file), err)
+	prev, _, err := readReceipt(receiptOf)
+	if err != nil {
+		return before, false, fmt.Errorf("read %s: %w", receiptPath(receiptOf), err)
 	}
-	return was, changed, nil
+	after, r, changed, err := install(before, prev)
+	if err != nil {
+		return before, false, fmt.Errorf("%s: %w", file.Path, err)
+	}
+	if !changed {
+		return before, false, nil
+	}
+	if err := writeReplacing(file.Path, after); err != nil {
+		return before, false, fmt.Errorf("write %s: %w", file.Path, err)
+	}
+	data, _ := json.Marshal(r) // a struct of strings
+	if err := writeReplacing(receiptPath(receiptOf), append(data, '\n')); err != nil {
+		return before, true, fmt.Errorf("write %s: %w", receiptPath(receiptOf), err)
+	}
+	return before, true, nil
 }
 
 // Uninstall takes out of file what Install added: exactly, with the

@@ -10,18 +10,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/wiring"
 )
 
-func eventNames() []string {
-	var names []string
-	for _, e := range wiring.Events() {
-		names = append(names, e.Name)
-	}
-	return names
-}
-
-func PrintInstalled(w io.Writer, file SettingsFile, command wiring.Command, was wiring.Wiring, changed bool) {
+func printInstalled(w io.Writer, file SettingsFile, command wiring.Command, was wiring.Wiring, changed bool) {
 	if !changed {
 		fmt.Fprintf(w, "already installed in %s (%s scope); nothing changed\n", file.Path, file.Scope)
 		return
@@ -31,7 +24,7 @@ func PrintInstalled(w io.Writer, file SettingsFile, command wiring.Command, was 
 		verb = "updated bimri-hook in"
 	}
 	fmt.Fprintf(w, "%s %s (%s scope)\n", verb, file.Path, file.Scope)
-	fmt.Fprintf(w, "  hooks: %s run %s\n", strings.Join(eventNames(), ", "), command.Hook())
+	fmt.Fprintf(w, "  hooks: %s run %s\n", EventList(wiring.Events()), command.Hook())
 	fmt.Fprintf(w, "  permissions: %s let the agent run %s without asking\n", strings.Join(command.Rules(), ", "), strings.Join(wiring.MemoryCommands, ", "))
 	var replaced []string
 	for _, h := range was.Handlers {
@@ -49,7 +42,7 @@ func PrintInstalled(w io.Writer, file SettingsFile, command wiring.Command, was 
 	}
 }
 
-func PrintUninstalled(w io.Writer, file SettingsFile, was wiring.Wiring, changed bool) {
+func printUninstalled(w io.Writer, file SettingsFile, was wiring.Wiring, changed bool) {
 	if !changed {
 		fmt.Fprintf(w, "bimri-hook is not installed in %s (%s scope); nothing to do\n", file.Path, file.Scope)
 		return
@@ -63,34 +56,6 @@ func PrintUninstalled(w io.Writer, file SettingsFile, was wiring.Wiring, changed
 	}
 }
 
-func PrintWarning(w io.Writer, warning string) {
-	fmt.Fprintf(w, "warning: %s\n", warning)
-}
-
-// String says what else would answer the events install wired, and how
-// to end it: for the plugin, by the scope just installed.
-func (t Twice) String() string {
-	file := t.File
-	if t.Plugin != "" {
-		return fmt.Sprintf("the bimri-hook plugin %s is enabled in %s, so every event would run bimri-hook twice; keep one: disable the plugin (claude plugin disable %s), or run bimri-hook uninstall --scope %s",
-			t.Plugin, file.Path, t.Plugin, t.Installed.Scope)
-	}
-	return fmt.Sprintf("%s (%s scope) also runs %s, so every event would run bimri-hook twice; run bimri-hook uninstall --scope %s unless you mean it",
-		file.Path, file.Scope, strings.Join(t.Commands, " and "), file.Scope)
-}
-
-// PrintMachinePathNote says that project settings, which teams commit,
-// now name this machine's path of the binary.
-func PrintMachinePathNote(w io.Writer, binary string) {
-	fmt.Fprintf(w, "note: .claude/settings.json is shared through the repository, and now names this machine's %s.\n", binary)
-	fmt.Fprintf(w, "  Put bimri-hook on PATH and run install again to write the bare name, or use bimri-hook install --scope local.\n")
-}
-
-func PrintTrustNote(w io.Writer, root string, command wiring.Command) {
-	fmt.Fprintf(w, "note: Claude Code applies a workspace's permission rules only once the workspace is trusted, so until then the agent asks before each `%s` in %s.\n", command.Remember(), root)
-	fmt.Fprintf(w, "  To let it record: %s.\n", wiring.TrustAdvice(command))
-}
-
 // PrintIgnored says what Ignore did.
 func PrintIgnored(w io.Writer, path string, changed bool) {
 	switch {
@@ -99,36 +64,6 @@ func PrintIgnored(w io.Writer, path string, changed bool) {
 		fmt.Fprintf(w, "  git: %s now keeps bimri-hook's personal side files out of git (%s); bimri.md and bimri-archive.md are shared\n", path, strings.Join(wiring.IgnoreLines, " "))
 	default:
 		fmt.Fprintf(w, "  git: %s already keeps bimri-hook's personal side files out of git\n", path)
-	}
-}
-
-// PrintUnignored says what uninstall did to the .gitignore install wrote.
-func PrintUnignored(w io.Writer, path string, changed bool) {
-	if changed {
-		fmt.Fprintf(w, "  git: removed bimri-hook's ignore lines from %s\n", path)
-	}
-}
-
-func PrintGitSteps(w io.Writer, steps []GitStep) {
-	for _, s := range steps {
-		switch {
-		case s.Kind == gitAttributesAdded && s.Changed:
-			fmt.Fprintf(w, "git: %s now gives bimri.md the %s merge driver and bimri-archive.md the union driver\n", s.What, wiring.MergeDriver)
-		case s.Kind == gitAttributesAdded:
-			fmt.Fprintf(w, "git: %s already gives bimri.md and bimri-archive.md their merge drivers\n", s.What)
-		case s.Kind == gitConfigSet && s.Changed:
-			fmt.Fprintf(w, "git: set %s\n", s.What)
-		case s.Kind == gitConfigSet:
-			fmt.Fprintf(w, "git: already set %s\n", s.What)
-		case s.Kind == gitConfigRemoved && s.Changed:
-			fmt.Fprintf(w, "git: removed the %s section from the repository's config\n", s.What)
-		case s.Kind == gitConfigRemoved:
-			fmt.Fprintf(w, "git: no %s section in the repository's config\n", s.What)
-		case s.Kind == gitAttributesRemoved && s.Changed:
-			fmt.Fprintf(w, "git: removed bimri-hook's merge lines from %s\n", s.What)
-		case s.Kind == gitAttributesRemoved:
-			fmt.Fprintf(w, "git: no merge lines of bimri-hook's in %s\n", s.What)
-		}
 	}
 }
 
@@ -150,4 +85,18 @@ func PrintLinked(w io.Writer, l Linked, onPath bool) {
 		return
 	}
 	fmt.Fprintf(w, "%s is not on PATH: add it (export PATH=\"%s:$PATH\" in your shell's profile), then bimri-hook doctor, show, search and browse work in your shell\n", dir, dir)
+}
+
+// printPurged says what uninstall --purge removed, and that bimri.md
+// stays.
+func printPurged(w io.Writer, s *store.Store, removed []string) {
+	for _, path := range removed {
+		fmt.Fprintf(w, "purge: removed %s\n", path)
+	}
+	if len(removed) == 0 {
+		fmt.Fprintln(w, "purge: no backup, archive or state folder to remove")
+	}
+	if memory := s.Path(s.Names().Memory); exists(memory) {
+		fmt.Fprintf(w, "kept %s: the memory itself is yours to delete (rm %s)\n", memory, s.Names().Memory)
+	}
 }

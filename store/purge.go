@@ -1,0 +1,41 @@
+package store
+
+import (
+	"fmt"
+	"os"
+)
+
+// Purge removes the memory's side files: the backup and the archive while
+// it holds the lock, so no writer is halfway through them (a busy lock is
+// ErrBusy after the store's bounded wait, and nothing is removed), then
+// the state folder, lock included. bimri.md stays: it is the user's to
+// delete. removed lists what was there and is gone.
+func (s *Store) Purge() (removed []string, err error) {
+	var there []string
+	for _, p := range []string{s.Path(s.names.Backup), s.Path(s.names.Archive), s.StatePath()} {
+		if _, err := os.Lstat(p); err == nil {
+			there = append(there, p)
+		}
+	}
+	if len(there) == 0 {
+		return nil, nil
+	}
+	unlock, err := s.lock()
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range there {
+		if p == s.StatePath() {
+			// Let the lock go first: Windows removes no file held open.
+			unlock()
+			unlock = func() {}
+		}
+		if err := os.RemoveAll(p); err != nil {
+			unlock()
+			return removed, fmt.Errorf("remove %s: %w", p, err)
+		}
+		removed = append(removed, p)
+	}
+	unlock()
+	return removed, nil
+}
