@@ -222,7 +222,7 @@ func keywordHits(s string) []hit {
 			continue
 		}
 		for _, w := range x.words[k-1] {
-			if len(s)-i >= len(w.text) && strings.EqualFold(s[i:i+len(w.text)], w.text) {
+			if hasPrefixFold(s[i:], w.text) {
 				for _, r := range w.rules {
 					hits = append(hits, hit{int32(r), int32(i)})
 				}
@@ -268,6 +268,20 @@ var keywords = sync.OnceValue(func() *keywordIndex {
 	}
 	return x
 })
+
+// hasPrefixFold is strings.HasPrefix ignoring ASCII case; prefix is lower
+// case.
+func hasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		if lowerASCII(s[i]) != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
 
 func lowerASCII(c byte) byte {
 	if 'A' <= c && c <= 'Z' {
