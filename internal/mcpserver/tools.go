@@ -73,16 +73,11 @@ var mcpNames = record.Names{
 	Do:    "call",
 	Field: func(name string) string { return fmt.Sprintf("%q", fieldName(name)) },
 	Form:  func(name string) string { return fmt.Sprintf("remember with %q", fieldName(name)) },
-	Example: func(f record.Form) string {
-		switch f {
-		case record.FormConsolidate:
-			return `{"replaces": ["3f9a1c2b", "77e0d4a1"], "text": "Login: sessions in Postgres, tests added."}`
-		case record.FormPattern:
-			return `{"tier": 3, "tags": ["testing"], "text": "The user asks for a regression test with every bug fix."}`
-		case record.FormSupersede:
-			return `{"supersedes": ["3f9a1c2b"], "text": "Removed Redis: sessions now live in a Postgres table."}`
-		}
-		return `{"text": "Chose SQLite for storage.", "importance": 4}`
+	Example: map[record.Form]string{
+		record.FormEntry:       `{"text": "Chose SQLite for storage.", "importance": 4}`,
+		record.FormConsolidate: `{"replaces": ["3f9a1c2b", "77e0d4a1"], "text": "Login: sessions in Postgres, tests added."}`,
+		record.FormPattern:     `{"tier": 3, "tags": ["testing"], "text": "The user asks for a regression test with every bug fix."}`,
+		record.FormSupersede:   `{"supersedes": ["3f9a1c2b"], "text": "Removed Redis: sessions now live in a Postgres table."}`,
 	},
 	Supersede: func(ids []string, text string) string {
 		return "`remember` with " + jsonObject(map[string]any{"supersedes": ids, "text": text})

@@ -51,7 +51,7 @@ type Request struct {
 type Form int
 
 const (
-	formEntry       Form = iota // record one entry
+	FormEntry       Form = iota // record one entry
 	FormConsolidate             // replace entries with one summary
 	formPromote                 // move a Tier 2 entry to Tier 1
 	FormPattern                 // write a pattern's sentence (Tier 3)
@@ -66,7 +66,7 @@ type Names struct {
 	Do      string                   // what the agent does with a call: "run" (a command) or "call" (a tool)
 	Field   func(name string) string // a field: --importance, or "importance"
 	Form    func(name string) string // a form: remember --replaces, or remember with "replaces"
-	Example func(f Form) string      // a whole call of that form
+	Example map[Form]string          // a whole call of each form
 	// Supersede and BothHold are the whole calls that answer the
 	// question a new entry that looks like it overrides older ones asks.
 	Supersede func(ids []string, text string) string
@@ -78,16 +78,11 @@ var CLINames = Names{
 	Do:    "run",
 	Field: func(name string) string { return "--" + name },
 	Form:  func(name string) string { return "remember --" + name },
-	Example: func(f Form) string {
-		switch f {
-		case FormConsolidate:
-			return `bimri-hook remember --replaces 3f9a1c2b,77e0d4a1 -- "Login: sessions in Postgres, tests added."`
-		case FormPattern:
-			return `bimri-hook remember --tier 3 --tags testing -- "The user asks for a regression test with every bug fix."`
-		case FormSupersede:
-			return `bimri-hook remember --supersedes 3f9a1c2b -- "Removed Redis: sessions now live in a Postgres table."`
-		}
-		return `bimri-hook remember "Chose SQLite for storage."`
+	Example: map[Form]string{
+		FormEntry:       `bimri-hook remember "Chose SQLite for storage."`,
+		FormConsolidate: `bimri-hook remember --replaces 3f9a1c2b,77e0d4a1 -- "Login: sessions in Postgres, tests added."`,
+		FormPattern:     `bimri-hook remember --tier 3 --tags testing -- "The user asks for a regression test with every bug fix."`,
+		FormSupersede:   `bimri-hook remember --supersedes 3f9a1c2b -- "Removed Redis: sessions now live in a Postgres table."`,
 	},
 	Supersede: func(ids []string, text string) string {
 		return SupersedeCommand("bimri-hook remember", ids, text)
@@ -158,7 +153,7 @@ func Check(r Request, n Names) (Form, error) {
 			return 0, fmt.Errorf("%s replaces entries, not patterns: drop %s 3", n.Form("supersedes"), n.Field("tier"))
 		}
 		if text == "" {
-			return 0, fmt.Errorf("%s needs the new entry's text, e.g. %s", n.Form("supersedes"), n.Example(FormSupersede))
+			return 0, fmt.Errorf("%s needs the new entry's text, e.g. %s", n.Form("supersedes"), n.Example[FormSupersede])
 		}
 		if len(ids(r.Supersedes)) == 0 {
 			return 0, fmt.Errorf("%s needs the IDs of the entries it overrides", n.Form("supersedes"))
@@ -175,7 +170,7 @@ func Check(r Request, n Names) (Form, error) {
 				n.Form("replaces"), n.Field("importance"), n.Field("tier"))
 		}
 		if text == "" {
-			return 0, fmt.Errorf("%s needs the summary's text, e.g. %s", n.Form("replaces"), n.Example(FormConsolidate))
+			return 0, fmt.Errorf("%s needs the summary's text, e.g. %s", n.Form("replaces"), n.Example[FormConsolidate])
 		}
 		if len(ids(r.Replaces)) < 2 {
 			return 0, errors.New("consolidation takes two or more entry IDs")
@@ -189,7 +184,7 @@ func Check(r Request, n Names) (Form, error) {
 			return 0, fmt.Errorf("a pattern (%s 3) has no keywords: recall finds it by its sentence and tags", n.Field("tier"))
 		}
 		if text == "" {
-			return 0, fmt.Errorf("%s 3 needs the pattern's sentence, e.g. %s", n.Form("tier"), n.Example(FormPattern))
+			return 0, fmt.Errorf("%s 3 needs the pattern's sentence, e.g. %s", n.Form("tier"), n.Example[FormPattern])
 		}
 		if len(memfile.SplitTags(r.Tags)) == 0 {
 			return 0, fmt.Errorf("a pattern needs at least one tag (%s), the entries it is about", n.Field("tags"))
@@ -197,9 +192,9 @@ func Check(r Request, n Names) (Form, error) {
 		return FormPattern, nil
 	}
 	if text == "" {
-		return 0, fmt.Errorf("remember needs the entry's text, e.g. %s", n.Example(formEntry))
+		return 0, fmt.Errorf("remember needs the entry's text, e.g. %s", n.Example[FormEntry])
 	}
-	return formEntry, nil
+	return FormEntry, nil
 }
 
 // checkKeywords refuses keywords given but empty, or that memfile.Keywords

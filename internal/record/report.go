@@ -61,7 +61,7 @@ func (d Done) print(w io.Writer, revive string) {
 	if d.Notice != "" {
 		fmt.Fprintln(w, d.Notice)
 	}
-	if d.Form == formEntry || d.Form == formRevive || d.Form == FormSupersede {
+	if d.Form == FormEntry || d.Form == formRevive || d.Form == FormSupersede {
 		printStay(w, d.Entry, d.Tier, d.today, d.config, revive)
 	}
 	d.askSupersedes(w)
