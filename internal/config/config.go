@@ -18,7 +18,6 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// maxSize caps the config read: a few hundred bytes in use.
 const maxSize = 1 << 20
 
 // Name is the per-workspace config file, beside Claude Code's own
@@ -28,7 +27,6 @@ const Name = ".claude/bimri.json"
 // EnvVar names a config file for every command, as --config does.
 const EnvVar = "BIMRI_CONFIG"
 
-// Config is everything the config file sets.
 type Config struct {
 	Memory memfile.Config
 	Hooks  hooks.Settings
@@ -42,7 +40,6 @@ func Default() Config {
 	return Config{Memory: memfile.DefaultConfig(), Hooks: hooks.DefaultSettings()}
 }
 
-// keys are every field a config file may hold.
 func keys() []string {
 	return slices.Concat(memfile.ConfigKeys, hooks.SettingsKeys)
 }

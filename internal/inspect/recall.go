@@ -26,14 +26,11 @@ type Recalled struct {
 	Reason     string   `json:"reason,omitempty" jsonschema:"why it was archived"`
 }
 
-// Recall finds what memory holds on q.Text, in bimri.md (every tier)
-// and the archive, best first, at most limit items: first the answer of
-// recall's one engine (recall.Find: the words, the times, the lexicon,
-// the least share and the room by rank the prompt hook uses), then the
-// items that hold every word of the text (as search finds them: parts of
-// words and IDs too). An archived entry that is back in the file is
-// given once, as the file has it. Texts are cleaned of private spans and
-// secrets, as recall's are.
+// Recall finds what memory holds on q.Text, in bimri.md and the archive,
+// best first, at most limit items: recall's one engine (recall.Find, as
+// the prompt hook uses it), then the items that hold every word of the
+// text (parts of words and IDs too). An archived entry back in the file
+// is given once, as the file has it. Texts are cleaned as recall's are.
 func Recall(store *store.Store, f *memfile.File, q recall.Query, limit int) ([]Recalled, error) {
 	where := map[string]string{}
 	var items []recall.Item
@@ -107,8 +104,6 @@ func Recall(store *store.Store, f *memfile.File, q recall.Query, limit int) ([]R
 	return out, nil
 }
 
-// inScope says whether an item of date (YYYY-MM-DD) is within q's
-// Since and Until.
 func inScope(q recall.Query, date string) bool {
 	if q.Since.IsZero() && q.Until.IsZero() {
 		return true
@@ -124,8 +119,6 @@ func nonNil(tags []string) []string {
 	return tags
 }
 
-// PrintRecalled lists what Recall found, one item a line, or says that
-// nothing was.
 func PrintRecalled(w io.Writer, items []Recalled, query string) {
 	if len(items) == 0 {
 		fmt.Fprintf(w, "nothing in memory matches %q\n", query)

@@ -182,11 +182,9 @@ func PrintHits(w io.Writer, hits []memfile.Hit) {
 }
 
 // ShowAtMost is how many entries worth reviving show and forecast list:
-// a handful to act on, the strongest.
+// a handful to act on.
 const ShowAtMost = 5
 
-// PrintWorthReviving lists the first ShowAtMost of what WorthReviving
-// found, if anything, and how many more there are.
 func PrintWorthReviving(w io.Writer, list []Revivable) {
 	if len(list) == 0 {
 		return

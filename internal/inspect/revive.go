@@ -17,18 +17,15 @@ func LastRecord(recs []memfile.ArchiveRecord, id string) (memfile.ArchiveRecord,
 	return memfile.ArchiveRecord{}, false
 }
 
-// Revivable is an archived entry worth reviving: its newest archive
-// record, and how often recall brought it back.
 type Revivable struct {
 	Record   memfile.ArchiveRecord
 	Recalled recall.Strength
 }
 
-// WorthReviving are the archived entries recall brought back for
-// recall.KeepPrompts different prompts in recall.KeepAfter different
-// sessions and that are not back in f, strongest first: memory that
-// keeps being needed. show and forecast end with the first few
-// (PrintWorthReviving). A recall record that does not read gives none.
+// WorthReviving are the archived entries, not back in f, that recall
+// brought back for recall.KeepPrompts prompts in recall.KeepAfter
+// sessions, strongest first: memory that keeps being needed. A recall
+// record that does not read gives none.
 func WorthReviving(store *store.Store, f *memfile.File) []Revivable {
 	recalls, err := recall.ParseRecalls(store.ReadState(recall.StateKey))
 	if err != nil {

@@ -13,12 +13,10 @@ import (
 	"github.com/bimri/bimri-hook/memfile"
 )
 
-// Print says what d did, then the store's notice, one line each, with
-// the CLI's commands.
+// Print says what d did, then the store's notice, with the CLI's commands.
 func (d Done) Print(w io.Writer) { d.print(w, "bimri-hook revive ") }
 
-// Text is what Print writes, without the last newline, with revive
-// the way the caller's route names it before an ID ("bimri-hook revive ").
+// Text is what Print writes, with revive as the caller's route names it.
 func (d Done) Text(revive string) string {
 	var b strings.Builder
 	d.print(&b, revive)
@@ -72,8 +70,7 @@ func (d Done) print(w io.Writer, revive string) {
 const stayHorizon = 3650
 
 // printStay says how long an entry just recorded or revived stays in
-// bimri.md, by the scoring rules (memfile.ForecastEntry): the day its
-// weight falls below the threshold, or why it does not.
+// bimri.md: the day its weight falls below the threshold, or why never.
 func printStay(w io.Writer, e *memfile.Entry, tier int, today time.Time, cfg memfile.Config, revive string) {
 	switch d, ok := memfile.ForecastEntry(e, today, cfg, stayHorizon); {
 	case tier == 1:
@@ -106,8 +103,6 @@ func Removed(a memfile.Removal) (id, text string) {
 	return "", ""
 }
 
-// keywordsNote names e's keywords after the other fields, "" when it
-// has none.
 func keywordsNote(e *memfile.Entry) string {
 	if len(e.Keywords) == 0 {
 		return ""
@@ -115,7 +110,6 @@ func keywordsNote(e *memfile.Entry) string {
 	return ", keywords " + strings.Join(e.Keywords, ",")
 }
 
-// andList is items joined by commas and a last "and".
 func andList(items []string) string {
 	if len(items) < 2 {
 		return strings.Join(items, "")
@@ -123,7 +117,6 @@ func andList(items []string) string {
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
-// isAre is the verb after a list of n IDs.
 func isAre(n int) string {
 	if n == 1 {
 		return " is"
@@ -131,12 +124,10 @@ func isAre(n int) string {
 	return " are"
 }
 
-// maxAsked bounds the older entries one question names.
 const maxAsked = 3
 
-// askSupersedes asks, once (when the entry is recorded), whether d's
-// entry supersedes the older ones it looks like, with the exact call
-// that records it so.
+// askSupersedes asks, once, whether d's entry supersedes the older ones
+// it looks like, with the exact calls that answer.
 func (d Done) askSupersedes(w io.Writer) {
 	olds := d.Predecessors
 	if len(olds) == 0 {
@@ -167,9 +158,6 @@ func (d Done) askSupersedes(w io.Writer) {
 	fmt.Fprintf(w, "If only some are replaced, give each call only their IDs. Replaced, they go to %s as superseded by %s; until you answer, the memory view marks them as possibly superseded.\n", d.Archive, d.Entry.ID)
 }
 
-// answers are the two calls that answer the supersession question
-// about the older entries ids: d's entry replaces them, or they all
-// still hold beside it.
 func (d Done) answers(ids []string) (replace, hold string) {
 	return d.names.Supersede(ids, d.Entry.Text), d.names.BothHold(append([]string{d.Entry.ID}, ids...))
 }
