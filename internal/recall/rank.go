@@ -177,14 +177,11 @@ type Options struct {
 	Lexicon bool
 }
 
-// Hit is one ranked item: its BM25 score, and that score as a share of
-// the prompt's best possible (see possible), which compares across
-// prompts and archives. A time's item that the prompt's words did not
-// rank (see Find) has neither.
+// Hit is one ranked item and its BM25 score. A time's item that the
+// prompt's words did not rank (see Find) has none.
 type Hit struct {
 	Item  Item
 	Score float64
-	Share float64
 }
 
 // Rank scores every item of the corpora against the prompt's words and
@@ -396,8 +393,8 @@ func idf(df, n int) float64 {
 // candidate is a document that matched enough of the prompt's terms.
 // Its numbers are 32-bit: a big archive's common word makes thousands.
 type candidate struct {
-	corpus, doc  int32
-	score, share float64
+	corpus, doc int32
+	score       float64
 }
 
 // score gives every document its BM25 score over terms (n documents in
@@ -515,7 +512,7 @@ func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, c
 			part := make([]candidate, 0, count)
 			for j, m := range matched[:hi-lo] {
 				if qualifies(lo+j, scores[j], m) {
-					part = append(part, candidate{int32(ci), int32(lo + j), scores[j], scores[j] / q.possible})
+					part = append(part, candidate{int32(ci), int32(lo + j), scores[j]})
 				}
 			}
 			parts = append(parts, part)
@@ -604,7 +601,7 @@ func best(cands []candidate, opt Options, corpora []corpus) []Hit {
 		if err != nil || (opt.Skip != nil && opt.Skip(it)) {
 			continue
 		}
-		hits = append(hits, Hit{Item: it, Score: c.score, Share: c.share})
+		hits = append(hits, Hit{Item: it, Score: c.score})
 	}
 	slices.SortFunc(hits, func(x, y Hit) int {
 		return cmp.Or(cmp.Compare(y.Score, x.Score), y.Item.Date.Compare(x.Item.Date), strings.Compare(x.Item.ID, y.Item.ID))
