@@ -131,9 +131,11 @@ func seenKey(in Input) string { return "seen-" + in.SessionID }
 // recordSeen keeps what a SessionStart view showed whole for the
 // session's prompts: recall then reads it rather than laying the view
 // out again, with the week's archived records, at every prompt. It is
-// bookkeeping: when it cannot be written, the prompts work it out.
+// bookkeeping: when it cannot be written, the prompts work it out. A
+// SessionStart without its config writes nothing (see SessionStart),
+// this neither.
 func recordSeen(env Env, in Input, whole map[string]bool) {
-	if in.SessionID == "" {
+	if in.SessionID == "" || env.ConfigErr != nil {
 		return
 	}
 	data := encodeList(slices.Sorted(maps.Keys(whole)))
