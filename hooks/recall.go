@@ -66,7 +66,7 @@ func recallPrompt(env Env, in Input) Output {
 // (recall.Find): the items of f the view left out and the archive, none
 // this session was shown or recalled already.
 func findHits(env Env, in Input, f *memfile.File, archive *recall.Index) []recall.Hit {
-	shown := seenAtStart(env, f)
+	shown := seenAtStart(env, in, f)
 	left, inFile := leftOutOfView(f, shown)
 	// Ranked against the session state as it was read without the lock;
 	// the lock is taken only when there is something to recall, so a

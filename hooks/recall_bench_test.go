@@ -38,6 +38,11 @@ func BenchmarkRecallPrompt(b *testing.B) {
 	if err := store.CheckLock(); err != nil {
 		b.Fatal(err)
 	}
+	// The session started, as every prompt's session has: its start
+	// recorded what the view showed.
+	if _, err := SessionStart(env, Input{Event: "SessionStart", SessionID: in.SessionID, Source: "startup"}); err != nil {
+		b.Fatal(err)
+	}
 	for _, lexicon := range []bool{true, false} {
 		name := map[bool]string{true: "lexicon", false: "words"}[lexicon]
 		b.Run(name, func(b *testing.B) {

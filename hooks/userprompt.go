@@ -40,9 +40,6 @@ var sentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 // maintenance yet") or a question about it ("what does run BIMRI
 // maintenance do?") is not a request.
 func asksForMaintenance(prompt string) bool {
-	if !mentionsTrigger(prompt) {
-		return false
-	}
 	for _, loc := range maintenanceAsk().FindAllStringIndex(prompt, -1) {
 		start := 0
 		if ends := sentenceEnd().FindAllStringIndex(prompt[:loc[0]], -1); len(ends) > 0 {
@@ -61,30 +58,6 @@ func asksForMaintenance(prompt string) bool {
 			continue
 		}
 		return true
-	}
-	return false
-}
-
-// mentionsTrigger is what maintenanceAsk needs before it can match: its
-// triggers end in "maintenance" or "file", in any case (these letters
-// fold only to their ASCII other case). Most prompts hold neither, and
-// they skip the regexps, whose compilation cost a prompt more than the
-// rest of this check.
-func mentionsTrigger(prompt string) bool {
-	return containsFold(prompt, "maintenance") || containsFold(prompt, "file")
-}
-
-// containsFold says whether s holds word (lower-case ASCII) in any ASCII
-// letter case.
-func containsFold(s, word string) bool {
-	for i := 0; i+len(word) <= len(s); i++ {
-		j := 0
-		for j < len(word) && s[i+j]|0x20 == word[j] {
-			j++
-		}
-		if j == len(word) {
-			return true
-		}
 	}
 	return false
 }

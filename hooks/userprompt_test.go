@@ -67,40 +67,6 @@ func TestNudgeImportanceSurvivesThePass(t *testing.T) {
 	}
 }
 
-// The quick test before the regexps never turns away a prompt they match.
-func FuzzMentionsTrigger(f *testing.F) {
-	for _, p := range []string{"run BIMRI maintenance", "CLEAN UP THE MEMORY FILE", "Run the bimri\tMaintenance", "clean up memory\nfile", "fix the login bug", "maintenanc", "fil", "maintenance", "FILE"} {
-		f.Add(p)
-	}
-	f.Fuzz(func(t *testing.T, p string) {
-		if maintenanceAsk().MatchString(p) && !mentionsTrigger(p) {
-			t.Errorf("maintenanceAsk matches %q, which mentionsTrigger turns away", p)
-		}
-	})
-}
-
-func TestContainsFold(t *testing.T) {
-	cases := []struct {
-		s, word string
-		want    bool
-	}{
-		{"run BIMRI Maintenance", "maintenance", true},
-		{"the memory FILE", "file", true},
-		{"profile", "file", true},
-		{"fil", "file", false},
-		{"", "file", false},
-		{"F\x00LE", "file", false},
-		{"fiLe", "file", true},
-		{"f1le", "file", false},
-		{"mAINTENANCe", "maintenance", true},
-	}
-	for _, c := range cases {
-		if got := containsFold(c.s, c.word); got != c.want {
-			t.Errorf("containsFold(%q, %q) = %v, want %v", c.s, c.word, got, c.want)
-		}
-	}
-}
-
 // Claude Code 2.1.332 shows the user a Stop's additionalContext whole
 // (e2e/TestMeasureHookOutputsInTUI): the nudge, and what the user is told
 // when a record failed, are one line each.

@@ -1,6 +1,9 @@
 package hooks
 
 import (
+	"bytes"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/bimri/bimri-hook/memfile"
@@ -22,8 +25,9 @@ import (
 const upkeepShare = 15
 
 // startContext assembles the view, the instructions and the messages
-// within the context limit. foreign says which of f's items were not
-// recorded here (View.Foreign).
+// within the context limit, and records what the view showed whole for
+// the session's prompts (see seenAtStart). foreign says which of f's
+// items were not recorded here (View.Foreign).
 func startContext(env Env, in Input, f *memfile.File, foreign func(string) bool, notice, advice string) string {
 	fixed := fixedTail(env, in, f)
 	room := sureRoom(env, f)
@@ -35,6 +39,7 @@ func startContext(env Env, in Input, f *memfile.File, foreign func(string) bool,
 		limit -= memfile.Length(upkeep) + 2
 	}
 	lay := sessionView(env, f, foreign, limit, room)
+	recordSeen(env, in, lay.Whole)
 	if lay.All && upkeep != full {
 		// The whole memory fits: the messages may take what it leaves.
 		upkeep = fitLines(full, avail-memfile.Length(lay.Text)-2)
@@ -102,10 +107,39 @@ func sessionView(env Env, f *memfile.File, foreign func(string) bool, limit, sur
 	})
 }
 
-// seenAtStart is what a session's SessionStart view showed whole of f,
-// as far as can be known without it: what the view shows in the room it
-// always has. An entry or pattern not among them is for recall.
-func seenAtStart(env Env, f *memfile.File) map[string]bool {
+// seenAtStart is what the session's SessionStart view showed whole, as
+// SessionStart recorded it; an entry or pattern not among them is for
+// recall. A session whose start was not recorded (it began before this
+// was kept, or its state is gone) gets what the view of f shows in the
+// room it always has, worked out again.
+func seenAtStart(env Env, in Input, f *memfile.File) map[string]bool {
+	if data := env.Store.ReadState(seenKey(in)); data != nil {
+		seen := map[string]bool{}
+		for _, id := range decodeList(data) {
+			seen[id] = true
+		}
+		return seen
+	}
 	room := sureRoom(env, f)
 	return sessionView(env, f, env.Store.Foreign(), room, room).Whole
+}
+
+// seenKey is the state that holds what a session's start showed whole:
+// a blob of its own, which only the session's SessionStart writes.
+func seenKey(in Input) string { return "seen-" + in.SessionID }
+
+// recordSeen keeps what a SessionStart view showed whole for the
+// session's prompts: recall then reads it rather than laying the view
+// out again, with the week's archived records, at every prompt. It is
+// bookkeeping: when it cannot be written, the prompts work it out. A
+// SessionStart without its config writes nothing (see SessionStart),
+// this neither.
+func recordSeen(env Env, in Input, whole map[string]bool) {
+	if in.SessionID == "" || env.ConfigErr != nil {
+		return
+	}
+	data := encodeList(slices.Sorted(maps.Keys(whole)))
+	if !bytes.Equal(env.Store.ReadState(seenKey(in)), data) {
+		_ = env.Store.WriteState(seenKey(in), data)
+	}
 }

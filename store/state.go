@@ -162,6 +162,14 @@ func (s *Store) ReadState(key string) []byte {
 	return data
 }
 
+// WriteState replaces the state blob key without the lock, atomically
+// and without a sync: for a blob that one event of one session alone
+// writes (what its SessionStart showed), where there is nothing to read,
+// modify and write back under the lock.
+func (s *Store) WriteState(key string, data []byte) error {
+	return s.writeState(s.statePath(key), data)
+}
+
 // SetAsideState keeps a copy of the state blob key, whose bytes data do
 // not read, beside it (KEY.json.broken-TIME, as a bimri.md that does not
 // read is kept), so the caller can start that bookkeeping afresh without

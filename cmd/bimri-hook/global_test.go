@@ -61,9 +61,9 @@ func TestSessionStartFitsWithAHugeGlobalMemory(t *testing.T) {
 }
 
 // TestPromptRecallsWhatTheGlobalMemoryCrowdedOut: a prompt recalls only
-// what SessionStart's view left out, and works that view out again; with
-// a global memory taking its share of the room, an entry shown when there
-// is none is left out, and a prompt about it must bring it back.
+// what its session's SessionStart view left out; with a global memory
+// taking its share of the room, an entry shown when there is none is
+// left out, and a prompt about it must bring it back.
 func TestPromptRecallsWhatTheGlobalMemoryCrowdedOut(t *testing.T) {
 	is := is.New(t)
 	home, proj, empty := t.TempDir(), t.TempDir(), t.TempDir()
@@ -95,10 +95,10 @@ func TestPromptRecallsWhatTheGlobalMemoryCrowdedOut(t *testing.T) {
 		is.Equal(code, 0)
 		return stdout.String()
 	}
-	start := fmt.Sprintf(`{"session_id":"s1","hook_event_name":"SessionStart","source":"startup","cwd":%q}`, proj)
-	withGlobal := hook(start)
+	start := `{"session_id":%q,"hook_event_name":"SessionStart","source":"startup","cwd":%q}`
+	withGlobal := hook(fmt.Sprintf(start, "s1", proj))
 	t.Setenv("BIMRI_GLOBAL_DIR", empty)
-	without := hook(start)
+	without := hook(fmt.Sprintf(start, "s0", proj)) // another session: s1's start is the one with it
 	t.Setenv("BIMRI_GLOBAL_DIR", "")
 
 	// An entry the view shows without the global memory but not with it.

@@ -177,14 +177,11 @@ type Options struct {
 	Lexicon bool
 }
 
-// Hit is one ranked item: its BM25 score, and that score as a share of
-// the prompt's best possible (see possible), which compares across
-// prompts and archives. A time's item that the prompt's words did not
-// rank (see Find) has neither.
+// Hit is one ranked item and its BM25 score. A time's item that the
+// prompt's words did not rank (see Find) has none.
 type Hit struct {
 	Item  Item
 	Score float64
-	Share float64
 }
 
 // Rank scores every item of the corpora against the prompt's words and
@@ -228,7 +225,7 @@ func rankScoped(prompt string, opt Options, within *Span, corpora []corpus) (ins
 		return d >= from && d <= to
 	}
 	cands := sameDay(score(q, float64(n), float64(total)/float64(n), opt.MinShare, inSpan, corpora), corpora)
-	in := func(c candidate) bool { return inSpan(c.corpus, c.doc) }
+	in := func(c candidate) bool { return inSpan(int(c.corpus), int(c.doc)) }
 	in1 := slices.DeleteFunc(slices.Clone(cands), func(c candidate) bool { return !in(c) })
 	out1 := slices.DeleteFunc(cands, in)
 	return best(in1, opt, corpora), best(out1, opt, corpora)
@@ -394,9 +391,10 @@ func idf(df, n int) float64 {
 }
 
 // candidate is a document that matched enough of the prompt's terms.
+// Its numbers are 32-bit: a big archive's common word makes thousands.
 type candidate struct {
-	corpus, doc  int
-	score, share float64
+	corpus, doc int32
+	score       float64
 }
 
 // score gives every document its BM25 score over terms (n documents in
@@ -416,59 +414,37 @@ func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, c
 	minScore := minShare * q.possible
 	idf := func(df int) float64 { return idf(df, int(n)) }
 	neighboured := slices.ContainsFunc(terms, func(t queryTerm) bool { return len(t.forms) > 1 })
-	var cands []candidate
+	// Documents are scored a block at a time, each list read on from
+	// where the block before left it (lists are in document order): the
+	// arrays are a block's size, not the archive's, and every array page
+	// a process touches is a page fault. A document still takes its
+	// terms in the same order, so its score is the same to the bit.
+	width := 0
+	for _, c := range corpora {
+		width = max(width, min(c.size(), scoreBlock))
+	}
+	scores := make([]float64, width)
+	// A document matches at most maxQueryTerms terms, wordUnits each: a
+	// byte counts them.
+	matched := make([]uint8, width)
+	// With neighbours, which term a document last matched, and its best
+	// form's score and units there.
+	var last, bestUnits []uint8
+	var bestForm []float64
+	if neighboured {
+		last, bestUnits, bestForm = make([]uint8, width), make([]uint8, width), make([]float64, width)
+	}
+	next := make([][]int, len(terms)) // each term's forms' next postings
+	for k, t := range terms {
+		next[k] = make([]int, len(t.forms))
+	}
+	var parts [][]candidate
 	for ci, c := range corpora {
-		scores := make([]float64, c.size())
-		// A document matches at most maxQueryTerms terms, wordUnits
-		// each: a byte counts them, and an archive's 10,000 documents
-		// touch fewer pages.
-		matched := make([]uint8, c.size())
-		// With neighbours, which term a document last matched, and its
-		// best form's score and units there.
-		var last, bestUnits []uint8
-		var bestForm []float64
-		if neighboured {
-			last, bestUnits, bestForm = make([]uint8, c.size()), make([]uint8, c.size()), make([]float64, c.size())
+		for _, at := range next {
+			clear(at)
 		}
-		for k, t := range terms {
-			termIDF := idf(t.forms[0].df)
-			for fi, f := range t.forms {
-				weight := termIDF
-				if fi > 0 {
-					weight = lexiconWeight * min(termIDF, idf(f.df))
-				}
-				l := f.lists[ci]
-				for i := range l.len() {
-					p := l.at(i)
-					dl := float64(c.docLen(p.doc))
-					s := weight * p.tf * (k1 + 1) / (p.tf + k1*(1-b+b*dl/avgdl))
-					d := p.doc
-					switch {
-					case last == nil:
-						scores[d] += s
-						matched[d] += f.units
-						continue
-					case int(last[d]) != k+1:
-						last[d], bestForm[d], bestUnits[d] = uint8(k+1), s, f.units
-						scores[d] += s
-						matched[d] += f.units
-						continue
-					}
-					if s > bestForm[d] {
-						scores[d] += s - bestForm[d]
-						bestForm[d] = s
-					}
-					if f.units > bestUnits[d] {
-						matched[d] += f.units - bestUnits[d]
-						bestUnits[d] = f.units
-					}
-				}
-			}
-		}
-		// Counted first, so the list grows once: in a big archive a
-		// common word qualifies thousands.
-		qualifies := func(d int, m uint8) bool {
-			if scores[d] < minScore {
+		qualifies := func(d int, score float64, m uint8) bool {
+			if score < minScore {
 				return false
 			}
 			if int(m) < needed.short {
@@ -478,21 +454,78 @@ func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, c
 			}
 			return int(m) >= needed.long || float64(c.docLen(d)) <= longDoc*avgdl
 		}
-		qualify := 0
-		for d, m := range matched {
-			if qualifies(d, m) {
-				qualify++
+		for lo := 0; lo < c.size(); lo += scoreBlock {
+			hi := min(lo+scoreBlock, c.size())
+			clear(scores)
+			clear(matched)
+			clear(last)
+			for k, t := range terms {
+				termIDF := idf(t.forms[0].df)
+				for fi, f := range t.forms {
+					weight := termIDF
+					if fi > 0 {
+						weight = lexiconWeight * min(termIDF, idf(f.df))
+					}
+					l, i := f.lists[ci], next[k][fi]
+					for ; i < l.len(); i++ {
+						p := l.at(i)
+						if p.doc >= hi {
+							break
+						}
+						dl := float64(c.docLen(p.doc))
+						s := weight * p.tf * (k1 + 1) / (p.tf + k1*(1-b+b*dl/avgdl))
+						d := p.doc - lo
+						switch {
+						case last == nil:
+							scores[d] += s
+							matched[d] += f.units
+							continue
+						case int(last[d]) != k+1:
+							last[d], bestForm[d], bestUnits[d] = uint8(k+1), s, f.units
+							scores[d] += s
+							matched[d] += f.units
+							continue
+						}
+						if s > bestForm[d] {
+							scores[d] += s - bestForm[d]
+							bestForm[d] = s
+						}
+						if f.units > bestUnits[d] {
+							matched[d] += f.units - bestUnits[d]
+							bestUnits[d] = f.units
+						}
+					}
+					next[k][fi] = i
+				}
 			}
-		}
-		cands = slices.Grow(cands, qualify)
-		for d, m := range matched {
-			if qualifies(d, m) {
-				cands = append(cands, candidate{ci, d, scores[d], scores[d] / q.possible})
+			// Counted first, so a block's part is allocated once: in a
+			// big archive a common word qualifies thousands.
+			count := 0
+			for j, m := range matched[:hi-lo] {
+				if qualifies(lo+j, scores[j], m) {
+					count++
+				}
 			}
+			if count == 0 {
+				continue
+			}
+			part := make([]candidate, 0, count)
+			for j, m := range matched[:hi-lo] {
+				if qualifies(lo+j, scores[j], m) {
+					part = append(part, candidate{int32(ci), int32(lo + j), scores[j]})
+				}
+			}
+			parts = append(parts, part)
 		}
 	}
-	return cands
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return slices.Concat(parts...)
 }
+
+// scoreBlock is how many documents score takes at a time.
+const scoreBlock = 4096
 
 // best decodes the candidates' items best first, and only as many as
 // opt.Limit asks for plus any that tie with the last of them, so the full
@@ -519,13 +552,13 @@ func sameDay(cands []candidate, corpora []corpus) []candidate {
 	// it stay ties.
 	top, day := 0.0, 0
 	for _, c := range cands {
-		d := corpora[c.corpus].docDay(c.doc)
+		d := corpora[c.corpus].docDay(int(c.doc))
 		if c.score > top || c.score == top && d > day {
 			top, day = c.score, d
 		}
 	}
 	for i, c := range cands {
-		if corpora[c.corpus].docDay(c.doc) == day {
+		if corpora[c.corpus].docDay(int(c.doc)) == day {
 			cands[i].score += sameDayShare * top
 		}
 	}
@@ -564,11 +597,11 @@ func best(cands []candidate, opt Options, corpora []corpus) []Hit {
 		if opt.Limit > 0 && len(hits) >= opt.Limit && c.score < hits[len(hits)-1].Score {
 			break
 		}
-		it, err := corpora[c.corpus].item(c.doc)
+		it, err := corpora[c.corpus].item(int(c.doc))
 		if err != nil || (opt.Skip != nil && opt.Skip(it)) {
 			continue
 		}
-		hits = append(hits, Hit{Item: it, Score: c.score, Share: c.share})
+		hits = append(hits, Hit{Item: it, Score: c.score})
 	}
 	slices.SortFunc(hits, func(x, y Hit) int {
 		return cmp.Or(cmp.Compare(y.Score, x.Score), y.Item.Date.Compare(x.Item.Date), strings.Compare(x.Item.ID, y.Item.ID))

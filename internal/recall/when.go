@@ -179,8 +179,9 @@ func agoAt(w []string, day time.Time) (Span, int) {
 
 // dateAt reads a date written out at the start of w: "25 May, 2022"
 // (the comma is gone with the punctuation), "8 May 2023", "May 8, 2023",
-// "May 8", "2026-11-05", "2026-11", "May 2023". A day without a year is
-// the latest such day not after today.
+// "May 8", "June 3rd", "3rd of June" (a day of a month by "of" only as
+// an ordinal: "2 of May" is not one), "2026-11-05", "2026-11", "May
+// 2023". A day without a year is the latest such day not after today.
 func dateAt(w []string, day time.Time) (Span, int) {
 	if len(w) == 0 {
 		return Span{}, 0
@@ -225,6 +226,9 @@ func dateAt(w []string, day time.Time) (Span, int) {
 	if d := dayOf(at(0)); d > 0 && months[at(1)] != 0 {
 		return on(yearOf(at(2)), months[at(1)], d, 2) // "25 May, 2022"
 	}
+	if d := dayOf(at(0)); d > 0 && ordinal(at(0)) && at(1) == "of" && months[at(2)] != 0 {
+		return on(yearOf(at(3)), months[at(2)], d, 3) // "the 3rd of June"
+	}
 	if m := months[at(0)]; m != 0 && len(at(0)) > 2 {
 		if d := dayOf(at(1)); d > 0 {
 			return on(yearOf(at(2)), m, d, 2) // "May 8, 2023"
@@ -234,6 +238,11 @@ func dateAt(w []string, day time.Time) (Span, int) {
 		}
 	}
 	return Span{}, 0
+}
+
+// ordinal says whether a day's number is written as an ordinal: "3rd".
+func ordinal(s string) bool {
+	return len(s) > 2 && s[0] >= '0' && s[0] <= '9' && slices.Contains([]string{"st", "nd", "rd", "th"}, s[len(s)-2:])
 }
 
 // monthAt reads a month at the start of w, with its year when one

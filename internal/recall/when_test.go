@@ -40,7 +40,12 @@ func TestPromptTime(t *testing.T) {
 		{"What did Caroline do on 25 May, 2022?", "2022-05-25", "2022-05-25"},
 		{"the release of 8 May 2023", "2023-05-08", "2023-05-08"},
 		{"what happened May 8, 2023 with the cache", "2023-05-08", "2023-05-08"},
-		{"the outage on the 3rd of June", "", ""},
+		{"the outage on the 3rd of June", "2026-06-03", "2026-06-03"},
+		{"what broke on June 3rd?", "2026-06-03", "2026-06-03"},
+		{"the 21st of December, 2025 release", "2025-12-21", "2025-12-21"},
+		{"the 1st of Dec deploy", "2025-12-01", "2025-12-01"},
+		{"keep 2 of May's entries", "", ""},
+		{"pick 2 of them for the release", "", ""},
 		{"what did we decide in May 2025?", "2025-05-01", "2025-05-31"},
 		{"what did we decide in May?", "2026-05-01", "2026-05-31"},
 		{"what broke the deploy in October", "2026-10-01", "2026-10-31"},
@@ -73,6 +78,7 @@ func TestPromptTimeRest(t *testing.T) {
 		"What did Caroline do on 25 May, 2022?": "what did caroline do on",
 		"what did we do last week?":             "what did we do",
 		"the deploy change three weeks ago":     "the deploy change",
+		"the outage on the 3rd of June":         "the outage on the",
 	} {
 		if _, rest, ok := PromptTime(prompt, today); !ok || rest != want {
 			t.Errorf("%q: rest %q (%v), want %q", prompt, rest, ok, want)
