@@ -16,7 +16,7 @@ func rawScore(e *memfile.Entry) int {
 }
 
 // checkEvictionProperties checks the three properties of the budget's
-// order on one pass (see memfile/doc.go); an entry archived as possibly
+// order on one pass (see docs/design.md); an entry archived as possibly
 // superseded goes before the others of its importance. The entries archived for budget
 // are listed in the order they went; an entry archived later, like every
 // entry kept, still "remained" when an earlier one was taken.
