@@ -220,27 +220,11 @@ func tier2Groups(f *File, v View, groups []viewGroup) time.Time {
 	for _, k := range []int{groupDecisions, groupKeyWork, groupLatest, groupRest} {
 		groups[k].heading = headings[k]
 	}
-	day := civilUnix(f.Header.LastMaintained) // for daysBefore
+	day := civilUnix(f.Header.LastMaintained)
 	from := latestDays(f, day)
-	// Which group an entry goes to does not depend on the order, so each
-	// group takes its own entries in the budget's order (see addRanked).
-	// They are counted first, to rank them all in one allocation.
-	var n [groupCount]int
-	for _, b := range f.Tiers[1].Blocks {
-		if e := b.Entry; e != nil {
-			n[tier2Group(e, daysBefore(e.Date, day) <= from)]++
-		}
-	}
-	ranked := make([]rankedEntry, n[groupDecisions]+n[groupKeyWork]+n[groupLatest]+n[groupRest])
-	var split [groupCount][]rankedEntry
-	off := 0
-	for _, k := range []int{groupDecisions, groupKeyWork, groupLatest, groupRest} {
-		split[k] = ranked[off : off : off+n[k]]
-		off += n[k]
-	}
 	// An entry a newer one looks like it supersedes comes after those of
 	// its group that hold now: when room is short, it is the one named.
-	var later [groupCount][]rankedEntry
+	var holds, later [groupCount][]rankedEntry
 	pos := 0
 	for _, b := range f.Tiers[1].Blocks {
 		if e := b.Entry; e != nil {
@@ -250,13 +234,13 @@ func tier2Groups(f *File, v View, groups []viewGroup) time.Time {
 			if v.successors[e.ID] != "" {
 				later[g] = append(later[g], r)
 			} else {
-				split[g] = append(split[g], r)
+				holds[g] = append(holds[g], r)
 			}
 			pos++
 		}
 	}
 	for _, k := range []int{groupDecisions, groupKeyWork, groupLatest, groupRest} {
-		groups[k].addRanked(split[k], v)
+		groups[k].addRanked(holds[k], v)
 		groups[k].addRanked(later[k], v)
 	}
 	if from < 0 {
@@ -412,14 +396,14 @@ func Lasting(f *File) (tier1, decisions int) {
 	for _, b := range f.Tiers[0].Blocks {
 		switch {
 		case b.Entry != nil:
-			tier1 += viewEntryLength(b.Entry, false, "") + 1
+			tier1 += Length(viewEntry(b.Entry, false, "")) + 1
 		case b.Note != nil:
 			tier1 += Length(tier1Note(b.Note)) + 1
 		}
 	}
-	for _, b := range f.Tiers[1].Blocks { // not Entries: no list of 10,000
+	for _, b := range f.Tiers[1].Blocks {
 		if e := b.Entry; e != nil && e.Importance >= 5 {
-			decisions += viewEntryLength(e, true, "") + 1
+			decisions += Length(viewEntry(e, true, "")) + 1
 		}
 	}
 	return tier1, decisions
@@ -429,69 +413,25 @@ func Lasting(f *File) (tier1, decisions int) {
 // come first.
 const maxTopics = 30
 
-// buildEveryLine turns addEntry's shortcut off, for the test that shows
-// the shortcut changes nothing.
-var buildEveryLine = false
-
 // entryLines is an entry's line in the view, whole and compact, with
 // its weight for a Tier 2 entry; mark, when not empty, follows its tags.
 func entryLines(e *Entry, withWeight bool, mark string) viewLine {
 	return viewLine{text: viewEntry(e, withWeight, mark), compact: compactEntry(e, mark), id: e.ID, item: true}
 }
 
-// addEntry adds a Tier 2 entry's lines (with its weight). Once the
-// group's lines alone are longer than the whole view (v.Limit), a line
-// could never be shown: the entry is still counted (hidden), but its
-// line is not built. At 10,000 entries building them was most of the
-// view's cost. Every sum of lengths the view compares with its limit
-// stays over it, so what is shown does not change.
-func (g *viewGroup) addEntry(e *Entry, v View) {
-	if g.full(v) {
-		g.hidden++
-		return
-	}
-	if g.built > v.Limit {
-		g.past++
-	}
-	g.add(entryLines(e, true, v.mark(e.ID)))
-	g.built += g.lines[len(g.lines)-1].least(g.compact)
-}
-
-// full says the group has built every line it could show in v, and the
-// maxNamed after them that the line naming what it leaves out names.
-func (g *viewGroup) full(v View) bool {
-	return g.built > v.Limit && g.past >= maxNamed && !buildEveryLine
-}
-
-// addRanked adds Tier 2 entries in the order the budget keeps them
-// longest (keptOrder's). Only the lines addEntry builds need that
-// order; the entries after them are only counted. So rather than sort
-// them all (most of the view's cost at 10,000 entries), it heaps them
-// and takes them off the top only while lines are built: keptOrder is a
-// total order, so these are the sort's first lines (TestAddRankedIsTheSort).
+// addRanked adds Tier 2 entries, with their weights, in the order the
+// budget keeps them longest.
 func (g *viewGroup) addRanked(ranked []rankedEntry, v View) {
-	if buildEveryLine {
-		slices.SortFunc(ranked, keptOrder)
-		for _, r := range ranked {
-			g.addEntry(r.e, v)
-		}
-		return
+	slices.SortFunc(ranked, keptOrder)
+	for _, r := range ranked {
+		g.add(entryLines(r.e, true, v.mark(r.e.ID)))
 	}
-	h := rankHeap(ranked)
-	h.init()
-	for len(h) > 0 && !g.full(v) {
-		g.addEntry(h.pop().e, v)
-		h = h[:len(h)-1]
-	}
-	g.hidden += len(h)
 }
 
 // viewEntry is an entry's whole line in the view; mark, when not empty,
 // follows its tags (foreignMark). Its text is made Inert.
 func viewEntry(e *Entry, withWeight bool, mark string) string {
-	// Built by hand, not with fmt: the view writes every entry it shows.
 	var b strings.Builder
-	b.Grow(48 + len(e.Text) + len(e.ID) + 16*len(e.Tags) + len(mark))
 	b.WriteString("- ")
 	if withWeight {
 		b.WriteByte('(')
@@ -500,14 +440,7 @@ func viewEntry(e *Entry, withWeight bool, mark string) string {
 	}
 	writeDateImportance(&b, e)
 	if len(e.Tags) > 0 {
-		b.WriteString(" [")
-		for i, t := range e.Tags {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(t)
-		}
-		b.WriteByte(']')
+		b.WriteString(" [" + strings.Join(e.Tags, ",") + "]")
 	}
 	b.WriteString(mark)
 	b.WriteString(": ")
@@ -522,8 +455,7 @@ func writeDateImportance(b *strings.Builder, e *Entry) {
 	if e.Date.IsZero() {
 		b.WriteString("undated")
 	} else {
-		var date [len(dateLayout) + 8]byte
-		b.Write(appendDate(date[:0], e.Date))
+		b.WriteString(e.Date.Format(dateLayout))
 	}
 	b.WriteString(" imp ")
 	b.WriteString(strconv.Itoa(e.Importance))
@@ -541,7 +473,6 @@ func compactEntry(e *Entry, mark string) string {
 		return ""
 	}
 	var b strings.Builder
-	b.Grow(32 + len(short) + len(e.ID) + len(mark))
 	b.WriteString("- ")
 	writeDateImportance(&b, e)
 	b.WriteString(mark)
@@ -550,7 +481,7 @@ func compactEntry(e *Entry, mark string) string {
 	b.WriteString(" (id ")
 	b.WriteString(e.ID)
 	b.WriteByte(')')
-	if Length(b.String())*10 > viewEntryLength(e, true, mark)*9 {
+	if Length(b.String())*10 > Length(viewEntry(e, true, mark))*9 {
 		return ""
 	}
 	return b.String()
@@ -573,39 +504,6 @@ func shorten(s string, n int) (string, bool) {
 		cut = cut[:j]
 	}
 	return strings.TrimRight(cut, " ,;:.-") + "…", true
-}
-
-// viewEntryLength is Length(viewEntry(e, withWeight, mark)) without
-// building the line: Lasting measures every decision, thousands in a big
-// file, on every SessionStart. Every part meets the next at an ASCII
-// character, so the parts' lengths add up; TestViewEntryLength keeps the
-// two equal.
-func viewEntryLength(e *Entry, withWeight bool, mark string) int {
-	var num [24]byte
-	n := len("- ") + len(" imp ") + len(": ") + len(" (id ") + len(")") + Length(mark)
-	if e.Importance >= 0 && e.Importance <= 9 {
-		n++ // one digit, as every valid importance is
-	} else {
-		n += len(strconv.AppendInt(num[:0], int64(e.Importance), 10))
-	}
-	if withWeight {
-		n += len("(") + weightLen(e.Weight) + len(") ")
-	}
-	switch {
-	case e.Date.IsZero():
-		n += len("undated")
-	case fourDigitYear(e.Date):
-		n += len(dateLayout)
-	default:
-		n += len(appendDate(num[:0], e.Date)) // ASCII
-	}
-	if len(e.Tags) > 0 {
-		n += len(" [") + len(e.Tags) - 1 + len("]")
-		for _, t := range e.Tags {
-			n += Length(t)
-		}
-	}
-	return n + Length(Inert(e.Text)) + Length(e.ID)
 }
 
 func lastMaintained(h Header) string {

@@ -18,7 +18,6 @@ const (
 	LastingShare = viewLastingShare
 	Tier1Share   = viewTier1Share
 	MaxEvidence  = maxEvidence
-	RenderPiece  = renderPiece
 )
 
 func (p *Pattern) HasSentence() bool { return p.hasSentence() }

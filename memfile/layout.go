@@ -16,9 +16,6 @@ type viewGroup struct {
 	groupRoom
 	heading string
 	lines   []viewLine
-	built   int // the least room the lines addEntry built take
-	past    int // lines addEntry built once built was over the limit
-	hidden  int // items after those lines, counted but never built
 }
 
 type viewLine struct {
@@ -48,9 +45,9 @@ func (g *viewGroup) add(l viewLine) {
 	g.lines = append(g.lines, l)
 }
 
-// items is how many items the group holds, built or not.
+// items is how many items the group holds.
 func (g *viewGroup) items() int {
-	n := g.hidden
+	n := 0
 	for _, l := range g.lines {
 		if l.item {
 			n++
@@ -99,7 +96,7 @@ func (g *viewGroup) fit(room int) fitted {
 	if best.used == 0 {
 		return best
 	}
-	if !g.compact || best.shown == len(g.lines) && g.hidden == 0 {
+	if !g.compact || best.shown == len(g.lines) {
 		// Whole lines where they fit, first first: with every line shown,
 		// more room only makes more of them whole.
 		k := 0
@@ -141,32 +138,12 @@ func (g *viewGroup) nameLine(shown int) string {
 }
 
 // namesLength is the room nameLine(shown) takes with its newline, 0 for
-// none, without building it: fit weighs it for every count of lines.
+// none.
 func (g *viewGroup) namesLength(shown int) int {
-	if !g.named {
-		return 0
+	if l := g.nameLine(shown); l != "" {
+		return Length(l) + 1
 	}
-	n, named, more := len(namesPrefix)+1, 0, g.hidden
-	for _, l := range g.lines[shown:] {
-		switch {
-		case l.id == "":
-		case named == maxNamed:
-			more++
-		default:
-			if named > 0 {
-				n += len(", ")
-			}
-			n += Length(l.id)
-			named++
-		}
-	}
-	if named == 0 {
-		return 0
-	}
-	if more > 0 {
-		n += len(" and ") + len(strconv.Itoa(more)) + len(" more")
-	}
-	return n
+	return 0
 }
 
 // leftOut are the first maxNamed IDs of the items a lasting group does
@@ -176,7 +153,6 @@ func (g *viewGroup) leftOut(shown int) (ids []string, more int) {
 	if !g.named {
 		return nil, 0
 	}
-	more = g.hidden
 	for _, l := range g.lines[shown:] {
 		switch {
 		case l.id == "":
@@ -189,13 +165,12 @@ func (g *viewGroup) leftOut(shown int) (ids []string, more int) {
 	return ids, more
 }
 
-// need is the room the group takes whole: its heading and lines, and a
-// newline at least for each line it did not build.
+// need is the room the group takes whole: its heading and lines.
 func (g *viewGroup) need() int {
 	if len(g.lines) == 0 {
 		return 0
 	}
-	n := Length(g.heading) + 1 + g.hidden
+	n := Length(g.heading) + 1
 	for _, l := range g.lines {
 		n += l.size
 	}
@@ -204,7 +179,7 @@ func (g *viewGroup) need() int {
 
 // whole says whether f shows all of g, every line whole.
 func (g *viewGroup) whole(f fitted) bool {
-	return f.shown == len(g.lines) && f.full == f.shown && g.hidden == 0
+	return f.shown == len(g.lines) && f.full == f.shown
 }
 
 // layOut writes the view: the head line, the groups in order, each with
@@ -323,20 +298,7 @@ func write(f *File, v View, groups []viewGroup, fits []fitted, head string, tota
 		all = all && groups[i].whole(fits[i])
 	}
 	var b strings.Builder
-	size := len(head) + 1
 	shown := 0
-	for i := range groups {
-		g, fit := &groups[i], fits[i]
-		if fit.used == 0 {
-			continue
-		}
-		size += len(g.heading) + 1 + len(fit.names) + 1
-		for _, l := range g.lines[:fit.shown] {
-			size += max(len(l.text), len(l.compact)) + 1
-		}
-	}
-	// Sized once: growing by doubling touched twice the memory.
-	b.Grow(size + 256)
 	b.WriteString(head)
 	b.WriteByte('\n')
 	for i := range groups {

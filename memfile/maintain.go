@@ -346,53 +346,14 @@ func evictionOrder(ra, rb budgetRank, a, b *Entry) int {
 }
 
 // keptOrder orders ranked entries the reverse way: what the budget would
-// keep longest comes first. The context view shows Tier 2 in this order,
-// so what it leaves out for room is what the budget would take first. It
-// is stable by the position as a last key: a plain sort then gives the
-// stable sort's order without its O(n log² n) merging, and it is a total
-// order, so a heap gives the same order as the sort.
+// keep longest comes first, ties in file order. The context view shows
+// Tier 2 in this order, so what it leaves out for room is what the
+// budget would take first.
 func keptOrder(a, b rankedEntry) int {
 	if c := evictionOrder(b.rank, a.rank, b.e, a.e); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.pos, b.pos)
-}
-
-// rankHeap is a binary min-heap of ranked entries under keptOrder: the
-// view takes the few entries it shows off its top without sorting the
-// rest.
-type rankHeap []rankedEntry
-
-func (h rankHeap) init() {
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		h.down(i)
-	}
-}
-
-// pop moves the least entry to the end of h and returns it; the caller
-// shortens h by one.
-func (h rankHeap) pop() rankedEntry {
-	n := len(h) - 1
-	h[0], h[n] = h[n], h[0]
-	h[:n].down(0)
-	return h[n]
-}
-
-func (h rankHeap) down(i int) {
-	for {
-		least := i
-		if l := 2*i + 1; l < len(h) && keptOrder(h[l], h[least]) < 0 {
-			least = l
-		}
-		if r := 2*i + 2; r < len(h) && keptOrder(h[r], h[least]) < 0 {
-			least = r
-		}
-		if least == i {
-			return
-		}
-		h[i], h[least] = h[least], h[i]
-		i = least
-	}
 }
 
 // budgetVictims lists Tier 2's entries in eviction order, for a Tier 2

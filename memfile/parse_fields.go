@@ -261,9 +261,8 @@ func entryWeight(e *Entry, fields fieldList, how *[]string) {
 	}
 	e.Weight = Weight(v*100 + 0.5)
 	e.HasWeight = true
-	var buf [24]byte
-	canon := e.Weight.appendTo(buf[:0]) // compared in place, not made a string
-	if w != string(canon) && strings.TrimRight(strings.TrimRight(w, "0"), ".") != strings.TrimRight(strings.TrimRight(string(canon), "0"), ".") {
+	canon := e.Weight.String()
+	if w != canon && strings.TrimRight(strings.TrimRight(w, "0"), ".") != strings.TrimRight(strings.TrimRight(canon, "0"), ".") {
 		*how = append(*how, fmt.Sprintf("weight %q read as %s", w, e.Weight))
 	}
 }

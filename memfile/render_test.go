@@ -1,10 +1,6 @@
 package memfile_test
 
 import (
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -270,51 +266,3 @@ func itoa(n int) string {
 	return string(b)
 }
 
-// RenderTo, which the store writes a changed file with, hands on
-// Render's bytes in pieces: together they are Render's, each piece but
-// the last is at least RenderPiece bytes and ends where a block does (a
-// blank line), and emit's first error stops it.
-func TestRenderToIsRender(t *testing.T) {
-	files := map[string]*memfile.File{"new": memfile.New(memfile.DefaultConfig())}
-	for _, n := range []int{3, 400, 4000} {
-		f, _ := fxParse(t, string(fxGen(n)))
-		files[fmt.Sprintf("%d entries", n)] = f
-	}
-	names, _ := filepath.Glob(filepath.Join("testdata", "*"))
-	for _, name := range names {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f, _, err := memfile.Parse(data); err == nil {
-			files[name] = f
-		}
-	}
-	for name, f := range files {
-		t.Run(name, func(t *testing.T) {
-			is := is.New(t)
-			want := memfile.Render(f)
-			var got []byte
-			var pieces []string
-			is.NoErr(memfile.RenderTo(f, func(piece []byte) error {
-				got = append(got, piece...)
-				pieces = append(pieces, string(piece))
-				return nil
-			}))
-			is.Equal(string(got), string(want))
-			for _, p := range pieces[:len(pieces)-1] {
-				is.True(len(p) >= memfile.RenderPiece) // full
-				is.True(strings.HasSuffix(p, "\n\n"))  // and ends a block
-			}
-			if len(want) > 3*memfile.RenderPiece {
-				is.True(len(pieces) > 3) // handed on in pieces, not whole
-			}
-
-			stop := errors.New("disk full")
-			calls := 0
-			err := memfile.RenderTo(f, func([]byte) error { calls++; return stop })
-			is.Equal(err, stop)
-			is.Equal(calls, 1) // nothing after the first error
-		})
-	}
-}

@@ -2,7 +2,6 @@ package memfile
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 )
 
@@ -14,23 +13,8 @@ type Weight int
 // String shows a weight with one decimal, rounding half up, as the
 // protocol writes it.
 func (w Weight) String() string {
-	var buf [24]byte
-	return string(w.appendTo(buf[:0]))
-}
-
-// appendTo appends String's text to dst without fmt: entryLine writes a
-// weight for every entry, several times a pass.
-func (w Weight) appendTo(dst []byte) []byte {
 	tenths := (int(w) + 5) / 10
-	if tenths < 0 {
-		return fmt.Appendf(dst, "%d.%d", tenths/10, tenths%10)
-	}
-	if whole := tenths / 10; whole < 10 {
-		dst = append(dst, byte('0'+whole)) // as every weight up to 5.0 is
-	} else {
-		dst = strconv.AppendInt(dst, int64(whole), 10)
-	}
-	return append(dst, '.', byte('0'+tenths%10))
+	return fmt.Sprintf("%d.%d", tenths/10, tenths%10)
 }
 
 // freshnessBand is one row of the protocol's lookup table.
