@@ -1,8 +1,10 @@
 package memfile
 
 import (
+	"cmp"
 	"math"
 	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -37,21 +39,19 @@ const supersedeMinImportance = 4
 // two alike entries share.
 const alikeShare = 0.4
 
-// markedLasting bounds the search: it looks among the newest
-// markedLasting lasting entries, for the older entries and the newer ones
-// alike. The question is asked when an entry is recorded, so a newer
-// entry is a recent one, and an older entry past the newest few hundred
-// is rarely shown whole; so it costs the same in a file of ten thousand
-// entries.
+// markedLasting bounds the search to the newest lasting entries: the
+// question is asked when an entry is recorded, so the newer entry is a
+// recent one, and an older one past the newest few hundred is rarely
+// shown whole.
 const markedLasting = 300
 
 // subjects are lasting entries, newest first, with their words.
 type subjects struct {
 	entries []*Entry
-	words   [][]uint64  // sorted word hashes of entries[i], each once
-	weights [][]float64 // the weight of each of words[i], worked out once
+	words   [][]string  // the sorted subject words of entries[i]
+	weights [][]float64 // the weight of each of words[i]
 	total   []float64   // the sum of weights[i]
-	sorted  []uint64    // every entry's words, sorted: document frequencies
+	df      map[string]int
 }
 
 // lastingSubjects are the newest markedLasting lasting entries of f
@@ -59,92 +59,57 @@ type subjects struct {
 // and always e when it is one of f's.
 func lastingSubjects(f *File, e *Entry) subjects {
 	var lasting []*Entry
+	pos := map[*Entry]int{}
 	for t := 0; t < 2; t++ {
 		for _, b := range f.Tiers[t].Blocks {
 			if x := b.Entry; x != nil && x.Importance >= supersedeMinImportance && len(x.Tags) > 0 {
+				pos[x] = len(lasting)
 				lasting = append(lasting, x)
 			}
 		}
 	}
+	newestFirst := func(a, b *Entry) int { return cmp.Or(b.Date.Compare(a.Date), pos[b]-pos[a]) }
+	slices.SortFunc(lasting, newestFirst)
 	if len(lasting) > markedLasting {
-		lasting = newestLasting(lasting, e)
-	}
-	slices.Reverse(lasting)
-	slices.SortStableFunc(lasting, func(a, b *Entry) int { return b.Date.Compare(a.Date) })
-	s := subjects{entries: lasting, words: make([][]uint64, len(lasting))}
-	var arena []uint64
-	ends := make([]int, len(lasting))
-	for i, x := range lasting {
-		arena = appendSubjectWords(arena, x.Text)
-		ends[i] = len(arena)
-	}
-	start := 0
-	for i, end := range ends {
-		s.words[i] = arena[start:end:end]
-		start = end
-	}
-	s.sorted = slices.Clone(arena)
-	slices.Sort(s.sorted)
-	// Each word's weight once, not once for every pair it is compared in:
-	// the pairs are what grows with the file.
-	weights := make([]float64, len(arena))
-	s.weights, s.total = make([][]float64, len(lasting)), make([]float64, len(lasting))
-	start = 0
-	for i, end := range ends {
-		for k := start; k < end; k++ {
-			weights[k] = s.weight(arena[k])
-			s.total[i] += weights[k]
+		lasting = lasting[:markedLasting]
+		if e != nil && !slices.Contains(lasting, e) {
+			// e takes the place of the kept entry that is first in the file.
+			first := 0
+			for i, x := range lasting {
+				if pos[x] < pos[lasting[first]] {
+					first = i
+				}
+			}
+			lasting[first] = e
+			slices.SortFunc(lasting, newestFirst)
 		}
-		s.weights[i] = weights[start:end:end]
-		start = end
+	}
+	s := subjects{entries: lasting, df: map[string]int{}}
+	for _, x := range lasting {
+		words := subjectWords(x.Text)
+		s.words = append(s.words, words)
+		for _, w := range words {
+			s.df[w]++
+		}
+	}
+	for _, words := range s.words {
+		weights, total := s.weigh(words)
+		s.weights = append(s.weights, weights)
+		s.total = append(s.total, total)
 	}
 	return s
 }
 
-// newestLasting keeps, in file order, the markedLasting entries of
-// lasting with the newest dates (of one date, the later in the file),
-// and e when it is among them: sorting days, not entries, keeps a file
-// of thousands of lasting entries cheap.
-func newestLasting(lasting []*Entry, e *Entry) []*Entry {
-	days := make([]int64, len(lasting))
-	for i, x := range lasting {
-		days[i] = civilUnix(x.Date)
+// weigh gives each word its inverse document frequency among s, and
+// their sum.
+func (s subjects) weigh(words []string) ([]float64, float64) {
+	weights := make([]float64, len(words))
+	total := 0.0
+	for i, w := range words {
+		weights[i] = math.Log(2 + float64(len(s.entries))/float64(max(s.df[w], 1)))
+		total += weights[i]
 	}
-	sorted := slices.Clone(days)
-	slices.Sort(sorted)
-	cut := sorted[len(sorted)-markedLasting] // the oldest day kept
-	// Of the cut day, only as many as fit, the later in the file.
-	room := 0
-	for _, d := range sorted[len(sorted)-markedLasting:] {
-		if d == cut {
-			room++
-		}
-	}
-	kept := lasting[:0:0]
-	for i := len(lasting) - 1; i >= 0; i-- {
-		switch d := days[i]; {
-		case d > cut:
-			kept = append(kept, lasting[i])
-		case d == cut && room > 0:
-			kept = append(kept, lasting[i])
-			room--
-		}
-	}
-	if e != nil && !slices.Contains(kept, e) {
-		kept[len(kept)-1] = e
-	}
-	slices.Reverse(kept)
-	return kept
-}
-
-// weight is the inverse document frequency of word h among s.
-func (s subjects) weight(h uint64) float64 {
-	lo, _ := slices.BinarySearch(s.sorted, h)
-	hi, _ := slices.BinarySearch(s.sorted, h+1)
-	if h == math.MaxUint64 {
-		hi = len(s.sorted)
-	}
-	return math.Log(2 + float64(len(s.entries))/float64(max(hi-lo, 1)))
+	return weights, total
 }
 
 // alike says whether entries i and j of s look alike (see above).
@@ -160,13 +125,10 @@ func (s subjects) alike(i, j int) bool {
 
 // alikeWords says whether the words a, of weights wa summing to total,
 // and b (no fewer words than a) share enough to look alike (see above).
-func alikeWords(a []uint64, wa []float64, total float64, b []uint64) bool {
+func alikeWords(a []string, wa []float64, total float64, b []string) bool {
 	n, shared := 0, 0.0
-	for x, y := 0, 0; x < len(a); x++ {
-		for y < len(b) && b[y] < a[x] {
-			y++
-		}
-		if y < len(b) && b[y] == a[x] {
+	for x, w := range a {
+		if _, found := slices.BinarySearch(b, w); found {
 			n++
 			shared += wa[x]
 		}
@@ -257,13 +219,8 @@ func (ss *Successors) Of(e *Entry) *Entry {
 	if x, _ := ss.f.Find(e.ID); x != nil {
 		return nil // of the file, and not marked
 	}
-	words := appendSubjectWords(nil, e.Text)
-	weights := make([]float64, len(words))
-	total := 0.0
-	for k, h := range words {
-		weights[k] = ss.s.weight(h)
-		total += weights[k]
-	}
+	words := subjectWords(e.Text)
+	weights, total := ss.s.weigh(words)
 	for j, x := range ss.s.entries { // newest first
 		if !x.Date.After(e.Date) {
 			return nil
@@ -292,45 +249,21 @@ func sharesSubjectTag(o, e *Entry) bool {
 	return false
 }
 
-// appendSubjectWords appends the words of text that say what it is
-// about to dst, as sorted hashes: letters and
-// digits, case folded, without a plural s, of three or more, not in
-// notSubject; hashed (FNV-1a), sorted, each once.
-func appendSubjectWords(dst []uint64, text string) []uint64 {
-	start := len(dst)
-	var buf [64]byte
-	word, runes := buf[:0], 0
-	flush := func() {
-		w := word
-		if runes > 3 && w[len(w)-1] == 's' && w[len(w)-2] != 's' {
-			w, runes = w[:len(w)-1], runes-1
+// subjectWords are the words of text that say what it is about, sorted,
+// each once: letters and digits, case folded, without a plural s, of
+// three or more, not in notSubject.
+func subjectWords(text string) []string {
+	var words []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if n := utf8.RuneCountInString(w); n > 3 && w[len(w)-1] == 's' && w[len(w)-2] != 's' {
+			w = w[:len(w)-1]
 		}
-		if runes >= 3 && !notSubject[string(w)] {
-			h := uint64(14695981039346656037)
-			for _, c := range w {
-				h ^= uint64(c)
-				h *= 1099511628211
-			}
-			dst = append(dst, h)
-		}
-		word, runes = word[:0], 0
-	}
-	for _, r := range text {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			word = utf8.AppendRune(word, unicode.ToLower(r))
-			runes++
-			continue
-		}
-		if runes > 0 {
-			flush()
+		if utf8.RuneCountInString(w) >= 3 && !notSubject[w] {
+			words = append(words, w)
 		}
 	}
-	if runes > 0 {
-		flush()
-	}
-	ws := dst[start:]
-	slices.Sort(ws)
-	return dst[:start+len(slices.Compact(ws))]
+	slices.Sort(words)
+	return slices.Compact(words)
 }
 
 // notSubject are the words that say nothing of an entry's subject.
