@@ -1,7 +1,6 @@
 package memfile
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -61,7 +60,7 @@ func (f *File) Consolidate(ids []string, text string) (*Entry, []Removal, error)
 	n.Tags = tags
 	n.Text = text
 	if tier == 1 && n.Importance < 4 {
-		n.Tier = 2 // cannot happen for a well-formed Tier 1 entry; stay safe
+		n.Tier = 2 // a Tier 1 entry of importance 1-3 was written by hand
 	}
 	// Add finds an entry with the same date and text and updates it: a
 	// summary worded like one of the originals keeps that entry.
@@ -207,10 +206,8 @@ const lastingDays = 7
 // maxConsolidate bounds one consolidation request.
 const maxConsolidate = 6
 
-// Unnamed are Advice.Unnamed alone: the automatic patterns, DEVELOPING
-// or above, that still have no sentence, strongest first. It costs a walk
-// of the patterns, where Advise estimates and ranks the whole file: a
-// session already advised on consolidation needs only this.
+// Unnamed are Advice.Unnamed alone, for a session already advised on
+// consolidation.
 func Unnamed(f *File, cfg Config) []string {
 	ignore := ignoredTags(cfg)
 	var out []string
@@ -240,9 +237,7 @@ func Advise(f *File, today time.Time, cfg Config) Advice {
 }
 
 // AdviseEstimated is Advise for a caller that has the file's estimate
-// already: tok must be Estimate(f), as the Report of the pass that left f
-// holds it (Report.Tokens). At 10,000 entries measuring the file again
-// costs about a millisecond.
+// already: tok must be Estimate(f), as the pass that left f reported it.
 func AdviseEstimated(f *File, today time.Time, cfg Config, tok Tokens) Advice {
 	a := Advice{Tier2: tok.Tiers[1], Budget: cfg.Budgets[1], Unnamed: Unnamed(f, cfg)}
 	ignore := ignoredTags(cfg)
@@ -263,7 +258,7 @@ func AdviseEstimated(f *File, today time.Time, cfg Config, tok Tokens) Advice {
 			lasting = append(lasting, e)
 		}
 	}
-	slices.SortFunc(lasting, byDate)
+	slices.SortFunc(lasting, byDateID)
 	for _, e := range lasting {
 		if !slices.Contains(a.Decisions, e.ID) && tok.Tiers[0]+blockTokens(Block{Entry: e}) <= cfg.Budgets[0] &&
 			(tier1+Length(viewEntry(e, false, ""))+1)*100 <= tier1Room*adviseAt { // in Tier 1, without its weight
@@ -304,7 +299,7 @@ func AdviseEstimated(f *File, today time.Time, cfg Config, tok Tokens) Advice {
 			continue
 		}
 		group := slices.Clone(byTag[best])
-		slices.SortFunc(group, byDate)
+		slices.SortFunc(group, byDateID)
 		if len(group) > maxConsolidate {
 			group = group[:maxConsolidate]
 		}
@@ -351,7 +346,7 @@ func relatedDecisions(f *File, today time.Time, ignore map[string]bool, onlyTier
 		}
 	}
 	// Grouped after the sort, so every group is oldest first.
-	slices.SortFunc(all, byDate)
+	slices.SortFunc(all, byDateID)
 	byTag := map[tierTag][]*Entry{}
 	for _, e := range all {
 		for _, tag := range e.Tags {
@@ -388,13 +383,6 @@ func relatedDecisions(f *File, today time.Time, ignore map[string]bool, onlyTier
 		}
 	}
 	return nil, ""
-}
-
-func byDate(a, b *Entry) int {
-	if c := a.Date.Compare(b.Date); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.ID, b.ID)
 }
 
 // compactTopics is the one line the view gives the automatic patterns:

@@ -30,15 +30,7 @@ func mergeDuplicates(f *File, rep *Report) {
 		removeBlocks(f, t, func(b Block) bool { return b.Entry != nil && removed[b.Entry] })
 	}
 	renameHolds(f, renamed)
-	for _, p := range f.Patterns() {
-		for i, id := range p.Evidence {
-			if to, ok := renamed[id]; ok {
-				p.Evidence[i] = to
-			}
-		}
-		p.Evidence = slices.Compact(p.Evidence) // adjacent repeats only; mergeEvidence below removes the rest
-		p.Evidence = mergeEvidence(nil, p.Evidence)
-	}
+	renameEvidence(f, renamed)
 }
 
 // located is an entry and its tier.
@@ -51,53 +43,26 @@ type located struct {
 // text, two or more to a group, each group with the one to keep first:
 // Tier 1's, then the most important, the newest, the smaller ID.
 func duplicateGroups(f *File) [][]located {
-	// Each entry's text is numbered by its normal form, in first-seen
-	// order, and only the numbers met twice get a list: at 10,000
-	// entries, nearly all of them unique, a list for each was 10,000
-	// allocations, and the map grew by rehashing.
-	var all []located
+	groups := map[string][]located{}
+	var texts []string // in first-seen order
 	for t := 1; t <= 2; t++ {
 		for _, e := range f.Entries(t) {
-			all = append(all, located{e, t})
-		}
-	}
-	number := make(map[string]int, len(all))
-	of := make([]int, len(all)) // each entry's number
-	var count []int             // how many entries have each number
-	for i, l := range all {
-		k := normalText(l.e.Text)
-		n, ok := number[k]
-		if !ok {
-			n = len(count)
-			number[k] = n
-			count = append(count, 0)
-		}
-		of[i] = n
-		count[n]++
-	}
-	groups := map[int][]located{}
-	for i, l := range all {
-		if count[of[i]] > 1 {
-			groups[of[i]] = append(groups[of[i]], l)
+			k := normalText(e.Text)
+			if groups[k] == nil {
+				texts = append(texts, k)
+			}
+			groups[k] = append(groups[k], located{e, t})
 		}
 	}
 	var out [][]located
-	for n := range count {
-		g := groups[n]
+	for _, k := range texts {
+		g := groups[k]
 		if len(g) < 2 {
 			continue
 		}
 		slices.SortFunc(g, func(a, b located) int {
-			if c := cmp.Compare(a.tier, b.tier); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(b.e.Importance, a.e.Importance); c != 0 {
-				return c
-			}
-			if c := b.e.Date.Compare(a.e.Date); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.e.ID, b.e.ID)
+			return cmp.Or(cmp.Compare(a.tier, b.tier), cmp.Compare(b.e.Importance, a.e.Importance),
+				b.e.Date.Compare(a.e.Date), cmp.Compare(a.e.ID, b.e.ID))
 		})
 		out = append(out, g)
 	}
@@ -174,12 +139,7 @@ const nearDuplicateLimit = 400
 // entries to check, and groups of entries that say nearly the same thing.
 func judgmentBrief(f *File, deep *DeepReport) {
 	t1 := f.Entries(1)
-	slices.SortFunc(t1, func(a, b *Entry) int {
-		if c := a.Date.Compare(b.Date); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
+	slices.SortFunc(t1, byDateID)
 	for _, e := range t1 {
 		deep.ReviewTier1 = append(deep.ReviewTier1, e.ID)
 	}
@@ -188,24 +148,9 @@ func judgmentBrief(f *File, deep *DeepReport) {
 	if len(all) > nearDuplicateLimit {
 		all = all[:nearDuplicateLimit]
 	}
-	// Each entry's words as sorted numbers: the pairs below (80,000 of
-	// them at the limit) then compare by merging two short lists instead
-	// of looking every word of one up in the other's map.
-	ids := map[string]uint32{}
-	words := make([][]uint32, len(all))
+	words := make([]map[string]bool, len(all))
 	for i, e := range all {
-		set := wordSet(e.Text)
-		w := make([]uint32, 0, len(set))
-		for word := range set {
-			id, ok := ids[word]
-			if !ok {
-				id = uint32(len(ids))
-				ids[word] = id
-			}
-			w = append(w, id)
-		}
-		slices.Sort(w)
-		words[i] = w
+		words[i] = wordSet(e.Text)
 	}
 	parent := make([]int, len(all))
 	for i := range parent {
@@ -220,13 +165,6 @@ func judgmentBrief(f *File, deep *DeepReport) {
 	}
 	for i := range all {
 		for j := i + 1; j < len(all); j++ {
-			// The overlap is at most the smaller set and the union at least
-			// the larger, so sizes further apart than 0.6 cannot reach it
-			// (float division is monotonic: the skip is exact).
-			small, large := min(len(words[i]), len(words[j])), max(len(words[i]), len(words[j]))
-			if small == 0 || float64(small)/float64(large) < 0.6 {
-				continue
-			}
 			if similar(words[i], words[j]) {
 				parent[find(j)] = find(i)
 			}
@@ -260,47 +198,19 @@ func wordSet(s string) map[string]bool {
 	return out
 }
 
-// similar is jaccard(a, b) >= 0.6 (the Jaccard index of two sorted sets
-// without repeats, |a ∩ b| / |a ∪ b|, as a float64 division), which it stops merging as soon as
-// the overlap can no longer reach the least that makes it true: most of
-// the 80,000 pairs share a word or two, and the merge was most of the
-// judgment brief (TestSimilarIsJaccard).
-func similar(a, b []uint32) bool {
+// similar says whether two word sets are near-duplicates: a Jaccard
+// index of 0.6 or more.
+func similar(a, b map[string]bool) bool {
 	if len(a) == 0 || len(b) == 0 {
 		return false
 	}
-	need := leastOverlap(len(a) + len(b))
 	inter := 0
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		if inter+min(len(a)-i, len(b)-j) < need {
-			return false
-		}
-		switch {
-		case a[i] < b[j]:
-			i++
-		case a[i] > b[j]:
-			j++
-		default:
+	for w := range a {
+		if b[w] {
 			inter++
-			i++
-			j++
 		}
 	}
-	return inter >= need
-}
-
-// leastOverlap is the least overlap k of two sets of total sizes for
-// which jaccard's k / (total - k) is at least 0.6, computed as jaccard
-// computes it: the quotient grows with k, so it is true from there on.
-func leastOverlap(total int) int {
-	k := int(0.375 * float64(total)) // 0.6 of the union is 0.375 of the total
-	for k > 0 && float64(k-1)/float64(total-k+1) >= 0.6 {
-		k--
-	}
-	for k < total && float64(k)/float64(total-k) < 0.6 {
-		k++
-	}
-	return k
+	return float64(inter)/float64(len(a)+len(b)-inter) >= 0.6
 }
 
 // Summary is one line for the user about a pass: what was archived and

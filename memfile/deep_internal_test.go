@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/bimri/bimri-hook/internal/slowtest"
 )
 
 // judgmentBrief compares word sets as sorted numbers and skips pairs
@@ -137,74 +135,6 @@ func TestRankedOrderIsEvictionOrder(t *testing.T) {
 		})
 		if !slices.Equal(kept, wantKept) {
 			t.Fatalf("round %d: keptLongestFirst differs from the stable sort", round)
-		}
-	}
-}
-
-// jaccard is |a ∩ b| / |a ∪ b| of two sorted sets without repeats: the
-// definition similar must agree with.
-func jaccard(a, b []uint32) float64 {
-	if len(a) == 0 || len(b) == 0 {
-		return 0
-	}
-	inter := 0
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case a[i] > b[j]:
-			j++
-		default:
-			inter++
-			i++
-			j++
-		}
-	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
-}
-
-// similar stops merging early; it must say what the whole merge says,
-// for sets of every size up to 40 and overlaps from none to all.
-func TestSimilarIsJaccard(t *testing.T) {
-	slowtest.Gate(t) // a property over many random sets
-	rng := rand.New(rand.NewPCG(15, 16))
-	randomSet := func() []uint32 {
-		universe := 1 + rng.IntN(60)
-		var out []uint32
-		for w := range universe {
-			if rng.IntN(3) != 0 {
-				out = append(out, uint32(w))
-			}
-		}
-		return out[:min(len(out), rng.IntN(41))]
-	}
-	near := 0
-	for range 200000 {
-		a, b := randomSet(), randomSet()
-		if rng.IntN(3) == 0 {
-			b = slices.Clone(a) // then drop a few: overlaps near the bound
-			for range rng.IntN(6) {
-				if len(b) > 0 {
-					k := rng.IntN(len(b))
-					b = append(b[:k], b[k+1:]...)
-				}
-			}
-		}
-		want := jaccard(a, b) >= 0.6
-		if got := similar(a, b); got != want {
-			t.Fatalf("similar(%v, %v) = %v, jaccard %v", a, b, got, jaccard(a, b))
-		}
-		if want {
-			near++
-		}
-	}
-	if near < 1000 {
-		t.Fatalf("only %d similar pairs", near)
-	}
-	for total := 1; total < 200; total++ {
-		k := leastOverlap(total)
-		if k > 0 && float64(k-1)/float64(total-k+1) >= 0.6 || k < total && float64(k)/float64(total-k) < 0.6 {
-			t.Fatalf("leastOverlap(%d) = %d", total, k)
 		}
 	}
 }

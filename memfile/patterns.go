@@ -55,17 +55,13 @@ func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 }
 
 // patternPool is the entries patterns count: Tier 2, and on a deep pass
-// the archived entries the file no longer holds. The pool stays in file
-// order: each pattern sorts only the entries it reads (byDateID), not all
-// of Tier 2 for every pass.
+// the archived entries the file no longer holds.
 func patternPool(f *File, opt Options) []*Entry {
 	pool := f.Entries(2)
 	if !opt.Deep {
 		return pool
 	}
-	// Only a deep pass needs the IDs: to leave out an archived copy of an
-	// entry the file still holds.
-	seen := make(map[string]bool, len(pool))
+	seen := map[string]bool{}
 	for _, e := range pool {
 		seen[e.ID] = true
 	}
@@ -78,52 +74,30 @@ func patternPool(f *File, opt Options) []*Entry {
 	return pool
 }
 
-// tagged is one tag's share of the pool.
+// tagged is one tag's share of the pool: every entry with the tag, in
+// pool order, and how many count for a new pattern (none for an ignored
+// tag).
 type tagged struct {
-	n       int // the entries that count for a new pattern, 0 for an ignored tag
-	ignored bool
-	entries []*Entry // every entry with the tag, in pool order
+	n       int
+	entries []*Entry
 }
 
-// tagIndex indexes the pool by tag, so matching a pattern reads only the
-// entries that carry one of its tags instead of the whole pool for every
-// pattern. One map serves both the counts and the lists, looked up once
-// per tag of each entry: at 10,000 entries the map operations were a
-// third of the pass over patterns.
 type tagIndex map[string]*tagged
 
 func indexByTag(pool []*Entry, ignoreTags []string) tagIndex {
-	ignore := map[string]bool{}
-	for _, t := range ignoreTags {
-		ignore[t] = true
-	}
 	idx := tagIndex{}
 	for _, e := range pool {
-		for i, t := range e.Tags {
-			tg := idx[t]
-			if tg == nil {
-				// Whether a tag is ignored is asked once per tag, not
-				// once per entry that carries it.
-				tg = &tagged{ignored: ignore[t]}
-				idx[t] = tg
+		for _, t := range slices.Compact(slices.Clone(e.Tags)) {
+			if idx[t] == nil {
+				idx[t] = &tagged{}
 			}
-			if !tg.ignored {
-				tg.n++
+			if !slices.Contains(ignoreTags, t) {
+				idx[t].n++
 			}
-			if i == 0 || e.Tags[i-1] != t {
-				tg.entries = append(tg.entries, e)
-			}
+			idx[t].entries = append(idx[t].entries, e)
 		}
 	}
 	return idx
-}
-
-// with is the entries of the pool that carry tag t.
-func (idx tagIndex) with(t string) []*Entry {
-	if tg := idx[t]; tg != nil {
-		return tg.entries
-	}
-	return nil
 }
 
 // addTagPatterns adds an emerging pattern for every tag on two or more
@@ -155,23 +129,14 @@ func addTagPatterns(f *File, idx tagIndex, existing map[string]*Pattern) {
 func updatePattern(p *Pattern, idx tagIndex, opt Options, rep *Report) {
 	before := *p
 	wasAuto := p.Text == "" || p.Text == autoSentence(&before)
-	match := patternMatches(p, idx)
-	// Entries are counted oldest first (then by ID: a total order, the
-	// IDs in a pool being distinct). A full evidence list takes only
-	// entries dated after the pattern's LAST (addEvidence), so the rest
-	// need not be sorted: on a pass-written file that is nearly all of
-	// them.
-	if !opt.Deep && len(p.Evidence) >= maxEvidence {
-		var after []*Entry
-		for _, e := range match {
-			if e.Date.After(p.Last) {
-				after = append(after, e)
+	var match []*Entry
+	if tg := idx[p.Tags[0]]; tg != nil {
+		for _, e := range tg.entries {
+			if hasAll(e.Tags, p.Tags) {
+				match = append(match, e)
 			}
 		}
-		match = after
 	}
-	// Sorting the index's own list in place is safe: its order is this
-	// one or none.
 	slices.SortFunc(match, byDateID)
 	if opt.Deep || len(p.Evidence) == 0 {
 		recount(p, match)
@@ -188,27 +153,6 @@ func updatePattern(p *Pattern, idx tagIndex, opt Options, rep *Report) {
 	case before.Level != p.Level:
 		rep.Patterns = append(rep.Patterns, PatternChange{ID: p.ID, Tags: p.Tags, From: before.Level, To: p.Level, Observations: p.Observations})
 	}
-}
-
-// patternMatches is the pool's entries that carry all of p's tags, read
-// from the shortest of its tags' lists.
-func patternMatches(p *Pattern, idx tagIndex) []*Entry {
-	candidates := idx.with(p.Tags[0])
-	for _, t := range p.Tags[1:] {
-		if with := idx.with(t); len(with) < len(candidates) {
-			candidates = with
-		}
-	}
-	if len(p.Tags) == 1 {
-		return candidates // a pattern of one tag matches every entry listed for it
-	}
-	var match []*Entry
-	for _, e := range candidates {
-		if hasAll(e.Tags, p.Tags) {
-			match = append(match, e)
-		}
-	}
-	return match
 }
 
 // mergeSameTagPatterns makes one pattern of patterns for the same tags: a
@@ -262,29 +206,14 @@ func mergeSameTagPatterns(f *File, rep *Report) {
 // evidence already names (they were counted, even when the archive the
 // caller passed does not hold them).
 func recount(p *Pattern, match []*Entry) {
-	// One set and one list for the count and the evidence both: what
-	// mergeEvidence(p.Evidence, IDs of match) keeps, and how many distinct
-	// IDs there are, without a second map and a copy of every ID.
-	seen := make(map[string]bool, len(p.Evidence)+len(match))
-	var distinct []string // in first-seen order, evidence first
-	for _, id := range p.Evidence {
-		if !seen[id] {
-			seen[id] = true
-			distinct = append(distinct, id)
-		}
-	}
+	ids := slices.Clone(p.Evidence)
 	for _, e := range match {
 		widen(p, e.Date)
-		if !seen[e.ID] {
-			seen[e.ID] = true
-			distinct = append(distinct, e.ID)
-		}
+		ids = append(ids, e.ID)
 	}
-	p.Observations = max(p.Observations, len(distinct))
-	if n := len(distinct); n > maxEvidence {
-		distinct = slices.Clone(distinct[n-maxEvidence:]) // not the whole list kept alive
-	}
-	p.Evidence = distinct
+	ids = distinct(ids)
+	p.Observations = max(p.Observations, len(ids))
+	p.Evidence = newest(ids)
 }
 
 // byDateID is the order patterns count entries in: oldest first, then by
@@ -305,7 +234,7 @@ func addEvidence(p *Pattern, match []*Entry) {
 	}
 	full := len(p.Evidence) >= maxEvidence
 	for _, e := range match {
-		if (full && !e.Date.After(p.Last)) || known[e.ID] { // the date first: cheaper
+		if (full && !e.Date.After(p.Last)) || known[e.ID] {
 			continue
 		}
 		known[e.ID] = true
@@ -313,26 +242,31 @@ func addEvidence(p *Pattern, match []*Entry) {
 		p.Observations++
 		widen(p, e.Date)
 	}
-	if n := len(p.Evidence); n > maxEvidence {
-		p.Evidence = p.Evidence[n-maxEvidence:]
-	}
+	p.Evidence = newest(p.Evidence)
 }
 
 // mergeEvidence keeps the newest maxEvidence IDs of old then new, without
 // repeats.
 func mergeEvidence(old, add []string) []string {
+	return newest(distinct(append(slices.Clone(old), add...)))
+}
+
+// distinct is ids without repeats, each where it first stood.
+func distinct(ids []string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, id := range append(slices.Clone(old), add...) {
+	for _, id := range ids {
 		if !seen[id] {
 			seen[id] = true
 			out = append(out, id)
 		}
 	}
-	if n := len(out); n > maxEvidence {
-		out = out[n-maxEvidence:]
-	}
 	return out
+}
+
+// newest is the last maxEvidence of ids.
+func newest(ids []string) []string {
+	return ids[max(len(ids)-maxEvidence, 0):]
 }
 
 func widen(p *Pattern, d time.Time) {

@@ -265,4 +265,3 @@ func itoa(n int) string {
 	}
 	return string(b)
 }
-
