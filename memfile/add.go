@@ -97,14 +97,13 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 		return nil, false, fmt.Errorf("agent %q is not a short lower-case name", n.Agent)
 	}
 	e := &Entry{Importance: n.Importance, Date: date, Tags: NormalizeTags(tags), Keywords: keywords, Text: text, Agent: n.Agent}
-	id := EntryID(date, text)
 	// The same entry is found by its date and text, not by the ID they
 	// would give: a person may have written the ID, or a merge moved the
 	// entry to a newer date under its old one.
 	want := normalText(text)
 	for t := 1; t <= 2; t++ {
-		for _, b := range f.Tiers[t-1].Blocks { // not Entries: no list of 10,000
-			if old := b.Entry; old != nil && old.Date.Equal(date) && normalText(old.Text) == want {
+		for _, old := range f.Entries(t) {
+			if old.Date.Equal(date) && normalText(old.Text) == want {
 				old.Importance = max(old.Importance, e.Importance)
 				old.Tags = NormalizeTags(append(old.Tags, e.Tags...))
 				old.Keywords = NormalizeTags(append(old.Keywords, e.Keywords...))
@@ -113,10 +112,7 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 			}
 		}
 	}
-	e.ID = id
-	if f.usesID(id) { // rarely: a scan is cheaper than a map of every ID
-		e.ID = uniqueID("", id, f.idsInUse())
-	}
+	e.ID = uniqueID("", EntryID(date, text), f.idsInUse())
 	if n.Tier == 1 {
 		e.Weight = Weight(e.Importance * 100)
 		e.HasWeight = true
@@ -143,18 +139,6 @@ func (f *File) Remember(n NewEntry, cfg Config) (*Entry, bool, error) {
 func (e *Entry) Weigh(tier int, today time.Time, cfg Config) {
 	e.Weight = Score(*e, tier, today, cfg).Weight
 	e.HasWeight = true
-}
-
-// usesID says whether an entry or a pattern of f has the ID id.
-func (f *File) usesID(id string) bool {
-	for t := range f.Tiers {
-		for _, b := range f.Tiers[t].Blocks {
-			if b.Entry != nil && b.Entry.ID == id || b.Pattern != nil && b.Pattern.ID == id {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // idsInUse are the IDs of every entry and pattern in f: a new one must

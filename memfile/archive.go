@@ -86,22 +86,13 @@ func ParseArchive(data []byte) ([]ArchiveRecord, []Warning) {
 		if !strings.HasPrefix(t, "[") {
 			continue
 		}
-		fields, rest, ok := splitFields(t)
+		fields, rest, _, ok := splitFields(t)
 		if !ok {
 			continue
 		}
 		lineNo := i + 1 // the tag line, reported even when the summary is on the next
-		summary := strings.TrimSpace(rest)
-		if summary == "" && i+1 < len(lines) && isSummaryLine(lines[i+1]) {
-			summary = strings.TrimSpace(lines[i+1])
-			i++
-		}
-		// A body of several lines was archived whole; it reads back whole.
-		body := []string{summary}
-		for summary != "" && i+1 < len(lines) && isContinuation(lines[i+1]) {
-			i++
-			body = append(body, strings.TrimSpace(lines[i]))
-		}
+		var body []string
+		i, body = itemBody(lines, i, strings.TrimSpace(rest))
 		rec := ArchiveRecord{Tier: 2}
 		if v, ok := fields.get("TIER"); ok && len(v) == 1 && v[0] >= '1' && v[0] <= '3' {
 			rec.Tier = int(v[0] - '0')

@@ -66,8 +66,6 @@ type parser struct {
 	preamble  bool    // a run of preamble lines is open
 	trailer   bool    // text after the END marker was reported
 	untagged  []untaggedPattern
-	fields    fieldList // the tag line being read; reused from item to item
-	body      []string  // the lines of the item being read; reused too
 }
 
 // Parse reads a memory file. It is lenient: files written by hand or by an

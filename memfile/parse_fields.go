@@ -13,18 +13,14 @@ import (
 )
 
 // validID says whether id is 1-32 lower-case letters, digits or dashes,
-// not starting with a dash: `^[a-z0-9][a-z0-9-]{0,31}$` by hand, as every
-// entry's ID is checked.
+// not starting with a dash.
 func validID(id string) bool {
-	if len(id) == 0 || len(id) > 32 || id[0] == '-' {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		if c := id[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
+	return len(id) > 0 && len(id) <= 32 && id[0] != '-' && idChars(id)
+}
+
+// idChars says whether s is lower-case letters, digits and dashes only.
+func idChars(s string) bool {
+	return !strings.ContainsFunc(s, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') })
 }
 
 // leadingDigits is the run of ASCII digits s starts with.
@@ -64,28 +60,9 @@ func (fl fieldList) has(key string) (int, bool) {
 // upper-cased with spaces removed, so "[ importance : 3 ]" reads as
 // IMPORTANCE=3. It stops at the first bracket group that is not a field;
 // what is left is returned as rest. ok is false when s does not start with
-// a field at all.
-func splitFields(s string) (fieldList, string, bool) {
-	fields, rest, _, ok := splitFieldsLenient(s)
-	return fields, rest, ok
-}
-
-// splitFieldsLenient is splitFields that also steps over the bold and
-// italic markers models put around fields ("**[IMPORTANCE:4]** [...]");
-// bold says it did.
-func splitFieldsLenient(s string) (fields fieldList, rest string, bold bool, ok bool) {
-	return splitFieldsInto(nil, s)
-}
-
-// splitFieldsInto is splitFieldsLenient appending to out[:0]: Parse
-// reads every tag line into the same slice, as an item's fields are not
-// kept once it is built.
-func splitFieldsInto(out fieldList, s string) (fields fieldList, rest string, bold bool, ok bool) {
-	out = out[:0]
-	if out == nil && strings.HasPrefix(strings.TrimLeft(s, fieldMarks), "[") {
-		// A tag line has four or five fields: one allocation, not three.
-		out = make(fieldList, 0, 6)
-	}
+// a field at all. It steps over the bold and italic markers models put
+// around fields ("**[IMPORTANCE:4]** [...]"); bold says it did.
+func splitFields(s string) (fields fieldList, rest string, bold bool, ok bool) {
 	for {
 		next := strings.TrimLeft(s, fieldMarks)
 		if !strings.HasPrefix(next, "[") {
@@ -96,19 +73,17 @@ func splitFieldsInto(out fieldList, s string) (fields fieldList, rest string, bo
 			break
 		}
 		key, val, ok := strings.Cut(next[1:end], ":")
-		if !isFieldKey(key) { // else already upper-case with no space
-			key = strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(key), " ", ""))
-		}
+		key = strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(key), " ", ""))
 		if !ok || key == "" || !isFieldKey(key) {
 			break
 		}
 		if strings.ContainsAny(s[:len(s)-len(next)], "*_") {
 			bold = true
 		}
-		out = append(out, field{key: key, val: strings.TrimSpace(val)})
+		fields = append(fields, field{key: key, val: strings.TrimSpace(val)})
 		s = next[end+1:]
 	}
-	return out, s, bold, len(out) > 0
+	return fields, s, bold, len(fields) > 0
 }
 
 // fieldMarks are what may stand between a tag line's fields: spaces, and
@@ -124,8 +99,7 @@ func isFieldKey(k string) bool {
 	return true
 }
 
-// entryField says whether an entry's tag line may carry the key: a
-// switch, not a map, as every field of every entry is checked.
+// entryField says whether an entry's tag line may carry the key.
 func entryField(k string) bool {
 	switch k {
 	case "IMPORTANCE", "TIMESTAMP", "DATE", "TAGS", "KEYWORDS", "AGENT", "WEIGHT", "ID", "HOLDS_WITH":
@@ -190,8 +164,7 @@ func entryFromFields(e *Entry, fields fieldList, body []string, extra map[string
 
 // checkEntryKeys refuses a field an entry's tag line may not carry
 // (extra names those also allowed), and one given twice (DATE is
-// TIMESTAMP). A tag line has a handful of fields: a linear look back for
-// a repeat costs less than a map for every entry.
+// TIMESTAMP).
 func checkEntryKeys(fields fieldList, extra map[string]bool) error {
 	for i, f := range fields {
 		k := canonicalEntryKey(f.key)
@@ -311,7 +284,7 @@ func patternFromFields(fields fieldList, body []string) (*Pattern, []string, err
 		pt.Tags = splitTagList(tags, &how)
 	}
 	var err error
-	if pt.Evidence, err = evidenceIDs(fields); err != nil {
+	if pt.Evidence, err = fieldIDs(fields, "EVIDENCE"); err != nil {
 		return nil, nil, err
 	}
 	if pt.Observations, err = observations(fields, &how); err != nil {
@@ -355,12 +328,6 @@ func checkPatternKeys(fields fieldList) error {
 		seen[k] = true
 	}
 	return nil
-}
-
-// evidenceIDs reads the EVIDENCE field: the IDs of the entries a
-// pattern counted, comma-separated.
-func evidenceIDs(fields fieldList) ([]string, error) {
-	return fieldIDs(fields, "EVIDENCE")
 }
 
 // fieldIDs reads a field that lists entry IDs, comma-separated: EVIDENCE,
@@ -445,13 +412,5 @@ const maxAgent = 16
 // ValidAgent says whether s may name the agent that recorded an entry:
 // empty, or up to 16 lower-case letters, digits and dashes.
 func ValidAgent(s string) bool {
-	if len(s) > maxAgent {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
+	return len(s) <= maxAgent && idChars(s)
 }

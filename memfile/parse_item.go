@@ -20,16 +20,12 @@ import (
 // line or the next structure. It returns the index of the last line used
 // and whether it read one.
 func (p *parser) item(lines []string, i int, t string) (int, bool) {
-	start, ok := readItemStart(t, p.fields)
-	if cap(start.fields) > cap(p.fields) {
-		p.fields = start.fields[:0]
-	}
+	start, ok := readItemStart(t)
 	if !ok {
 		return i, false
 	}
 	lineNo := i + 1
-	used, body := p.itemBody(lines, i, start.rest)
-	defer func() { p.body = body[:0] }()
+	used, body := itemBody(lines, i, start.rest)
 	if _, isPattern := start.fields.get("PATTERN"); isPattern {
 		return used, p.addPattern(start, body, lineNo)
 	}
@@ -45,14 +41,14 @@ func (p *parser) item(lines []string, i int, t string) (int, bool) {
 // itemBody gathers the body of the item whose tag line is line i: the
 // summary on the tag line, or else the line after it, then every line
 // that continues it. It returns the index of the last line used and the
-// lines, in the parser's reused buffer (only read, by neutralizeBody).
-func (p *parser) itemBody(lines []string, i int, summary string) (int, []string) {
+// lines.
+func itemBody(lines []string, i int, summary string) (int, []string) {
 	used := i
 	if summary == "" && i+1 < len(lines) && isSummaryLine(lines[i+1]) {
 		summary = strings.TrimSpace(lines[i+1])
 		used = i + 1
 	}
-	body := append(p.body[:0], summary)
+	body := []string{summary}
 	if summary != "" {
 		for used+1 < len(lines) && isContinuation(lines[used+1]) {
 			used++
@@ -131,14 +127,14 @@ type itemStart struct {
 // write them: behind a list marker, a check mark or an emoji, with bold
 // markers around the tag line or parts of it, and a separator (":", "-")
 // before the summary.
-func readItemStart(t string, buf fieldList) (itemStart, bool) {
+func readItemStart(t string) (itemStart, bool) {
 	var st itemStart
 	s := undecorate(t, &st.how)
 	if s == "" {
 		return st, false
 	}
 	if c := s[0]; c == '[' || c == '*' || c == '_' {
-		fields, rest, bold, ok := splitFieldsInto(buf, s)
+		fields, rest, bold, ok := splitFields(s)
 		if ok {
 			st.fields = fields
 			if bold {
@@ -203,12 +199,7 @@ func undecorate(t string, how *[]string) string {
 var listMarkPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+`) })
 
 // stripListMark drops a leading "- ", "* ", "+ " or "1. " list marker.
-// Every summary line is asked, so its first byte is tested before the
-// regular expression runs.
 func stripListMark(t string) string {
-	if t == "" || !strings.ContainsRune("-*+0123456789", rune(t[0])) {
-		return t
-	}
 	if m := listMarkPattern().FindStringIndex(t); m != nil {
 		return t[m[1]:]
 	}
@@ -275,7 +266,7 @@ func readProsePattern(s string, st itemStart) (itemStart, bool) {
 		rest = trimBold(rest)
 	}
 	// Fields may follow the level: "**DEVELOPING (3 obs)** [TAGS:deploy] ...".
-	if more, r, _, ok := splitFieldsLenient(rest); ok {
+	if more, r, _, ok := splitFields(rest); ok {
 		for _, f := range more {
 			if _, dup := st.fields.get(f.key); !dup {
 				st.fields = append(st.fields, f)
@@ -320,7 +311,7 @@ func isSummaryLine(raw string) bool {
 	var how []string
 	s := undecorate(t, &how)
 	if s != "" && (s[0] == '[' || s[0] == '*' || s[0] == '_') {
-		if _, _, _, ok := splitFieldsLenient(s); ok {
+		if _, _, _, ok := splitFields(s); ok {
 			return false
 		}
 	}
