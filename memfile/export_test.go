@@ -15,9 +15,10 @@ var (
 )
 
 const (
-	LastingShare = viewLastingShare
-	Tier1Share   = viewTier1Share
-	MaxEvidence  = maxEvidence
+	OversizedRunes = oversizedRunes
+	LastingShare   = viewLastingShare
+	Tier1Share     = viewTier1Share
+	MaxEvidence    = maxEvidence
 )
 
 func (p *Pattern) HasSentence() bool { return p.hasSentence() }

@@ -1,6 +1,7 @@
 package memfile
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -37,10 +38,7 @@ func (f *File) HoldTogether(ids []string) ([]*Entry, error) {
 	}
 	order := fileOrder(f)
 	slices.SortFunc(es, func(a, b *Entry) int {
-		if c := b.Date.Compare(a.Date); c != 0 {
-			return c
-		}
-		return order[b] - order[a]
+		return cmp.Or(b.Date.Compare(a.Date), order[b]-order[a])
 	})
 	for i, e := range es {
 		for _, older := range es[i+1:] {

@@ -12,22 +12,19 @@ import (
 
 // Options says what a pass should do besides the always-on rules.
 type Options struct {
-	// CountSession bumps the header's Sessions. The caller decides, so a
-	// session is counted once however many times the pass runs in it.
+	// CountSession bumps the header's Sessions: the caller counts a
+	// session once, however many passes run in it.
 	CountSession bool
 	// Deep runs deep maintenance: duplicate merging, tag clean-up, a full
 	// recount of patterns and the judgment brief.
 	Deep bool
-	// ArchivedEntries are entries already in the archive (read with
-	// Store.ArchivedEntries). A deep pass recounts patterns over them too,
-	// so a tag whose entries never met in Tier 2 still becomes a pattern.
+	// ArchivedEntries are the archive's entries, for a deep pass's recount:
+	// a tag whose entries never met in Tier 2 still becomes a pattern.
 	ArchivedEntries []Entry
 }
 
-// Removal is one entry, pattern or note taken out of the file, and why:
-// by a pass, forget, consolidate or restore. The caller appends it to the
-// archive (where it reads back as an ArchiveRecord, dated); nothing leaves
-// the file otherwise.
+// Removal is one entry, pattern or note taken out of the file, and why.
+// The caller appends it to the archive: nothing leaves the file otherwise.
 type Removal struct {
 	Tier    int
 	Entry   *Entry
@@ -55,10 +52,8 @@ type Report struct {
 	// Converted says what the pass did to a model-written file besides the
 	// rules: entries it dated, patterns for one tag it made one.
 	Converted []string
-	// DeepDue is true when the next deep maintenance is due: Sessions is a
-	// multiple of the cadence, or the file is over its total budget.
-	DeepDue bool
-	Deep    *DeepReport // set when Options.Deep
+	DeepDue   bool        // Sessions is a multiple of the cadence, or the file is over its total
+	Deep      *DeepReport // set when Options.Deep
 }
 
 // DeepReport is what deep maintenance did and what it leaves to the
@@ -82,18 +77,17 @@ type DroppedTag struct {
 	Tag string
 }
 
-// Maintain is the session-end pass, a pure function of the file, the day
-// and the config: reweight, (deep: merge duplicates, clean tags), update and
-// detect patterns, prune below the threshold, reorder Tier 2, enforce the
-// budgets, and update the header. It never changes f.
+// Maintain is the pass: set aside what is oversized, date the undated,
+// (deep: merge duplicates, clean tags), reweigh, update and detect
+// patterns, prune below the threshold, reorder, enforce the budgets and
+// update the header. It never changes f.
 func Maintain(f *File, today time.Time, cfg Config, opt Options) (*File, Report) {
 	out := f.Clone()
 	return out, MaintainInPlace(out, today, cfg, opt)
 }
 
-// MaintainInPlace is Maintain on out itself, for a caller that owns out
-// and keeps nothing of it from before (Tx.Maintain): at 10,000 entries
-// the copy is megabytes for the hook to allocate and fault in.
+// MaintainInPlace is Maintain on out itself, for a caller that keeps
+// nothing of it from before.
 func MaintainInPlace(out *File, today time.Time, cfg Config, opt Options) Report {
 	today = civil(today)
 	rep := Report{Budgets: cfg.Budgets}
@@ -124,9 +118,7 @@ func MaintainInPlace(out *File, today time.Time, cfg Config, opt Options) Report
 	}
 	out.Header.LastMaintained = today
 	// The budget check's count is the file's estimate: it subtracts what
-	// it archives, and nothing else in the estimate changes after it (the
-	// header line is not counted). At 10,000 entries another Estimate
-	// would measure every entry again (TestPassTokensAreTheEstimate).
+	// it archives, and the header line it changes after is not counted.
 	settle(out, tokens, cfg, &rep)
 	out.Header.TokenEst = rep.Tokens.Total
 	if opt.Deep {
@@ -159,20 +151,15 @@ func overBudgetWarnings(tokens Tokens, cfg Config, rep *Report) {
 	}
 }
 
-// dateUndated gives an entry read without a date, in a file whose header
-// had no Last Maintained date either, the day of the pass: the day it was
-// first kept is the best the file knows.
-// OversizedRunes is the text past which an entry or a pattern the file
+// oversizedRunes is the text past which an entry or a pattern the file
 // holds is set aside, whole, in the archive before the pass weighs
-// anything: ten times what remember records (MaxTextRunes). One such
-// text, committed by a teammate or pasted by hand, would otherwise cost
-// more than a tier's budget, and the budget would archive every other
-// entry of the tier to make room before reaching it.
-const OversizedRunes = 10 * MaxTextRunes
+// anything: one such text, pasted by hand, would otherwise cost more than
+// a tier's budget, and the budget would archive every other entry of the
+// tier to make room before reaching it.
+const oversizedRunes = 10 * MaxTextRunes
 
 // setAsideOversized archives every entry and pattern whose text is over
-// OversizedRunes, with a reason that says so: nothing is lost (the
-// archive keeps it whole, search finds it), and it pushes nothing out.
+// oversizedRunes, with a reason that says so.
 func setAsideOversized(f *File, rep *Report) {
 	for t := 1; t <= 3; t++ {
 		removeBlocks(f, t, func(b Block) bool {
@@ -185,24 +172,24 @@ func setAsideOversized(f *File, rep *Report) {
 			default:
 				return false
 			}
-			if len(text) <= OversizedRunes { // fewer runes than bytes: most texts stop here
-				return false
-			}
 			n := utf8.RuneCountInString(text)
-			if n <= OversizedRunes {
+			if n <= oversizedRunes {
 				return false
 			}
-			reason := fmt.Sprintf("set aside: its text of %d characters is over the %d a kept entry may hold", n, OversizedRunes)
+			reason := fmt.Sprintf("set aside: its text of %d characters is over the %d a kept entry may hold", n, oversizedRunes)
 			rep.Removed = append(rep.Removed, Removal{Tier: t, Entry: b.Entry, Pattern: b.Pattern, Reason: reason})
 			return true
 		})
 	}
 }
 
+// dateUndated gives an entry read without a date, in a file whose header
+// had no Last Maintained date either, the day of the pass: the day it was
+// first kept is the best the file knows.
 func dateUndated(f *File, today time.Time, rep *Report) {
 	for t := 1; t <= 2; t++ {
-		for _, b := range f.Tiers[t-1].Blocks { // not Entries: no list of 10,000
-			if e := b.Entry; e != nil && e.Date.IsZero() {
+		for _, e := range f.Entries(t) {
+			if e.Date.IsZero() {
 				e.Date = today
 				rep.Converted = append(rep.Converted, fmt.Sprintf("entry %s had no date; it is dated %s, the day of this pass", e.ID, today.Format(dateLayout)))
 			}
@@ -243,17 +230,11 @@ func clampFuture(f *File, today time.Time, rep *Report) {
 	}
 }
 
-// reweight recomputes every entry's weight for today: Weigh's weight,
-// worked out from today's civil day once rather than once an entry, and
-// without the explanation Score builds (TestReweightIsWeigh).
+// reweight recomputes every entry's weight for today.
 func reweight(f *File, today time.Time, cfg Config) {
-	day := civilUnix(today)
 	for t := 1; t <= 2; t++ {
-		for _, b := range f.Tiers[t-1].Blocks {
-			if e := b.Entry; e != nil {
-				days := max(daysBefore(e.Date, day), 0)
-				e.Weight, e.HasWeight = weightFor(e.Importance, t, days, cfg), true
-			}
+		for _, e := range f.Entries(t) {
+			e.Weigh(t, today, cfg)
 		}
 	}
 }
@@ -280,13 +261,7 @@ func removeBlocks(f *File, tier int, drop func(Block) bool) {
 // tier2Order is the protocol's order: weight, highest first; ties newer
 // first, then by ID so the order never depends on the input's.
 func tier2Order(a, b *Entry) int {
-	if c := cmp.Compare(b.Weight, a.Weight); c != 0 {
-		return c
-	}
-	if c := b.Date.Compare(a.Date); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.ID, b.ID)
+	return cmp.Or(cmp.Compare(b.Weight, a.Weight), b.Date.Compare(a.Date), cmp.Compare(a.ID, b.ID))
 }
 
 // budgetRank is what the budget weighs when it must take entries out of
@@ -333,16 +308,7 @@ const lastingShare = 75
 // the same or lower importance always scores at most as much and goes
 // first.
 func evictionOrder(ra, rb budgetRank, a, b *Entry) int {
-	if c := cmp.Compare(ra.class, rb.class); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(ra.raw, rb.raw); c != 0 {
-		return c
-	}
-	if c := a.Date.Compare(b.Date); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.ID, b.ID)
+	return cmp.Or(cmp.Compare(ra.class, rb.class), cmp.Compare(ra.raw, rb.raw), a.Date.Compare(b.Date), cmp.Compare(a.ID, b.ID))
 }
 
 // keptOrder orders ranked entries the reverse way: what the budget would
@@ -350,10 +316,7 @@ func evictionOrder(ra, rb budgetRank, a, b *Entry) int {
 // Tier 2 in this order, so what it leaves out for room is what the
 // budget would take first.
 func keptOrder(a, b rankedEntry) int {
-	if c := evictionOrder(b.rank, a.rank, b.e, a.e); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.pos, b.pos)
+	return cmp.Or(evictionOrder(b.rank, a.rank, b.e, a.e), cmp.Compare(a.pos, b.pos))
 }
 
 // budgetVictims lists Tier 2's entries in eviction order, for a Tier 2
@@ -457,16 +420,7 @@ func sortInSlots[T any](blocks []Block, field func(*Block) **T, order func(a, b 
 }
 
 func patternOrder(a, b *Pattern) int {
-	if c := cmp.Compare(levelRank(a.Level), levelRank(b.Level)); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(b.Observations, a.Observations); c != 0 {
-		return c
-	}
-	if c := b.Last.Compare(a.Last); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.ID, b.ID)
+	return cmp.Or(cmp.Compare(levelRank(a.Level), levelRank(b.Level)), cmp.Compare(b.Observations, a.Observations), b.Last.Compare(a.Last), cmp.Compare(a.ID, b.ID))
 }
 
 // sortTier3 orders patterns strongest first, notes keeping their slots.
@@ -538,13 +492,7 @@ func weakPatterns(f *File) []*Pattern {
 			}
 			return -1
 		}
-		if c := cmp.Compare(a.Observations, b.Observations); c != 0 {
-			return c
-		}
-		if c := a.Last.Compare(b.Last); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
+		return cmp.Or(cmp.Compare(a.Observations, b.Observations), a.Last.Compare(b.Last), cmp.Compare(a.ID, b.ID))
 	})
 	return weak
 }

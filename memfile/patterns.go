@@ -219,10 +219,7 @@ func recount(p *Pattern, match []*Entry) {
 // byDateID is the order patterns count entries in: oldest first, then by
 // ID.
 func byDateID(a, b *Entry) int {
-	if c := a.Date.Compare(b.Date); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.ID, b.ID)
+	return cmp.Or(a.Date.Compare(b.Date), cmp.Compare(a.ID, b.ID))
 }
 
 // addEvidence adds the entries a pattern has not counted yet, in

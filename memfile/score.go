@@ -84,19 +84,6 @@ type Scoring struct {
 	Rule       string // "tier 1 never decays", "floor", "table"
 }
 
-// weightFor is Score's Weight for an entry of importance in tier,
-// recorded days before today (days >= 0), alone.
-func weightFor(importance, tier, days int, cfg Config) Weight {
-	if tier == 1 {
-		return Weight(importance * 100)
-	}
-	w := Weight(importance * freshness(days))
-	if importance >= 4 && w < cfg.Floor {
-		return cfg.Floor
-	}
-	return w
-}
-
 // Score computes an entry's weight in a tier on a day under cfg.
 func Score(e Entry, tier int, today time.Time, cfg Config) Scoring {
 	s := Scoring{Tier: tier, Importance: e.Importance, Days: max(DaysBetween(e.Date, today), 0)}
