@@ -18,22 +18,22 @@ type NewEntry struct {
 	Date       time.Time
 	Tags       []string
 	// Keywords, words a later question would use that the text does
-	// not: normalised by Keywords (at most MaxKeywords).
+	// not: normalised by Keywords (at most maxKeywords).
 	Keywords []string
 	Text     string
-	// Agent is the client recording it (ValidAgent), "" for Claude Code.
+	// Agent is the client recording it (validAgent), "" for Claude Code.
 	Agent string
 }
 
-// MaxKeywords bounds the keywords an entry is given when recorded: the
+// maxKeywords bounds the keywords an entry is given when recorded: the
 // agent is asked for two or three.
-const MaxKeywords = 5
+const maxKeywords = 5
 
 // Keywords cleans and normalises keywords given for a new entry: each
 // loses private spans and secrets (a key is a key wherever it stands)
 // and is normalised as a tag is (lower case, spaces to dashes); one left
 // empty is dropped, duplicates count once. It refuses one over 40 bytes
-// and more than MaxKeywords, naming the problem.
+// and more than maxKeywords, naming the problem.
 func Keywords(list []string) ([]string, error) {
 	out := make([]string, 0, len(list))
 	for _, k := range list {
@@ -47,8 +47,8 @@ func Keywords(list []string) ([]string, error) {
 	}
 	slices.Sort(out)
 	out = slices.Compact(out)
-	if len(out) > MaxKeywords {
-		return nil, fmt.Errorf("%d keywords, over the limit of %d: give the two or three words a later question would use", len(out), MaxKeywords)
+	if len(out) > maxKeywords {
+		return nil, fmt.Errorf("%d keywords, over the limit of %d: give the two or three words a later question would use", len(out), maxKeywords)
 	}
 	if len(out) == 0 {
 		return nil, nil
@@ -93,7 +93,7 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if !ValidAgent(n.Agent) {
+	if !validAgent(n.Agent) {
 		return nil, false, fmt.Errorf("agent %q is not a short lower-case name", n.Agent)
 	}
 	e := &Entry{Importance: n.Importance, Date: date, Tags: NormalizeTags(tags), Keywords: keywords, Text: text, Agent: n.Agent}

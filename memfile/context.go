@@ -12,16 +12,15 @@ import (
 
 // View says what the context view shows and how much room it has.
 type View struct {
-	// Limit is the most characters the view may use, counted as UTF-16
-	// code units, which is how Claude Code measures its 10,000 cap (a rune
-	// outside the BMP counts twice).
+	// Limit is the most characters the view may use, counted in UTF-16
+	// code units as Claude Code counts its cap.
 	Limit int
 	// Sure, when above 0 and under Limit, is the room the view is sure to
-	// have: the groups are given their room as for a view of Sure, and
-	// what Limit adds goes to them in order of priority, so a view of
-	// Limit shows everything a view of Sure shows whole (Layout.Whole).
-	// SessionStart lays the view out in the room its instructions leave;
-	// recall works out what it showed from the room they always leave.
+	// have: the groups get their room as for a view of Sure, and what
+	// Limit adds goes to them in order of priority, so a view of Limit
+	// shows whole everything a view of Sure does. SessionStart lays the
+	// view out in the room its messages leave; recall works out what was
+	// shown from the room they always leave.
 	Sure int
 	// Global, when set, is the user's memory across workspaces; it comes
 	// first.
@@ -29,24 +28,20 @@ type View struct {
 	// Name is the memory file's name as the model should see it.
 	Name string
 	// Archive is the archive's name (bimri-archive.md when empty), and
-	// Search how to search the file and the archive, a command or a tool
-	// call with WORDS where the model puts its words ("run: bimri-hook
-	// search --dir /w WORDS"); the footer names both when anything is
+	// Search how to search the file and the archive, with WORDS where
+	// the model puts its words: the footer names both when anything is
 	// left out.
 	Archive string
 	Search  string
-	// Archived are archive records of the last days (Store.RecentArchive):
-	// the week's digest counts what left the file among that week's work.
+	// Archived are the archive's recent records: the week's digest counts
+	// what left the file among that week's work.
 	Archived []ArchiveRecord
-	// Foreign, when set, says which of the file's entries and patterns
-	// (by ID) this workspace's sessions did not record: they came with
-	// git (a clone, a pull, a merge) or an edit. The view marks them, so
-	// the model can tell its own records from what others wrote.
+	// Foreign, when set, says which entries and patterns (by ID) this
+	// workspace's sessions did not record (they came with git or an
+	// edit): the view marks them.
 	Foreign func(id string) bool
 
-	// successors maps a lasting entry that a newer one looks like it
-	// supersedes to that entry's ID (likelySuccessors): the view marks it.
-	successors map[string]string
+	successors map[string]string // likelySuccessors: the view marks them
 }
 
 // foreignMark follows the tags of an entry or pattern View.Foreign names.
@@ -64,20 +59,15 @@ func (v View) mark(id string) string {
 }
 
 // PossiblySupersededMark starts the mark, after its tags, of a lasting
-// entry that a newer one (whose ID follows) looks like it supersedes
-// (likelySuccessors). The agent was asked once, at record time; the mark
-// stays until the older entry leaves (remember --supersedes, forget), the
-// agent answers that both hold (remember --both-hold), or the newer one
-// is no longer among the newest lasting entries.
+// entry that a newer one (whose ID follows) looks like it supersedes. It
+// stays until the older entry leaves or the agent answers that both hold.
 const PossiblySupersededMark = "(possibly superseded by "
 
 // Length counts s as Claude Code does: UTF-16 code units.
 func Length(s string) int {
 	n := 0
 	for _, r := range s {
-		// Ranging over a string yields U+FFFD for invalid bytes, so RuneLen
-		// is 1 or 2 here.
-		n += utf16.RuneLen(r)
+		n += utf16.RuneLen(r) // U+FFFD for an invalid byte: 1
 	}
 	return n
 }
@@ -93,23 +83,19 @@ type Layout struct {
 	All bool
 }
 
-// ContextView renders what goes into the model's context, in this order
-// (the order of priority too): the global memory, Tier 1, the decisions
-// (Tier 2 importance 5), the key work (importance 4), the latest work,
-// a digest of the last seven days, patterns, unread lines, the rest of
-// Tier 2, then one line saying how much was left out and where to find
-// it. Each group is guaranteed its floor of the room, takes more up to
-// its cap while the groups after it have theirs, and then what is left,
-// in order of priority; a lasting group that does not fit shows its
-// entries in a compact line each, and names those it has no room for.
-// Nothing is ever cut mid-line, and the result never exceeds v.Limit.
-func ContextView(f *File, v View) string { return ViewLayout(f, v).Text }
-
-// ViewLayout is ContextView with what it shows: the one function that
-// decides what a session sees.
+// ViewLayout is what goes into the model's context at session start, in
+// this order, which is the order of priority too: the global memory, Tier
+// 1, the decisions (Tier 2 importance 5), the key work (importance 4), the
+// latest work, a line a day for the week before, patterns, unread lines,
+// the rest of Tier 2, then one line saying how much was left out and
+// where to find it. Each group is guaranteed its floor of the room, takes
+// more up to its cap while the groups after it have theirs, and then what
+// is left; a lasting group that does not fit shows its entries in a
+// compact line each, and names those it has no room for. Nothing is ever
+// cut mid-line, and the text never exceeds v.Limit.
 //
-// It is two steps: chooseGroups says what may go in, in which group and
-// order; layOut gives the groups their room and writes them.
+// chooseGroups says what may go in, in which group and order; layOut
+// gives the groups their room and writes them.
 func ViewLayout(f *File, v View) Layout {
 	if v.Name == "" {
 		v.Name = "bimri.md"

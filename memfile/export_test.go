@@ -32,3 +32,6 @@ func EstimateText(s string) int {
 	}
 	return n
 }
+
+// ContextView is the view's text alone.
+func ContextView(f *File, v View) string { return ViewLayout(f, v).Text }

@@ -140,7 +140,7 @@ func entryFromFields(e *Entry, fields fieldList, body []string, extra map[string
 		e.Keywords = splitTagList(kw, &how)
 	}
 	if agent, ok := fields.get("AGENT"); ok {
-		if !ValidAgent(agent) || agent == "" {
+		if !validAgent(agent) || agent == "" {
 			return nil, nil, fmt.Errorf("field AGENT %q is not a short lower-case name", agent)
 		}
 		e.Agent = agent
@@ -409,8 +409,8 @@ func fieldID(fields fieldList) (string, error) {
 // maxAgent bounds an agent's name on a tag line.
 const maxAgent = 16
 
-// ValidAgent says whether s may name the agent that recorded an entry:
+// validAgent says whether s may name the agent that recorded an entry:
 // empty, or up to 16 lower-case letters, digits and dashes.
-func ValidAgent(s string) bool {
+func validAgent(s string) bool {
 	return len(s) <= maxAgent && idChars(s)
 }
