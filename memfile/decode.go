@@ -8,15 +8,11 @@ package memfile
 // such a file before parsing it, and the next write puts it back in
 // UTF-8.
 //
-// The decoding is Windows-1252, line by line: a line that is valid UTF-8
-// is kept as it is, any other line is read as Windows-1252. Windows-1252
-// is Latin-1 with printable characters where Latin-1 has control codes
-// (0x80-0x9F), so it reads both, and a file edited in both ways (lines
-// bimri-hook wrote in UTF-8, a line a Latin-1 editor added) reads whole.
-// The table below is Windows-1252's 0x80-0x9F; every other byte is the
-// Unicode code point of its value. TestWindows1252IsCharmaps checks it
-// against golang.org/x/text's charmap (a test-only dependency: the hook
-// binary needs 32 runes, not the encoding framework).
+// The decoding is line by line: a line that is valid UTF-8 is kept as it
+// is, any other is read as Windows-1252, which reads Latin-1 too, so a
+// file edited both ways reads whole. The hook binary needs 32 runes of
+// it, not golang.org/x/text's encoding framework, against whose charmap
+// TestWindows1252IsCharmaps checks the table.
 
 import (
 	"bytes"
@@ -34,8 +30,7 @@ var windows1252 = [32]rune{
 }
 
 // decodeText is data as UTF-8 text, and how many of its lines were
-// decoded from Windows-1252: data itself (0) when it is valid UTF-8, the
-// usual case, checked at the speed of utf8.Valid.
+// decoded from Windows-1252.
 func decodeText(data []byte) ([]byte, int) {
 	if utf8.Valid(data) {
 		return data, 0

@@ -47,15 +47,13 @@ type Entry struct {
 	Date       time.Time
 	Tags       []string
 	// Keywords are words a later question would use that the text does
-	// not (the agent gives them at record time): recall searches them
-	// as it does tags; the view never shows them. Normal like tags.
+	// not: recall searches them as it does tags; the view never shows them.
 	Keywords []string
 	// HoldsWith are older entries the agent said still hold beside this
-	// one (remember --both-hold): no supersession mark pairs them.
+	// one: no supersession mark pairs them.
 	HoldsWith []string
 	// Agent is the coding agent that recorded the entry, when one other
-	// than Claude Code did ([AGENT:codex]); "" for Claude Code, a person
-	// or a file that predates it. It never changes after the record.
+	// than Claude Code did; it never changes after the record.
 	Agent     string
 	Weight    Weight
 	HasWeight bool // false when the file gave no WEIGHT and no pass has run
@@ -125,10 +123,7 @@ type Pattern struct {
 // whose tags did not parse. It is kept word for word.
 type Note struct {
 	Lines []string
-	// Line is where the note started in the text Parse read (1-based), for
-	// doctor to point at; 0 for a note not read from a file. Render does
-	// not write it.
-	Line int
+	Line  int // where it started in the text Parse read, 1-based; 0 if not read
 }
 
 // NoteID names a note by its text (an "n" and seven hex digits), so that
@@ -142,9 +137,8 @@ func NoteID(n *Note) string {
 type Warning struct {
 	Line    int // 1-based line in the parsed input; 0 when not about a line
 	Message string
-	// Converted marks a line that was read, leniently (a model's way of
-	// writing the protocol): nothing is lost, and the next write puts it
-	// in the canonical form. The others are problems.
+	// Converted marks a line read leniently, which the next write puts in
+	// the canonical form; the others are problems.
 	Converted bool
 }
 
@@ -171,21 +165,8 @@ func (f *File) Unread() []*Note {
 
 // Entries returns the entries of a tier (1, 2 or 3) in file order.
 func (f *File) Entries(tier int) []*Entry {
-	// Counted first and allocated once: a pass asks for Tier 2's entries
-	// several times, and appending 10,000 from empty copies them over and
-	// over.
-	blocks := f.Tiers[tier-1].Blocks
-	n := 0
-	for _, b := range blocks {
-		if b.Entry != nil {
-			n++
-		}
-	}
-	if n == 0 {
-		return nil
-	}
-	out := make([]*Entry, 0, n)
-	for _, b := range blocks {
+	var out []*Entry
+	for _, b := range f.Tiers[tier-1].Blocks {
 		if b.Entry != nil {
 			out = append(out, b.Entry)
 		}

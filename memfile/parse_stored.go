@@ -24,8 +24,7 @@ func (d Damage) Any() bool { return d.Decoded > 0 || d.Cut }
 
 // ParseStored parses bimri.md's bytes as the store reads them: decoded
 // to UTF-8, and, when the END marker is missing, read as if it followed
-// the last line. The damage is said in the first warnings. A file that
-// is UTF-8, as nearly all are, is checked once, here (parseDecoded).
+// the last line. The damage is said in the first warnings.
 func ParseStored(data []byte) (*File, []Warning, Damage, error) {
 	text, decoded := decodeText(data)
 	d := Damage{Decoded: decoded}

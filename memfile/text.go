@@ -24,8 +24,7 @@ var (
 	// it could be read back as a field of the tag line. It matches every key
 	// the parser would accept (splitFields trims Unicode spaces, allows '_'
 	// and upper-cases letters such as 'ſ' to ASCII), and some it would not.
-	// Its Unicode classes make it slow to compile, and most summaries have
-	// no '[', so it is compiled on first use rather than at every start-up.
+	// Compiled on first use: most hooks never need it.
 	tagLookalike = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\[([\s\p{Z}]*[\p{L}_][\p{L}_ ]*[\s\p{Z}]*:)`)
 	})
@@ -36,21 +35,10 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
 
-// collapseSpaces replaces each run of ASCII white space with repl. It is
-// what a \s+ regular expression replacement did, without its cost on every
-// line of a large file: text that needs no change is returned as it is.
+// collapseSpaces replaces each run of ASCII white space with repl, as a
+// \s+ regular expression would.
 func collapseSpaces(s, repl string) string {
-	clean := true
-	for i := 0; i < len(s) && clean; i++ {
-		if isSpace(s[i]) && (repl != " " || s[i] != ' ' || (i+1 < len(s) && isSpace(s[i+1]))) {
-			clean = false
-		}
-	}
-	if clean {
-		return s
-	}
 	var b strings.Builder
-	b.Grow(len(s))
 	for i := 0; i < len(s); {
 		if !isSpace(s[i]) {
 			b.WriteByte(s[i])
@@ -70,9 +58,6 @@ func collapseSpaces(s, repl string) string {
 // the END marker, a tag). It is idempotent: neutralize(neutralize(s)) ==
 // neutralize(s), which the round-trip fuzz test relies on.
 func neutralize(s string) string {
-	if plainLine(s) {
-		return s // what every step below would leave as it is
-	}
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == '\uFEFF' {
@@ -93,25 +78,6 @@ func neutralize(s string) string {
 		s = `\` + s
 	}
 	return s
-}
-
-// plainLine says whether neutralize would return s unchanged, judged in
-// one pass over bytes, which most lines of a file pass: printable ASCII
-// with single spaces inside, nothing that could open a tag or a comment
-// ('[', '<', '>'), no leading '#'.
-func plainLine(s string) bool {
-	if s == "" || s[0] == ' ' || s[0] == '#' || s[len(s)-1] == ' ' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c < 0x20 || c >= 0x7f || c == '[' || c == '<' || c == '>':
-			return false
-		case c == ' ' && s[i+1] == ' ': // s does not end in a space
-			return false
-		}
-	}
-	return true
 }
 
 // neutralizeBody neutralises each line of a body read from a file and
@@ -179,14 +145,7 @@ func normalText(s string) string {
 // EntryID derives an entry's ID from its date and text, so that two
 // machines recording the same thing on the same day agree on the ID.
 func EntryID(date time.Time, text string) string {
-	// Appended into one buffer rather than concatenated: Parse calls this
-	// for every entry without an ID.
-	norm := normalText(text)
-	buf := make([]byte, 0, len(dateLayout)+1+len(norm))
-	buf = appendDate(buf, date)
-	buf = append(buf, '\n')
-	buf = append(buf, norm...)
-	return hashBytes("", buf)
+	return hashID("", date.Format(dateLayout)+"\n"+normalText(text))
 }
 
 // patternID derives a pattern's ID from its tags.
@@ -194,20 +153,11 @@ func patternID(tags []string) string {
 	return hashID("p", "pattern\n"+strings.Join(tags, ","))
 }
 
+// hashID is the first 8 hex digits of the SHA-256 of s, the prefix in
+// place of the leading ones.
 func hashID(prefix, s string) string {
-	return hashBytes(prefix, []byte(s))
-}
-
-// hashBytes is hashID on bytes: the first 8 hex digits of the SHA-256,
-// the prefix in place of the leading ones, built in one allocation.
-func hashBytes(prefix string, data []byte) string {
-	sum := sha256.Sum256(data)
-	var out [8]byte
-	n := copy(out[:], prefix)
-	var digits [8]byte
-	hex.Encode(digits[:], sum[:4])
-	copy(out[n:], digits[:8-n])
-	return string(out[:])
+	sum := sha256.Sum256([]byte(s))
+	return prefix + hex.EncodeToString(sum[:4])[:8-len(prefix)]
 }
 
 // uniqueID returns id, or when it is taken, a derived one that is not.
@@ -221,11 +171,6 @@ func uniqueID(prefix, id string, taken map[string]bool) string {
 }
 
 const dateLayout = "2006-01-02"
-
-// appendDate appends date as a file writes it, YYYY-MM-DD.
-func appendDate(dst []byte, date time.Time) []byte {
-	return date.AppendFormat(dst, dateLayout)
-}
 
 // dateLayouts are the other ways models write a date: month and day
 // without leading zeros, slashes or dots, and the month by name, either
