@@ -84,6 +84,9 @@ func (g *viewGroup) fit(room int) fitted {
 	}
 	best := fitted{}
 	for m := len(g.lines); m >= 0; m-- {
+		if head+least[m] > room {
+			continue // too long even without the names
+		}
 		n := g.namesLength(m)
 		if m == 0 && n == 0 {
 			break
