@@ -402,7 +402,20 @@ const maxTopics = 30
 // entryLines is an entry's line in the view, whole and compact, with
 // its weight for a Tier 2 entry; mark, when not empty, follows its tags.
 func entryLines(e *Entry, withWeight bool, mark string) viewLine {
-	return viewLine{text: viewEntry(e, withWeight, mark), compact: compactEntry(e, mark), id: e.ID, item: true}
+	text := Inert(e.Text)
+	l := viewLine{text: inertEntryLine(e, text, withWeight, mark), id: e.ID, item: true}
+	// The compact line, unless it would not be shorter than the whole
+	// line, weighed, by a tenth.
+	if short, cut := shorten(text, compactRunes); cut || len(e.Tags) > 0 {
+		whole := l.text
+		if !withWeight {
+			whole = inertEntryLine(e, text, true, mark)
+		}
+		if c := "- " + dateImportance(e) + mark + ": " + short + " (id " + e.ID + ")"; Length(c)*10 <= Length(whole)*9 {
+			l.compact = c
+		}
+	}
+	return l
 }
 
 // addRanked adds Tier 2 entries, with their weights, in the order the
@@ -415,63 +428,33 @@ func (g *viewGroup) addRanked(ranked []rankedEntry, v View) {
 }
 
 // viewEntry is an entry's whole line in the view; mark, when not empty,
-// follows its tags (foreignMark). Its text is made Inert.
+// follows its tags.
 func viewEntry(e *Entry, withWeight bool, mark string) string {
-	var b strings.Builder
-	b.WriteString("- ")
-	if withWeight {
-		b.WriteByte('(')
-		b.WriteString(e.Weight.String())
-		b.WriteString(") ")
-	}
-	writeDateImportance(&b, e)
-	if len(e.Tags) > 0 {
-		b.WriteString(" [" + strings.Join(e.Tags, ",") + "]")
-	}
-	b.WriteString(mark)
-	b.WriteString(": ")
-	b.WriteString(Inert(e.Text))
-	b.WriteString(" (id ")
-	b.WriteString(e.ID)
-	b.WriteByte(')')
-	return b.String()
+	return inertEntryLine(e, Inert(e.Text), withWeight, mark)
 }
 
-func writeDateImportance(b *strings.Builder, e *Entry) {
-	if e.Date.IsZero() {
-		b.WriteString("undated")
-	} else {
-		b.WriteString(e.Date.Format(dateLayout))
+// inertEntryLine is viewEntry with the entry's text already made inert.
+func inertEntryLine(e *Entry, text string, withWeight bool, mark string) string {
+	weight, tags := "", ""
+	if withWeight {
+		weight = "(" + e.Weight.String() + ") "
 	}
-	b.WriteString(" imp ")
-	b.WriteString(strconv.Itoa(e.Importance))
+	if len(e.Tags) > 0 {
+		tags = " [" + strings.Join(e.Tags, ",") + "]"
+	}
+	return "- " + weight + dateImportance(e) + tags + mark + ": " + text + " (id " + e.ID + ")"
+}
+
+func dateImportance(e *Entry) string {
+	date := "undated"
+	if !e.Date.IsZero() {
+		date = e.Date.Format(dateLayout)
+	}
+	return date + " imp " + strconv.Itoa(e.Importance)
 }
 
 // compactRunes is how much of an entry's text its compact line keeps.
 const compactRunes = 72
-
-// compactEntry is an entry's compact line: its date, importance and the
-// start of its text, cut after a word, with its ID; "" when that would
-// not be shorter than its whole line by a tenth.
-func compactEntry(e *Entry, mark string) string {
-	short, cut := shorten(Inert(e.Text), compactRunes)
-	if !cut && len(e.Tags) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString("- ")
-	writeDateImportance(&b, e)
-	b.WriteString(mark)
-	b.WriteString(": ")
-	b.WriteString(short)
-	b.WriteString(" (id ")
-	b.WriteString(e.ID)
-	b.WriteByte(')')
-	if Length(b.String())*10 > Length(viewEntry(e, true, mark))*9 {
-		return ""
-	}
-	return b.String()
-}
 
 // shorten is s cut to at most n runes after a word, with "…" for what
 // was cut, and whether it was.

@@ -38,6 +38,9 @@ func isSpace(c byte) bool {
 // collapseSpaces replaces each run of ASCII white space with repl, as a
 // \s+ regular expression would.
 func collapseSpaces(s, repl string) string {
+	if repl == " " && !strings.ContainsAny(s, "\t\n\f\r") && !strings.Contains(s, "  ") {
+		return s // nearly every line: nothing to collapse
+	}
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		if !isSpace(s[i]) {
