@@ -26,25 +26,13 @@ func (f *File) Consolidate(ids []string, text string) (*Entry, []Removal, error)
 	if len(ids) < 2 {
 		return nil, nil, errors.New("consolidation takes two or more entry IDs")
 	}
-	var olds []*Entry
+	olds, tiers, err := f.namedEntries(ids, "", "only entries are consolidated")
+	if err != nil {
+		return nil, nil, err
+	}
 	tier := 2
-	seen := map[string]bool{}
-	for _, id := range ids {
-		if seen[id] {
-			return nil, nil, fmt.Errorf("entry %s is named twice", id)
-		}
-		seen[id] = true
-		e, t := f.Find(id)
-		if e == nil {
-			if f.FindPattern(id) != nil {
-				return nil, nil, fmt.Errorf("%s is a pattern; only entries are consolidated", id)
-			}
-			return nil, nil, fmt.Errorf("no entry %s in the memory file", id)
-		}
-		if t == 1 {
-			tier = 1
-		}
-		olds = append(olds, e)
+	if slices.Contains(tiers, 1) {
+		tier = 1
 	}
 	n := NewEntry{Tier: tier}
 	var tags, keywords, holds []string
@@ -87,6 +75,29 @@ func (f *File) Consolidate(ids []string, text string) (*Entry, []Removal, error)
 	renameEvidence(f, renamed)
 	renameHolds(f, renamed)
 	return summary, gone, nil
+}
+
+// namedEntries are the entries ids name, and their tiers. An ID named
+// twice, that of a pattern (whatFor says what only entries may be) or of
+// nothing, or self, is refused.
+func (f *File) namedEntries(ids []string, self, whatFor string) ([]*Entry, []int, error) {
+	var es []*Entry
+	var tiers []int
+	for i, id := range ids {
+		e, t := f.Find(id)
+		switch {
+		case id == self:
+			return nil, nil, fmt.Errorf("entry %s cannot supersede itself", id)
+		case slices.Contains(ids[:i], id):
+			return nil, nil, fmt.Errorf("entry %s is named twice", id)
+		case e == nil && f.FindPattern(id) != nil:
+			return nil, nil, fmt.Errorf("%s is a pattern; %s", id, whatFor)
+		case e == nil:
+			return nil, nil, fmt.Errorf("no entry %s in the memory file", id)
+		}
+		es, tiers = append(es, e), append(tiers, t)
+	}
+	return es, tiers, nil
 }
 
 // renameEvidence makes patterns name the entry that took others' place.

@@ -3,7 +3,6 @@ package memfile
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"slices"
 )
 
@@ -23,18 +22,9 @@ func (f *File) HoldTogether(ids []string) ([]*Entry, error) {
 	if len(ids) < 2 {
 		return nil, errors.New("name two or more entries that all still hold")
 	}
-	var es []*Entry
-	for _, id := range ids {
-		switch e, _ := f.Find(id); {
-		case e != nil && slices.Contains(es, e):
-			return nil, fmt.Errorf("entry %s is named twice", id)
-		case e == nil && f.FindPattern(id) != nil:
-			return nil, fmt.Errorf("%s is a pattern; only entries supersede one another", id)
-		case e == nil:
-			return nil, fmt.Errorf("no entry %s in the memory file", id)
-		default:
-			es = append(es, e)
-		}
+	es, _, err := f.namedEntries(ids, "", "only entries supersede one another")
+	if err != nil {
+		return nil, err
 	}
 	order := fileOrder(f)
 	slices.SortFunc(es, func(a, b *Entry) int {

@@ -144,48 +144,55 @@ func entryIDs(f *File) []string {
 // mergeEntries decides every entry ID of the three files. It returns the
 // surviving entries by ID and their order: ours' first, then theirs'.
 func mergeEntries(b, o, t *File, taken map[string]bool, rep *MergeReport) (map[string]placedEntry, []string) {
-	bi, oi, ti := indexEntries(b), indexEntries(o), indexEntries(t)
 	out := map[string]placedEntry{}
 	var order []string
 	keep := func(p placedEntry) {
 		out[p.e.ID] = p
 		order = append(order, p.e.ID)
 	}
+	both := func(id string, be *placedEntry, oe, te placedEntry) {
+		kept, split := mergeEntry(be, oe, te)
+		keep(kept)
+		if split != nil {
+			split.e.ID = uniqueID("", EntryID(split.e.Date, split.e.Text), taken)
+			keep(*split)
+			rep.Split = append(rep.Split, SplitEntry{ID: id, NewID: split.e.ID})
+		}
+	}
+	mergeItems(append(entryIDs(o), entryIDs(t)...), indexEntries(b), indexEntries(o), indexEntries(t), entryChanged, both, keep, rep)
+	return out, order
+}
+
+// mergeItems decides each of ids, entries or patterns of base, ours and
+// theirs by ID: both sides have it, merged by both; one side added it,
+// kept; base had it and one side removed it, kept when the other changed
+// it (revived), else removed.
+func mergeItems[T any](ids []string, base, ours, theirs map[string]T, changed func(b, x T) bool, both func(id string, b *T, o, t T), keep func(T), rep *MergeReport) {
 	seen := map[string]bool{}
-	for _, id := range append(entryIDs(o), entryIDs(t)...) {
+	for _, id := range ids {
 		if seen[id] {
 			continue
 		}
 		seen[id] = true
-		be, inBase := bi[id]
-		oe, inOurs := oi[id]
-		te, inTheirs := ti[id]
-		switch {
+		b, inBase := base[id]
+		o, inOurs := ours[id]
+		t, inTheirs := theirs[id]
+		switch other := pick(inOurs, o, t); {
 		case inOurs && inTheirs:
-			var basePtr *placedEntry
+			var bp *T
 			if inBase {
-				basePtr = &be
+				bp = &b
 			}
-			kept, split := mergeEntry(basePtr, oe, te)
-			keep(kept)
-			if split != nil {
-				split.e.ID = uniqueID("", EntryID(split.e.Date, split.e.Text), taken)
-				keep(*split)
-				rep.Split = append(rep.Split, SplitEntry{ID: id, NewID: split.e.ID})
-			}
+			both(id, bp, o, t)
 		case !inBase:
-			keep(pick(inOurs, oe, te))
-		default: // in base and removed on one side
-			other := pick(inOurs, oe, te)
-			if entryChanged(be, other) {
-				keep(other)
-				rep.Revived = append(rep.Revived, id)
-			} else {
-				rep.Removed = append(rep.Removed, id)
-			}
+			keep(other)
+		case changed(b, other):
+			keep(other)
+			rep.Revived = append(rep.Revived, id)
+		default:
+			rep.Removed = append(rep.Removed, id)
 		}
 	}
-	return out, order
 }
 
 func pick[T any](first bool, a, b T) T {
@@ -257,7 +264,6 @@ func indexPatterns(f *File) map[string]*Pattern {
 // mergePatterns decides every pattern ID of the three files, as
 // mergeEntries does for entries.
 func mergePatterns(b, o, t *File, entries map[string]placedEntry, taken map[string]bool, rep *MergeReport) (map[string]*Pattern, []string) {
-	bi, oi, ti := indexPatterns(b), indexPatterns(o), indexPatterns(t)
 	// Dates of every entry any side knows, to order evidence oldest first.
 	dates := map[string]time.Time{}
 	for _, f := range []*File{b, o, t} {
@@ -274,33 +280,22 @@ func mergePatterns(b, o, t *File, entries map[string]placedEntry, taken map[stri
 		out[p.ID] = p
 		order = append(order, p.ID)
 	}
-	seen := map[string]bool{}
-	for _, p := range append(o.Patterns(), t.Patterns()...) {
-		id := p.ID
-		if seen[id] {
-			continue
+	both := func(id string, bp **Pattern, op, tp *Pattern) {
+		var base *Pattern
+		if bp != nil {
+			base = *bp
 		}
-		seen[id] = true
-		bp, op, tp := bi[id], oi[id], ti[id]
-		switch {
-		case op != nil && tp != nil:
-			merged, conflict := mergePattern(bp, op, tp, dates)
-			if conflict {
-				rep.Sentences = append(rep.Sentences, id)
-			}
-			keep(merged)
-		case bp == nil:
-			keep(pick(op != nil, op, tp))
-		default:
-			other := pick(op != nil, op, tp)
-			if patternChanged(bp, other) {
-				keep(other)
-				rep.Revived = append(rep.Revived, id)
-			} else {
-				rep.Removed = append(rep.Removed, id)
-			}
+		merged, conflict := mergePattern(base, op, tp, dates)
+		if conflict {
+			rep.Sentences = append(rep.Sentences, id)
 		}
+		keep(merged)
 	}
+	var ids []string
+	for _, p := range append(o.Patterns(), t.Patterns()...) {
+		ids = append(ids, p.ID)
+	}
+	mergeItems(ids, indexPatterns(b), indexPatterns(o), indexPatterns(t), patternChanged, both, keep, rep)
 	return out, order
 }
 

@@ -21,19 +21,8 @@ func (f *File) Supersede(ids []string, newID string) ([]Removal, error) {
 	if len(ids) == 0 {
 		return nil, errors.New("supersede: no entry to replace")
 	}
-	seen := map[string]bool{}
-	for _, id := range ids {
-		switch e, _ := f.Find(id); {
-		case id == newID:
-			return nil, fmt.Errorf("entry %s cannot supersede itself", id)
-		case seen[id]:
-			return nil, fmt.Errorf("entry %s is named twice", id)
-		case e == nil && f.FindPattern(id) != nil:
-			return nil, fmt.Errorf("%s is a pattern; only entries are superseded", id)
-		case e == nil:
-			return nil, fmt.Errorf("no entry %s in the memory file", id)
-		}
-		seen[id] = true
+	if _, _, err := f.namedEntries(ids, newID, "only entries are superseded"); err != nil {
+		return nil, err
 	}
 	gone := make([]Removal, 0, len(ids))
 	for _, id := range ids {
