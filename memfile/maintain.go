@@ -368,8 +368,7 @@ func keepLasting(ranked []rankedEntry, budget int, successors map[string]string)
 	}
 }
 
-// rankedEntry carries an entry's rank beside it while a sort compares
-// it: ranked once, not looked up twice a comparison.
+// rankedEntry is an entry with its rank and where it stood.
 type rankedEntry struct {
 	rank budgetRank
 	e    *Entry
@@ -394,27 +393,16 @@ func sortTier2(f *File) {
 // only between the slots such items held, so every other block stays
 // where it stood.
 func sortInSlots[T any](blocks []Block, field func(*Block) **T, order func(a, b *T) int) {
-	// The items in one slice of their exact number, the slots found again
-	// by a second walk: at 10,000 entries a list of the slots beside them,
-	// both grown by doubling, was half a megabyte of fresh memory a pass.
-	n := 0
-	for i := range blocks {
-		if *field(&blocks[i]) != nil {
-			n++
-		}
-	}
-	items := make([]*T, 0, n)
+	var items []*T
 	for i := range blocks {
 		if p := field(&blocks[i]); *p != nil {
 			items = append(items, *p)
 		}
 	}
 	slices.SortFunc(items, order)
-	next := 0
 	for i := range blocks {
 		if p := field(&blocks[i]); *p != nil {
-			*p = items[next]
-			next++
+			*p, items = items[0], items[1:]
 		}
 	}
 }
@@ -462,8 +450,7 @@ type eviction struct {
 	rep    *Report
 	tokens Tokens
 	// victims are Tier 2's entries, first to go first, ranked only when
-	// one is needed: a file within its budgets, as most are on most
-	// passes, never sorts Tier 2 for them.
+	// one is needed.
 	victims []*Entry
 	ranked  bool
 	// successors are the entries a newer one looks like it supersedes,
