@@ -1,12 +1,9 @@
 package memfile
 
-// The parser: Parse reads a memory file line by line, a state machine
-// over the file's zones (preamble, intro, the three tiers, what follows
-// the END marker). This file holds the machine, the header and tier
-// headings, notes (lines that are neither an entry nor a pattern) and
-// the IDs given at the end; parse_item.go reads an entry or a pattern as
-// people and models write one, and parse_fields.go turns a tag line's
-// fields into an Entry or a Pattern.
+// The parser: a state machine over the file's zones, line by line. Here
+// the machine, the header, headings, notes and IDs; parse_item.go reads
+// an entry or a pattern as people and models write one, parse_fields.go
+// a tag line's fields.
 
 import (
 	"bytes"
@@ -271,8 +268,7 @@ func matchHeader(s string) []string {
 }
 
 // tierHeading matches a tier heading ("## Tier 2: ...", any case): the
-// match and the tier's digit, or nil. The cheap prefix test spares
-// lower-casing every other line.
+// match and the tier's digit, or nil.
 func tierHeading(t string) []string {
 	if !strings.HasPrefix(t, "##") {
 		return nil
@@ -407,7 +403,6 @@ func (p *parser) endNote() {
 
 // tierItems lists the entries and the patterns of f's tiers, in order.
 func tierItems(f *File) ([]*Entry, []*Pattern) {
-	// At most a block each: one allocation, not a list grown by doubling.
 	blocks := 0
 	for t := range f.Tiers {
 		blocks += len(f.Tiers[t].Blocks)
@@ -431,8 +426,6 @@ func tierItems(f *File) ([]*Entry, []*Pattern) {
 // (a repeated one is replaced on its later use), then derived ones.
 func (p *parser) assignIDs() {
 	entries, patterns := tierItems(p.f)
-	// Sized once: grown from empty, the map of 10,000 IDs rehashes
-	// over and over.
 	taken := make(map[string]bool, len(entries)+len(patterns))
 	for _, e := range entries {
 		if e.ID == "" {
