@@ -205,8 +205,8 @@ const instructions = "bimri-hook keeps this workspace's long-term memory in bimr
 // the Gemini CLI (its client is "gemini-cli-mcp-client" in 0.61.0),
 // "copilot" for the Copilot CLI ("copilot-cli" in 1.0.102, which sends it
 // in each request's _meta, as the 2026-07-28 protocol does, and never
-// initializes), each saying so in its name; "" for Claude Code and every
-// other client.
+// initializes), "opencode" for OpenCode (its client's name in 1.18.33),
+// each saying so in its name; "" for Claude Code and every other client.
 func clientAgent(req *mcp.CallToolRequest) string {
 	if req == nil {
 		return ""
@@ -223,6 +223,8 @@ func clientAgent(req *mcp.CallToolRequest) string {
 		return "gemini"
 	case strings.Contains(name, "copilot"):
 		return "copilot"
+	case strings.Contains(name, "opencode"):
+		return "opencode"
 	}
 	return ""
 }
