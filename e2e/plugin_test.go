@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -198,17 +199,21 @@ func TestScenario5Plugin(t *testing.T) {
 }
 
 // TestPluginLinkForYourShell: a plugin user asks the agent to run
-// `bimri-hook install --link`, as the README says. The agent's Bash has
-// the plugin's bin/ on PATH and no CLAUDE_PLUGIN_DATA (measured on
-// 2.1.332); the link it makes in ~/.local/bin leads, through the stable
-// link the plugin's SessionStart keeps in the data folder the client gave
-// the plugin (which outlives updates), to the plugin's binary for this
-// platform, and runs in the user's own shell with its MCP server and its
-// terminal UI.
+// `bimri-hook install --link`, as the README says, in a plain claude -p:
+// no allowed-tools flag, the plugin's PreToolUse approves exactly that
+// command of the plugin's binary by its absolute path, as the hooks teach
+// it. The agent's Bash has the plugin's bin/ on PATH and no
+// CLAUDE_PLUGIN_DATA (measured on 2.1.332); the link it makes in
+// ~/.local/bin leads to a copy of the plugin's binary for this platform
+// in the user's data folder, and runs in the user's own shell with its
+// MCP server and its terminal UI, after claude plugin uninstall too.
 func TestPluginLinkForYourShell(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
-	plugin := buildReleasePlugin(t)
+	// A copy of its own, which the test removes as an update or an
+	// uninstall of a plugin installed from git removes its folder.
+	plugin := filepath.Join(t.TempDir(), "plugin")
+	is.NoErr(os.CopyFS(plugin, os.DirFS(buildReleasePlugin(t))))
 	const linkID = "toolu_link"
 	api := newFakeAPI(t, func(r Recorded) Reply {
 		if !r.IsMain() {
@@ -218,13 +223,13 @@ func TestPluginLinkForYourShell(t *testing.T) {
 			return TextReply("Linked.")
 		}
 		return Reply{ToolUse: &ToolUse{ID: linkID, Name: "Bash", Input: map[string]string{
-			"command": "bimri-hook install --link", "description": "Link bimri-hook into ~/.local/bin"}}}
+			"command": filepath.Join(plugin, "bin", wiring.Name) + " install --link", "description": "Link bimri-hook into ~/.local/bin"}}}
 	})
 	s := newSandbox(t, api)
 	claudeCLI(t, s, "plugin", "marketplace", "add", plugin)
 	claudeCLI(t, s, "plugin", "install", wiring.PluginName+"@bimri")
 	seedMemory(t, s.Workspace, 2)
-	s.Run(t, "Link bimri-hook for my shell", "--allowedTools", "Bash(bimri-hook install:*)")
+	s.Run(t, "Link bimri-hook for my shell")
 	var res Block
 	for _, r := range api.MainRequests() {
 		if b, ok := r.ToolResult(linkID); ok {
@@ -238,12 +243,16 @@ func TestPluginLinkForYourShell(t *testing.T) {
 	is.True(strings.Contains(res.Text, "is not on PATH: add it"))
 	stable, err := os.Readlink(link)
 	is.NoErr(err)
-	is.True(strings.HasPrefix(stable, filepath.Join(s.Home, ".claude", "plugins", "data")+string(filepath.Separator)))
-	got, err := filepath.EvalSymlinks(link)
+	is.Equal(stable, filepath.Join(s.Home, ".local", "share", "bimri-hook", "bin", wiring.Name))
+	got, err := os.ReadFile(stable)
 	is.NoErr(err)
-	want, err := filepath.EvalSymlinks(filepath.Join(plugin, pluginPath(wiring.Name, runtime.GOOS+"-"+runtime.GOARCH)))
+	want, err := os.ReadFile(filepath.Join(plugin, pluginPath(wiring.Name, runtime.GOOS+"-"+runtime.GOARCH)))
 	is.NoErr(err)
-	is.Equal(got, want) // the plugin's own binary for this platform
+	is.True(bytes.Equal(got, want)) // the plugin's own binary for this platform
+	claudeCLI(t, s, "plugin", "uninstall", wiring.PluginName+"@bimri")
+	data, _ := filepath.Glob(filepath.Join(s.Home, ".claude", "plugins", "data", "*"))
+	t.Logf("plugin data folders after claude plugin uninstall: %q", data)
+	is.NoErr(os.RemoveAll(plugin))
 
 	// The user's shell: PATH holds the link's folder, and no Go.
 	shell := func(args ...string) string {

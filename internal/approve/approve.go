@@ -1,7 +1,9 @@
 // Package approve decides which tool calls the plugin's PreToolUse hook
 // lets run without asking: a plugin cannot ship permission rules (Claude
 // Code ignores a plugin's allow rule), so its hook allows exactly its own
-// memory commands and MCP tools.
+// memory commands, MCP tools and `install --link` of its own binary (a
+// link named bimri-hook in ~/.local/bin or $BIMRI_BIN_DIR to a copy of
+// the plugin's programs).
 //
 // A Bash command is approved only when it is one simple command: the
 // taught binary, one of wiring.MemoryCommands and the taught flags, with
@@ -44,6 +46,9 @@ func Tool(tool, command string, s Session) bool {
 
 func allowBash(command string, s Session) bool {
 	argv, ok := Argv(command)
+	if ok && slices.Equal(argv, []string{s.Binary, "install", "--link"}) {
+		return true
+	}
 	return ok && len(argv) >= 2 && argv[0] == s.Binary && slices.Contains(wiring.MemoryCommands, argv[1]) &&
 		taughtFlags(argv[2:], s.Workspace)
 }

@@ -53,6 +53,7 @@ var approved = []struct {
 	{"bimri-hook remember --dir /p <<\"EOF\"\n$(id)\nEOF\n", []string{bin, "remember", "--dir", "/p"}},
 	{"bimri-hook remember --dir /p <<\\EOF\n$(id)\nEOF", []string{bin, "remember", "--dir", "/p"}},
 	{"bimri-hook remember --dir /p <<-'EOF'\n\t$(id)\n\tEOF", []string{bin, "remember", "--dir", "/p"}},
+	{"bimri-hook install --link", []string{bin, "install", "--link"}},
 }
 
 // hostile must never be approved: each chains, expands, redirects or runs
@@ -64,6 +65,8 @@ var hostile = []string{
 	`bimri-hook show`,
 	`bimri-hook doctor`,
 	`bimri-hook install --scope user`,
+	`bimri-hook install --link --bin-dir /usr/bin`,
+	`bimri-hook install --link; rm -rf ~`,
 	`bimri-hook uninstall`,
 	`bimri-hook rememberx`,
 	`bimri-hook Remember x`,

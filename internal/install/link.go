@@ -3,10 +3,13 @@ package install
 // The plugin user's own shell. Claude Code puts the plugin's bin/ on the
 // agent's PATH only, and moves the plugin's folder (CLAUDE_PLUGIN_ROOT)
 // with every update, removing the old one days later; its data folder
-// (CLAUDE_PLUGIN_DATA) stays. So the plugin's SessionStart keeps a stable
-// link in the data folder at the bimri-hook of the current version
-// (KeepCurrent), and install --link puts a link to that one in a folder
-// of the user's PATH (Link).
+// (CLAUDE_PLUGIN_DATA) stays until the plugin is uninstalled. So the
+// plugin's SessionStart keeps a link in the data folder at the bimri-hook
+// of the current version (KeepCurrent), and install --link copies the
+// plugin's programs into bin/ of the user's data folder (ShellDir), which
+// no plugin update or removal touches, and puts a link to that copy in a
+// folder of the user's PATH (Link). A SessionStart after an update copies
+// the new version there, once the user has linked.
 
 import (
 	"errors"
@@ -16,8 +19,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/bimri/bimri-hook/internal/workspace"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/wiring"
 )
 
@@ -26,18 +31,60 @@ import (
 // version.
 func StableLink(data string) string { return filepath.Join(data, "bin", wiring.Name) }
 
+// ShellDir is where install --link keeps the copy of the plugin's
+// programs the user's shell runs: bin/ in the user's data folder.
+func ShellDir() string {
+	if d := store.UserDataDir(); d != "" {
+		return filepath.Join(d, "bin")
+	}
+	return ""
+}
+
 // KeepCurrent points StableLink(data) at exe, unless it points there
 // already: then it costs one readlink, which is all a SessionStart of an
-// unchanged plugin pays.
+// unchanged plugin pays. When it changes (a plugin update) and the user
+// has linked, the new version is copied into ShellDir first.
 func KeepCurrent(data, exe string) (changed bool, err error) {
 	link := StableLink(data)
 	if target, err := os.Readlink(link); err == nil && target == exe {
 		return false, nil
 	}
+	if dir := ShellDir(); dir != "" {
+		if _, err := os.Stat(filepath.Join(dir, wiring.Name)); err == nil {
+			if err := copyPrograms(exe, dir); err != nil {
+				return false, err
+			}
+		}
+	}
 	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
 		return false, err
 	}
 	return true, replaceLink(link, exe)
+}
+
+// copyPrograms copies bimri-hook, exe, and the programs beside it named
+// as it is (scripts/release PluginPath) into dir under their own names,
+// each replaced atomically, so a shell starting one meanwhile runs the
+// old version or the new one.
+func copyPrograms(exe, dir string) error {
+	from, name := filepath.Split(exe)
+	suffix := strings.TrimPrefix(name, wiring.Name)
+	for _, p := range []string{"", "-mcp", "-browse"} {
+		data, err := os.ReadFile(filepath.Join(from, wiring.Name+p+suffix))
+		if p != "" && errors.Is(err, fs.ErrNotExist) {
+			continue // a build without it: bimri-hook finds it on PATH
+		}
+		if err == nil {
+			err = writeReplacing(filepath.Join(dir, wiring.Name+p), data)
+		}
+		if err == nil {
+			err = os.Chmod(filepath.Join(dir, wiring.Name+p), 0o755)
+		}
+		if err != nil {
+			return fmt.Errorf("copy the plugin's programs into %s: %w", dir, err)
+		}
+	}
+	return nil
 }
 
 // replaceLink makes path a symbolic link to target by renaming a new link
@@ -132,25 +179,30 @@ func KeepPluginLink() {
 
 // LinkForShell is install --link: the plugin user's own shell gets
 // bimri-hook, a link in binDir (else $BIMRI_BIN_DIR, else ~/.local/bin)
-// to the stable link of the plugin exe belongs to, which the plugin's
-// SessionStart keeps at its current version. The plugin's data folder is
-// $CLAUDE_PLUGIN_DATA when the client started this run (and its stable
-// link is made current first), else found from exe: the agent's Bash gets
-// no CLAUDE_PLUGIN_DATA.
+// to the copy in ShellDir of the plugin exe belongs to, which the
+// plugin's SessionStart keeps at its current version. exe is the plugin's
+// when $CLAUDE_PLUGIN_DATA is set (the client started this run) or the
+// link in a plugin data folder leads to it (the agent's Bash gets no
+// CLAUDE_PLUGIN_DATA; the user's shell may run that link); the copy
+// itself links again.
 func LinkForShell(exe, binDir string) (Linked, error) {
 	if runtime.GOOS == "windows" {
 		return Linked{}, errors.New("install --link makes symbolic links, which it does not on Windows (not tried there): unzip the release's .zip into a folder on PATH")
 	}
-	data := os.Getenv("CLAUDE_PLUGIN_DATA")
-	if data != "" {
-		if _, err := KeepCurrent(data, exe); err != nil {
+	shell := ShellDir()
+	if shell == "" {
+		return Linked{}, errors.New("no home folder for bimri-hook's data folder: set XDG_DATA_HOME")
+	}
+	_, plugin := FindPluginData(workspace.ClaudeDir(), exe)
+	switch {
+	case filepath.Dir(exe) == shell:
+	case os.Getenv("CLAUDE_PLUGIN_DATA") != "" || plugin:
+		if err := copyPrograms(exe, shell); err != nil {
 			return Linked{}, err
 		}
-	} else if found, ok := FindPluginData(workspace.ClaudeDir(), exe); ok {
-		data = found
-	} else {
+	default:
 		return Linked{}, errors.New("install --link links the Claude Code plugin's bimri-hook, which " + exe + " is not, or not yet: " +
-			"in a Claude Code session with the plugin, ask Claude to run bimri-hook install --link (the plugin's bimri-hook is on its PATH)")
+			"after a Claude Code session with the plugin has started, run ~/.claude/plugins/data/<plugin>/bin/bimri-hook install --link, or ask Claude to run bimri-hook install --link (the plugin's bimri-hook is on its PATH)")
 	}
 	dir := binDir
 	if dir == "" {
@@ -167,5 +219,5 @@ func LinkForShell(exe, binDir string) (Linked, error) {
 	if err != nil {
 		return Linked{}, err
 	}
-	return Link(dir, StableLink(data))
+	return Link(dir, filepath.Join(shell, wiring.Name))
 }

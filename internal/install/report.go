@@ -78,7 +78,7 @@ func PrintLinked(w io.Writer, l Linked, onPath bool) {
 	default:
 		fmt.Fprintf(w, "linked %s -> %s\n", l.Path, l.Target)
 	}
-	fmt.Fprintf(w, "  %s is the plugin's bimri-hook: every session start keeps it at the plugin's current version\n", l.Target)
+	fmt.Fprintf(w, "  %s is a copy of the plugin's bimri-hook: a session start after a plugin update copies the new version there, and it stays when the plugin is removed\n", l.Target)
 	dir := filepath.Dir(l.Path)
 	if onPath {
 		fmt.Fprintf(w, "%s is on PATH: bimri-hook doctor, show, search and browse work in your shell\n", dir)
