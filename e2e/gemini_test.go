@@ -119,14 +119,17 @@ func (s *GeminiSandbox) memory(t *testing.T) *memfile.File {
 
 // The words of the Gemini scenario's prompts and entries.
 const (
-	geminiMCPText = "Gemini made the ledger's backups hourly, through the MCP tool."
-	geminiMCPAsk  = "Please record the backup decision with the memory tool."
+	geminiMCPText   = "Gemini made the ledger's backups hourly, through the MCP tool."
+	geminiMCPAsk    = "Please record the backup decision with the memory tool."
+	geminiShellText = "Gemini moved the ledger's reports to Mondays, through the shell tool."
+	geminiShellAsk  = "Please record the reports decision with bimri-hook remember."
 )
 
 // geminiScript is the fake model of the Gemini scenario: asked to record,
 // it calls the remember tool of the MCP server install registered, by the
-// name Gemini declared it under; the tool's answer back, or any other
-// prompt, it answers with text.
+// name Gemini declared it under, or runs bimri-hook remember through
+// Gemini's shell tool; the tool's answer back, or any other prompt, it
+// answers with text.
 func geminiScript(r Recorded) Reply {
 	contents := r.Get("contents").Array()
 	if len(contents) == 0 {
@@ -135,6 +138,10 @@ func geminiScript(r Recorded) Reply {
 	last := contents[len(contents)-1]
 	if last.Get("parts.0.functionResponse").Exists() {
 		return TextReply("Recorded.")
+	}
+	if strings.Contains(last.Get("parts.#.text").String(), geminiShellAsk) {
+		return Reply{ToolUse: &ToolUse{Name: "run_shell_command", Input: map[string]any{
+			"command": "bimri-hook remember --importance 4 --tags ledger " + shellQuoteTest(geminiShellText)}}}
 	}
 	if strings.Contains(last.Get("parts.#.text").String(), geminiMCPAsk) {
 		return Reply{ToolUse: &ToolUse{Name: geminiToolName(r, "remember"),
@@ -213,4 +220,21 @@ func TestGeminiEndToEnd(t *testing.T) {
 		t.Errorf("after two sessions, Sessions is %d, want 2", f.Header.Sessions)
 	}
 
+	// Session 3: the model records through Gemini's shell tool, which a
+	// gemini -p runs only when the user allows the command.
+	s.API.Reset()
+	stdout, stderr = s.run(t, geminiShellAsk, "--allowed-tools", "run_shell_command(bimri-hook remember)")
+	if !strings.Contains(stdout, "Recorded.") {
+		t.Errorf("the shell tool's answer did not reach the model:\n%s\nstderr:\n%s\nrequests:\n%s", stdout, stderr, s.API.Summary())
+	}
+	f = s.memory(t)
+	switch e, ok := findEntry(f, geminiShellText); {
+	case !ok:
+		t.Errorf("the entry recorded through the shell tool is not in bimri.md:\n%s", memfile.Render(f))
+	case e.Agent != "gemini":
+		t.Errorf("the shell tool's entry does not say Gemini recorded it: agent %q", e.Agent)
+	}
+	if f.Header.Sessions != 3 {
+		t.Errorf("after three sessions, Sessions is %d, want 3", f.Header.Sessions)
+	}
 }

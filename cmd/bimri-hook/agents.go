@@ -181,14 +181,16 @@ func (a *app) projectNotes(root string, file install.SettingsFile, binary string
 // recordingAgent is the client whose agent runs this command, for the
 // entry it records (memfile.Entry.Agent): Codex gives the commands its
 // model runs CODEX_THREAD_ID (measured on 0.171.0), the Copilot CLI
-// COPILOT_CLI=1 (1.0.102), OpenCode OPENCODE=1 (1.18.33); Claude Code, a
-// person or anything else records "".
+// COPILOT_CLI=1 (1.0.102), Gemini GEMINI_CLI=1 (0.61.0), OpenCode
+// OPENCODE=1 (1.18.33); Claude Code, a person or anything else records "".
 func recordingAgent() string {
 	switch {
 	case os.Getenv("CODEX_THREAD_ID") != "":
 		return wiring.AgentCodex
 	case os.Getenv("COPILOT_CLI") != "":
 		return wiring.AgentCopilot
+	case os.Getenv("GEMINI_CLI") == "1":
+		return wiring.AgentGemini
 	case os.Getenv("OPENCODE") == "1":
 		return wiring.AgentOpenCode
 	}
