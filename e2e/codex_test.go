@@ -41,13 +41,7 @@ var codexCLI = npmPackage{
 		}
 		return "", fmt.Errorf("no codex binary at %s", pattern)
 	},
-	Check: func(ctx context.Context, bin string) error {
-		out, err := exec.CommandContext(ctx, bin, "--version").CombinedOutput()
-		if err != nil || !strings.Contains(string(out), codexVersion) {
-			return fmt.Errorf("%s --version: %v: %s", bin, err, out)
-		}
-		return nil
-	},
+	Check: nativeVersion(codexVersion),
 }
 
 // CodexSandbox is one Codex user: a throwaway HOME whose ~/.codex/config.toml

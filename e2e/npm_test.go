@@ -163,6 +163,18 @@ func nodeCLI(name, version, cache, bin string) npmPackage {
 	return p
 }
 
+// nativeVersion is the Check of a package whose command is a native
+// binary: it must say version to --version.
+func nativeVersion(version string) func(ctx context.Context, bin string) error {
+	return func(ctx context.Context, bin string) error {
+		out, err := exec.CommandContext(ctx, bin, "--version").CombinedOutput()
+		if err != nil || !strings.Contains(string(out), version) {
+			return fmt.Errorf("%s --version: %v: %s", bin, err, out)
+		}
+		return nil
+	}
+}
+
 // The official MCP tools the tests check bimri-hook-mcp and the Claude
 // Desktop bundle with.
 var (

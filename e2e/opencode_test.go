@@ -35,13 +35,7 @@ var openCodeCLI = npmPackage{
 		}
 		return rel, nil
 	},
-	Check: func(ctx context.Context, bin string) error {
-		out, err := exec.CommandContext(ctx, bin, "--version").CombinedOutput()
-		if err != nil || !strings.Contains(string(out), openCodeVersion) {
-			return fmt.Errorf("%s --version: %v: %s", bin, err, out)
-		}
-		return nil
-	},
+	Check: nativeVersion(openCodeVersion),
 }
 
 // OpenCodeSandbox is one OpenCode user: a throwaway HOME whose
@@ -120,7 +114,9 @@ func (s *OpenCodeSandbox) bimri(t *testing.T, args ...string) string {
 // must exit by itself once the answer is printed.
 func (s *OpenCodeSandbox) run(t *testing.T, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), defaultRunTimeout)
+	// OpenCode takes tens of seconds to start (its config folders, its
+	// own plugin install, its database), minutes on a busy machine.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*defaultRunTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, s.OpenCode, append([]string{"run"}, args...)...)
 	cmd.Dir, cmd.Env = s.Workspace, s.env()
@@ -137,14 +133,7 @@ func (s *OpenCodeSandbox) run(t *testing.T, args ...string) string {
 
 func (s *OpenCodeSandbox) memory(t *testing.T) *memfile.File {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(s.Workspace, memfile.MemoryName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, _, err := memfile.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, _ := readMemory(t, s.Workspace)
 	return f
 }
 
@@ -154,6 +143,7 @@ const (
 	openCodeShellText = "OpenCode switched the ledger to WAL mode, through the shell tool."
 	openCodeMCPText   = "OpenCode made the ledger's backups hourly, through the MCP tool."
 	openCodeRecordAsk = "Please record the WAL and backup decisions in memory."
+	openCodeNotes     = "Team notes: the ledger service deploys on Tuesdays."
 )
 
 // openCodeScript is the fake model of the OpenCode scenario: asked to
@@ -210,8 +200,26 @@ func openCodeToolName(r Recorded, tool string) string {
 // once, a continued one included.
 func TestOpenCodeEndToEnd(t *testing.T) {
 	s := newOpenCodeSandbox(t, openCodeScript)
+	// The user's own config, in OpenCode's other name, with a comment, a
+	// trailing comma and an "mcp" of its own: install writes opencode.json
+	// beside it, and OpenCode merges the two (both must reach the run).
+	jsonc := filepath.Join(s.Workspace, "opencode.jsonc")
+	const userConfig = `{
+  // the team's notes
+  "instructions": ["NOTES.md"],
+  "mcp": {"other": {"type": "local", "command": ["false"], "enabled": false}},
+}
+`
+	for name, text := range map[string]string{jsonc: userConfig, filepath.Join(s.Workspace, "NOTES.md"): openCodeNotes + "\n"} {
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if out := s.bimri(t, "install", "--agent", "opencode"); !strings.Contains(out, "OpenCode: wired") {
 		t.Fatalf("install --agent opencode:\n%s", out)
+	}
+	if data, _ := os.ReadFile(jsonc); string(data) != userConfig {
+		t.Errorf("install changed opencode.jsonc:\n%s", data)
 	}
 	s.bimri(t, "remember", "--importance", "4", "--tags", "ledger", openCodeSeeded)
 	writeRecallArchive(t, s.Workspace)
@@ -229,6 +237,9 @@ func TestOpenCodeEndToEnd(t *testing.T) {
 	main := s.API.MainRequests()
 	if len(main) == 0 || !strings.Contains(main[0].Text(), recallAnswer) {
 		t.Errorf("the archived answer is not recalled in the main request\n%s", s.API.Summary())
+	}
+	if !strings.Contains(main[0].Text(), openCodeNotes) {
+		t.Errorf("the instructions of the user's opencode.jsonc are not in the main request")
 	}
 	if name := openCodeToolName(main[0], "remember"); name == "" {
 		t.Errorf("the main request declares no remember tool of bimri-hook's: %s", main[0].Get("tools.#.name"))
