@@ -67,6 +67,7 @@ var hostile = []string{
 	`bimri-hook install --scope user`,
 	`bimri-hook install --link --bin-dir /usr/bin`,
 	`bimri-hook install --link; rm -rf ~`,
+	`BIMRI_BIN_DIR=/usr/bin bimri-hook install --link`,
 	`bimri-hook uninstall`,
 	`bimri-hook rememberx`,
 	`bimri-hook Remember x`,
