@@ -16,6 +16,9 @@ type viewGroup struct {
 	groupRoom
 	heading string
 	lines   []viewLine
+	// built is the least room addRanked's lines take, past how many it
+	// built once that was over the view's limit.
+	built, past int
 }
 
 type viewLine struct {
