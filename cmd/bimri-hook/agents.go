@@ -28,18 +28,15 @@ func agentFlags(install bool) []cli.Flag {
 // agentAll is --agent all: every client found on PATH.
 const agentAll = "all"
 
-// clientCommands are the commands that tell a client is installed, for
-// --agent all.
-var clientCommands = map[string]string{agentClaude: "claude", wiring.AgentCodex: "codex", wiring.AgentGemini: "gemini", wiring.AgentOpenCode: "opencode", wiring.AgentCopilot: "copilot", wiring.AgentCursor: "cursor"}
-
 // otherClients are the clients besides Claude Code that install wires,
-// in the order --agent all does them, with the name messages give them.
-var otherClients = []struct{ agent, name string }{
-	{wiring.AgentCodex, "Codex"},
-	{wiring.AgentGemini, "Gemini"},
-	{wiring.AgentOpenCode, "OpenCode"},
-	{wiring.AgentCopilot, "Copilot"},
-	{wiring.AgentCursor, "Cursor"},
+// in the order --agent all does them: the name messages give each, and
+// the command whose presence on PATH tells it is installed.
+var otherClients = []struct{ agent, name, command string }{
+	{wiring.AgentCodex, "Codex", "codex"},
+	{wiring.AgentGemini, "Gemini", "gemini"},
+	{wiring.AgentOpenCode, "OpenCode", "opencode"},
+	{wiring.AgentCopilot, "Copilot", "copilot"},
+	{wiring.AgentCursor, "Cursor", "cursor"},
 }
 
 // otherAgents runs do, install's or uninstall's work for another client,
@@ -64,15 +61,15 @@ func (a *app) otherAgents(c *cli.Context, do func(c *cli.Context, agent string) 
 			return false, errors.New("--link goes with Claude Code: run it without --agent")
 		}
 		for _, o := range otherClients {
-			if !onPath(clientCommands[o.agent]) || c.String("scope") == "local" {
-				fmt.Fprintf(a.stdout, "%s: %s is not on PATH (or --scope local, which it has not): skipped\n", o.name, clientCommands[o.agent])
+			if !onPath(o.command) || c.String("scope") == "local" {
+				fmt.Fprintf(a.stdout, "%s: %s is not on PATH (or --scope local, which it has not): skipped\n", o.name, o.command)
 				continue
 			}
 			if err := do(c, o.agent); err != nil {
 				return false, err
 			}
 		}
-		if !onPath(clientCommands[agentClaude]) {
+		if !onPath("claude") {
 			fmt.Fprintln(a.stdout, "Claude Code: claude is not on PATH: skipped")
 			return false, nil
 		}
@@ -101,7 +98,7 @@ func (a *app) installAgent(c *cli.Context, agent string) error {
 	case wiring.AgentGemini:
 		return a.installScoped(c, install.WireGemini)
 	case wiring.AgentOpenCode:
-		return a.installOpenCode(c)
+		return a.installScoped(c, install.WireOpenCode)
 	case wiring.AgentCopilot:
 		return a.installScoped(c, install.WireCopilot)
 	case wiring.AgentCursor:
@@ -130,7 +127,7 @@ func (a *app) uninstallAgent(c *cli.Context, agent string) error {
 	case wiring.AgentGemini:
 		return a.uninstallScoped(c, install.UnwireGemini)
 	case wiring.AgentOpenCode:
-		return a.uninstallOpenCode(c)
+		return a.uninstallScoped(c, install.UnwireOpenCode)
 	case wiring.AgentCopilot:
 		return a.uninstallScoped(c, install.UnwireCopilot)
 	case wiring.AgentCursor:

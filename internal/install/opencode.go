@@ -70,19 +70,47 @@ func pluginFolders(f OpenCodeFiles) [][2]string {
 	return [][2]string{{"plugins folder", plugins}, {"opencode folder", filepath.Dir(plugins)}}
 }
 
-// InstallOpenCode writes bimri-hook's plugin, running command, and
-// registers the MCP server in opencode.json. It says whether either
-// changed. A plugin file of that name that is not bimri-hook's is
+// WireOpenCode is install --agent opencode in scope: it writes
+// bimri-hook's plugin, running command, registers the MCP server in
+// opencode.json, says what it did and returns the config a project
+// shares. A plugin file of that name that is not bimri-hook's is
 // refused, not overwritten.
-func InstallOpenCode(f OpenCodeFiles, command wiring.Command) (changed bool, err error) {
-	return installOwn(f.own(), openCodeWiring(command))
+func WireOpenCode(w io.Writer, scope, root string, command wiring.Command) (SettingsFile, error) {
+	f, err := OpenCodeFilesFor(scope, root)
+	if err != nil {
+		return f.Config, err
+	}
+	changed, err := installOwn(f.own(), openCodeWiring(command))
+	if err != nil {
+		return f.Config, err
+	}
+	verb := "already wired"
+	if changed {
+		verb = "wired"
+	}
+	fmt.Fprintf(w, "OpenCode: %s %s (memory, recall, the session counted at its first idle) and its MCP server %q in %s\n", verb, f.Plugin, wiring.MCPServer, f.Config.Path)
+	return f.Config, nil
 }
 
-// UninstallOpenCode takes out what InstallOpenCode put in: the plugin
-// file and the folders install made for it alone, the MCP server, and
-// opencode.json when install created it and nothing else is left.
-func UninstallOpenCode(f OpenCodeFiles) (changed bool, err error) {
-	return uninstallOwn(f.own(), openCodeWiring(wiring.Command{}))
+// UnwireOpenCode is uninstall --agent opencode in scope: it takes out
+// what WireOpenCode put in (the plugin file and the folders install made
+// for it alone, the MCP server, opencode.json when install created it
+// and nothing else is left), and says so.
+func UnwireOpenCode(w io.Writer, scope, root string) error {
+	f, err := OpenCodeFilesFor(scope, root)
+	if err != nil {
+		return err
+	}
+	changed, err := uninstallOwn(f.own(), openCodeWiring(wiring.Command{}))
+	if err != nil {
+		return err
+	}
+	if changed {
+		fmt.Fprintf(w, "OpenCode: took bimri-hook's plugin and MCP server out of %s and %s\n", f.Plugin, f.Config.Path)
+	} else {
+		fmt.Fprintf(w, "OpenCode: nothing of bimri-hook's in %s or %s\n", f.Plugin, f.Config.Path)
+	}
+	return nil
 }
 
 // own is f as installOwn takes it.
@@ -116,13 +144,4 @@ func CheckOpenCode(f OpenCodeFiles) OpenCodeStatus {
 	st := OpenCodeStatus{Files: f}
 	st.Plugin, st.MCP, st.Err = checkOwn(f.own(), wiring.IsOpenCodePlugin, wiring.OpenCodeMCPWired)
 	return st
-}
-
-// PrintOpenCodeInstalled says what InstallOpenCode did.
-func PrintOpenCodeInstalled(w io.Writer, f OpenCodeFiles, changed bool) {
-	verb := "already wired"
-	if changed {
-		verb = "wired"
-	}
-	fmt.Fprintf(w, "OpenCode: %s %s (memory, recall, the session counted at its first idle) and its MCP server %q in %s\n", verb, f.Plugin, wiring.MCPServer, f.Config.Path)
 }

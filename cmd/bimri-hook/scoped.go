@@ -1,7 +1,7 @@
 package main
 
 // install and uninstall --agent for the clients whose files --scope and
-// the workspace name alone (the Copilot CLI, Cursor).
+// the workspace name alone (Gemini, OpenCode, the Copilot CLI, Cursor).
 
 import (
 	"io"
