@@ -12,7 +12,6 @@ package main
 import (
 	"os"
 
-	_ "bytes"
 	_ "encoding/json"
 	_ "errors"
 	_ "fmt"
@@ -30,11 +29,9 @@ import (
 	_ "github.com/bimri/bimri-hook/internal/workspace"
 	_ "github.com/bimri/bimri-hook/memfile"
 	_ "github.com/bimri/bimri-hook/store"
-	_ "github.com/bimri/bimri-hook/store/atomicfile"
 	_ "github.com/bimri/bimri-hook/wiring"
 	_ "github.com/urfave/cli/v2"
 	_ "io"
-	_ "io/fs"
 	_ "os/exec"
 	_ "path/filepath"
 	_ "slices"
