@@ -17,9 +17,8 @@ import (
 // search of its term table for each prompt term, the postings of those
 // terms, and only the items that score. Each part is checked before it
 // is used: the directory by one checksum, each postings list and each
-// item by its own, kept in the directory. Checking the whole file first
-// read every page of it: 3 MB, most of a prompt's time, for an archive
-// of 10,000 records.
+// item by its own, kept in the directory, so a prompt never reads every
+// page of a big archive's index.
 //
 //	magic "BIMRIRX6"
 //	key: archive size (u64), archive modification time (i64, ns),
@@ -37,12 +36,8 @@ import (
 // Little-endian throughout. The index is never the source of truth: a
 // file that fails a check is rebuilt from the archive (see damaged).
 
-// magic names the layout. 2: the checksum is CRC-32 IEEE, not
-// Castagnoli, whose tables Go builds on first use, in every process
-// that checks the file. 3: a checksum for each part, not one for the whole file.
-// 4: entries' keywords are indexed and kept with each item, so an index
-// built before them is rebuilt. 5: number words and "first", "last",
-// "next" are stop words (tokens), so the lengths are counted without them.
+// magic names the layout; a new one makes every index built before it
+// be rebuilt.
 const magic = "BIMRIRX6"
 
 // indexKey identifies the archive an index was built from. Edge, the

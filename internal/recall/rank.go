@@ -527,12 +527,6 @@ func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, c
 // scoreBlock is how many documents score takes at a time.
 const scoreBlock = 4096
 
-// best decodes the candidates' items best first, and only as many as
-// opt.Limit asks for plus any that tie with the last of them, so the full
-// order (which needs dates and IDs) is exact without decoding every
-// match. The candidates come off a heap in that order: a common word
-// makes thousands of them in a big archive, and sorting them all cost
-// more than the scoring.
 // sameDayShare is what an item recorded on the day of the strongest
 // match gains, as a share of that match's score: work of one day (one
 // session, often) hangs together, and what answers a prompt is often
@@ -565,6 +559,11 @@ func sameDay(cands []candidate, corpora []corpus) []candidate {
 	return cands
 }
 
+// best decodes the candidates' items best first, and only as many as
+// opt.Limit asks for plus any that tie with the last of them, so the full
+// order (which needs dates and IDs) is exact without decoding every
+// match. The candidates come off a heap: a common word makes thousands
+// of them in a big archive.
 func best(cands []candidate, opt Options, corpora []corpus) []Hit {
 	better := func(x, y candidate) bool {
 		return cmp.Or(cmp.Compare(y.score, x.score), cmp.Compare(x.corpus, y.corpus), cmp.Compare(x.doc, y.doc)) < 0
@@ -721,46 +720,3 @@ func (m *Memory) postings(terms []string) []postingList {
 }
 
 func (m *Memory) item(doc int) (Item, error) { return m.items[doc], nil }
-
-// Shared counts, for each item, the terms of prompt it holds in its
-// text, tags or keywords, leaving out the terms of the words ignore
-// names (folded as the prompt is: the words of a time, for a prompt that
-// names one). It orders the entries of a time by what the prompt asks
-// of it: "last Monday there was a fix for double bookings" wants
-// Monday's fix first. The prompt is read once, whatever the items.
-func Shared(prompt string, items []Item, ignore []string) []int {
-	skip := map[string]bool{}
-	for _, w := range ignore {
-		for _, t := range tokens(w) {
-			skip[t] = true
-		}
-	}
-	var terms []string
-	for _, t := range tokens(prompt) {
-		if !skip[t] && !slices.Contains(terms, t) {
-			terms = append(terms, t)
-		}
-	}
-	out := make([]int, len(items))
-	if len(terms) == 0 {
-		return out
-	}
-	seen := make([]bool, len(terms))
-	var buf []string
-	for i, it := range items {
-		clear(seen)
-		buf = appendTokens(buf[:0], it.Text)
-		for _, list := range [2][]string{it.Tags, it.Keywords} {
-			for _, tag := range list {
-				buf = appendTokens(buf, tag)
-			}
-		}
-		for _, w := range buf {
-			if k := slices.Index(terms, w); k >= 0 && !seen[k] {
-				seen[k] = true
-				out[i]++
-			}
-		}
-	}
-	return out
-}

@@ -52,10 +52,8 @@ const (
 type Recalls struct {
 	// items are the items' lines, least recently recalled first: the ID,
 	// then a recall SESSION:PROMPT per recall, space-separated (IDs hold
-	// no spaces). A prompt decodes the whole record but parses only the
-	// lines of what it recalled: the record is read on every prompt that
-	// recalls, and decoding a full one as JSON objects was the costly part
-	// of such a prompt.
+	// no spaces). A prompt parses only the lines of what it recalled:
+	// the record is read on every prompt that recalls.
 	items []string
 }
 

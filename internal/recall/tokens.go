@@ -10,8 +10,7 @@ import (
 
 // tokens splits text into the terms the ranking compares: letters and
 // digits only, case folded, stop words dropped, each word stemmed (see
-// stem). tokens keeps
-// repeats and order; callers count them.
+// stem), repeats and order kept.
 func tokens(s string) []string { return appendTokens(nil, s) }
 
 // appendTokens appends the tokens of s to out.
@@ -67,8 +66,8 @@ func stem(w string) string {
 
 // stems remembers the stems found: Porter2 looks at a word's endings
 // one by one (as runes, allocated each time), and an archive of 50,000
-// entries holds millions of words but tens of thousands of distinct ones;
-// remembered, its index is built about ten times faster. A long-lived
+// entries holds millions of words but tens of thousands of distinct ones.
+// A long-lived
 // process (the MCP server, browse) forgets them all past maxStems.
 var stems = struct {
 	sync.Mutex

@@ -89,19 +89,13 @@ func timeWords(prompt string) []string {
 // spanAt is the time the words w start with, today being day, and how
 // many words name it; 0 words when they name none.
 func spanAt(w []string, day time.Time) (Span, int) {
-	at := func(i int) string {
-		if i < len(w) {
-			return w[i]
-		}
-		return ""
-	}
 	if s, n := dateAt(w, day); n > 0 {
 		return s, n
 	}
 	monday := day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7)) // of this week
 	pastWeek := Span{day.AddDate(0, 0, -7), day}
-	weekday, isWeekday := weekdays[at(1)]
-	first, next := at(0), at(1)
+	weekday, isWeekday := weekdays[wordAt(w, 1)]
+	first, next := wordAt(w, 0), wordAt(w, 1)
 	switch {
 	case first == "yesterday":
 		return Span{day.AddDate(0, 0, -1), day.AddDate(0, 0, -1)}, 1
@@ -140,7 +134,7 @@ func spanAt(w []string, day time.Time) (Span, int) {
 		return pastWeek, 2
 	case first == "past" && next == "week":
 		return pastWeek, 2 // "last week" is the calendar week, above
-	case (first == "past" || first == "last") && (next == "few" || next == "couple") && slices.Contains([]string{at(2), at(3)}, "days"):
+	case (first == "past" || first == "last") && (next == "few" || next == "couple") && slices.Contains([]string{wordAt(w, 2), wordAt(w, 3)}, "days"):
 		return pastWeek, 3 // "the last few days", "the past couple of days"
 	}
 	return agoAt(w, day)
@@ -192,21 +186,9 @@ func dateAt(w []string, day time.Time) (Span, int) {
 	if t, err := time.Parse("2006-01", w[0]); err == nil {
 		return Span{t, t.AddDate(0, 1, -1)}, 1
 	}
-	at := func(i int) string {
-		if i < len(w) {
-			return w[i]
-		}
-		return ""
-	}
 	dayOf := func(s string) int {
 		s = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(s, "st"), "nd"), "rd"), "th")
 		if v, err := strconv.Atoi(s); err == nil && v >= 1 && v <= 31 {
-			return v
-		}
-		return 0
-	}
-	yearOf := func(s string) int {
-		if v, err := strconv.Atoi(s); err == nil && v >= 1970 && v <= 2200 {
 			return v
 		}
 		return 0
@@ -223,21 +205,37 @@ func dateAt(w []string, day time.Time) (Span, int) {
 		t := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 		return Span{t, t}, n
 	}
-	if d := dayOf(at(0)); d > 0 && months[at(1)] != 0 {
-		return on(yearOf(at(2)), months[at(1)], d, 2) // "25 May, 2022"
+	if d := dayOf(wordAt(w, 0)); d > 0 && months[wordAt(w, 1)] != 0 {
+		return on(yearOf(wordAt(w, 2)), months[wordAt(w, 1)], d, 2) // "25 May, 2022"
 	}
-	if d := dayOf(at(0)); d > 0 && ordinal(at(0)) && at(1) == "of" && months[at(2)] != 0 {
-		return on(yearOf(at(3)), months[at(2)], d, 3) // "the 3rd of June"
+	if d := dayOf(wordAt(w, 0)); d > 0 && ordinal(wordAt(w, 0)) && wordAt(w, 1) == "of" && months[wordAt(w, 2)] != 0 {
+		return on(yearOf(wordAt(w, 3)), months[wordAt(w, 2)], d, 3) // "the 3rd of June"
 	}
-	if m := months[at(0)]; m != 0 && len(at(0)) > 2 {
-		if d := dayOf(at(1)); d > 0 {
-			return on(yearOf(at(2)), m, d, 2) // "May 8, 2023"
+	if m := months[wordAt(w, 0)]; m != 0 && len(wordAt(w, 0)) > 2 {
+		if d := dayOf(wordAt(w, 1)); d > 0 {
+			return on(yearOf(wordAt(w, 2)), m, d, 2) // "May 8, 2023"
 		}
-		if y := yearOf(at(1)); y > 0 {
+		if y := yearOf(wordAt(w, 1)); y > 0 {
 			return monthAt(w, day) // "May 2023"
 		}
 	}
 	return Span{}, 0
+}
+
+// wordAt is w[i], or "" past its end.
+func wordAt(w []string, i int) string {
+	if i < len(w) {
+		return w[i]
+	}
+	return ""
+}
+
+// yearOf is the year s names, 0 for none.
+func yearOf(s string) int {
+	if v, err := strconv.Atoi(s); err == nil && v >= 1970 && v <= 2200 {
+		return v
+	}
+	return 0
 }
 
 // ordinal says whether a day's number is written as an ordinal: "3rd".
@@ -257,10 +255,8 @@ func monthAt(w []string, day time.Time) (Span, int) {
 	if m > day.Month() {
 		year--
 	}
-	if len(w) > 1 {
-		if v, err := strconv.Atoi(w[1]); err == nil && v >= 1970 && v <= 2200 {
-			year, n = v, 2
-		}
+	if y := yearOf(wordAt(w, 1)); y > 0 {
+		year, n = y, 2
 	}
 	start := time.Date(year, m, 1, 0, 0, 0, 0, time.UTC)
 	return Span{start, start.AddDate(0, 1, -1)}, n
