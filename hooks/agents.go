@@ -6,6 +6,7 @@ package hooks
 // by name; the handlers ask Agent what the client lacks.
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/bimri/bimri-hook/internal/event"
@@ -133,8 +134,8 @@ func (out Output) ForAgent(in Input) Output {
 	if in.Agent != AgentCodex || in.Event != event.Stop || out.JSON == nil {
 		return out
 	}
-	spec, ok := out.JSON["hookSpecificOutput"].(map[string]any)
-	if !ok {
+	spec := out.spec()
+	if spec == nil {
 		return out
 	}
 	reason, _ := spec["additionalContext"].(string)
@@ -152,8 +153,8 @@ func (out Output) forGemini(in Input) Output {
 	if out.JSON == nil {
 		return Output{JSON: map[string]any{}}
 	}
-	spec, ok := out.JSON["hookSpecificOutput"].(map[string]any)
-	if !ok {
+	spec := out.spec()
+	if spec == nil {
 		return out
 	}
 	name := in.Event
@@ -162,15 +163,9 @@ func (out Output) forGemini(in Input) Output {
 			name = gemini
 		}
 	}
-	fitted := make(map[string]any, len(spec))
-	for k, v := range spec {
-		fitted[k] = v
-	}
+	fitted := maps.Clone(spec)
 	fitted["hookEventName"] = string(name)
-	json := make(map[string]any, len(out.JSON))
-	for k, v := range out.JSON {
-		json[k] = v
-	}
+	json := maps.Clone(out.JSON)
 	json["hookSpecificOutput"] = fitted
 	return Output{JSON: json}
 }
@@ -186,14 +181,11 @@ func (out Output) forCopilot(a Agent) Output {
 	if out.JSON == nil {
 		return Output{JSON: map[string]any{}}
 	}
-	spec, ok := out.JSON["hookSpecificOutput"].(map[string]any)
-	if !ok {
+	spec := out.spec()
+	if spec == nil {
 		return out
 	}
-	json := make(map[string]any, len(out.JSON))
-	for k, v := range out.JSON {
-		json[k] = v
-	}
+	json := maps.Clone(out.JSON)
 	delete(json, "hookSpecificOutput")
 	key := "additionalContext"
 	if a == AgentCursor {

@@ -59,6 +59,12 @@ func additionalContext(ev event.Name, text string) Output {
 	}}
 }
 
+// spec is out's hookSpecificOutput, nil when it has none.
+func (out Output) spec() map[string]any {
+	spec, _ := out.JSON["hookSpecificOutput"].(map[string]any)
+	return spec
+}
+
 func systemMessage(msg string) Output {
 	return Output{JSON: map[string]any{"systemMessage": msg}}
 }

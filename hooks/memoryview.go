@@ -13,9 +13,7 @@ func MemoryView(env Env, sessionID string) (context, userMessage string, err err
 	if err != nil {
 		return "", "", err
 	}
-	if spec, ok := out.JSON["hookSpecificOutput"].(map[string]any); ok {
-		context, _ = spec["additionalContext"].(string)
-	}
+	context, _ = out.spec()["additionalContext"].(string)
 	userMessage, _ = out.JSON["systemMessage"].(string)
 	return context, userMessage, nil
 }

@@ -92,7 +92,7 @@ func findHits(env Env, in Input, f *memfile.File, archive *recall.Index) []recal
 // every entry and pattern in f.
 func leftOutOfView(f *memfile.File, shown map[string]bool) (left []recall.Item, inFile map[string]bool) {
 	t1, t2, pats := f.Entries(1), f.Entries(2), f.Patterns()
-	// Sized once: growing them was a tenth of a prompt's own work.
+	// Sized once: a big file would otherwise grow them many times.
 	inFile = make(map[string]bool, len(t1)+len(t2)+len(pats))
 	left = make([]recall.Item, 0, max(0, len(t1)+len(t2)+len(pats)-len(shown)))
 	for _, e := range t1 {

@@ -89,26 +89,25 @@ func saveState(tx *store.Tx, in Input, st sessionState) {
 
 // decodeState reads a saved state; a missing or damaged one is a fresh
 // start, never an error.
-func decodeState(data []byte) sessionState {
-	var st sessionState
-	_ = json.Unmarshal(data, &st)
-	return st
-}
+func decodeState(data []byte) sessionState { return decodeJSON[sessionState](data) }
 
-func encodeState(st sessionState) []byte {
-	data, _ := json.Marshal(st) // plain fields always marshal
-	return data
-}
+func encodeState(st sessionState) []byte { return encodeJSON(st) }
 
 // decodeList and encodeList are the same for a list of strings.
-func decodeList(data []byte) []string {
-	var list []string
-	_ = json.Unmarshal(data, &list)
-	return list
+func decodeList(data []byte) []string { return decodeJSON[[]string](data) }
+
+func encodeList(list []string) []byte { return encodeJSON(list) }
+
+// decodeJSON is data's value, or the zero value when it does not read.
+func decodeJSON[T any](data []byte) T {
+	var v T
+	_ = json.Unmarshal(data, &v)
+	return v
 }
 
-func encodeList(list []string) []byte {
-	data, _ := json.Marshal(list)
+// encodeJSON is v's JSON; plain fields and lists always marshal.
+func encodeJSON(v any) []byte {
+	data, _ := json.Marshal(v)
 	return data
 }
 

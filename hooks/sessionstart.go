@@ -26,9 +26,7 @@ func SessionStart(env Env, in Input) (Output, error) {
 		if err != nil {
 			return Output{}, err
 		}
-		f := read.File
-		notice := configErrorNotice(env.ConfigErr)
-		return additionalContext(event.SessionStart, startContext(env, in, f, env.Store.Foreign(), notice, "")), nil
+		return additionalContext(event.SessionStart, startContext(env, in, read.File, env.Store.Foreign(), configErrorNotice(env.ConfigErr), "")), nil
 	}
 	var p startPass
 	_, err := env.Store.Update(func(tx *store.Tx) error {
@@ -124,8 +122,7 @@ func adviseOnce(env Env, tx *store.Tx, in Input, tok memfile.Tokens) string {
 		if len(asked) > maxAsked { // Tier 3's budget holds far fewer patterns
 			asked = asked[len(asked)-maxAsked:]
 		}
-		data := encodeList(asked)
-		tx.SetState(namedKey, data)
+		tx.SetState(namedKey, encodeList(asked))
 	}
 	return text
 }
