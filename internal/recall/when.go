@@ -16,12 +16,6 @@ import (
 // Span is a range of days, both ends included.
 type Span struct{ From, To time.Time }
 
-// Holds says whether t's day is in s.
-func (s Span) Holds(t time.Time) bool {
-	d := dayNumber(t)
-	return d >= dayNumber(s.From) && d <= dayNumber(s.To)
-}
-
 func (s Span) days() int { return dayNumber(s.To) - dayNumber(s.From) }
 
 var weekdays = map[string]time.Weekday{
