@@ -63,7 +63,7 @@ type span struct{ start, end int }
 type compiled struct {
 	re       *regexp.Regexp // anchored with ^ when the rule is tried at its keywords
 	boundary bool
-	allow    []compiledAllowlist
+	allow    func() []compiledAllowlist // compiled at the rule's first match: most keywords match nothing
 }
 
 var (
@@ -73,7 +73,7 @@ var (
 		for i := range out {
 			r := &allRules()[i]
 			out[i] = sync.OnceValue(func() *compiled {
-				c := &compiled{allow: compileAllowlists(r.allow)}
+				c := &compiled{allow: sync.OnceValue(func() []compiledAllowlist { return compileAllowlists(r.allow) })}
 				if !r.fromKeyword {
 					c.re = regexp.MustCompile(r.regex)
 					return c
@@ -192,13 +192,13 @@ func secrets(s string, hits []hit) []span {
 		// gitleaks' rules want a token to end as in code, so they also
 		// read the text with its sentences' ends made spaces (proseEnds);
 		// its global allowlist is theirs alone.
-		ruleTexts, global := texts[:1], []compiledAllowlist(nil)
+		ruleTexts, global := texts[:1], func() []compiledAllowlist { return nil }
 		if i < len(gitleaksRules) {
-			ruleTexts, global = texts, globalAllow()
+			ruleTexts, global = texts, globalAllow
 		}
 		for _, text := range ruleTexts {
 			r.matches(c, text, at, func(m []int) {
-				if sec, ok := r.secret(s, m); ok && !allowed(s, m, sec, c.allow) && !allowed(s, m, sec, global) {
+				if sec, ok := r.secret(s, m); ok && !allowed(s, m, sec, c.allow()) && !allowed(s, m, sec, global()) {
 					out = append(out, sec)
 				}
 			})
