@@ -188,10 +188,11 @@ func (s subjects) successors() map[string]string {
 // lasting entry of a file that looks like it supersedes an entry, of the
 // file or archived. Make one with File.Successors.
 type Successors struct {
-	f     *File
-	built bool
-	s     subjects
-	ofID  map[string]string // the file's own entries, as the view marks them
+	f      *File
+	built  bool
+	s      subjects
+	marked bool              // ofID worked out
+	ofID   map[string]string // the file's own entries, as the view marks them
 }
 
 // Successors answers Of for any number of entries of f. The file's
@@ -210,14 +211,18 @@ func (ss *Successors) Of(e *Entry) *Entry {
 	}
 	if !ss.built {
 		ss.s, ss.built = lastingSubjects(ss.f, nil), true
-		ss.ofID = ss.s.successors()
-	}
-	if id, ok := ss.ofID[e.ID]; ok {
-		x, _ := ss.f.Find(id)
-		return x
 	}
 	if x, _ := ss.f.Find(e.ID); x != nil {
-		return nil // of the file, and not marked
+		// Of the file: the view's marks, worked out at the first such
+		// entry (recall's hits are mostly archived).
+		if !ss.marked {
+			ss.ofID, ss.marked = ss.s.successors(), true
+		}
+		if id, ok := ss.ofID[e.ID]; ok {
+			x, _ := ss.f.Find(id)
+			return x
+		}
+		return nil
 	}
 	words := subjectWords(e.Text)
 	weights, total := ss.s.weigh(words)
