@@ -59,9 +59,10 @@ func splitStart(expr string) (rest string, boundary bool) {
 type span struct{ start, end int }
 
 // compiled is a rule's regexps, compiled on first use: most processes
-// never meet most rules' keywords.
+// never meet most rules' keywords, and most keywords met fail the rule's
+// cheaper checks (a word boundary, an assignment near, its gate).
 type compiled struct {
-	re       *regexp.Regexp // anchored with ^ when the rule is tried at its keywords
+	re       func() *regexp.Regexp // anchored with ^ when the rule is tried at its keywords
 	boundary bool
 	allow    func() []compiledAllowlist // compiled at the rule's first match: most keywords match nothing
 }
@@ -74,12 +75,13 @@ var (
 			r := &allRules()[i]
 			out[i] = sync.OnceValue(func() *compiled {
 				c := &compiled{allow: sync.OnceValue(func() []compiledAllowlist { return compileAllowlists(r.allow) })}
-				if !r.fromKeyword {
-					c.re = regexp.MustCompile(r.regex)
-					return c
+				expr := r.regex
+				if r.fromKeyword {
+					var rest string
+					rest, c.boundary = splitStart(r.regex)
+					expr = `^(?:` + rest + `)`
 				}
-				rest, boundary := splitStart(r.regex)
-				c.re, c.boundary = regexp.MustCompile(`^(?:`+rest+`)`), boundary
+				c.re = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 				return c
 			})
 		}
@@ -103,7 +105,7 @@ func ownRules() []rule {
 // offsets at. Overlapping matches are merged later.
 func (r *rule) matches(c *compiled, s string, at []int, fn func(m []int)) {
 	if !r.fromKeyword {
-		for _, m := range c.re.FindAllStringSubmatchIndex(s, -1) {
+		for _, m := range c.re().FindAllStringSubmatchIndex(s, -1) {
 			fn(m)
 		}
 		return
@@ -113,7 +115,7 @@ func (r *rule) matches(c *compiled, s string, at []int, fn func(m []int)) {
 			(r.gate != nil && !r.gate(s[i:])) {
 			continue
 		}
-		m := c.re.FindStringSubmatchIndex(firstLines(s[i:], r.lines))
+		m := c.re().FindStringSubmatchIndex(firstLines(s[i:], r.lines))
 		for k := range m {
 			if m[k] >= 0 {
 				m[k] += i
