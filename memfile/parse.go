@@ -214,7 +214,7 @@ func (p *parser) line(lines []string, i int) int {
 // marker) and says whether t was one.
 func (p *parser) structureLine(t string, lineNo int) bool {
 	if p.zone == inPreamble && !p.header && strings.HasPrefix(t, "<!--") {
-		if m := matchHeader(t); m != nil && p.parseHeader(m, lineNo) {
+		if m := headerPattern().FindStringSubmatch(t); m != nil && p.parseHeader(m, lineNo) {
 			return true
 		}
 	}
@@ -261,12 +261,6 @@ var (
 	tierPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^##\s*tier\s*([123])\b`) })
 )
 
-// matchHeader matches a header line: the line, the version and the
-// fields, or nil.
-func matchHeader(s string) []string {
-	return headerPattern().FindStringSubmatch(s)
-}
-
 // tierHeading matches a tier heading ("## Tier 2: ...", any case): the
 // match and the tier's digit, or nil.
 func tierHeading(t string) []string {
@@ -276,16 +270,12 @@ func tierHeading(t string) []string {
 	return tierPattern().FindStringSubmatch(strings.ToLower(t))
 }
 
+// tier is the tier the parser is in, 0 outside the tiers.
 func (p *parser) tier() int {
-	switch p.zone {
-	case inTier1:
-		return 1
-	case inTier2:
-		return 2
-	case inTier3:
-		return 3
+	if p.zone < inTier1 || p.zone > inTier3 {
+		return 0
 	}
-	return 0
+	return int(p.zone-inTier1) + 1
 }
 
 func (p *parser) parseHeader(m []string, lineNo int) bool {
@@ -334,7 +324,7 @@ func (p *parser) parseHeader(m []string, lineNo int) bool {
 // caller that needs only the session count or the token estimate need not
 // parse the whole file.
 func ParseHeader(line string) (Header, bool) {
-	m := matchHeader(strings.TrimSpace(line))
+	m := headerPattern().FindStringSubmatch(strings.TrimSpace(line))
 	if m == nil {
 		return Header{}, false
 	}

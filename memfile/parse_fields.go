@@ -6,6 +6,7 @@ package memfile
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -38,22 +39,16 @@ type field struct{ key, val string }
 type fieldList []field
 
 func (fl fieldList) get(key string) (string, bool) {
-	for _, f := range fl {
-		if f.key == key {
-			return f.val, true
-		}
+	if i, ok := fl.has(key); ok {
+		return fl[i].val, true
 	}
 	return "", false
 }
 
 // has returns the index of a key's field.
 func (fl fieldList) has(key string) (int, bool) {
-	for i, f := range fl {
-		if f.key == key {
-			return i, true
-		}
-	}
-	return -1, false
+	i := slices.IndexFunc(fl, func(f field) bool { return f.key == key })
+	return i, i >= 0
 }
 
 // splitFields reads the "[KEY:value]" groups at the start of s. Keys are
@@ -211,12 +206,18 @@ func entryDate(fields fieldList, how *[]string) (time.Time, error) {
 	if !ok || date == "" {
 		return time.Time{}, nil
 	}
-	d, ok := ParseDate(date)
+	return readDate("TIMESTAMP", "date", date, how)
+}
+
+// readDate reads v, the value of the field key, as a date; what names
+// the field in how.
+func readDate(key, what, v string, how *[]string) (time.Time, error) {
+	d, ok := ParseDate(v)
 	if !ok {
-		return time.Time{}, fmt.Errorf("TIMESTAMP %q is not a date (YYYY-MM-DD)", date)
+		return time.Time{}, fmt.Errorf("%s %q is not a date (YYYY-MM-DD)", key, v)
 	}
-	if date != d.Format(dateLayout) {
-		*how = append(*how, fmt.Sprintf("date %q read as %s", date, d.Format(dateLayout)))
+	if v != d.Format(dateLayout) {
+		*how = append(*how, fmt.Sprintf("%s %q read as %s", what, v, d.Format(dateLayout)))
 	}
 	return d, nil
 }
@@ -382,14 +383,7 @@ func patternDate(fields fieldList, key string, how *[]string) (time.Time, error)
 	if !ok {
 		return time.Time{}, nil
 	}
-	d, ok := ParseDate(v)
-	if !ok {
-		return time.Time{}, fmt.Errorf("%s %q is not a date (YYYY-MM-DD)", key, v)
-	}
-	if v != d.Format(dateLayout) {
-		*how = append(*how, fmt.Sprintf("%s %q read as %s", key, v, d.Format(dateLayout)))
-	}
-	return d, nil
+	return readDate(key, key, v, how)
 }
 
 // fieldID reads the ID field of an entry or a pattern, "" when there is
