@@ -182,12 +182,9 @@ func (f *File) Revive(r ArchiveRecord, today time.Time) (*Entry, error) {
 	if e, _ := f.Find(r.Entry.ID); e != nil || f.FindPattern(r.Entry.ID) != nil {
 		return nil, fmt.Errorf("%s is already in the memory file", r.Entry.ID)
 	}
-	e := *r.Entry
-	e.Tags = slices.Clone(e.Tags)
-	e.Keywords = slices.Clone(e.Keywords)
-	e.HoldsWith = slices.Clone(e.HoldsWith)
+	e := r.Entry.clone()
 	e.Date = civil(today)
 	e.Weight, e.HasWeight = 0, false
-	f.Tiers[1].Blocks = append(f.Tiers[1].Blocks, Block{Entry: &e})
-	return &e, nil
+	f.Tiers[1].Blocks = append(f.Tiers[1].Blocks, Block{Entry: e})
+	return e, nil
 }

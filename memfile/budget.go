@@ -40,11 +40,7 @@ func blockTokens(b Block) int {
 func sectionTokens(f *File, tier int) int {
 	s := f.Tiers[tier-1]
 	n := lineTokens(tierTitles[tier-1])
-	comments := s.Comments
-	if comments == nil {
-		comments = templateComments(DefaultConfig(), tier)
-	}
-	for _, c := range comments {
+	for _, c := range s.comments(tier) {
 		n += lineTokens(c)
 	}
 	for _, b := range s.Blocks {

@@ -220,16 +220,20 @@ func (f *File) Clone() *File {
 	return &c
 }
 
+func (e *Entry) clone() *Entry {
+	c := *e
+	c.Tags = slices.Clone(e.Tags)
+	c.Keywords = slices.Clone(e.Keywords)
+	c.HoldsWith = slices.Clone(e.HoldsWith)
+	return &c
+}
+
 func cloneBlocks(bs []Block) []Block {
 	out := make([]Block, len(bs))
 	for i, b := range bs {
 		switch {
 		case b.Entry != nil:
-			e := *b.Entry
-			e.Tags = slices.Clone(e.Tags)
-			e.Keywords = slices.Clone(e.Keywords)
-			e.HoldsWith = slices.Clone(e.HoldsWith)
-			out[i].Entry = &e
+			out[i].Entry = b.Entry.clone()
 		case b.Pattern != nil:
 			p := *b.Pattern
 			p.Tags = slices.Clone(p.Tags)

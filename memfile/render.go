@@ -54,6 +54,14 @@ func dueLine(cfg Config) string {
 }
 
 // templateComments are the comment lines under each tier heading.
+// comments are the tier's comment lines, the template's when it has none.
+func (s Section) comments(tier int) []string {
+	if s.Comments == nil {
+		return templateComments(DefaultConfig(), tier)
+	}
+	return s.Comments
+}
+
 func templateComments(cfg Config, tier int) []string {
 	switch tier {
 	case 1:
@@ -77,11 +85,7 @@ func templateComments(cfg Config, tier int) []string {
 func writeSection(out *bytes.Buffer, f *File, tier int) {
 	s := f.Tiers[tier-1]
 	out.WriteString(tierTitles[tier-1] + "\n")
-	comments := s.Comments
-	if comments == nil {
-		comments = templateComments(DefaultConfig(), tier)
-	}
-	for _, c := range comments {
+	for _, c := range s.comments(tier) {
 		out.WriteString(c + "\n")
 	}
 	out.WriteString("\n")
