@@ -261,8 +261,18 @@ func AdviseEstimated(f *File, today time.Time, cfg Config, tok Tokens) Advice {
 	if tok.Tiers[1]*100 < cfg.Budgets[1]*adviseAt {
 		return a
 	}
-	// Promote: the oldest importance-5 decision a week old or more, if
-	// Tier 1 has room for it, in its budget and in its part of the view.
+	a.Promote = promotable(f, today, cfg, tok, tier1, a.Decisions)
+	a.Consolidate, a.ConsolidateTag = routineGroup(f, today, ignore, func(id string) bool {
+		return slices.Contains(a.Decisions, id) || id == a.Promote // each entry is asked about once
+	})
+	return a
+}
+
+// promotable is the oldest importance-5 decision a week old or more, not
+// among asked, if Tier 1 has room for it, in its budget and in its part
+// of the view (tier1 is what Tier 1 takes there now); "" when none is.
+func promotable(f *File, today time.Time, cfg Config, tok Tokens, tier1 int, asked []string) string {
+	_, tier1Room := LastingRoom(cfg)
 	var lasting []*Entry
 	for _, e := range f.Entries(2) {
 		if e.Importance >= 5 && DaysBetween(e.Date, today) >= lastingDays {
@@ -271,16 +281,20 @@ func AdviseEstimated(f *File, today time.Time, cfg Config, tok Tokens) Advice {
 	}
 	slices.SortFunc(lasting, byDateID)
 	for _, e := range lasting {
-		if !slices.Contains(a.Decisions, e.ID) && tok.Tiers[0]+blockTokens(Block{Entry: e}) <= cfg.Budgets[0] &&
+		if !slices.Contains(asked, e.ID) && tok.Tiers[0]+blockTokens(Block{Entry: e}) <= cfg.Budgets[0] &&
 			(tier1+Length(viewEntry(e, false, ""))+1)*100 <= tier1Room*adviseAt { // in Tier 1, without its weight
-			a.Promote = e.ID
-			break
+			return e.ID
 		}
 	}
-	// Consolidate: the entry the budget would take next that shares a tag
-	// with two or more others of its kind (importance 1-4, or 5), and the
-	// oldest of those. Decisions are grouped only with decisions, so a
-	// summary never lifts routine work to importance 5.
+	return ""
+}
+
+// routineGroup is what to consolidate: the entry the budget would take
+// next that shares a tag with two or more others of its kind (importance
+// 1-4, or 5), and the oldest of those, less those asked already says,
+// and the tag. Decisions are grouped only with decisions, so a summary
+// never lifts routine work to importance 5.
+func routineGroup(f *File, today time.Time, ignore map[string]bool, asked func(id string) bool) ([]string, string) {
 	// The order without lastingShare (a budget of 0): old importance-4
 	// work a summary would shorten comes before today's routine work,
 	// which needs no summary.
@@ -314,19 +328,17 @@ func AdviseEstimated(f *File, today time.Time, cfg Config, tok Tokens) Advice {
 		if len(group) > maxConsolidate {
 			group = group[:maxConsolidate]
 		}
+		var ids []string
 		for _, e := range group {
-			if !slices.Contains(a.Decisions, e.ID) && e.ID != a.Promote { // each entry is asked about once
-				a.Consolidate = append(a.Consolidate, e.ID)
+			if !asked(e.ID) {
+				ids = append(ids, e.ID)
 			}
 		}
-		if len(a.Consolidate) < 2 {
-			a.Consolidate = nil
-			continue
+		if len(ids) >= 2 {
+			return ids, best.tag
 		}
-		a.ConsolidateTag = best.tag
-		break
 	}
-	return a
+	return nil, ""
 }
 
 // relatedDecisions picks what lasts that one compact summary could
