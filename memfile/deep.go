@@ -33,17 +33,11 @@ func mergeDuplicates(f *File, rep *Report) {
 	renameEvidence(f, renamed)
 }
 
-// located is an entry and its tier.
-type located struct {
-	e    *Entry
-	tier int
-}
-
 // duplicateGroups are the entries of Tiers 1 and 2 that share a normal
 // text, two or more to a group, each group with the one to keep first:
 // Tier 1's, then the most important, the newest, the smaller ID.
-func duplicateGroups(f *File) [][]located {
-	groups := map[string][]located{}
+func duplicateGroups(f *File) [][]placedEntry {
+	groups := map[string][]placedEntry{}
 	var texts []string // in first-seen order
 	for t := 1; t <= 2; t++ {
 		for _, e := range f.Entries(t) {
@@ -51,16 +45,16 @@ func duplicateGroups(f *File) [][]located {
 			if groups[k] == nil {
 				texts = append(texts, k)
 			}
-			groups[k] = append(groups[k], located{e, t})
+			groups[k] = append(groups[k], placedEntry{e, t})
 		}
 	}
-	var out [][]located
+	var out [][]placedEntry
 	for _, k := range texts {
 		g := groups[k]
 		if len(g) < 2 {
 			continue
 		}
-		slices.SortFunc(g, func(a, b located) int {
+		slices.SortFunc(g, func(a, b placedEntry) int {
 			return cmp.Or(cmp.Compare(a.tier, b.tier), cmp.Compare(b.e.Importance, a.e.Importance),
 				b.e.Date.Compare(a.e.Date), cmp.Compare(a.e.ID, b.e.ID))
 		})
@@ -72,7 +66,7 @@ func duplicateGroups(f *File) [][]located {
 // mergeGroup folds the rest of g into its first: the higher importance,
 // the newer date, the union of tags, keywords and both-hold answers; the
 // rest are reported as removed, merged into the first.
-func mergeGroup(g []located, rep *Report) Merge {
+func mergeGroup(g []placedEntry, rep *Report) Merge {
 	keep := g[0].e
 	m := Merge{Kept: keep.ID}
 	for _, other := range g[1:] {
@@ -143,11 +137,16 @@ func judgmentBrief(f *File, deep *DeepReport) {
 	for _, e := range t1 {
 		deep.ReviewTier1 = append(deep.ReviewTier1, e.ID)
 	}
-
 	all := append(f.Entries(1), f.Entries(2)...)
 	if len(all) > nearDuplicateLimit {
 		all = all[:nearDuplicateLimit]
 	}
+	deep.NearDuplicates = nearDuplicates(all)
+}
+
+// nearDuplicates groups the IDs of entries whose words are similar, each
+// group in the entries' order, the groups in the order of their first.
+func nearDuplicates(all []*Entry) [][]string {
 	words := make([]map[string]bool, len(all))
 	for i, e := range all {
 		words[i] = wordSet(e.Text)
@@ -179,11 +178,13 @@ func judgmentBrief(f *File, deep *DeepReport) {
 		}
 		groups[r] = append(groups[r], e.ID)
 	}
+	var out [][]string
 	for _, r := range roots {
 		if len(groups[r]) > 1 {
-			deep.NearDuplicates = append(deep.NearDuplicates, groups[r])
+			out = append(out, groups[r])
 		}
 	}
+	return out
 }
 
 func wordSet(s string) map[string]bool {
