@@ -128,7 +128,7 @@ func addTagPatterns(f *File, idx tagIndex, existing map[string]*Pattern) {
 // and reports a new pattern or a new level in rep.
 func updatePattern(p *Pattern, idx tagIndex, opt Options, rep *Report) {
 	before := *p
-	wasAuto := p.Text == "" || p.Text == autoSentence(&before)
+	wasAuto := !before.hasSentence()
 	var match []*Entry
 	if tg := idx[p.Tags[0]]; tg != nil {
 		for _, e := range tg.entries {
@@ -157,9 +157,7 @@ func updatePattern(p *Pattern, idx tagIndex, opt Options, rep *Report) {
 
 // mergeSameTagPatterns makes one pattern of patterns for the same tags: a
 // model's hand-written pattern and the automatic one for its tag, or two a
-// model wrote. The first keeps its ID; a written sentence is kept (two
-// different ones both are, one line each); the count is the higher, the
-// evidence and dates the union of both.
+// model wrote. The first keeps its ID and absorbs the others.
 func mergeSameTagPatterns(f *File, rep *Report) {
 	byTags := map[string]*Pattern{}
 	var gone []*Pattern
@@ -173,31 +171,35 @@ func mergeSameTagPatterns(f *File, rep *Report) {
 			byTags[key] = p
 			continue
 		}
-		keepWritten := keep.Text != "" && keep.Text != autoSentence(keep)
-		pWritten := p.Text != "" && p.Text != autoSentence(p)
-		switch {
-		case pWritten && !keepWritten:
-			keep.Text = p.Text
-		case pWritten && keepWritten && normalText(p.Text) != normalText(keep.Text):
-			keep.Text += "\n" + p.Text
-		}
-		keep.Observations = max(keep.Observations, p.Observations)
-		keep.Evidence = mergeEvidence(keep.Evidence, p.Evidence)
-		keep.Observations = max(keep.Observations, len(keep.Evidence))
-		if !p.First.IsZero() {
-			widen(keep, p.First)
-		}
-		if !p.Last.IsZero() {
-			widen(keep, p.Last)
-		}
-		if levelRank(p.Level) < levelRank(keep.Level) {
-			keep.Level = p.Level
-		}
+		absorb(keep, p)
 		gone = append(gone, p)
 		rep.Converted = append(rep.Converted, fmt.Sprintf("patterns %s and %s were both for tag %s; they are now one, %s", keep.ID, p.ID, key, keep.ID))
 	}
 	if len(gone) > 0 {
 		removeBlocks(f, 3, func(b Block) bool { return b.Pattern != nil && slices.Contains(gone, b.Pattern) })
+	}
+}
+
+// absorb folds p into keep, a pattern for the same tags: a written
+// sentence is kept (two different ones both are, one line each); the
+// count is the higher, the evidence and dates the union of both.
+func absorb(keep, p *Pattern) {
+	switch {
+	case p.hasSentence() && !keep.hasSentence():
+		keep.Text = p.Text
+	case p.hasSentence() && normalText(p.Text) != normalText(keep.Text):
+		keep.Text += "\n" + p.Text
+	}
+	keep.Observations = max(keep.Observations, p.Observations)
+	keep.Evidence = mergeEvidence(keep.Evidence, p.Evidence)
+	keep.Observations = max(keep.Observations, len(keep.Evidence))
+	for _, d := range []time.Time{p.First, p.Last} {
+		if !d.IsZero() {
+			widen(keep, d)
+		}
+	}
+	if levelRank(p.Level) < levelRank(keep.Level) {
+		keep.Level = p.Level
 	}
 }
 
