@@ -164,7 +164,7 @@ func chooseGroups(f *File, v View) []viewGroup {
 		g.heading = "## About you (global memory, all workspaces)"
 		for t := 1; t <= 2; t++ {
 			for _, e := range v.Global.Entries(t) {
-				g.add(viewLine{text: viewEntry(e, false, ""), item: true})
+				g.add(viewLine{text: viewEntry(e, false), item: true})
 			}
 		}
 	}
@@ -197,15 +197,10 @@ func chooseGroups(f *File, v View) []viewGroup {
 // pass), so the entries the view leaves out for room are those the
 // budget would take first. It returns the first day of the latest work.
 func tier2Groups(f *File, v View, groups []viewGroup) time.Time {
-	headings := [...]string{
-		groupDecisions: "## Decisions (Tier 2, importance 5, newest first)",
-		groupKeyWork:   "## Key work and decisions (Tier 2, importance 4)",
-		groupLatest:    "## Latest work (Tier 2, the last two days with work)",
-		groupRest:      "## Active context (Tier 2, by importance x freshness)",
-	}
-	for _, k := range []int{groupDecisions, groupKeyWork, groupLatest, groupRest} {
-		groups[k].heading = headings[k]
-	}
+	groups[groupDecisions].heading = "## Decisions (Tier 2, importance 5, newest first)"
+	groups[groupKeyWork].heading = "## Key work and decisions (Tier 2, importance 4)"
+	groups[groupLatest].heading = "## Latest work (Tier 2, the last two days with work)"
+	groups[groupRest].heading = "## Active context (Tier 2, by importance x freshness)"
 	day := civilUnix(f.Header.LastMaintained)
 	from := latestDays(f, day)
 	// An entry a newer one looks like it supersedes comes after those of
@@ -382,14 +377,14 @@ func Lasting(f *File) (tier1, decisions int) {
 	for _, b := range f.Tiers[0].Blocks {
 		switch {
 		case b.Entry != nil:
-			tier1 += Length(viewEntry(b.Entry, false, "")) + 1
+			tier1 += Length(viewEntry(b.Entry, false)) + 1
 		case b.Note != nil:
 			tier1 += Length(tier1Note(b.Note)) + 1
 		}
 	}
 	for _, b := range f.Tiers[1].Blocks {
 		if e := b.Entry; e != nil && e.Importance >= 5 {
-			decisions += Length(viewEntry(e, true, "")) + 1
+			decisions += Length(viewEntry(e, true)) + 1
 		}
 	}
 	return tier1, decisions
@@ -445,10 +440,9 @@ func (g *viewGroup) addRanked(ranked []rankedEntry, v View) {
 	}
 }
 
-// viewEntry is an entry's whole line in the view; mark, when not empty,
-// follows its tags.
-func viewEntry(e *Entry, withWeight bool, mark string) string {
-	return inertEntryLine(e, Inert(e.Text), withWeight, mark)
+// viewEntry is an entry's whole line in the view, unmarked.
+func viewEntry(e *Entry, withWeight bool) string {
+	return inertEntryLine(e, Inert(e.Text), withWeight, "")
 }
 
 // inertEntryLine is viewEntry with the entry's text already made inert.
