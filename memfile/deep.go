@@ -70,14 +70,7 @@ func mergeGroup(g []placedEntry, rep *Report) Merge {
 	keep := g[0].e
 	m := Merge{Kept: keep.ID}
 	for _, other := range g[1:] {
-		keep.Importance = max(keep.Importance, other.e.Importance)
-		if other.e.Date.After(keep.Date) {
-			keep.Date = other.e.Date
-		}
-		keep.Tags = NormalizeTags(append(keep.Tags, other.e.Tags...))
-		keep.Keywords = NormalizeTags(append(keep.Keywords, other.e.Keywords...))
-		keep.HoldsWith = normalIDs(append(keep.HoldsWith, other.e.HoldsWith...))
-		keep.Agent = cmp.Or(keep.Agent, other.e.Agent)
+		keep.absorb(other.e)
 		m.Removed = append(m.Removed, other.e.ID)
 		rep.Removed = append(rep.Removed, Removal{Tier: other.tier, Entry: other.e, Reason: reasonMerged + keep.ID})
 	}

@@ -1,6 +1,7 @@
 package memfile
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -226,6 +227,17 @@ func (e *Entry) clone() *Entry {
 	c.Keywords = slices.Clone(e.Keywords)
 	c.HoldsWith = slices.Clone(e.HoldsWith)
 	return &c
+}
+
+// absorb gives e what other adds to it: the higher importance, the newer
+// date, the union of tags, keywords and both-hold answers, an agent.
+func (e *Entry) absorb(other *Entry) {
+	e.Importance = max(e.Importance, other.Importance)
+	e.Date = later(e.Date, other.Date)
+	e.Tags = NormalizeTags(append(e.Tags, other.Tags...))
+	e.Keywords = NormalizeTags(append(e.Keywords, other.Keywords...))
+	e.HoldsWith = normalIDs(append(e.HoldsWith, other.HoldsWith...))
+	e.Agent = cmp.Or(e.Agent, other.Agent)
 }
 
 func cloneBlocks(bs []Block) []Block {

@@ -1,7 +1,6 @@
 package memfile
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -226,23 +225,18 @@ func mergeEntry(b *placedEntry, o, t placedEntry) (kept placedEntry, split *plac
 	if textO && textT && normalText(o.e.Text) != normalText(t.e.Text) {
 		return o, &t
 	}
-	e := *o.e
+	e := o.e.clone()
 	if !textO && textT {
 		e.Text = t.e.Text
 	}
-	e.Importance = max(o.e.Importance, t.e.Importance)
-	e.Date = later(o.e.Date, t.e.Date)
-	e.Tags = NormalizeTags(append(slices.Clone(o.e.Tags), t.e.Tags...))
-	e.Keywords = NormalizeTags(append(slices.Clone(o.e.Keywords), t.e.Keywords...))
-	e.HoldsWith = normalIDs(append(slices.Clone(o.e.HoldsWith), t.e.HoldsWith...))
-	e.Agent = cmp.Or(o.e.Agent, t.e.Agent)
+	e.absorb(t.e)
 	tier := o.tier
 	if b != nil && o.tier == b.tier {
 		tier = t.tier
 	} else if b == nil {
 		tier = min(o.tier, t.tier) // Tier 1 wins, as in duplicate merging
 	}
-	return placedEntry{&e, tier}, nil
+	return placedEntry{e, tier}, nil
 }
 
 func later(a, b time.Time) time.Time {

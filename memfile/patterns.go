@@ -171,7 +171,7 @@ func mergeSameTagPatterns(f *File, rep *Report) {
 			byTags[key] = p
 			continue
 		}
-		absorb(keep, p)
+		keep.absorb(p)
 		gone = append(gone, p)
 		rep.Converted = append(rep.Converted, fmt.Sprintf("patterns %s and %s were both for tag %s; they are now one, %s", keep.ID, p.ID, key, keep.ID))
 	}
@@ -183,7 +183,7 @@ func mergeSameTagPatterns(f *File, rep *Report) {
 // absorb folds p into keep, a pattern for the same tags: a written
 // sentence is kept (two different ones both are, one line each); the
 // count is the higher, the evidence and dates the union of both.
-func absorb(keep, p *Pattern) {
+func (keep *Pattern) absorb(p *Pattern) {
 	switch {
 	case p.hasSentence() && !keep.hasSentence():
 		keep.Text = p.Text
