@@ -341,10 +341,7 @@ func mergePattern(b, o, t *Pattern, dates map[string]time.Time) (p *Pattern, con
 	union = slices.Compact(union)
 	slices.SortStableFunc(union, func(x, y string) int { return dates[x].Compare(dates[y]) })
 	evidenceCount := len(union)
-	if n := len(union); n > maxEvidence {
-		union = union[n-maxEvidence:]
-	}
-	merged.Evidence = union
+	merged.Evidence = newest(union)
 	added := max(o.Observations-b.Observations, 0) + max(t.Observations-b.Observations, 0) - both
 	merged.Observations = max(o.Observations, t.Observations, evidenceCount, b.Observations+added)
 	merged.Level = levelFor(merged.Observations)
