@@ -101,15 +101,13 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 	// would give: a person may have written the ID, or a merge moved the
 	// entry to a newer date under its old one.
 	want := normalText(text)
-	for t := 1; t <= 2; t++ {
-		for _, old := range f.Entries(t) {
-			if old.Date.Equal(date) && normalText(old.Text) == want {
-				old.Importance = max(old.Importance, e.Importance)
-				old.Tags = NormalizeTags(append(old.Tags, e.Tags...))
-				old.Keywords = NormalizeTags(append(old.Keywords, e.Keywords...))
-				// The first writer stays the one who recorded it.
-				return old, false, nil
-			}
+	for _, old := range f.tierEntries() {
+		if old.Date.Equal(date) && normalText(old.Text) == want {
+			old.Importance = max(old.Importance, e.Importance)
+			old.Tags = NormalizeTags(append(old.Tags, e.Tags...))
+			old.Keywords = NormalizeTags(append(old.Keywords, e.Keywords...))
+			// The first writer stays the one who recorded it.
+			return old, false, nil
 		}
 	}
 	e.ID = uniqueID("", EntryID(date, text), f.idsInUse())
@@ -145,10 +143,8 @@ func (e *Entry) Weigh(tier int, today time.Time, cfg Config) {
 // not take any of them.
 func (f *File) idsInUse() map[string]bool {
 	taken := map[string]bool{}
-	for t := 1; t <= 2; t++ {
-		for _, e := range f.Entries(t) {
-			taken[e.ID] = true
-		}
+	for _, e := range f.tierEntries() {
+		taken[e.ID] = true
 	}
 	for _, p := range f.Patterns() {
 		taken[p.ID] = true

@@ -129,11 +129,9 @@ func ParseArchive(data []byte) ([]ArchiveRecord, []Warning) {
 // was taken is not lost with the file it was in.
 func TakenOut(current, replacement *File, reason string) []Removal {
 	var out []Removal
-	for t := 1; t <= 2; t++ {
-		for _, e := range current.Entries(t) {
-			if kept, _ := replacement.Find(e.ID); kept == nil || kept.Text != e.Text {
-				out = append(out, Removal{Tier: t, Entry: e, Reason: reason})
-			}
+	for t, e := range current.tierEntries() {
+		if kept, _ := replacement.Find(e.ID); kept == nil || kept.Text != e.Text {
+			out = append(out, Removal{Tier: t, Entry: e, Reason: reason})
 		}
 	}
 	for _, p := range current.Patterns() {

@@ -162,10 +162,8 @@ func chooseGroups(f *File, v View) []viewGroup {
 	if v.Global != nil {
 		g := &groups[groupGlobal]
 		g.heading = "## About you (global memory, all workspaces)"
-		for t := 1; t <= 2; t++ {
-			for _, e := range v.Global.Entries(t) {
-				g.add(viewLine{text: viewEntry(e, false), item: true})
-			}
+		for _, e := range v.Global.tierEntries() {
+			g.add(viewLine{text: viewEntry(e, false), item: true})
 		}
 	}
 	t1 := &groups[groupTier1]

@@ -39,14 +39,12 @@ func mergeDuplicates(f *File, rep *Report) {
 func duplicateGroups(f *File) [][]placedEntry {
 	groups := map[string][]placedEntry{}
 	var texts []string // in first-seen order
-	for t := 1; t <= 2; t++ {
-		for _, e := range f.Entries(t) {
-			k := normalText(e.Text)
-			if groups[k] == nil {
-				texts = append(texts, k)
-			}
-			groups[k] = append(groups[k], placedEntry{e, t})
+	for t, e := range f.tierEntries() {
+		k := normalText(e.Text)
+		if groups[k] == nil {
+			texts = append(texts, k)
 		}
+		groups[k] = append(groups[k], placedEntry{e, t})
 	}
 	var out [][]placedEntry
 	for _, k := range texts {
@@ -90,11 +88,9 @@ const orphanAge = 21
 // a decision can wait months for that.
 func dropOrphanTags(f *File, today time.Time, deep *DeepReport) {
 	uses := map[string]int{}
-	for t := 1; t <= 2; t++ {
-		for _, e := range f.Entries(t) {
-			for _, tag := range e.Tags {
-				uses[tag]++
-			}
+	for _, e := range f.tierEntries() {
+		for _, tag := range e.Tags {
+			uses[tag]++
 		}
 	}
 	for _, p := range f.Patterns() {
@@ -102,19 +98,17 @@ func dropOrphanTags(f *File, today time.Time, deep *DeepReport) {
 			uses[tag] += 2
 		}
 	}
-	for t := 1; t <= 2; t++ {
-		for _, e := range f.Entries(t) {
-			if DaysBetween(e.Date, today) < orphanAge || e.Importance >= supersedeMinImportance {
-				continue
-			}
-			e.Tags = slices.DeleteFunc(e.Tags, func(tag string) bool {
-				if uses[tag] == 1 {
-					deep.DroppedTags = append(deep.DroppedTags, DroppedTag{ID: e.ID, Tag: tag})
-					return true
-				}
-				return false
-			})
+	for _, e := range f.tierEntries() {
+		if DaysBetween(e.Date, today) < orphanAge || e.Importance >= supersedeMinImportance {
+			continue
 		}
+		e.Tags = slices.DeleteFunc(e.Tags, func(tag string) bool {
+			if uses[tag] == 1 {
+				deep.DroppedTags = append(deep.DroppedTags, DroppedTag{ID: e.ID, Tag: tag})
+				return true
+			}
+			return false
+		})
 	}
 }
 

@@ -3,6 +3,7 @@ package memfile
 import (
 	"cmp"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 	"time"
@@ -175,6 +176,20 @@ func (f *File) Entries(tier int) []*Entry {
 	return out
 }
 
+// tierEntries yields the entries of Tiers 1 and 2 in file order, each
+// with its tier.
+func (f *File) tierEntries() iter.Seq2[int, *Entry] {
+	return func(yield func(int, *Entry) bool) {
+		for t := 1; t <= 2; t++ {
+			for _, b := range f.Tiers[t-1].Blocks {
+				if b.Entry != nil && !yield(t, b.Entry) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // Patterns returns the Tier 3 patterns in file order.
 func (f *File) Patterns() []*Pattern {
 	var out []*Pattern
@@ -188,11 +203,9 @@ func (f *File) Patterns() []*Pattern {
 
 // Find returns the entry with an ID and its tier, or nil.
 func (f *File) Find(id string) (*Entry, int) {
-	for t := 1; t <= 2; t++ {
-		for _, e := range f.Entries(t) {
-			if e.ID == id {
-				return e, t
-			}
+	for t, e := range f.tierEntries() {
+		if e.ID == id {
+			return e, t
 		}
 	}
 	return nil, 0

@@ -187,12 +187,10 @@ func setAsideOversized(f *File, rep *Report) {
 // had no Last Maintained date either, the day of the pass: the day it was
 // first kept is the best the file knows.
 func dateUndated(f *File, today time.Time, rep *Report) {
-	for t := 1; t <= 2; t++ {
-		for _, e := range f.Entries(t) {
-			if e.Date.IsZero() {
-				e.Date = today
-				rep.Converted = append(rep.Converted, fmt.Sprintf("entry %s had no date; it is dated %s, the day of this pass", e.ID, today.Format(dateLayout)))
-			}
+	for _, e := range f.tierEntries() {
+		if e.Date.IsZero() {
+			e.Date = today
+			rep.Converted = append(rep.Converted, fmt.Sprintf("entry %s had no date; it is dated %s, the day of this pass", e.ID, today.Format(dateLayout)))
 		}
 	}
 }
@@ -232,10 +230,8 @@ func clampFuture(f *File, today time.Time, rep *Report) {
 
 // reweight recomputes every entry's weight for today.
 func reweight(f *File, today time.Time, cfg Config) {
-	for t := 1; t <= 2; t++ {
-		for _, e := range f.Entries(t) {
-			e.Weigh(t, today, cfg)
-		}
+	for t, e := range f.tierEntries() {
+		e.Weigh(t, today, cfg)
 	}
 }
 

@@ -121,10 +121,8 @@ type placedEntry struct {
 // indexEntries maps a file's entry IDs to the entries and their tiers.
 func indexEntries(f *File) map[string]placedEntry {
 	m := map[string]placedEntry{}
-	for tier := 1; tier <= 2; tier++ {
-		for _, e := range f.Entries(tier) {
-			m[e.ID] = placedEntry{e, tier}
-		}
+	for tier, e := range f.tierEntries() {
+		m[e.ID] = placedEntry{e, tier}
 	}
 	return m
 }
@@ -132,10 +130,8 @@ func indexEntries(f *File) map[string]placedEntry {
 // entryIDs lists a file's entry IDs in file order, Tier 1 first.
 func entryIDs(f *File) []string {
 	var ids []string
-	for tier := 1; tier <= 2; tier++ {
-		for _, e := range f.Entries(tier) {
-			ids = append(ids, e.ID)
-		}
+	for _, e := range f.tierEntries() {
+		ids = append(ids, e.ID)
 	}
 	return ids
 }

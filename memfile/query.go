@@ -87,11 +87,9 @@ func Search(f *File, archive []ArchiveRecord, query string) []Hit {
 		return len(words) > 0
 	}
 	var hits []Hit
-	for t := 1; t <= 2; t++ {
-		for _, e := range f.Entries(t) {
-			if match(e.ID, e.Text, e.Tags, e.Keywords...) {
-				hits = append(hits, Hit{Where: "tier " + itoa(t), ID: e.ID, Date: e.Date.Format(dateLayout), Tags: e.Tags, Text: e.Text})
-			}
+	for t, e := range f.tierEntries() {
+		if match(e.ID, e.Text, e.Tags, e.Keywords...) {
+			hits = append(hits, Hit{Where: "tier " + itoa(t), ID: e.ID, Date: e.Date.Format(dateLayout), Tags: e.Tags, Text: e.Text})
 		}
 	}
 	for _, p := range f.Patterns() {
