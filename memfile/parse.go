@@ -391,31 +391,15 @@ func (p *parser) endNote() {
 	p.preamble = false
 }
 
-// tierItems lists the entries and the patterns of f's tiers, in order.
-func tierItems(f *File) ([]*Entry, []*Pattern) {
-	blocks := 0
-	for t := range f.Tiers {
-		blocks += len(f.Tiers[t].Blocks)
-	}
-	entries := make([]*Entry, 0, blocks)
-	var patterns []*Pattern
-	for t := range f.Tiers {
-		for _, b := range f.Tiers[t].Blocks {
-			if b.Entry != nil {
-				entries = append(entries, b.Entry)
-			}
-			if b.Pattern != nil {
-				patterns = append(patterns, b.Pattern)
-			}
-		}
-	}
-	return entries, patterns
-}
-
 // assignIDs gives every entry and pattern a unique ID: explicit IDs first
 // (a repeated one is replaced on its later use), then derived ones.
 func (p *parser) assignIDs() {
-	entries, patterns := tierItems(p.f)
+	// The parser puts entries in Tiers 1 and 2 only, patterns in Tier 3.
+	entries := make([]*Entry, 0, len(p.f.Tiers[0].Blocks)+len(p.f.Tiers[1].Blocks))
+	for _, e := range p.f.tierEntries() {
+		entries = append(entries, e)
+	}
+	patterns := p.f.Patterns()
 	taken := make(map[string]bool, len(entries)+len(patterns))
 	for _, e := range entries {
 		if e.ID == "" {
