@@ -157,7 +157,7 @@ func TestRememberAsksAboutLikelyPredecessors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return d.Text("revive ")
+		return d.Text()
 	}
 	text := "Removed Redis: sessions now live in a Postgres table."
 	got := remember(text, "sessions,decision")
@@ -242,7 +242,7 @@ func TestBothHoldAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	asked := d.Text("revive ")
+	asked := d.Text()
 	hold := prefix + " --both-hold " + d.Entry.ID + "," + old.ID
 	if !strings.Contains(asked, "If both still hold, run: "+hold+"\n") || !strings.Contains(asked, "If it replaces that entry, run: ") {
 		t.Fatalf("remember does not offer both answers (want %q):\n%s", hold, asked)
@@ -272,7 +272,7 @@ func TestBothHoldAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := done.Text("revive "); !strings.Contains(got, d.Entry.ID+" and "+old.ID+" both still hold") {
+	if got := done.Text(); !strings.Contains(got, d.Entry.ID+" and "+old.ID+" both still hold") {
 		t.Errorf("the answer's report: %s", got)
 	}
 	view = memoryPart(startText(t, env, "s2"))
@@ -293,15 +293,12 @@ func TestBothHoldAnswer(t *testing.T) {
 func TestSupersedeQuestionCallsTools(t *testing.T) {
 	env, _ := redisDecision(t)
 	cfg := env.Config
-	tool := record.Names{Do: "call", Field: func(n string) string { return n }, Form: func(n string) string { return "remember with " + n },
-		Supersede: func(ids []string, text string) string { return "`remember` with supersedes" },
-		BothHold:  func(ids []string) string { return "`remember` with both_hold" }}
-	d, err := record.Remember(env.Store, truthDay, cfg, record.Request{Text: "Removed Redis: sessions now live in a Postgres table.", Importance: 5, Tags: "sessions,decision"}, tool)
+	d, err := record.Remember(env.Store, truthDay, cfg, record.Request{Text: "Removed Redis: sessions now live in a Postgres table.", Importance: 5, Tags: "sessions,decision"}, record.MCPNames)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := d.Text("revive ")
-	if strings.Contains(got, "run:") || !strings.Contains(got, "If it replaces that entry, call: `remember` with supersedes") || !strings.Contains(got, "If both still hold, call: `remember` with both_hold") {
+	got := d.Text()
+	if strings.Contains(got, "run:") || !strings.Contains(got, "If it replaces that entry, call: `remember` with {\"supersedes\"") || !strings.Contains(got, "If both still hold, call: `remember` with {\"both_hold\"") {
 		t.Errorf("the question in MCP mode:\n%s", got)
 	}
 }
@@ -319,7 +316,7 @@ func TestRememberAsksAboutAReversalOfAKind(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return d.Text("revive "), d
+		return d.Text(), d
 	}
 	_, old := remember("Chose GitHub Actions for CI.", "ci,decision")
 	if got, _ := remember("Chose GitLab CI for CI after the migration.", "ci,decision"); !strings.Contains(got, "may supersede") || !strings.Contains(got, "--supersedes "+old.Entry.ID) {

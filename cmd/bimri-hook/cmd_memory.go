@@ -361,7 +361,7 @@ func (a *app) reviveCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			done, err := record.Revive(store, ws.now, ws.config.Memory, id)
+			done, err := record.Revive(store, ws.now, ws.config.Memory, id, record.CLINames)
 			if err != nil {
 				return err
 			}

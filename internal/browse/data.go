@@ -165,7 +165,7 @@ func (s Source) forget(id string) (string, error) {
 }
 
 func (s Source) revive(id string) (string, error) {
-	if _, err := record.Revive(s.Store, s.Today, s.Config, id); err != nil {
+	if _, err := record.Revive(s.Store, s.Today, s.Config, id, record.CLINames); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("revived %s into Tier 2, dated %s", id, s.Today.Format(time.DateOnly)), nil

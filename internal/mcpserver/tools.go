@@ -68,55 +68,22 @@ func changedOf(d record.Done) changed {
 	return c
 }
 
-// mcpNames word remember's errors in the tool's own terms.
-var mcpNames = record.Names{
-	Do:    "call",
-	Field: func(name string) string { return fmt.Sprintf("%q", fieldName(name)) },
-	Form:  func(name string) string { return fmt.Sprintf("remember with %q", fieldName(name)) },
-	Example: map[record.Form]string{
-		record.FormEntry:       `{"text": "Chose SQLite for storage.", "importance": 4}`,
-		record.FormConsolidate: `{"replaces": ["3f9a1c2b", "77e0d4a1"], "text": "Login: sessions in Postgres, tests added."}`,
-		record.FormPattern:     `{"tier": 3, "tags": ["testing"], "text": "The user asks for a regression test with every bug fix."}`,
-		record.FormSupersede:   `{"supersedes": ["3f9a1c2b"], "text": "Removed Redis: sessions now live in a Postgres table."}`,
-	},
-	Supersede: func(ids []string, text string) string {
-		return "`remember` with " + jsonObject(map[string]any{"supersedes": ids, "text": text})
-	},
-	BothHold: func(ids []string) string {
-		return "`remember` with " + jsonObject(map[string]any{"both_hold": ids})
-	},
-}
-
-// fieldName is the tool's field for a CLI flag: both_hold for both-hold.
-func fieldName(flag string) string { return strings.ReplaceAll(flag, "-", "_") }
-
-// jsonObject is v as one line of JSON, text as it is (no \u003c for <).
-func jsonObject(v map[string]any) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(err) // strings and lists of strings always encode
-	}
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
 func (s *server) remember(ctx context.Context, req *mcp.CallToolRequest, in rememberIn) (*mcp.CallToolResult, changed, error) {
 	r := record.Request{Text: in.Text, Importance: in.Importance, Tier: in.Tier,
 		Tags: strings.Join(in.Tags, ","), Keywords: in.Keywords, Replaces: in.Replaces, Promote: in.Promote, Supersedes: in.Supersedes, BothHold: in.BothHold,
 		Agent: clientAgent(req)}
-	if _, err := record.Check(r, mcpNames); err != nil {
+	if _, err := record.Check(r, record.MCPNames); err != nil {
 		return nil, changed{}, err
 	}
 	w, err := s.open(ctx)
 	if err != nil {
 		return nil, changed{}, err
 	}
-	d, err := record.Remember(w.store, w.today, w.config.Memory, r, mcpNames)
+	d, err := record.Remember(w.store, w.today, w.config.Memory, r, record.MCPNames)
 	if err != nil {
 		return nil, changed{}, err
 	}
-	return text(d.Text(`revive with the ID `)), changedOf(d), nil
+	return text(d.Text()), changedOf(d), nil
 }
 
 type recallIn struct {
@@ -202,11 +169,11 @@ func (s *server) revive(ctx context.Context, req *mcp.CallToolRequest, in revive
 	if err != nil {
 		return nil, changed{}, err
 	}
-	d, err := record.Revive(w.store, w.today, w.config.Memory, in.ID)
+	d, err := record.Revive(w.store, w.today, w.config.Memory, in.ID, record.MCPNames)
 	if err != nil {
 		return nil, changed{}, err
 	}
-	return text(d.Text(`revive with the ID `)), changedOf(d), nil
+	return text(d.Text()), changedOf(d), nil
 }
 
 type memoryIn struct{}

@@ -5,10 +5,13 @@
 package record
 
 import (
+	"bytes"
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -60,45 +63,24 @@ const (
 	FormBothHold                // entries that all still hold: none supersedes another
 )
 
-// Names word the errors of one route: the CLI names flags and shows
-// commands, MCP names fields and shows arguments.
+// Names word the errors and questions of one route: the CLI names flags
+// and shows commands that begin with Remember, MCP names fields and shows
+// tool calls.
 type Names struct {
-	Do      string                   // what the agent does with a call: "run" (a command) or "call" (a tool)
-	Field   func(name string) string // a field: --importance, or "importance"
-	Form    func(name string) string // a form: remember --replaces, or remember with "replaces"
-	Example map[Form]string          // a whole call of each form
-	// Supersede and BothHold are the whole calls that answer the
-	// question a new entry that looks like it overrides older ones asks.
-	Supersede func(ids []string, text string) string
-	BothHold  func(ids []string) string
+	MCP      bool
+	Remember string
 }
 
-// CLINames word the errors of `bimri-hook remember`.
-var CLINames = Names{
-	Do:    "run",
-	Field: func(name string) string { return "--" + name },
-	Form:  func(name string) string { return "remember --" + name },
-	Example: map[Form]string{
-		FormEntry:       `bimri-hook remember "Chose SQLite for storage."`,
-		FormConsolidate: `bimri-hook remember --replaces 3f9a1c2b,77e0d4a1 -- "Login: sessions in Postgres, tests added."`,
-		FormPattern:     `bimri-hook remember --tier 3 --tags testing -- "The user asks for a regression test with every bug fix."`,
-		FormSupersede:   `bimri-hook remember --supersedes 3f9a1c2b -- "Removed Redis: sessions now live in a Postgres table."`,
-	},
-	Supersede: func(ids []string, text string) string {
-		return SupersedeCommand("bimri-hook remember", ids, text)
-	},
-	BothHold: func(ids []string) string { return BothHoldCommand("bimri-hook remember", ids) },
-}
+var (
+	// CLINames word the errors of `bimri-hook remember`.
+	CLINames = Names{Remember: "bimri-hook remember"}
+	MCPNames = Names{MCP: true}
+)
 
-// CommandNames are CLINames whose supersession calls begin with
-// remember: the binary, its subcommand and any --dir, as the hooks name
-// them, so the permission rule and the plugin's approval allow them.
-func CommandNames(remember string) Names {
-	n := CLINames
-	n.Supersede = func(ids []string, text string) string { return SupersedeCommand(remember, ids, text) }
-	n.BothHold = func(ids []string) string { return BothHoldCommand(remember, ids) }
-	return n
-}
+// CommandNames are CLINames whose calls begin with remember: the binary,
+// its subcommand and any --dir, as the hooks name them, so the permission
+// rule and the plugin's approval allow them.
+func CommandNames(remember string) Names { return Names{Remember: remember} }
 
 // CommandNamesIn are CommandNames for binary's remember in the
 // workspace root, or the global memory.
@@ -112,12 +94,53 @@ func CommandNamesIn(binary, root string, global bool) Names {
 	return CommandNames(prefix)
 }
 
-func BothHoldCommand(remember string, ids []string) string {
-	return remember + " --both-hold " + strings.Join(ids, ",")
+// examples are a whole call of each form, on the CLI and in MCP.
+var examples = map[Form][2]string{
+	FormEntry: {`bimri-hook remember "Chose SQLite for storage."`, `{"text": "Chose SQLite for storage.", "importance": 4}`},
+	FormConsolidate: {`bimri-hook remember --replaces 3f9a1c2b,77e0d4a1 -- "Login: sessions in Postgres, tests added."`,
+		`{"replaces": ["3f9a1c2b", "77e0d4a1"], "text": "Login: sessions in Postgres, tests added."}`},
+	FormPattern: {`bimri-hook remember --tier 3 --tags testing -- "The user asks for a regression test with every bug fix."`,
+		`{"tier": 3, "tags": ["testing"], "text": "The user asks for a regression test with every bug fix."}`},
+	FormSupersede: {`bimri-hook remember --supersedes 3f9a1c2b -- "Removed Redis: sessions now live in a Postgres table."`,
+		`{"supersedes": ["3f9a1c2b"], "text": "Removed Redis: sessions now live in a Postgres table."}`},
 }
 
-func SupersedeCommand(remember string, ids []string, text string) string {
-	return remember + " --supersedes " + strings.Join(ids, ",") + " -- " + wiring.ShellWord(text)
+// pick is cli's words, or mcp's on the MCP route.
+func (n Names) pick(cli, mcp string) string {
+	if n.MCP {
+		return mcp
+	}
+	return cli
+}
+
+func (n Names) field(name string) string {
+	return n.pick("--"+name, strconv.Quote(strings.ReplaceAll(name, "-", "_")))
+}
+
+func (n Names) form(name string) string {
+	return n.pick("remember --"+name, "remember with "+n.field(name))
+}
+
+// supersede and bothHold are the whole calls that answer the question a
+// new entry that looks like it overrides older ones asks.
+func (n Names) supersede(ids []string, text string) string {
+	return n.pick(n.Remember+" --supersedes "+strings.Join(ids, ",")+" -- "+wiring.ShellWord(text),
+		"`remember` with "+jsonObject(map[string]any{"supersedes": ids, "text": text}))
+}
+
+func (n Names) bothHold(ids []string) string {
+	return n.pick(n.Remember+" --both-hold "+strings.Join(ids, ","), "`remember` with "+jsonObject(map[string]any{"both_hold": ids}))
+}
+
+// jsonObject is v as one line of JSON, text as it is (no \u003c for <).
+func jsonObject(v map[string]any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err) // strings and lists of strings always encode
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // Check says which form r is, and refuses what the form cannot take
@@ -125,10 +148,10 @@ func SupersedeCommand(remember string, ids []string, text string) string {
 func Check(r Request, n Names) (Form, error) {
 	text := strings.TrimSpace(r.Text)
 	if r.Importance != 0 && (r.Importance < 1 || r.Importance > 5) {
-		return 0, fmt.Errorf("%s %d is not a whole number from 1 to 5", n.Field("importance"), r.Importance)
+		return 0, fmt.Errorf("%s %d is not a whole number from 1 to 5", n.field("importance"), r.Importance)
 	}
 	if r.Tier != 0 && (r.Tier < 1 || r.Tier > 3) {
-		return 0, fmt.Errorf("%s %d is not 1, 2 or 3", n.Field("tier"), r.Tier)
+		return 0, fmt.Errorf("%s %d is not 1, 2 or 3", n.field("tier"), r.Tier)
 	}
 	if r.Keywords != nil {
 		if err := checkKeywords(r, n); err != nil {
@@ -139,38 +162,38 @@ func Check(r Request, n Names) (Form, error) {
 	case len(r.BothHold) > 0:
 		if text != "" || r.Importance != 0 || r.Tier != 0 || r.Tags != "" || r.Keywords != nil ||
 			len(r.Replaces) > 0 || strings.TrimSpace(r.Promote) != "" || len(r.Supersedes) > 0 {
-			return 0, fmt.Errorf("%s NEW,OLD takes nothing else: it only records that those entries all still hold", n.Form("both-hold"))
+			return 0, fmt.Errorf("%s NEW,OLD takes nothing else: it only records that those entries all still hold", n.form("both-hold"))
 		}
 		if len(ids(r.BothHold)) < 2 {
-			return 0, fmt.Errorf("%s needs two or more entry IDs: the new entry, then the older ones that still hold beside it", n.Form("both-hold"))
+			return 0, fmt.Errorf("%s needs two or more entry IDs: the new entry, then the older ones that still hold beside it", n.form("both-hold"))
 		}
 		return FormBothHold, nil
 	case len(r.Supersedes) > 0:
 		if len(r.Replaces) > 0 || strings.TrimSpace(r.Promote) != "" {
-			return 0, fmt.Errorf("%s records a new entry: it takes no %s or %s", n.Form("supersedes"), n.Field("replaces"), n.Field("promote"))
+			return 0, fmt.Errorf("%s records a new entry: it takes no %s or %s", n.form("supersedes"), n.field("replaces"), n.field("promote"))
 		}
 		if r.Tier == 3 {
-			return 0, fmt.Errorf("%s replaces entries, not patterns: drop %s 3", n.Form("supersedes"), n.Field("tier"))
+			return 0, fmt.Errorf("%s replaces entries, not patterns: drop %s 3", n.form("supersedes"), n.field("tier"))
 		}
 		if text == "" {
-			return 0, fmt.Errorf("%s needs the new entry's text, e.g. %s", n.Form("supersedes"), n.Example[FormSupersede])
+			return 0, fmt.Errorf("%s needs the new entry's text, e.g. %s", n.form("supersedes"), n.pick(examples[FormSupersede][0], examples[FormSupersede][1]))
 		}
 		if len(ids(r.Supersedes)) == 0 {
-			return 0, fmt.Errorf("%s needs the IDs of the entries it overrides", n.Form("supersedes"))
+			return 0, fmt.Errorf("%s needs the IDs of the entries it overrides", n.form("supersedes"))
 		}
 		return FormSupersede, nil
 	case strings.TrimSpace(r.Promote) != "":
 		if len(r.Replaces) > 0 || r.Tier != 0 || r.Importance != 0 || r.Tags != "" || r.Keywords != nil || text != "" {
-			return 0, fmt.Errorf("%s ID takes nothing else: the entry keeps its text, importance and tags", n.Form("promote"))
+			return 0, fmt.Errorf("%s ID takes nothing else: the entry keeps its text, importance and tags", n.form("promote"))
 		}
 		return formPromote, nil
 	case len(r.Replaces) > 0:
 		if r.Tier != 0 || r.Importance != 0 {
 			return 0, fmt.Errorf("%s takes the importance (the highest), the date (the newest) and the tier from the entries it replaces: drop %s and %s",
-				n.Form("replaces"), n.Field("importance"), n.Field("tier"))
+				n.form("replaces"), n.field("importance"), n.field("tier"))
 		}
 		if text == "" {
-			return 0, fmt.Errorf("%s needs the summary's text, e.g. %s", n.Form("replaces"), n.Example[FormConsolidate])
+			return 0, fmt.Errorf("%s needs the summary's text, e.g. %s", n.form("replaces"), n.pick(examples[FormConsolidate][0], examples[FormConsolidate][1]))
 		}
 		if len(ids(r.Replaces)) < 2 {
 			return 0, errors.New("consolidation takes two or more entry IDs")
@@ -178,21 +201,21 @@ func Check(r Request, n Names) (Form, error) {
 		return FormConsolidate, nil
 	case r.Tier == 3:
 		if r.Importance != 0 {
-			return 0, fmt.Errorf("a pattern (%s 3) has no importance: its level follows how many entries carry its tags", n.Field("tier"))
+			return 0, fmt.Errorf("a pattern (%s 3) has no importance: its level follows how many entries carry its tags", n.field("tier"))
 		}
 		if r.Keywords != nil {
-			return 0, fmt.Errorf("a pattern (%s 3) has no keywords: recall finds it by its sentence and tags", n.Field("tier"))
+			return 0, fmt.Errorf("a pattern (%s 3) has no keywords: recall finds it by its sentence and tags", n.field("tier"))
 		}
 		if text == "" {
-			return 0, fmt.Errorf("%s 3 needs the pattern's sentence, e.g. %s", n.Form("tier"), n.Example[FormPattern])
+			return 0, fmt.Errorf("%s 3 needs the pattern's sentence, e.g. %s", n.form("tier"), n.pick(examples[FormPattern][0], examples[FormPattern][1]))
 		}
 		if len(memfile.SplitTags(r.Tags)) == 0 {
-			return 0, fmt.Errorf("a pattern needs at least one tag (%s), the entries it is about", n.Field("tags"))
+			return 0, fmt.Errorf("a pattern needs at least one tag (%s), the entries it is about", n.field("tags"))
 		}
 		return FormPattern, nil
 	}
 	if text == "" {
-		return 0, fmt.Errorf("remember needs the entry's text, e.g. %s", n.Example[FormEntry])
+		return 0, fmt.Errorf("remember needs the entry's text, e.g. %s", n.pick(examples[FormEntry][0], examples[FormEntry][1]))
 	}
 	return FormEntry, nil
 }
@@ -202,15 +225,15 @@ func Check(r Request, n Names) (Form, error) {
 func checkKeywords(r Request, n Names) error {
 	list := keywords(r.Keywords)
 	if len(list) == 0 {
-		return fmt.Errorf("%s is empty: give two or three words a later question would use that the text does not, or leave it out", n.Field("keywords"))
+		return fmt.Errorf("%s is empty: give two or three words a later question would use that the text does not, or leave it out", n.field("keywords"))
 	}
 	for _, k := range list {
 		if !strings.ContainsFunc(k, func(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }) {
-			return fmt.Errorf("%s: keyword %q has no letter or digit", n.Field("keywords"), k)
+			return fmt.Errorf("%s: keyword %q has no letter or digit", n.field("keywords"), k)
 		}
 	}
 	if _, err := memfile.Keywords(list); err != nil {
-		return fmt.Errorf("%s: %w", n.Field("keywords"), err)
+		return fmt.Errorf("%s: %w", n.field("keywords"), err)
 	}
 	return nil
 }
@@ -475,7 +498,7 @@ func Forget(st *store.Store, id, reason string) (memfile.Removal, error) {
 }
 
 // Revive brings the archived entry id back into Tier 2, dated today.
-func Revive(st *store.Store, today time.Time, cfg memfile.Config, id string) (Done, error) {
+func Revive(st *store.Store, today time.Time, cfg memfile.Config, id string, n Names) (Done, error) {
 	id = strings.ToLower(strings.TrimSpace(id))
 	if id == "" {
 		return Done{}, errors.New("revive needs the ID of an archived entry (recall names it; see also bimri-hook search)")
@@ -488,7 +511,7 @@ func Revive(st *store.Store, today time.Time, cfg memfile.Config, id string) (Do
 	if !ok {
 		return Done{}, fmt.Errorf("no archived entry with ID %q in %s", id, st.Names().Archive)
 	}
-	d := Done{Form: formRevive, Tier: 2, Memory: st.Path(st.Names().Memory), Archive: st.Names().Archive, today: today, config: cfg}
+	d := Done{Form: formRevive, Tier: 2, Memory: st.Path(st.Names().Memory), Archive: st.Names().Archive, today: today, config: cfg, names: n}
 	res, err := st.Update(func(tx *store.Tx) error {
 		d.Entry, err = tx.File.Revive(rec, today)
 		if err != nil {

@@ -13,17 +13,17 @@ import (
 	"github.com/bimri/bimri-hook/memfile"
 )
 
-// Print says what d did, then the store's notice, with the CLI's commands.
-func (d Done) Print(w io.Writer) { d.print(w, "bimri-hook revive ") }
+// Print says what d did, then the store's notice, in its route's words.
+func (d Done) Print(w io.Writer) { d.print(w) }
 
-// Text is what Print writes, with revive as the caller's route names it.
-func (d Done) Text(revive string) string {
+// Text is what Print writes, without the last newline.
+func (d Done) Text() string {
 	var b strings.Builder
-	d.print(&b, revive)
+	d.print(&b)
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-func (d Done) print(w io.Writer, revive string) {
+func (d Done) print(w io.Writer) {
 	e, p := d.Entry, d.Pattern
 	switch {
 	case d.Form == FormConsolidate:
@@ -60,7 +60,7 @@ func (d Done) print(w io.Writer, revive string) {
 		fmt.Fprintln(w, d.Notice)
 	}
 	if d.Form == FormEntry || d.Form == formRevive || d.Form == FormSupersede {
-		printStay(w, d.Entry, d.Tier, d.today, d.config, revive)
+		printStay(w, d.Entry, d.Tier, d.today, d.config, d.names.pick("bimri-hook revive ", "revive with the ID "))
 	}
 	d.askSupersedes(w)
 }
@@ -145,8 +145,8 @@ func (d Done) askSupersedes(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  %s (%s, imp %d): %s\n", o.ID, o.Date.Format(time.DateOnly), o.Importance, string(short))
 	}
-	replace, hold := d.answers(ids)
-	do := d.names.Do
+	replace, hold := d.names.supersede(ids, d.Entry.Text), d.names.bothHold(append([]string{d.Entry.ID}, ids...))
+	do := d.names.pick("run", "call")
 	if len(olds) == 1 {
 		fmt.Fprintf(w, "If it replaces that entry, %s: %s\n", do, replace)
 		fmt.Fprintf(w, "If both still hold, %s: %s\n", do, hold)
@@ -156,10 +156,6 @@ func (d Done) askSupersedes(w io.Writer) {
 	fmt.Fprintf(w, "If it replaces them, %s: %s\n", do, replace)
 	fmt.Fprintf(w, "If they all still hold, %s: %s\n", do, hold)
 	fmt.Fprintf(w, "If only some are replaced, give each call only their IDs. Replaced, they go to %s as superseded by %s; until you answer, the memory view marks them as possibly superseded.\n", d.Archive, d.Entry.ID)
-}
-
-func (d Done) answers(ids []string) (replace, hold string) {
-	return d.names.Supersede(ids, d.Entry.Text), d.names.BothHold(append([]string{d.Entry.ID}, ids...))
 }
 
 func plural(n int, one, many string) string {
