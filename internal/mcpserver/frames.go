@@ -111,23 +111,13 @@ func check(line []byte) (code int, id any, why string) {
 	if !json.Valid(line) {
 		return codeParseError, nil, "frame is not one JSON value"
 	}
-	trimmed := bytes.TrimSpace(line)
-	if trimmed[0] != '[' {
-		if _, err := jsonrpc.DecodeMessage(trimmed); err != nil {
-			return codeInvalidRequest, requestID(trimmed), "not a JSON-RPC 2.0 message: " + err.Error()
-		}
-		return 0, nil, ""
+	msgs := []json.RawMessage{line}
+	if json.Unmarshal(line, &msgs) == nil && len(msgs) == 0 {
+		return codeInvalidRequest, nil, "an empty batch"
 	}
-	var batch []json.RawMessage
-	if err := json.Unmarshal(trimmed, &batch); err != nil || len(batch) == 0 {
-		return codeInvalidRequest, nil, "an empty or malformed batch"
-	}
-	for _, m := range batch {
-		if bytes.TrimSpace(m)[0] != '{' {
-			return codeInvalidRequest, nil, "a batch holds something other than a message"
-		}
+	for _, m := range msgs {
 		if _, err := jsonrpc.DecodeMessage(m); err != nil {
-			return codeInvalidRequest, nil, "a batch holds a message that is not JSON-RPC 2.0: " + err.Error()
+			return codeInvalidRequest, requestID(m), "not a JSON-RPC 2.0 message: " + err.Error()
 		}
 	}
 	return 0, nil, ""
@@ -136,19 +126,14 @@ func check(line []byte) (code int, id any, why string) {
 // requestID is a frame's id when it is one JSON-RPC allows (a string or a
 // number), for the error to answer; else nil, which answers with null.
 func requestID(frame []byte) any {
-	var m struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if json.Unmarshal(frame, &m) != nil || len(m.ID) == 0 {
-		return nil
-	}
-	var s string
-	if json.Unmarshal(m.ID, &s) == nil {
-		return s
-	}
-	var n json.Number
-	if json.Unmarshal(m.ID, &n) == nil {
-		return n
+	var m struct{ ID any }
+	dec := json.NewDecoder(bytes.NewReader(frame))
+	dec.UseNumber()
+	if dec.Decode(&m) == nil {
+		switch id := m.ID.(type) {
+		case string, json.Number:
+			return id
+		}
 	}
 	return nil
 }
