@@ -201,30 +201,18 @@ const instructions = "bimri-hook keeps this workspace's long-term memory in bimr
 	"Never edit bimri.md or its backup by hand."
 
 // clientAgent is the coding agent an MCP client is, for the entries it
-// records (memfile.Entry.Agent): "codex" for the Codex CLI, "gemini" for
-// the Gemini CLI (its client is "gemini-cli-mcp-client" in 0.61.0),
-// "copilot" for the Copilot CLI ("copilot-cli" in 1.0.102, which sends it
-// in each request's _meta, as the 2026-07-28 protocol does, and never
-// initializes), "opencode" for OpenCode (its client's name in 1.18.33),
-// each saying so in its name; "" for Claude Code and every other client.
+// records (memfile.Entry.Agent), as its client's name says (Codex,
+// gemini-cli-mcp-client, copilot-cli, opencode); "" for Claude Code and
+// every other client.
 func clientAgent(req *mcp.CallToolRequest) string {
-	if req == nil {
+	if req == nil || req.ClientInfo() == nil {
 		return ""
 	}
-	info := req.ClientInfo()
-	if info == nil {
-		return ""
-	}
-	name := strings.ToLower(info.Name)
-	switch {
-	case strings.Contains(name, "codex"):
-		return "codex"
-	case strings.Contains(name, "gemini"):
-		return "gemini"
-	case strings.Contains(name, "copilot"):
-		return "copilot"
-	case strings.Contains(name, "opencode"):
-		return "opencode"
+	name := strings.ToLower(req.ClientInfo().Name)
+	for _, agent := range []string{"codex", "gemini", "copilot", "opencode"} {
+		if strings.Contains(name, agent) {
+			return agent
+		}
 	}
 	return ""
 }

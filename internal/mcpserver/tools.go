@@ -198,18 +198,16 @@ func text(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
 }
 
-// handler is a tool's typed function: In is the arguments, Out the
-// structured result (nil for a tool that returns text alone).
-type handler[In, Out any] func(context.Context, *mcp.CallToolRequest, In) (*mcp.CallToolResult, Out, error)
-
-// addTool registers h under t, with In's schema (and the bounds of its
+// addTool registers h under t: In is the arguments, Out the structured
+// result (any for text alone). It gives In's schema (and the bounds of its
 // whole-number fields, which struct tags cannot say) and Out's. It checks
 // the arguments itself rather than through the SDK's schema validation,
 // so that every bad argument comes back as a tool error in the tool's
 // own words ("importance" 9 is not a whole number from 1 to 5), and an
 // argument the tool does not know is refused, not ignored. A panic in h
 // is a tool error too: one bad call must not end the server.
-func addTool[In, Out any](s *server, srv *mcp.Server, t *mcp.Tool, bounds map[string][2]float64, h handler[In, Out]) {
+func addTool[In, Out any](s *server, srv *mcp.Server, t *mcp.Tool, bounds map[string][2]float64,
+	h func(context.Context, *mcp.CallToolRequest, In) (*mcp.CallToolResult, Out, error)) {
 	in, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(err) // the types are fixed, and a test lists every tool
