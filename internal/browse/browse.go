@@ -259,8 +259,6 @@ func (m *model) typing(msg tea.KeyPressMsg) tea.Cmd {
 		m.ask = fmt.Sprintf("Record %q and move %s to the archive as superseded by it? y/n", text, it.id)
 		m.pending = func() (string, error) { return m.src.supersede(it.id, text) }
 		return nil
-	}
-	switch msg.String() {
 	case "backspace":
 		if len(m.input) > 0 {
 			m.input = m.input[:len(m.input)-1]
@@ -300,14 +298,9 @@ func (m *model) confirm(key string) {
 
 // styles are made per View, never at package level, where every
 // process linking this package would make them.
-func styles() (title, tab, current, sel, dim, bad lipgloss.Style) {
-	title = lipgloss.NewStyle().Bold(true)
-	tab = lipgloss.NewStyle().Padding(0, 1)
-	current = tab.Bold(true).Reverse(true)
-	sel = lipgloss.NewStyle().Reverse(true)
-	dim = lipgloss.NewStyle().Faint(true)
-	bad = lipgloss.NewStyle().Bold(true)
-	return
+func styles() (bold, tab, current, sel, dim lipgloss.Style) {
+	bold, tab = lipgloss.NewStyle().Bold(true), lipgloss.NewStyle().Padding(0, 1)
+	return bold, tab, tab.Bold(true).Reverse(true), lipgloss.NewStyle().Reverse(true), lipgloss.NewStyle().Faint(true)
 }
 
 const detailLines = 8
@@ -318,18 +311,18 @@ func (m *model) listHeight() int {
 }
 
 func (m *model) View() tea.View {
-	title, tab, current, sel, dim, bad := styles()
+	bold, tab, current, sel, dim := styles()
 	w := max(40, m.width)
 	var b strings.Builder
-	b.WriteString(title.Render(cut("bimri-hook browse  "+m.snap.path+"  today "+m.src.Today.Format("2006-01-02"), w)) + "\n")
+	b.WriteString(bold.Render(cut("bimri-hook browse  "+m.snap.path+"  today "+m.src.Today.Format("2006-01-02"), w)) + "\n")
 	var tabs []string
 	for i, name := range tabNames {
 		label := fmt.Sprintf("%d %s (%d)", i+1, name, len(m.visible(i)))
+		style := tab
 		if i == m.tab {
-			tabs = append(tabs, current.Render(label))
-		} else {
-			tabs = append(tabs, tab.Render(label))
+			style = current
 		}
+		tabs = append(tabs, style.Render(label))
 	}
 	line := lipgloss.JoinHorizontal(lipgloss.Top, tabs...)
 	if m.query != "" || m.mode == searching {
@@ -378,13 +371,13 @@ func (m *model) View() tea.View {
 	b.WriteString(rule)
 	switch {
 	case m.mode == confirming:
-		b.WriteString(bad.Render(cut(m.ask, w)) + "\n")
+		b.WriteString(bold.Render(cut(m.ask, w)) + "\n")
 	case m.mode == searching:
 		b.WriteString(cut("search (enter keeps it, esc leaves): "+string(m.input)+"█", w) + "\n")
 	case m.mode == writing:
 		b.WriteString(cut("new entry's text (enter, then y; esc cancels): "+string(m.input)+"█", w) + "\n")
 	case m.failed:
-		b.WriteString(bad.Render(cut(m.status, w)) + "\n")
+		b.WriteString(bold.Render(cut(m.status, w)) + "\n")
 	default:
 		b.WriteString(cut(m.status, w) + "\n")
 	}

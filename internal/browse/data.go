@@ -108,22 +108,21 @@ func (s Source) load() (snapshot, error) {
 // line is an item's row in its list, bidi controls escaped
 // (memfile.ShowControls): a recorded U+202E would reorder the row.
 func (it item) line(s Source) string {
-	return memfile.ShowControls(it.row(s))
-}
-
-func (it item) row(s Source) string {
 	tags := ""
 	if len(it.tags) > 0 {
 		tags = " [" + strings.Join(it.tags, ",") + "]"
 	}
+	var row string
 	switch {
 	case it.entry != nil:
 		w := memfile.Score(*it.entry, it.tier, s.Today, s.Config).Weight
-		return fmt.Sprintf("%s  imp %d  %s  w %s%s  %s", it.id, it.entry.Importance, it.entry.Date.Format(time.DateOnly), w, tags, it.entry.Text)
+		row = fmt.Sprintf("%s  imp %d  %s  w %s%s  %s", it.id, it.entry.Importance, it.entry.Date.Format(time.DateOnly), w, tags, it.entry.Text)
 	case it.pattern != nil:
-		return fmt.Sprintf("%s  %-10s %2d obs%s  %s", it.id, it.pattern.Level, it.pattern.Observations, tags, it.pattern.Text)
+		row = fmt.Sprintf("%s  %-10s %2d obs%s  %s", it.id, it.pattern.Level, it.pattern.Observations, tags, it.pattern.Text)
+	default:
+		row = fmt.Sprintf("%s  left %s%s  %s", it.id, it.record.ArchivedOn.Format(time.DateOnly), tags, it.text)
 	}
-	return fmt.Sprintf("%s  left %s%s  %s", it.id, it.record.ArchivedOn.Format(time.DateOnly), tags, it.text)
+	return memfile.ShowControls(row)
 }
 
 // detail is what browse says of the selected item: why it weighs what it
