@@ -171,16 +171,6 @@ func PrintReport(w io.Writer, rep memfile.Report, dryRun bool) {
 	}
 }
 
-func PrintHits(w io.Writer, hits []memfile.Hit) {
-	for _, h := range hits {
-		where := h.Where
-		if h.Where == "archive" {
-			where = fmt.Sprintf("archive, %s: %s", h.ArchivedOn, h.Reason)
-		}
-		fmt.Fprintf(w, "%s  %s  [%s]  (%s)\n    %s\n", h.ID, h.Date, strings.Join(h.Tags, ","), where, h.Text)
-	}
-}
-
 // ShowAtMost is how many entries worth reviving show and forecast list:
 // a handful to act on.
 const ShowAtMost = 5
@@ -237,12 +227,18 @@ func PrintFound(w io.Writer, found []Recalled, asJSON bool) error {
 	for _, r := range found {
 		hits = append(hits, memfile.Hit{Where: r.Where, ID: r.ID, Date: r.Date, Tags: r.Tags, Text: r.Text, ArchivedOn: r.ArchivedOn, Reason: r.Reason})
 	}
-	if !asJSON {
-		PrintHits(w, hits)
-		return nil
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(hits)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(hits)
+	for _, h := range hits {
+		where := h.Where
+		if h.Where == "archive" {
+			where = fmt.Sprintf("archive, %s: %s", h.ArchivedOn, h.Reason)
+		}
+		fmt.Fprintf(w, "%s  %s  [%s]  (%s)\n    %s\n", h.ID, h.Date, strings.Join(h.Tags, ","), where, h.Text)
+	}
+	return nil
 }
