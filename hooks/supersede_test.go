@@ -151,7 +151,7 @@ func TestSupersession(t *testing.T) {
 func TestRememberAsksAboutLikelyPredecessors(t *testing.T) {
 	env, old := redisDecision(t)
 	cfg := env.Config
-	names := record.CommandNames(wiring.Command{Binary: env.Binary}.Remember() + " --dir " + wiring.ShellWord(env.Store.Root()))
+	names := record.Names{Remember: wiring.Command{Binary: env.Binary}.Remember() + " --dir " + wiring.ShellWord(env.Store.Root())}
 	remember := func(text string, tags string) string {
 		d, err := record.Remember(env.Store, truthDay, cfg, record.Request{Text: text, Importance: 5, Tags: tags}, names)
 		if err != nil {
@@ -236,7 +236,7 @@ func TestBothHoldAnswer(t *testing.T) {
 	env, old := redisDecision(t)
 	cfg := env.Config
 	prefix := wiring.Command{Binary: env.Binary}.Remember() + " --dir " + wiring.ShellWord(env.Store.Root())
-	names := record.CommandNames(prefix)
+	names := record.Names{Remember: prefix}
 	text := "Kept Redis for rate limits; sessions now live in a Postgres table."
 	d, err := record.Remember(env.Store, truthDay, cfg, record.Request{Text: text, Importance: 5, Tags: "sessions,decision"}, names)
 	if err != nil {
@@ -310,7 +310,7 @@ func TestSupersedeQuestionCallsTools(t *testing.T) {
 func TestRememberAsksAboutAReversalOfAKind(t *testing.T) {
 	cfg := memfile.DefaultConfig()
 	env := truthWorkspace(t, memfile.New(cfg), cfg)
-	names := record.CommandNames(wiring.Command{Binary: env.Binary}.Remember() + " --dir " + wiring.ShellWord(env.Store.Root()))
+	names := record.Names{Remember: wiring.Command{Binary: env.Binary}.Remember() + " --dir " + wiring.ShellWord(env.Store.Root())}
 	remember := func(text, tags string) (string, record.Done) {
 		d, err := record.Remember(env.Store, truthDay, cfg, record.Request{Text: text, Importance: 4, Tags: tags}, names)
 		if err != nil {

@@ -1,7 +1,6 @@
-// Package record carries out what the agent asks of memory (remember in
-// its forms, forget, revive) for the CLI, the MCP tools and browse alike,
-// so every route checks the same arguments and follows the same rules;
-// report.go words what each did.
+// Package record carries out remember (in its forms), forget and revive
+// for the CLI, the MCP tools and browse alike, so every route checks the
+// same arguments and follows the same rules.
 package record
 
 import (
@@ -25,29 +24,23 @@ import (
 )
 
 // AgentLockWait is how long a change the agent asks for waits for the
-// lock: hooks run under the client's timeouts, but its Bash tool and MCP
-// calls allow minutes, so a busy moment delays a record instead of
-// failing it.
+// lock: its Bash tool and MCP calls allow minutes, unlike hooks.
 const AgentLockWait = 45 * time.Second
 
-// Request is one remember call, in any of its forms. A zero Importance or
-// Tier, and empty Tags, mean "not given": each form refuses what it has no
-// use for, so nothing the caller said is silently dropped.
+// Request is one remember call, in any of its forms. Zero or empty means
+// not given: each form refuses what it has no use for, so nothing the
+// caller said is silently dropped.
 type Request struct {
 	Text       string
-	Importance int    // 1-5; 0 when not given (3 for a new entry)
-	Tier       int    // 1, 2 or 3 (a pattern); 0 when not given (2)
-	Tags       string // comma-separated, as given
-	// Keywords: words a later question would use that the text does not;
-	// each item may be a comma-separated list. Given but empty is refused.
-	Keywords   []string
+	Importance int      // 1-5 (3 for a new entry)
+	Tier       int      // 1, 2 or 3 (a pattern); 2 for a new entry
+	Tags       string   // comma-separated, as given
+	Keywords   []string // words a later question would use that the text does not; each may be a list
 	Replaces   []string // a consolidation: the entries the text sums up
 	Promote    string   // a promotion: the Tier 2 entry to move to Tier 1
 	Supersedes []string // a supersession: the entries the new one overrides
-	// BothHold answers the supersession question with no: the new entry
-	// and the older ones that still hold beside it.
-	BothHold []string
-	Agent    string // memfile.Entry.Agent: "" for Claude Code or a person
+	BothHold   []string // the supersession question answered no: the new entry, then the older ones
+	Agent      string   // memfile.Entry.Agent: "" for Claude Code or a person
 }
 
 // Form is which of remember's forms a Request is.
@@ -77,13 +70,9 @@ var (
 	MCPNames = Names{MCP: true}
 )
 
-// CommandNames are CLINames whose calls begin with remember: the binary,
-// its subcommand and any --dir, as the hooks name them, so the permission
-// rule and the plugin's approval allow them.
-func CommandNames(remember string) Names { return Names{Remember: remember} }
-
-// CommandNamesIn are CommandNames for binary's remember in the
-// workspace root, or the global memory.
+// CommandNamesIn are the names of binary's remember in the workspace
+// root, or the global memory, as the hooks name it, so the permission
+// rule and the plugin's approval allow the calls they show.
 func CommandNamesIn(binary, root string, global bool) Names {
 	prefix := wiring.Command{Binary: binary}.Remember()
 	if global {
@@ -91,7 +80,7 @@ func CommandNamesIn(binary, root string, global bool) Names {
 	} else {
 		prefix += " --dir " + wiring.ShellWord(root)
 	}
-	return CommandNames(prefix)
+	return Names{Remember: prefix}
 }
 
 // examples are a whole call of each form, on the CLI and in MCP.
@@ -252,9 +241,9 @@ func keywords(list []string) []string {
 	return out
 }
 
-// cleanTags splits a tag list after private spans go (one may hold a
-// comma) and cleans each tag on its own before it is lower-cased, so a
-// key given as a tag is found in its own letters.
+// cleanTags splits a tag list once private spans go (one may hold a
+// comma) and cleans each tag before it is lower-cased, so a key given as
+// a tag is found in its own letters.
 func cleanTags(s string) []string {
 	tags := strings.Split(privacy.StripPrivate(privacy.DropInvisible(s)), ",")
 	for i, t := range tags {
@@ -278,15 +267,13 @@ func ids(list []string) []string {
 
 // Done is what a change did, for report.go and the MCP tools.
 type Done struct {
-	Form    Form
-	Entry   *memfile.Entry   // the entry recorded, made, promoted or revived
-	Pattern *memfile.Pattern // the pattern written
-	Tier    int              // where Entry is now
-	IsNew   bool             // a new entry or pattern (not one updated)
-	Gone    []memfile.Removal
-	// Predecessors are the older lasting entries a new one looks like it
-	// supersedes: the agent is asked once, with the exact calls.
-	Predecessors []*memfile.Entry
+	Form         Form
+	Entry        *memfile.Entry   // the entry recorded, made, promoted or revived
+	Pattern      *memfile.Pattern // the pattern written
+	Tier         int              // where Entry is now
+	IsNew        bool             // a new entry or pattern (not one updated)
+	Gone         []memfile.Removal
+	Predecessors []*memfile.Entry // older entries it may supersede: the agent is asked once
 	Held         []*memfile.Entry // FormBothHold: the older entries that hold beside Entry
 	Memory       string           // the memory file's path
 	Archive      string           // the archive's name
@@ -347,12 +334,10 @@ func Remember(st *store.Store, today time.Time, cfg memfile.Config, r Request, n
 }
 
 // likelyPredecessors are the lasting entries of f that e, new, may
-// supersede: those that look alike (memfile.LikelyPredecessors), then,
-// through recall's lexicon, the older lasting ones that share a subject
-// tag with e and name another thing of the kind e names, about a thing
-// they share (recall.Alternatives: "Chose GitHub Actions for CI." before
-// "Chose GitLab CI for CI after the migration."). None that the agent
-// answered hold beside it.
+// supersede: those that look alike, and older ones that share a subject
+// tag and name another thing of e's kind (recall.Alternatives: "Chose
+// GitHub Actions for CI." before "Chose GitLab CI for CI."), less those
+// the agent said hold beside it.
 func likelyPredecessors(f *memfile.File, e *memfile.Entry) []*memfile.Entry {
 	out := f.LikelyPredecessors(e)
 	if e == nil || e.Importance < 4 || len(e.Tags) == 0 {
@@ -381,14 +366,11 @@ func sharesSubjectTag(o, e *memfile.Entry) bool {
 	return false
 }
 
-// supersede records r's text in tx and moves the entries it overrides
-// to the archive as superseded by it (memfile.Supersede), in one
-// transaction: the new entry is never recorded without the old ones
-// leaving, nor the reverse. What r does not give, the new entry takes
-// from those it overrides: their highest importance, their tags, and
-// Tier 1 when one of them was there, so a lasting decision stays one.
-// It always takes their keywords beside its own: a question asked of
-// the old decision is one the new answers.
+// supersede records r's text and archives the entries it overrides in
+// one transaction. What r does not give, the new entry takes from them:
+// their highest importance, their tags, Tier 1 when one was there (a
+// lasting decision stays one), and always their keywords, since a
+// question asked of the old decision is one the new answers.
 func supersede(tx *store.Tx, d *Done, r Request, tags, kws []string) error {
 	olds := ids(r.Supersedes)
 	imp, tier := r.Importance, r.Tier
@@ -428,9 +410,8 @@ func supersede(tx *store.Tx, d *Done, r Request, tags, kws []string) error {
 	if err != nil {
 		return err
 	}
-	// The same text recorded today already (the agent answering the
-	// question remember asked) keeps its tier, unless what it overrides
-	// was in Tier 1: a lasting fact replaced stays lasting.
+	// The same text recorded today already keeps its tier, unless what it
+	// overrides was in Tier 1.
 	if _, t := tx.File.Find(e.ID); r.Tier == 0 && tier == 1 && t == 2 && e.Importance >= 4 {
 		if e, err = tx.File.Promote(e.ID); err != nil {
 			return err
