@@ -9,19 +9,17 @@ import (
 	"unicode/utf8"
 )
 
-// The value given to a name that says it holds a secret, in the forms
-// of config files, code and shells: DB_PASS=x, password: x, "api_key":
-// "x", 'password' => 'x', $secret = "x", SECRET := "x", --password=x, a
-// YAML value on the next line (password:\n  x) or in a block (|). The
-// value may be anything: the name is what tells. The regexp begins at a
-// secret word of the name; pickAssigned finds the rest of the name before
-// it, and refuses comparisons (==, =~), scopes (::) and URLs (://).
+// The value given to a name that says it holds a secret, in the forms of
+// config files, code and shells (DB_PASS=x, "api_key": "x", $secret = "x",
+// --password=x, a YAML value below its name); the value may be anything.
+// The regexp begins at a secret word of the name; pickAssigned finds the
+// rest of the name and refuses comparisons, scopes and URLs.
 const assignmentExpr = `(?i:pass|pwd|secret|token|key|cred)([\w.-]*)(\\?["'\x60])?[ \t]*(:=|=>|=|:)` +
 	`[ \t]*(?:[|>][-+]?[ \t]*\r?\n[ \t]+|\r?\n[ \t]+)?` + // a YAML value below its name
 	`(?:"((?:[^"\\\n]|\\.)*)|'((?:[^'\\\n]|\\.)*)|\x60([^\x60\n]*)|\\["']((?:[^\\\n]|\\[^"'])*)|([^\s&]+))`
 
-// pickAssigned is the value of an assignment match, when its name says
-// it is a secret and the value is not a placeholder.
+// pickAssigned is the value of an assignment match whose name says it is
+// a secret, unless the value is a placeholder.
 func pickAssigned(s string, m []int) (span, bool) {
 	if !assigns(s[m[6]:m[7]], s[m[7]:]) {
 		return span{}, false
@@ -40,8 +38,8 @@ func pickAssigned(s string, m []int) (span, bool) {
 	return valueSpan(s, span{m[2*v], m[2*v+1]})
 }
 
-// assigns says whether op, followed by next, is an assignment rather
-// than a comparison (==, =~), a scope (::) or a URL (://).
+// assigns says whether op, then next, is an assignment, not ==, =~, ::
+// or ://.
 func assigns(op, next string) bool {
 	switch op {
 	case "=":
@@ -65,9 +63,8 @@ func firstGroup(m []int, from int) int {
 	return 0
 }
 
-// trimValueEnd drops what ends a bare value in its context rather than
-// belonging to it: a comma, a semicolon or a quote after it, and a
-// bracket it did not open ({password: x}, but not ${X}).
+// trimValueEnd drops what ends a bare value in its context: a comma, a
+// semicolon, a quote, a bracket it did not open ({password: x}, not ${X}).
 func trimValueEnd(s string, start, end int) int {
 	for end > start {
 		c := s[end-1]
@@ -84,22 +81,18 @@ func trimValueEnd(s string, start, end int) int {
 	return end
 }
 
-// A secret given in prose, after a noun that names one: "the password
-// is Blue-Elephant-42", "my API key for staging is: 'x'", "the token was
-// set to x". Up to three words may come between the noun and the verb.
-// Prose uses these words for much besides ("the password is hashed",
-// "the token is valid"), so pickSentence wants the value to look like a
-// secret: quoted, or with a digit, a symbol or a capital after its first
-// letter.
+// A secret given in prose: "the password is Blue-Elephant-42", "my API
+// key for staging is: 'x'", "the token was set to x". Prose uses these
+// words for much besides ("the token is valid"), so pickSentence wants the
+// value quoted or looking like a secret.
 const sentenceExpr = `\b(?i:password|passphrase|passcode|passwd|pwd|secret|token|credentials?|(?:api|access|secret|private|master)[ _-]?key)\b` +
 	`(?:[ \t]+[^\s.,;!?]+){0,3}?[ \t]+(?:(?i:is|was|are|were)\b|=|:|(?i:set|changed)[ \t]+(?i:to)\b)` +
 	`(?:[ \t]+(?i:now|still)\b)?(?:[ \t]+(?i:set|changed)[ \t]+(?i:to)\b)?[ \t]*:?[ \t]*` +
 	`(?:"([^"\n]*)"|'([^'\n]*)'|\x60([^\x60\n]*)\x60|(\S+))`
 
 // verbNear says whether one of sentenceExpr's verbs comes in the first
-// six words of s, before the clause ends, with a word that may be a
-// secret in the four after it: most sentences naming a token or a
-// password have neither, and this costs far less than the regexp.
+// six words of s, with a word that may be a secret in the four after it:
+// most sentences naming a token have neither, and the regexp costs more.
 func verbNear(s string) bool {
 	words := strings.Fields(firstLines(s, 1))
 	for i, w := range words[:min(len(words), 6)] {
@@ -124,8 +117,8 @@ func verbNear(s string) bool {
 
 var sentenceWords = []string{"password", "passphrase", "passcode", "passwd", "pwd", "secret", "token", "credential", "api", "access", "private", "master"}
 
-// pickSentence is the value of a sentence match: quoted, or a word that
-// looksSecret, less the punctuation that ends the sentence.
+// pickSentence is a sentence match's value: quoted, or a word that
+// looksSecret, less the sentence's end.
 func pickSentence(s string, m []int) (span, bool) {
 	g := firstGroup(m, 1)
 	if g < 4 {
@@ -168,9 +161,8 @@ var placeholderForm = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:\$[A-Za-z_][A-Za-z0-9_]*|\$\{[^}]*\}|\$\{\{.*\}\}|\{\{.*\}\}|%[A-Za-z_][A-Za-z0-9_]*%|<[^<>]*>|(?:process\.env|os\.environ|ENV)[.\[][\w"'\]\[.]*)$`)
 })
 
-// secretWords are what a name ends in when it holds a secret (after any
-// of secretSuffixes): one word, or two written together or apart
-// (api_key, apiKey, APIKEY). afterWords may follow one of them.
+// secretWords end a name that holds a secret, before any secretSuffixes:
+// one word, or two written together or apart (api_key, apiKey, APIKEY).
 var (
 	secretWords = []string{
 		"password", "passwd", "pass", "pwd", "passphrase", "passcode", "secret", "token",
@@ -183,16 +175,13 @@ var (
 		"plain", "plaintext", "text", "data", "env", "prod", "production", "dev", "development",
 		"test", "staging", "live", "old", "new", "current", "primary", "secondary", "key", "hash", "salt",
 	}
-	// notSecretBefore are words that make a name about a secret, not
-	// one: max_tokens, has_password, token_count is caught by its suffix.
+	// notSecretBefore make a name about a secret, not one: max_tokens.
 	notSecretBefore = []string{"max", "min", "num", "count", "total", "limit", "no", "has", "is", "use", "enable", "enabled", "disable", "require", "required", "show", "with"}
 )
 
-// secretName says whether a name holds a secret: one of its words, or
-// two together, is a secret word, and only suffix words follow it
-// (SECRET_KEY_BASE, private_key_id, DB_PASS, apiKey, PassWord; not
-// token_count, max_tokens, password_rules, client_id). An upper-case name
-// of two words or more ending in KEY is one too (STRIPE_KEY).
+// secretName says whether a name holds a secret: a secret word, then only
+// suffixes (SECRET_KEY_BASE, DB_PASS, apiKey; not token_count or
+// password_rules), or an upper-case name ending in _KEY (STRIPE_KEY).
 func secretName(name string) bool {
 	words := nameWords(name)
 	if len(words) == 0 {
@@ -205,9 +194,8 @@ func secretName(name string) bool {
 		if i > 0 && slices.Contains(notSecretBefore, words[i-1]) {
 			continue
 		}
-		// The secret word may take one or two of the name's words, or
-		// end one written without a break (PGPASSWORD, usertoken) when
-		// it is long enough not to end ordinary words too (bypass).
+		// One or two of the name's words, or the end of one when long
+		// enough not to end ordinary words (PGPASSWORD, not bypass).
 		for n := 1; n <= 2 && i+n <= len(words); n++ {
 			if slices.Contains(secretWords, strings.Join(words[i:i+n], "")) && onlySuffixes(words[i+n:]) {
 				return true
@@ -238,9 +226,8 @@ func onlySuffixes(words []string) bool {
 	return true
 }
 
-// nameWords splits a name into its words, lower case: at '_', '.', '-'
-// and where a lower-case letter meets an upper-case one (apiKey), or an
-// upper-case run meets a word (APIKey: api, key).
+// nameWords splits a name into lower-case words at '_', '.', '-' and
+// where case changes (apiKey, APIKey: api, key).
 func nameWords(name string) []string {
 	var words []string
 	start := -1
@@ -273,9 +260,9 @@ func nameWords(name string) []string {
 	return words
 }
 
-// looksSecret says whether a word of prose is more likely a secret than
-// a word: at least four characters, with a digit, a symbol, or a capital
-// after the first letter, and not a number (10,000, 2.5, 30%).
+// looksSecret says whether a word of prose is more likely a secret: four
+// characters or more, not a number, with a digit, a symbol or an inner
+// capital.
 func looksSecret(w string) bool {
 	if utf8.RuneCountInString(w) < 4 || strings.Trim(w, "0123456789,._:%+-") == "" {
 		return false

@@ -6,16 +6,13 @@ import (
 	"strings"
 )
 
-// The token formats come from gitleaks, the maintained secret scanner: its
-// default rules and allowlists, generated into gitleaks_rules.go from the
-// module go.mod pins, used as its detector uses them, minus what needs a
-// file path or a commit. gitleaks itself is not linked: its config
-// package's dependencies (viper and its readers) would initialise on every
-// hook.
+// The token formats are gitleaks' default rules and allowlists, generated
+// into gitleaks_rules.go from the module go.mod pins and used as its
+// detector uses them, less what needs a path or a commit. gitleaks is not
+// linked: its config package's dependencies would initialise every hook.
 
 // gitleaksAllowlist lets a finding go when one of its checks holds (all,
-// with and): a regexp matches the target (the secret, the whole match or
-// its line), or the secret holds a stop word.
+// with and): a regexp matches the target, or the secret holds a stop word.
 type gitleaksAllowlist struct {
 	and       bool
 	target    string // "", "match" or "line"
@@ -40,9 +37,8 @@ func compileAllowlists(lists []gitleaksAllowlist) []compiledAllowlist {
 }
 
 // proseEnds is s with the punctuation that ends a sentence or a clause
-// (before white space or the end) made a space. gitleaks' rules want a
-// token to end as in code; in prose a key often ends a sentence. Some
-// rules read ',' as an assignment, so they look at both texts.
+// made a space: gitleaks' rules want a token to end as in code, and in
+// prose a key often ends a sentence.
 func proseEnds(s string) string {
 	var b []byte
 	end := true // s[i+1:] begins with white space or is empty
@@ -63,14 +59,13 @@ func proseEnds(s string) string {
 	return string(b)
 }
 
-// secret is the secret in match m of r, if it has the entropy r asks
-// for, or as r's pick says.
+// secret is the secret in match m of r, if it has r's entropy, or as r's
+// pick says.
 func (r *rule) secret(s string, m []int) (span, bool) {
 	if r.pick != nil {
 		return r.pick(s, m)
 	}
-	// gitleaks trims newlines off a match: a rule ending in \s may take
-	// the line's end.
+	// gitleaks trims newlines off a match.
 	whole := span{m[0], m[1]}
 	for whole.end > whole.start && s[whole.end-1] == '\n' {
 		whole.end--
@@ -143,8 +138,7 @@ func lineAround(s string, start, end int) string {
 	return s[from:to]
 }
 
-// shannonEntropy is gitleaks': bits per rune, divided by the length in
-// bytes, as gitleaks computes it.
+// shannonEntropy is gitleaks': bits per rune, over the length in bytes.
 func shannonEntropy(data string) float64 {
 	if data == "" {
 		return 0

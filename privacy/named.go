@@ -2,11 +2,8 @@ package privacy
 
 import "strings"
 
-// bimri-hook's own rules: secrets only what is around them gives away (a
-// value after a name that says it is a secret, whatever the value looks
-// like), and token formats gitleaks misses or wants to end as in code.
-// Each is tried at its keywords, and reads one line unless lines says
-// otherwise (see ownRules).
+// bimri-hook's own rules: secrets only their context gives away, and
+// token formats gitleaks misses or wants to end as in code.
 var namedRules = []rule{{
 	// The whole block, or everything after BEGIN when END never comes: a
 	// truncated key is still a key (gitleaks' rule needs the END line).
@@ -15,9 +12,7 @@ var namedRules = []rule{{
 	regex:    `(?s)-----BEGIN[ A-Z0-9_-]*PRIVATE KEY[ A-Z0-9_-]*-----.*?(?:-----END[ A-Z0-9_-]*PRIVATE KEY[ A-Z0-9_-]*-----|\z)`,
 	lines:    -1, // to the end of the text
 }, {
-	// scheme://user:password@host keeps the user and the host. The
-	// password may hold '@' but not '/', so the last '@' before the path
-	// ends it.
+	// scheme://user:password@host: the last '@' before the path ends it.
 	id:       "password in URL",
 	keywords: []string{"://"},
 	regex:    `://[^\s:/?#@]*:([^\s/?#]+)@`,
@@ -37,10 +32,9 @@ var namedRules = []rule{{
 		return span{m[2], m[3]}, len(tok) >= 20 || strings.ContainsAny(tok, "0123456789")
 	},
 }, {
-	// Token families whose gitleaks rule wants a token to end as in code
-	// and to have its canonical length: in prose a comma or a bracket
-	// follows a key as often, and a newer format or a paste cut short is
-	// a few characters off.
+	// Tokens whose gitleaks rule wants them to end as in code and at their
+	// canonical length: in prose a comma follows a key as often, and a
+	// newer format or a paste cut short is a few characters off.
 	id:       "Stripe key",
 	keywords: []string{"sk_live", "sk_test", "sk_prod", "rk_live", "rk_test", "rk_prod"},
 	regex:    `\b[rs]k_(?:live|test|prod)_[A-Za-z0-9]{10,}`,
@@ -68,9 +62,8 @@ var namedRules = []rule{{
 	keywords: []string{"gocspx-"},
 	regex:    `\bGOCSPX-[\w-]{20,}`,
 }, {
-	// A Discord bot token: the bot's ID (a number of 17 to 19 digits) in
-	// base64, so it begins with one of nine pairs, then a time and an
-	// HMAC, joined with dots.
+	// A Discord bot token: the bot's ID in base64 (one of nine pairs
+	// first), a time and an HMAC, joined with dots.
 	id:       "Discord bot token",
 	keywords: []string{"mt", "mj", "mz", "nd", "nt", "nj", "nz", "od", "ot"},
 	regex:    `\b(?:M[Tjz]|N[DTjz]|O[DT])[\w-]{21,30}\.[\w-]{6}\.[\w-]{27,40}`,

@@ -1,15 +1,10 @@
-// Package privacy keeps secrets and private text out of memory files:
-// what bimri-hook writes may be committed, shared or fed back to a model,
-// so text from prompts, transcripts or the agent goes through [Clean].
-// [StripPrivate] honours the user's <private>...</private> markers; redact
-// replaces each credential with [redacted] and keeps the name before it.
-//
-// The rules are data (rules.go): gitleaks' default rules for token formats
-// (gitleaks_rules.go, generated), and bimri-hook's own (named.go) for
-// secrets only their context shows: the value of a name that says it is a
-// secret, a password in a URL, an Authorization header, a key block cut
-// short, a secret given in a sentence. They lean towards redacting too
-// much, but leave prose, hashes, UUIDs and paths alone. Every function is
+// Package privacy keeps secrets and private text out of memory files,
+// which may be committed, shared or fed back to a model: [Clean] drops
+// <private>...</private> spans and replaces each credential with
+// [redacted], keeping the name before it. The rules are data: gitleaks'
+// default rules (gitleaks_rules.go, generated) and our own for secrets
+// only their context shows (named.go). They lean towards redacting too
+// much but leave prose, hashes, UUIDs and paths alone. Every function is
 // safe on any input, invalid UTF-8 included, and idempotent.
 package privacy
 
@@ -23,8 +18,8 @@ import (
 
 const redacted = "[redacted]"
 
-// Clean returns s with private spans removed and secrets redacted. Private
-// spans go first so that text joined by their removal is still checked.
+// Clean returns s with private spans removed, then secrets redacted, so
+// that text joined by a span's removal is still checked.
 func Clean(s string) string {
 	return redact(StripPrivate(DropInvisible(s)))
 }
@@ -33,18 +28,16 @@ func Clean(s string) string {
 // with spaces inside the brackets and attributes, which people write too.
 var privateTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)<\s*(/?)\s*private(?:\s[^<>]*)?>`) })
 
-// invisible are characters that show as nothing: zero-width space,
-// non-joiner and joiner, word joiner, byte-order mark, soft hyphen and the
-// Mongolian vowel separator. One inside a token ("ghp_\u200b...") hides it
-// from every rule.
+// invisible are characters that show as nothing; one inside a token
+// ("ghp_\u200b...") hides it from every rule.
 const invisible = "\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e"
 
 // invisibleLeads are the first bytes of the invisible characters' UTF-8.
 const invisibleLeads = "\xc2\xe1\xe2\xef"
 
 // hasInvisibleLead says whether s holds a byte an invisible character
-// begins with: IndexByte skips most text without decoding its runes, and
-// recall cleans every item it may bring back, on every prompt.
+// begins with: IndexByte skips text without decoding it, and recall cleans
+// every item it may bring back, on every prompt.
 func hasInvisibleLead(s string) bool {
 	for i := 0; i < len(invisibleLeads); i++ {
 		if strings.IndexByte(s, invisibleLeads[i]) >= 0 {
@@ -55,10 +48,8 @@ func hasInvisibleLead(s string) bool {
 }
 
 // DropInvisible removes each run of invisible characters that touches an
-// ASCII character, where it can only be hiding something: a token split
-// by a zero-width space reads whole again. A run between other characters
-// is kept, since emoji sequences (a family, a flag) are joined with U+200D.
-// Runs are removed whole, so the result has none left to remove.
+// ASCII character, where it can only hide something. A run between other
+// characters is kept: emoji sequences are joined with U+200D.
 func DropInvisible(s string) string {
 	if !hasInvisibleLead(s) || !strings.ContainsAny(s, invisible) {
 		return s
@@ -91,15 +82,12 @@ func DropInvisible(s string) string {
 	return b.String()
 }
 
-// StripPrivate removes every <private>...</private> span, tags included.
-// Tags match in any letter case and spans may cross lines and nest. An
-// opening tag that is never closed hides everything after it, because the
-// end of the private text is unknown; a closing tag without an opening one
-// is dropped.
+// StripPrivate removes every <private>...</private> span, tags included,
+// in any letter case, across lines and nested. An opening tag never closed
+// hides everything after it; a closing tag without one is dropped.
 func StripPrivate(s string) string {
-	// Removing a tag can join its neighbours into a new tag
-	// ("<priv<private></private>ate>"), so repeat until none is left. Every
-	// round removes at least one tag, so this ends.
+	// Removing a tag can join its neighbours into a new one
+	// ("<priv<private></private>ate>"): repeat until none is left.
 	for {
 		// Text without a '<' (most) never compiles the regexp.
 		if strings.IndexByte(s, '<') < 0 {
@@ -138,8 +126,7 @@ func stripTags(s string, locs [][]int) string {
 
 func redact(s string) string {
 	// Redacting one secret can let another rule see the text around it
-	// anew, so run until nothing changes; the bound guards against a
-	// pathological input looping.
+	// anew: run until nothing changes, within a bound.
 	for range 8 {
 		next := redactOnce(s)
 		if next == s {
@@ -158,9 +145,9 @@ func redactOnce(s string) string {
 	return replaceSpans(s, secrets(s, hits))
 }
 
-// replaceSpans puts redacted in place of each span of s. Spans that
-// overlap become one, and one that touches a redacted already there takes
-// it in, so redacting twice gives what redacting once did.
+// replaceSpans puts redacted in place of each span of s, overlapping
+// spans and a redacted already there taken in as one, so redacting twice
+// gives what redacting once did.
 func replaceSpans(s string, spans []span) string {
 	if len(spans) == 0 {
 		return s

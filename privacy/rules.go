@@ -9,11 +9,9 @@ import (
 )
 
 // A rule is one kind of secret, as data: where the text holds one of its
-// keywords (in any letter case), each match of its regex is a secret (its
-// group secretGroup; 0: the first group that matched, or the whole match)
-// unless its Shannon entropy is at most entropy, an allowlist lets it go,
-// or pick refuses it. gitleaks' rules (gitleaks_rules.go) are generated in
-// this form; bimri-hook's own follow them (named.go).
+// keywords, each match of its regex is a secret (group secretGroup; 0: the
+// first that matched, or the whole match) unless its entropy is at most
+// entropy, an allowlist lets it go, or pick refuses it.
 type rule struct {
 	id          string
 	regex       string
@@ -22,29 +20,22 @@ type rule struct {
 	keywords    []string // lower case, two bytes or more
 	allow       []gitleaksAllowlist
 
-	// fromKeyword says that every match begins at one of keywords (past
-	// what splitStart sets aside), so the regexp is tried only there, not
-	// at every byte. Then assignment, when not 0, says that an assignment
-	// follows the keyword within that many characters (assignmentNear),
-	// lines bounds the lines a match spans, and gate is a quick test every
-	// match passes: each skips a regexp run where none can match. The
-	// generator works fromKeyword and assignment out for gitleaks' rules.
+	// fromKeyword: every match begins at a keyword (past splitStart), so
+	// the regexp is tried only there. Then assignment (assignmentNear),
+	// lines and gate each skip a regexp run where none can match.
 	fromKeyword bool
 	assignment  int
 	lines       int
 	gate        func(rest string) bool
-	// pick, for our rules, takes the secret from a match, or refuses it.
-	pick func(s string, m []int) (span, bool)
+	pick        func(s string, m []int) (span, bool)
 }
 
-// semiGenericLeft is the optional left part gitleaks puts before the
-// names of its "semi-generic" rules. It only widens a match leftwards and
+// semiGenericLeft is the left part of gitleaks' "semi-generic" rules: it
 // holds no group, so the secret is the same without it.
 const semiGenericLeft = `(?i)[\w.-]{0,50}?`
 
 // splitStart sets aside what a match may begin with before its keyword:
-// gitleaks' semi-generic left part, and a \b, which a try at a keyword
-// checks by hand (the regexp cannot see the byte before).
+// semiGenericLeft, and a \b, checked by hand at a keyword.
 func splitStart(expr string) (rest string, boundary bool) {
 	if r, ok := strings.CutPrefix(expr, semiGenericLeft); ok {
 		expr = "(?i)" + r
@@ -58,9 +49,8 @@ func splitStart(expr string) (rest string, boundary bool) {
 // span is a part of a text, s[start:end].
 type span struct{ start, end int }
 
-// compiled is a rule's regexps, compiled on first use: most processes
-// never meet most rules' keywords, and most keywords met fail the rule's
-// cheaper checks (a word boundary, an assignment near, its gate).
+// compiled is a rule's regexps, compiled on first use: most keywords met
+// fail the rule's cheaper checks.
 type compiled struct {
 	re       func() *regexp.Regexp // anchored with ^ when the rule is tried at its keywords
 	boundary bool
@@ -91,7 +81,7 @@ var (
 )
 
 // ownRules are namedRules as they run: from their keywords, one line
-// unless they say otherwise (-1: to the end of the text).
+// unless they say otherwise.
 func ownRules() []rule {
 	rules := slices.Clone(namedRules)
 	for i := range rules {
@@ -100,9 +90,8 @@ func ownRules() []rule {
 	return rules
 }
 
-// matches calls fn with every match of r in s (indices as
-// FindAllStringSubmatchIndex gives them), where r's keywords stand at the
-// offsets at. Overlapping matches are merged later.
+// matches calls fn with every match of r in s, where r's keywords stand
+// at the offsets at.
 func (r *rule) matches(c *compiled, s string, at []int, fn func(m []int)) {
 	if !r.fromKeyword {
 		for _, m := range c.re().FindAllStringSubmatchIndex(s, -1) {
@@ -127,13 +116,10 @@ func (r *rule) matches(c *compiled, s string, at []int, fn func(m []int)) {
 	}
 }
 
-// assignmentNear says whether an assignment (= : > | ? ,) is among the
-// first within characters of s, past only letters, digits, _ . - spaces,
-// quotes and backslashes: what gitleaks' semi-generic rules allow between
-// a service's name and the value, and our assignment rule between a
-// secret word and its value. Most prose naming a token or a key has none,
-// and this costs far less than the regexp failing. Characters past ASCII
-// count as letters: with (?i), \w matches the Kelvin sign and the long s.
+// assignmentNear says whether an assignment (= : > | ? ,) comes within
+// characters of s past only what the rules allow between a name and its
+// value. Most prose naming a token has none, and the regexp failing costs
+// more. Non-ASCII counts as letters: with (?i), \w matches the Kelvin sign.
 func assignmentNear(s string, within int) bool {
 	n := 0
 	for j := 0; j < len(s) && n < within; j++ {
@@ -154,7 +140,7 @@ func assignmentNear(s string, within int) bool {
 }
 
 // firstLines is s up to the end of its n-th line, all of s for n <= 0: Go's
-// backtracker clears a bitmap as long as the text it is given, every try.
+// backtracker clears a bitmap as long as its text on every try.
 func firstLines(s string, n int) string {
 	end := 0
 	for ; n > 0; n-- {
@@ -191,9 +177,8 @@ func secrets(s string, hits []hit) []span {
 			at = append(at, int(hits[j].at))
 		}
 		r, c := &rules[i], compiled[i]()
-		// gitleaks' rules want a token to end as in code, so they also
-		// read the text with its sentences' ends made spaces (proseEnds);
-		// its global allowlist is theirs alone.
+		// gitleaks' rules also read the text with its sentences' ends made
+		// spaces (proseEnds); its global allowlist is theirs alone.
 		ruleTexts, global := texts[:1], func() []compiledAllowlist { return nil }
 		if i < len(gitleaksRules) {
 			ruleTexts, global = texts, globalAllow
@@ -212,9 +197,8 @@ func secrets(s string, hits []hit) []span {
 // A hit is a keyword of a rule (its index in allRules) at an offset.
 type hit struct{ rule, at int32 }
 
-// keywordHits finds every keyword of every rule in s, in any ASCII letter
-// case, ordered by rule, then offset. A rule is tried only where its
-// keywords are, as gitleaks' detector does; most text has none.
+// keywordHits finds every rule's keywords in s, in any ASCII letter case,
+// ordered by rule, then offset.
 func keywordHits(s string) []hit {
 	x := keywords()
 	var hits []hit
@@ -236,8 +220,7 @@ func keywordHits(s string) []hit {
 }
 
 // keywordIndex finds keywords by their first two bytes: byPair[a][b] is 1
-// + the index in words of those that begin with a, b, or 0 for none, so
-// most places in a text cost one load.
+// + the index in words of those that begin a, b; 0 for none.
 type keywordIndex struct {
 	byPair [256][256]uint8
 	words  [][]indexedWord
@@ -271,8 +254,7 @@ var keywords = sync.OnceValue(func() *keywordIndex {
 	return x
 })
 
-// hasPrefixFold is strings.HasPrefix ignoring ASCII case; prefix is lower
-// case.
+// hasPrefixFold is strings.HasPrefix ignoring ASCII case (prefix lower).
 func hasPrefixFold(s, prefix string) bool {
 	if len(s) < len(prefix) {
 		return false
