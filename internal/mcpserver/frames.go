@@ -13,9 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// maxFrame bounds one line from the client. A tool call is a few
-// kilobytes (remember cuts a text far below this); a line past it is
-// answered with an error and skipped without being held in memory.
+// maxFrame bounds one line from the client: a tool call is a few
+// kilobytes; a longer line is answered and skipped unheld.
 const maxFrame = 4 << 20
 
 // JSON-RPC 2.0's error codes for a frame that is not a message.
@@ -24,18 +23,16 @@ const (
 	codeInvalidRequest = -32600
 )
 
-// frameFilter stands between the client and the SDK's transport, which
-// ends the session on a frame it cannot decode or one past its line limit.
-// The filter passes each line the SDK's own decoder takes and answers any
-// other with a JSON-RPC error, as the specification asks, then reads on.
+// frameFilter stands before the SDK's transport, which ends the session on
+// a frame it cannot decode: it passes each line the SDK's decoder takes and
+// answers any other with a JSON-RPC error, then reads on.
 type frameFilter struct {
 	in  io.Reader
 	out *lockedWriter
 	pw  *io.PipeWriter // feeds the SDK the lines that pass
 }
 
-// lockedWriter serialises the SDK's messages and the filter's errors,
-// each written whole in one Write, so no two lines interleave.
+// lockedWriter keeps the SDK's lines and the filter's whole.
 type lockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer
@@ -47,8 +44,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// Close leaves the client's stream open, as the SDK's stdio transport
-// does with stdout.
+// Close leaves the client's stream open, as the SDK's stdio transport does.
 func (l *lockedWriter) Close() error { return nil }
 
 func filterFrames(in io.Reader, out io.Writer) (io.ReadCloser, io.WriteCloser) {
@@ -58,8 +54,7 @@ func filterFrames(in io.Reader, out io.Writer) (io.ReadCloser, io.WriteCloser) {
 	return pr, f.out
 }
 
-// pump copies the lines that pass until the client's stream ends, or
-// the SDK stops reading.
+// pump copies the lines that pass until the stream ends or the SDK stops.
 func (f *frameFilter) pump() {
 	r := bufio.NewReaderSize(f.in, 64<<10)
 	for {
@@ -83,8 +78,8 @@ func (f *frameFilter) pump() {
 	}
 }
 
-// readLine reads one line without its newline. A line longer than
-// maxFrame is read to its end and dropped: tooLong, and no bytes.
+// readLine reads one line without its newline; one past maxFrame is read
+// to its end and dropped (tooLong).
 func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 	for {
 		chunk, err := r.ReadSlice('\n')
@@ -103,7 +98,7 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 }
 
 // check says what is wrong with a frame: 0 when the SDK takes it, else a
-// JSON-RPC error code, the request's id when one can be read, and why.
+// JSON-RPC error code, the request's id if readable, and why.
 func check(line []byte) (code int, id any, why string) {
 	if !utf8.Valid(line) {
 		return codeParseError, nil, "frame is not UTF-8"

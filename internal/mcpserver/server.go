@@ -1,8 +1,6 @@
 // Package mcpserver is `bimri-hook mcp`: the memory as MCP tools, on the
-// official Go SDK, for clients that call tools rather than run hooks and
-// shell commands (Claude Desktop, Cowork) and for Claude Code through the
-// plugin. Every tool calls what the CLI calls (internal/record,
-// internal/inspect, hooks.MemoryView) through the same store and rules;
+// official Go SDK, for clients that call tools rather than run commands.
+// Every tool calls what the CLI calls (record, inspect, hooks.MemoryView);
 // this package maps arguments and results and finds the workspace.
 package mcpserver
 
@@ -29,16 +27,9 @@ import (
 
 // Options are what `bimri-hook mcp` was started with.
 type Options struct {
-	// Dir is the workspace to use when CLAUDE_PROJECT_DIR is unset
-	// (--dir, the bundle's memory folder setting); "" lets the client's
-	// roots or the current folder decide.
-	Dir string
-	// Config is the config file (--config, else $BIMRI_CONFIG); "" lets
-	// config.Load find the workspace's own.
-	Config string
-	// Today, when set (--today, $BIMRI_TODAY), is the day every call acts
-	// on; else each call reads Clock.
-	Today   time.Time
+	Dir     string    // --dir: the workspace when CLAUDE_PROJECT_DIR is unset
+	Config  string    // --config, else $BIMRI_CONFIG; "" for the workspace's own
+	Today   time.Time // --today, $BIMRI_TODAY; else each call reads Clock
 	Clock   func() time.Time
 	Version string
 }
@@ -59,9 +50,8 @@ func newServer(opt Options) *mcp.Server {
 // Run serves one client on stdin and stdout until it goes away.
 func Run(ctx context.Context, opt Options) error { return Serve(ctx, opt, os.Stdin, os.Stdout) }
 
-// Serve serves one client on in and out until in ends. A frame the SDK
-// would not take is answered with a JSON-RPC error and skipped
-// (frames.go): a bad line never ends the session.
+// Serve serves one client on in and out until in ends; a bad frame is
+// answered and skipped (frames.go), never ends the session.
 func Serve(ctx context.Context, opt Options, in io.Reader, out io.Writer) error {
 	r, w := filterFrames(in, out)
 	err := newServer(opt).Run(ctx, &mcp.IOTransport{Reader: r, Writer: w, MaxLineLength: -1})
@@ -72,10 +62,8 @@ func Serve(ctx context.Context, opt Options, in io.Reader, out io.Writer) error 
 }
 
 type server struct {
-	opt Options
-	// session keys the memory tool's per-session state: a server process
-	// serves one client session.
-	session string
+	opt     Options
+	session string // keys the memory tool's per-session state
 
 	mu         sync.Mutex
 	rootsKnown bool   // the client gave its roots
@@ -89,8 +77,8 @@ type opened struct {
 	today  time.Time
 }
 
-// open finds the workspace for one call and opens its store, each call
-// anew, so changed roots and a turning day are followed.
+// open finds the workspace and opens its store, each call anew, so
+// changed roots and a turning day are followed.
 func (s *server) open(ctx context.Context) (*opened, error) {
 	root, err := s.root(ctx)
 	if err != nil {
@@ -113,9 +101,8 @@ func (s *server) open(ctx context.Context) (*opened, error) {
 	return &opened{store: store, config: cfg, today: today}, nil
 }
 
-// root is the workspace's folder: CLAUDE_PROJECT_DIR (Claude Code gives
-// it to the servers it starts), else Dir, else the client's first root,
-// else the current folder, as workspace.Root finds it for the CLI.
+// root is the workspace's folder: CLAUDE_PROJECT_DIR, else Dir, else the
+// client's first root, else the current folder.
 func (s *server) root(ctx context.Context) (string, error) {
 	s.mu.Lock()
 	dir := s.rootDir
@@ -123,18 +110,15 @@ func (s *server) root(ctx context.Context) (string, error) {
 	return workspace.Root(s.opt.Dir, dir)
 }
 
-// The client's roots are asked for the way protocol 2026-07-28 has a
-// server ask a client anything: a tool call's first answer is the
-// request, and the client calls again with the roots (the SDK does the
-// same round trip with older clients by asking itself). They are asked
-// once, and again after the client says they changed, and only of a
-// client that has roots and when nothing else names the workspace.
-
-// rootsRequest is the key of that request in a call's input requests.
+// rootsRequest keys the request for the client's roots in a call's input
+// requests: under protocol 2026-07-28 a tool call's first answer asks, and
+// the client calls again with them (the SDK does that round trip itself
+// with older clients).
 const rootsRequest = "roots"
 
-// askRoots says whether a call must first ask the client for its roots,
-// and takes them when the call brings them.
+// askRoots says whether a call must first ask the client for its roots
+// (once, again after they change, only when nothing else names the
+// workspace), and takes them when the call brings them.
 func (s *server) askRoots(req *mcp.CallToolRequest) bool {
 	if os.Getenv("CLAUDE_PROJECT_DIR") != "" || s.opt.Dir != "" {
 		return false
@@ -193,8 +177,7 @@ func (s *server) view(w *opened) (string, string, error) {
 	return hooks.MemoryView(env, s.session)
 }
 
-// instructions are the server's, which clients may show the model
-// before any call.
+// instructions may be shown to the model before any call.
 const instructions = "bimri-hook keeps this workspace's long-term memory in bimri.md (scored, decayed and pruned by the tools, never by hand). " +
 	"At the start of a session call memory and read it before other work. " +
 	"Record what matters with remember as you go (a finished task, a decision, a preference or constraint), and search older memory with recall. " +

@@ -198,14 +198,11 @@ func text(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
 }
 
-// addTool registers h under t: In is the arguments, Out the structured
-// result (any for text alone). It gives In's schema (and the bounds of its
-// whole-number fields, which struct tags cannot say) and Out's. It checks
-// the arguments itself rather than through the SDK's schema validation,
-// so that every bad argument comes back as a tool error in the tool's
-// own words ("importance" 9 is not a whole number from 1 to 5), and an
-// argument the tool does not know is refused, not ignored. A panic in h
-// is a tool error too: one bad call must not end the server.
+// addTool registers h under t with In's schema (and bounds, which struct
+// tags cannot say) and Out's (any: text alone). It decodes the arguments
+// itself, not through the SDK's validation, so every bad argument is a
+// tool error in the tool's own words and an unknown one is refused. A
+// panic in h is a tool error too: one bad call must not end the server.
 func addTool[In, Out any](s *server, srv *mcp.Server, t *mcp.Tool, bounds map[string][2]float64,
 	h func(context.Context, *mcp.CallToolRequest, In) (*mcp.CallToolResult, Out, error)) {
 	in, err := jsonschema.For[In](nil)
@@ -259,10 +256,9 @@ func addTool[In, Out any](s *server, srv *mcp.Server, t *mcp.Tool, bounds map[st
 	})
 }
 
-// singleTypes gives every list in s the one type "array", where the
-// inference gives a Go slice ["null", "array"]: a list left out is no
-// list, never null, and clients that map schemas onto a one-type dialect
-// (the Inspector's --strict names them) take it as it is.
+// singleTypes gives every list the one type "array", not the inferred
+// ["null", "array"]: a list left out is never null, and clients with a
+// one-type dialect (the Inspector's --strict) take it.
 func singleTypes(s *jsonschema.Schema) *jsonschema.Schema {
 	if s == nil {
 		return nil
