@@ -49,16 +49,10 @@ func changedOf(d record.Done) changed {
 	case d.Entry != nil:
 		e := d.Entry
 		c.ID, c.Importance, c.Date, c.Text = e.ID, e.Importance, e.Date.Format(inspect.DateLayout), e.Text
-		if e.Tags != nil {
-			c.Tags = e.Tags
-		}
-		c.Keywords = e.Keywords
+		c.Tags, c.Keywords = append(c.Tags, e.Tags...), e.Keywords
 		c.New = c.New || d.Form == record.FormConsolidate
 	case d.Pattern != nil:
-		c.ID, c.Text = d.Pattern.ID, d.Pattern.Text
-		if d.Pattern.Tags != nil {
-			c.Tags = d.Pattern.Tags
-		}
+		c.ID, c.Text, c.Tags = d.Pattern.ID, d.Pattern.Text, append(c.Tags, d.Pattern.Tags...)
 	}
 	for _, g := range d.Gone {
 		if g.Entry != nil {
