@@ -201,13 +201,10 @@ func (m *model) act(key string) {
 	switch {
 	case key == "f" && it.record == nil:
 		m.ask = fmt.Sprintf("Forget %s (move it to %s)? y/n", it.id, m.src.Store.Names().Archive)
-		m.pending = func() (string, error) { return m.src.forget(it.id) }
 	case key == "r" && it.record != nil && it.record.Entry != nil:
 		m.ask = fmt.Sprintf("Revive %s into Tier 2, dated today? y/n", it.id)
-		m.pending = func() (string, error) { return m.src.revive(it.id) }
 	case key == "p" && it.tier == 2 && it.entry.Importance >= 4:
 		m.ask = fmt.Sprintf("Promote %s to Tier 1, where it never decays? y/n", it.id)
-		m.pending = func() (string, error) { return m.src.promote(it.id) }
 	case key == "s" && it.entry != nil:
 		m.mode = writing
 		m.input = nil
@@ -217,6 +214,7 @@ func (m *model) act(key string) {
 		return
 	}
 	m.mode = confirming
+	m.pending = func() (string, error) { return m.src.change(key, it.id, "") }
 }
 
 func notApplicable(key string, it item) string {
@@ -257,7 +255,7 @@ func (m *model) typing(msg tea.KeyPressMsg) tea.Cmd {
 		it, _ := m.selected()
 		m.mode = confirming
 		m.ask = fmt.Sprintf("Record %q and move %s to the archive as superseded by it? y/n", text, it.id)
-		m.pending = func() (string, error) { return m.src.supersede(it.id, text) }
+		m.pending = func() (string, error) { return m.src.change("s", it.id, text) }
 		return nil
 	case "backspace":
 		if len(m.input) > 0 {

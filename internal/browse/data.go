@@ -152,35 +152,22 @@ func (it item) detail(s Source) string {
 	return memfile.ShowControls(strings.TrimRight(b.String(), "\n"))
 }
 
-// The actions are the commands' own (package record), so browse changes
-// memory exactly as forget, revive and remember do. Each returns the line
-// browse shows after it.
-
-func (s Source) forget(id string) (string, error) {
-	if _, err := record.Forget(s.Store, id, "forgotten in browse"); err != nil {
-		return "", err
+// change carries out the action of key (f, r, p or s, superseding with
+// text) on id through the commands' own code (package record), so browse
+// changes memory exactly as they do, and says what it did.
+func (s Source) change(key, id, text string) (string, error) {
+	var err error
+	switch key {
+	case "f":
+		_, err = record.Forget(s.Store, id, "forgotten in browse")
+		return fmt.Sprintf("moved %s to %s", id, s.Store.Names().Archive), err
+	case "r":
+		_, err = record.Revive(s.Store, s.Today, s.Config, id, record.CLINames)
+		return fmt.Sprintf("revived %s into Tier 2, dated %s", id, s.Today.Format(time.DateOnly)), err
+	case "p":
+		_, err = record.Remember(s.Store, s.Today, s.Config, record.Request{Promote: id}, record.CLINames)
+		return fmt.Sprintf("moved %s to Tier 1, where it never decays", id), err
 	}
-	return fmt.Sprintf("moved %s to %s", id, s.Store.Names().Archive), nil
-}
-
-func (s Source) revive(id string) (string, error) {
-	if _, err := record.Revive(s.Store, s.Today, s.Config, id, record.CLINames); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("revived %s into Tier 2, dated %s", id, s.Today.Format(time.DateOnly)), nil
-}
-
-func (s Source) promote(id string) (string, error) {
-	if _, err := record.Remember(s.Store, s.Today, s.Config, record.Request{Promote: id}, record.CLINames); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("moved %s to Tier 1, where it never decays", id), nil
-}
-
-// supersede records text as a new entry that takes old's tier,
-// importance and tags, and moves old to the archive as "superseded by
-// NEW", as remember --supersedes does.
-func (s Source) supersede(id, text string) (string, error) {
 	if strings.TrimSpace(text) == "" {
 		return "", fmt.Errorf("the new entry needs its text")
 	}
