@@ -32,7 +32,7 @@ func (d Done) print(w io.Writer) {
 	case d.Form == FormSupersede:
 		ids := goneIDs(d.Gone)
 		fmt.Fprintf(w, "recorded %s in Tier %d of %s (importance %d, tags %s%s, weight %s); %s now in %s as superseded by %s\n",
-			e.ID, d.Tier, d.Memory, e.Importance, strings.Join(e.Tags, ","), keywordsNote(e), e.Weight, strings.Join(ids, ", ")+isAre(len(ids)), d.Archive, e.ID)
+			e.ID, d.Tier, d.Memory, e.Importance, strings.Join(e.Tags, ","), keywordsNote(e), e.Weight, strings.Join(ids, ", ")+plural(len(ids), " is", " are"), d.Archive, e.ID)
 	case d.Form == FormBothHold:
 		both := "both"
 		if len(d.Held) > 1 {
@@ -115,13 +115,6 @@ func andList(items []string) string {
 		return strings.Join(items, "")
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
-}
-
-func isAre(n int) string {
-	if n == 1 {
-		return " is"
-	}
-	return " are"
 }
 
 const maxAsked = 3
