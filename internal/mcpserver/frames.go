@@ -108,7 +108,7 @@ func check(line []byte) (code int, id any, why string) {
 	}
 	msgs := []json.RawMessage{line}
 	if json.Unmarshal(line, &msgs) == nil && len(msgs) == 0 {
-		return codeInvalidRequest, nil, "an empty batch"
+		return codeInvalidRequest, nil, "null, or an empty batch"
 	}
 	for _, m := range msgs {
 		if _, err := jsonrpc.DecodeMessage(m); err != nil {
