@@ -227,19 +227,25 @@ func checkKeywords(r Request, n Names) error {
 	return nil
 }
 
-// keywords splits a list as given at commas once private spans (which
-// may hold one) are gone; memfile's Add cleans each keyword.
-func keywords(list []string) []string {
+// split splits a list as given at commas, once private spans (which may
+// hold one) are gone, into its parts, trimmed and passed through each.
+func split(list []string, each func(string) string) []string {
 	var out []string
 	for _, s := range list {
 		for _, k := range strings.Split(privacy.StripPrivate(privacy.DropInvisible(s)), ",") {
-			if k = strings.TrimSpace(k); k != "" {
+			if k = each(strings.TrimSpace(k)); k != "" {
 				out = append(out, k)
 			}
 		}
 	}
 	return out
 }
+
+// keywords are a keyword list's items; memfile's Add cleans each.
+func keywords(list []string) []string { return split(list, func(k string) string { return k }) }
+
+// ids are the entry IDs of a list as given.
+func ids(list []string) []string { return split(list, strings.ToLower) }
 
 // cleanTags splits a tag list once private spans go (one may hold a
 // comma) and cleans each tag before it is lower-cased, so a key given as
@@ -250,19 +256,6 @@ func cleanTags(s string) []string {
 		tags[i] = privacy.Clean(t)
 	}
 	return memfile.NormalizeTags(tags)
-}
-
-// ids are the entry IDs of a list as given.
-func ids(list []string) []string {
-	var ids []string
-	for _, s := range list {
-		for _, id := range strings.Split(s, ",") {
-			if id = strings.ToLower(strings.TrimSpace(id)); id != "" {
-				ids = append(ids, id)
-			}
-		}
-	}
-	return ids
 }
 
 // Done is what a change did, for report.go and the MCP tools.
