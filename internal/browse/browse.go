@@ -1,8 +1,7 @@
 // Package browse is `bimri-hook browse`: a terminal UI (Bubble Tea) to
-// page through the memory by tier and the archive, search it, see why an
-// entry weighs what it does, and forget, revive, promote or supersede one
-// after a confirmation, as the commands do. model's Update takes key
-// presses and its View is the screen, so tests drive it with keys.
+// page through the memory and its archive, search it, see why an entry
+// weighs what it does, and forget, revive, promote or supersede one after a
+// confirmation, as the commands do. Tests drive model with key presses.
 package browse
 
 import (
@@ -235,10 +234,8 @@ func notApplicable(key string, it item) string {
 // maxInput bounds what is typed: an entry's text is far shorter.
 const maxInput = 2000
 
-// typing handles a key while the search query or a new entry's text is
-// typed: a line editor of its own (text, backspace, ctrl+u), since the
-// bubbles text input brings a clipboard package whose init every hook
-// would run.
+// typing is a line editor of its own for the query or a new entry's
+// text: the bubbles text input's clipboard package would init in every hook.
 func (m *model) typing(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "esc":

@@ -24,8 +24,7 @@ type Revivable struct {
 
 // WorthReviving are the archived entries, not back in f, that recall
 // brought back for recall.KeepPrompts prompts in recall.KeepAfter
-// sessions, strongest first: memory that keeps being needed. A recall
-// record that does not read gives none.
+// sessions, strongest first; none when the recall record does not read.
 func WorthReviving(store *store.Store, f *memfile.File) []Revivable {
 	recalls, err := recall.ParseRecalls(store.ReadState(recall.StateKey))
 	if err != nil {
