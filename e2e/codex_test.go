@@ -267,7 +267,7 @@ func TestCodexEndToEnd(t *testing.T) {
 	}
 	f = s.memory(t)
 	for _, e := range f.Entries(2) {
-		if strings.Contains(e.Text, "through the MCP tool") && e.Agent != wiring.AgentCodex {
+		if strings.Contains(e.Text, "through the MCP tool") && e.Agent != wiring.Codex.Agent {
 			t.Errorf("the MCP entry does not say Codex recorded it: %+v", e)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 func TestCodexHookHashMatchesCodex(t *testing.T) {
 	is := is.New(t)
 	const path = "/tmp/agents-probe/m1/proj/.codex/hooks.json"
-	out, _, _, err := InstallCodex(nil, Command{Binary: "/tmp/agents-probe/bin/bimri-hook"}, Receipt{})
+	out, _, _, err := Codex.Install(nil, Command{Binary: "/tmp/agents-probe/bin/bimri-hook"}, Receipt{})
 	is.NoErr(err)
 	states, err := CodexHookStates(path, out)
 	is.NoErr(err)
@@ -35,7 +35,7 @@ func TestInstallCodexKeepsTheUsersHooks(t *testing.T) {
 	is := is.New(t)
 	user := "{\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"notify-send done\"\n          }\n        ]\n      }\n    ]\n  }\n}\n"
 	c := Command{Binary: "/opt/bin/bimri-hook"}
-	out, r, changed, err := InstallCodex([]byte(user), c, Receipt{})
+	out, r, changed, err := Codex.Install([]byte(user), c, Receipt{})
 	is.NoErr(err)
 	is.True(changed)
 	states, err := CodexHookStates("/p/hooks.json", out)
@@ -46,11 +46,11 @@ func TestInstallCodexKeepsTheUsersHooks(t *testing.T) {
 			is.Equal(s.Key, "/p/hooks.json:stop:1:0") // after the user's group 0
 		}
 	}
-	again, _, changed, err := InstallCodex(out, c, r)
+	again, _, changed, err := Codex.Install(out, c, r)
 	is.NoErr(err)
 	is.True(!changed)
 	is.Equal(string(again), string(out))
-	back, remove, _, err := UninstallCodex(out, r)
+	back, remove, _, err := Codex.Uninstall(out, r)
 	is.NoErr(err)
 	is.True(!remove)
 	is.Equal(string(back), user)

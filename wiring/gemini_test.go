@@ -15,7 +15,7 @@ func TestInstallGeminiKeepsTheUsersSettings(t *testing.T) {
 	is := is.New(t)
 	user := "{\n  \"theme\": \"GitHub\",\n  \"hooks\": {\n    \"SessionEnd\": [\n      {\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"notify-send done\"\n          }\n        ]\n      }\n    ]\n  },\n  \"mcpServers\": {\n    \"other\": {\n      \"command\": \"other-server\"\n    }\n  }\n}\n"
 	c := Command{Binary: "/opt/bin/bimri-hook"}
-	out, r, changed, err := InstallGemini([]byte(user), c, Receipt{})
+	out, r, changed, err := Gemini.Install([]byte(user), c, Receipt{})
 	is.NoErr(err)
 	is.True(changed)
 	doc := gjson.ParseBytes(out)
@@ -27,17 +27,17 @@ func TestInstallGeminiKeepsTheUsersSettings(t *testing.T) {
 	is.Equal(doc.Get("mcpServers.bimri.command").Str, "/opt/bin/bimri-hook")
 	is.Equal(doc.Get("mcpServers.bimri.args.0").Str, "mcp")
 	is.True(doc.Get("mcpServers.bimri.trust").Bool()) // else gemini -p declares none of its tools
-	events, mcp, err := GeminiWired(out)
+	events, mcp, err := Gemini.Wired(out)
 	is.NoErr(err)
 	is.Equal(strings.Join(events, ","), "SessionEnd,SessionStart,BeforeAgent")
 	is.True(mcp)
 
-	again, _, changed, err := InstallGemini(out, c, r)
+	again, _, changed, err := Gemini.Install(out, c, r)
 	is.NoErr(err)
 	is.True(!changed)
 	is.Equal(string(again), string(out))
 
-	back, remove, _, err := UninstallGemini(out, r)
+	back, remove, _, err := Gemini.Uninstall(out, r)
 	is.NoErr(err)
 	is.True(!remove)
 	is.Equal(string(back), user)
@@ -46,11 +46,11 @@ func TestInstallGeminiKeepsTheUsersSettings(t *testing.T) {
 // Into no file, install writes one that uninstall removes again.
 func TestInstallGeminiNewFile(t *testing.T) {
 	is := is.New(t)
-	out, r, changed, err := InstallGemini(nil, Command{Binary: "bimri-hook"}, Receipt{})
+	out, r, changed, err := Gemini.Install(nil, Command{Binary: "bimri-hook"}, Receipt{})
 	is.NoErr(err)
 	is.True(changed)
 	is.True(gjson.ValidBytes(out))
-	_, remove, _, err := UninstallGemini(out, r)
+	_, remove, _, err := Gemini.Uninstall(out, r)
 	is.NoErr(err)
 	is.True(remove)
 }
@@ -58,7 +58,7 @@ func TestInstallGeminiNewFile(t *testing.T) {
 // A server of another program under bimri-hook's name is not replaced.
 func TestInstallGeminiRefusesAnotherServer(t *testing.T) {
 	is := is.New(t)
-	_, _, _, err := InstallGemini([]byte(`{"mcpServers": {"bimri": {"command": "other"}}}`), Command{Binary: "bimri-hook"}, Receipt{})
+	_, _, _, err := Gemini.Install([]byte(`{"mcpServers": {"bimri": {"command": "other"}}}`), Command{Binary: "bimri-hook"}, Receipt{})
 	is.True(err != nil)
 	is.True(strings.Contains(err.Error(), `"mcpServers.bimri" runs "other"`))
 }

@@ -15,7 +15,7 @@ func TestInstallOpenCodeKeepsTheUsersConfig(t *testing.T) {
 	is := is.New(t)
 	user := "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"mcp\": {\n    \"other\": {\n      \"type\": \"local\",\n      \"command\": [\"other-server\"]\n    }\n  }\n}\n"
 	c := Command{Binary: "/opt/bin/bimri-hook"}
-	out, r, changed, err := InstallOpenCode([]byte(user), c, Receipt{})
+	out, r, changed, err := OpenCode.Install([]byte(user), c, Receipt{})
 	is.NoErr(err)
 	is.True(changed)
 	doc := gjson.ParseBytes(out)
@@ -23,23 +23,23 @@ func TestInstallOpenCodeKeepsTheUsersConfig(t *testing.T) {
 	is.Equal(doc.Get("mcp.bimri.type").Str, "local")
 	is.Equal(doc.Get("mcp.bimri.command.0").Str, "/opt/bin/bimri-hook")
 	is.Equal(doc.Get("mcp.bimri.command.1").Str, "mcp")
-	wired, err := OpenCodeMCPWired(out)
+	_, wired, err := OpenCode.Wired(out)
 	is.NoErr(err)
 	is.True(wired)
 
-	again, _, changed, err := InstallOpenCode(out, c, r)
+	again, _, changed, err := OpenCode.Install(out, c, r)
 	is.NoErr(err)
 	is.True(!changed)
 	is.Equal(string(again), string(out))
 
-	back, remove, _, err := UninstallOpenCode(out, r)
+	back, remove, _, err := OpenCode.Uninstall(out, r)
 	is.NoErr(err)
 	is.True(!remove)
 	is.Equal(string(back), user)
 
-	fresh, r, _, err := InstallOpenCode(nil, c, Receipt{})
+	fresh, r, _, err := OpenCode.Install(nil, c, Receipt{})
 	is.NoErr(err)
-	_, remove, _, err = UninstallOpenCode(fresh, r)
+	_, remove, _, err = OpenCode.Uninstall(fresh, r)
 	is.NoErr(err)
 	is.True(remove)
 }
@@ -49,9 +49,9 @@ func TestInstallOpenCodeKeepsTheUsersConfig(t *testing.T) {
 func TestInstallOpenCodeRefusesOthersServer(t *testing.T) {
 	is := is.New(t)
 	c := Command{Binary: "bimri-hook"}
-	_, _, _, err := InstallOpenCode([]byte(`{"mcp":{"bimri":{"type":"local","command":["other","mcp"]}}}`), c, Receipt{})
+	_, _, _, err := OpenCode.Install([]byte(`{"mcp":{"bimri":{"type":"local","command":["other","mcp"]}}}`), c, Receipt{})
 	is.True(err != nil && strings.Contains(err.Error(), `"mcp.bimri" runs`))
-	_, _, _, err = InstallOpenCode([]byte(`{"mcp":[]}`), c, Receipt{})
+	_, _, _, err = OpenCode.Install([]byte(`{"mcp":[]}`), c, Receipt{})
 	is.True(err != nil && strings.Contains(err.Error(), "not an object"))
 }
 
@@ -59,11 +59,11 @@ func TestInstallOpenCodeRefusesOthersServer(t *testing.T) {
 // source, and is told apart from a user's file of the same name.
 func TestOpenCodePlugin(t *testing.T) {
 	is := is.New(t)
-	src := OpenCodePlugin(Command{Binary: `/opt/my "bin"/bimri-hook`})
+	src := OpenCode.Own(Command{Binary: `/opt/my "bin"/bimri-hook`})
 	is.True(strings.Contains(string(src), `const BINARY = "/opt/my \"bin\"/bimri-hook"`))
 	is.True(!strings.Contains(string(src), "__BIMRI_BINARY__"))
-	is.True(IsOpenCodePlugin(src))
-	is.True(!IsOpenCodePlugin([]byte("export const Mine = async () => ({})\n")))
+	is.True(OpenCode.IsOwn(src))
+	is.True(!OpenCode.IsOwn([]byte("export const Mine = async () => ({})\n")))
 	for _, hook := range []string{`"experimental.chat.system.transform"`, `"chat.message"`, `"session.idle"`, `["hook", "opencode"]`} {
 		is.True(strings.Contains(string(src), hook)) // the events the adapter in package hooks expects
 	}

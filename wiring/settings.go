@@ -143,7 +143,7 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 // receipt it cannot tell an empty list that install filled from one it
 // created: UninstallReceipt can.
 func Uninstall(settings []byte) (out []byte, changed bool, err error) {
-	out, _, changed, err = uninstall(settings, nil, isHookCommand, func(d *settingsDoc, _ Receipt) {
+	out, _, changed, err = uninstall(settings, nil, false, isHookCommand, func(d *settingsDoc, _ Receipt) {
 		d.disallow(isAgentRule)
 	})
 	return out, changed, err
@@ -155,7 +155,7 @@ func Uninstall(settings []byte) (out []byte, changed bool, err error) {
 // else is left in it. After an install into a file nobody edited since,
 // it gives back the file's bytes as they were.
 func UninstallReceipt(settings []byte, r Receipt) (out []byte, remove, changed bool, err error) {
-	return uninstall(settings, &r, isHookCommand, func(d *settingsDoc, r Receipt) {
+	return uninstall(settings, &r, false, isHookCommand, func(d *settingsDoc, r Receipt) {
 		kept := map[string]bool{}
 		d.disallow(func(rule string) bool {
 			if slices.Contains(r.kept(), rule) && !kept[rule] {
@@ -171,7 +171,7 @@ func UninstallReceipt(settings []byte, r Receipt) (out []byte, remove, changed b
 // are bimri-hook's, then what more removes, then the containers that
 // leaves empty: every one without a receipt (r nil), else those install
 // created. remove says the file itself should go.
-func uninstall(b []byte, r *Receipt, ours func(string) bool, more func(*settingsDoc, Receipt)) (out []byte, remove, changed bool, err error) {
+func uninstall(b []byte, r *Receipt, flat bool, ours func(string) bool, more func(*settingsDoc, Receipt)) (out []byte, remove, changed bool, err error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return b, false, false, nil
 	}
@@ -179,6 +179,7 @@ func uninstall(b []byte, r *Receipt, ours func(string) bool, more func(*settings
 	if err != nil {
 		return nil, false, false, err
 	}
+	d.flat = flat
 	var rc Receipt
 	if r != nil {
 		rc = *r

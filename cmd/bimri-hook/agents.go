@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 
 	"github.com/bimri/bimri-hook/internal/install"
 	"github.com/bimri/bimri-hook/wiring"
@@ -28,44 +29,34 @@ func agentFlags(install bool) []cli.Flag {
 // agentAll is --agent all: every client found on PATH.
 const agentAll = "all"
 
-// otherClients are the clients besides Claude Code that install wires,
-// in the order --agent all does them: the name messages give each, and
-// the command whose presence on PATH tells it is installed.
-var otherClients = []struct{ agent, name, command string }{
-	{wiring.AgentCodex, "Codex", "codex"},
-	{wiring.AgentGemini, "Gemini", "gemini"},
-	{wiring.AgentOpenCode, "OpenCode", "opencode"},
-	{wiring.AgentCopilot, "Copilot", "copilot"},
-	{wiring.AgentCursor, "Cursor", "cursor"},
-}
-
 // otherAgents runs do, install's or uninstall's work for another client,
 // when --agent names one (for all: each found on PATH), and says whether
 // Claude Code's wiring is to be done too. Flags that are Claude Code's
 // alone are refused for another client.
 func (a *app) otherAgents(c *cli.Context, do func(c *cli.Context, agent string) error) (claude bool, err error) {
 	agent := c.String("agent")
-	if agent != wiring.AgentCodex && c.Bool("no-trust") {
+	if agent != wiring.Codex.Agent && c.Bool("no-trust") {
 		return false, errors.New("--no-trust is for --agent codex: no other client has hook trust to record")
 	}
-	switch agent {
-	case agentClaude:
+	_, other := wiring.ClientNamed(agent)
+	switch {
+	case agent == agentClaude:
 		return true, nil
-	case wiring.AgentCodex, wiring.AgentGemini, wiring.AgentOpenCode, wiring.AgentCopilot, wiring.AgentCursor:
+	case other:
 		if c.Bool("git") || c.Bool("link") {
 			return false, errors.New("--git and --link go with Claude Code: run them without --agent")
 		}
 		return false, do(c, agent)
-	case agentAll:
+	case agent == agentAll:
 		if c.Bool("link") {
 			return false, errors.New("--link goes with Claude Code: run it without --agent")
 		}
-		for _, o := range otherClients {
-			if !onPath(o.command) || c.String("scope") == "local" {
-				fmt.Fprintf(a.stdout, "%s: %s is not on PATH (or --scope local, which it has not): skipped\n", o.name, o.command)
+		for _, o := range wiring.Clients {
+			if !onPath(o.Agent) || c.String("scope") == "local" {
+				fmt.Fprintf(a.stdout, "%s: %s is not on PATH (or --scope local, which it has not): skipped\n", o.Name, o.Agent)
 				continue
 			}
-			if err := do(c, o.agent); err != nil {
+			if err := do(c, o.Agent); err != nil {
 				return false, err
 			}
 		}
@@ -75,7 +66,11 @@ func (a *app) otherAgents(c *cli.Context, do func(c *cli.Context, agent string) 
 		}
 		return true, nil
 	}
-	return false, fmt.Errorf("--agent %q is not one of %s, %s, %s, %s, %s, %s, %s", agent, agentClaude, wiring.AgentCodex, wiring.AgentGemini, wiring.AgentOpenCode, wiring.AgentCopilot, wiring.AgentCursor, agentAll)
+	names := []string{agentClaude}
+	for _, o := range wiring.Clients {
+		names = append(names, o.Agent)
+	}
+	return false, fmt.Errorf("--agent %q is not one of %s, %s", agent, strings.Join(names, ", "), agentAll)
 }
 
 func onPath(command string) bool {
@@ -83,78 +78,32 @@ func onPath(command string) bool {
 	return err == nil
 }
 
-// codexHooks is the workspace and the Codex hooks.json of --scope.
-func codexHooks(c *cli.Context) (root string, file install.SettingsFile, err error) {
-	if root, err = resolveRoot(c, ""); err != nil {
-		return "", file, err
-	}
-	file, err = install.CodexHooksFor(c.String("scope"), root)
-	return root, file, err
-}
-
-// installAgent is install --agent codex, gemini or opencode.
+// installAgent is install --agent for a client besides Claude Code.
 func (a *app) installAgent(c *cli.Context, agent string) error {
-	switch agent {
-	case wiring.AgentGemini:
-		return a.installScoped(c, install.WireGemini)
-	case wiring.AgentOpenCode:
-		return a.installScoped(c, install.WireOpenCode)
-	case wiring.AgentCopilot:
-		return a.installScoped(c, install.WireCopilot)
-	case wiring.AgentCursor:
-		return a.installScoped(c, install.WireCursor)
-	}
-	root, file, err := codexHooks(c)
+	root, err := resolveRoot(c, "")
 	if err != nil {
 		return err
 	}
-	binary, err := install.BinaryFor(file.Scope, c.String("binary"))
+	binary, err := install.BinaryFor(c.String("scope"), c.String("binary"))
 	if err != nil {
 		return err
 	}
-	command := wiring.Command{Binary: binary}
-	res, err := install.InstallCodex(file, root, command, c.Bool("no-trust"))
+	cl, _ := wiring.ClientNamed(agent)
+	file, err := install.Wire(a.stdout, cl, c.String("scope"), root, wiring.Command{Binary: binary}, c.Bool("no-trust"))
 	if err != nil {
 		return err
 	}
-	install.PrintCodexInstalled(a.stdout, res)
 	return a.projectNotes(root, file, binary)
 }
 
-// uninstallAgent is uninstall --agent codex, gemini or opencode.
+// uninstallAgent is uninstall --agent for a client besides Claude Code.
 func (a *app) uninstallAgent(c *cli.Context, agent string) error {
-	switch agent {
-	case wiring.AgentGemini:
-		return a.uninstallScoped(c, install.UnwireGemini)
-	case wiring.AgentOpenCode:
-		return a.uninstallScoped(c, install.UnwireOpenCode)
-	case wiring.AgentCopilot:
-		return a.uninstallScoped(c, install.UnwireCopilot)
-	case wiring.AgentCursor:
-		return a.uninstallScoped(c, install.UnwireCursor)
-	}
-	root, file, err := codexHooks(c)
+	root, err := resolveRoot(c, "")
 	if err != nil {
 		return err
 	}
-	otherScope := install.ScopeUser
-	if file.Scope == install.ScopeUser {
-		otherScope = install.ScopeProject
-	}
-	other, err := install.CodexHooksFor(otherScope, root)
-	if err != nil {
-		return err
-	}
-	changed, err := install.UninstallCodex(file, other)
-	if err != nil {
-		return err
-	}
-	if changed {
-		fmt.Fprintf(a.stdout, "Codex: unwired %s, and took bimri-hook's trust and MCP server out of Codex's config.toml where they were\n", file.Path)
-	} else {
-		fmt.Fprintf(a.stdout, "Codex: nothing of bimri-hook's in %s\n", file.Path)
-	}
-	return nil
+	cl, _ := wiring.ClientNamed(agent)
+	return install.Unwire(a.stdout, cl, c.String("scope"), root)
 }
 
 // projectNotes, after a project-scope install of another client's file,
@@ -183,13 +132,13 @@ func (a *app) projectNotes(root string, file install.SettingsFile, binary string
 func recordingAgent() string {
 	switch {
 	case os.Getenv("CODEX_THREAD_ID") != "":
-		return wiring.AgentCodex
+		return wiring.Codex.Agent
 	case os.Getenv("COPILOT_CLI") != "":
-		return wiring.AgentCopilot
+		return wiring.Copilot.Agent
 	case os.Getenv("GEMINI_CLI") == "1":
-		return wiring.AgentGemini
+		return wiring.Gemini.Agent
 	case os.Getenv("OPENCODE") == "1":
-		return wiring.AgentOpenCode
+		return wiring.OpenCode.Agent
 	}
 	return ""
 }

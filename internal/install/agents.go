@@ -1,13 +1,15 @@
 package install
 
-// Wiring other coding agents than Claude Code: the Codex CLI's hooks.json,
-// its trust store and MCP server in its config.toml.
+// Wiring the clients besides Claude Code (wiring.Clients): where each keeps
+// its files in a scope, and one install, uninstall and check for them all.
+// Codex alone also keeps bimri-hook's trust and MCP server in its
+// config.toml (codex.go).
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,258 +18,312 @@ import (
 	"github.com/bimri/bimri-hook/wiring"
 )
 
-// CodexHome is Codex's own folder: $CODEX_HOME, else ~/.codex.
-func CodexHome() string {
-	if dir := os.Getenv("CODEX_HOME"); dir != "" {
-		return dir
-	}
-	if home := workspace.Home(); home != "" {
-		return filepath.Join(home, ".codex")
-	}
-	return ""
+// location is where a client keeps its files.
+type location struct {
+	home    func() string // its folder for the user; "" with no home folder
+	env     string        // the variable that moves that folder
+	project [2]string     // its JSON file and bimri-hook's own file, under the workspace
+	user    [2]string     // the same, under home
+	// receipt is the receipt's name at project scope, in the workspace's
+	// .claude folder, where .gitignore keeps receipts out of git (at user
+	// scope it sits beside the JSON file).
+	receipt string
+	// folders are the receipt's names of the own file's folder and the
+	// one above it, which install may create.
+	folders [2]string
 }
 
-// CodexHooksFor is the hooks.json of a scope: <root>/.codex/hooks.json
-// for project (Codex reads it in a project the user trusts), the one in
-// Codex's folder for user.
-func CodexHooksFor(scope, root string) (SettingsFile, error) {
+var locations = map[string]location{
+	"codex":  {CodexHome, "CODEX_HOME", [2]string{".codex/hooks.json"}, [2]string{"hooks.json"}, "codex-hooks.json", [2]string{}},
+	"gemini": {homeDir("GEMINI_CLI_HOME", "", ".gemini"), "GEMINI_CLI_HOME", [2]string{".gemini/settings.json"}, [2]string{"settings.json"}, "gemini-settings.json", [2]string{}},
+	// OpenCode reads ~/.config/opencode on every platform.
+	"opencode": {homeDir("XDG_CONFIG_HOME", ".config", "opencode"), "XDG_CONFIG_HOME", [2]string{"opencode.json", ".opencode/plugins/bimri-hook.js"},
+		[2]string{"opencode.json", "plugins/bimri-hook.js"}, "opencode.json", [2]string{"plugins folder", "opencode folder"}},
+	// Copilot loads every *.json of its hooks folder.
+	"copilot": {homeDir("COPILOT_HOME", ".copilot", ""), "COPILOT_HOME", [2]string{".github/mcp.json", ".github/hooks/bimri-hook.json"},
+		[2]string{"mcp-config.json", "hooks/bimri-hook.json"}, "copilot-mcp.json", [2]string{"hooks folder", "copilot folder"}},
+	"cursor": {homeDir("", "", ".cursor"), "HOME", [2]string{".cursor/hooks.json"}, [2]string{"hooks.json"}, "cursor-hooks.json", [2]string{}},
+}
+
+// homeDir is the folder $env names, else dflt in the home folder, then
+// sub in it; "" when there is no home folder.
+func homeDir(env, dflt, sub string) func() string {
+	return func() string {
+		dir := os.Getenv(env)
+		if home := workspace.Home(); dir == "" && home != "" {
+			dir = filepath.Join(home, dflt)
+		}
+		if dir == "" {
+			return ""
+		}
+		return filepath.Join(dir, sub)
+	}
+}
+
+// CodexHome is Codex's own folder: $CODEX_HOME, else ~/.codex.
+func CodexHome() string { return homeDir("CODEX_HOME", ".codex", "")() }
+
+// Places is where one client's wiring lives in one scope.
+type Places struct {
+	Client  wiring.Client
+	File    SettingsFile // its JSON file: the hooks, the MCP server, or both
+	Own     string       // bimri-hook's own file, "" when the client takes none
+	receipt SettingsFile // whose receipt says what install added
+	folders [][2]string  // the folders above Own that install may create, innermost first, with the receipt's name for each
+}
+
+// PlacesFor is where cl's wiring lives in scope, for the workspace root.
+func PlacesFor(cl wiring.Client, scope, root string) (Places, error) {
+	loc := locations[cl.Agent]
+	p := Places{Client: cl}
+	var names [2]string
+	dir := root
 	switch scope {
 	case ScopeProject:
-		return SettingsFile{scope, filepath.Join(root, ".codex", "hooks.json")}, nil
+		names = loc.project
 	case ScopeUser:
-		dir := CodexHome()
-		if dir == "" {
-			return SettingsFile{}, errors.New("no home folder for Codex's config (set CODEX_HOME)")
+		if dir = loc.home(); dir == "" {
+			return p, fmt.Errorf("no home folder for %s's config (set %s)", cl.Name, loc.env)
 		}
-		return SettingsFile{scope, filepath.Join(dir, "hooks.json")}, nil
+		names = loc.user
+	default:
+		return p, fmt.Errorf("--scope %q: %s has project and user config", scope, cl.Name)
 	}
-	return SettingsFile{}, fmt.Errorf("--scope %q: Codex has project and user hooks", scope)
+	p.File = SettingsFile{scope, filepath.Join(dir, names[0])}
+	p.receipt = p.File
+	if scope == ScopeProject {
+		p.receipt.Path = filepath.Join(root, ".claude", loc.receipt)
+	}
+	if names[1] != "" {
+		p.Own = filepath.Join(dir, names[1])
+		p.folders = [][2]string{{loc.folders[0], filepath.Dir(p.Own)}, {loc.folders[1], filepath.Dir(filepath.Dir(p.Own))}}
+	}
+	return p, nil
 }
 
-// codexReceipt is the file whose receipt (receiptPath) says what install
-// added to a Codex hooks.json: beside it at user scope; at project scope
-// in the workspace's .claude folder, where .gitignore already keeps
-// receipts out of git (wiring.IgnoreLines).
-func codexReceipt(file SettingsFile) SettingsFile {
-	if file.Scope != ScopeProject {
-		return file
-	}
-	root := filepath.Dir(filepath.Dir(file.Path))
-	return SettingsFile{file.Scope, filepath.Join(root, ".claude", "codex-hooks.json")}
-}
-
-// codexConfigPath is Codex's user config.toml, where it keeps hook trust
-// and MCP servers.
-func codexConfigPath() string { return filepath.Join(CodexHome(), "config.toml") }
-
-// CodexResult is what InstallCodex did, for its report.
-type CodexResult struct {
-	Hooks        SettingsFile
-	Changed      bool                    // hooks.json changed
-	Trusted      []wiring.CodexHookState // the hooks whose trust install recorded
-	Untrusted    []wiring.CodexHookState // --no-trust: left to Codex's /hooks review
-	Config       string                  // Codex's config.toml
-	ConfigChange bool
-	// ProjectUntrusted is set when Codex will not read the project's
-	// .codex/ folder until the user trusts the project.
-	ProjectUntrusted bool
-}
-
-// InstallCodex wires command into the Codex hooks.json of file, registers
-// the MCP server in Codex's config.toml and, unless noTrust, records
-// there the trust of exactly the hooks it wrote.
-func InstallCodex(file SettingsFile, root string, command wiring.Command, noTrust bool) (CodexResult, error) {
-	res := CodexResult{Hooks: file, Config: codexConfigPath()}
-	config, _, err := ReadOptional(res.Config)
+// Wire is install --agent in scope: it wires command into cl's files
+// (Codex: also its config.toml, with the hooks' trust unless noTrust),
+// says what it did and returns the JSON file. An own file of that name
+// that is not bimri-hook's is refused, not overwritten.
+func Wire(w io.Writer, cl wiring.Client, scope, root string, command wiring.Command, noTrust bool) (SettingsFile, error) {
+	p, err := PlacesFor(cl, scope, root)
 	if err != nil {
-		return res, fmt.Errorf("read %s: %w", res.Config, err)
+		return p.File, err
 	}
-	if _, err := wiring.ReadCodexConfig(config); err != nil {
-		return res, fmt.Errorf("%s: %w", res.Config, err) // before anything is written
-	}
-	before, _, err := ReadOptional(file.Path)
+	before, _, err := ReadOptional(p.File.Path)
 	if err != nil {
-		return res, fmt.Errorf("read %s: %w", file.Path, err)
+		return p.File, fmt.Errorf("read %s: %w", p.File.Path, err)
 	}
-	oldStates, err := wiring.CodexHookStates(file.Path, before)
+	prev, _, err := readReceipt(p.receipt)
 	if err != nil {
-		return res, fmt.Errorf("%s: %w", file.Path, err)
+		return p.File, fmt.Errorf("read %s: %w", receiptPath(p.receipt), err)
 	}
-	prev, _, err := readReceipt(codexReceipt(file))
+	var own, want []byte
+	if p.Own != "" {
+		var exists bool
+		if own, exists, err = ReadOptional(p.Own); err != nil {
+			return p.File, fmt.Errorf("read %s: %w", p.Own, err)
+		}
+		if exists && !cl.IsOwn(own) {
+			return p.File, fmt.Errorf("%s is not bimri-hook's %s: rename it, then try again", p.Own, cl.OwnName)
+		}
+		want = cl.Own(command)
+	}
+	after, receipt, changed, err := cl.Install(before, command, prev)
 	if err != nil {
-		return res, fmt.Errorf("read %s: %w", receiptPath(codexReceipt(file)), err)
+		return p.File, fmt.Errorf("%s: %w", p.File.Path, err)
 	}
-	after, receipt, changed, err := wiring.InstallCodex(before, command, prev)
-	if err != nil {
-		return res, fmt.Errorf("%s: %w", file.Path, err)
-	}
-	states, err := wiring.CodexHookStates(file.Path, after)
-	if err != nil {
-		return res, err
-	}
-	drop := ours(append(oldStates, states...))
-	var add []wiring.CodexTable
-	if noTrust {
-		res.Untrusted = states
-	} else {
-		res.Trusted = states
-		for _, s := range states {
-			add = append(add, wiring.TrustTable(s))
+	var codex codexResult
+	if cl.Agent == wiring.Codex.Agent {
+		if codex, err = wireCodex(p.File, root, before, after, command, noTrust); err != nil {
+			return p.File, err
 		}
 	}
-	add = append(add, wiring.MCPTable(command))
-	newConfig, configChanged, err := wiring.EditCodexConfig(config, drop, add)
-	if err != nil {
-		return res, fmt.Errorf("%s: %w", res.Config, err)
+	for _, folder := range p.folders {
+		_, err := os.Stat(folder[1])
+		receipt.Note(folder[0], err == nil)
 	}
-	if changed {
-		if err := writeReplacing(file.Path, after); err != nil {
-			return res, fmt.Errorf("write %s: %w", file.Path, err)
-		}
-		data, _ := json.Marshal(receipt)
-		if err := writeReplacing(receiptPath(codexReceipt(file)), append(data, '\n')); err != nil {
-			return res, fmt.Errorf("write %s: %w", receiptPath(codexReceipt(file)), err)
+	ownChanged := string(own) != string(want)
+	if changed || ownChanged {
+		if err := writeReceipt(p.receipt, receipt); err != nil {
+			return p.File, err
 		}
 	}
-	if configChanged {
-		if err := writeReplacing(res.Config, newConfig); err != nil {
-			return res, fmt.Errorf("write %s: %w", res.Config, err)
+	for _, f := range []struct {
+		path    string
+		data    []byte
+		changed bool
+	}{{p.Own, want, ownChanged}, {p.File.Path, after, changed}} {
+		if f.changed {
+			if err := writeReplacing(f.path, f.data); err != nil {
+				return p.File, fmt.Errorf("write %s: %w", f.path, err)
+			}
 		}
 	}
-	res.Changed, res.ConfigChange = changed, configChanged
-	if file.Scope == ScopeProject {
-		cfg, _ := wiring.ReadCodexConfig(newConfig)
-		res.ProjectUntrusted = !cfg.ProjectTrusted(root)
-	}
-	return res, nil
-}
-
-// ours names the config tables of bimri-hook's: the trust of the hooks
-// states lists, and the MCP server's table and its subtables.
-func ours(states []wiring.CodexHookState) func(string) bool {
-	headers := map[string]bool{}
-	for _, s := range states {
-		headers[wiring.TrustHeader(s.Key)] = true
-	}
-	return func(h string) bool {
-		return headers[h] || h == wiring.MCPHeader || strings.HasPrefix(h, wiring.MCPHeader+".")
-	}
-}
-
-// UninstallCodex takes out of file and Codex's config.toml what
-// InstallCodex put there. The MCP server stays while the other scope's
-// hooks.json still wires bimri-hook.
-func UninstallCodex(file, other SettingsFile) (changed bool, err error) {
-	before, _, err := ReadOptional(file.Path)
-	if err != nil {
-		return false, fmt.Errorf("read %s: %w", file.Path, err)
-	}
-	states, err := wiring.CodexHookStates(file.Path, before)
-	if err != nil {
-		return false, fmt.Errorf("%s: %w", file.Path, err)
-	}
-	receipt, hasReceipt, err := readReceipt(codexReceipt(file))
-	if err != nil {
-		return false, err
-	}
-	after, remove, changed, err := wiring.UninstallCodex(before, receipt)
-	if err != nil {
-		return false, fmt.Errorf("%s: %w", file.Path, err)
-	}
-	otherBytes, _, _ := ReadOptional(other.Path)
-	otherStates, _ := wiring.CodexHookStates(other.Path, otherBytes)
-	drop := ours(states)
-	if len(otherStates) > 0 {
-		trust := ours(states)
-		drop = func(h string) bool {
-			return trust(h) && h != wiring.MCPHeader && !strings.HasPrefix(h, wiring.MCPHeader+".")
-		}
-	}
-	configPath := codexConfigPath()
-	config, _, err := ReadOptional(configPath)
-	if err != nil {
-		return false, err
-	}
-	newConfig, configChanged, err := wiring.EditCodexConfig(config, drop, nil)
-	if err != nil {
-		return false, fmt.Errorf("%s: %w", configPath, err)
-	}
-	if configChanged {
-		if err := writeReplacing(configPath, newConfig); err != nil {
-			return false, err
-		}
-	}
-	if err := putBack(file, codexReceipt(file), after, remove, changed, hasReceipt); err != nil {
-		return false, err
-	}
-	return changed || configChanged, nil
-}
-
-// CodexStatus is what doctor says of Codex's wiring in one scope.
-type CodexStatus struct {
-	Hooks            SettingsFile
-	States           []wiring.CodexHookState
-	Skipped          []wiring.CodexHookState // Codex will skip these: no trust for their hash
-	ProjectUntrusted bool
-	MCP              bool // the MCP server is registered
-	Err              error
-}
-
-// CheckCodex reads the Codex wiring of file and whether Codex will run it.
-func CheckCodex(file SettingsFile, root string) CodexStatus {
-	st := CodexStatus{Hooks: file}
-	data, _, err := ReadOptional(file.Path)
-	if err != nil {
-		st.Err = err
-		return st
-	}
-	if st.States, st.Err = wiring.CodexHookStates(file.Path, data); st.Err != nil || len(st.States) == 0 {
-		return st
-	}
-	config, _, err := ReadOptional(codexConfigPath())
-	if err != nil {
-		st.Err = err
-		return st
-	}
-	cfg, err := wiring.ReadCodexConfig(config)
-	if err != nil {
-		st.Err = fmt.Errorf("%s: %w", codexConfigPath(), err)
-		return st
-	}
-	for _, s := range st.States {
-		if !cfg.Trusts(s) {
-			st.Skipped = append(st.Skipped, s)
-		}
-	}
-	st.ProjectUntrusted = file.Scope == ScopeProject && !cfg.ProjectTrusted(root)
-	_, st.MCP = cfg.MCPServers[wiring.MCPServer]
-	return st
-}
-
-// PrintCodexInstalled says what InstallCodex did.
-func PrintCodexInstalled(w io.Writer, res CodexResult) {
 	verb := "already wired"
-	if res.Changed {
+	if changed || ownChanged {
 		verb = "wired"
 	}
-	fmt.Fprintf(w, "Codex: %s %s (%s)\n", verb, res.Hooks.Path, EventList(wiring.CodexEvents()))
-	fmt.Fprintf(w, "Codex: MCP server %q registered in %s\n", wiring.MCPServer, res.Config)
-	if len(res.Trusted) > 0 {
-		fmt.Fprintf(w, "Codex: trusted the %d hooks install wrote (their hashes in %s [hooks.state]); Codex runs them without asking\n", len(res.Trusted), res.Config)
+	hooks := p.File.Path
+	if p.Own != "" {
+		hooks = p.Own
 	}
-	if len(res.Untrusted) > 0 {
-		fmt.Fprintf(w, "Codex: --no-trust: Codex skips these %d hooks until you trust them in Codex's /hooks review\n", len(res.Untrusted))
+	mcp := ""
+	switch {
+	case cl.MCPKey != "" && p.Own != "":
+		mcp = fmt.Sprintf(" and its MCP server %q in %s", wiring.MCPServer, p.File.Path)
+	case cl.MCPKey != "":
+		mcp = fmt.Sprintf(" and its MCP server %q", wiring.MCPServer)
 	}
-	if res.ProjectUntrusted {
-		fmt.Fprintf(w, "Codex: Codex reads %s only in a project you trust: run codex here once and trust it (or `codex exec --trust`)\n", filepath.Dir(res.Hooks.Path))
+	fmt.Fprintf(w, "%s: %s %s (%s)%s%s\n", cl.Name, verb, hooks, EventList(cl.Events), mcp, notes[cl.Agent])
+	if scope == ScopeProject && trustNotes[cl.Agent] != "" {
+		fmt.Fprintf(w, "%s: "+trustNotes[cl.Agent]+"\n", cl.Name, filepath.Dir(hooks))
 	}
+	if cl.Agent == wiring.Codex.Agent {
+		codex.print(w, p.File)
+	}
+	return p.File, nil
 }
 
-// EventList names events for a message: "SessionStart, Stop".
-func EventList(events []wiring.Event) string {
+// notes end a client's line after install; trustNotes follow it at
+// project scope, with the folder of its hooks.
+var (
+	notes      = map[string]string{"cursor": ", from Cursor's documentation: not tried on a Cursor client"}
+	trustNotes = map[string]string{
+		"gemini":  "Gemini reads %s only in a folder you trust, and warns once before it runs a project's new hooks",
+		"copilot": "Copilot reads %s only in a folder you trust (its first-run dialog); a copilot -p in another skips them without a word",
+	}
+)
+
+// Unwire is uninstall --agent in scope: it takes out what Wire put in
+// (the own file and the folders install made for it alone, our entries,
+// the JSON file when install created it and nothing else is left), and
+// says so.
+func Unwire(w io.Writer, cl wiring.Client, scope, root string) error {
+	p, err := PlacesFor(cl, scope, root)
+	if err != nil {
+		return err
+	}
+	before, _, err := ReadOptional(p.File.Path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", p.File.Path, err)
+	}
+	receipt, hasReceipt, err := readReceipt(p.receipt)
+	if err != nil {
+		return err
+	}
+	ownChanged := false
+	if p.Own != "" {
+		if own, exists, err := ReadOptional(p.Own); err != nil {
+			return fmt.Errorf("read %s: %w", p.Own, err)
+		} else if exists && cl.IsOwn(own) {
+			if err := removeIfThere(p.Own); err != nil {
+				return err
+			}
+			ownChanged = true
+		}
+	}
+	configChanged := false
+	if cl.Agent == wiring.Codex.Agent {
+		if configChanged, err = unwireCodex(p.File, root, before); err != nil {
+			return err
+		}
+	}
+	after, remove, changed, err := cl.Uninstall(before, receipt)
+	if err != nil {
+		return fmt.Errorf("%s: %w", p.File.Path, err)
+	}
+	switch {
+	case remove:
+		if err := removeIfThere(p.File.Path); err != nil {
+			return err
+		}
+		if p.Own == "" {
+			_ = os.Remove(filepath.Dir(p.File.Path)) // only when empty
+		}
+	case changed:
+		if err := writeReplacing(p.File.Path, after); err != nil {
+			return err
+		}
+	}
+	if hasReceipt {
+		if err := removeIfThere(receiptPath(p.receipt)); err != nil {
+			return err
+		}
+		_ = os.Remove(filepath.Dir(receiptPath(p.receipt)))
+	}
+	for _, folder := range p.folders {
+		if receipt.Made(folder[0]) {
+			_ = os.Remove(folder[1]) // only when empty: nothing of the user's goes
+		}
+	}
+	paths := p.File.Path
+	if p.Own != "" {
+		paths = p.Own + " and " + paths
+	}
+	switch {
+	case cl.Agent == wiring.Codex.Agent && (changed || configChanged):
+		fmt.Fprintf(w, "Codex: unwired %s, and took bimri-hook's trust and MCP server out of Codex's config.toml where they were\n", paths)
+	case changed || ownChanged:
+		fmt.Fprintf(w, "%s: took bimri-hook's wiring out of %s\n", cl.Name, paths)
+	default:
+		fmt.Fprintf(w, "%s: nothing of bimri-hook's in %s\n", cl.Name, paths)
+	}
+	return nil
+}
+
+func removeIfThere(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// Status is what doctor says of one client's wiring in one scope.
+type Status struct {
+	Places
+	Events []string // the events that run bimri-hook's hook: its JSON file's, or the client's when its own file is ours
+	Hooks  bool     // some event runs bimri-hook's hook
+	MCP    bool     // the MCP server is registered
+	Err    error
+	// Codex: its hooks, those it will skip (no trust for their hash), and
+	// whether it reads the project's folder at all.
+	States, Skipped  []wiring.CodexHookState
+	ProjectUntrusted bool
+}
+
+// Check reads cl's wiring in scope; err says the scope has no place.
+func Check(cl wiring.Client, scope, root string) (Status, error) {
+	p, err := PlacesFor(cl, scope, root)
+	st := Status{Places: p}
+	if err != nil {
+		return st, err
+	}
+	data, _, err := ReadOptional(p.File.Path)
+	if err == nil {
+		st.Events, st.MCP, err = cl.Wired(data)
+	}
+	if err == nil && p.Own != "" {
+		var own []byte
+		if own, _, err = ReadOptional(p.Own); cl.IsOwn(own) {
+			st.Events = EventNames(cl.Events)
+		}
+	}
+	if err == nil && cl.Agent == wiring.Codex.Agent {
+		err = checkCodex(&st, data, root)
+	}
+	st.Err, st.Hooks = err, len(st.Events) > 0
+	return st, nil
+}
+
+// EventNames lists the names of events.
+func EventNames(events []wiring.Event) []string {
 	names := make([]string, len(events))
 	for i, e := range events {
 		names[i] = e.Name
 	}
-	return strings.Join(names, ", ")
+	return names
 }
+
+// EventList names events for a message: "SessionStart, Stop".
+func EventList(events []wiring.Event) string { return strings.Join(EventNames(events), ", ") }

@@ -7,7 +7,6 @@ package install
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -318,9 +317,8 @@ func Ignore(root string) (path string, changed bool, err error) {
 		return path, false, fmt.Errorf("write .gitignore: %w", err)
 	}
 	if len(before) > 0 && before[len(before)-1] != '\n' {
-		data, _ := json.Marshal(wiring.Receipt{Created: []string{"line break"}})
-		if err := writeReplacing(receiptPath(ignoreReceipt(root)), append(data, '\n')); err != nil {
-			return path, true, fmt.Errorf("write %s: %w", receiptPath(ignoreReceipt(root)), err)
+		if err := writeReceipt(ignoreReceipt(root), wiring.Receipt{Created: []string{"line break"}}); err != nil {
+			return path, true, err
 		}
 	}
 	return path, true, nil

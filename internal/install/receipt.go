@@ -59,11 +59,16 @@ func installWith(file, receiptOf SettingsFile, install func([]byte, wiring.Recei
 	if err := writeReplacing(file.Path, after); err != nil {
 		return before, false, fmt.Errorf("write %s: %w", file.Path, err)
 	}
+	return before, true, writeReceipt(receiptOf, r)
+}
+
+// writeReceipt keeps r as the receipt of file.
+func writeReceipt(file SettingsFile, r wiring.Receipt) error {
 	data, _ := json.Marshal(r) // a struct of strings
-	if err := writeReplacing(receiptPath(receiptOf), append(data, '\n')); err != nil {
-		return before, true, fmt.Errorf("write %s: %w", receiptPath(receiptOf), err)
+	if err := writeReplacing(receiptPath(file), append(data, '\n')); err != nil {
+		return fmt.Errorf("write %s: %w", receiptPath(file), err)
 	}
-	return before, true, nil
+	return nil
 }
 
 // Uninstall takes out of file what Install added: exactly, with the

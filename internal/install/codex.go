@@ -1,0 +1,153 @@
+package install
+
+// Codex's config.toml: the trust of each hook install writes, and the MCP
+// server, both kept in the user's config whatever the hooks' scope.
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/bimri/bimri-hook/wiring"
+)
+
+// codexConfigPath is Codex's user config.toml.
+func codexConfigPath() string { return filepath.Join(CodexHome(), "config.toml") }
+
+// codexResult is what wireCodex did, for its report.
+type codexResult struct {
+	trusted, untrusted []wiring.CodexHookState // untrusted: --no-trust, left to Codex's /hooks review
+	projectUntrusted   bool                    // Codex reads the project's .codex/ only once the user trusts it
+}
+
+// wireCodex registers the MCP server in Codex's config.toml and, unless
+// noTrust, records there the trust of exactly the hooks after holds,
+// dropping that of the hooks before held. It writes nothing when the
+// config is not TOML Codex reads.
+func wireCodex(file SettingsFile, root string, before, after []byte, command wiring.Command, noTrust bool) (res codexResult, err error) {
+	path := codexConfigPath()
+	config, _, err := ReadOptional(path)
+	if err != nil {
+		return res, fmt.Errorf("read %s: %w", path, err)
+	}
+	if _, err := wiring.ReadCodexConfig(config); err != nil {
+		return res, fmt.Errorf("%s: %w", path, err)
+	}
+	oldStates, err := wiring.CodexHookStates(file.Path, before)
+	if err != nil {
+		return res, fmt.Errorf("%s: %w", file.Path, err)
+	}
+	states, _ := wiring.CodexHookStates(file.Path, after) // after is what Install wrote
+	var add []wiring.CodexTable
+	if noTrust {
+		res.untrusted = states
+	} else {
+		res.trusted = states
+		for _, s := range states {
+			add = append(add, wiring.TrustTable(s))
+		}
+	}
+	newConfig, err := editCodexConfig(path, config, codexTables(append(oldStates, states...), true), append(add, wiring.MCPTable(command)))
+	if err != nil {
+		return res, err
+	}
+	if file.Scope == ScopeProject {
+		cfg, _ := wiring.ReadCodexConfig(newConfig)
+		res.projectUntrusted = !cfg.ProjectTrusted(root)
+	}
+	return res, nil
+}
+
+// unwireCodex takes out of Codex's config.toml the trust of the hooks
+// hooksJSON, the file at file, holds, and the MCP server unless the other
+// scope's hooks.json still wires bimri-hook.
+func unwireCodex(file SettingsFile, root string, hooksJSON []byte) (changed bool, err error) {
+	states, err := wiring.CodexHookStates(file.Path, hooksJSON)
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", file.Path, err)
+	}
+	otherScope := ScopeUser
+	if file.Scope == ScopeUser {
+		otherScope = ScopeProject
+	}
+	mcp := true
+	if other, err := PlacesFor(wiring.Codex, otherScope, root); err == nil {
+		data, _, _ := ReadOptional(other.File.Path)
+		otherStates, _ := wiring.CodexHookStates(other.File.Path, data)
+		mcp = len(otherStates) == 0
+	}
+	path := codexConfigPath()
+	config, _, err := ReadOptional(path)
+	if err != nil {
+		return false, err
+	}
+	out, err := editCodexConfig(path, config, codexTables(states, mcp), nil)
+	return string(out) != string(config), err
+}
+
+// editCodexConfig edits config, the bytes of Codex's config.toml at path,
+// and writes it back when it changed.
+func editCodexConfig(path string, config []byte, drop func(string) bool, add []wiring.CodexTable) ([]byte, error) {
+	out, changed, err := wiring.EditCodexConfig(config, drop, add)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if changed {
+		if err := writeReplacing(path, out); err != nil {
+			return nil, fmt.Errorf("write %s: %w", path, err)
+		}
+	}
+	return out, nil
+}
+
+// codexTables names the config tables of bimri-hook's: the trust of the
+// hooks states lists, and with mcp the MCP server's table and its
+// subtables.
+func codexTables(states []wiring.CodexHookState, mcp bool) func(string) bool {
+	headers := map[string]bool{}
+	for _, s := range states {
+		headers[wiring.TrustHeader(s.Key)] = true
+	}
+	return func(h string) bool {
+		return headers[h] || mcp && (h == wiring.MCPHeader || strings.HasPrefix(h, wiring.MCPHeader+"."))
+	}
+}
+
+// checkCodex adds to st whether Codex will run the hooks of hooksJSON.
+func checkCodex(st *Status, hooksJSON []byte, root string) error {
+	var err error
+	if st.States, err = wiring.CodexHookStates(st.File.Path, hooksJSON); err != nil || len(st.States) == 0 {
+		return err
+	}
+	config, _, err := ReadOptional(codexConfigPath())
+	if err != nil {
+		return err
+	}
+	cfg, err := wiring.ReadCodexConfig(config)
+	if err != nil {
+		return fmt.Errorf("%s: %w", codexConfigPath(), err)
+	}
+	for _, s := range st.States {
+		if !cfg.Trusts(s) {
+			st.Skipped = append(st.Skipped, s)
+		}
+	}
+	st.ProjectUntrusted = st.File.Scope == ScopeProject && !cfg.ProjectTrusted(root)
+	_, st.MCP = cfg.MCPServers[wiring.MCPServer]
+	return nil
+}
+
+// print says what wireCodex did.
+func (res codexResult) print(w io.Writer, hooks SettingsFile) {
+	fmt.Fprintf(w, "Codex: MCP server %q registered in %s\n", wiring.MCPServer, codexConfigPath())
+	if len(res.trusted) > 0 {
+		fmt.Fprintf(w, "Codex: trusted the %d hooks install wrote (their hashes in %s [hooks.state]); Codex runs them without asking\n", len(res.trusted), codexConfigPath())
+	}
+	if len(res.untrusted) > 0 {
+		fmt.Fprintf(w, "Codex: --no-trust: Codex skips these %d hooks until you trust them in Codex's /hooks review\n", len(res.untrusted))
+	}
+	if res.projectUntrusted {
+		fmt.Fprintf(w, "Codex: Codex reads %s only in a project you trust: run codex here once and trust it (or `codex exec --trust`)\n", filepath.Dir(hooks.Path))
+	}
+}

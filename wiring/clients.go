@@ -1,0 +1,373 @@
+package wiring
+
+// The coding agents besides Claude Code, as one table: the events each
+// runs bimri-hook at, what an entry of ours looks like in its hooks JSON,
+// and where its MCP server goes. Install, Uninstall and Wired read a row.
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bimri/bimri-hook/internal/event"
+	"github.com/tidwall/gjson"
+)
+
+// Client is one coding agent install wires besides Claude Code.
+type Client struct {
+	Agent  string  // its name for --agent, the last word of its hook command, and its command on PATH
+	Name   string  // its name in messages
+	Events []Event // the events install wires, under the client's names
+	// Entry is one event's entry of ours in the client's hooks JSON;
+	// nil when a file of our own holds the hooks (Own).
+	Entry     func(command string, e Event) any
+	Flat      bool   // an event's list holds handlers, not matcher groups
+	Versioned bool   // the hooks JSON says "version": 1
+	MCPKey    string // the key of its JSON file the MCP server goes under; "" when none does
+	MCP       func(c Command) any
+	IsMCP     func(gjson.Result) bool
+	// Own is bimri-hook's own file among the client's, whole; IsOwn tells
+	// it from a user's file of that name.
+	Own     func(c Command) []byte
+	OwnName string
+	IsOwn   func([]byte) bool
+}
+
+type handlerJSON struct {
+	Type         string `json:"type,omitempty"`
+	Name         string `json:"name,omitempty"`
+	Command      string `json:"command"`
+	Timeout      int    `json:"timeout"`
+	ContextLimit int    `json:"additionalContextLimit,omitempty"`
+}
+
+type groupJSON struct {
+	Hooks []handlerJSON `json:"hooks"`
+}
+
+// CodexContextLimit is the additionalContextLimit, in Codex's tokens (a
+// quarter of the UTF-8 bytes), of the hooks whose context reaches the
+// model: Codex's default, 2,500, cuts a context of more than 10,000 bytes
+// in its middle, and the memory view is at most 30,000 bytes.
+const CodexContextLimit = 7500
+
+// Codex is the Codex CLI (0.171.0): its hooks.json has Claude Code's shape;
+// its trust and MCP server live in config.toml (codextoml.go). It has no
+// SessionEnd, so the session is counted at its Stop; it reads nothing
+// from PreCompact.
+var Codex = Client{
+	Agent: "codex", Name: "Codex",
+	Events: []Event{{Name: string(event.SessionStart), Timeout: 10}, {Name: string(event.UserPromptSubmit), Timeout: 10}, {Name: string(event.Stop), Timeout: 10}},
+	Entry: func(command string, e Event) any {
+		h := handlerJSON{Type: "command", Command: command, Timeout: e.Timeout}
+		if e.Name != string(event.Stop) {
+			h.ContextLimit = CodexContextLimit
+		}
+		return groupJSON{[]handlerJSON{h}}
+	},
+}
+
+// Gemini is the Gemini CLI (0.61.0): hooks and MCP server in its
+// settings.json, timeouts in milliseconds, each handler named (Gemini
+// names a hook by it in /hooks). BeforeAgent is a prompt's submission;
+// PreCompress is left out: it fires on every turn and steers nothing.
+// Its MCP server is trusted: Gemini's non-interactive mode declares no
+// tool of an untrusted server to the model.
+var Gemini = Client{
+	Agent: "gemini", Name: "Gemini",
+	Events: []Event{{Name: "SessionStart", Timeout: 10}, {Name: "BeforeAgent", Timeout: 10}, {Name: "SessionEnd", Timeout: 10}},
+	Entry: func(command string, e Event) any {
+		return groupJSON{[]handlerJSON{{Type: "command", Name: Name, Command: command, Timeout: e.Timeout * 1000}}}
+	},
+	MCPKey: "mcpServers",
+	MCP: func(c Command) any {
+		return struct {
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+			Trust   bool     `json:"trust"`
+		}{c.Binary, []string{"mcp"}, true}
+	},
+	IsMCP: isServerMCP,
+}
+
+//go:embed opencode_plugin.js
+var openCodePlugin string
+
+// openCodePluginMark is the plugin's first line: a file of that name
+// without it is the user's, and install leaves it alone.
+const openCodePluginMark = "// bimri-hook's OpenCode plugin"
+
+// OpenCode: a plugin file of ours runs `bimri-hook hook opencode` on its
+// events (the system prompt's transform, each message, each idle); the
+// MCP server goes under "mcp" in its opencode.json.
+var OpenCode = Client{
+	Agent: "opencode", Name: "OpenCode",
+	Events: []Event{{Name: "chat.system.transform"}, {Name: "chat.message"}, {Name: "session.idle"}},
+	MCPKey: "mcp",
+	MCP: func(c Command) any {
+		return struct {
+			Type    string   `json:"type"`
+			Command []string `json:"command"`
+			Enabled bool     `json:"enabled"`
+		}{"local", []string{c.Binary, "mcp"}, true}
+	},
+	IsMCP: func(v gjson.Result) bool {
+		cmd := v.Get("command").Array()
+		return len(cmd) == 2 && cmd[0].Type == gjson.String && isBinaryName(cmd[0].Str) && cmd[1].Str == "mcp"
+	},
+	Own: func(c Command) []byte {
+		return []byte(strings.Replace(openCodePlugin, "__BIMRI_BINARY__", jsonString(c.Binary), 1))
+	},
+	OwnName: "plugin",
+	IsOwn:   func(data []byte) bool { return bytes.HasPrefix(data, []byte(openCodePluginMark)) },
+}
+
+// Copilot is the GitHub Copilot CLI (1.0.102): a hooks file of ours among
+// its hook files, run under "bash", and the MCP server under "mcpServers"
+// in its MCP config, as `copilot mcp add` writes one. Its PascalCase
+// events send Claude Code's field names; SessionEnd ends a `copilot -p`
+// run; Stop is left out: its transcript is Copilot's own.
+var Copilot = Client{
+	Agent: "copilot", Name: "Copilot",
+	Events: copilotEvents,
+	MCPKey: "mcpServers",
+	MCP: func(c Command) any {
+		return struct {
+			Type    string   `json:"type"`
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+			Tools   []string `json:"tools"`
+		}{"local", c.Binary, []string{"mcp"}, []string{"*"}}
+	},
+	IsMCP:   isServerMCP,
+	Own:     copilotHooks,
+	OwnName: "hooks file",
+	IsOwn: func(data []byte) bool {
+		handlers := gjson.GetBytes(data, "hooks.@values|@flatten").Array()
+		for _, h := range handlers {
+			if !isAgentHook("copilot", h.Get("bash").Str) {
+				return false
+			}
+		}
+		return gjson.ValidBytes(data) && len(handlers) > 0
+	},
+}
+
+var copilotEvents = []Event{{Name: "SessionStart", Timeout: 10}, {Name: "UserPromptSubmit", Timeout: 10}, {Name: "SessionEnd", Timeout: 10}}
+
+// Cursor, from its documentation (no Cursor client runs here): its
+// hooks.json lists each event's handlers themselves, no matcher groups.
+// sessionStart gives the agent its additional_context; beforeSubmitPrompt
+// is left out: it takes no context, only whether the prompt goes on.
+var Cursor = Client{
+	Agent: "cursor", Name: "Cursor",
+	Events: []Event{{Name: "sessionStart", Timeout: 10}, {Name: "sessionEnd", Timeout: 10}},
+	Entry: func(command string, e Event) any {
+		return handlerJSON{Command: command, Timeout: e.Timeout}
+	},
+	Flat: true, Versioned: true,
+}
+
+// Clients are the clients besides Claude Code, in the order --agent all
+// wires them.
+var Clients = []Client{Codex, Gemini, OpenCode, Copilot, Cursor}
+
+// ClientNamed is the client whose Agent is agent.
+func ClientNamed(agent string) (Client, bool) {
+	i := slices.IndexFunc(Clients, func(cl Client) bool { return cl.Agent == agent })
+	if i < 0 {
+		return Client{}, false
+	}
+	return Clients[i], true
+}
+
+// Hook is the command the client's hooks run: Command.Hook, then the
+// agent, which tells the command whose payload it reads.
+func (cl Client) Hook(c Command) string { return c.Hook() + " " + cl.Agent }
+
+func (cl Client) isHook(command string) bool { return isAgentHook(cl.Agent, command) }
+
+// isAgentHook says whether command is bimri-hook's hook for agent, for a
+// binary called bimri-hook in any folder.
+func isAgentHook(agent, command string) bool {
+	rest, ok := strings.CutSuffix(command, " "+agent)
+	return ok && isHookCommand(rest)
+}
+
+// copilotHooks is bimri-hook's hooks file for Copilot, whole.
+func copilotHooks(c Command) []byte {
+	type handler struct {
+		Type       string `json:"type"`
+		Bash       string `json:"bash"`
+		TimeoutSec int    `json:"timeoutSec"`
+	}
+	hooks := map[string][]handler{}
+	for _, e := range copilotEvents {
+		hooks[e.Name] = []handler{{"command", c.Hook() + " copilot", e.Timeout}}
+	}
+	var buf bytes.Buffer
+	_ = json.Indent(&buf, marshal(struct {
+		Version int                  `json:"version"`
+		Hooks   map[string][]handler `json:"hooks"`
+	}{1, hooks}), "", "  ") // marshal gives valid JSON
+	return append(buf.Bytes(), '\n')
+}
+
+// isServerMCP tells whether an mcpServers entry runs bimri-hook's server.
+func isServerMCP(v gjson.Result) bool {
+	args := v.Get("args").Array()
+	return v.Get("command").Type == gjson.String && isBinaryName(v.Get("command").Str) &&
+		len(args) == 1 && args[0].Str == "mcp"
+}
+
+// Install wires bimri-hook into the bytes of the client's JSON file,
+// empty when it does not exist yet: an entry running cl.Hook(c) for each
+// of its events, the MCP server under MCPKey. An entry of ours as install
+// writes it stays where it is, so installing twice changes nothing; one
+// that differs is replaced at the end of its list. Everything else keeps
+// its bytes. r is prev, the receipt of an earlier install, with what this
+// one created.
+func (cl Client) Install(b []byte, c Command, prev Receipt) (out []byte, r Receipt, changed bool, err error) {
+	if c.Binary == "" {
+		return nil, r, false, errors.New("no binary path to install")
+	}
+	d, err := parseSettings(b)
+	if err != nil {
+		return nil, r, false, err
+	}
+	d.flat = cl.Flat
+	r = Receipt{Created: slices.Clone(prev.Created)}
+	r.note("file", !d.fresh)
+	if cl.Versioned && !d.get("version").Exists() {
+		r.note("version", false)
+		d.add(d.root(), "version", []byte("1"))
+	}
+	if cl.Entry != nil {
+		command := cl.Hook(c)
+		mine := func(s string) bool { return s == command || cl.isHook(s) }
+		if err := d.wireClient(cl.Events, mine, func(e Event) []byte { return marshal(cl.Entry(command, e)) }, &r); err != nil {
+			return nil, r, false, err
+		}
+	}
+	if cl.MCPKey != "" {
+		if err := d.wireMCP(cl.MCPKey, marshal(cl.MCP(c)), cl.IsMCP, &r); err != nil {
+			return nil, r, false, err
+		}
+	}
+	out, changed, err = d.result(b)
+	return out, r, changed, err
+}
+
+// Uninstall takes out of the client's JSON file what Install put in,
+// guided by its receipt as UninstallReceipt is.
+func (cl Client) Uninstall(b []byte, r Receipt) (out []byte, remove, changed bool, err error) {
+	return uninstall(b, &r, cl.Flat, cl.isHook, func(d *settingsDoc, r Receipt) {
+		if servers := d.get(cl.MCPKey); cl.MCPKey != "" && servers.IsObject() && cl.IsMCP(d.get(cl.MCPKey, MCPServer)) {
+			d.removeKey(servers, MCPServer)
+			d.prune(cl.MCPKey)
+		}
+		if r.created("version") && !d.get("hooks").Exists() {
+			d.removeKey(d.root(), "version")
+		}
+	})
+}
+
+// Wired lists the events the client's JSON file runs bimri-hook's hook
+// at, and whether it registers the MCP server.
+func (cl Client) Wired(b []byte) (events []string, mcp bool, err error) {
+	d, err := parseSettings(b)
+	if err != nil {
+		return nil, false, err
+	}
+	d.flat = cl.Flat
+	for _, name := range d.eventNames() {
+		if len(d.handlers(name, cl.isHook)) > 0 {
+			events = append(events, name)
+		}
+	}
+	return events, cl.MCPKey != "" && cl.IsMCP(d.get(cl.MCPKey, MCPServer)), nil
+}
+
+// note records in r that install created what, when it did not exist.
+func (r *Receipt) note(what string, exists bool) {
+	if !exists && !r.created(what) {
+		r.Created = append(r.Created, what)
+	}
+}
+
+// Note records in r that install created what (a folder, say), when it
+// did not exist before.
+func (r *Receipt) Note(what string, existed bool) { r.note(what, existed) }
+
+// Made tells whether r records that install created what.
+func (r Receipt) Made(what string) bool { return r.created(what) }
+
+// wireClient makes each of events run the entry group(e) in a client's
+// hooks: an entry of ours already as group gives it stays; one that
+// differs is replaced by a new one at the end of its event's list; ours
+// under an event not listed are taken out. It notes in r the containers
+// it creates.
+func (d *settingsDoc) wireClient(events []Event, mine func(string) bool, group func(Event) []byte, r *Receipt) error {
+	wired := map[string]bool{}
+	for _, e := range events {
+		wired[e.Name] = true
+		if v := d.get("hooks", e.Name); v.Exists() && !v.IsArray() {
+			return fmt.Errorf("%q is %s, not an array", "hooks."+e.Name, describe(v))
+		}
+		r.note("hooks", d.get("hooks").Exists())
+		r.note("hooks."+e.Name, d.get("hooks", e.Name).Exists())
+		want := group(e)
+		refs := d.handlers(e.Name, mine)
+		if len(refs) == 1 && sameJSON(d.get("hooks", e.Name, fmt.Sprint(refs[0].group)).Raw, want) {
+			continue
+		}
+		d.unwire(e.Name, mine)
+		d.appendTo(want, "hooks", e.Name)
+	}
+	for _, name := range d.eventNames() {
+		if !wired[name] {
+			d.unwire(name, mine)
+		}
+	}
+	return nil
+}
+
+// wireMCP puts want, the MCP server's entry, under key.MCPServer, unless
+// it is there already as want is; an entry of that name that is not
+// bimri-hook's server (isOurs) is refused, not overwritten. It notes in r
+// a key object it creates.
+func (d *settingsDoc) wireMCP(key string, want []byte, isOurs func(gjson.Result) bool, r *Receipt) error {
+	if v := d.get(key); v.Exists() && !v.IsObject() {
+		return fmt.Errorf("%q is %s, not an object", key, describe(v))
+	}
+	r.note(key, d.get(key).Exists())
+	v := d.get(key, MCPServer)
+	if v.Exists() && sameJSON(v.Raw, want) {
+		return nil
+	}
+	if v.Exists() && !isOurs(v) {
+		return fmt.Errorf("%q runs %s, not bimri-hook's server: rename it, then try again", key+"."+MCPServer, v.Get("command").Raw)
+	}
+	if servers := d.get(key); servers.Exists() {
+		d.removeKey(servers, MCPServer)
+		d.add(d.get(key), MCPServer, want)
+	} else {
+		d.add(d.root(), key, []byte("{"+jsonString(MCPServer)+":"+string(want)+"}"))
+	}
+	return nil
+}
+
+// sameJSON says whether raw and want hold the same JSON value.
+func sameJSON(raw string, want []byte) bool {
+	var a, b any
+	if json.Unmarshal([]byte(raw), &a) != nil || json.Unmarshal(want, &b) != nil {
+		return false
+	}
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return bytes.Equal(x, y)
+}
