@@ -241,9 +241,9 @@ func (cl Client) Install(b []byte, c Command, prev Receipt) (out []byte, r Recei
 	}
 	d.flat = cl.Flat
 	r = Receipt{Created: slices.Clone(prev.Created)}
-	r.note("file", !d.fresh)
+	r.Note("file", !d.fresh)
 	if cl.Versioned && !d.get("version").Exists() {
-		r.note("version", false)
+		r.Note("version", false)
 		d.add(d.root(), "version", []byte("1"))
 	}
 	if cl.Entry != nil {
@@ -270,7 +270,7 @@ func (cl Client) Uninstall(b []byte, r Receipt) (out []byte, remove, changed boo
 			d.removeKey(servers, MCPServer)
 			d.prune(cl.MCPKey)
 		}
-		if r.created("version") && !d.get("hooks").Exists() {
+		if r.Made("version") && !d.get("hooks").Exists() {
 			d.removeKey(d.root(), "version")
 		}
 	})
@@ -292,19 +292,12 @@ func (cl Client) Wired(b []byte) (events []string, mcp bool, err error) {
 	return events, cl.MCPKey != "" && cl.IsMCP(d.get(cl.MCPKey, MCPServer)), nil
 }
 
-// note records in r that install created what, when it did not exist.
-func (r *Receipt) note(what string, exists bool) {
-	if !exists && !r.created(what) {
+// Note records in r that install created what, when it did not exist.
+func (r *Receipt) Note(what string, exists bool) {
+	if !exists && !r.Made(what) {
 		r.Created = append(r.Created, what)
 	}
 }
-
-// Note records in r that install created what (a folder, say), when it
-// did not exist before.
-func (r *Receipt) Note(what string, existed bool) { r.note(what, existed) }
-
-// Made tells whether r records that install created what.
-func (r Receipt) Made(what string) bool { return r.created(what) }
 
 // wireClient makes each of events run the entry group(e) in a client's
 // hooks: an entry of ours already as group gives it stays; one that
@@ -318,8 +311,8 @@ func (d *settingsDoc) wireClient(events []Event, mine func(string) bool, group f
 		if v := d.get("hooks", e.Name); v.Exists() && !v.IsArray() {
 			return fmt.Errorf("%q is %s, not an array", "hooks."+e.Name, describe(v))
 		}
-		r.note("hooks", d.get("hooks").Exists())
-		r.note("hooks."+e.Name, d.get("hooks", e.Name).Exists())
+		r.Note("hooks", d.get("hooks").Exists())
+		r.Note("hooks."+e.Name, d.get("hooks", e.Name).Exists())
 		want := group(e)
 		refs := d.handlers(e.Name, mine)
 		if len(refs) == 1 && sameJSON(d.get("hooks", e.Name, fmt.Sprint(refs[0].group)).Raw, want) {
@@ -344,7 +337,7 @@ func (d *settingsDoc) wireMCP(key string, want []byte, isOurs func(gjson.Result)
 	if v := d.get(key); v.Exists() && !v.IsObject() {
 		return fmt.Errorf("%q is %s, not an object", key, describe(v))
 	}
-	r.note(key, d.get(key).Exists())
+	r.Note(key, d.get(key).Exists())
 	v := d.get(key, MCPServer)
 	if v.Exists() && sameJSON(v.Raw, want) {
 		return nil

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/matryer/is"
+	"github.com/pelletier/go-toml/v2"
 )
 
 // The hashes Codex 0.171.0's app-server reported (hooks/list, currentHash)
@@ -102,4 +103,13 @@ func TestEditCodexConfigFindsHeadersAsTOMLDoes(t *testing.T) {
 	is.NoErr(err)
 	is.True(changed)
 	is.Equal(string(out), "instructions = \"\"\"\n[mcp_servers.bimri]\n\"\"\"\n[[profiles]]\nname = \"a\"\n")
+}
+
+func TestTOMLStringRoundTrips(t *testing.T) {
+	is := is.New(t)
+	for _, s := range []string{`C:\Program Files\bimri-hook "x"`, "tab\tdel\x7fnl\n\x01\b\fé\u2028<&>"} {
+		var v struct{ K string }
+		is.NoErr(toml.Unmarshal([]byte("K = "+tomlString(s)), &v))
+		is.Equal(v.K, s)
+	}
 }

@@ -140,24 +140,9 @@ func HeaderPart(s string) string {
 	return tomlString(s)
 }
 
-// tomlString quotes s as a TOML basic string.
-func tomlString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
+// tomlString quotes s as a TOML basic string: JSON's escapes are TOML's,
+// but for DEL, which TOML wants escaped.
+func tomlString(s string) string { return strings.ReplaceAll(jsonString(s), "\x7f", `\u007F`) }
 
 // TrustHeader is the header of TrustTable for key, as tableHeader gives
 // it back.

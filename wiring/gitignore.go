@@ -33,13 +33,6 @@ var IgnoreLines = []string{
 // ignoreHeading is the comment install writes above IgnoreLines.
 const ignoreHeading = "# bimri-hook: personal side files (bimri.md and bimri-archive.md are shared)"
 
-// GitIgnore makes the content of a .gitignore hold IgnoreLines: the
-// missing ones are appended, under ignoreHeading if none was there. Every
-// other line keeps its bytes, and the file's line ending is kept.
-func GitIgnore(existing []byte) (out []byte, changed bool) {
-	return AddIgnoreLines(existing, IgnoreLines)
-}
-
 // IgnoreLinesUnder are IgnoreLines for a workspace at rel, a slash path
 // from the repository's top ("" or "." for the top itself), as a file
 // read from the top needs them: .git/info/exclude.
@@ -67,8 +60,9 @@ func HasIgnoreLines(existing []byte, lines []string) bool {
 	return true
 }
 
-// AddIgnoreLines is GitIgnore for any lines: the missing ones appended,
-// under ignoreHeading if none was there.
+// AddIgnoreLines makes an ignore file's content hold lines: the missing
+// ones appended, under ignoreHeading if none was there. Every other line
+// keeps its bytes, and the file's line ending is kept.
 func AddIgnoreLines(existing []byte, lines []string) (out []byte, changed bool) {
 	have := ignoreLinesOf(existing)
 	var missing []string
@@ -112,7 +106,7 @@ func ignoreLinesOf(b []byte) []string {
 	return lines
 }
 
-// RemoveGitIgnore takes out of a .gitignore what GitIgnore adds: the
+// RemoveGitIgnore takes out of a .gitignore what AddIgnoreLines adds: the
 // heading and each of IgnoreLines, exactly those lines; every other line
 // keeps its bytes and its place.
 func RemoveGitIgnore(existing []byte) (out []byte, changed bool) {

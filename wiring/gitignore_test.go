@@ -10,7 +10,7 @@ import (
 func TestGitIgnore(t *testing.T) {
 	is := is.New(t)
 	for _, in := range []string{"", "node_modules/\n", "dist\r\n*.log", "/bimri-backup.md\n"} {
-		out, changed := GitIgnore([]byte(in))
+		out, changed := AddIgnoreLines([]byte(in), IgnoreLines)
 		is.True(changed)
 		is.True(strings.HasPrefix(string(out), strings.TrimSuffix(in, "*.log")))
 		lines := ignoreLinesOf(out)
@@ -25,7 +25,7 @@ func TestGitIgnore(t *testing.T) {
 		}
 		is.True(!strings.Contains(string(out), "\n/bimri.md\n"))         // the memory is shared
 		is.True(!strings.Contains(string(out), "\n/bimri-archive.md\n")) // and its history
-		again, changed := GitIgnore(out)
+		again, changed := AddIgnoreLines(out, IgnoreLines)
 		is.True(!changed)
 		is.Equal(string(again), string(out))
 
@@ -59,7 +59,7 @@ func TestIgnoreLinesUnder(t *testing.T) {
 func TestRemoveGitIgnore(t *testing.T) {
 	is := is.New(t)
 	for _, in := range []string{"", "node_modules/\n", "dist\r\n*.log\r\n", "a\n\n# mine\nb\n"} {
-		out, _ := GitIgnore([]byte(in))
+		out, _ := AddIgnoreLines([]byte(in), IgnoreLines)
 		back, changed := RemoveGitIgnore(out)
 		is.True(changed)
 		is.Equal(string(back), in)

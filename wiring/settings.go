@@ -69,7 +69,8 @@ type Receipt struct {
 	KeptRule string `json:"kept_rule,omitempty"`
 }
 
-func (r Receipt) created(what string) bool { return slices.Contains(r.Created, what) }
+// Made tells whether r records that install created what.
+func (r Receipt) Made(what string) bool { return slices.Contains(r.Created, what) }
 
 // kept lists KeptRules and the older receipt's KeptRule.
 func (r Receipt) kept() []string {
@@ -99,7 +100,7 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 		return nil, r, false, err
 	}
 	r = Receipt{Created: slices.Clone(prev.Created), KeptRules: prev.kept()}
-	r.note("file", !d.fresh)
+	r.Note("file", !d.fresh)
 	hook := c.Hook()
 	mine := func(command string) bool { return command == hook || isHookCommand(command) }
 	// Rules there while bimri-hook's hooks are not: the user wrote them.
@@ -113,8 +114,8 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 		if v := d.get("hooks", e.Name); v.Exists() && !v.IsArray() {
 			return nil, r, false, fmt.Errorf("%q is %s, not an array", "hooks."+e.Name, describe(v))
 		}
-		r.note("hooks", d.get("hooks").Exists())
-		r.note("hooks."+e.Name, d.get("hooks", e.Name).Exists())
+		r.Note("hooks", d.get("hooks").Exists())
+		r.Note("hooks."+e.Name, d.get("hooks", e.Name).Exists())
 		d.wire(e, hook, mine)
 	}
 	// Events that an earlier version wired and this one no longer does.
@@ -123,8 +124,8 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 			d.unwire(name, mine)
 		}
 	}
-	r.note("permissions", d.get("permissions").Exists())
-	r.note("permissions.allow", d.get("permissions", "allow").Exists())
+	r.Note("permissions", d.get("permissions").Exists())
+	r.Note("permissions.allow", d.get("permissions", "allow").Exists())
 	for _, sub := range MemoryCommands {
 		rule := c.Rule(sub)
 		if userRules && len(d.rules(func(s string) bool { return s == rule })) > 0 {
@@ -183,7 +184,7 @@ func uninstall(b []byte, r *Receipt, flat bool, ours func(string) bool, more fun
 	var rc Receipt
 	if r != nil {
 		rc = *r
-		d.keep = func(path ...string) bool { return !rc.created(strings.Join(path, ".")) }
+		d.keep = func(path ...string) bool { return !rc.Made(strings.Join(path, ".")) }
 	}
 	for _, name := range d.eventNames() {
 		d.unwire(name, ours)
@@ -195,7 +196,7 @@ func uninstall(b []byte, r *Receipt, flat bool, ours func(string) bool, more fun
 	if err != nil {
 		return nil, false, false, err
 	}
-	if rc.created("file") && len(members(d.root())) == 0 {
+	if rc.Made("file") && len(members(d.root())) == 0 {
 		return out, true, true, nil
 	}
 	return out, false, changed, nil

@@ -309,7 +309,7 @@ func Ignore(root string) (path string, changed bool, err error) {
 	if err != nil {
 		return path, false, fmt.Errorf("read .gitignore: %w", err)
 	}
-	after, changed := wiring.GitIgnore(before)
+	after, changed := wiring.AddIgnoreLines(before, wiring.IgnoreLines)
 	if !changed {
 		return path, false, nil
 	}
