@@ -140,28 +140,6 @@ func BinaryFor(scope, given string) (string, error) {
 	return binary, nil
 }
 
-// editSettings reads a settings file, notes what bimri-hook had wired in
-// it, applies edit, and writes the result atomically if it changed.
-func editSettings(file SettingsFile, edit func([]byte) ([]byte, bool, error)) (was wiring.Wiring, changed bool, err error) {
-	before, _, err := ReadOptional(file.Path)
-	if err != nil {
-		return was, false, fmt.Errorf("read settings: %w", err)
-	}
-	if was, err = wiring.Inspect(before); err != nil {
-		return was, false, fmt.Errorf("%s: %w", file.Path, err)
-	}
-	after, changed, err := edit(before)
-	if err != nil {
-		return was, false, fmt.Errorf("%s: %w", file.Path, err)
-	}
-	if changed {
-		if err := writeReplacing(file.Path, after); err != nil {
-			return was, false, fmt.Errorf("write settings: %w", err)
-		}
-	}
-	return was, changed, nil
-}
-
 // Scoped is what the settings file of one scope holds of bimri-hook's.
 type Scoped struct {
 	File   SettingsFile // Path is "" when the scope has no place (no home folder)

@@ -2,10 +2,7 @@ package install
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 
 	"github.com/bimri/bimri-hook/wiring"
 )
@@ -31,35 +28,26 @@ func readReceipt(file SettingsFile) (wiring.Receipt, bool, error) {
 
 // Install wires command into file, and keeps the receipt of what it added.
 func Install(file SettingsFile, command wiring.Command) (was wiring.Wiring, changed bool, err error) {
-	before, changed, err := installWith(file, file, func(b []byte, prev wiring.Receipt) ([]byte, wiring.Receipt, bool, error) {
-		return wiring.InstallReceipt(b, command, prev)
-	})
+	before, _, err := ReadOptional(file.Path)
+	if err != nil {
+		return was, false, fmt.Errorf("read %s: %w", file.Path, err)
+	}
+	prev, _, err := readReceipt(file)
+	if err != nil {
+		return was, false, fmt.Errorf("read %s: %w", receiptPath(file), err)
+	}
 	was, _ = wiring.Inspect(before)
-	return was, changed, err
-}
-
-// installWith edits file as install computes from its bytes and the
-// receipt kept for it in receiptOf's place, and writes back the file and
-// the new receipt when the file changed.
-func installWith(file, receiptOf SettingsFile, install func([]byte, wiring.Receipt) ([]byte, wiring.Receipt, bool, error)) (before []byte, changed bool, err error) {
-	if before, _, err = ReadOptional(file.Path); err != nil {
-		return nil, false, fmt.Errorf("read %s: %w", file.Path, err)
-	}
-	prev, _, err := readReceipt(receiptOf)
+	after, r, changed, err := wiring.InstallReceipt(before, command, prev)
 	if err != nil {
-		return before, false, fmt.Errorf("read %s: %w", receiptPath(receiptOf), err)
-	}
-	after, r, changed, err := install(before, prev)
-	if err != nil {
-		return before, false, fmt.Errorf("%s: %w", file.Path, err)
+		return was, false, fmt.Errorf("%s: %w", file.Path, err)
 	}
 	if !changed {
-		return before, false, nil
+		return was, false, nil
 	}
 	if err := writeReplacing(file.Path, after); err != nil {
-		return before, false, fmt.Errorf("write %s: %w", file.Path, err)
+		return was, false, fmt.Errorf("write %s: %w", file.Path, err)
 	}
-	return before, true, writeReceipt(receiptOf, r)
+	return was, true, writeReceipt(file, r)
 }
 
 // writeReceipt keeps r as the receipt of file.
@@ -80,27 +68,30 @@ func Uninstall(file SettingsFile) (was wiring.Wiring, changed bool, err error) {
 	if err != nil {
 		return was, false, fmt.Errorf("read %s: %w", receiptPath(file), err)
 	}
-	remove := false
-	was, changed, err = editSettings(file, func(b []byte) ([]byte, bool, error) {
-		if !hasReceipt {
-			return wiring.Uninstall(b)
-		}
-		out, rm, changed, err := wiring.UninstallReceipt(b, receipt)
-		remove = rm
-		return out, changed, err
-	})
+	before, _, err := ReadOptional(file.Path)
 	if err != nil {
-		return was, changed, err
+		return was, false, fmt.Errorf("read settings: %w", err)
 	}
-	if remove {
-		if err := os.Remove(file.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return was, changed, fmt.Errorf("remove %s: %w", file.Path, err)
-		}
+	if was, err = wiring.Inspect(before); err != nil {
+		return was, false, fmt.Errorf("%s: %w", file.Path, err)
 	}
+	var after []byte
+	remove := false
 	if hasReceipt {
-		if err := os.Remove(receiptPath(file)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return was, changed, fmt.Errorf("remove %s: %w", receiptPath(file), err)
-		}
+		after, remove, changed, err = wiring.UninstallReceipt(before, receipt)
+	} else {
+		after, changed, err = wiring.Uninstall(before)
 	}
-	return was, changed, nil
+	switch {
+	case err != nil:
+		return was, false, fmt.Errorf("%s: %w", file.Path, err)
+	case remove:
+		err = removeIfThere(file.Path)
+	case changed:
+		err = writeReplacing(file.Path, after)
+	}
+	if err == nil && hasReceipt {
+		err = removeIfThere(receiptPath(file))
+	}
+	return was, changed, err
 }
