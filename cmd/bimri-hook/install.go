@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/bimri/bimri-hook/internal/doctor"
 	"github.com/bimri/bimri-hook/internal/install"
@@ -94,7 +92,7 @@ func (a *app) link(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	install.PrintLinked(a.stdout, linked, install.OnPath(filepath.Dir(linked.Path), os.Getenv("PATH")))
+	install.PrintLinked(a.stdout, linked)
 	return nil
 }
 

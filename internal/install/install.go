@@ -41,15 +41,6 @@ type SettingsFile struct {
 	Path  string
 }
 
-// claudeDir is the folder of the user's Claude Code settings.
-func claudeDir() (string, error) {
-	dir := workspace.ClaudeDir()
-	if dir == "" {
-		return "", errors.New("no home folder for the user's Claude Code settings")
-	}
-	return dir, nil
-}
-
 // settingsFor returns the settings file of a scope for the workspace root.
 func settingsFor(scope, root string) (SettingsFile, error) {
 	switch scope {
@@ -58,11 +49,10 @@ func settingsFor(scope, root string) (SettingsFile, error) {
 	case scopeLocal:
 		return SettingsFile{scope, filepath.Join(root, ".claude", "settings.local.json")}, nil
 	case ScopeUser:
-		dir, err := claudeDir()
-		if err != nil {
-			return SettingsFile{}, err
+		if dir := workspace.ClaudeDir(); dir != "" {
+			return SettingsFile{scope, filepath.Join(dir, "settings.json")}, nil
 		}
-		return SettingsFile{scope, filepath.Join(dir, "settings.json")}, nil
+		return SettingsFile{}, errors.New("no home folder for the user's Claude Code settings")
 	}
 	return SettingsFile{}, fmt.Errorf("--scope %q is not one of %s", scope, strings.Join(Scopes, ", "))
 }
@@ -78,10 +68,7 @@ func ReadOptional(path string) ([]byte, bool, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
-	if err != nil {
-		return nil, false, err
-	}
-	return data, true, nil
+	return data, err == nil, err
 }
 
 // writeReplacing writes a configuration file atomically. A symlink (a
@@ -96,13 +83,20 @@ func writeReplacing(path string, data []byte) error {
 	return atomicfile.WriteFile(path, data, atomicfile.Options{})
 }
 
-// resolveBinary is the binary the settings will run: the one given (--binary),
-// made absolute, or else this executable. Uninstall and doctor recognise
-// bimri-hook's entries by the name in the command, so a path without it is
-// refused: they could never find what install wrote.
-func resolveBinary(binary string) (string, error) {
+// BinaryFor is the binary install writes into the settings of scope: the
+// one given (--binary), made absolute, or else this executable; at project
+// scope, whose file teams share, the bare name when nothing was given and
+// PATH's bimri-hook is this binary (the hook started by that name gives
+// the agent the bare name too, which the rule install writes matches).
+// Uninstall and doctor recognise bimri-hook's entries by the name in the
+// command, so a path without it is refused.
+func BinaryFor(scope, given string) (string, error) {
+	binary := given
 	if binary == "" {
 		binary = workspace.Binary()
+		if scope == ScopeProject && workspace.OnPath(binary) {
+			binary = wiring.Name
+		}
 	} else if strings.ContainsAny(binary, `/\`) {
 		abs, err := filepath.Abs(binary)
 		if err != nil {
@@ -119,23 +113,6 @@ func resolveBinary(binary string) (string, error) {
 	}
 	if !strings.Contains(binary, wiring.Name) {
 		return "", fmt.Errorf("binary %q does not have %q in its path, so uninstall and doctor could not recognise its hooks; rename it or give --binary", binary, wiring.Name)
-	}
-	return binary, nil
-}
-
-// BinaryFor is the binary install writes into the settings of scope:
-// resolveBinary(given), except at project scope, whose file teams share, where
-// the bare name bimri-hook is written when nothing was given and PATH's
-// bimri-hook is this binary. The hook, started by that bare name from
-// PATH, then gives the agent the bare name too (workspace.Binary), and the
-// rule install writes matches it.
-func BinaryFor(scope, given string) (string, error) {
-	binary, err := resolveBinary(given)
-	if err != nil {
-		return "", err
-	}
-	if scope == ScopeProject && given == "" && workspace.OnPath(binary) {
-		return wiring.Name, nil
 	}
 	return binary, nil
 }

@@ -1,15 +1,13 @@
 package install
 
 // The plugin user's own shell. Claude Code puts the plugin's bin/ on the
-// agent's PATH only, and moves the plugin's folder (CLAUDE_PLUGIN_ROOT)
-// with every update, removing the old one days later; its data folder
-// (CLAUDE_PLUGIN_DATA) stays until the plugin is uninstalled. So the
-// plugin's SessionStart keeps a link in the data folder at the bimri-hook
-// of the current version (KeepCurrent), and install --link copies the
-// plugin's programs into bin/ of the user's data folder (ShellDir), which
-// no plugin update or removal touches, and puts a link to that copy in a
-// folder of the user's PATH (Link). A SessionStart after an update copies
-// the new version there, once the user has linked.
+// agent's PATH only, and moves the plugin's folder with every update; its
+// data folder (CLAUDE_PLUGIN_DATA) stays. So the plugin's SessionStart
+// keeps a link there at the current version's bimri-hook (keepCurrent),
+// and install --link copies the plugin's programs into bin/ of the user's
+// data folder (shellDir), which no plugin update touches, linked from a
+// folder on the user's PATH. A SessionStart after an update copies the
+// new version there, once the user has linked.
 
 import (
 	"errors"
@@ -26,46 +24,43 @@ import (
 	"github.com/bimri/bimri-hook/wiring"
 )
 
-// StableLink is the plugin's stable path of bimri-hook, in its data
-// folder: a symbolic link to the bimri-hook of the plugin's current
-// version.
-func StableLink(data string) string { return filepath.Join(data, "bin", wiring.Name) }
+// stableLink is the plugin's link, in its data folder, to the bimri-hook
+// of its current version.
+func stableLink(data string) string { return filepath.Join(data, "bin", wiring.Name) }
 
-// ShellDir is where install --link keeps the copy of the plugin's
-// programs the user's shell runs: bin/ in the user's data folder.
-func ShellDir() string {
+// shellDir is where install --link keeps the copy of the plugin's
+// programs the user's shell runs.
+func shellDir() string {
 	if d := store.UserDataDir(); d != "" {
 		return filepath.Join(d, "bin")
 	}
 	return ""
 }
 
-// KeepCurrent points StableLink(data) at exe, unless it points there
-// already: then it costs one readlink, which is all a SessionStart of an
-// unchanged plugin pays. When it changes (a plugin update) and the user
-// has linked, the new version is copied into ShellDir first.
-func KeepCurrent(data, exe string) (changed bool, err error) {
-	link := StableLink(data)
+// keepCurrent points stableLink(data) at exe, unless it points there
+// already (one readlink, all a SessionStart of an unchanged plugin pays).
+// After a plugin update, when the user has linked, the new version is
+// copied into shellDir first.
+func keepCurrent(data, exe string) error {
+	link := stableLink(data)
 	if target, err := os.Readlink(link); err == nil && target == exe {
-		return false, nil
+		return nil
 	}
-	if dir := ShellDir(); dir != "" {
+	if dir := shellDir(); dir != "" {
 		if _, err := os.Stat(filepath.Join(dir, wiring.Name)); err == nil {
 			if err := copyPrograms(exe, dir); err != nil {
-				return false, err
+				return err
 			}
 		}
 	}
 	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
-		return false, err
+		return err
 	}
-	return true, replaceLink(link, exe)
+	return replaceLink(link, exe)
 }
 
 // copyPrograms copies bimri-hook, exe, and the programs beside it named
-// as it is (scripts/release PluginPath) into dir under their own names,
-// each replaced atomically, so a shell starting one meanwhile runs the
-// old version or the new one.
+// as it is into dir, each replaced atomically.
 func copyPrograms(exe, dir string) error {
 	from, name := filepath.Split(exe)
 	suffix := strings.TrimPrefix(name, wiring.Name)
@@ -88,8 +83,7 @@ func copyPrograms(exe, dir string) error {
 }
 
 // replaceLink makes path a symbolic link to target by renaming a new link
-// over it, so a shell starting bimri-hook meanwhile finds the old link or
-// the new one, never none.
+// over it, so a shell meanwhile finds the old link or the new one.
 func replaceLink(path, target string) error {
 	tmp := fmt.Sprintf("%s.%d.link", path, os.Getpid())
 	_ = os.Remove(tmp) // a leftover of a process of the same ID
@@ -103,19 +97,16 @@ func replaceLink(path, target string) error {
 	return nil
 }
 
-// FindPluginData finds the plugin data folder, under Claude Code's
-// configuration folder, whose stable link leads to exe: the plugin's
-// folder for a bimri-hook run where the client does not say it (the
-// agent's Bash gets the plugin's bin/ on PATH, not CLAUDE_PLUGIN_DATA).
-// It is there once a session has started with the plugin.
-func FindPluginData(claudeDir, exe string) (string, bool) {
+// isPluginBinary says whether a plugin data folder under Claude Code's
+// folder links to exe, for a run where the client does not say it (the
+// agent's Bash gets no CLAUDE_PLUGIN_DATA). It does once a session has
+// started with the plugin.
+func isPluginBinary(claudeDir, exe string) bool {
 	links, _ := filepath.Glob(filepath.Join(claudeDir, "plugins", "data", "*", "bin", wiring.Name))
-	for _, link := range links {
-		if target, err := filepath.EvalSymlinks(link); err == nil && target == exe {
-			return filepath.Dir(filepath.Dir(link)), true
-		}
-	}
-	return "", false
+	return slices.ContainsFunc(links, func(link string) bool {
+		target, err := filepath.EvalSymlinks(link)
+		return err == nil && target == exe
+	})
 }
 
 // Linked is what Link did.
@@ -152,51 +143,37 @@ func Link(dir, target string) (Linked, error) {
 	return l, replaceLink(l.Path, target)
 }
 
-// OnPath says whether dir is one of the folders of path, a PATH value.
-func OnPath(dir, path string) bool {
-	return slices.ContainsFunc(filepath.SplitList(path), func(d string) bool {
-		return d != "" && filepath.Clean(d) == filepath.Clean(dir)
-	})
-}
-
-// KeepPluginLink keeps the plugin's stable link (KeepCurrent) at this
-// binary, at every SessionStart of the plugin (only the plugin's hooks
-// get CLAUDE_PLUGIN_DATA): after an update, the new version's binary. A
-// link that cannot be made costs the session nothing: install --link, run
-// by hand, says why. os.Executable, links not followed: the dispatcher
-// execs the bundled binary by its own path, and a target that still holds
-// a link of a folder leads to the same file, so the hook skips the walk
-// that resolves each folder of the path.
+// KeepPluginLink keeps the plugin's stable link at this binary, at every
+// SessionStart of the plugin (only its hooks get CLAUDE_PLUGIN_DATA). A
+// link that cannot be made costs the session nothing: install --link says
+// why. os.Executable's path, links not followed: the dispatcher execs the
+// bundled binary by its own path.
 func KeepPluginLink() {
 	data := os.Getenv("CLAUDE_PLUGIN_DATA")
 	if data == "" || runtime.GOOS == "windows" {
 		return
 	}
 	if exe, err := os.Executable(); err == nil {
-		_, _ = KeepCurrent(data, exe)
+		_ = keepCurrent(data, exe)
 	}
 }
 
-// LinkForShell is install --link: the plugin user's own shell gets
-// bimri-hook, a link in binDir (else $BIMRI_BIN_DIR, else ~/.local/bin)
-// to the copy in ShellDir of the plugin exe belongs to, which the
-// plugin's SessionStart keeps at its current version. exe is the plugin's
-// when $CLAUDE_PLUGIN_DATA is set (the client started this run) or the
-// link in a plugin data folder leads to it (the agent's Bash gets no
-// CLAUDE_PLUGIN_DATA; the user's shell may run that link); the copy
-// itself links again.
+// LinkForShell is install --link: a link in binDir (else $BIMRI_BIN_DIR,
+// else ~/.local/bin) to the copy in shellDir of the plugin exe belongs
+// to, which the plugin's SessionStart keeps at its current version. exe
+// is the plugin's when the client started this run (CLAUDE_PLUGIN_DATA)
+// or a plugin data folder links to it; the copy itself links again.
 func LinkForShell(exe, binDir string) (Linked, error) {
 	if runtime.GOOS == "windows" {
 		return Linked{}, errors.New("install --link makes symbolic links, which it does not on Windows (not tried there): unzip the release's .zip into a folder on PATH")
 	}
-	shell := ShellDir()
+	shell := shellDir()
 	if shell == "" {
 		return Linked{}, errors.New("no home folder for bimri-hook's data folder: set XDG_DATA_HOME")
 	}
-	_, plugin := FindPluginData(workspace.ClaudeDir(), exe)
 	switch {
 	case filepath.Dir(exe) == shell:
-	case os.Getenv("CLAUDE_PLUGIN_DATA") != "" || plugin:
+	case os.Getenv("CLAUDE_PLUGIN_DATA") != "" || isPluginBinary(workspace.ClaudeDir(), exe):
 		if err := copyPrograms(exe, shell); err != nil {
 			return Linked{}, err
 		}

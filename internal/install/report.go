@@ -6,6 +6,7 @@ package install
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -69,7 +70,7 @@ func PrintIgnored(w io.Writer, path string, changed bool) {
 
 // PrintLinked says where install --link put the link and whether the
 // user's shell finds it there.
-func PrintLinked(w io.Writer, l Linked, onPath bool) {
+func PrintLinked(w io.Writer, l Linked) {
 	switch {
 	case !l.Changed:
 		fmt.Fprintf(w, "already linked: %s -> %s\n", l.Path, l.Target)
@@ -80,7 +81,7 @@ func PrintLinked(w io.Writer, l Linked, onPath bool) {
 	}
 	fmt.Fprintf(w, "  %s is a copy of the plugin's bimri-hook: a session start after a plugin update copies the new version there, and it stays when the plugin is removed\n", l.Target)
 	dir := filepath.Dir(l.Path)
-	if onPath {
+	if slices.ContainsFunc(filepath.SplitList(os.Getenv("PATH")), func(d string) bool { return d != "" && filepath.Clean(d) == dir }) {
 		fmt.Fprintf(w, "%s is on PATH: bimri-hook doctor, show, search and browse work in your shell\n", dir)
 		return
 	}
