@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -83,33 +82,18 @@ func (d *document) root() gjson.Result {
 	return r
 }
 
-// get returns the value at path, a list of object keys and array indexes.
-// Like gjson and sjson it takes the first of duplicate keys.
+// get returns the value at path, a list of object keys and array
+// indexes, with Index its offset in the document. Like sjson, it takes
+// the first of duplicate keys.
 func (d *document) get(path ...string) gjson.Result {
-	cur := d.root()
-	for _, step := range path {
-		var next gjson.Result
-		switch {
-		case cur.IsObject():
-			for _, m := range members(cur) {
-				if m.key.Str == step {
-					next = m.value
-					break
-				}
-			}
-		case cur.IsArray():
-			if i, err := strconv.Atoi(step); err == nil {
-				if ms := members(cur); i >= 0 && i < len(ms) {
-					next = ms[i].value
-				}
-			}
-		}
-		if !next.Exists() {
-			return gjson.Result{}
-		}
-		cur = next
+	if len(path) == 0 {
+		return d.root()
 	}
-	return cur
+	escaped := make([]string, len(path))
+	for i, p := range path {
+		escaped[i] = gjson.Escape(p)
+	}
+	return gjson.GetBytes(d.b, strings.Join(escaped, "."))
 }
 
 // member is an item of an object or array, with its place in the document.

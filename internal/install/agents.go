@@ -143,37 +143,28 @@ func Wire(w io.Writer, cl wiring.Client, scope, root string, command wiring.Comm
 		_, err := os.Stat(folder[1])
 		receipt.Note(folder[0], err == nil)
 	}
-	ownChanged := string(own) != string(want)
-	if changed || ownChanged {
-		if err := writeReceipt(p.receipt, receipt); err != nil {
+	verb, hooks, mcp := "already wired", p.File.Path, ""
+	if ownChanged := string(own) != string(want); changed || ownChanged {
+		verb = "wired"
+		err = writeReceipt(p.receipt, receipt)
+		if err == nil && ownChanged {
+			err = writeReplacing(p.Own, want)
+		}
+		if err == nil && changed {
+			err = writeReplacing(p.File.Path, after)
+		}
+		if err != nil {
 			return p.File, err
 		}
 	}
-	for _, f := range []struct {
-		path    string
-		data    []byte
-		changed bool
-	}{{p.Own, want, ownChanged}, {p.File.Path, after, changed}} {
-		if f.changed {
-			if err := writeReplacing(f.path, f.data); err != nil {
-				return p.File, fmt.Errorf("write %s: %w", f.path, err)
-			}
-		}
-	}
-	verb := "already wired"
-	if changed || ownChanged {
-		verb = "wired"
-	}
-	hooks := p.File.Path
 	if p.Own != "" {
 		hooks = p.Own
 	}
-	mcp := ""
-	switch {
-	case cl.MCPKey != "" && p.Own != "":
-		mcp = fmt.Sprintf(" and its MCP server %q in %s", wiring.MCPServer, p.File.Path)
-	case cl.MCPKey != "":
+	if cl.MCPKey != "" {
 		mcp = fmt.Sprintf(" and its MCP server %q", wiring.MCPServer)
+		if p.Own != "" {
+			mcp += " in " + p.File.Path
+		}
 	}
 	fmt.Fprintf(w, "%s: %s %s (%s)%s%s\n", cl.Name, verb, hooks, EventList(cl.Events), mcp, notes[cl.Agent])
 	if scope == ScopeProject && trustNotes[cl.Agent] != "" {
@@ -235,22 +226,19 @@ func Unwire(w io.Writer, cl wiring.Client, scope, root string) error {
 	}
 	switch {
 	case remove:
-		if err := removeIfThere(p.File.Path); err != nil {
-			return err
-		}
+		err = removeIfThere(p.File.Path)
 		if p.Own == "" {
 			_ = os.Remove(filepath.Dir(p.File.Path)) // only when empty
 		}
 	case changed:
-		if err := writeReplacing(p.File.Path, after); err != nil {
-			return err
-		}
+		err = writeReplacing(p.File.Path, after)
 	}
-	if hasReceipt {
-		if err := removeIfThere(receiptPath(p.receipt)); err != nil {
-			return err
-		}
+	if err == nil && hasReceipt {
+		err = removeIfThere(receiptPath(p.receipt))
 		_ = os.Remove(filepath.Dir(receiptPath(p.receipt)))
+	}
+	if err != nil {
+		return err
 	}
 	for _, folder := range p.folders {
 		if receipt.Made(folder[0]) {

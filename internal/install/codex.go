@@ -94,11 +94,9 @@ func editCodexConfig(path string, config []byte, drop func(string) bool, add []w
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if changed {
-		if err := writeReplacing(path, out); err != nil {
-			return nil, fmt.Errorf("write %s: %w", path, err)
-		}
+		err = writeReplacing(path, out)
 	}
-	return out, nil
+	return out, err
 }
 
 // codexTables names the config tables of bimri-hook's: the trust of the

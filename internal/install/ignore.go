@@ -47,10 +47,7 @@ func IgnoreLocally(root string) (path string, err error) {
 	if !changed {
 		return "", nil
 	}
-	if err := writeReplacing(path, after); err != nil {
-		return "", fmt.Errorf("write %s: %w", path, err)
-	}
-	return path, nil
+	return path, writeReplacing(path, after)
 }
 
 // gitCommonDir is the folder holding the repository's info/exclude,
@@ -135,10 +132,7 @@ func putBackGit(repo, path string, after []byte, created bool) error {
 		}
 		return nil
 	}
-	if err := writeReplacing(path, after); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return writeReplacing(path, after)
 }
 
 // tracked says whether path is in the index of the repository at repo:

@@ -71,16 +71,20 @@ func ReadOptional(path string) ([]byte, bool, error) {
 	return data, err == nil, err
 }
 
-// writeReplacing writes a configuration file atomically. A symlink (a
-// dotfiles checkout, say) is written through, so it stays a symlink.
+// writeReplacing writes a configuration file atomically, through a
+// symlink (a dotfiles checkout, say), which stays one.
 func writeReplacing(path string, data []byte) error {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+	err := os.MkdirAll(filepath.Dir(path), 0o755)
+	if err == nil {
+		err = atomicfile.WriteFile(path, data, atomicfile.Options{})
 	}
-	return atomicfile.WriteFile(path, data, atomicfile.Options{})
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }
 
 // BinaryFor is the binary install writes into the settings of scope: the
@@ -269,7 +273,7 @@ func Ignore(root string) (path string, changed bool, err error) {
 		return path, false, nil
 	}
 	if err := writeReplacing(path, after); err != nil {
-		return path, false, fmt.Errorf("write .gitignore: %w", err)
+		return path, false, err
 	}
 	if len(before) > 0 && before[len(before)-1] != '\n' {
 		if err := writeReceipt(ignoreReceipt(root), wiring.Receipt{Created: []string{"line break"}}); err != nil {
@@ -296,7 +300,7 @@ func Git(w io.Writer, repo string, command wiring.Command) error {
 	if after, changed := wiring.GitAttributes(before); !changed {
 		fmt.Fprintf(w, "git: %s already gives bimri.md and bimri-archive.md their merge drivers\n", path)
 	} else if err := writeReplacing(path, after); err != nil {
-		return fmt.Errorf("write .gitattributes: %w", err)
+		return err
 	} else {
 		fmt.Fprintf(w, "git: %s now gives bimri.md the %s merge driver and bimri-archive.md the union driver\n", path, wiring.MergeDriver)
 	}

@@ -45,7 +45,7 @@ func Install(file SettingsFile, command wiring.Command) (was wiring.Wiring, chan
 		return was, false, nil
 	}
 	if err := writeReplacing(file.Path, after); err != nil {
-		return was, false, fmt.Errorf("write %s: %w", file.Path, err)
+		return was, false, err
 	}
 	return was, true, writeReceipt(file, r)
 }
@@ -53,10 +53,7 @@ func Install(file SettingsFile, command wiring.Command) (was wiring.Wiring, chan
 // writeReceipt keeps r as the receipt of file.
 func writeReceipt(file SettingsFile, r wiring.Receipt) error {
 	data, _ := json.Marshal(r) // a struct of strings
-	if err := writeReplacing(receiptPath(file), append(data, '\n')); err != nil {
-		return fmt.Errorf("write %s: %w", receiptPath(file), err)
-	}
-	return nil
+	return writeReplacing(receiptPath(file), append(data, '\n'))
 }
 
 // Uninstall takes out of file what Install added: exactly, with the
