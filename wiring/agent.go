@@ -1,5 +1,11 @@
 package wiring
 
+import (
+	"strings"
+
+	"github.com/bimri/bimri-hook/internal/event"
+)
+
 // MemoryCommands are the bimri-hook subcommands the hooks teach the agent
 // to run through its Bash tool, to change memory: the one list that the
 // plugin's PreToolUse hook approves (package approve), that the command
@@ -35,4 +41,21 @@ var MCPTools = []string{
 // server named server.
 func MCPToolName(server, tool string) string {
 	return "mcp__plugin_" + PluginName + "_" + server + "__" + tool
+}
+
+// PluginEvents returns the events the plugin wires: the same as Events,
+// with the same timeouts, since the launcher never makes an event wait
+// for a build; and PreToolUse for the Bash tool and the plugin's MCP
+// tools (ApprovalMatcher), whose answer approves the plugin's own memory
+// commands: a plugin cannot ship permission rules.
+func PluginEvents() []Event {
+	return append(Events(), Event{Name: string(event.PreToolUse), Timeout: 10, Matcher: ApprovalMatcher()})
+}
+
+// ApprovalMatcher names the tools the plugin's PreToolUse hook is run
+// for: the Bash tool, which runs MemoryCommands, and MCPTools. The client
+// reads a matcher of names and | as the exact names (2.1.332), so the hook
+// starts for no other tool.
+func ApprovalMatcher() string {
+	return strings.Join(append([]string{"Bash"}, MCPTools...), "|")
 }

@@ -37,18 +37,6 @@ type Client struct {
 	IsOwn   func([]byte) bool
 }
 
-type handlerJSON struct {
-	Type         string `json:"type,omitempty"`
-	Name         string `json:"name,omitempty"`
-	Command      string `json:"command"`
-	Timeout      int    `json:"timeout"`
-	ContextLimit int    `json:"additionalContextLimit,omitempty"`
-}
-
-type groupJSON struct {
-	Hooks []handlerJSON `json:"hooks"`
-}
-
 // CodexContextLimit is the additionalContextLimit, in Codex's tokens (a
 // quarter of the UTF-8 bytes), of the hooks whose context reaches the
 // model: Codex's default, 2,500, cuts a context of more than 10,000 bytes
@@ -67,7 +55,7 @@ var Codex = Client{
 		if e.Name != string(event.Stop) {
 			h.ContextLimit = CodexContextLimit
 		}
-		return groupJSON{[]handlerJSON{h}}
+		return groupJSON{Hooks: []handlerJSON{h}}
 	},
 }
 
@@ -81,7 +69,7 @@ var Gemini = Client{
 	Agent: "gemini", Name: "Gemini",
 	Events: []Event{{Name: "SessionStart", Timeout: 10}, {Name: "BeforeAgent", Timeout: 10}, {Name: "SessionEnd", Timeout: 10}},
 	Entry: func(command string, e Event) any {
-		return groupJSON{[]handlerJSON{{Type: "command", Name: Name, Command: command, Timeout: e.Timeout * 1000}}}
+		return groupJSON{Hooks: []handlerJSON{{Type: "command", Name: Name, Command: command, Timeout: e.Timeout * 1000}}}
 	},
 	MCPKey: "mcpServers",
 	MCP: func(c Command) any {
@@ -247,9 +235,19 @@ func (cl Client) Install(b []byte, c Command, prev Receipt) (out []byte, r Recei
 		d.add(d.root(), "version", []byte("1"))
 	}
 	if cl.Entry != nil {
+		// An entry of ours as install writes it stays; one that differs
+		// is replaced by a new one at the end of its event's list.
 		command := cl.Hook(c)
 		mine := func(s string) bool { return s == command || cl.isHook(s) }
-		if err := d.wireClient(cl.Events, mine, func(e Event) []byte { return marshal(cl.Entry(command, e)) }, &r); err != nil {
+		err := d.wireEvents(cl.Events, mine, &r, func(e Event) {
+			want := marshal(cl.Entry(command, e))
+			refs := d.handlers(e.Name, mine)
+			if len(refs) != 1 || !sameJSON(d.get("hooks", e.Name, fmt.Sprint(refs[0].group)).Raw, want) {
+				d.unwire(e.Name, mine)
+				d.appendTo(want, "hooks", e.Name)
+			}
+		})
+		if err != nil {
 			return nil, r, false, err
 		}
 	}
@@ -299,12 +297,10 @@ func (r *Receipt) Note(what string, exists bool) {
 	}
 }
 
-// wireClient makes each of events run the entry group(e) in a client's
-// hooks: an entry of ours already as group gives it stays; one that
-// differs is replaced by a new one at the end of its event's list; ours
-// under an event not listed are taken out. It notes in r the containers
-// it creates.
-func (d *settingsDoc) wireClient(events []Event, mine func(string) bool, group func(Event) []byte, r *Receipt) error {
+// wireEvents wires each of events with wire, noting in r the containers
+// it creates, and takes ours (mine) out of the events not listed, which
+// an earlier version wired.
+func (d *settingsDoc) wireEvents(events []Event, mine func(string) bool, r *Receipt, wire func(Event)) error {
 	wired := map[string]bool{}
 	for _, e := range events {
 		wired[e.Name] = true
@@ -313,13 +309,7 @@ func (d *settingsDoc) wireClient(events []Event, mine func(string) bool, group f
 		}
 		r.Note("hooks", d.get("hooks").Exists())
 		r.Note("hooks."+e.Name, d.get("hooks", e.Name).Exists())
-		want := group(e)
-		refs := d.handlers(e.Name, mine)
-		if len(refs) == 1 && sameJSON(d.get("hooks", e.Name, fmt.Sprint(refs[0].group)).Raw, want) {
-			continue
-		}
-		d.unwire(e.Name, mine)
-		d.appendTo(want, "hooks", e.Name)
+		wire(e)
 	}
 	for _, name := range d.eventNames() {
 		if !wired[name] {

@@ -37,21 +37,20 @@ func Events() []Event {
 	return out
 }
 
-// handler and matcherGroup are the shapes of settings.json's hooks: each
-// event holds a list of matcher groups, each group a list of handlers.
-type handler struct {
-	Type    string `json:"type"`
-	Command string `json:"command"`
-	Timeout int    `json:"timeout"`
+// handlerJSON and groupJSON are the shapes of settings.json's hooks, which
+// other clients copy: each event holds a list of matcher groups, each
+// group a list of handlers.
+type handlerJSON struct {
+	Type         string `json:"type,omitempty"`
+	Name         string `json:"name,omitempty"`
+	Command      string `json:"command"`
+	Timeout      int    `json:"timeout"`
+	ContextLimit int    `json:"additionalContextLimit,omitempty"`
 }
 
-type matcherGroup struct {
-	Matcher string    `json:"matcher,omitempty"`
-	Hooks   []handler `json:"hooks"`
-}
-
-func group(command string, e Event) []byte {
-	return marshal(matcherGroup{Matcher: e.Matcher, Hooks: []handler{{Type: "command", Command: command, Timeout: e.Timeout}}})
+type groupJSON struct {
+	Matcher string        `json:"matcher,omitempty"`
+	Hooks   []handlerJSON `json:"hooks"`
 }
 
 // Receipt is what an install added to one settings file that was not there
@@ -108,21 +107,8 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 	for _, name := range d.eventNames() {
 		userRules = userRules && len(d.handlers(name, mine)) == 0
 	}
-	wired := make(map[string]bool)
-	for _, e := range Events() {
-		wired[e.Name] = true
-		if v := d.get("hooks", e.Name); v.Exists() && !v.IsArray() {
-			return nil, r, false, fmt.Errorf("%q is %s, not an array", "hooks."+e.Name, describe(v))
-		}
-		r.Note("hooks", d.get("hooks").Exists())
-		r.Note("hooks."+e.Name, d.get("hooks", e.Name).Exists())
-		d.wire(e, hook, mine)
-	}
-	// Events that an earlier version wired and this one no longer does.
-	for _, name := range d.eventNames() {
-		if !wired[name] {
-			d.unwire(name, mine)
-		}
+	if err := d.wireEvents(Events(), mine, &r, func(e Event) { d.wire(e, hook, mine) }); err != nil {
+		return nil, r, false, err
 	}
 	r.Note("permissions", d.get("permissions").Exists())
 	r.Note("permissions.allow", d.get("permissions", "allow").Exists())
@@ -357,7 +343,7 @@ func (d *settingsDoc) handlers(event string, mine func(string) bool) []handlerRe
 func (d *settingsDoc) wire(e Event, command string, mine func(string) bool) {
 	refs := d.handlers(e.Name, mine)
 	if len(refs) == 0 {
-		d.appendTo(group(command, e), "hooks", e.Name)
+		d.appendTo(marshal(groupJSON{e.Matcher, []handlerJSON{{Type: "command", Command: command, Timeout: e.Timeout}}}), "hooks", e.Name)
 		return
 	}
 	keep := refs[0].path(e.Name)

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/wiring"
@@ -120,4 +123,91 @@ func gitTopIf(git bool, root string) (string, error) {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+func printInstalled(w io.Writer, file SettingsFile, command wiring.Command, was wiring.Wiring, changed bool) {
+	if !changed {
+		fmt.Fprintf(w, "already installed in %s (%s scope); nothing changed\n", file.Path, file.Scope)
+		return
+	}
+	verb := "installed bimri-hook in"
+	if len(was.Handlers)+len(was.Rules) > 0 {
+		verb = "updated bimri-hook in"
+	}
+	fmt.Fprintf(w, "%s %s (%s scope)\n", verb, file.Path, file.Scope)
+	fmt.Fprintf(w, "  hooks: %s run %s\n", EventList(wiring.Events()), command.Hook())
+	fmt.Fprintf(w, "  permissions: %s let the agent run %s without asking\n", strings.Join(command.Rules(), ", "), strings.Join(wiring.MemoryCommands, ", "))
+	var replaced []string
+	for _, h := range was.Handlers {
+		if h.Command != command.Hook() && !slices.Contains(replaced, h.Command) {
+			replaced = append(replaced, h.Command)
+		}
+	}
+	for _, r := range was.Rules {
+		if !slices.Contains(command.Rules(), r) && !slices.Contains(replaced, r) {
+			replaced = append(replaced, r)
+		}
+	}
+	for _, r := range replaced {
+		fmt.Fprintf(w, "  replaced: %s\n", r)
+	}
+}
+
+func printUninstalled(w io.Writer, file SettingsFile, was wiring.Wiring, changed bool) {
+	if !changed {
+		fmt.Fprintf(w, "bimri-hook is not installed in %s (%s scope); nothing to do\n", file.Path, file.Scope)
+		return
+	}
+	fmt.Fprintf(w, "removed bimri-hook from %s (%s scope)\n", file.Path, file.Scope)
+	if events := was.Events(); len(events) > 0 {
+		fmt.Fprintf(w, "  hooks: %s\n", strings.Join(events, ", "))
+	}
+	for _, r := range was.Rules {
+		fmt.Fprintf(w, "  permission: %s\n", r)
+	}
+}
+
+// PrintIgnored says what Ignore did.
+func PrintIgnored(w io.Writer, path string, changed bool) {
+	switch {
+	case path == "":
+	case changed:
+		fmt.Fprintf(w, "  git: %s now keeps bimri-hook's personal side files out of git (%s); bimri.md and bimri-archive.md are shared\n", path, strings.Join(wiring.IgnoreLines, " "))
+	default:
+		fmt.Fprintf(w, "  git: %s already keeps bimri-hook's personal side files out of git\n", path)
+	}
+}
+
+// PrintLinked says where install --link put the link and whether the
+// user's shell finds it there.
+func PrintLinked(w io.Writer, l Linked) {
+	switch {
+	case !l.Changed:
+		fmt.Fprintf(w, "already linked: %s -> %s\n", l.Path, l.Target)
+	case l.Was != "":
+		fmt.Fprintf(w, "linked %s -> %s (it led to %s)\n", l.Path, l.Target, l.Was)
+	default:
+		fmt.Fprintf(w, "linked %s -> %s\n", l.Path, l.Target)
+	}
+	fmt.Fprintf(w, "  %s is a copy of the plugin's bimri-hook: a session start after a plugin update copies the new version there, and it stays when the plugin is removed\n", l.Target)
+	dir := filepath.Dir(l.Path)
+	if slices.ContainsFunc(filepath.SplitList(os.Getenv("PATH")), func(d string) bool { return d != "" && filepath.Clean(d) == dir }) {
+		fmt.Fprintf(w, "%s is on PATH: bimri-hook doctor, show, search and browse work in your shell\n", dir)
+		return
+	}
+	fmt.Fprintf(w, "%s is not on PATH: add it (export PATH=\"%s:$PATH\" in your shell's profile), then bimri-hook doctor, show, search and browse work in your shell\n", dir, dir)
+}
+
+// printPurged says what uninstall --purge removed, and that bimri.md
+// stays.
+func printPurged(w io.Writer, s *store.Store, removed []string) {
+	for _, path := range removed {
+		fmt.Fprintf(w, "purge: removed %s\n", path)
+	}
+	if len(removed) == 0 {
+		fmt.Fprintln(w, "purge: no backup, archive or state folder to remove")
+	}
+	if memory := s.Path(s.Names().Memory); exists(memory) {
+		fmt.Fprintf(w, "kept %s: the memory itself is yours to delete (rm %s)\n", memory, s.Names().Memory)
+	}
 }
