@@ -100,28 +100,16 @@ func codexHookHash(label string, matcher, h gjson.Result) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// CodexTable is one table bimri-hook writes in Codex's config.toml.
-type CodexTable struct {
-	Header string   // the dotted key between the brackets, quoted as TOML wants
-	Lines  []string // its key = value lines
+// TrustTable is the config.toml table that tells Codex the user trusts a
+// hook.
+func TrustTable(s CodexHookState) string {
+	return "[" + TrustHeader(s.Key) + "]\ntrusted_hash = " + tomlString(s.Hash) + "\n"
 }
 
-func (t CodexTable) text() string {
-	return "[" + t.Header + "]\n" + strings.Join(t.Lines, "\n") + "\n"
-}
-
-// TrustTable is the table that tells Codex the user trusts a hook.
-func TrustTable(s CodexHookState) CodexTable {
-	return CodexTable{Header: TrustHeader(s.Key), Lines: []string{"trusted_hash = " + tomlString(s.Hash)}}
-}
-
-// MCPTable registers bimri-hook's MCP server with Codex: Codex starts
-// `bimri-hook mcp` in the session's folder.
-func MCPTable(c Command) CodexTable {
-	return CodexTable{Header: "mcp_servers." + MCPServer, Lines: []string{
-		"command = " + tomlString(c.Binary),
-		`args = ["mcp"]`,
-	}}
+// MCPTable registers bimri-hook's MCP server with Codex, which starts it
+// in the session's folder.
+func MCPTable(c Command) string {
+	return "[" + MCPHeader + "]\ncommand = " + tomlString(c.Binary) + "\nargs = [\"mcp\"]\n"
 }
 
 // MCPHeader is the header of MCPTable.
@@ -133,7 +121,7 @@ var MCPHeader = "mcp_servers." + MCPServer
 // in another form (a dotted key inside another table) is an error that
 // says what to remove, since a second definition would make the file
 // unreadable. What the edit does not touch keeps its bytes.
-func EditCodexConfig(config []byte, drop func(header string) bool, add []CodexTable) (out []byte, changed bool, err error) {
+func EditCodexConfig(config []byte, drop func(header string) bool, add []string) (out []byte, changed bool, err error) {
 	if len(bytes.TrimSpace(config)) > 0 {
 		var v map[string]any
 		if err := toml.Unmarshal(config, &v); err != nil {
@@ -148,7 +136,7 @@ func EditCodexConfig(config []byte, drop func(header string) bool, add []CodexTa
 		if len(bytes.TrimSpace(out)) > 0 && !bytes.HasSuffix(out, []byte("\n\n")) {
 			out = append(out, '\n')
 		}
-		out = append(out, t.text()...)
+		out = append(out, t...)
 	}
 	if bytes.Equal(out, config) {
 		return config, false, nil

@@ -67,7 +67,7 @@ func TestEditCodexConfig(t *testing.T) {
 	is := is.New(t)
 	config := "# mine\nmodel = \"o3\"\n\n[projects.\"/x\"]\ntrust_level = \"trusted\"\n"
 	s := CodexHookState{Key: "/p/.codex/hooks.json:stop:0:0", Hash: "sha256:ab"}
-	add := []CodexTable{TrustTable(s), MCPTable(Command{Binary: "/opt/bin/bimri-hook"})}
+	add := []string{TrustTable(s), MCPTable(Command{Binary: "/opt/bin/bimri-hook"})}
 	drop := func(h string) bool { return h == TrustHeader(s.Key) || h == MCPHeader }
 	out, changed, err := EditCodexConfig([]byte(config), drop, add)
 	is.NoErr(err)

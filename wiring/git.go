@@ -49,18 +49,6 @@ func IgnoreLinesUnder(rel string) []string {
 	return lines
 }
 
-// HasIgnoreLines says whether an ignore file's content holds every one of
-// lines.
-func HasIgnoreLines(existing []byte, lines []string) bool {
-	have := ignoreLinesOf(existing)
-	for _, l := range lines {
-		if !slices.Contains(have, l) {
-			return false
-		}
-	}
-	return true
-}
-
 // AddIgnoreLines makes an ignore file's content hold lines: the missing
 // ones appended, under ignoreHeading if none was there. Every other line
 // keeps its bytes, and the file's line ending is kept.

@@ -48,8 +48,10 @@ func TestIgnoreLinesUnder(t *testing.T) {
 	exclude := []byte("# git ls-files --others --exclude-from=.git/info/exclude\n")
 	out, changed := AddIgnoreLines(exclude, under)
 	is.True(changed)
-	is.True(HasIgnoreLines(out, under))
-	is.True(!HasIgnoreLines(out, IgnoreLines))
+	_, missing := AddIgnoreLines(out, under)
+	is.True(!missing)
+	_, missing = AddIgnoreLines(out, IgnoreLines)
+	is.True(missing)
 	_, changed = AddIgnoreLines(out, under)
 	is.True(!changed)
 }

@@ -39,7 +39,7 @@ func wireCodex(file SettingsFile, root string, before, after []byte, command wir
 		return res, fmt.Errorf("%s: %w", file.Path, err)
 	}
 	states, _ := wiring.CodexHookStates(file.Path, after) // after is what Install wrote
-	var add []wiring.CodexTable
+	var add []string
 	if noTrust {
 		res.untrusted = states
 	} else {
@@ -88,7 +88,7 @@ func unwireCodex(file SettingsFile, root string, hooksJSON []byte) (changed bool
 
 // editCodexConfig edits config, the bytes of Codex's config.toml at path,
 // and writes it back when it changed.
-func editCodexConfig(path string, config []byte, drop func(string) bool, add []wiring.CodexTable) ([]byte, error) {
+func editCodexConfig(path string, config []byte, drop func(string) bool, add []string) ([]byte, error) {
 	out, changed, err := wiring.EditCodexConfig(config, drop, add)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

@@ -14,21 +14,19 @@ import (
 )
 
 // IgnoreLocally gives a workspace in a git repository the ignore rules
-// for its personal side files (wiring.IgnoreLines) where a route with no
-// install step can: the repository's own .git/info/exclude, which git
-// reads and never commits, so no file the user tracks changes under
-// them. Nothing is written when the workspace's .gitignore holds the
-// rules (install wrote them) or the exclude file does already: at a
-// session's start this costs one or two small reads. path is the file
-// written, "" when none was.
+// for its personal side files where a route with no install step can:
+// the repository's .git/info/exclude, which git never commits. Nothing is
+// written when the workspace's .gitignore (install) or the exclude file
+// holds them already. path is the file written, "" when none was.
 func IgnoreLocally(root string) (path string, err error) {
 	repo := workspace.Repository(root)
 	if repo == "" {
 		return "", nil
 	}
-	if ignore, err := safefile.Read(filepath.Join(root, ".gitignore"), maxSettingsSize); err == nil &&
-		wiring.HasIgnoreLines(ignore, wiring.IgnoreLines) {
-		return "", nil
+	if ignore, err := safefile.Read(filepath.Join(root, ".gitignore"), maxSettingsSize); err == nil {
+		if _, missing := wiring.AddIgnoreLines(ignore, wiring.IgnoreLines); !missing {
+			return "", nil
+		}
 	}
 	rel, err := filepath.Rel(repo, root)
 	if err != nil {
