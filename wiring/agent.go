@@ -6,12 +6,10 @@ import (
 	"github.com/bimri/bimri-hook/internal/event"
 )
 
-// MemoryCommands are the bimri-hook subcommands the hooks teach the agent
-// to run through its Bash tool, to change memory: the one list that the
-// plugin's PreToolUse hook approves (package approve), that the command
-// marks as the agent's own (they wait longer for the lock), and that
-// install's permission rules are to cover. A command the hooks start to
-// teach goes here, and nowhere else.
+// MemoryCommands are the subcommands the hooks teach the agent to run in
+// its Bash tool to change memory: the one list the plugin's PreToolUse
+// approves, the command treats as the agent's, and install's permission
+// rules cover.
 var MemoryCommands = []string{"remember", "forget", "revive"}
 
 // PluginName is the plugin's name in .claude-plugin/plugin.json. The client
@@ -22,13 +20,9 @@ const PluginName = "bimri-hook"
 // every tool name the client gives the agent.
 const MCPServer = "bimri"
 
-// MCPTools are the plugin's own MCP tools that its PreToolUse hook
-// approves, as the client names them: mcp__plugin_<plugin>_<server>__<tool>
-// (MCPToolName builds one; measured on Claude Code 2.1.332 by
-// e2e/TestMeasureMCPTools, with the plugin loaded from a folder and
-// installed from its marketplace alike): the server is MCPServer, and the
-// tools are the MCP server's five (a test of cmd/bimri-hook holds the three
-// together). Written out, not built: nothing runs at a hook's start.
+// MCPTools are the plugin's MCP tools its PreToolUse approves, as the
+// client names them (MCPToolName; measured by e2e/TestMeasureMCPTools).
+// Written out, not built: nothing runs at a hook's start.
 var MCPTools = []string{
 	"mcp__plugin_bimri-hook_bimri__memory",
 	"mcp__plugin_bimri-hook_bimri__remember",

@@ -1,26 +1,19 @@
-// Package wiring edits the configuration files that connect bimri-hook to
-// the tools around it: Claude Code's settings.json (the hooks that run
-// `bimri-hook hook` on every session event, and the permission that lets the
-// agent run `bimri-hook remember`), a Claude Code plugin's hooks.json, and
-// git's .gitattributes and merge driver for bimri.md.
-//
-// Everything here is pure: functions take the current bytes of a file and
-// return the new bytes, so the caller decides where files live, and tests
-// need no disk. Edits are surgical: whatever bimri-hook does not own keeps
-// its exact bytes, and running an edit twice changes nothing the second time.
+// Package wiring edits the files that connect bimri-hook to the tools
+// around it: Claude Code's settings.json and plugin, the other clients'
+// hooks and MCP configs, .gitignore and .gitattributes. It is pure: bytes
+// in, bytes out, the caller decides where files live. Whatever bimri-hook
+// does not own keeps its exact bytes, and an edit run twice changes
+// nothing the second time.
 package wiring
 
 import "strings"
 
-// Name is the name of the bimri-hook binary. Settings entries whose command
-// names it are taken to be bimri-hook's own.
+// Name is the binary's name: an entry whose command names it is ours.
 const Name = "bimri-hook"
 
 // Command describes how configuration should call bimri-hook.
 type Command struct {
-	// Binary is the absolute path of the binary, or a bare name found on
-	// PATH. It may contain spaces, and backslashes on Windows.
-	Binary string
+	Binary string // an absolute path, or a bare name found on PATH
 }
 
 // Hook is the command line settings run for every hook event: the binary,

@@ -7,22 +7,13 @@ import (
 	"strings"
 )
 
-// IgnoreLines are the ignore rules every route gives a workspace, one per
-// side file that is personal: install adds them to the .gitignore at the
-// workspace's root, and the first SessionStart of any route (the plugin
-// has no install step) adds them to the repository's .git/info/exclude
-// unless that .gitignore holds them already (IgnoreLinesUnder). bimri.md is the team's memory, and
-// bimri-archive.md its history, which recall searches and git's union
-// driver merges (mergeAttributes), so both are shared. The rest belong to
-// one clone:
-//   - bimri-backup.md is this machine's undo copy of the last write: shared,
-//     every pull would bring another person's undo and a conflict;
-//   - bimri.md.broken-* are the unreadable files the store set aside here;
-//   - .bimri-tmp-* are temporary files a crash left behind (store/atomicfile);
-//   - *.bimri-receipt under .claude says what install changed in this
-//     machine's settings file, for uninstall here;
-//   - .claude/bimri/ is the lock and the sessions' state (it also ignores
-//     itself, for routes that never run install).
+// IgnoreLines are the ignore rules for the side files that belong to one
+// clone: install adds them to the workspace's .gitignore, the first
+// SessionStart of a route without install to .git/info/exclude. bimri.md
+// and bimri-archive.md are the team's, shared. The rest: this machine's
+// undo copy (shared, every pull would bring a conflict), unreadable files
+// set aside, a crash's temporary files, install's receipts, and the lock
+// and sessions' state (which also ignores itself).
 var IgnoreLines = []string{
 	"/bimri-backup.md",
 	"/bimri.md.broken-*",

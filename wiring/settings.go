@@ -22,9 +22,8 @@ type Event struct {
 	Matcher string
 }
 
-// Events returns the events InstallReceipt wires: every event bimri-hook
-// answers, in the order a session meets them. The timeouts only bound a
-// hook that hangs.
+// Events are the events InstallReceipt wires: every event bimri-hook
+// answers, in the order a session meets them.
 func Events() []Event {
 	var out []Event
 	for _, name := range event.Answered {
@@ -53,19 +52,14 @@ type groupJSON struct {
 	Hooks   []handlerJSON `json:"hooks"`
 }
 
-// Receipt is what an install added to one settings file that was not there
-// before it: kept beside the file by the caller, it lets UninstallReceipt
-// take out exactly that, and give back the file's bytes as they were.
+// Receipt is what an install added to a file that was not there before
+// it, so that uninstall takes out exactly that and gives back the bytes.
 type Receipt struct {
-	// Created lists what install created: "file", "hooks", "hooks.<event>",
-	// "permissions", "permissions.allow".
-	Created []string `json:"created,omitempty"`
+	Created []string `json:"created,omitempty"` // "file", "hooks", "hooks.<event>", "permissions", a folder...
 	// KeptRules are the user's own rules, identical to ones install would
 	// add, that were there before install: uninstall leaves them.
 	KeptRules []string `json:"kept_rules,omitempty"`
-	// KeptRule is KeptRules as receipts of versions that allowed only
-	// remember wrote it; read, never written.
-	KeptRule string `json:"kept_rule,omitempty"`
+	KeptRule  string   `json:"kept_rule,omitempty"` // KeptRules of older receipts; read, never written
 }
 
 // Made tells whether r records that install created what.
@@ -82,11 +76,9 @@ func (r Receipt) kept() []string {
 // InstallReceipt wires bimri-hook into the bytes of a Claude Code
 // settings.json (empty when there is no file yet): a hook running c.Hook()
 // for every event of Events, and c.Rules() in permissions.allow.
-// Everything else keeps its bytes; bimri-hook's entries from an earlier
-// install are updated where they stand, so installing twice changes
-// nothing. Input of the wrong shape is an error, and nothing is
-// rewritten. r is prev, the receipt of an earlier install, with what this
-// one created.
+// Everything else keeps its bytes; our entries from an earlier install are
+// updated where they stand. r is prev, the receipt of an earlier install,
+// with what this one created.
 func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Receipt, changed bool, err error) {
 	if c.Binary == "" {
 		return nil, r, false, errors.New("no binary path to install")
@@ -124,11 +116,8 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 }
 
 // Uninstall removes from the bytes of a settings.json what InstallReceipt
-// adds: every hook handler of bimri-hook's (isHookCommand), every
-// permissions.allow rule Command.Rules makes for a binary called
-// bimri-hook, and every container these removals leave empty. Without a
-// receipt it cannot tell an empty list that install filled from one it
-// created: UninstallReceipt can.
+// adds, for a binary called bimri-hook anywhere, and every container
+// that leaves empty: without a receipt, it cannot tell which install made.
 func Uninstall(settings []byte) (out []byte, changed bool, err error) {
 	out, _, changed, err = uninstall(settings, nil, false, isHookCommand, func(d *settingsDoc, _ Receipt) {
 		d.disallow(isAgentRule)
@@ -136,11 +125,10 @@ func Uninstall(settings []byte) (out []byte, changed bool, err error) {
 	return out, changed, err
 }
 
-// UninstallReceipt is Uninstall guided by the receipt of the install: it
+// UninstallReceipt is Uninstall guided by the install's receipt: it
 // removes only the containers the install created, keeps the user's own
-// rules, and reports remove when the install created the file and nothing
-// else is left in it. After an install into a file nobody edited since,
-// it gives back the file's bytes as they were.
+// rules, and says remove when the install created the file and nothing
+// else is left in it.
 func UninstallReceipt(settings []byte, r Receipt) (out []byte, remove, changed bool, err error) {
 	return uninstall(settings, &r, false, isHookCommand, func(d *settingsDoc, r Receipt) {
 		kept := map[string]bool{}
@@ -157,7 +145,7 @@ func UninstallReceipt(settings []byte, r Receipt) (out []byte, remove, changed b
 // uninstall takes out of a client's JSON file the hook handlers ours says
 // are bimri-hook's, then what more removes, then the containers that
 // leaves empty: every one without a receipt (r nil), else those install
-// created. remove says the file itself should go.
+// created.
 func uninstall(b []byte, r *Receipt, flat bool, ours func(string) bool, more func(*settingsDoc, Receipt)) (out []byte, remove, changed bool, err error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return b, false, false, nil
@@ -189,17 +177,14 @@ func uninstall(b []byte, r *Receipt, flat bool, ours func(string) bool, more fun
 }
 
 // isHookCommand tells whether a hook command is bimri-hook's own: one
-// shell word naming a binary called bimri-hook, in any folder, then
-// " hook", as Command.Hook or a person writes it. A command that merely
-// mentions bimri-hook ("notify-send bimri-hook hook") is someone else's.
+// shell word naming a binary called bimri-hook, then " hook". A command
+// that merely mentions it ("notify-send bimri-hook hook") is not.
 func isHookCommand(command string) bool {
 	binary, ok := HookBinary(command)
 	return ok && isBinaryName(binary) && strings.HasSuffix(command, " hook") &&
 		(command == Command{Binary: binary}.Hook() || command == ShellWord(binary)+" hook")
 }
 
-// isAgentRule tells whether a permission rule is one Command.Rules
-// makes, for a binary called bimri-hook in any folder.
 func isAgentRule(rule string) bool { return ruleSub(rule) != "" }
 
 // ruleSub is the subcommand rule allows when Command.Rule made it, for a
@@ -232,9 +217,7 @@ type settingsDoc struct {
 	*document
 	fresh bool                      // the file was empty: end it with a newline
 	keep  func(path ...string) bool // an emptied container stays: install did not make it
-	// flat says an event's list holds the handlers themselves, as
-	// Cursor's hooks.json has them, not matcher groups of handlers.
-	flat bool
+	flat  bool                      // an event's list holds handlers, not matcher groups (Cursor)
 }
 
 func (d *settingsDoc) keeps(path ...string) bool { return d.keep != nil && d.keep(path...) }
