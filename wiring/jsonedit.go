@@ -270,13 +270,6 @@ func describe(r gjson.Result) string {
 		return "an object"
 	case r.IsArray():
 		return "an array"
-	case r.Type == gjson.String:
-		return "a string"
-	case r.Type == gjson.Number:
-		return "a number"
-	case r.Type == gjson.True, r.Type == gjson.False:
-		return "a boolean"
-	default:
-		return "null"
 	}
+	return [...]string{gjson.Null: "null", gjson.False: "a boolean", gjson.Number: "a number", gjson.String: "a string", gjson.True: "a boolean"}[r.Type]
 }

@@ -24,13 +24,8 @@ type location struct {
 	env     string        // the variable that moves that folder
 	project [2]string     // its JSON file and bimri-hook's own file, under the workspace
 	user    [2]string     // the same, under home
-	// receipt is the receipt's name at project scope, in the workspace's
-	// .claude folder, where .gitignore keeps receipts out of git (at user
-	// scope it sits beside the JSON file).
-	receipt string
-	// folders are the receipt's names of the own file's folder and the
-	// one above it, which install may create.
-	folders [2]string
+	receipt string        // at project scope, in .claude, which git ignores; else beside the JSON file
+	folders [2]string     // the receipt's names of the own file's folder and the one above it
 }
 
 var locations = map[string]location{

@@ -34,7 +34,7 @@ func Claude(w io.Writer, q Request) error {
 		return err
 	}
 	command := wiring.Command{Binary: binary}
-	repo, err := gitTopIf(q.Git, q.Root)
+	repo, err := gitTop(q.Git, q.Root)
 	if err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ func UninstallClaude(w io.Writer, q Request) error {
 	if err != nil {
 		return err
 	}
-	repo, err := gitTopIf(q.Git, q.Root)
+	repo, err := gitTop(q.Git, q.Root)
 	if err != nil {
 		return err
 	}
@@ -111,13 +111,6 @@ func UninstallClaude(w io.Writer, q Request) error {
 		return fmt.Errorf("--purge: %w", err)
 	}
 	return nil
-}
-
-func gitTopIf(git bool, root string) (string, error) {
-	if !git {
-		return "", nil
-	}
-	return gitTop(root)
 }
 
 func exists(path string) bool {

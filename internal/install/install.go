@@ -5,7 +5,6 @@
 package install
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -226,24 +225,26 @@ func RunGit(dir string, args ...string) (stdout string, code int, err error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
 	cmd.WaitDelay = time.Second
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err = cmd.Run()
+	out, err := cmd.Output()
 	if ctx.Err() != nil {
 		return "", -1, fmt.Errorf("git %s: no answer after %s", args[0], gitTimeout)
 	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
-		return out.String(), exit.ExitCode(), nil
+		return string(out), exit.ExitCode(), nil
 	}
 	if err != nil {
 		return "", -1, fmt.Errorf("run git: %w", err)
 	}
-	return out.String(), 0, nil
+	return string(out), 0, nil
 }
 
-// gitTop is the top folder of the repository holding root.
-func gitTop(root string) (string, error) {
+// gitTop is the top folder of the repository holding root, with --git;
+// "" without.
+func gitTop(git bool, root string) (string, error) {
+	if !git {
+		return "", nil
+	}
 	out, code, err := RunGit(root, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return "", fmt.Errorf("--git: %w", err)
