@@ -68,7 +68,7 @@ func TestUninstallReceiptExact(t *testing.T) {
 			is.Equal(string(again), string(out))
 			is.Equal(receipt2, receipt)
 
-			back, remove, changed, err := UninstallReceipt(out, receipt)
+			back, remove, changed, err := Uninstall(out, &receipt)
 			is.NoErr(err)
 			is.True(changed)
 			is.Equal(remove, tc.in == "") // no file before: the file goes
@@ -120,7 +120,7 @@ func TestDuplicateKeysRefused(t *testing.T) {
 		_, _, err := install([]byte(in), c)
 		is.True(err != nil)
 		is.True(strings.Contains(err.Error(), "appears twice"))
-		_, _, err = Uninstall([]byte(in))
+		_, _, _, err = Uninstall([]byte(in), nil)
 		is.True(err != nil)
 	}
 	// Duplicates elsewhere are not ours to judge.
@@ -136,7 +136,7 @@ func TestUninstallReceiptAfterEdits(t *testing.T) {
 	out, receipt, _, err := InstallReceipt(nil, c, Receipt{})
 	is.NoErr(err)
 	edited := strings.Replace(string(out), `"allow": [`, `"allow": [`+"\n      \"Read\",", 1)
-	back, remove, changed, err := UninstallReceipt([]byte(edited), receipt)
+	back, remove, changed, err := Uninstall([]byte(edited), &receipt)
 	is.NoErr(err)
 	is.True(changed && !remove) // the user's rule keeps the file
 	is.True(strings.Contains(string(back), `"Read"`))

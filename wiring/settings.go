@@ -116,21 +116,12 @@ func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Rec
 }
 
 // Uninstall removes from the bytes of a settings.json what InstallReceipt
-// adds, for a binary called bimri-hook anywhere, and every container
-// that leaves empty: without a receipt, it cannot tell which install made.
-func Uninstall(settings []byte) (out []byte, changed bool, err error) {
-	out, _, changed, err = uninstall(settings, nil, false, isHookCommand, func(d *settingsDoc, _ Receipt) {
-		d.disallow(isAgentRule)
-	})
-	return out, changed, err
-}
-
-// UninstallReceipt is Uninstall guided by the install's receipt: it
-// removes only the containers the install created, keeps the user's own
-// rules, and says remove when the install created the file and nothing
-// else is left in it.
-func UninstallReceipt(settings []byte, r Receipt) (out []byte, remove, changed bool, err error) {
-	return uninstall(settings, &r, false, isHookCommand, func(d *settingsDoc, r Receipt) {
+// adds. Guided by the install's receipt r, it removes only the containers
+// the install created, keeps the user's own rules, and says remove when
+// the install created the file and nothing else is left in it; without
+// one (nil), it removes every container our entries leave empty.
+func Uninstall(settings []byte, r *Receipt) (out []byte, remove, changed bool, err error) {
+	return uninstall(settings, r, false, isHookCommand, func(d *settingsDoc, r Receipt) {
 		kept := map[string]bool{}
 		d.disallow(func(rule string) bool {
 			if slices.Contains(r.kept(), rule) && !kept[rule] {

@@ -94,7 +94,7 @@ func TestInstallUninstall(t *testing.T) {
 			}
 			is.Equal(string(reinstalled), want)
 
-			uninstalled, changed, err := Uninstall(installed)
+			uninstalled, _, changed, err := Uninstall(installed, nil)
 			is.NoErr(err)
 			is.True(changed)
 			if tc.clean {
@@ -107,7 +107,7 @@ func TestInstallUninstall(t *testing.T) {
 				is.True(!strings.Contains(string(uninstalled), sub+":*)"))
 			}
 
-			again, changed, err = Uninstall(uninstalled)
+			again, _, changed, err = Uninstall(uninstalled, nil)
 			is.NoErr(err)
 			is.True(!changed)
 			is.Equal(string(again), string(uninstalled))
@@ -120,7 +120,7 @@ func TestUninstallKeepsOthers(t *testing.T) {
 	is := is.New(t)
 	in, err := os.ReadFile(filepath.Join("testdata", "settings", "others-hooks.json"))
 	is.NoErr(err)
-	out, changed, err := Uninstall(in)
+	out, _, changed, err := Uninstall(in, nil)
 	is.NoErr(err)
 	is.True(!changed)
 	is.Equal(string(out), string(in))
@@ -138,7 +138,7 @@ func TestInstallEmptyInputs(t *testing.T) {
 		is.NoErr(err)
 		is.True(changed)
 		is.Equal(string(out), string(want))
-		out, changed, err = Uninstall([]byte(in))
+		out, _, changed, err = Uninstall([]byte(in), nil)
 		is.NoErr(err)
 		is.True(!changed)
 		is.Equal(string(out), in)
@@ -171,7 +171,7 @@ func TestInvalidSettings(t *testing.T) {
 			is.True(strings.Contains(err.Error(), tc.err)) // names the problem
 			is.True(out == nil && !changed)
 
-			out, changed, err = Uninstall([]byte(tc.in))
+			out, _, changed, err = Uninstall([]byte(tc.in), nil)
 			if tc.uninstallOK {
 				is.NoErr(err)
 				is.Equal(string(out), tc.in)

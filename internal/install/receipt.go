@@ -72,13 +72,11 @@ func Uninstall(file SettingsFile) (was wiring.Wiring, changed bool, err error) {
 	if was, err = wiring.Inspect(before); err != nil {
 		return was, false, fmt.Errorf("%s: %w", file.Path, err)
 	}
-	var after []byte
-	remove := false
-	if hasReceipt {
-		after, remove, changed, err = wiring.UninstallReceipt(before, receipt)
-	} else {
-		after, changed, err = wiring.Uninstall(before)
+	r := &receipt
+	if !hasReceipt {
+		r = nil
 	}
+	after, remove, changed, err := wiring.Uninstall(before, r)
 	switch {
 	case err != nil:
 		return was, false, fmt.Errorf("%s: %w", file.Path, err)
