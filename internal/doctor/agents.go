@@ -16,7 +16,7 @@ func (d *doctor) checkAgents() {
 	for _, cl := range wiring.Clients {
 		for _, scope := range []string{install.ScopeProject, install.ScopeUser} {
 			if st, err := install.Check(cl, scope, d.root); err == nil {
-				wired = wired || st.Hooks
+				wired = wired || len(st.Events) > 0
 				d.checkAgent(st)
 			}
 		}
@@ -40,17 +40,14 @@ func (d *doctor) claudeOptional() {
 func (d *doctor) checkAgent(st install.Status) {
 	cl, scope := st.Client, st.File.Scope
 	name, fix := cl.Agent+" "+scope, "bimri-hook install --agent "+cl.Agent+" --scope "+scope
-	hooks := st.File.Path
-	if st.Own != "" {
-		hooks = st.Own
-	}
+	hooks := st.Hooks()
 	switch {
 	case st.Err != nil:
 		d.add(statusFail, name, fmt.Sprintf("%s: %v", st.File.Path, st.Err), "fix the file, then bimri-hook install --agent "+cl.Agent)
 		return
-	case !st.Hooks && !st.MCP:
+	case len(st.Events) == 0 && !st.MCP:
 		return
-	case !st.Hooks:
+	case len(st.Events) == 0:
 		d.add(statusWarn, name, fmt.Sprintf("%s registers the MCP server, but %s runs no hook of bimri-hook's", st.File.Path, hooks), fix)
 	case len(st.Skipped) > 0:
 		d.add(statusFail, name, fmt.Sprintf("%s wires bimri-hook, but Codex will skip %d of its %d hooks: their hash is not trusted in %s",

@@ -67,6 +67,14 @@ type Places struct {
 	folders [][2]string  // the folders above Own that install may create, innermost first, with the receipt's name for each
 }
 
+// Hooks is the file that runs bimri-hook's hooks.
+func (p Places) Hooks() string {
+	if p.Own != "" {
+		return p.Own
+	}
+	return p.File.Path
+}
+
 // PlacesFor is where cl's wiring lives in scope, for the workspace root.
 func PlacesFor(cl wiring.Client, scope, root string) (Places, error) {
 	loc := locations[cl.Agent]
@@ -138,7 +146,7 @@ func Wire(w io.Writer, cl wiring.Client, scope, root string, command wiring.Comm
 		_, err := os.Stat(folder[1])
 		receipt.Note(folder[0], err == nil)
 	}
-	verb, hooks, mcp := "already wired", p.File.Path, ""
+	verb, mcp := "already wired", ""
 	if ownChanged := string(own) != string(want); changed || ownChanged {
 		verb = "wired"
 		err = writeReceipt(p.receipt, receipt)
@@ -152,18 +160,15 @@ func Wire(w io.Writer, cl wiring.Client, scope, root string, command wiring.Comm
 			return p.File, err
 		}
 	}
-	if p.Own != "" {
-		hooks = p.Own
-	}
 	if cl.MCPKey != "" {
 		mcp = fmt.Sprintf(" and its MCP server %q", wiring.MCPServer)
 		if p.Own != "" {
 			mcp += " in " + p.File.Path
 		}
 	}
-	fmt.Fprintf(w, "%s: %s %s (%s)%s%s\n", cl.Name, verb, hooks, EventList(cl.Events), mcp, notes[cl.Agent])
+	fmt.Fprintf(w, "%s: %s %s (%s)%s%s\n", cl.Name, verb, p.Hooks(), EventList(cl.Events), mcp, notes[cl.Agent])
 	if scope == ScopeProject && trustNotes[cl.Agent] != "" {
-		fmt.Fprintf(w, "%s: "+trustNotes[cl.Agent]+"\n", cl.Name, filepath.Dir(hooks))
+		fmt.Fprintf(w, "%s: "+trustNotes[cl.Agent]+"\n", cl.Name, filepath.Dir(p.Hooks()))
 	}
 	if cl.Agent == wiring.Codex.Agent {
 		codex.print(w, p.File)
@@ -266,7 +271,6 @@ func removeIfThere(path string) error {
 type Status struct {
 	Places
 	Events []string // the events that run bimri-hook's hook: its JSON file's, or the client's when its own file is ours
-	Hooks  bool     // some event runs bimri-hook's hook
 	MCP    bool     // the MCP server is registered
 	Err    error
 	// Codex: its hooks, those it will skip (no trust for their hash), and
@@ -295,7 +299,7 @@ func Check(cl wiring.Client, scope, root string) (Status, error) {
 	if err == nil && cl.Agent == wiring.Codex.Agent {
 		err = checkCodex(&st, data, root)
 	}
-	st.Err, st.Hooks = err, len(st.Events) > 0
+	st.Err = err
 	return st, nil
 }
 

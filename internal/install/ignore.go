@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/bimri/bimri-hook/internal/workspace"
@@ -84,11 +83,8 @@ func gitCommonDir(repo string) (string, error) {
 }
 
 // unignore takes out of the workspace's .gitignore the lines Ignore
-// added (wiring.RemoveGitIgnore), and the line break Ignore put after a
-// last line that had none, so the file is given back as it was. A
-// .gitignore left empty is removed only when git does not track it: one
-// the user committed is edited back, never deleted. path is "" when there
-// is no repository.
+// added, and the line break it put after a last line that had none. A
+// .gitignore left empty is removed only when git does not track it.
 func unignore(root string) (path string, changed bool, err error) {
 	repo := workspace.Repository(root)
 	if repo == "" {
@@ -104,7 +100,7 @@ func unignore(root string) (path string, changed bool, err error) {
 		return path, false, nil
 	}
 	r, _, _ := readReceipt(ignoreReceipt(root))
-	if slices.Contains(r.Created, "line break") && bytes.HasPrefix(before, after) {
+	if r.Made("line break") && bytes.HasPrefix(before, after) {
 		after = bytes.TrimSuffix(bytes.TrimSuffix(after, []byte("\n")), []byte("\r"))
 	}
 	if err := putBackGit(repo, path, after, false); err != nil {
@@ -133,8 +129,7 @@ func putBackGit(repo, path string, after []byte, created bool) error {
 	return writeReplacing(path, after)
 }
 
-// tracked says whether path is in the index of the repository at repo:
-// committed or staged, so removing it would show in git status as D.
+// tracked says whether path is committed or staged in repo.
 func tracked(repo, path string) bool {
 	_, code, err := RunGit(repo, "ls-files", "--error-unmatch", "--", path)
 	return err == nil && code == 0

@@ -1,7 +1,5 @@
-// Package install edits what wires bimri-hook into Claude Code and git:
-// the settings file of a scope, .gitattributes and the repository's merge
-// driver config, and reads whether Claude Code trusts a workspace. wiring
-// decides the JSON and the lines; this package reads, writes and runs git.
+// Package install reads and writes what wires bimri-hook into Claude Code,
+// the other clients and git; package wiring decides the bytes.
 package install
 
 import (
@@ -189,10 +187,8 @@ func enabledPlugins(root string) []string {
 }
 
 // WorkspaceTrusted tells whether the user accepted Claude Code's trust
-// dialog for root, which Claude Code records in its own .claude.json.
-// Until then it ignores a workspace's permission rules for commands that
-// are not read-only, such as `bimri-hook remember`. false also means
-// "cannot tell".
+// dialog for root (recorded in its .claude.json), before which it ignores
+// the workspace's permission rules. false also means "cannot tell".
 func WorkspaceTrusted(root string) bool {
 	data, err := safefile.Read(workspace.ClaudeState(), maxSettingsSize)
 	if err != nil || !gjson.ValidBytes(data) {
@@ -256,10 +252,9 @@ func gitTop(git bool, root string) (string, error) {
 	return filepath.FromSlash(top), nil
 }
 
-// Ignore adds wiring.IgnoreLines to the .gitignore at the workspace's
-// root when the workspace is in a git repository, so that `git add .`
-// stages bimri.md and its archive but not the personal side files. path
-// is "" when there is no repository, and nothing is written.
+// Ignore adds wiring.IgnoreLines to the workspace's .gitignore, so that
+// `git add .` stages bimri.md and its archive but not the personal side
+// files. path is "" when there is no repository.
 func Ignore(root string) (path string, changed bool, err error) {
 	if workspace.Repository(root) == "" {
 		return "", false, nil
@@ -284,10 +279,9 @@ func Ignore(root string) (path string, changed bool, err error) {
 	return path, true, nil
 }
 
-// createdAttributesKey is set in the repository's config when install
-// --git created .gitattributes (git itself ignores it): uninstall --git
-// may remove the file only then. It lives in the section uninstall
-// removes, so it goes with it.
+// createdAttributesKey says in the repository's config that install --git
+// created .gitattributes, which uninstall --git may then remove; it goes
+// with the section.
 var createdAttributesKey = "merge." + wiring.MergeDriver + ".bimricreated"
 
 // Git gives bimri.md the bimri merge driver in .gitattributes and
