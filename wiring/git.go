@@ -104,7 +104,9 @@ const MergeDriver = "bimri"
 // is rewritten as a whole, so a line merge would mangle it: its own driver
 // merges it entry by entry. The archive only ever grows at its end, which
 // git's built-in union driver merges by keeping both sides' lines.
-var mergeAttributes = []struct{ pattern, driver string }{
+type attribute struct{ pattern, driver string }
+
+var mergeAttributes = []attribute{
 	{"bimri.md", MergeDriver},
 	{"bimri-archive.md", "union"},
 }
@@ -161,7 +163,12 @@ func mergeDriverOf(attributes []byte, pattern string) (driver string, ok bool) {
 // attributes, which a person wrote. out is empty when nothing else was in
 // the file.
 func RemoveGitAttributes(existing []byte) (out []byte, changed bool) {
-	return removeLines(existing, isOurAttributeLine)
+	return removeLines(existing, func(line string) bool {
+		fields := strings.Fields(line)
+		return len(fields) == 2 && slices.ContainsFunc(mergeAttributes, func(a attribute) bool {
+			return fields[0] == a.pattern && fields[1] == "merge="+a.driver
+		})
+	})
 }
 
 // removeLines drops from a file's content the lines ours says are ours;
@@ -180,17 +187,4 @@ func removeLines(existing []byte, ours func(line string) bool) (out []byte, chan
 		return existing, false
 	}
 	return out, true
-}
-
-func isOurAttributeLine(line string) bool {
-	fields := strings.Fields(line)
-	if len(fields) != 2 {
-		return false
-	}
-	for _, a := range mergeAttributes {
-		if fields[0] == a.pattern && fields[1] == "merge="+a.driver {
-			return true
-		}
-	}
-	return false
 }

@@ -293,7 +293,7 @@ func Check(cl wiring.Client, scope, root string) (Status, error) {
 	if err == nil && p.Own != "" {
 		var own []byte
 		if own, _, err = ReadOptional(p.Own); cl.IsOwn(own) {
-			st.Events = EventNames(cl.Events)
+			st.Events = strings.Split(EventList(cl.Events), ", ")
 		}
 	}
 	if err == nil && cl.Agent == wiring.Codex.Agent {
@@ -303,14 +303,11 @@ func Check(cl wiring.Client, scope, root string) (Status, error) {
 	return st, nil
 }
 
-// EventNames lists the names of events.
-func EventNames(events []wiring.Event) []string {
+// EventList names events for a message: "SessionStart, Stop".
+func EventList(events []wiring.Event) string {
 	names := make([]string, len(events))
 	for i, e := range events {
 		names[i] = e.Name
 	}
-	return names
+	return strings.Join(names, ", ")
 }
-
-// EventList names events for a message: "SessionStart, Stop".
-func EventList(events []wiring.Event) string { return strings.Join(EventNames(events), ", ") }
