@@ -201,13 +201,7 @@ func dropTables(config []byte, drop func(string) bool) []byte {
 // HeaderPart writes one part of a dotted key: bare when TOML allows it,
 // else quoted.
 func HeaderPart(s string) string {
-	bare := s != ""
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
-			bare = false
-		}
-	}
-	if bare {
+	if s != "" && strings.Trim(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") == "" {
 		return s
 	}
 	return tomlString(s)
@@ -217,8 +211,7 @@ func HeaderPart(s string) string {
 // but for DEL, which TOML wants escaped.
 func tomlString(s string) string { return strings.ReplaceAll(jsonString(s), "\x7f", `\u007F`) }
 
-// TrustHeader is the header of TrustTable for key, as tableHeader gives
-// it back.
+// TrustHeader is the header of TrustTable for key, as dropTables reads it.
 func TrustHeader(key string) string { return "hooks.state." + HeaderPart(key) }
 
 // CodexConfig is what bimri-hook reads of Codex's config.toml.

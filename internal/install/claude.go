@@ -113,11 +113,6 @@ func UninstallClaude(w io.Writer, q Request) error {
 	return nil
 }
 
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
-
 func printInstalled(w io.Writer, file SettingsFile, command wiring.Command, was wiring.Wiring, changed bool) {
 	if !changed {
 		fmt.Fprintf(w, "already installed in %s (%s scope); nothing changed\n", file.Path, file.Scope)
@@ -130,19 +125,17 @@ func printInstalled(w io.Writer, file SettingsFile, command wiring.Command, was 
 	fmt.Fprintf(w, "%s %s (%s scope)\n", verb, file.Path, file.Scope)
 	fmt.Fprintf(w, "  hooks: %s run %s\n", EventList(wiring.Events()), command.Hook())
 	fmt.Fprintf(w, "  permissions: %s let the agent run %s without asking\n", strings.Join(command.Rules(), ", "), strings.Join(wiring.MemoryCommands, ", "))
-	var replaced []string
+	var old []string // what the earlier install ran and allowed
 	for _, h := range was.Handlers {
-		if h.Command != command.Hook() && !slices.Contains(replaced, h.Command) {
-			replaced = append(replaced, h.Command)
-		}
+		old = append(old, h.Command)
 	}
-	for _, r := range was.Rules {
-		if !slices.Contains(command.Rules(), r) && !slices.Contains(replaced, r) {
+	old = append(old, was.Rules...)
+	var replaced []string
+	for _, r := range old {
+		if r != command.Hook() && !slices.Contains(command.Rules(), r) && !slices.Contains(replaced, r) {
 			replaced = append(replaced, r)
+			fmt.Fprintf(w, "  replaced: %s\n", r)
 		}
-	}
-	for _, r := range replaced {
-		fmt.Fprintf(w, "  replaced: %s\n", r)
 	}
 }
 
@@ -200,7 +193,7 @@ func printPurged(w io.Writer, s *store.Store, removed []string) {
 	if len(removed) == 0 {
 		fmt.Fprintln(w, "purge: no backup, archive or state folder to remove")
 	}
-	if memory := s.Path(s.Names().Memory); exists(memory) {
-		fmt.Fprintf(w, "kept %s: the memory itself is yours to delete (rm %s)\n", memory, s.Names().Memory)
+	if _, err := os.Stat(s.Path(s.Names().Memory)); err == nil {
+		fmt.Fprintf(w, "kept %s: the memory itself is yours to delete (rm %s)\n", s.Path(s.Names().Memory), s.Names().Memory)
 	}
 }
