@@ -214,11 +214,8 @@ func isServerMCP(v gjson.Result) bool {
 
 // Install wires bimri-hook into the bytes of the client's JSON file,
 // empty when it does not exist yet: an entry running cl.Hook(c) for each
-// of its events, the MCP server under MCPKey. An entry of ours as install
-// writes it stays where it is, so installing twice changes nothing; one
-// that differs is replaced at the end of its list. Everything else keeps
-// its bytes. r is prev, the receipt of an earlier install, with what this
-// one created.
+// of its events, the MCP server under MCPKey. r is prev, the receipt of
+// an earlier install, with what this one created.
 func (cl Client) Install(b []byte, c Command, prev Receipt) (out []byte, r Receipt, changed bool, err error) {
 	if c.Binary == "" {
 		return nil, r, false, errors.New("no binary path to install")
@@ -261,7 +258,7 @@ func (cl Client) Install(b []byte, c Command, prev Receipt) (out []byte, r Recei
 }
 
 // Uninstall takes out of the client's JSON file what Install put in,
-// guided by its receipt as UninstallReceipt is.
+// guided by its receipt.
 func (cl Client) Uninstall(b []byte, r Receipt) (out []byte, remove, changed bool, err error) {
 	return uninstall(b, &r, cl.Flat, cl.isHook, func(d *settingsDoc, r Receipt) {
 		if servers := d.get(cl.MCPKey); cl.MCPKey != "" && servers.IsObject() && cl.IsMCP(d.get(cl.MCPKey, MCPServer)) {

@@ -15,27 +15,19 @@ type Handler struct {
 }
 
 // Wiring is what a settings.json holds of bimri-hook's: the handlers and
-// permission rules that InstallReceipt adds and Uninstall removes, found the same
-// way, and the bimri-hook plugins it enables, which would answer the same
-// events a second time.
+// rules InstallReceipt adds, and the plugins it enables, which would
+// answer the same events a second time.
 type Wiring struct {
-	Handlers []Handler // by event in file order, then in file order
-	Rules    []string  // permissions.allow rules for MemoryCommands, in file order
-	Plugins  []string  // enabledPlugins keys "bimri-hook@<marketplace>" set to true
-	// PluginsOff are the enabledPlugins keys of bimri-hook's set to
-	// false: in a more specific scope, they turn off a plugin another
-	// scope enables.
-	PluginsOff []string
+	Handlers   []Handler // by event in file order, then in file order
+	Rules      []string  // permissions.allow rules for MemoryCommands, in file order
+	Plugins    []string  // enabledPlugins keys "bimri-hook@<marketplace>" set to true
+	PluginsOff []string  // those set to false, which turn off one a wider scope enables
 }
 
-// Inspect reads what a settings.json holds of bimri-hook's, for doctor
-// and for install's report. Empty input is a file that does not exist:
-// nothing is wired. Input InstallReceipt would refuse is an error.
+// Inspect reads what a settings.json holds of bimri-hook's; empty input
+// holds nothing. Input InstallReceipt would refuse is an error.
 func Inspect(settings []byte) (Wiring, error) {
 	var w Wiring
-	if len(strings.TrimSpace(string(settings))) == 0 {
-		return w, nil
-	}
 	d, err := parseSettings(settings)
 	if err != nil {
 		return w, err

@@ -10,11 +10,10 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// document is a JSON object edited in place. Every edit splices bytes at
-// the offsets gjson reports, so what an edit does not touch keeps its exact
-// bytes, and what it inserts copies the layout around it. Removing an item
-// deletes exactly the bytes that adding it inserted, so an install followed
-// by an uninstall gives back the original file.
+// document is a JSON object edited in place: every edit splices bytes at
+// gjson's offsets, inserts in the layout around it, and removing an item
+// deletes exactly the bytes adding it inserted. sjson, which would do the
+// splicing, inserts compact JSON into an indented file.
 type document struct {
 	b       []byte
 	nl      string // line ending: "\n", or "\r\n" in files that use it

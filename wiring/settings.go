@@ -145,11 +145,10 @@ func uninstall(b []byte, r *Receipt, flat bool, ours func(string) bool, more fun
 	if err != nil {
 		return nil, false, false, err
 	}
-	d.flat = flat
+	d.flat, d.receipt = flat, r
 	var rc Receipt
 	if r != nil {
 		rc = *r
-		d.keep = func(path ...string) bool { return !rc.Made(strings.Join(path, ".")) }
 	}
 	for _, name := range d.eventNames() {
 		d.unwire(name, ours)
@@ -206,12 +205,14 @@ func isBinaryName(path string) bool {
 // settingsDoc is a settings.json being edited.
 type settingsDoc struct {
 	*document
-	fresh bool                      // the file was empty: end it with a newline
-	keep  func(path ...string) bool // an emptied container stays: install did not make it
-	flat  bool                      // an event's list holds handlers, not matcher groups (Cursor)
+	fresh   bool     // the file was empty: end it with a newline
+	receipt *Receipt // given, an emptied container stays unless install made it
+	flat    bool     // an event's list holds handlers, not matcher groups (Cursor)
 }
 
-func (d *settingsDoc) keeps(path ...string) bool { return d.keep != nil && d.keep(path...) }
+func (d *settingsDoc) keeps(path ...string) bool {
+	return d.receipt != nil && !d.receipt.Made(strings.Join(path, "."))
+}
 
 func parseSettings(b []byte) (*settingsDoc, error) {
 	doc, err := parseDocument(b)

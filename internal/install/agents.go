@@ -2,8 +2,6 @@ package install
 
 // Wiring the clients besides Claude Code (wiring.Clients): where each keeps
 // its files in a scope, and one install, uninstall and check for them all.
-// Codex alone also keeps bimri-hook's trust and MCP server in its
-// config.toml (codex.go).
 
 import (
 	"errors"

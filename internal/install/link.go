@@ -10,6 +10,7 @@ package install
 // new version there, once the user has linked.
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -181,16 +182,9 @@ func LinkForShell(exe, binDir string) (Linked, error) {
 		return Linked{}, errors.New("install --link links the Claude Code plugin's bimri-hook, which " + exe + " is not, or not yet: " +
 			"after a Claude Code session with the plugin has started, run ~/.claude/plugins/data/<plugin>/bin/bimri-hook install --link, or ask Claude to run bimri-hook install --link (the plugin's bimri-hook is on its PATH)")
 	}
-	dir := binDir
+	dir := cmp.Or(binDir, homeDir("BIMRI_BIN_DIR", filepath.Join(".local", "bin"), "")())
 	if dir == "" {
-		dir = os.Getenv("BIMRI_BIN_DIR")
-	}
-	if dir == "" {
-		home := workspace.Home()
-		if home == "" {
-			return Linked{}, errors.New("no home folder for ~/.local/bin: give --bin-dir")
-		}
-		dir = filepath.Join(home, ".local", "bin")
+		return Linked{}, errors.New("no home folder for ~/.local/bin: give --bin-dir")
 	}
 	dir, err := filepath.Abs(dir)
 	if err != nil {

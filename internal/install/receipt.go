@@ -8,8 +8,7 @@ import (
 )
 
 // receiptPath is where install keeps the receipt of what it added to a
-// settings file (wiring.Receipt), beside the file: uninstall reads it to
-// take out exactly that, whoever runs it.
+// file (wiring.Receipt), for uninstall.
 func receiptPath(file SettingsFile) string { return file.Path + ".bimri-receipt" }
 
 func readReceipt(file SettingsFile) (wiring.Receipt, bool, error) {
@@ -57,9 +56,7 @@ func writeReceipt(file SettingsFile, r wiring.Receipt) error {
 }
 
 // Uninstall takes out of file what Install added: exactly, with the
-// receipt, giving back the bytes the file had before (and no file where
-// there was none); without one, bimri-hook's entries and the containers
-// they leave empty.
+// receipt; without one, our entries and the containers they leave empty.
 func Uninstall(file SettingsFile) (was wiring.Wiring, changed bool, err error) {
 	receipt, hasReceipt, err := readReceipt(file)
 	if err != nil {

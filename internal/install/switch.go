@@ -15,11 +15,9 @@ import (
 // offNote is the off file's content, for a person who finds it.
 const offNote = "bimri-hook off: memory is off in this workspace; bimri-hook on (or removing this file) turns it back on.\n"
 
-// Turn sets the workspace's switch (bimri-hook off and on) and says what
-// that means. Off is a file in the state folder, which ignores itself in
-// git: turning memory off is this clone's choice, never a teammate's. The
-// hook entry reads it before anything else, so every route and every
-// agent's hooks honour it in one place.
+// Turn sets the workspace's switch (bimri-hook off and on), a file in the
+// state folder, which git ignores: this clone's choice, never a
+// teammate's. The hook entry reads it first, for every route and agent.
 func Turn(w io.Writer, st *store.Store, on bool) error {
 	root := st.Root()
 	path := workspace.OffPath(root)
