@@ -32,7 +32,7 @@ const AgentGemini Agent = "gemini"
 const AgentOpenCode Agent = "opencode"
 
 // AgentCopilot is the GitHub Copilot CLI, whose hooks file
-// (wiring.CopilotHooks) runs `bimri-hook hook copilot` at its PascalCase
+// (wiring.Copilot) runs `bimri-hook hook copilot` at its PascalCase
 // events, whose payloads carry Claude Code's field names (1.0.102).
 const AgentCopilot Agent = "copilot"
 
