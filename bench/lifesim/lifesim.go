@@ -312,7 +312,7 @@ func (s *simulator) session(n int) (SessionStats, error) {
 		Today: day, Binary: s.sim.Binary, ClaudeDir: filepath.Join(s.home, ".claude"),
 	}
 	id := fmt.Sprintf("00000000-0000-4000-8000-%012d", n)
-	base := simulate.Payload{SessionID: id, Cwd: s.store.Root(),
+	base := hooks.Input{SessionID: id, Cwd: s.store.Root(),
 		TranscriptPath: filepath.Join(s.home, ".claude", "projects", "simulated", id+".jsonl")}
 	st := SessionStats{Number: n, Date: day}
 
@@ -373,8 +373,8 @@ func (s *simulator) session(n int) (SessionStats, error) {
 
 // event runs one payload through the decoder and the handlers, then
 // notes the total the pass left.
-func (s *simulator) event(env hooks.Env, p simulate.Payload, st *SessionStats) (hooks.Output, error) {
-	in, err := hooks.Decode(p.JSON())
+func (s *simulator) event(env hooks.Env, p hooks.Input, st *SessionStats) (hooks.Output, error) {
+	in, err := hooks.Decode(simulate.Payload(p))
 	if err != nil {
 		return hooks.Output{}, err
 	}
@@ -584,8 +584,8 @@ func (s *simulator) serving(sessions int) (Serving, error) {
 	sv := Serving{Recorded: len(s.recorded), Consolidated: s.consolidated, FoldedDecisions: s.foldedDecisions, Promoted: s.promoted, Named: s.named}
 	day := s.sim.Start.AddDate(0, 0, (sessions-1)/s.sim.PerDay)
 	env := hooks.Env{Store: s.store, Config: s.sim.Config, Settings: s.sim.Settings, Today: day, Binary: s.sim.Binary, ClaudeDir: filepath.Join(s.home, ".claude")}
-	p := simulate.Payload{Event: event.SessionStart, Source: "startup", SessionID: "00000000-0000-4000-8000-999999999999", Cwd: s.store.Root()}
-	in, err := hooks.Decode(p.JSON())
+	p := hooks.Input{Event: event.SessionStart, Source: "startup", SessionID: "00000000-0000-4000-8000-999999999999", Cwd: s.store.Root()}
+	in, err := hooks.Decode(simulate.Payload(p))
 	if err != nil {
 		return sv, err
 	}

@@ -1,9 +1,7 @@
 // Package simulate runs one hook event as Claude Code would, without
-// Claude Code: it builds the payload the client sends (Payload) and runs it
-// on a copy of the workspace's memory (Copy), for `bimri-hook simulate
-// EVENT`. The many-session run whose figures the docs quote is a developer
-// tool apart, bench/lifesim (`make simulate`), which builds its payloads
-// here too.
+// Claude Code, for `bimri-hook simulate EVENT`: it builds the payload the
+// client sends (Payload) and answers it on a copy of the workspace's
+// memory. bench/lifesim (`make simulate`) builds its payloads here too.
 package simulate
 
 import (
@@ -19,16 +17,14 @@ import (
 	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/internal/workspace"
-	"github.com/bimri/bimri-hook/memfile"
-	"github.com/bimri/bimri-hook/store"
 )
 
 // DefaultSession is fixed so runs are reproducible and repeated events
 // belong to one session: SessionEnd counts a session ID once.
 const DefaultSession = "00000000-0000-4000-8000-000000000000"
 
-// Events are the events simulate builds payloads for: those bimri-hook
-// answers, and SubagentStop, which it must leave alone.
+// Events are those bimri-hook answers, and SubagentStop, which it must
+// leave alone.
 var Events = append(slices.Clone(event.Answered), event.SubagentStop)
 
 // The values Claude Code 2.1.328 sends in each event's own field.
@@ -38,110 +34,41 @@ var (
 	CompactTriggers = []string{"manual", "auto"}
 )
 
-// eventFlags are the events each event-only flag applies to: a flag
-// that would be ignored is refused.
-var eventFlags = []struct {
-	flag   string
-	events []event.Name
-}{
-	{"prompt", []event.Name{event.UserPromptSubmit}},
-	{"source", []event.Name{event.SessionStart}},
-	{"reason", []event.Name{event.SessionEnd}},
-	{"trigger", []event.Name{event.PreCompact}},
-	{"stop-hook-active", []event.Name{event.Stop, event.SubagentStop}},
-	{"context-only", []event.Name{event.SessionStart, event.UserPromptSubmit}},
+// eventKeys are the keys Claude Code 2.1.328 sends for each event after
+// session_id, transcript_path and cwd, in its order (testdata/hook-inputs).
+// Keys only the client can fill (prompt IDs, model, effort) are left out:
+// no handler reads them.
+var eventKeys = map[event.Name][]string{
+	event.SessionStart:     {"hook_event_name", "source"},
+	event.UserPromptSubmit: {"permission_mode", "hook_event_name", "prompt"},
+	event.Stop:             {"permission_mode", "hook_event_name", "stop_hook_active", "last_assistant_message"},
+	event.PreCompact:       {"hook_event_name", "trigger", "custom_instructions"},
+	event.SessionEnd:       {"hook_event_name", "reason"},
+	event.SubagentStart:    {"agent_id", "agent_type", "hook_event_name"},
+	event.SubagentStop: {"permission_mode", "agent_id", "hook_event_name", "stop_hook_active",
+		"agent_transcript_path", "last_assistant_message"},
 }
 
-// CheckFlags refuses what `simulate EVENT` would ignore or send wrong: a
-// flag for another event, a value Claude Code never sends, no session.
-func CheckFlags(ev event.Name, isSet func(string) bool, value func(string) string) error {
-	for _, f := range eventFlags {
-		if isSet(f.flag) && !slices.Contains(f.events, ev) {
-			return fmt.Errorf("simulate: --%s does not apply to %s (only to %s)", f.flag, ev, event.List(f.events))
-		}
+// Payload is the hook input the client sends for in, as its JSON.
+func Payload(in hooks.Input) []byte {
+	const agent = "0000000000000000"
+	values := map[string]any{
+		"session_id": in.SessionID, "transcript_path": in.TranscriptPath, "cwd": in.Cwd,
+		"hook_event_name": string(in.Event), "source": in.Source, "prompt": in.Prompt, "reason": in.Reason,
+		"trigger": in.Trigger, "stop_hook_active": in.StopHookActive, "permission_mode": "default",
+		"last_assistant_message": "", "custom_instructions": nil, "agent_id": agent, "agent_type": "general-purpose",
+		"agent_transcript_path": strings.TrimSuffix(in.TranscriptPath, ".jsonl") + "/subagents/agent-" + agent + ".jsonl",
 	}
-	for _, f := range []struct {
-		flag    string
-		allowed []string
-	}{{"source", SessionSources}, {"reason", EndReasons}, {"trigger", CompactTriggers}} {
-		if v := value(f.flag); !slices.Contains(f.allowed, v) {
-			return fmt.Errorf("--%s %q is not one of %s", f.flag, v, strings.Join(f.allowed, ", "))
-		}
-	}
-	if strings.TrimSpace(value("session")) == "" {
-		return errors.New("simulate: --session must not be empty")
-	}
-	return nil
-}
-
-// CanonicalEvent spells an event as Claude Code does, whatever its case.
-func CanonicalEvent(name string) (event.Name, bool) {
-	for _, e := range Events {
-		if strings.EqualFold(string(e), name) {
-			return e, true
-		}
-	}
-	return "", false
-}
-
-type Payload struct {
-	Event          event.Name
-	SessionID      string
-	TranscriptPath string
-	Cwd            string
-	Source         string
-	Reason         string
-	Trigger        string
-	Prompt         string
-	StopHookActive bool
-}
-
-type jsonField struct {
-	key   string
-	value any
-}
-
-// JSON builds the hook input with the keys, in the order, that Claude Code
-// 2.1.328 sends for the event (testdata/hook-inputs). Fields whose value
-// only the client can know (prompt IDs, model, effort) are left out: no
-// handler reads them.
-func (p Payload) JSON() []byte {
-	fields := []jsonField{
-		{"session_id", p.SessionID},
-		{"transcript_path", p.TranscriptPath},
-		{"cwd", p.Cwd},
-	}
-	ev := jsonField{"hook_event_name", string(p.Event)}
-	switch p.Event {
-	case event.SessionStart:
-		fields = append(fields, ev, jsonField{"source", p.Source})
-	case event.UserPromptSubmit:
-		fields = append(fields, jsonField{"permission_mode", "default"}, ev, jsonField{"prompt", p.Prompt})
-	case event.Stop:
-		fields = append(fields, jsonField{"permission_mode", "default"}, ev,
-			jsonField{"stop_hook_active", p.StopHookActive}, jsonField{"last_assistant_message", ""})
-	case event.PreCompact:
-		fields = append(fields, ev, jsonField{"trigger", p.Trigger}, jsonField{"custom_instructions", nil})
-	case event.SessionEnd:
-		fields = append(fields, ev, jsonField{"reason", p.Reason})
-	case event.SubagentStart:
-		fields = append(fields, jsonField{"agent_id", "0000000000000000"}, jsonField{"agent_type", "general-purpose"}, ev)
-	case event.SubagentStop:
-		agent := "0000000000000000"
-		fields = append(fields, jsonField{"permission_mode", "default"}, jsonField{"agent_id", agent}, jsonField{"agent_type", ""}, ev,
-			jsonField{"stop_hook_active", p.StopHookActive},
-			jsonField{"agent_transcript_path", strings.TrimSuffix(p.TranscriptPath, ".jsonl") + "/subagents/agent-" + agent + ".jsonl"},
-			jsonField{"last_assistant_message", ""})
-	default:
-		fields = append(fields, ev)
-	}
+	keys := append([]string{"session_id", "transcript_path", "cwd"}, eventKeys[in.Event]...)
 	var b bytes.Buffer
 	b.WriteString("{\n")
-	for i, f := range fields {
-		key, _ := json.Marshal(f.key)
-		value := marshalPlain(f.value)
-		fmt.Fprintf(&b, "  %s: %s", key, value)
-		if i < len(fields)-1 {
+	for i, k := range keys {
+		var v bytes.Buffer
+		enc := json.NewEncoder(&v)
+		enc.SetEscapeHTML(false) // as Claude Code writes it
+		_ = enc.Encode(values[k])
+		fmt.Fprintf(&b, "  %q: %s", k, bytes.TrimRight(v.Bytes(), "\n"))
+		if i < len(keys)-1 {
 			b.WriteByte(',')
 		}
 		b.WriteByte('\n')
@@ -150,55 +77,28 @@ func (p Payload) JSON() []byte {
 	return b.Bytes()
 }
 
-// marshalPlain encodes without HTML escaping, as Claude Code does.
-func marshalPlain(v any) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v) // strings, bools and nil always encode
-	return bytes.TrimRight(b.Bytes(), "\n")
-}
-
-// TranscriptFor is where Claude Code keeps a session's transcript: under
-// its config folder, in a folder named after the project path with every
-// character that is not a letter or digit turned into "-".
-func TranscriptFor(root, session string) string {
-	base := workspace.ClaudeDir()
+// transcriptFor is where Claude Code keeps a session's transcript: a
+// folder named after the project path, every character not a letter or
+// digit turned into "-".
+func transcriptFor(root, session string) string {
 	slug := strings.Map(func(r rune) rune {
 		if (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
 			return r
 		}
 		return '-'
 	}, root)
-	return filepath.Join(base, "projects", slug, session+".jsonl")
+	return filepath.Join(workspace.ClaudeDir(), "projects", slug, session+".jsonl")
 }
 
+// ContextText is the additionalContext of an answer, if it has one.
 func ContextText(out hooks.Output) (string, bool) {
-	spec, ok := out.JSON["hookSpecificOutput"].(map[string]any)
-	if !ok {
-		return "", false
-	}
+	spec, _ := out.JSON["hookSpecificOutput"].(map[string]any)
 	text, ok := spec["additionalContext"].(string)
 	return text, ok
 }
 
-func PrintPayload(w io.Writer, payload []byte) {
-	fmt.Fprintf(w, "simulate: hook input sent to the handler:\n%s", payload)
-}
-
-func PrintAnswer(w io.Writer, stdoutBytes int, out hooks.Output) {
-	kind := "nothing"
-	switch {
-	case out.JSON != nil:
-		kind = "JSON"
-	case out.Text != "":
-		kind = "plain text"
-	}
-	fmt.Fprintf(w, "simulate: exit 0; %d bytes on stdout (%s)\n", stdoutBytes, kind)
-}
-
-// Options are what `simulate EVENT` was given. IsSet and Value read its
-// flags by name, for CheckFlags.
+// Options are what `simulate EVENT` was given; IsSet and Value read its
+// flags by name.
 type Options struct {
 	Event, Root          string
 	Transcript           string // --transcript, or "" for the session's own
@@ -212,82 +112,115 @@ type Options struct {
 // dir and the config of the workspace root.
 type Answer func(root, dir string, in hooks.Input) (hooks.Output, error)
 
-// Run builds the payload the client would send for the event, answers it
-// on a copy of the workspace's memory (the workspace's files never
-// change), and prints on stdout exactly what the client would receive;
-// stderr says it ran on a copy and, when the client receives nothing, why.
-func Run(stdout, stderr io.Writer, o Options, answer Answer) error {
-	ev, ok := CanonicalEvent(o.Event)
-	if !ok {
-		return fmt.Errorf("simulate: unknown event %q (one of %s)", o.Event, event.List(Events))
+// eventFlags are the events each event-only flag applies to: a flag that
+// would be ignored is refused.
+var eventFlags = map[string][]event.Name{
+	"prompt": {event.UserPromptSubmit}, "source": {event.SessionStart}, "reason": {event.SessionEnd},
+	"trigger": {event.PreCompact}, "stop-hook-active": {event.Stop, event.SubagentStop},
+	"context-only": {event.SessionStart, event.UserPromptSubmit},
+}
+
+// check refuses what the event would ignore or the client never sends.
+func (o Options) check() (event.Name, error) {
+	i := slices.IndexFunc(Events, func(e event.Name) bool { return strings.EqualFold(string(e), o.Event) })
+	if i < 0 {
+		return "", fmt.Errorf("simulate: unknown event %q (one of %s)", o.Event, event.List(Events))
 	}
-	if err := CheckFlags(ev, o.IsSet, o.Value); err != nil {
+	ev := Events[i]
+	for _, flag := range []string{"prompt", "source", "reason", "trigger", "stop-hook-active", "context-only"} {
+		if o.IsSet(flag) && !slices.Contains(eventFlags[flag], ev) {
+			return "", fmt.Errorf("simulate: --%s does not apply to %s (only to %s)", flag, ev, event.List(eventFlags[flag]))
+		}
+	}
+	for _, flag := range []string{"source", "reason", "trigger"} {
+		allowed := map[string][]string{"source": SessionSources, "reason": EndReasons, "trigger": CompactTriggers}[flag]
+		if v := o.Value(flag); !slices.Contains(allowed, v) {
+			return "", fmt.Errorf("--%s %q is not one of %s", flag, v, strings.Join(allowed, ", "))
+		}
+	}
+	if strings.TrimSpace(o.Value("session")) == "" {
+		return "", errors.New("simulate: --session must not be empty")
+	}
+	return ev, nil
+}
+
+// Run builds the payload the client would send, answers it on a copy of
+// the workspace's memory, and prints on stdout exactly what the client
+// would receive; stderr says it ran on a copy and, when the client
+// receives nothing, why.
+func Run(stdout, stderr io.Writer, o Options, answer Answer) error {
+	ev, err := o.check()
+	if err != nil {
 		return err
 	}
-	session := o.Value("session")
-	transcript := TranscriptFor(o.Root, session)
+	in := hooks.Input{Event: ev, SessionID: o.Value("session"), TranscriptPath: transcriptFor(o.Root, o.Value("session")), Cwd: o.Root,
+		Source: o.Value("source"), Reason: o.Value("reason"), Trigger: o.Value("trigger"), Prompt: o.Value("prompt"), StopHookActive: o.StopHookActive}
 	if o.Transcript != "" {
-		var err error
-		if transcript, err = filepath.Abs(o.Transcript); err != nil {
+		if in.TranscriptPath, err = filepath.Abs(o.Transcript); err != nil {
 			return fmt.Errorf("--transcript %q: %w", o.Transcript, err)
 		}
 	}
-	payload := Payload{
-		Event: ev, SessionID: session, TranscriptPath: transcript, Cwd: o.Root,
-		Source: o.Value("source"), Reason: o.Value("reason"), Trigger: o.Value("trigger"),
-		Prompt: o.Value("prompt"), StopHookActive: o.StopHookActive,
-	}.JSON()
+	payload := Payload(in)
 	if o.Verbose {
-		PrintPayload(stderr, payload)
+		fmt.Fprintf(stderr, "simulate: hook input sent to the handler:\n%s", payload)
 	}
-	in, err := hooks.Decode(payload)
-	if err != nil {
+	if in, err = hooks.Decode(payload); err != nil {
 		return err
 	}
-	out, err := onCopy(stderr, o.Root, in, answer)
-	if err != nil {
-		return fmt.Errorf("%s: %w", in.Event, err)
+	var out hooks.Output
+	if slices.Contains(event.Answered, ev) {
+		if out, err = onCopy(o.Root, in, answer); err != nil {
+			return fmt.Errorf("%s: %w", ev, err)
+		}
+		fmt.Fprintf(stderr, "simulate: ran on a copy of the memory in %s; nothing there changed\n", o.Root)
 	}
 	var buf bytes.Buffer
-	if o.ContextOnly {
-		if text, ok := ContextText(out); ok {
-			buf.WriteString(text + "\n")
+	if text, ok := ContextText(out); o.ContextOnly && ok {
+		buf.WriteString(text + "\n")
+	} else if !o.ContextOnly {
+		if err := out.Write(&buf); err != nil {
+			return err
 		}
-	} else if err := out.Write(&buf); err != nil {
-		return err
 	}
 	if o.Verbose {
-		PrintAnswer(stderr, buf.Len(), out)
+		kind := "nothing"
+		if out.JSON != nil {
+			kind = "JSON"
+		} else if out.Text != "" {
+			kind = "plain text"
+		}
+		fmt.Fprintf(stderr, "simulate: exit 0; %d bytes on stdout (%s)\n", buf.Len(), kind)
 	}
 	if buf.Len() == 0 {
-		PrintNothing(stderr, ev, o.StopHookActive)
+		fmt.Fprintf(stderr, "simulate: Claude Code receives nothing for %s: %s\n", ev, nothingBecause(ev, o.StopHookActive))
 	}
 	_, err = stdout.Write(buf.Bytes())
 	return err
 }
 
-// onCopy answers in on a copy of the workspace's memory, and says so. The
-// answer names the workspace, not the copy.
-func onCopy(stderr io.Writer, root string, in hooks.Input, answer Answer) (hooks.Output, error) {
-	if !slices.Contains(event.Answered, in.Event) {
-		return hooks.Output{}, nil
+// nothingBecause says why the client receives nothing for ev.
+func nothingBecause(ev event.Name, stopHookActive bool) string {
+	switch {
+	case !slices.Contains(event.Answered, ev):
+		return "bimri-hook does not answer " + string(ev)
+	case ev == event.SessionEnd:
+		return "the client shows nothing a SessionEnd hook says; the session-end pass ran (on the copy)"
+	case ev == event.Stop && stopHookActive:
+		return "the turn follows a Stop that kept it going, so bimri-hook lets it stop; the pass changed nothing worth telling the user"
+	case ev == event.Stop:
+		return "no work to record since the last record (or the session was nudged for it already), and the pass changed nothing worth telling the user"
+	case ev == event.UserPromptSubmit:
+		return "nothing archived or left out of the session-start view bears on this prompt enough to recall"
+	case ev == event.SubagentStart:
+		return "Tier 1 is empty, so a subagent gets no memory"
 	}
-	dir, remove, err := Copy(root, store.Names{Memory: memfile.MemoryName, Backup: memfile.BackupName, Archive: memfile.ArchiveName, State: store.StateDir})
-	if err != nil {
-		return hooks.Output{}, err
-	}
-	defer remove()
-	in.TranscriptPath = CopyTranscript(root, dir, in.TranscriptPath)
-	in.Cwd = dir
-	out, err := answer(root, dir, in)
-	PrintCopied(stderr, root)
-	return Restate(out, dir, root), err
+	return "bimri-hook had nothing to say"
 }
 
 // TrailingFlags reads the flags written after EVENT (args[0]) with set:
-// urfave/cli stops reading flags at the first argument, but `simulate Stop
-// --stop-hook-active` is the natural order. isBool holds every flag's
-// name: whether it is a bool, which takes no value.
+// urfave/cli stops at the first argument, but `simulate Stop
+// --stop-hook-active` is the natural order. isBool says which flags
+// exist and which take no value.
 func TrailingFlags(args []string, isBool map[string]bool, set func(name, value string) error) error {
 	for i := 1; i < len(args); i++ {
 		arg := args[i]

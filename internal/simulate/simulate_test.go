@@ -31,9 +31,8 @@ func TestSimulatedPayloadsMatchTheClient(t *testing.T) {
 			is := is.New(t)
 			real, err := os.ReadFile(filepath.Join("..", "..", "cmd", "bimri-hook", "testdata", "hook-inputs", fixtures[ev]))
 			is.NoErr(err)
-			p := Payload{Event: ev, SessionID: DefaultSession, TranscriptPath: "/home/dev/.claude/projects/-home-dev-proj/s.jsonl",
-				Cwd: "/home/dev/proj", Source: "startup", Reason: "other", Trigger: "manual", Prompt: "run BIMRI maintenance", StopHookActive: true}
-			built := p.JSON()
+			built := Payload(hooks.Input{Event: ev, SessionID: DefaultSession, TranscriptPath: "/home/dev/.claude/projects/-home-dev-proj/s.jsonl",
+				Cwd: "/home/dev/proj", Source: "startup", Reason: "other", Trigger: "manual", Prompt: "run BIMRI maintenance", StopHookActive: true})
 			is.True(gjson.ValidBytes(built))
 
 			realKeys := keysOf(real)
@@ -79,5 +78,5 @@ func keysOf(data []byte) []string {
 func TestTranscriptPathIsTheClients(t *testing.T) {
 	is := is.New(t)
 	t.Setenv("CLAUDE_CONFIG_DIR", "/home/dev/.claude")
-	is.Equal(TranscriptFor("/home/dev/my proj.v2", "abc"), filepath.FromSlash("/home/dev/.claude/projects/-home-dev-my-proj-v2/abc.jsonl"))
+	is.Equal(transcriptFor("/home/dev/my proj.v2", "abc"), filepath.FromSlash("/home/dev/.claude/projects/-home-dev-my-proj-v2/abc.jsonl"))
 }
