@@ -1,7 +1,6 @@
-// Package doctor checks an installation: the binary, the settings that
-// wire it, the permission rules, the config, the memory files, the lock,
-// the state folder, the global memory and git's merge driver. Each check
-// gives one line of the report, in the order a person would fix things.
+// Package doctor checks an installation: one line a check, in the order
+// a person would fix things. Only FAIL (memory does not work) makes
+// doctor exit 1; WARN: it works less well than it could.
 package doctor
 
 import (
@@ -28,34 +27,46 @@ import (
 	"github.com/bimri/bimri-hook/wiring"
 )
 
-// Check outcomes. Only FAIL makes doctor exit 1: memory does not work;
-// WARN: it works less well than it could.
 const (
 	statusOK   = "OK"
 	statusWarn = "WARN"
 	statusFail = "FAIL"
 )
 
-// Check is one line of doctor's report.
-type Check struct {
-	Status, Name, Detail string
-	Fix                  string // what to do about a WARN or FAIL
-}
+type check struct{ Status, Name, Detail, Fix string }
 
 // Options say what doctor examines.
 type Options struct {
 	Root       string // the workspace, absolute
 	ConfigPath string // --config or $BIMRI_CONFIG, or "" for the workspace's
-	Binary     string // this binary, the one hooks tell the agent to run
+	Binary     string // the one hooks tell the agent to run
 	Version    string
+}
+
+type doctor struct {
+	root   string
+	repo   bool // root is in a git work tree
+	checks []check
 }
 
 // Report runs every check and prints one line for each; the error counts
 // the checks that failed.
 func Report(w io.Writer, opt Options) error {
-	d := &doctor{root: opt.Root, configFlag: opt.ConfigPath, binary: opt.Binary, version: opt.Version}
+	d := &doctor{root: opt.Root}
+	_, code := d.git("rev-parse", "--is-inside-work-tree")
+	d.repo = code == 0
+	status, detail, fix := binaryHealth(opt.Binary, d.root)
+	d.add(status, "binary", fmt.Sprintf("%s (bimri-hook %s)", detail, opt.Version), fix)
+	wired := d.checkSettings()
+	d.checkPermission(wired)
+	cfg := d.checkConfig(opt.ConfigPath)
+	d.checkLockTimeout(cfg.Hooks.LockTimeout, wired)
+	d.checkFiles(cfg)
+	d.checkIgnored()
+	d.checkGit()
+	d.checkAgents()
 	failed := 0
-	for _, c := range d.run() {
+	for _, c := range d.checks {
 		line := fmt.Sprintf("%-4s %s: %s", c.Status, c.Name, c.Detail)
 		if c.Fix != "" && c.Status != statusOK {
 			line += " (fix: " + c.Fix + ")"
@@ -71,15 +82,8 @@ func Report(w io.Writer, opt Options) error {
 	return nil
 }
 
-// doctor holds what the checks share.
-type doctor struct {
-	root, configFlag, binary, version string
-	repo                              bool // root is in a git work tree
-	checks                            []Check
-}
-
 func (d *doctor) add(status, name, detail, fix string) {
-	d.checks = append(d.checks, Check{Status: status, Name: name, Detail: detail, Fix: fix})
+	d.checks = append(d.checks, check{status, name, detail, fix})
 }
 
 func (d *doctor) git(args ...string) (string, int) {
@@ -90,31 +94,24 @@ func (d *doctor) git(args ...string) (string, int) {
 	return out, code
 }
 
-func (d *doctor) run() []Check {
-	_, code := d.git("rev-parse", "--is-inside-work-tree")
-	d.repo = code == 0
-	status, detail, fix := binaryHealth(d.binary, d.root)
-	d.add(status, "binary", fmt.Sprintf("%s (bimri-hook %s)", detail, d.version), fix)
-	wired := d.checkSettings()
-	d.checkPermission(wired)
-	cfg := d.checkConfig()
-	d.checkLockTimeout(cfg.Hooks.LockTimeout, wired)
-	d.checkFiles(cfg)
-	d.checkIgnored()
-	d.checkGit()
-	d.checkAgents()
-	return d.checks
+// addNew appends the items list does not hold yet.
+func addNew(list []string, items ...string) []string {
+	for _, it := range items {
+		if !slices.Contains(list, it) {
+			list = append(list, it)
+		}
+	}
+	return list
 }
 
-// binaryHealth says whether a binary named in settings can run: an
-// absolute path must be an executable file; a bare name is looked up on
-// PATH, and only warned about when missing, because Claude Code's PATH
-// may differ from this shell's.
+// binaryHealth says whether a binary named in settings can run. A bare
+// name is only warned about when not on PATH: Claude Code's PATH may
+// differ from this shell's.
 func binaryHealth(binary, root string) (status, detail, fix string) {
 	if !strings.ContainsAny(binary, `/\`) {
 		found, err := exec.LookPath(binary)
 		if err != nil {
-			return statusWarn, fmt.Sprintf("%s is not on PATH here", binary),
+			return statusWarn, binary + " is not on PATH here",
 				"put bimri-hook on the PATH Claude Code runs with, or run bimri-hook install to use its absolute path"
 		}
 		return statusOK, fmt.Sprintf("%s, found on PATH at %s", binary, found), ""
@@ -126,13 +123,13 @@ func binaryHealth(binary, root string) (status, detail, fix string) {
 	info, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return statusFail, fmt.Sprintf("%s does not exist", binary), "reinstall bimri-hook, then run bimri-hook install"
+		return statusFail, binary + " does not exist", "reinstall bimri-hook, then run bimri-hook install"
 	case err != nil:
 		return statusFail, fmt.Sprintf("%s cannot be read: %v", binary, err), "fix its permissions"
 	case info.IsDir():
-		return statusFail, fmt.Sprintf("%s is a directory", binary), "run bimri-hook install to point at the binary"
+		return statusFail, binary + " is a directory", "run bimri-hook install to point at the binary"
 	case runtime.GOOS != "windows" && info.Mode().Perm()&0o111 == 0:
-		return statusFail, fmt.Sprintf("%s is not executable", binary), "chmod +x " + binary
+		return statusFail, binary + " is not executable", "chmod +x " + binary
 	}
 	return statusOK, binary, ""
 }
@@ -161,9 +158,7 @@ func (d *doctor) checkSettings() []install.Scoped {
 			via = append(via, s.File.Scope)
 		}
 		for _, h := range s.Wiring.Handlers {
-			if !slices.Contains(commands, h.Command) {
-				commands = append(commands, h.Command)
-			}
+			commands = addNew(commands, h.Command)
 		}
 	}
 	none := len(commands) == 0 && len(plugins) == 0
@@ -172,8 +167,8 @@ func (d *doctor) checkSettings() []install.Scoped {
 		d.add(statusWarn, "wiring", "the bimri-hook plugin is turned off here ("+strings.Join(off, "; ")+"), and no settings file runs bimri-hook, so Claude Code never calls it",
 			"remove that enabledPlugins entry to turn it back on")
 	case none && len(all) == len(install.Scopes) && exists(filepath.Join(d.root, memfile.MemoryName)):
-		// Uninstalled, with the memory kept: a choice, not a fault. A
-		// settings file doctor could not read leaves it unknown: FAIL.
+		// Uninstalled with the memory kept is a choice; a settings file
+		// doctor could not read leaves it unknown: FAIL below.
 		d.add(statusOK, "wiring", "not installed in this workspace; bimri.md kept (uninstall never deletes the memory), and Claude Code neither reads nor updates it until bimri-hook install", "")
 	case none:
 		d.add(statusFail, "wiring", "no settings file runs bimri-hook and its plugin is not enabled, so Claude Code never calls it",
@@ -197,24 +192,24 @@ func (d *doctor) checkSettings() []install.Scoped {
 }
 
 // applyPluginPrecedence drops from each scope's Plugins those a more
-// specific scope turns off: Claude Code merges enabledPlugins key by key,
-// local settings over project over user. It says where each was turned off.
+// specific scope turns off (Claude Code merges enabledPlugins key by key,
+// local over project over user), and says where.
 func applyPluginPrecedence(all []install.Scoped) (off []string) {
 	rank := map[string]int{install.ScopeUser: 0, install.ScopeProject: 1, "local": 2}
-	for i := range all {
+	for i, s := range all {
 		var kept []string
-		for _, p := range all[i].Wiring.Plugins {
+		for _, p := range s.Wiring.Plugins {
 			by := ""
 			for _, o := range all {
-				if rank[o.File.Scope] > rank[all[i].File.Scope] && slices.Contains(o.Wiring.PluginsOff, p) {
+				if rank[o.File.Scope] > rank[s.File.Scope] && slices.Contains(o.Wiring.PluginsOff, p) {
 					by = o.File.Path
 				}
 			}
 			if by == "" {
 				kept = append(kept, p)
-				continue
+			} else {
+				off = append(off, fmt.Sprintf("%s is enabled in %s and set to false in %s", p, s.File.Path, by))
 			}
-			off = append(off, fmt.Sprintf("%s is enabled in %s and set to false in %s", p, all[i].File.Path, by))
 		}
 		all[i].Wiring.Plugins = kept
 	}
@@ -222,7 +217,7 @@ func applyPluginPrecedence(all []install.Scoped) (off []string) {
 }
 
 // checkScope reports one settings file: the events it wires, those it
-// misses, and whether the binary its hooks run can run.
+// misses, and whether the binaries its hooks run can run.
 func (d *doctor) checkScope(name string, s install.Scoped) {
 	w, path := s.Wiring, s.File.Path
 	if !s.Exists || len(w.Handlers) == 0 {
@@ -247,10 +242,9 @@ func (d *doctor) checkScope(name string, s install.Scoped) {
 		if binary, ok := wiring.HookBinary(h.Command); ok {
 			st, detail, f = binaryHealth(binary, d.root)
 		}
-		if st == statusOK {
-			continue
+		if st != statusOK {
+			notes = append(notes, detail)
 		}
-		notes = append(notes, detail)
 		if rank(st) > rank(status) {
 			status, fix = st, f
 		}
@@ -270,10 +264,9 @@ func (d *doctor) checkScope(name string, s install.Scoped) {
 
 func rank(status string) int { return strings.Index("OK WARN FAIL", status) }
 
-// checkPermission: the rules that let the agent run each memory command
-// (wiring.MemoryCommands) of the binaries the hooks run without asking,
-// and whether Claude Code applies them. One line per outcome, naming the
-// rules it concerns.
+// checkPermission: the rules that let the agent run the memory commands
+// of the binaries the hooks run without asking, and whether Claude Code
+// applies them; one line per outcome.
 func (d *doctor) checkPermission(all []install.Scoped) {
 	plugin := false
 	var want []string
@@ -281,25 +274,15 @@ func (d *doctor) checkPermission(all []install.Scoped) {
 		plugin = plugin || len(s.Wiring.Plugins) > 0
 		for _, h := range s.Wiring.Handlers {
 			if binary, ok := wiring.HookBinary(h.Command); ok {
-				for _, rule := range (wiring.Command{Binary: binary}).Rules() {
-					if !slices.Contains(want, rule) {
-						want = append(want, rule)
-					}
-				}
+				want = addNew(want, (wiring.Command{Binary: binary}).Rules()...)
 			}
 		}
 	}
+	commands := strings.Join(wiring.MemoryCommands, ", ")
 	if plugin {
-		// The plugin's PreToolUse hook approves exactly its own
-		// commands: no rule is needed.
-		d.add(statusOK, "permission", "the plugin's PreToolUse hook approves the agent's bimri-hook "+strings.Join(wiring.MemoryCommands, ", ")+", with no rule", "")
-	}
-	if len(want) == 0 {
-		if !plugin {
-			d.add(statusWarn, "permission", "no permissions.allow rule lets the agent run bimri-hook "+strings.Join(wiring.MemoryCommands, ", ")+", so it must ask before each",
-				"bimri-hook install")
-		}
-		return
+		d.add(statusOK, "permission", "the plugin's PreToolUse hook approves the agent's bimri-hook "+commands+", with no rule", "")
+	} else if len(want) == 0 {
+		d.add(statusWarn, "permission", "no permissions.allow rule lets the agent run bimri-hook "+commands+", so it must ask before each", "bimri-hook install")
 	}
 	var ok, missing, untrusted, untrustedScopes []string
 	for _, rule := range want {
@@ -314,11 +297,7 @@ func (d *doctor) checkPermission(all []install.Scoped) {
 			missing = append(missing, rule)
 		case !slices.Contains(scopes, install.ScopeUser) && !install.WorkspaceTrusted(d.root):
 			untrusted = append(untrusted, rule)
-			for _, sc := range scopes {
-				if !slices.Contains(untrustedScopes, sc) {
-					untrustedScopes = append(untrustedScopes, sc)
-				}
-			}
+			untrustedScopes = addNew(untrustedScopes, scopes...)
 		default:
 			ok = append(ok, fmt.Sprintf("%s (%s settings)", rule, strings.Join(scopes, " and ")))
 		}
@@ -326,31 +305,39 @@ func (d *doctor) checkPermission(all []install.Scoped) {
 	if len(ok) > 0 {
 		d.add(statusOK, "permission", strings.Join(ok, ", "), "")
 	}
+	// A plugin user who ran install would wire every event twice: the
+	// rules alone are the fix.
+	userRules := func(rules []string) string {
+		q := make([]string, len(rules))
+		for i, r := range rules {
+			q[i] = fmt.Sprintf("%q", r)
+		}
+		return joinAnd(q) + " to \"permissions\".\"allow\" in ~/.claude/settings.json"
+	}
 	if len(missing) > 0 {
-		// A plugin user who ran install would wire every event twice:
-		// the rules alone are the fix.
 		fix := "bimri-hook install"
 		if plugin {
-			fix = "add " + quoted(missing) + " to \"permissions\".\"allow\" in ~/.claude/settings.json"
+			fix = "add " + userRules(missing)
 		}
+		one := len(missing) == 1
 		d.add(statusWarn, "permission", fmt.Sprintf("no settings allow %s, %s the agent is given, so it must ask before running %s",
-			joinAnd(missing), plural(len(missing), "a command", "commands"), plural(len(missing), "it", "them")), fix)
+			joinAnd(missing), pick(one, "a command", "commands"), pick(one, "it", "them")), fix)
 	}
 	if len(untrusted) > 0 {
 		fix := wiring.TrustAdvice(wiring.Command{Binary: wiring.Name})
 		if plugin {
-			fix = "accept this workspace's trust dialog in Claude Code, or add " + quoted(untrusted) + " to \"permissions\".\"allow\" in ~/.claude/settings.json"
+			fix = "accept this workspace's trust dialog in Claude Code, or add " + userRules(untrusted)
 		}
 		d.add(statusWarn, "permission", fmt.Sprintf("%s %s in the %s settings, which Claude Code applies only once this workspace is trusted, and it is not marked trusted",
-			joinAnd(untrusted), plural(len(untrusted), "is", "are"), strings.Join(untrustedScopes, " and ")), fix)
+			joinAnd(untrusted), pick(len(untrusted) == 1, "is", "are"), strings.Join(untrustedScopes, " and ")), fix)
 	}
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
+func pick(one bool, a, b string) string {
+	if one {
+		return a
 	}
-	return many
+	return b
 }
 
 // joinAnd is items joined by commas and a last "and".
@@ -361,18 +348,10 @@ func joinAnd(items []string) string {
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
-func quoted(rules []string) string {
-	q := make([]string, len(rules))
-	for i, r := range rules {
-		q[i] = fmt.Sprintf("%q", r)
-	}
-	return joinAnd(q)
-}
-
-// checkConfig reads the config file; a broken one is a failure (every
-// hook would stop on it), and the other checks go on with the defaults.
-func (d *doctor) checkConfig() config.Config {
-	cfg, err := config.Load(d.configFlag, d.root)
+// checkConfig: a broken config fails every hook; the other checks go on
+// with the defaults.
+func (d *doctor) checkConfig(path string) config.Config {
+	cfg, err := config.Load(path, d.root)
 	switch {
 	case err != nil:
 		d.add(statusFail, "config", err.Error(), "fix or remove the config file")
@@ -390,9 +369,9 @@ func (d *doctor) checkConfig() config.Config {
 const lockHeadroom = 2 * time.Second
 
 // checkLockTimeout warns when lock_timeout leaves a hook too little of its
-// timeout: Claude Code kills a hook at its timeout (60 s when its settings
-// give none), so one that waited out the lock is killed before it
-// answers. SessionEnd caps its own wait whatever the config says.
+// timeout (Claude Code's default is 60 s): one that waited out the lock is
+// killed before it answers. SessionEnd caps its own wait, and PreToolUse
+// takes no lock.
 func (d *doctor) checkLockTimeout(wait time.Duration, all []install.Scoped) {
 	var short []string
 	check := func(where, ev string, timeout int) {
@@ -400,7 +379,7 @@ func (d *doctor) checkLockTimeout(wait time.Duration, all []install.Scoped) {
 		if t <= 0 {
 			t = 60 * time.Second
 		}
-		if ev != string(event.SessionEnd) && wait+lockHeadroom > t {
+		if ev != string(event.SessionEnd) && ev != string(event.PreToolUse) && wait+lockHeadroom > t {
 			short = append(short, fmt.Sprintf("%s in %s (timeout %s)", ev, where, t))
 		}
 	}
@@ -412,7 +391,7 @@ func (d *doctor) checkLockTimeout(wait time.Duration, all []install.Scoped) {
 		}
 	}
 	for _, e := range wiring.PluginEvents() {
-		if plugin && e.Name != string(event.PreToolUse) { // which takes no lock
+		if plugin {
 			check("the plugin", e.Name, e.Timeout)
 		}
 	}
@@ -423,8 +402,8 @@ func (d *doctor) checkLockTimeout(wait time.Duration, all []install.Scoped) {
 	}
 }
 
-// checkFiles: bimri.md and its budgets, the backup, the archive, the lock
-// and the state folder, then the global memory.
+// checkFiles: bimri.md and its budgets, the backup, the archive, the lock,
+// the state folder, then the global memory.
 func (d *doctor) checkFiles(cfg config.Config) {
 	st, err := store.OpenStore(d.root, cfg.Memory, store.StoreOptions{LockTimeout: cfg.Hooks.LockTimeout})
 	if err != nil {
@@ -454,18 +433,9 @@ func (d *doctor) checkMemory(st *store.Store, cfg memfile.Config) {
 	f := read.File
 	detail := fmt.Sprintf("%s: %s, %s, %s", path, inspect.Plural(len(f.Entries(1))+len(f.Entries(2)), "entry", "entries"),
 		inspect.Plural(len(f.Patterns()), "pattern", "patterns"), inspect.Plural(f.Header.Sessions, "session", "sessions"))
-	// Lines read leniently are not problems: the next update writes them
-	// in the canonical form.
-	var problems []memfile.Warning
-	converted := 0
-	for _, w := range read.Warnings {
-		if w.Converted {
-			converted++
-		} else {
-			problems = append(problems, w)
-		}
-	}
-	if converted > 0 {
+	// Lines read leniently are not problems: the next update rewrites them.
+	problems := slices.DeleteFunc(slices.Clone(read.Warnings), func(w memfile.Warning) bool { return w.Converted })
+	if converted := len(read.Warnings) - len(problems); converted > 0 {
 		detail += fmt.Sprintf("; %s written loosely, converted at the next update", inspect.Plural(converted, "line", "lines"))
 	}
 	if len(problems) > 0 {
@@ -494,17 +464,14 @@ func (d *doctor) checkMemory(st *store.Store, cfg memfile.Config) {
 	used := []int{tok.Tiers[0], tok.Tiers[1], tok.Tiers[2], tok.Total}
 	budgets := []int{cfg.Budgets[0], cfg.Budgets[1], cfg.Budgets[2], cfg.TotalBudget}
 	var parts []string
-	over := false
+	status, fix := statusOK, ""
 	for i, label := range []string{"tier1", "tier2", "tier3", "total"} {
 		parts = append(parts, fmt.Sprintf("%s ~%d/%d", label, used[i], budgets[i]))
-		over = over || used[i] > budgets[i]
+		if used[i] > budgets[i] {
+			status, fix = statusWarn, "bimri-hook maintain archives the lowest weights now; the next session end does it anyway"
+		}
 	}
-	if over {
-		d.add(statusWarn, "tokens", strings.Join(parts, ", ")+" (estimated): over budget",
-			"bimri-hook maintain archives the lowest weights now; the next session end does it anyway")
-		return
-	}
-	d.add(statusOK, "tokens", strings.Join(parts, ", ")+" (estimated)", "")
+	d.add(status, "tokens", strings.Join(parts, ", ")+" (estimated)"+pick(status == statusOK, "", ": over budget"), fix)
 }
 
 // checkSide reads the backup or the archive: a backup that does not parse
@@ -512,31 +479,32 @@ func (d *doctor) checkMemory(st *store.Store, cfg memfile.Config) {
 func (d *doctor) checkSide(st *store.Store, name, file, absent string) {
 	path := st.Path(file)
 	data, exists, err := install.ReadOptional(path)
-	switch {
-	case err != nil:
+	if err != nil {
 		d.add(statusWarn, name, fmt.Sprintf("%s cannot be read: %v", path, err), "fix its permissions")
-	case !exists:
+		return
+	} else if !exists {
 		d.add(statusOK, name, "no "+file+" yet; "+absent, "")
-	case name == "backup":
+		return
+	}
+	if name == "backup" {
 		if _, _, err := memfile.Parse(data); err != nil {
 			d.add(statusWarn, name, fmt.Sprintf("%s: %v, so restore would refuse it", path, err), "the next change to bimri.md writes a new backup")
 		} else {
 			d.add(statusOK, name, path+" parses", "")
 		}
-	default:
-		recs, warnings := memfile.ParseArchive(data)
-		if len(warnings) > 0 {
-			d.add(statusWarn, name, fmt.Sprintf("%s: %d records, %d lines unreadable, the first: %s", path, len(recs), len(warnings), warnings[0]),
-				"search skips them; fix the lines by hand if they matter")
-		} else {
-			d.add(statusOK, name, fmt.Sprintf("%s: %s", path, inspect.Plural(len(recs), "record", "records")), "")
-		}
+		return
+	}
+	recs, warnings := memfile.ParseArchive(data)
+	if len(warnings) > 0 {
+		d.add(statusWarn, name, fmt.Sprintf("%s: %d records, %d lines unreadable, the first: %s", path, len(recs), len(warnings), warnings[0]),
+			"search skips them; fix the lines by hand if they matter")
+	} else {
+		d.add(statusOK, name, fmt.Sprintf("%s: %s", path, inspect.Plural(len(recs), "record", "records")), "")
 	}
 }
 
-// checkLock takes and releases the lock, but only in a workspace that has
-// bimri-hook's files: doctor run anywhere else must not leave a state
-// folder behind.
+// checkLock takes and releases the lock, but only where bimri-hook's
+// files are: doctor run anywhere else must leave no state folder behind.
 func (d *doctor) checkLock(st *store.Store) {
 	if !exists(st.StatePath()) && !exists(st.Path(st.Names().Memory)) {
 		d.add(statusOK, "lock", "no state folder yet; the first session makes it", "")
@@ -568,7 +536,7 @@ func (d *doctor) checkState(st *store.Store) {
 	fix := "put a .gitignore holding the line * in " + rel
 	if d.repo {
 		// check-ignore exits 0 for an ignored path, 1 for one git would
-		// add, and 128 when it cannot tell: then the .gitignore decides.
+		// add, 128 when it cannot tell: then the .gitignore decides.
 		switch _, code := d.git("check-ignore", "-q", rel+"/lock"); code {
 		case 0:
 			d.add(statusOK, "state", rel+" is ignored by git", "")
@@ -604,9 +572,8 @@ func (d *doctor) checkGlobal(cfg config.Config) {
 }
 
 // checkIgnored: in a repository, whether git ignores every personal side
-// file (wiring.IgnoreLines), asked of git itself for a name each rule
-// covers, so a rule written anywhere (.gitignore, .git/info/exclude, the
-// user's excludes) counts, and a side file committed once does not.
+// file, asked of git for a name each rule covers, so a rule written
+// anywhere counts and a side file committed once does not.
 func (d *doctor) checkIgnored() {
 	if !d.repo {
 		return
@@ -650,8 +617,8 @@ func (d *doctor) checkGit() {
 	hasAttr := strings.HasSuffix(strings.TrimSpace(attr), ": merge: "+wiring.MergeDriver)
 	driver, code := d.git("config", "--get", "merge."+wiring.MergeDriver+".driver")
 	hasDriver := code == 0 && strings.TrimSpace(driver) != ""
-	// uninstall --git removed .gitattributes, which git reads from the
-	// index until the removal is committed.
+	// git reads a removed .gitattributes from the index until the removal
+	// is committed (uninstall --git).
 	removed := func() bool {
 		out, _ := d.git("status", "--porcelain", "--", ":/.gitattributes")
 		return strings.HasPrefix(out, " D ")
