@@ -24,30 +24,26 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now time.Time
 			code = 1
 		}
 	}()
-	// The hot path skips building the CLI, a cost every event would pay.
-	if isHookRun(args) {
-		a := &app{stdin: stdin, stdout: stdout, stderr: stderr, now: now}
-		if len(args) == 3 {
-			a.hookAgent = hooks.Agent(args[2])
-		}
-		if err := a.hook(nil); err != nil {
-			fmt.Fprintln(stderr, errorLine(err))
-			return 1
-		}
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, now: now}
+	var err error
+	if isHookRun(args) { // the hot path skips building the CLI
+		err = a.hook(nil, hooks.Agent(strings.Join(args[2:], "")))
+	} else {
+		err = a.cli().Run(args)
+	}
+	if err == nil {
 		return 0
 	}
-	app := newApp(stdin, stdout, stderr, now)
-	if err := app.Run(args); err != nil {
-		if !errors.Is(err, errQuiet) {
-			fmt.Fprintln(stderr, errorLine(err))
-		}
-		return 1
+	if !errors.Is(err, errQuiet) {
+		fmt.Fprintln(stderr, errorLine(err))
 	}
-	return 0
+	return 1
 }
 
 // errQuiet fails a command whose program already said why on stderr.
 var errQuiet = errors.New("failed; see above")
+
+var errNoArgs = errors.New("missing argument")
 
 // isHookRun says whether args are `bimri-hook hook [AGENT]` as clients run it.
 func isHookRun(args []string) bool {
@@ -59,6 +55,14 @@ func isHookRun(args []string) bool {
 func errorLine(err error) string {
 	msg := strings.Join(strings.Fields(err.Error()), " ")
 	return "bimri-hook: " + strings.TrimPrefix(msg, "bimri-hook: ")
+}
+
+// app carries the process's streams and clock to the commands.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	now            time.Time
+	agentRun       bool // the agent runs this command: it waits longer for the lock
 }
 
 // commonFlags are accepted before the command name and after it.
@@ -73,8 +77,7 @@ func commonFlags() []cli.Flag {
 // undated are the commands no date changes: no --today.
 var undated = []string{"install", "uninstall", "doctor", "off", "on", "version"}
 
-func newApp(stdin io.Reader, stdout, stderr io.Writer, now time.Time) *cli.App {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, now: now}
+func (a *app) cli() *cli.App {
 	cmds := []*cli.Command{
 		a.hookCommand(), a.rememberCommand(), a.forgetCommand(), a.reviveCommand(), a.showCommand(),
 		a.browseCommand(), a.whyCommand(), a.forecastCommand(), a.maintainCommand(), a.searchCommand(),
@@ -83,8 +86,6 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, now time.Time) *cli.App {
 	}
 	for _, c := range cmds {
 		if slices.Contains(wiring.MemoryCommands, c.Name) {
-			// The agent runs it: it waits for the lock up to
-			// record.AgentLockWait, or lock_timeout if longer.
 			action := c.Action
 			c.Action = func(ctx *cli.Context) error {
 				a.agentRun = true
@@ -102,15 +103,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, now time.Time) *cli.App {
 		}
 	}
 	return &cli.App{
-		Name:           "bimri-hook",
-		Usage:          "persistent, self-maintaining memory for Claude Code",
-		Version:        version,
-		Reader:         stdin,
-		Writer:         stdout,
-		ErrWriter:      stderr,
-		Flags:          commonFlags(),
-		Commands:       cmds,
-		OnUsageError:   usageError,
+		Name: "bimri-hook", Usage: "persistent, self-maintaining memory for Claude Code", Version: version,
+		Reader: a.stdin, Writer: a.stdout, ErrWriter: a.stderr,
+		Flags: commonFlags(), Commands: cmds, OnUsageError: usageError,
 		ExitErrHandler: func(*cli.Context, error) {}, // run maps errors to codes
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
@@ -121,8 +116,12 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, now time.Time) *cli.App {
 	}
 }
 
+func usageError(_ *cli.Context, err error, _ bool) error {
+	return fmt.Errorf("usage: %w (see --help)", err)
+}
+
 // commonFlag reads a common flag wherever it was given, before the
-// command or after it, then its environment variable.
+// command or after it, else its environment variable.
 func commonFlag(c *cli.Context, name, envVar string) string {
 	for _, ctx := range c.Lineage() {
 		if ctx.IsSet(name) {
@@ -130,6 +129,11 @@ func commonFlag(c *cli.Context, name, envVar string) string {
 		}
 	}
 	return os.Getenv(envVar) // "" for none
+}
+
+// configPath is --config, else $BIMRI_CONFIG; "" lets config.Load choose.
+func configPath(c *cli.Context) string {
+	return commonFlag(c, "config", config.EnvVar)
 }
 
 // flagsBeforeArguments refuses a flag written after the arguments (why ID
@@ -158,24 +162,3 @@ func flagKinds(c *cli.Context) map[string]bool {
 	}
 	return kinds
 }
-
-// configPath is --config, else $BIMRI_CONFIG; "" lets config.Load choose.
-func configPath(c *cli.Context) string {
-	return commonFlag(c, "config", config.EnvVar)
-}
-
-func usageError(_ *cli.Context, err error, _ bool) error {
-	return fmt.Errorf("usage: %w (see --help)", err)
-}
-
-// app carries the process's streams and clock to the commands.
-type app struct {
-	stdin          io.Reader
-	stdout, stderr io.Writer
-	now            time.Time
-	agentRun       bool        // the agent runs this command
-	hookAgent      hooks.Agent // whose payload `hook AGENT` reads; "" is Claude Code
-	hookRun        bool        // answering one event: the client's budgets run from the start
-}
-
-var errNoArgs = errors.New("missing argument")

@@ -27,20 +27,18 @@ func (a *app) hookCommand() *cli.Command {
 		Usage:     "handle one Claude Code hook event read as JSON from stdin",
 		UsageText: "bimri-hook hook [codex|gemini|opencode|copilot|cursor] < event.json",
 		Action: func(c *cli.Context) error {
-			if agent := c.Args().First(); agent != "" {
-				if !slices.Contains(hooks.Agents, hooks.Agent(agent)) || c.NArg() > 1 {
-					return fmt.Errorf("hook takes one client's name, %s, or none for Claude Code; not %q", hooks.Agents, strings.Join(c.Args().Slice(), " "))
-				}
-				a.hookAgent = hooks.Agent(agent)
+			agent := hooks.Agent(c.Args().First())
+			if agent != "" && (!slices.Contains(hooks.Agents, agent) || c.NArg() > 1) {
+				return fmt.Errorf("hook takes one client's name, %s, or none for Claude Code; not %q", hooks.Agents, strings.Join(c.Args().Slice(), " "))
 			}
-			return a.hook(c)
+			return a.hook(c, agent)
 		},
 	}
 }
 
-// hook handles one event from stdin. c is nil on the hot path (run), with
-// no flag given.
-func (a *app) hook(c *cli.Context) error {
+// hook handles one event from stdin, in the payload of agent's client.
+// c is nil on the hot path (run), with no flag given.
+func (a *app) hook(c *cli.Context, agent hooks.Agent) error {
 	data, err := hooks.ReadInput(a.stdin, stdinWait)
 	if err != nil {
 		return err
@@ -49,8 +47,7 @@ func (a *app) hook(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	in = in.FromAgent(a.hookAgent)
-	a.hookRun = true
+	in = in.FromAgent(agent)
 	if in.Event == event.SessionStart {
 		install.KeepPluginLink()
 	}
@@ -88,18 +85,18 @@ func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
 	if err != nil {
 		return hooks.Output{}, err
 	}
-	return a.answer(ws, cfgErr, in)
+	return a.answer(ws, cfgErr, in, true)
 }
 
 // answer runs one event in an opened workspace; cfgErr is why its config
-// did not load.
-func (a *app) answer(ws *openedWorkspace, cfgErr error, in hooks.Input) (hooks.Output, error) {
+// did not load. live: the client's budgets run from the process's start.
+func (a *app) answer(ws *openedWorkspace, cfgErr error, in hooks.Input, live bool) (hooks.Output, error) {
 	if cfgErr != nil && in.Event != event.SessionStart {
 		return hooks.Output{}, cfgErr
 	}
 	env := hooks.Env{Store: ws.store, Config: ws.config.Memory, Settings: ws.config.Hooks, Today: ws.now,
 		Binary: workspace.Binary(), ClaudeDir: workspace.ClaudeDir(), Tools: agentTools(), ConfigErr: cfgErr}
-	if a.hookRun && a.now != a.now.Round(0) {
+	if live && a.now != a.now.Round(0) {
 		// main's clock reading, monotonic unlike a test's fixed day.
 		env.Elapsed = func() time.Duration { return time.Since(a.now) }
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/bimri/bimri-hook/internal/record"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
-	"github.com/bimri/bimri-hook/store"
 	"github.com/urfave/cli/v2"
 )
 
@@ -58,11 +57,11 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			if _, err := record.Check(r, record.CLINames); err != nil {
 				return err
 			}
-			ws, store, err := a.openStore(c)
+			ws, err := a.openWorkspace(c)
 			if err != nil {
 				return err
 			}
-			done, err := record.Remember(store, ws.now, ws.config.Memory, r, record.CommandNamesIn(workspace.Binary(), store.Root(), c.Bool("global")))
+			done, err := record.Remember(ws.store, ws.now, ws.config.Memory, r, record.CommandNamesIn(workspace.Binary(), ws.store.Root(), c.Bool("global")))
 			if err != nil {
 				return err
 			}
@@ -102,15 +101,15 @@ func (a *app) forgetCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			_, store, err := a.openStore(c)
+			ws, err := a.openWorkspace(c)
 			if err != nil {
 				return err
 			}
-			gone, err := record.Forget(store, id, c.String("reason"))
+			gone, err := record.Forget(ws.store, id, c.String("reason"))
 			if err != nil {
 				return err
 			}
-			record.PrintForgotten(a.stdout, gone, store.Names().Archive)
+			record.PrintForgotten(a.stdout, gone, ws.store.Names().Archive)
 			return nil
 		},
 	}
@@ -125,15 +124,15 @@ func (a *app) showCommand() *cli.Command {
 			&cli.BoolFlag{Name: "global", Usage: "show the global memory"},
 		},
 		Action: func(c *cli.Context) error {
-			ws, store, err := a.openStore(c)
+			ws, err := a.openWorkspace(c)
 			if err != nil {
 				return err
 			}
-			read, err := store.Read()
+			read, err := ws.store.Read()
 			if err != nil {
 				return err
 			}
-			path := store.Path(store.Names().Memory)
+			path := ws.store.Path(ws.store.Names().Memory)
 			switch {
 			case !read.Exists && c.Bool("global") && !c.Bool("json"):
 				fmt.Fprintf(a.stdout, "no global memory yet: %s does not exist (bimri-hook remember --global creates it)\n", path)
@@ -148,7 +147,7 @@ func (a *app) showCommand() *cli.Command {
 				return printJSON(a.stdout, snap)
 			}
 			inspect.PrintShow(a.stdout, snap, path)
-			inspect.PrintWorthReviving(a.stdout, inspect.WorthReviving(store, f))
+			inspect.PrintWorthReviving(a.stdout, inspect.WorthReviving(ws.store, f))
 			return nil
 		},
 	}
@@ -219,29 +218,6 @@ func (a *app) maintainCommand() *cli.Command {
 			return inspect.Maintain(a.stdout, ws.store, ws.now, ws.config.Memory, c.Bool("deep"), c.Bool("dry-run"))
 		},
 	}
-}
-
-// openStore opens the workspace and its store, or with --global the user's.
-func (a *app) openStore(c *cli.Context) (*openedWorkspace, *store.Store, error) {
-	ws, err := a.openWorkspace(c)
-	if err != nil {
-		return nil, nil, err
-	}
-	if c.Bool("global") {
-		store, err := workspace.GlobalStore(ws.config, a.clock)
-		return ws, store, err
-	}
-	return ws, ws.store, nil
-}
-
-// readMemory opens the workspace and reads its memory without the lock.
-func (a *app) readMemory(c *cli.Context) (*openedWorkspace, *memfile.File, error) {
-	ws, err := a.openWorkspace(c)
-	if err != nil {
-		return nil, nil, err
-	}
-	read, err := ws.store.Read()
-	return ws, read.File, err
 }
 
 func (a *app) searchCommand() *cli.Command {
@@ -357,11 +333,11 @@ func (a *app) reviveCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			ws, store, err := a.openStore(c)
+			ws, err := a.openWorkspace(c)
 			if err != nil {
 				return err
 			}
-			done, err := record.Revive(store, ws.now, ws.config.Memory, id, record.CLINames)
+			done, err := record.Revive(ws.store, ws.now, ws.config.Memory, id, record.CLINames)
 			if err != nil {
 				return err
 			}

@@ -49,7 +49,7 @@ func TestHookDispatch(t *testing.T) {
 // list the plugin's approval follows) is a command of the binary.
 func TestMemoryCommandsAreCommands(t *testing.T) {
 	var cmds []string
-	for _, c := range newApp(nil, nil, nil, time.Now()).Commands {
+	for _, c := range (&app{now: time.Now()}).cli().Commands {
 		cmds = append(cmds, c.Name)
 	}
 	for _, name := range wiring.MemoryCommands {

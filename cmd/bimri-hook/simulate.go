@@ -58,7 +58,7 @@ The session ID is ` + simulate.DefaultSession + ` unless --session says otherwis
 				if err != nil {
 					return hooks.Output{}, err
 				}
-				return a.answer(ws, cfgErr, in)
+				return a.answer(ws, cfgErr, in, false)
 			})
 		},
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/config"
@@ -24,30 +23,33 @@ func resolveRoot(c *cli.Context, inputCwd string) (string, error) {
 	return workspace.Root(inputCwd, commonFlag(c, "dir", ""))
 }
 
-// today reads --today / BIMRI_TODAY, else the clock's local date.
-func (a *app) today(c *cli.Context) (time.Time, error) {
-	if s := commonFlag(c, "today", "BIMRI_TODAY"); s != "" {
-		d, ok := memfile.ParseDate(s)
-		if !ok {
-			return time.Time{}, fmt.Errorf("--today %q is not a date (YYYY-MM-DD)", s)
-		}
-		return d, nil
-	}
-	y, m, d := a.now.Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC), nil
-}
-
-// openWorkspace resolves the root, reads the config and opens the store.
+// openWorkspace opens the workspace's store, or with --global the user's;
+// a config that does not load fails the command.
 func (a *app) openWorkspace(c *cli.Context) (*openedWorkspace, error) {
 	root, err := resolveRoot(c, "")
 	if err != nil {
 		return nil, err
 	}
 	ws, cfgErr, err := a.openAt(c, root, root)
-	if err == nil && cfgErr != nil {
+	switch {
+	case err != nil:
+		return nil, err
+	case cfgErr != nil:
 		return nil, cfgErr
+	case c.Bool("global"):
+		ws.store, err = workspace.GlobalStore(ws.config, a.clock)
 	}
 	return ws, err
+}
+
+// readMemory opens the workspace and reads its memory without the lock.
+func (a *app) readMemory(c *cli.Context) (*openedWorkspace, *memfile.File, error) {
+	ws, err := a.openWorkspace(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	read, err := ws.store.Read()
+	return ws, read.File, err
 }
 
 // openAt opens the store at dir (simulate's copy) with root's config, or
@@ -60,9 +62,12 @@ func (a *app) openAt(c *cli.Context, root, dir string) (*openedWorkspace, error,
 	if a.agentRun {
 		cfg.Hooks.LockTimeout = max(cfg.Hooks.LockTimeout, record.AgentLockWait)
 	}
-	today, err := a.today(c)
+	today, err := workspace.Today(commonFlag(c, "today", "BIMRI_TODAY"))
 	if err != nil {
 		return nil, nil, err
+	}
+	if today.IsZero() {
+		today = time.Date(a.now.Year(), a.now.Month(), a.now.Day(), 0, 0, 0, 0, time.UTC)
 	}
 	store, err := workspace.Open(dir, cfg, a.clock, today)
 	if err != nil {
