@@ -30,12 +30,7 @@ func (a *app) mergeDriverCommand() *cli.Command {
 				name = args[3]
 			}
 			cfg, cfgErr := a.mergeConfig(c, name)
-			res, err := mergedriver.Merge(args[0], args[1], args[2], name, cfg)
-			if err != nil {
-				return err
-			}
-			mergedriver.Print(a.stdout, name, res.Report, res.NoBase, cfgErr)
-			return nil
+			return mergedriver.Merge(a.stdout, args[0], args[1], args[2], name, cfg, cfgErr)
 		},
 	}
 }

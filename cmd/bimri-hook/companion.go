@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/bimri/bimri-hook/internal/config"
+	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/urfave/cli/v2"
 )
 
@@ -90,7 +91,7 @@ func passedFlags(c *cli.Context, env bool, names ...string) []string {
 // bimri-hook (-linux-amd64 in the plugin, -0.1.0 in a development build,
 // .exe), else as program, else on PATH. command is what needs it.
 func companion(command, program string) (string, error) {
-	if exe, err := executable(); err == nil {
+	if exe, err := workspace.Executable(); err == nil {
 		dir, name := filepath.Split(exe)
 		var names []string
 		if rest, ok := strings.CutPrefix(name, "bimri-hook"); ok {
@@ -107,16 +108,4 @@ func companion(command, program string) (string, error) {
 		return p, nil
 	}
 	return "", fmt.Errorf("%s runs %s, found neither beside bimri-hook nor on PATH: make install puts both in place (or go install github.com/bimri/bimri-hook/cmd/%s@latest)", command, program, program)
-}
-
-// executable is this program's own file, links followed.
-func executable() (string, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return "", err
-	}
-	if real, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = real
-	}
-	return exe, nil
 }

@@ -84,7 +84,7 @@ func (a *app) link(c *cli.Context) error {
 			return errors.New("install --link wires nothing, so it takes no --" + f)
 		}
 	}
-	exe, err := executable()
+	exe, err := workspace.Executable()
 	if err != nil {
 		return err
 	}

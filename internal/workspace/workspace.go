@@ -1,6 +1,5 @@
-// Package workspace finds what a command works on outside the memory file
-// itself: the workspace (Root), the binary the agent is told to run,
-// the user's home, and the user's memory across workspaces.
+// Package workspace finds what a command works on besides the memory file:
+// the workspace, the binary the agent runs, the user's folders and memory.
 package workspace
 
 import (
@@ -17,43 +16,42 @@ import (
 	"github.com/bimri/bimri-hook/wiring"
 )
 
-// Binary is the command the agent is told to run: $BIMRI_HOOK_BIN when
-// set (the plugin's launcher sets it); the bare name bimri-hook when this
-// process was started by that name and bimri-hook on PATH is this very
-// executable, so that the command agrees with the rule
-// Bash(bimri-hook remember:*) of examples/settings.json; else this
-// executable's path, with symlinks resolved so the path stays valid.
+// Binary is the command the agent is told to run: $BIMRI_HOOK_BIN (the
+// plugin's launcher sets it); the bare name when this process was started
+// by it from PATH, so the command agrees with the rule
+// Bash(bimri-hook remember:*); else this executable's resolved path.
 func Binary() string {
 	if p := os.Getenv("BIMRI_HOOK_BIN"); p != "" {
 		return p
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return wiring.Name
-	}
-	if real, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = real
-	}
-	if len(os.Args) > 0 && StartedFromPath(os.Args[0], exe) {
+	exe, err := Executable()
+	if err != nil || (len(os.Args) > 0 && StartedFromPath(os.Args[0], exe)) {
 		return wiring.Name
 	}
 	return exe
 }
 
-// StartedFromPath tells whether a program started as arg0 (its argv[0])
-// was found on PATH by the bare name bimri-hook, and bimri-hook on PATH is
-// exe.
-func StartedFromPath(arg0, exe string) bool {
-	if arg0 != wiring.Name && arg0 != wiring.Name+".exe" {
-		return false
+// Executable is this program's own file, links followed.
+func Executable() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
 	}
-	return OnPath(exe)
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	return exe, nil
 }
 
-// OnPath tells whether the bimri-hook that PATH finds is exe, and PATH
-// has no relative entry (. or an empty one): through one, the bare name
-// would run a bimri-hook in whatever folder the shell is in, the
-// workspace's own among them.
+// StartedFromPath tells whether a program started as arg0 was found on
+// PATH by the bare name, and that is exe.
+func StartedFromPath(arg0, exe string) bool {
+	return (arg0 == wiring.Name || arg0 == wiring.Name+".exe") && OnPath(exe)
+}
+
+// OnPath tells whether the bimri-hook PATH finds is exe, and PATH has no
+// relative entry, through which the bare name would run whatever
+// bimri-hook the shell's folder holds.
 func OnPath(exe string) bool {
 	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
 		if !filepath.IsAbs(dir) {
@@ -96,9 +94,8 @@ func Open(root string, cfg config.Config, now func() time.Time, today time.Time)
 	return store.OpenStore(root, cfg.Memory, store.StoreOptions{LockTimeout: cfg.Hooks.LockTimeout, Clock: now, Today: today})
 }
 
-// ClaudeDir is where Claude Code keeps the user's configuration, settings
-// and transcripts: $CLAUDE_CONFIG_DIR when set, as Claude Code itself
-// reads it, else ~/.claude. "" when neither can be known.
+// ClaudeDir is where Claude Code keeps the user's settings and
+// transcripts: $CLAUDE_CONFIG_DIR, else ~/.claude; "" when unknown.
 func ClaudeDir() string {
 	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
 		return dir
@@ -109,9 +106,8 @@ func ClaudeDir() string {
 	return ""
 }
 
-// ClaudeState is Claude Code's own state file, .claude.json, where it
-// records which workspaces the user trusts: inside $CLAUDE_CONFIG_DIR when
-// set, else in the home folder (beside ~/.claude, not in it).
+// ClaudeState is Claude Code's .claude.json, which records the workspaces
+// the user trusts: in $CLAUDE_CONFIG_DIR, else in the home folder.
 func ClaudeState() string {
 	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
 		return filepath.Join(dir, ".claude.json")
@@ -120,8 +116,7 @@ func ClaudeState() string {
 }
 
 // GlobalStore is the store of the user's memory across workspaces,
-// ~/.claude/bimri-global.md (or in $BIMRI_GLOBAL_DIR). It makes the folder
-// if it is missing.
+// ~/.claude/bimri-global.md (or in $BIMRI_GLOBAL_DIR), its folder made.
 func GlobalStore(cfg config.Config, now func() time.Time) (*store.Store, error) {
 	dir := os.Getenv("BIMRI_GLOBAL_DIR")
 	if dir == "" {
@@ -137,8 +132,8 @@ func GlobalStore(cfg config.Config, now func() time.Time) (*store.Store, error) 
 	return store.OpenStore(dir, cfg.Memory, store.StoreOptions{Names: store.GlobalNames, LockTimeout: cfg.Hooks.LockTimeout, Clock: now})
 }
 
-// ReadGlobal reads the user's memory across workspaces, if there is one
-// that reads; the hooks go on without it otherwise.
+// ReadGlobal is the user's memory across workspaces, nil when none reads:
+// the hooks go on without it.
 func ReadGlobal(cfg config.Config, now func() time.Time) *memfile.File {
 	store, err := GlobalStore(cfg, now)
 	if err != nil {
@@ -151,18 +146,13 @@ func ReadGlobal(cfg config.Config, now func() time.Time) *memfile.File {
 	return read.File
 }
 
-// offName is the file in a workspace's state folder that turns its memory
-// off (bimri-hook off): the state folder ignores itself, so git never
-// carries the switch to another clone.
-const offName = "off"
-
-// OffPath is the file whose presence turns root's memory off.
+// OffPath is the file whose presence turns root's memory off (bimri-hook
+// off): in the state folder, which git ignores, so it is this clone's alone.
 func OffPath(root string) string {
-	return filepath.Join(root, filepath.FromSlash(store.StateDir), offName)
+	return filepath.Join(root, filepath.FromSlash(store.StateDir), "off")
 }
 
-// IsOff says whether root's memory is turned off: one stat, which every
-// hook pays before anything else.
+// IsOff says whether root's memory is turned off: one stat every hook pays.
 func IsOff(root string) bool {
 	_, err := os.Lstat(OffPath(root))
 	return err == nil
