@@ -1,18 +1,11 @@
 // Package approve decides which tool calls the plugin's PreToolUse hook
-// lets run without asking: a plugin cannot ship permission rules (Claude
-// Code ignores a plugin's allow rule), so its hook allows exactly its own
-// memory commands, MCP tools and `install --link` of its own binary (a
-// link named bimri-hook in ~/.local/bin or $BIMRI_BIN_DIR to a copy of
-// the plugin's programs).
-//
-// A Bash command is approved only when it is one simple command: the
-// taught binary, one of wiring.MemoryCommands and the taught flags, with
-// --dir naming the session's workspace (aimed at another folder it would
-// change files there; --config would read a file of the agent's choosing),
-// every word literal text to a shell: nothing it would expand, chain or
-// redirect, but a here-document with a quoted delimiter. mvdan.cc/sh's
-// bash parser reads it and a whitelist judges the parts, so what the
-// parser does not know is refused rather than approved.
+// lets run without asking, since Claude Code ignores a plugin's allow
+// rules: its own MCP tools, `install --link`, and memory commands that are
+// one simple command of literal words (nothing a shell would expand, chain
+// or redirect, but a here-document with a quoted delimiter) with the
+// taught flags and --dir naming the session's workspace. mvdan.cc/sh's
+// bash parser reads the command and a whitelist judges the parts, so what
+// the parser does not know is refused rather than approved.
 package approve
 
 import (
@@ -25,8 +18,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// maxCommand bounds the command looked at: a taught command is a few
-// hundred bytes; a longer one is asked about, not parsed.
+// maxCommand bounds the command parsed: a taught one is a few hundred bytes.
 const maxCommand = 64 << 10
 
 // Session is what the hooks of this session taught the agent.
@@ -53,16 +45,13 @@ func allowBash(command string, s Session) bool {
 		taughtFlags(argv[2:], s.Workspace)
 }
 
-// valueFlags are the flags with a value the hooks teach with the memory
-// commands, besides --dir. Any other flag (--config, --global, --today,
-// --help) is left to the client's permission prompt.
+// valueFlags are the flags the hooks teach besides --dir; any other
+// (--config, --global, --today) is left to the client's prompt.
 var valueFlags = []string{"importance", "tags", "keywords", "tier", "replaces", "supersedes", "both-hold", "promote", "reason"}
 
-// taughtFlags reports whether args, a memory command's arguments, hold
-// only taught flags, and --dir at least once, each time naming
-// workspace. The flags end, as Go's flag package (under urfave/cli)
-// reads them, at "--" or the first word that is not a flag; a flag
-// written after that is refused by the command itself.
+// taughtFlags reports whether a memory command's args hold only taught
+// flags, and --dir at least once, each time naming workspace. Flags end
+// where Go's flag package stops: at "--" or the first other word.
 func taughtFlags(args []string, workspace string) bool {
 	dir := false
 	for i := 0; i < len(args); i++ {
@@ -90,17 +79,16 @@ func taughtFlags(args []string, workspace string) bool {
 	return dir
 }
 
-// sameFolder reports whether dir, as given, is the absolute path
-// workspace: a relative path depends on the shell's current folder,
-// which the approval does not know.
+// sameFolder reports whether dir is the absolute path workspace: a
+// relative one depends on the shell's folder, which the approval does not know.
 func sameFolder(dir, workspace string) bool {
 	return workspace != "" && filepath.IsAbs(dir) && filepath.IsAbs(workspace) &&
 		filepath.Clean(dir) == filepath.Clean(workspace)
 }
 
 // Argv is the words a shell would pass to the program, when command is
-// one simple command of literal words (see the package comment): what the
-// approval allows, and what transcript reads a denied remember call from.
+// one simple command of literal words (the package comment); transcript
+// reads a denied remember call with it too.
 func Argv(command string) (argv []string, ok bool) {
 	command = strings.TrimRight(command, " \t\n")
 	if command == "" || len(command) > maxCommand || !plainText(command) {
@@ -116,8 +104,7 @@ func Argv(command string) (argv []string, ok bool) {
 		len(call.Assigns) > 0 || len(call.Args) == 0 {
 		return nil, false
 	}
-	// Only the here-document's body may hold a newline: the command
-	// itself ends on the first line.
+	// Only the here-document's body may hold a newline.
 	line := strings.IndexByte(command, '\n')
 	if line >= 0 && call.End().Offset() > uint(line) {
 		return nil, false
@@ -135,8 +122,8 @@ func Argv(command string) (argv []string, ok bool) {
 	return argv, true
 }
 
-// plainText refuses control characters but the tab and the newline, and
-// text that is not UTF-8: a shell may read them otherwise than a parser.
+// plainText refuses control characters but tab and newline, and invalid
+// UTF-8: a shell may read them otherwise than the parser.
 func plainText(s string) bool {
 	for _, r := range s {
 		if r == unicode.ReplacementChar || (unicode.IsControl(r) && r != '\t' && r != '\n') {
@@ -147,8 +134,7 @@ func plainText(s string) bool {
 }
 
 // quotedHeredocOnly allows no redirection but one here-document whose
-// delimiter is quoted (no shell expands its body), written on the
-// command's line with its body after it and nothing after the body's end.
+// delimiter is quoted (no shell expands its body), on the command's line.
 func quotedHeredocOnly(redirs []*syntax.Redirect, command string, line int) bool {
 	switch len(redirs) {
 	case 0:
@@ -172,9 +158,8 @@ func quotedHeredocOnly(redirs []*syntax.Redirect, command string, line int) bool
 	return true
 }
 
-// quotedWord is a here-document delimiter that quotes it, wholly or in
-// part (as the shell reads it, any quoting turns expansion off), and is
-// otherwise literal.
+// quotedWord is a literal here-document delimiter quoted at least in part,
+// which turns expansion off.
 func quotedWord(w *syntax.Word) bool {
 	quoted := false
 	for _, p := range w.Parts {
@@ -207,18 +192,15 @@ func allLit(parts []syntax.WordPart) bool {
 	return true
 }
 
-// literal returns the text a shell makes of w, when every part of it is
-// literal: unquoted characters from a set no shell gives a meaning
-// (bash's and zsh's globs, braces, tildes, zsh's =cmd and history marks
-// are out), single-quoted text, and double-quoted text that holds no
+// literal returns the text a shell makes of w, when every part is literal:
+// plainWord text, single-quoted text, double-quoted text without
 // expansion; no newline in any.
 func literal(w *syntax.Word) (string, bool) {
 	var b strings.Builder
 	for _, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			// Empty quotes before it leave the word's start where it
-			// was: zsh reads ''=ls as =ls, the path of ls.
+			// zsh reads ''=ls as =ls, the path of ls.
 			if !plainWord(p.Value, b.Len() == 0) {
 				return "", false
 			}
@@ -246,9 +228,9 @@ func literal(w *syntax.Word) (string, bool) {
 	return b.String(), true
 }
 
-// plainWord is unquoted text made only of letters, digits and
-// _ . / , : + - = @ %, and not starting with = at the start of the word's
-// text (zsh expands =cmd).
+// plainWord is unquoted text of letters, digits and _ . / , : + - = @ %
+// (no glob, brace, tilde or history mark of bash or zsh), not starting
+// the word with = (zsh expands =cmd).
 func plainWord(s string, start bool) bool {
 	if start && strings.HasPrefix(s, "=") {
 		return false
@@ -261,10 +243,9 @@ func plainWord(s string, start bool) bool {
 	return s != ""
 }
 
-// doubleQuoted unescapes the text between double quotes, as bash and zsh
-// read it: a backslash before $ ` " or \ stands for that character, any
-// other backslash for itself. A newline, or $ or ` left unescaped (which
-// the parser would not have made a literal), refuses it.
+// doubleQuoted unescapes double-quoted text as bash and zsh do: \ before
+// $ ` " or \ is that character, else itself; a newline, or an unescaped
+// $ or `, refuses it.
 func doubleQuoted(s string) (string, bool) {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {

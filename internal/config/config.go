@@ -1,7 +1,7 @@
-// Package config finds and reads bimri-hook's one config file. The file
-// holds both the memory rules' numbers (memfile.Config) and the hooks' own
-// knobs (hooks.Settings); this package reads it once, refuses fields no
-// part of the program knows, and lets each package read its own fields.
+// Package config reads bimri-hook's one config file, which holds the
+// memory rules' numbers (memfile.Config) and the hooks' knobs
+// (hooks.Settings): each package reads its own fields, and a field no part
+// of the program knows is refused.
 package config
 
 import (
@@ -20,8 +20,7 @@ import (
 
 const maxSize = 1 << 20
 
-// Name is the per-workspace config file, beside Claude Code's own
-// settings.
+// Name is the workspace's config file, beside Claude Code's settings.
 const Name = ".claude/bimri.json"
 
 // EnvVar names a config file for every command, as --config does.
@@ -30,9 +29,7 @@ const EnvVar = "BIMRI_CONFIG"
 type Config struct {
 	Memory memfile.Config
 	Hooks  hooks.Settings
-	// Path is the file it was read from; "" when there was none and the
-	// defaults apply.
-	Path string
+	Path   string // the file read; "" for the defaults
 }
 
 // Default is the config without a file: the claude-code profile.
@@ -40,13 +37,8 @@ func Default() Config {
 	return Config{Memory: memfile.DefaultConfig(), Hooks: hooks.DefaultSettings()}
 }
 
-func keys() []string {
-	return slices.Concat(memfile.ConfigKeys, hooks.SettingsKeys)
-}
-
-// Load reads the config a command uses: the file given (--config or
-// $BIMRI_CONFIG), else the workspace's .claude/bimri.json if it exists,
-// else the defaults. An error names the file once.
+// Load reads the file given (--config or $BIMRI_CONFIG), else the
+// workspace's .claude/bimri.json if it exists, else gives the defaults.
 func Load(given, root string) (Config, error) {
 	path := given
 	if path == "" {
@@ -71,8 +63,8 @@ func Load(given, root string) (Config, error) {
 	return cfg, nil
 }
 
-// parse reads a config file's bytes: one JSON object whose every field is
-// one of keys, so a typo never silently falls back to a default.
+// parse reads one JSON object whose every field is known, so a typo never
+// silently falls back to a default.
 func parse(data []byte) (Config, error) {
 	if !gjson.ValidBytes(data) {
 		return Config{}, errors.New("not valid JSON")
@@ -81,7 +73,7 @@ func parse(data []byte) (Config, error) {
 	if !root.IsObject() {
 		return Config{}, errors.New("not a JSON object")
 	}
-	known := keys()
+	known := slices.Concat(memfile.ConfigKeys, hooks.SettingsKeys)
 	var unknown []string
 	root.ForEach(func(k, _ gjson.Result) bool {
 		if !slices.Contains(known, k.String()) {

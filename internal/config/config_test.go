@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -61,7 +62,7 @@ func TestErrorsNameTheFileOnce(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "d.json")
 	cases := []string{`{"budget": 1}`, `[1]`, `{`}
-	for _, k := range keys() {
+	for _, k := range slices.Concat(memfile.ConfigKeys, hooks.SettingsKeys) {
 		cases = append(cases, `{"`+k+`": {"not": "a value"}}`) // an object is no field's value
 	}
 	for _, body := range cases {

@@ -2,23 +2,22 @@
 // spells them: the one list the hooks, install and simulate use.
 package event
 
+import "strings"
+
 // Name is a hook event's name.
 type Name string
 
-// The events bimri-hook meets.
 const (
 	SessionStart     Name = "SessionStart"
 	UserPromptSubmit Name = "UserPromptSubmit"
 	Stop             Name = "Stop"
 	PreCompact       Name = "PreCompact"
 	SessionEnd       Name = "SessionEnd"
-	// SubagentStart gives a subagent a small pack of memory.
-	SubagentStart Name = "SubagentStart"
-	// SubagentStop reaches a hook too, but bimri-hook leaves it alone:
-	// a subagent's turn is not the session's.
+	SubagentStart    Name = "SubagentStart" // gives a subagent a small pack of memory
+	// SubagentStop reaches a hook too, but a subagent's turn is not the
+	// session's: bimri-hook leaves it alone.
 	SubagentStop Name = "SubagentStop"
-	// PreToolUse is answered for the plugin only, which wires it for its
-	// own tools (wiring.PluginEvents): it approves the plugin's memory
+	// PreToolUse is wired by the plugin only, to approve its own memory
 	// commands, which a plugin cannot allow with a permission rule.
 	PreToolUse Name = "PreToolUse"
 )
@@ -29,12 +28,9 @@ var Answered = []Name{SessionStart, UserPromptSubmit, Stop, PreCompact, SessionE
 
 // List writes names for a message: "SessionStart, Stop".
 func List(names []Name) string {
-	s := ""
+	s := make([]string, len(names))
 	for i, n := range names {
-		if i > 0 {
-			s += ", "
-		}
-		s += string(n)
+		s[i] = string(n)
 	}
-	return s
+	return strings.Join(s, ", ")
 }

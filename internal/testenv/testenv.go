@@ -1,5 +1,4 @@
-// Package testenv is for tests only: what the test binaries of several
-// packages set up the same way.
+// Package testenv is for tests only: set-up several packages' tests share.
 package testenv
 
 import (
@@ -7,10 +6,9 @@ import (
 	"testing"
 )
 
-// MainWithDataDir runs m with the environment variable env (the store's
-// DataEnv) naming a folder of the run's own, so that what the store keeps
-// in the user's data folder (provenance, the journal) never lands in the
-// real one; the folder is removed afterwards. It is a TestMain's whole body.
+// MainWithDataDir is a TestMain's whole body: it runs m with env (the
+// store's DataEnv) naming a folder of the run's own, removed afterwards,
+// so the user's data folder is never touched.
 func MainWithDataDir(m *testing.M, env string) {
 	dir, err := os.MkdirTemp("", "bimri-data-")
 	if err != nil {
