@@ -63,13 +63,11 @@ func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
 		return hooks.Output{}, nil // not ours: touch nothing, not even the workspace
 	}
 	root, err := resolveRoot(c, in.Cwd)
-	// bimri-hook off: every route's and agent's hooks answer nothing.
-	if err == nil && workspace.IsOff(root) {
+	if err == nil && workspace.IsOff(root) { // bimri-hook off
 		return hooks.Output{}, nil
 	}
 	if in.Event == event.PreToolUse {
-		// Before every tool call: no config or file, only the command
-		// and the workspace (--dir) the other hooks teach.
+		// Before every tool call: no config or file, only what the hooks teach.
 		taught, _ := workspace.Root(in.Cwd)
 		return hooks.PreToolUse(approve.Session{Binary: workspace.Binary(), Workspace: taught}, in), nil
 	}
@@ -77,8 +75,7 @@ func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
 		return hooks.Output{}, err
 	}
 	if in.Event == event.SessionStart {
-		// The plugin has no install step: its sessions give the side
-		// files their ignore rules; doctor reports a failure.
+		// The plugin has no install step; doctor reports a failure.
 		_, _ = install.IgnoreLocally(root)
 	}
 	ws, cfgErr, err := a.openAt(c, root, root)
@@ -106,23 +103,17 @@ func (a *app) answer(ws *openedWorkspace, cfgErr error, in hooks.Input, live boo
 	return hooks.Handle(env, in)
 }
 
-// agentTools says whether the agent has bimri-hook's MCP tools: when this
-// hook runs in the plugin ($CLAUDE_PLUGIN_ROOT), which declares the server
-// (.mcp.json) whose program `bimri-hook mcp` finds. The hooks then ask for
-// tool calls, whose text no shell reads; the settings route keeps the
-// shell commands its permission rule allows.
+// agentTools says whether the agent has bimri-hook's MCP tools: in the
+// plugin ($CLAUDE_PLUGIN_ROOT), which declares the server (.mcp.json),
+// when its program is there. The hooks then teach tool calls; the settings
+// route keeps the shell commands its permission rule allows.
 func agentTools() hooks.Tools {
 	root := os.Getenv("CLAUDE_PLUGIN_ROOT")
-	if root == "" || !exists(filepath.Join(root, ".mcp.json")) {
+	if _, err := os.Stat(filepath.Join(root, ".mcp.json")); root == "" || err != nil {
 		return hooks.Tools{}
 	}
 	if _, err := companion("mcp", mcpProgram); err != nil {
 		return hooks.Tools{}
 	}
 	return hooks.Tools{On: true, Prefix: wiring.MCPToolName(wiring.MCPServer, "")}
-}
-
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }

@@ -36,7 +36,7 @@ func (a *app) browseCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			args := append([]string{"--dir", root}, passedFlags(c, true, "config", "today")...)
+			args := append([]string{"--dir", root}, passedFlags(c, "config", "today")...)
 			if c.Bool("global") {
 				args = append(args, "--global")
 			}
@@ -66,19 +66,16 @@ It runs ` + mcpProgram + `, found beside this binary or on PATH.`,
 			if err != nil {
 				return err
 			}
-			return execMCP(bin, passedFlags(c, false, "dir", "config", "today"), a)
+			return execMCP(bin, passedFlags(c, "dir", "config", "today"), a)
 		},
 	}
 }
 
-// passedFlags are the common flags given (with env, or set), as arguments.
-func passedFlags(c *cli.Context, env bool, names ...string) []string {
+// passedFlags are the common flags given, or their variables, as arguments.
+func passedFlags(c *cli.Context, names ...string) []string {
 	var args []string
 	for _, name := range names {
-		envVar := ""
-		if env {
-			envVar = map[string]string{"config": config.EnvVar, "today": "BIMRI_TODAY"}[name]
-		}
+		envVar := map[string]string{"config": config.EnvVar, "today": "BIMRI_TODAY"}[name]
 		if v := commonFlag(c, name, envVar); v != "" {
 			args = append(args, "--"+name, v)
 		}
@@ -87,9 +84,8 @@ func passedFlags(c *cli.Context, env bool, names ...string) []string {
 }
 
 // companion finds program beside this executable (links followed, so
-// install --link's finds the plugin's), with the suffix this one has after
-// bimri-hook (-linux-amd64 in the plugin, -0.1.0 in a development build,
-// .exe), else as program, else on PATH. command is what needs it.
+// install --link's finds the plugin's), with this one's suffix after
+// bimri-hook (-linux-amd64 in the plugin, .exe), else bare, else on PATH.
 func companion(command, program string) (string, error) {
 	if exe, err := workspace.Executable(); err == nil {
 		dir, name := filepath.Split(exe)

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/bimri/bimri-hook/hooks"
@@ -34,9 +37,21 @@ The session ID is ` + simulate.DefaultSession + ` unless --session says otherwis
 			&cli.BoolFlag{Name: "verbose", Usage: "describe the payload and the answer on stderr"},
 		},
 		Action: func(c *cli.Context) error {
-			isBool := flagKinds(c)
-			isBool["help"], isBool["h"] = true, true
-			if err := simulate.TrailingFlags(c.Args().Slice(), isBool, c.Set); err != nil {
+			// urfave/cli stops at the first argument, but `simulate Stop
+			// --stop-hook-active` is the natural order: parse the rest too.
+			rest := flag.NewFlagSet("simulate", flag.ContinueOnError)
+			rest.SetOutput(io.Discard)
+			for _, f := range c.Command.Flags {
+				_ = f.Apply(rest)
+			}
+			if err := rest.Parse(c.Args().Tail()); err != nil {
+				return usageError(c, err, true)
+			} else if rest.NArg() > 0 {
+				return fmt.Errorf("usage: simulate takes one EVENT, got also %q (see --help)", rest.Arg(0))
+			}
+			var err error
+			rest.Visit(func(f *flag.Flag) { err = errors.Join(err, c.Set(f.Name, f.Value.String())) })
+			if err != nil {
 				return err
 			}
 			if c.Bool("help") {

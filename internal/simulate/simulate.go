@@ -216,33 +216,3 @@ func nothingBecause(ev event.Name, stopHookActive bool) string {
 	}
 	return "bimri-hook had nothing to say"
 }
-
-// TrailingFlags reads the flags written after EVENT (args[0]) with set:
-// urfave/cli stops at the first argument, but `simulate Stop
-// --stop-hook-active` is the natural order. isBool says which flags
-// exist and which take no value.
-func TrailingFlags(args []string, isBool map[string]bool, set func(name, value string) error) error {
-	for i := 1; i < len(args); i++ {
-		arg := args[i]
-		if arg == "--" || !strings.HasPrefix(arg, "-") {
-			return fmt.Errorf("usage: simulate takes one EVENT, got also %q (see --help)", arg)
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-		boolean, known := isBool[name]
-		switch {
-		case !known: // in urfave/cli's words for a flag before EVENT
-			return fmt.Errorf("usage: flag provided but not defined: -%s (see --help)", name)
-		case !hasValue && boolean:
-			value = "true"
-		case !hasValue && i+1 == len(args):
-			return fmt.Errorf("usage: flag needs an argument: %s (see --help)", arg)
-		case !hasValue:
-			i++
-			value = args[i]
-		}
-		if err := set(name, value); err != nil {
-			return fmt.Errorf("usage: %s: %w (see --help)", arg, err)
-		}
-	}
-	return nil
-}
