@@ -1,5 +1,5 @@
-// Command bimri-hook-browse is `bimri-hook browse`: the terminal UI of
-// package browse, a program of its own so that the hook binary, started on
+// Command bimri-hook-browse is `bimri-hook browse`, the terminal UI of
+// package browse: a program of its own so that the hook binary, started on
 // every event, never runs its terminal library's package initialisation.
 package main
 
@@ -7,7 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"time"
 
@@ -19,26 +18,24 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, time.Now()); err != nil {
+	if err := run(os.Args[1:], time.Now()); err != nil {
 		fmt.Fprintln(os.Stderr, "bimri-hook: browse: "+err.Error())
 		os.Exit(1)
 	}
 }
 
-func run(args []string, stdin *os.File, stdout *os.File, stderr io.Writer, now time.Time) error {
+func run(args []string, now time.Time) error {
 	fs := flag.NewFlagSet("bimri-hook browse", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	dir := fs.String("dir", "", "workspace `FOLDER` (default: found from the current folder, as bimri-hook finds it)")
 	cfgPath := fs.String("config", os.Getenv(config.EnvVar), "config `FILE`")
 	today := fs.String("today", os.Getenv("BIMRI_TODAY"), "the date to act as today, `YYYY-MM-DD`")
 	global := fs.Bool("global", false, "browse the global memory")
 	if err := fs.Parse(args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
+	} else if fs.NArg() > 0 {
 		return fmt.Errorf("takes no arguments, got %q", fs.Arg(0))
 	}
-	if !term.IsTerminal(stdin.Fd()) || !term.IsTerminal(stdout.Fd()) {
+	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
 		return errors.New("needs a terminal (show, search and why give the same facts as text)")
 	}
 	root, err := workspace.Root(*dir)
@@ -52,21 +49,20 @@ func run(args []string, stdin *os.File, stdout *os.File, stderr io.Writer, now t
 	day, err := workspace.Today(*today)
 	if err != nil {
 		return err
-	}
-	if day.IsZero() {
+	} else if day.IsZero() {
 		day = time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	}
 	clock := func() time.Time { return now }
 	// The commands' lock wait: the user may browse while a session writes.
 	cfg.Hooks.LockTimeout = max(cfg.Hooks.LockTimeout, 10*time.Second)
-	var store *store.Store
+	var st *store.Store
 	if *global {
-		store, err = workspace.GlobalStore(cfg, clock)
+		st, err = workspace.GlobalStore(cfg, clock)
 	} else {
-		store, err = workspace.Open(root, cfg, clock, day)
+		st, err = workspace.Open(root, cfg, clock, day)
 	}
 	if err != nil {
 		return err
 	}
-	return browse.Run(browse.Source{Store: store, Config: cfg.Memory, Today: day}, stdin, stdout)
+	return browse.Run(browse.Source{Store: st, Config: cfg.Memory, Today: day}, os.Stdin, os.Stdout)
 }
