@@ -64,11 +64,7 @@ The session ID is ` + simulate.DefaultSession + ` unless --session says otherwis
 			if err != nil {
 				return err
 			}
-			return simulate.Run(a.stdout, a.stderr, simulate.Options{
-				Event: c.Args().First(), Root: root, Transcript: c.String("transcript"),
-				ContextOnly: c.Bool("context-only"), Verbose: c.Bool("verbose"), StopHookActive: c.Bool("stop-hook-active"),
-				IsSet: c.IsSet, Value: c.String,
-			}, func(root, dir string, in hooks.Input) (hooks.Output, error) {
+			return simulate.Run(a.stdout, a.stderr, c.Args().First(), root, c, func(root, dir string, in hooks.Input) (hooks.Output, error) {
 				ws, cfgErr, err := a.openAt(c, root, dir)
 				if err != nil {
 					return hooks.Output{}, err

@@ -97,15 +97,11 @@ func ContextText(out hooks.Output) (string, bool) {
 	return text, ok
 }
 
-// Options are what `simulate EVENT` was given; IsSet and Value read its
-// flags by name.
-type Options struct {
-	Event, Root          string
-	Transcript           string // --transcript, or "" for the session's own
-	ContextOnly, Verbose bool
-	IsSet                func(string) bool
-	Value                func(string) string
-	StopHookActive       bool
+// Flags are simulate's command-line flags, read by name (a *cli.Context).
+type Flags interface {
+	IsSet(name string) bool
+	String(name string) string
+	Bool(name string) bool
 }
 
 // Answer answers one event as `bimri-hook hook` does, with the store at
@@ -121,24 +117,24 @@ var eventFlags = map[string][]event.Name{
 }
 
 // check refuses what the event would ignore or the client never sends.
-func (o Options) check() (event.Name, error) {
-	i := slices.IndexFunc(Events, func(e event.Name) bool { return strings.EqualFold(string(e), o.Event) })
+func check(name string, f Flags) (event.Name, error) {
+	i := slices.IndexFunc(Events, func(e event.Name) bool { return strings.EqualFold(string(e), name) })
 	if i < 0 {
-		return "", fmt.Errorf("simulate: unknown event %q (one of %s)", o.Event, event.List(Events))
+		return "", fmt.Errorf("simulate: unknown event %q (one of %s)", name, event.List(Events))
 	}
 	ev := Events[i]
 	for _, flag := range []string{"prompt", "source", "reason", "trigger", "stop-hook-active", "context-only"} {
-		if o.IsSet(flag) && !slices.Contains(eventFlags[flag], ev) {
+		if f.IsSet(flag) && !slices.Contains(eventFlags[flag], ev) {
 			return "", fmt.Errorf("simulate: --%s does not apply to %s (only to %s)", flag, ev, event.List(eventFlags[flag]))
 		}
 	}
 	for _, flag := range []string{"source", "reason", "trigger"} {
 		allowed := map[string][]string{"source": SessionSources, "reason": EndReasons, "trigger": CompactTriggers}[flag]
-		if v := o.Value(flag); !slices.Contains(allowed, v) {
+		if v := f.String(flag); !slices.Contains(allowed, v) {
 			return "", fmt.Errorf("--%s %q is not one of %s", flag, v, strings.Join(allowed, ", "))
 		}
 	}
-	if strings.TrimSpace(o.Value("session")) == "" {
+	if strings.TrimSpace(f.String("session")) == "" {
 		return "", errors.New("simulate: --session must not be empty")
 	}
 	return ev, nil
@@ -148,20 +144,21 @@ func (o Options) check() (event.Name, error) {
 // the workspace's memory, and prints on stdout exactly what the client
 // would receive; stderr says it ran on a copy and, when the client
 // receives nothing, why.
-func Run(stdout, stderr io.Writer, o Options, answer Answer) error {
-	ev, err := o.check()
+func Run(stdout, stderr io.Writer, name, root string, f Flags, answer Answer) error {
+	ev, err := check(name, f)
 	if err != nil {
 		return err
 	}
-	in := hooks.Input{Event: ev, SessionID: o.Value("session"), TranscriptPath: transcriptFor(o.Root, o.Value("session")), Cwd: o.Root,
-		Source: o.Value("source"), Reason: o.Value("reason"), Trigger: o.Value("trigger"), Prompt: o.Value("prompt"), StopHookActive: o.StopHookActive}
-	if o.Transcript != "" {
-		if in.TranscriptPath, err = filepath.Abs(o.Transcript); err != nil {
-			return fmt.Errorf("--transcript %q: %w", o.Transcript, err)
+	in := hooks.Input{Event: ev, SessionID: f.String("session"), TranscriptPath: transcriptFor(root, f.String("session")), Cwd: root,
+		Source: f.String("source"), Reason: f.String("reason"), Trigger: f.String("trigger"), Prompt: f.String("prompt"), StopHookActive: f.Bool("stop-hook-active")}
+	if t := f.String("transcript"); t != "" {
+		if in.TranscriptPath, err = filepath.Abs(t); err != nil {
+			return fmt.Errorf("--transcript %q: %w", t, err)
 		}
 	}
+	contextOnly, verbose := f.Bool("context-only"), f.Bool("verbose")
 	payload := Payload(in)
-	if o.Verbose {
+	if verbose {
 		fmt.Fprintf(stderr, "simulate: hook input sent to the handler:\n%s", payload)
 	}
 	if in, err = hooks.Decode(payload); err != nil {
@@ -169,20 +166,21 @@ func Run(stdout, stderr io.Writer, o Options, answer Answer) error {
 	}
 	var out hooks.Output
 	if slices.Contains(event.Answered, ev) {
-		if out, err = onCopy(o.Root, in, answer); err != nil {
+		out, err = onCopy(root, in, answer)
+		fmt.Fprintf(stderr, "simulate: ran on a copy of the memory in %s; nothing there changed\n", root)
+		if err != nil {
 			return fmt.Errorf("%s: %w", ev, err)
 		}
-		fmt.Fprintf(stderr, "simulate: ran on a copy of the memory in %s; nothing there changed\n", o.Root)
 	}
 	var buf bytes.Buffer
-	if text, ok := ContextText(out); o.ContextOnly && ok {
+	if text, ok := ContextText(out); contextOnly && ok {
 		buf.WriteString(text + "\n")
-	} else if !o.ContextOnly {
+	} else if !contextOnly {
 		if err := out.Write(&buf); err != nil {
 			return err
 		}
 	}
-	if o.Verbose {
+	if verbose {
 		kind := "nothing"
 		if out.JSON != nil {
 			kind = "JSON"
@@ -192,7 +190,7 @@ func Run(stdout, stderr io.Writer, o Options, answer Answer) error {
 		fmt.Fprintf(stderr, "simulate: exit 0; %d bytes on stdout (%s)\n", buf.Len(), kind)
 	}
 	if buf.Len() == 0 {
-		fmt.Fprintf(stderr, "simulate: Claude Code receives nothing for %s: %s\n", ev, nothingBecause(ev, o.StopHookActive))
+		fmt.Fprintf(stderr, "simulate: Claude Code receives nothing for %s: %s\n", ev, nothingBecause(ev, in.StopHookActive))
 	}
 	_, err = stdout.Write(buf.Bytes())
 	return err
