@@ -94,7 +94,7 @@ func (d *doctor) git(args ...string) (string, int) {
 	return out, code
 }
 
-// addNew appends the items list does not hold yet.
+// addNew appends the items list lacks.
 func addNew(list []string, items ...string) []string {
 	for _, it := range items {
 		if !slices.Contains(list, it) {
@@ -134,8 +134,7 @@ func binaryHealth(binary, root string) (status, detail, fix string) {
 	return statusOK, binary, ""
 }
 
-// checkSettings reports each scope's settings and, last, whether anything
-// at all makes Claude Code run bimri-hook.
+// checkSettings reports each scope's settings, then whether anything runs bimri-hook.
 func (d *doctor) checkSettings() []install.Scoped {
 	var all []install.Scoped
 	for _, s := range install.ReadScopes(d.root) {
@@ -216,8 +215,8 @@ func applyPluginPrecedence(all []install.Scoped) (off []string) {
 	return off
 }
 
-// checkScope reports one settings file: the events it wires, those it
-// misses, and whether the binaries its hooks run can run.
+// checkScope reports the events a settings file wires, those it misses,
+// and whether the binaries its hooks run can run.
 func (d *doctor) checkScope(name string, s install.Scoped) {
 	w, path := s.Wiring, s.File.Path
 	if !s.Exists || len(w.Handlers) == 0 {
@@ -264,9 +263,8 @@ func (d *doctor) checkScope(name string, s install.Scoped) {
 
 func rank(status string) int { return strings.Index("OK WARN FAIL", status) }
 
-// checkPermission: the rules that let the agent run the memory commands
-// of the binaries the hooks run without asking, and whether Claude Code
-// applies them; one line per outcome.
+// checkPermission: whether rules let the agent run the memory commands
+// without asking, and Claude Code applies them; one line per outcome.
 func (d *doctor) checkPermission(all []install.Scoped) {
 	plugin := false
 	var want []string
@@ -364,14 +362,12 @@ func (d *doctor) checkConfig(path string) config.Config {
 	return cfg
 }
 
-// lockHeadroom is the time a hook needs beside its lock wait: its own
-// work, milliseconds alone, seconds on a loaded machine.
+// lockHeadroom is a hook's own work beside its lock wait, on a loaded machine.
 const lockHeadroom = 2 * time.Second
 
-// checkLockTimeout warns when lock_timeout leaves a hook too little of its
-// timeout (Claude Code's default is 60 s): one that waited out the lock is
-// killed before it answers. SessionEnd caps its own wait, and PreToolUse
-// takes no lock.
+// checkLockTimeout warns when a hook that waited out lock_timeout would be
+// killed at its timeout (60 s when none is set) before it answers.
+// SessionEnd caps its own wait; PreToolUse takes no lock.
 func (d *doctor) checkLockTimeout(wait time.Duration, all []install.Scoped) {
 	var short []string
 	check := func(where, ev string, timeout int) {
@@ -402,8 +398,6 @@ func (d *doctor) checkLockTimeout(wait time.Duration, all []install.Scoped) {
 	}
 }
 
-// checkFiles: bimri.md and its budgets, the backup, the archive, the lock,
-// the state folder, then the global memory.
 func (d *doctor) checkFiles(cfg config.Config) {
 	st, err := store.OpenStore(d.root, cfg.Memory, store.StoreOptions{LockTimeout: cfg.Hooks.LockTimeout})
 	if err != nil {
@@ -474,8 +468,8 @@ func (d *doctor) checkMemory(st *store.Store, cfg memfile.Config) {
 	d.add(status, "tokens", strings.Join(parts, ", ")+" (estimated)"+pick(status == statusOK, "", ": over budget"), fix)
 }
 
-// checkSide reads the backup or the archive: a backup that does not parse
-// is one restore would refuse; archive lines that do not, search skips.
+// checkSide: a backup that does not parse restore would refuse; archive
+// lines that do not, search skips.
 func (d *doctor) checkSide(st *store.Store, name, file, absent string) {
 	path := st.Path(file)
 	data, exists, err := install.ReadOptional(path)
@@ -503,8 +497,8 @@ func (d *doctor) checkSide(st *store.Store, name, file, absent string) {
 	}
 }
 
-// checkLock takes and releases the lock, but only where bimri-hook's
-// files are: doctor run anywhere else must leave no state folder behind.
+// checkLock takes and releases the lock where bimri-hook's files are;
+// anywhere else it would leave a state folder behind.
 func (d *doctor) checkLock(st *store.Store) {
 	if !exists(st.StatePath()) && !exists(st.Path(st.Names().Memory)) {
 		d.add(statusOK, "lock", "no state folder yet; the first session makes it", "")
@@ -554,8 +548,7 @@ func (d *doctor) checkState(st *store.Store) {
 	d.add(statusWarn, "state", rel+" has no .gitignore holding *, so git would commit it once this is a repository", fix)
 }
 
-// checkGlobal reads the user's memory across workspaces, when there is
-// one: the hooks skip a broken one silently, so only doctor can tell.
+// checkGlobal: the hooks skip a broken global memory silently.
 func (d *doctor) checkGlobal(cfg config.Config) {
 	global, err := workspace.GlobalStore(cfg, time.Now)
 	if err != nil {
@@ -571,9 +564,8 @@ func (d *doctor) checkGlobal(cfg config.Config) {
 	}
 }
 
-// checkIgnored: in a repository, whether git ignores every personal side
-// file, asked of git for a name each rule covers, so a rule written
-// anywhere counts and a side file committed once does not.
+// checkIgnored asks git about a name each personal side file's rule
+// covers, so a rule written anywhere counts and a committed file does not.
 func (d *doctor) checkIgnored() {
 	if !d.repo {
 		return
@@ -586,7 +578,6 @@ func (d *doctor) checkIgnored() {
 		}
 		names = append(names, name)
 	}
-	// check-ignore prints the names git ignores and exits 1 when none is.
 	out, code := d.git(append([]string{"check-ignore", "--"}, names...)...)
 	if code < 0 || code > 1 {
 		return
@@ -605,7 +596,6 @@ func (d *doctor) checkIgnored() {
 		"start a session (it adds them to .git/info/exclude), or add the lines to .gitignore; a file already committed needs git rm --cached")
 }
 
-// checkGit: in a repository, whether bimri.md merges with its driver.
 func (d *doctor) checkGit() {
 	if !d.repo {
 		return
