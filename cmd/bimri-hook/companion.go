@@ -40,14 +40,19 @@ func (a *app) browseCommand() *cli.Command {
 			if c.Bool("global") {
 				args = append(args, "--global")
 			}
-			cmd := exec.Command(prog, args...)
-			cmd.Stdin, cmd.Stdout, cmd.Stderr = a.stdin, a.stdout, a.stderr
-			if err = cmd.Run(); errors.As(err, new(*exec.ExitError)) {
-				return errQuiet // it said why on stderr
-			}
-			return err
+			return a.runCompanion(prog, args)
 		},
 	}
+}
+
+// runCompanion runs prog with this process's streams and waits for it.
+func (a *app) runCompanion(prog string, args []string) error {
+	cmd := exec.Command(prog, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = a.stdin, a.stdout, a.stderr
+	if err := cmd.Run(); !errors.As(err, new(*exec.ExitError)) {
+		return err
+	}
+	return errQuiet // it said why on stderr
 }
 
 func (a *app) mcpCommand() *cli.Command {
