@@ -139,26 +139,14 @@ func configPath(c *cli.Context) string {
 // flagsBeforeArguments refuses a flag written after the arguments (why ID
 // --today 2026-12-01), which the parser would silently take as an argument.
 func flagsBeforeArguments(c *cli.Context) error {
-	known := flagKinds(c)
 	args := c.Args().Slice()
 	for i, arg := range args {
 		name, _, _ := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-		if _, ok := known[name]; i > 0 && strings.HasPrefix(arg, "-") && ok {
+		known := slices.ContainsFunc(c.Command.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), name) })
+		if i > 0 && strings.HasPrefix(arg, "-") && known {
 			return fmt.Errorf("%s comes after the argument %q, where it would be ignored: put flags first, as in bimri-hook %s %s %s",
 				arg, args[0], c.Command.Name, strings.Join(args[i:], " "), strings.Join(args[:i], " "))
 		}
 	}
 	return nil
-}
-
-// flagKinds maps each name of the command's flags to whether it is a bool.
-func flagKinds(c *cli.Context) map[string]bool {
-	kinds := map[string]bool{}
-	for _, f := range c.Command.Flags {
-		_, isBool := f.(*cli.BoolFlag)
-		for _, n := range f.Names() {
-			kinds[n] = isBool
-		}
-	}
-	return kinds
 }
