@@ -233,14 +233,16 @@ func (a *app) searchCommand() *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			query := strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
-			since, err := flagDay(c, "since")
-			if err != nil {
-				return err
+			var days [2]time.Time // --since, --until
+			for i, name := range []string{"since", "until"} {
+				if v := c.String(name); v != "" {
+					var err error
+					if days[i], err = time.Parse(time.DateOnly, v); err != nil {
+						return fmt.Errorf("search: --%s %q is not a date (YYYY-MM-DD)", name, v)
+					}
+				}
 			}
-			until, err := flagDay(c, "until")
-			if err != nil {
-				return err
-			}
+			since, until := days[0], days[1]
 			if query == "" && since.IsZero() && until.IsZero() {
 				return fmt.Errorf("search: %w: a QUERY", errNoArgs)
 			}
@@ -274,19 +276,6 @@ func idArg(c *cli.Context, what string) (string, error) {
 		return "", fmt.Errorf("%s: %w: %s", c.Command.Name, errNoArgs, what)
 	}
 	return id, nil
-}
-
-// flagDay is the date of a --since or --until flag, zero when not given.
-func flagDay(c *cli.Context, name string) (time.Time, error) {
-	s := c.String(name)
-	if s == "" {
-		return time.Time{}, nil
-	}
-	t, err := time.Parse(time.DateOnly, s)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("search: --%s %q is not a date (YYYY-MM-DD)", name, s)
-	}
-	return t, nil
 }
 
 func (a *app) restoreCommand() *cli.Command {
