@@ -136,12 +136,8 @@ func plainText(s string) bool {
 // quotedHeredocOnly allows no redirection but one here-document whose
 // delimiter is quoted (no shell expands its body), on the command's line.
 func quotedHeredocOnly(redirs []*syntax.Redirect, command string, line int) bool {
-	switch len(redirs) {
-	case 0:
-		return line < 0
-	case 1:
-	default:
-		return false
+	if len(redirs) != 1 {
+		return len(redirs) == 0 && line < 0
 	}
 	r := redirs[0]
 	if (r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc) || r.N != nil || r.Word == nil || r.Hdoc == nil || line < 0 {
