@@ -35,9 +35,9 @@ func (a *app) mergeDriverCommand() *cli.Command {
 	}
 }
 
-// mergeConfig is the config of the merged file's workspace, its folder
-// (git runs drivers from the top of the work tree). One that does not
-// load must not fail the merge: the defaults, and the error to report.
+// mergeConfig is the config of the merged file's folder (git runs drivers
+// from the top of the work tree); one that does not load gives the
+// defaults and the error to report, never a failed merge.
 func (a *app) mergeConfig(c *cli.Context, name string) (memfile.Config, error) {
 	root, err := resolveRoot(c, "")
 	if err != nil {
@@ -47,8 +47,5 @@ func (a *app) mergeConfig(c *cli.Context, name string) (memfile.Config, error) {
 		root = filepath.Join(root, filepath.Dir(filepath.FromSlash(name)))
 	}
 	cfg, err := config.Load(configPath(c), root)
-	if err != nil {
-		return memfile.DefaultConfig(), err
-	}
-	return cfg.Memory, nil
+	return cfg.Memory, err
 }

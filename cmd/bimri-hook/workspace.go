@@ -56,9 +56,6 @@ func (a *app) readMemory(c *cli.Context) (*openedWorkspace, *memfile.File, error
 // the defaults and cfgErr, why it did not load.
 func (a *app) openAt(c *cli.Context, root, dir string) (*openedWorkspace, error, error) {
 	cfg, cfgErr := config.Load(configPath(c), root)
-	if cfgErr != nil {
-		cfg = config.Default()
-	}
 	if a.agentRun {
 		cfg.Hooks.LockTimeout = max(cfg.Hooks.LockTimeout, record.AgentLockWait)
 	}

@@ -38,7 +38,8 @@ func Default() Config {
 }
 
 // Load reads the file given (--config or $BIMRI_CONFIG), else the
-// workspace's .claude/bimri.json if it exists, else gives the defaults.
+// workspace's .claude/bimri.json if it exists; the defaults when there is
+// none, or with the error that says why it did not load.
 func Load(given, root string) (Config, error) {
 	path := given
 	if path == "" {
@@ -53,11 +54,11 @@ func Load(given, root string) (Config, error) {
 		if errors.As(err, &pathErr) {
 			err = pathErr.Err // the path is said once, below
 		}
-		return Config{}, fmt.Errorf("config %s: %w", path, err)
+		return Default(), fmt.Errorf("config %s: %w", path, err)
 	}
 	cfg, err := parse(data)
 	if err != nil {
-		return Config{}, fmt.Errorf("config %s: %w", path, err)
+		return Default(), fmt.Errorf("config %s: %w", path, err)
 	}
 	cfg.Path = path
 	return cfg, nil

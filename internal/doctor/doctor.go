@@ -353,7 +353,6 @@ func (d *doctor) checkConfig(path string) config.Config {
 	switch {
 	case err != nil:
 		d.add(statusFail, "config", err.Error(), "fix or remove the config file")
-		return config.Default()
 	case cfg.Path == "":
 		d.add(statusOK, "config", fmt.Sprintf("no %s; the %s profile's defaults", config.Name, cfg.Memory.Profile), "")
 	default:
