@@ -3,7 +3,6 @@ package transcript
 import (
 	"bytes"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/bimri/bimri-hook/privacy"
@@ -90,48 +89,5 @@ func FuzzMembersAsGet(f *testing.F) {
 	f.Add([]byte(prompt("a") + remember + toolUses(write("/p/a"), edit("/p/b")) + toolResult + compaction))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkMembers(t, bytes.Split(data, []byte("\n")))
-	})
-}
-
-// tooDeepByteByByte is tooDeep as first written, one byte at a time: the
-// definition the quote-searching version must agree with.
-func tooDeepByteByByte(line []byte) bool {
-	depth, inString := 0, false
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-			if depth > maxDepth {
-				return true
-			}
-		case '}', ']':
-			depth--
-		}
-	}
-	return false
-}
-
-func FuzzTooDeepAsByteByByte(f *testing.F) {
-	f.Add([]byte(`{"a":"b\\"{{{{{{","c":[[[[`))
-	f.Add([]byte(`"\\\\"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[`))
-	f.Add([]byte(`[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["unterminated`))
-	f.Add([]byte(strings.Repeat("[", 200)))
-	f.Add([]byte(strings.Repeat(`["\\"`, 70)))
-	f.Fuzz(func(t *testing.T, line []byte) {
-		if got, want := tooDeep(line), tooDeepByteByByte(line); got != want {
-			t.Fatalf("tooDeep(%q) = %v, byte by byte %v", line, got, want)
-		}
 	})
 }

@@ -7,9 +7,7 @@
 package transcript
 
 import (
-	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -133,60 +131,38 @@ func readFile(path string, from int64, limit int64, prev Summary) (Summary, erro
 	return sum, err
 }
 
-// read summarises the lines of r (at offset start, at most limit bytes),
-// settling what prev left pending. When partial, r starts inside a line,
-// which is passed over. A last line without a newline may still be being
-// written: Offset stays before it. On an error the Summary covers the
+// read summarises the complete lines of r (at offset start, at most limit
+// bytes), settling what prev left pending; when partial, the first line is
+// cut and passed over. A last line without a newline may still be being
+// written, so Offset stays before it. On an error the Summary covers the
 // lines read before it.
 func read(r io.Reader, start, limit int64, partial bool, prev Summary) (Summary, error) {
 	if limit > 0 {
 		r = io.LimitReader(r, limit)
 	}
-	br := bufio.NewReaderSize(r, 64<<10)
+	data, err := io.ReadAll(r)
+	if err != nil {
+		err = fmt.Errorf("read transcript: %w", err)
+	}
 	sr := summaryReader{sum: Summary{Offset: start, Pending: slices.Clone(prev.Pending), PendingChanges: slices.Clone(prev.PendingChanges), Intents: slices.Clone(prev.Intents)}}
 	sr.seen = make(map[string]bool, len(prev.FilesChanged))
 	for _, f := range prev.FilesChanged {
 		sr.seen[f] = true // add merges them: this stretch lists only new ones
 	}
-	var (
-		line    []byte // the current line, when it is longer than br's buffer
-		size    int64  // bytes of the current line read so far
-		tooLong bool   // the current line is over maxLineSize
-		discard = partial
-	)
-	for {
-		chunk, err := br.ReadSlice('\n')
-		size += int64(len(chunk))
-		complete := err == nil
-		if !discard && !tooLong && (len(line) > 0 || !complete) {
-			if size > maxLineSize {
-				tooLong, line = true, line[:0]
-			} else {
-				line = append(line, chunk...)
-			}
-		}
-		if complete {
-			switch {
-			case discard:
-			case tooLong:
-				sr.sum.BadLines++
-			case len(line) > 0:
-				sr.addLine(line)
-			default: // the whole line was in br's buffer: no copy
-				sr.addLine(chunk)
-			}
-			sr.sum.Offset += size
-			line, size, tooLong, discard = line[:0], 0, false, false
-			continue
+	for i := 0; ; i++ {
+		n := bytes.IndexByte(data, '\n') + 1
+		if n == 0 {
+			return sr.sum, err
 		}
 		switch {
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case errors.Is(err, io.EOF):
-			return sr.sum, nil
+		case i == 0 && partial:
+		case n > maxLineSize:
+			sr.sum.BadLines++
 		default:
-			return sr.sum, fmt.Errorf("read transcript: %w", err)
+			sr.addLine(data[:n])
 		}
+		sr.sum.Offset += int64(n)
+		data = data[n:]
 	}
 }
 
@@ -249,49 +225,25 @@ func membersOf(line []byte) lineMembers {
 	return m
 }
 
-// tooDeep reports whether line nests more than maxDepth deep. Most of a
-// line is inside strings, which are crossed by searching for the closing
-// quote.
+// tooDeep reports whether line nests more than maxDepth deep.
 func tooDeep(line []byte) bool {
-	depth := 0
+	depth, inString := 0, false
 	for i := 0; i < len(line); i++ {
-		switch line[i] {
-		case '"':
-			end := closingQuote(line, i+1)
-			if end < 0 {
-				return false
-			}
-			i = end
-		case '{', '[':
-			depth++
-			if depth > maxDepth {
+		switch c := line[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			if depth++; depth > maxDepth {
 				return true
 			}
-		case '}', ']':
+		case c == '}' || c == ']':
 			depth--
 		}
 	}
 	return false
-}
-
-// closingQuote is the index of the quote that ends the string whose body
-// starts at from, -1 if none.
-func closingQuote(line []byte, from int) int {
-	for {
-		q := bytes.IndexByte(line[from:], '"')
-		if q < 0 {
-			return -1
-		}
-		q += from
-		backslashes := 0
-		for j := q - 1; j >= from && line[j] == '\\'; j-- {
-			backslashes++
-		}
-		if backslashes%2 == 0 {
-			return q
-		}
-		from = q + 1
-	}
 }
 
 func (sr *summaryReader) addUser(m lineMembers) {
