@@ -21,106 +21,47 @@ import (
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
-// archiveAppend is records written to the end of the archive, to be
-// synced before the memory file without them is renamed in place.
-type archiveAppend struct {
-	f        *os.File
-	name     string
-	needSync bool
-}
-
-// writeArchive appends records to the archive; nothing to append gives
-// an empty archiveAppend. The archive is appended to, never rewritten:
-// each record is written once, whatever the archive's size. An append
-// can be cut (a power cut, or a kill where a write crosses a page): the
-// memory file is replaced only after the append is synced, so what it
-// archived is still in bimri.md, and a later pass archives it again
-// whole. The cut part stays behind as a fragment on its own line (each
-// append starts a new line), which the reader takes for a record with
-// its text cut short: noise in search and recall, nothing lost. Telling
-// it apart would take a terminator or checksum per record, a change of
-// the archive's format not made here.
-func (s *Store) writeArchive(items []memfile.Removal) (*archiveAppend, error) {
-	a := &archiveAppend{name: s.names.Archive, needSync: !s.noSync}
+// writeArchive appends items to the archive and syncs it, before the
+// memory file without them is renamed in place. A cut append leaves a
+// fragment the reader takes for a record cut short; bimri.md still holds
+// what it archived, and a later pass archives it again whole.
+func (s *Store) writeArchive(items []memfile.Removal) error {
 	if len(items) == 0 {
-		return a, nil
+		return nil
 	}
 	path, err := s.sidePath(s.names.Archive)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, s.sideMode())
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", s.names.Archive, err)
+		return fmt.Errorf("open %s: %w", s.names.Archive, err)
 	}
+	defer f.Close()
 	day := s.today
 	if day.IsZero() {
 		day = s.now()
 	}
 	buf := memfile.RenderArchived(items, day)
-	created := false
 	info, err := f.Stat()
-	switch {
-	case err == nil && info.Size() == 0:
-		buf, created = append([]byte(memfile.ArchiveHeading), buf...), true // once per archive
-	case err == nil && endsWith(f, info.Size(), buf):
-		// The same records end the archive already: a write whose rename
-		// failed appended them (a bimri.md that cannot be replaced, or
-		// one that changed and is being updated again). Once is enough.
-		a.f = f
-		return a, nil
-	}
-	if _, err := f.Write(buf); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("append to %s: %w", s.names.Archive, err)
-	}
-	a.f = f
-	if created && !s.noSync {
-		// A new archive: its name must be on disk before a file that
-		// no longer holds what it archived, whatever the folders.
-		if err := a.sync(); err != nil {
-			a.close()
-			return nil, err
-		}
-		atomicfile.SyncDir(filepath.Dir(path))
-		a.needSync = false // done
-	}
-	return a, nil
-}
-
-// sync makes the appended records durable.
-func (a *archiveAppend) sync() error {
-	if a.f == nil {
-		return nil
-	}
-	if err := syncFile(a.f, a.needSync); err != nil {
-		return fmt.Errorf("sync %s: %w", a.name, err)
-	}
-	return nil
-}
-
-func (a *archiveAppend) close() error {
-	if a.f == nil {
-		return nil
-	}
-	err := a.f.Close()
-	a.f = nil
-	return err
-}
-
-// appendArchive adds records to the archive and syncs it, for a change
-// that leaves bimri.md as it is.
-func (s *Store) appendArchive(items []memfile.Removal) error {
-	a, err := s.writeArchive(items)
 	if err != nil {
-		return err
-	}
-	if err := a.sync(); err != nil {
-		a.close()
-		return err
-	}
-	if err := a.close(); err != nil {
 		return fmt.Errorf("append to %s: %w", s.names.Archive, err)
+	}
+	created := info.Size() == 0
+	if created {
+		buf = append([]byte(memfile.ArchiveHeading), buf...)
+	}
+	// A write whose rename failed may have appended these records already.
+	if !endsWith(f, info.Size(), buf) {
+		if _, err := f.Write(buf); err != nil {
+			return fmt.Errorf("append to %s: %w", s.names.Archive, err)
+		}
+	}
+	if err := syncFile(f, !s.noSync); err != nil {
+		return fmt.Errorf("sync %s: %w", s.names.Archive, err)
+	}
+	if created && !s.noSync {
+		atomicfile.SyncDir(filepath.Dir(path)) // its name too, before the file without its records
 	}
 	return nil
 }

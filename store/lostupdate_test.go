@@ -63,7 +63,7 @@ func TestEditInPlaceOnceTheBackupIsNamedIsKept(t *testing.T) {
 	steps := 0
 	testStep = func() {
 		steps++
-		if steps != 4 { // finish, commit, the backup's link, the backup's name
+		if steps != 3 { // finish, the backup's link, the backup's name
 			return
 		}
 		data, err := os.ReadFile(s.Path(memfile.MemoryName))

@@ -296,7 +296,7 @@ func (s *Store) finish(tx *Tx, path string) (Result, error) {
 		}
 		res.Changed = true
 	} else if len(tx.Archive) > 0 {
-		if err := s.appendArchive(tx.Archive); err != nil {
+		if err := s.writeArchive(tx.Archive); err != nil {
 			return res, err
 		}
 	}

@@ -71,13 +71,7 @@ func (s *Store) commit(path string, old []byte, file *atomicfile.Pending, archiv
 		file.Abort()
 		return err
 	}
-	arc, err := s.writeArchive(archive)
-	if err != nil {
-		return fail(err)
-	}
-	defer arc.close()
-	s.step()
-	if err := arc.sync(); err != nil {
+	if err := s.writeArchive(archive); err != nil {
 		return fail(err)
 	}
 	if err := file.Sync(); err != nil {
