@@ -288,7 +288,7 @@ func (s *Store) finish(tx *Tx, path string) (Result, error) {
 		if err != nil {
 			return res, fmt.Errorf("write %s: %w", s.names.Memory, err)
 		}
-		s.step() // the new file is written, not yet synced
+		s.step() // the new file is written, not yet in place
 		// Still the file read, and the lock still this transaction's alone.
 		unchanged := func() bool { return (tx.relock == nil || tx.relock()) && tx.mark.unchanged(path) }
 		if err := s.commit(path, old, file, tx.Archive, unchanged); err != nil {

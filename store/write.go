@@ -52,8 +52,7 @@ func (s *Store) backupPath() (string, error) {
 	}
 }
 
-// commit puts file (a replacement of the memory file at path, written,
-// not synced) in place; old is the file as it was (nil: no backup), and
+// commit puts file (a replacement of the memory file at path, written) in place; old is the file as it was (nil: no backup), and
 // archive is appended first. It ends file whatever happens.
 //
 // The promise: bimri.md is replaced atomically and durably; the backup
@@ -73,9 +72,6 @@ func (s *Store) commit(path string, old []byte, file *atomicfile.Pending, archiv
 	}
 	if err := s.writeArchive(archive); err != nil {
 		return fail(err)
-	}
-	if err := file.Sync(); err != nil {
-		return fail(fmt.Errorf("write %s: %w", s.names.Memory, err))
 	}
 	dirs := []string{filepath.Dir(path)}
 	if unchanged != nil && !unchanged() {
@@ -158,12 +154,6 @@ func (s *Store) backup(path string, old []byte) (*atomicfile.Pending, error) {
 		opt.NewPerm = info.Mode().Perm()
 	}
 	p, err := atomicfile.Write(target, old, opt)
-	if err == nil {
-		s.step()
-		if err = p.Sync(); err != nil {
-			p.Abort()
-		}
-	}
 	if err != nil {
 		return nil, fmt.Errorf("write %s: %w", s.names.Backup, err)
 	}

@@ -34,15 +34,11 @@ type Options struct {
 	NewPerm fs.FileMode
 }
 
-// WriteFile replaces path with data: Write, Sync, Commit, then sync the
-// folder so the rename itself survives a power loss.
+// WriteFile replaces path with data: Write, Commit, then sync the folder
+// so the rename itself survives a power loss.
 func WriteFile(path string, data []byte, opt Options) error {
 	p, err := Write(path, data, opt)
 	if err != nil {
-		return err
-	}
-	if err := p.Sync(); err != nil {
-		p.Abort()
 		return err
 	}
 	if err := p.Commit(); err != nil {
@@ -56,19 +52,17 @@ func WriteFile(path string, data []byte, opt Options) error {
 
 // A Pending is a replacement of path, written to a temporary file in
 // path's folder (or, from Link, an existing file's second name there) but
-// not yet in place. The steps are apart so a writer of several files can
-// write them all, sync them one after the other, then rename them in the
+// not yet in place, so a writer of several files can rename them in the
 // order it needs; the caller syncs the folder. Every Pending ends in
 // Commit or Abort.
 type Pending struct {
 	tmp  string
 	path string
 	f    *os.File // nil for a link
-	sync bool
 }
 
-// Write writes data to a new temporary file for path and stops before the
-// sync. The temporary file is created with the new file's mode, so the
+// Write writes data to a new temporary file for path and syncs it unless
+// opt.NoSync. The temporary file is created with the new file's mode, so the
 // kernel applies the umask as to any new file (os.CreateTemp's 0600 would
 // make every file private); an existing file's mode is set on it instead.
 func Write(path string, data []byte, opt Options) (*Pending, error) {
@@ -85,12 +79,15 @@ func Write(path string, data []byte, opt Options) (*Pending, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Pending{tmp: f.Name(), path: path, f: f, sync: !opt.NoSync}
+	p := &Pending{tmp: f.Name(), path: path, f: f}
 	if statErr == nil {
 		err = f.Chmod(existing.Mode().Perm())
 	}
 	if err == nil {
 		_, err = f.Write(data)
+	}
+	if err == nil && !opt.NoSync {
+		err = f.Sync()
 	}
 	if err != nil {
 		p.Abort()
@@ -158,14 +155,6 @@ func withTempName(dir string, create func(name string) error) error {
 
 // Path is the file the replacement replaces.
 func (p *Pending) Path() string { return p.path }
-
-// Sync makes the written data durable (a link has none of its own).
-func (p *Pending) Sync() error {
-	if p.f == nil || !p.sync {
-		return nil
-	}
-	return p.f.Sync()
-}
 
 // Commit closes the temporary file and renames it over path; on an error
 // the temporary file is removed.
