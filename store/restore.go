@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"github.com/bimri/bimri-hook/memfile"
-	"github.com/bimri/bimri-hook/store/atomicfile"
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
@@ -40,10 +39,7 @@ func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 			tx.Notice = fmt.Sprintf("%s was unreadable (%v); restored it from %s and kept the broken copy as %s", s.names.Memory, cause, s.names.Backup, filepath.Base(aside))
 		}
 	}
-	file, err := atomicfile.Write(path, memfile.Render(tx.File), atomicfile.Options{NoSync: s.noSync})
-	if err == nil {
-		err = s.commit(path, nil, file, nil, func() bool { return mark.unchanged(path) })
-	}
+	err = s.commit(path, memfile.Render(tx.File), nil, nil, func() bool { return mark.unchanged(path) })
 	if err != nil && !errors.Is(err, errChanged) {
 		return fmt.Errorf("replace unreadable %s: %w", s.names.Memory, err)
 	}
@@ -136,28 +132,17 @@ func (s *Store) Restore() (Result, error) {
 	}
 	// A file that changes meanwhile is read again: a restore never
 	// discards a file newer than the one whose items it archived.
-	for attempt := 1; ; attempt++ {
+	return s.retry("during the restore", func() (Result, error) {
 		current, out, notice, err := s.replaced(path, restored)
 		if err != nil {
 			return Result{}, err
 		}
 		mark := markRead(path, current)
-		file, err := atomicfile.Write(path, backup, atomicfile.Options{NoSync: s.noSync})
-		if err != nil {
-			return Result{}, fmt.Errorf("write %s: %w", s.names.Memory, err)
-		}
-		s.step()
-		err = s.commit(path, current, file, out, func() bool { return mark.unchanged(path) })
-		if err == nil {
-			return Result{Changed: true, Notice: notice}, nil
-		}
-		if !errors.Is(err, errChanged) {
+		if err := s.commit(path, backup, current, out, func() bool { return mark.unchanged(path) }); err != nil {
 			return Result{}, err
 		}
-		if attempt == maxAttempts {
-			return Result{}, fmt.Errorf("%w: %s changed %d times during the restore; left it as it is", ErrBusy, s.names.Memory, attempt)
-		}
-	}
+		return Result{Changed: true, Notice: notice}, nil
+	})
 }
 
 // replaced reads the memory file at path a restore is about to replace,

@@ -1,11 +1,6 @@
-// Package store is the one part of bimri-hook that reads and writes the
-// memory files and takes the workspace lock; memfile, which it parses and
-// renders with, touches no disk. Update (update.go) is the one
-// read-modify-write; the other files hold one concern each: the lock
-// (lock.go), the order of writes a crash cannot hurt (write.go), the
-// archive, the session state, pending entries, provenance, the journal,
-// the user's data folder where those two live (userdata.go), and putting
-// memory back (restore.go).
+// Package store is the one part of bimri-hook that touches the memory
+// files and the workspace lock; memfile, which it parses and renders
+// with, touches no disk. Update (update.go) is the one read-modify-write.
 package store
 
 import (
@@ -21,8 +16,7 @@ import (
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
-// StateDir holds the lock and per-session state, under .claude beside
-// Claude Code's own project files; it ignores itself in git.
+// StateDir holds the lock and per-session state; it ignores itself in git.
 const StateDir = ".claude/bimri"
 
 // maxStateSize caps a file read from the state folder.
@@ -34,8 +28,7 @@ type Names struct {
 	State                   string // folder for the lock and state, relative to the root
 }
 
-// workspaceNames are a workspace's files; GlobalNames the user's memory
-// across workspaces, in ~/.claude.
+// GlobalNames are the user's memory across workspaces, in ~/.claude.
 var (
 	workspaceNames = Names{memfile.MemoryName, memfile.BackupName, memfile.ArchiveName, StateDir}
 	GlobalNames    = Names{"bimri-global.md", "bimri-global-backup.md", "bimri-global-archive.md", "bimri"}
@@ -47,10 +40,9 @@ var ErrBusy = errors.New("the memory file is busy")
 // errReadOnly means the user made bimri.md read-only, and it is kept so.
 var errReadOnly = errors.New("read-only")
 
-// Store reads and writes one workspace's memory files safely: one lock
-// around every read-modify-write, atomic replacement, a backup before
-// every change, and an append-only archive. It is fixed when OpenStore
-// makes it; WithLockTimeout derives one that waits less.
+// Store reads and writes one workspace's memory files: one lock around
+// every read-modify-write, atomic replacement, a backup before every
+// change, and an append-only archive.
 type Store struct {
 	root        string // the workspace, absolute
 	names       Names
@@ -63,26 +55,18 @@ type Store struct {
 	dataBase    string        // the user's data folder (userdata.go), "" for none
 }
 
-// StoreOptions say how a store works. The zero value is a workspace's
+// StoreOptions say how a store works; the zero value is a workspace's
 // store that syncs every write, on the real clock, taking the lock only
 // when it is free at once.
 type StoreOptions struct {
-	// Names are the store's file names; zero means workspaceNames.
-	Names Names
-	// LockTimeout is the longest wait for the lock.
+	Names       Names // zero: a workspace's
 	LockTimeout time.Duration
-	// Clock names a broken file set aside and ages the session state.
-	// Nil means time.Now.
-	Clock func() time.Time
-	// Today is the day archive records carry (--today); zero means
-	// Clock's date.
-	Today time.Time
-	// NoSync skips fsync, for throwaway workspaces (simulate), which need
-	// no durability. Writes are still atomic renames.
+	Clock       func() time.Time // nil: time.Now
+	Today       time.Time        // the day archive records carry; zero: Clock's
+	// NoSync skips fsync, for throwaway workspaces (simulate).
 	NoSync bool
-	// DataDir is the user's data folder, where the store keeps what git
-	// must not carry (provenance, the journal); "" means UserDataDir(),
-	// or with NoSync the workspace's own state folder.
+	// DataDir holds what git must not carry (userdata.go); "" means
+	// UserDataDir(), or with NoSync the workspace's state folder.
 	DataDir string
 }
 
@@ -157,8 +141,8 @@ func (s *Store) Path(name string) string { return filepath.Join(s.root, name) }
 // StatePath is the state folder.
 func (s *Store) StatePath() string { return filepath.Join(s.root, filepath.FromSlash(s.names.State)) }
 
-// safePath resolves a workspace file for writing. A symlink is followed
-// only when it stays inside the workspace; a directory is refused.
+// safePath resolves a workspace file for writing, following a symlink
+// only inside the workspace.
 func (s *Store) safePath(name string) (string, error) {
 	p := s.Path(name)
 	info, err := os.Lstat(p)
@@ -200,9 +184,8 @@ func inside(root, path string) bool {
 	return err == nil && filepath.IsLocal(rel)
 }
 
-// readOnly is errReadOnly when the file at path exists without its
-// owner's write permission: a rename would replace it anyway, undoing the
-// user's choice to freeze it.
+// readOnly is errReadOnly for a file without its owner's write
+// permission, which a rename would replace anyway.
 func readOnly(path, name string) error {
 	info, err := os.Stat(path)
 	if err != nil || info.Mode().Perm()&0o200 != 0 {
@@ -211,9 +194,8 @@ func readOnly(path, name string) error {
 	return fmt.Errorf("%s is %w (mode %04o), so bimri-hook leaves it as it is; make it writable (chmod u+w %s) to let bimri-hook update it", name, errReadOnly, info.Mode().Perm(), name)
 }
 
-// sidePath is safePath for the backup or the archive, refusing one that
-// is bimri.md itself under another name: an append to it would land in
-// bimri.md, then vanish with the next rename.
+// sidePath is safePath for the backup or the archive, refusing bimri.md
+// under another name, where an append would vanish with the next rename.
 func (s *Store) sidePath(name string) (string, error) {
 	p, err := s.safePath(name)
 	if err != nil {
@@ -239,13 +221,12 @@ func (s *Store) notMemory(name, path string) error {
 // ReadResult is the memory file as Read found it.
 type ReadResult struct {
 	File     *memfile.File
-	Warnings []memfile.Warning // what Parse could not read and kept as it was
-	Exists   bool              // false: there is no bimri.md, and File is a new one
+	Warnings []memfile.Warning
+	Exists   bool // false: File is a new one
 }
 
-// Read parses the memory file without the lock: writers replace it
-// atomically, so a reader sees a whole version. A missing file reads as a
-// new one.
+// Read parses the memory file without the lock (writers replace it
+// atomically); a missing file reads as a new one.
 func (s *Store) Read() (ReadResult, error) {
 	path, err := s.safePath(s.names.Memory)
 	if err != nil {

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
-	"github.com/bimri/bimri-hook/store/atomicfile"
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
@@ -107,22 +106,30 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 		return Result{}, err
 	}
 	rolled := s.rollArchive()
-	for attempt := 1; ; attempt++ {
-		var res Result
+	return s.retry("while bimri-hook updated it", func() (Result, error) {
 		tx, err := s.begin(path)
-		if err == nil {
-			tx.relock = relock
-			tx.Notice = joinNotices(tx.Notice, rolled)
-			if err := fn(tx); err != nil {
-				return Result{}, err
-			}
-			res, err = s.finish(tx, path)
+		if err != nil {
+			return Result{}, err
 		}
+		tx.relock = relock
+		tx.Notice = joinNotices(tx.Notice, rolled)
+		if err := fn(tx); err != nil {
+			return Result{}, err
+		}
+		return s.finish(tx, path)
+	})
+}
+
+// retry runs attempt again while it finds bimri.md changed under it, at
+// most maxAttempts times.
+func (s *Store) retry(during string, attempt func() (Result, error)) (Result, error) {
+	for n := 1; ; n++ {
+		res, err := attempt()
 		if !errors.Is(err, errChanged) {
 			return res, err
 		}
-		if attempt == maxAttempts {
-			return res, fmt.Errorf("%w: %s changed %d times while bimri-hook updated it; left it as it is", ErrBusy, s.names.Memory, attempt)
+		if n == maxAttempts {
+			return res, fmt.Errorf("%w: %s changed %d times %s; left it as it is", ErrBusy, s.names.Memory, n, during)
 		}
 	}
 }
@@ -284,14 +291,9 @@ func (s *Store) finish(tx *Tx, path string) (Result, error) {
 		if err := s.checkWrite(path, len(tx.Archive) > 0); err != nil {
 			return res, err
 		}
-		file, err := atomicfile.Write(path, data, atomicfile.Options{NoSync: s.noSync})
-		if err != nil {
-			return res, fmt.Errorf("write %s: %w", s.names.Memory, err)
-		}
-		s.step() // the new file is written, not yet in place
 		// Still the file read, and the lock still this transaction's alone.
 		unchanged := func() bool { return (tx.relock == nil || tx.relock()) && tx.mark.unchanged(path) }
-		if err := s.commit(path, old, file, tx.Archive, unchanged); err != nil {
+		if err := s.commit(path, data, old, tx.Archive, unchanged); err != nil {
 			return res, err
 		}
 		res.Changed = true

@@ -1,8 +1,7 @@
 package store
 
 // Writing the memory file: the order of writes, syncs and renames is the
-// store's crash-safety promise (see commit), so it has a file of its own,
-// with the test-only pauses between its steps.
+// store's crash-safety promise (see commit).
 
 import (
 	"errors"
@@ -17,9 +16,9 @@ import (
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
-// checkWrite refuses, before anything is written, a change the store must
-// not make: to a bimri.md the user made read-only, or through a backup or
-// archive (when one is written) that cannot be used.
+// checkWrite refuses, before anything is written, a change to a bimri.md
+// the user made read-only, or through a backup or archive (when one is
+// written) that cannot be used.
 func (s *Store) checkWrite(path string, archive bool) error {
 	if err := readOnly(path, s.names.Memory); err != nil {
 		return err
@@ -37,9 +36,9 @@ func (s *Store) checkWrite(path string, archive bool) error {
 
 // backupPath is the backup's path once it is fit to be written. A write
 // stopped between its two renames leaves the backup a second name of
-// bimri.md, which is healed, not refused; a writer let in when the state
-// folder was removed can be between its renames right now, so it heals
-// a few times before it refuses (a symlink to bimri.md, which no heal mends).
+// bimri.md, which is healed, not refused; another writer (let in when the
+// state folder was removed) may be between its renames right now, so it
+// heals a few times before it refuses.
 func (s *Store) backupPath() (string, error) {
 	for try := 1; ; try++ {
 		if err := s.healBackup(); err != nil {
@@ -52,40 +51,41 @@ func (s *Store) backupPath() (string, error) {
 	}
 }
 
-// commit puts file (a replacement of the memory file at path, written) in place; old is the file as it was (nil: no backup), and
-// archive is appended first. It ends file whatever happens.
+// commit replaces the memory file at path with data; old is the file as
+// it was (nil: no backup), and archive what left it.
 //
 // The promise: bimri.md is replaced atomically and durably; the backup
 // holds the previous file before the new one is in place; what leaves the
 // file is in the archive, on disk, before the file without it is. So the
-// archive's records are written, the archive and the new file synced,
-// the backup put in place, then the new file, and one folder sync makes
-// both renames durable.
+// new file and the archive are written and synced, the backup put in
+// place, then the new file, and a folder sync makes both renames durable.
 //
-// unchanged (nil: no check) says whether path is still the file the new
-// one was made from; asked just before the backup and again just before
-// the rename, a no puts nothing in place and returns errChanged.
-func (s *Store) commit(path string, old []byte, file *atomicfile.Pending, archive []memfile.Removal, unchanged func() bool) error {
-	fail := func(err error) error {
-		file.Abort()
+// unchanged says whether path is still the file data was made from; asked
+// just before the backup and again just before the rename, a no puts
+// nothing in place and returns errChanged, as does a temporary file
+// swept by another writer.
+func (s *Store) commit(path string, data, old []byte, archive []memfile.Removal, unchanged func() bool) error {
+	file, err := atomicfile.Write(path, data, atomicfile.Options{NoSync: s.noSync})
+	if err != nil {
+		return fmt.Errorf("write %s: %w", s.names.Memory, err)
+	}
+	s.step() // the new file is written, not yet in place
+	defer file.Abort()
+	if err := s.writeArchive(archive); err != nil {
 		return err
 	}
-	if err := s.writeArchive(archive); err != nil {
-		return fail(err)
+	if !unchanged() {
+		return errChanged
 	}
 	dirs := []string{filepath.Dir(path)}
-	if unchanged != nil && !unchanged() {
-		return fail(errChanged)
-	}
 	if old != nil {
 		backup, err := s.backup(path, old)
 		if err != nil {
-			return fail(err)
+			return err
 		}
 		s.step()
 		if err := backup.Commit(); err != nil {
-			file.Abort()
-			if swept(err, unchanged) {
+			if errors.Is(err, fs.ErrNotExist) {
 				return errChanged
 			}
 			return fmt.Errorf("write %s: %w", s.names.Backup, err)
@@ -95,12 +95,10 @@ func (s *Store) commit(path string, old []byte, file *atomicfile.Pending, archiv
 		}
 		s.step() // a kill here leaves the backup a second name of bimri.md: healBackup mends it
 	}
-	if unchanged != nil && !unchanged() {
-		file.Abort()
+	if !unchanged() {
 		if old != nil {
 			// The backup is bimri.md's inode under a second name, and an
-			// edit made in place since changed both: make it a copy of its
-			// own before the transaction runs again.
+			// edit in place since changed both: make it a copy of its own.
 			if err := s.healBackup(); err != nil {
 				return err
 			}
@@ -111,7 +109,7 @@ func (s *Store) commit(path string, old []byte, file *atomicfile.Pending, archiv
 		if old != nil {
 			_ = s.healBackup()
 		}
-		if swept(err, unchanged) {
+		if errors.Is(err, fs.ErrNotExist) {
 			return errChanged
 		}
 		return fmt.Errorf("write %s: %w", s.names.Memory, err)
@@ -124,34 +122,23 @@ func (s *Store) commit(path string, old []byte, file *atomicfile.Pending, archiv
 	return nil
 }
 
-// swept says whether a rename failed because its temporary file is gone,
-// swept by a writer let in when the state folder was removed (an older
-// bimri-hook's sweep, or anyone's rm): the transaction then runs again
-// rather than failing.
-func swept(err error, unchanged func() bool) bool {
-	return unchanged != nil && errors.Is(err, fs.ErrNotExist)
-}
-
 // backup readies the backup of the memory file at path, whose bytes are
-// old, to be renamed in place just before the new memory file is. It is
-// the memory file's own inode under the backup's name (a hard link): no
-// copy, and once the rename replaces bimri.md, nothing bimri-hook or an
-// editor writes to the new bimri.md reaches it. Where no link can be
-// made, or bimri.md has other names (an edit through one would change
-// the backup), it is a synced copy. Either way its data is on disk before
-// its name is.
+// old, to be renamed in place just before the new memory file is: the
+// memory file's own inode under the backup's name (a hard link, no copy),
+// which nothing written to the new bimri.md reaches. Where no link can be
+// made, or bimri.md has other names (an edit through one would change the
+// backup), it is a synced copy.
 func (s *Store) backup(path string, old []byte) (*atomicfile.Pending, error) {
 	target, err := s.backupPath()
 	if err != nil {
 		return nil, err
 	}
-	if p, err := atomicfile.Link(path, target, atomicfile.Options{NoSync: s.noSync}); err == nil {
+	opt := atomicfile.Options{NoSync: s.noSync}
+	if p, err := atomicfile.Link(path, target, opt); err == nil {
 		return p, nil
 	}
-	// A new backup is no more open than the memory file it copies.
-	opt := atomicfile.Options{NoSync: s.noSync}
 	if info, err := os.Stat(path); err == nil {
-		opt.NewPerm = info.Mode().Perm()
+		opt.NewPerm = info.Mode().Perm() // no more open than the file it copies
 	}
 	p, err := atomicfile.Write(target, old, opt)
 	if err != nil {
@@ -161,9 +148,8 @@ func (s *Store) backup(path string, old []byte) (*atomicfile.Pending, error) {
 }
 
 // healBackup makes a backup that is bimri.md's own inode under a second
-// name (a write killed between its renames, or a hard link the user
-// made) a copy of its own, so that an edit of bimri.md in place cannot
-// change it.
+// name (a write killed between its renames, or a user's hard link) a copy
+// of its own, so that an edit of bimri.md in place cannot change it.
 func (s *Store) healBackup() error {
 	backup := s.Path(s.names.Backup)
 	info, err := os.Lstat(backup)
@@ -184,9 +170,9 @@ func (s *Store) healBackup() error {
 	return nil
 }
 
-// The crash tests stop a write between its steps. testPause and testKill
-// are set only in binaries built with -tags bimritest
-// (testhook_bimritest.go); testStep only by the store's own tests.
+// The crash tests stop a write between its steps: testPause and testKill
+// are set only with -tags bimritest (testhook_bimritest.go), testStep by
+// the store's own tests.
 var (
 	testPause time.Duration
 	testStep  func()
@@ -201,8 +187,8 @@ func (s *Store) step() {
 	}
 }
 
-// pauseStep is a step the store's own tests do not step through (the
-// journal's append): only the pause and the kill.
+// pauseStep is a step the store's own tests do not stop at (the
+// journal's append).
 func (s *Store) pauseStep() {
 	if s.pause > 0 {
 		time.Sleep(s.pause)

@@ -171,16 +171,19 @@ func (p *Pending) Commit() error {
 		p.Abort()
 		return err
 	}
+	p.tmp = ""
 	return nil
 }
 
-// Abort drops the replacement; path is untouched.
+// Abort drops the replacement, if it was not committed; path is untouched.
 func (p *Pending) Abort() {
 	if p.f != nil {
 		p.f.Close()
 		p.f = nil
 	}
-	os.Remove(p.tmp)
+	if p.tmp != "" {
+		os.Remove(p.tmp)
+	}
 }
 
 // SyncDir makes the renames and new names in dir durable.
