@@ -1,15 +1,11 @@
 package store
 
-// The journal makes recording lossless whatever else writes bimri.md. No
-// lock stops an editor saving a stale buffer, or a tool writing an older
-// copy: the entries recorded since it read the file vanish without
-// reaching the archive. So each transaction appends every entry it adds
-// to the journal, in the user's data folder (userdata.go, out of git's
-// reach), synced before bimri.md is written; and each transaction
-// restores a journaled entry of the branch checked out that is in neither
-// bimri.md nor the archive and was never restored before. Forgotten,
-// pruned and superseded entries (in the archive) stay gone, and so does
-// one a person deleted after its restore. docs/design.md has the rules.
+// The journal keeps recording lossless when an editor saves a stale
+// buffer over bimri.md, which no lock stops: every entry a transaction
+// adds is appended to it (in the user's data folder, synced) before
+// bimri.md is written, and a journaled entry of the branch checked out
+// that is in neither bimri.md nor the archive, and was never restored, is
+// restored. docs/design.md has the rules.
 
 import (
 	"bufio"
@@ -31,9 +27,8 @@ import (
 const (
 	journalName = "journal"
 	maxJournal  = 64 << 20 // the most read
-	// compactJournal is the size past which a transaction rewrites the
-	// journal with only the entries bimri.md holds: every other journaled
-	// entry is by then in the archive, or restored.
+	// Past compactJournal the journal is rewritten with only the entries
+	// bimri.md holds: the others are archived or restored by then.
 	compactJournal = 1 << 20
 )
 
@@ -48,8 +43,8 @@ type journalRecord struct {
 	Tags       []string `json:"tags,omitempty"`
 	Keywords   []string `json:"keywords,omitempty"`
 	Text       string   `json:"text,omitempty"`
-	// Branch is the git HEAD when the entry was added: checking out
-	// another branch takes its entries out of bimri.md, and that is no loss.
+	// Branch is the git HEAD it was added on: another branch's entries
+	// are not missing.
 	Branch string `json:"branch,omitempty"`
 }
 
@@ -70,8 +65,7 @@ type txJournal struct {
 	journaled []journalRecord // what it appended
 }
 
-// readJournal reads the journal; a missing one is empty, and a line that
-// does not decode (a record cut by a crash) is skipped.
+// readJournal reads the journal, skipping a line cut by a crash.
 func (s *Store) readJournal() (journal, error) {
 	j := journal{added: map[string]journalRecord{}, restored: map[string]bool{}}
 	path := s.dataPath(journalName)
@@ -106,8 +100,7 @@ func (s *Store) readJournal() (journal, error) {
 	return j, nil
 }
 
-// appendJournal appends records, one write each, to the journal opened
-// O_APPEND, and syncs it unless the store does without.
+// appendJournal appends records, one write each, and syncs the journal.
 func (s *Store) appendJournal(records []journalRecord) error {
 	if len(records) == 0 || s.dataFolder() == "" {
 		return nil
@@ -157,8 +150,7 @@ func entryIDs(f *memfile.File) map[string]bool {
 	return ids
 }
 
-// beginJournal reads the journal for tx and restores what it holds that
-// bimri.md lost.
+// beginJournal reads the journal and restores what bimri.md lost.
 func (s *Store) beginJournal(tx *Tx) {
 	tx.journal.branch = s.gitBranch()
 	if j, err := s.readJournal(); err == nil {
@@ -167,11 +159,8 @@ func (s *Store) beginJournal(tx *Tx) {
 	}
 }
 
-// journalNew appends to the journal the entries tx's file holds that
-// were not in the file as read and are not journaled yet. It runs before
-// bimri.md is written, so whatever later writes over it, the next
-// transaction restores them. A journal that cannot be written (no data
-// folder) does not stop the write.
+// journalNew journals the entries tx's file gained, before bimri.md is
+// written. A journal that cannot be written does not stop the write.
 func (s *Store) journalNew(tx *Tx) {
 	j := &tx.journal
 	j.journaled = nil
@@ -188,10 +177,8 @@ func (s *Store) journalNew(tx *Tx) {
 	}
 }
 
-// restoreJournaled adds back to tx.File every journaled entry of the
-// branch checked out that is in neither it nor the archive and was never
-// restored, and says so in the notice. The archive is read only when one
-// is missing.
+// restoreJournaled adds back every journaled entry of the branch checked
+// out that is in neither tx.File nor the archive and was never restored.
 func (s *Store) restoreJournaled(tx *Tx) {
 	j := &tx.journal
 	present := entryIDs(tx.File)
@@ -235,9 +222,8 @@ func (s *Store) restoreJournaled(tx *Tx) {
 	}
 }
 
-// journalAfter records, once bimri.md holds them, the entries this
-// transaction restored, so that none is restored twice; and compacts a
-// journal grown past compactJournal to the entries f holds.
+// journalAfter records, once bimri.md holds them, the entries tx
+// restored, so none is restored twice, and compacts a large journal.
 func (s *Store) journalAfter(tx *Tx, f *memfile.File) {
 	j := &tx.journal
 	var done []journalRecord
@@ -268,9 +254,8 @@ func (s *Store) journalAfter(tx *Tx, f *memfile.File) {
 	_ = atomicfile.WriteFile(s.dataPath(journalName), buf.Bytes(), atomicfile.Options{NoSync: s.noSync, NewPerm: 0o600})
 }
 
-// gitBranch is what the workspace's git HEAD names: "ref: refs/heads/X"
-// for a branch, a commit for a detached HEAD; "" outside git. A worktree
-// or submodule's .git file names the folder that holds its HEAD.
+// gitBranch is the workspace's git HEAD as written ("ref: refs/heads/X"
+// or a commit), following a worktree's .git file; "" outside git.
 func (s *Store) gitBranch() string {
 	dir := filepath.Join(s.root, ".git")
 	if data, err := safefile.Read(dir, 4<<10); err == nil {

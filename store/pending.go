@@ -1,10 +1,9 @@
 package store
 
-// Pending entries are what SessionEnd had to record when the lock stayed
-// busy past its short wait (the client kills it after about 1.5 s): its
-// session's fallback summary is left in the state folder, under a name of
-// its own and without the lock, and the next transaction records it in
-// bimri.md (begin) and removes it once bimri.md holds it (finish).
+// Pending entries are what SessionEnd could not record because the lock
+// stayed busy: left in the state folder without the lock, one file each,
+// they are recorded by the next transaction and removed once bimri.md
+// holds them.
 
 import (
 	"encoding/json"
@@ -27,9 +26,7 @@ const pendingFolder = "pending" // in the state folder, one entry a file
 func (s *Store) pendingPath() string { return filepath.Join(s.StatePath(), pendingFolder) }
 
 // Pend leaves e (nil: none) for the next transaction to record, and saves
-// state as the state blob key (nil: left as it is), both without the
-// lock: for a writer that found the lock busy and alone writes key (a
-// session's state).
+// state as the state blob key (nil: none), both without the lock.
 func (s *Store) Pend(key string, state []byte, e *memfile.NewEntry) error {
 	if _, err := s.stateDir(); err != nil {
 		return err
@@ -50,7 +47,7 @@ func (s *Store) Pend(key string, state []byte, e *memfile.NewEntry) error {
 }
 
 // savePending writes e under key and the clock, so a session that pends
-// twice (ended, resumed, ended again) keeps both.
+// twice keeps both.
 func (s *Store) savePending(key string, e memfile.NewEntry) error {
 	dir := s.pendingPath()
 	data, err := json.Marshal(e)
@@ -74,10 +71,8 @@ func (s *Store) savePending(key string, e memfile.NewEntry) error {
 	return err
 }
 
-// takePending records the pending entries in tx's file, as remember
-// does, and notes their files for finish to remove. One recorded twice (a
-// crash before the removal) updates the first, as the same text on the
-// same day does. A file that is no pending entry is removed unread.
+// takePending records the pending entries in tx's file, as remember does
+// (one recorded twice updates the first), for finish to remove.
 func (s *Store) takePending(tx *Tx) {
 	dir := s.pendingPath()
 	list, err := os.ReadDir(dir)
@@ -103,8 +98,7 @@ func (s *Store) takePending(tx *Tx) {
 	}
 }
 
-// dropPending removes the pending entries bimri.md now holds, and the
-// folder once it is empty.
+// dropPending removes the entries bimri.md now holds, and the empty folder.
 func (s *Store) dropPending(tx *Tx) {
 	if len(tx.pending) == 0 {
 		return

@@ -1,16 +1,11 @@
 package store
 
-// Provenance: which of bimri.md's items this workspace's own sessions
-// recorded, and so which came from elsewhere (a clone, a pull, a merge, an
-// edit). The view marks those, since the model should not take a note a
-// teammate committed for one it made itself. Nothing git carries can say
-// so (anyone could forge it), so the list lives in the user's data folder
-// (userdata.go): an item that appears within one of the store's own
-// transactions was recorded here; one that appears between them came from
-// elsewhere. An item is its ID and a hash of its text, so a text
-// rewritten under a kept ID counts as elsewhere. It is bookkeeping:
-// written atomically, not synced; lost, every item counts as elsewhere
-// until recorded again.
+// Provenance: which of bimri.md's items this workspace's sessions
+// recorded, and so which came from elsewhere (a clone, a pull, an edit),
+// for the view to mark. Git could forge it, so the list is kept in the
+// user's data folder: an item (ID and text hash) that appears within the
+// store's own transaction was recorded here. It is bookkeeping, not
+// synced; lost, every item counts as elsewhere until recorded again.
 
 import (
 	"crypto/sha256"
@@ -24,9 +19,8 @@ import (
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
-// The lists, one a line, sorted: the items recorded here (of bimri.md and
-// its backup, as itemKeys), which transactions read; and the IDs of the
-// file's items that were not, which every view reads.
+// The lists, one a line: the items recorded here (of bimri.md and its
+// backup), and the IDs of bimri.md's other items, which views read.
 const (
 	recordedName  = "recorded-here"
 	elsewhereName = "recorded-elsewhere"
@@ -39,10 +33,9 @@ type provenance struct {
 	off    bool            // no data folder: no list is kept
 }
 
-// beginProvenance reads the list for a transaction whose file, as read,
-// is f. With no list yet, every item counts as recorded here outside git
-// (a file a model kept by the BIMRI protocol); in a git work tree the
-// file came with a clone, and none does.
+// beginProvenance reads the list for a transaction that read f. With no
+// list yet, every item counts as recorded here outside git, none in a
+// git work tree (the file came with a clone).
 func (s *Store) beginProvenance(f *memfile.File) provenance {
 	p := provenance{asRead: itemKeys(f)}
 	path := s.dataPath(recordedName)
@@ -61,9 +54,8 @@ func (s *Store) beginProvenance(f *memfile.File) provenance {
 	return p
 }
 
-// finishProvenance saves the list after a transaction that left f: the
-// items that appeared during it were recorded here. It keeps those of f
-// and of the file as read (the backup now, which restore can bring back).
+// finishProvenance saves the list after a transaction that left f,
+// keeping the items of f and of the file as read (now the backup).
 func (s *Store) finishProvenance(p provenance, f *memfile.File, changed bool) {
 	if p.off || (!changed && p.saved) {
 		return // no data folder, or the same file: nothing appeared
@@ -112,25 +104,17 @@ func idList(ids []string) []byte {
 }
 
 // Foreign says, by ID, which of bimri.md's items this workspace's
-// sessions did not record, as last saved; nil when none (or no list).
-// It reads without the lock.
+// sessions did not record; nil when none. It reads without the lock.
 func (s *Store) Foreign() func(id string) bool {
 	path := s.dataPath(elsewhereName)
 	if path == "" {
 		return nil
 	}
 	data, err := safefile.Read(path, maxStateSize)
-	if err != nil {
-		return nil
+	if ids := parseIDList(data); err == nil && len(ids) > 0 {
+		return func(id string) bool { return ids[id] }
 	}
-	return lookup(parseIDList(data))
-}
-
-func lookup(ids map[string]bool) func(string) bool {
-	if len(ids) == 0 {
-		return nil
-	}
-	return func(id string) bool { return ids[id] }
+	return nil
 }
 
 func parseIDList(data []byte) map[string]bool {
@@ -146,11 +130,7 @@ func parseIDList(data []byte) map[string]bool {
 
 // itemKeys are f's entries and patterns, in file order, as "ID HASH".
 func itemKeys(f *memfile.File) []string {
-	n := 0
-	for _, sec := range f.Tiers {
-		n += len(sec.Blocks)
-	}
-	keys := make([]string, 0, n)
+	var keys []string
 	for _, sec := range f.Tiers {
 		for _, b := range sec.Blocks {
 			switch {
@@ -164,15 +144,13 @@ func itemKeys(f *memfile.File) []string {
 	return keys
 }
 
-// itemKey is an item's ID and the first 16 hex digits of its text's
-// SHA-256, too many for a teammate to find another text with the same.
+// itemKey is an item's ID and 16 hex digits of its text's SHA-256, too
+// many for a teammate to forge.
 func itemKey(id, text string) string {
 	sum := sha256.Sum256([]byte(text))
 	return id + " " + hex.EncodeToString(sum[:8])
 }
 
-// isGitWorkTree says whether the root holds .git (a folder, or a
-// worktree's file).
 func (s *Store) isGitWorkTree() bool {
 	_, err := os.Lstat(filepath.Join(s.root, ".git"))
 	return err == nil

@@ -1,9 +1,7 @@
 package store
 
-// The user's data folder holds, one folder per workspace, what git must
-// not carry: a teammate can commit anything inside the workspace (even
-// the state folder, with git add -f), but nothing here comes with a clone
-// or a pull. It holds provenance (provenance.go) and the journal.
+// The user's data folder holds, one folder per workspace, what a
+// teammate must not be able to commit: provenance and the journal.
 
 import (
 	"crypto/sha256"
@@ -17,13 +15,12 @@ import (
 	"github.com/bimri/bimri-hook/store/atomicfile"
 )
 
-// DataEnv names the user's data folder, when set. Otherwise it is
-// $XDG_DATA_HOME/bimri-hook, else ~/.local/share/bimri-hook on Unix, and
-// under os.UserConfigDir on macOS and Windows.
+// DataEnv names the user's data folder, when set.
 const DataEnv = "BIMRI_DATA_DIR"
 
-// UserDataDir is the user's data folder for bimri-hook, "" when none can
-// be found (no home folder).
+// UserDataDir is the user's data folder for bimri-hook: $BIMRI_DATA_DIR,
+// $XDG_DATA_HOME/bimri-hook, ~/.local/share/bimri-hook on Unix, under
+// os.UserConfigDir on macOS and Windows; "" for none.
 func UserDataDir() string {
 	if d := os.Getenv(DataEnv); filepath.IsAbs(d) {
 		return d
@@ -46,7 +43,6 @@ func UserDataDir() string {
 
 // dataFolder is this store's folder in the user's data folder, named by a
 // hash of the workspace's path and memory file's name; "" for none.
-// Moving the workspace starts a new one.
 func (s *Store) dataFolder() string {
 	if s.dataBase == "" {
 		return ""
@@ -63,8 +59,8 @@ func (s *Store) dataPath(name string) string {
 	return filepath.Join(dir, name)
 }
 
-// makeDataFolder creates the store's data folder, private to the user,
-// with a file naming the workspace for a person who looks.
+// makeDataFolder creates the store's private data folder, with a file
+// naming the workspace for a person who looks.
 func (s *Store) makeDataFolder() error {
 	dir := s.dataFolder()
 	if dir == "" {
