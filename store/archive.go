@@ -1,8 +1,6 @@
 package store
 
-// The archive is append-only and written with the memory file, synced
-// before the file without its records is renamed in place. Appending and
-// reading it are kept together; its format is archive.go's.
+// The archive is append-only; its format is memfile's.
 
 import (
 	"bytes"
@@ -66,18 +64,13 @@ func (s *Store) writeArchive(items []memfile.Removal) error {
 	return nil
 }
 
-// archiveRollover is the size past which the archive is rolled over:
-// the readers (recall, revive, browse, deep maintenance) take an archive
-// of up to memfile.MaxArchiveSize, and an append is at most a memory file's
-// worth, so rolling over at memfile.MaxArchiveSize less that keeps every append
-// readable. (A variable for the tests.)
+// archiveRollover is the size past which the archive is rolled over, so
+// that after an append (at most a memory file) readers still take it.
 var archiveRollover int64 = memfile.MaxArchiveSize - memfile.MaxMemorySize
 
 // rollArchive keeps an archive past archiveRollover under a dated name
-// (bimri-archive-20261201.md), so that the next append starts a new one,
-// and says so for the user; "" when the archive is smaller (one stat).
-// The kept archive is plain text, as the archive is; recall, revive and
-// browse search the new one. Under the lock.
+// (bimri-archive-20261201.md), so the next append starts a new one, and
+// says so; "" when it is smaller. Under the lock.
 func (s *Store) rollArchive() string {
 	info, err := os.Lstat(s.Path(s.names.Archive))
 	if err != nil || !info.Mode().IsRegular() || info.Size() <= archiveRollover {
@@ -126,9 +119,8 @@ func (s *Store) ReadArchive() ([]memfile.ArchiveRecord, error) {
 	return recs, nil
 }
 
-// ArchivedEntries are the archive's entries, which a deep pass recounts
-// patterns over. An unreadable archive gives none: the pass then counts
-// what the file itself remembers.
+// ArchivedEntries are the archive's entries, for a deep pass's recount;
+// none when it does not read.
 func (s *Store) ArchivedEntries() []memfile.Entry {
 	recs, err := s.ReadArchive()
 	if err != nil {
@@ -155,19 +147,16 @@ func endsWith(f *os.File, size int64, tail []byte) bool {
 	return bytes.Equal(got, tail)
 }
 
-// recentChunk is the first part of the archive's end RecentArchive
-// reads; recentMost, the most it reads. A week's records are a few
-// kilobytes; a busy week's, a few dozen.
+// RecentArchive reads recentChunk of the archive's end, then more, up to
+// recentMost: a week's records are a few kilobytes.
 const (
 	recentChunk = 32 << 10
 	recentMost  = 1 << 20
 )
 
 // RecentArchive reads the entries archived on or after since from the
-// end of the archive, without reading the rest of it: the archive is
-// appended to in the order things leave the file, so they are its last
-// records. It reads at most recentMost bytes of the end; a missing or
-// unreadable archive gives none, as the week's digest can do without.
+// end of the archive (appended in order, so its last records), for the
+// week's digest; none when it does not read.
 func (s *Store) RecentArchive(since time.Time) []memfile.ArchiveRecord {
 	path := s.Path(s.names.Archive)
 	if since.IsZero() || s.notMemory(s.names.Archive, path) != nil {
@@ -195,9 +184,8 @@ func (s *Store) RecentArchive(since time.Time) []memfile.ArchiveRecord {
 }
 
 // archivedSince is where, in the end of an archive, the records archived
-// on or after day (as the archive writes dates) start, and whether a
-// record archived before it was found, so that none before that point
-// can be wanted. Only tag lines are looked at, from the last one back.
+// on or after day start, and whether an earlier one was found (so none
+// before can be wanted), reading tag lines from the last one back.
 func archivedSince(buf []byte, day string) (from int, whole bool) {
 	from = len(buf)
 	end := len(buf)

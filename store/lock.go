@@ -1,8 +1,5 @@
 package store
 
-// The lock lives in the state folder, and taking it is what makes the
-// folder, checked to stay inside the workspace.
-
 import (
 	"errors"
 	"fmt"
@@ -15,9 +12,9 @@ import (
 	"github.com/gofrs/flock"
 )
 
-// stateDir makes sure the state folder exists, stays inside the workspace
-// and ignores itself in git. A repository can commit symlinks, so each
-// folder on the way is checked before anything is made below it.
+// stateDir makes the state folder, which ignores itself in git, checking
+// each folder on the way stays inside the workspace (a repository can
+// commit symlinks).
 func (s *Store) stateDir() (string, error) {
 	dir := s.StatePath()
 	root, err := filepath.EvalSymlinks(s.root)
@@ -52,18 +49,16 @@ func (s *Store) stateDir() (string, error) {
 	return dir, nil
 }
 
-// lock takes the workspace lock, waiting at most LockTimeout. It locks a
-// file of its own, never bimri.md, which a rename replaces.
+// lock takes the workspace lock, waiting at most LockTimeout.
 func (s *Store) lock() (func(), error) {
 	unlock, _, err := s.lockHeld()
 	return unlock, err
 }
 
-// lockHeld is lock, and also returns what says whether the lock is still
-// held. A lock is on a file, not on its name: when the state folder is
-// removed (git clean -fdX), the next writer locks a new file and two are
-// in. So, as go-internal's lockedfile reasons, a lock counts only while
-// its path still names the file locked; otherwise it is taken again.
+// lockHeld is lock, with held saying whether the lock still counts: a
+// lock is on a file, and when git clean -fdX removes it the next writer
+// locks a new one; so, as go-internal's lockedfile reasons, a lock counts
+// only while its path names the file locked.
 func (s *Store) lockHeld() (unlock func(), held func() bool, err error) {
 	deadline := time.Now().Add(s.lockTimeout)
 	for {
@@ -81,8 +76,7 @@ func (s *Store) lockHeld() (unlock func(), held func() bool, err error) {
 	}
 }
 
-// lockOnce takes the lock file as its path names it now, waiting at most
-// wait.
+// lockOnce takes the lock file its path names now, waiting at most wait.
 func (s *Store) lockOnce(wait time.Duration) (unlock func(), held func() bool, err error) {
 	dir, err := s.stateDir()
 	if err != nil {
@@ -105,10 +99,8 @@ func (s *Store) lockOnce(wait time.Duration) (unlock func(), held func() bool, e
 	} else if ok {
 		return release, held, nil
 	}
-	// Wait in the kernel (a blocking flock), not by polling: with dozens of
-	// writers, pollers steal the CPU the holder needs and starve each
-	// other. Past the wait the caller gets ErrBusy, and the abandoned
-	// waiter lets the lock go as soon as it gets it.
+	// Wait in the kernel, not by polling: dozens of pollers starve the
+	// holder. An abandoned waiter lets the lock go once it gets it.
 	got := make(chan error, 1)
 	go func() { got <- fl.Lock() }()
 	timer := time.NewTimer(max(wait, 0))
@@ -129,8 +121,8 @@ func (s *Store) lockOnce(wait time.Duration) (unlock func(), held func() bool, e
 	}
 }
 
-// CheckLock takes the workspace lock and lets it go at once, touching no
-// memory file: doctor's check for a stuck writer.
+// CheckLock takes the workspace lock and lets it go: doctor's check for a
+// stuck writer.
 func (s *Store) CheckLock() error {
 	unlock, err := s.lock()
 	if err != nil {

@@ -1,9 +1,5 @@
 package store
 
-// Putting memory back: a bimri.md that does not read is never
-// overwritten in place (recover), and the user's restore loses nothing
-// the replaced file held (Restore).
-
 import (
 	"bytes"
 	"errors"
@@ -17,11 +13,9 @@ import (
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
-// recover handles a bimri.md that is not a memory file: it is set aside
-// under a dated name, and the backup, if it reads, takes its place, else
-// a fresh file. When bimri.md changed since it was read (its writer
-// finished after all), recover returns errChanged and the transaction
-// reads it again.
+// recover sets aside a bimri.md that is not a memory file and puts the
+// backup, if it reads, or a fresh file in its place; errChanged when
+// bimri.md changed since it was read.
 func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 	if err := readOnly(path, s.names.Memory); err != nil {
 		return fmt.Errorf("%s is unreadable (%v) and %w", s.names.Memory, cause, err)
@@ -46,8 +40,8 @@ func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 	return err
 }
 
-// setAside keeps a copy of a broken file beside it, under a name no other
-// copy has: the time to the second, then -2, -3...
+// setAside keeps a copy of a broken file beside it, named by the time,
+// then -2, -3...
 func (s *Store) setAside(path string, broken []byte) (string, error) {
 	stamp := fmt.Sprintf("%s.broken-%s", path, s.now().UTC().Format("20060102-150405"))
 	for n := 1; n <= 1000; n++ {
@@ -78,8 +72,7 @@ func (s *Store) setAside(path string, broken []byte) (string, error) {
 	return "", fmt.Errorf("1000 copies named %s-N already exist", filepath.Base(stamp))
 }
 
-// setAsideOnce is setAside, unless a copy of data is set aside already
-// (a write that keeps failing, a transaction run again): then that copy.
+// setAsideOnce is setAside, unless a copy of data is set aside already.
 func (s *Store) setAsideOnce(path string, data []byte) (string, error) {
 	prefix := filepath.Base(path) + ".broken-"
 	list, _ := os.ReadDir(filepath.Dir(path))
@@ -98,10 +91,9 @@ func (s *Store) setAsideOnce(path string, data []byte) (string, error) {
 	return s.setAside(path, data)
 }
 
-// Restore puts the backup back as bimri.md, atomically. Nothing it takes
-// out is lost: the current file becomes the backup, so a restore can be
-// undone, and what only the current file holds is archived too (or the
-// file set aside, when it does not parse).
+// Restore puts the backup back as bimri.md. The current file becomes the
+// backup, so a restore can be undone, and what only it holds is archived
+// (or it is set aside, when it does not parse).
 func (s *Store) Restore() (Result, error) {
 	unlock, err := s.lock()
 	if err != nil {
@@ -130,8 +122,6 @@ func (s *Store) Restore() (Result, error) {
 	if err := readOnly(path, s.names.Memory); err != nil {
 		return Result{}, err
 	}
-	// A file that changes meanwhile is read again: a restore never
-	// discards a file newer than the one whose items it archived.
 	return s.retry("during the restore", func() (Result, error) {
 		current, out, notice, err := s.replaced(path, restored)
 		if err != nil {
@@ -145,9 +135,8 @@ func (s *Store) Restore() (Result, error) {
 	})
 }
 
-// replaced reads the memory file at path a restore is about to replace,
-// and what must not be lost with it: the items only it holds, or, when
-// it does not parse, a copy set aside. current is nil for no file.
+// replaced reads the memory file a restore replaces (nil: none) and what
+// must not be lost with it: the items only it holds, or a copy set aside.
 func (s *Store) replaced(path string, restored *memfile.File) (current []byte, out []memfile.Removal, notice string, err error) {
 	current, err = safefile.Read(path, memfile.MaxMemorySize)
 	switch {

@@ -1,8 +1,7 @@
 package store
 
 // Update, the one read-modify-write: the order of its steps is what keeps
-// memory safe, so it reads in one place; the work of each step lives in
-// the other files.
+// memory safe, so it reads in one place.
 
 import (
 	"bytes"
@@ -17,35 +16,30 @@ import (
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
-// Tx is one read-modify-write under the lock. The function given to
-// Update changes File, adds to Archive and sets state; Update writes them.
+// Tx is one read-modify-write under the lock: the function given to
+// Update changes File, adds to Archive and sets state.
 type Tx struct {
 	File     *memfile.File
 	Warnings []memfile.Warning
-	// Archive collects what leaves the file. It reaches the disk before
-	// the file without it does, so nothing is ever only in memory.
-	Archive []memfile.Removal
-	Created bool   // bimri.md did not exist and was made from the template
-	Notice  string // what Update had to repair, for the user
+	Archive  []memfile.Removal // what leaves the file, on disk before the file without it
+	Created  bool              // bimri.md did not exist and was made from the template
+	Notice   string            // what Update had to repair, for the user
 
 	store    *Store
 	state    map[string][]byte // state blobs as read
 	stateSet map[string][]byte // state blobs to write
 
-	read    []byte     // bimri.md as read
-	mark    readMark   // to tell, just before the rename, whether it changed
-	prov    provenance // provenance.go
-	pending []string   // pending entries recorded in File (pending.go)
-	// relock makes sure the lock is still held, taking it again if its
-	// file was removed (see Update); nil: not checked.
-	relock  func() bool
-	journal txJournal // journal.go
+	read    []byte      // bimri.md as read
+	mark    readMark    // to tell, just before the rename, whether it changed
+	prov    provenance  // provenance.go
+	pending []string    // pending entries recorded in File (pending.go)
+	relock  func() bool // makes sure the lock is still held (see Update)
+	journal txJournal   // journal.go
 }
 
 // Maintain runs the session-end pass on the transaction's file and queues
-// what it archived, so the archive is written with the file.
+// what it archived.
 func (tx *Tx) Maintain(today time.Time, cfg memfile.Config, opt memfile.Options) memfile.Report {
-	// The caller keeps nothing of File from before the pass: no copy.
 	rep := memfile.MaintainInPlace(tx.File, today, cfg, opt)
 	tx.Archive = append(tx.Archive, rep.Removed...)
 	return rep
@@ -59,32 +53,25 @@ type Result struct {
 }
 
 // maxAttempts bounds how often a transaction runs again on a bimri.md
-// that keeps changing under it.
+// that keeps changing.
 const maxAttempts = 5
 
 // errChanged means bimri.md is no longer the file the transaction read.
 var errChanged = errors.New("changed since it was read")
 
-// Update runs fn under the lock on the current memory file and writes the
-// result: the backup first (the file as it was), then the archive, then
-// the new file, each atomically. Nothing is written if fn fails or if the
-// file's bytes would not change.
-//
-// An editor, git, or a writer whose lock file was removed can change
-// bimri.md under the lock. The write checks just before its rename that
-// the file is still the one read; when it is not, the whole transaction
-// runs again on what the file is now. fn only sets what the Tx holds, so
-// running it again is running it once on the new file.
+// Update runs fn under the lock on the memory file and writes the result
+// (commit); nothing when fn fails or the bytes would not change. An
+// editor, git, or a writer whose lock file was removed can change
+// bimri.md under the lock: then the whole transaction runs again on the
+// file as it is now. fn only sets what the Tx holds, so that is safe.
 func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 	unlock, held, err := s.lockHeld()
 	if err != nil {
 		return Result{}, err
 	}
 	defer func() { unlock() }()
-	// git clean -fdX removes the state folder, lock file and all; a writer
-	// that came meanwhile locks a new file. Taking the lock again as its
-	// path names it now waits for that writer, whose change then shows as
-	// a change of bimri.md.
+	// git clean -fdX removes the lock file, and a writer that came
+	// meanwhile locks a new one: taking the lock again waits for it.
 	relock := func() bool {
 		if held() {
 			return true
@@ -160,8 +147,7 @@ func markRead(path string, data []byte) readMark {
 }
 
 // unchanged says whether path is still the file m recorded: the same
-// file with the same size and time, or else the same bytes (a touch, or
-// an editor saving what was there, changes nothing).
+// file, size and time, or else the same bytes.
 func (m readMark) unchanged(path string) bool {
 	info, err := os.Stat(path)
 	if !m.exists {
@@ -177,15 +163,11 @@ func (m readMark) unchanged(path string) bool {
 	return err == nil && bytes.Equal(data, m.data)
 }
 
-// A file being written in place (an editor saving, git checking it out)
-// reads empty or cut short for a moment, and its writer may pause between
-// creating and writing it; putting the backup in its place then would
-// send the writer's bytes to an unlinked file. So a read that does not
-// parse counts as a broken file only once nothing has written the file
-// for settleQuiet, far longer than a writer's pause. It is read again
-// every settlePoll for at most settleMax, which leaves SessionEnd inside
-// its budget after its lock wait; a file still that young is left alone
-// (busy) for a later event.
+// A file being written in place (an editor, git) reads cut short for a
+// moment, and replacing it then would send its writer's bytes to an
+// unlinked file. So a read that does not parse counts as broken only once
+// nothing has written the file for settleQuiet; it is read again every
+// settlePoll for at most settleMax (SessionEnd's budget), then left alone.
 const (
 	settlePoll  = 20 * time.Millisecond
 	settleQuiet = 2 * time.Second
@@ -193,8 +175,8 @@ const (
 )
 
 // awaitWriter is the bytes of path (read as data) once they parse, or
-// once nothing has written path for settleQuiet. The file's time is the
-// kernel's, so it is compared with the wall clock, not the store's.
+// once nothing has written path for settleQuiet (by the wall clock, as
+// the file's time is the kernel's).
 func awaitWriter(path string, data []byte) ([]byte, error) {
 	for waited := time.Duration(0); ; waited += settlePoll {
 		info, err := os.Stat(path)
@@ -222,16 +204,15 @@ func awaitWriter(path string, data []byte) ([]byte, error) {
 	}
 }
 
-// complete says whether data reads as a whole memory file, END marker and
-// all: what a writer that finished leaves.
+// complete says whether data reads as a whole memory file, END marker and all.
 func complete(data []byte) bool {
 	_, _, d, err := memfile.ParseStored(data)
 	return err == nil && !d.Cut
 }
 
 // begin reads the memory file at path under the lock into a new
-// transaction. A file that does not read is replaced by its backup or a fresh
-// file (recover); a damaged one that reads is set aside first.
+// transaction: a file that does not read is recovered; a damaged one that
+// reads is set aside first.
 func (s *Store) begin(path string) (*Tx, error) {
 	tx := &Tx{store: s, state: map[string][]byte{}, stateSet: map[string][]byte{}}
 	defer func() { tx.mark = markRead(path, tx.read) }()
@@ -279,9 +260,8 @@ func (s *Store) begin(path string) (*Tx, error) {
 	return tx, nil
 }
 
-// finish writes what the transaction left: the journal, then the new file
-// with its backup and archive (commit), or the archive alone when the
-// file's bytes do not change; then the bookkeeping and the session state.
+// finish writes the journal, then the file with its backup and archive
+// (or the archive alone), then the bookkeeping and session state.
 func (s *Store) finish(tx *Tx, path string) (Result, error) {
 	res := Result{Created: tx.Created, Notice: tx.Notice}
 	old := tx.read // nil when created: nothing to compare with or back up
@@ -292,7 +272,7 @@ func (s *Store) finish(tx *Tx, path string) (Result, error) {
 			return res, err
 		}
 		// Still the file read, and the lock still this transaction's alone.
-		unchanged := func() bool { return (tx.relock == nil || tx.relock()) && tx.mark.unchanged(path) }
+		unchanged := func() bool { return tx.relock() && tx.mark.unchanged(path) }
 		if err := s.commit(path, data, old, tx.Archive, unchanged); err != nil {
 			return res, err
 		}

@@ -1,11 +1,9 @@
-// Package atomicfile replaces files so that a reader, or a crash, sees
-// either the old file or the new one, never a mix. It works as
-// github.com/google/renameio does (a temporary file in the target's
-// folder, synced, renamed over the target, the folder synced; a new file's
-// mode follows the umask, an existing file keeps its own), with what
-// bimri-hook needs besides: writes without fsync for throwaway and
-// bookkeeping files, the steps apart for a writer of several files, a
-// second name by hard link, and temporary names a later run can sweep.
+// Package atomicfile replaces files as github.com/google/renameio does
+// (a synced temporary file renamed over the target, the folder synced; a
+// new file's mode follows the umask), with what bimri-hook needs besides:
+// writes without fsync for bookkeeping, the rename apart for a writer of
+// several files, a second name by hard link, and temporary names a later
+// run can sweep.
 package atomicfile
 
 import (
@@ -21,17 +19,13 @@ import (
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
-// TempPrefix starts every temporary file's name: .bimri-tmp-PID-RANDOM,
-// the writer's process ID telling RemoveTemps whether its writer lives.
+// TempPrefix starts every temporary file's name: .bimri-tmp-PID-RANDOM.
 const TempPrefix = ".bimri-tmp-"
 
 // Options change how a file is written.
 type Options struct {
-	// NoSync skips fsync; the replacement is still an atomic rename.
-	NoSync bool
-	// NewPerm is a new file's mode before the umask; 0 means 0o666, as
-	// os.Create. An existing file keeps its own mode.
-	NewPerm fs.FileMode
+	NoSync  bool        // no fsync; still an atomic rename
+	NewPerm fs.FileMode // a new file's mode before the umask; 0: 0o666
 }
 
 // WriteFile replaces path with data: Write, Commit, then sync the folder
@@ -50,11 +44,9 @@ func WriteFile(path string, data []byte, opt Options) error {
 	return nil
 }
 
-// A Pending is a replacement of path, written to a temporary file in
-// path's folder (or, from Link, an existing file's second name there) but
-// not yet in place, so a writer of several files can rename them in the
-// order it needs; the caller syncs the folder. Every Pending ends in
-// Commit or Abort.
+// A Pending is a replacement of path, written to a temporary name in its
+// folder but not yet in place, so a writer of several files can rename
+// them in the order it needs. Every Pending ends in Commit or Abort.
 type Pending struct {
 	tmp  string
 	path string
@@ -62,9 +54,9 @@ type Pending struct {
 }
 
 // Write writes data to a new temporary file for path and syncs it unless
-// opt.NoSync. The temporary file is created with the new file's mode, so the
-// kernel applies the umask as to any new file (os.CreateTemp's 0600 would
-// make every file private); an existing file's mode is set on it instead.
+// opt.NoSync. It is created with the new file's mode, so the umask
+// applies (os.CreateTemp's 0600 would make every file private), or given
+// the existing file's.
 func Write(path string, data []byte, opt Options) (*Pending, error) {
 	perm := opt.NewPerm
 	if perm == 0 {
@@ -96,15 +88,11 @@ func Write(path string, data []byte, opt Options) (*Pending, error) {
 	return p, nil
 }
 
-// Link gives the regular file at from a temporary second name in path's
-// folder, to be renamed over path by Commit: from's data becomes path's
-// without a copy. It is for a file whose only name is from (a backup of a
-// file about to be replaced by a rename), so that once from is replaced,
-// no edit through another name can change it: a file with other names is
-// refused. Unless opt.NoSync, from's data is synced first, so a link never
-// makes durable a name for data that is not. It fails, leaving nothing,
-// where hard links cannot be made and when from is replaced while it
-// works; the caller then copies instead.
+// Link gives the regular file at from, which must have no other name (an
+// edit through one would change it), a temporary second name to be
+// renamed over path: a backup without a copy. Unless opt.NoSync, from's
+// data is synced first. It fails, leaving nothing, where hard links
+// cannot be made or from is replaced meanwhile; the caller then copies.
 func Link(from, path string, opt Options) (*Pending, error) {
 	f, info, err := safefile.Open(from) // never blocks on a pipe put there
 	if err != nil {
@@ -142,7 +130,7 @@ func Link(from, path string, opt Options) (*Pending, error) {
 var errNotSole = errors.New("not a regular file with one name")
 
 // withTempName calls create with fresh temporary names in dir until one
-// does not exist yet.
+// is new.
 func withTempName(dir string, create func(name string) error) error {
 	for range 10000 {
 		name := filepath.Join(dir, TempPrefix+strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(uint64(rand.Uint32()), 36))
@@ -194,16 +182,13 @@ func SyncDir(dir string) {
 	}
 }
 
-// StaleAfter is how old a temporary file must be for RemoveTemps to take
-// it as left behind even though a process of its ID lives: no write takes
-// so long, so the ID is another process's now.
+// StaleAfter is the age past which a temporary file is left behind even
+// if a process of its ID lives: no write takes so long.
 const StaleAfter = 10 * time.Minute
 
 // RemoveTemps deletes the temporary files a process killed mid-write left
-// in dir, sparing those of live processes, this one included: the lock
-// does not prove no other writer lives (a second writer takes a new lock
-// file when git clean removes the first's), and sweeping a live writer's
-// file makes its rename fail. A name without a process ID is removed.
+// in dir, sparing live processes' (the lock does not prove no other
+// writer lives: git clean can remove its file).
 func RemoveTemps(dir string) {
 	matches, _ := filepath.Glob(filepath.Join(dir, TempPrefix+"*"))
 	for _, m := range matches {

@@ -1,9 +1,8 @@
-// Package safefile is the one way bimri-hook reads a file. A repository
-// can commit a symlink to /dev/zero or a named pipe where bimri.md, its
-// archive, its backup or its config should be; a plain os.ReadFile would
-// then hang (a pipe with no writer) or fill memory (/dev/zero) while the
-// process may hold the workspace lock. Open refuses anything but a regular
-// file without blocking, and Read reads at most a cap.
+// Package safefile is the one way bimri-hook reads a file: a repository
+// can commit a named pipe or a link to /dev/zero where bimri.md should be,
+// which os.ReadFile would hang on or fill memory with. Open refuses
+// anything but a regular file without blocking, and Read reads at most a
+// cap.
 package safefile
 
 import (
@@ -14,21 +13,15 @@ import (
 	"os"
 )
 
-// errNotRegular is wrapped by the error for a path that is a directory,
-// pipe, device or socket.
-var errNotRegular = errors.New("not a regular file")
+// Errors are *fs.PathError, as os.Open's are.
+var (
+	errNotRegular = errors.New("not a regular file")
+	errTooLarge   = errors.New("file too large")
+)
 
-// errTooLarge is wrapped by the error for a file over the caller's cap.
-var errTooLarge = errors.New("file too large")
-
-// Errors are *fs.PathError, as os.Open's are, so a caller that names the
-// file itself can unwrap the reason and say the path once.
-
-// Open opens the regular file at path for reading. Anything else is
-// refused before it is opened when the path says so, and again from the
-// open file (the path may have changed in between); the open itself
-// cannot block on a pipe. A missing file gives an error wrapping
-// fs.ErrNotExist, as os.Open does.
+// Open opens the regular file at path for reading, checking before the
+// open and again after it (the path may have changed); the open cannot
+// block on a pipe.
 func Open(path string) (*os.File, fs.FileInfo, error) {
 	info, err := os.Stat(path)
 	if err != nil {
@@ -53,7 +46,7 @@ func Open(path string) (*os.File, fs.FileInfo, error) {
 }
 
 // Read reads the whole regular file at path, refusing one larger than
-// limit bytes. The cap holds even for a file that grows while it is read.
+// limit bytes, even one that grows while it is read.
 func Read(path string, limit int64) ([]byte, error) {
 	f, info, err := Open(path)
 	if err != nil {
@@ -117,8 +110,7 @@ func regular(path string, info fs.FileInfo) error {
 	return &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%s, %w", what, errNotRegular)}
 }
 
-// sizeText writes a byte count the way a cap is stated: in MiB or KiB when
-// it is a whole number of them.
+// sizeText writes a cap in MiB or KiB when it is a whole number of them.
 func sizeText(n int64) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
