@@ -2,12 +2,10 @@
 
 package store
 
-// A test hook, compiled only into binaries built with -tags bimritest
-// (the reliability tests build one): BIMRI_TEST_STORE_PAUSE, in
-// milliseconds, makes every store sleep between the steps of a write so
-// a test can kill the process there; BIMRI_TEST_STORE_KILL_AT=N kills the
-// process (SIGKILL, as kill -9) at the Nth write step, so a test can stop
-// it at every step in turn. bimri-hook's own builds never read them.
+// A test hook, compiled only with -tags bimritest (the reliability tests
+// build one): BIMRI_TEST_STORE_PAUSE (milliseconds) makes every store
+// sleep between the steps of a write, so a test can kill it there;
+// BIMRI_TEST_STORE_KILL_AT=N kills the process, as kill -9, at the Nth.
 
 import (
 	"os"
@@ -24,7 +22,10 @@ func init() {
 		var steps atomic.Int64
 		testKill = func() {
 			if steps.Add(1) == int64(n) {
-				killSelf()
+				if p, err := os.FindProcess(os.Getpid()); err == nil {
+					_ = p.Kill() // SIGKILL: no deferred function, nothing after it runs
+				}
+				select {}
 			}
 		}
 	}

@@ -1,9 +1,7 @@
 // Package transcript reads what bimri-hook needs from a Claude Code
-// session transcript, one JSON object a line, appended while the session
-// runs. Hooks have milliseconds, so it is read incrementally: each read
-// summarises a stretch of lines and says where the next starts, and is
-// bounded, so a huge transcript costs no more than a small one. Lines
-// still being written, not JSON or too long are passed over, never fatal.
+// session transcript (JSON lines, appended while the session runs)
+// incrementally: each read summarises a bounded stretch and says where
+// the next starts. Lines not JSON or too long are passed over.
 package transcript
 
 import (
@@ -20,62 +18,47 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// maxLineSize is the longest line parsed; a longer one (a Write of a huge
-// file) is skipped without being held in memory.
-const maxLineSize = 4 << 20
-
-// maxDepth is the deepest nesting parsed: real lines nest about a dozen
-// deep, and gjson's validation of a megabyte of '[' takes seconds.
-const maxDepth = 128
-
-// maxPromptRunes is the most of a prompt FirstPrompt keeps: enough to say
-// what a session was about, not a pasted file.
-const maxPromptRunes = 2000
+const (
+	maxLineSize = 4 << 20 // the longest line parsed
+	// maxDepth is the deepest nesting parsed: real lines nest about a
+	// dozen deep, and gjson's validation of a megabyte of '[' takes seconds.
+	maxDepth       = 128
+	maxPromptRunes = 2000 // the most of a prompt FirstPrompt keeps
+)
 
 // Summary is what bimri-hook needs to know about a stretch of a transcript.
 type Summary struct {
 	// FirstPrompt is the first real prompt that does not ask for one of
-	// bimri-hook's own commands, through privacy.Clean (a Summary is
-	// saved) and cut to maxPromptRunes.
+	// bimri-hook's own commands, through privacy.Clean.
 	FirstPrompt string
 	// Prompts counts real prompts: not tool results, command wrappers,
 	// compaction summaries, hook feedback, meta or subagent lines.
 	Prompts int
 	// FilesChanged are the paths of the file-changing calls that
-	// succeeded, once each, in first-seen order; FileChanges counts them.
-	FilesChanged []string
-	FileChanges  int
-	// PendingChanges are file-changing calls whose result is to come.
-	PendingChanges []Change
-	// RememberAttempts counts the remember calls (Bash or MCP);
-	// RememberCalls those that succeeded, RememberFailed those whose
-	// result was an error, RememberDenied whether one was refused by the
-	// client's permissions, RememberError the last error's first line.
+	// succeeded, once each; FileChanges counts the calls.
+	FilesChanged   []string
+	FileChanges    int
+	PendingChanges []Change // file-changing calls whose result is to come
+	// Remember calls (Bash or MCP): made, succeeded, failed, refused by
+	// the client's permissions, and the last error's first line.
 	RememberAttempts int
 	RememberCalls    int
 	RememberFailed   int
 	RememberDenied   bool
 	RememberError    string
 	// Pending are the tool_use ids of remember calls whose result is to
-	// come: the client appends it a moment after the call, so a read can
-	// end between the two, and the next read settles them.
+	// come (a read can end between the two); the next read settles them.
 	Pending []string
 	// Intents are the entries the pending calls ask for; Denied those of
 	// calls the client denied, which SessionEnd records as meant.
 	Intents []Intent
 	Denied  []Intent
-	// ChangesSinceRemember and PromptsSinceRemember count what came after
-	// the last remember call (all, when none). A call resets them when
-	// made: the agent answered the nudge.
+	// What came after the last remember call (all, when none).
 	ChangesSinceRemember int
 	PromptsSinceRemember int
-	// Offset is just after the last complete line read: the next read
-	// starts there.
-	Offset int64
-	// Skipped: the stretch was longer than the limit, and its start unread.
-	Skipped bool
-	// BadLines counts lines not JSON objects, too long or too deep.
-	BadLines int
+	Offset               int64 // after the last complete line read
+	Skipped              bool  // the stretch was over the limit, its start unread
+	BadLines             int   // lines not JSON objects, too long or too deep
 }
 
 // Change is a file-changing tool call whose result is to come.
@@ -85,8 +68,8 @@ type Change struct {
 	BeforeRemember bool // a remember call came after it
 }
 
-// maxPendingChanges bounds PendingChanges: a result that never comes must
-// not grow the saved state; the oldest is dropped.
+// maxPendingChanges bounds PendingChanges, dropping the oldest: a result
+// that never comes must not grow the saved state.
 const maxPendingChanges = 64
 
 // ReadMore reads the transcript at path from where s ended, settling
@@ -97,9 +80,8 @@ func (s Summary) ReadMore(path string, limit int64) (Summary, error) {
 }
 
 // readFile summarises the transcript at path from offset from, at most
-// limit bytes (none if limit <= 0): when more follow, only the last limit
-// bytes, from the first whole line in them (Skipped). From past the end
-// (the transcript was replaced) reads from 0.
+// the last limit bytes (none if limit <= 0), from the first whole line in
+// them. From past the end (a replaced transcript) reads from 0.
 func readFile(path string, from int64, limit int64, prev Summary) (Summary, error) {
 	f, info, err := safefile.Open(path)
 	if err != nil {
@@ -145,10 +127,6 @@ func read(r io.Reader, start, limit int64, partial bool, prev Summary) (Summary,
 		err = fmt.Errorf("read transcript: %w", err)
 	}
 	sr := summaryReader{sum: Summary{Offset: start, Pending: slices.Clone(prev.Pending), PendingChanges: slices.Clone(prev.PendingChanges), Intents: slices.Clone(prev.Intents)}}
-	sr.seen = make(map[string]bool, len(prev.FilesChanged))
-	for _, f := range prev.FilesChanged {
-		sr.seen[f] = true // add merges them: this stretch lists only new ones
-	}
 	for i := 0; ; i++ {
 		n := bytes.IndexByte(data, '\n') + 1
 		if n == 0 {
@@ -168,8 +146,7 @@ func read(r io.Reader, start, limit int64, partial bool, prev Summary) (Summary,
 
 // summaryReader adds lines to a Summary.
 type summaryReader struct {
-	sum  Summary
-	seen map[string]bool // sum.FilesChanged as a set
+	sum Summary
 }
 
 func (sr *summaryReader) addLine(line []byte) {
@@ -190,15 +167,14 @@ func (sr *summaryReader) addLine(line []byte) {
 	}
 }
 
-// lineMembers are the members of a transcript line the summary reads, as
-// gjson.Get finds them: the first of each name at the top level.
+// lineMembers are the top-level members a line is read by, the first of
+// each name, as gjson.Get finds them.
 type lineMembers struct {
 	typ, isMeta, isCompactSummary, isSidechain, message gjson.Result
 }
 
-// membersOf reads them in one pass: a Get for each would read a line of
-// tool output, megabytes, once per member (and to its end for each one
-// missing).
+// membersOf reads them in one pass: a Get for each would read megabytes
+// of tool output once per member.
 func membersOf(line []byte) lineMembers {
 	var m lineMembers
 	gjson.ParseBytes(line).ForEach(func(key, value gjson.Result) bool {
@@ -286,8 +262,7 @@ var notPrompts = []string{
 }
 
 // promptText returns the text of a user message's content and whether
-// it is a real prompt: not a tool_result; images alone are a prompt
-// without text.
+// it is a real prompt (images alone are one, without text).
 func promptText(content gjson.Result) (string, bool) {
 	var text string
 	switch {
@@ -372,9 +347,8 @@ func (sr *summaryReader) addRemember(id string) {
 	}
 }
 
-// isRememberTool says whether a tool is bimri-hook's MCP remember tool as
-// a client names it (mcp__plugin_bimri-hook_bimri__remember, or a server
-// the user named with "bimri").
+// isRememberTool says whether a tool is bimri-hook's MCP remember tool
+// (mcp__plugin_bimri-hook_bimri__remember, or a server named with "bimri").
 func isRememberTool(name string) bool {
 	server, ok := strings.CutSuffix(name, "__remember")
 	return ok && strings.HasPrefix(server, "mcp__") && strings.Contains(server, "bimri")
@@ -404,8 +378,7 @@ func (sr *summaryReader) takeIntent(id string) (Intent, bool) {
 	return in, len(sr.sum.Denied) < maxIntents
 }
 
-// settle counts the results of pending calls in a user message's
-// content: a success is a record or a change, an error neither.
+// settle counts the results of pending calls in a user message's content.
 func (sr *summaryReader) settle(content gjson.Result) {
 	content.ForEach(func(_, block gjson.Result) bool {
 		if block.Get("type").String() != "tool_result" {
@@ -468,8 +441,8 @@ func firstLine(s string) string {
 	return line
 }
 
-// denialMarks are phrases of the results Claude Code gives a call it did
-// not run for want of permission, or the user refused.
+// denialMarks are phrases of Claude Code's results for a call it did not
+// run for want of permission.
 var denialMarks = []string{"requires approval", "permission", "denied", "rejected", "doesn't want to proceed"}
 
 func denied(text string) bool {
@@ -489,27 +462,20 @@ func (sr *summaryReader) addChange(c Change) {
 	if !c.BeforeRemember {
 		sr.sum.ChangesSinceRemember++
 	}
-	if c.Path == "" || sr.seen[c.Path] {
-		return
+	if c.Path != "" && !slices.Contains(sr.sum.FilesChanged, c.Path) {
+		sr.sum.FilesChanged = append(sr.sum.FilesChanged, c.Path)
 	}
-	if sr.seen == nil {
-		sr.seen = make(map[string]bool)
-	}
-	sr.seen[c.Path] = true
-	sr.sum.FilesChanged = append(sr.sum.FilesChanged, c.Path)
 }
 
 // rememberCommand matches a shell command that runs bimri-hook (or
-// bimri, perhaps with a version: bimri-hook-0.1.0) with the word remember
-// after it; the name must stand alone, so "cat bimri.md" is not it.
+// bimri-hook-0.1.0, or bimri) with the word remember after it; "cat
+// bimri.md" is not it.
 var rememberCommand = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?s)(?:^|[^\w.-])bimri(?:-hook)?(?:-v?\d[\w.+-]*)?(?:\.exe)?(?:[^\w.-].*)?\bremember\b`)
 })
 
 // productCommand matches text naming one of bimri-hook's commands other
-// than remember ("run bimri-hook install --link"): a prompt asking for one
-// is the product's business, not the session's work, so never its
-// FirstPrompt. A command missing here only costs a fallback line naming it.
+// than remember: a prompt asking for one is not the session's work.
 var productCommand = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)(?:^|[^\w.-])bimri-hook(?:-v?\d[\w.+-]*)?(?:\.exe)?["'\x60]?\s+` +
 		`(?:install|uninstall|doctor|show|forget|why|forecast|maintain|search|restore|revive|version|` +
@@ -525,9 +491,9 @@ func isRemember(command string) bool {
 		rememberCommand().MatchString(command)
 }
 
-// add combines s with next, the stretch that follows it (read given s's
-// pending calls): counts add up, files merge, the since-remember counts
-// restart if next saw a remember call, and what is pending is next's.
+// add combines s with next, the stretch read after it: counts add up,
+// files merge, the since-remember counts restart if next saw a remember
+// call, and what is pending is next's.
 func (s Summary) add(next Summary) Summary {
 	out := s
 	if out.FirstPrompt == "" {

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/bimri/bimri-hook/store/safefile"
@@ -209,4 +210,15 @@ func ownerLive(path string) bool {
 	}
 	info, err := os.Lstat(path)
 	return err == nil && time.Since(info.ModTime()) < StaleAfter
+}
+
+// processLive says whether a process with ID pid exists; one of another
+// user counts, and where it cannot be told the process counts as live.
+func processLive(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	defer p.Release()
+	return !errors.Is(p.Signal(syscall.Signal(0)), os.ErrProcessDone)
 }
