@@ -72,23 +72,17 @@ type Change struct {
 // that never comes must not grow the saved state.
 const maxPendingChanges = 64
 
-// ReadMore reads the transcript at path from where s ended, settling
-// what s left pending, and returns s with that stretch added.
+// ReadMore reads the transcript at path from where s ended, at most the
+// last limit bytes (none if limit <= 0) from the first whole line in them,
+// and returns s with that stretch added. From past the end (a replaced
+// transcript) it reads from 0.
 func (s Summary) ReadMore(path string, limit int64) (Summary, error) {
-	next, err := readFile(path, s.Offset, limit, s)
-	return s.add(next), err
-}
-
-// readFile summarises the transcript at path from offset from, at most
-// the last limit bytes (none if limit <= 0), from the first whole line in
-// them. From past the end (a replaced transcript) reads from 0.
-func readFile(path string, from int64, limit int64, prev Summary) (Summary, error) {
 	f, info, err := safefile.Open(path)
 	if err != nil {
-		return Summary{Offset: from}, fmt.Errorf("read transcript: %w", err)
+		return s, fmt.Errorf("read transcript: %w", err)
 	}
 	defer f.Close()
-	size := info.Size()
+	size, from := info.Size(), s.Offset
 	if from < 0 || from > size {
 		from = 0
 	}
@@ -97,15 +91,15 @@ func readFile(path string, from int64, limit int64, prev Summary) (Summary, erro
 		start, skipped = size-limit, true
 		var b [1]byte
 		if _, err := f.ReadAt(b[:], start-1); err != nil {
-			return Summary{Offset: from}, fmt.Errorf("read transcript: %w", err)
+			return s, fmt.Errorf("read transcript: %w", err)
 		}
 		partial = b[0] != '\n'
 	}
 	if _, err := f.Seek(start, io.SeekStart); err != nil {
-		return Summary{Offset: from}, fmt.Errorf("read transcript: %w", err)
+		return s, fmt.Errorf("read transcript: %w", err)
 	}
-	sum, err := read(f, start, limit, partial, prev)
-	sum.Skipped = skipped
+	sum, err := read(f, start, limit, partial, s)
+	sum.Skipped = s.Skipped || skipped
 	if sum.Offset == start && partial {
 		// No line ended in what was read: the next read tries again.
 		sum.Offset = from
@@ -113,11 +107,10 @@ func readFile(path string, from int64, limit int64, prev Summary) (Summary, erro
 	return sum, err
 }
 
-// read summarises the complete lines of r (at offset start, at most limit
-// bytes), settling what prev left pending; when partial, the first line is
-// cut and passed over. A last line without a newline may still be being
-// written, so Offset stays before it. On an error the Summary covers the
-// lines read before it.
+// read adds to prev the complete lines of r (at offset start, at most
+// limit bytes); when partial, the first line is cut and passed over. A
+// last line without a newline may still be being written, so Offset stays
+// before it. On an error the Summary covers the lines read before it.
 func read(r io.Reader, start, limit int64, partial bool, prev Summary) (Summary, error) {
 	if limit > 0 {
 		r = io.LimitReader(r, limit)
@@ -126,7 +119,11 @@ func read(r io.Reader, start, limit int64, partial bool, prev Summary) (Summary,
 	if err != nil {
 		err = fmt.Errorf("read transcript: %w", err)
 	}
-	sr := summaryReader{sum: Summary{Offset: start, Pending: slices.Clone(prev.Pending), PendingChanges: slices.Clone(prev.PendingChanges), Intents: slices.Clone(prev.Intents)}}
+	sum := prev // sharing no array with it
+	sum.FilesChanged, sum.Pending = slices.Clone(prev.FilesChanged), slices.Clone(prev.Pending)
+	sum.PendingChanges, sum.Intents, sum.Denied = slices.Clone(prev.PendingChanges), slices.Clone(prev.Intents), slices.Clone(prev.Denied)
+	sum.Offset = start
+	sr := summaryReader{sum: sum}
 	for i := 0; ; i++ {
 		n := bytes.IndexByte(data, '\n') + 1
 		if n == 0 {
@@ -489,45 +486,4 @@ func asksProductCommand(prompt string) bool {
 func isRemember(command string) bool {
 	return strings.Contains(command, "bimri") && strings.Contains(command, "remember") &&
 		rememberCommand().MatchString(command)
-}
-
-// add combines s with next, the stretch read after it: counts add up,
-// files merge, the since-remember counts restart if next saw a remember
-// call, and what is pending is next's.
-func (s Summary) add(next Summary) Summary {
-	out := s
-	if out.FirstPrompt == "" {
-		out.FirstPrompt = next.FirstPrompt
-	}
-	out.Prompts += next.Prompts
-	out.FileChanges += next.FileChanges
-	out.RememberAttempts += next.RememberAttempts
-	out.RememberCalls += next.RememberCalls
-	out.RememberFailed += next.RememberFailed
-	out.RememberDenied = s.RememberDenied || next.RememberDenied
-	if next.RememberError != "" {
-		out.RememberError = next.RememberError
-	}
-	out.Pending = slices.Clone(next.Pending)
-	out.Intents = slices.Clone(next.Intents)
-	out.Denied = append(slices.Clip(slices.Clone(s.Denied)), next.Denied...)
-	out.PendingChanges = slices.Clone(next.PendingChanges)
-	out.BadLines += next.BadLines
-	if next.RememberAttempts > 0 {
-		out.ChangesSinceRemember = next.ChangesSinceRemember
-		out.PromptsSinceRemember = next.PromptsSinceRemember
-	} else {
-		out.ChangesSinceRemember += next.ChangesSinceRemember
-		out.PromptsSinceRemember += next.PromptsSinceRemember
-	}
-	// Never sharing an array with s.
-	out.FilesChanged = slices.Clip(slices.Clone(s.FilesChanged))
-	for _, f := range next.FilesChanged {
-		if !slices.Contains(out.FilesChanged, f) {
-			out.FilesChanged = append(out.FilesChanged, f)
-		}
-	}
-	out.Offset = next.Offset
-	out.Skipped = s.Skipped || next.Skipped
-	return out
 }

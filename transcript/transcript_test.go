@@ -556,37 +556,6 @@ func TestReadFileIncremental(t *testing.T) {
 	}
 }
 
-func TestAdd(t *testing.T) {
-	is := is.New(t)
-	a := Summary{
-		FirstPrompt: "a", Prompts: 2, FilesChanged: []string{"/x", "/y"}, FileChanges: 3,
-		RememberCalls: 1, ChangesSinceRemember: 1, PromptsSinceRemember: 1, Offset: 10, BadLines: 1,
-	}
-	noRemember := Summary{FirstPrompt: "b", Prompts: 1, FilesChanged: []string{"/y", "/z"}, FileChanges: 2,
-		ChangesSinceRemember: 2, PromptsSinceRemember: 1, Offset: 20}
-	is.Equal(a.add(noRemember), Summary{
-		FirstPrompt: "a", Prompts: 3, FilesChanged: []string{"/x", "/y", "/z"}, FileChanges: 5,
-		RememberCalls: 1, ChangesSinceRemember: 3, PromptsSinceRemember: 2, Offset: 20, BadLines: 1,
-	})
-	withRemember := Summary{Prompts: 2, FileChanges: 4, RememberAttempts: 2, RememberCalls: 2, ChangesSinceRemember: 1,
-		PromptsSinceRemember: 0, Offset: 30, Skipped: true}
-	is.Equal(a.add(withRemember), Summary{
-		FirstPrompt: "a", Prompts: 4, FilesChanged: []string{"/x", "/y"}, FileChanges: 7,
-		RememberAttempts: 2, RememberCalls: 3, ChangesSinceRemember: 1, PromptsSinceRemember: 0, Offset: 30, Skipped: true, BadLines: 1,
-	})
-	// A stretch that only settles an earlier call does not restart the
-	// since-remember counts: the call was made before them.
-	settled := Summary{FileChanges: 1, RememberCalls: 1, ChangesSinceRemember: 1, Offset: 40}
-	is.Equal(a.add(settled).ChangesSinceRemember, 2)
-	is.Equal(Summary{}.add(noRemember).FirstPrompt, "b")
-
-	// The result never shares its FilesChanged array with a.
-	a.FilesChanged = make([]string, 1, 10)
-	a.FilesChanged[0] = "/x"
-	_ = a.add(Summary{FilesChanged: []string{"/new"}})
-	is.Equal(a.FilesChanged[:2], []string{"/x", ""})
-}
-
 func TestFallbackSummary(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -707,13 +676,13 @@ func FuzzRead(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			second, err := read(bytes.NewReader(data[first.Offset:]), first.Offset, 0, false, first)
+			got, err := read(bytes.NewReader(data[first.Offset:]), first.Offset, 0, false, first)
 			if err != nil {
 				t.Fatal(err)
 			}
 			whole := sum
 			whole.Offset -= start
-			if got := first.add(second); !equalSummaries(got, whole) {
+			if !equalSummaries(got, whole) {
 				t.Fatalf("pieces %+v\nwhole %+v", got, whole)
 			}
 		}
@@ -761,7 +730,7 @@ func readFrom(r io.Reader, start, limit int64) (Summary, error) {
 }
 
 func readPath(path string, from, limit int64) (Summary, error) {
-	return readFile(path, from, limit, Summary{})
+	return Summary{Offset: from}.ReadMore(path, limit)
 }
 
 // TestFallbackSkipsProductCommands: a prompt asking for one of
