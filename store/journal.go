@@ -8,7 +8,6 @@ package store
 // restored. docs/design.md has the rules.
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -80,11 +79,9 @@ func (s *Store) readJournal() (journal, error) {
 		return j, err
 	}
 	j.size = int64(len(data))
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), maxJournal)
-	for sc.Scan() {
+	for line := range bytes.Lines(data) {
 		var r journalRecord
-		if json.Unmarshal(sc.Bytes(), &r) != nil || r.ID == "" {
+		if json.Unmarshal(line, &r) != nil || r.ID == "" {
 			continue
 		}
 		switch r.Op {
@@ -100,37 +97,29 @@ func (s *Store) readJournal() (journal, error) {
 	return j, nil
 }
 
-// appendJournal appends records, one write each, and syncs the journal.
-func (s *Store) appendJournal(records []journalRecord) error {
-	if len(records) == 0 || s.dataFolder() == "" {
-		return nil
-	}
+// appendJournal appends records and syncs the journal. A failure costs a
+// restore more or less, never an entry of bimri.md.
+func (s *Store) appendJournal(records []journalRecord) {
 	path := s.dataPath(journalName)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err = s.makeDataFolder(); err == nil {
-			f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-		}
+	if len(records) == 0 || path == "" {
+		return
 	}
-	if err != nil {
-		return fmt.Errorf("journal: %w", err)
-	}
+	var buf []byte
 	for _, r := range records {
 		line, _ := json.Marshal(r) // plain fields always marshal
-		if _, err = f.Write(append(line, '\n')); err != nil {
-			break
-		}
+		buf = append(append(buf, line...), '\n')
 	}
-	if err == nil {
-		err = syncFile(f, !s.noSync)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if errors.Is(err, fs.ErrNotExist) && s.makeDataFolder() == nil {
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	}
 	if err != nil {
-		return fmt.Errorf("journal: %w", err)
+		return
 	}
-	return nil
+	if _, err := f.Write(buf); err == nil {
+		_ = syncFile(f, !s.noSync)
+	}
+	f.Close()
 }
 
 // entries calls fn on each entry of f's Tiers 1 and 2, with its tier.
@@ -172,7 +161,7 @@ func (s *Store) journalNew(tx *Tx) {
 			Date: e.Date.Format("2006-01-02"), Tags: e.Tags, Keywords: e.Keywords, Text: e.Text, Branch: j.branch})
 	})
 	if len(j.journaled) > 0 {
-		_ = s.appendJournal(j.journaled)
+		s.appendJournal(j.journaled)
 		s.pauseStep() // journaled, bimri.md not yet written
 	}
 }
@@ -230,7 +219,7 @@ func (s *Store) journalAfter(tx *Tx, f *memfile.File) {
 	for _, id := range j.restored {
 		done = append(done, journalRecord{Op: "restored", ID: id})
 	}
-	_ = s.appendJournal(done) // a record lost costs one restore more, never an entry
+	s.appendJournal(done)
 	if j.size < compactJournal {
 		return
 	}
