@@ -174,23 +174,9 @@ type lineMembers struct {
 // of tool output once per member.
 func membersOf(line []byte) lineMembers {
 	var m lineMembers
+	members := map[string]*gjson.Result{"type": &m.typ, "isMeta": &m.isMeta, "isCompactSummary": &m.isCompactSummary, "isSidechain": &m.isSidechain, "message": &m.message}
 	gjson.ParseBytes(line).ForEach(func(key, value gjson.Result) bool {
-		var member *gjson.Result
-		switch key.Str {
-		case "type":
-			member = &m.typ
-		case "isMeta":
-			member = &m.isMeta
-		case "isCompactSummary":
-			member = &m.isCompactSummary
-		case "isSidechain":
-			member = &m.isSidechain
-		case "message":
-			member = &m.message
-		default:
-			return true
-		}
-		if !member.Exists() {
+		if member := members[key.Str]; member != nil && !member.Exists() {
 			*member = value
 		}
 		return true
@@ -307,28 +293,27 @@ func (sr *summaryReader) addAssistant(content gjson.Result) {
 		if block.Get("type").String() != "tool_use" {
 			return true
 		}
-		input := block.Get("input")
-		switch block.Get("name").String() {
-		case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		id, name, input := block.Get("id").String(), block.Get("name").String(), block.Get("input")
+		var in Intent
+		var ok bool
+		switch {
+		case name == "Write" || name == "Edit" || name == "MultiEdit" || name == "NotebookEdit":
 			path := input.Get("file_path").String()
 			if path == "" {
 				path = input.Get("notebook_path").String()
 			}
-			sr.addPendingChange(block.Get("id").String(), strings.ToValidUTF8(path, "\uFFFD"))
-		case "Bash":
-			if command := input.Get("command").String(); isRemember(command) {
-				sr.addRemember(block.Get("id").String())
-				if in, ok := intentOfCommand(command); ok {
-					sr.addIntent(block.Get("id").String(), in)
-				}
-			}
+			sr.addPendingChange(id, strings.ToValidUTF8(path, "\uFFFD"))
+			return true
+		case name == "Bash" && isRemember(input.Get("command").String()):
+			in, ok = intentOfCommand(input.Get("command").String())
+		case isRememberTool(name):
+			in, ok = intentOfTool(input)
 		default:
-			if isRememberTool(block.Get("name").String()) {
-				sr.addRemember(block.Get("id").String())
-				if in, ok := intentOfTool(input); ok {
-					sr.addIntent(block.Get("id").String(), in)
-				}
-			}
+			return true
+		}
+		sr.addRemember(id)
+		if ok {
+			sr.addIntent(id, in)
 		}
 		return true
 	})
