@@ -62,23 +62,18 @@ func (s *Store) finishProvenance(p provenance, f *memfile.File, changed bool) {
 	}
 	read := set(p.asRead)
 	now := itemKeys(f)
-	var keep []string
+	var keep, elsewhere []string
 	for _, k := range now {
 		if p.here[k] || !read[k] {
-			keep = append(keep, k)
+			keep = append(keep, k) // appeared during the transaction, or recorded here before
+		} else {
+			id, _, _ := strings.Cut(k, " ")
+			elsewhere = append(elsewhere, id)
 		}
 	}
 	for _, k := range p.asRead {
 		if p.here[k] {
 			keep = append(keep, k)
-		}
-	}
-	here := set(keep)
-	var elsewhere []string
-	for _, k := range now {
-		if !here[k] {
-			id, _, _ := strings.Cut(k, " ")
-			elsewhere = append(elsewhere, id)
 		}
 	}
 	// A failure costs marks, not memory. The short list goes last.

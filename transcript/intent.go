@@ -10,8 +10,7 @@ import (
 )
 
 // Intent is the entry a remember call asked for, kept while its result is
-// to come, so that when the client denies the call the entry the agent
-// meant is not lost to a lesser automatic summary.
+// to come, so that a call the client denies is recorded as meant.
 type Intent struct {
 	ID         string `json:",omitempty"` // the call's tool_use id, while its result is to come
 	Tier       int
@@ -62,18 +61,16 @@ func intentOfCommand(command string) (Intent, bool) {
 			value = args[j]
 		}
 		switch name {
-		case "importance":
+		case "importance", "tier":
 			n, err := strconv.Atoi(value)
 			if err != nil {
 				return Intent{}, false
 			}
-			in.Importance = n
-		case "tier":
-			n, err := strconv.Atoi(value)
-			if err != nil {
-				return Intent{}, false
+			if name == "tier" {
+				in.Tier = n
+			} else {
+				in.Importance = n
 			}
-			in.Tier = n
 		case "tags":
 			in.Tags = splitTags(value)
 		}
