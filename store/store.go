@@ -51,8 +51,7 @@ type Store struct {
 	now         func() time.Time
 	today       time.Time
 	noSync      bool
-	pause       time.Duration // testPause
-	dataBase    string        // the user's data folder (userdata.go), "" for none
+	dataBase    string // the user's data folder (userdata.go), "" for none
 }
 
 // StoreOptions say how a store works; the zero value is a workspace's
@@ -87,7 +86,7 @@ func OpenStore(root string, cfg memfile.Config, opt StoreOptions) (*Store, error
 		return nil, fmt.Errorf("workspace %q is a system folder, not a project; refusing to keep memory there", root)
 	}
 	s := &Store{root: filepath.Clean(root), names: opt.Names, lockTimeout: opt.LockTimeout, config: cfg,
-		now: opt.Clock, today: opt.Today, noSync: opt.NoSync, pause: testPause, dataBase: opt.DataDir}
+		now: opt.Clock, today: opt.Today, noSync: opt.NoSync, dataBase: opt.DataDir}
 	switch {
 	case s.dataBase != "":
 	case opt.NoSync:

@@ -190,8 +190,8 @@ func (s *Store) step() {
 // pauseStep is a step the store's own tests do not stop at (the
 // journal's append).
 func (s *Store) pauseStep() {
-	if s.pause > 0 {
-		time.Sleep(s.pause)
+	if testPause > 0 {
+		time.Sleep(testPause)
 	}
 	if testKill != nil {
 		testKill()

@@ -24,6 +24,11 @@ const (
 	// dozen deep, and gjson's validation of a megabyte of '[' takes seconds.
 	maxDepth       = 128
 	maxPromptRunes = 2000 // the most of a prompt FirstPrompt keeps
+	maxErrorRunes  = 200  // the most of RememberError
+	maxIntents     = 16   // the most Intents and Denied
+	// maxPendingChanges bounds PendingChanges, dropping the oldest: a
+	// result that never comes must not grow the saved state.
+	maxPendingChanges = 64
 )
 
 // Summary is what bimri-hook needs to know about a stretch of a transcript.
@@ -67,10 +72,6 @@ type Change struct {
 	Path           string
 	BeforeRemember bool // a remember call came after it
 }
-
-// maxPendingChanges bounds PendingChanges, dropping the oldest: a result
-// that never comes must not grow the saved state.
-const maxPendingChanges = 64
 
 // ReadMore reads the transcript at path from where s ended, at most the
 // last limit bytes (none if limit <= 0) from the first whole line in them,
@@ -336,9 +337,6 @@ func isRememberTool(name string) bool {
 	return ok && strings.HasPrefix(server, "mcp__") && strings.Contains(server, "bimri")
 }
 
-// maxIntents bounds Intents and Denied.
-const maxIntents = 16
-
 func (sr *summaryReader) addIntent(id string, in Intent) {
 	if len(sr.sum.Intents) == maxIntents {
 		sr.sum.Intents = slices.Delete(sr.sum.Intents, 0, 1)
@@ -399,9 +397,6 @@ func (sr *summaryReader) settle(content gjson.Result) {
 		return true
 	})
 }
-
-// maxErrorRunes bounds Summary.RememberError.
-const maxErrorRunes = 200
 
 func resultText(content gjson.Result) string {
 	if content.Type == gjson.String {
