@@ -22,13 +22,13 @@ type Tx struct {
 	File     *memfile.File
 	Warnings []memfile.Warning
 	Archive  []memfile.Removal // what leaves the file, on disk before the file without it
-	Created  bool              // bimri.md did not exist and was made from the template
 	Notice   string            // what Update had to repair, for the user
 
 	store    *Store
 	state    map[string][]byte // state blobs as read
 	stateSet map[string][]byte // state blobs to write
 
+	created bool        // bimri.md did not exist and was made from the template
 	read    []byte      // bimri.md as read
 	mark    readMark    // to tell, just before the rename, whether it changed
 	prov    provenance  // provenance.go
@@ -48,7 +48,6 @@ func (tx *Tx) Maintain(today time.Time, cfg memfile.Config, opt memfile.Options)
 // Result says what Update did.
 type Result struct {
 	Changed bool   // bimri.md was written
-	Created bool   // it was made from the template
 	Notice  string // a repair the user should hear about
 }
 
@@ -220,7 +219,7 @@ func (s *Store) begin(path string) (*Tx, error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		tx.File = memfile.New(s.config)
-		tx.Created = true
+		tx.created = true
 	case err != nil:
 		return nil, fmt.Errorf("read %s: %w", s.names.Memory, err)
 	default:
@@ -263,11 +262,11 @@ func (s *Store) begin(path string) (*Tx, error) {
 // finish writes the journal, then the file with its backup and archive
 // (or the archive alone), then the bookkeeping and session state.
 func (s *Store) finish(tx *Tx, path string) (Result, error) {
-	res := Result{Created: tx.Created, Notice: tx.Notice}
+	res := Result{Notice: tx.Notice}
 	old := tx.read // nil when created: nothing to compare with or back up
 	s.journalNew(tx)
 	data := memfile.Render(tx.File)
-	if tx.Created || !bytes.Equal(data, old) {
+	if tx.created || !bytes.Equal(data, old) {
 		if err := s.checkWrite(path, len(tx.Archive) > 0); err != nil {
 			return res, err
 		}
