@@ -62,11 +62,9 @@ type StoreOptions struct {
 	LockTimeout time.Duration
 	Clock       func() time.Time // nil: time.Now
 	Today       time.Time        // the day archive records carry; zero: Clock's
-	// NoSync skips fsync, for throwaway workspaces (simulate).
+	// NoSync skips fsync, for throwaway workspaces (simulate), which keep
+	// the data folder (userdata.go) in their state folder.
 	NoSync bool
-	// DataDir holds what git must not carry (userdata.go); "" means
-	// UserDataDir(), or with NoSync the workspace's state folder.
-	DataDir string
 }
 
 // OpenStore checks the workspace and returns its store. cfg makes a
@@ -86,13 +84,10 @@ func OpenStore(root string, cfg memfile.Config, opt StoreOptions) (*Store, error
 		return nil, fmt.Errorf("workspace %q is a system folder, not a project; refusing to keep memory there", root)
 	}
 	s := &Store{root: filepath.Clean(root), names: opt.Names, lockTimeout: opt.LockTimeout, config: cfg,
-		now: opt.Clock, today: opt.Today, noSync: opt.NoSync, dataBase: opt.DataDir}
-	switch {
-	case s.dataBase != "":
-	case opt.NoSync:
+		now: opt.Clock, today: opt.Today, noSync: opt.NoSync}
+	s.dataBase = UserDataDir()
+	if opt.NoSync {
 		s.dataBase = filepath.Join(s.StatePath(), "data")
-	default:
-		s.dataBase = UserDataDir()
 	}
 	if s.names == (Names{}) {
 		s.names = workspaceNames

@@ -22,7 +22,7 @@ func benchStore(b *testing.B) *Store {
 	}
 	dir := b.TempDir()
 	os.WriteFile(filepath.Join(dir, memfile.MemoryName), memfile.Render(f), 0o644)
-	s, err := OpenStore(dir, memfile.DefaultConfig(), StoreOptions{LockTimeout: time.Second, DataDir: b.TempDir(), NoSync: true})
+	s, err := OpenStore(dir, memfile.DefaultConfig(), StoreOptions{LockTimeout: time.Second, NoSync: true})
 	if err != nil {
 		b.Fatal(err)
 	}
