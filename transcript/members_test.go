@@ -11,13 +11,13 @@ import (
 
 // addLineByGet is addLine as first written, each member found with its
 // own gjson.Get: the definition membersOf must read as.
-func (sr *summaryReader) addLineByGet(line []byte) {
+func (s *Summary) addLineByGet(line []byte) {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
 		return
 	}
 	if line[0] != '{' || tooDeep(line) || !gjson.ValidBytes(line) {
-		sr.sum.BadLines++
+		s.BadLines++
 		return
 	}
 	switch gjson.GetBytes(line, "type").String() {
@@ -26,8 +26,8 @@ func (sr *summaryReader) addLineByGet(line []byte) {
 		if f[2].Bool() {
 			return
 		}
-		if len(sr.sum.Pending)+len(sr.sum.PendingChanges) > 0 && f[3].IsArray() {
-			sr.settle(f[3])
+		if len(s.Pending)+len(s.PendingChanges) > 0 && f[3].IsArray() {
+			s.settle(f[3])
 		}
 		if f[0].Bool() || f[1].Bool() {
 			return
@@ -36,25 +36,25 @@ func (sr *summaryReader) addLineByGet(line []byte) {
 		if !ok {
 			return
 		}
-		sr.sum.Prompts++
-		sr.sum.PromptsSinceRemember++
-		if sr.sum.FirstPrompt == "" {
-			sr.sum.FirstPrompt = shorten(privacy.Clean(text), maxPromptRunes)
+		s.Prompts++
+		s.PromptsSinceRemember++
+		if s.FirstPrompt == "" {
+			s.FirstPrompt = shorten(privacy.Clean(text), maxPromptRunes)
 		}
 	case "assistant":
-		sr.addAssistant(gjson.GetBytes(line, "message.content"))
+		s.addAssistant(gjson.GetBytes(line, "message.content"))
 	}
 }
 
 // checkMembers reads lines both ways, one reader each, and compares.
 func checkMembers(t *testing.T, lines [][]byte) {
 	t.Helper()
-	var byGet, byPass summaryReader
+	var byGet, byPass Summary
 	for _, l := range lines {
 		byGet.addLineByGet(l)
 		byPass.addLine(l)
-		if !equalSummaries(byGet.sum, byPass.sum) {
-			t.Fatalf("after %q:\nby Get  %+v\none pass %+v", l, byGet.sum, byPass.sum)
+		if !equalSummaries(byGet, byPass) {
+			t.Fatalf("after %q:\nby Get  %+v\none pass %+v", l, byGet, byPass)
 		}
 	}
 }

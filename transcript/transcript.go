@@ -124,44 +124,38 @@ func read(r io.Reader, start, limit int64, partial bool, prev Summary) (Summary,
 	sum.FilesChanged, sum.Pending = slices.Clone(prev.FilesChanged), slices.Clone(prev.Pending)
 	sum.PendingChanges, sum.Intents, sum.Denied = slices.Clone(prev.PendingChanges), slices.Clone(prev.Intents), slices.Clone(prev.Denied)
 	sum.Offset = start
-	sr := summaryReader{sum: sum}
 	for i := 0; ; i++ {
 		n := bytes.IndexByte(data, '\n') + 1
 		if n == 0 {
-			return sr.sum, err
+			return sum, err
 		}
 		switch {
 		case i == 0 && partial:
 		case n > maxLineSize:
-			sr.sum.BadLines++
+			sum.BadLines++
 		default:
-			sr.addLine(data[:n])
+			sum.addLine(data[:n])
 		}
-		sr.sum.Offset += int64(n)
+		sum.Offset += int64(n)
 		data = data[n:]
 	}
 }
 
-// summaryReader adds lines to a Summary.
-type summaryReader struct {
-	sum Summary
-}
-
-func (sr *summaryReader) addLine(line []byte) {
+func (s *Summary) addLine(line []byte) {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
 		return
 	}
 	if line[0] != '{' || tooDeep(line) || !gjson.ValidBytes(line) {
-		sr.sum.BadLines++
+		s.BadLines++
 		return
 	}
 	m := membersOf(line)
 	switch m.typ.String() {
 	case "user":
-		sr.addUser(m)
+		s.addUser(m)
 	case "assistant":
-		sr.addAssistant(m.message.Get("content"))
+		s.addAssistant(m.message.Get("content"))
 	}
 }
 
@@ -206,13 +200,13 @@ func tooDeep(line []byte) bool {
 	return false
 }
 
-func (sr *summaryReader) addUser(m lineMembers) {
+func (s *Summary) addUser(m lineMembers) {
 	if m.isSidechain.Bool() {
 		return
 	}
 	content := m.message.Get("content")
-	if len(sr.sum.Pending)+len(sr.sum.PendingChanges) > 0 && content.IsArray() {
-		sr.settle(content)
+	if len(s.Pending)+len(s.PendingChanges) > 0 && content.IsArray() {
+		s.settle(content)
 	}
 	if m.isMeta.Bool() || m.isCompactSummary.Bool() {
 		return
@@ -221,11 +215,11 @@ func (sr *summaryReader) addUser(m lineMembers) {
 	if !ok {
 		return
 	}
-	sr.sum.Prompts++
-	sr.sum.PromptsSinceRemember++
-	if sr.sum.FirstPrompt == "" && !asksProductCommand(text) {
+	s.Prompts++
+	s.PromptsSinceRemember++
+	if s.FirstPrompt == "" && !asksProductCommand(text) {
 		// Clean before cutting, which could hide a secret's shape.
-		sr.sum.FirstPrompt = shorten(privacy.Clean(text), maxPromptRunes)
+		s.FirstPrompt = shorten(privacy.Clean(text), maxPromptRunes)
 	}
 }
 
@@ -289,7 +283,7 @@ func promptText(content gjson.Result) (string, bool) {
 	return strings.ToValidUTF8(text, "\uFFFD"), true
 }
 
-func (sr *summaryReader) addAssistant(content gjson.Result) {
+func (s *Summary) addAssistant(content gjson.Result) {
 	content.ForEach(func(_, block gjson.Result) bool {
 		if block.Get("type").String() != "tool_use" {
 			return true
@@ -303,7 +297,7 @@ func (sr *summaryReader) addAssistant(content gjson.Result) {
 			if path == "" {
 				path = input.Get("notebook_path").String()
 			}
-			sr.addPendingChange(id, strings.ToValidUTF8(path, "\uFFFD"))
+			s.addPendingChange(id, strings.ToValidUTF8(path, "\uFFFD"))
 			return true
 		case name == "Bash" && isRemember(input.Get("command").String()):
 			in, ok = intentOfCommand(input.Get("command").String())
@@ -312,21 +306,21 @@ func (sr *summaryReader) addAssistant(content gjson.Result) {
 		default:
 			return true
 		}
-		sr.addRemember(id)
+		s.addRemember(id)
 		if ok {
-			sr.addIntent(id, in)
+			s.addIntent(id, in)
 		}
 		return true
 	})
 }
 
-func (sr *summaryReader) addRemember(id string) {
-	sr.sum.RememberAttempts++
-	sr.sum.Pending = append(sr.sum.Pending, id)
-	sr.sum.ChangesSinceRemember = 0
-	sr.sum.PromptsSinceRemember = 0
-	for i := range sr.sum.PendingChanges {
-		sr.sum.PendingChanges[i].BeforeRemember = true
+func (s *Summary) addRemember(id string) {
+	s.RememberAttempts++
+	s.Pending = append(s.Pending, id)
+	s.ChangesSinceRemember = 0
+	s.PromptsSinceRemember = 0
+	for i := range s.PendingChanges {
+		s.PendingChanges[i].BeforeRemember = true
 	}
 }
 
@@ -337,63 +331,63 @@ func isRememberTool(name string) bool {
 	return ok && strings.HasPrefix(server, "mcp__") && strings.Contains(server, "bimri")
 }
 
-func (sr *summaryReader) addIntent(id string, in Intent) {
-	if len(sr.sum.Intents) == maxIntents {
-		sr.sum.Intents = slices.Delete(sr.sum.Intents, 0, 1)
+func (s *Summary) addIntent(id string, in Intent) {
+	if len(s.Intents) == maxIntents {
+		s.Intents = slices.Delete(s.Intents, 0, 1)
 	}
 	in.ID = id
-	sr.sum.Intents = append(sr.sum.Intents, in)
+	s.Intents = append(s.Intents, in)
 }
 
-func (sr *summaryReader) takeIntent(id string) (Intent, bool) {
-	i := slices.IndexFunc(sr.sum.Intents, func(in Intent) bool { return in.ID == id })
+func (s *Summary) takeIntent(id string) (Intent, bool) {
+	i := slices.IndexFunc(s.Intents, func(in Intent) bool { return in.ID == id })
 	if i < 0 {
 		return Intent{}, false
 	}
-	in := sr.sum.Intents[i]
-	if sr.sum.Intents = slices.Delete(sr.sum.Intents, i, i+1); len(sr.sum.Intents) == 0 {
-		sr.sum.Intents = nil
+	in := s.Intents[i]
+	if s.Intents = slices.Delete(s.Intents, i, i+1); len(s.Intents) == 0 {
+		s.Intents = nil
 	}
 	in.ID = ""
-	return in, len(sr.sum.Denied) < maxIntents
+	return in, len(s.Denied) < maxIntents
 }
 
 // settle counts the results of pending calls in a user message's content.
-func (sr *summaryReader) settle(content gjson.Result) {
+func (s *Summary) settle(content gjson.Result) {
 	content.ForEach(func(_, block gjson.Result) bool {
 		if block.Get("type").String() != "tool_result" {
 			return true
 		}
 		id := block.Get("tool_use_id").String()
-		if c := slices.IndexFunc(sr.sum.PendingChanges, func(c Change) bool { return c.ID == id }); c >= 0 {
-			change := sr.sum.PendingChanges[c]
-			if sr.sum.PendingChanges = slices.Delete(sr.sum.PendingChanges, c, c+1); len(sr.sum.PendingChanges) == 0 {
-				sr.sum.PendingChanges = nil // as a summary that never had one
+		if c := slices.IndexFunc(s.PendingChanges, func(c Change) bool { return c.ID == id }); c >= 0 {
+			change := s.PendingChanges[c]
+			if s.PendingChanges = slices.Delete(s.PendingChanges, c, c+1); len(s.PendingChanges) == 0 {
+				s.PendingChanges = nil // as a summary that never had one
 			}
 			if !block.Get("is_error").Bool() {
-				sr.addChange(change)
+				s.addChange(change)
 			}
 			return true
 		}
-		i := slices.Index(sr.sum.Pending, id)
+		i := slices.Index(s.Pending, id)
 		if i < 0 {
 			return true
 		}
-		sr.sum.Pending = slices.Delete(sr.sum.Pending, i, i+1)
-		intent, hasIntent := sr.takeIntent(id)
+		s.Pending = slices.Delete(s.Pending, i, i+1)
+		intent, hasIntent := s.takeIntent(id)
 		if !block.Get("is_error").Bool() {
-			sr.sum.RememberCalls++
+			s.RememberCalls++
 			return true
 		}
-		sr.sum.RememberFailed++
+		s.RememberFailed++
 		text := resultText(block.Get("content"))
 		if denied(text) {
-			sr.sum.RememberDenied = true
+			s.RememberDenied = true
 			if hasIntent {
-				sr.sum.Denied = append(sr.sum.Denied, intent)
+				s.Denied = append(s.Denied, intent)
 			}
 		}
-		sr.sum.RememberError = shorten(oneLine(privacy.Clean(firstLine(text))), maxErrorRunes)
+		s.RememberError = shorten(oneLine(privacy.Clean(firstLine(text))), maxErrorRunes)
 		return true
 	})
 }
@@ -427,20 +421,20 @@ func denied(text string) bool {
 	return slices.ContainsFunc(denialMarks, func(m string) bool { return strings.Contains(text, m) })
 }
 
-func (sr *summaryReader) addPendingChange(id, path string) {
-	if len(sr.sum.PendingChanges) == maxPendingChanges {
-		sr.sum.PendingChanges = slices.Delete(sr.sum.PendingChanges, 0, 1)
+func (s *Summary) addPendingChange(id, path string) {
+	if len(s.PendingChanges) == maxPendingChanges {
+		s.PendingChanges = slices.Delete(s.PendingChanges, 0, 1)
 	}
-	sr.sum.PendingChanges = append(sr.sum.PendingChanges, Change{ID: id, Path: path})
+	s.PendingChanges = append(s.PendingChanges, Change{ID: id, Path: path})
 }
 
-func (sr *summaryReader) addChange(c Change) {
-	sr.sum.FileChanges++
+func (s *Summary) addChange(c Change) {
+	s.FileChanges++
 	if !c.BeforeRemember {
-		sr.sum.ChangesSinceRemember++
+		s.ChangesSinceRemember++
 	}
-	if c.Path != "" && !slices.Contains(sr.sum.FilesChanged, c.Path) {
-		sr.sum.FilesChanged = append(sr.sum.FilesChanged, c.Path)
+	if c.Path != "" && !slices.Contains(s.FilesChanged, c.Path) {
+		s.FilesChanged = append(s.FilesChanged, c.Path)
 	}
 }
 
