@@ -30,11 +30,10 @@ func (tx *Tx) State(key string) []byte {
 	if v, ok := tx.state[key]; ok {
 		return v
 	}
-	data, err := safefile.Read(tx.store.statePath(key), maxStateSize)
-	if err != nil {
-		return nil
+	data := tx.store.ReadState(key)
+	if data != nil {
+		tx.state[key] = data
 	}
-	tx.state[key] = data
 	return data
 }
 
@@ -133,7 +132,7 @@ func (s *Store) UpdateState(keys []string, fn func(state map[string][]byte) erro
 	defer unlock()
 	state := map[string][]byte{}
 	for _, k := range keys {
-		if data, err := safefile.Read(s.statePath(k), maxStateSize); err == nil {
+		if data := s.ReadState(k); data != nil {
 			state[k] = data
 		}
 	}
