@@ -47,17 +47,12 @@ type journalRecord struct {
 	Branch string `json:"branch,omitempty"`
 }
 
-// journal is the journal as read.
+// journal is the journal as a transaction read it, and what it did.
 type journal struct {
-	added    map[string]journalRecord // by ID, the latest
-	order    []string                 // IDs in the order first added
-	restored map[string]bool
-	size     int64
-}
-
-// txJournal is what a transaction knows of the journal.
-type txJournal struct {
-	journal
+	added     map[string]journalRecord // by ID, the latest
+	order     []string                 // IDs in the order first added
+	done      map[string]bool          // IDs restored before
+	size      int64
 	branch    string          // the git HEAD
 	readIDs   map[string]bool // the entries of bimri.md as read
 	restored  []string        // IDs this transaction restored
@@ -66,7 +61,7 @@ type txJournal struct {
 
 // readJournal reads the journal, skipping a line cut by a crash.
 func (s *Store) readJournal() (journal, error) {
-	j := journal{added: map[string]journalRecord{}, restored: map[string]bool{}}
+	j := journal{added: map[string]journalRecord{}, done: map[string]bool{}}
 	path := s.dataPath(journalName)
 	if path == "" {
 		return j, nil
@@ -91,7 +86,7 @@ func (s *Store) readJournal() (journal, error) {
 			}
 			j.added[r.ID] = r
 		case "restored":
-			j.restored[r.ID] = true
+			j.done[r.ID] = true
 		}
 	}
 	return j, nil
@@ -141,9 +136,10 @@ func entryIDs(f *memfile.File) map[string]bool {
 
 // beginJournal reads the journal and restores what bimri.md lost.
 func (s *Store) beginJournal(tx *Tx) {
-	tx.journal.branch = s.gitBranch()
-	if j, err := s.readJournal(); err == nil {
-		tx.journal.journal = j
+	j, err := s.readJournal()
+	j.branch, j.readIDs = s.gitBranch(), tx.journal.readIDs
+	tx.journal = j
+	if err == nil {
 		s.restoreJournaled(tx)
 	}
 }
@@ -173,7 +169,7 @@ func (s *Store) restoreJournaled(tx *Tx) {
 	present := entryIDs(tx.File)
 	var missing []string
 	for _, id := range j.order {
-		if !present[id] && !j.journal.restored[id] && j.added[id].Branch == j.branch {
+		if !present[id] && !j.done[id] && j.added[id].Branch == j.branch {
 			missing = append(missing, id)
 		}
 	}
@@ -236,7 +232,7 @@ func (s *Store) journalAfter(tx *Tx, f *memfile.File) {
 			continue // archived, or deleted by hand after its restore
 		}
 		_ = enc.Encode(added[id])
-		if j.journal.restored[id] || slices.Contains(j.restored, id) {
+		if j.done[id] || slices.Contains(j.restored, id) {
 			_ = enc.Encode(journalRecord{Op: "restored", ID: id})
 		}
 	}

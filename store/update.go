@@ -34,7 +34,7 @@ type Tx struct {
 	prov    provenance  // provenance.go
 	pending []string    // pending entries recorded in File (pending.go)
 	relock  func() bool // makes sure the lock is still held (see Update)
-	journal txJournal   // journal.go
+	journal journal     // journal.go
 }
 
 // Maintain runs the session-end pass on the transaction's file and queues
