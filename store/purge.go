@@ -24,18 +24,16 @@ func (s *Store) Purge() (removed []string, err error) {
 	if err != nil {
 		return nil, err
 	}
+	defer func() { unlock() }()
 	for _, p := range there {
 		if p == s.StatePath() {
-			// Let the lock go first: Windows removes no file held open.
-			unlock()
+			unlock() // first: Windows removes no file held open
 			unlock = func() {}
 		}
 		if err := os.RemoveAll(p); err != nil {
-			unlock()
 			return removed, fmt.Errorf("remove %s: %w", p, err)
 		}
 		removed = append(removed, p)
 	}
-	unlock()
 	return removed, nil
 }
