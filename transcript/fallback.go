@@ -48,14 +48,7 @@ func FallbackSummary(s Summary, maxLen int) string {
 		}
 	}
 	line := func(prompt string) string {
-		switch {
-		case prompt == "":
-			return "Session: " + changed
-		case changed == "":
-			return "Session: " + prompt
-		default:
-			return "Session: " + prompt + "; " + changed
-		}
+		return "Session: " + strings.Join(slices.DeleteFunc([]string{prompt, changed}, func(p string) bool { return p == "" }), "; ")
 	}
 
 	out := line(prompt)
