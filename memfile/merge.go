@@ -9,26 +9,16 @@ import (
 	"github.com/bimri/bimri-hook/privacy"
 )
 
-// A bimri.md committed to git is rewritten as a whole by every pass, so
-// git's line merge would conflict on almost every merge of two branches
-// that both recorded memory. MergeFiles merges the three versions git hands
-// its merge driver item by item instead, keyed by entry and pattern ID.
+// A bimri.md committed to git is rewritten whole by every pass, so git's
+// line merge would conflict on nearly every merge; MergeFiles merges the
+// three versions its merge driver gets item by item, keyed by ID.
 
 // MergeReport says what a merge decided that a person may want to check.
 type MergeReport struct {
-	// Split lists entries whose text both sides rewrote: both versions
-	// were kept, the second under a new ID.
-	Split []SplitEntry
-	// Revived lists entries and patterns one side removed and the other
-	// changed: the change wins, so they stay.
-	Revived []string
-	// Removed lists entries and patterns one side removed and the other
-	// left as they were: they stay removed (the removing side archived
-	// them).
-	Removed []string
-	// Sentences lists patterns whose sentence both sides rewrote
-	// differently; ours was kept.
-	Sentences []string
+	Split     []SplitEntry // text rewritten on both sides: both kept
+	Revived   []string     // removed on one side, changed on the other: kept
+	Removed   []string     // removed on one side, unchanged on the other: gone
+	Sentences []string     // patterns whose sentence both rewrote: ours kept
 }
 
 // SplitEntry is one entry whose text both sides changed.
@@ -37,30 +27,15 @@ type SplitEntry struct {
 	NewID string // theirs, kept as a new entry
 }
 
-// MergeFiles merges ours and theirs, two versions of a memory file that
-// grew from base, into one. base may be nil (git's add/add case, where
-// there is no common version): the merge is then a two-way union.
-//
-// Entries are matched by ID. An entry one side added is kept. An entry of
-// base that one side removed (pruned, forgotten, merged away) stays
-// removed unless the other side changed it. An entry both sides changed
-// keeps the higher importance, the newer date and the union of tags; when
-// both changed its text differently, both texts are kept, theirs as a new
-// entry. Patterns take the union of their evidence, and their counts add
-// up what each side observed since base; a sentence a person or agent
-// wrote wins over the automatic one. Notes are kept from both sides, once,
-// except those base had and one side removed. Sessions adds both sides'
-// increments to base's; Last Maintained is the later.
-//
-// Weights are recomputed for the merged Last Maintained date (kept as
-// they were when neither side was ever maintained), so the result depends
-// only on the three files and cfg: the same merge gives the same bytes on
-// every machine. It never changes its inputs.
-//
-// Every entry's and pattern's text goes through privacy.Clean first, on
-// all three sides alike (so the cleaning itself reads as no change): a
-// branch can carry a credential someone pasted, and the merge writes
-// bimri.md like any other write.
+// MergeFiles merges ours and theirs, grown from base (nil for git's
+// add/add case: a two-way union). An item one side added is kept; one
+// side removed stays removed unless the other changed it; one both
+// changed keeps the higher importance, newer date and both tags, and
+// both texts when both rewrote it. Patterns unite their evidence and add
+// up their counts. Weights are recomputed for the later Last Maintained,
+// so the same merge gives the same bytes on every machine. Texts pass
+// through privacy.Clean on all three sides alike, since a branch can
+// carry a pasted credential.
 func MergeFiles(base, ours, theirs *File, cfg Config) (*File, MergeReport) {
 	if base == nil {
 		base = &File{}
@@ -158,10 +133,8 @@ func mergeEntries(b, o, t *File, taken map[string]bool, rep *MergeReport) (map[s
 	return out, order
 }
 
-// mergeItems decides each of ids, entries or patterns of base, ours and
-// theirs by ID: both sides have it, merged by both; one side added it,
-// kept; base had it and one side removed it, kept when the other changed
-// it (revived), else removed.
+// mergeItems decides each ID: merged when both sides have it, kept when
+// one side added it or changed what the other removed, else removed.
 func mergeItems[T any](ids []string, base, ours, theirs map[string]T, changed func(b, x T) bool, both func(id string, b *T, o, t T), keep func(T), rep *MergeReport) {
 	seen := map[string]bool{}
 	for _, id := range ids {
@@ -197,9 +170,8 @@ func pick[T any](first bool, a, b T) T {
 	return b
 }
 
-// entryChanged says whether x differs from base b in anything a person
-// or an agent decides. The weight is not such a thing: every pass
-// recomputes it.
+// entryChanged says whether x differs from b in what a person or agent
+// decides (not the weight: every pass recomputes it).
 func entryChanged(b, x placedEntry) bool {
 	return b.tier != x.tier || b.e.Importance != x.e.Importance || !b.e.Date.Equal(x.e.Date) ||
 		!slices.Equal(b.e.Tags, x.e.Tags) || !slices.Equal(b.e.Keywords, x.e.Keywords) || !slices.Equal(b.e.HoldsWith, x.e.HoldsWith) || b.e.Text != x.e.Text
@@ -251,8 +223,7 @@ func indexPatterns(f *File) map[string]*Pattern {
 	return m
 }
 
-// mergePatterns decides every pattern ID of the three files, as
-// mergeEntries does for entries.
+// mergePatterns is mergeEntries for patterns.
 func mergePatterns(b, o, t *File, entries map[string]placedEntry, taken map[string]bool, rep *MergeReport) (map[string]*Pattern, []string) {
 	// Dates of every entry any side knows, to order evidence oldest first.
 	dates := map[string]time.Time{}
@@ -294,11 +265,9 @@ func patternChanged(b, x *Pattern) bool {
 		!slices.Equal(b.Tags, x.Tags) || b.Text != x.Text || !b.First.Equal(x.First) || !b.Last.Equal(x.Last)
 }
 
-// mergePattern merges a pattern both sides have (b may be nil). Its
-// evidence is the union of both lists, its count what base counted plus
-// what each side counted since, less the entries both sides counted, and
-// never less than either side's count: counts never go down. conflict is
-// true when both sides wrote a different sentence; ours is kept.
+// mergePattern merges a pattern both sides have (b may be nil): evidence
+// united, counts never going down; conflict when both rewrote the
+// sentence differently (ours kept).
 func mergePattern(b, o, t *Pattern, dates map[string]time.Time) (p *Pattern, conflict bool) {
 	if b != nil {
 		switch {
@@ -374,9 +343,8 @@ func earliest(a, b time.Time) time.Time {
 // noteKey identifies a note by its text.
 func noteKey(n *Note) string { return strings.Join(n.Lines, "\n") }
 
-// mergeNotes returns the notes of one section that survive: every note of
-// ours or theirs, once, except a note base had that one side removed.
-// Ours' come first in their order, then theirs'.
+// mergeNotes is every note of ours then theirs, once, less those base
+// had and one side removed.
 func mergeNotes(b, o, t []Block) []*Note {
 	keys := func(bs []Block) map[string]bool {
 		m := map[string]bool{}
@@ -404,9 +372,8 @@ func mergeNotes(b, o, t []Block) []*Note {
 	return out
 }
 
-// placeItems lays out one section: ours' blocks where they stood, with
-// each entry or pattern replaced by its merged version (or dropped), then
-// what only theirs had, then theirs' notes.
+// placeItems lays out one section: ours' blocks with each item merged or
+// dropped, then what only theirs had, then theirs' notes.
 func placeItems(tier int, ours []Block, notes []*Note, entries map[string]placedEntry, order []string, patterns map[string]*Pattern, porder []string) []Block {
 	var out []Block
 	placed := map[string]bool{}
@@ -454,10 +421,8 @@ func placeItems(tier int, ours []Block, notes []*Note, entries map[string]placed
 	return out
 }
 
-// mergeLines merges the lines outside the memory's structure (before the
-// title, after the END marker): a side that did not change them yields to
-// the other; when both did, ours' lines come first, then theirs' that ours
-// lacks.
+// mergeLines merges the lines outside the structure: an unchanged side
+// yields; when both changed, ours then theirs' lines ours lacks.
 func mergeLines(b, o, t []string) []string {
 	switch {
 	case slices.Equal(o, b):
@@ -487,8 +452,7 @@ func addCounts(counts ...int) int {
 	return sum
 }
 
-// cleanTexts passes the text of every entry and pattern of f through
-// privacy.Clean.
+// cleanTexts passes every entry's and pattern's text through privacy.Clean.
 func cleanTexts(f *File) {
 	for _, sec := range f.Tiers {
 		for _, bl := range sec.Blocks {

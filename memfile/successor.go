@@ -9,40 +9,28 @@ import (
 	"unicode/utf8"
 )
 
-// Likely supersession: a lasting entry (importance 4 or 5, Tier 1 or 2)
-// that a newer lasting entry seems to override - "Chose Redis for
-// sessions" and, later, "Removed Redis: sessions now live in Postgres".
-// At record time the agent is asked once whether the new entry
-// supersedes the old (remember --supersedes); until the old one leaves,
-// the view marks it as possibly superseded and names the newer one.
-// Only the agent knows: two decisions about one subject may both stand,
-// so the mark says "possibly" and nothing is moved without the agent;
-// when it answers that both hold (holds.go), the pair is never marked
-// or asked about again.
+// Likely supersession: a lasting entry (importance 4 or 5) that a newer
+// one seems to override ("Chose Redis for sessions", later "Removed
+// Redis: sessions now live in Postgres"). Only the agent knows, so the
+// view marks the older one "possibly" superseded until it leaves or the
+// agent answers that both hold (holds.go).
 //
-// Two entries look alike when they share a tag (beside "decision") and
-// words that weigh at least half of the shorter one's words, two words at
-// the least unless it has only two ("The deadline is March 1." and "The
-// deadline is April 2."). A word weighs the less the more lasting
-// entries have it (its inverse document frequency among them), so the
-// words every decision about a component shares ("payment gateway") or
-// a reason given often ("the team knows it well") weigh little. Words
-// are letters and digits, case folded, without a plural s, of three
-// letters or more, without stop words and the verbs every decision
-// starts with (chose, decided, switched, ...).
+// Two entries look alike when they share a tag beside "decision" and
+// subject words weighing alikeShare of the shorter one's; a word weighs
+// less the more lasting entries have it (its IDF), so what every
+// decision about a component says weighs little.
 
 // supersedeMinImportance is the least importance of an entry that is
 // asked about, or marked: routine work is not a decision to override.
 const supersedeMinImportance = 4
 
-// alikeShare is the least share of the shorter entry's word weight that
-// two alike entries share.
+// alikeShare is the least share of the shorter entry's word weight two
+// alike entries share.
 const alikeShare = 0.4
 
 // markedLasting bounds the search to the newest lasting entries: the
-// question is asked when an entry is recorded, so the newer entry is a
-// recent one, and an older one past the newest few hundred is rarely
-// shown whole.
+// newer of a pair is recent, and older ones past a few hundred are
+// rarely shown whole.
 const markedLasting = 300
 
 // subjects are lasting entries, newest first, with their words.
