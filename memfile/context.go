@@ -15,30 +15,22 @@ type View struct {
 	// Limit is the most characters the view may use, counted in UTF-16
 	// code units as Claude Code counts its cap.
 	Limit int
-	// Sure, when above 0 and under Limit, is the room the view is sure to
-	// have: the groups get their room as for a view of Sure, and what
-	// Limit adds goes to them in order of priority, so a view of Limit
-	// shows whole everything a view of Sure does. SessionStart lays the
-	// view out in the room its messages leave; recall works out what was
-	// shown from the room they always leave.
+	// Sure (0 < Sure < Limit) is the room the view is sure to have: rooms
+	// are given as for Sure and Limit's extra goes in order of priority,
+	// so a view of Limit shows whole all that one of Sure does.
 	Sure int
-	// Global, when set, is the user's memory across workspaces; it comes
-	// first.
+	// Global, when set, is the user's memory across workspaces.
 	Global *File
 	// Name is the memory file's name as the model should see it.
 	Name string
 	// Archive is the archive's name (bimri-archive.md when empty), and
-	// Search how to search the file and the archive, with WORDS where
-	// the model puts its words: the footer names both when anything is
-	// left out.
+	// Search how to search both, with WORDS for the model's words.
 	Archive string
 	Search  string
-	// Archived are the archive's recent records: the week's digest counts
-	// what left the file among that week's work.
+	// Archived are the archive's recent records, for the week's digest.
 	Archived []ArchiveRecord
-	// Foreign, when set, says which entries and patterns (by ID) this
-	// workspace's sessions did not record (they came with git or an
-	// edit): the view marks them.
+	// Foreign, when set, names the items this workspace's sessions did not
+	// record (they came with git or an edit): the view marks them.
 	Foreign func(id string) bool
 
 	successors map[string]string // likelySuccessors: the view marks them
@@ -58,9 +50,8 @@ func (v View) mark(id string) string {
 	return m
 }
 
-// PossiblySupersededMark starts the mark, after its tags, of a lasting
-// entry that a newer one (whose ID follows) looks like it supersedes. It
-// stays until the older entry leaves or the agent answers that both hold.
+// PossiblySupersededMark starts the mark of a lasting entry a newer one
+// (whose ID follows) looks like it supersedes.
 const PossiblySupersededMark = "(possibly superseded by "
 
 // Length counts s as Claude Code does: UTF-16 code units.
@@ -75,27 +66,19 @@ func Length(s string) int {
 // Layout is a context view and what it shows.
 type Layout struct {
 	Text string
-	// Whole are the IDs of the entries and patterns whose whole line is
-	// in the view. An entry in a compact line, named, or left out is not
-	// among them: recall brings it back whole when a prompt needs it.
+	// Whole are the IDs of the items shown by their whole line: recall
+	// brings back the others when a prompt needs them.
 	Whole map[string]bool
 	// All says every item is in the view, each line whole.
 	All bool
 }
 
-// ViewLayout is what goes into the model's context at session start, in
-// this order, which is the order of priority too: the global memory, Tier
-// 1, the decisions (Tier 2 importance 5), the key work (importance 4), the
-// latest work, a line a day for the week before, patterns, unread lines,
-// the rest of Tier 2, then one line saying how much was left out and
-// where to find it. Each group is guaranteed its floor of the room, takes
-// more up to its cap while the groups after it have theirs, and then what
-// is left; a lasting group that does not fit shows its entries in a
-// compact line each, and names those it has no room for. Nothing is ever
-// cut mid-line, and the text never exceeds v.Limit.
-//
-// chooseGroups says what may go in, in which group and order; layOut
-// gives the groups their room and writes them.
+// ViewLayout is what goes into the model's context at session start, the
+// groups below in order of priority, then a line saying how much was left
+// out and where to find it. Each group gets its floor of the room, more
+// up to its cap, then what is left; a lasting group that does not fit
+// shows compact lines and names what has no room. No line is ever cut,
+// and the text never exceeds v.Limit.
 func ViewLayout(f *File, v View) Layout {
 	if v.Name == "" {
 		v.Name = "bimri.md"
@@ -109,8 +92,7 @@ func ViewLayout(f *File, v View) Layout {
 	return layOut(f, v, chooseGroups(f, v))
 }
 
-// The view's groups, in order of priority, which is also the order they
-// are written in.
+// The view's groups, in order of priority and of writing.
 const (
 	groupGlobal = iota
 	groupTier1
@@ -124,12 +106,10 @@ const (
 	groupCount
 )
 
-// groupRoom is a group's share of the workspace's room, in percent:
-// floor, the room it is guaranteed when it has that much to show; cap,
-// the most it takes before the groups after it have had their floors and
-// caps; firm, when the cap also bounds what it takes of the room left at
-// the end. compact says its entries may be shown in a compact line; named,
-// that the entries it has no room for are named by ID.
+// groupRoom is a group's share of the workspace's room, in percent: floor
+// is guaranteed, cap taken before later groups have theirs, and firm
+// bounds it at the end too. compact allows compact lines; named names by
+// ID the entries that do not fit.
 type groupRoom struct {
 	floor, cap     int
 	firm           bool
@@ -149,9 +129,8 @@ var groupRooms = [groupCount]groupRoom{
 	groupRest:      {},
 }
 
-// chooseGroups is what may go into the view, group by group in the
-// order they go in, each group's lines in its own order. What is left
-// out for room is decided by layOut.
+// chooseGroups is what may go into the view, group by group, each in its
+// order; layOut decides what is left out for room.
 func chooseGroups(f *File, v View) []viewGroup {
 	v.successors = likelySuccessors(f)
 	groups := make([]viewGroup, groupCount)
@@ -189,11 +168,9 @@ func chooseGroups(f *File, v View) []viewGroup {
 	return groups
 }
 
-// tier2Groups sorts Tier 2's entries into the view's four groups of
-// them (see tier2Group), each in the order the budget keeps them
-// (importance 5 first, then importance x freshness, as of the last
-// pass), so the entries the view leaves out for room are those the
-// budget would take first. It returns the first day of the latest work.
+// tier2Groups sorts Tier 2 into the view's four groups, each in the order
+// the budget keeps them, so the view leaves out what the budget would
+// take first. It returns the first day of the latest work.
 func tier2Groups(f *File, v View, groups []viewGroup) time.Time {
 	groups[groupDecisions].heading = "## Decisions (Tier 2, importance 5, newest first)"
 	groups[groupKeyWork].heading = "## Key work and decisions (Tier 2, importance 4)"
@@ -201,8 +178,8 @@ func tier2Groups(f *File, v View, groups []viewGroup) time.Time {
 	groups[groupRest].heading = "## Active context (Tier 2, by importance x freshness)"
 	day := civilUnix(f.Header.LastMaintained)
 	from := latestDays(f, day)
-	// An entry a newer one looks like it supersedes comes after those of
-	// its group that hold now: when room is short, it is the one named.
+		// What a newer entry looks like it supersedes comes last in its
+		// group: when room is short, it is the one named.
 	var holds, later [groupCount][]rankedEntry
 	pos := 0
 	for _, b := range f.Tiers[1].Blocks {
@@ -228,12 +205,10 @@ func tier2Groups(f *File, v View, groups []viewGroup) time.Time {
 	return f.Header.LastMaintained.AddDate(0, 0, -from)
 }
 
-// latestDays is how many days before the last pass (day) the latest work
-// starts: the last two days on which Tier 2 entries were recorded, so
-// that after a weekend it is Friday's and Thursday's, not nothing. The
-// newer must be within latestWithin days of the pass and the older within
-// latestGap days of it: a months-old decision is not the latest work. A
-// date after the pass counts as the pass's day. -1 when there is none.
+// latestDays is how many days before the pass (day) the latest work
+// starts: the last two days with Tier 2 entries (after a weekend, Friday
+// and Thursday), the newer within latestWithin days and the older within
+// latestGap of it. -1 when there is none.
 func latestDays(f *File, day int64) int {
 	first, second := -1, -1 // the fewest days ago, and the next
 	for _, b := range f.Tiers[1].Blocks {
@@ -258,15 +233,14 @@ func latestDays(f *File, day int64) int {
 	return second
 }
 
-// latestWithin and latestGap bound the latest work's two days (see
-// latestDays).
+// latestWithin and latestGap bound the latest work's two days.
 const (
 	latestWithin = 10
 	latestGap    = 4
 )
 
-// tier2Group is the view's group for a Tier 2 entry: latest says it was
-// recorded on one of the last two days with work.
+// tier2Group is the view's group for a Tier 2 entry; latest says it is of
+// the last two days with work.
 func tier2Group(e *Entry, latest bool) int {
 	switch {
 	case e.Importance >= 5:
@@ -279,9 +253,8 @@ func tier2Group(e *Entry, latest bool) int {
 	return groupRest
 }
 
-// patternGroup is Tier 3, established patterns first. Patterns with a
-// sentence say something; the automatic ones only count a tag, so they
-// share one compact line after them.
+// patternGroup is Tier 3, established first; the automatic patterns only
+// count a tag, so they share one compact line after the rest.
 func patternGroup(f *File, v View) viewGroup {
 	pats := f.Patterns()
 	slices.SortStableFunc(pats, patternOrder)
@@ -303,10 +276,8 @@ func patternGroup(f *File, v View) viewGroup {
 	return g
 }
 
-// unreadGroup is the lines of Tier 2 and 3 that are not entries or
-// patterns. They never decay or leave, and nothing reads them: the model
-// sees them, marked, so it can record them properly. Their cap keeps
-// many of them from crowding out Tier 2.
+// unreadGroup is Tier 2's and 3's notes: nothing reads them, so the model
+// sees them, marked, to record them properly; capped not to crowd Tier 2.
 func unreadGroup(f *File) viewGroup {
 	g := viewGroup{kind: groupUnread, groupRoom: groupRooms[groupUnread], heading: "## Unread lines (not entries: they never decay; re-record them)"}
 	for t := 2; t <= 3; t++ {
@@ -319,8 +290,8 @@ func unreadGroup(f *File) viewGroup {
 	return g
 }
 
-// viewHead is the view's first lines: what it is, then what its notes
-// are, and what the foreign mark says when a line may carry it.
+// viewHead is the view's first lines, with the foreign mark's legend
+// when a line carries it.
 func viewHead(f *File, v View, groups []viewGroup) string {
 	sessions := "sessions"
 	if f.Header.Sessions == 1 {
@@ -337,8 +308,7 @@ func viewHead(f *File, v View, groups []viewGroup) string {
 	return head
 }
 
-// viewFooter is the view's last line, when left of its total items are
-// left out.
+// viewFooter is the view's last line, when left of total items are out.
 func viewFooter(v View, total, left int) string {
 	if left == 0 {
 		if total == 1 {
@@ -357,20 +327,17 @@ const tier1Heading = "## Core intelligence (Tier 1, never decays)"
 
 func tier1Note(n *Note) string { return "- note: " + Inert(strings.Join(trimmed(n.Lines), " ")) }
 
-// viewLastingShare is the share of the context limit, in percent, that what
-// lasts - Tier 1 and the decisions (Tier 2 importance 5) - may take in the
-// view before Advise asks the agent to consolidate it; viewTier1Share is Tier
-// 1's part of it, within which Advise proposes a promotion. The view
-// guarantees them their floors whatever else the file holds, and shows
-// them in compact lines when they outgrow those.
+// viewLastingShare is the share of the context limit, in percent, what
+// lasts (Tier 1 and the decisions) may take before Advise asks to
+// consolidate; viewTier1Share is Tier 1's part, past which it proposes
+// a promotion.
 const (
 	viewLastingShare = 50
 	viewTier1Share   = 25
 )
 
-// Lasting measures what lasts as the view shows it, in the view's
-// characters: Tier 1's lines and the decisions' (every Tier 2 entry of
-// importance 5), each with its newline.
+// Lasting measures Tier 1 and the decisions as the view shows them, in
+// the view's characters, each line with its newline.
 func Lasting(f *File) (tier1, decisions int) {
 	for _, b := range f.Tiers[0].Blocks {
 		switch {
@@ -388,8 +355,7 @@ func Lasting(f *File) (tier1, decisions int) {
 	return tier1, decisions
 }
 
-// maxTopics bounds the compact line of automatic patterns; the strongest
-// come first.
+// maxTopics bounds the compact line of automatic patterns.
 const maxTopics = 30
 
 // entryLines is an entry's line in the view, whole and compact, with
@@ -397,8 +363,7 @@ const maxTopics = 30
 func entryLines(e *Entry, withWeight bool, mark string) viewLine {
 	text := Inert(e.Text)
 	l := viewLine{text: inertEntryLine(e, text, withWeight, mark), id: e.ID, item: true}
-	// The compact line, unless it would not be shorter than the whole
-	// line, weighed, by a tenth.
+		// The compact line, unless not a tenth shorter than the whole one.
 	if short, cut := shorten(text, compactRunes); cut || len(e.Tags) > 0 {
 		whole := l.text
 		if !withWeight {
@@ -416,13 +381,9 @@ func entryLines(e *Entry, withWeight bool, mark string) viewLine {
 var buildEveryLine = false
 
 // addRanked adds Tier 2 entries, with their weights, in the order the
-// budget keeps them longest.
-//
-// Once the group's lines alone are longer than the whole view, and the
-// IDs a view names after its last line are built too, no later line can
-// be shown: those entries keep only their ID and the newline a line takes
-// at least. A file of 10,000 entries then builds a view's worth of lines,
-// not 10,000 (the 10,000-entry guard of make bench).
+// budget keeps them longest. Past a view's worth of lines and the IDs it
+// names, later entries can never show and keep only their ID, so the
+// 10,000-entry guard of make bench builds a view's worth of lines.
 func (g *viewGroup) addRanked(ranked []rankedEntry, v View) {
 	slices.SortFunc(ranked, keptOrder)
 	for _, r := range ranked {
