@@ -15,16 +15,15 @@ type Options struct {
 	// CountSession bumps the header's Sessions: the caller counts a
 	// session once, however many passes run in it.
 	CountSession bool
-	// Deep runs deep maintenance: duplicate merging, tag clean-up, a full
-	// recount of patterns and the judgment brief.
+	// Deep: duplicate merging, tag clean-up, pattern recount, judgment brief.
 	Deep bool
-	// ArchivedEntries are the archive's entries, for a deep pass's recount:
-	// a tag whose entries never met in Tier 2 still becomes a pattern.
+	// ArchivedEntries, for a deep recount: tags whose entries never met
+	// in Tier 2 still become patterns.
 	ArchivedEntries []Entry
 }
 
-// Removal is one entry, pattern or note taken out of the file, and why.
-// The caller appends it to the archive: nothing leaves the file otherwise.
+// Removal is an item taken out of the file, and why; the caller archives
+// it: nothing leaves the file otherwise.
 type Removal struct {
 	Tier    int
 	Entry   *Entry
@@ -49,15 +48,13 @@ type Report struct {
 	Tokens   Tokens
 	Budgets  [3]int
 	Warnings []string
-	// Converted says what the pass did to a model-written file besides the
-	// rules: entries it dated, patterns for one tag it made one.
+	// Converted says what the pass did to a model-written file beyond the rules.
 	Converted []string
 	DeepDue   bool        // Sessions is a multiple of the cadence, or the file is over its total
 	Deep      *DeepReport // set when Options.Deep
 }
 
-// DeepReport is what deep maintenance did and what it leaves to the
-// agent's judgment.
+// DeepReport is what deep maintenance did and leaves to the agent.
 type DeepReport struct {
 	Merged         []Merge
 	DroppedTags    []DroppedTag
@@ -77,10 +74,9 @@ type DroppedTag struct {
 	Tag string
 }
 
-// Maintain is the pass: set aside what is oversized, date the undated,
-// (deep: merge duplicates, clean tags), reweigh, update and detect
-// patterns, prune below the threshold, reorder, enforce the budgets and
-// update the header. It never changes f.
+// Maintain is the pass: set aside the oversized, date the undated, (deep:
+// merge duplicates, clean tags), reweigh, patterns, prune, reorder,
+// budgets, header. It never changes f.
 func Maintain(f *File, today time.Time, cfg Config, opt Options) (*File, Report) {
 	out := f.Clone()
 	return out, MaintainInPlace(out, today, cfg, opt)
@@ -100,8 +96,7 @@ func MaintainInPlace(out *File, today time.Time, cfg Config, opt Options) Report
 		mergeDuplicates(out, &rep)
 		dropOrphanTags(out, today, rep.Deep)
 	}
-	// After the merge: a merged entry takes the higher importance and the
-	// newer date, and must be weighed as what it now is.
+	// After the merge: a merged entry is weighed as what it now is.
 	reweight(out, today, cfg)
 	mergeSameTagPatterns(out, &rep)
 	updatePatterns(out, opt, cfg, &rep)
@@ -117,8 +112,7 @@ func MaintainInPlace(out *File, today time.Time, cfg Config, opt Options) Report
 		out.Header.Version = currentVersion
 	}
 	out.Header.LastMaintained = today
-	// The budget check's count is the file's estimate: it subtracts what
-	// it archives, and the header line it changes after is not counted.
+	// The budget's count is the file's estimate, net of what it archives.
 	settle(out, tokens, cfg, &rep)
 	out.Header.TokenEst = rep.Tokens.Total
 	if opt.Deep {
@@ -127,8 +121,7 @@ func MaintainInPlace(out *File, today time.Time, cfg Config, opt Options) Report
 	return rep
 }
 
-// settle fills in what a report says about the file a pass leaves: its
-// tokens, whether deep maintenance is due, and the budget warnings.
+// settle fills in the report's tokens, deep-due flag and budget warnings.
 func settle(out *File, tokens Tokens, cfg Config, rep *Report) {
 	rep.Tokens = tokens
 	rep.DeepDue = (out.Header.Sessions > 0 && out.Header.Sessions%cfg.DeepEvery == 0) || rep.Tokens.Total > cfg.TotalBudget
@@ -140,8 +133,7 @@ func settle(out *File, tokens Tokens, cfg Config, rep *Report) {
 	}
 }
 
-// overBudgetWarnings are what the budget check could not fix: a tier
-// still over its budget once nothing it may archive is left.
+// overBudgetWarnings says which tier stays over once nothing is left to archive.
 func overBudgetWarnings(tokens Tokens, cfg Config, rep *Report) {
 	if tokens.Tiers[1] > cfg.Budgets[1] {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("Tier 2 notes alone use ~%d tokens, over its budget of %d", tokens.Tiers[1], cfg.Budgets[1]))
@@ -151,15 +143,12 @@ func overBudgetWarnings(tokens Tokens, cfg Config, rep *Report) {
 	}
 }
 
-// oversizedRunes is the text past which an entry or a pattern the file
-// holds is set aside, whole, in the archive before the pass weighs
-// anything: one such text, pasted by hand, would otherwise cost more than
-// a tier's budget, and the budget would archive every other entry of the
-// tier to make room before reaching it.
+// oversizedRunes is the text past which an item is archived whole before
+// weighing: one pasted text would otherwise cost more than a tier's
+// budget and push out every other entry of the tier first.
 const oversizedRunes = 10 * MaxTextRunes
 
-// setAsideOversized archives every entry and pattern whose text is over
-// oversizedRunes, with a reason that says so.
+// setAsideOversized archives every item whose text is over oversizedRunes.
 func setAsideOversized(f *File, rep *Report) {
 	for t := 1; t <= 3; t++ {
 		removeBlocks(f, t, func(b Block) bool {
@@ -183,9 +172,8 @@ func setAsideOversized(f *File, rep *Report) {
 	}
 }
 
-// dateUndated gives an entry read without a date, in a file whose header
-// had no Last Maintained date either, the day of the pass: the day it was
-// first kept is the best the file knows.
+// dateUndated dates today an undated entry of a file whose header has no
+// Last Maintained either: the day it was first kept is the best known.
 func dateUndated(f *File, today time.Time, rep *Report) {
 	for _, e := range f.tierEntries() {
 		if e.Date.IsZero() {
@@ -195,17 +183,12 @@ func dateUndated(f *File, today time.Time, rep *Report) {
 	}
 }
 
-// futureGrace is how far ahead of the pass a date may be and be kept:
-// clocks a little apart (time zones, two machines sharing bimri.md
-// through git, sessions ending around midnight) date entries a day or
-// two ahead, and re-dating those would change honest dates. An entry
-// within it counts as recorded today (its age is never negative).
+// futureGrace is how far ahead a date may be and be kept: clocks a little
+// apart (time zones, git, midnight) date entries a day ahead. Later ones
+// (a clock set ahead) clampFuture dates today, or they would stay the
+// latest work until that day came.
 const futureGrace = 7 * 24 * time.Hour
 
-// clampFuture dates today every entry dated more than futureGrace after
-// today, and says so: a clock set ahead (a VM, a laptop's battery) dated
-// it, and left so it would stay in the view's latest work, fresh, until
-// that day came.
 func clampFuture(f *File, today time.Time, rep *Report) {
 	limit := today.Add(futureGrace)
 	for t := 1; t <= 2; t++ {
@@ -235,8 +218,7 @@ func reweight(f *File, today time.Time, cfg Config) {
 	}
 }
 
-// prune archives Tier 2 entries below the threshold; exactly the threshold
-// stays.
+// prune archives Tier 2 entries below the threshold (exactly it stays).
 func prune(f *File, cfg Config, rep *Report) {
 	removeBlocks(f, 2, func(b Block) bool {
 		if b.Entry == nil || b.Entry.Weight >= cfg.Threshold {
@@ -254,20 +236,18 @@ func removeBlocks(f *File, tier int, drop func(Block) bool) {
 	s.Blocks = slices.DeleteFunc(s.Blocks, drop)
 }
 
-// tier2Order is the protocol's order: weight, highest first; ties newer
-// first, then by ID so the order never depends on the input's.
+// tier2Order is the protocol's order: weight, highest first, then newer,
+// then ID, so it never depends on the input's.
 func tier2Order(a, b *Entry) int {
 	return cmp.Or(cmp.Compare(b.Weight, a.Weight), b.Date.Compare(a.Date), cmp.Compare(a.ID, b.ID))
 }
 
-// budgetRank is what the budget weighs when it must take entries out of
-// Tier 2. It is not the weight: the floor lifts every importance 4 and 5
-// entry to the same 4.0, so by weight a months-old routine entry would
-// outlast both today's work and the most important decisions.
+// budgetRank is what the budget weighs. Not the weight: the floor lifts
+// importance 4 and 5 to 4.0, so a months-old routine entry would outlast
+// today's work and the decisions.
 type budgetRank struct {
-	// class: the budget takes every entry of a lower class before one of
-	// a higher. 2 is importance 5; 1 importance 4 within lastingShare of
-	// the budget (budgetVictims); 0 the rest.
+	// class: all of a lower class go first. 2 is importance 5; 1
+	// importance 4 within lastingShare of the budget; 0 the rest.
 	class int
 	raw   Weight // importance x freshness, the floor not applied
 }
@@ -288,36 +268,27 @@ func rankForDays(e *Entry, days int) budgetRank {
 	return budgetRank{class: class, raw: Weight(e.Importance * freshness(max(days, 0)))}
 }
 
-// lastingShare is the share of Tier 2's budget, in percent, that
-// importance 4 and 5 entries keep however much newer work of importance
-// 1-3 comes in: a busy day of forty long entries does not push out months
-// of lasting decisions. Past that share, the importance 4 entries that
-// score least go with the routine work, in its order, so old importance-4
-// work cannot crowd out yesterday's either.
+// lastingShare is the share of Tier 2's budget, in percent, importance 4
+// and 5 entries keep however much routine work comes in, so a busy day
+// does not push out months of decisions, nor old importance 4 work
+// crowd out yesterday's.
 const lastingShare = 75
 
-// evictionOrder is the order the budget archives Tier 2 entries in: by
-// class (importance 5 last, then the importance 4 entries within
-// lastingShare); then the lower unfloored score (importance x freshness)
-// first; ties the older first, then by ID. Since freshness is 1.0 on the
-// day an entry is recorded and never rises with age, an older entry of
-// the same or lower importance always scores at most as much and goes
-// first.
+// evictionOrder is the order the budget archives Tier 2 in: by class,
+// then lower unfloored score, then older, then ID. Freshness never rises
+// with age, so an older entry of no higher importance always goes first.
 func evictionOrder(ra, rb budgetRank, a, b *Entry) int {
 	return cmp.Or(cmp.Compare(ra.class, rb.class), cmp.Compare(ra.raw, rb.raw), a.Date.Compare(b.Date), cmp.Compare(a.ID, b.ID))
 }
 
-// keptOrder orders ranked entries the reverse way: what the budget would
-// keep longest comes first, ties in file order. The context view shows
-// Tier 2 in this order, so what it leaves out for room is what the
-// budget would take first.
+// keptOrder is the reverse, ties in file order: the view shows Tier 2 so,
+// leaving out for room what the budget would take first.
 func keptOrder(a, b rankedEntry) int {
 	return cmp.Or(evictionOrder(b.rank, a.rank, b.e, a.e), cmp.Compare(a.pos, b.pos))
 }
 
-// budgetVictims lists Tier 2's entries in eviction order, for a Tier 2
-// budget of budget tokens; successors are the entries a newer one looks
-// like it supersedes (likelySuccessors), nil for none.
+// budgetVictims lists Tier 2's entries in eviction order for a budget of
+// budget tokens; successors as likelySuccessors gives them, or nil.
 func budgetVictims(f *File, today time.Time, budget int, successors map[string]string) []*Entry {
 	victims := f.Entries(2)
 	ranked := rankAll(victims, today)
@@ -330,9 +301,7 @@ func budgetVictims(f *File, today time.Time, budget int, successors map[string]s
 }
 
 // keepLasting moves the importance 4 entries past lastingShare of budget
-// (by tokens, importance 5 counted first) into the routine work's class:
-// first those a newer entry looks like it supersedes (successors), then
-// those that score least.
+// into the routine class: possibly superseded first, then lowest scores.
 func keepLasting(ranked []rankedEntry, budget int, successors map[string]string) {
 	used := 0
 	var fours []int
@@ -379,15 +348,13 @@ func rankAll(entries []*Entry, today time.Time) []rankedEntry {
 	return out
 }
 
-// sortTier2 orders the entries of Tier 2. Notes keep their slots: only the
-// entries move between the places entries held.
+// sortTier2 orders Tier 2's entries, notes keeping their slots.
 func sortTier2(f *File) {
 	sortInSlots(f.Tiers[1].Blocks, func(b *Block) **Entry { return &b.Entry }, tier2Order)
 }
 
-// sortInSlots orders the items that field picks out of blocks, moving them
-// only between the slots such items held, so every other block stays
-// where it stood.
+// sortInSlots orders the items field picks out of blocks, only between
+// the slots such items held, so every other block stays where it stood.
 func sortInSlots[T any](blocks []Block, field func(*Block) **T, order func(a, b *T) int) {
 	var items []*T
 	for i := range blocks {
@@ -413,9 +380,8 @@ func sortTier3(f *File) {
 }
 
 // enforceBudgets archives Tier 2 entries and weak Tier 3 patterns until
-// each tier, and then the whole file, fits its budget, and returns the
-// file's estimate after. Tier 1 is only reported. Notes are never
-// archived: a person wrote them.
+// each tier, then the file, fits its budget, and returns the estimate.
+// Tier 1 is only reported; notes are never archived: a person wrote them.
 func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) Tokens {
 	ev := &eviction{f: f, today: today, budget: cfg.Budgets[1], rep: rep, tokens: Estimate(f), weak: weakPatterns(f),
 		gone: map[*Entry]bool{}, gonePat: map[*Pattern]bool{}}
@@ -436,31 +402,25 @@ func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) Tokens {
 	return ev.tokens
 }
 
-// eviction is one pass's taking out of entries and patterns for the
-// budgets: what is left of each tier's tokens, what is next to go, and
-// what went.
+// eviction is one pass's taking out of entries and patterns for budgets.
 type eviction struct {
 	f      *File
 	today  time.Time
 	budget int // Tier 2's, in tokens
 	rep    *Report
 	tokens Tokens
-	// victims are Tier 2's entries, first to go first, ranked only when
-	// one is needed.
-	victims []*Entry
-	ranked  bool
-	// successors are the entries a newer one looks like it supersedes,
-	// worked out with the victims: they make room first, and the
-	// archive's reason keeps the view's mark.
+	// victims are Tier 2's entries, first to go first, ranked when one is
+	// needed, with successors: those make room first, keeping their mark.
+	victims    []*Entry
+	ranked     bool
 	successors map[string]string
 	weak       []*Pattern // emerging patterns, first to go first
 	gone       map[*Entry]bool
 	gonePat    map[*Pattern]bool
 }
 
-// weakPatterns are f's emerging patterns in the order the budget takes
-// them: a tag count before a sentence someone wrote, then the fewest
-// observations, the oldest, the smaller ID.
+// weakPatterns are f's emerging patterns in the budget's order: tag counts
+// before written sentences, then fewest observations, oldest, smaller ID.
 func weakPatterns(f *File) []*Pattern {
 	var weak []*Pattern
 	for _, p := range f.Patterns() {
@@ -480,8 +440,7 @@ func weakPatterns(f *File) []*Pattern {
 	return weak
 }
 
-// entry takes out the next Tier 2 entry for reason; false when none is
-// left.
+// entry takes out the next Tier 2 entry for reason; false when none.
 func (ev *eviction) entry(reason string) bool {
 	if !ev.ranked {
 		ev.successors = likelySuccessors(ev.f)
@@ -504,8 +463,7 @@ func (ev *eviction) entry(reason string) bool {
 	return true
 }
 
-// pattern takes out the next weak pattern for reason; false when none is
-// left.
+// pattern takes out the next weak pattern for reason; false when none.
 func (ev *eviction) pattern(reason string) bool {
 	if len(ev.weak) == 0 {
 		return false
@@ -516,9 +474,8 @@ func (ev *eviction) pattern(reason string) bool {
 	ev.tokens.Tiers[2] -= cost
 	ev.tokens.Total -= cost
 	ev.gonePat[p] = true
-	// A pattern this pass created and the budget takes back never existed
-	// in the file: archiving it would add the same record at every pass,
-	// since the next pass would create it again.
+	// A pattern this pass created and the budget takes back never existed:
+	// archiving it would add the same record at every pass.
 	if i := slices.IndexFunc(ev.rep.Patterns, func(c PatternChange) bool { return c.ID == p.ID && c.From == "" }); i >= 0 {
 		ev.rep.Patterns = slices.Delete(ev.rep.Patterns, i, i+1)
 		return true
