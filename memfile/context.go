@@ -178,8 +178,8 @@ func tier2Groups(f *File, v View, groups []viewGroup) time.Time {
 	groups[groupRest].heading = "## Active context (Tier 2, by importance x freshness)"
 	day := civilUnix(f.Header.LastMaintained)
 	from := latestDays(f, day)
-		// What a newer entry looks like it supersedes comes last in its
-		// group: when room is short, it is the one named.
+	// What a newer entry looks like it supersedes comes last in its
+	// group: when room is short, it is the one named.
 	var holds, later [groupCount][]rankedEntry
 	pos := 0
 	for _, b := range f.Tiers[1].Blocks {
@@ -363,7 +363,7 @@ const maxTopics = 30
 func entryLines(e *Entry, withWeight bool, mark string) viewLine {
 	text := Inert(e.Text)
 	l := viewLine{text: inertEntryLine(e, text, withWeight, mark), id: e.ID, item: true}
-		// The compact line, unless not a tenth shorter than the whole one.
+	// The compact line, unless not a tenth shorter than the whole one.
 	if short, cut := shorten(text, compactRunes); cut || len(e.Tags) > 0 {
 		whole := l.text
 		if !withWeight {

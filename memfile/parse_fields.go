@@ -4,6 +4,7 @@ package memfile
 // each field checked, and what was read leniently said.
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -38,9 +39,12 @@ type field struct{ key, val string }
 
 type fieldList []field
 
-func (fl fieldList) get(key string) (string, bool) {
-	if i, ok := fl.has(key); ok {
-		return fl[i].val, true
+// get is the value of the first of keys the fields have.
+func (fl fieldList) get(keys ...string) (string, bool) {
+	for _, key := range keys {
+		if i, ok := fl.has(key); ok {
+			return fl[i].val, true
+		}
 	}
 	return "", false
 }
@@ -51,12 +55,10 @@ func (fl fieldList) has(key string) (int, bool) {
 	return i, i >= 0
 }
 
-// splitFields reads the "[KEY:value]" groups at the start of s. Keys are
-// upper-cased with spaces removed, so "[ importance : 3 ]" reads as
-// IMPORTANCE=3. It stops at the first bracket group that is not a field;
-// what is left is returned as rest. ok is false when s does not start with
-// a field at all. It steps over the bold and italic markers models put
-// around fields ("**[IMPORTANCE:4]** [...]"); bold says it did.
+// splitFields reads the "[KEY:value]" groups s starts with ("[ importance
+// : 3 ]" is IMPORTANCE=3), stepping over bold and italic markers (bold
+// says so), up to the first bracket group that is not a field; rest is
+// what follows, ok false when there is no field.
 func splitFields(s string) (fields fieldList, rest string, bold bool, ok bool) {
 	for {
 		next := strings.TrimLeft(s, fieldMarks)
@@ -81,8 +83,7 @@ func splitFields(s string) (fields fieldList, rest string, bold bool, ok bool) {
 	return fields, s, bold, len(fields) > 0
 }
 
-// fieldMarks are what may stand between a tag line's fields: spaces, and
-// the bold and italic markers models add.
+// fieldMarks may stand between fields: spaces, bold and italic markers.
 const fieldMarks = " \t*_"
 
 func isFieldKey(k string) bool {
@@ -94,29 +95,45 @@ func isFieldKey(k string) bool {
 	return true
 }
 
-// entryField says whether an entry's tag line may carry the key.
-func entryField(k string) bool {
-	switch k {
-	case "IMPORTANCE", "TIMESTAMP", "DATE", "TAGS", "KEYWORDS", "AGENT", "WEIGHT", "ID", "HOLDS_WITH":
-		return true
+// The keys an entry's and a pattern's tag line may carry, and the other
+// names models give some of them.
+var (
+	entryFields   = keySet("IMPORTANCE", "TIMESTAMP", "TAGS", "KEYWORDS", "AGENT", "WEIGHT", "ID", "HOLDS_WITH")
+	patternFields = keySet("PATTERN", "OBSERVATIONS", "FIRST", "LAST", "TAGS", "EVIDENCE", "ID")
+	fieldAlias    = map[string]string{"DATE": "TIMESTAMP", "OBS": "OBSERVATIONS", "CONFIDENCE": "PATTERN"}
+)
+
+func keySet(keys ...string) map[string]bool {
+	m := map[string]bool{}
+	for _, k := range keys {
+		m[k] = true
 	}
-	return false
+	return m
 }
 
-func canonicalEntryKey(k string) string {
-	if k == "DATE" {
-		return "TIMESTAMP"
+// checkKeys refuses a field neither allowed nor extra, and one given
+// twice under either of its names.
+func checkKeys(fields fieldList, allowed, extra map[string]bool) error {
+	seen := map[string]bool{}
+	for _, f := range fields {
+		k := cmp.Or(fieldAlias[f.key], f.key)
+		if !allowed[k] && !extra[k] {
+			return fmt.Errorf("unknown field [%s:...]", f.key)
+		}
+		if seen[k] {
+			return fmt.Errorf("field %s appears twice", k)
+		}
+		seen[k] = true
 	}
-	return k
+	return nil
 }
 
-// entryFromFields builds an entry from its fields and the lines of its
-// body; extra lists keys also allowed (the archive adds its own). how says
-// what was read leniently. An entry with no date is returned with a zero
-// Date, for the caller to date.
+// entryFromFields builds an entry from its fields and body lines; extra
+// lists keys also allowed (the archive's). how says what was read
+// leniently; an undated entry comes back with a zero Date for the caller.
 func entryFromFields(e *Entry, fields fieldList, body []string, extra map[string]bool) (*Entry, []string, error) {
 	var how []string
-	if err := checkEntryKeys(fields, extra); err != nil {
+	if err := checkKeys(fields, entryFields, extra); err != nil {
 		return nil, nil, err
 	}
 	var err error
@@ -157,60 +174,41 @@ func entryFromFields(e *Entry, fields fieldList, body []string, extra map[string
 	return e, how, nil
 }
 
-// checkEntryKeys refuses a field an entry's tag line may not carry
-// (extra names those also allowed), and one given twice (DATE is
-// TIMESTAMP).
-func checkEntryKeys(fields fieldList, extra map[string]bool) error {
-	for i, f := range fields {
-		k := canonicalEntryKey(f.key)
-		if !entryField(k) && !extra[k] {
-			return fmt.Errorf("unknown field [%s:...]", f.key)
-		}
-		for _, before := range fields[:i] {
-			if canonicalEntryKey(before.key) == k {
-				return fmt.Errorf("field %s appears twice", k)
-			}
-		}
-	}
-	return nil
-}
-
 // importance reads the IMPORTANCE field, which an entry must have: a
-// whole number from 1 to 5, or one that leads the value ("4/5").
+// whole number from 1 to 5.
 func importance(fields fieldList, how *[]string) (int, error) {
 	imp, ok := fields.get("IMPORTANCE")
 	if !ok {
 		return 0, errors.New("no IMPORTANCE field")
 	}
-	n, err := strconv.Atoi(imp)
-	if err != nil {
-		// "4/5", "4 (significant)": the number the value starts with.
-		if d := leadingDigits(imp); d != "" && len(d) < len(imp) && !strings.ContainsRune(".,", rune(imp[len(d)])) {
-			n, err = strconv.Atoi(d)
-			*how = append(*how, fmt.Sprintf("importance %q read as %d", imp, n))
-		}
-	}
+	n, err := leadingCount(imp, "importance", true, how)
 	if err != nil || n < 1 || n > 5 {
 		return 0, fmt.Errorf("IMPORTANCE %q is not a whole number from 1 to 5", imp)
 	}
 	return n, nil
 }
 
-// entryDate reads the TIMESTAMP (or DATE) field, zero when there is none
-// or it is empty.
-func entryDate(fields fieldList, how *[]string) (time.Time, error) {
-	date, ok := fields.get("TIMESTAMP")
-	if !ok {
-		date, ok = fields.get("DATE")
+// leadingCount reads v as a whole number, or the one it starts with
+// ("4/5", "7 (since Nov)"), said in how; strict refuses "4.5" and "4,5".
+func leadingCount(v, what string, strict bool, how *[]string) (int, error) {
+	n, err := strconv.Atoi(v)
+	if d := leadingDigits(v); err != nil && d != "" && (!strict || len(d) < len(v) && !strings.ContainsRune(".,", rune(v[len(d)]))) {
+		n, err = strconv.Atoi(d)
+		*how = append(*how, fmt.Sprintf("%s %q read as %d", what, v, n))
 	}
+	return n, err
+}
+
+// entryDate reads TIMESTAMP (or DATE), zero when none or empty.
+func entryDate(fields fieldList, how *[]string) (time.Time, error) {
+	date, ok := fields.get("TIMESTAMP", "DATE")
 	if !ok || date == "" {
 		return time.Time{}, nil
 	}
 	return readDate("TIMESTAMP", "date", date, how)
 }
 
-// readDate reads v, the value of the field key, as a date; what names
-// the field in how.
+// readDate reads v, field key's value, as a date; what names it in how.
 func readDate(key, what, v string, how *[]string) (time.Time, error) {
 	d, ok := ParseDate(v)
 	if !ok {
@@ -222,8 +220,8 @@ func readDate(key, what, v string, how *[]string) (time.Time, error) {
 	return d, nil
 }
 
-// entryWeight reads the WEIGHT field into e, if it holds a number from 0
-// to 100 ("4.0 (floor)" is 4); a pass works any other weight out again.
+// entryWeight reads a WEIGHT from 0 to 100 into e; a pass works any other
+// out again.
 func entryWeight(e *Entry, fields fieldList, how *[]string) {
 	w, ok := fields.get("WEIGHT")
 	if !ok {
@@ -243,8 +241,7 @@ func entryWeight(e *Entry, fields fieldList, how *[]string) {
 
 var errNoSummary = errors.New("no summary on the tag line or the line after it")
 
-// splitTagList reads a TAGS value: comma-separated, or "#tag #tag" with
-// spaces between; a '#' before a tag is dropped.
+// splitTagList reads a TAGS value: comma-separated, or "#tag #tag".
 func splitTagList(s string, how *[]string) []string {
 	if !strings.Contains(s, "#") {
 		return SplitTags(s)
@@ -263,20 +260,15 @@ func leadingNumber(s string) (float64, bool) {
 	return v, err == nil
 }
 
-var patternFields = map[string]bool{"PATTERN": true, "OBSERVATIONS": true, "OBS": true, "FIRST": true, "LAST": true, "TAGS": true, "EVIDENCE": true, "ID": true}
-
-// patternFromFields builds a pattern from its fields and the lines of its
-// body; how says what was read leniently.
+// patternFromFields builds a pattern from its fields and body lines; how
+// says what was read leniently.
 func patternFromFields(fields fieldList, body []string) (*Pattern, []string, error) {
 	var how []string
-	if err := checkPatternKeys(fields); err != nil {
+	if err := checkKeys(fields, patternFields, archiveFields); err != nil {
 		return nil, nil, err
 	}
 	pt := &Pattern{}
-	lvl, ok := fields.get("PATTERN")
-	if !ok {
-		lvl, _ = fields.get("CONFIDENCE")
-	}
+	lvl, _ := fields.get("PATTERN", "CONFIDENCE")
 	pt.Level = Level(strings.ToUpper(lvl))
 	if pt.Level != Emerging && pt.Level != Developing && pt.Level != Established {
 		return nil, nil, fmt.Errorf("level %q is not EMERGING, DEVELOPING or ESTABLISHED", lvl)
@@ -308,31 +300,7 @@ func patternFromFields(fields fieldList, body []string) (*Pattern, []string, err
 	return pt, how, nil
 }
 
-// checkPatternKeys refuses a field a pattern's tag line may not carry,
-// and one given twice (OBS is OBSERVATIONS, CONFIDENCE is PATTERN).
-func checkPatternKeys(fields fieldList) error {
-	seen := map[string]bool{}
-	for _, f := range fields {
-		k := f.key
-		switch k {
-		case "OBS":
-			k = "OBSERVATIONS"
-		case "CONFIDENCE":
-			k = "PATTERN"
-		}
-		if !patternFields[k] && !archiveFields[k] {
-			return fmt.Errorf("unknown field [%s:...]", f.key)
-		}
-		if seen[k] {
-			return fmt.Errorf("field %s appears twice", k)
-		}
-		seen[k] = true
-	}
-	return nil
-}
-
-// fieldIDs reads a field that lists entry IDs, comma-separated: EVIDENCE,
-// HOLDS_WITH.
+// fieldIDs reads a comma-separated list of entry IDs: EVIDENCE, HOLDS_WITH.
 func fieldIDs(fields fieldList, key string) ([]string, error) {
 	ev, ok := fields.get(key)
 	if !ok {
@@ -352,32 +320,20 @@ func fieldIDs(fields fieldList, key string) ([]string, error) {
 	return ids, nil
 }
 
-// observations reads the OBSERVATIONS (or OBS) field, 0 when there is
-// none; "7 (since Nov)" is 7.
+// observations reads the OBSERVATIONS (or OBS) field, 0 when none.
 func observations(fields fieldList, how *[]string) (int, error) {
-	obs, ok := fields.get("OBSERVATIONS")
-	if !ok {
-		obs, ok = fields.get("OBS")
-	}
+	obs, ok := fields.get("OBSERVATIONS", "OBS")
 	if !ok {
 		return 0, nil
 	}
-	n, err := strconv.Atoi(obs)
-	if err != nil {
-		// "7 (since Nov)": the count the value starts with.
-		if d := leadingDigits(obs); d != "" {
-			n, err = strconv.Atoi(d)
-			*how = append(*how, fmt.Sprintf("observations %q read as %d", obs, n))
-		}
-	}
+	n, err := leadingCount(obs, "observations", false, how)
 	if err != nil || n < 0 {
 		return 0, fmt.Errorf("OBSERVATIONS %q is not a count", obs)
 	}
 	return n, nil
 }
 
-// patternDate reads a pattern's FIRST or LAST date, zero when there is
-// none.
+// patternDate reads a pattern's FIRST or LAST date, zero when none.
 func patternDate(fields fieldList, key string, how *[]string) (time.Time, error) {
 	v, ok := fields.get(key)
 	if !ok {
@@ -386,8 +342,7 @@ func patternDate(fields fieldList, key string, how *[]string) (time.Time, error)
 	return readDate(key, key, v, how)
 }
 
-// fieldID reads the ID field of an entry or a pattern, "" when there is
-// none.
+// fieldID reads the ID field, "" when there is none.
 func fieldID(fields fieldList) (string, error) {
 	id, ok := fields.get("ID")
 	if !ok {
@@ -403,8 +358,8 @@ func fieldID(fields fieldList) (string, error) {
 // maxAgent bounds an agent's name on a tag line.
 const maxAgent = 16
 
-// validAgent says whether s may name the agent that recorded an entry:
-// empty, or up to 16 lower-case letters, digits and dashes.
+// validAgent says whether s may name an agent: up to maxAgent lower-case
+// letters, digits and dashes.
 func validAgent(s string) bool {
 	return len(s) <= maxAgent && idChars(s)
 }
