@@ -1,9 +1,7 @@
 package memfile
 
-// The parser: a state machine over the file's zones, line by line. Here
-// the machine, the header, headings, notes and IDs; parse_item.go reads
-// an entry or a pattern as people and models write one, parse_fields.go
-// a tag line's fields.
+// The parser: a state machine over the file's zones, line by line;
+// parse_item.go reads an item, parse_fields.go a tag line's fields.
 
 import (
 	"bytes"
@@ -16,14 +14,12 @@ import (
 	"unicode/utf8"
 )
 
-// ErrUnreadable means the bytes are not a memory file at all: empty,
-// binary, cut off mid-write, or text with no BIMRI structure. Callers must
-// not overwrite such a file; the store restores the backup instead.
+// ErrUnreadable means the bytes are not a memory file: empty, binary, cut
+// off, or without BIMRI structure. The store restores the backup instead.
 var ErrUnreadable = errors.New("not a readable memory file")
 
-// errCut is the ErrUnreadable of a file that starts as a memory file but
-// never reaches the END marker. The store reads such a file up to where
-// it ends (ParseStored); Parse's other callers refuse it.
+// errCut is the ErrUnreadable of a file that never reaches the END
+// marker; ParseStored reads such a file up to where it ends.
 var errCut = fmt.Errorf("%w: %q is missing (the file looks truncated)", ErrUnreadable, endMarker)
 
 const (
@@ -65,13 +61,10 @@ type parser struct {
 	untagged  []untaggedPattern
 }
 
-// Parse reads a memory file. It is lenient: files written by hand or by an
-// agent following the protocol load, and any line that is not an entry or
-// a pattern is kept as a Note where it stood, with a warning. It returns
+// Parse reads a memory file leniently: any line that is not an entry or
+// a pattern is kept as a Note where it stood, with a warning; entries
+// without an ID get one derived from their date and text. It returns
 // ErrUnreadable (wrapped) only for bytes that are not a memory file.
-//
-// Entries without an ID get one derived from their date and text, so the
-// first write of such a file adds IDs.
 func Parse(data []byte) (*File, []Warning, error) {
 	if err := checkReadable(data); err != nil {
 		return nil, nil, err
@@ -94,8 +87,7 @@ func parseText(text string) (*File, []Warning, error) {
 		return nil, nil, fmt.Errorf("%w: no BIMRI header, headings or entries", ErrUnreadable)
 	}
 	if p.header && p.zone != inTrailer {
-		// A file that starts like ours but never reaches the END marker was
-		// cut off: reading it as complete would lose what was after the cut.
+		// Cut off: reading it as complete would lose what was after the cut.
 		return nil, nil, errCut
 	}
 	if !p.header {
@@ -106,10 +98,8 @@ func parseText(text string) (*File, []Warning, error) {
 	return p.f, p.warnings, nil
 }
 
-// splitLines cuts text into lines, less a last empty one, each without
-// the carriage returns that end it: Render writes "\n" alone, so a line
-// that kept a final "\r" (CRLF line ends, or others) would read back
-// differently.
+// splitLines cuts text into lines, less a last empty one, without their
+// trailing "\r"s: Render writes "\n" alone, so they would not read back.
 func splitLines(text string) []string {
 	lines := strings.Split(text, "\n")
 	if n := len(lines); lines[n-1] == "" {
@@ -121,8 +111,7 @@ func splitLines(text string) []string {
 	return lines
 }
 
-// checkReadable rejects bytes that are plainly not text we wrote or a
-// person typed.
+// checkReadable rejects bytes that are plainly not text.
 func checkReadable(data []byte) error {
 	if err := checkText(data); err != nil {
 		return err
@@ -180,9 +169,8 @@ func (p *parser) line(lines []string, i int) int {
 	}
 	if t == "" {
 		p.endNote()
-		// Blank lines between preamble lines are kept: the preamble renders
-		// as one run of lines, and without them a line there could read as
-		// the summary of the line before it.
+		// Blank lines between preamble lines are kept, or a line there
+		// could read back as the summary of the one before.
 		if p.zone == inPreamble && len(p.f.Preamble) > 0 {
 			p.f.Preamble = append(p.f.Preamble, raw)
 		}
@@ -192,9 +180,8 @@ func (p *parser) line(lines []string, i int) int {
 		return i
 	}
 	if tier := p.tier(); tier > 0 {
-		// Template comments come before a tier's own content. Items moved
-		// here from elsewhere do not count as content: they render after
-		// the comments.
+		// Template comments come before a tier's own content; items moved
+		// here do not count, as they render after the comments.
 		if !p.content[tier-1] && isTemplateComment(t) {
 			p.f.Tiers[tier-1].Comments = append(p.f.Tiers[tier-1].Comments, t)
 			return i
@@ -209,9 +196,8 @@ func (p *parser) line(lines []string, i int) int {
 	return i
 }
 
-// structureLine reads a line that marks the file's structure (the
-// header, the maintenance line, the title, a tier heading, the END
-// marker) and says whether t was one.
+// structureLine reads a line of the file's structure (header, maintenance
+// line, title, tier heading, END marker) and says whether t was one.
 func (p *parser) structureLine(t string, lineNo int) bool {
 	if p.zone == inPreamble && !p.header && strings.HasPrefix(t, "<!--") {
 		if m := headerPattern().FindStringSubmatch(t); m != nil && p.parseHeader(m, lineNo) {
@@ -249,11 +235,9 @@ func (p *parser) structureLine(t string, lineNo int) bool {
 	return false
 }
 
-// The header and tier headings, compiled on first use rather than at
-// every start-up.
+// The header and tier headings, compiled on first use.
 var (
-	// headerPattern is the header line; its groups are the version and
-	// the fields.
+	// headerPattern's groups are the version and the fields.
 	headerPattern = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^<!--\s*BIMRI\s+v?([^\s|]*)\s*\|(.*?)-->$`)
 	})
@@ -261,8 +245,8 @@ var (
 	tierPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^##\s*tier\s*([123])\b`) })
 )
 
-// tierHeading matches a tier heading ("## Tier 2: ...", any case): the
-// match and the tier's digit, or nil.
+// tierHeading matches a tier heading, any case: the match and the tier's
+// digit, or nil.
 func tierHeading(t string) []string {
 	if !strings.HasPrefix(t, "##") {
 		return nil
@@ -320,9 +304,8 @@ func (p *parser) parseHeader(m []string, lineNo int) bool {
 	return true
 }
 
-// ParseHeader reads a memory file's first line, the header, alone: a
-// caller that needs only the session count or the token estimate need not
-// parse the whole file.
+// ParseHeader reads a memory file's header line alone, for a caller that
+// needs only the counts.
 func ParseHeader(line string) (Header, bool) {
 	m := headerPattern().FindStringSubmatch(strings.TrimSpace(line))
 	if m == nil {
@@ -335,8 +318,8 @@ func ParseHeader(line string) (Header, bool) {
 	return p.f.Header, true
 }
 
-// isTemplateComment recognises the comment lines the template puts under
-// each tier heading; passes regenerate them from the config.
+// isTemplateComment recognises the template's comments under each tier
+// heading; passes regenerate them from the config.
 func isTemplateComment(t string) bool {
 	for _, prefix := range []string{
 		"<!-- Permanent foundational", "<!-- Only IMPORTANCE",
@@ -350,9 +333,8 @@ func isTemplateComment(t string) bool {
 	return false
 }
 
-// addNoteLine keeps a line that is not an entry or a pattern. Each run of
-// such lines is reported once, at its first line, unless that line already
-// has a warning of its own (a malformed tag line).
+// addNoteLine keeps a line that is not an entry or a pattern, warning once
+// per run of them unless its first line has a warning of its own.
 func (p *parser) addNoteLine(raw string, lineNo int) {
 	var dst *[]Block
 	switch tier := p.tier(); {
@@ -394,45 +376,32 @@ func (p *parser) endNote() {
 // assignIDs gives every entry and pattern a unique ID: explicit IDs first
 // (a repeated one is replaced on its later use), then derived ones.
 func (p *parser) assignIDs() {
-	// The parser puts entries in Tiers 1 and 2 only, patterns in Tier 3.
-	entries := make([]*Entry, 0, len(p.f.Tiers[0].Blocks)+len(p.f.Tiers[1].Blocks))
+	type item struct {
+		id     *string
+		what   string
+		derive func(taken map[string]bool) string
+	}
+	var items []item
 	for _, e := range p.f.tierEntries() {
-		entries = append(entries, e)
+		items = append(items, item{&e.ID, "entry", func(taken map[string]bool) string { return uniqueID("", EntryID(e.Date, e.Text), taken) }})
 	}
-	patterns := p.f.Patterns()
-	taken := make(map[string]bool, len(entries)+len(patterns))
-	for _, e := range entries {
-		if e.ID == "" {
-			continue
-		}
-		if taken[e.ID] {
-			old := e.ID
-			e.ID = uniqueID("", EntryID(e.Date, e.Text), taken)
-			p.warn(0, "entry ID %s appears twice; the later one is now %s", old, e.ID)
-			continue
-		}
-		taken[e.ID] = true
+	for _, pt := range p.f.Patterns() {
+		items = append(items, item{&pt.ID, "pattern", func(taken map[string]bool) string { return uniqueID("p", patternID(pt.Tags), taken) }})
 	}
-	for _, pt := range patterns {
-		if pt.ID == "" {
-			continue
-		}
-		if taken[pt.ID] {
-			old := pt.ID
-			pt.ID = uniqueID("p", patternID(pt.Tags), taken)
-			p.warn(0, "pattern ID %s appears twice; the later one is now %s", old, pt.ID)
-			continue
-		}
-		taken[pt.ID] = true
-	}
-	for _, e := range entries {
-		if e.ID == "" {
-			e.ID = uniqueID("", EntryID(e.Date, e.Text), taken)
+	taken := make(map[string]bool, len(items))
+	for _, it := range items {
+		switch old := *it.id; {
+		case old == "":
+		case taken[old]:
+			*it.id = it.derive(taken)
+			p.warn(0, "%s ID %s appears twice; the later one is now %s", it.what, old, *it.id)
+		default:
+			taken[old] = true
 		}
 	}
-	for _, pt := range patterns {
-		if pt.ID == "" {
-			pt.ID = uniqueID("p", patternID(pt.Tags), taken)
+	for _, it := range items {
+		if *it.id == "" {
+			*it.id = it.derive(taken)
 		}
 	}
 }

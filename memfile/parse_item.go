@@ -1,9 +1,6 @@
 package memfile
 
-// Reading one entry or pattern as people and models write it: the tag
-// line behind list markers, task boxes, emoji and bold markers, or a
-// pattern in prose ("DEVELOPING (3 obs): ..."), then its summary and
-// continuation lines.
+// Reading one entry or pattern as people and models write it.
 
 import (
 	"fmt"
@@ -14,11 +11,9 @@ import (
 	"unicode"
 )
 
-// item tries to read an entry or a pattern starting at line i: a tag
-// line, or a pattern in a model's prose form. Its body is the summary on
-// the tag line or the next line, and every line after that until a blank
-// line or the next structure. It returns the index of the last line used
-// and whether it read one.
+// item tries to read an entry or pattern at line i, with its body up to a
+// blank line or structure: the index of the last line used, and whether
+// it read one.
 func (p *parser) item(lines []string, i int, t string) (int, bool) {
 	start, ok := readItemStart(t)
 	if !ok {
@@ -39,9 +34,7 @@ func (p *parser) item(lines []string, i int, t string) (int, bool) {
 }
 
 // itemBody gathers the body of the item whose tag line is line i: the
-// summary on the tag line, or else the line after it, then every line
-// that continues it. It returns the index of the last line used and the
-// lines.
+// summary there or on the next line, and the lines continuing it.
 func itemBody(lines []string, i int, summary string) (int, []string) {
 	used := i
 	if summary == "" && i+1 < len(lines) && isSummaryLine(lines[i+1]) {
@@ -58,8 +51,7 @@ func itemBody(lines []string, i int, summary string) (int, []string) {
 	return used, body
 }
 
-// addPattern puts the pattern a tag line and its body make in Tier 3,
-// or says it could not: a pattern that does not read is kept as a note.
+// addPattern puts a pattern in Tier 3, or says it could not (it is then a note).
 func (p *parser) addPattern(start itemStart, body []string, lineNo int) bool {
 	pat, how, err := patternFromFields(start.fields, body)
 	if err != nil {
@@ -79,9 +71,9 @@ func (p *parser) addPattern(start itemStart, body []string, lineNo int) bool {
 	return true
 }
 
-// addEntry puts an entry read at lineNo in its tier (Tier 2 if it stood
-// outside Tiers 1 and 2), dated by the header when it had no date.
-// startHow and how say what its tag line and its fields were read as.
+// addEntry puts an entry in its tier (Tier 2 if it stood outside Tiers 1
+// and 2), dated by the header when undated; startHow and how say how its
+// tag line and fields were read.
 func (p *parser) addEntry(e *Entry, startHow, how []string, lineNo int) {
 	if e.Date.IsZero() {
 		if d := p.f.Header.LastMaintained; !d.IsZero() {
@@ -107,8 +99,7 @@ func (p *parser) addEntry(e *Entry, startHow, how []string, lineNo int) {
 	p.f.Tiers[tier-1].Blocks = append(p.f.Tiers[tier-1].Blocks, Block{Entry: e})
 }
 
-// readAs reports an item that was read leniently: the next write puts it
-// in the canonical form, and the report says how it was read.
+// readAs reports an item read leniently: the next write makes it canonical.
 func (p *parser) readAs(lineNo int, what string, how []string) {
 	if len(how) > 0 {
 		p.convert(lineNo, "read as %s: %s", what, strings.Join(how, "; "))
@@ -123,10 +114,8 @@ type itemStart struct {
 	prose  bool     // a pattern written as "DEVELOPING (3 obs): ..."
 }
 
-// readItemStart reads a tag line, or a pattern in prose form, as models
-// write them: behind a list marker, a check mark or an emoji, with bold
-// markers around the tag line or parts of it, and a separator (":", "-")
-// before the summary.
+// readItemStart reads a tag line or a prose pattern as models write them:
+// behind list markers or emoji, bold, with a separator before the summary.
 func readItemStart(t string) (itemStart, bool) {
 	var st itemStart
 	s := undecorate(t, &st.how)
@@ -152,9 +141,8 @@ func readItemStart(t string) (itemStart, bool) {
 	return readProsePattern(s, st)
 }
 
-// trimBold drops the bold markers that close around a tag line: the run
-// of '*' or '_' the text after the fields starts with, and a "**" or "__"
-// it ends with. A single trailing '*' or '_' is the text's own.
+// trimBold drops the bold markers closing around a tag line; a single
+// trailing '*' or '_' is the text's own.
 func trimBold(s string) string {
 	s = strings.TrimLeft(s, "*_ \t")
 	for _, m := range []string{"**", "__"} {
@@ -165,8 +153,7 @@ func trimBold(s string) string {
 	return s
 }
 
-// undecorate drops what models put before a tag line: list markers, a
-// task box ("[x]"), check marks and emoji.
+// undecorate drops list markers, task boxes, check marks and emoji.
 func undecorate(t string, how *[]string) string {
 	s := t
 	for {
@@ -179,8 +166,7 @@ func undecorate(t string, how *[]string) string {
 			s = strings.TrimLeft(s[3:], " \t")
 			*how = appendOnce(*how, "task box dropped")
 		}
-		// A mark is dropped only before what could be an item, so that a
-		// line of text keeps its emoji.
+		// Marks go only before what could be an item: text keeps its emoji.
 		if s != "" && s[0] >= 0x80 {
 			n := strings.TrimLeft(strings.TrimLeftFunc(s, isMark), " \t")
 			if len(n) < len(s) && (strings.HasPrefix(strings.TrimLeft(n, "*_- \t"), "[") || proseStart(n)) {
@@ -194,8 +180,7 @@ func undecorate(t string, how *[]string) string {
 	}
 }
 
-// listMarkPattern is a list marker and the space after it, compiled on
-// first use.
+// listMarkPattern is a list marker and the space after it.
 var listMarkPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+`) })
 
 // stripListMark drops a leading "- ", "* ", "+ " or "1. " list marker.
@@ -218,8 +203,8 @@ func appendOnce(list []string, s string) []string {
 	return append(list, s)
 }
 
-// dropSeparator drops the ":", dash or bar models put between the tag
-// line and the summary. A hyphen stays: "- " may start the text itself.
+// dropSeparator drops a ":", dash or bar before the summary; a hyphen
+// stays, as "- " may start the text.
 func dropSeparator(rest string, how *[]string) string {
 	for _, sep := range []string{":", "\u2013", "\u2014", "|"} {
 		if r, ok := strings.CutPrefix(rest, sep); ok && (r == "" || r[0] == ' ' || r[0] == '\t') {
@@ -230,8 +215,7 @@ func dropSeparator(rest string, how *[]string) string {
 	return rest
 }
 
-// prosePattern matches a pattern as models write it in Tier 3: its level,
-// perhaps bold, perhaps with its count, then the sentence:
+// prosePattern matches a pattern as models write it in Tier 3:
 // "**DEVELOPING (3 obs)** ...", "EMERGING (2 obs): ...", "ESTABLISHED: ...".
 var prosePattern = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^[*_]*\s*(?i:(emerging|developing|established))\b\s*([*_]*)\s*(?:[(\[]\s*(\d+)\s*(?i:obs|observations?)\.?\s*[)\]])?\s*([*_]*)\s*([:\x{2013}\x{2014}-]?)\s*(.*)$`)
@@ -243,9 +227,8 @@ func proseStart(s string) bool {
 	return len(s) >= 8 && strings.ContainsRune("EeDd", rune(s[0])) && prosePattern().MatchString(s)
 }
 
-// readProsePattern reads "DEVELOPING (3 obs): sentence". Without a count,
-// only the upper-case level followed by ':' or bold counts, so that a
-// sentence starting "Established ..." stays a sentence.
+// readProsePattern reads "DEVELOPING (3 obs): sentence"; without a count
+// only the upper-case level followed by ':' or bold counts.
 func readProsePattern(s string, st itemStart) (itemStart, bool) {
 	if !proseStart(s) {
 		return st, false
@@ -300,9 +283,7 @@ func hashTags(s string) []string {
 }
 
 // isSummaryLine says whether a line can be the summary under a tag line:
-// any text that is not itself structure (a tag line, a heading, a
-// comment). A pattern's prose form can be a summary: Render writes any
-// text there.
+// any text that is not structure.
 func isSummaryLine(raw string) bool {
 	t := strings.TrimSpace(raw)
 	if t == "" || strings.HasPrefix(t, "<!--") || strings.HasPrefix(t, "#") {
@@ -324,8 +305,8 @@ func isContinuation(raw string) bool {
 	if !isSummaryLine(raw) {
 		return false
 	}
-	// Judged on the line as read and as it will be written: neutralising
-	// (a control character dropped) must not make it start a pattern.
+	// Judged as read and as written: neutralising must not make it start
+	// a pattern.
 	return !isProse(raw) && !isProse(neutralize(raw))
 }
 
@@ -335,17 +316,16 @@ func isProse(s string) bool {
 	return ok
 }
 
-// untaggedPattern is a prose pattern read without tags, to be matched to
-// an entry tag its sentence names once every entry is read.
+// untaggedPattern is a prose pattern read without tags, matched to a tag
+// once every entry is read.
 type untaggedPattern struct {
 	p      *Pattern
 	lineNo int
 }
 
-// tagUntagged gives a prose pattern with no tags the one Tier 2 tag its
-// sentence names ("tests" names testing), so that it and the automatic
-// pattern for that tag become one pattern. A sentence naming none, or
-// several, stays untagged.
+// tagUntagged gives a tagless prose pattern the one Tier 2 tag its
+// sentence names ("tests" names testing), so it and that tag's automatic
+// pattern become one.
 func (p *parser) tagUntagged() {
 	if len(p.untagged) == 0 {
 		return
@@ -372,8 +352,8 @@ func (p *parser) tagUntagged() {
 	}
 }
 
-// stem drops an English plural or verb ending, so "tests", "testing" and
-// "tested" meet; a short word is left alone.
+// stem drops an English plural or verb ending so "tests", "testing" and
+// "tested" meet.
 func stem(w string) string {
 	for _, suffix := range []string{"ing", "ed", "s"} {
 		if s, ok := strings.CutSuffix(w, suffix); ok && len(s) >= 3 {
