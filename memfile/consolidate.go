@@ -11,17 +11,13 @@ import (
 	"github.com/bimri/bimri-hook/privacy"
 )
 
-// The protocol's compress-and-merge step is a judgment: which entries say
-// one thing, and how to say it in a line. The agent makes it; these
+// The protocol's compress-and-merge step is the agent's judgment; these
 // functions apply it exactly.
 
-// Consolidate replaces entries with one summary the agent wrote: the
-// highest importance of them, the union of their tags and keywords, the
-// newest date.
-// It goes in Tier 1 when any of them was there, else Tier 2. The
-// originals leave the file as archive records with the reason
-// "consolidated into ID", and patterns that named them name the summary,
-// as do the answers that they hold beside another entry (HoldTogether).
+// Consolidate replaces entries with one summary the agent wrote: highest
+// importance, united tags and keywords, newest date, in Tier 1 when any
+// was there. The originals are archived as "consolidated into ID", and
+// patterns and HoldsWith that named them name the summary.
 func (f *File) Consolidate(ids []string, text string) (*Entry, []Removal, error) {
 	if len(ids) < 2 {
 		return nil, nil, errors.New("consolidation takes two or more entry IDs")
@@ -50,15 +46,14 @@ func (f *File) Consolidate(ids []string, text string) (*Entry, []Removal, error)
 	if tier == 1 && n.Importance < 4 {
 		n.Tier = 2 // a Tier 1 entry of importance 1-3 was written by hand
 	}
-	// Add finds an entry with the same date and text and updates it: a
-	// summary worded like one of the originals keeps that entry.
+	// Add updates an entry of the same date and text: a summary worded
+	// like an original keeps that entry.
 	summary, _, err := f.Add(n)
 	if err != nil {
 		return nil, nil, err
 	}
 	summary.Importance = n.Importance
-	// The keywords of all: they were normal already, and their union may
-	// be more than one entry is given when recorded.
+	// The keywords of all: more than one recorded entry is given.
 	summary.Keywords = NormalizeTags(append(summary.Keywords, keywords...))
 	summary.HoldsWith = normalIDs(append(summary.HoldsWith, holds...))
 	reason := reasonConsolidated + summary.ID
@@ -77,9 +72,8 @@ func (f *File) Consolidate(ids []string, text string) (*Entry, []Removal, error)
 	return summary, gone, nil
 }
 
-// namedEntries are the entries ids name, and their tiers. An ID named
-// twice, that of a pattern (whatFor says what only entries may be) or of
-// nothing, or self, is refused.
+// namedEntries are the entries ids name and their tiers; an ID twice, of
+// a pattern (whatFor says why not), of nothing, or self is refused.
 func (f *File) namedEntries(ids []string, self, whatFor string) ([]*Entry, []int, error) {
 	var es []*Entry
 	var tiers []int
@@ -115,8 +109,7 @@ func renameEvidence(f *File, renamed map[string]string) {
 	}
 }
 
-// Promote moves a Tier 2 entry to Tier 1, where it never decays: a
-// decision that lasts. Tier 1 takes importance 4 and 5 only.
+// Promote moves a Tier 2 entry to Tier 1, where it never decays.
 func (f *File) Promote(id string) (*Entry, error) {
 	e, tier := f.Find(id)
 	switch {
@@ -135,11 +128,8 @@ func (f *File) Promote(id string) (*Entry, error) {
 }
 
 // WritePattern gives the pattern with exactly these tags the agent's
-// sentence, or creates it: a behavioural insight ("The user asks for a
-// regression test with every bug fix") instead of a tag count. A new
-// pattern is counted by the next pass, like the automatic ones; its
-// sentence is kept from then on. It returns the pattern and whether it
-// was new.
+// sentence (a behavioural insight instead of a tag count), creating it
+// when new; the next pass counts it.
 func (f *File) WritePattern(tags []string, text string, today time.Time) (*Pattern, bool, error) {
 	clean := make([]string, len(tags))
 	for i, t := range tags {
@@ -166,59 +156,48 @@ func (f *File) WritePattern(tags []string, text string, today time.Time) (*Patte
 	return p, true, nil
 }
 
-// hasSentence reports whether a pattern says something an agent or person
-// wrote, rather than the automatic tag count.
+// hasSentence says whether an agent or person wrote the pattern's text.
 func (p *Pattern) hasSentence() bool {
 	return p.Text != "" && p.Text != autoSentence(p)
 }
 
-// Advice is what the memory asks of the agent when it nears its limits,
-// each item with what the agent needs to act on it.
+// Advice is what the memory asks of the agent near its limits.
 type Advice struct {
-	// Consolidate lists the oldest related Tier 2 entries (sharing
-	// ConsolidateTag) that one summary could replace; empty when Tier 2 is
-	// under adviseAt of its budget or nothing is related.
+	// Consolidate: the oldest related Tier 2 entries (sharing
+	// ConsolidateTag) one summary could replace.
 	Consolidate    []string
 	ConsolidateTag string
-	// Decisions lists the oldest related lasting entries (decisions, or
-	// Tier 1 entries; all in one tier, sharing DecisionsTag) that one
-	// compact summary could replace; empty while what lasts is under
-	// adviseAt of its room in the view.
+	// Decisions: the oldest related lasting entries of one tier (sharing
+	// DecisionsTag) one compact summary could replace.
 	Decisions    []string
 	DecisionsTag string
-	// Promote is a lasting importance-5 decision in Tier 2 that Tier 1 has
-	// room for; empty when none.
+	// Promote is a Tier 2 decision Tier 1 has room for.
 	Promote string
-	// Unnamed are the automatic patterns, DEVELOPING or above, that still
-	// have no sentence, strongest first.
+	// Unnamed are the DEVELOPING or stronger automatic patterns.
 	Unnamed []string
-	// Tier2, Budget: Tier 2's estimated tokens and its budget.
+	// Tier 2's tokens and budget; what lasts' characters and room.
 	Tier2, Budget int
-	// Lasting, Room: the characters Tier 1 and the decisions take in the
-	// view, and the room they have there (LastingRoom).
 	Lasting, Room int
 }
 
 // adviseAt is the share of a limit, in percent, from which the memory
-// asks the agent to consolidate and promote: of Tier 2's budget, and of
-// the room what lasts has in the view.
+// asks for consolidation and promotion.
 const adviseAt = 90
 
 // LastingRoom is the room Tier 1 and the decisions have in the view, and
-// Tier 1's part of it, in characters.
+// Tier 1's part, in characters.
 func LastingRoom(cfg Config) (all, tier1 int) {
 	return cfg.ContextLimit * viewLastingShare / 100, cfg.ContextLimit * viewTier1Share / 100
 }
 
-// lastingDays is how old an importance-5 Tier 2 entry must be before it is
-// proposed for Tier 1: a decision still true a week on is a lasting one.
+// lastingDays is how old an importance-5 Tier 2 entry must be to be
+// proposed for Tier 1: still true a week on, it lasts.
 const lastingDays = 7
 
 // maxConsolidate bounds one consolidation request.
 const maxConsolidate = 6
 
-// Unnamed are Advice.Unnamed alone, for a session already advised on
-// consolidation.
+// Unnamed is Advice.Unnamed alone.
 func Unnamed(f *File, cfg Config) []string {
 	ignore := ignoredTags(cfg)
 	var out []string
@@ -238,17 +217,15 @@ func ignoredTags(cfg Config) map[string]bool {
 	return ignore
 }
 
-// Advise says what the agent could do for the memory today: consolidate
-// routine work and promote a decision when Tier 2 is past adviseAt percent
-// of its budget, consolidate decisions when what lasts is past adviseAt
-// percent of its room in the view, and name patterns that have grown
-// without a sentence.
+// Advise says what the agent could do for the memory: consolidate routine
+// work and promote a decision past adviseAt of Tier 2's budget,
+// consolidate decisions past adviseAt of their room in the view, and
+// name patterns grown without a sentence.
 func Advise(f *File, today time.Time, cfg Config) Advice {
 	return AdviseEstimated(f, today, cfg, Estimate(f))
 }
 
-// AdviseEstimated is Advise for a caller that has the file's estimate
-// already: tok must be Estimate(f), as the pass that left f reported it.
+// AdviseEstimated is Advise with tok, the estimate the last pass reported.
 func AdviseEstimated(f *File, today time.Time, cfg Config, tok Tokens) Advice {
 	a := Advice{Tier2: tok.Tiers[1], Budget: cfg.Budgets[1], Unnamed: Unnamed(f, cfg)}
 	ignore := ignoredTags(cfg)
@@ -268,9 +245,8 @@ func AdviseEstimated(f *File, today time.Time, cfg Config, tok Tokens) Advice {
 	return a
 }
 
-// promotable is the oldest importance-5 decision a week old or more, not
-// among asked, if Tier 1 has room for it, in its budget and in its part
-// of the view (tier1 is what Tier 1 takes there now); "" when none is.
+// promotable is the oldest importance-5 decision a week old, not asked,
+// that fits Tier 1's budget and its part of the view (tier1 used now).
 func promotable(f *File, today time.Time, cfg Config, tok Tokens, tier1 int, asked []string) string {
 	_, tier1Room := LastingRoom(cfg)
 	var lasting []*Entry
@@ -290,14 +266,12 @@ func promotable(f *File, today time.Time, cfg Config, tok Tokens, tier1 int, ask
 }
 
 // routineGroup is what to consolidate: the entry the budget would take
-// next that shares a tag with two or more others of its kind (importance
-// 1-4, or 5), and the oldest of those, less those asked already says,
-// and the tag. Decisions are grouped only with decisions, so a summary
-// never lifts routine work to importance 5.
+// next that shares a tag with two or more of its kind (importance 5 or
+// not, so routine work is never lifted to 5), the oldest of them not yet
+// asked, and the tag.
 func routineGroup(f *File, today time.Time, ignore map[string]bool, asked func(id string) bool) ([]string, string) {
-	// The order without lastingShare (a budget of 0): old importance-4
-	// work a summary would shorten comes before today's routine work,
-	// which needs no summary.
+	// Without lastingShare (a budget of 0): old importance-4 work comes
+	// before today's routine work, which needs no summary.
 	victims := budgetVictims(f, today, 0, nil)
 	type kindTag struct {
 		five bool
@@ -341,14 +315,11 @@ func routineGroup(f *File, today time.Time, ignore map[string]bool, asked func(i
 	return nil, ""
 }
 
-// relatedDecisions picks what lasts that one compact summary could
-// replace: the oldest lasting entry that shares a tag with another in its
-// tier (Tier 1, or the decisions of Tier 2 older than the latest work),
-// and the others of that tier and tag, oldest first, at most
-// maxConsolidate, while their texts together stay within MaxTextRunes so
-// that the summary can keep what each says. An entry already that long
-// is a full summary and is left as it is. With onlyTier1, only Tier 1 is
-// considered: it is over its part of the view.
+// relatedDecisions picks the oldest lasting entry sharing a tag with
+// another of its tier (Tier 1, or decisions older than the latest work;
+// only Tier 1 with onlyTier1) and the others of that tier and tag, oldest
+// first, up to maxConsolidate and MaxTextRunes together, so the summary
+// can keep what each says.
 func relatedDecisions(f *File, today time.Time, ignore map[string]bool, onlyTier1 bool) ([]string, string) {
 	type tierTag struct {
 		tier int
