@@ -6,18 +6,14 @@ import (
 	"slices"
 )
 
-// Both hold: the agent's answer, "no", to the question whether a new
-// lasting entry supersedes older ones it looks like (successor.go). It
-// is kept on the newer entry of each pair, as the IDs of the older ones
-// that hold beside it ([HOLDS_WITH:id,id] on its tag line), and from
-// then on neither the view's mark nor the question pairs them.
+// Both hold: the agent's answer, "no", to whether a new lasting entry
+// supersedes older ones it looks like, kept on the newer as
+// [HOLDS_WITH:id,id]; neither the mark nor the question pairs them again.
 
-// HoldTogether records that the entries ids all still hold: none
-// supersedes another. Each entry is given the IDs of the older ones
-// among them (older: an earlier date, or the same date and earlier in
-// the file, as the supersession search orders them). It returns the
-// entries, newest first. Nothing changes when an ID is not an entry of
-// f, is a pattern, or is named twice, or when fewer than two are named.
+// HoldTogether records that the entries ids all still hold: each gets the
+// IDs of the older ones (as the supersession search orders them). It
+// returns them newest first; nothing changes for fewer than two IDs, a
+// pattern, an unknown or a repeated one.
 func (f *File) HoldTogether(ids []string) ([]*Entry, error) {
 	if len(ids) < 2 {
 		return nil, errors.New("name two or more entries that all still hold")
@@ -67,9 +63,8 @@ func normalIDs(ids []string) []string {
 	return slices.Compact(ids)
 }
 
-// renameHolds makes the answers that named an entry which another took
-// the place of (a consolidation, a merge) name that one, and drops an
-// entry's own ID from its list.
+// renameHolds makes answers naming an entry another took the place of
+// name that one, and drops an entry's own ID from its list.
 func renameHolds(f *File, renamed map[string]string) {
 	if len(renamed) == 0 {
 		return

@@ -8,14 +8,12 @@ import (
 	"time"
 )
 
-// maxEvidence bounds a pattern's EVIDENCE list, so an established pattern
-// does not grow Tier 3 without end. The count goes on past it.
+// maxEvidence bounds EVIDENCE so Tier 3 does not grow without end; the
+// count goes on past it.
 const maxEvidence = 12
 
-// autoSentence states a pattern's facts; it is what a pattern says until
-// the agent writes something better, and it is rewritten as the facts
-// change. A sentence that differs from it was written by someone and is
-// kept.
+// autoSentence states a pattern's facts until someone writes better; a
+// sentence that differs from it is kept.
 func autoSentence(p *Pattern) string {
 	tags := strings.Join(p.Tags, " + ")
 	if tags == "" {
@@ -28,16 +26,11 @@ func autoSentence(p *Pattern) string {
 	return fmt.Sprintf("Tag %s recurs: %d entries%s.", tags, p.Observations, span)
 }
 
-// updatePatterns counts entries into existing patterns and creates a
-// pattern for every tag that two or more distinct entries carry. It runs
-// before pruning, so an entry about to leave still counts, and counts never
-// go down.
-//
-// A regular pass adds live Tier 2 entries a pattern has not seen. Its
-// EVIDENCE list keeps the newest maxEvidence IDs; once it is full, only an
-// entry dated after the pattern's LAST can be new (an older one may have
-// been counted and trimmed from the list). A deep pass, given the archive,
-// recounts exactly over every entry ever kept.
+// updatePatterns counts entries into patterns and creates one for every
+// tag on two or more entries; it runs before pruning, so counts never go
+// down. Once EVIDENCE is full, only an entry dated after LAST can be new
+// (an older one may have been counted and trimmed); a deep pass, given
+// the archive, recounts exactly.
 func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 	idx := indexByTag(patternPool(f, opt), cfg.IgnoreTags)
 	existing := map[string]*Pattern{} // single-tag patterns by tag
@@ -54,8 +47,7 @@ func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 	}
 }
 
-// patternPool is the entries patterns count: Tier 2, and on a deep pass
-// the archived entries the file no longer holds.
+// patternPool is Tier 2, and on a deep pass the archived entries too.
 func patternPool(f *File, opt Options) []*Entry {
 	pool := f.Entries(2)
 	if !opt.Deep {
@@ -74,9 +66,8 @@ func patternPool(f *File, opt Options) []*Entry {
 	return pool
 }
 
-// tagged is one tag's share of the pool: every entry with the tag, in
-// pool order, and how many count for a new pattern (none for an ignored
-// tag).
+// tagged is one tag's entries in the pool, and how many count for a new
+// pattern (none for an ignored tag).
 type tagged struct {
 	n       int
 	entries []*Entry
@@ -101,8 +92,7 @@ func indexByTag(pool []*Entry, ignoreTags []string) tagIndex {
 }
 
 // addTagPatterns adds an emerging pattern for every tag on two or more
-// entries that has no single-tag pattern yet (existing, which it
-// updates), in tag order so IDs come out the same on every run.
+// entries without a single-tag pattern yet, in tag order so IDs are stable.
 func addTagPatterns(f *File, idx tagIndex, existing map[string]*Pattern) {
 	var fresh []string
 	for t, tg := range idx {
@@ -123,9 +113,8 @@ func addTagPatterns(f *File, idx tagIndex, existing map[string]*Pattern) {
 	}
 }
 
-// updatePattern counts the pool's entries that carry all of p's tags into
-// p's evidence, level and (when the model has not written one) sentence,
-// and reports a new pattern or a new level in rep.
+// updatePattern counts the pool's entries with all of p's tags into p,
+// reporting a new pattern or level in rep.
 func updatePattern(p *Pattern, idx tagIndex, opt Options, rep *Report) {
 	before := *p
 	wasAuto := !before.hasSentence()
@@ -155,9 +144,8 @@ func updatePattern(p *Pattern, idx tagIndex, opt Options, rep *Report) {
 	}
 }
 
-// mergeSameTagPatterns makes one pattern of patterns for the same tags: a
-// model's hand-written pattern and the automatic one for its tag, or two a
-// model wrote. The first keeps its ID and absorbs the others.
+// mergeSameTagPatterns makes one pattern of those for the same tags (a
+// hand-written one and the automatic one); the first absorbs the others.
 func mergeSameTagPatterns(f *File, rep *Report) {
 	byTags := map[string]*Pattern{}
 	var gone []*Pattern
@@ -180,9 +168,8 @@ func mergeSameTagPatterns(f *File, rep *Report) {
 	}
 }
 
-// absorb folds p into keep, a pattern for the same tags: a written
-// sentence is kept (two different ones both are, one line each); the
-// count is the higher, the evidence and dates the union of both.
+// absorb folds p into keep, a pattern for the same tags: written
+// sentences kept (one line each), the higher count, the union of the rest.
 func (keep *Pattern) absorb(p *Pattern) {
 	switch {
 	case p.hasSentence() && !keep.hasSentence():
@@ -203,10 +190,8 @@ func (keep *Pattern) absorb(p *Pattern) {
 	}
 }
 
-// recount sets a pattern from the complete list of its entries; the count
-// never drops below what it was, nor below the distinct entries its
-// evidence already names (they were counted, even when the archive the
-// caller passed does not hold them).
+// recount sets a pattern from all its entries; the count never drops
+// below what it was nor below the distinct entries its evidence names.
 func recount(p *Pattern, match []*Entry) {
 	ids := slices.Clone(p.Evidence)
 	for _, e := range match {
@@ -218,14 +203,12 @@ func recount(p *Pattern, match []*Entry) {
 	p.Evidence = newest(ids)
 }
 
-// byDateID is the order patterns count entries in: oldest first, then by
-// ID.
+// byDateID is the order patterns count entries in: oldest, then by ID.
 func byDateID(a, b *Entry) int {
 	return cmp.Or(a.Date.Compare(b.Date), cmp.Compare(a.ID, b.ID))
 }
 
-// addEvidence adds the entries a pattern has not counted yet, in
-// byDateID order.
+// addEvidence adds the entries p has not counted yet, in byDateID order.
 func addEvidence(p *Pattern, match []*Entry) {
 	known := map[string]bool{}
 	for _, id := range p.Evidence {
@@ -244,8 +227,7 @@ func addEvidence(p *Pattern, match []*Entry) {
 	p.Evidence = newest(p.Evidence)
 }
 
-// mergeEvidence keeps the newest maxEvidence IDs of old then new, without
-// repeats.
+// mergeEvidence keeps the newest maxEvidence IDs of old then add, once each.
 func mergeEvidence(old, add []string) []string {
 	return newest(distinct(append(slices.Clone(old), add...)))
 }
