@@ -8,10 +8,9 @@ import (
 	"time"
 )
 
-// mergeDuplicates folds entries with the same normalised text into one:
-// the higher importance, the newer date, the union of tags. A Tier 1 copy
-// wins over a Tier 2 one. The others go to the archive, and patterns that
-// named them name the survivor instead.
+// mergeDuplicates folds entries with the same normalised text into one,
+// Tier 1's winning; the others go to the archive, and patterns name the
+// survivor.
 func mergeDuplicates(f *File, rep *Report) {
 	removed := map[*Entry]bool{}
 	renamed := map[string]string{}
@@ -33,9 +32,9 @@ func mergeDuplicates(f *File, rep *Report) {
 	renameEvidence(f, renamed)
 }
 
-// duplicateGroups are the entries of Tiers 1 and 2 that share a normal
-// text, two or more to a group, each group with the one to keep first:
-// Tier 1's, then the most important, the newest, the smaller ID.
+// duplicateGroups are the Tier 1 and 2 entries sharing a normal text, two
+// or more to a group, the one to keep first (Tier 1, most important,
+// newest, smaller ID).
 func duplicateGroups(f *File) [][]placedEntry {
 	groups := map[string][]placedEntry{}
 	var texts []string // in first-seen order
@@ -75,17 +74,14 @@ func mergeGroup(g []placedEntry, rep *Report) Merge {
 	return m
 }
 
-// orphanAge is how old an entry must be before the clean-up may take a
-// tag that nothing else shares: three weeks is the table's last band, time
-// enough for the tag to have recurred.
+// orphanAge is how old an entry must be before it loses an unshared tag:
+// the table's last band, time enough for the tag to recur.
 const orphanAge = 21
 
-// dropOrphanTags removes tags that link an entry to nothing: no other entry
-// and no pattern carries them, and the entry has had three weeks to find a
-// match. A lasting entry (importance 4 or 5) keeps its tags: they name
-// its subject, which the decision that one day overrides it will share
-// (likelySuccessors needs a shared tag), and recall weighs them double;
-// a decision can wait months for that.
+// dropOrphanTags removes tags no other entry or pattern carries from
+// entries three weeks old. Lasting entries keep theirs: they name the
+// subject a later decision will share (likelySuccessors), and recall
+// weighs them double.
 func dropOrphanTags(f *File, today time.Time, deep *DeepReport) {
 	uses := map[string]int{}
 	for _, e := range f.tierEntries() {
@@ -112,12 +108,11 @@ func dropOrphanTags(f *File, today time.Time, deep *DeepReport) {
 	}
 }
 
-// nearDuplicateLimit bounds the pairwise comparison: the heaviest entries
-// are the ones worth a person's attention, and the cost stays small.
+// nearDuplicateLimit bounds the pairwise comparison to the heaviest entries.
 const nearDuplicateLimit = 400
 
 // judgmentBrief lists what deep maintenance leaves to the agent: Tier 1
-// entries to check, and groups of entries that say nearly the same thing.
+// entries to check, and groups of near-duplicates.
 func judgmentBrief(f *File, deep *DeepReport) {
 	t1 := f.Entries(1)
 	slices.SortFunc(t1, byDateID)
@@ -131,8 +126,8 @@ func judgmentBrief(f *File, deep *DeepReport) {
 	deep.NearDuplicates = nearDuplicates(all)
 }
 
-// nearDuplicates groups the IDs of entries whose words are similar, each
-// group in the entries' order, the groups in the order of their first.
+// nearDuplicates groups the IDs of entries with similar words, in the
+// entries' order.
 func nearDuplicates(all []*Entry) [][]string {
 	words := make([]map[string]bool, len(all))
 	for i, e := range all {
@@ -186,8 +181,7 @@ func wordSet(s string) map[string]bool {
 	return out
 }
 
-// similar says whether two word sets are near-duplicates: a Jaccard
-// index of 0.6 or more.
+// similar says whether two word sets have a Jaccard index of 0.6 or more.
 func similar(a, b map[string]bool) bool {
 	if len(a) == 0 || len(b) == 0 {
 		return false
@@ -201,8 +195,7 @@ func similar(a, b map[string]bool) bool {
 	return float64(inter)/float64(len(a)+len(b)-inter) >= 0.6
 }
 
-// Summary is one line for the user about a pass: what was archived and
-// which patterns changed. The hook adds it to "BIMRI updated".
+// Summary is one line for the user about a pass, added to "BIMRI updated".
 func (r Report) Summary() string {
 	var parts []string
 	if n := len(r.Removed); n > 0 {
@@ -210,8 +203,7 @@ func (r Report) Summary() string {
 	}
 	for _, c := range r.Patterns {
 		tags := strings.Join(c.Tags, "+")
-		// Plain words for the user: the levels' names, lower-case, and
-		// what they mean live in the file's own legend.
+		// Plain words: the levels' names, lower-case.
 		if c.From == "" {
 			parts = append(parts, fmt.Sprintf("a new pattern about %s", tags))
 		} else {

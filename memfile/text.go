@@ -12,19 +12,14 @@ import (
 	"unicode"
 )
 
-// MaxTextRunes bounds the text of a new entry (Add): the protocol asks for
-// a one-line summary, and a longer one would crowd the context view. Add
-// refuses a longer text rather than cut it. Text read from a file is never
-// cut, whatever its length: the budget decides what stays, and what leaves
-// goes to the archive whole (past OversizedRunes, before anything else).
+// MaxTextRunes bounds a new entry's text: a longer one would crowd the
+// view, so Add refuses it. Text read from a file is never cut.
 const MaxTextRunes = 600
 
 var (
-	// tagLookalike matches "[KEY:" and "[ KEY :" anywhere: inside a summary
-	// it could be read back as a field of the tag line. It matches every key
-	// the parser would accept (splitFields trims Unicode spaces, allows '_'
-	// and upper-cases letters such as 'ſ' to ASCII), and some it would not.
-	// Compiled on first use: most hooks never need it.
+	// tagLookalike matches "[KEY:" and "[ KEY :" anywhere, every key the
+	// parser would accept and some more: inside a summary it could read
+	// back as a field.
 	tagLookalike = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\[([\s\p{Z}]*[\p{L}_][\p{L}_ ]*[\s\p{Z}]*:)`)
 	})
@@ -56,10 +51,9 @@ func collapseSpaces(s, repl string) string {
 	return b.String()
 }
 
-// neutralize makes a summary safe to store: one line, valid UTF-8, no text
-// that the parser would take for structure (a heading, a comment such as
-// the END marker, a tag). It is idempotent: neutralize(neutralize(s)) ==
-// neutralize(s), which the round-trip fuzz test relies on.
+// neutralize makes a summary safe to store: one line, valid UTF-8, nothing
+// the parser would take for structure. neutralize is idempotent, which
+// the round-trip fuzz test relies on.
 func neutralize(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	s = strings.Map(func(r rune) rune {
@@ -75,17 +69,15 @@ func neutralize(s string) string {
 	if strings.IndexByte(s, '[') >= 0 {
 		s = tagLookalike().ReplaceAllString(s, "($1")
 	}
-	// A leading '#' would make a heading; a leading list marker followed by a
-	// tag is already defused above.
+	// A leading '#' would make a heading.
 	if strings.HasPrefix(s, "#") {
 		s = `\` + s
 	}
 	return s
 }
 
-// neutralizeBody neutralises each line of a body read from a file and
-// joins them with newlines: a body keeps its lines, and no line of it can
-// become structure. Lines left empty are dropped.
+// neutralizeBody neutralises each line of a body, dropping empty ones:
+// the body keeps its lines and none can become structure.
 func neutralizeBody(lines []string) string {
 	if len(lines) == 1 {
 		return neutralize(lines[0])
@@ -99,10 +91,9 @@ func neutralizeBody(lines []string) string {
 	return strings.Join(out, "\n")
 }
 
-// NormalizeTags lower-cases tags, turns spaces into dashes, drops characters
-// that are not letters, digits, '-', '_' or '.', removes empties, tags
-// over maxTagBytes and duplicates, and sorts them so the same set always
-// renders the same way.
+// NormalizeTags lower-cases tags, dashes spaces, drops other characters
+// than letters, digits, '-', '_' and '.', drops empty, long and repeated
+// ones, and sorts them so one set always renders the same.
 func NormalizeTags(tags []string) []string {
 	var out []string
 	for _, t := range tags {
@@ -138,15 +129,15 @@ func SplitTags(s string) []string {
 	return NormalizeTags(strings.Split(s, ","))
 }
 
-// normalText is the form two texts are compared in: case, spacing and
-// trailing punctuation do not make two entries different.
+// normalText is the form texts are compared in: case, spacing and
+// trailing punctuation aside.
 func normalText(s string) string {
 	s = strings.ToLower(collapseSpaces(strings.TrimSpace(s), " "))
 	return strings.TrimRight(s, ".!;: ")
 }
 
-// EntryID derives an entry's ID from its date and text, so that two
-// machines recording the same thing on the same day agree on the ID.
+// EntryID derives an entry's ID from its date and text, so two machines
+// recording the same thing on one day agree.
 func EntryID(date time.Time, text string) string {
 	return hashID("", date.Format(dateLayout)+"\n"+normalText(text))
 }
@@ -156,15 +147,14 @@ func patternID(tags []string) string {
 	return hashID("p", "pattern\n"+strings.Join(tags, ","))
 }
 
-// hashID is the first 8 hex digits of the SHA-256 of s, the prefix in
-// place of the leading ones.
+// hashID is the first 8 hex digits of s's SHA-256, prefix in front.
 func hashID(prefix, s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return prefix + hex.EncodeToString(sum[:4])[:8-len(prefix)]
 }
 
-// uniqueID returns id, or when it is taken, a derived one that is not.
-// The sequence is deterministic, so the same file gets the same IDs.
+// uniqueID returns id, or when it is taken, a derived one that is not,
+// deterministically.
 func uniqueID(prefix, id string, taken map[string]bool) string {
 	for n := 2; taken[id]; n++ {
 		id = hashID(prefix, id+"#"+strconv.Itoa(n))
@@ -175,18 +165,16 @@ func uniqueID(prefix, id string, taken map[string]bool) string {
 
 const dateLayout = "2006-01-02"
 
-// dateLayouts are the other ways models write a date: month and day
-// without leading zeros, slashes or dots, and the month by name, either
-// side of the day (Go matches month names without regard to case).
+// dateLayouts are the other ways models write a date (Go matches month
+// names in any case).
 var dateLayouts = []string{
 	"2006-1-2", "2006/1/2", "2006.1.2",
 	"Jan 2, 2006", "Jan 2 2006", "January 2, 2006", "January 2 2006",
 	"2 Jan 2006", "2 Jan, 2006", "2 January 2006", "2 January, 2006", "2-Jan-2006",
 }
 
-// ParseDate reads a calendar date: YYYY-MM-DD, or one of dateLayouts
-// (2026/11/16, 2026-2-8, Nov 14, 2026, 14 Nov 2026), optionally followed by
-// a time of day (2026-11-20T09:15), which is ignored.
+// ParseDate reads a calendar date: YYYY-MM-DD or one of dateLayouts,
+// perhaps followed by a time of day, which is ignored.
 func ParseDate(s string) (time.Time, bool) {
 	s = strings.TrimSpace(s)
 	if len(s) > 10 && (s[10] == 'T' || s[10] == ' ') {
