@@ -106,11 +106,12 @@ const (
 	groupCount
 )
 
-// groupRoom is a group's share of the workspace's room, in percent: floor
-// is guaranteed, cap taken before later groups have theirs, and firm
-// bounds it at the end too. compact allows compact lines; named names by
-// ID the entries that do not fit.
+// groupRoom is a group's heading and share of the workspace's room, in
+// percent: floor is guaranteed, cap taken before later groups have
+// theirs, and firm bounds it at the end too. compact allows compact
+// lines; named names by ID the entries that do not fit.
 type groupRoom struct {
+	heading        string
 	floor, cap     int
 	firm           bool
 	compact, named bool
@@ -119,14 +120,15 @@ type groupRoom struct {
 // groupRooms: the lasting groups first and surest, the latest work
 // capped so that a busy day cannot crowd them out, patterns bounded.
 var groupRooms = [groupCount]groupRoom{
-	groupTier1:     {floor: 30, cap: 40, compact: true, named: true},
-	groupDecisions: {floor: 25, cap: 40, compact: true, named: true},
-	groupKeyWork:   {floor: 30, cap: 50, compact: true, named: true},
-	groupLatest:    {floor: 15, cap: 20, compact: true},
-	groupWeek:      {floor: 4, cap: 12},
-	groupPatterns:  {floor: 2, cap: 10, firm: true},
-	groupUnread:    {cap: 20, firm: true},
-	groupRest:      {},
+	groupGlobal:    {heading: "## About you (global memory, all workspaces)"},
+	groupTier1:     {heading: "## Core intelligence (Tier 1, never decays)", floor: 30, cap: 40, compact: true, named: true},
+	groupDecisions: {heading: "## Decisions (Tier 2, importance 5, newest first)", floor: 25, cap: 40, compact: true, named: true},
+	groupKeyWork:   {heading: "## Key work and decisions (Tier 2, importance 4)", floor: 30, cap: 50, compact: true, named: true},
+	groupLatest:    {heading: "## Latest work (Tier 2, the last two days with work)", floor: 15, cap: 20, compact: true},
+	groupWeek:      {heading: "## The last seven days (a line a day; recall brings a day's entries when asked about it)", floor: 4, cap: 12},
+	groupPatterns:  {heading: "## Patterns (Tier 3; EMERGING ones are hypotheses)", floor: 2, cap: 10, firm: true},
+	groupUnread:    {heading: "## Unread lines (not entries: they never decay; re-record them)", cap: 20, firm: true},
+	groupRest:      {heading: "## Active context (Tier 2, by importance x freshness)"},
 }
 
 // chooseGroups is what may go into the view, group by group, each in its
@@ -135,18 +137,14 @@ func chooseGroups(f *File, v View) []viewGroup {
 	v.successors = likelySuccessors(f)
 	groups := make([]viewGroup, groupCount)
 	for i := range groups {
-		groups[i].kind = i
 		groups[i].groupRoom = groupRooms[i]
 	}
 	if v.Global != nil {
-		g := &groups[groupGlobal]
-		g.heading = "## About you (global memory, all workspaces)"
 		for _, e := range v.Global.tierEntries() {
-			g.add(viewLine{text: viewEntry(e, false), item: true})
+			groups[groupGlobal].add(viewLine{text: viewEntry(e, false), item: true})
 		}
 	}
 	t1 := &groups[groupTier1]
-	t1.heading = tier1Heading
 	var later []*Entry // possibly superseded: after what holds now
 	for _, b := range f.Tiers[0].Blocks {
 		switch {
@@ -161,10 +159,9 @@ func chooseGroups(f *File, v View) []viewGroup {
 	for _, e := range later {
 		t1.add(entryLines(e, false, v.mark(e.ID)))
 	}
-	latestFrom := tier2Groups(f, v, groups)
-	groups[groupWeek] = weekGroup(f, v, latestFrom)
-	groups[groupPatterns] = patternGroup(f, v)
-	groups[groupUnread] = unreadGroup(f)
+	weekGroup(&groups[groupWeek], f, v, tier2Groups(f, v, groups))
+	patternGroup(&groups[groupPatterns], f, v)
+	unreadGroup(&groups[groupUnread], f)
 	return groups
 }
 
@@ -172,10 +169,6 @@ func chooseGroups(f *File, v View) []viewGroup {
 // the budget keeps them, so the view leaves out what the budget would
 // take first. It returns the first day of the latest work.
 func tier2Groups(f *File, v View, groups []viewGroup) time.Time {
-	groups[groupDecisions].heading = "## Decisions (Tier 2, importance 5, newest first)"
-	groups[groupKeyWork].heading = "## Key work and decisions (Tier 2, importance 4)"
-	groups[groupLatest].heading = "## Latest work (Tier 2, the last two days with work)"
-	groups[groupRest].heading = "## Active context (Tier 2, by importance x freshness)"
 	day := civilUnix(f.Header.LastMaintained)
 	from := latestDays(f, day)
 	// What a newer entry looks like it supersedes comes last in its
@@ -255,10 +248,9 @@ func tier2Group(e *Entry, latest bool) int {
 
 // patternGroup is Tier 3, established first; the automatic patterns only
 // count a tag, so they share one compact line after the rest.
-func patternGroup(f *File, v View) viewGroup {
+func patternGroup(g *viewGroup, f *File, v View) {
 	pats := f.Patterns()
 	slices.SortStableFunc(pats, patternOrder)
-	g := viewGroup{kind: groupPatterns, groupRoom: groupRooms[groupPatterns], heading: "## Patterns (Tier 3; EMERGING ones are hypotheses)"}
 	var counts []*Pattern
 	for _, p := range pats {
 		if !p.hasSentence() {
@@ -273,13 +265,11 @@ func patternGroup(f *File, v View) viewGroup {
 	if len(counts) > 0 {
 		g.add(viewLine{text: "- recurring topics (tag, entries): " + compactTopics(counts), item: true})
 	}
-	return g
 }
 
 // unreadGroup is Tier 2's and 3's notes: nothing reads them, so the model
 // sees them, marked, to record them properly; capped not to crowd Tier 2.
-func unreadGroup(f *File) viewGroup {
-	g := viewGroup{kind: groupUnread, groupRoom: groupRooms[groupUnread], heading: "## Unread lines (not entries: they never decay; re-record them)"}
+func unreadGroup(g *viewGroup, f *File) {
 	for t := 2; t <= 3; t++ {
 		for _, b := range f.Tiers[t-1].Blocks {
 			if b.Note != nil {
@@ -287,7 +277,6 @@ func unreadGroup(f *File) viewGroup {
 			}
 		}
 	}
-	return g
 }
 
 // viewHead is the view's first lines, with the foreign mark's legend
@@ -322,8 +311,6 @@ func viewFooter(v View, total, left int) string {
 	}
 	return rest
 }
-
-const tier1Heading = "## Core intelligence (Tier 1, never decays)"
 
 func tier1Note(n *Note) string { return "- note: " + Inert(strings.Join(trimmed(n.Lines), " ")) }
 

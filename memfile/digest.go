@@ -37,12 +37,10 @@ func WeekStart(f *File) time.Time {
 // not cover, newest first: for each day with work, how many entries it
 // has, its commonest tags and its most important entries in a few words.
 // A day counts the entries of f and of v.Archived dated that day.
-func weekGroup(f *File, v View, latestFrom time.Time) viewGroup {
-	g := viewGroup{kind: groupWeek, groupRoom: groupRooms[groupWeek],
-		heading: "## The last seven days (a line a day; recall brings a day's entries when asked about it)"}
+func weekGroup(g *viewGroup, f *File, v View, latestFrom time.Time) {
 	today := f.Header.LastMaintained
 	if today.IsZero() {
-		return g
+		return
 	}
 	from := civil(today).AddDate(0, 0, -weekDays)
 	to := civil(today) // the days before it
@@ -50,7 +48,7 @@ func weekGroup(f *File, v View, latestFrom time.Time) viewGroup {
 		to = civil(latestFrom)
 	}
 	if !from.Before(to) {
-		return g
+		return
 	}
 	days := map[time.Time][]*Entry{}
 	seen := map[string]bool{}
@@ -79,7 +77,6 @@ func weekGroup(f *File, v View, latestFrom time.Time) viewGroup {
 			g.add(viewLine{text: digestLine(d, es, v)})
 		}
 	}
-	return g
 }
 
 // digestLine is one day's line; an entry v.Foreign names is marked.

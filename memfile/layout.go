@@ -12,10 +12,8 @@ import (
 // goes on to the next that can.
 
 type viewGroup struct {
-	kind int // its place in the order (groupTier1, ...)
 	groupRoom
-	heading string
-	lines   []viewLine
+	lines []viewLine
 	// built is the least room addRanked's lines take, past how many it
 	// built once that was over the view's limit.
 	built, past int
@@ -90,12 +88,15 @@ func (g *viewGroup) fit(room int) fitted {
 		if head+least[m] > room {
 			continue // too long even without the names
 		}
-		n := g.namesLength(m)
+		names, n := g.nameLine(m), 0
+		if names != "" {
+			n = Length(names) + 1
+		}
 		if m == 0 && n == 0 {
 			break
 		}
 		if head+least[m]+n <= room {
-			best = fitted{shown: m, names: g.nameLine(m), used: head + least[m] + n}
+			best = fitted{shown: m, names: names, used: head + least[m] + n}
 			break
 		}
 	}
@@ -126,49 +127,28 @@ func (g *viewGroup) fit(room int) fitted {
 // maxNamed bounds the IDs one line names.
 const maxNamed = 12
 
-// namesPrefix starts the line naming what a lasting group leaves out.
-const namesPrefix = "- left out for room, found by recall and search: "
-
-// nameLine names the entries a lasting group leaves out when it shows
-// its first shown lines; "" when it names none.
+// nameLine names the first maxNamed items a lasting group leaves out when
+// it shows its first shown lines, and how many more; "" for none.
 func (g *viewGroup) nameLine(shown int) string {
-	ids, left := g.leftOut(shown)
-	if len(ids) == 0 {
-		return ""
-	}
-	s := namesPrefix + strings.Join(ids, ", ")
-	if left > 0 {
-		s += " and " + strconv.Itoa(left) + " more"
-	}
-	return s
-}
-
-// namesLength is the room nameLine(shown) takes with its newline, 0 for
-// none.
-func (g *viewGroup) namesLength(shown int) int {
-	if l := g.nameLine(shown); l != "" {
-		return Length(l) + 1
-	}
-	return 0
-}
-
-// leftOut are the first maxNamed IDs of the items a lasting group does
-// not show when it shows its first shown lines, and how many more there
-// are.
-func (g *viewGroup) leftOut(shown int) (ids []string, more int) {
-	if !g.named {
-		return nil, 0
-	}
+	var ids []string
+	more := 0
 	for _, l := range g.lines[shown:] {
 		switch {
-		case l.id == "":
+		case !g.named || l.id == "":
 		case len(ids) == maxNamed:
 			more++
 		default:
 			ids = append(ids, l.id)
 		}
 	}
-	return ids, more
+	if len(ids) == 0 {
+		return ""
+	}
+	s := "- left out for room, found by recall and search: " + strings.Join(ids, ", ")
+	if more > 0 {
+		s += " and " + strconv.Itoa(more) + " more"
+	}
+	return s
 }
 
 // need is the room the group takes whole: its heading and lines.
