@@ -10,30 +10,23 @@ import (
 	"github.com/bimri/bimri-hook/privacy"
 )
 
-// NewEntry is what a caller (the remember command, a fallback or
-// checkpoint entry) asks to record.
+// NewEntry is what a caller asks to record.
 type NewEntry struct {
 	Tier       int // 1 or 2
 	Importance int // 1-5
 	Date       time.Time
 	Tags       []string
-	// Keywords, words a later question would use that the text does
-	// not: normalised by Keywords (at most maxKeywords).
-	Keywords []string
-	Text     string
-	// Agent is the client recording it (validAgent), "" for Claude Code.
-	Agent string
+	Keywords   []string // normalised by Keywords
+	Text       string
+	Agent      string // the client recording it, "" for Claude Code
 }
 
-// maxKeywords bounds the keywords an entry is given when recorded: the
-// agent is asked for two or three.
+// maxKeywords bounds a new entry's keywords; the agent is asked for two
+// or three.
 const maxKeywords = 5
 
-// Keywords cleans and normalises keywords given for a new entry: each
-// loses private spans and secrets (a key is a key wherever it stands)
-// and is normalised as a tag is (lower case, spaces to dashes); one left
-// empty is dropped, duplicates count once. It refuses one over 40 bytes
-// and more than maxKeywords, naming the problem.
+// Keywords cleans (a key is a key wherever it stands) and normalises a
+// new entry's keywords as tags, refusing a long one or too many.
 func Keywords(list []string) ([]string, error) {
 	out := make([]string, 0, len(list))
 	for _, k := range list {
@@ -56,14 +49,10 @@ func Keywords(list []string) ([]string, error) {
 	return out, nil
 }
 
-// Add records an entry. Its text loses <private> spans and secrets first
-// (nothing private may reach a file that can be committed), then is
-// neutralised so it cannot break the file; a text over MaxTextRunes is
-// refused with an error that says the limit; so are keywords that
-// Keywords refuses. Recording the same text on the same day twice
-// updates the first entry (higher importance, union of tags and of
-// keywords) instead of adding a copy. It
-// returns the entry as stored and whether it was new.
+// Add records an entry, its text cleaned of private spans and secrets (a
+// file can be committed) and neutralised, a long one refused, never cut.
+// The same text on the same day updates the first entry. It returns the
+// entry as stored and whether it was new.
 func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 	if n.Tier != 1 && n.Tier != 2 {
 		return nil, false, fmt.Errorf("tier %d: entries go in Tier 1 or Tier 2", n.Tier)
@@ -78,8 +67,6 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 	if text == "" {
 		return nil, false, errors.New("the entry's text is empty (after removing private text)")
 	}
-	// A text over the limit is refused, never cut: cutting would lose what
-	// the caller meant to keep, and say nothing.
 	if n := utf8.RuneCountInString(text); n > MaxTextRunes {
 		return nil, false, fmt.Errorf("the entry's text is %d characters, over the limit of %d: record a one-line summary (or split it into several entries)", n, MaxTextRunes)
 	}
@@ -97,9 +84,8 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 		return nil, false, fmt.Errorf("agent %q is not a short lower-case name", n.Agent)
 	}
 	e := &Entry{Importance: n.Importance, Date: date, Tags: NormalizeTags(tags), Keywords: keywords, Text: text, Agent: n.Agent}
-	// The same entry is found by its date and text, not by the ID they
-	// would give: a person may have written the ID, or a merge moved the
-	// entry to a newer date under its old one.
+	// Found by date and text, not the ID they give: a person may have
+	// written it, or a merge moved the entry to a newer date.
 	want := normalText(text)
 	for _, old := range f.tierEntries() {
 		if old.Date.Equal(date) && normalText(old.Text) == want {
@@ -119,10 +105,7 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 	return e, true, nil
 }
 
-// Remember records an entry as Add does and weighs it for its tier on its
-// date under cfg, so the file shows its weight before the next pass: what
-// the remember command (and the simulation, which must measure the same
-// thing) records.
+// Remember is Add with the entry weighed, as the remember command records.
 func (f *File) Remember(n NewEntry, cfg Config) (*Entry, bool, error) {
 	e, isNew, err := f.Add(n)
 	if err != nil {
@@ -132,15 +115,13 @@ func (f *File) Remember(n NewEntry, cfg Config) (*Entry, bool, error) {
 	return e, isNew, nil
 }
 
-// Weigh sets e's weight as the pass would give it in tier on today under
-// cfg, so a changed entry shows its weight before the next pass.
+// Weigh sets e's weight as a pass would, so it shows before the next one.
 func (e *Entry) Weigh(tier int, today time.Time, cfg Config) {
 	e.Weight = Score(*e, tier, today, cfg).Weight
 	e.HasWeight = true
 }
 
-// idsInUse are the IDs of every entry and pattern in f: a new one must
-// not take any of them.
+// idsInUse are the IDs of every entry and pattern in f.
 func (f *File) idsInUse() map[string]bool {
 	taken := map[string]bool{}
 	for _, e := range f.tierEntries() {
@@ -167,10 +148,8 @@ func (f *File) Remove(id, reason string) (Removal, bool) {
 	return Removal{}, false
 }
 
-// Revive brings an archived entry back into Tier 2, dated today so it
-// starts fresh, with its ID, importance, tags and text. The archive keeps
-// its record (it is append-only). An ID already in the file, or a pattern,
-// is refused.
+// Revive brings an archived entry back into Tier 2, dated today; the
+// archive keeps its record. An ID already in the file is refused.
 func (f *File) Revive(r ArchiveRecord, today time.Time) (*Entry, error) {
 	if r.Entry == nil {
 		return nil, errors.New("only an archived entry can be revived, not a pattern")

@@ -9,9 +9,8 @@ import (
 	"time"
 )
 
-// File is a parsed bimri.md. Everything the file held is somewhere in it:
-// entries and patterns as typed values, anything else as Notes, so that
-// Render gives every line back.
+// File is a parsed bimri.md: entries and patterns as typed values,
+// anything else as Notes, so Render gives every line back.
 type File struct {
 	Header   Header
 	Preamble []string   // lines before "# BIMRI Memory" that are not the header
@@ -48,18 +47,12 @@ type Entry struct {
 	Importance int
 	Date       time.Time
 	Tags       []string
-	// Keywords are words a later question would use that the text does
-	// not: recall searches them as it does tags; the view never shows them.
-	Keywords []string
-	// HoldsWith are older entries the agent said still hold beside this
-	// one: no supersession mark pairs them.
-	HoldsWith []string
-	// Agent is the coding agent that recorded the entry, when one other
-	// than Claude Code did; it never changes after the record.
-	Agent     string
-	Weight    Weight
-	HasWeight bool // false when the file gave no WEIGHT and no pass has run
-	Text      string
+	Keywords   []string // words a later question would use: recall searches them, the view never shows them
+	HoldsWith  []string // older entries the agent said still hold beside this one
+	Agent      string   // the agent that recorded it, "" for Claude Code
+	Weight     Weight
+	HasWeight  bool // false when the file gave no WEIGHT and no pass has run
+	Text       string
 }
 
 // Level is a pattern's confidence.
@@ -71,8 +64,7 @@ const (
 	Established Level = "ESTABLISHED"
 )
 
-// The observation counts at which a pattern reaches a level, as the
-// protocol sets them.
+// The observation counts at which a pattern reaches a level.
 const (
 	developingAt  = 3
 	establishedAt = 6
@@ -90,9 +82,8 @@ func levelFor(observations int) Level {
 	}
 }
 
-// LevelRanges says which counts give which level, as the template comment
-// and `why` write it: "EMERGING (1-2 obs) | DEVELOPING (3-5 obs) |
-// ESTABLISHED (6+ obs)" with format "%s (%s obs)" and sep " | ".
+// LevelRanges says which counts give which level: "EMERGING (1-2 obs) |
+// ..." with format "%s (%s obs)" and sep " | ".
 func LevelRanges(format, sep string) string {
 	return fmt.Sprintf(format, Emerging, fmt.Sprintf("1-%d", developingAt-1)) + sep +
 		fmt.Sprintf(format, Developing, fmt.Sprintf("%d-%d", developingAt, establishedAt-1)) + sep +
@@ -121,27 +112,23 @@ type Pattern struct {
 	Text         string
 }
 
-// Note is text that is not an entry or a pattern: a person's notes, a line
-// whose tags did not parse. It is kept word for word.
+// Note is text that is not an entry or a pattern, kept word for word.
 type Note struct {
 	Lines []string
 	Line  int // where it started in the text Parse read, 1-based; 0 if not read
 }
 
-// NoteID names a note by its text (an "n" and seven hex digits), so that
-// the view can show it and forget can remove it. Spacing and case do not
-// change it.
+// NoteID names a note by its text, spacing and case aside, so the view
+// can show it and forget remove it.
 func NoteID(n *Note) string {
 	return hashID("n", "note\n"+normalText(strings.Join(n.Lines, "\n")))
 }
 
 // Warning is something Parse or a pass wants a person to know.
 type Warning struct {
-	Line    int // 1-based line in the parsed input; 0 when not about a line
-	Message string
-	// Converted marks a line read leniently, which the next write puts in
-	// the canonical form; the others are problems.
-	Converted bool
+	Line      int // 1-based line in the parsed input; 0 when not about a line
+	Message   string
+	Converted bool // read leniently, not a problem: the next write makes it canonical
 }
 
 func (w Warning) String() string {
@@ -151,8 +138,7 @@ func (w Warning) String() string {
 	return w.Message
 }
 
-// Unread returns the notes of Tier 2 and 3: lines that are not entries or
-// patterns, which never decay or leave, and which the view marks unread.
+// Unread returns the notes of Tier 2 and 3, which the view marks unread.
 func (f *File) Unread() []*Note {
 	var out []*Note
 	for t := 2; t <= 3; t++ {
@@ -176,8 +162,7 @@ func (f *File) Entries(tier int) []*Entry {
 	return out
 }
 
-// tierEntries yields the entries of Tiers 1 and 2 in file order, each
-// with its tier.
+// tierEntries yields Tiers 1 and 2's entries in file order, with tiers.
 func (f *File) tierEntries() iter.Seq2[int, *Entry] {
 	return func(yield func(int, *Entry) bool) {
 		for t := 1; t <= 2; t++ {
@@ -242,8 +227,8 @@ func (e *Entry) clone() *Entry {
 	return &c
 }
 
-// absorb gives e what other adds to it: the higher importance, the newer
-// date, the union of tags, keywords and both-hold answers, an agent.
+// absorb gives e the higher importance, newer date, united lists and an
+// agent of both.
 func (e *Entry) absorb(other *Entry) {
 	e.Importance = max(e.Importance, other.Importance)
 	e.Date = later(e.Date, other.Date)
