@@ -8,15 +8,13 @@ import (
 	"github.com/bimri/bimri-hook/privacy"
 )
 
-// The archive, bimri-archive.md, is append-only: each pruned or merged
-// entry or pattern is written with its tag line, plus where it was, when it
-// left and why. Nothing is ever removed from it, so pruning loses nothing.
+// The archive is append-only: each item that left the file, with its tag
+// line, where it was, when and why, so pruning loses nothing.
 
 // ArchiveHeading starts a new archive file.
 const ArchiveHeading = "# BIMRI Archive\n<!-- Entries and patterns taken out of bimri.md, with the date and the reason. Append-only. -->\n"
 
-// ArchiveRecord is one item read back from the archive: a Removal, with
-// the day it was archived.
+// ArchiveRecord is one item read back from the archive.
 type ArchiveRecord struct {
 	Tier       int
 	Entry      *Entry
@@ -25,18 +23,15 @@ type ArchiveRecord struct {
 	Reason     string
 }
 
-// The reasons of entries that left the file because another took their
-// place: the agent's summary (Consolidate) or deep maintenance's merge of
-// near-duplicates. ReplacedBy reads them back, so a removed entry can be
-// followed to the line that holds it now.
+// The reasons of entries another took the place of (Consolidate, a deep
+// merge), so ReplacedBy can follow one to where it is now.
 const (
 	reasonConsolidated = "consolidated into "
 	reasonMerged       = "merged into "
 )
 
 // ReplacedBy returns the ID of the entry that took the archived one's
-// place, read from its record's reason, or false when it left for another
-// reason (budget, threshold, forget).
+// place, or false when it left for another reason.
 func ReplacedBy(reason string) (string, bool) {
 	for _, prefix := range []string{reasonConsolidated, reasonMerged} {
 		if id, ok := strings.CutPrefix(reason, prefix); ok {
@@ -46,13 +41,11 @@ func ReplacedBy(reason string) (string, bool) {
 	return "", false
 }
 
-// RenderArchived renders removals as archive records dated day, to append
-// to the archive.
+// RenderArchived renders removals as archive records dated day.
 func RenderArchived(items []Removal, day time.Time) []byte {
 	var b strings.Builder
 	for _, a := range items {
-		// A reason can be a person's words (forget --reason): it is cleaned
-		// like an entry's text, since the archive may be committed too.
+		// A reason can be a person's words, and the archive committed.
 		reason := strings.NewReplacer("[", "(", "]", ")", "\n", " ").Replace(strings.TrimSpace(privacy.Clean(a.Reason)))
 		extra := fmt.Sprintf(" [TIER:%d] [ARCHIVED:%s] [REASON:%s]", a.Tier, day.Format(dateLayout), reason)
 		b.WriteByte('\n')
@@ -62,8 +55,7 @@ func RenderArchived(items []Removal, day time.Time) []byte {
 		case a.Pattern != nil:
 			b.WriteString(patternLine(a.Pattern) + extra + "\n" + a.Pattern.Text + "\n")
 		case a.Note != nil:
-			// A note is kept as it was, quoted, so that no line of it can
-			// read as a record.
+			// Quoted, so no line of a note can read as a record.
 			b.WriteString("<!-- unread lines [NOTE:" + NoteID(a.Note) + "]" + extra + " -->\n")
 			for _, l := range a.Note.Lines {
 				b.WriteString("> " + l + "\n")
@@ -75,8 +67,8 @@ func RenderArchived(items []Removal, day time.Time) []byte {
 
 var archiveFields = map[string]bool{"TIER": true, "ARCHIVED": true, "REASON": true}
 
-// ParseArchive reads the records of an archive. Lines it cannot read are
-// reported and skipped; the archive file itself is never rewritten.
+// ParseArchive reads an archive's records, reporting and skipping lines
+// it cannot read (the archive is never rewritten).
 func ParseArchive(data []byte) ([]ArchiveRecord, []Warning) {
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	var out []ArchiveRecord
@@ -123,10 +115,9 @@ func ParseArchive(data []byte) ([]ArchiveRecord, []Warning) {
 	return out, warnings
 }
 
-// TakenOut lists what replacing current with replacement drops: each entry
-// and pattern of current that replacement does not hold with the same ID
-// and text. A restore archives them, so an entry recorded after the backup
-// was taken is not lost with the file it was in.
+// TakenOut lists the items of current that replacement does not hold with
+// the same ID and text: a restore archives them, so nothing recorded
+// after the backup is lost.
 func TakenOut(current, replacement *File, reason string) []Removal {
 	var out []Removal
 	for t, e := range current.tierEntries() {

@@ -10,9 +10,8 @@ import (
 // currentVersion is the protocol version new headers carry.
 const currentVersion = "2.0-cc"
 
-// Render writes a File in the canonical form. Parse(Render(f)) gives f back
-// and Render(Parse(Render(f))) is byte-identical: passes never churn the
-// file, and diffs show only what changed.
+// Render writes a File in the canonical form; Render(Parse(Render(f)))
+// is byte-identical, so passes never churn the file.
 func Render(f *File) []byte {
 	var out bytes.Buffer
 	out.WriteString(headerLine(f.Header) + "\n")
@@ -106,9 +105,8 @@ func writeBlocks(out *bytes.Buffer, blocks []Block) {
 	}
 }
 
-// entryLine is an entry's tag line in the protocol's order, with the ID
-// last so the protocol's own fields read as the protocol shows them, and
-// the fields of this program's own after it.
+// entryLine is an entry's tag line: the protocol's fields in its order,
+// then ours.
 func entryLine(e *Entry) string {
 	var b strings.Builder
 	b.WriteString("[IMPORTANCE:" + strconv.Itoa(e.Importance))
@@ -158,8 +156,7 @@ func thousands(n int) string {
 	return s
 }
 
-// New returns an empty memory file laid out as the protocol's template,
-// with the config's budgets in its comments.
+// New returns the protocol's empty template with the config's budgets.
 func New(cfg Config) *File {
 	f := &File{}
 	f.Header.Version = currentVersion
