@@ -10,13 +10,9 @@ type Tokens struct {
 	Total int    // the whole file except the header line itself
 }
 
-// The estimate: every non-blank line costs ceil(characters / 4) tokens,
-// where characters are Unicode code points. Four characters a token is the
-// usual rule of thumb for English prose with Claude's tokenizer; code and
-// IDs tokenize a little denser, so treat the figure as the estimate the
-// protocol says it is, not a count. It is computed line by line, so a
-// section's cost is the sum of its blocks' costs and the budget check can
-// drop blocks without rendering the file again.
+// The estimate: every non-blank line costs ceil(code points / 4) tokens,
+// the usual rule of thumb, line by line so the budget check can drop
+// blocks without rendering again.
 func lineTokens(s string) int {
 	return (utf8.RuneCountInString(s) + 3) / 4
 }

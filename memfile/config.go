@@ -21,9 +21,8 @@ type Config struct {
 	IgnoreTags   []string
 }
 
-// DeniedTag marks an entry the hook recorded for the agent because the
-// client denied the agent's own remember call (an untrusted workspace):
-// the entry it meant, with its importance and tags.
+// DeniedTag marks an entry the hook recorded because the client denied
+// the agent's own remember call.
 const DeniedTag = "after-denial"
 
 // ProfileNames lists the built-in profiles; the first is the default.
@@ -35,8 +34,7 @@ func Profile(name string) (Config, error) {
 		Threshold:    150,
 		Floor:        400,
 		ContextLimit: 10000,
-		// Fallback, checkpoint and after-denial entries are written by
-		// the hook itself; their tags say where an entry came from, not what recurs.
+		// The hook's own entries' tags say where they came from, not what recurs.
 		IgnoreTags: []string{"auto", "checkpoint", DeniedTag},
 	}
 	switch name {
@@ -62,18 +60,14 @@ func DefaultConfig() Config {
 	return c
 }
 
-// ConfigKeys are the JSON fields ParseConfig reads, in the order the
-// README lists them.
+// ConfigKeys are the JSON fields ParseConfig reads, in README's order.
 var ConfigKeys = []string{
 	"profile", "tier1_budget", "tier2_budget", "tier3_budget", "total_budget",
 	"deep_every", "threshold", "floor", "context_limit", "ignore_tags",
 }
 
-// ParseConfig reads the rules' fields from a config object (already
-// checked as JSON, and for unknown fields, by internal/config): "profile"
-// picks the defaults, every other field overrides one of them. An error
-// names the field and says what kind of value it holds, never the value:
-// a config file given with --config may be any file, secrets and all.
+// ParseConfig reads the rules' fields from a config object checked by
+// internal/config: "profile" picks the defaults, other fields override.
 func ParseConfig(root gjson.Result) (Config, error) {
 	profile := root.Get("profile")
 	if profile.Exists() && profile.Type != gjson.String {
@@ -140,9 +134,8 @@ func ParseConfig(root gjson.Result) (Config, error) {
 }
 
 // JSONKind shows a config field's bad value in an error: a number, a
-// boolean or null as written; anything else (a string, an array, an
-// object) by its kind alone, since it may be a secret: a file given with
-// --config may be any JSON file.
+// boolean or null as written, anything else by its kind alone, since a
+// file given with --config may hold secrets.
 func JSONKind(v gjson.Result) string {
 	switch {
 	case v.IsObject():

@@ -388,3 +388,28 @@ func compactTopics(pats []*Pattern) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// SupersededPrefix starts the archive reason of an entry a newer one
+// replaced: "superseded by NEWID".
+const SupersededPrefix = "superseded by "
+
+// Supersede removes the entries ids, Tier 1 included, as replaced by
+// newID, an entry of f, with the reason "superseded by NEWID"; nothing
+// changes when an ID is not an entry or is newID.
+func (f *File) Supersede(ids []string, newID string) ([]Removal, error) {
+	if e, _ := f.Find(newID); e == nil {
+		return nil, fmt.Errorf("no entry %s in the memory file to supersede with", newID)
+	}
+	if len(ids) == 0 {
+		return nil, errors.New("supersede: no entry to replace")
+	}
+	if _, _, err := f.namedEntries(ids, newID, "only entries are superseded"); err != nil {
+		return nil, err
+	}
+	gone := make([]Removal, 0, len(ids))
+	for _, id := range ids {
+		r, _ := f.Remove(id, SupersededPrefix+newID)
+		gone = append(gone, r)
+	}
+	return gone, nil
+}

@@ -29,8 +29,7 @@ type Departure struct {
 }
 
 // Forecast lists the Tier 2 entries the threshold will archive within
-// days, soonest first. It cannot foresee budget evictions, which depend on
-// what is recorded meanwhile.
+// days, soonest first (budget evictions cannot be foreseen).
 func Forecast(f *File, today time.Time, cfg Config, days int) []Departure {
 	today = civil(today)
 	var out []Departure

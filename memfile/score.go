@@ -5,13 +5,11 @@ import (
 	"time"
 )
 
-// Weight is a composite weight in hundredths (3.5 is 350). Integer
-// arithmetic keeps the threshold test exact: 3 x 0.5 is exactly 1.5, never
-// 1.4999999.
+// Weight is a composite weight in hundredths (3.5 is 350): integers keep
+// the threshold test exact.
 type Weight int
 
-// String shows a weight with one decimal, rounding half up, as the
-// protocol writes it.
+// String shows a weight with one decimal, rounding half up.
 func (w Weight) String() string {
 	tenths := (int(w) + 5) / 10
 	return fmt.Sprintf("%d.%d", tenths/10, tenths%10)
@@ -23,8 +21,8 @@ type freshnessBand struct {
 	multiplier int // hundredths
 }
 
-// freshnessTable is the protocol's table, read, never computed: models and
-// people can check it by eye, which is why the protocol chose it.
+// freshnessTable is the protocol's table, read, never computed, so people
+// can check it by eye.
 var freshnessTable = []freshnessBand{
 	{1, 100},
 	{3, 80},
@@ -36,8 +34,8 @@ var freshnessTable = []freshnessBand{
 
 const oldestFreshness = 10 // 21+ days
 
-// freshness returns the multiplier, in hundredths, for an entry that is
-// days old. A negative age (a date in the future) counts as 0 days.
+// freshness is the multiplier, in hundredths, for an entry days old (a
+// negative age counts as 0).
 func freshness(days int) int {
 	for _, band := range freshnessTable {
 		if days <= band.maxDays {
@@ -47,16 +45,13 @@ func freshness(days int) int {
 	return oldestFreshness
 }
 
-// DaysBetween counts whole calendar days from date to today. Both are read
-// as calendar dates; the time of day and zone do not matter. It counts in
-// Unix seconds, not with Time.Sub, whose Duration saturates at about 292
-// years.
+// DaysBetween counts calendar days from date to today, in Unix seconds:
+// Time.Sub saturates at about 292 years.
 func DaysBetween(date, today time.Time) int {
 	return daysBefore(date, civilUnix(today))
 }
 
-// daysBefore is DaysBetween(date, today) for today's civilUnix, worked
-// out once for a loop over every entry.
+// daysBefore is DaysBetween for today's civilUnix, worked out once.
 func daysBefore(date time.Time, today int64) int {
 	return int((today - civilUnix(date)) / (24 * 60 * 60))
 }
@@ -64,15 +59,13 @@ func daysBefore(date time.Time, today int64) int {
 // civilUnix is the Unix time of t's calendar date.
 func civilUnix(t time.Time) int64 { return civil(t).Unix() }
 
-// civil drops everything but the calendar date, so day arithmetic never
-// meets a daylight-saving hour.
+// civil drops all but the date, so day arithmetic never meets DST.
 func civil(t time.Time) time.Time {
 	y, m, d := t.Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
-// Scoring explains one entry's weight: the inputs, the arithmetic and the
-// rule that decided it. Commands show it; the pass uses Weight.
+// Scoring explains one entry's weight, for commands to show.
 type Scoring struct {
 	Tier       int
 	Importance int
