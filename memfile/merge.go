@@ -1,6 +1,7 @@
 package memfile
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -47,15 +48,9 @@ func MergeFiles(base, ours, theirs *File, cfg Config) (*File, MergeReport) {
 	}
 	out := o.Clone()
 
-	taken := map[string]bool{}
-	for _, f := range []*File{b, o, t} {
-		for id := range indexEntries(f) {
-			taken[id] = true
-		}
-		for _, p := range f.Patterns() {
-			taken[p.ID] = true
-		}
-	}
+	taken := b.idsInUse()
+	maps.Copy(taken, o.idsInUse())
+	maps.Copy(taken, t.idsInUse())
 	entries, order := mergeEntries(b, o, t, taken, &rep)
 	patterns, porder := mergePatterns(b, o, t, entries, taken, &rep)
 
@@ -93,22 +88,16 @@ type placedEntry struct {
 	tier int
 }
 
-// indexEntries maps a file's entry IDs to the entries and their tiers.
-func indexEntries(f *File) map[string]placedEntry {
+// indexEntries maps a file's entry IDs to the entries and their tiers,
+// and lists the IDs in file order.
+func indexEntries(f *File) (map[string]placedEntry, []string) {
 	m := map[string]placedEntry{}
+	var ids []string
 	for tier, e := range f.tierEntries() {
 		m[e.ID] = placedEntry{e, tier}
-	}
-	return m
-}
-
-// entryIDs lists a file's entry IDs in file order, Tier 1 first.
-func entryIDs(f *File) []string {
-	var ids []string
-	for _, e := range f.tierEntries() {
 		ids = append(ids, e.ID)
 	}
-	return ids
+	return m, ids
 }
 
 // mergeEntries decides every entry ID of the three files. It returns the
@@ -120,8 +109,8 @@ func mergeEntries(b, o, t *File, taken map[string]bool, rep *MergeReport) (map[s
 		out[p.e.ID] = p
 		order = append(order, p.e.ID)
 	}
-	both := func(id string, be *placedEntry, oe, te placedEntry) {
-		kept, split := mergeEntry(be, oe, te)
+	both := func(id string, be placedEntry, inBase bool, oe, te placedEntry) {
+		kept, split := mergeEntry(pick(inBase, &be, nil), oe, te)
 		keep(kept)
 		if split != nil {
 			split.e.ID = uniqueID("", EntryID(split.e.Date, split.e.Text), taken)
@@ -129,15 +118,18 @@ func mergeEntries(b, o, t *File, taken map[string]bool, rep *MergeReport) (map[s
 			rep.Split = append(rep.Split, SplitEntry{ID: id, NewID: split.e.ID})
 		}
 	}
-	mergeItems(append(entryIDs(o), entryIDs(t)...), indexEntries(b), indexEntries(o), indexEntries(t), entryChanged, both, keep, rep)
+	mergeItems(b, o, t, indexEntries, entryChanged, both, keep, rep)
 	return out, order
 }
 
 // mergeItems decides each ID: merged when both sides have it, kept when
 // one side added it or changed what the other removed, else removed.
-func mergeItems[T any](ids []string, base, ours, theirs map[string]T, changed func(b, x T) bool, both func(id string, b *T, o, t T), keep func(T), rep *MergeReport) {
+func mergeItems[T any](bf, of, tf *File, index func(*File) (map[string]T, []string), changed func(b, x T) bool, both func(id string, b T, inBase bool, o, t T), keep func(T), rep *MergeReport) {
+	base, _ := index(bf)
+	ours, oids := index(of)
+	theirs, tids := index(tf)
 	seen := map[string]bool{}
-	for _, id := range ids {
+	for _, id := range slices.Concat(oids, tids) {
 		if seen[id] {
 			continue
 		}
@@ -147,11 +139,7 @@ func mergeItems[T any](ids []string, base, ours, theirs map[string]T, changed fu
 		t, inTheirs := theirs[id]
 		switch other := pick(inOurs, o, t); {
 		case inOurs && inTheirs:
-			var bp *T
-			if inBase {
-				bp = &b
-			}
-			both(id, bp, o, t)
+			both(id, b, inBase, o, t)
 		case !inBase:
 			keep(other)
 		case changed(b, other):
@@ -214,13 +202,15 @@ func later(a, b time.Time) time.Time {
 	return a
 }
 
-// indexPatterns maps a file's pattern IDs to its patterns.
-func indexPatterns(f *File) map[string]*Pattern {
+// indexPatterns is indexEntries for patterns.
+func indexPatterns(f *File) (map[string]*Pattern, []string) {
 	m := map[string]*Pattern{}
+	var ids []string
 	for _, p := range f.Patterns() {
 		m[p.ID] = p
+		ids = append(ids, p.ID)
 	}
-	return m
+	return m, ids
 }
 
 // mergePatterns is mergeEntries for patterns.
@@ -228,8 +218,8 @@ func mergePatterns(b, o, t *File, entries map[string]placedEntry, taken map[stri
 	// Dates of every entry any side knows, to order evidence oldest first.
 	dates := map[string]time.Time{}
 	for _, f := range []*File{b, o, t} {
-		for id, p := range indexEntries(f) {
-			dates[id] = p.e.Date
+		for _, e := range f.tierEntries() {
+			dates[e.ID] = e.Date
 		}
 	}
 	out := map[string]*Pattern{}
@@ -241,22 +231,14 @@ func mergePatterns(b, o, t *File, entries map[string]placedEntry, taken map[stri
 		out[p.ID] = p
 		order = append(order, p.ID)
 	}
-	both := func(id string, bp **Pattern, op, tp *Pattern) {
-		var base *Pattern
-		if bp != nil {
-			base = *bp
-		}
-		merged, conflict := mergePattern(base, op, tp, dates)
+	both := func(id string, bp *Pattern, _ bool, op, tp *Pattern) {
+		merged, conflict := mergePattern(bp, op, tp, dates)
 		if conflict {
 			rep.Sentences = append(rep.Sentences, id)
 		}
 		keep(merged)
 	}
-	var ids []string
-	for _, p := range append(o.Patterns(), t.Patterns()...) {
-		ids = append(ids, p.ID)
-	}
-	mergeItems(ids, indexPatterns(b), indexPatterns(o), indexPatterns(t), patternChanged, both, keep, rep)
+	mergeItems(b, o, t, indexPatterns, patternChanged, both, keep, rep)
 	return out, order
 }
 
