@@ -5,32 +5,25 @@ import (
 	"strings"
 )
 
-// The view's layout: each group is given room in order of priority
-// (floors, then caps, then what is left), shows what fits in it - whole
-// lines, or compact ones when not all fit, and for a lasting group the
-// IDs of those that do not fit even so - and the room a group cannot use
-// goes on to the next that can.
+// The view's layout: each group gets room in order of priority, shows
+// whole or compact lines and names what does not fit, and passes on the
+// room it cannot use.
 
 type viewGroup struct {
 	groupRoom
-	lines []viewLine
-	// built is the least room addRanked's lines take, past how many it
-	// built once that was over the view's limit.
-	built, past int
+	lines       []viewLine
+	built, past int // addRanked's least room built, and lines past the limit
 }
 
 type viewLine struct {
-	text    string // the whole line
-	compact string // the line in a few words; "" when it has none
-	id      string // the entry or pattern it shows; "" for other lines
-	item    bool   // counted in the footer: an entry, a pattern, an unread line
-	// size and small are the room text and compact take, with their
-	// newlines (add measures them).
+	text        string // the whole line
+	compact     string // the line in a few words; "" when it has none
+	id          string // the entry or pattern it shows; "" for other lines
+	item        bool   // counted in the footer: an entry, a pattern, an unread line
 	size, small int
 }
 
-// least is the room the line takes at its shortest in a group that
-// shows compact lines or not.
+// least is the room the line takes at its shortest.
 func (l viewLine) least(compact bool) int {
 	if compact && l.compact != "" {
 		return l.small
@@ -58,25 +51,22 @@ func (g *viewGroup) items() int {
 }
 
 // fitted is what of a group is shown: its first shown lines, the first
-// full of them whole and the rest compact, and the line naming what is
-// left out when the group names it; used is the room that takes.
+// full of them whole, the names line, and the room used.
 type fitted struct {
 	shown, full int
 	names       string
 	used        int
 }
 
-// fit is what of g is shown in room units (newlines counted). It shows
-// as many lines as fit compact, then as many of them whole as room
-// allows, the first first, but only once all are shown: so a larger
-// room never shows fewer lines, nor fewer whole, than a smaller one.
+// fit is what of g is shown in room units (newlines counted): as many
+// lines as fit compact, then as many whole as room allows once all are
+// shown, so a larger room never shows less than a smaller one.
 func (g *viewGroup) fit(room int) fitted {
 	if len(g.lines) == 0 {
 		return fitted{}
 	}
 	head := Length(g.heading) + 1
-	// least[i], whole[i]: the room of the first i lines, compact where
-	// they can be, and whole.
+	// least[i], whole[i]: the room of the first i lines, compact or whole.
 	least := make([]int, len(g.lines)+1)
 	whole := make([]int, len(g.lines)+1)
 	for i, l := range g.lines {
@@ -104,8 +94,7 @@ func (g *viewGroup) fit(room int) fitted {
 		return best
 	}
 	if !g.compact || best.shown == len(g.lines) {
-		// Whole lines where they fit, first first: with every line shown,
-		// more room only makes more of them whole.
+		// Whole lines where they fit, first first.
 		k := 0
 		if !g.compact {
 			k = best.shown
@@ -168,8 +157,8 @@ func (g *viewGroup) whole(f fitted) bool {
 	return f.shown == len(g.lines) && f.full == f.shown
 }
 
-// layOut writes the view: the head line, the groups in order, each with
-// the part of it that fits in its room, and the footer.
+// layOut writes the view: the head line, each group's part that fits,
+// and the footer.
 func layOut(f *File, v View, groups []viewGroup) Layout {
 	total := 0
 	for i := range groups {
@@ -178,10 +167,8 @@ func layOut(f *File, v View, groups []viewGroup) Layout {
 	return write(f, v, groups, place(f, v, groups, total), viewHead(f, v, groups), total)
 }
 
-// place is what each group shows. Room for the footer is kept
-// throughout: for the longest footer, the one that says every item was
-// left out, unless the whole view fits with its own, shorter footer, so
-// that a limit of exactly the full length shows everything.
+// place is what each group shows, keeping room for the longest footer
+// unless the whole view fits with its own.
 func place(f *File, v View, groups []viewGroup, total int) []fitted {
 	head := viewHead(f, v, groups)
 	fits := make([]fitted, len(groups))
@@ -209,11 +196,9 @@ func place(f *File, v View, groups []viewGroup, total int) []fitted {
 	return fits
 }
 
-// allocate gives each group its room out of room units: first its floor,
-// then up to its cap, then what is left up to what it needs, each round
-// in order of priority. The global memory's floor is global (a third of
-// the view), the workspace's groups' shares are of the rest, and the
-// global memory takes the room the workspace leaves.
+// allocate gives each group its room: its floor, then up to its cap, then
+// what it needs, each round in order of priority. The global memory's
+// floor is a third of the view, the workspace's shares are of the rest.
 func allocate(groups []viewGroup, room, global int) []int {
 	rooms := make([]int, len(groups))
 	if room <= 0 {
@@ -243,9 +228,8 @@ func allocate(groups []viewGroup, room, global int) []int {
 	return rooms
 }
 
-// spread gives the room the groups leave unused, of room units in all,
-// to those that can show more, in order of priority (the global memory
-// last), each up to its firm cap.
+// spread gives the room groups leave unused to those that can show more,
+// in order of priority (the global memory last), up to firm caps.
 func spread(groups []viewGroup, rooms []int, fits []fitted, room int) {
 	used := 0
 	for i := range fits {

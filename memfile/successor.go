@@ -20,8 +20,7 @@ import (
 // less the more lasting entries have it (its IDF), so what every
 // decision about a component says weighs little.
 
-// supersedeMinImportance is the least importance of an entry that is
-// asked about, or marked: routine work is not a decision to override.
+// supersedeMinImportance is the least importance asked about or marked.
 const supersedeMinImportance = 4
 
 // alikeShare is the least share of the shorter entry's word weight two
@@ -42,9 +41,8 @@ type subjects struct {
 	df      map[string]int
 }
 
-// lastingSubjects are the newest markedLasting lasting entries of f
-// with tags, newest first (of one date, the later in the file first),
-// and always e when it is one of f's.
+// lastingSubjects are the newest markedLasting lasting entries of f with
+// tags, newest first (later in the file first), always with e when f's.
 func lastingSubjects(f *File, e *Entry) subjects {
 	var lasting []*Entry
 	pos := map[*Entry]int{}
@@ -88,8 +86,7 @@ func lastingSubjects(f *File, e *Entry) subjects {
 	return s
 }
 
-// weigh gives each word its inverse document frequency among s, and
-// their sum.
+// weigh gives each word its IDF among s, and their sum.
 func (s subjects) weigh(words []string) ([]float64, float64) {
 	weights := make([]float64, len(words))
 	total := 0.0
@@ -100,7 +97,7 @@ func (s subjects) weigh(words []string) ([]float64, float64) {
 	return weights, total
 }
 
-// alike says whether entries i and j of s look alike (see above).
+// alike says whether entries i and j of s look alike.
 func (s subjects) alike(i, j int) bool {
 	if !sharesSubjectTag(s.entries[i], s.entries[j]) {
 		return false
@@ -111,8 +108,8 @@ func (s subjects) alike(i, j int) bool {
 	return alikeWords(s.words[i], s.weights[i], s.total[i], s.words[j])
 }
 
-// alikeWords says whether the words a, of weights wa summing to total,
-// and b (no fewer words than a) share enough to look alike (see above).
+// alikeWords says whether words a (weights wa, sum total) and b, no fewer,
+// share enough.
 func alikeWords(a []string, wa []float64, total float64, b []string) bool {
 	n, shared := 0, 0.0
 	for x, w := range a {
@@ -127,10 +124,8 @@ func alikeWords(a []string, wa []float64, total float64, b []string) bool {
 	return n >= 2 && shared >= alikeShare*total
 }
 
-// LikelyPredecessors are the lasting entries of f that e, a lasting
-// entry of f, may supersede: older (an earlier date, or the same date and
-// earlier in the file), alike (see above), newest first. None when e is
-// not lasting.
+// LikelyPredecessors are the older lasting entries of f that e, a lasting
+// entry of f, looks like it supersedes, newest first.
 func (f *File) LikelyPredecessors(e *Entry) []*Entry {
 	if e == nil || e.Importance < supersedeMinImportance || len(e.Tags) == 0 {
 		return nil
@@ -149,9 +144,8 @@ func (f *File) LikelyPredecessors(e *Entry) []*Entry {
 	return out
 }
 
-// likelySuccessors maps each lasting entry of f that a newer lasting
-// entry looks like it supersedes to the newest such entry's ID: what the
-// view marks.
+// likelySuccessors maps each lasting entry a newer one looks like it
+// supersedes to the newest such entry's ID: what the view marks.
 func likelySuccessors(f *File) map[string]string {
 	return lastingSubjects(f, nil).successors()
 }
@@ -172,9 +166,8 @@ func (s subjects) successors() map[string]string {
 	return succ
 }
 
-// Successors finds, for recall, what the view's mark says: the newer
-// lasting entry of a file that looks like it supersedes an entry, of the
-// file or archived. Make one with File.Successors.
+// Successors finds, for recall, what the view's mark says, for entries of
+// the file or archived.
 type Successors struct {
 	f      *File
 	built  bool
@@ -183,16 +176,12 @@ type Successors struct {
 	ofID   map[string]string // the file's own entries, as the view marks them
 }
 
-// Successors answers Of for any number of entries of f. The file's
-// likely successors are worked out once, at the first lasting entry
-// asked about: a prompt whose recalled entries are all routine work
-// never pays for them.
+// Successors answers Of for entries of f, working the file's successors
+// out at the first lasting entry asked about, so routine work never pays.
 func (f *File) Successors() *Successors { return &Successors{f: f} }
 
 // Of is the newest lasting entry of the file, dated after e, that looks
-// like it supersedes e (an entry of the file, or one archived for another
-// reason than a supersession); nil for none, and for an entry that is not
-// lasting.
+// like it supersedes e (of the file or archived); nil for none.
 func (ss *Successors) Of(e *Entry) *Entry {
 	if e.Importance < supersedeMinImportance || len(e.Tags) == 0 {
 		return nil // only lasting entries are marked
@@ -201,8 +190,7 @@ func (ss *Successors) Of(e *Entry) *Entry {
 		ss.s, ss.built = lastingSubjects(ss.f, nil), true
 	}
 	if x, _ := ss.f.Find(e.ID); x != nil {
-		// Of the file: the view's marks, worked out at the first such
-		// entry (recall's hits are mostly archived).
+		// Of the file: the view's marks, worked out once.
 		if !ss.marked {
 			ss.ofID, ss.marked = ss.s.successors(), true
 		}
@@ -242,9 +230,8 @@ func sharesSubjectTag(o, e *Entry) bool {
 	return false
 }
 
-// subjectWords are the words of text that say what it is about, sorted,
-// each once: letters and digits, case folded, without a plural s, of
-// three or more, not in notSubject.
+// subjectWords are text's subject words, sorted, once each: letters and
+// digits, case folded, a plural s dropped, three or more, not notSubject.
 func subjectWords(text string) []string {
 	var words []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
