@@ -20,7 +20,7 @@ type viewLine struct {
 	compact     string // the line in a few words; "" when it has none
 	id          string // the entry or pattern it shows; "" for other lines
 	item        bool   // counted in the footer: an entry, a pattern, an unread line
-	size, small int
+	size, small int    // the room text and compact take, with newlines
 }
 
 // least is the room the line takes at its shortest.
