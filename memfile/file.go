@@ -140,12 +140,16 @@ func (w Warning) String() string {
 
 // Unread returns the notes of Tier 2 and 3, which the view marks unread.
 func (f *File) Unread() []*Note {
-	var out []*Note
-	for t := 2; t <= 3; t++ {
-		for _, b := range f.Tiers[t-1].Blocks {
-			if b.Note != nil {
-				out = append(out, b.Note)
-			}
+	note := func(b Block) *Note { return b.Note }
+	return append(blockItems(f.Tiers[1].Blocks, note), blockItems(f.Tiers[2].Blocks, note)...)
+}
+
+// blockItems lists the items item picks out of blocks, in order.
+func blockItems[T any](blocks []Block, item func(Block) *T) []*T {
+	var out []*T
+	for _, b := range blocks {
+		if x := item(b); x != nil {
+			out = append(out, x)
 		}
 	}
 	return out
@@ -153,13 +157,7 @@ func (f *File) Unread() []*Note {
 
 // Entries returns the entries of a tier (1, 2 or 3) in file order.
 func (f *File) Entries(tier int) []*Entry {
-	var out []*Entry
-	for _, b := range f.Tiers[tier-1].Blocks {
-		if b.Entry != nil {
-			out = append(out, b.Entry)
-		}
-	}
-	return out
+	return blockItems(f.Tiers[tier-1].Blocks, func(b Block) *Entry { return b.Entry })
 }
 
 // tierEntries yields Tiers 1 and 2's entries in file order, with tiers.
@@ -177,13 +175,7 @@ func (f *File) tierEntries() iter.Seq2[int, *Entry] {
 
 // Patterns returns the Tier 3 patterns in file order.
 func (f *File) Patterns() []*Pattern {
-	var out []*Pattern
-	for _, b := range f.Tiers[2].Blocks {
-		if b.Pattern != nil {
-			out = append(out, b.Pattern)
-		}
-	}
-	return out
+	return blockItems(f.Tiers[2].Blocks, func(b Block) *Pattern { return b.Pattern })
 }
 
 // Find returns the entry with an ID and its tier, or nil.
