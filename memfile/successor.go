@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -32,13 +33,18 @@ const alikeShare = 0.4
 // rarely shown whole.
 const markedLasting = 300
 
-// subjects are lasting entries, newest first, with their words.
+// subjects are lasting entries, newest first, with their subjects.
 type subjects struct {
 	entries []*Entry
-	words   [][]string  // the sorted subject words of entries[i]
-	weights [][]float64 // the weight of each of words[i]
-	total   []float64   // the sum of weights[i]
+	subs    []subject
 	df      map[string]int
+}
+
+// subject is an entry's sorted subject words, their weights and sum.
+type subject struct {
+	words   []string
+	weights []float64
+	total   float64
 }
 
 // lastingSubjects are the newest markedLasting lasting entries of f with
@@ -71,57 +77,51 @@ func lastingSubjects(f *File, e *Entry) subjects {
 		}
 	}
 	s := subjects{entries: lasting, df: map[string]int{}}
-	for _, x := range lasting {
-		words := subjectWords(x.Text)
-		s.words = append(s.words, words)
-		for _, w := range words {
+	words := make([][]string, len(lasting))
+	for i, x := range lasting {
+		words[i] = subjectWords(x.Text)
+		for _, w := range words[i] {
 			s.df[w]++
 		}
 	}
-	for _, words := range s.words {
-		weights, total := s.weigh(words)
-		s.weights = append(s.weights, weights)
-		s.total = append(s.total, total)
+	for _, w := range words {
+		s.subs = append(s.subs, s.subject(w))
 	}
 	return s
 }
 
-// weigh gives each word its IDF among s, and their sum.
-func (s subjects) weigh(words []string) ([]float64, float64) {
-	weights := make([]float64, len(words))
-	total := 0.0
+// subject weighs each word by its IDF among s.
+func (s subjects) subject(words []string) subject {
+	sub := subject{words: words, weights: make([]float64, len(words))}
 	for i, w := range words {
-		weights[i] = math.Log(2 + float64(len(s.entries))/float64(max(s.df[w], 1)))
-		total += weights[i]
+		sub.weights[i] = math.Log(2 + float64(len(s.entries))/float64(max(s.df[w], 1)))
+		sub.total += sub.weights[i]
 	}
-	return weights, total
+	return sub
 }
 
 // alike says whether entries i and j of s look alike.
 func (s subjects) alike(i, j int) bool {
-	if !sharesSubjectTag(s.entries[i], s.entries[j]) {
-		return false
-	}
-	if len(s.words[i]) > len(s.words[j]) {
-		i, j = j, i
-	}
-	return alikeWords(s.words[i], s.weights[i], s.total[i], s.words[j])
+	return sharesSubjectTag(s.entries[i], s.entries[j]) && alikeSubjects(s.subs[i], s.subs[j])
 }
 
-// alikeWords says whether words a (weights wa, sum total) and b, no fewer,
-// share enough.
-func alikeWords(a []string, wa []float64, total float64, b []string) bool {
+// alikeSubjects says whether a and b share enough of the one with fewer
+// words.
+func alikeSubjects(a, b subject) bool {
+	if len(a.words) > len(b.words) {
+		a, b = b, a
+	}
 	n, shared := 0, 0.0
-	for x, w := range a {
-		if _, found := slices.BinarySearch(b, w); found {
+	for x, w := range a.words {
+		if _, found := slices.BinarySearch(b.words, w); found {
 			n++
-			shared += wa[x]
+			shared += a.weights[x]
 		}
 	}
-	if n == 1 && len(a) <= 2 {
+	if n == 1 && len(a.words) <= 2 {
 		return true // "The deadline is March 1." and "The deadline is April 2."
 	}
-	return n >= 2 && shared >= alikeShare*total
+	return n >= 2 && shared >= alikeShare*a.total
 }
 
 // LikelyPredecessors are the older lasting entries of f that e, a lasting
@@ -169,16 +169,17 @@ func (s subjects) successors() map[string]string {
 // Successors finds, for recall, what the view's mark says, for entries of
 // the file or archived.
 type Successors struct {
-	f      *File
-	built  bool
-	s      subjects
-	marked bool              // ofID worked out
-	ofID   map[string]string // the file's own entries, as the view marks them
+	f    *File
+	s    func() subjects
+	ofID func() map[string]string // the file's own entries, as the view marks them
 }
 
 // Successors answers Of for entries of f, working the file's successors
 // out at the first lasting entry asked about, so routine work never pays.
-func (f *File) Successors() *Successors { return &Successors{f: f} }
+func (f *File) Successors() *Successors {
+	s := sync.OnceValue(func() subjects { return lastingSubjects(f, nil) })
+	return &Successors{f: f, s: s, ofID: sync.OnceValue(func() map[string]string { return s().successors() })}
+}
 
 // Of is the newest lasting entry of the file, dated after e, that looks
 // like it supersedes e (of the file or archived); nil for none.
@@ -186,34 +187,20 @@ func (ss *Successors) Of(e *Entry) *Entry {
 	if e.Importance < supersedeMinImportance || len(e.Tags) == 0 {
 		return nil // only lasting entries are marked
 	}
-	if !ss.built {
-		ss.s, ss.built = lastingSubjects(ss.f, nil), true
-	}
-	if x, _ := ss.f.Find(e.ID); x != nil {
-		// Of the file: the view's marks, worked out once.
-		if !ss.marked {
-			ss.ofID, ss.marked = ss.s.successors(), true
-		}
-		if id, ok := ss.ofID[e.ID]; ok {
+	if x, _ := ss.f.Find(e.ID); x != nil { // of the file: the view's marks
+		if id, ok := ss.ofID()[e.ID]; ok {
 			x, _ := ss.f.Find(id)
 			return x
 		}
 		return nil
 	}
-	words := subjectWords(e.Text)
-	weights, total := ss.s.weigh(words)
-	for j, x := range ss.s.entries { // newest first
+	s := ss.s()
+	sub := s.subject(subjectWords(e.Text))
+	for j, x := range s.entries { // newest first
 		if !x.Date.After(e.Date) {
 			return nil
 		}
-		if !sharesSubjectTag(e, x) || holdTogether(e, x) {
-			continue
-		}
-		a, wa, t, b := words, weights, total, ss.s.words[j]
-		if len(a) > len(b) {
-			a, wa, t, b = b, ss.s.weights[j], ss.s.total[j], a
-		}
-		if alikeWords(a, wa, t, b) {
+		if sharesSubjectTag(e, x) && !holdTogether(e, x) && alikeSubjects(sub, s.subs[j]) {
 			return x
 		}
 	}
