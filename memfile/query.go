@@ -1,6 +1,7 @@
 package memfile
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"time"
@@ -38,12 +39,7 @@ func Forecast(f *File, today time.Time, cfg Config, days int) []Departure {
 			out = append(out, d)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Departure) int {
-		if a.Days != b.Days {
-			return a.Days - b.Days
-		}
-		return strings.Compare(a.Entry.ID, b.Entry.ID)
-	})
+	slices.SortStableFunc(out, func(a, b Departure) int { return cmp.Or(a.Days-b.Days, strings.Compare(a.Entry.ID, b.Entry.ID)) })
 	return out
 }
 
