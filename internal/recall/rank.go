@@ -397,135 +397,66 @@ type candidate struct {
 	score       float64
 }
 
-// score gives every document its BM25 score over terms (n documents in
-// all, of average length avgdl) and keeps those that match enough of
-// them (wordsNeeded; one word for a document that scoped, the time the
-// prompt names, holds) and score at least minShare of the prompt's best
-// possible score, in no particular order.
+// score gives every document its BM25 score over q's terms (n documents
+// of average length avgdl) and keeps, in no order, those that match
+// enough of them (wordsNeeded; one word for a document of the time the
+// prompt names, scoped) and score at least minShare of q.possible.
 //
-// A prompt's term scores, in a document, the best of its forms there:
-// the term itself as BM25 has it, or a neighbour at lexiconWeight of its
-// own BM25 score with its rarity capped at the term's, so a neighbour
-// never outweighs the word the prompt used (a rare neighbour of a common
-// word is no surer for being rare). A document that holds several forms
-// of one term matches that term once, for the most units of its forms.
+// A term scores, in a document, the best of its forms there: the term
+// itself, or a neighbour at lexiconWeight with its rarity capped at the
+// term's, so a rare neighbour of a common word never outweighs the word
+// the prompt used. Several forms of one term match it once, for the most
+// units of those forms.
 func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, corpora []corpus) []candidate {
-	terms, needed := q.terms, wordsNeeded(q.distinct, q.telling)
-	minScore := minShare * q.possible
-	idf := func(df int) float64 { return idf(df, int(n)) }
-	neighboured := slices.ContainsFunc(terms, func(t queryTerm) bool { return len(t.forms) > 1 })
-	// Documents are scored a block at a time, each list read on from
-	// where the block before left it (lists are in document order): the
-	// arrays are a block's size, not the archive's, and every array page
-	// a process touches is a page fault. A document still takes its
-	// terms in the same order, so its score is the same to the bit.
-	width := 0
-	for _, c := range corpora {
-		width = max(width, min(c.size(), scoreBlock))
-	}
-	scores := make([]float64, width)
-	// A document matches at most maxQueryTerms terms, wordUnits each: a
-	// byte counts them.
-	matched := make([]uint8, width)
-	// With neighbours, which term a document last matched, and its best
-	// form's score and units there.
-	var last, bestUnits []uint8
-	var bestForm []float64
-	if neighboured {
-		last, bestUnits, bestForm = make([]uint8, width), make([]uint8, width), make([]float64, width)
-	}
-	next := make([][]int, len(terms)) // each term's forms' next postings
-	for k, t := range terms {
-		next[k] = make([]int, len(t.forms))
-	}
-	var parts [][]candidate
+	needed := wordsNeeded(q.distinct, q.telling)
+	var cands []candidate
 	for ci, c := range corpora {
-		for _, at := range next {
-			clear(at)
-		}
-		qualifies := func(d int, score float64, m uint8) bool {
-			if score < minScore {
-				return false
-			}
-			if int(m) < needed.short {
-				// Of the time a prompt names, one of its words singles
-				// an entry out: the time is the other.
-				return scoped != nil && int(m) >= wordUnits && scoped(ci, d)
-			}
-			return int(m) >= needed.long || float64(c.docLen(d)) <= longDoc*avgdl
-		}
-		for lo := 0; lo < c.size(); lo += scoreBlock {
-			hi := min(lo+scoreBlock, c.size())
-			clear(scores)
-			clear(matched)
-			clear(last)
-			for k, t := range terms {
-				termIDF := idf(t.forms[0].df)
-				for fi, f := range t.forms {
-					weight := termIDF
-					if fi > 0 {
-						weight = lexiconWeight * min(termIDF, idf(f.df))
+		size := c.size()
+		scores, bestForm := make([]float64, size), make([]float64, size)
+		// matched counts wordUnits (at most maxQueryTerms terms' worth);
+		// last is the term a document last matched, its best form's units
+		// bestUnits.
+		matched, last, bestUnits := make([]uint8, size), make([]uint8, size), make([]uint8, size)
+		for k, t := range q.terms {
+			termIDF := idf(t.forms[0].df, int(n))
+			for fi, f := range t.forms {
+				weight := termIDF
+				if fi > 0 {
+					weight = lexiconWeight * min(termIDF, idf(f.df, int(n)))
+				}
+				for i := range f.lists[ci].len() {
+					p := f.lists[ci].at(i)
+					d := p.doc
+					s := weight * p.tf * (k1 + 1) / (p.tf + k1*(1-b+b*float64(c.docLen(d))/avgdl))
+					if int(last[d]) != k+1 {
+						last[d], bestForm[d], bestUnits[d] = uint8(k+1), s, f.units
+						scores[d] += s
+						matched[d] += f.units
+						continue
 					}
-					l, i := f.lists[ci], next[k][fi]
-					for ; i < l.len(); i++ {
-						p := l.at(i)
-						if p.doc >= hi {
-							break
-						}
-						dl := float64(c.docLen(p.doc))
-						s := weight * p.tf * (k1 + 1) / (p.tf + k1*(1-b+b*dl/avgdl))
-						d := p.doc - lo
-						switch {
-						case last == nil:
-							scores[d] += s
-							matched[d] += f.units
-							continue
-						case int(last[d]) != k+1:
-							last[d], bestForm[d], bestUnits[d] = uint8(k+1), s, f.units
-							scores[d] += s
-							matched[d] += f.units
-							continue
-						}
-						if s > bestForm[d] {
-							scores[d] += s - bestForm[d]
-							bestForm[d] = s
-						}
-						if f.units > bestUnits[d] {
-							matched[d] += f.units - bestUnits[d]
-							bestUnits[d] = f.units
-						}
+					if s > bestForm[d] {
+						scores[d] += s - bestForm[d]
+						bestForm[d] = s
 					}
-					next[k][fi] = i
+					if f.units > bestUnits[d] {
+						matched[d] += f.units - bestUnits[d]
+						bestUnits[d] = f.units
+					}
 				}
 			}
-			// Counted first, so a block's part is allocated once: in a
-			// big archive a common word qualifies thousands.
-			count := 0
-			for j, m := range matched[:hi-lo] {
-				if qualifies(lo+j, scores[j], m) {
-					count++
-				}
+		}
+		for d, m := range matched {
+			ok := int(m) >= needed.long || (int(m) >= needed.short && float64(c.docLen(d)) <= longDoc*avgdl) ||
+				// Of the time a prompt names, one of its words singles an
+				// entry out: the time is the other.
+				(int(m) < needed.short && int(m) >= wordUnits && scoped != nil && scoped(ci, d))
+			if ok && scores[d] >= minShare*q.possible {
+				cands = append(cands, candidate{int32(ci), int32(d), scores[d]})
 			}
-			if count == 0 {
-				continue
-			}
-			part := make([]candidate, 0, count)
-			for j, m := range matched[:hi-lo] {
-				if qualifies(lo+j, scores[j], m) {
-					part = append(part, candidate{int32(ci), int32(lo + j), scores[j]})
-				}
-			}
-			parts = append(parts, part)
 		}
 	}
-	if len(parts) == 1 {
-		return parts[0]
-	}
-	return slices.Concat(parts...)
+	return cands
 }
-
-// scoreBlock is how many documents score takes at a time.
-const scoreBlock = 4096
 
 // sameDayShare is what an item recorded on the day of the strongest
 // match gains, as a share of that match's score: work of one day (one
@@ -630,47 +561,39 @@ func docTerms(it Item) (map[string]float64, int) {
 	return tf, length
 }
 
-// Memory is a corpus held in memory: the few items of bimri.md itself.
-// It keeps each item's terms as a list, not an index: a prompt asks for
-// a handful of terms once, and one pass over the lists finds them all,
-// where building a map per item and one for the corpus cost more than
-// the whole search.
+// Memory is a corpus held in memory: the items of bimri.md the view left
+// out, and an index's tail.
 type Memory struct {
 	items []Item
 	lens  []int
 	total int
-	words []string  // every item's terms, item after item
-	spans []memSpan // where each item's terms end in words
+	index map[string][]posting
 }
 
-// memSpan ends an item's terms in Memory.words: those before tags come
-// from its text, those from tags to end from its tags and keywords.
-type memSpan struct{ tags, end int }
-
-// NewMemory indexes items in memory.
+// NewMemory indexes items in memory, counting terms as docTerms does.
 func NewMemory(items []Item) *Memory {
-	// About one term for every six bytes of text: sized once, the list
-	// is not copied as it grows.
-	size := 0
-	for _, it := range items {
-		size += len(it.Text) + len(it.Tags) + len(it.Keywords)
-	}
-	m := &Memory{items: items, lens: make([]int, len(items)), spans: make([]memSpan, len(items)), words: make([]string, 0, size/6)}
-	for i, it := range items {
-		start := len(m.words)
-		m.words = appendTokens(m.words, it.Text)
-		tags := len(m.words)
-		for _, tag := range it.Tags {
-			m.words = appendTokens(m.words, tag)
+	m := &Memory{items: items, lens: make([]int, len(items)), index: map[string][]posting{}}
+	var words []string
+	for doc, it := range items {
+		words = appendTokens(words[:0], it.Text)
+		text := len(words)
+		for _, tag := range slices.Concat(it.Tags, it.Keywords) {
+			words = appendTokens(words, tag)
 		}
-		for _, k := range it.Keywords {
-			m.words = appendTokens(m.words, k)
+		for i, w := range words {
+			tf := 1.0
+			if i >= text {
+				tf = tagWeight
+			}
+			l := m.index[w]
+			if n := len(l); n > 0 && l[n-1].doc == doc {
+				l[n-1].tf += tf
+			} else {
+				m.index[w] = append(l, posting{doc, tf})
+			}
 		}
-		// The same counts as docTerms: a text term once, a tag's tagWeight
-		// times, and every term once in the length.
-		m.spans[i] = memSpan{tags, len(m.words)}
-		m.lens[i] = len(m.words) - start
-		m.total += m.lens[i]
+		m.lens[doc] = len(words)
+		m.total += len(words)
 	}
 	return m
 }
@@ -681,40 +604,9 @@ func (m *Memory) docLen(doc int) int { return m.lens[doc] }
 func (m *Memory) docDay(doc int) int { return dayNumber(m.items[doc].Date) }
 
 func (m *Memory) postings(terms []string) []postingList {
-	at := make(map[string]int, len(terms))
-	for i, t := range terms {
-		if _, dup := at[t]; !dup {
-			at[t] = i
-		}
-	}
 	out := make([]postingList, len(terms))
-	tf := make([]float64, len(terms))
-	var found []int // terms of the current item
-	start := 0
-	for doc, sp := range m.spans {
-		for j := start; j < sp.end; j++ {
-			i, ok := at[m.words[j]]
-			if !ok {
-				continue
-			}
-			if tf[i] == 0 {
-				found = append(found, i)
-			}
-			if j < sp.tags {
-				tf[i]++
-			} else {
-				tf[i] += tagWeight
-			}
-		}
-		for _, i := range found {
-			out[i].mem = append(out[i].mem, posting{doc, tf[i]})
-			tf[i] = 0
-		}
-		found = found[:0]
-		start = sp.end
-	}
 	for i, t := range terms {
-		out[i] = out[at[t]] // a term asked twice
+		out[i].mem = m.index[t]
 	}
 	return out
 }

@@ -390,44 +390,6 @@ func TestPrivacy(t *testing.T) {
 	is.Equal(arch.Reason, "password=[redacted]")
 }
 
-// A Memory finds each term's postings, counts and lengths as docTerms
-// counts them (text once, a tag tagWeight times), for terms repeated in
-// an item's text and tags, terms of no item, and a prompt that repeats.
-func TestMemoryPostingsAsDocTerms(t *testing.T) {
-	is := is.New(t)
-	items := append(corpusItems(),
-		Item{ID: "cccc0001", Tags: []string{"cache", "cache-layer"}, Text: "Cache the cache: caching caches, not the CACHE."},
-		Item{ID: "cccc0002", Text: ""},
-	)
-	m := NewMemory(items)
-	want := map[string][]posting{}
-	total := 0
-	for d, it := range items {
-		tf, length := docTerms(it)
-		is.Equal(m.docLen(d), length)
-		total += length
-		for w, c := range tf {
-			want[w] = append(want[w], posting{d, c})
-		}
-	}
-	is.Equal(m.totalLen(), total)
-	terms := []string{"nowhere"}
-	for w := range want {
-		terms = append(terms, w)
-	}
-	slices.Sort(terms)
-	terms = append(terms, terms[1]) // asked twice
-	lists := m.postings(terms)
-	is.Equal(len(lists), len(terms))
-	for i, w := range terms {
-		var got []posting
-		for k := range lists[i].len() {
-			got = append(got, lists[i].at(k))
-		}
-		is.Equal(got, want[w]) // postings of w
-	}
-}
-
 // A postings list or item found damaged when a prompt reads it is not
 // used, and the index goes, so the next prompt rebuilds it.
 func TestDamageFoundOnReadRebuilds(t *testing.T) {
