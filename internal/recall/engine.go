@@ -5,49 +5,34 @@ import (
 	"time"
 )
 
-// Query is what is asked of memory. The prompt hook, the MCP recall
-// tool, search and browse all ask through Find, so the same words and
-// times give the same answer everywhere.
+// Query is what is asked of memory: the prompt hook, the MCP recall tool,
+// search and browse all ask through Find, so they answer alike.
 type Query struct {
 	Text  string
 	Today time.Time
 	// Since and Until, when either is set, keep only the items dated in
-	// between, both included (search's --since and --until); a time the
-	// text names is then read as words.
+	// between (search's --since and --until); a time in Text is then words.
 	Since, Until time.Time
-	Lexicon      bool
-	// MinShare is the least share of the prompt's best possible score an
-	// item needs (Options.MinShare).
-	MinShare float64
-	Skip     func(Item) bool
-	// Limit, when above 0, bounds the ranked hits.
-	Limit int
+	Lexicon      bool    // a word matches its lexicon neighbours too, below itself
+	MinShare     float64 // of the prompt's best possible score: no recall beats a wrong one
+	Skip         func(Item) bool
+	Limit        int // when above 0, bounds the ranked hits
 }
 
-// Answer is what Find found: the hits best first, and the time the
-// query named, if any.
+// Answer is the hits best first, and the time the query named, if any.
 type Answer struct {
-	Hits []Hit
-	Span Span
-	// Timed says the query named a time (Span).
-	Timed bool
+	Hits  []Hit
+	Span  Span
+	Timed bool // the query named Span
 }
 
-// Find answers q from the corpora. A query that names no time gets its
-// words' matches (Rank). One that names a time, in its words or by
-// Since/Until, is scoped to it, never replaced by it:
-//
-//   - with other words, the items of that time that match them come
-//     first, then the matches at any other time (dated, so the reader
-//     sees when); when none of that time matches, the matches at any
-//     time come first, then the time's items a day at a time;
-//   - with no other words ("what did we do last week?"), the time's items
-//     come a day at a time (ByDays).
-//
+// Find answers q from bimri.md's candidates (file) and the archive's
+// index (either may be nil). A time the query names scopes the answer,
+// never replaces it: the items of that time that match its other words
+// come first, then the matches at any time (dated); when none of that
+// time matches, the matches at any time, then the time's items a day at a
+// time (ByDays), which is also the answer to a time with no other words.
 // Since/Until keep only the items of their time.
-//
-// file is what bimri.md holds of the candidates, archive the archive's
-// index (either may be nil).
 func Find(q Query, file *Memory, archive *Index) (a Answer) {
 	var corpora []corpus
 	if file != nil {
@@ -66,7 +51,6 @@ func Find(q Query, file *Memory, archive *Index) (a Answer) {
 }
 
 func find(q Query, corpora []corpus) Answer {
-	opt := Options{MinShare: q.MinShare, Skip: q.Skip, Limit: q.Limit, Lexicon: q.Lexicon}
 	strict := !q.Since.IsZero() || !q.Until.IsZero()
 	span, topic, timed := PromptTime(q.Text, q.Today)
 	if strict {
@@ -79,30 +63,29 @@ func find(q Query, corpora []corpus) Answer {
 		}
 	}
 	if !timed {
-		hits, _ := rankScoped(q.Text, opt, nil, corpora)
+		hits, _ := rankScoped(q.Text, q, nil, corpora)
 		return Answer{Hits: hits}
 	}
 	a := Answer{Span: span, Timed: true}
 	words := topicWords(topic)
 	if words == "" {
-		a.Hits = timeItems(span, opt, corpora)
+		a.Hits = timeItems(span, q, corpora)
 		return a
 	}
-	inside, outside := rankScoped(words, opt, &span, corpora)
+	inside, outside := rankScoped(words, q, &span, corpora)
 	switch {
 	case strict:
 		a.Hits = inside
 	case len(inside) > 0:
 		a.Hits = append(inside, outside...)
 	default:
-		a.Hits = append(outside, timeItems(span, opt, corpora)...)
+		a.Hits = append(outside, timeItems(span, q, corpora)...)
 	}
 	return a
 }
 
-// topicWords are the words of what is left of a prompt once its time is
-// read that say what it asks of that time: not the stop words, and not
-// the vague ones (vagueWord).
+// topicWords are the words left of a prompt once its time is read that
+// say what it asks: not stop words, not vague ones (vagueWord).
 func topicWords(rest string) string {
 	var kept []string
 	for _, w := range strings.Fields(rest) {
@@ -113,9 +96,9 @@ func topicWords(rest string) string {
 	return strings.Join(kept, " ")
 }
 
-// timeItems are the entries of span that opt.Skip keeps, a day at a time
-// (ByDays), at most opt.Limit of them; patterns are not of a day.
-func timeItems(span Span, opt Options, corpora []corpus) []Hit {
+// timeItems are the entries of span that q.Skip keeps, ByDays, at most
+// q.Limit; patterns are not of a day.
+func timeItems(span Span, q Query, corpora []corpus) []Hit {
 	from, to := dayNumber(span.From), dayNumber(span.To)
 	var items []Item
 	for _, c := range corpora {
@@ -124,15 +107,15 @@ func timeItems(span Span, opt Options, corpora []corpus) []Hit {
 				continue
 			}
 			it, err := c.item(d)
-			if err != nil || it.Pattern || (opt.Skip != nil && opt.Skip(it)) {
+			if err != nil || it.Pattern || (q.Skip != nil && q.Skip(it)) {
 				continue
 			}
 			items = append(items, it)
 		}
 	}
 	items = ByDays(items)
-	if opt.Limit > 0 && len(items) > opt.Limit {
-		items = items[:opt.Limit]
+	if q.Limit > 0 && len(items) > q.Limit {
+		items = items[:q.Limit]
 	}
 	hits := make([]Hit, len(items))
 	for i, it := range items {
@@ -142,17 +125,15 @@ func timeItems(span Span, opt Options, corpora []corpus) []Hit {
 }
 
 // closeShare is how near the best score another hit must come to be
-// given room beside it: three tenths. A hit far below the best is a weaker
-// answer the agent need not read.
+// given room beside it.
 const closeShare = 0.3
 
-// Select is what of hits an answer has room for, in rank order: the
-// best always, shortened to fit when it must (its ID lets the agent read
-// it whole); then each next that scores close to the best (closeShare;
-// a time's items, which no score ranks, always) while it fits whole in
-// maxItems and maxChars (lines as measure counts them). The first that
-// does not fit ends the answer: a long answer is never passed over for a
-// shorter, weaker one.
+// Select is what of hits an answer has room for, in rank order: the best
+// always, shortened to fit if it must (its ID lets the agent read it
+// whole), then each next that scores within closeShare of the best (a
+// time's unscored items always) while it fits whole in maxItems and
+// maxChars (as measure counts). The first that does not fit ends the
+// answer: a long answer is never passed over for a shorter, weaker one.
 func Select(hits []Hit, maxItems, maxChars int, measure func(Item) int) []Hit {
 	if len(hits) == 0 || maxItems < 1 {
 		return nil
@@ -175,9 +156,8 @@ func Select(hits []Hit, maxItems, maxChars int, measure func(Item) int) []Hit {
 	return out
 }
 
-// fit is it with its text cut, with an ellipsis, so that measure counts
-// at most maxChars; it as it is when it fits, or when even no text does
-// not.
+// fit is it with its text cut, with an ellipsis, to what measure fits in
+// maxChars; it unchanged when it fits or when nothing would.
 func fit(it Item, maxChars int, measure func(Item) int) Item {
 	over := measure(it) - maxChars
 	if over <= 0 {

@@ -11,7 +11,7 @@ import (
 // archive's rare words reach. A prompt about something else gets nothing.
 func TestOneEntryRecalls(t *testing.T) {
 	one := NewMemory([]Item{{ID: "aa000001", Date: date("2026-11-02"), Text: "Moved the reminder jobs to a zanzibar-queue worker pool"}})
-	opt := Options{MinShare: DefaultMinShare}
+	opt := Query{MinShare: DefaultMinShare}
 	if got := ids(Rank("Where do the zanzibar-queue reminder jobs run now?", opt, one)); !slices.Equal(got, []string{"aa000001"}) {
 		t.Errorf("one entry: recalled %v", got)
 	}
@@ -32,7 +32,7 @@ func TestNamesEverywhere(t *testing.T) {
 		who := []string{"Caroline", "Melanie"}[i%2]
 		items = append(items, Item{ID: fmt.Sprintf("c%07d", i), Date: date("2026-01-01").AddDate(0, 0, i), Text: who + ": Today I " + chat[i%len(chat)] + "."})
 	}
-	got := ids(Rank("What did Caroline paint?", Options{MinShare: DefaultMinShare, Limit: 3}, NewMemory(items)))
+	got := ids(Rank("What did Caroline paint?", Query{MinShare: DefaultMinShare, Limit: 3}, NewMemory(items)))
 	if len(got) == 0 || textOf(items, got[0]) != "Caroline: Today I painted a sunset over the lake." {
 		t.Errorf("recalled %v, want first Caroline's painting", got)
 	}
@@ -82,7 +82,7 @@ func TestSameDayRanksFirst(t *testing.T) {
 		{ID: "sameday1", Date: date("2026-11-02"), Text: "Schema migration tooling reviewed for the billing table."},
 	}
 	items = append(items, corpusItems()...)
-	got := ids(Rank("why did the deploy break on the appointments schema migration table", Options{MinShare: DefaultMinShare}, NewMemory(items)))
+	got := ids(Rank("why did the deploy break on the appointments schema migration table", Query{MinShare: DefaultMinShare}, NewMemory(items)))
 	if len(got) < 3 || !slices.Equal(got[:2], []string{"best0001", "sameday1"}) {
 		t.Errorf("recalled %v, want the best, then its day's other item", got)
 	}

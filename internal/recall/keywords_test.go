@@ -28,24 +28,24 @@ func TestKeywordsAreSearched(t *testing.T) {
 	it := FromEntry(e)
 	is.Equal(it.Keywords, []string{"faster", "schedule"})
 	items := append(corpusItems(), it)
-	is.Equal(ids(Rank(otherWords, Options{MinShare: DefaultMinShare}, NewMemory(items))), []string{e.ID})
+	is.Equal(ids(Rank(otherWords, Query{MinShare: DefaultMinShare}, NewMemory(items))), []string{e.ID})
 
 	noKeywords := *e
 	noKeywords.Keywords = nil
-	is.Equal(Rank(otherWords, Options{MinShare: DefaultMinShare}, NewMemory(append(corpusItems(), FromEntry(&noKeywords)))), nil) // without them, nothing
+	is.Equal(Rank(otherWords, Query{MinShare: DefaultMinShare}, NewMemory(append(corpusItems(), FromEntry(&noKeywords)))), nil) // without them, nothing
 
 	// A keyword weighs as a tag: the same entry with them as tags scores the same.
 	asTags := FromEntry(&noKeywords)
 	asTags.Tags = append(slices.Clone(asTags.Tags), e.Keywords...)
-	kw := Rank(otherWords, Options{}, NewMemory(append(corpusItems(), it)))
-	tg := Rank(otherWords, Options{}, NewMemory(append(corpusItems(), asTags)))
+	kw := Rank(otherWords, Query{}, NewMemory(append(corpusItems(), it)))
+	tg := Rank(otherWords, Query{}, NewMemory(append(corpusItems(), asTags)))
 	is.Equal(len(kw), 1)
 	is.Equal(len(tg), 1)
 	is.Equal(kw[0].Score, tg[0].Score)
 
 	// The index ranks them as memory does.
 	x := mustDecode(t, encode(items, indexKey{}))
-	hits := Rank(otherWords, Options{MinShare: DefaultMinShare}, x)
+	hits := Rank(otherWords, Query{MinShare: DefaultMinShare}, x)
 	is.Equal(ids(hits), []string{e.ID})
 	is.Equal(hits[0].Item.Keywords, e.Keywords) // kept with the item
 
@@ -56,7 +56,7 @@ func TestKeywordsAreSearched(t *testing.T) {
 	ax, err := Load(archive, index)
 	is.NoErr(err)
 	defer ax.Close()
-	hits = Rank("schedule faster", Options{}, ax)
+	hits = Rank("schedule faster", Query{}, ax)
 	is.Equal(ids(hits), []string{e.ID})
 	is.Equal(hits[0].Item.Keywords, e.Keywords)
 }

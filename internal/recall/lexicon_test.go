@@ -160,7 +160,7 @@ func richMemory(t *testing.T) []Item {
 // each) and checks they agree, then returns the hits' IDs.
 func rankBoth(t *testing.T, items []Item, prompt string, lexicon bool) []string {
 	t.Helper()
-	opt := Options{MinShare: DefaultMinShare, Lexicon: lexicon, Limit: 5}
+	opt := Query{MinShare: DefaultMinShare, Lexicon: lexicon, Limit: 5}
 	mem := ids(Rank(prompt, opt, NewMemory(items)))
 	split := ids(Rank(prompt, opt, NewMemory(items[:len(items)/2]), mustDecode(t, encode(items[len(items)/2:], indexKey{}))))
 	if !slices.Equal(mem, split) {
@@ -301,10 +301,10 @@ func TestLexiconAddsNothingWithoutAnAnswer(t *testing.T) {
 		"Can we ship stickers to the conference?", "How do I cancel my gym membership?",
 	} {
 		words := map[string]bool{}
-		for _, h := range Rank(p, Options{MinShare: DefaultMinShare}, NewMemory(items)) {
+		for _, h := range Rank(p, Query{MinShare: DefaultMinShare}, NewMemory(items)) {
 			words[h.Item.ID] = true
 		}
-		for _, h := range Rank(p, Options{MinShare: DefaultMinShare, Lexicon: true}, NewMemory(items)) {
+		for _, h := range Rank(p, Query{MinShare: DefaultMinShare, Lexicon: true}, NewMemory(items)) {
 			if !words[h.Item.ID] {
 				t.Errorf("%q: the lexicon recalls %q, which its words do not", p, h.Item.Text)
 			}
@@ -354,7 +354,7 @@ func BenchmarkRankArchive(b *testing.B) {
 	const prompt = "How did we fix the session cache latency in the billing webhook handler?"
 	for _, lexicon := range []bool{true, false} {
 		b.Run(map[bool]string{true: "lexicon", false: "words"}[lexicon], func(b *testing.B) {
-			opt := Options{MinShare: DefaultMinShare, Limit: 20, Lexicon: lexicon}
+			opt := Query{MinShare: DefaultMinShare, Limit: 20, Lexicon: lexicon}
 			if len(Rank(prompt, opt, x)) == 0 {
 				b.Fatal("nothing ranked")
 			}

@@ -27,10 +27,10 @@ func TestRankOnIndexCutWhileMapped(t *testing.T) {
 	is.NoErr(err)
 	defer x.Close()
 	is.True(x.unmap != nil) // mapped, not read
-	is.Equal(len(Rank("redis cache", Options{}, x)), 1)
+	is.Equal(len(Rank("redis cache", Query{}, x)), 1)
 
 	is.NoErr(os.Truncate(index, 0))
-	is.Equal(Rank("redis cache", Options{}, x), nil)
+	is.Equal(Rank("redis cache", Query{}, x), nil)
 }
 
 // An index a hook leaves open is unmapped once it is collected; one
@@ -61,7 +61,7 @@ func TestIndexUnmappedWhenCollected(t *testing.T) {
 
 	x, err = Load(archive, index)
 	is.NoErr(err)
-	is.Equal(len(Rank("redis cache", Options{}, x)), 1)
+	is.Equal(len(Rank("redis cache", Query{}, x)), 1)
 	x = nil
 	// Cleanups run on their own goroutine after a collection; give it a
 	// bounded number of chances.

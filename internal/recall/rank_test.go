@@ -70,7 +70,7 @@ func TestRank(t *testing.T) {
 	}
 	mem := NewMemory(corpusItems())
 	for _, c := range cases {
-		got := ids(Rank(c.prompt, Options{MinShare: DefaultMinShare}, mem))
+		got := ids(Rank(c.prompt, Query{MinShare: DefaultMinShare}, mem))
 		if c.want == nil {
 			if got != nil {
 				t.Errorf("Rank(%q) = %v, want nothing", c.prompt, got)
@@ -90,11 +90,11 @@ func TestRankWeights(t *testing.T) {
 	filler := corpusItems()[6:]
 	tagged := Item{ID: "tag", Date: date("2026-01-01"), Tags: []string{"tokio", "runtime"}, Text: "Chose one executor for everything."}
 	texted := Item{ID: "text", Date: date("2026-01-01"), Text: "Chose the tokio runtime executor for everything."}
-	hits := Rank("tokio runtime", Options{}, NewMemory(append([]Item{texted, tagged}, filler...)))
+	hits := Rank("tokio runtime", Query{}, NewMemory(append([]Item{texted, tagged}, filler...)))
 	is.Equal(ids(hits)[:2], []string{"tag", "text"})
 
 	rare := Item{ID: "rare", Date: date("2026-01-01"), Text: "The zstd level is pinned at lint time."}
-	hits = Rank("zstd lint", Options{}, NewMemory(append([]Item{rare}, filler...)))
+	hits = Rank("zstd lint", Query{}, NewMemory(append([]Item{rare}, filler...)))
 	is.Equal(ids(hits)[0], "rare")
 }
 
@@ -109,17 +109,17 @@ func TestRankTieBreak(t *testing.T) {
 	}
 	items = append(items, corpusItems()[6:]...)
 	want := []string{"b", "a", "c"}
-	is.Equal(ids(Rank("kafka consumer lag", Options{}, NewMemory(items))), want)
+	is.Equal(ids(Rank("kafka consumer lag", Query{}, NewMemory(items))), want)
 	slices.Reverse(items)
-	is.Equal(ids(Rank("kafka consumer lag", Options{}, NewMemory(items))), want)
+	is.Equal(ids(Rank("kafka consumer lag", Query{}, NewMemory(items))), want)
 }
 
 func TestRankSkipAndMinScore(t *testing.T) {
 	is := is.New(t)
 	mem := NewMemory(corpusItems())
-	hits := Rank("which cache did we pick for sessions", Options{Skip: func(it Item) bool { return it.ID == "aaaa0001" }}, mem)
+	hits := Rank("which cache did we pick for sessions", Query{Skip: func(it Item) bool { return it.ID == "aaaa0001" }}, mem)
 	is.True(!slices.Contains(ids(hits), "aaaa0001"))
-	is.Equal(Rank("which cache did we pick for sessions", Options{MinShare: 1000}, mem), nil)
+	is.Equal(Rank("which cache did we pick for sessions", Query{MinShare: 1000}, mem), nil)
 }
 
 // Room goes by rank: a long item is never passed over for a shorter,
@@ -152,11 +152,11 @@ func TestIndexRanksAsMemory(t *testing.T) {
 	is.Equal(x.key, indexKey{Size: 1, ModTime: 2})
 	for _, c := range []struct {
 		p   string
-		opt Options
+		opt Query
 	}{
-		{"which cache for sessions", Options{}}, {"database postgres", Options{}}, {"lint tests module 7", Options{}}, {"flaky tests", Options{}},
-		{"which postgres db did we move to", Options{Lexicon: true}}, {"sign-in spec coverage", Options{Lexicon: true}},
-		{"memcache redis session", Options{Lexicon: true}}, {"lint tests module 7", Options{Lexicon: true}},
+		{"which cache for sessions", Query{}}, {"database postgres", Query{}}, {"lint tests module 7", Query{}}, {"flaky tests", Query{}},
+		{"which postgres db did we move to", Query{Lexicon: true}}, {"sign-in spec coverage", Query{Lexicon: true}},
+		{"memcache redis session", Query{Lexicon: true}}, {"lint tests module 7", Query{Lexicon: true}},
 	} {
 		p, opt := c.p, c.opt
 		want := Rank(p, opt, NewMemory(items))
@@ -300,7 +300,7 @@ func TestLoad(t *testing.T) {
 	x, err = Load(archive, index)
 	is.NoErr(err)
 	is.Equal(x.size(), 1)
-	hits := Rank("redis cache", Options{}, x)
+	hits := Rank("redis cache", Query{}, x)
 	is.Equal(len(hits), 1)
 	is.Equal(hits[0].Item.Reason, "weight 0.5 below threshold 1.5")
 	is.Equal(hits[0].Item.ArchivedOn.Format(time.DateOnly), "2026-03-24")
@@ -381,7 +381,7 @@ func TestPrivacy(t *testing.T) {
 	it := FromEntry(e)
 	is.True(!strings.Contains(it.Text, "hunter2"))
 	items := append([]Item{it}, corpusItems()...)
-	is.Equal(Rank("hunter2 swordfish", Options{}, NewMemory(items)), nil)
+	is.Equal(Rank("hunter2 swordfish", Query{}, NewMemory(items)), nil)
 	// What recall returns holds no secret, nor what the index holds.
 	is.True(!strings.Contains(it.Cleaned().Text, "ghp_"+"FAKE"))
 	arch, ok := fromArchive(memfile.ArchiveRecord{Entry: e, ArchivedOn: date("2026-02-01"), Reason: "password=" + "hunter2"})
@@ -423,14 +423,14 @@ func TestDamageFoundOnReadRebuilds(t *testing.T) {
 		is.NoErr(os.Chtimes(archive, info.ModTime(), info.ModTime())) // the index still names the archive
 		x, err := Load(archive, index)
 		is.NoErr(err) // the directory is whole
-		is.Equal(len(Rank("redis cache session", Options{}, x)), c.hits)
+		is.Equal(len(Rank("redis cache session", Query{}, x)), c.hits)
 		x.Close()
 		_, err = os.Stat(index)
 		is.True(errors.Is(err, fs.ErrNotExist)) // gone, to be rebuilt
 
 		x, err = Load(archive, index)
 		is.NoErr(err)
-		is.Equal(len(Rank("redis cache session", Options{}, x)), 1) // rebuilt
+		is.Equal(len(Rank("redis cache session", Query{}, x)), 1) // rebuilt
 		x.Close()
 	}
 }
@@ -463,9 +463,9 @@ func TestRankLimitIsTopOfAll(t *testing.T) {
 			}
 		}
 		skip := func(it Item) bool { return skipped[it.ID] }
-		all := Rank(prompt, Options{Skip: skip}, mem, x)
+		all := Rank(prompt, Query{Skip: skip}, mem, x)
 		for _, limit := range []int{1, 5, 20} {
-			got := Rank(prompt, Options{Skip: skip, Limit: limit}, mem, x)
+			got := Rank(prompt, Query{Skip: skip, Limit: limit}, mem, x)
 			want := all[:min(limit, len(all))]
 			is.Equal(ids(got), ids(want)) // the top of the unlimited ranking
 		}
@@ -495,12 +495,12 @@ func TestChanceWordsOfLongEntries(t *testing.T) {
 				"Percentages round half up now, so the rows of a table add up to 100 in the cases we tried.", i)})
 	}
 	for _, p := range []string{"write a regex that matches German postal codes", "how do I squash the last three commits in git?"} {
-		if hits := Rank(p, Options{MinShare: DefaultMinShare}, NewMemory(items)); len(hits) > 0 {
+		if hits := Rank(p, Query{MinShare: DefaultMinShare}, NewMemory(items)); len(hits) > 0 {
 			t.Errorf("%q recalls %v", p, ids(hits))
 		}
 	}
 	short := append(corpusItems(), Item{ID: "cccc0002", Date: date("2026-06-05"), Importance: 3, Tags: []string{"i18n"}, Text: "Postal codes are validated with the German rules."})
-	if got := ids(Rank("write a regex that matches German postal codes", Options{MinShare: DefaultMinShare}, NewMemory(short))); !slices.Equal(got, []string{"cccc0002"}) {
+	if got := ids(Rank("write a regex that matches German postal codes", Query{MinShare: DefaultMinShare}, NewMemory(short))); !slices.Equal(got, []string{"cccc0002"}) {
 		t.Errorf("a short entry sharing the prompt's words: hits %v, want cccc0002", got)
 	}
 }
