@@ -1,13 +1,10 @@
 package recall
 
 // Recall strengthens memory: an archived item that keeps being recalled
-// is one the project still needs. "Keeps" must mean need, not an echo:
-// the same question pasted into session after session (a script, an
-// evaluation, a habit) recalls the same item every time and says nothing
-// new. So the record keeps, per item, which sessions recalled it and for
-// which prompt (a short hash of the prompt's words, never its text), and
-// an item is worth reviving only when both add up: KeepAfter different
-// sessions and KeepPrompts different prompts.
+// is one the project still needs. The same question pasted into session
+// after session says nothing new, so the record keeps, per item, which
+// sessions recalled it for which prompt (short hashes), and an item is
+// worth reviving after KeepAfter sessions and KeepPrompts prompts.
 
 import (
 	"cmp"
@@ -21,54 +18,42 @@ import (
 	"unicode"
 )
 
-// KeepAfter is how many different sessions must recall an archived item
-// before it counts as worth keeping: once is chance, three times is need.
-// KeepPrompts is how many different prompts those recalls must answer:
-// one question asked again is one need, however often it is asked.
+// KeepAfter sessions must recall an item for it to be worth keeping (once
+// is chance, three times need), for KeepPrompts different prompts.
 const (
 	KeepAfter   = 3
 	KeepPrompts = 2
 )
 
-// NameAtMost is how many items one recall answer calls worth reviving:
-// the strongest, so the note stays a pointer and not a list to wade
-// through. (Each is named at most once a session, as it is recalled at
-// most once a session.)
+// NameAtMost is how many items one answer calls worth reviving: a pointer,
+// not a list.
 const NameAtMost = 2
 
-// The record stays small whatever a workspace does: it keeps MaxKept
-// recalls (a session and its prompt) per item, which is more than
-// KeepAfter and KeepPrompts need to be told, and maxItems items, the
-// ones recalled least recently leaving first. MaxKept is below 10, so a
-// count of either fits one digit (the recall line is measured with it).
+// The record keeps MaxKept recalls per item and maxItems items, the least
+// recently recalled leaving first. MaxKept is one digit: the recall line
+// is measured with it.
 const (
 	MaxKept  = 8
 	maxItems = 256
 )
 
 // Recalls records, per archived item, the sessions that recalled it and
-// the prompt each recalled it for. It is kept as JSON in the workspace's
-// state folder under StateKey. The zero value is an empty record.
+// for which prompt; kept as JSON in the state under StateKey.
 type Recalls struct {
-	// items are the items' lines, least recently recalled first: the ID,
-	// then a recall SESSION:PROMPT per recall, space-separated (IDs hold
-	// no spaces). A prompt parses only the lines of what it recalled:
-	// the record is read on every prompt that recalls.
+	// items: "ID SESSION:PROMPT ...", least recently recalled first; a
+	// prompt parses only the lines of what it recalled.
 	items []string
 }
 
-// StateKey names the Recalls blob in the store's state.
 const StateKey = "recalls"
 
-// itemRecalls is one item's record, parsed from its line.
 type itemRecalls struct {
 	ID      string
 	Recalls []recalled
 }
 
-// recalled is one session's recall of an item: hashes of the session ID
-// and of the prompt's words (hashed so that a long ID or a prompt's
-// text, which may hold anything, never sits in the record).
+// recalled is one recall: hashes of the session ID and of the prompt's
+// words, so neither's text sits in the record.
 type recalled struct {
 	Session, Prompt string
 }
@@ -90,26 +75,6 @@ func parseItem(line string) (it itemRecalls, ok bool) {
 	return it, true
 }
 
-// wellFormed says, without parsing it, whether parseItem reads line as
-// the current version writes it: an ID and SESSION:PROMPT recalls, each
-// field one space apart.
-func wellFormed(line string) bool {
-	id, rest, ok := strings.Cut(line, " ")
-	if !ok || id == "" {
-		return false
-	}
-	for rest != "" {
-		var field string
-		field, rest, _ = strings.Cut(rest, " ")
-		session, prompt, found := strings.Cut(field, ":")
-		if !found || session == "" || prompt == "" || strings.ContainsFunc(field, unicode.IsSpace) {
-			return false
-		}
-	}
-	return !strings.HasSuffix(line, " ")
-}
-
-// line is the item's line.
 func (it itemRecalls) line() string {
 	var b strings.Builder
 	b.WriteString(it.ID)
@@ -119,8 +84,7 @@ func (it itemRecalls) line() string {
 	return b.String()
 }
 
-// saved is the blob's layout. Version 1, a map from item ID to the
-// sessions that recalled it, had no prompts.
+// saved is the blob; version 1, a map of ID to sessions, had no prompts.
 type saved struct {
 	Version int      `json:"version"`
 	Items   []string `json:"items"`
@@ -128,21 +92,17 @@ type saved struct {
 
 const savedVersion = 2
 
-// unknownPrompt is the prompt of a recall recorded by version 1: all of
-// an item's old recalls count as one prompt, which may be any prompt
-// asked since (see strength), so old data never makes an item worth
-// reviving, alone or with one prompt asked again.
+// unknownPrompt is a version 1 recall's prompt: all of an item's old
+// recalls count as one prompt, so old data alone never makes it worth
+// reviving.
 const unknownPrompt = "?"
 
-// ErrDamaged says a recalls blob is neither version: the caller sets it
-// aside and starts afresh.
+// ErrDamaged: the caller sets the blob aside and starts afresh.
 var ErrDamaged = errors.New("recall record does not read")
 
-// ParseRecalls reads the blob (nil or empty: a fresh start). A version 1
-// blob reads as version 2, each item's sessions with one unknown prompt;
-// anything else is ErrDamaged, with an empty record to go on with. A
-// line that does not read is dropped, and a record over its bounds is
-// trimmed.
+// ParseRecalls reads the blob (empty: a fresh start), version 1 as version
+// 2; anything else is ErrDamaged with an empty record. A line that does
+// not read as written is dropped, and the record trimmed to its bounds.
 func ParseRecalls(data []byte) (*Recalls, error) {
 	r := &Recalls{}
 	if len(data) == 0 {
@@ -150,7 +110,10 @@ func ParseRecalls(data []byte) (*Recalls, error) {
 	}
 	var s saved
 	if err := json.Unmarshal(data, &s); err == nil && s.Version == savedVersion {
-		r.items = slices.DeleteFunc(s.Items, func(line string) bool { return !wellFormed(line) })
+		r.items = slices.DeleteFunc(s.Items, func(line string) bool {
+			it, ok := parseItem(line)
+			return !ok || it.line() != line
+		})
 		r.trim()
 		return r, nil
 	}
@@ -171,24 +134,21 @@ func ParseRecalls(data []byte) (*Recalls, error) {
 	return r, nil
 }
 
-// Marshal is the blob to save, always in the current version; the same
-// recalls in the same order give the same bytes.
+// Marshal is the blob, in the current version.
 func (r *Recalls) Marshal() []byte {
 	data, _ := json.Marshal(saved{Version: savedVersion, Items: r.items})
 	return data
 }
 
-// find is the index of id's line, -1 if none.
 func (r *Recalls) find(id string) int {
 	return slices.IndexFunc(r.items, func(line string) bool {
 		return len(line) > len(id) && line[len(id)] == ' ' && strings.HasPrefix(line, id)
 	})
 }
 
-// Note records that session recalled id for prompt. It returns the
-// item's strength, and whether this recall counted: false when session
-// had recalled it already (a session counts once, with its first prompt).
-// An ID with a space in it (none is valid) is never counted.
+// Note records that session recalled id for prompt, and returns the item's
+// strength and whether this recall counted (a session counts once, with
+// its first prompt; an ID with a space never).
 func (r *Recalls) Note(id, session, prompt string) (Strength, bool) {
 	if id == "" || strings.ContainsFunc(id, unicode.IsSpace) {
 		return Strength{}, false
@@ -208,7 +168,6 @@ func (r *Recalls) Note(id, session, prompt string) (Strength, bool) {
 	return it.strength(), counted
 }
 
-// trim keeps the record within its bounds.
 func (r *Recalls) trim() {
 	if n := len(r.items) - maxItems; n > 0 {
 		r.items = slices.Delete(r.items, 0, n)
@@ -222,10 +181,9 @@ func (r *Recalls) trim() {
 	}
 }
 
-// keepDifferent bounds one item's recalls to MaxKept, dropping the
-// oldest recall whose prompt another kept recall has too, else the
-// oldest: what the record forgets never makes it forget a different
-// prompt while a repeated one is kept.
+// keepDifferent bounds one item's recalls to MaxKept, dropping the oldest
+// whose prompt a later one has too, else the oldest: a different prompt
+// is never forgotten while a repeated one is kept.
 func keepDifferent(rs []recalled) []recalled {
 	for len(rs) > MaxKept {
 		drop := 0
@@ -240,18 +198,14 @@ func keepDifferent(rs []recalled) []recalled {
 	return rs
 }
 
-// Strength is how often an item was recalled: in how many different
-// sessions, for how many different prompts (of the recalls the record
-// keeps).
+// Strength is in how many sessions, for how many prompts, an item was recalled.
 type Strength struct {
 	Sessions, Prompts int
 }
 
-// Worth says whether an item recalled this often is worth reviving.
 func (s Strength) Worth() bool { return s.Sessions >= KeepAfter && s.Prompts >= KeepPrompts }
 
-// Compare orders strengths, weakest first: more different prompts is
-// stronger, then more sessions.
+// Compare orders strengths, weakest first: prompts, then sessions.
 func (s Strength) Compare(o Strength) int {
 	return cmp.Or(cmp.Compare(s.Prompts, o.Prompts), cmp.Compare(s.Sessions, o.Sessions))
 }
@@ -285,8 +239,7 @@ func (it itemRecalls) strength() Strength {
 	return Strength{Sessions: len(sessions), Prompts: len(prompts)}
 }
 
-// WorthReviving lists the IDs worth reviving, strongest first (ties by
-// ID).
+// WorthReviving lists the IDs worth reviving, strongest first, then by ID.
 func (r *Recalls) WorthReviving() []string {
 	type worth struct {
 		id string
@@ -307,9 +260,8 @@ func (r *Recalls) WorthReviving() []string {
 	return out
 }
 
-// normalPrompt is a prompt's words, lower case, one space apart: the
-// same question typed again with other capitals, spacing or punctuation
-// is the same prompt.
+// normalPrompt is a prompt's words in lower case, one space apart: the
+// same question typed again is the same prompt.
 func normalPrompt(prompt string) string {
 	words := strings.FieldsFunc(strings.ToLower(prompt), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsNumber(r)
@@ -317,8 +269,7 @@ func normalPrompt(prompt string) string {
 	return strings.Join(words, " ")
 }
 
-// shortHash is 8 hex digits of s's FNV-1a hash: enough to tell the few
-// sessions and prompts of one item apart.
+// shortHash is 8 hex digits of s's FNV-1a hash.
 func shortHash(s string) string {
 	h := fnv.New32a()
 	h.Write([]byte(s))
