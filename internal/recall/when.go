@@ -7,29 +7,25 @@ import (
 	"time"
 )
 
-// Time in recall: a prompt that names a time ("yesterday", "last week",
-// "in October", "on 25 May, 2022", "three weeks ago") scopes its answer
-// to that time; its other words say what of that time it asks for. The
-// days are whole days of the workspace's calendar, today being the day
-// passed in.
+// A prompt that names a time ("yesterday", "in October", "on 25 May,
+// 2022", "three weeks ago") scopes its answer to those whole days, today
+// being the day passed in; its other words say what of that time it asks.
 
 // Span is a range of days, both ends included.
 type Span struct{ From, To time.Time }
 
 func (s Span) days() int { return dayNumber(s.To) - dayNumber(s.From) }
 
-var weekdays = map[string]time.Weekday{
-	"monday": time.Monday, "tuesday": time.Tuesday, "wednesday": time.Wednesday, "thursday": time.Thursday,
-	"friday": time.Friday, "saturday": time.Saturday, "sunday": time.Sunday,
-}
+var weekdays, months = map[string]time.Weekday{}, map[string]time.Month{"sept": time.September}
 
-var months = map[string]time.Month{
-	"january": time.January, "february": time.February, "march": time.March, "april": time.April,
-	"may": time.May, "june": time.June, "july": time.July, "august": time.August,
-	"september": time.September, "october": time.October, "november": time.November, "december": time.December,
-	"jan": time.January, "feb": time.February, "mar": time.March, "apr": time.April, "jun": time.June,
-	"jul": time.July, "aug": time.August, "sep": time.September, "sept": time.September, "oct": time.October,
-	"nov": time.November, "dec": time.December,
+func init() {
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		weekdays[strings.ToLower(d.String())] = d
+	}
+	for m := time.January; m <= time.December; m++ {
+		name := strings.ToLower(m.String())
+		months[name], months[name[:3]] = m, m
+	}
 }
 
 // counts are the number words "N weeks ago" may use.
@@ -38,11 +34,10 @@ var counts = map[string]int{
 	"eight": 8, "nine": 9, "ten": 10, "few": 3, "couple": 2, "several": 3,
 }
 
-// PromptTime is the time prompt names, relative to today, and the
-// prompt's words outside the phrases that name it (which say what of
-// that time it asks for); ok is false when it names none. A prompt that
-// names two times is answered for the wider: "on Monday through Friday
-// last week" is last week.
+// PromptTime is the time prompt names relative to today, and the prompt's
+// words outside the phrases naming it; ok is false when it names none. Of
+// two times the wider is the answer: "on Monday through Friday last week"
+// is last week.
 func PromptTime(prompt string, today time.Time) (s Span, rest string, ok bool) {
 	words := timeWords(prompt)
 	day := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
@@ -72,8 +67,7 @@ func PromptTime(prompt string, today time.Time) (s Span, rest string, ok bool) {
 	return s, strings.Join(kept, " "), true
 }
 
-// timeWords splits a prompt into lower-case words of letters and digits;
-// a date's dashes are kept ("2026-11-05").
+// timeWords are a prompt's lower-case words, a date's dashes kept.
 func timeWords(prompt string) []string {
 	return strings.FieldsFunc(strings.ToLower(prompt), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-')
@@ -81,7 +75,7 @@ func timeWords(prompt string) []string {
 }
 
 // spanAt is the time the words w start with, today being day, and how
-// many words name it; 0 words when they name none.
+// many words name it (0: none).
 func spanAt(w []string, day time.Time) (Span, int) {
 	if s, n := dateAt(w, day); n > 0 {
 		return s, n
@@ -134,9 +128,8 @@ func spanAt(w []string, day time.Time) (Span, int) {
 	return agoAt(w, day)
 }
 
-// agoAt reads "N days/weeks/months ago" ("three weeks ago", "a month
-// ago", "2 days ago") as the days around then: the day itself for days,
-// its week for weeks, its month for months.
+// agoAt reads "N days/weeks/months/years ago" as the day, or the days
+// around then for the longer units.
 func agoAt(w []string, day time.Time) (Span, int) {
 	if len(w) < 3 || w[2] != "ago" {
 		return Span{}, 0
@@ -165,11 +158,9 @@ func agoAt(w []string, day time.Time) (Span, int) {
 	return Span{}, 0
 }
 
-// dateAt reads a date written out at the start of w: "25 May, 2022"
-// (the comma is gone with the punctuation), "8 May 2023", "May 8, 2023",
-// "May 8", "June 3rd", "3rd of June" (a day of a month by "of" only as
-// an ordinal: "2 of May" is not one), "2026-11-05", "2026-11", "May
-// 2023". A day without a year is the latest such day not after today.
+// dateAt reads a date at the start of w: "25 May, 2022", "May 8, 2023",
+// "June 3rd", "3rd of June" (by "of" only an ordinal), "2026-11-05",
+// "2026-11", "May 2023". A day without a year is the latest not after today.
 func dateAt(w []string, day time.Time) (Span, int) {
 	if len(w) == 0 {
 		return Span{}, 0
@@ -232,14 +223,13 @@ func yearOf(s string) int {
 	return 0
 }
 
-// ordinal says whether a day's number is written as an ordinal: "3rd".
+// ordinal says whether a day's number is written as one: "3rd".
 func ordinal(s string) bool {
 	return len(s) > 2 && s[0] >= '0' && s[0] <= '9' && slices.Contains([]string{"st", "nd", "rd", "th"}, s[len(s)-2:])
 }
 
-// monthAt reads a month at the start of w, with its year when one
-// follows ("October", "May 2023"): a month without a year is the latest
-// such month not after today's.
+// monthAt reads a month at the start of w, with its year when one follows;
+// without, the latest such month not after today's.
 func monthAt(w []string, day time.Time) (Span, int) {
 	m := months[w[0]]
 	if m == 0 {
@@ -265,9 +255,8 @@ func daysBack(day time.Time, weekday time.Weekday) int {
 	return back
 }
 
-// vagueWords say that something was done, not what: with a time, "what
-// did we work on last week?" or "what happened yesterday?" asks for all
-// of it.
+// vagueWord says w tells that something was done, not what: with a time,
+// "what did we work on last week?" asks for all of it.
 func vagueWord(w string) bool {
 	switch w {
 	case "happen", "happened", "work", "worked", "working", "thing", "things", "stuff", "change", "changed",
@@ -279,11 +268,9 @@ func vagueWord(w string) bool {
 	return false
 }
 
-// ByDays orders a time's items so that the first few cover its days: the
-// most important item of each day (newest day first), then the second of
-// each, and so on; within a day, most important first, then ID. "What
-// did we do last week?" is asked of a whole week, and one busy day's
-// entries must not fill the answer. One item per ID.
+// ByDays orders a time's items so the first few cover its days: each
+// day's most important item (newest day first), then each day's second,
+// and so on; one item per ID. One busy day must not fill the answer.
 func ByDays(items []Item) []Item {
 	slices.SortStableFunc(items, func(a, b Item) int {
 		if c := b.Date.Compare(a.Date); c != 0 {
