@@ -8,48 +8,33 @@ import (
 	"strings"
 )
 
-// lexiconText is recall's lexicon of software work: one group a line of
-// words that mean the same or nearly the same thing (see the file's head).
+// lexiconText is one group a line of words of software work that mean
+// the same or nearly (see the file's head).
 //
 //go:embed lexicon.txt
 var lexiconText string
 
-// lexiconWeight is how much a neighbour's match counts against the word
-// the prompt used: half. A neighbour is weaker evidence than the word
-// itself ("database" for "Postgres" is near, not the same), so an entry
-// with the prompt's own word ranks above one with its neighbour; yet half
-// of a rare neighbour's score, beside another word of the prompt, is
-// enough to pass the least score, so "Postgres" still finds "PostgreSQL".
+// lexiconWeight is a neighbour's match against the word the prompt used:
+// weaker evidence, yet beside another word of the prompt enough to pass,
+// so "Postgres" still finds "PostgreSQL".
 const lexiconWeight = 0.5
 
-// neighbour is a term the lexicon puts beside another, and how near:
-// the size of the smallest group that holds both, plus familyNear when
-// that group is a family. The smaller, the nearer ("postgresql" is
-// nearer "postgres" than "mysql" is).
+// neighbour is a term the lexicon puts beside another, and how near: the
+// size of the smallest group holding both, plus familyNear for a family.
 type neighbour struct {
 	term string
 	near int
 }
 
-// familyNear puts every family behind every group of one thing.
 const familyNear = 1 << 16
 
-// family says whether n is only related (in a family), not the same.
 func (n neighbour) family() bool { return n.near >= familyNear }
 
-// neighbours are the terms the lexicon puts beside term (as tokens gives
-// it): every other term of every group that holds it, each once, as near
-// as its nearest group with term makes it, sorted by term; nil for a word
-// the lexicon does not know.
-//
-// Nothing is parsed ahead: a lexicon word's term, but for its last
-// letters (searchKey), is the start of the word (the lexicon is in lower
-// case, and TestLexiconFile checks that the stemmer changes no more than
-// an ending: "memory" is "memori", "usability" "usabl"), so only the
-// lines that hold that start as text can hold the term, and only they
-// are read. Parsing the whole lexicon would be work on every prompt for
-// the few words it looks up; this costs a search of its text per prompt
-// term.
+// neighbours are the terms the lexicon puts beside term, each once at its
+// nearest, sorted; nil for a word it does not know. Only the lines that
+// hold term's searchKey are parsed (TestLexiconFile checks the stemmer
+// changes no more than a word's ending): parsing the whole lexicon would
+// be work on every prompt.
 func neighbours(term string) []neighbour {
 	var out []neighbour
 	var buf []string
@@ -85,10 +70,9 @@ func neighbours(term string) []neighbour {
 	return slices.CompactFunc(out, func(x, y neighbour) bool { return x.term == y.term })
 }
 
-// searchKey is what the lexicon's text holds of every word whose term
-// is term: the term but for its last two letters, or its last one when
-// it has four or fewer (a stem may end otherwise than its word: "memori",
-// "rubi", "page" for "paging").
+// searchKey is what the lexicon's text holds of every word whose term is
+// term: all but its last two letters, or last one for a short term
+// ("memori", "rubi").
 func searchKey(term string) string {
 	switch {
 	case len(term) > 4:
@@ -99,13 +83,10 @@ func searchKey(term string) string {
 	return term
 }
 
-// lexiconLine reads one line of a lexicon: a group of words apart by
-// spaces, a family when the line starts with "~"; a blank line or one
-// starting with # holds none. It appends the group's terms to terms,
-// each word read by tokens as the entries' words are. A word that is not
-// one term (a stop word, a letter, two words), or that comes to a term
-// the group has already, is left out with an error, and a group of fewer
-// than two terms is none: the line would not say what it seems to.
+// lexiconLine appends the terms of a lexicon line's group ("~" first: a
+// family; blank or "#": none) to terms, each word read as entries' words
+// are. A word that is not one term, or repeats one, is left out with an
+// error, and a group of fewer than two terms is none.
 func lexiconLine(line string, terms []string) ([]string, bool, []error) {
 	var errs []error
 	line = strings.TrimSpace(line)

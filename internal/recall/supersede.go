@@ -2,16 +2,11 @@ package recall
 
 import "slices"
 
-// Alternatives says whether older and newer, two entries' texts, name two
-// alternatives of one kind and are about one thing: a word of one and a
-// word of the other are of one family of the lexicon ("~ ci ... gitlab
-// github", "~ database postgres mysql"), neither text holds the other's
-// word, and they share another word besides. "Chose GitHub Actions for
-// CI." and "Chose GitLab CI for CI after the migration." share one
-// subject word and look unlike by their words alone; a reversal is often
-// just that, one thing of a kind put in another's place. The record path
-// asks the agent about such a pair as it asks about alike ones
-// (memfile.LikelyPredecessors); it never moves anything itself.
+// Alternatives says whether two entries' texts name alternatives of one
+// kind about one thing: words of one lexicon family, neither text holding
+// the other's, and another word shared ("Chose GitHub Actions for CI." and
+// "Chose GitLab CI for CI after the migration."). The record path then
+// asks the agent; nothing is moved.
 func Alternatives(older, newer string) bool {
 	a, b := distinct(tokens(older)), distinct(tokens(newer))
 	shared := 0
@@ -41,8 +36,7 @@ func distinct(ws []string) []string {
 	return slices.Compact(ws)
 }
 
-// decisionWord says whether the term w is a verb every decision starts
-// with, which says nothing of what was decided.
+// decisionWord is a verb every decision starts with, which tells nothing.
 func decisionWord(w string) bool {
 	switch w {
 	case stem("chose"), stem("choose"), stem("decided"), stem("switched"), stem("moved"), stem("use"),

@@ -8,12 +8,10 @@ import (
 	"github.com/kljensen/snowball/english"
 )
 
-// tokens splits text into the terms the ranking compares: letters and
-// digits only, case folded, stop words dropped, each word stemmed (see
-// stem), repeats and order kept.
+// tokens are the terms the ranking compares: letters and digits, case
+// folded, stop words dropped, stemmed, repeats and order kept.
 func tokens(s string) []string { return appendTokens(nil, s) }
 
-// appendTokens appends the tokens of s to out.
 func appendTokens(out []string, s string) []string {
 	start := -1
 	flush := func(end int) {
@@ -40,11 +38,8 @@ func appendTokens(out []string, s string) []string {
 	return out
 }
 
-// stem is w's Porter2 (Snowball English) stem, so that "migrations",
-// "migrated" and "migrating" meet, and "pets" meets "pet": short words
-// are stemmed too. A word with a digit is kept whole ("v2", "go1.26"),
-// as is one of other letters than ASCII, which the English rules do not
-// know.
+// stem is w's Porter2 stem ("migrations", "migrated" meet; "pets" meets
+// "pet"). A word with a digit or other letters than ASCII stays whole.
 func stem(w string) string {
 	for i := 0; i < len(w); i++ {
 		if c := w[i]; c < 'a' || c > 'z' {
@@ -64,11 +59,9 @@ func stem(w string) string {
 	return s
 }
 
-// stems remembers the stems found: Porter2 looks at a word's endings
-// one by one (as runes, allocated each time), and an archive of 50,000
-// entries holds millions of words but tens of thousands of distinct ones.
-// A long-lived
-// process (the MCP server, browse) forgets them all past maxStems.
+// stems caches stems (Porter2 allocates per ending; an archive holds
+// millions of words, few distinct); a long-lived process clears it past
+// maxStems.
 var stems = struct {
 	sync.Mutex
 	of map[string]string
@@ -76,11 +69,8 @@ var stems = struct {
 
 const maxStems = 1 << 17
 
-// isStopWord says whether w is an English function word or part of the
-// politeness around a request: they match everything and so mean
-// nothing. A switch, not a map: Go compiles it to a search with nothing
-// built at run time, where a map would be filled again by every process
-// that reads a prompt.
+// isStopWord says w is a function word or politeness: they match
+// everything. A switch, so nothing is built at run time.
 func isStopWord(w string) bool {
 	switch w {
 	case "a", "an", "and", "are", "as", "at", "be", "been", "but", "by",
