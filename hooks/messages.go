@@ -1,8 +1,7 @@
 package hooks
 
-// Every sentence the hooks say to the model or the user, in one voice;
-// the view itself is memfile/context.go's, the store's repairs are
-// worded by the store (Tx.Notice), and errors where they arise.
+// Every sentence the hooks say to the model or the user, in one voice (the
+// view is memfile's, the store's repairs the store's).
 
 import (
 	"fmt"
@@ -16,13 +15,11 @@ import (
 	"github.com/bimri/bimri-hook/wiring"
 )
 
-// The agent changes memory with a shell command, or with a call of
-// bimri-hook's MCP tools when it has them (env.Tools): each function below
-// gives the one or the other. A command's start comes from wiring, which
-// writes the permission rule that must match it.
+// The agent changes memory with a shell command, or with bimri-hook's MCP
+// tools when it has them (env.Tools); a command's start comes from wiring,
+// which writes the permission rule that must match it.
 
-// either is the call of the MCP tool with args (a JSON object's inside)
-// when the agent has the tools, else the command cli.
+// either is the MCP tool's call with args when the agent has the tools, else cli.
 func either(env Env, tool, args, cli string) string {
 	return pick(env, "`"+env.Tools.Prefix+tool+"` with {"+args+"}", cli)
 }
@@ -32,12 +29,10 @@ func command(env Env, sub, rest string) string {
 	return wiring.Command{Binary: env.Binary}.Sub(sub) + " --dir " + wiring.ShellWord(env.Store.Root()) + " " + rest
 }
 
-// agentCommand is a command under remember, which the permission rule
-// install writes covers.
+// agentCommand is under remember, which install's permission rule covers.
 func agentCommand(env Env, rest string) string { return command(env, "remember", rest) }
 
-// rememberCommand is the exact command the agent records with; the "--"
-// lets a summary start with a dash. tier is "" or "1".
+// rememberCommand is how the agent records; "--" lets a summary start with a dash.
 func rememberCommand(env Env, tier, importance string) string {
 	args, flag := `"text": "One-line summary of what happened and the outcome.", "importance": `+importance+`, "tags": ["tag1", "tag2"], "keywords": ["word1", "word2"]`, ""
 	if tier != "" {
@@ -46,20 +41,15 @@ func rememberCommand(env Env, tier, importance string) string {
 	return either(env, "remember", args, agentCommand(env, flag+"--importance "+importance+` --tags tag1,tag2 --keywords word1,word2 -- "One-line summary of what happened and the outcome."`))
 }
 
-// consolidateCommand replaces the entries ids (nil: placeholders) with
-// one summary.
+// consolidateCommand replaces the entries ids (nil: placeholders) with one summary.
 func consolidateCommand(env Env, ids []string, summary string) string {
 	return idListCommand(env, "replaces", ids, `"ID", "ID", ...`, "ID,ID,...", summary)
 }
 
-// supersedeCommand records text as superseding the entries ids (nil: a
-// placeholder).
 func supersedeCommand(env Env, ids []string, text string) string {
 	return idListCommand(env, "supersedes", ids, `"ID"`, "ID", text)
 }
 
-// idListCommand records text with the entry IDs ids in field, or the
-// placeholders toolList and cliList when ids is nil.
 func idListCommand(env Env, field string, ids []string, toolList, cliList, text string) string {
 	if ids != nil {
 		toolList, cliList = `"`+strings.Join(ids, `", "`)+`"`, strings.Join(ids, ",")
@@ -76,8 +66,6 @@ func patternCommand(env Env, tags []string, sentence string) string {
 		agentCommand(env, "--tier 3 --tags "+strings.Join(tags, ",")+` -- "`+sentence+`"`))
 }
 
-// forgetCommand is the exact forget command, ID to fill in, with the
-// archive's reason when one is given.
 func forgetCommand(env Env, reason string) string {
 	if reason != "" {
 		return either(env, "forget", `"id": "NOTE-ID", "reason": "`+reason+`"`, command(env, "forget", "--reason "+reason+" NOTE-ID"))
@@ -89,7 +77,6 @@ func reviveCommand(env Env) string {
 	return either(env, "revive", `"id": "ID"`, command(env, "revive", "ID"))
 }
 
-// searchCommand is how the view's footer says to search, WORDS to fill in.
 func searchCommand(env Env) string {
 	if env.Tools.On {
 		return "call " + either(env, "recall", `"query": "WORDS"`, "")
@@ -97,8 +84,8 @@ func searchCommand(env Env) string {
 	return fmt.Sprintf("run: %s search --dir %s WORDS", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root()))
 }
 
-// adviceText asks the agent, with the exact commands, for what only it
-// can judge (memfile.Advice says what); "" when there is nothing to ask.
+// adviceText asks the agent, with the commands, for what only it can
+// judge; "" for nothing.
 func adviceText(env Env, f *memfile.File, a memfile.Advice, name string) string {
 	var b strings.Builder
 	if len(a.Consolidate) > 0 {
@@ -130,9 +117,8 @@ func adviceText(env Env, f *memfile.File, a memfile.Advice, name string) string 
 	return "## Memory upkeep: your judgment, once, briefly\n" + strings.TrimRight(b.String(), "\n")
 }
 
-// instructions follow the memory at SessionStart: how to record, and the
-// importance guide, whose examples anchor the scores better than
-// definitions do.
+// instructions follow the memory at SessionStart; examples anchor the
+// importance scores better than definitions.
 func instructions(env Env) string {
 	return `## How to use this memory (bimri-hook)
 The memory above persists across sessions. bimri-hook keeps it (backups, weights, pruning, patterns); your part is to record what matters. When you finish a task, make a decision, or learn a preference or constraint, record one entry with this ` + pick(env, "tool call", "command") + ` (replace N, the tags, the text, and the keywords with two or three words a later question would use that the text does not):
@@ -150,7 +136,6 @@ When in doubt, record it: low-importance entries fade on their own. Skip what Cl
 - Write a pattern, a habit or rule seen across entries: ` + patternCommand(env, []string{"tag1"}, "The insight.")
 }
 
-// pick is tools when the agent has the MCP tools, else cli.
 func pick(env Env, tools, cli string) string {
 	if env.Tools.On {
 		return tools
@@ -174,8 +159,8 @@ This workspace's memory is new. Before other work, ask the user 3-5 quick orient
 	return b.String()
 }
 
-// maxBriefList and maxBriefGroups bound what one brief names, so it does
-// not take the view's room; each deep pass brings up the next ones.
+// maxBriefList and maxBriefGroups keep a brief from taking the view's
+// room; each deep pass brings up the next ones.
 const (
 	maxBriefList   = 12
 	maxBriefGroups = 5
@@ -245,9 +230,8 @@ func unreadInstructions(env Env) string {
 		rememberCommand(env, "", "N") + "\n" + forgetCommand(env, "re-recorded")
 }
 
-// conversionMessage tells the user, in one line (the client shows it
-// whole), that the pass put a model-written file in the canonical form and
-// what else it corrected; "" when it did neither.
+// conversionMessage tells the user, in one line, that the pass put a
+// model-written file in canonical form and what else it corrected.
 func conversionMessage(env Env, warnings []memfile.Warning, rep memfile.Report, f *memfile.File) string {
 	var how []string
 	for _, w := range warnings {
@@ -283,15 +267,12 @@ func conversionMessage(env Env, warnings []memfile.Warning, rep memfile.Report, 
 	return strings.Join(parts, "; ") + fmt.Sprintf(" (the file as it was is in %s until the next update).", names.Backup)
 }
 
-// nudgeReason is Stop's nudge, one line, as the client shows it to the
-// user whole.
 func nudgeReason(env Env) string {
 	return "BIMRI: this session did real work and recorded nothing since; before you stop, record one entry (N: importance 1-5 as the memory instructions say, 2 if little happened): " +
 		rememberCommand(env, "", "N")
 }
 
-// updatedMessage is what the user sees after a pass; "" when nothing
-// changed.
+// updatedMessage is what the user sees after a pass; "" when nothing changed.
 func updatedMessage(recorded int, rep memfile.Report, notice string) string {
 	var parts []string
 	switch {
@@ -316,9 +297,8 @@ func updatedMessage(recorded int, rep memfile.Report, notice string) string {
 	return msg + ". " + notice
 }
 
-// failedMessage tells the user that the agent's remember call did not
-// record, and what to do: for a denial, the advice install and doctor
-// give, or with the MCP tools the one rule to add.
+// failedMessage tells the user the agent's remember call did not record,
+// and what to do.
 func failedMessage(env Env, t transcript.Summary) string {
 	kept := "this session is kept as an automatic summary"
 	if len(t.Denied) > 0 {
@@ -349,7 +329,7 @@ const approvalReason = "bimri-hook's own memory command, which its hooks taught 
 // compactInstructions steer the compaction summary (PreCompact stdout).
 const compactInstructions = `When summarising, keep every decision made and why, the open tasks and next steps, preferences the user stated, and anything recorded with bimri-hook remember. The BIMRI memory (bimri.md) is injected again after compaction, so do not copy it into the summary.`
 
-// busyMessage is said when the lock could not be had in time.
+// busyMessage: the lock could not be had in time.
 const (
 	busyMessage            = "BIMRI skipped this update: another session held the memory file; it will catch up next time"
 	busyMaintenanceMessage = busyMessage + "; ask again in a moment."
@@ -373,82 +353,48 @@ func first(ids []string) string {
 	return ids[0]
 }
 
-// recalledLine is one recalled item with what the model weighs it by:
-// its ID, date, importance and where it came from; an archived one is
-// called worth reviving when worth says so. Built without fmt, as Select
-// measures a line for every hit it weighs.
+// recalledLine is a recalled item with what the model weighs it by; an
+// archived one is called worth reviving when worth says so.
 func recalledLine(it recall.Item, worth recall.Strength, foreign bool) string {
-	var b strings.Builder
-	b.Grow(len(it.Text) + len(it.Reason) + 120)
-	b.WriteString("- ")
-	if it.Pattern {
-		b.WriteString("pattern")
-	} else {
-		b.WriteString(it.Date.Format(time.DateOnly))
-		b.WriteString(" imp ")
-		b.WriteString(strconv.Itoa(it.Importance))
+	head := "pattern"
+	if !it.Pattern {
+		head = it.Date.Format(time.DateOnly) + " imp " + strconv.Itoa(it.Importance)
 	}
 	if len(it.Tags) > 0 {
-		b.WriteString(" [")
-		b.WriteString(strings.Join(it.Tags, ","))
-		b.WriteString("]")
+		head += " [" + strings.Join(it.Tags, ",") + "]"
 	}
-	b.WriteString(": ")
-	b.WriteString(memfile.Inert(it.Text))
-	b.WriteString(" (id ")
-	b.WriteString(it.ID)
-	b.WriteString("; ")
-	switch {
-	case it.ArchivedOn.IsZero():
-		b.WriteString("in bimri.md")
-		if foreign {
-			b.WriteString(" " + memfile.ForeignMark)
-		}
-		b.WriteString(", left out of the session-start view for space")
-		writePossibly(&b, it)
-		b.WriteString(")")
-	default:
-		b.WriteString("archived ")
-		b.WriteString(it.ArchivedOn.Format(time.DateOnly))
-		b.WriteString(": ")
-		b.WriteString(memfile.Inert(it.Reason))
-		replaced := superseded(it)
-		if replaced {
-			b.WriteString(", so it no longer holds")
-			if it.Current != "" {
-				b.WriteString("; what holds now: ")
-				b.WriteString(memfile.Inert(it.Current))
-			}
-		}
-		writePossibly(&b, it)
-		if worth.Worth() && !replaced && !it.Possibly {
-			b.WriteString("; recalled for ")
-			b.WriteString(strconv.Itoa(worth.Prompts))
-			b.WriteString(" different prompts in ")
-			b.WriteString(strconv.Itoa(worth.Sessions))
-			b.WriteString(" sessions, worth reviving")
-		}
-		b.WriteString(")")
-	}
-	return b.String()
-}
-
-// writePossibly marks an item a newer entry looks like it supersedes.
-func writePossibly(b *strings.Builder, it recall.Item) {
+	possibly := ""
 	if it.Possibly {
-		b.WriteString("; possibly superseded by a newer entry, which may hold now: ")
-		b.WriteString(memfile.Inert(it.Current))
+		possibly = "; possibly superseded by a newer entry, which may hold now: " + memfile.Inert(it.Current)
 	}
+	line := "- " + head + ": " + memfile.Inert(it.Text) + " (id " + it.ID + "; "
+	if it.ArchivedOn.IsZero() {
+		if foreign {
+			return line + "in bimri.md " + memfile.ForeignMark + ", left out of the session-start view for space" + possibly + ")"
+		}
+		return line + "in bimri.md, left out of the session-start view for space" + possibly + ")"
+	}
+	line += "archived " + it.ArchivedOn.Format(time.DateOnly) + ": " + memfile.Inert(it.Reason)
+	replaced := superseded(it)
+	if replaced {
+		line += ", so it no longer holds"
+		if it.Current != "" {
+			line += "; what holds now: " + memfile.Inert(it.Current)
+		}
+	}
+	line += possibly
+	if worth.Worth() && !replaced && !it.Possibly {
+		line += "; recalled for " + strconv.Itoa(worth.Prompts) + " different prompts in " + strconv.Itoa(worth.Sessions) + " sessions, worth reviving"
+	}
+	return line + ")"
 }
 
-// superseded says whether an archived item left as superseded: it no
-// longer holds, and is never worth reviving.
 func superseded(it recall.Item) bool {
 	return !it.ArchivedOn.IsZero() && strings.HasPrefix(it.Reason, memfile.SupersededPrefix)
 }
 
-// recallContext is what UserPromptSubmit adds for recalled items; named
-// are those worth reviving, foreign says which were recorded elsewhere.
+// recallContext is UserPromptSubmit's context for recalled items; named
+// are those worth reviving, foreign those recorded elsewhere.
 func recallContext(env Env, hits []recall.Hit, named map[string]recall.Strength, foreign func(recall.Item) bool) string {
 	var lines strings.Builder
 	archived, marked := false, false
