@@ -14,12 +14,11 @@ import (
 	"github.com/bimri/bimri-hook/privacy"
 )
 
-// minRecallPrompt is the shortest prompt recall looks at: "ok", "yes",
-// "go on" carry no topic, and matching them can only be wrong.
+// minRecallPrompt: "ok", "yes", "go on" carry no topic.
 const minRecallPrompt = 12
 
-// wantsRecall says whether a prompt may get recall at all: not a short
-// one, a slash command, or a shell (!) or memory (#) line for the client.
+// wantsRecall says a prompt may get recall: not a short one, a slash
+// command, or a shell (!) or memory (#) line.
 func wantsRecall(prompt string) bool {
 	p := strings.TrimSpace(prompt)
 	if utf8.RuneCountInString(p) < minRecallPrompt {
@@ -28,11 +27,9 @@ func wantsRecall(prompt string) bool {
 	return !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "!") && !strings.HasPrefix(p, "#")
 }
 
-// recallPrompt answers an ordinary prompt with the memory it needs that
-// the session cannot see: Tier 2 entries and patterns the SessionStart
-// view left out, and the archive. Each item comes back at most once a
-// session. Recall is extra: when anything fails (the lock is busy, the
-// archive cannot be read) the prompt goes on with nothing added.
+// recallPrompt answers a prompt with the memory the session cannot see:
+// what the view left out, and the archive, each item once a session.
+// Recall is extra: when anything fails the prompt goes on with nothing.
 func recallPrompt(env Env, in Input) Output {
 	if !env.Settings.Recall.On || !wantsRecall(in.Prompt) {
 		return Output{}
@@ -46,9 +43,8 @@ func recallPrompt(env Env, in Input) Output {
 	if err != nil {
 		return Output{}
 	}
-	// Not closed: the hook exits in a moment, which frees the mapping
-	// for less than a munmap; in a longer process (simulate, the eval)
-	// it is released when collected.
+	// Not closed: the process exits in a moment, and a longer one
+	// releases the mapping when it is collected.
 	hits := findHits(env, in, f, archive)
 	if len(hits) == 0 {
 		return Output{}
@@ -62,24 +58,20 @@ func recallPrompt(env Env, in Input) Output {
 	return additionalContext(event.UserPromptSubmit, recallContext(env, picked, named, foreign))
 }
 
-// findHits ranks what the session cannot see against the prompt
-// (recall.Find): the items of f the view left out and the archive, none
-// this session was shown or recalled already.
+// findHits ranks the items of f the view left out and the archive
+// against the prompt, none this session was shown or recalled already.
 func findHits(env Env, in Input, f *memfile.File, archive *recall.Index) []recall.Hit {
 	shown := seenAtStart(env, in, f)
 	left, inFile := leftOutOfView(f, shown)
-	// Ranked against the session state as it was read without the lock;
-	// the lock is taken only when there is something to recall, so a
-	// prompt that recalls nothing writes nothing, not even the lock file.
+	// Read without the lock: a prompt that recalls nothing writes nothing,
+	// not even the lock file.
 	before := decodeState(env.Store.ReadState(stateKey(in))).Recalled
 	return recall.Find(recall.Query{
 		Text:     in.Prompt,
 		Today:    env.Today,
 		Lexicon:  env.Settings.Recall.Lexicon,
 		MinShare: env.Settings.Recall.MinShare,
-		// An archived item that is back in the file (revived, or recorded
-		// again) is the file's copy, shown or left out; the archive's is
-		// stale.
+		// An archived item back in the file is stale in the archive.
 		Skip: func(it recall.Item) bool {
 			return shown[it.ID] || slices.Contains(before, it.ID) || (!it.ArchivedOn.IsZero() && inFile[it.ID])
 		},
@@ -87,27 +79,17 @@ func findHits(env Env, in Input, f *memfile.File, archive *recall.Index) []recal
 	}, recall.NewMemory(left), archive).Hits
 }
 
-// leftOutOfView is what the view did not show whole, Tier 1 included (a
-// large Tier 1 is shown in compact lines, or in part), and the IDs of
-// every entry and pattern in f.
+// leftOutOfView is what the view did not show whole, Tier 1 included, and
+// the IDs of every entry and pattern in f.
 func leftOutOfView(f *memfile.File, shown map[string]bool) (left []recall.Item, inFile map[string]bool) {
-	t1, t2, pats := f.Entries(1), f.Entries(2), f.Patterns()
-	// Sized once: a big file would otherwise grow them many times.
-	inFile = make(map[string]bool, len(t1)+len(t2)+len(pats))
-	left = make([]recall.Item, 0, max(0, len(t1)+len(t2)+len(pats)-len(shown)))
-	for _, e := range t1 {
+	inFile = map[string]bool{}
+	for _, e := range slices.Concat(f.Entries(1), f.Entries(2)) {
 		inFile[e.ID] = true
 		if !shown[e.ID] {
 			left = append(left, recall.FromEntry(e))
 		}
 	}
-	for _, e := range t2 {
-		inFile[e.ID] = true
-		if !shown[e.ID] {
-			left = append(left, recall.FromEntry(e))
-		}
-	}
-	for _, p := range pats {
+	for _, p := range f.Patterns() {
 		inFile[p.ID] = true
 		if !shown[p.ID] {
 			left = append(left, recall.FromPattern(p))
@@ -116,11 +98,9 @@ func leftOutOfView(f *memfile.File, shown map[string]bool) (left []recall.Item, 
 	return left, inFile
 }
 
-// describeHits makes the hits what recall shows: the file's items
-// cleaned of private spans and secrets (the index's items are clean
-// already), a superseded item given what holds now, and an entry that a
-// newer one of the file looks like it supersedes (the view's "possibly
-// superseded" mark; an archived one too) given that entry.
+// describeHits makes the hits what recall shows: the file's items cleaned
+// (the index's are), a superseded item given what holds now, and one a
+// newer entry looks like it supersedes given that entry ("possibly").
 func describeHits(f *memfile.File, hits []recall.Hit) {
 	successors := f.Successors()
 	for i := range hits {
@@ -135,8 +115,7 @@ func describeHits(f *memfile.File, hits []recall.Hit) {
 		}
 		e := memfile.Entry{ID: it.ID, Importance: it.Importance, Date: it.Date, Tags: it.Tags, Text: it.Text}
 		if newer := successors.Of(&e); newer != nil {
-			// Shortened: the mark only asks the model to check, and the
-			// newer entry's ID finds the rest.
+			// Shortened: the mark asks to check; the ID finds the rest.
 			short := *newer
 			if r := []rune(short.Text); len(r) > possiblyChars {
 				short.Text = string(r[:possiblyChars]) + "…"
@@ -147,7 +126,7 @@ func describeHits(f *memfile.File, hits []recall.Hit) {
 }
 
 // recordedElsewhere says which items of bimri.md this workspace's
-// sessions did not record (an archived item never is one).
+// sessions did not record.
 func recordedElsewhere(env Env) func(recall.Item) bool {
 	elsewhere := env.Store.Foreign()
 	return func(it recall.Item) bool {
@@ -156,10 +135,8 @@ func recordedElsewhere(env Env) func(recall.Item) bool {
 }
 
 // pickAndNote, under the lock, picks the hits this session has not had
-// yet that fit the answer, adds them to the session's recalled list and
-// counts the archived ones in the workspace's recalls. It returns the
-// picked hits and the few of them the answer calls worth reviving, with
-// their strength. Nothing picked, nothing is written.
+// that fit, adds them to its recalled list and counts the archived ones
+// in the recalls; it returns them and the few called worth reviving.
 func pickAndNote(env Env, in Input, hits []recall.Hit, foreign func(recall.Item) bool) ([]recall.Hit, map[string]recall.Strength, error) {
 	key := stateKey(in)
 	var picked []recall.Hit
@@ -187,14 +164,12 @@ func pickAndNote(env Env, in Input, hits []recall.Hit, foreign func(recall.Item)
 	return picked, named, err
 }
 
-// widestStrength is what Select measures a recalled line with: it is at
-// least as long as the line shown (recall.MaxKept is one digit).
+// widestStrength measures a recalled line at least as long as the one
+// shown (recall.MaxKept is one digit).
 var widestStrength = recall.Strength{Sessions: recall.MaxKept, Prompts: recall.MaxKept}
 
-// loadRecalls reads the workspace's recalls. A record that does not read
-// is set aside (recalls.json.broken-TIME in the state folder) and recall
-// starts afresh; when it cannot even be set aside, ok is false and it is
-// left as it is. Never an error: it is bookkeeping, and the prompt goes on.
+// loadRecalls reads the recalls; one that does not read is set aside and
+// recall starts afresh (ok false: it could not be set aside, so it stays).
 func loadRecalls(env Env, data []byte) (r *recall.Recalls, ok bool) {
 	r, err := recall.ParseRecalls(data)
 	if err == nil {
@@ -204,10 +179,9 @@ func loadRecalls(env Env, data []byte) (r *recall.Recalls, ok bool) {
 	return r, err == nil
 }
 
-// noteRecalls counts the picked archived items as recalled in this
-// session for its prompt, and returns those the answer names as worth
-// reviving: recalled for the first time this session, not superseded,
-// the strongest recall.NameAtMost of them.
+// noteRecalls counts the picked archived items as recalled for this
+// session's prompt, and returns the strongest recall.NameAtMost worth
+// reviving, first counted now and not superseded.
 func noteRecalls(recalls *recall.Recalls, picked []recall.Hit, in Input) map[string]recall.Strength {
 	type worth struct {
 		id string
@@ -231,14 +205,10 @@ func noteRecalls(recalls *recall.Recalls, picked []recall.Hit, in Input) map[str
 	return named
 }
 
-// possiblyChars bounds the newer entry's text a "possibly superseded"
-// mark quotes.
 const possiblyChars = 160
 
-// currentOf is, for an item archived as superseded by an entry still in
-// f, that entry as recall words it; "" for any other item, or when the
-// newer entry left the file too (its ID is in the reason, and search
-// finds it).
+// currentOf is the entry of f that an item archived as superseded names,
+// as recall words it; "" when there is none.
 func currentOf(f *memfile.File, it recall.Item) string {
 	id, ok := strings.CutPrefix(it.Reason, memfile.SupersededPrefix)
 	if !ok || it.ArchivedOn.IsZero() {
@@ -251,8 +221,6 @@ func currentOf(f *memfile.File, it recall.Item) string {
 	return entryAsRecalled(e)
 }
 
-// entryAsRecalled is e of bimri.md as recall names what holds now: date,
-// importance, text, ID.
 func entryAsRecalled(e *memfile.Entry) string {
 	return e.Date.Format(time.DateOnly) + " imp " + strconv.Itoa(e.Importance) + ": " + privacy.Clean(e.Text) + " (id " + e.ID + ", in bimri.md)"
 }
