@@ -10,18 +10,15 @@ import (
 	"github.com/bimri/bimri-hook/store"
 )
 
-// stateMaxAge is how long per-session state is kept; a session resumed
-// after that simply starts its bookkeeping afresh.
+// stateMaxAge: a session resumed later starts its bookkeeping afresh.
 const stateMaxAge = 30 * 24 * time.Hour
 
-// SessionStart creates bimri.md if missing, brings weights up to date, and
-// answers with the context view plus the recording instructions, the
-// intake for a new workspace, and the judgment brief when deep maintenance
-// has just run. The answer always fits the context limit.
+// SessionStart creates bimri.md if missing, runs the pass, and answers
+// with the view, the instructions, the intake of a new workspace and the
+// judgment brief after deep maintenance, within the context limit.
 func SessionStart(env Env, in Input) (Output, error) {
 	if env.ConfigErr != nil {
-		// Without the config, the user's budgets and thresholds are
-		// unknown: a pass on the defaults could prune what they keep.
+		// Without the config, a pass on the defaults could prune what the user keeps.
 		read, err := env.Store.Read()
 		if err != nil {
 			return Output{}, err
@@ -34,9 +31,8 @@ func SessionStart(env Env, in Input) (Output, error) {
 		return nil
 	})
 	if err != nil {
-		// Another session is writing, or the workspace cannot be written
-		// (a read-only folder): the session still gets the memory as it
-		// stands. Only a memory that cannot even be read is an error.
+		// Busy or read-only: the session still gets the memory as it
+		// stands; only one that cannot be read is an error.
 		p.notice = busyMessage
 		if !isBusy(err) {
 			p.notice = updateFailedNotice(env.Store.Names().Memory, err)
@@ -56,8 +52,7 @@ func SessionStart(env Env, in Input) (Output, error) {
 	return out, nil
 }
 
-// startPass is what SessionStart's pass leaves for the session: the file,
-// what the model is told (notice, advice) and what the user is told.
+// startPass is what SessionStart's pass leaves: the file, and what the model and the user are told.
 type startPass struct {
 	file                      *memfile.File
 	notice, advice            string
@@ -65,9 +60,8 @@ type startPass struct {
 	updated                   string
 }
 
-// run is SessionStart's pass, in the store's transaction: maintain the
-// file, take the notice a hook left for the user, re-arm a resumed
-// session's nudge, and ask for upkeep.
+// run is SessionStart's pass: maintain, take the notice a hook left,
+// re-arm a resumed session's nudge, ask for upkeep.
 func (p *startPass) run(env Env, in Input, tx *store.Tx) {
 	rep := tx.Maintain(env.Today, env.Config, memfile.Options{})
 	p.file, p.notice, p.repaired = tx.File, tx.Notice, tx.Notice
@@ -83,10 +77,8 @@ func (p *startPass) run(env Env, in Input, tx *store.Tx) {
 	p.advice = adviseOnce(env, tx, in, rep.Tokens)
 }
 
-// rearm lets a resumed session's work be nudged again: a session whose
-// SessionEnd never ran (the client was killed) still holds the nudge of
-// its earlier stretch. (One that ended starts a stretch of its own: see
-// resumed.)
+// rearm lets a resumed session be nudged again when its SessionEnd never
+// ran (one that ended starts afresh: see resumed).
 func rearm(tx *store.Tx, in Input) {
 	st := loadState(tx, in)
 	if st.Nudged || st.Blocks > 0 {
@@ -95,17 +87,13 @@ func rearm(tx *store.Tx, in Input) {
 	}
 }
 
-// namedKey is the state that lists the patterns the agent was asked to
-// write a sentence for: each is asked about once.
+// namedKey lists the patterns the agent was asked to name, each once.
 const namedKey = "patterns-asked"
 
-// maxAsked bounds that list.
 const maxAsked = 200
 
-// adviseOnce is what SessionStart asks of the agent for the memory's
-// upkeep: consolidation and promotion once a session, a pattern's
-// sentence once per pattern. tok is the estimate of tx.File its pass
-// reported.
+// adviseOnce is the upkeep SessionStart asks: consolidation and promotion
+// once a session, a pattern's sentence once per pattern.
 func adviseOnce(env Env, tx *store.Tx, in Input, tok memfile.Tokens) string {
 	st := loadState(tx, in)
 	asked := decodeList(tx.State(namedKey)) // damaged state: ask again
@@ -127,14 +115,10 @@ func adviseOnce(env Env, tx *store.Tx, in Input, tok memfile.Tokens) string {
 	return text
 }
 
-// advice is what to ask of the agent, given what this session and this
-// workspace were already asked: the text, the advice it came from and
-// the pattern it asks to name ("" none). tok is memfile.Estimate(f), as
-// the pass that left f reported it.
+// advice is what to ask given what was asked already: the text, its
+// advice, and the pattern it asks to name. tok is the pass's estimate of f.
 func advice(env Env, f *memfile.File, st sessionState, asked []string, tok memfile.Tokens) (string, memfile.Advice, string) {
-	// Consolidation and promotion are asked once a session; after that
-	// only a pattern's sentence can still be asked, which needs none of
-	// Advise's estimate and ranking.
+	// Once advised, only a pattern's sentence is left to ask.
 	var a memfile.Advice
 	if st.Advised {
 		a.Unnamed = memfile.Unnamed(f, env.Config)
@@ -165,10 +149,8 @@ func globalFacts(env Env) []string {
 	return out
 }
 
-// fitLines keeps whole lines of s while they fit in limit characters. A
-// request ("- ...") whose command, indented on the next line, does not
-// fit is dropped with it: a request without its command cannot be
-// answered.
+// fitLines keeps whole lines of s within limit characters; a request
+// ("- ...") whose indented command does not fit goes with it.
 func fitLines(s string, limit int) string {
 	if memfile.Length(s) <= limit {
 		return s
@@ -185,6 +167,5 @@ func fitLines(s string, limit int) string {
 	return strings.TrimRight(strings.Join(lines[:n], "\n"), "\n")
 }
 
-// hasUnread says whether Tier 2 or 3 holds lines that are not entries or
-// patterns, which the view marks unread.
+// hasUnread: Tier 2 or 3 holds lines the view marks unread.
 func hasUnread(f *memfile.File) bool { return len(f.Unread()) > 0 }
