@@ -12,35 +12,27 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Env is everything a handler needs from outside: no handler reads the
-// environment, the clock or flags itself.
+// Env is all a handler needs from outside: none reads the environment, clock or flags.
 type Env struct {
-	Store    *store.Store
-	Config   memfile.Config
-	Settings Settings
-	Today    time.Time // the day the event happens on (the clock's date, or --today)
-	Binary   string    // the command the agent runs to record (this binary)
-	// ClaudeDir is Claude Code's config folder (workspace.ClaudeDir):
-	// transcripts live in its projects folder.
-	ClaudeDir string
+	Store     *store.Store
+	Config    memfile.Config
+	Settings  Settings
+	Today     time.Time     // the day the event happens on (the clock's date, or --today)
+	Binary    string        // the command the agent runs to record (this binary)
+	ClaudeDir string        // Claude Code's config folder: transcripts are in its projects folder
 	Global    *memfile.File // the user's memory across workspaces, if any
-	// Tools, when On, says the agent has bimri-hook's MCP tools: the hooks
-	// name them instead of the shell commands.
-	Tools Tools
-	// Elapsed is how long this process has run (a budget, never a date);
-	// SessionEnd bounds its time by it. nil: no bound (tests, simulate).
+	Tools     Tools         // the agent's MCP tools, named instead of commands when On
+	// Elapsed is how long this process has run, SessionEnd's budget; nil: no bound.
 	Elapsed func() time.Duration
-	// ConfigErr is why the config did not load; Config and Settings are
-	// then the defaults, and only SessionStart runs: it shows the memory
-	// and says what is wrong, and writes nothing.
+	// ConfigErr is why the config did not load: defaults, and only
+	// SessionStart runs, showing the memory and writing nothing.
 	ConfigErr error
 }
 
 // Tools is how the agent's client names bimri-hook's MCP tools.
 type Tools struct {
 	On bool
-	// Prefix goes before each tool's name (mcp__plugin_bimri-hook_bimri__
-	// under the plugin; "" for the bare name).
+	// Prefix goes before each tool's name ("" for the bare name).
 	Prefix string
 }
 
@@ -51,8 +43,7 @@ const (
 	PolicyNever = "never" // never block; only maintain
 )
 
-// Settings are the hook's own knobs, read from the same config file as
-// memfile.Config.
+// Settings are the hook's own knobs, from the same config file as memfile.Config.
 type Settings struct {
 	StopPolicy   string
 	LockTimeout  time.Duration
@@ -60,31 +51,27 @@ type Settings struct {
 	Recall       RecallSettings
 }
 
-// RecallSettings bound what UserPromptSubmit brings back (recall.go).
+// RecallSettings bound what UserPromptSubmit brings back.
 type RecallSettings struct {
 	On    bool // "recall"
 	Items int  // "recall_items": items per prompt, at most
 	Chars int  // "recall_chars": characters per prompt, at most
-	// MinShare, "recall_min_score" (a percentage), is the least share of
-	// the prompt's best possible score an item needs.
+	// MinShare, "recall_min_score" (a percentage), of the prompt's best possible score.
 	MinShare float64
-	// Lexicon, "recall_lexicon", lets a word also match its neighbours in
-	// recall's lexicon ("Postgres" finds "PostgreSQL").
+	// Lexicon, "recall_lexicon": a word also matches its lexicon neighbours.
 	Lexicon bool
 }
 
 // SettingsKeys are the config fields ParseSettings reads.
 var SettingsKeys = []string{"stop_policy", "lock_timeout", "nudge_prompts", "recall", "recall_items", "recall_chars", "recall_min_score", "recall_lexicon"}
 
-// DefaultSettings: nudge, and wait up to 2 s for the lock, well inside
-// each event's 10 s timeout (SessionEnd waits less).
+// DefaultSettings wait up to 2 s for the lock, well inside each event's 10 s timeout.
 func DefaultSettings() Settings {
 	return Settings{StopPolicy: PolicyNudge, LockTimeout: 2 * time.Second, NudgePrompts: 3,
 		Recall: RecallSettings{On: true, Items: 5, Chars: 1500, MinShare: recall.DefaultMinShare, Lexicon: true}}
 }
 
-// ParseSettings reads the hook settings from a config object that
-// internal/config checked. An error names the field and quotes the value.
+// ParseSettings reads a config object internal/config checked; an error names the field.
 func ParseSettings(root gjson.Result) (Settings, error) {
 	s := DefaultSettings()
 	if v := root.Get("stop_policy"); v.Exists() {
@@ -140,6 +127,5 @@ func ParseSettings(root gjson.Result) (Settings, error) {
 	return s, nil
 }
 
-// isBusy reports a lock timeout, which handlers skip quietly: memory can
-// wait a turn, the session must not.
+// isBusy: a lock timeout, skipped quietly; memory can wait a turn, the session not.
 func isBusy(err error) bool { return errors.Is(err, store.ErrBusy) }
