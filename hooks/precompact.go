@@ -9,10 +9,9 @@ import (
 // entryTextLimit bounds the summaries the hook writes itself.
 const entryTextLimit = 240
 
-// preCompact writes a checkpoint entry from the transcript when the
-// session has recorded nothing yet, so compaction cannot erase its only
-// trace, and prints instructions that steer the compaction summary. The
-// work after the checkpoint is a stretch of its own (afterCheckpoint).
+// preCompact writes a checkpoint from the transcript when the session has
+// recorded nothing, so compaction cannot erase its only trace, and steers
+// the compaction summary.
 func preCompact(env Env, in Input) (Output, error) {
 	_, err := env.Store.Update(func(tx *store.Tx) error {
 		st := loadState(tx, in)

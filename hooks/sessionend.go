@@ -10,25 +10,19 @@ import (
 	"github.com/bimri/bimri-hook/transcript"
 )
 
-// sessionEndWait bounds the lock wait at SessionEnd, which the client
-// kills after about 1.5 s.
+// sessionEndWait bounds the lock wait: the client kills SessionEnd after about 1.5 s.
 const sessionEndWait = 800 * time.Millisecond
 
-// sessionEndShare is the part of the client's 1.5 s SessionEnd budget
-// the process may have used when it starts the pass and the write: past
-// it, the session's work is left pending (pendSummary) for the next event.
+// sessionEndShare is the time used past which SessionEnd leaves the
+// session's work pending (pendSummary) for the next event.
 const sessionEndShare = 1000 * time.Millisecond
 
-// errOutOfTime is treated as a busy lock: the work waits for the next event.
 var errOutOfTime = fmt.Errorf("%w: SessionEnd past its share of the client's 1.5 s budget", store.ErrBusy)
 
-// outOfTime says whether SessionEnd has used its share of the budget.
 func outOfTime(env Env) bool {
 	return env.Elapsed != nil && env.Elapsed() >= sessionEndShare
 }
 
-// sessionEndLockWait is the store's wait, at most sessionEndWait, never
-// past the share of the budget.
 func sessionEndLockWait(env Env) time.Duration {
 	wait := min(env.Store.LockTimeout(), sessionEndWait)
 	if env.Elapsed != nil {
@@ -38,8 +32,7 @@ func sessionEndLockWait(env Env) time.Duration {
 }
 
 // sessionEnd writes a fallback entry when the session recorded nothing,
-// runs the pass, counts the session once per session ID, and every Nth
-// session runs deep maintenance. The client shows no SessionEnd output.
+// runs the pass and counts the session once. The client shows no output.
 func sessionEnd(env Env, in Input) (Output, error) {
 	env.Store = env.Store.WithLockTimeout(sessionEndLockWait(env))
 	_, err := env.Store.Update(func(tx *store.Tx) error {
@@ -69,17 +62,15 @@ func sessionEnd(env Env, in Input) (Output, error) {
 		return nil
 	})
 	if isBusy(err) {
-		// The summary waits in the state folder for the next transaction;
-		// the count is skipped (a resumed session's SessionEnd counts it).
+		// The summary waits for the next transaction; a resumed session counts it.
 		return Output{}, pendSummary(env, in)
 	}
 	return Output{}, err
 }
 
-// fallbackEntries are the entries SessionEnd writes itself: those the
-// agent meant and the client denied, tagged memfile.DeniedTag (taken out
-// of st, so written once); else, for a session that recorded nothing, one
-// automatic summary.
+// fallbackEntries are the entries the agent meant and the client denied
+// (taken out of st, so written once); else, for a session that recorded
+// nothing, one automatic summary.
 func fallbackEntries(env Env, st *sessionState) []memfile.NewEntry {
 	var entries []memfile.NewEntry
 	for _, in := range st.Transcript.Denied {
@@ -97,9 +88,8 @@ func fallbackEntries(env Env, st *sessionState) []memfile.NewEntry {
 	return []memfile.NewEntry{{Tier: 2, Importance: 2, Date: env.Today, Tags: []string{"auto"}, Text: text}}
 }
 
-// pendSummary is SessionEnd without the lock: the fallback entries are
-// left for the next transaction, and the state saved as ended. Only this
-// session writes its state, and SessionEnd is its last event.
+// pendSummary is SessionEnd without the lock: the entries wait for the
+// next transaction; only this session writes its state.
 func pendSummary(env Env, in Input) error {
 	st := stateOf(env.Store.ReadState(stateKey(in)))
 	catchUp(env, in, &st)

@@ -11,13 +11,11 @@ import (
 	"github.com/bimri/bimri-hook/transcript"
 )
 
-// stop runs after every assistant turn. When the session did real work
-// and recorded nothing since, it nudges once: the exact command to record
-// with, as additional context, which keeps the turn going as a block does
-// without telling the user a hook reported a problem. Otherwise (always
-// when stop_hook_active is set, so the agent is never trapped) it runs the
-// pass and tells the user what changed. A remember call that failed is
-// told to the user once and not asked for again: it would fail again.
+// stop runs after every turn. When the session did real work and recorded
+// nothing since, it nudges once with the command to record with (context,
+// which keeps the turn going without telling the user of a problem);
+// otherwise, and always under stop_hook_active, it runs the pass. A failed
+// remember call is told to the user once and not asked for again.
 func stop(env Env, in Input) (Output, error) {
 	early := awaitPending(env, in)
 	var out Output
@@ -60,20 +58,16 @@ func stop(env Env, in Input) (Output, error) {
 	return out, err
 }
 
-// pendingWait bounds how long Stop waits for a pending call's result to
-// reach the transcript, polled every pendingPoll. Claude Code writes the
-// transcript asynchronously, and the Stop after a remember often comes
-// before the call's tool_result line; without the wait the user would not
-// hear "1 entry recorded". A Stop with nothing pending does not wait.
+// pendingWait bounds Stop's wait, polled every pendingPoll, for a pending
+// call's result: Claude Code writes the transcript asynchronously, and
+// without it the user would not hear "1 entry recorded".
 const (
 	pendingWait = 500 * time.Millisecond
 	pendingPoll = 20 * time.Millisecond
 )
 
-// awaitPending waits, before Stop takes the lock (so a waiting Stop keeps
-// no other hook out), until nothing is pending in the transcript or
-// pendingWait has passed. It reads the state without the lock and saves
-// nothing; a call still pending is settled by a later event.
+// awaitPending waits, before Stop takes the lock, until nothing is pending
+// or pendingWait has passed; it saves nothing.
 func awaitPending(env Env, in Input) earlyRead {
 	r := earlyRead{state: env.Store.ReadState(stateKey(in))}
 	r.st = stateOf(r.state) // damaged: a fresh start, as loadState does
@@ -86,9 +80,8 @@ func awaitPending(env Env, in Input) earlyRead {
 	return r
 }
 
-// unsettled says whether t waits for a remember call's result, or for a
-// file change made since the last event (not in before): one whose result
-// never came by then never will.
+// unsettled: t waits for a remember call's result, or for a file change
+// made since the last event (not in before).
 func unsettled(t transcript.Summary, before []transcript.Change) bool {
 	if len(t.Pending) > 0 {
 		return true
@@ -101,14 +94,12 @@ func unsettled(t transcript.Summary, before []transcript.Change) bool {
 	return false
 }
 
-// earlyRead is the transcript awaitPending read on top of a saved state.
 type earlyRead struct {
 	state []byte       // the state file as read without the lock
 	st    sessionState // that state, caught up with the transcript
 }
 
-// use takes the transcript awaitPending read when st, loaded under the
-// lock, is the state it started from, so the transcript is read once.
+// use takes the early read when st, loaded under the lock, is what it started from.
 func (r earlyRead) use(tx *store.Tx, in Input, st *sessionState) {
 	if bytes.Equal(tx.State(stateKey(in)), r.state) {
 		st.Transcript = r.st.Transcript

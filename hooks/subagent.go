@@ -7,14 +7,11 @@ import (
 	"github.com/bimri/bimri-hook/memfile"
 )
 
-// subagentLimit bounds the pack a subagent gets: its context is its own
-// task, and memory should be a short preface to it.
+// subagentLimit: memory is a short preface to a subagent's own task.
 const subagentLimit = 3000
 
-// subagentStart gives a subagent a small pack of memory: Tier 1, within
-// subagentLimit characters. The payload does not carry the subagent's
-// task, so there is nothing to recall against (e2e TestSubagentHooks). It
-// reads without the lock and writes nothing.
+// subagentStart gives a subagent Tier 1 (its payload has no task to
+// recall against). It reads without the lock and writes nothing.
 func subagentStart(env Env, in Input) (Output, error) {
 	read, err := env.Store.Read()
 	if err != nil || !read.Exists {
@@ -27,8 +24,7 @@ func subagentStart(env Env, in Input) (Output, error) {
 	return additionalContext(event.SubagentStart, text), nil
 }
 
-// subagentPack is Tier 1 as one line an entry, in file order, whole lines
-// within subagentLimit; the entries foreign names (nil: none) are marked.
+// subagentPack is Tier 1, an entry a line, whole lines within subagentLimit.
 func subagentPack(f *memfile.File, foreign func(string) bool) string {
 	entries := f.Entries(1)
 	if len(entries) == 0 {

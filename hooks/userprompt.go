@@ -15,30 +15,22 @@ var maintenanceAsk = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(run\s+(the\s+)?bimri\s+maintenance|clean\s+up\s+(the\s+)?memory\s+file)\b`)
 })
 
-// politeLead is what may stand before a trigger in a request: "please",
-// "now", "can you", "go ahead and". Anything else ("don't", "should we",
-// "what happens when I") makes the sentence something other than a request
-// to run it now.
+// politeLead is what may stand before a trigger in a request; anything
+// else ("don't", "should we") makes it something else.
 var politeLead = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^((please|kindly|now|ok|okay|so|then|and|also|go ahead and|let's|lets|can you|could you|would you|will you)[\s,]*)*$`)
 })
 
-// askingLead is a lead that makes a question a request: "can you run BIMRI
-// maintenance?".
+// askingLead makes a question a request: "can you run BIMRI maintenance?".
 var askingLead = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(can|could|would|will) you\b`) })
 
-// putOff, after the trigger, defers or negates it: "... later", "... yet",
-// "... not now".
+// putOff, after the trigger, defers or negates it.
 var putOff = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(later|tomorrow|yet|not|next time|after)\b`) })
 
-// sentenceEnd splits a prompt into sentences.
 var sentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?;\n]`) })
 
-// asksForMaintenance says whether a prompt asks, in the imperative, for
-// maintenance now: "run BIMRI maintenance", "please clean up the memory
-// file", "can you run BIMRI maintenance?". A negation ("don't run BIMRI
-// maintenance yet") or a question about it ("what does run BIMRI
-// maintenance do?") is not a request.
+// asksForMaintenance says the prompt asks, in the imperative, for
+// maintenance now; not a negation or a question about it.
 func asksForMaintenance(prompt string) bool {
 	for _, loc := range maintenanceAsk().FindAllStringIndex(prompt, -1) {
 		start := 0
@@ -62,10 +54,8 @@ func asksForMaintenance(prompt string) bool {
 	return false
 }
 
-// UserPromptSubmit runs deep maintenance when the user asks for it ("run
-// BIMRI maintenance", "clean up the memory file") and returns its report as
-// context. Any other prompt may get recall (recall.go), which never writes
-// the memory file.
+// UserPromptSubmit runs deep maintenance when the user asks for it and
+// returns its report; any other prompt may get recall.
 func UserPromptSubmit(env Env, in Input) (Output, error) {
 	if !asksForMaintenance(in.Prompt) {
 		return recallPrompt(env, in), nil
