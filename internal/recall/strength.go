@@ -40,9 +40,7 @@ const (
 // Recalls records, per archived item, the sessions that recalled it and
 // for which prompt; kept as JSON in the state under StateKey.
 type Recalls struct {
-	// items: "ID SESSION:PROMPT ...", least recently recalled first; a
-	// prompt parses only the lines of what it recalled.
-	items []string
+	items []itemRecalls // least recently recalled first
 }
 
 const StateKey = "recalls"
@@ -110,10 +108,11 @@ func ParseRecalls(data []byte) (*Recalls, error) {
 	}
 	var s saved
 	if err := json.Unmarshal(data, &s); err == nil && s.Version == savedVersion {
-		r.items = slices.DeleteFunc(s.Items, func(line string) bool {
-			it, ok := parseItem(line)
-			return !ok || it.line() != line
-		})
+		for _, line := range s.Items {
+			if it, ok := parseItem(line); ok && it.line() == line {
+				r.items = append(r.items, it)
+			}
+		}
 		r.trim()
 		return r, nil
 	}
@@ -127,7 +126,7 @@ func ParseRecalls(data []byte) (*Recalls, error) {
 			it.Recalls = append(it.Recalls, recalled{Session: shortHash(session), Prompt: unknownPrompt})
 		}
 		if len(it.Recalls) > 0 && !strings.ContainsFunc(id, unicode.IsSpace) {
-			r.items = append(r.items, it.line())
+			r.items = append(r.items, it)
 		}
 	}
 	r.trim()
@@ -136,14 +135,16 @@ func ParseRecalls(data []byte) (*Recalls, error) {
 
 // Marshal is the blob, in the current version.
 func (r *Recalls) Marshal() []byte {
-	data, _ := json.Marshal(saved{Version: savedVersion, Items: r.items})
+	var lines []string
+	for _, it := range r.items {
+		lines = append(lines, it.line())
+	}
+	data, _ := json.Marshal(saved{Version: savedVersion, Items: lines})
 	return data
 }
 
 func (r *Recalls) find(id string) int {
-	return slices.IndexFunc(r.items, func(line string) bool {
-		return len(line) > len(id) && line[len(id)] == ' ' && strings.HasPrefix(line, id)
-	})
+	return slices.IndexFunc(r.items, func(it itemRecalls) bool { return it.ID == id })
 }
 
 // Note records that session recalled id for prompt, and returns the item's
@@ -156,14 +157,14 @@ func (r *Recalls) Note(id, session, prompt string) (Strength, bool) {
 	mark := recalled{Session: shortHash(session), Prompt: shortHash(normalPrompt(prompt))}
 	it := itemRecalls{ID: id}
 	if i := r.find(id); i >= 0 {
-		it, _ = parseItem(r.items[i])
+		it = r.items[i]
 		r.items = slices.Delete(r.items, i, i+1)
 	}
 	counted := !slices.ContainsFunc(it.Recalls, func(c recalled) bool { return c.Session == mark.Session })
 	if counted {
 		it.Recalls = keepDifferent(append(it.Recalls, mark))
 	}
-	r.items = append(r.items, it.line()) // the most recently recalled, last
+	r.items = append(r.items, it) // the most recently recalled, last
 	r.trim()
 	return it.strength(), counted
 }
@@ -172,12 +173,8 @@ func (r *Recalls) trim() {
 	if n := len(r.items) - maxItems; n > 0 {
 		r.items = slices.Delete(r.items, 0, n)
 	}
-	for i, line := range r.items {
-		if strings.Count(line, " ") > MaxKept {
-			it, _ := parseItem(line)
-			it.Recalls = keepDifferent(it.Recalls)
-			r.items[i] = it.line()
-		}
+	for i := range r.items {
+		r.items[i].Recalls = keepDifferent(r.items[i].Recalls)
 	}
 }
 
@@ -213,8 +210,7 @@ func (s Strength) Compare(o Strength) int {
 // Strength is id's (zero for an item never recalled).
 func (r *Recalls) Strength(id string) Strength {
 	if i := r.find(id); i >= 0 {
-		it, _ := parseItem(r.items[i])
-		return it.strength()
+		return r.items[i].strength()
 	}
 	return Strength{}
 }
@@ -241,21 +237,13 @@ func (it itemRecalls) strength() Strength {
 
 // WorthReviving lists the IDs worth reviving, strongest first, then by ID.
 func (r *Recalls) WorthReviving() []string {
-	type worth struct {
-		id string
-		s  Strength
-	}
-	var found []worth
-	for _, line := range r.items {
-		it, _ := parseItem(line)
-		if s := it.strength(); s.Worth() {
-			found = append(found, worth{it.ID, s})
-		}
-	}
-	slices.SortFunc(found, func(a, b worth) int { return cmp.Or(b.s.Compare(a.s), strings.Compare(a.id, b.id)) })
+	found := slices.DeleteFunc(slices.Clone(r.items), func(it itemRecalls) bool { return !it.strength().Worth() })
+	slices.SortFunc(found, func(a, b itemRecalls) int {
+		return cmp.Or(b.strength().Compare(a.strength()), strings.Compare(a.ID, b.ID))
+	})
 	out := make([]string, 0, len(found))
-	for _, w := range found {
-		out = append(out, w.id)
+	for _, it := range found {
+		out = append(out, it.ID)
 	}
 	return out
 }

@@ -148,7 +148,6 @@ func TestRecallsStayBounded(t *testing.T) {
 	got, err := ParseRecalls([]byte(big))
 	is.NoErr(err)
 	is.Equal(len(got.items), 1) // the lines that do not read are dropped
-	it, _ := parseItem(got.items[0])
-	is.Equal(len(it.Recalls), MaxKept)
+	is.Equal(len(got.items[0].Recalls), MaxKept)
 	is.Equal(got.Strength("a"), Strength{Sessions: 2, Prompts: 2})
 }
