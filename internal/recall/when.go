@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -273,29 +274,19 @@ func vagueWord(w string) bool {
 // and so on; one item per ID. One busy day must not fill the answer.
 func ByDays(items []Item) []Item {
 	slices.SortStableFunc(items, func(a, b Item) int {
-		if c := b.Date.Compare(a.Date); c != 0 {
-			return c
-		}
-		if a.Importance != b.Importance {
-			return b.Importance - a.Importance
-		}
-		return strings.Compare(a.ID, b.ID)
+		return cmp.Or(b.Date.Compare(a.Date), b.Importance-a.Importance, strings.Compare(a.ID, b.ID))
 	})
 	items = slices.CompactFunc(items, func(a, b Item) bool { return a.ID == b.ID })
-	rank := make([]int, len(items)) // the item's place within its day
-	for i := 1; i < len(items); i++ {
-		if items[i].Date.Equal(items[i-1].Date) {
-			rank[i] = rank[i-1] + 1
+	var rounds [][]Item // rounds[r]: each day's item r
+	r := 0
+	for i, it := range items {
+		if r++; i == 0 || !it.Date.Equal(items[i-1].Date) {
+			r = 0
 		}
+		if r == len(rounds) {
+			rounds = append(rounds, nil)
+		}
+		rounds[r] = append(rounds[r], it)
 	}
-	order := make([]int, len(items))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return rank[a] - rank[b] })
-	out := make([]Item, len(items))
-	for i, j := range order {
-		out[i] = items[j]
-	}
-	return out
+	return slices.Concat(rounds...)
 }
