@@ -3,7 +3,6 @@ package recall
 import (
 	"cmp"
 	_ "embed"
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -52,7 +51,7 @@ func neighbours(term string) []neighbour {
 		}
 		from = end + 1
 		var family bool
-		buf, family, _ = lexiconLine(text[start:end], buf[:0])
+		buf, family = lexiconLine(text[start:end], buf[:0])
 		if !slices.Contains(buf, term) {
 			continue
 		}
@@ -85,35 +84,23 @@ func searchKey(term string) string {
 
 // lexiconLine appends the terms of a lexicon line's group ("~" first: a
 // family; blank or "#": none) to terms, each word read as entries' words
-// are. A word that is not one term, or repeats one, is left out with an
-// error, and a group of fewer than two terms is none.
-func lexiconLine(line string, terms []string) ([]string, bool, []error) {
-	var errs []error
+// are. A word that is not one term, or repeats one, is left out, and a
+// group of fewer than two terms is none (TestLexiconFile says which).
+func lexiconLine(line string, terms []string) ([]string, bool) {
 	line = strings.TrimSpace(line)
 	if line == "" || strings.HasPrefix(line, "#") {
-		return terms, false, nil
+		return terms, false
 	}
 	family := strings.HasPrefix(line, "~")
 	start := len(terms)
 	var buf [4]string // one word's terms, on the stack
 	for w := range strings.FieldsSeq(strings.TrimPrefix(line, "~")) {
-		ts := appendTokens(buf[:0], w)
-		switch {
-		case len(ts) == 0 && isStopWord(strings.ToLower(w)):
-			errs = append(errs, fmt.Errorf("%q is a stop word", w))
-		case len(ts) != 1:
-			errs = append(errs, fmt.Errorf("%q is not one word to recall (its terms: %q)", w, ts))
-		case isStopWord(ts[0]):
-			errs = append(errs, fmt.Errorf("%q comes to the stop word %q", w, ts[0]))
-		case slices.Contains(terms[start:], ts[0]):
-			errs = append(errs, fmt.Errorf("%q and another word of the group are one word to recall (%q)", w, ts[0]))
-		default:
+		if ts := appendTokens(buf[:0], w); len(ts) == 1 && !isStopWord(ts[0]) && !slices.Contains(terms[start:], ts[0]) {
 			terms = append(terms, ts[0])
 		}
 	}
 	if len(terms)-start < 2 {
-		errs = append(errs, fmt.Errorf("a group needs two words or more: %q", line))
-		return terms[:start], family, errs
+		return terms[:start], family
 	}
-	return terms, family, errs
+	return terms, family
 }

@@ -16,18 +16,44 @@ import (
 // lexiconErrors are the errors of every line of text, each with its
 // line, and the number of groups.
 func lexiconErrors(text string) (errs []error, groups int) {
-	var terms []string
 	for n, line := range strings.Split(text, "\n") {
-		var lineErrs []error
-		terms, _, lineErrs = lexiconLine(line, terms[:0])
-		for _, err := range lineErrs {
+		for _, err := range lineErrors(line) {
 			errs = append(errs, fmt.Errorf("lexicon line %d: %w", n+1, err))
 		}
-		if len(terms) > 0 {
+		if terms, _ := lexiconLine(line, nil); len(terms) > 0 {
 			groups++
 		}
 	}
 	return errs, groups
+}
+
+// lineErrors says why lexiconLine leaves out a word of line or its group:
+// the line would not say what it seems to.
+func lineErrors(line string) (errs []error) {
+	line = strings.TrimSpace(line)
+	if line == "" || strings.HasPrefix(line, "#") {
+		return nil
+	}
+	var terms []string
+	for w := range strings.FieldsSeq(strings.TrimPrefix(line, "~")) {
+		ts := tokens(w)
+		switch {
+		case len(ts) == 0 && isStopWord(strings.ToLower(w)):
+			errs = append(errs, fmt.Errorf("%q is a stop word", w))
+		case len(ts) != 1:
+			errs = append(errs, fmt.Errorf("%q is not one word to recall (its terms: %q)", w, ts))
+		case isStopWord(ts[0]):
+			errs = append(errs, fmt.Errorf("%q comes to the stop word %q", w, ts[0]))
+		case slices.Contains(terms, ts[0]):
+			errs = append(errs, fmt.Errorf("%q and another word of the group are one word to recall (%q)", w, ts[0]))
+		default:
+			terms = append(terms, ts[0])
+		}
+	}
+	if len(terms) < 2 {
+		errs = append(errs, fmt.Errorf("a group needs two words or more: %q", line))
+	}
+	return errs
 }
 
 // Every word of the lexicon survives recall's folding as one term that
@@ -47,7 +73,7 @@ func TestLexiconFile(t *testing.T) {
 	}
 	all := map[string]bool{}
 	for n, line := range strings.Split(lexiconText, "\n") {
-		terms, _, _ := lexiconLine(line, nil)
+		terms, _ := lexiconLine(line, nil)
 		for _, w := range strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "~")) {
 			if ts := tokens(w); len(ts) == 1 && slices.Contains(terms, ts[0]) && !strings.HasPrefix(w, searchKey(ts[0])) {
 				t.Errorf("lexicon line %d: %q comes to %q, which is not in it as written", n+1, w, ts[0])
@@ -99,10 +125,10 @@ func TestLexiconRefuses(t *testing.T) {
 		}
 	}
 	is.Equal(groups, 3)
-	terms, family, _ := lexiconLine("~ MySQL Postgres", nil)
+	terms, family := lexiconLine("~ MySQL Postgres", nil)
 	is.Equal(terms, []string{term("MySQL"), term("Postgres")}) // folded and stemmed as entries are
 	is.True(family)
-	terms, family, _ = lexiconLine("doing work", nil)
+	terms, family = lexiconLine("doing work", nil)
 	is.Equal(len(terms), 0) // its group lost "doing", and one word is no group
 	is.True(!family)
 }
