@@ -147,20 +147,12 @@ type Hit struct {
 	Score float64
 }
 
-// Rank returns the items of the corpora that share enough of the
+// rankScoped returns the items of the corpora that share enough of the
 // prompt's terms (wordsNeeded) and score at least MinShare of its best
-// possible score, best first, ties to the newer item, then the smaller ID.
+// possible score, best first, ties to the newer item, then the smaller ID;
+// with within, those of that time (inside) apart from the others.
 // Statistics are over all corpora together, so an item ranks the same in
-// whichever corpus holds it. Rank reads no time in the prompt: Find does.
-func Rank(prompt string, q Query, corpora ...corpus) (hits []Hit) {
-	if guard(func() { hits, _ = rankScoped(prompt, q, nil, corpora) }) != nil {
-		return nil
-	}
-	return hits
-}
-
-// rankScoped is Rank; with within, the items of that time (inside) are
-// ranked apart from the others.
+// whichever corpus holds it.
 func rankScoped(prompt string, q Query, within *Span, corpora []corpus) (inside, outside []Hit) {
 	// Postings read in place point into a mapped index, released once the
 	// Index is collected.

@@ -19,6 +19,14 @@ import (
 	"github.com/matryer/is"
 )
 
+// Rank is Find's ranking alone, of any corpora, with no time read.
+func Rank(prompt string, q Query, corpora ...corpus) (hits []Hit) {
+	if guard(func() { hits, _ = rankScoped(prompt, q, nil, corpora) }) != nil {
+		return nil
+	}
+	return hits
+}
+
 func date(s string) time.Time {
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil {
