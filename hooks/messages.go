@@ -24,13 +24,11 @@ func either(env Env, tool, args, cli string) string {
 	return pick(env, "`"+env.Tools.Prefix+tool+"` with {"+args+"}", cli)
 }
 
-// command is the subcommand sub on this workspace, then rest.
+// command is the subcommand sub on this workspace, then rest (remember's
+// is what install's permission rule covers).
 func command(env Env, sub, rest string) string {
 	return wiring.Command{Binary: env.Binary}.Sub(sub) + " --dir " + wiring.ShellWord(env.Store.Root()) + " " + rest
 }
-
-// agentCommand is under remember, which install's permission rule covers.
-func agentCommand(env Env, rest string) string { return command(env, "remember", rest) }
 
 // rememberCommand is how the agent records; "--" lets a summary start with a dash.
 func rememberCommand(env Env, tier, importance string) string {
@@ -38,7 +36,7 @@ func rememberCommand(env Env, tier, importance string) string {
 	if tier != "" {
 		args, flag = args+`, "tier": `+tier, "--tier "+tier+" "
 	}
-	return either(env, "remember", args, agentCommand(env, flag+"--importance "+importance+` --tags tag1,tag2 --keywords word1,word2 -- "One-line summary of what happened and the outcome."`))
+	return either(env, "remember", args, command(env, "remember", flag+"--importance "+importance+` --tags tag1,tag2 --keywords word1,word2 -- "One-line summary of what happened and the outcome."`))
 }
 
 // consolidateCommand replaces the entries ids (nil: placeholders) with one summary.
@@ -54,16 +52,16 @@ func idListCommand(env Env, field string, ids []string, toolList, cliList, text 
 	if ids != nil {
 		toolList, cliList = `"`+strings.Join(ids, `", "`)+`"`, strings.Join(ids, ",")
 	}
-	return either(env, "remember", `"`+field+`": [`+toolList+`], "text": "`+text+`"`, agentCommand(env, "--"+field+" "+cliList+` -- "`+text+`"`))
+	return either(env, "remember", `"`+field+`": [`+toolList+`], "text": "`+text+`"`, command(env, "remember", "--"+field+" "+cliList+` -- "`+text+`"`))
 }
 
 func promoteCommand(env Env, id string) string {
-	return either(env, "remember", `"promote": "`+id+`"`, agentCommand(env, "--promote "+id))
+	return either(env, "remember", `"promote": "`+id+`"`, command(env, "remember", "--promote "+id))
 }
 
 func patternCommand(env Env, tags []string, sentence string) string {
 	return either(env, "remember", `"tier": 3, "tags": ["`+strings.Join(tags, `", "`)+`"], "text": "`+sentence+`"`,
-		agentCommand(env, "--tier 3 --tags "+strings.Join(tags, ",")+` -- "`+sentence+`"`))
+		command(env, "remember", "--tier 3 --tags "+strings.Join(tags, ",")+` -- "`+sentence+`"`))
 }
 
 func forgetCommand(env Env, reason string) string {

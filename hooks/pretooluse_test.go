@@ -26,8 +26,8 @@ func taughtCommands(t *testing.T, env Env) []string {
 		unreadInstructions(env),
 		nudgeReason(env),
 		recallContext(env, []recall.Hit{archived}, nil, func(recall.Item) bool { return false }),
-		agentCommand(env, "--promote 3f9a1c2b"),
-		agentCommand(env, "--tier 3 --tags tag1 -- \"The insight.\""),
+		command(env, "remember", "--promote 3f9a1c2b"),
+		command(env, "remember", "--tier 3 --tags tag1 -- \"The insight.\""),
 	}
 	fill := strings.NewReplacer("NOTE-ID", "n-0001", "ID,ID,...", "3f9a1c2b,77e0d4a1", " ID", " 3f9a1c2b",
 		"--importance N", "--importance 3")

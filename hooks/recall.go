@@ -183,24 +183,19 @@ func loadRecalls(env Env, data []byte) (r *recall.Recalls, ok bool) {
 // session's prompt, and returns the strongest recall.NameAtMost worth
 // reviving, first counted now and not superseded.
 func noteRecalls(recalls *recall.Recalls, picked []recall.Hit, in Input) map[string]recall.Strength {
-	type worth struct {
-		id string
-		s  recall.Strength
-	}
-	var found []worth
+	named := map[string]recall.Strength{}
+	var ids []string
 	for _, h := range picked {
 		if h.Item.ArchivedOn.IsZero() {
 			continue
 		}
-		s, counted := recalls.Note(h.Item.ID, in.SessionID, in.Prompt)
-		if counted && s.Worth() && !superseded(h.Item) {
-			found = append(found, worth{h.Item.ID, s})
+		if s, counted := recalls.Note(h.Item.ID, in.SessionID, in.Prompt); counted && s.Worth() && !superseded(h.Item) {
+			named[h.Item.ID], ids = s, append(ids, h.Item.ID)
 		}
 	}
-	slices.SortStableFunc(found, func(a, b worth) int { return b.s.Compare(a.s) })
-	named := map[string]recall.Strength{}
-	for _, w := range found[:min(len(found), recall.NameAtMost)] {
-		named[w.id] = w.s
+	slices.SortStableFunc(ids, func(a, b string) int { return named[b].Compare(named[a]) })
+	for _, id := range ids[min(len(ids), recall.NameAtMost):] {
+		delete(named, id)
 	}
 	return named
 }
