@@ -93,11 +93,25 @@ const namedKey = "patterns-asked"
 const maxAsked = 200
 
 // adviseOnce is the upkeep SessionStart asks: consolidation and promotion
-// once a session, a pattern's sentence once per pattern.
+// once a session, a pattern's sentence once per pattern. tok is the pass's
+// estimate of tx.File.
 func adviseOnce(env Env, tx *store.Tx, in Input, tok memfile.Tokens) string {
 	st := loadState(tx, in)
 	asked := decodeList(tx.State(namedKey)) // damaged state: ask again
-	text, a, name := advice(env, tx.File, st, asked, tok)
+	var a memfile.Advice
+	if st.Advised {
+		a.Unnamed = memfile.Unnamed(tx.File, env.Config)
+	} else {
+		a = memfile.AdviseEstimated(tx.File, env.Today, env.Config, tok)
+	}
+	name := ""
+	for _, id := range a.Unnamed {
+		if !slices.Contains(asked, id) {
+			name = id
+			break
+		}
+	}
+	text := adviceText(env, tx.File, a, name)
 	if text == "" {
 		return ""
 	}
@@ -113,26 +127,6 @@ func adviseOnce(env Env, tx *store.Tx, in Input, tok memfile.Tokens) string {
 		tx.SetState(namedKey, encodeList(asked))
 	}
 	return text
-}
-
-// advice is what to ask given what was asked already: the text, its
-// advice, and the pattern it asks to name. tok is the pass's estimate of f.
-func advice(env Env, f *memfile.File, st sessionState, asked []string, tok memfile.Tokens) (string, memfile.Advice, string) {
-	// Once advised, only a pattern's sentence is left to ask.
-	var a memfile.Advice
-	if st.Advised {
-		a.Unnamed = memfile.Unnamed(f, env.Config)
-	} else {
-		a = memfile.AdviseEstimated(f, env.Today, env.Config, tok)
-	}
-	name := ""
-	for _, id := range a.Unnamed {
-		if !slices.Contains(asked, id) {
-			name = id
-			break
-		}
-	}
-	return adviceText(env, f, a, name), a, name
 }
 
 // globalFacts are the global memory's entries, for the intake to skip.
