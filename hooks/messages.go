@@ -282,17 +282,14 @@ func updatedMessage(recorded int, rep memfile.Report, notice string) string {
 	if s := rep.Summary(); s != "" {
 		parts = append(parts, s)
 	}
-	msg := ""
-	if len(parts) > 0 {
-		msg = "BIMRI updated: " + strings.Join(parts, "; ")
-	}
-	switch {
-	case notice == "":
-		return msg
-	case msg == "":
+	if len(parts) == 0 {
 		return notice
 	}
-	return msg + ". " + notice
+	msg := "BIMRI updated: " + strings.Join(parts, "; ")
+	if notice != "" {
+		msg += ". " + notice
+	}
+	return msg
 }
 
 // failedMessage tells the user the agent's remember call did not record,
