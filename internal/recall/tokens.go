@@ -13,28 +13,11 @@ import (
 func tokens(s string) []string { return appendTokens(nil, s) }
 
 func appendTokens(out []string, s string) []string {
-	start := -1
-	flush := func(end int) {
-		if start < 0 {
-			return
+	for w := range strings.FieldsFuncSeq(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if w = strings.ToLower(w); len(w) >= 2 && !isStopWord(w) {
+			out = append(out, stem(w))
 		}
-		w := strings.ToLower(s[start:end])
-		start = -1
-		if len(w) < 2 || isStopWord(w) {
-			return
-		}
-		out = append(out, stem(w))
 	}
-	for i, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		flush(i)
-	}
-	flush(len(s))
 	return out
 }
 
