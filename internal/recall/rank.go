@@ -338,54 +338,82 @@ type candidate struct {
 // units of those forms.
 func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, corpora []corpus) []candidate {
 	needed := wordsNeeded(q.distinct, q.telling)
+	// Documents are scored a block at a time, each list read on from where
+	// the block before left it: the arrays stay a few pages whatever the
+	// archive's size (docs/performance.md), and a document takes its terms
+	// in the same order, so its score is the same to the bit.
+	width := 0
+	for _, c := range corpora {
+		width = max(width, min(c.size(), scoreBlock))
+	}
+	scores, bestForm := make([]float64, width), make([]float64, width)
+	// matched counts wordUnits (at most maxQueryTerms terms' worth); last
+	// is the term a document last matched, its best form's units bestUnits.
+	matched, last, bestUnits := make([]uint8, width), make([]uint8, width), make([]uint8, width)
+	next := make([][]int, len(q.terms)) // each term's forms' next postings
+	for k, t := range q.terms {
+		next[k] = make([]int, len(t))
+	}
 	var cands []candidate
 	for ci, c := range corpora {
-		size := c.size()
-		scores, bestForm := make([]float64, size), make([]float64, size)
-		// matched counts wordUnits (at most maxQueryTerms terms' worth);
-		// last is the term a document last matched, its best form's units
-		// bestUnits.
-		matched, last, bestUnits := make([]uint8, size), make([]uint8, size), make([]uint8, size)
-		for k, t := range q.terms {
-			termIDF := idf(t[0].df, int(n))
-			for fi, f := range t {
-				weight := termIDF
-				if fi > 0 {
-					weight = lexiconWeight * min(termIDF, idf(f.df, int(n)))
-				}
-				for i := range f.lists[ci].len() {
-					p := f.lists[ci].at(i)
-					d := p.doc
-					s := weight * p.tf * (k1 + 1) / (p.tf + k1*(1-b+b*float64(c.docLen(d))/avgdl))
-					if int(last[d]) != k+1 {
-						last[d], bestForm[d], bestUnits[d] = uint8(k+1), s, f.units
-						scores[d] += s
-						matched[d] += f.units
-						continue
+		for _, at := range next {
+			clear(at)
+		}
+		for lo := 0; lo < c.size(); lo += scoreBlock {
+			hi := min(lo+scoreBlock, c.size())
+			clear(scores)
+			clear(matched)
+			clear(last)
+			for k, t := range q.terms {
+				termIDF := idf(t[0].df, int(n))
+				for fi, f := range t {
+					weight := termIDF
+					if fi > 0 {
+						weight = lexiconWeight * min(termIDF, idf(f.df, int(n)))
 					}
-					if s > bestForm[d] {
-						scores[d] += s - bestForm[d]
-						bestForm[d] = s
+					l, i := f.lists[ci], next[k][fi]
+					for ; i < l.len(); i++ {
+						p := l.at(i)
+						if p.doc >= hi {
+							break
+						}
+						s := weight * p.tf * (k1 + 1) / (p.tf + k1*(1-b+b*float64(c.docLen(p.doc))/avgdl))
+						d := p.doc - lo
+						if int(last[d]) != k+1 {
+							last[d], bestForm[d], bestUnits[d] = uint8(k+1), s, f.units
+							scores[d] += s
+							matched[d] += f.units
+							continue
+						}
+						if s > bestForm[d] {
+							scores[d] += s - bestForm[d]
+							bestForm[d] = s
+						}
+						if f.units > bestUnits[d] {
+							matched[d] += f.units - bestUnits[d]
+							bestUnits[d] = f.units
+						}
 					}
-					if f.units > bestUnits[d] {
-						matched[d] += f.units - bestUnits[d]
-						bestUnits[d] = f.units
-					}
+					next[k][fi] = i
 				}
 			}
-		}
-		for d, m := range matched {
-			ok := int(m) >= needed.long || (int(m) >= needed.short && float64(c.docLen(d)) <= longDoc*avgdl) ||
-				// Of the time a prompt names, one of its words singles an
-				// entry out: the time is the other.
-				(int(m) < needed.short && int(m) >= wordUnits && scoped != nil && scoped(ci, d))
-			if ok && scores[d] >= minShare*q.possible {
-				cands = append(cands, candidate{int32(ci), int32(d), scores[d]})
+			for j, m := range matched[:hi-lo] {
+				d := lo + j
+				ok := int(m) >= needed.long || (int(m) >= needed.short && float64(c.docLen(d)) <= longDoc*avgdl) ||
+					// Of the time a prompt names, one of its words singles an
+					// entry out: the time is the other.
+					(int(m) < needed.short && int(m) >= wordUnits && scoped != nil && scoped(ci, d))
+				if ok && scores[j] >= minShare*q.possible {
+					cands = append(cands, candidate{int32(ci), int32(d), scores[j]})
+				}
 			}
 		}
 	}
 	return cands
 }
+
+// scoreBlock is how many documents score takes at a time.
+const scoreBlock = 4096
 
 // sameDayShare is what an item of the best match's day gains, as a share
 // of that match's score: one day's work hangs together, and what answers
