@@ -354,7 +354,7 @@ func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, c
 	for k, t := range q.terms {
 		next[k] = make([]int, len(t))
 	}
-	var cands []candidate
+	var parts [][]candidate
 	for ci, c := range corpora {
 		for _, at := range next {
 			clear(at)
@@ -397,19 +397,37 @@ func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, c
 					next[k][fi] = i
 				}
 			}
-			for j, m := range matched[:hi-lo] {
-				d := lo + j
-				ok := int(m) >= needed.long || (int(m) >= needed.short && float64(c.docLen(d)) <= longDoc*avgdl) ||
+			qualifies := func(j int) bool {
+				d, m := lo+j, int(matched[j])
+				return scores[j] >= minShare*q.possible && (m >= needed.long || (m >= needed.short && float64(c.docLen(d)) <= longDoc*avgdl) ||
 					// Of the time a prompt names, one of its words singles an
 					// entry out: the time is the other.
-					(int(m) < needed.short && int(m) >= wordUnits && scoped != nil && scoped(ci, d))
-				if ok && scores[j] >= minShare*q.possible {
-					cands = append(cands, candidate{int32(ci), int32(d), scores[j]})
+					(m < needed.short && m >= wordUnits && scoped != nil && scoped(ci, d)))
+			}
+			// Counted first, so a block's part is allocated once: in a big
+			// archive a common word qualifies thousands.
+			count := 0
+			for j := range hi - lo {
+				if qualifies(j) {
+					count++
 				}
 			}
+			if count == 0 {
+				continue
+			}
+			part := make([]candidate, 0, count)
+			for j := range hi - lo {
+				if qualifies(j) {
+					part = append(part, candidate{int32(ci), int32(lo + j), scores[j]})
+				}
+			}
+			parts = append(parts, part)
 		}
 	}
-	return cands
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return slices.Concat(parts...)
 }
 
 // scoreBlock is how many documents score takes at a time.
