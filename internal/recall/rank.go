@@ -458,13 +458,38 @@ func sameDay(cands []candidate, corpora []corpus) []candidate {
 
 // best decodes the candidates best first, only as many as q.Limit asks
 // plus any that tie with the last, so the order by date and ID is exact
-// without decoding every match.
+// without decoding every match. They come off a heap: a common word
+// makes thousands in a big archive, which a full sort would order for
+// nothing.
 func best(cands []candidate, q Query, corpora []corpus) []Hit {
-	slices.SortFunc(cands, func(x, y candidate) int {
-		return cmp.Or(cmp.Compare(y.score, x.score), cmp.Compare(x.corpus, y.corpus), cmp.Compare(x.doc, y.doc))
-	})
+	better := func(x, y candidate) bool {
+		return cmp.Or(cmp.Compare(y.score, x.score), cmp.Compare(x.corpus, y.corpus), cmp.Compare(x.doc, y.doc)) < 0
+	}
+	down := func(h []candidate, i int) {
+		for {
+			top, l, r := i, 2*i+1, 2*i+2
+			if l < len(h) && better(h[l], h[top]) {
+				top = l
+			}
+			if r < len(h) && better(h[r], h[top]) {
+				top = r
+			}
+			if top == i {
+				return
+			}
+			h[i], h[top] = h[top], h[i]
+			i = top
+		}
+	}
+	for i := len(cands)/2 - 1; i >= 0; i-- {
+		down(cands, i)
+	}
 	var hits []Hit
-	for _, c := range cands {
+	for h := cands; len(h) > 0; {
+		c := h[0]
+		h[0] = h[len(h)-1]
+		h = h[:len(h)-1]
+		down(h, 0)
 		if q.Limit > 0 && len(hits) >= q.Limit && c.score < hits[len(hits)-1].Score {
 			break
 		}
