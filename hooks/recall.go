@@ -49,9 +49,8 @@ func recallPrompt(env Env, in Input) Output {
 	if len(hits) == 0 {
 		return Output{}
 	}
-	describeHits(f, hits)
 	foreign := recordedElsewhere(env)
-	picked, named, err := pickAndNote(env, in, hits, foreign)
+	picked, named, err := pickAndNote(env, in, f, hits, foreign)
 	if err != nil || len(picked) == 0 {
 		return Output{}
 	}
@@ -137,13 +136,15 @@ func recordedElsewhere(env Env) func(recall.Item) bool {
 // pickAndNote, under the lock, picks the hits this session has not had
 // that fit, adds them to its recalled list and counts the archived ones
 // in the recalls; it returns them and the few called worth reviving.
-func pickAndNote(env Env, in Input, hits []recall.Hit, foreign func(recall.Item) bool) ([]recall.Hit, map[string]recall.Strength, error) {
+func pickAndNote(env Env, in Input, f *memfile.File, hits []recall.Hit, foreign func(recall.Item) bool) ([]recall.Hit, map[string]recall.Strength, error) {
 	key := stateKey(in)
 	var picked []recall.Hit
 	var named map[string]recall.Strength
 	err := env.Store.UpdateState([]string{key, recall.StateKey}, func(state map[string][]byte) error {
 		st := decodeState(state[key]) // damaged state is a fresh start
 		fresh := slices.DeleteFunc(slices.Clone(hits), func(h recall.Hit) bool { return slices.Contains(st.Recalled, h.Item.ID) })
+		// Select measures at most Items of them: only those are described.
+		describeHits(f, fresh[:min(len(fresh), env.Settings.Recall.Items)])
 		picked = recall.Select(fresh, env.Settings.Recall.Items, env.Settings.Recall.Chars, func(it recall.Item) int {
 			return memfile.Length(recalledLine(it, widestStrength, foreign(it))) + 1
 		})
