@@ -20,10 +20,10 @@ import (
 // item by its own, kept in the directory, so a prompt never reads every
 // page of a big archive's index.
 //
-//	magic "BIMRIRX6"
+//	magic "BIMRIRX7"
 //	key: archive size (u64), archive modification time (i64, ns),
-//	  CRC-32 (IEEE) of the archive's last edgeLen bytes (u32)
-//	CRC-32 (IEEE) of the directory (u32)
+//	  CRC-32C of the archive's last edgeLen bytes (u32)
+//	CRC-32C of the directory (u32)
 //	directory, of u32 numbers unless said:
 //	  docs, terms
 //	  doc lengths (docs), doc days (docs: days since 1970 of the item's
@@ -38,7 +38,7 @@ import (
 
 // magic names the layout; a new one makes every index built before it
 // be rebuilt.
-const magic = "BIMRIRX6"
+const magic = "BIMRIRX7"
 
 // indexKey identifies the archive an index was built from. Edge, the
 // checksum of its last bytes, tells an archive that only grew since
@@ -53,7 +53,12 @@ type indexKey struct {
 const edgeLen = 4096
 
 // edge is the checksum of data's last edgeLen bytes.
-func edge(data []byte) uint32 { return crc32.ChecksumIEEE(data[max(0, len(data)-edgeLen):]) }
+func edge(data []byte) uint32 { return sum(data[max(0, len(data)-edgeLen):]) }
+
+// sum is a part's checksum: CRC-32C, which amd64 computes in hardware
+// (SSE 4.2) several times faster than CRC-32 (IEEE); a prompt checks a
+// megabyte of the index.
+func sum(b []byte) uint32 { return crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)) }
 
 // errCorrupt is any index that does not read: it is rebuilt.
 var errCorrupt = errors.New("recall index is damaged")
@@ -95,7 +100,7 @@ func encode(items []Item, key indexKey) []byte {
 		dir = le.AppendUint32(dir, uint32(len(itemBlob)))
 		from := len(itemBlob)
 		itemBlob = appendItem(itemBlob, it)
-		itemCRCs = le.AppendUint32(itemCRCs, crc32.ChecksumIEEE(itemBlob[from:]))
+		itemCRCs = le.AppendUint32(itemCRCs, sum(itemBlob[from:]))
 	}
 	dir = le.AppendUint32(dir, uint32(len(itemBlob)))
 	dir = append(dir, itemCRCs...)
@@ -113,7 +118,7 @@ func encode(items []Item, key indexKey) []byte {
 			posts = le.AppendUint32(posts, uint32(p.doc))
 			posts = le.AppendUint32(posts, math.Float32bits(float32(p.tf)))
 		}
-		postCRCs = le.AppendUint32(postCRCs, crc32.ChecksumIEEE(posts[from:]))
+		postCRCs = le.AppendUint32(postCRCs, sum(posts[from:]))
 	}
 	dir = le.AppendUint32(dir, uint32(len(posts)/8))
 	dir = append(dir, postCRCs...)
@@ -125,7 +130,7 @@ func encode(items []Item, key indexKey) []byte {
 	out = le.AppendUint64(out, uint64(key.Size))
 	out = le.AppendUint64(out, uint64(key.ModTime))
 	out = le.AppendUint32(out, key.Edge)
-	out = le.AppendUint32(out, crc32.ChecksumIEEE(dir))
+	out = le.AppendUint32(out, sum(dir))
 	out = append(out, dir...)
 	out = append(out, posts...)
 	return append(out, itemBlob...)
@@ -174,7 +179,7 @@ func decode(data []byte) (*Index, error) {
 		return nil, errCorrupt
 	}
 	dir := rest[:fixed+strsLen]
-	if crc32.ChecksumIEEE(dir) != le.Uint32(data[28:]) {
+	if sum(dir) != le.Uint32(data[28:]) {
 		return nil, errCorrupt
 	}
 	x.docs, x.nterms = docs, nterms
@@ -274,7 +279,7 @@ func (x *Index) termPostings(term string) (postingList, error) {
 		return postingList{}, nil
 	}
 	l := postingList{raw: x.posts[8*u32(x.postOff, i) : 8*u32(x.postOff, i+1)]}
-	if crc32.ChecksumIEEE(l.raw) != uint32(u32(x.postCRC, i)) {
+	if sum(l.raw) != uint32(u32(x.postCRC, i)) {
 		return postingList{}, errCorrupt
 	}
 	for p := range l.len() {
@@ -301,7 +306,7 @@ func (x *Index) allItems() (items []Item, ok bool) {
 
 func (x *Index) item(doc int) (Item, error) {
 	b := x.items[u32(x.itemOff, doc):u32(x.itemOff, doc+1)]
-	if crc32.ChecksumIEEE(b) != uint32(u32(x.itemCRC, doc)) {
+	if sum(b) != uint32(u32(x.itemCRC, doc)) {
 		x.damaged()
 		return Item{}, errCorrupt
 	}

@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"hash/crc32"
-
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/matryer/is"
 )
@@ -276,17 +274,17 @@ func fixChecksums(data []byte) []byte {
 	if postsLen <= len(body) {
 		for i := 0; i < nterms; i++ {
 			if from, to := 8*u32(postOff, i), 8*u32(postOff, i+1); from <= to && to <= postsLen {
-				le.PutUint32(postCRC[4*i:], crc32.ChecksumIEEE(body[from:to]))
+				le.PutUint32(postCRC[4*i:], sum(body[from:to]))
 			}
 		}
 		items := body[postsLen:]
 		for d := 0; d < docs; d++ {
 			if from, to := u32(itemOff, d), u32(itemOff, d+1); from <= to && to <= len(items) {
-				le.PutUint32(itemCRC[4*d:], crc32.ChecksumIEEE(items[from:to]))
+				le.PutUint32(itemCRC[4*d:], sum(items[from:to]))
 			}
 		}
 	}
-	le.PutUint32(out[28:], crc32.ChecksumIEEE(dir))
+	le.PutUint32(out[28:], sum(dir))
 	return out
 }
 
