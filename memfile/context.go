@@ -1,6 +1,7 @@
 package memfile
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -48,6 +49,22 @@ func (v View) mark(id string) string {
 		m += " " + PossiblySupersededMark + n + ")"
 	}
 	return m
+}
+
+// superseded is 1 for an item a newer entry looks like it supersedes: it
+// comes last in its group, so that when room is short it is the one named.
+func (v View) superseded(id string) int {
+	if v.successors[id] != "" {
+		return 1
+	}
+	return 0
+}
+
+func (v View) supersededBlock(b Block) int {
+	if b.Entry == nil {
+		return 0
+	}
+	return v.superseded(b.Entry.ID)
 }
 
 // PossiblySupersededMark starts the mark of a lasting entry a newer one
@@ -144,20 +161,15 @@ func chooseGroups(f *File, v View) []viewGroup {
 			groups[groupGlobal].add(viewLine{text: viewEntry(e, false), item: true})
 		}
 	}
-	t1 := &groups[groupTier1]
-	var later []*Entry // possibly superseded: after what holds now
-	for _, b := range f.Tiers[0].Blocks {
+	t1 := slices.Clone(f.Tiers[0].Blocks)
+	slices.SortStableFunc(t1, func(a, b Block) int { return cmp.Compare(v.supersededBlock(a), v.supersededBlock(b)) })
+	for _, b := range t1 {
 		switch {
-		case b.Entry != nil && v.successors[b.Entry.ID] != "":
-			later = append(later, b.Entry)
 		case b.Entry != nil:
-			t1.add(entryLines(b.Entry, false, v.mark(b.Entry.ID)))
+			groups[groupTier1].add(entryLines(b.Entry, false, v.mark(b.Entry.ID)))
 		case b.Note != nil:
-			t1.add(viewLine{text: tier1Note(b.Note)})
+			groups[groupTier1].add(viewLine{text: tier1Note(b.Note)})
 		}
-	}
-	for _, e := range later {
-		t1.add(entryLines(e, false, v.mark(e.ID)))
 	}
 	weekGroup(&groups[groupWeek], f, v, tier2Groups(f, v, groups))
 	patternGroup(&groups[groupPatterns], f, v)
@@ -171,26 +183,23 @@ func chooseGroups(f *File, v View) []viewGroup {
 func tier2Groups(f *File, v View, groups []viewGroup) time.Time {
 	day := civilUnix(f.Header.LastMaintained)
 	from := latestDays(f, day)
-	// What a newer entry looks like it supersedes comes last in its
-	// group: when room is short, it is the one named.
-	var holds, later [groupCount][]rankedEntry
+	var ranked [groupCount][]rankedEntry
 	pos := 0
 	for _, b := range f.Tiers[1].Blocks {
 		if e := b.Entry; e != nil {
 			days := daysBefore(e.Date, day)
 			g := tier2Group(e, days <= from)
-			r := rankedEntry{rankForDays(e, days), e, pos}
-			if v.successors[e.ID] != "" {
-				later[g] = append(later[g], r)
-			} else {
-				holds[g] = append(holds[g], r)
-			}
+			ranked[g] = append(ranked[g], rankedEntry{rankForDays(e, days), e, pos})
 			pos++
 		}
 	}
 	for _, k := range []int{groupDecisions, groupKeyWork, groupLatest, groupRest} {
-		groups[k].addRanked(holds[k], v)
-		groups[k].addRanked(later[k], v)
+		slices.SortFunc(ranked[k], func(a, b rankedEntry) int {
+			return cmp.Or(cmp.Compare(v.superseded(a.e.ID), v.superseded(b.e.ID)), keptOrder(a, b))
+		})
+		for _, r := range ranked[k] {
+			groups[k].add(entryLines(r.e, true, v.mark(r.e.ID)))
+		}
 	}
 	if from < 0 {
 		return time.Time{}
@@ -361,29 +370,6 @@ func entryLines(e *Entry, withWeight bool, mark string) viewLine {
 		}
 	}
 	return l
-}
-
-// buildEveryLine turns addRanked's shortcut off, for the test that shows
-// it changes nothing.
-var buildEveryLine = false
-
-// addRanked adds Tier 2 entries, with their weights, in the order the
-// budget keeps them longest. Past a view's worth of lines and the IDs it
-// names, later entries can never show and keep only their ID, so the
-// 10,000-entry guard of make bench builds a view's worth of lines.
-func (g *viewGroup) addRanked(ranked []rankedEntry, v View) {
-	slices.SortFunc(ranked, keptOrder)
-	for _, r := range ranked {
-		if g.built > v.Limit && g.past >= maxNamed && !buildEveryLine {
-			g.lines = append(g.lines, viewLine{id: r.e.ID, item: true, size: 1})
-			continue
-		}
-		if g.built > v.Limit {
-			g.past++
-		}
-		g.add(entryLines(r.e, true, v.mark(r.e.ID)))
-		g.built += g.lines[len(g.lines)-1].least(g.compact)
-	}
 }
 
 // viewEntry is an entry's whole line in the view, unmarked.

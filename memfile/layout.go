@@ -11,8 +11,7 @@ import (
 
 type viewGroup struct {
 	groupRoom
-	lines       []viewLine
-	built, past int // addRanked's least room built, and lines past the limit
+	lines []viewLine
 }
 
 type viewLine struct {
