@@ -163,13 +163,13 @@ func layOut(f *File, v View, groups []viewGroup) Layout {
 	for i := range groups {
 		total += groups[i].items()
 	}
-	return write(f, v, groups, place(f, v, groups, total), viewHead(f, v, groups), total)
+	head := viewHead(f, v, groups)
+	return write(v, groups, place(v, groups, head, total), head, total)
 }
 
 // place is what each group shows, keeping room for the longest footer
 // unless the whole view fits with its own.
-func place(f *File, v View, groups []viewGroup, total int) []fitted {
-	head := viewHead(f, v, groups)
+func place(v View, groups []viewGroup, head string, total int) []fitted {
 	fits := make([]fitted, len(groups))
 	need := Length(head) + 1 + Length(viewFooter(v, total, 0))
 	for i := range groups {
@@ -234,13 +234,9 @@ func spread(groups []viewGroup, rooms []int, fits []fitted, room int) {
 	for i := range fits {
 		used += fits[i].used
 	}
-	order := make([]int, 0, len(groups))
-	for i := groupTier1; i < len(groups); i++ {
-		order = append(order, i)
-	}
-	order = append(order, groupGlobal)
 	workspace := room - rooms[groupGlobal]
-	for _, i := range order {
+	for n := 1; n <= len(groups); n++ {
+		i := n % len(groups) // groupGlobal, 0, last
 		g := &groups[i]
 		if used >= room || g.whole(fits[i]) {
 			continue
@@ -260,7 +256,7 @@ func spread(groups []viewGroup, rooms []int, fits []fitted, room int) {
 }
 
 // write writes the view from what each group shows.
-func write(f *File, v View, groups []viewGroup, fits []fitted, head string, total int) Layout {
+func write(v View, groups []viewGroup, fits []fitted, head string, total int) Layout {
 	lay := Layout{Whole: map[string]bool{}}
 	all := true
 	for i := range groups {

@@ -87,7 +87,7 @@ func placed(f *File, v View) ([]viewGroup, []fitted, int) {
 	for i := range groups {
 		total += groups[i].items()
 	}
-	return groups, place(f, v, groups, total), total
+	return groups, place(v, groups, viewHead(f, v, groups), total), total
 }
 
 // Every group's floor holds: it shows at least what it would show in the
