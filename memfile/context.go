@@ -13,25 +13,19 @@ import (
 
 // View says what the context view shows and how much room it has.
 type View struct {
-	// Limit is the most characters the view may use, counted in UTF-16
-	// code units as Claude Code counts its cap.
-	Limit int
-	// Sure (0 < Sure < Limit) is the room the view is sure to have: rooms
-	// are given as for Sure and Limit's extra goes in order of priority,
-	// so a view of Limit shows whole all that one of Sure does.
-	Sure int
-	// Global, when set, is the user's memory across workspaces.
-	Global *File
-	// Name is the memory file's name as the model should see it.
-	Name string
-	// Archive is the archive's name (bimri-archive.md when empty), and
-	// Search how to search both, with WORDS for the model's words.
-	Archive string
-	Search  string
-	// Archived are the archive's recent records, for the week's digest.
-	Archived []ArchiveRecord
-	// Foreign, when set, names the items this workspace's sessions did not
-	// record (they came with git or an edit): the view marks them.
+	// Limit is in UTF-16 code units, as Claude Code counts its cap. Sure
+	// (0 < Sure < Limit) is the room the view is sure to have: rooms are
+	// given as for Sure, Limit's extra in order of priority, so a view of
+	// Limit shows whole all that one of Sure does.
+	Limit, Sure int
+	Global      *File  // the user's memory across workspaces, or nil
+	Name        string // the memory file's name as the model sees it
+	// Archive is the archive's name (bimri-archive.md when empty), Search
+	// how to search both, with WORDS for the model's words.
+	Archive, Search string
+	Archived        []ArchiveRecord // recent records, for the week's digest
+	// Foreign names the items no session of this workspace recorded (git
+	// or an edit brought them): the view marks them.
 	Foreign func(id string) bool
 
 	successors map[string]string // likelySuccessors: the view marks them
@@ -82,12 +76,9 @@ func Length(s string) int {
 
 // Layout is a context view and what it shows.
 type Layout struct {
-	Text string
-	// Whole are the IDs of the items shown by their whole line: recall
-	// brings back the others when a prompt needs them.
-	Whole map[string]bool
-	// All says every item is in the view, each line whole.
-	All bool
+	Text  string
+	Whole map[string]bool // IDs shown whole; recall brings the others back
+	All   bool            // every item is in the view, each line whole
 }
 
 // ViewLayout is what goes into the model's context at session start, the
@@ -235,11 +226,7 @@ func latestDays(f *File, day int64) int {
 	return second
 }
 
-// latestWithin and latestGap bound the latest work's two days.
-const (
-	latestWithin = 10
-	latestGap    = 4
-)
+const latestWithin, latestGap = 10, 4 // bound the latest work's two days
 
 // tier2Group is the view's group for a Tier 2 entry; latest says it is of
 // the last two days with work.

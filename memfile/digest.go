@@ -8,17 +8,11 @@ import (
 	"time"
 )
 
-// The week's digest: what was done on each of the last seven days, a
-// line a day, so that "what did we do last week?" has an answer at
-// session start, also for work that has left the file since.
-
-// weekDays is how many days the digest looks back from the last pass.
-const weekDays = 7
-
-// digestEntries and digestRunes bound a day's line: the most important
-// entries of the day, each cut to a few words.
+// The week's digest, a line a day, answers "what did we do last week?"
+// at session start, also for work that has left the file since.
 const (
-	digestEntries = 2
+	weekDays      = 7 // looked back from the last pass
+	digestEntries = 2 // a day's most important entries, each in a few words
 	digestRunes   = 70
 	digestTags    = 3
 )
@@ -32,11 +26,9 @@ func WeekStart(f *File) time.Time {
 	return civil(f.Header.LastMaintained).AddDate(0, 0, -weekDays)
 }
 
-// weekGroup is the digest of the days of the last week (the seven days
-// before the last pass) that the latest work, from latestFrom on, does
-// not cover, newest first: for each day with work, how many entries it
-// has, its commonest tags and its most important entries in a few words.
-// A day counts the entries of f and of v.Archived dated that day.
+// weekGroup is a line for each day with work of the seven before the
+// last pass that the latest work (from latestFrom) does not cover, newest
+// first, counting the entries of f and of v.Archived dated that day.
 func weekGroup(g *viewGroup, f *File, v View, latestFrom time.Time) {
 	today := f.Header.LastMaintained
 	if today.IsZero() {
@@ -97,7 +89,11 @@ func digestLine(day time.Time, es []*Entry, v View) string {
 	slices.SortStableFunc(tags, func(a, b string) int { return cmp.Compare(count[b], count[a]) })
 	tags = tags[:min(len(tags), digestTags)]
 	var b strings.Builder
-	fmt.Fprintf(&b, "- %s %s, %d %s", day.Format("Mon"), day.Format(dateLayout), len(es), plural(len(es), "entry", "entries"))
+	word := "entries"
+	if len(es) == 1 {
+		word = "entry"
+	}
+	fmt.Fprintf(&b, "- %s %s, %d %s", day.Format("Mon"), day.Format(dateLayout), len(es), word)
 	if len(tags) > 0 {
 		b.WriteString(" [" + strings.Join(tags, ",") + "]")
 	}
@@ -114,11 +110,4 @@ func digestLine(day time.Time, es []*Entry, v View) string {
 		fmt.Fprintf(&b, "; and %d more", len(es)-digestEntries)
 	}
 	return b.String()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
