@@ -47,18 +47,11 @@ func (v View) mark(id string) string {
 
 // superseded is 1 for an item a newer entry looks like it supersedes: it
 // comes last in its group, so that when room is short it is the one named.
-func (v View) superseded(id string) int {
-	if v.successors[id] != "" {
+func (v View) superseded(e *Entry) int {
+	if e != nil && v.successors[e.ID] != "" {
 		return 1
 	}
 	return 0
-}
-
-func (v View) supersededBlock(b Block) int {
-	if b.Entry == nil {
-		return 0
-	}
-	return v.superseded(b.Entry.ID)
 }
 
 // PossiblySupersededMark starts the mark of a lasting entry a newer one
@@ -153,7 +146,7 @@ func chooseGroups(f *File, v View) []viewGroup {
 		}
 	}
 	t1 := slices.Clone(f.Tiers[0].Blocks)
-	slices.SortStableFunc(t1, func(a, b Block) int { return cmp.Compare(v.supersededBlock(a), v.supersededBlock(b)) })
+	slices.SortStableFunc(t1, func(a, b Block) int { return cmp.Compare(v.superseded(a.Entry), v.superseded(b.Entry)) })
 	for _, b := range t1 {
 		switch {
 		case b.Entry != nil:
@@ -186,7 +179,7 @@ func tier2Groups(f *File, v View, groups []viewGroup) time.Time {
 	}
 	for _, k := range []int{groupDecisions, groupKeyWork, groupLatest, groupRest} {
 		slices.SortFunc(ranked[k], func(a, b rankedEntry) int {
-			return cmp.Or(cmp.Compare(v.superseded(a.e.ID), v.superseded(b.e.ID)), keptOrder(a, b))
+			return cmp.Or(cmp.Compare(v.superseded(a.e), v.superseded(b.e)), keptOrder(a, b))
 		})
 		for _, r := range ranked[k] {
 			groups[k].add(entryLines(r.e, true, v.mark(r.e.ID)))
