@@ -93,21 +93,15 @@ func (g *viewGroup) fit(room int) fitted {
 		return best
 	}
 	if !g.compact || best.shown == len(g.lines) {
-		// Whole lines where they fit, first first.
-		k := 0
-		if !g.compact {
-			k = best.shown
-		}
+		// Whole lines where they fit, first first (all when never compact).
 		base := best.used - least[best.shown] // the heading and the names
-		for k < best.shown {
+		for k := best.full; k < best.shown; k++ {
 			used := base + whole[k+1] + least[best.shown] - least[k+1]
 			if used > room {
 				break
 			}
-			k++
-			best.used = used
+			best.full, best.used = k+1, used
 		}
-		best.full = k
 	}
 	return best
 }
