@@ -251,17 +251,14 @@ func spread(groups []viewGroup, rooms []int, fits []fitted, room int) {
 
 // write writes the view from what each group shows.
 func write(v View, groups []viewGroup, fits []fitted, head string, total int) Layout {
-	lay := Layout{Whole: map[string]bool{}}
-	all := true
-	for i := range groups {
-		all = all && groups[i].whole(fits[i])
-	}
+	lay := Layout{Whole: map[string]bool{}, All: true}
 	var b strings.Builder
 	shown := 0
 	b.WriteString(head)
 	b.WriteByte('\n')
 	for i := range groups {
 		g, fit := &groups[i], fits[i]
+		lay.All = lay.All && g.whole(fit)
 		if fit.used == 0 {
 			continue
 		}
@@ -286,15 +283,11 @@ func write(v View, groups []viewGroup, fits []fitted, head string, total int) La
 		}
 	}
 	last := viewFooter(v, total, total-shown)
-	if Length(last) > v.Limit {
-		return Layout{Text: truncateUnits(last, v.Limit), Whole: map[string]bool{}}
-	}
 	if Length(b.String())+Length(last) > v.Limit {
 		// Only a limit too small for the head and the footer comes here.
-		return Layout{Text: last, Whole: map[string]bool{}}
+		return Layout{Text: truncateUnits(last, v.Limit), Whole: map[string]bool{}}
 	}
 	b.WriteString(last)
 	lay.Text = b.String()
-	lay.All = all
 	return lay
 }
