@@ -26,13 +26,7 @@ func idChars(s string) bool {
 }
 
 // leadingDigits is the run of ASCII digits s starts with.
-func leadingDigits(s string) string {
-	n := 0
-	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
-		n++
-	}
-	return s[:n]
-}
+func leadingDigits(s string) string { return s[:len(s)-len(strings.TrimLeft(s, "0123456789"))] }
 
 // field is one "[KEY:value]" of a tag line.
 type field struct{ key, val string }
@@ -71,7 +65,7 @@ func splitFields(s string) (fields fieldList, rest string, bold bool, ok bool) {
 		}
 		key, val, ok := strings.Cut(next[1:end], ":")
 		key = strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(key), " ", ""))
-		if !ok || key == "" || !isFieldKey(key) {
+		if !ok || key == "" || strings.ContainsFunc(key, func(r rune) bool { return (r < 'A' || r > 'Z') && r != '_' }) {
 			break
 		}
 		if strings.ContainsAny(s[:len(s)-len(next)], "*_") {
@@ -85,15 +79,6 @@ func splitFields(s string) (fields fieldList, rest string, bold bool, ok bool) {
 
 // fieldMarks may stand between fields: spaces, bold and italic markers.
 const fieldMarks = " \t*_"
-
-func isFieldKey(k string) bool {
-	for _, r := range k {
-		if (r < 'A' || r > 'Z') && r != '_' {
-			return false
-		}
-	}
-	return true
-}
 
 // The keys an entry's and a pattern's tag line may carry, and the other
 // names models give some of them.
@@ -140,7 +125,7 @@ func entryFromFields(e *Entry, fields fieldList, body []string, extra map[string
 	if e.Importance, err = importance(fields, &how); err != nil {
 		return nil, nil, err
 	}
-	if d, err := entryDate(fields, &how); err != nil {
+	if d, err := dateField(fields, "date", &how, "TIMESTAMP", "DATE"); err != nil {
 		return nil, nil, err
 	} else if !d.IsZero() {
 		e.Date = d
@@ -199,20 +184,16 @@ func leadingCount(v, what string, strict bool, how *[]string) (int, error) {
 	return n, err
 }
 
-// entryDate reads TIMESTAMP (or DATE), zero when none or empty.
-func entryDate(fields fieldList, how *[]string) (time.Time, error) {
-	date, ok := fields.get("TIMESTAMP", "DATE")
-	if !ok || date == "" {
+// dateField reads the first of keys as a date, zero when none (or, for
+// an entry's TIMESTAMP, empty); what names it in how.
+func dateField(fields fieldList, what string, how *[]string, keys ...string) (time.Time, error) {
+	v, ok := fields.get(keys...)
+	if !ok || (v == "" && keys[0] == "TIMESTAMP") {
 		return time.Time{}, nil
 	}
-	return readDate("TIMESTAMP", "date", date, how)
-}
-
-// readDate reads v, field key's value, as a date; what names it in how.
-func readDate(key, what, v string, how *[]string) (time.Time, error) {
 	d, ok := ParseDate(v)
 	if !ok {
-		return time.Time{}, fmt.Errorf("%s %q is not a date (YYYY-MM-DD)", key, v)
+		return time.Time{}, fmt.Errorf("%s %q is not a date (YYYY-MM-DD)", keys[0], v)
 	}
 	if v != d.Format(dateLayout) {
 		*how = append(*how, fmt.Sprintf("%s %q read as %s", what, v, d.Format(dateLayout)))
@@ -252,11 +233,7 @@ func splitTagList(s string, how *[]string) []string {
 
 // leadingNumber reads the number a value starts with: "4.0 (floor)" is 4.
 func leadingNumber(s string) (float64, bool) {
-	n := 0
-	for n < len(s) && (s[n] >= '0' && s[n] <= '9' || s[n] == '.') {
-		n++
-	}
-	v, err := strconv.ParseFloat(s[:n], 64)
+	v, err := strconv.ParseFloat(s[:len(s)-len(strings.TrimLeft(s, "0123456789."))], 64)
 	return v, err == nil
 }
 
@@ -284,10 +261,10 @@ func patternFromFields(fields fieldList, body []string) (*Pattern, []string, err
 		return nil, nil, err
 	}
 	pt.Observations = max(pt.Observations, len(pt.Evidence))
-	if pt.First, err = patternDate(fields, "FIRST", &how); err != nil {
+	if pt.First, err = dateField(fields, "FIRST", &how, "FIRST"); err != nil {
 		return nil, nil, err
 	}
-	if pt.Last, err = patternDate(fields, "LAST", &how); err != nil {
+	if pt.Last, err = dateField(fields, "LAST", &how, "LAST"); err != nil {
 		return nil, nil, err
 	}
 	if pt.ID, err = fieldID(fields); err != nil {
@@ -331,15 +308,6 @@ func observations(fields fieldList, how *[]string) (int, error) {
 		return 0, fmt.Errorf("OBSERVATIONS %q is not a count", obs)
 	}
 	return n, nil
-}
-
-// patternDate reads a pattern's FIRST or LAST date, zero when none.
-func patternDate(fields fieldList, key string, how *[]string) (time.Time, error) {
-	v, ok := fields.get(key)
-	if !ok {
-		return time.Time{}, nil
-	}
-	return readDate(key, key, v, how)
 }
 
 // fieldID reads the ID field, "" when there is none.
