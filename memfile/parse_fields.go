@@ -313,11 +313,7 @@ func observations(fields fieldList, how *[]string) (int, error) {
 // fieldID reads the ID field, "" when there is none.
 func fieldID(fields fieldList) (string, error) {
 	id, ok := fields.get("ID")
-	if !ok {
-		return "", nil
-	}
-	id = strings.ToLower(id)
-	if !validID(id) {
+	if id = strings.ToLower(id); ok && !validID(id) {
 		return "", fmt.Errorf("ID %q is not 1-32 letters, digits or dashes", id)
 	}
 	return id, nil

@@ -58,16 +58,13 @@ func (p *parser) addPattern(start itemStart, body []string, lineNo int) bool {
 		p.warn(lineNo, "pattern kept as a note: %v", err)
 		return false
 	}
-	p.endNote()
 	if p.zone != inTier3 {
 		p.warn(lineNo, "pattern outside Tier 3 was moved to Tier 3")
 	}
-	p.structure = true
 	if start.prose && len(pat.Tags) == 0 {
 		p.untagged = append(p.untagged, untaggedPattern{pat, lineNo})
 	}
-	p.readAs(lineNo, "a pattern", append(start.how, how...))
-	p.f.Tiers[2].Blocks = append(p.f.Tiers[2].Blocks, Block{Pattern: pat})
+	p.add(3, Block{Pattern: pat}, lineNo, "a pattern", append(start.how, how...))
 	return true
 }
 
@@ -83,8 +80,6 @@ func (p *parser) addEntry(e *Entry, startHow, how []string, lineNo int) {
 			how = append(how, "no date: the first pass gives it that day's date")
 		}
 	}
-	p.endNote()
-	p.structure = true
 	tier := p.tier()
 	switch tier {
 	case 0, 3:
@@ -95,15 +90,18 @@ func (p *parser) addEntry(e *Entry, startHow, how []string, lineNo int) {
 			p.warn(lineNo, "Tier 1 entry has importance %d; only 4 and 5 belong in Tier 1", e.Importance)
 		}
 	}
-	p.readAs(lineNo, "an entry", append(startHow, how...))
-	p.f.Tiers[tier-1].Blocks = append(p.f.Tiers[tier-1].Blocks, Block{Entry: e})
+	p.add(tier, Block{Entry: e}, lineNo, "an entry", append(startHow, how...))
 }
 
-// readAs reports an item read leniently: the next write makes it canonical.
-func (p *parser) readAs(lineNo int, what string, how []string) {
+// add puts an item in a tier, reporting how it was read leniently: the
+// next write makes it canonical.
+func (p *parser) add(tier int, b Block, lineNo int, what string, how []string) {
+	p.endNote()
+	p.structure = true
 	if len(how) > 0 {
 		p.convert(lineNo, "read as %s: %s", what, strings.Join(how, "; "))
 	}
+	p.f.Tiers[tier-1].Blocks = append(p.f.Tiers[tier-1].Blocks, b)
 }
 
 // itemStart is the first line of an entry or a pattern, as read.
