@@ -83,26 +83,18 @@ const fieldMarks = " \t*_"
 // The keys an entry's and a pattern's tag line may carry, and the other
 // names models give some of them.
 var (
-	entryFields   = keySet("IMPORTANCE", "TIMESTAMP", "TAGS", "KEYWORDS", "AGENT", "WEIGHT", "ID", "HOLDS_WITH")
-	patternFields = keySet("PATTERN", "OBSERVATIONS", "FIRST", "LAST", "TAGS", "EVIDENCE", "ID")
+	entryFields   = []string{"IMPORTANCE", "TIMESTAMP", "TAGS", "KEYWORDS", "AGENT", "WEIGHT", "ID", "HOLDS_WITH"}
+	patternFields = []string{"PATTERN", "OBSERVATIONS", "FIRST", "LAST", "TAGS", "EVIDENCE", "ID"}
 	fieldAlias    = map[string]string{"DATE": "TIMESTAMP", "OBS": "OBSERVATIONS", "CONFIDENCE": "PATTERN"}
 )
 
-func keySet(keys ...string) map[string]bool {
-	m := map[string]bool{}
-	for _, k := range keys {
-		m[k] = true
-	}
-	return m
-}
-
 // checkKeys refuses a field neither allowed nor extra, and one given
 // twice under either of its names.
-func checkKeys(fields fieldList, allowed, extra map[string]bool) error {
+func checkKeys(fields fieldList, allowed []string, extra map[string]bool) error {
 	seen := map[string]bool{}
 	for _, f := range fields {
 		k := cmp.Or(fieldAlias[f.key], f.key)
-		if !allowed[k] && !extra[k] {
+		if !slices.Contains(allowed, k) && !extra[k] {
 			return fmt.Errorf("unknown field [%s:...]", f.key)
 		}
 		if seen[k] {
