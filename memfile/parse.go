@@ -201,30 +201,30 @@ func (p *parser) structureLine(t string, lineNo int) bool {
 		p.structure = true
 		return true
 	}
-	if p.zone == inPreamble && strings.EqualFold(t, titleLine) {
-		p.endNote()
-		p.structure = true
-		p.zone = inIntro
-		return true
-	}
-	if m := tierHeading(t); m != nil {
-		p.endNote()
-		p.structure = true
+	var to zone
+	switch {
+	case p.zone == inPreamble && strings.EqualFold(t, titleLine):
+		to = inIntro
+	case strings.HasPrefix(t, "##"):
+		m := tierPattern().FindStringSubmatch(strings.ToLower(t))
+		if m == nil {
+			return false
+		}
 		n := int(m[1][0] - '0')
 		if p.seenTier[n-1] {
 			p.warn(lineNo, "Tier %d heading appears twice; its blocks were joined", n)
 		}
 		p.seenTier[n-1] = true
-		p.zone = inTier1 + zone(n-1)
-		return true
+		to = inTier1 + zone(n-1)
+	case t == endMarker || (strings.HasPrefix(t, "<!--") && strings.EqualFold(strings.Join(strings.Fields(t), " "), endMarker)):
+		to = inTrailer
+	default:
+		return false
 	}
-	if t == endMarker || (strings.HasPrefix(t, "<!--") && strings.EqualFold(strings.Join(strings.Fields(t), " "), endMarker)) {
-		p.endNote()
-		p.structure = true
-		p.zone = inTrailer
-		return true
-	}
-	return false
+	p.endNote()
+	p.structure = true
+	p.zone = to
+	return true
 }
 
 // The header and tier headings, compiled on first use.
@@ -236,15 +236,6 @@ var (
 	// tierPattern is a tier heading, lower-cased; its group is the tier.
 	tierPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^##\s*tier\s*([123])\b`) })
 )
-
-// tierHeading matches a tier heading, any case: the match and the tier's
-// digit, or nil.
-func tierHeading(t string) []string {
-	if !strings.HasPrefix(t, "##") {
-		return nil
-	}
-	return tierPattern().FindStringSubmatch(strings.ToLower(t))
-}
 
 // tier is the tier the parser is in, 0 outside the tiers.
 func (p *parser) tier() int {

@@ -156,8 +156,8 @@ func undecorate(t string, how *[]string) string {
 	s := t
 	for {
 		before := s
-		if n := stripListMark(s); n != s {
-			s = n
+		if m := listMarkPattern().FindStringIndex(s); m != nil {
+			s = s[m[1]:]
 			*how = appendOnce(*how, "list marker dropped")
 		}
 		if len(s) >= 3 && s[0] == '[' && s[2] == ']' && strings.ContainsRune(" xX", rune(s[1])) && (len(s) == 3 || s[3] == ' ') {
@@ -180,14 +180,6 @@ func undecorate(t string, how *[]string) string {
 
 // listMarkPattern is a list marker and the space after it.
 var listMarkPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+`) })
-
-// stripListMark drops a leading "- ", "* ", "+ " or "1. " list marker.
-func stripListMark(t string) string {
-	if m := listMarkPattern().FindStringIndex(t); m != nil {
-		return t[m[1]:]
-	}
-	return t
-}
 
 // isMark is a check mark, an emoji or what joins and varies them.
 func isMark(r rune) bool {
