@@ -69,11 +69,7 @@ func Parse(data []byte) (*File, []Warning, error) {
 	if err := checkReadable(data); err != nil {
 		return nil, nil, err
 	}
-	return parseText(string(data))
-}
-
-func parseText(text string) (*File, []Warning, error) {
-	text = strings.TrimPrefix(text, "\uFEFF")
+	text := strings.TrimPrefix(string(data), "\uFEFF")
 	lines := splitLines(text)
 	p := &parser{f: &File{}}
 	for i := 0; i < len(lines); i++ {
@@ -113,24 +109,16 @@ func splitLines(text string) []string {
 
 // checkReadable rejects bytes that are plainly not text.
 func checkReadable(data []byte) error {
-	if err := checkText(data); err != nil {
-		return err
-	}
-	if !utf8.Valid(data) { // most files: no copy
-		if bad := len(data) - len(bytes.ToValidUTF8(data, nil)); bad > 16 {
-			return fmt.Errorf("%w: the file is not UTF-8 text (%d invalid bytes)", ErrUnreadable, bad)
-		}
-	}
-	return nil
-}
-
-// checkText is checkReadable for text known to be UTF-8.
-func checkText(data []byte) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return fmt.Errorf("%w: the file is empty", ErrUnreadable)
 	}
 	if bytes.IndexByte(data, 0) >= 0 {
 		return fmt.Errorf("%w: the file holds binary data (NUL bytes)", ErrUnreadable)
+	}
+	if !utf8.Valid(data) { // most files: no copy
+		if bad := len(data) - len(bytes.ToValidUTF8(data, nil)); bad > 16 {
+			return fmt.Errorf("%w: the file is not UTF-8 text (%d invalid bytes)", ErrUnreadable, bad)
+		}
 	}
 	return nil
 }

@@ -28,26 +28,17 @@ func (d Damage) Any() bool { return d.Decoded > 0 || d.Cut }
 func ParseStored(data []byte) (*File, []Warning, Damage, error) {
 	text, decoded := decodeText(data)
 	d := Damage{Decoded: decoded}
-	f, w, err := parseDecoded(text)
+	f, w, err := Parse(text)
 	if errors.Is(err, errCut) {
 		d.Cut = true
 		ended := make([]byte, 0, len(text)+len(endMarker)+2)
 		ended = append(append(append(ended, text...), '\n'), endMarker+"\n"...)
-		f, w, err = parseDecoded(ended)
+		f, w, err = Parse(ended)
 	}
 	if err != nil || !d.Any() {
 		return f, w, d, err
 	}
 	return f, append(d.warnings(), w...), d, nil
-}
-
-// parseDecoded is Parse for text decodeText made UTF-8, which is not
-// checked again.
-func parseDecoded(text []byte) (*File, []Warning, error) {
-	if err := checkText(text); err != nil {
-		return nil, nil, err
-	}
-	return parseText(string(text))
 }
 
 func (d Damage) warnings() []Warning {
