@@ -120,23 +120,21 @@ func readItemStart(t string) (itemStart, bool) {
 	if s == "" {
 		return st, false
 	}
-	if c := s[0]; c == '[' || c == '*' || c == '_' {
-		fields, rest, bold, ok := splitFields(s)
-		if ok {
-			st.fields = fields
-			if bold {
-				st.how = append(st.how, "bold markers dropped")
-				rest = trimBold(rest)
-			}
-			st.rest = dropSeparator(strings.TrimSpace(rest), &st.how)
-			if k, ok := fields.has("CONFIDENCE"); ok {
-				st.fields[k].key = "PATTERN"
-				st.how = append(st.how, "CONFIDENCE read as PATTERN")
-			}
-			return st, true
-		}
+	fields, rest, bold, ok := splitFields(s)
+	if !ok {
+		return readProsePattern(s, st)
 	}
-	return readProsePattern(s, st)
+	st.fields = fields
+	if bold {
+		st.how = append(st.how, "bold markers dropped")
+		rest = trimBold(rest)
+	}
+	st.rest = dropSeparator(strings.TrimSpace(rest), &st.how)
+	if k, ok := fields.has("CONFIDENCE"); ok {
+		st.fields[k].key = "PATTERN"
+		st.how = append(st.how, "CONFIDENCE read as PATTERN")
+	}
+	return st, true
 }
 
 // trimBold drops the bold markers closing around a tag line; a single
@@ -280,13 +278,8 @@ func isSummaryLine(raw string) bool {
 		return false
 	}
 	var how []string
-	s := undecorate(t, &how)
-	if s != "" && (s[0] == '[' || s[0] == '*' || s[0] == '_') {
-		if _, _, _, ok := splitFields(s); ok {
-			return false
-		}
-	}
-	return true
+	_, _, _, tagLine := splitFields(undecorate(t, &how))
+	return !tagLine
 }
 
 // isContinuation says whether a line continues the body above it: text
