@@ -98,7 +98,7 @@ func ParseArchive(data []byte) ([]ArchiveRecord, []Warning) {
 			rec.Tier = 3
 			rec.Pattern, _, err = patternFromFields(fields, body)
 		} else {
-			rec.Entry, _, err = entryFromFields(new(Entry), fields, body, archiveFields)
+			rec.Entry, _, err = entryFromFields(fields, body, archiveFields)
 			if err == nil && rec.Entry.Date.IsZero() {
 				rec.Entry.Date = rec.ArchivedOn
 			}

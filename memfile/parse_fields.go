@@ -36,17 +36,15 @@ type fieldList []field
 // get is the value of the first of keys the fields have.
 func (fl fieldList) get(keys ...string) (string, bool) {
 	for _, key := range keys {
-		if i, ok := fl.has(key); ok {
+		if i := fl.index(key); i >= 0 {
 			return fl[i].val, true
 		}
 	}
 	return "", false
 }
 
-// has returns the index of a key's field.
-func (fl fieldList) has(key string) (int, bool) {
-	i := slices.IndexFunc(fl, func(f field) bool { return f.key == key })
-	return i, i >= 0
+func (fl fieldList) index(key string) int {
+	return slices.IndexFunc(fl, func(f field) bool { return f.key == key })
 }
 
 // splitFields reads the "[KEY:value]" groups s starts with ("[ importance
@@ -108,19 +106,18 @@ func checkKeys(fields fieldList, allowed []string, extra map[string]bool) error 
 // entryFromFields builds an entry from its fields and body lines; extra
 // lists keys also allowed (the archive's). how says what was read
 // leniently; an undated entry comes back with a zero Date for the caller.
-func entryFromFields(e *Entry, fields fieldList, body []string, extra map[string]bool) (*Entry, []string, error) {
+func entryFromFields(fields fieldList, body []string, extra map[string]bool) (*Entry, []string, error) {
 	var how []string
 	if err := checkKeys(fields, entryFields, extra); err != nil {
 		return nil, nil, err
 	}
+	e := &Entry{}
 	var err error
 	if e.Importance, err = importance(fields, &how); err != nil {
 		return nil, nil, err
 	}
-	if d, err := dateField(fields, "date", &how, "TIMESTAMP", "DATE"); err != nil {
+	if e.Date, err = dateField(fields, "date", &how, "TIMESTAMP", "DATE"); err != nil {
 		return nil, nil, err
-	} else if !d.IsZero() {
-		e.Date = d
 	}
 	if tags, ok := fields.get("TAGS"); ok {
 		e.Tags = splitTagList(tags, &how)
@@ -135,10 +132,8 @@ func entryFromFields(e *Entry, fields fieldList, body []string, extra map[string
 		e.Agent = agent
 	}
 	entryWeight(e, fields, &how)
-	if id, err := fieldID(fields); err != nil {
+	if e.ID, err = fieldID(fields); err != nil {
 		return nil, nil, err
-	} else if id != "" {
-		e.ID = id
 	}
 	if e.HoldsWith, err = fieldIDs(fields, "HOLDS_WITH"); err != nil {
 		return nil, nil, err

@@ -24,7 +24,7 @@ func (p *parser) item(lines []string, i int, t string) (int, bool) {
 	if _, isPattern := start.fields.get("PATTERN"); isPattern {
 		return used, p.addPattern(start, body, lineNo)
 	}
-	e, how, err := entryFromFields(&Entry{}, start.fields, body, nil)
+	e, how, err := entryFromFields(start.fields, body, nil)
 	if err != nil {
 		p.warn(lineNo, "entry kept as a note: %v", err)
 		return i, false
@@ -130,7 +130,7 @@ func readItemStart(t string) (itemStart, bool) {
 		rest = trimBold(rest)
 	}
 	st.rest = dropSeparator(strings.TrimSpace(rest), &st.how)
-	if k, ok := fields.has("CONFIDENCE"); ok {
+	if k := fields.index("CONFIDENCE"); k >= 0 {
 		st.fields[k].key = "PATTERN"
 		st.how = append(st.how, "CONFIDENCE read as PATTERN")
 	}
