@@ -7,6 +7,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -112,8 +113,12 @@ func entryFromFields(fields fieldList, body []string, extra map[string]bool) (*E
 		return nil, nil, err
 	}
 	e := &Entry{}
+	var ok bool
 	var err error
-	if e.Importance, err = importance(fields, &how); err != nil {
+	if e.Importance, ok, err = countField(fields, &how, true, 1, 5, "a whole number from 1 to 5", "IMPORTANCE"); !ok {
+		err = errors.New("no IMPORTANCE field")
+	}
+	if err != nil {
 		return nil, nil, err
 	}
 	if e.Date, err = dateField(fields, "date", &how, "TIMESTAMP", "DATE"); err != nil {
@@ -146,29 +151,23 @@ func entryFromFields(fields fieldList, body []string, extra map[string]bool) (*E
 	return e, how, nil
 }
 
-// importance reads the IMPORTANCE field, which an entry must have: a
-// whole number from 1 to 5.
-func importance(fields fieldList, how *[]string) (int, error) {
-	imp, ok := fields.get("IMPORTANCE")
+// countField reads the first of keys as a whole number from lo to hi,
+// or the one it starts with ("4/5", "7 (since Nov)"), said in how; strict
+// refuses "4.5" and "4,5". It says whether the field is there.
+func countField(fields fieldList, how *[]string, strict bool, lo, hi int, want string, keys ...string) (int, bool, error) {
+	v, ok := fields.get(keys...)
 	if !ok {
-		return 0, errors.New("no IMPORTANCE field")
+		return 0, false, nil
 	}
-	n, err := leadingCount(imp, "importance", true, how)
-	if err != nil || n < 1 || n > 5 {
-		return 0, fmt.Errorf("IMPORTANCE %q is not a whole number from 1 to 5", imp)
-	}
-	return n, nil
-}
-
-// leadingCount reads v as a whole number, or the one it starts with
-// ("4/5", "7 (since Nov)"), said in how; strict refuses "4.5" and "4,5".
-func leadingCount(v, what string, strict bool, how *[]string) (int, error) {
 	n, err := strconv.Atoi(v)
 	if d := leadingDigits(v); err != nil && d != "" && (!strict || len(d) < len(v) && !strings.ContainsRune(".,", rune(v[len(d)]))) {
 		n, err = strconv.Atoi(d)
-		*how = append(*how, fmt.Sprintf("%s %q read as %d", what, v, n))
+		*how = append(*how, fmt.Sprintf("%s %q read as %d", strings.ToLower(keys[0]), v, n))
 	}
-	return n, err
+	if err != nil || n < lo || n > hi {
+		return 0, true, fmt.Errorf("%s %q is not %s", keys[0], v, want)
+	}
+	return n, true, nil
 }
 
 // dateField reads the first of keys as a date, zero when none (or, for
@@ -244,7 +243,7 @@ func patternFromFields(fields fieldList, body []string) (*Pattern, []string, err
 	if pt.Evidence, err = fieldIDs(fields, "EVIDENCE"); err != nil {
 		return nil, nil, err
 	}
-	if pt.Observations, err = observations(fields, &how); err != nil {
+	if pt.Observations, _, err = countField(fields, &how, false, 0, math.MaxInt, "a count", "OBSERVATIONS", "OBS"); err != nil {
 		return nil, nil, err
 	}
 	pt.Observations = max(pt.Observations, len(pt.Evidence))
@@ -282,19 +281,6 @@ func fieldIDs(fields fieldList, key string) ([]string, error) {
 		ids = append(ids, id)
 	}
 	return ids, nil
-}
-
-// observations reads the OBSERVATIONS (or OBS) field, 0 when none.
-func observations(fields fieldList, how *[]string) (int, error) {
-	obs, ok := fields.get("OBSERVATIONS", "OBS")
-	if !ok {
-		return 0, nil
-	}
-	n, err := leadingCount(obs, "observations", false, how)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("OBSERVATIONS %q is not a count", obs)
-	}
-	return n, nil
 }
 
 // fieldID reads the ID field, "" when there is none.
