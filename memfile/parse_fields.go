@@ -15,11 +15,8 @@ import (
 	"unicode"
 )
 
-// validID says whether id is 1-32 lower-case letters, digits or dashes,
-// not starting with a dash.
-func validID(id string) bool {
-	return len(id) > 0 && len(id) <= 32 && id[0] != '-' && idChars(id)
-}
+// validID: 1-32 lower-case letters, digits or dashes, not starting with a dash.
+func validID(id string) bool { return len(id) > 0 && len(id) <= 32 && id[0] != '-' && idChars(id) }
 
 // idChars says whether s is lower-case letters, digits and dashes only.
 func idChars(s string) bool {

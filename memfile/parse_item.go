@@ -260,9 +260,6 @@ var hashTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`
 
 // hashTags lists the "#tag" words of a sentence.
 func hashTags(s string) []string {
-	if !strings.Contains(s, "#") {
-		return nil
-	}
 	var out []string
 	for _, m := range hashTag().FindAllStringSubmatch(s, -1) {
 		out = append(out, m[1])
