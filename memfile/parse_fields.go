@@ -289,11 +289,6 @@ func fieldID(fields fieldList) (string, error) {
 	return id, nil
 }
 
-// maxAgent bounds an agent's name on a tag line.
-const maxAgent = 16
-
-// validAgent says whether s may name an agent: up to maxAgent lower-case
+// validAgent says whether s may name an agent: up to 16 lower-case
 // letters, digits and dashes.
-func validAgent(s string) bool {
-	return len(s) <= maxAgent && idChars(s)
-}
+func validAgent(s string) bool { return len(s) <= 16 && idChars(s) }
