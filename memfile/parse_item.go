@@ -13,7 +13,9 @@ import (
 
 // item tries to read an entry or pattern at line i, with its body up to a
 // blank line or structure: the index of the last line used, and whether
-// it read one.
+// it read one. A pattern goes to Tier 3, an entry outside Tiers 1 and 2 to
+// Tier 2; an undated entry takes the header's date. What was read
+// leniently is reported: the next write makes it canonical.
 func (p *parser) item(lines []string, i int, t string) (int, bool) {
 	start, ok := readItemStart(t)
 	if !ok {
@@ -21,15 +23,52 @@ func (p *parser) item(lines []string, i int, t string) (int, bool) {
 	}
 	lineNo := i + 1
 	used, body := itemBody(lines, i, start.rest)
+	var b Block
+	var how []string
+	var err error
+	what, tier := "an entry", p.tier()
 	if _, isPattern := start.fields.get("PATTERN"); isPattern {
-		return used, p.addPattern(start, body, lineNo)
+		if b.Pattern, how, err = patternFromFields(start.fields, body); err != nil {
+			p.warn(lineNo, "pattern kept as a note: %v", err)
+			return i, false
+		}
+		if tier != 3 {
+			p.warn(lineNo, "pattern outside Tier 3 was moved to Tier 3")
+		}
+		if start.prose && len(b.Pattern.Tags) == 0 {
+			p.untagged = append(p.untagged, untaggedPattern{b.Pattern, lineNo})
+		}
+		what, tier = "a pattern", 3
+	} else {
+		if b.Entry, how, err = entryFromFields(start.fields, body, nil); err != nil {
+			p.warn(lineNo, "entry kept as a note: %v", err)
+			return i, false
+		}
+		e := b.Entry
+		switch d := p.f.Header.LastMaintained; {
+		case !e.Date.IsZero():
+		case !d.IsZero():
+			e.Date = d
+			how = append(how, "no date: given the header's Last Maintained date, "+d.Format(dateLayout))
+		default:
+			how = append(how, "no date: the first pass gives it that day's date")
+		}
+		switch tier {
+		case 0, 3:
+			p.warn(lineNo, "entry outside Tier 1 and Tier 2 was moved to Tier 2")
+			tier = 2
+		case 1:
+			if e.Importance < 4 {
+				p.warn(lineNo, "Tier 1 entry has importance %d; only 4 and 5 belong in Tier 1", e.Importance)
+			}
+		}
 	}
-	e, how, err := entryFromFields(start.fields, body, nil)
-	if err != nil {
-		p.warn(lineNo, "entry kept as a note: %v", err)
-		return i, false
+	p.endNote()
+	p.structure = true
+	if how = append(start.how, how...); len(how) > 0 {
+		p.convert(lineNo, "read as %s: %s", what, strings.Join(how, "; "))
 	}
-	p.addEntry(e, start.how, how, lineNo)
+	p.f.Tiers[tier-1].Blocks = append(p.f.Tiers[tier-1].Blocks, b)
 	return used, true
 }
 
@@ -49,59 +88,6 @@ func itemBody(lines []string, i int, summary string) (int, []string) {
 		}
 	}
 	return used, body
-}
-
-// addPattern puts a pattern in Tier 3, or says it could not (it is then a note).
-func (p *parser) addPattern(start itemStart, body []string, lineNo int) bool {
-	pat, how, err := patternFromFields(start.fields, body)
-	if err != nil {
-		p.warn(lineNo, "pattern kept as a note: %v", err)
-		return false
-	}
-	if p.zone != inTier3 {
-		p.warn(lineNo, "pattern outside Tier 3 was moved to Tier 3")
-	}
-	if start.prose && len(pat.Tags) == 0 {
-		p.untagged = append(p.untagged, untaggedPattern{pat, lineNo})
-	}
-	p.add(3, Block{Pattern: pat}, lineNo, "a pattern", append(start.how, how...))
-	return true
-}
-
-// addEntry puts an entry in its tier (Tier 2 if it stood outside Tiers 1
-// and 2), dated by the header when undated; startHow and how say how its
-// tag line and fields were read.
-func (p *parser) addEntry(e *Entry, startHow, how []string, lineNo int) {
-	if e.Date.IsZero() {
-		if d := p.f.Header.LastMaintained; !d.IsZero() {
-			e.Date = d
-			how = append(how, "no date: given the header's Last Maintained date, "+d.Format(dateLayout))
-		} else {
-			how = append(how, "no date: the first pass gives it that day's date")
-		}
-	}
-	tier := p.tier()
-	switch tier {
-	case 0, 3:
-		p.warn(lineNo, "entry outside Tier 1 and Tier 2 was moved to Tier 2")
-		tier = 2
-	case 1:
-		if e.Importance < 4 {
-			p.warn(lineNo, "Tier 1 entry has importance %d; only 4 and 5 belong in Tier 1", e.Importance)
-		}
-	}
-	p.add(tier, Block{Entry: e}, lineNo, "an entry", append(startHow, how...))
-}
-
-// add puts an item in a tier, reporting how it was read leniently: the
-// next write makes it canonical.
-func (p *parser) add(tier int, b Block, lineNo int, what string, how []string) {
-	p.endNote()
-	p.structure = true
-	if len(how) > 0 {
-		p.convert(lineNo, "read as %s: %s", what, strings.Join(how, "; "))
-	}
-	p.f.Tiers[tier-1].Blocks = append(p.f.Tiers[tier-1].Blocks, b)
 }
 
 // itemStart is the first line of an entry or a pattern, as read.
