@@ -181,14 +181,35 @@ func tier2Groups(f *File, v View, groups []viewGroup) time.Time {
 		slices.SortFunc(ranked[k], func(a, b rankedEntry) int {
 			return cmp.Or(cmp.Compare(v.superseded(a.e), v.superseded(b.e)), keptOrder(a, b))
 		})
-		for _, r := range ranked[k] {
-			groups[k].add(entryLines(r.e, true, v.mark(r.e.ID)))
-		}
+		addRanked(&groups[k], ranked[k], v)
 	}
 	if from < 0 {
 		return time.Time{}
 	}
 	return f.Header.LastMaintained.AddDate(0, 0, -from)
+}
+
+// buildEveryLine turns addRanked's shortcut off, for the test that shows
+// it changes nothing.
+var buildEveryLine = false
+
+// addRanked adds Tier 2 entries in the order the budget keeps them. Past a
+// view's worth of lines and the IDs one line names, it keeps only the IDs:
+// the view cannot show those lines, and building them is most of a view's
+// time on a file far past the budgets (the 10,000-entry guard).
+func addRanked(g *viewGroup, ranked []rankedEntry, v View) {
+	built, past := 0, 0
+	for _, r := range ranked {
+		if built > v.Limit && past >= maxNamed && !buildEveryLine {
+			g.lines = append(g.lines, viewLine{id: r.e.ID, item: true, size: 1})
+			continue
+		}
+		if built > v.Limit {
+			past++
+		}
+		g.add(entryLines(r.e, true, v.mark(r.e.ID)))
+		built += g.lines[len(g.lines)-1].least(g.compact)
+	}
 }
 
 // latestDays is how many days before the pass (day) the latest work

@@ -212,3 +212,20 @@ func TestViewAccountsForEveryItem(t *testing.T) {
 		}
 	}
 }
+
+// Past the view's limit addRanked keeps only the IDs of Tier 2 entries:
+// the view is the same as when every line is built.
+func TestViewShortcutChangesNothing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 7))
+	for round := range 200 {
+		f, archived := randomViewFile(rng)
+		v := View{Limit: 300 + rng.IntN(3000), Archived: archived, Name: "bimri.md", Archive: ArchiveName}
+		short := ViewLayout(f, v).Text
+		buildEveryLine = true
+		every := ViewLayout(f, v).Text
+		buildEveryLine = false
+		if short != every {
+			t.Fatalf("round %d: the view differs when every line is built:\n%s\n---\n%s", round, short, every)
+		}
+	}
+}
