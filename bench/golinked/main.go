@@ -14,6 +14,7 @@ import (
 
 	_ "encoding/json"
 	_ "errors"
+	_ "flag"
 	_ "fmt"
 	_ "github.com/bimri/bimri-hook/hooks"
 	_ "github.com/bimri/bimri-hook/internal/approve"
