@@ -20,9 +20,22 @@ func TestMain(m *testing.M) {
 	// The user's data folder (provenance, the journal) of every test
 	// workspace: one of the tests' own, never the user's.
 	os.Setenv(store.DataEnv, filepath.Join(os.TempDir(), "bimri-hook-test-data"))
-	testscript.Main(m, map[string]func(){
+	testscript.Main(removingBuilt{m}, map[string]func(){
 		"bimri-hook": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr, time.Now())) },
 	})
+}
+
+// removingBuilt runs the tests, then removes the binaries builtBinary
+// made for them: testscript.Main exits once they have run, so no code
+// after it would.
+type removingBuilt struct{ m *testing.M }
+
+func (r removingBuilt) Run() int {
+	code := r.m.Run()
+	if builtPath != "" {
+		os.RemoveAll(filepath.Dir(builtPath))
+	}
+	return code
 }
 
 // TestScripts runs testdata/script/*.txtar. Each script gets:
