@@ -61,13 +61,7 @@ var bimriBuild onceResult
 var claudeCode = npmPackage{
 	Name: "@anthropic-ai/claude-code", Version: claudeVersion, Cache: "claude-code",
 	Find: findClaudeBinary,
-	Check: func(ctx context.Context, bin string) error {
-		ver, err := exec.CommandContext(ctx, bin, "--version").CombinedOutput()
-		if err != nil || !strings.Contains(string(ver), claudeVersion) {
-			return fmt.Errorf("%s does not run as Claude Code %s: %v: %s", bin, claudeVersion, err, ver)
-		}
-		return nil
-	},
+	Check: nativeVersion(claudeVersion),
 }
 
 // installClaude returns the path of the native claude binary of Claude Code
@@ -85,7 +79,7 @@ func installClaude(t testing.TB) string {
 // bin/claude.exe of the main package, the last resort here because without
 // the postinstall that file is only a stub.
 func findClaudeBinary(prefix string) (string, error) {
-	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+	arch := npmArch[runtime.GOARCH]
 	scope := filepath.Join(prefix, "node_modules", "@anthropic-ai")
 	patterns := []string{
 		filepath.Join(scope, "claude-code-"+runtime.GOOS+"-"+arch, "claude"),

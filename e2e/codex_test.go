@@ -31,7 +31,7 @@ const codexVersion = "0.171.0"
 var codexCLI = npmPackage{
 	Name: "@openai/codex", Version: codexVersion, Cache: "codex",
 	Find: func(prefix string) (string, error) {
-		arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+		arch := npmArch[runtime.GOARCH]
 		pattern := filepath.Join(prefix, "node_modules", "@openai", "codex-"+runtime.GOOS+"-"+arch, "vendor", "*", "bin", "codex")
 		matches, _ := filepath.Glob(pattern)
 		for _, m := range matches {

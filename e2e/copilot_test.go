@@ -28,20 +28,14 @@ const copilotVersion = "1.0.102"
 var copilotCLI = npmPackage{
 	Name: "@github/copilot", Version: copilotVersion, Cache: "copilot",
 	Find: func(prefix string) (string, error) {
-		arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+		arch := npmArch[runtime.GOARCH]
 		rel := filepath.Join("node_modules", "@github", "copilot-"+runtime.GOOS+"-"+arch, "copilot")
 		if _, err := os.Stat(filepath.Join(prefix, rel)); err != nil {
 			return "", fmt.Errorf("no copilot binary: %w", err)
 		}
 		return rel, nil
 	},
-	Check: func(ctx context.Context, bin string) error {
-		out, err := exec.CommandContext(ctx, bin, "--version").CombinedOutput()
-		if err != nil || !strings.Contains(string(out), copilotVersion) {
-			return fmt.Errorf("%s --version: %v: %s", bin, err, out)
-		}
-		return nil
-	},
+	Check: nativeVersion(copilotVersion),
 }
 
 // CopilotSandbox is one Copilot user: a throwaway HOME whose

@@ -163,6 +163,10 @@ func nodeCLI(name, version, cache, bin string) npmPackage {
 	return p
 }
 
+// npmArch is npm's name of a GOARCH, as the clients' per-platform
+// packages (@openai/codex-linux-x64, ...) carry it.
+var npmArch = map[string]string{"amd64": "x64", "arm64": "arm64"}
+
 // nativeVersion is the Check of a package whose command is a native
 // binary: it must say version to --version.
 func nativeVersion(version string) func(ctx context.Context, bin string) error {

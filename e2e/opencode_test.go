@@ -28,7 +28,7 @@ const openCodeVersion = "1.18.33"
 var openCodeCLI = npmPackage{
 	Name: "opencode-ai", Version: openCodeVersion, Cache: "opencode",
 	Find: func(prefix string) (string, error) {
-		arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+		arch := npmArch[runtime.GOARCH]
 		rel := filepath.Join("node_modules", "opencode-"+runtime.GOOS+"-"+arch, "bin", "opencode")
 		if _, err := os.Stat(filepath.Join(prefix, rel)); err != nil {
 			return "", fmt.Errorf("no opencode binary: %w", err)
