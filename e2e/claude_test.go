@@ -60,7 +60,7 @@ var bimriBuild onceResult
 // claudeCode is the npm package of the Claude Code client.
 var claudeCode = npmPackage{
 	Name: "@anthropic-ai/claude-code", Version: claudeVersion, Cache: "claude-code",
-	Find: findClaudeBinary,
+	Find:  findClaudeBinary,
 	Check: nativeVersion(claudeVersion),
 }
 
