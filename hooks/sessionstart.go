@@ -63,7 +63,10 @@ type startPass struct {
 // run is SessionStart's pass: maintain, take the notice a hook left,
 // re-arm a resumed session's nudge, ask for upkeep.
 func (p *startPass) run(env Env, in Input, tx *store.Tx) {
-	rep := tx.Maintain(env.Today, env.Config, memfile.Options{})
+	var rep memfile.Report
+	if !tx.Settled(env.Today, env.Config) { // else today's pass left the file as it is
+		rep = tx.Maintain(env.Today, env.Config, memfile.Options{})
+	}
 	p.file, p.notice, p.repaired = tx.File, tx.Notice, tx.Notice
 	p.updated = updatedMessage(0, rep, "")
 	p.converted = conversionMessage(env, tx.Warnings, rep, tx.File)
@@ -74,7 +77,7 @@ func (p *startPass) run(env Env, in Input, tx *store.Tx) {
 	if in.Source == "resume" {
 		rearm(tx, in)
 	}
-	p.advice = adviseOnce(env, tx, in, rep.Tokens)
+	p.advice = adviseOnce(env, tx, in)
 }
 
 // rearm lets a resumed session be nudged again when its SessionEnd never
@@ -93,16 +96,15 @@ const namedKey = "patterns-asked"
 const maxAsked = 200
 
 // adviseOnce is the upkeep SessionStart asks: consolidation and promotion
-// once a session, a pattern's sentence once per pattern. tok is the pass's
-// estimate of tx.File.
-func adviseOnce(env Env, tx *store.Tx, in Input, tok memfile.Tokens) string {
+// once a session, a pattern's sentence once per pattern.
+func adviseOnce(env Env, tx *store.Tx, in Input) string {
 	st := loadState(tx, in)
 	asked := decodeList(tx.State(namedKey)) // damaged state: ask again
 	var a memfile.Advice
 	if st.Advised {
 		a.Unnamed = memfile.Unnamed(tx.File, env.Config)
 	} else {
-		a = memfile.AdviseEstimated(tx.File, env.Today, env.Config, tok)
+		a = memfile.Advise(tx.File, env.Today, env.Config)
 	}
 	name := ""
 	for _, id := range a.Unnamed {

@@ -3,6 +3,7 @@ package store
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,4 +50,52 @@ func TestRepeatedPassWritesNothing(t *testing.T) {
 	is.True(!res.Changed)
 	is.Equal(len(rep.Removed), 0)
 	is.Equal(read(t, s.Path(memfile.MemoryName)), maintained)
+}
+
+// A bimri.md that is, byte for byte, what a pass left today under the
+// same config is settled: SessionStart skips its pass, and the
+// transaction renders nothing (so a change to File is not written).
+// Another day or config, one byte changed, or an entry pending, and it is
+// not; the pass that runs then stamps what it leaves.
+func TestSettled(t *testing.T) {
+	is := is.New(t)
+	today := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	cfg := memfile.DefaultConfig()
+	s := passStore(t, today.AddDate(0, 0, -3), "Chose PostgreSQL for the invoices.", "Added retries to the upload loop.")
+	path := s.Path(memfile.MemoryName)
+	update := func(fn func(tx *Tx)) Result {
+		res, err := s.Update(func(tx *Tx) error { fn(tx); return nil })
+		is.NoErr(err)
+		return res
+	}
+	settled := func(day time.Time, cfg memfile.Config) (ok bool) {
+		update(func(tx *Tx) { ok = tx.Settled(day, cfg) })
+		return ok
+	}
+	pass := func() { update(func(tx *Tx) { tx.Maintain(today, cfg, memfile.Options{}) }) }
+
+	is.True(!settled(today, cfg)) // no pass yet
+	pass()
+	is.True(settled(today, cfg))
+	is.True(!settled(today.AddDate(0, 0, 1), cfg))
+	other := cfg
+	other.DeepEvery++
+	is.True(!settled(today, other))
+
+	maintained := read(t, path)
+	res := update(func(tx *Tx) {
+		is.True(tx.Settled(today, cfg))
+		tx.File.Header.Sessions = 99
+	})
+	is.True(!res.Changed)
+	is.Equal(read(t, path), maintained)
+
+	is.NoErr(os.WriteFile(path, []byte(strings.Replace(maintained, "invoices", "Invoices", 1)), 0o644))
+	is.True(!settled(today, cfg)) // an editor changed a byte
+	pass()
+	is.True(settled(today, cfg))
+
+	is.NoErr(s.Pend("s1", nil, &memfile.NewEntry{Tier: 2, Importance: 3, Date: today, Text: "Left while the lock was busy."}))
+	is.True(!settled(today, cfg)) // recorded in this transaction
+	is.True(strings.Contains(read(t, path), "Left while the lock was busy."))
 }

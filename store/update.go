@@ -5,6 +5,8 @@ package store
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -35,6 +37,8 @@ type Tx struct {
 	pending []string    // pending entries recorded in File (pending.go)
 	relock  func() bool // makes sure the lock is still held (see Update)
 	journal journal     // journal.go
+	passed  string      // the day and config of a pass Maintain ran, "" for none
+	settled bool        // see Settled
 }
 
 // Maintain runs the session-end pass on the transaction's file and queues
@@ -42,7 +46,40 @@ type Tx struct {
 func (tx *Tx) Maintain(today time.Time, cfg memfile.Config, opt memfile.Options) memfile.Report {
 	rep := memfile.MaintainInPlace(tx.File, today, cfg, opt)
 	tx.Archive = append(tx.Archive, rep.Removed...)
+	// A plain pass after one changes nothing (TestPassIdempotent); after a
+	// deep one with archived entries, that is not tested.
+	if !opt.Deep {
+		tx.passed = passOf(today, cfg)
+	}
 	return rep
+}
+
+// Settled says whether bimri.md as read is, byte for byte, a file a pass
+// on today under cfg left, as the pass stamp says, and the transaction
+// has added nothing to it. A pass would change nothing there
+// (TestPassIdempotent), so a caller that only reads it (SessionStart)
+// skips the pass. The transaction then leaves bimri.md as it is without
+// rendering it to compare: the caller must not change File.
+func (tx *Tx) Settled(today time.Time, cfg memfile.Config) bool {
+	tx.settled = tx.read != nil && len(tx.pending) == 0 && len(tx.journal.restored) == 0 &&
+		bytes.Equal(tx.State(passKey), passStamp(passOf(today, cfg), tx.read))
+	return tx.settled
+}
+
+// passKey is the state blob of the pass stamp: a hash of the day and
+// config of the last pass and of the bimri.md it left. It is saved after
+// that file is on disk; lost or stale, it costs one pass.
+const passKey = "pass"
+
+func passOf(today time.Time, cfg memfile.Config) string {
+	return fmt.Sprintf("%s %v\n", today.Format(time.DateOnly), cfg)
+}
+
+func passStamp(pass string, data []byte) []byte {
+	h := sha256.New()
+	h.Write([]byte(pass))
+	h.Write(data)
+	return hex.AppendEncode(nil, h.Sum(nil))
 }
 
 // Result says what Update did.
@@ -260,25 +297,32 @@ func (s *Store) begin(path string) (*Tx, error) {
 }
 
 // finish writes the journal, then the file with its backup and archive
-// (or the archive alone), then the bookkeeping and session state.
+// (or the archive alone) and the pass stamp, then the bookkeeping and
+// session state. A settled transaction has nothing to render or write.
 func (s *Store) finish(tx *Tx, path string) (Result, error) {
 	res := Result{Notice: tx.Notice}
-	old := tx.read // nil when created: nothing to compare with or back up
-	s.journalNew(tx)
-	data := memfile.Render(tx.File)
-	if tx.created || !bytes.Equal(data, old) {
-		if err := s.checkWrite(path, len(tx.Archive) > 0); err != nil {
-			return res, err
+	if !tx.settled {
+		old := tx.read // nil when created: nothing to compare with or back up
+		s.journalNew(tx)
+		data := memfile.Render(tx.File)
+		if tx.created || !bytes.Equal(data, old) {
+			if err := s.checkWrite(path, len(tx.Archive) > 0); err != nil {
+				return res, err
+			}
+			// Still the file read, and the lock still this transaction's alone.
+			unchanged := func() bool { return tx.relock() && tx.mark.unchanged(path) }
+			if err := s.commit(path, data, old, tx.Archive, unchanged); err != nil {
+				return res, err
+			}
+			res.Changed = true
+		} else if len(tx.Archive) > 0 {
+			if err := s.writeArchive(tx.Archive); err != nil {
+				return res, err
+			}
 		}
-		// Still the file read, and the lock still this transaction's alone.
-		unchanged := func() bool { return tx.relock() && tx.mark.unchanged(path) }
-		if err := s.commit(path, data, old, tx.Archive, unchanged); err != nil {
-			return res, err
-		}
-		res.Changed = true
-	} else if len(tx.Archive) > 0 {
-		if err := s.writeArchive(tx.Archive); err != nil {
-			return res, err
+		if tx.passed != "" {
+			tx.State(passKey) // read, so that the same stamp is not written again
+			tx.SetState(passKey, passStamp(tx.passed, data))
 		}
 	}
 	s.journalAfter(tx, tx.File)
