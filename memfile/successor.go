@@ -50,8 +50,9 @@ type subject struct {
 // lastingSubjects are the newest markedLasting lasting entries of f with
 // tags, newest first (later in the file first), always with e when f's.
 func lastingSubjects(f *File, e *Entry) subjects {
-	var lasting []*Entry
-	pos := map[*Entry]int{}
+	n := len(f.Tiers[0].Blocks) + len(f.Tiers[1].Blocks)
+	lasting := make([]*Entry, 0, n)
+	pos := make(map[*Entry]int, n)
 	for t := 0; t < 2; t++ {
 		for _, b := range f.Tiers[t].Blocks {
 			if x := b.Entry; x != nil && x.Importance >= supersedeMinImportance && len(x.Tags) > 0 {
@@ -76,7 +77,7 @@ func lastingSubjects(f *File, e *Entry) subjects {
 			slices.SortFunc(lasting, newestFirst)
 		}
 	}
-	s := subjects{entries: lasting, df: map[string]int{}}
+	s := subjects{entries: lasting, subs: make([]subject, 0, len(lasting)), df: make(map[string]int, 2*len(lasting))}
 	words := make([][]string, len(lasting))
 	for i, x := range lasting {
 		words[i] = subjectWords(x.Text)
@@ -220,8 +221,8 @@ func sharesSubjectTag(o, e *Entry) bool {
 // subjectWords are text's subject words, sorted, once each: letters and
 // digits, case folded, a plural s dropped, three or more, not notSubject.
 func subjectWords(text string) []string {
-	var words []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+	words := make([]string, 0, 16)
+	for w := range strings.FieldsFuncSeq(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 		if n := utf8.RuneCountInString(w); n > 3 && w[len(w)-1] == 's' && w[len(w)-2] != 's' {
 			w = w[:len(w)-1]
 		}
