@@ -354,7 +354,11 @@ func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, c
 	for k, t := range q.terms {
 		next[k] = make([]int, len(t))
 	}
-	var parts [][]candidate
+	// One buffer, reserved for every document: a common word qualifies
+	// thousands in a big archive, and a reserved page is touched (a page
+	// fault each) only once a candidate is written to it, where a list
+	// grown by copies or parts joined at the end touch theirs twice.
+	var cands []candidate
 	for ci, c := range corpora {
 		for _, at := range next {
 			clear(at)
@@ -397,37 +401,28 @@ func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, c
 					next[k][fi] = i
 				}
 			}
-			qualifies := func(j int) bool {
+			for j := range hi - lo {
 				d, m := lo+j, int(matched[j])
-				return scores[j] >= minShare*q.possible && (m >= needed.long || (m >= needed.short && float64(c.docLen(d)) <= longDoc*avgdl) ||
+				if m < wordUnits || scores[j] < minShare*q.possible {
+					continue
+				}
+				if m >= needed.long || (m >= needed.short && float64(c.docLen(d)) <= longDoc*avgdl) ||
 					// Of the time a prompt names, one of its words singles an
 					// entry out: the time is the other.
-					(m < needed.short && m >= wordUnits && scoped != nil && scoped(ci, d)))
-			}
-			// Counted first, so a block's part is allocated once: in a big
-			// archive a common word qualifies thousands.
-			count := 0
-			for j := range hi - lo {
-				if qualifies(j) {
-					count++
+					(m < needed.short && scoped != nil && scoped(ci, d)) {
+					if cands == nil {
+						total := 0
+						for _, c := range corpora {
+							total += c.size()
+						}
+						cands = make([]candidate, 0, total)
+					}
+					cands = append(cands, candidate{int32(ci), int32(d), scores[j]})
 				}
 			}
-			if count == 0 {
-				continue
-			}
-			part := make([]candidate, 0, count)
-			for j := range hi - lo {
-				if qualifies(j) {
-					part = append(part, candidate{int32(ci), int32(lo + j), scores[j]})
-				}
-			}
-			parts = append(parts, part)
 		}
 	}
-	if len(parts) == 1 {
-		return parts[0]
-	}
-	return slices.Concat(parts...)
+	return cands
 }
 
 // scoreBlock is how many documents score takes at a time.
@@ -463,7 +458,10 @@ func sameDay(cands []candidate, corpora []corpus) []candidate {
 // nothing.
 func best(cands []candidate, q Query, corpora []corpus) []Hit {
 	better := func(x, y candidate) bool {
-		return cmp.Or(cmp.Compare(y.score, x.score), cmp.Compare(x.corpus, y.corpus), cmp.Compare(x.doc, y.doc)) < 0
+		if x.score != y.score {
+			return x.score > y.score
+		}
+		return x.corpus < y.corpus || (x.corpus == y.corpus && x.doc < y.doc)
 	}
 	down := func(h []candidate, i int) {
 		for {
