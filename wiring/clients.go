@@ -1,8 +1,8 @@
 package wiring
 
-// The coding agents besides Claude Code, as one table: the events each
-// runs bimri-hook at, what an entry of ours looks like in its hooks JSON,
-// and where its MCP server goes. Install, Uninstall and Wired read a row.
+// The coding agents install wires, as one table: the events each runs
+// bimri-hook at, what a handler of ours looks like in its hooks JSON,
+// where its MCP server goes. Install, Uninstall and Wired read a row.
 
 import (
 	"bytes"
@@ -17,16 +17,17 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Client is one coding agent install wires besides Claude Code.
+// Client is one coding agent install wires.
 type Client struct {
 	Agent  string  // its name for --agent, the last word of its hook command, and its command on PATH
 	Name   string  // its name in messages
 	Events []Event // the events install wires, under the client's names
-	// Entry is one event's entry of ours in the client's hooks JSON;
+	// Handler is one event's handler of ours in the client's hooks JSON;
 	// nil when a file of our own holds the hooks (Own).
-	Entry     func(command string, e Event) any
+	Handler   func(command string, e Event) handlerJSON
 	Flat      bool   // an event's list holds handlers, not matcher groups
 	Versioned bool   // the hooks JSON says "version": 1
+	Rules     bool   // permissions.allow gets a rule for each of MemoryCommands
 	MCPKey    string // the key of its JSON file the MCP server goes under; "" when none does
 	MCP       func(c Command) any
 	IsMCP     func(gjson.Result) bool
@@ -37,6 +38,15 @@ type Client struct {
 	IsOwn   func([]byte) bool
 }
 
+// Claude is Claude Code: its settings.json runs the bare hook command at
+// every event of Events, and allows the memory commands.
+var Claude = Client{
+	Agent: "claude", Name: "Claude Code", Events: Events(), Rules: true,
+	Handler: func(command string, e Event) handlerJSON {
+		return handlerJSON{Type: "command", Command: command, Timeout: e.Timeout}
+	},
+}
+
 // CodexContextLimit is the additionalContextLimit, in Codex's tokens (a
 // quarter of the UTF-8 bytes), of the hooks whose context reaches the
 // model: Codex's default, 2,500, cuts a context of more than 10,000 bytes
@@ -44,18 +54,18 @@ type Client struct {
 const CodexContextLimit = 7500
 
 // Codex is the Codex CLI (0.171.0): its hooks.json has Claude Code's shape;
-// its trust and MCP server live in config.toml (codextoml.go). It has no
+// its trust and MCP server live in config.toml (codex.go). It has no
 // SessionEnd, so the session is counted at its Stop; it reads nothing
 // from PreCompact.
 var Codex = Client{
 	Agent: "codex", Name: "Codex",
 	Events: []Event{{Name: string(event.SessionStart), Timeout: 10}, {Name: string(event.UserPromptSubmit), Timeout: 10}, {Name: string(event.Stop), Timeout: 10}},
-	Entry: func(command string, e Event) any {
+	Handler: func(command string, e Event) handlerJSON {
 		h := handlerJSON{Type: "command", Command: command, Timeout: e.Timeout}
 		if e.Name != string(event.Stop) {
 			h.ContextLimit = CodexContextLimit
 		}
-		return groupJSON{Hooks: []handlerJSON{h}}
+		return h
 	},
 }
 
@@ -68,8 +78,8 @@ var Codex = Client{
 var Gemini = Client{
 	Agent: "gemini", Name: "Gemini",
 	Events: []Event{{Name: "SessionStart", Timeout: 10}, {Name: "BeforeAgent", Timeout: 10}, {Name: "SessionEnd", Timeout: 10}},
-	Entry: func(command string, e Event) any {
-		return groupJSON{Hooks: []handlerJSON{{Type: "command", Name: Name, Command: command, Timeout: e.Timeout * 1000}}}
+	Handler: func(command string, e Event) handlerJSON {
+		return handlerJSON{Type: "command", Name: Name, Command: command, Timeout: e.Timeout * 1000}
 	},
 	MCPKey: "mcpServers",
 	MCP: func(c Command) any {
@@ -154,7 +164,7 @@ var copilotEvents = []Event{{Name: "SessionStart", Timeout: 10}, {Name: "UserPro
 var Cursor = Client{
 	Agent: "cursor", Name: "Cursor",
 	Events: []Event{{Name: "sessionStart", Timeout: 10}, {Name: "sessionEnd", Timeout: 10}},
-	Entry: func(command string, e Event) any {
+	Handler: func(command string, e Event) handlerJSON {
 		return handlerJSON{Command: command, Timeout: e.Timeout}
 	},
 	Flat: true, Versioned: true,
@@ -173,11 +183,21 @@ func ClientNamed(agent string) (Client, bool) {
 	return Clients[i], true
 }
 
-// Hook is the command the client's hooks run: Command.Hook, then the
-// agent, which tells the command whose payload it reads.
-func (cl Client) Hook(c Command) string { return c.Hook() + " " + cl.Agent }
+// Hook is the command the client's hooks run: Command.Hook, then, but
+// for Claude Code, the agent, which tells the command whose payload it reads.
+func (cl Client) Hook(c Command) string {
+	if cl.Agent == "claude" {
+		return c.Hook()
+	}
+	return c.Hook() + " " + cl.Agent
+}
 
-func (cl Client) isHook(command string) bool { return isAgentHook(cl.Agent, command) }
+func (cl Client) isHook(command string) bool {
+	if cl.Agent == "claude" {
+		return isHookCommand(command)
+	}
+	return isAgentHook(cl.Agent, command)
+}
 
 // isAgentHook says whether command is bimri-hook's hook for agent, for a
 // binary called bimri-hook in any folder.
@@ -213,39 +233,50 @@ func isServerMCP(v gjson.Result) bool {
 }
 
 // Install wires bimri-hook into the bytes of the client's JSON file,
-// empty when it does not exist yet: an entry running cl.Hook(c) for each
-// of its events, the MCP server under MCPKey. r is prev, the receipt of
-// an earlier install, with what this one created.
+// empty when it does not exist yet: a handler running cl.Hook(c) for each
+// of its events, the rules, the MCP server under MCPKey. Everything else
+// keeps its bytes; our handlers from an earlier install are updated where
+// they stand. r is prev, the receipt of an earlier install, with what this
+// one created.
 func (cl Client) Install(b []byte, c Command, prev Receipt) (out []byte, r Receipt, changed bool, err error) {
 	if c.Binary == "" {
 		return nil, r, false, errors.New("no binary path to install")
+	}
+	if strings.ContainsFunc(c.Binary, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return nil, r, false, fmt.Errorf("binary path %q has a control character", c.Binary)
 	}
 	d, err := parseSettings(b)
 	if err != nil {
 		return nil, r, false, err
 	}
 	d.flat = cl.Flat
-	r = Receipt{Created: slices.Clone(prev.Created)}
+	r = Receipt{Created: slices.Clone(prev.Created), KeptRules: prev.kept()}
 	r.Note("file", !d.fresh)
 	if cl.Versioned && !d.get("version").Exists() {
 		r.Note("version", false)
 		d.add(d.root(), "version", []byte("1"))
 	}
-	if cl.Entry != nil {
-		// An entry of ours as install writes it stays; one that differs
-		// is replaced by a new one at the end of its event's list.
-		command := cl.Hook(c)
-		mine := func(s string) bool { return s == command || cl.isHook(s) }
-		err := d.wireEvents(cl.Events, mine, &r, func(e Event) {
-			want := marshal(cl.Entry(command, e))
-			refs := d.handlers(e.Name, mine)
-			if len(refs) != 1 || !sameJSON(d.get("hooks", e.Name, fmt.Sprint(refs[0].group)).Raw, want) {
-				d.unwire(e.Name, mine)
-				d.appendTo(want, "hooks", e.Name)
-			}
-		})
-		if err != nil {
+	command := cl.Hook(c)
+	mine := func(s string) bool { return s == command || cl.isHook(s) }
+	// Rules there while bimri-hook's hooks are not: the user wrote them.
+	userRules := len(prev.Created) == 0 && len(prev.kept()) == 0
+	for _, name := range d.eventNames() {
+		userRules = userRules && len(d.handlers(name, mine)) == 0
+	}
+	if cl.Handler != nil {
+		if err := d.wireEvents(cl.Events, mine, &r, func(e Event) { d.wire(e, cl.Handler(command, e), mine) }); err != nil {
 			return nil, r, false, err
+		}
+	}
+	if cl.Rules {
+		r.Note("permissions", d.get("permissions").Exists())
+		r.Note("permissions.allow", d.get("permissions", "allow").Exists())
+		for _, sub := range MemoryCommands {
+			rule := c.Rule(sub)
+			if userRules && len(d.rules(func(s string) bool { return s == rule })) > 0 {
+				r.KeptRules = append(r.KeptRules, rule)
+			}
+			d.allow(rule, func(s string) bool { return s == rule || ruleSub(s) == sub })
 		}
 	}
 	if cl.MCPKey != "" {
@@ -257,18 +288,52 @@ func (cl Client) Install(b []byte, c Command, prev Receipt) (out []byte, r Recei
 	return out, r, changed, err
 }
 
-// Uninstall takes out of the client's JSON file what Install put in,
-// guided by its receipt.
-func (cl Client) Uninstall(b []byte, r Receipt) (out []byte, remove, changed bool, err error) {
-	return uninstall(b, &r, cl.Flat, cl.isHook, func(d *settingsDoc, r Receipt) {
-		if servers := d.get(cl.MCPKey); cl.MCPKey != "" && servers.IsObject() && cl.IsMCP(d.get(cl.MCPKey, MCPServer)) {
-			d.removeKey(servers, MCPServer)
-			d.prune(cl.MCPKey)
-		}
-		if r.Made("version") && !d.get("hooks").Exists() {
-			d.removeKey(d.root(), "version")
-		}
-	})
+// Uninstall takes out of the client's JSON file what Install put in.
+// Guided by the install's receipt r, it removes only the containers the
+// install created, keeps the user's own rules, and says remove when the
+// install created the file and nothing else is left in it; without one
+// (nil), it removes every container our entries leave empty.
+func (cl Client) Uninstall(b []byte, r *Receipt) (out []byte, remove, changed bool, err error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return b, false, false, nil
+	}
+	d, err := parseSettings(b)
+	if err != nil {
+		return nil, false, false, err
+	}
+	d.flat, d.receipt = cl.Flat, r
+	var rc Receipt
+	if r != nil {
+		rc = *r
+	}
+	for _, name := range d.eventNames() {
+		d.unwire(name, cl.isHook)
+	}
+	if cl.Rules {
+		kept := map[string]bool{}
+		d.disallow(func(rule string) bool {
+			if slices.Contains(rc.kept(), rule) && !kept[rule] {
+				kept[rule] = true
+				return false
+			}
+			return isAgentRule(rule)
+		})
+	}
+	if servers := d.get(cl.MCPKey); cl.MCPKey != "" && servers.IsObject() && cl.IsMCP(d.get(cl.MCPKey, MCPServer)) {
+		d.removeKey(servers, MCPServer)
+		d.prune(cl.MCPKey)
+	}
+	if rc.Made("version") && !d.get("hooks").Exists() {
+		d.removeKey(d.root(), "version")
+	}
+	out, changed, err = d.result(b)
+	if err != nil {
+		return nil, false, false, err
+	}
+	if rc.Made("file") && len(members(d.root())) == 0 {
+		return out, true, true, nil
+	}
+	return out, false, changed, nil
 }
 
 // Wired lists the events the client's JSON file runs bimri-hook's hook

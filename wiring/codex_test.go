@@ -51,7 +51,7 @@ func TestInstallCodexKeepsTheUsersHooks(t *testing.T) {
 	is.NoErr(err)
 	is.True(!changed)
 	is.Equal(string(again), string(out))
-	back, remove, _, err := Codex.Uninstall(out, r)
+	back, remove, _, err := Codex.Uninstall(out, &r)
 	is.NoErr(err)
 	is.True(!remove)
 	is.Equal(string(back), user)

@@ -39,7 +39,7 @@ func TestInstallCopilotMCP(t *testing.T) {
 	_, wired, err := Copilot.Wired(out)
 	is.NoErr(err)
 	is.True(wired)
-	back, remove, _, err := Copilot.Uninstall(out, r)
+	back, remove, _, err := Copilot.Uninstall(out, &r)
 	is.NoErr(err)
 	is.True(!remove)
 	is.Equal(string(back), user)

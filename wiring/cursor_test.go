@@ -30,7 +30,7 @@ func TestInstallCursorKeepsTheUsersHooks(t *testing.T) {
 	is.True(!changed)
 	is.Equal(string(again), string(out))
 
-	back, remove, _, err := Cursor.Uninstall(out, r)
+	back, remove, _, err := Cursor.Uninstall(out, &r)
 	is.NoErr(err)
 	is.True(!remove)
 	is.Equal(string(back), user)
@@ -38,7 +38,7 @@ func TestInstallCursorKeepsTheUsersHooks(t *testing.T) {
 	fresh, r, _, err := Cursor.Install(nil, c, Receipt{})
 	is.NoErr(err)
 	is.Equal(gjson.GetBytes(fresh, "version").Int(), int64(1))
-	_, remove, _, err = Cursor.Uninstall(fresh, r)
+	_, remove, _, err = Cursor.Uninstall(fresh, &r)
 	is.NoErr(err)
 	is.True(remove)
 }

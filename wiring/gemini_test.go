@@ -37,7 +37,7 @@ func TestInstallGeminiKeepsTheUsersSettings(t *testing.T) {
 	is.True(!changed)
 	is.Equal(string(again), string(out))
 
-	back, remove, _, err := Gemini.Uninstall(out, r)
+	back, remove, _, err := Gemini.Uninstall(out, &r)
 	is.NoErr(err)
 	is.True(!remove)
 	is.Equal(string(back), user)
@@ -50,7 +50,7 @@ func TestInstallGeminiNewFile(t *testing.T) {
 	is.NoErr(err)
 	is.True(changed)
 	is.True(gjson.ValidBytes(out))
-	_, remove, _, err := Gemini.Uninstall(out, r)
+	_, remove, _, err := Gemini.Uninstall(out, &r)
 	is.NoErr(err)
 	is.True(remove)
 }

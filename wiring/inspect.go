@@ -34,7 +34,7 @@ func Inspect(settings []byte) (Wiring, error) {
 	}
 	for _, event := range d.eventNames() {
 		for _, r := range d.handlers(event, isHookCommand) {
-			timeout := d.get(append(r.path(event), "timeout")...)
+			timeout := d.get(append(d.path(event, r), "timeout")...)
 			w.Handlers = append(w.Handlers, Handler{Event: event, Command: r.command, Timeout: int(timeout.Int())})
 		}
 	}

@@ -119,10 +119,10 @@ func members(c gjson.Result) []member {
 	return ms
 }
 
-// set replaces the value at path, which must exist, with value.
-func (d *document) set(value any, path ...string) {
+// set replaces the value at path, which must exist, with raw JSON.
+func (d *document) set(raw []byte, path ...string) {
 	v := d.get(path...)
-	d.splice(v.Index, v.Index+len(v.Raw), string(marshal(value)))
+	d.splice(v.Index, v.Index+len(v.Raw), string(raw))
 }
 
 // add appends a member to the object or array c: key names it in an object

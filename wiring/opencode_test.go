@@ -32,14 +32,14 @@ func TestInstallOpenCodeKeepsTheUsersConfig(t *testing.T) {
 	is.True(!changed)
 	is.Equal(string(again), string(out))
 
-	back, remove, _, err := OpenCode.Uninstall(out, r)
+	back, remove, _, err := OpenCode.Uninstall(out, &r)
 	is.NoErr(err)
 	is.True(!remove)
 	is.Equal(string(back), user)
 
 	fresh, r, _, err := OpenCode.Install(nil, c, Receipt{})
 	is.NoErr(err)
-	_, remove, _, err = OpenCode.Uninstall(fresh, r)
+	_, remove, _, err = OpenCode.Uninstall(fresh, &r)
 	is.NoErr(err)
 	is.True(remove)
 }

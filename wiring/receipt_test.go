@@ -54,7 +54,7 @@ func TestUninstallReceiptExact(t *testing.T) {
 				binary = "/usr/local/bin/bimri-hook"
 			}
 			c := Command{Binary: binary}
-			out, receipt, changed, err := InstallReceipt([]byte(tc.in), c, Receipt{})
+			out, receipt, changed, err := Claude.Install([]byte(tc.in), c, Receipt{})
 			is.NoErr(err)
 			is.True(changed)
 			golden(t, filepath.Join("testdata", "golden", "receipt-"+tc.name+".install.json"), out)
@@ -62,13 +62,13 @@ func TestUninstallReceiptExact(t *testing.T) {
 
 			// Installing again, with the receipt, changes nothing, and the
 			// receipt stays as the first install wrote it.
-			again, receipt2, changed, err := InstallReceipt(out, c, receipt)
+			again, receipt2, changed, err := Claude.Install(out, c, receipt)
 			is.NoErr(err)
 			is.True(!changed)
 			is.Equal(string(again), string(out))
 			is.Equal(receipt2, receipt)
 
-			back, remove, changed, err := Uninstall(out, &receipt)
+			back, remove, changed, err := Claude.Uninstall(out, &receipt)
 			is.NoErr(err)
 			is.True(changed)
 			is.Equal(remove, tc.in == "") // no file before: the file goes
@@ -120,7 +120,7 @@ func TestDuplicateKeysRefused(t *testing.T) {
 		_, _, err := install([]byte(in), c)
 		is.True(err != nil)
 		is.True(strings.Contains(err.Error(), "appears twice"))
-		_, _, _, err = Uninstall([]byte(in), nil)
+		_, _, _, err = Claude.Uninstall([]byte(in), nil)
 		is.True(err != nil)
 	}
 	// Duplicates elsewhere are not ours to judge.
@@ -133,10 +133,10 @@ func TestDuplicateKeysRefused(t *testing.T) {
 func TestUninstallReceiptAfterEdits(t *testing.T) {
 	is := is.New(t)
 	c := Command{Binary: "/usr/local/bin/bimri-hook"}
-	out, receipt, _, err := InstallReceipt(nil, c, Receipt{})
+	out, receipt, _, err := Claude.Install(nil, c, Receipt{})
 	is.NoErr(err)
 	edited := strings.Replace(string(out), `"allow": [`, `"allow": [`+"\n      \"Read\",", 1)
-	back, remove, changed, err := Uninstall([]byte(edited), &receipt)
+	back, remove, changed, err := Claude.Uninstall([]byte(edited), &receipt)
 	is.NoErr(err)
 	is.True(changed && !remove) // the user's rule keeps the file
 	is.True(strings.Contains(string(back), `"Read"`))

@@ -3,7 +3,6 @@ package wiring
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -71,99 +70,6 @@ func (r Receipt) kept() []string {
 		return append(slices.Clone(r.KeptRules), r.KeptRule)
 	}
 	return r.KeptRules
-}
-
-// InstallReceipt wires bimri-hook into the bytes of a Claude Code
-// settings.json (empty when there is no file yet): a hook running c.Hook()
-// for every event of Events, and c.Rules() in permissions.allow.
-// Everything else keeps its bytes; our entries from an earlier install are
-// updated where they stand. r is prev, the receipt of an earlier install,
-// with what this one created.
-func InstallReceipt(settings []byte, c Command, prev Receipt) (out []byte, r Receipt, changed bool, err error) {
-	if c.Binary == "" {
-		return nil, r, false, errors.New("no binary path to install")
-	}
-	if strings.ContainsFunc(c.Binary, func(r rune) bool { return r < ' ' || r == 0x7f }) {
-		return nil, r, false, fmt.Errorf("binary path %q has a control character", c.Binary)
-	}
-	d, err := parseSettings(settings)
-	if err != nil {
-		return nil, r, false, err
-	}
-	r = Receipt{Created: slices.Clone(prev.Created), KeptRules: prev.kept()}
-	r.Note("file", !d.fresh)
-	hook := c.Hook()
-	mine := func(command string) bool { return command == hook || isHookCommand(command) }
-	// Rules there while bimri-hook's hooks are not: the user wrote them.
-	userRules := len(prev.Created) == 0 && len(prev.kept()) == 0
-	for _, name := range d.eventNames() {
-		userRules = userRules && len(d.handlers(name, mine)) == 0
-	}
-	if err := d.wireEvents(Events(), mine, &r, func(e Event) { d.wire(e, hook, mine) }); err != nil {
-		return nil, r, false, err
-	}
-	r.Note("permissions", d.get("permissions").Exists())
-	r.Note("permissions.allow", d.get("permissions", "allow").Exists())
-	for _, sub := range MemoryCommands {
-		rule := c.Rule(sub)
-		if userRules && len(d.rules(func(s string) bool { return s == rule })) > 0 {
-			r.KeptRules = append(r.KeptRules, rule)
-		}
-		d.allow(rule, func(s string) bool { return s == rule || ruleSub(s) == sub })
-	}
-	out, changed, err = d.result(settings)
-	return out, r, changed, err
-}
-
-// Uninstall removes from the bytes of a settings.json what InstallReceipt
-// adds. Guided by the install's receipt r, it removes only the containers
-// the install created, keeps the user's own rules, and says remove when
-// the install created the file and nothing else is left in it; without
-// one (nil), it removes every container our entries leave empty.
-func Uninstall(settings []byte, r *Receipt) (out []byte, remove, changed bool, err error) {
-	return uninstall(settings, r, false, isHookCommand, func(d *settingsDoc, r Receipt) {
-		kept := map[string]bool{}
-		d.disallow(func(rule string) bool {
-			if slices.Contains(r.kept(), rule) && !kept[rule] {
-				kept[rule] = true
-				return false
-			}
-			return isAgentRule(rule)
-		})
-	})
-}
-
-// uninstall takes out of a client's JSON file the hook handlers ours says
-// are bimri-hook's, then what more removes, then the containers that
-// leaves empty: every one without a receipt (r nil), else those install
-// created.
-func uninstall(b []byte, r *Receipt, flat bool, ours func(string) bool, more func(*settingsDoc, Receipt)) (out []byte, remove, changed bool, err error) {
-	if len(bytes.TrimSpace(b)) == 0 {
-		return b, false, false, nil
-	}
-	d, err := parseSettings(b)
-	if err != nil {
-		return nil, false, false, err
-	}
-	d.flat, d.receipt = flat, r
-	var rc Receipt
-	if r != nil {
-		rc = *r
-	}
-	for _, name := range d.eventNames() {
-		d.unwire(name, ours)
-	}
-	if more != nil {
-		more(d, rc)
-	}
-	out, changed, err = d.result(b)
-	if err != nil {
-		return nil, false, false, err
-	}
-	if rc.Made("file") && len(members(d.root())) == 0 {
-		return out, true, true, nil
-	}
-	return out, false, changed, nil
 }
 
 // isHookCommand tells whether a hook command is bimri-hook's own: one
@@ -284,7 +190,11 @@ type handlerRef struct {
 	command        string
 }
 
-func (r handlerRef) path(event string) []string {
+// path is the path of the handler r of event.
+func (d *settingsDoc) path(event string, r handlerRef) []string {
+	if d.flat {
+		return []string{"hooks", event, strconv.Itoa(r.group)}
+	}
 	return []string{"hooks", event, strconv.Itoa(r.group), "hooks", strconv.Itoa(r.handler)}
 }
 
@@ -313,24 +223,29 @@ func (d *settingsDoc) handlers(event string, mine func(string) bool) []handlerRe
 	return refs
 }
 
-// wire makes event run command: it adds bimri-hook's matcher group, or
-// updates the first handler of bimri-hook's it finds and drops the others.
-func (d *settingsDoc) wire(e Event, command string, mine func(string) bool) {
+// wire makes event run want: it adds a matcher group (or in a flat list
+// the handler) holding it, or updates the first handler of bimri-hook's it
+// finds, field by field, and drops the others.
+func (d *settingsDoc) wire(e Event, want handlerJSON, mine func(string) bool) {
 	refs := d.handlers(e.Name, mine)
 	if len(refs) == 0 {
-		d.appendTo(marshal(groupJSON{e.Matcher, []handlerJSON{{Type: "command", Command: command, Timeout: e.Timeout}}}), "hooks", e.Name)
+		var entry any = groupJSON{e.Matcher, []handlerJSON{want}}
+		if d.flat {
+			entry = want
+		}
+		d.appendTo(marshal(entry), "hooks", e.Name)
 		return
 	}
-	keep := refs[0].path(e.Name)
-	if refs[0].command != command {
-		d.set(command, append(keep, "command")...)
-	}
-	switch timeout := d.get(append(keep, "timeout")...); {
-	case !timeout.Exists():
-		d.add(d.get(keep...), "timeout", []byte(strconv.Itoa(e.Timeout)))
-	case timeout.Type != gjson.Number || timeout.Num != float64(e.Timeout):
-		d.set(e.Timeout, append(keep, "timeout")...)
-	}
+	keep := d.path(e.Name, refs[0])
+	gjson.ParseBytes(marshal(want)).ForEach(func(k, v gjson.Result) bool {
+		switch field := append(slices.Clone(keep), k.Str); {
+		case !d.get(field...).Exists():
+			d.add(d.get(keep...), k.Str, []byte(v.Raw))
+		case !sameJSON(d.get(field...).Raw, []byte(v.Raw)):
+			d.set([]byte(v.Raw), field...)
+		}
+		return true
+	})
 	for i := len(refs) - 1; i > 0; i-- {
 		d.removeHandler(e.Name, refs[i])
 	}
@@ -404,7 +319,7 @@ func (d *settingsDoc) allow(rule string, mine func(string) bool) {
 	}
 	list := d.get("permissions", "allow")
 	if members(list)[idx[0]].value.Str != rule {
-		d.set(rule, "permissions", "allow", strconv.Itoa(idx[0]))
+		d.set([]byte(jsonString(rule)), "permissions", "allow", strconv.Itoa(idx[0]))
 	}
 	for i := len(idx) - 1; i > 0; i-- {
 		d.remove(d.get("permissions", "allow"), idx[i])

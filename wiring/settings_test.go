@@ -94,7 +94,7 @@ func TestInstallUninstall(t *testing.T) {
 			}
 			is.Equal(string(reinstalled), want)
 
-			uninstalled, _, changed, err := Uninstall(installed, nil)
+			uninstalled, _, changed, err := Claude.Uninstall(installed, nil)
 			is.NoErr(err)
 			is.True(changed)
 			if tc.clean {
@@ -107,7 +107,7 @@ func TestInstallUninstall(t *testing.T) {
 				is.True(!strings.Contains(string(uninstalled), sub+":*)"))
 			}
 
-			again, _, changed, err = Uninstall(uninstalled, nil)
+			again, _, changed, err = Claude.Uninstall(uninstalled, nil)
 			is.NoErr(err)
 			is.True(!changed)
 			is.Equal(string(again), string(uninstalled))
@@ -120,7 +120,7 @@ func TestUninstallKeepsOthers(t *testing.T) {
 	is := is.New(t)
 	in, err := os.ReadFile(filepath.Join("testdata", "settings", "others-hooks.json"))
 	is.NoErr(err)
-	out, _, changed, err := Uninstall(in, nil)
+	out, _, changed, err := Claude.Uninstall(in, nil)
 	is.NoErr(err)
 	is.True(!changed)
 	is.Equal(string(out), string(in))
@@ -138,7 +138,7 @@ func TestInstallEmptyInputs(t *testing.T) {
 		is.NoErr(err)
 		is.True(changed)
 		is.Equal(string(out), string(want))
-		out, _, changed, err = Uninstall([]byte(in), nil)
+		out, _, changed, err = Claude.Uninstall([]byte(in), nil)
 		is.NoErr(err)
 		is.True(!changed)
 		is.Equal(string(out), in)
@@ -171,7 +171,7 @@ func TestInvalidSettings(t *testing.T) {
 			is.True(strings.Contains(err.Error(), tc.err)) // names the problem
 			is.True(out == nil && !changed)
 
-			out, _, changed, err = Uninstall([]byte(tc.in), nil)
+			out, _, changed, err = Claude.Uninstall([]byte(tc.in), nil)
 			if tc.uninstallOK {
 				is.NoErr(err)
 				is.Equal(string(out), tc.in)
@@ -237,6 +237,6 @@ func TestExampleSettings(t *testing.T) {
 // install is InstallReceipt into a file no install has a receipt for,
 // without the receipt.
 func install(settings []byte, c Command) ([]byte, bool, error) {
-	out, _, changed, err := InstallReceipt(settings, c, Receipt{})
+	out, _, changed, err := Claude.Install(settings, c, Receipt{})
 	return out, changed, err
 }

@@ -22,11 +22,12 @@ type location struct {
 	env     string        // the variable that moves that folder
 	project [2]string     // its JSON file and bimri-hook's own file, under the workspace
 	user    [2]string     // the same, under home
-	receipt string        // at project scope, in .claude, which git ignores; else beside the JSON file
+	receipt string        // at project scope, in .claude, which git ignores; else (and for Claude Code) beside the JSON file
 	folders [2]string     // the receipt's names of the own file's folder and the one above it
 }
 
 var locations = map[string]location{
+	"claude": {workspace.ClaudeDir, "CLAUDE_CONFIG_DIR", [2]string{".claude/settings.json"}, [2]string{"settings.json"}, "", [2]string{}},
 	"codex":  {CodexHome, "CODEX_HOME", [2]string{".codex/hooks.json"}, [2]string{"hooks.json"}, "codex-hooks.json", [2]string{}},
 	"gemini": {homeDir("GEMINI_CLI_HOME", "", ".gemini"), "GEMINI_CLI_HOME", [2]string{".gemini/settings.json"}, [2]string{"settings.json"}, "gemini-settings.json", [2]string{}},
 	// OpenCode reads ~/.config/opencode on every platform.
@@ -61,7 +62,7 @@ type Places struct {
 	Client  wiring.Client
 	File    SettingsFile // its JSON file: the hooks, the MCP server, or both
 	Own     string       // bimri-hook's own file, "" when the client takes none
-	receipt SettingsFile // whose receipt says what install added
+	receipt string       // the receipt of what install added
 	folders [][2]string  // the folders above Own that install may create, innermost first, with the receipt's name for each
 }
 
@@ -77,23 +78,30 @@ func (p Places) Hooks() string {
 func PlacesFor(cl wiring.Client, scope, root string) (Places, error) {
 	loc := locations[cl.Agent]
 	p := Places{Client: cl}
+	claude := cl.Agent == wiring.Claude.Agent
 	var names [2]string
 	dir := root
-	switch scope {
-	case ScopeProject:
+	switch {
+	case scope == ScopeProject:
 		names = loc.project
-	case ScopeUser:
-		if dir = loc.home(); dir == "" {
+	case scope == scopeLocal && claude:
+		names = [2]string{".claude/settings.local.json"}
+	case scope == ScopeUser:
+		if dir = loc.home(); dir == "" && claude {
+			return p, errors.New("no home folder for the user's Claude Code settings")
+		} else if dir == "" {
 			return p, fmt.Errorf("no home folder for %s's config (set %s)", cl.Name, loc.env)
 		}
 		names = loc.user
+	case claude:
+		return p, fmt.Errorf("--scope %q is not one of %s", scope, strings.Join(Scopes, ", "))
 	default:
 		return p, fmt.Errorf("--scope %q: %s has project and user config", scope, cl.Name)
 	}
 	p.File = SettingsFile{scope, filepath.Join(dir, names[0])}
-	p.receipt = p.File
-	if scope == ScopeProject {
-		p.receipt.Path = filepath.Join(root, ".claude", loc.receipt)
+	p.receipt = p.File.Path + ".bimri-receipt"
+	if scope == ScopeProject && loc.receipt != "" {
+		p.receipt = filepath.Join(root, ".claude", loc.receipt+".bimri-receipt")
 	}
 	if names[1] != "" {
 		p.Own = filepath.Join(dir, names[1])
@@ -102,61 +110,141 @@ func PlacesFor(cl wiring.Client, scope, root string) (Places, error) {
 	return p, nil
 }
 
-// Wire is install --agent in scope: it wires command into cl's files
-// (Codex: also its config.toml, with the hooks' trust unless noTrust),
-// says what it did and returns the JSON file. An own file of that name
-// that is not bimri-hook's is refused, not overwritten.
-func Wire(w io.Writer, cl wiring.Client, scope, root string, command wiring.Command, noTrust bool) (SettingsFile, error) {
-	p, err := PlacesFor(cl, scope, root)
-	if err != nil {
-		return p.File, err
-	}
-	before, _, err := ReadOptional(p.File.Path)
-	if err != nil {
-		return p.File, fmt.Errorf("read %s: %w", p.File.Path, err)
+// wire writes command into p's files, with the receipt of what it added;
+// check, given, sees the JSON file's bytes before and after first, and
+// may refuse. changed says whether a file of the client's changed. An own
+// file of that name that is not bimri-hook's is refused, not overwritten.
+func (p Places) wire(command wiring.Command, check func(before, after []byte) error) (before []byte, changed bool, err error) {
+	cl := p.Client
+	if before, _, err = ReadOptional(p.File.Path); err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", p.File.Path, err)
 	}
 	prev, _, err := readReceipt(p.receipt)
 	if err != nil {
-		return p.File, fmt.Errorf("read %s: %w", receiptPath(p.receipt), err)
+		return nil, false, fmt.Errorf("read %s: %w", p.receipt, err)
 	}
 	var own, want []byte
 	if p.Own != "" {
 		var exists bool
 		if own, exists, err = ReadOptional(p.Own); err != nil {
-			return p.File, fmt.Errorf("read %s: %w", p.Own, err)
+			return nil, false, fmt.Errorf("read %s: %w", p.Own, err)
 		}
 		if exists && !cl.IsOwn(own) {
-			return p.File, fmt.Errorf("%s is not bimri-hook's %s: rename it, then try again", p.Own, cl.OwnName)
+			return nil, false, fmt.Errorf("%s is not bimri-hook's %s: rename it, then try again", p.Own, cl.OwnName)
 		}
 		want = cl.Own(command)
 	}
 	after, receipt, changed, err := cl.Install(before, command, prev)
 	if err != nil {
-		return p.File, fmt.Errorf("%s: %w", p.File.Path, err)
+		return nil, false, fmt.Errorf("%s: %w", p.File.Path, err)
 	}
-	var codex codexResult
-	if cl.Agent == wiring.Codex.Agent {
-		if codex, err = wireCodex(p.File, root, before, after, command, noTrust); err != nil {
-			return p.File, err
+	if check != nil {
+		if err := check(before, after); err != nil {
+			return nil, false, err
 		}
 	}
 	for _, folder := range p.folders {
 		_, err := os.Stat(folder[1])
 		receipt.Note(folder[0], err == nil)
 	}
+	ownChanged := string(own) != string(want)
+	if !changed && !ownChanged {
+		return before, false, nil
+	}
+	err = writeReceipt(p.receipt, receipt)
+	if err == nil && ownChanged {
+		err = writeReplacing(p.Own, want)
+	}
+	if err == nil && changed {
+		err = writeReplacing(p.File.Path, after)
+	}
+	return before, err == nil, err
+}
+
+// unwire takes out of p's files what wire put in: the own file and the
+// folders install made for it alone, our entries, the JSON file when
+// install created it and nothing else is left, and the receipt; check,
+// given, sees the JSON file's bytes first. changed says whether the JSON
+// file changed, ownChanged whether the own file went.
+func (p Places) unwire(check func(before []byte) error) (before []byte, changed, ownChanged bool, err error) {
+	cl := p.Client
+	receipt, hasReceipt, err := readReceipt(p.receipt)
+	if err != nil {
+		return nil, false, false, fmt.Errorf("read %s: %w", p.receipt, err)
+	}
+	if before, _, err = ReadOptional(p.File.Path); err != nil {
+		return nil, false, false, fmt.Errorf("read %s: %w", p.File.Path, err)
+	}
+	if p.Own != "" {
+		if own, exists, err := ReadOptional(p.Own); err != nil {
+			return nil, false, false, fmt.Errorf("read %s: %w", p.Own, err)
+		} else if exists && cl.IsOwn(own) {
+			if err := removeIfThere(p.Own); err != nil {
+				return nil, false, false, err
+			}
+			ownChanged = true
+		}
+	}
+	if check != nil {
+		if err := check(before); err != nil {
+			return nil, false, ownChanged, err
+		}
+	}
+	r := &receipt
+	if !hasReceipt {
+		r = nil
+	}
+	after, remove, changed, err := cl.Uninstall(before, r)
+	if err != nil {
+		return nil, false, ownChanged, fmt.Errorf("%s: %w", p.File.Path, err)
+	}
+	claude := cl.Agent == wiring.Claude.Agent
+	switch {
+	case remove:
+		err = removeIfThere(p.File.Path)
+		if p.Own == "" && !claude {
+			_ = os.Remove(filepath.Dir(p.File.Path)) // only when empty
+		}
+	case changed:
+		err = writeReplacing(p.File.Path, after)
+	}
+	if err == nil && hasReceipt {
+		err = removeIfThere(p.receipt)
+		if !claude {
+			_ = os.Remove(filepath.Dir(p.receipt))
+		}
+	}
+	for _, folder := range p.folders {
+		if err == nil && receipt.Made(folder[0]) {
+			_ = os.Remove(folder[1]) // only when empty: nothing of the user's goes
+		}
+	}
+	return before, changed, ownChanged, err
+}
+
+// Wire is install --agent in scope: it wires command into cl's files
+// (Codex: also its config.toml, with the hooks' trust unless noTrust),
+// says what it did and returns the JSON file.
+func Wire(w io.Writer, cl wiring.Client, scope, root string, command wiring.Command, noTrust bool) (SettingsFile, error) {
+	p, err := PlacesFor(cl, scope, root)
+	if err != nil {
+		return p.File, err
+	}
+	var codex codexResult
+	var check func(before, after []byte) error
+	if cl.Agent == wiring.Codex.Agent {
+		check = func(before, after []byte) (err error) {
+			codex, err = wireCodex(p.File, root, before, after, command, noTrust)
+			return err
+		}
+	}
+	_, changed, err := p.wire(command, check)
+	if err != nil {
+		return p.File, err
+	}
 	verb, mcp := "already wired", ""
-	if ownChanged := string(own) != string(want); changed || ownChanged {
+	if changed {
 		verb = "wired"
-		err = writeReceipt(p.receipt, receipt)
-		if err == nil && ownChanged {
-			err = writeReplacing(p.Own, want)
-		}
-		if err == nil && changed {
-			err = writeReplacing(p.File.Path, after)
-		}
-		if err != nil {
-			return p.File, err
-		}
 	}
 	if cl.MCPKey != "" {
 		mcp = fmt.Sprintf(" and its MCP server %q", wiring.MCPServer)
@@ -184,64 +272,24 @@ var (
 	}
 )
 
-// Unwire is uninstall --agent in scope: it takes out what Wire put in
-// (the own file and the folders install made for it alone, our entries,
-// the JSON file when install created it and nothing else is left), and
-// says so.
+// Unwire is uninstall --agent in scope: it takes out what Wire put in,
+// and says so.
 func Unwire(w io.Writer, cl wiring.Client, scope, root string) error {
 	p, err := PlacesFor(cl, scope, root)
 	if err != nil {
 		return err
 	}
-	before, _, err := ReadOptional(p.File.Path)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", p.File.Path, err)
-	}
-	receipt, hasReceipt, err := readReceipt(p.receipt)
-	if err != nil {
-		return err
-	}
-	ownChanged := false
-	if p.Own != "" {
-		if own, exists, err := ReadOptional(p.Own); err != nil {
-			return fmt.Errorf("read %s: %w", p.Own, err)
-		} else if exists && cl.IsOwn(own) {
-			if err := removeIfThere(p.Own); err != nil {
-				return err
-			}
-			ownChanged = true
-		}
-	}
 	configChanged := false
+	var check func([]byte) error
 	if cl.Agent == wiring.Codex.Agent {
-		if configChanged, err = unwireCodex(p.File, root, before); err != nil {
+		check = func(before []byte) (err error) {
+			configChanged, err = unwireCodex(p.File, root, before)
 			return err
 		}
 	}
-	after, remove, changed, err := cl.Uninstall(before, receipt)
-	if err != nil {
-		return fmt.Errorf("%s: %w", p.File.Path, err)
-	}
-	switch {
-	case remove:
-		err = removeIfThere(p.File.Path)
-		if p.Own == "" {
-			_ = os.Remove(filepath.Dir(p.File.Path)) // only when empty
-		}
-	case changed:
-		err = writeReplacing(p.File.Path, after)
-	}
-	if err == nil && hasReceipt {
-		err = removeIfThere(receiptPath(p.receipt))
-		_ = os.Remove(filepath.Dir(receiptPath(p.receipt)))
-	}
+	_, changed, ownChanged, err := p.unwire(check)
 	if err != nil {
 		return err
-	}
-	for _, folder := range p.folders {
-		if receipt.Made(folder[0]) {
-			_ = os.Remove(folder[1]) // only when empty: nothing of the user's goes
-		}
 	}
 	paths := p.File.Path
 	if p.Own != "" {

@@ -25,10 +25,11 @@ type Request struct {
 // ignore rules for the side files, then --git, saying what it did. A
 // --git that cannot work fails before anything is written.
 func Claude(w io.Writer, q Request) error {
-	file, err := settingsFor(q.Scope, q.Root)
+	p, err := PlacesFor(wiring.Claude, q.Scope, q.Root)
 	if err != nil {
 		return err
 	}
+	file := p.File
 	binary, err := BinaryFor(file.Scope, q.Binary)
 	if err != nil {
 		return err
@@ -38,10 +39,11 @@ func Claude(w io.Writer, q Request) error {
 	if err != nil {
 		return err
 	}
-	was, changed, err := Install(file, command)
+	before, changed, err := p.wire(command, nil)
 	if err != nil {
 		return err
 	}
+	was, _ := wiring.Inspect(before)
 	printInstalled(w, file, command, was, changed)
 	if file.Scope != ScopeUser {
 		path, changed, err := Ignore(q.Root)
@@ -70,15 +72,22 @@ func Claude(w io.Writer, q Request) error {
 // UninstallClaude takes out what Claude put in, and with Purge the
 // memory's side files, saying what it did.
 func UninstallClaude(w io.Writer, q Request) error {
-	file, err := settingsFor(q.Scope, q.Root)
+	p, err := PlacesFor(wiring.Claude, q.Scope, q.Root)
 	if err != nil {
 		return err
 	}
+	file := p.File
 	repo, err := gitTop(q.Git, q.Root)
 	if err != nil {
 		return err
 	}
-	was, changed, err := Uninstall(file)
+	var was wiring.Wiring
+	_, changed, _, err := p.unwire(func(before []byte) (err error) {
+		if was, err = wiring.Inspect(before); err != nil {
+			err = fmt.Errorf("%s: %w", file.Path, err)
+		}
+		return err
+	})
 	if err != nil {
 		return err
 	}

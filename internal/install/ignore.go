@@ -106,14 +106,14 @@ func unignore(root string) (path string, changed bool, err error) {
 	if err := putBackGit(repo, path, after, false); err != nil {
 		return path, true, err
 	}
-	_ = os.Remove(receiptPath(ignoreReceipt(root)))
+	_ = os.Remove(ignoreReceipt(root))
 	return path, true, nil
 }
 
 // ignoreReceipt is the file whose receipt says Ignore ended the last
 // line of the .gitignore, which had no line break, before its own lines.
-func ignoreReceipt(root string) SettingsFile {
-	return SettingsFile{Path: filepath.Join(root, ".claude", "gitignore")}
+func ignoreReceipt(root string) string {
+	return filepath.Join(root, ".claude", "gitignore.bimri-receipt")
 }
 
 // putBackGit writes a file uninstall edited, or removes it when uninstall

@@ -38,22 +38,6 @@ type SettingsFile struct {
 	Path  string
 }
 
-// settingsFor returns the settings file of a scope for the workspace root.
-func settingsFor(scope, root string) (SettingsFile, error) {
-	switch scope {
-	case ScopeProject:
-		return SettingsFile{scope, filepath.Join(root, ".claude", "settings.json")}, nil
-	case scopeLocal:
-		return SettingsFile{scope, filepath.Join(root, ".claude", "settings.local.json")}, nil
-	case ScopeUser:
-		if dir := workspace.ClaudeDir(); dir != "" {
-			return SettingsFile{scope, filepath.Join(dir, "settings.json")}, nil
-		}
-		return SettingsFile{}, errors.New("no home folder for the user's Claude Code settings")
-	}
-	return SettingsFile{}, fmt.Errorf("--scope %q is not one of %s", scope, strings.Join(Scopes, ", "))
-}
-
 // maxSettingsSize caps a settings file read. ~/.claude.json, which keeps
 // every project's history, grows to megabytes; nothing of Claude Code's
 // reaches this.
@@ -132,7 +116,9 @@ func ReadScopes(root string) []Scoped {
 	for _, scope := range Scopes {
 		s := Scoped{File: SettingsFile{Scope: scope}}
 		var data []byte
-		if s.File, s.Err = settingsFor(scope, root); s.Err == nil {
+		var p Places
+		if p, s.Err = PlacesFor(wiring.Claude, scope, root); s.Err == nil {
+			s.File = p.File
 			if data, s.Exists, s.Err = ReadOptional(s.File.Path); s.Err != nil {
 				s.Err = fmt.Errorf("%s cannot be read: %w", s.File.Path, s.Err)
 			} else if s.Wiring, s.Err = wiring.Inspect(data); s.Err != nil {

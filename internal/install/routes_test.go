@@ -49,7 +49,7 @@ func TestRoutesCommandMatchesRule(t *testing.T) {
 			if r.scope != "" {
 				binary, err := BinaryFor(r.scope, "")
 				is.NoErr(err)
-				settings, _, _, err = wiring.InstallReceipt(nil, wiring.Command{Binary: binary}, wiring.Receipt{})
+				settings, _, _, err = wiring.Claude.Install(nil, wiring.Command{Binary: binary}, wiring.Receipt{})
 				is.NoErr(err)
 			}
 			hook := gjson.GetBytes(settings, "hooks.Stop.0.hooks.0.command").String()
