@@ -1,8 +1,7 @@
 package wiring
 
-// The coding agents install wires, as one table: the events each runs
-// bimri-hook at, what a handler of ours looks like in its hooks JSON,
-// where its MCP server goes. Install, Uninstall and Wired read a row.
+// The coding agents install wires, as one table that Install, Uninstall
+// and Wired read.
 
 import (
 	"bytes"
@@ -38,8 +37,8 @@ type Client struct {
 	IsOwn   func([]byte) bool
 }
 
-// Claude is Claude Code: its settings.json runs the bare hook command at
-// every event of Events, and allows the memory commands.
+// Claude is Claude Code: settings.json runs the bare hook at Events and
+// allows the memory commands.
 var Claude = Client{
 	Agent: "claude", Name: "Claude Code", Events: Events(), Rules: true,
 	Handler: func(command string, e Event) handlerJSON {
@@ -47,16 +46,14 @@ var Claude = Client{
 	},
 }
 
-// CodexContextLimit is the additionalContextLimit, in Codex's tokens (a
-// quarter of the UTF-8 bytes), of the hooks whose context reaches the
-// model: Codex's default, 2,500, cuts a context of more than 10,000 bytes
-// in its middle, and the memory view is at most 30,000 bytes.
+// CodexContextLimit is the additionalContextLimit (tokens: a quarter of
+// the bytes) of hooks whose context reaches the model: Codex's default of
+// 2,500 cuts the middle out of a memory view of up to 30,000 bytes.
 const CodexContextLimit = 7500
 
-// Codex is the Codex CLI (0.171.0): its hooks.json has Claude Code's shape;
-// its trust and MCP server live in config.toml (codex.go). It has no
-// SessionEnd, so the session is counted at its Stop; it reads nothing
-// from PreCompact.
+// Codex is the Codex CLI (0.171.0): hooks.json in Claude Code's shape,
+// trust and MCP server in config.toml (codex.go). No SessionEnd: the
+// session is counted at Stop.
 var Codex = Client{
 	Agent: "codex", Name: "Codex",
 	Events: []Event{{Name: string(event.SessionStart), Timeout: 10}, {Name: string(event.UserPromptSubmit), Timeout: 10}, {Name: string(event.Stop), Timeout: 10}},
@@ -69,12 +66,10 @@ var Codex = Client{
 	},
 }
 
-// Gemini is the Gemini CLI (0.61.0): hooks and MCP server in its
-// settings.json, timeouts in milliseconds, each handler named (Gemini
-// names a hook by it in /hooks). BeforeAgent is a prompt's submission;
-// PreCompress is left out: it fires on every turn and steers nothing.
-// Its MCP server is trusted: Gemini's non-interactive mode declares no
-// tool of an untrusted server to the model.
+// Gemini is the Gemini CLI (0.61.0): hooks and MCP server in settings.json,
+// timeouts in milliseconds, handlers named for its /hooks. PreCompress is
+// left out: it fires every turn. The server is trusted, or gemini -p
+// declares none of its tools.
 var Gemini = Client{
 	Agent: "gemini", Name: "Gemini",
 	Events: []Event{{Name: "SessionStart", Timeout: 10}, {Name: "BeforeAgent", Timeout: 10}, {Name: "SessionEnd", Timeout: 10}},
@@ -95,13 +90,8 @@ var Gemini = Client{
 //go:embed opencode_plugin.js
 var openCodePlugin string
 
-// openCodePluginMark is the plugin's first line: a file of that name
-// without it is the user's, and install leaves it alone.
-const openCodePluginMark = "// bimri-hook's OpenCode plugin"
-
-// OpenCode: a plugin file of ours runs `bimri-hook hook opencode` on its
-// events (the system prompt's transform, each message, each idle); the
-// MCP server goes under "mcp" in its opencode.json.
+// OpenCode: a plugin file of ours, known by its first line, runs the hook
+// on its events; the MCP server goes under "mcp" in opencode.json.
 var OpenCode = Client{
 	Agent: "opencode", Name: "OpenCode",
 	Events: []Event{{Name: "chat.system.transform"}, {Name: "chat.message"}, {Name: "session.idle"}},
@@ -121,14 +111,12 @@ var OpenCode = Client{
 		return []byte(strings.Replace(openCodePlugin, "__BIMRI_BINARY__", jsonString(c.Binary), 1))
 	},
 	OwnName: "plugin",
-	IsOwn:   func(data []byte) bool { return bytes.HasPrefix(data, []byte(openCodePluginMark)) },
+	IsOwn:   func(data []byte) bool { return bytes.HasPrefix(data, []byte("// bimri-hook's OpenCode plugin")) },
 }
 
 // Copilot is the GitHub Copilot CLI (1.0.102): a hooks file of ours among
-// its hook files, run under "bash", and the MCP server under "mcpServers"
-// in its MCP config, as `copilot mcp add` writes one. Its PascalCase
-// events send Claude Code's field names; SessionEnd ends a `copilot -p`
-// run; Stop is left out: its transcript is Copilot's own.
+// its hook files, the MCP server as `copilot mcp add` writes one. Stop is
+// left out: its transcript is Copilot's own.
 var Copilot = Client{
 	Agent: "copilot", Name: "Copilot",
 	Events: copilotEvents,
@@ -157,10 +145,8 @@ var Copilot = Client{
 
 var copilotEvents = []Event{{Name: "SessionStart", Timeout: 10}, {Name: "UserPromptSubmit", Timeout: 10}, {Name: "SessionEnd", Timeout: 10}}
 
-// Cursor, from its documentation (no Cursor client runs here): its
-// hooks.json lists each event's handlers themselves, no matcher groups.
-// sessionStart gives the agent its additional_context; beforeSubmitPrompt
-// is left out: it takes no context, only whether the prompt goes on.
+// Cursor, from its documentation (never run here): flat handler lists.
+// beforeSubmitPrompt is left out: it takes no context.
 var Cursor = Client{
 	Agent: "cursor", Name: "Cursor",
 	Events: []Event{{Name: "sessionStart", Timeout: 10}, {Name: "sessionEnd", Timeout: 10}},
@@ -170,8 +156,7 @@ var Cursor = Client{
 	Flat: true, Versioned: true,
 }
 
-// Clients are the clients besides Claude Code, in the order --agent all
-// wires them.
+// Clients are the clients besides Claude Code, in --agent all's order.
 var Clients = []Client{Codex, Gemini, OpenCode, Copilot, Cursor}
 
 // ClientNamed is the client whose Agent is agent.
@@ -183,8 +168,8 @@ func ClientNamed(agent string) (Client, bool) {
 	return Clients[i], true
 }
 
-// Hook is the command the client's hooks run: Command.Hook, then, but
-// for Claude Code, the agent, which tells the command whose payload it reads.
+// Hook is the command the client's hooks run: Command.Hook, then (but for
+// Claude Code) the agent, whose payload the command reads.
 func (cl Client) Hook(c Command) string {
 	if cl.Agent == "claude" {
 		return c.Hook()
@@ -199,8 +184,7 @@ func (cl Client) isHook(command string) bool {
 	return isAgentHook(cl.Agent, command)
 }
 
-// isAgentHook says whether command is bimri-hook's hook for agent, for a
-// binary called bimri-hook in any folder.
+// isAgentHook says whether command is bimri-hook's hook for agent.
 func isAgentHook(agent, command string) bool {
 	rest, ok := strings.CutSuffix(command, " "+agent)
 	return ok && isHookCommand(rest)
@@ -232,12 +216,10 @@ func isServerMCP(v gjson.Result) bool {
 		len(args) == 1 && args[0].Str == "mcp"
 }
 
-// Install wires bimri-hook into the bytes of the client's JSON file,
-// empty when it does not exist yet: a handler running cl.Hook(c) for each
-// of its events, the rules, the MCP server under MCPKey. Everything else
-// keeps its bytes; our handlers from an earlier install are updated where
-// they stand. r is prev, the receipt of an earlier install, with what this
-// one created.
+// Install wires bimri-hook into the client's JSON file (empty when there
+// is none): a handler running cl.Hook(c) at each event, the rules, the MCP
+// server. Our handlers from an earlier install are updated where they
+// stand, and every other byte stays. r is prev with what this one created.
 func (cl Client) Install(b []byte, c Command, prev Receipt) (out []byte, r Receipt, changed bool, err error) {
 	if c.Binary == "" {
 		return nil, r, false, errors.New("no binary path to install")
@@ -264,8 +246,20 @@ func (cl Client) Install(b []byte, c Command, prev Receipt) (out []byte, r Recei
 		userRules = userRules && len(d.handlers(name, mine)) == 0
 	}
 	if cl.Handler != nil {
-		if err := d.wireEvents(cl.Events, mine, &r, func(e Event) { d.wire(e, cl.Handler(command, e), mine) }); err != nil {
-			return nil, r, false, err
+		wired := map[string]bool{}
+		for _, e := range cl.Events {
+			wired[e.Name] = true
+			if v := d.get("hooks", e.Name); v.Exists() && !v.IsArray() {
+				return nil, r, false, fmt.Errorf("%q is %s, not an array", "hooks."+e.Name, describe(v))
+			}
+			r.Note("hooks", d.get("hooks").Exists())
+			r.Note("hooks."+e.Name, d.get("hooks", e.Name).Exists())
+			d.wire(e, cl.Handler(command, e), mine)
+		}
+		for _, name := range d.eventNames() {
+			if !wired[name] { // an earlier version's event
+				d.unwire(name, mine)
+			}
 		}
 	}
 	if cl.Rules {
@@ -288,11 +282,10 @@ func (cl Client) Install(b []byte, c Command, prev Receipt) (out []byte, r Recei
 	return out, r, changed, err
 }
 
-// Uninstall takes out of the client's JSON file what Install put in.
-// Guided by the install's receipt r, it removes only the containers the
-// install created, keeps the user's own rules, and says remove when the
-// install created the file and nothing else is left in it; without one
-// (nil), it removes every container our entries leave empty.
+// Uninstall takes out what Install put in. With its receipt r it removes
+// only the containers install created, keeps the user's own rules, and
+// says remove when install created the file and it is left empty; without
+// (nil), every container our entries leave empty goes.
 func (cl Client) Uninstall(b []byte, r *Receipt) (out []byte, remove, changed bool, err error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return b, false, false, nil
@@ -336,8 +329,8 @@ func (cl Client) Uninstall(b []byte, r *Receipt) (out []byte, remove, changed bo
 	return out, false, changed, nil
 }
 
-// Wired lists the events the client's JSON file runs bimri-hook's hook
-// at, and whether it registers the MCP server.
+// Wired lists the events the JSON file runs our hook at, and whether it
+// registers the MCP server.
 func (cl Client) Wired(b []byte) (events []string, mcp bool, err error) {
 	d, err := parseSettings(b)
 	if err != nil {
@@ -359,32 +352,8 @@ func (r *Receipt) Note(what string, exists bool) {
 	}
 }
 
-// wireEvents wires each of events with wire, noting in r the containers
-// it creates, and takes ours (mine) out of the events not listed, which
-// an earlier version wired.
-func (d *settingsDoc) wireEvents(events []Event, mine func(string) bool, r *Receipt, wire func(Event)) error {
-	wired := map[string]bool{}
-	for _, e := range events {
-		wired[e.Name] = true
-		if v := d.get("hooks", e.Name); v.Exists() && !v.IsArray() {
-			return fmt.Errorf("%q is %s, not an array", "hooks."+e.Name, describe(v))
-		}
-		r.Note("hooks", d.get("hooks").Exists())
-		r.Note("hooks."+e.Name, d.get("hooks", e.Name).Exists())
-		wire(e)
-	}
-	for _, name := range d.eventNames() {
-		if !wired[name] {
-			d.unwire(name, mine)
-		}
-	}
-	return nil
-}
-
-// wireMCP puts want, the MCP server's entry, under key.MCPServer, unless
-// it is there already as want is; an entry of that name that is not
-// bimri-hook's server (isOurs) is refused, not overwritten. It notes in r
-// a key object it creates.
+// wireMCP puts want, the MCP server's entry, under key.MCPServer; an entry
+// of that name that is not bimri-hook's (isOurs) is refused.
 func (d *settingsDoc) wireMCP(key string, want []byte, isOurs func(gjson.Result) bool, r *Receipt) error {
 	if v := d.get(key); v.Exists() && !v.IsObject() {
 		return fmt.Errorf("%q is %s, not an object", key, describe(v))
