@@ -11,9 +11,10 @@ import (
 )
 
 // document is a JSON object edited in place: every edit splices bytes at
-// gjson's offsets, inserts in the layout around it, and removing an item
-// deletes exactly the bytes adding it inserted. sjson, which would do the
-// splicing, inserts compact JSON into an indented file.
+// gjson's offsets in the layout around it, and removing an item deletes
+// exactly the bytes adding it inserted. sjson cannot: it puts a new key's
+// comma after the whitespace before "}", with no space after the colon,
+// and leaves "{\n  }" when it deletes the last member.
 type document struct {
 	b       []byte
 	nl      string // line ending: "\n", or "\r\n" in files that use it
@@ -24,8 +25,7 @@ type document struct {
 }
 
 // parseDocument checks that b holds a JSON object and learns its layout.
-// Empty input stands for a file that does not exist yet: the empty object,
-// laid out the way Claude Code writes settings.
+// Empty input is the empty object, laid out as Claude Code writes settings.
 func parseDocument(b []byte) (*document, error) {
 	d := &document{nl: "\n", unit: "  ", colon: ": ", comma: ", "}
 	if len(bytes.TrimSpace(b)) == 0 {
@@ -48,8 +48,7 @@ func parseDocument(b []byte) (*document, error) {
 	}
 	ms := members(root)
 	if !strings.ContainsRune(root.Raw, '\n') && len(ms) > 0 {
-		// One line, as scripts write JSON: keep to one line, with the
-		// same spacing after colons and commas.
+		// One line, as scripts write JSON: keep to it and its spacing.
 		d.compact = true
 		key := ms[0]
 		d.colon = string(d.b[key.start+len(key.key.Raw) : key.value.Index])
@@ -81,9 +80,7 @@ func (d *document) root() gjson.Result {
 	return r
 }
 
-// get returns the value at path, a list of object keys and array
-// indexes, with Index its offset in the document. Like sjson, it takes
-// the first of duplicate keys.
+// get returns the value at path (keys and indexes), with Index its offset.
 func (d *document) get(path ...string) gjson.Result {
 	if len(path) == 0 {
 		return d.root()
@@ -104,8 +101,7 @@ type member struct {
 
 func (m member) end() int { return m.value.Index + len(m.value.Raw) }
 
-// members lists the items of the object or array c, which must carry its
-// offset in the document in c.Index.
+// members lists the items of c, whose Index is its offset.
 func members(c gjson.Result) []member {
 	var ms []member
 	c.ForEach(func(key, value gjson.Result) bool {
@@ -125,10 +121,8 @@ func (d *document) set(raw []byte, path ...string) {
 	d.splice(v.Index, v.Index+len(v.Raw), string(raw))
 }
 
-// add appends a member to the object or array c: key names it in an object
-// and is ignored in an array; value is compact JSON. The new member copies
-// the indentation of its siblings, or one level more than the line that
-// opens c when c is empty.
+// add appends compact value to c, named key in an object, indented as its
+// siblings, or one level more than c's line when c is empty.
 func (d *document) add(c gjson.Result, key string, value []byte) {
 	open, end := c.Index, c.Index+len(c.Raw)-1
 	ms := members(c)
@@ -178,9 +172,8 @@ func (d *document) member(name string, value []byte, prefix string) string {
 	return strings.ReplaceAll(buf.String(), "\n", d.nl)
 }
 
-// remove deletes the i-th member of c: the bytes from the end of the
-// member before it, so the separator and line break go too, or from its
-// start to the next member's start when it is the first.
+// remove deletes the i-th member of c, from the end of the one before it
+// (the first: up to the next one's start).
 func (d *document) remove(c gjson.Result, i int) {
 	ms := members(c)
 	switch {

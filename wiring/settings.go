@@ -12,17 +12,14 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Event is a Claude Code hook event that bimri-hook answers.
+// Event is a hook event that bimri-hook answers.
 type Event struct {
 	Name    string
-	Timeout int // seconds Claude Code waits before it kills the hook
-	// Matcher limits the event to these tools ("Bash|Write"); empty, it
-	// fires for every source, reason, trigger or tool of its event.
-	Matcher string
+	Timeout int    // seconds the client waits before it kills the hook
+	Matcher string // the tools it fires for ("Bash|Write"); empty: every one
 }
 
-// Events are the events InstallReceipt wires: every event bimri-hook
-// answers, in the order a session meets them.
+// Events are Claude Code's events install wires, in a session's order.
 func Events() []Event {
 	var out []Event
 	for _, name := range event.Answered {
@@ -36,8 +33,7 @@ func Events() []Event {
 }
 
 // handlerJSON and groupJSON are the shapes of settings.json's hooks, which
-// other clients copy: each event holds a list of matcher groups, each
-// group a list of handlers.
+// other clients copy: an event's list of matcher groups of handlers.
 type handlerJSON struct {
 	Type         string `json:"type,omitempty"`
 	Name         string `json:"name,omitempty"`
@@ -51,13 +47,11 @@ type groupJSON struct {
 	Hooks   []handlerJSON `json:"hooks"`
 }
 
-// Receipt is what an install added to a file that was not there before
-// it, so that uninstall takes out exactly that and gives back the bytes.
+// Receipt is what an install added to a file, so that uninstall takes out
+// exactly that and gives back the bytes.
 type Receipt struct {
-	Created []string `json:"created,omitempty"` // "file", "hooks", "hooks.<event>", "permissions", a folder...
-	// KeptRules are the user's own rules, identical to ones install would
-	// add, that were there before install: uninstall leaves them.
-	KeptRules []string `json:"kept_rules,omitempty"`
+	Created   []string `json:"created,omitempty"`    // "file", "hooks", "hooks.<event>", "permissions", a folder...
+	KeptRules []string `json:"kept_rules,omitempty"` // the user's own rules, there before install: uninstall leaves them
 	KeptRule  string   `json:"kept_rule,omitempty"` // KeptRules of older receipts; read, never written
 }
 
@@ -73,8 +67,7 @@ func (r Receipt) kept() []string {
 }
 
 // isHookCommand tells whether a hook command is bimri-hook's own: one
-// shell word naming a binary called bimri-hook, then " hook". A command
-// that merely mentions it ("notify-send bimri-hook hook") is not.
+// shell word naming a binary called bimri-hook, then " hook".
 func isHookCommand(command string) bool {
 	binary, ok := HookBinary(command)
 	return ok && isBinaryName(binary) && strings.HasSuffix(command, " hook") &&
@@ -83,8 +76,7 @@ func isHookCommand(command string) bool {
 
 func isAgentRule(rule string) bool { return ruleSub(rule) != "" }
 
-// ruleSub is the subcommand rule allows when Command.Rule made it, for a
-// binary called bimri-hook in any folder; "" otherwise.
+// ruleSub is the subcommand rule allows when Command.Rule made it; "" otherwise.
 func ruleSub(rule string) string {
 	for _, sub := range MemoryCommands {
 		word, ok := strings.CutPrefix(rule, "Bash(")
@@ -126,8 +118,7 @@ func parseSettings(b []byte) (*settingsDoc, error) {
 		return nil, err
 	}
 	d := &settingsDoc{document: doc, fresh: len(bytes.TrimSpace(b)) == 0}
-	// Claude Code reads the last of duplicate keys, the edits the first:
-	// with two, an install would wire what the client never reads.
+	// The client reads the last of duplicate keys, the edits the first.
 	for _, c := range []struct{ path, only []string }{
 		{nil, []string{"hooks", "permissions"}}, {[]string{"hooks"}, nil}, {[]string{"permissions"}, []string{"allow"}},
 	} {
@@ -172,7 +163,7 @@ func (d *settingsDoc) result(original []byte) ([]byte, bool, error) {
 	return out, true, nil
 }
 
-// eventNames lists the keys of "hooks" that hold a list of matcher groups.
+// eventNames lists the keys of "hooks" that hold a list.
 func (d *settingsDoc) eventNames() []string {
 	var names []string
 	for _, m := range members(d.get("hooks")) {
@@ -183,8 +174,7 @@ func (d *settingsDoc) eventNames() []string {
 	return names
 }
 
-// handlerRef locates a handler in an event's list: the index of its
-// matcher group, and its index in that group's hooks.
+// handlerRef locates a handler: its group's index, its index in the group.
 type handlerRef struct {
 	group, handler int
 	command        string
@@ -223,9 +213,8 @@ func (d *settingsDoc) handlers(event string, mine func(string) bool) []handlerRe
 	return refs
 }
 
-// wire makes event run want: it adds a matcher group (or in a flat list
-// the handler) holding it, or updates the first handler of bimri-hook's it
-// finds, field by field, and drops the others.
+// wire makes event run want: it appends it, or updates the first handler
+// of ours field by field and drops the others.
 func (d *settingsDoc) wire(e Event, want handlerJSON, mine func(string) bool) {
 	refs := d.handlers(e.Name, mine)
 	if len(refs) == 0 {
@@ -259,8 +248,7 @@ func (d *settingsDoc) unwire(event string, mine func(string) bool) {
 	}
 }
 
-// removeHandler deletes one handler, then each enclosing group, event list
-// and "hooks" object that this deletion leaves empty.
+// removeHandler deletes one handler, then the containers that leaves empty.
 func (d *settingsDoc) removeHandler(event string, r handlerRef) {
 	g := strconv.Itoa(r.group)
 	if !d.flat {
@@ -273,8 +261,7 @@ func (d *settingsDoc) removeHandler(event string, r handlerRef) {
 	d.prune("hooks", event)
 }
 
-// appendTo appends value to the array at path, making the objects and the
-// array of path that are missing.
+// appendTo appends value to the array at path, making what is missing.
 func (d *settingsDoc) appendTo(value []byte, path ...string) {
 	for i := range path {
 		if !d.get(path[:i+1]...).Exists() {
@@ -289,16 +276,15 @@ func (d *settingsDoc) appendTo(value []byte, path ...string) {
 	d.add(d.get(path...), "", value)
 }
 
-// prune removes the container at path, and each above it, while it is
-// empty and not one to keep.
+// prune removes the container at path, and each above, while it is empty
+// and not one to keep.
 func (d *settingsDoc) prune(path ...string) {
 	for ; len(path) > 0 && len(members(d.get(path...))) == 0 && !d.keeps(path...); path = path[:len(path)-1] {
 		d.removeKey(d.get(path[:len(path)-1]...), path[len(path)-1])
 	}
 }
 
-// rules lists the indexes in permissions.allow of the rules for which
-// mine is true.
+// rules lists the indexes of mine's rules in permissions.allow.
 func (d *settingsDoc) rules(mine func(string) bool) []int {
 	var idx []int
 	for i, m := range members(d.get("permissions", "allow")) {
@@ -309,8 +295,8 @@ func (d *settingsDoc) rules(mine func(string) bool) []int {
 	return idx
 }
 
-// allow puts rule in permissions.allow once, in place of the first rule of
-// bimri-hook's already there, and drops the others.
+// allow puts rule in permissions.allow once, in place of the first of
+// mine's, and drops the others.
 func (d *settingsDoc) allow(rule string, mine func(string) bool) {
 	idx := d.rules(mine)
 	if len(idx) == 0 {
@@ -326,8 +312,7 @@ func (d *settingsDoc) allow(rule string, mine func(string) bool) {
 	}
 }
 
-// disallow removes the rules for which mine is true, then "allow" and
-// "permissions" if that leaves them empty.
+// disallow removes mine's rules, and the containers that leaves empty.
 func (d *settingsDoc) disallow(mine func(string) bool) {
 	idx := d.rules(mine)
 	if len(idx) == 0 {
