@@ -1,10 +1,9 @@
 package wiring
 
-// Codex's trust of each hook of its hooks.json, and its config.toml: the
-// trust it keeps for each hook ([hooks.state."KEY"] tables) and the MCP
-// servers it starts ([mcp_servers.NAME]). bimri-hook owns whole tables
-// there, found by their header: it takes its own out and writes them again
-// at the end of the file, and every other byte stays.
+// Codex's config.toml: the trust of each hook ([hooks.state."KEY"]) and
+// the MCP servers ([mcp_servers.NAME]). bimri-hook owns whole tables there:
+// it takes its own out and writes them again at the end; every other byte
+// stays.
 
 import (
 	"bytes"
@@ -20,10 +19,8 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// CodexHookState is one of bimri-hook's handlers in a Codex hooks.json,
-// as Codex's trust store names it: Key is "<hooks.json path>:<event>:
-// <group index>:<handler index>" and Hash the "sha256:..." Codex keeps as
-// its trusted_hash once the user trusts it.
+// CodexHookState is one of our handlers as Codex's trust store names it:
+// Key "<hooks.json path>:<event>:<group>:<handler>", Hash its trusted_hash.
 type CodexHookState struct {
 	Event string
 	Key   string
@@ -38,8 +35,7 @@ var codexEventLabels = map[string]string{
 	"SessionEnd": "session_end", "SubagentStart": "subagent_start", "SubagentStop": "subagent_stop",
 }
 
-// CodexHookStates lists bimri-hook's Codex handlers in hooksJSON, the
-// file at path, with the key and hash Codex trusts each under.
+// CodexHookStates lists our handlers in hooksJSON, the file at path.
 func CodexHookStates(path string, hooksJSON []byte) ([]CodexHookState, error) {
 	d, err := parseSettings(hooksJSON)
 	if err != nil {
@@ -64,13 +60,11 @@ func CodexHookStates(path string, hooksJSON []byte) ([]CodexHookState, error) {
 	return out, nil
 }
 
-// codexHookHash is the hash Codex gives a command handler (codex-rs
-// hooks/src/engine/discovery.rs, command_hook_hash, as of 0.171.0): the
-// SHA-256 of compact JSON with sorted keys of the event's label, the
-// group's matcher (none for UserPromptSubmit and Stop, which take none)
-// and the one handler, normalised: its timeout always given (600 when
-// unset, at least 1), async always given, unset fields left out. The
-// e2e test checks it against the hash the real client computes.
+// codexHookHash is Codex's command_hook_hash (codex-rs discovery.rs,
+// 0.171.0): SHA-256 of sorted compact JSON of the event's label, the
+// group's matcher (none for UserPromptSubmit and Stop) and the handler
+// normalised (timeout 600 when unset, at least 1; async always given).
+// The e2e test checks it against the real client's.
 func codexHookHash(label string, matcher, h gjson.Result) string {
 	handler := map[string]any{
 		"type":    "command",
@@ -100,14 +94,12 @@ func codexHookHash(label string, matcher, h gjson.Result) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// TrustTable is the config.toml table that tells Codex the user trusts a
-// hook.
+// TrustTable tells Codex the user trusts a hook.
 func TrustTable(s CodexHookState) string {
 	return "[" + TrustHeader(s.Key) + "]\ntrusted_hash = " + tomlString(s.Hash) + "\n"
 }
 
-// MCPTable registers bimri-hook's MCP server with Codex, which starts it
-// in the session's folder.
+// MCPTable registers bimri-hook's MCP server with Codex.
 func MCPTable(c Command) string {
 	return "[" + MCPHeader + "]\ncommand = " + tomlString(c.Binary) + "\nargs = [\"mcp\"]\n"
 }
@@ -116,11 +108,8 @@ func MCPTable(c Command) string {
 var MCPHeader = "mcp_servers." + MCPServer
 
 // EditCodexConfig takes the tables whose header drop names out of a
-// config.toml's bytes, then adds tables at the end, and checks that the
-// result is TOML Codex can read. A header of drop's that the file gives
-// in another form (a dotted key inside another table) is an error that
-// says what to remove, since a second definition would make the file
-// unreadable. What the edit does not touch keeps its bytes.
+// config.toml, adds tables at the end, and checks the result is TOML: one
+// of drop's given in another form (a dotted key) would be defined twice.
 func EditCodexConfig(config []byte, drop func(header string) bool, add []string) (out []byte, changed bool, err error) {
 	if len(bytes.TrimSpace(config)) > 0 {
 		var v map[string]any
@@ -148,10 +137,9 @@ func EditCodexConfig(config []byte, drop func(header string) bool, add []string)
 	return out, true, nil
 }
 
-// dropTables removes each table whose header drop names, from its header
-// line to the next header, with the blank line before it. go-toml's
-// parser finds the headers, so a line inside a multi-line string that
-// looks like one is never taken for one. config is valid TOML.
+// dropTables removes each table whose header drop names, up to the next
+// header, with the blank line before it. go-toml's parser finds the
+// headers, never a look-alike line inside a multi-line string.
 func dropTables(config []byte, drop func(string) bool) []byte {
 	type header struct {
 		at   int // the start of its line
@@ -198,8 +186,7 @@ func dropTables(config []byte, drop func(string) bool) []byte {
 	return out
 }
 
-// HeaderPart writes one part of a dotted key: bare when TOML allows it,
-// else quoted.
+// HeaderPart writes one part of a dotted key, quoted when TOML needs it.
 func HeaderPart(s string) string {
 	if s != "" && strings.Trim(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") == "" {
 		return s
@@ -240,15 +227,13 @@ func ReadCodexConfig(config []byte) (CodexConfig, error) {
 	return c, nil
 }
 
-// Trusts says whether Codex runs the hook s: its trust store holds s's
-// hash, and the user has not disabled it.
+// Trusts says whether Codex runs s: its hash trusted, s not disabled.
 func (c CodexConfig) Trusts(s CodexHookState) bool {
 	st, ok := c.Hooks.State[s.Key]
 	return ok && st.TrustedHash == s.Hash && (st.Enabled == nil || *st.Enabled)
 }
 
-// ProjectTrusted says whether Codex loads the project folder root's
-// .codex/ (hooks.json, config.toml): only for a project the user trusts.
+// ProjectTrusted says whether Codex loads root's .codex/ at all.
 func (c CodexConfig) ProjectTrusted(root string) bool {
 	return c.Projects[root].TrustLevel == "trusted"
 }

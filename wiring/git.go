@@ -7,13 +7,10 @@ import (
 	"strings"
 )
 
-// IgnoreLines are the ignore rules for the side files that belong to one
-// clone: install adds them to the workspace's .gitignore, the first
-// SessionStart of a route without install to .git/info/exclude. bimri.md
-// and bimri-archive.md are the team's, shared. The rest: this machine's
-// undo copy (shared, every pull would bring a conflict), unreadable files
-// set aside, a crash's temporary files, install's receipts, and the lock
-// and sessions' state (which also ignores itself).
+// IgnoreLines keep one clone's side files out of git (install: .gitignore;
+// a route without install: .git/info/exclude): the undo copy, files set
+// aside, a crash's temporary files, receipts, the state folder. bimri.md
+// and bimri-archive.md are the team's.
 var IgnoreLines = []string{
 	"/bimri-backup.md",
 	"/bimri.md.broken-*",
@@ -26,8 +23,7 @@ var IgnoreLines = []string{
 const ignoreHeading = "# bimri-hook: personal side files (bimri.md and bimri-archive.md are shared)"
 
 // IgnoreLinesUnder are IgnoreLines for a workspace at rel, a slash path
-// from the repository's top ("" or "." for the top itself), as a file
-// read from the top needs them: .git/info/exclude.
+// from the repository's top, as .git/info/exclude needs them.
 func IgnoreLinesUnder(rel string) []string {
 	rel = strings.Trim(rel, "/")
 	if rel == "" || rel == "." {
@@ -40,9 +36,8 @@ func IgnoreLinesUnder(rel string) []string {
 	return lines
 }
 
-// AddIgnoreLines makes an ignore file's content hold lines: the missing
-// ones appended, under ignoreHeading if none was there. Every other line
-// keeps its bytes, and the file's line ending is kept.
+// AddIgnoreLines appends the missing lines to an ignore file, under
+// ignoreHeading if it is not there.
 func AddIgnoreLines(existing []byte, lines []string) (out []byte, changed bool) {
 	have := ignoreLinesOf(existing)
 	var missing []string
@@ -60,8 +55,8 @@ func AddIgnoreLines(existing []byte, lines []string) (out []byte, changed bool) 
 	return appendLines(existing, missing), true
 }
 
-// appendLines appends lines to a file's content, in the file's line
-// ending, after a line break if its last line has none.
+// appendLines appends lines in the file's line ending, after a line break
+// if its last line has none.
 func appendLines(existing []byte, lines []string) []byte {
 	nl := "\n"
 	if bytes.Contains(existing, []byte("\r\n")) {
@@ -86,9 +81,7 @@ func ignoreLinesOf(b []byte) []string {
 	return lines
 }
 
-// RemoveGitIgnore takes out of a .gitignore what AddIgnoreLines adds: the
-// heading and each of IgnoreLines, exactly those lines; every other line
-// keeps its bytes and its place.
+// RemoveGitIgnore takes out the heading and IgnoreLines, exactly those lines.
 func RemoveGitIgnore(existing []byte) (out []byte, changed bool) {
 	drop := append([]string{ignoreHeading}, IgnoreLines...)
 	return removeLines(existing, func(line string) bool {
@@ -96,14 +89,11 @@ func RemoveGitIgnore(existing []byte) (out []byte, changed bool) {
 	})
 }
 
-// MergeDriver is the name of the merge driver for bimri.md: git reads its
-// command from merge.bimri.driver (see MergeDriverCommand).
+// MergeDriver is the name of bimri.md's merge driver in git's config.
 const MergeDriver = "bimri"
 
-// mergeAttributes are the .gitattributes lines bimri-hook needs. bimri.md
-// is rewritten as a whole, so a line merge would mangle it: its own driver
-// merges it entry by entry. The archive only ever grows at its end, which
-// git's built-in union driver merges by keeping both sides' lines.
+// mergeAttributes: bimri.md is rewritten whole, so its driver merges it
+// entry by entry; the archive only grows at its end: git's union driver.
 type attribute struct{ pattern, driver string }
 
 var mergeAttributes = []attribute{
@@ -111,11 +101,8 @@ var mergeAttributes = []attribute{
 	{"bimri-archive.md", "union"},
 }
 
-// GitAttributes makes the content of a .gitattributes file give bimri.md
-// the bimri merge driver and bimri-archive.md the union driver. Lines that
-// already do so are left alone; otherwise the missing lines are appended,
-// where they take precedence over earlier lines for the same file. Every
-// other line keeps its bytes, and the file's line ending is kept.
+// GitAttributes appends to a .gitattributes the mergeAttributes lines it
+// lacks, where they take precedence over earlier lines for the same file.
 func GitAttributes(existing []byte) (out []byte, changed bool) {
 	var missing []string
 	for _, a := range mergeAttributes {
@@ -129,9 +116,8 @@ func GitAttributes(existing []byte) (out []byte, changed bool) {
 	return appendLines(existing, missing), true
 }
 
-// mergeDriverOf returns the merge attribute that the last line for exactly
-// pattern gives it: a driver name, or "" when the line sets, unsets or
-// unspecifies merge without naming one. ok is false when no line does.
+// mergeDriverOf returns the merge driver the last line for exactly pattern
+// gives it ("" for merge, -merge or !merge); ok is false when none does.
 func mergeDriverOf(attributes []byte, pattern string) (driver string, ok bool) {
 	for _, line := range strings.Split(string(attributes), "\n") {
 		fields := strings.Fields(line)
@@ -156,12 +142,8 @@ func mergeDriverOf(attributes []byte, pattern string) (driver string, ok bool) {
 	return driver, ok
 }
 
-// RemoveGitAttributes takes out of a .gitattributes file the lines that
-// GitAttributes adds: a line giving exactly bimri.md the bimri driver, or
-// bimri-archive.md the union driver, and nothing else. Every other line
-// keeps its bytes, including lines that name these files with more
-// attributes, which a person wrote. out is empty when nothing else was in
-// the file.
+// RemoveGitAttributes takes out exactly the lines GitAttributes adds; a
+// line with more attributes is a person's and stays.
 func RemoveGitAttributes(existing []byte) (out []byte, changed bool) {
 	return removeLines(existing, func(line string) bool {
 		fields := strings.Fields(line)
@@ -171,9 +153,7 @@ func RemoveGitAttributes(existing []byte) (out []byte, changed bool) {
 	})
 }
 
-// removeLines drops from a file's content the lines ours says are ours;
-// every other line keeps its bytes and its place. out is existing itself
-// when nothing was dropped.
+// removeLines drops the lines ours says are ours; every other byte stays.
 func removeLines(existing []byte, ours func(line string) bool) (out []byte, changed bool) {
 	out = make([]byte, 0, len(existing))
 	for _, line := range bytes.SplitAfter(existing, []byte("\n")) {
