@@ -52,7 +52,7 @@ type groupJSON struct {
 type Receipt struct {
 	Created   []string `json:"created,omitempty"`    // "file", "hooks", "hooks.<event>", "permissions", a folder...
 	KeptRules []string `json:"kept_rules,omitempty"` // the user's own rules, there before install: uninstall leaves them
-	KeptRule  string   `json:"kept_rule,omitempty"` // KeptRules of older receipts; read, never written
+	KeptRule  string   `json:"kept_rule,omitempty"`  // KeptRules of older receipts; read, never written
 }
 
 // Made tells whether r records that install created what.
