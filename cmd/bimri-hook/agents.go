@@ -84,16 +84,8 @@ func (a *app) installAgent(c *cli.Context, agent string) error {
 	if err != nil {
 		return err
 	}
-	binary, err := install.BinaryFor(c.String("scope"), c.String("binary"))
-	if err != nil {
-		return err
-	}
 	cl, _ := wiring.ClientNamed(agent)
-	file, err := install.Wire(a.stdout, cl, c.String("scope"), root, wiring.Command{Binary: binary}, c.Bool("no-trust"))
-	if err != nil {
-		return err
-	}
-	return a.projectNotes(root, file, binary)
+	return install.Wire(a.stdout, cl, c.String("scope"), root, c.String("binary"), c.Bool("no-trust"))
 }
 
 // uninstallAgent is uninstall --agent for a client besides Claude Code.
@@ -104,24 +96,6 @@ func (a *app) uninstallAgent(c *cli.Context, agent string) error {
 	}
 	cl, _ := wiring.ClientNamed(agent)
 	return install.Unwire(a.stdout, cl, c.String("scope"), root)
-}
-
-// projectNotes, after a project-scope install of another client's file,
-// keeps the receipts out of git and says when the shared file names this
-// machine's binary.
-func (a *app) projectNotes(root string, file install.SettingsFile, binary string) error {
-	if file.Scope != install.ScopeProject {
-		return nil
-	}
-	path, changed, err := install.Ignore(root)
-	if err != nil {
-		return err
-	}
-	install.PrintIgnored(a.stdout, path, changed)
-	if binary != wiring.Name {
-		fmt.Fprintf(a.stdout, "note: %s is shared through the repository, and now names this machine's %s.\n  Put bimri-hook on PATH and run install again to write the bare name, or use --scope user.\n", file.Path, binary)
-	}
-	return nil
 }
 
 // recordingAgent is the client whose agent runs this command, for the

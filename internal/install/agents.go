@@ -222,13 +222,18 @@ func (p Places) unwire(check func(before []byte) error) (before []byte, changed,
 	return before, changed, ownChanged, err
 }
 
-// Wire is install --agent in scope: it wires command into cl's files
-// (Codex: also its config.toml, with the hooks' trust unless noTrust),
-// says what it did and returns the JSON file.
-func Wire(w io.Writer, cl wiring.Client, scope, root string, command wiring.Command, noTrust bool) (SettingsFile, error) {
+// Wire is install --agent in scope: it wires the binary (--binary, or
+// BinaryFor's) into cl's files (Codex: also its config.toml, with the
+// hooks' trust unless noTrust), and says what it did.
+func Wire(w io.Writer, cl wiring.Client, scope, root, binary string, noTrust bool) error {
+	binary, err := BinaryFor(scope, binary)
+	if err != nil {
+		return err
+	}
+	command := wiring.Command{Binary: binary}
 	p, err := PlacesFor(cl, scope, root)
 	if err != nil {
-		return p.File, err
+		return err
 	}
 	var codex codexResult
 	var check func(before, after []byte) error
@@ -240,7 +245,7 @@ func Wire(w io.Writer, cl wiring.Client, scope, root string, command wiring.Comm
 	}
 	_, changed, err := p.wire(command, check)
 	if err != nil {
-		return p.File, err
+		return err
 	}
 	verb, mcp := "already wired", ""
 	if changed {
@@ -259,7 +264,7 @@ func Wire(w io.Writer, cl wiring.Client, scope, root string, command wiring.Comm
 	if cl.Agent == wiring.Codex.Agent {
 		codex.print(w, p.File)
 	}
-	return p.File, nil
+	return workspaceNotes(w, root, scope, p.File.Path, binary, "--scope user")
 }
 
 // notes end a client's line after install; trustNotes follow it at

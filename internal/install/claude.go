@@ -45,16 +45,8 @@ func Claude(w io.Writer, q Request) error {
 	}
 	was, _ := wiring.Inspect(before)
 	printInstalled(w, file, command, was, changed)
-	if file.Scope != ScopeUser {
-		path, changed, err := Ignore(q.Root)
-		if err != nil {
-			return err
-		}
-		PrintIgnored(w, path, changed)
-	}
-	if file.Scope == ScopeProject && binary != wiring.Name {
-		fmt.Fprintf(w, "note: .claude/settings.json is shared through the repository, and now names this machine's %s.\n", binary)
-		fmt.Fprintf(w, "  Put bimri-hook on PATH and run install again to write the bare name, or use bimri-hook install --scope local.\n")
+	if err := workspaceNotes(w, q.Root, file.Scope, ".claude/settings.json", binary, "bimri-hook install --scope local"); err != nil {
+		return err
 	}
 	for _, warning := range twiceWarnings(q.Root, file, command) {
 		fmt.Fprintf(w, "warning: %s\n", warning)
@@ -162,8 +154,16 @@ func printUninstalled(w io.Writer, file SettingsFile, was wiring.Wiring, changed
 	}
 }
 
-// PrintIgnored says what Ignore did.
-func PrintIgnored(w io.Writer, path string, changed bool) {
+// workspaceNotes follow an install into the workspace: its side files kept
+// out of git, and a note when the shared file names this machine's binary.
+func workspaceNotes(w io.Writer, root, scope, shared, binary, instead string) error {
+	if scope == ScopeUser {
+		return nil
+	}
+	path, changed, err := Ignore(root)
+	if err != nil {
+		return err
+	}
 	switch {
 	case path == "":
 	case changed:
@@ -171,6 +171,11 @@ func PrintIgnored(w io.Writer, path string, changed bool) {
 	default:
 		fmt.Fprintf(w, "  git: %s already keeps bimri-hook's personal side files out of git\n", path)
 	}
+	if scope == ScopeProject && binary != wiring.Name {
+		fmt.Fprintf(w, "note: %s is shared through the repository, and now names this machine's %s.\n", shared, binary)
+		fmt.Fprintf(w, "  Put bimri-hook on PATH and run install again to write the bare name, or use %s.\n", instead)
+	}
+	return nil
 }
 
 // PrintLinked says where install --link put the link and whether the
