@@ -1,7 +1,7 @@
 package install
 
-// Wiring the clients besides Claude Code (wiring.Clients): where each keeps
-// its files in a scope, and one install, uninstall and check for them all.
+// Where each client keeps its files in a scope, and one install, uninstall
+// and check for them all.
 
 import (
 	"errors"
@@ -39,8 +39,7 @@ var locations = map[string]location{
 	"cursor": {homeDir("", "", ".cursor"), "HOME", [2]string{".cursor/hooks.json"}, [2]string{"hooks.json"}, "cursor-hooks.json", [2]string{}},
 }
 
-// homeDir is the folder $env names, else dflt in the home folder, then
-// sub in it; "" when there is no home folder.
+// homeDir is $env, else home/dflt, then sub in it; "" with no home.
 func homeDir(env, dflt, sub string) func() string {
 	return func() string {
 		dir := os.Getenv(env)
@@ -110,10 +109,9 @@ func PlacesFor(cl wiring.Client, scope, root string) (Places, error) {
 	return p, nil
 }
 
-// wire writes command into p's files, with the receipt of what it added;
-// check, given, sees the JSON file's bytes before and after first, and
-// may refuse. changed says whether a file of the client's changed. An own
-// file of that name that is not bimri-hook's is refused, not overwritten.
+// wire writes command into p's files, with the receipt; check, given, sees
+// the JSON before and after first and may refuse. An own file that is not
+// bimri-hook's is refused.
 func (p Places) wire(command wiring.Command, check func(before, after []byte) error) (before []byte, changed bool, err error) {
 	cl := p.Client
 	if before, _, err = ReadOptional(p.File.Path); err != nil {
@@ -161,11 +159,8 @@ func (p Places) wire(command wiring.Command, check func(before, after []byte) er
 	return before, err == nil, err
 }
 
-// unwire takes out of p's files what wire put in: the own file and the
-// folders install made for it alone, our entries, the JSON file when
-// install created it and nothing else is left, and the receipt; check,
-// given, sees the JSON file's bytes first. changed says whether the JSON
-// file changed, ownChanged whether the own file went.
+// unwire takes out what wire put in, guided by the receipt; check, given,
+// sees the JSON first. ownChanged says the own file went.
 func (p Places) unwire(check func(before []byte) error) (before []byte, changed, ownChanged bool, err error) {
 	cl := p.Client
 	receipt, hasReceipt, err := readReceipt(p.receipt)
@@ -267,8 +262,7 @@ func Wire(w io.Writer, cl wiring.Client, scope, root, binary string, noTrust boo
 	return workspaceNotes(w, root, scope, p.File.Path, binary, "--scope user")
 }
 
-// notes end a client's line after install; trustNotes follow it at
-// project scope, with the folder of its hooks.
+// notes end a client's install line; trustNotes follow at project scope.
 var (
 	notes      = map[string]string{"cursor": ", from Cursor's documentation: not tried on a Cursor client"}
 	trustNotes = map[string]string{
@@ -324,8 +318,7 @@ type Status struct {
 	Events []string // the events that run bimri-hook's hook: its JSON file's, or the client's when its own file is ours
 	MCP    bool     // the MCP server is registered
 	Err    error
-	// Codex: its hooks, those it will skip (no trust for their hash), and
-	// whether it reads the project's folder at all.
+	// Codex: its hooks, those it will skip, whether it reads the project.
 	States, Skipped  []wiring.CodexHookState
 	ProjectUntrusted bool
 }

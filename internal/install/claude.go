@@ -21,9 +21,8 @@ type Request struct {
 	Purge  *store.Store
 }
 
-// Claude is install for Claude Code: the settings of the scope, the
-// ignore rules for the side files, then --git, saying what it did. A
-// --git that cannot work fails before anything is written.
+// Claude is install for Claude Code: the scope's settings, the ignore
+// rules, then --git (which fails before anything is written), saying so.
 func Claude(w io.Writer, q Request) error {
 	p, err := PlacesFor(wiring.Claude, q.Scope, q.Root)
 	if err != nil {
@@ -61,8 +60,7 @@ func Claude(w io.Writer, q Request) error {
 	return Git(w, repo, command)
 }
 
-// UninstallClaude takes out what Claude put in, and with Purge the
-// memory's side files, saying what it did.
+// UninstallClaude takes out what Claude put in, with Purge the side files.
 func UninstallClaude(w io.Writer, q Request) error {
 	p, err := PlacesFor(wiring.Claude, q.Scope, q.Root)
 	if err != nil {
@@ -178,8 +176,7 @@ func workspaceNotes(w io.Writer, root, scope, shared, binary, instead string) er
 	return nil
 }
 
-// PrintLinked says where install --link put the link and whether the
-// user's shell finds it there.
+// PrintLinked says where install --link linked, and whether PATH has it.
 func PrintLinked(w io.Writer, l Linked) {
 	switch {
 	case !l.Changed:
@@ -198,8 +195,7 @@ func PrintLinked(w io.Writer, l Linked) {
 	fmt.Fprintf(w, "%s is not on PATH: add it (export PATH=\"%s:$PATH\" in your shell's profile), then bimri-hook doctor, show, search and browse work in your shell\n", dir, dir)
 }
 
-// printPurged says what uninstall --purge removed, and that bimri.md
-// stays.
+// printPurged says what --purge removed, and that bimri.md stays.
 func printPurged(w io.Writer, s *store.Store, removed []string) {
 	for _, path := range removed {
 		fmt.Fprintf(w, "purge: removed %s\n", path)

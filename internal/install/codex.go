@@ -23,22 +23,15 @@ type codexResult struct {
 
 // wireCodex registers the MCP server in Codex's config.toml and, unless
 // noTrust, records there the trust of exactly the hooks after holds,
-// dropping that of the hooks before held. It writes nothing when the
-// config is not TOML Codex reads.
+// dropping that of the hooks before held.
 func wireCodex(file SettingsFile, root string, before, after []byte, command wiring.Command, noTrust bool) (res codexResult, err error) {
 	path := codexConfigPath()
 	config, _, err := ReadOptional(path)
 	if err != nil {
 		return res, fmt.Errorf("read %s: %w", path, err)
 	}
-	if _, err := wiring.ReadCodexConfig(config); err != nil {
-		return res, fmt.Errorf("%s: %w", path, err)
-	}
-	oldStates, err := wiring.CodexHookStates(file.Path, before)
-	if err != nil {
-		return res, fmt.Errorf("%s: %w", file.Path, err)
-	}
-	states, _ := wiring.CodexHookStates(file.Path, after) // after is what Install wrote
+	oldStates, _ := wiring.CodexHookStates(file.Path, before) // Install read both
+	states, _ := wiring.CodexHookStates(file.Path, after)
 	var add []string
 	if noTrust {
 		res.untrusted = states

@@ -12,11 +12,9 @@ import (
 	"github.com/bimri/bimri-hook/wiring"
 )
 
-// IgnoreLocally gives a workspace in a git repository the ignore rules
-// for its personal side files where a route with no install step can:
-// the repository's .git/info/exclude, which git never commits. Nothing is
-// written when the workspace's .gitignore (install) or the exclude file
-// holds them already. path is the file written, "" when none was.
+// IgnoreLocally puts the ignore rules, for a route with no install step,
+// in .git/info/exclude, unless .gitignore or it has them; path is the file
+// written, "" when none was.
 func IgnoreLocally(root string) (path string, err error) {
 	repo := workspace.Repository(root)
 	if repo == "" {
@@ -47,9 +45,8 @@ func IgnoreLocally(root string) (path string, err error) {
 	return path, writeReplacing(path, after)
 }
 
-// gitCommonDir is the folder holding the repository's info/exclude,
-// found without running git: repo/.git, or for a linked worktree (.git
-// is a file naming its own folder) the folder its commondir names.
+// gitCommonDir is the folder of info/exclude, found without running git
+// (a hook calls it): repo/.git, or a linked worktree's commondir.
 func gitCommonDir(repo string) (string, error) {
 	dotgit := filepath.Join(repo, ".git")
 	info, err := os.Stat(dotgit)
@@ -82,9 +79,8 @@ func gitCommonDir(repo string) (string, error) {
 	return filepath.Clean(c), nil
 }
 
-// unignore takes out of the workspace's .gitignore the lines Ignore
-// added, and the line break it put after a last line that had none. A
-// .gitignore left empty is removed only when git does not track it.
+// unignore takes out the lines Ignore added, and the line break it put
+// after a last line that had none.
 func unignore(root string) (path string, changed bool, err error) {
 	repo := workspace.Repository(root)
 	if repo == "" {
@@ -110,15 +106,13 @@ func unignore(root string) (path string, changed bool, err error) {
 	return path, true, nil
 }
 
-// ignoreReceipt is the file whose receipt says Ignore ended the last
-// line of the .gitignore, which had no line break, before its own lines.
+// ignoreReceipt records that Ignore ended the .gitignore's last line.
 func ignoreReceipt(root string) string {
 	return filepath.Join(root, ".claude", "gitignore.bimri-receipt")
 }
 
-// putBackGit writes a file uninstall edited, or removes it when uninstall
-// left it empty and install made it: created says so, or else git does
-// not track it (a file committed before install stays, edited back).
+// putBackGit writes a file uninstall edited, or removes it when left empty
+// and install made it (created, or git does not track it).
 func putBackGit(repo, path string, after []byte, created bool) error {
 	if len(after) == 0 && (created || !tracked(repo, path)) {
 		if err := os.Remove(path); err != nil {
@@ -135,9 +129,8 @@ func tracked(repo, path string) bool {
 	return err == nil && code == 0
 }
 
-// wiredHere says whether the workspace's own settings (project or local
-// scope) still run bimri-hook, or cannot be read: then the side files
-// still need ignoring.
+// wiredHere says whether the workspace's own settings still run (or may
+// run) bimri-hook: then the side files still need ignoring.
 func wiredHere(root string) bool {
 	for _, s := range ReadScopes(root) {
 		if s.File.Scope != ScopeUser && (s.Err != nil || len(s.Wiring.Handlers) > 0) {

@@ -38,9 +38,7 @@ type SettingsFile struct {
 	Path  string
 }
 
-// maxSettingsSize caps a settings file read. ~/.claude.json, which keeps
-// every project's history, grows to megabytes; nothing of Claude Code's
-// reaches this.
+// maxSettingsSize caps a read: ~/.claude.json grows to megabytes.
 const maxSettingsSize = 64 << 20
 
 // ReadOptional reads a file that may not exist yet: then it is empty.
@@ -52,8 +50,7 @@ func ReadOptional(path string) ([]byte, bool, error) {
 	return data, err == nil, err
 }
 
-// writeReplacing writes a configuration file atomically, through a
-// symlink (a dotfiles checkout, say), which stays one.
+// writeReplacing writes a file atomically, through a symlink (dotfiles).
 func writeReplacing(path string, data []byte) error {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
@@ -68,13 +65,10 @@ func writeReplacing(path string, data []byte) error {
 	return nil
 }
 
-// BinaryFor is the binary install writes into the settings of scope: the
-// one given (--binary), made absolute, or else this executable; at project
-// scope, whose file teams share, the bare name when nothing was given and
-// PATH's bimri-hook is this binary (the hook started by that name gives
-// the agent the bare name too, which the rule install writes matches).
-// Uninstall and doctor recognise bimri-hook's entries by the name in the
-// command, so a path without it is refused.
+// BinaryFor is the binary install writes at scope: --binary made absolute,
+// else this executable, or at the shared project scope the bare name when
+// PATH's bimri-hook is this one. Uninstall and doctor know our entries by
+// the name, so a path without it is refused.
 func BinaryFor(scope, given string) (string, error) {
 	binary := given
 	if binary == "" {
@@ -130,10 +124,9 @@ func ReadScopes(root string) []Scoped {
 	return all
 }
 
-// twiceWarnings say what else would answer the events just wired into
-// installed, and how to end it: the bimri-hook plugin, or another scope's
-// settings running a different command. (Claude Code runs identical hook
-// commands once, so the same command in two scopes is harmless.)
+// twiceWarnings say what else would answer the events just wired: the
+// plugin, or another scope running a different command (the client runs
+// identical commands once).
 func twiceWarnings(root string, installed SettingsFile, command wiring.Command) []string {
 	var warnings []string
 	for _, s := range ReadScopes(root) {
@@ -158,8 +151,7 @@ func twiceWarnings(root string, installed SettingsFile, command wiring.Command) 
 	return warnings
 }
 
-// enabledPlugins are the bimri-hook plugins some settings file of root's
-// enables, each once.
+// enabledPlugins are the bimri-hook plugins root's settings enable.
 func enabledPlugins(root string) []string {
 	var plugins []string
 	for _, s := range ReadScopes(root) {
@@ -173,8 +165,8 @@ func enabledPlugins(root string) []string {
 }
 
 // WorkspaceTrusted tells whether the user accepted Claude Code's trust
-// dialog for root (recorded in its .claude.json), before which it ignores
-// the workspace's permission rules. false also means "cannot tell".
+// dialog for root, before which it ignores the workspace's rules; false
+// also means "cannot tell".
 func WorkspaceTrusted(root string) bool {
 	data, err := safefile.Read(workspace.ClaudeState(), maxSettingsSize)
 	if err != nil || !gjson.ValidBytes(data) {
@@ -195,12 +187,11 @@ func WorkspaceTrusted(root string) bool {
 	return trusted
 }
 
-// gitTimeout bounds every git command: install must never hang on a
-// repository that is locked or on a network filesystem gone away.
+// gitTimeout bounds every git command: a locked repository or a dead
+// network filesystem must not hang install.
 const gitTimeout = 10 * time.Second
 
-// RunGit runs git in dir and returns its stdout and exit code; err is set
-// only when git could not run or did not finish in time.
+// RunGit runs git in dir; err only when it could not run or finish.
 func RunGit(dir string, args ...string) (stdout string, code int, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
@@ -221,8 +212,7 @@ func RunGit(dir string, args ...string) (stdout string, code int, err error) {
 	return string(out), 0, nil
 }
 
-// gitTop is the top folder of the repository holding root, with --git;
-// "" without.
+// gitTop is the top of root's repository with --git; "" without.
 func gitTop(git bool, root string) (string, error) {
 	if !git {
 		return "", nil
@@ -238,9 +228,8 @@ func gitTop(git bool, root string) (string, error) {
 	return filepath.FromSlash(top), nil
 }
 
-// Ignore adds wiring.IgnoreLines to the workspace's .gitignore, so that
-// `git add .` stages bimri.md and its archive but not the personal side
-// files. path is "" when there is no repository.
+// Ignore adds wiring.IgnoreLines to the workspace's .gitignore; path is ""
+// when there is no repository.
 func Ignore(root string) (path string, changed bool, err error) {
 	if workspace.Repository(root) == "" {
 		return "", false, nil
@@ -265,13 +254,11 @@ func Ignore(root string) (path string, changed bool, err error) {
 	return path, true, nil
 }
 
-// createdAttributesKey says in the repository's config that install --git
-// created .gitattributes, which uninstall --git may then remove; it goes
-// with the section.
+// createdAttributesKey records that install --git created .gitattributes.
 var createdAttributesKey = "merge." + wiring.MergeDriver + ".bimricreated"
 
-// Git gives bimri.md the bimri merge driver in .gitattributes and
-// defines the driver in the repository's own git config, saying each step.
+// Git gives bimri.md its merge driver in .gitattributes and the
+// repository's config, saying each step.
 func Git(w io.Writer, repo string, command wiring.Command) error {
 	path := filepath.Join(repo, ".gitattributes")
 	before, existed, err := ReadOptional(path)
@@ -320,10 +307,8 @@ func runGitOK(repo string, args ...string) error {
 	return err
 }
 
-// uninstallGit undoes Git: the merge.bimri section of the repository's
-// config and bimri-hook's lines in .gitattributes. A .gitattributes left
-// empty is removed only when install made it (or git does not track it):
-// one committed before install is edited back.
+// uninstallGit undoes Git; a .gitattributes left empty goes only when
+// install made it or git does not track it.
 func uninstallGit(w io.Writer, repo string) error {
 	created, _, err := RunGit(repo, "config", "--local", "--get", createdAttributesKey)
 	if err != nil {

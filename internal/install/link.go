@@ -1,13 +1,10 @@
 package install
 
 // The plugin user's own shell. Claude Code puts the plugin's bin/ on the
-// agent's PATH only, and moves the plugin's folder with every update; its
-// data folder (CLAUDE_PLUGIN_DATA) stays. So the plugin's SessionStart
-// keeps a link there at the current version's bimri-hook (keepCurrent),
-// and install --link copies the plugin's programs into bin/ of the user's
-// data folder (shellDir), which no plugin update touches, linked from a
-// folder on the user's PATH. A SessionStart after an update copies the
-// new version there, once the user has linked.
+// agent's PATH only and moves it with every update; its data folder stays.
+// So SessionStart keeps a link there at the current bimri-hook, and install
+// --link copies the programs into the user's data folder (shellDir), linked
+// from PATH, which a SessionStart after an update refreshes.
 
 import (
 	"cmp"
@@ -25,12 +22,10 @@ import (
 	"github.com/bimri/bimri-hook/wiring"
 )
 
-// stableLink is the plugin's link, in its data folder, to the bimri-hook
-// of its current version.
+// stableLink is the data folder's link to the current bimri-hook.
 func stableLink(data string) string { return filepath.Join(data, "bin", wiring.Name) }
 
-// shellDir is where install --link keeps the copy of the plugin's
-// programs the user's shell runs.
+// shellDir holds install --link's copy of the plugin's programs.
 func shellDir() string {
 	if d := store.UserDataDir(); d != "" {
 		return filepath.Join(d, "bin")
@@ -38,10 +33,8 @@ func shellDir() string {
 	return ""
 }
 
-// keepCurrent points stableLink(data) at exe, unless it points there
-// already (one readlink, all a SessionStart of an unchanged plugin pays).
-// After a plugin update, when the user has linked, the new version is
-// copied into shellDir first.
+// keepCurrent points stableLink(data) at exe (one readlink when it does),
+// first copying a new version into shellDir once the user has linked.
 func keepCurrent(data, exe string) error {
 	link := stableLink(data)
 	if target, err := os.Readlink(link); err == nil && target == exe {
@@ -60,8 +53,7 @@ func keepCurrent(data, exe string) error {
 	return replaceLink(link, exe)
 }
 
-// copyPrograms copies bimri-hook, exe, and the programs beside it named
-// as it is into dir, each replaced atomically.
+// copyPrograms copies exe and its sibling programs into dir atomically.
 func copyPrograms(exe, dir string) error {
 	from, name := filepath.Split(exe)
 	suffix := strings.TrimPrefix(name, wiring.Name)
@@ -83,8 +75,7 @@ func copyPrograms(exe, dir string) error {
 	return nil
 }
 
-// replaceLink makes path a symbolic link to target by renaming a new link
-// over it, so a shell meanwhile finds the old link or the new one.
+// replaceLink renames a new link over path, so a shell finds one or the other.
 func replaceLink(path, target string) error {
 	tmp := fmt.Sprintf("%s.%d.link", path, os.Getpid())
 	_ = os.Remove(tmp) // a leftover of a process of the same ID
@@ -98,10 +89,8 @@ func replaceLink(path, target string) error {
 	return nil
 }
 
-// isPluginBinary says whether a plugin data folder under Claude Code's
-// folder links to exe, for a run where the client does not say it (the
-// agent's Bash gets no CLAUDE_PLUGIN_DATA). It does once a session has
-// started with the plugin.
+// isPluginBinary says whether a plugin data folder links to exe: the
+// agent's Bash gets no CLAUDE_PLUGIN_DATA.
 func isPluginBinary(claudeDir, exe string) bool {
 	links, _ := filepath.Glob(filepath.Join(claudeDir, "plugins", "data", "*", "bin", wiring.Name))
 	return slices.ContainsFunc(links, func(link string) bool {
@@ -117,9 +106,8 @@ type Linked struct {
 	Changed      bool
 }
 
-// Link makes dir/bimri-hook a symbolic link to target. A link there
-// already is replaced (Was says where it pointed); anything else is never
-// touched: it is an install of the user's own.
+// Link makes dir/bimri-hook a link to target, replacing a link, never a
+// file (the user's own install).
 func Link(dir, target string) (Linked, error) {
 	l := Linked{Path: filepath.Join(dir, wiring.Name), Target: target}
 	info, err := os.Lstat(l.Path)
@@ -144,11 +132,9 @@ func Link(dir, target string) (Linked, error) {
 	return l, replaceLink(l.Path, target)
 }
 
-// KeepPluginLink keeps the plugin's stable link at this binary, at every
-// SessionStart of the plugin (only its hooks get CLAUDE_PLUGIN_DATA). A
-// link that cannot be made costs the session nothing: install --link says
-// why. os.Executable's path, links not followed: the dispatcher execs the
-// bundled binary by its own path.
+// KeepPluginLink keeps the stable link at this binary at the plugin's
+// SessionStart; a failure costs the session nothing (install --link says
+// why).
 func KeepPluginLink() {
 	data := os.Getenv("CLAUDE_PLUGIN_DATA")
 	if data == "" || runtime.GOOS == "windows" {
@@ -160,10 +146,7 @@ func KeepPluginLink() {
 }
 
 // LinkForShell is install --link: a link in binDir (else $BIMRI_BIN_DIR,
-// else ~/.local/bin) to the copy in shellDir of the plugin exe belongs
-// to, which the plugin's SessionStart keeps at its current version. exe
-// is the plugin's when the client started this run (CLAUDE_PLUGIN_DATA)
-// or a plugin data folder links to it; the copy itself links again.
+// else ~/.local/bin) to shellDir's copy of the plugin's exe.
 func LinkForShell(exe, binDir string) (Linked, error) {
 	if runtime.GOOS == "windows" {
 		return Linked{}, errors.New("install --link makes symbolic links, which it does not on Windows (not tried there): unzip the release's .zip into a folder on PATH")
