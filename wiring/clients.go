@@ -28,8 +28,7 @@ type Client struct {
 	Versioned bool   // the hooks JSON says "version": 1
 	Rules     bool   // permissions.allow gets a rule for each of MemoryCommands
 	MCPKey    string // the key of its JSON file the MCP server goes under; "" when none does
-	MCP       func(c Command) any
-	IsMCP     func(gjson.Result) bool
+	MCP       string // the server's entry, %s the binary as a JSON string
 	// Own is bimri-hook's own file among the client's, whole; IsOwn tells
 	// it from a user's file of that name.
 	Own     func(c Command) []byte
@@ -77,14 +76,7 @@ var Gemini = Client{
 		return handlerJSON{Type: "command", Name: Name, Command: command, Timeout: e.Timeout * 1000}
 	},
 	MCPKey: "mcpServers",
-	MCP: func(c Command) any {
-		return struct {
-			Command string   `json:"command"`
-			Args    []string `json:"args"`
-			Trust   bool     `json:"trust"`
-		}{c.Binary, []string{"mcp"}, true}
-	},
-	IsMCP: isServerMCP,
+	MCP:    `{"command":%s,"args":["mcp"],"trust":true}`,
 }
 
 //go:embed opencode_plugin.js
@@ -96,17 +88,7 @@ var OpenCode = Client{
 	Agent: "opencode", Name: "OpenCode",
 	Events: []Event{{Name: "chat.system.transform"}, {Name: "chat.message"}, {Name: "session.idle"}},
 	MCPKey: "mcp",
-	MCP: func(c Command) any {
-		return struct {
-			Type    string   `json:"type"`
-			Command []string `json:"command"`
-			Enabled bool     `json:"enabled"`
-		}{"local", []string{c.Binary, "mcp"}, true}
-	},
-	IsMCP: func(v gjson.Result) bool {
-		cmd := v.Get("command").Array()
-		return len(cmd) == 2 && cmd[0].Type == gjson.String && isBinaryName(cmd[0].Str) && cmd[1].Str == "mcp"
-	},
+	MCP:    `{"type":"local","command":[%s,"mcp"],"enabled":true}`,
 	Own: func(c Command) []byte {
 		return []byte(strings.Replace(openCodePlugin, "__BIMRI_BINARY__", jsonString(c.Binary), 1))
 	},
@@ -119,17 +101,9 @@ var OpenCode = Client{
 // left out: its transcript is Copilot's own.
 var Copilot = Client{
 	Agent: "copilot", Name: "Copilot",
-	Events: copilotEvents,
-	MCPKey: "mcpServers",
-	MCP: func(c Command) any {
-		return struct {
-			Type    string   `json:"type"`
-			Command string   `json:"command"`
-			Args    []string `json:"args"`
-			Tools   []string `json:"tools"`
-		}{"local", c.Binary, []string{"mcp"}, []string{"*"}}
-	},
-	IsMCP:   isServerMCP,
+	Events:  copilotEvents,
+	MCPKey:  "mcpServers",
+	MCP:     `{"type":"local","command":%s,"args":["mcp"],"tools":["*"]}`,
 	Own:     copilotHooks,
 	OwnName: "hooks file",
 	IsOwn: func(data []byte) bool {
@@ -209,11 +183,11 @@ func copilotHooks(c Command) []byte {
 	return append(buf.Bytes(), '\n')
 }
 
-// isServerMCP tells whether an mcpServers entry runs bimri-hook's server.
-func isServerMCP(v gjson.Result) bool {
-	args := v.Get("args").Array()
-	return v.Get("command").Type == gjson.String && isBinaryName(v.Get("command").Str) &&
-		len(args) == 1 && args[0].Str == "mcp"
+// isMCP tells whether an MCP server's entry runs bimri-hook's server: its
+// command and args (or its command list) are the binary, then "mcp".
+func isMCP(v gjson.Result) bool {
+	words := append(v.Get("command").Array(), v.Get("args").Array()...)
+	return len(words) == 2 && words[0].Type == gjson.String && isBinaryName(words[0].Str) && words[1].Str == "mcp"
 }
 
 // Install wires bimri-hook into the client's JSON file (empty when there
@@ -274,7 +248,7 @@ func (cl Client) Install(b []byte, c Command, prev Receipt) (out []byte, r Recei
 		}
 	}
 	if cl.MCPKey != "" {
-		if err := d.wireMCP(cl.MCPKey, marshal(cl.MCP(c)), cl.IsMCP, &r); err != nil {
+		if err := d.wireMCP(cl.MCPKey, []byte(fmt.Sprintf(cl.MCP, jsonString(c.Binary))), &r); err != nil {
 			return nil, r, false, err
 		}
 	}
@@ -312,7 +286,7 @@ func (cl Client) Uninstall(b []byte, r *Receipt) (out []byte, remove, changed bo
 			return isAgentRule(rule)
 		})
 	}
-	if servers := d.get(cl.MCPKey); cl.MCPKey != "" && servers.IsObject() && cl.IsMCP(d.get(cl.MCPKey, MCPServer)) {
+	if servers := d.get(cl.MCPKey); cl.MCPKey != "" && servers.IsObject() && isMCP(d.get(cl.MCPKey, MCPServer)) {
 		d.removeKey(servers, MCPServer)
 		d.prune(cl.MCPKey)
 	}
@@ -342,7 +316,7 @@ func (cl Client) Wired(b []byte) (events []string, mcp bool, err error) {
 			events = append(events, name)
 		}
 	}
-	return events, cl.MCPKey != "" && cl.IsMCP(d.get(cl.MCPKey, MCPServer)), nil
+	return events, cl.MCPKey != "" && isMCP(d.get(cl.MCPKey, MCPServer)), nil
 }
 
 // Note records in r that install created what, when it did not exist.
@@ -353,8 +327,8 @@ func (r *Receipt) Note(what string, exists bool) {
 }
 
 // wireMCP puts want, the MCP server's entry, under key.MCPServer; an entry
-// of that name that is not bimri-hook's (isOurs) is refused.
-func (d *settingsDoc) wireMCP(key string, want []byte, isOurs func(gjson.Result) bool, r *Receipt) error {
+// of that name that is not bimri-hook's is refused.
+func (d *settingsDoc) wireMCP(key string, want []byte, r *Receipt) error {
 	if v := d.get(key); v.Exists() && !v.IsObject() {
 		return fmt.Errorf("%q is %s, not an object", key, describe(v))
 	}
@@ -363,7 +337,7 @@ func (d *settingsDoc) wireMCP(key string, want []byte, isOurs func(gjson.Result)
 	if v.Exists() && sameJSON(v.Raw, want) {
 		return nil
 	}
-	if v.Exists() && !isOurs(v) {
+	if v.Exists() && !isMCP(v) {
 		return fmt.Errorf("%q runs %s, not bimri-hook's server: rename it, then try again", key+"."+MCPServer, v.Get("command").Raw)
 	}
 	if servers := d.get(key); servers.Exists() {
