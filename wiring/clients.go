@@ -328,7 +328,7 @@ func (r *Receipt) Note(what string, exists bool) {
 
 // wireMCP puts want, the MCP server's entry, under key.MCPServer; an entry
 // of that name that is not bimri-hook's is refused.
-func (d *settingsDoc) wireMCP(key string, want []byte, r *Receipt) error {
+func (d *document) wireMCP(key string, want []byte, r *Receipt) error {
 	if v := d.get(key); v.Exists() && !v.IsObject() {
 		return fmt.Errorf("%q is %s, not an object", key, describe(v))
 	}

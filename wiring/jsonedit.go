@@ -22,6 +22,10 @@ type document struct {
 	compact bool   // the whole object is on one line: insert on one line too
 	colon   string // what separates a key from its value on one line
 	comma   string // what separates items on one line
+
+	fresh   bool     // the file was empty: end it with a newline
+	receipt *Receipt // given, an emptied container stays unless install made it
+	flat    bool     // an event's list holds handlers, not matcher groups (Cursor)
 }
 
 // parseDocument checks that b holds a JSON object and learns its layout.
@@ -29,7 +33,7 @@ type document struct {
 func parseDocument(b []byte) (*document, error) {
 	d := &document{nl: "\n", unit: "  ", colon: ": ", comma: ", "}
 	if len(bytes.TrimSpace(b)) == 0 {
-		d.b = []byte("{}")
+		d.b, d.fresh = []byte("{}"), true
 		return d, nil
 	}
 	if err := json.Unmarshal(b, new(json.RawMessage)); err != nil {

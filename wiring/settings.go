@@ -100,24 +100,16 @@ func isBinaryName(path string) bool {
 	return base == Name || base == Name+".exe"
 }
 
-// settingsDoc is a settings.json being edited.
-type settingsDoc struct {
-	*document
-	fresh   bool     // the file was empty: end it with a newline
-	receipt *Receipt // given, an emptied container stays unless install made it
-	flat    bool     // an event's list holds handlers, not matcher groups (Cursor)
-}
-
-func (d *settingsDoc) keeps(path ...string) bool {
+func (d *document) keeps(path ...string) bool {
 	return d.receipt != nil && !d.receipt.Made(strings.Join(path, "."))
 }
 
-func parseSettings(b []byte) (*settingsDoc, error) {
-	doc, err := parseDocument(b)
+// parseSettings parses a hooks JSON, refusing what the edits cannot do right.
+func parseSettings(b []byte) (*document, error) {
+	d, err := parseDocument(b)
 	if err != nil {
 		return nil, err
 	}
-	d := &settingsDoc{document: doc, fresh: len(bytes.TrimSpace(b)) == 0}
 	// The client reads the last of duplicate keys, the edits the first.
 	for _, c := range []struct{ path, only []string }{
 		{nil, []string{"hooks", "permissions"}}, {[]string{"hooks"}, nil}, {[]string{"permissions"}, []string{"allow"}},
@@ -148,7 +140,7 @@ func parseSettings(b []byte) (*settingsDoc, error) {
 }
 
 // result returns the edited bytes, or the original ones when unchanged.
-func (d *settingsDoc) result(original []byte) ([]byte, bool, error) {
+func (d *document) result(original []byte) ([]byte, bool, error) {
 	out := d.b
 	if d.fresh {
 		out = append(out, d.nl...)
@@ -164,7 +156,7 @@ func (d *settingsDoc) result(original []byte) ([]byte, bool, error) {
 }
 
 // eventNames lists the keys of "hooks" that hold a list.
-func (d *settingsDoc) eventNames() []string {
+func (d *document) eventNames() []string {
 	var names []string
 	for _, m := range members(d.get("hooks")) {
 		if m.value.IsArray() {
@@ -181,7 +173,7 @@ type handlerRef struct {
 }
 
 // path is the path of the handler r of event.
-func (d *settingsDoc) path(event string, r handlerRef) []string {
+func (d *document) path(event string, r handlerRef) []string {
 	if d.flat {
 		return []string{"hooks", event, strconv.Itoa(r.group)}
 	}
@@ -190,7 +182,7 @@ func (d *settingsDoc) path(event string, r handlerRef) []string {
 
 // handlers lists, in file order, the command handlers of event for which
 // mine is true.
-func (d *settingsDoc) handlers(event string, mine func(string) bool) []handlerRef {
+func (d *document) handlers(event string, mine func(string) bool) []handlerRef {
 	var refs []handlerRef
 	for g, m := range members(d.get("hooks", event)) {
 		if d.flat {
@@ -215,7 +207,7 @@ func (d *settingsDoc) handlers(event string, mine func(string) bool) []handlerRe
 
 // wire makes event run want: it appends it, or updates the first handler
 // of ours field by field and drops the others.
-func (d *settingsDoc) wire(e Event, want handlerJSON, mine func(string) bool) {
+func (d *document) wire(e Event, want handlerJSON, mine func(string) bool) {
 	refs := d.handlers(e.Name, mine)
 	if len(refs) == 0 {
 		var entry any = groupJSON{e.Matcher, []handlerJSON{want}}
@@ -241,7 +233,7 @@ func (d *settingsDoc) wire(e Event, want handlerJSON, mine func(string) bool) {
 }
 
 // unwire removes every handler of event for which mine is true.
-func (d *settingsDoc) unwire(event string, mine func(string) bool) {
+func (d *document) unwire(event string, mine func(string) bool) {
 	refs := d.handlers(event, mine)
 	for i := len(refs) - 1; i >= 0; i-- {
 		d.removeHandler(event, refs[i])
@@ -249,7 +241,7 @@ func (d *settingsDoc) unwire(event string, mine func(string) bool) {
 }
 
 // removeHandler deletes one handler, then the containers that leaves empty.
-func (d *settingsDoc) removeHandler(event string, r handlerRef) {
+func (d *document) removeHandler(event string, r handlerRef) {
 	g := strconv.Itoa(r.group)
 	if !d.flat {
 		d.remove(d.get("hooks", event, g, "hooks"), r.handler)
@@ -262,7 +254,7 @@ func (d *settingsDoc) removeHandler(event string, r handlerRef) {
 }
 
 // appendTo appends value to the array at path, making what is missing.
-func (d *settingsDoc) appendTo(value []byte, path ...string) {
+func (d *document) appendTo(value []byte, path ...string) {
 	for i := range path {
 		if !d.get(path[:i+1]...).Exists() {
 			v := "[" + string(value) + "]"
@@ -278,14 +270,14 @@ func (d *settingsDoc) appendTo(value []byte, path ...string) {
 
 // prune removes the container at path, and each above, while it is empty
 // and not one to keep.
-func (d *settingsDoc) prune(path ...string) {
+func (d *document) prune(path ...string) {
 	for ; len(path) > 0 && len(members(d.get(path...))) == 0 && !d.keeps(path...); path = path[:len(path)-1] {
 		d.removeKey(d.get(path[:len(path)-1]...), path[len(path)-1])
 	}
 }
 
 // rules lists the indexes of mine's rules in permissions.allow.
-func (d *settingsDoc) rules(mine func(string) bool) []int {
+func (d *document) rules(mine func(string) bool) []int {
 	var idx []int
 	for i, m := range members(d.get("permissions", "allow")) {
 		if m.value.Type == gjson.String && mine(m.value.Str) {
@@ -297,7 +289,7 @@ func (d *settingsDoc) rules(mine func(string) bool) []int {
 
 // allow puts rule in permissions.allow once, in place of the first of
 // mine's, and drops the others.
-func (d *settingsDoc) allow(rule string, mine func(string) bool) {
+func (d *document) allow(rule string, mine func(string) bool) {
 	idx := d.rules(mine)
 	if len(idx) == 0 {
 		d.appendTo([]byte(jsonString(rule)), "permissions", "allow")
@@ -313,7 +305,7 @@ func (d *settingsDoc) allow(rule string, mine func(string) bool) {
 }
 
 // disallow removes mine's rules, and the containers that leaves empty.
-func (d *settingsDoc) disallow(mine func(string) bool) {
+func (d *document) disallow(mine func(string) bool) {
 	idx := d.rules(mine)
 	if len(idx) == 0 {
 		return
