@@ -14,12 +14,9 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// agentClaude is Claude Code's name for --agent, the default.
-const agentClaude = "claude"
-
 // agentFlags are install's and uninstall's flags for other clients.
 func agentFlags(install bool) []cli.Flag {
-	flags := []cli.Flag{&cli.StringFlag{Name: "agent", Value: agentClaude, Usage: "the client to wire: claude (Claude Code), codex (the Codex CLI), gemini (the Gemini CLI), opencode (OpenCode), copilot (the Copilot CLI), cursor (Cursor, unverified), or all: each of them found on PATH"}}
+	flags := []cli.Flag{&cli.StringFlag{Name: "agent", Value: wiring.Claude.Agent, Usage: "the client to wire: claude (Claude Code), codex (the Codex CLI), gemini (the Gemini CLI), opencode (OpenCode), copilot (the Copilot CLI), cursor (Cursor, unverified), or all: each of them found on PATH"}}
 	if install {
 		flags = append(flags, &cli.BoolFlag{Name: "no-trust", Usage: "codex: record no trust for the hooks install writes; Codex skips them until you trust them in its /hooks review"})
 	}
@@ -29,24 +26,34 @@ func agentFlags(install bool) []cli.Flag {
 // agentAll is --agent all: every client found on PATH.
 const agentAll = "all"
 
-// otherAgents runs do, install's or uninstall's work for another client,
-// when --agent names one (for all: each found on PATH), and says whether
-// Claude Code's wiring is to be done too. Flags that are Claude Code's
-// alone are refused for another client.
-func (a *app) otherAgents(c *cli.Context, do func(c *cli.Context, agent string) error) (claude bool, err error) {
+// otherAgents wires (or unwires) another client when --agent names one
+// (all: each found on PATH), and says whether Claude Code's wiring is to
+// be done too. Flags that are Claude Code's alone are refused for another.
+func (a *app) otherAgents(c *cli.Context, wire bool) (claude bool, err error) {
+	do := func(agent string) error {
+		root, err := resolveRoot(c, "")
+		if err != nil {
+			return err
+		}
+		cl, _ := wiring.ClientNamed(agent)
+		if wire {
+			return install.Wire(a.stdout, cl, c.String("scope"), root, c.String("binary"), c.Bool("no-trust"))
+		}
+		return install.Unwire(a.stdout, cl, c.String("scope"), root)
+	}
 	agent := c.String("agent")
 	if agent != wiring.Codex.Agent && c.Bool("no-trust") {
 		return false, errors.New("--no-trust is for --agent codex: no other client has hook trust to record")
 	}
 	_, other := wiring.ClientNamed(agent)
 	switch {
-	case agent == agentClaude:
+	case agent == wiring.Claude.Agent:
 		return true, nil
 	case other:
 		if c.Bool("git") || c.Bool("link") {
 			return false, errors.New("--git and --link go with Claude Code: run them without --agent")
 		}
-		return false, do(c, agent)
+		return false, do(agent)
 	case agent == agentAll:
 		if c.Bool("link") {
 			return false, errors.New("--link goes with Claude Code: run it without --agent")
@@ -56,7 +63,7 @@ func (a *app) otherAgents(c *cli.Context, do func(c *cli.Context, agent string) 
 				fmt.Fprintf(a.stdout, "%s: %s is not on PATH (or --scope local, which it has not): skipped\n", o.Name, o.Agent)
 				continue
 			}
-			if err := do(c, o.Agent); err != nil {
+			if err := do(o.Agent); err != nil {
 				return false, err
 			}
 		}
@@ -66,7 +73,7 @@ func (a *app) otherAgents(c *cli.Context, do func(c *cli.Context, agent string) 
 		}
 		return true, nil
 	}
-	names := []string{agentClaude}
+	names := []string{wiring.Claude.Agent}
 	for _, o := range wiring.Clients {
 		names = append(names, o.Agent)
 	}
@@ -76,26 +83,6 @@ func (a *app) otherAgents(c *cli.Context, do func(c *cli.Context, agent string) 
 func onPath(command string) bool {
 	_, err := exec.LookPath(command)
 	return err == nil
-}
-
-// installAgent is install --agent for a client besides Claude Code.
-func (a *app) installAgent(c *cli.Context, agent string) error {
-	root, err := resolveRoot(c, "")
-	if err != nil {
-		return err
-	}
-	cl, _ := wiring.ClientNamed(agent)
-	return install.Wire(a.stdout, cl, c.String("scope"), root, c.String("binary"), c.Bool("no-trust"))
-}
-
-// uninstallAgent is uninstall --agent for a client besides Claude Code.
-func (a *app) uninstallAgent(c *cli.Context, agent string) error {
-	root, err := resolveRoot(c, "")
-	if err != nil {
-		return err
-	}
-	cl, _ := wiring.ClientNamed(agent)
-	return install.Unwire(a.stdout, cl, c.String("scope"), root)
 }
 
 // recordingAgent is the client whose agent runs this command, for the

@@ -29,7 +29,7 @@ func (a *app) installCommand() *cli.Command {
 			&cli.StringFlag{Name: "bin-dir", Usage: "the `FOLDER` install --link links into (default: $BIMRI_BIN_DIR, else ~/.local/bin)"}),
 			agentFlags(true)...),
 		Action: func(c *cli.Context) error {
-			if more, err := a.otherAgents(c, a.installAgent); err != nil || !more {
+			if more, err := a.otherAgents(c, true); err != nil || !more {
 				return err
 			}
 			if c.Bool("link") {
@@ -56,7 +56,7 @@ func (a *app) uninstallCommand() *cli.Command {
 			&cli.BoolFlag{Name: "purge", Usage: "also remove the memory's side files: bimri-backup.md, bimri-archive.md and .claude/bimri/ (never bimri.md)"}),
 			agentFlags(false)...),
 		Action: func(c *cli.Context) error {
-			if more, err := a.otherAgents(c, a.uninstallAgent); err != nil || !more {
+			if more, err := a.otherAgents(c, false); err != nil || !more {
 				return err
 			}
 			q := install.Request{Scope: c.String("scope"), Git: c.Bool("git")}
