@@ -22,9 +22,6 @@ import (
 	"github.com/bimri/bimri-hook/wiring"
 )
 
-// stableLink is the data folder's link to the current bimri-hook.
-func stableLink(data string) string { return filepath.Join(data, "bin", wiring.Name) }
-
 // shellDir holds install --link's copy of the plugin's programs.
 func shellDir() string {
 	if d := store.UserDataDir(); d != "" {
@@ -33,24 +30,28 @@ func shellDir() string {
 	return ""
 }
 
-// keepCurrent points stableLink(data) at exe (one readlink when it does),
-// first copying a new version into shellDir once the user has linked.
-func keepCurrent(data, exe string) error {
-	link := stableLink(data)
-	if target, err := os.Readlink(link); err == nil && target == exe {
-		return nil
+// KeepPluginLink, at the plugin's SessionStart, points the data folder's
+// link at this binary (one readlink when it does), first copying a new
+// version into shellDir once the user has linked. A failure costs the
+// session nothing: install --link says why.
+func KeepPluginLink() {
+	data := os.Getenv("CLAUDE_PLUGIN_DATA")
+	if data == "" || runtime.GOOS == "windows" {
+		return
+	}
+	exe, err := os.Executable()
+	link := filepath.Join(data, "bin", wiring.Name)
+	if target, _ := os.Readlink(link); err != nil || target == exe {
+		return
 	}
 	if dir := shellDir(); dir != "" {
-		if _, err := os.Stat(filepath.Join(dir, wiring.Name)); err == nil {
-			if err := copyPrograms(exe, dir); err != nil {
-				return err
-			}
+		if _, err := os.Stat(filepath.Join(dir, wiring.Name)); err == nil && copyPrograms(exe, dir) != nil {
+			return
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
-		return err
+	if os.MkdirAll(filepath.Dir(link), 0o755) == nil {
+		_ = replaceLink(link, exe)
 	}
-	return replaceLink(link, exe)
 }
 
 // copyPrograms copies exe and its sibling programs into dir atomically.
@@ -130,19 +131,6 @@ func Link(dir, target string) (Linked, error) {
 	}
 	l.Changed = true
 	return l, replaceLink(l.Path, target)
-}
-
-// KeepPluginLink keeps the stable link at this binary at the plugin's
-// SessionStart; a failure costs the session nothing (install --link says
-// why).
-func KeepPluginLink() {
-	data := os.Getenv("CLAUDE_PLUGIN_DATA")
-	if data == "" || runtime.GOOS == "windows" {
-		return
-	}
-	if exe, err := os.Executable(); err == nil {
-		_ = keepCurrent(data, exe)
-	}
 }
 
 // LinkForShell is install --link: a link in binDir (else $BIMRI_BIN_DIR,
