@@ -15,7 +15,7 @@ type Handler struct {
 }
 
 // Wiring is what a settings.json holds of bimri-hook's: the handlers and
-// rules InstallReceipt adds, and the plugins it enables, which would
+// rules Claude.Install adds, and the plugins it enables, which would
 // answer the same events a second time.
 type Wiring struct {
 	Handlers   []Handler // by event in file order, then in file order
@@ -25,7 +25,7 @@ type Wiring struct {
 }
 
 // Inspect reads what a settings.json holds of bimri-hook's; empty input
-// holds nothing. Input InstallReceipt would refuse is an error.
+// holds nothing. Input Claude.Install would refuse is an error.
 func Inspect(settings []byte) (Wiring, error) {
 	var w Wiring
 	d, err := parseSettings(settings)

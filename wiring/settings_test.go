@@ -234,7 +234,7 @@ func TestExampleSettings(t *testing.T) {
 	golden(t, filepath.Join("..", "examples", "settings.json"), out)
 }
 
-// install is InstallReceipt into a file no install has a receipt for,
+// install is Claude.Install into a file no install has a receipt for,
 // without the receipt.
 func install(settings []byte, c Command) ([]byte, bool, error) {
 	out, _, changed, err := Claude.Install(settings, c, Receipt{})
