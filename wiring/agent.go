@@ -6,18 +6,14 @@ import (
 	"github.com/bimri/bimri-hook/internal/event"
 )
 
-// MemoryCommands are the subcommands the hooks teach the agent to run in
-// its Bash tool to change memory: the one list the plugin's PreToolUse
-// approves, the command treats as the agent's, and install's permission
-// rules cover.
+// MemoryCommands are the subcommands the hooks teach the agent to run:
+// the one list PreToolUse approves and install's rules allow.
 var MemoryCommands = []string{"remember", "forget", "revive"}
 
-// PluginName is the plugin's name in .claude-plugin/plugin.json. The client
-// names the tools of the plugin's MCP servers after it.
+// PluginName is the plugin's name, part of its MCP tools' names.
 const PluginName = "bimri-hook"
 
-// MCPServer is the plugin's MCP server's name in .mcp.json: part of
-// every tool name the client gives the agent.
+// MCPServer is the MCP server's name, part of every tool name.
 const MCPServer = "bimri"
 
 // MCPTools are the plugin's MCP tools its PreToolUse approves, as the
@@ -37,9 +33,8 @@ func MCPToolName(server, tool string) string {
 	return "mcp__plugin_" + PluginName + "_" + server + "__" + tool
 }
 
-// PluginEvents are the events the plugin wires: Events, and PreToolUse,
-// whose answer approves the plugin's own memory commands and MCP tools,
-// since a plugin cannot ship permission rules.
+// PluginEvents are Events and PreToolUse, which approves the memory
+// commands and MCP tools: a plugin cannot ship permission rules.
 func PluginEvents() []Event {
 	return append(Events(), Event{Name: string(event.PreToolUse), Timeout: 10, Matcher: ApprovalMatcher()})
 }

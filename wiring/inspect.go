@@ -88,11 +88,9 @@ func (w Wiring) Missing() []string {
 	return missing
 }
 
-// HookBinary returns the binary that a hook command of bimri-hook's runs:
-// the inverse of Command.Hook, also for a hand-written command that gives
-// the binary as one plain or single-quoted word. ok is false for a command
-// whose binary cannot be told without running a shell (variables, other
-// words before it).
+// HookBinary returns the binary a hook command of ours runs (Command.Hook,
+// or one plain or single-quoted word); ok is false when only a shell could
+// tell.
 func HookBinary(command string) (binary string, ok bool) {
 	word, found := strings.CutSuffix(strings.TrimSpace(command), " hook")
 	if !found {

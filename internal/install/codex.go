@@ -1,7 +1,7 @@
 package install
 
-// Codex's config.toml: the trust of each hook install writes, and the MCP
-// server, both kept in the user's config whatever the hooks' scope.
+// Codex's config.toml, the user's whatever the hooks' scope: the trust of
+// each hook install writes, and the MCP server.
 
 import (
 	"fmt"
@@ -52,9 +52,8 @@ func wireCodex(file SettingsFile, root string, before, after []byte, command wir
 	return res, nil
 }
 
-// unwireCodex takes out of Codex's config.toml the trust of the hooks
-// hooksJSON, the file at file, holds, and the MCP server unless the other
-// scope's hooks.json still wires bimri-hook.
+// unwireCodex takes out the trust of hooksJSON's hooks, and the MCP server
+// unless the other scope's hooks.json still wires bimri-hook.
 func unwireCodex(file SettingsFile, root string, hooksJSON []byte) (changed bool, err error) {
 	states, err := wiring.CodexHookStates(file.Path, hooksJSON)
 	if err != nil {
@@ -79,8 +78,7 @@ func unwireCodex(file SettingsFile, root string, hooksJSON []byte) (changed bool
 	return string(out) != string(config), err
 }
 
-// editCodexConfig edits config, the bytes of Codex's config.toml at path,
-// and writes it back when it changed.
+// editCodexConfig edits config.toml at path, writing it when it changed.
 func editCodexConfig(path string, config []byte, drop func(string) bool, add []string) ([]byte, error) {
 	out, changed, err := wiring.EditCodexConfig(config, drop, add)
 	if err != nil {
@@ -92,9 +90,7 @@ func editCodexConfig(path string, config []byte, drop func(string) bool, add []s
 	return out, err
 }
 
-// codexTables names the config tables of bimri-hook's: the trust of the
-// hooks states lists, and with mcp the MCP server's table and its
-// subtables.
+// codexTables names our tables: the trust of states, with mcp the server's.
 func codexTables(states []wiring.CodexHookState, mcp bool) func(string) bool {
 	headers := map[string]bool{}
 	for _, s := range states {
