@@ -47,9 +47,7 @@ func Claude(w io.Writer, q Request) error {
 	if err := workspaceNotes(w, q.Root, file.Scope, ".claude/settings.json", binary, "bimri-hook install --scope local"); err != nil {
 		return err
 	}
-	for _, warning := range twiceWarnings(q.Root, file, command) {
-		fmt.Fprintf(w, "warning: %s\n", warning)
-	}
+	warnTwice(w, q.Root, file, command)
 	if file.Scope != ScopeUser && !WorkspaceTrusted(q.Root) {
 		fmt.Fprintf(w, "note: Claude Code applies a workspace's permission rules only once the workspace is trusted, so until then the agent asks before each `%s` in %s.\n", command.Remember(), q.Root)
 		fmt.Fprintf(w, "  To let it record: %s.\n", wiring.TrustAdvice(command))
@@ -92,8 +90,14 @@ func UninstallClaude(w io.Writer, q Request) error {
 		}
 	}
 	if !changed {
-		for _, p := range enabledPlugins(q.Root) {
-			fmt.Fprintf(w, "warning: the bimri-hook plugin %s still runs here: bimri-hook off turns memory off in this workspace, claude plugin disable %s turns the plugin off everywhere\n", p, p)
+		var warned []string
+		for _, s := range ReadScopes(q.Root) {
+			for _, p := range s.Wiring.Plugins {
+				if !slices.Contains(warned, p) {
+					warned = append(warned, p)
+					fmt.Fprintf(w, "warning: the bimri-hook plugin %s still runs here: bimri-hook off turns memory off in this workspace, claude plugin disable %s turns the plugin off everywhere\n", p, p)
+				}
+			}
 		}
 	}
 	if repo != "" {

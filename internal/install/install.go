@@ -124,18 +124,17 @@ func ReadScopes(root string) []Scoped {
 	return all
 }
 
-// twiceWarnings say what else would answer the events just wired: the
+// warnTwice says what else would answer the events just wired: the
 // plugin, or another scope running a different command (the client runs
 // identical commands once).
-func twiceWarnings(root string, installed SettingsFile, command wiring.Command) []string {
-	var warnings []string
+func warnTwice(w io.Writer, root string, installed SettingsFile, command wiring.Command) {
 	for _, s := range ReadScopes(root) {
 		if s.Err != nil {
 			continue
 		}
 		for _, p := range s.Wiring.Plugins {
-			warnings = append(warnings, fmt.Sprintf("the bimri-hook plugin %s is enabled in %s, so every event would run bimri-hook twice; keep one: disable the plugin (claude plugin disable %s), or run bimri-hook uninstall --scope %s",
-				p, s.File.Path, p, installed.Scope))
+			fmt.Fprintf(w, "warning: the bimri-hook plugin %s is enabled in %s, so every event would run bimri-hook twice; keep one: disable the plugin (claude plugin disable %s), or run bimri-hook uninstall --scope %s\n",
+				p, s.File.Path, p, installed.Scope)
 		}
 		var others []string
 		for _, h := range s.Wiring.Handlers {
@@ -144,24 +143,10 @@ func twiceWarnings(root string, installed SettingsFile, command wiring.Command) 
 			}
 		}
 		if len(others) > 0 && s.File.Scope != installed.Scope {
-			warnings = append(warnings, fmt.Sprintf("%s (%s scope) also runs %s, so every event would run bimri-hook twice; run bimri-hook uninstall --scope %s unless you mean it",
-				s.File.Path, s.File.Scope, strings.Join(others, " and "), s.File.Scope))
+			fmt.Fprintf(w, "warning: %s (%s scope) also runs %s, so every event would run bimri-hook twice; run bimri-hook uninstall --scope %s unless you mean it\n",
+				s.File.Path, s.File.Scope, strings.Join(others, " and "), s.File.Scope)
 		}
 	}
-	return warnings
-}
-
-// enabledPlugins are the bimri-hook plugins root's settings enable.
-func enabledPlugins(root string) []string {
-	var plugins []string
-	for _, s := range ReadScopes(root) {
-		for _, p := range s.Wiring.Plugins {
-			if !slices.Contains(plugins, p) {
-				plugins = append(plugins, p)
-			}
-		}
-	}
-	return plugins
 }
 
 // WorkspaceTrusted tells whether the user accepted Claude Code's trust
