@@ -84,209 +84,192 @@ var (
 	fieldAlias    = map[string]string{"DATE": "TIMESTAMP", "OBS": "OBSERVATIONS", "CONFIDENCE": "PATTERN"}
 )
 
-// checkKeys refuses a field neither allowed nor extra, and one given
+// fieldReader reads a tag line's fields into an item: the first
+// problem is kept in err and the later reads do nothing; how says what
+// was read leniently.
+type fieldReader struct {
+	fields fieldList
+	how    []string
+	err    error
+}
+
+// newFieldReader refuses a field neither allowed nor extra, and one given
 // twice under either of its names.
-func checkKeys(fields fieldList, allowed []string, extra map[string]bool) error {
+func newFieldReader(fields fieldList, allowed []string, extra map[string]bool) *fieldReader {
+	r := &fieldReader{fields: fields}
 	seen := map[string]bool{}
 	for _, f := range fields {
 		k := cmp.Or(fieldAlias[f.key], f.key)
 		if !slices.Contains(allowed, k) && !extra[k] {
-			return fmt.Errorf("unknown field [%s:...]", f.key)
-		}
-		if seen[k] {
-			return fmt.Errorf("field %s appears twice", k)
+			r.fail(fmt.Errorf("unknown field [%s:...]", f.key))
+		} else if seen[k] {
+			r.fail(fmt.Errorf("field %s appears twice", k))
 		}
 		seen[k] = true
 	}
-	return nil
+	return r
+}
+
+func (r *fieldReader) fail(err error) {
+	if r.err == nil {
+		r.err = err
+	}
+}
+
+// get is the first of keys the fields have, not found once a read failed.
+func (r *fieldReader) get(keys ...string) (string, bool) {
+	if r.err != nil {
+		return "", false
+	}
+	return r.fields.get(keys...)
 }
 
 // entryFromFields builds an entry from its fields and body lines; extra
 // lists keys also allowed (the archive's). how says what was read
 // leniently; an undated entry comes back with a zero Date for the caller.
 func entryFromFields(fields fieldList, body []string, extra map[string]bool) (*Entry, []string, error) {
-	var how []string
-	if err := checkKeys(fields, entryFields, extra); err != nil {
-		return nil, nil, err
-	}
+	r := newFieldReader(fields, entryFields, extra)
 	e := &Entry{}
-	var ok bool
-	var err error
-	if e.Importance, ok, err = countField(fields, &how, true, 1, 5, "a whole number from 1 to 5", "IMPORTANCE"); !ok {
-		err = errors.New("no IMPORTANCE field")
+	if _, ok := r.get("IMPORTANCE"); !ok {
+		r.fail(errors.New("no IMPORTANCE field"))
 	}
-	if err != nil {
-		return nil, nil, err
-	}
-	if e.Date, err = dateField(fields, "date", &how, "TIMESTAMP", "DATE"); err != nil {
-		return nil, nil, err
-	}
-	if tags, ok := fields.get("TAGS"); ok {
-		e.Tags = splitTagList(tags, &how)
-	}
-	if kw, ok := fields.get("KEYWORDS"); ok {
-		e.Keywords = splitTagList(kw, &how)
-	}
-	if agent, ok := fields.get("AGENT"); ok {
-		if !validAgent(agent) || agent == "" {
-			return nil, nil, fmt.Errorf("field AGENT %q is not a short lower-case name", agent)
-		}
+	e.Importance = r.count(true, 1, 5, "a whole number from 1 to 5", "IMPORTANCE")
+	e.Date = r.date("date", "TIMESTAMP", "DATE")
+	e.Tags, e.Keywords = r.tags("TAGS"), r.tags("KEYWORDS")
+	if agent, ok := r.get("AGENT"); ok && (!validAgent(agent) || agent == "") {
+		r.fail(fmt.Errorf("field AGENT %q is not a short lower-case name", agent))
+	} else {
 		e.Agent = agent
 	}
-	entryWeight(e, fields, &how)
-	if e.ID, err = fieldID(fields); err != nil {
-		return nil, nil, err
+	r.weight(e)
+	e.ID = r.id()
+	e.HoldsWith = normalIDs(r.ids("HOLDS_WITH"))
+	if e.Text = neutralizeBody(body); e.Text == "" {
+		r.fail(errNoSummary)
 	}
-	if e.HoldsWith, err = fieldIDs(fields, "HOLDS_WITH"); err != nil {
-		return nil, nil, err
+	if r.err != nil {
+		return nil, nil, r.err
 	}
-	e.HoldsWith = normalIDs(e.HoldsWith)
-	e.Text = neutralizeBody(body)
-	if e.Text == "" {
-		return nil, nil, errNoSummary
-	}
-	return e, how, nil
+	return e, r.how, nil
 }
 
-// countField reads the first of keys as a whole number from lo to hi,
-// or the one it starts with ("4/5", "7 (since Nov)"), said in how; strict
-// refuses "4.5" and "4,5". It says whether the field is there.
-func countField(fields fieldList, how *[]string, strict bool, lo, hi int, want string, keys ...string) (int, bool, error) {
-	v, ok := fields.get(keys...)
+// count reads the first of keys as a whole number from lo to hi, or the
+// one it starts with ("4/5", "7 (since Nov)"), said in how; strict
+// refuses "4.5" and "4,5". 0 when the field is not there.
+func (r *fieldReader) count(strict bool, lo, hi int, want string, keys ...string) int {
+	v, ok := r.get(keys...)
 	if !ok {
-		return 0, false, nil
+		return 0
 	}
 	n, err := strconv.Atoi(v)
 	if d := leadingDigits(v); err != nil && d != "" && (!strict || len(d) < len(v) && !strings.ContainsRune(".,", rune(v[len(d)]))) {
 		n, err = strconv.Atoi(d)
-		*how = append(*how, fmt.Sprintf("%s %q read as %d", strings.ToLower(keys[0]), v, n))
+		r.how = append(r.how, fmt.Sprintf("%s %q read as %d", strings.ToLower(keys[0]), v, n))
 	}
 	if err != nil || n < lo || n > hi {
-		return 0, true, fmt.Errorf("%s %q is not %s", keys[0], v, want)
+		r.fail(fmt.Errorf("%s %q is not %s", keys[0], v, want))
+		return 0
 	}
-	return n, true, nil
+	return n
 }
 
-// dateField reads the first of keys as a date, zero when none (or, for
-// an entry's TIMESTAMP, empty); what names it in how.
-func dateField(fields fieldList, what string, how *[]string, keys ...string) (time.Time, error) {
-	v, ok := fields.get(keys...)
+// date reads the first of keys as a date, zero when none (or, for an
+// entry's TIMESTAMP, empty); what names it in how.
+func (r *fieldReader) date(what string, keys ...string) time.Time {
+	v, ok := r.get(keys...)
 	if !ok || (v == "" && keys[0] == "TIMESTAMP") {
-		return time.Time{}, nil
+		return time.Time{}
 	}
 	d, ok := ParseDate(v)
 	if !ok {
-		return time.Time{}, fmt.Errorf("%s %q is not a date (YYYY-MM-DD)", keys[0], v)
+		r.fail(fmt.Errorf("%s %q is not a date (YYYY-MM-DD)", keys[0], v))
+	} else if v != d.Format(dateLayout) {
+		r.how = append(r.how, fmt.Sprintf("%s %q read as %s", what, v, d.Format(dateLayout)))
 	}
-	if v != d.Format(dateLayout) {
-		*how = append(*how, fmt.Sprintf("%s %q read as %s", what, v, d.Format(dateLayout)))
-	}
-	return d, nil
+	return d
 }
 
-// entryWeight reads a WEIGHT from 0 to 100 into e; a pass works any other
-// out again.
-func entryWeight(e *Entry, fields fieldList, how *[]string) {
-	w, ok := fields.get("WEIGHT")
-	if !ok {
-		return
-	}
-	v, ok := leadingNumber(w)
-	if !ok || v < 0 || v > 100 {
+// weight reads a WEIGHT from 0 to 100 into e; a pass works any other out
+// again.
+func (r *fieldReader) weight(e *Entry) {
+	w, ok := r.get("WEIGHT")
+	v, err := strconv.ParseFloat(w[:len(w)-len(strings.TrimLeft(w, "0123456789."))], 64) // "4.0 (floor)" is 4
+	if !ok || err != nil || v < 0 || v > 100 {
 		return
 	}
 	e.Weight = Weight(v*100 + 0.5)
 	e.HasWeight = true
 	canon := e.Weight.String()
 	if w != canon && strings.TrimRight(strings.TrimRight(w, "0"), ".") != strings.TrimRight(strings.TrimRight(canon, "0"), ".") {
-		*how = append(*how, fmt.Sprintf("weight %q read as %s", w, e.Weight))
+		r.how = append(r.how, fmt.Sprintf("weight %q read as %s", w, e.Weight))
 	}
 }
 
 var errNoSummary = errors.New("no summary on the tag line or the line after it")
 
-// splitTagList reads a TAGS value: comma-separated, or "#tag #tag".
-func splitTagList(s string, how *[]string) []string {
+// tags reads a TAGS or KEYWORDS value: comma-separated, or "#tag #tag".
+func (r *fieldReader) tags(key string) []string {
+	s, ok := r.get(key)
+	if !ok {
+		return nil
+	}
 	if !strings.Contains(s, "#") {
 		return SplitTags(s)
 	}
-	*how = appendOnce(*how, "'#' dropped from tags")
+	r.how = appendOnce(r.how, "'#' dropped from tags")
 	return NormalizeTags(strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '#' || unicode.IsSpace(r) }))
-}
-
-// leadingNumber reads the number a value starts with: "4.0 (floor)" is 4.
-func leadingNumber(s string) (float64, bool) {
-	v, err := strconv.ParseFloat(s[:len(s)-len(strings.TrimLeft(s, "0123456789."))], 64)
-	return v, err == nil
 }
 
 // patternFromFields builds a pattern from its fields and body lines; how
 // says what was read leniently.
 func patternFromFields(fields fieldList, body []string) (*Pattern, []string, error) {
-	var how []string
-	if err := checkKeys(fields, patternFields, archiveFields); err != nil {
-		return nil, nil, err
-	}
+	r := newFieldReader(fields, patternFields, archiveFields)
 	pt := &Pattern{}
-	lvl, _ := fields.get("PATTERN", "CONFIDENCE")
-	pt.Level = Level(strings.ToUpper(lvl))
-	if pt.Level != Emerging && pt.Level != Developing && pt.Level != Established {
-		return nil, nil, fmt.Errorf("level %q is not EMERGING, DEVELOPING or ESTABLISHED", lvl)
+	lvl, _ := r.get("PATTERN", "CONFIDENCE")
+	if pt.Level = Level(strings.ToUpper(lvl)); pt.Level != Emerging && pt.Level != Developing && pt.Level != Established {
+		r.fail(fmt.Errorf("level %q is not EMERGING, DEVELOPING or ESTABLISHED", lvl))
 	}
-	if tags, ok := fields.get("TAGS"); ok {
-		pt.Tags = splitTagList(tags, &how)
+	pt.Tags = r.tags("TAGS")
+	pt.Evidence = r.ids("EVIDENCE")
+	pt.Observations = max(r.count(false, 0, math.MaxInt, "a count", "OBSERVATIONS", "OBS"), len(pt.Evidence))
+	pt.First, pt.Last = r.date("FIRST", "FIRST"), r.date("LAST", "LAST")
+	pt.ID = r.id()
+	if r.err != nil {
+		return nil, nil, r.err
 	}
-	var err error
-	if pt.Evidence, err = fieldIDs(fields, "EVIDENCE"); err != nil {
-		return nil, nil, err
-	}
-	if pt.Observations, _, err = countField(fields, &how, false, 0, math.MaxInt, "a count", "OBSERVATIONS", "OBS"); err != nil {
-		return nil, nil, err
-	}
-	pt.Observations = max(pt.Observations, len(pt.Evidence))
-	if pt.First, err = dateField(fields, "FIRST", &how, "FIRST"); err != nil {
-		return nil, nil, err
-	}
-	if pt.Last, err = dateField(fields, "LAST", &how, "LAST"); err != nil {
-		return nil, nil, err
-	}
-	if pt.ID, err = fieldID(fields); err != nil {
-		return nil, nil, err
-	}
-	pt.Text = neutralizeBody(body)
-	if pt.Text == "" {
+	if pt.Text = neutralizeBody(body); pt.Text == "" {
 		pt.Text = autoSentence(pt)
 	}
-	return pt, how, nil
+	return pt, r.how, nil
 }
 
-// fieldIDs reads a comma-separated list of entry IDs: EVIDENCE, HOLDS_WITH.
-func fieldIDs(fields fieldList, key string) ([]string, error) {
-	ev, ok := fields.get(key)
+// ids reads a comma-separated list of entry IDs: EVIDENCE, HOLDS_WITH.
+func (r *fieldReader) ids(key string) []string {
+	ev, ok := r.get(key)
 	if !ok {
-		return nil, nil
+		return nil
 	}
 	var ids []string
 	for _, id := range strings.Split(ev, ",") {
-		id = strings.ToLower(strings.TrimSpace(id))
-		if id == "" {
+		if id = strings.ToLower(strings.TrimSpace(id)); id == "" {
 			continue
 		}
 		if !validID(id) {
-			return nil, fmt.Errorf("%s ID %q is not 1-32 letters, digits or dashes", strings.ToLower(key), id)
+			r.fail(fmt.Errorf("%s ID %q is not 1-32 letters, digits or dashes", strings.ToLower(key), id))
+			return nil
 		}
 		ids = append(ids, id)
 	}
-	return ids, nil
+	return ids
 }
 
-// fieldID reads the ID field, "" when there is none.
-func fieldID(fields fieldList) (string, error) {
-	id, ok := fields.get("ID")
+// id reads the ID field, "" when there is none.
+func (r *fieldReader) id() string {
+	id, ok := r.get("ID")
 	if id = strings.ToLower(id); ok && !validID(id) {
-		return "", fmt.Errorf("ID %q is not 1-32 letters, digits or dashes", id)
+		r.fail(fmt.Errorf("ID %q is not 1-32 letters, digits or dashes", id))
 	}
-	return id, nil
+	return id
 }
 
 // validAgent says whether s may name an agent: up to 16 lower-case
