@@ -67,8 +67,7 @@ func (f *File) Consolidate(ids []string, text string) (*Entry, []Removal, error)
 		gone = append(gone, a)
 		renamed[e.ID] = summary.ID
 	}
-	renameEvidence(f, renamed)
-	renameHolds(f, renamed)
+	renameEntries(f, renamed)
 	return summary, gone, nil
 }
 
@@ -92,21 +91,6 @@ func (f *File) namedEntries(ids []string, self, whatFor string) ([]*Entry, []int
 		es, tiers = append(es, e), append(tiers, t)
 	}
 	return es, tiers, nil
-}
-
-// renameEvidence makes patterns name the entry that took others' place.
-func renameEvidence(f *File, renamed map[string]string) {
-	if len(renamed) == 0 {
-		return
-	}
-	for _, p := range f.Patterns() {
-		for i, id := range p.Evidence {
-			if to, ok := renamed[id]; ok {
-				p.Evidence[i] = to
-			}
-		}
-		p.Evidence = mergeEvidence(nil, p.Evidence)
-	}
 }
 
 // Promote moves a Tier 2 entry to Tier 1, where it never decays.

@@ -28,8 +28,7 @@ func mergeDuplicates(f *File, rep *Report) {
 	for t := 1; t <= 2; t++ {
 		removeBlocks(f, t, func(b Block) bool { return b.Entry != nil && removed[b.Entry] })
 	}
-	renameHolds(f, renamed)
-	renameEvidence(f, renamed)
+	renameEntries(f, renamed)
 }
 
 // duplicateGroups are the Tier 1 and 2 entries sharing a normal text, two

@@ -63,24 +63,28 @@ func normalIDs(ids []string) []string {
 	return slices.Compact(ids)
 }
 
-// renameHolds makes answers naming an entry another took the place of
-// name that one, and drops an entry's own ID from its list.
-func renameHolds(f *File, renamed map[string]string) {
+// renameEntries makes both-hold answers and patterns' evidence naming an
+// entry another took the place of name that one; an entry's own ID leaves
+// its answers.
+func renameEntries(f *File, renamed map[string]string) {
 	if len(renamed) == 0 {
 		return
 	}
-	for t := range 2 {
-		for _, b := range f.Tiers[t].Blocks {
-			e := b.Entry
-			if e == nil || len(e.HoldsWith) == 0 {
-				continue
+	rename := func(ids []string) {
+		for i, id := range ids {
+			if to, ok := renamed[id]; ok {
+				ids[i] = to
 			}
-			for i, id := range e.HoldsWith {
-				if to, ok := renamed[id]; ok {
-					e.HoldsWith[i] = to
-				}
-			}
+		}
+	}
+	for _, e := range f.tierEntries() {
+		if len(e.HoldsWith) > 0 {
+			rename(e.HoldsWith)
 			e.HoldsWith = normalIDs(slices.DeleteFunc(e.HoldsWith, func(id string) bool { return id == e.ID }))
 		}
+	}
+	for _, p := range f.Patterns() {
+		rename(p.Evidence)
+		p.Evidence = mergeEvidence(nil, p.Evidence)
 	}
 }
