@@ -93,12 +93,11 @@ type fieldReader struct {
 	err    error
 }
 
-// newFieldReader refuses a field neither allowed nor extra, and one given
+// checkKeys refuses a field neither allowed nor extra, and one given
 // twice under either of its names.
-func newFieldReader(fields fieldList, allowed []string, extra map[string]bool) *fieldReader {
-	r := &fieldReader{fields: fields}
+func (r *fieldReader) checkKeys(allowed []string, extra map[string]bool) {
 	seen := map[string]bool{}
-	for _, f := range fields {
+	for _, f := range r.fields {
 		k := cmp.Or(fieldAlias[f.key], f.key)
 		if !slices.Contains(allowed, k) && !extra[k] {
 			r.fail(fmt.Errorf("unknown field [%s:...]", f.key))
@@ -107,7 +106,6 @@ func newFieldReader(fields fieldList, allowed []string, extra map[string]bool) *
 		}
 		seen[k] = true
 	}
-	return r
 }
 
 func (r *fieldReader) fail(err error) {
@@ -128,7 +126,8 @@ func (r *fieldReader) get(keys ...string) (string, bool) {
 // lists keys also allowed (the archive's). how says what was read
 // leniently; an undated entry comes back with a zero Date for the caller.
 func entryFromFields(fields fieldList, body []string, extra map[string]bool) (*Entry, []string, error) {
-	r := newFieldReader(fields, entryFields, extra)
+	r := fieldReader{fields: fields}
+	r.checkKeys(entryFields, extra)
 	e := &Entry{}
 	if _, ok := r.get("IMPORTANCE"); !ok {
 		r.fail(errors.New("no IMPORTANCE field"))
@@ -193,8 +192,11 @@ func (r *fieldReader) date(what string, keys ...string) time.Time {
 // again.
 func (r *fieldReader) weight(e *Entry) {
 	w, ok := r.get("WEIGHT")
+	if !ok {
+		return
+	}
 	v, err := strconv.ParseFloat(w[:len(w)-len(strings.TrimLeft(w, "0123456789."))], 64) // "4.0 (floor)" is 4
-	if !ok || err != nil || v < 0 || v > 100 {
+	if err != nil || v < 0 || v > 100 {
 		return
 	}
 	e.Weight = Weight(v*100 + 0.5)
@@ -223,7 +225,8 @@ func (r *fieldReader) tags(key string) []string {
 // patternFromFields builds a pattern from its fields and body lines; how
 // says what was read leniently.
 func patternFromFields(fields fieldList, body []string) (*Pattern, []string, error) {
-	r := newFieldReader(fields, patternFields, archiveFields)
+	r := fieldReader{fields: fields}
+	r.checkKeys(patternFields, archiveFields)
 	pt := &Pattern{}
 	lvl, _ := r.get("PATTERN", "CONFIDENCE")
 	if pt.Level = Level(strings.ToUpper(lvl)); pt.Level != Emerging && pt.Level != Developing && pt.Level != Established {
