@@ -8,33 +8,10 @@ import (
 	"time"
 )
 
-// mergeDuplicates folds entries with the same normalised text into one,
-// Tier 1's winning; the others go to the archive, and patterns name the
-// survivor.
+// mergeDuplicates folds entries with the same normalised text into one:
+// Tier 1's, then the most important, newest, smaller ID absorbs the rest,
+// which go to the archive; patterns and answers name the survivor.
 func mergeDuplicates(f *File, rep *Report) {
-	removed := map[*Entry]bool{}
-	renamed := map[string]string{}
-	for _, g := range duplicateGroups(f) {
-		m := mergeGroup(g, rep)
-		for _, other := range g[1:] {
-			removed[other.e] = true
-			renamed[other.e.ID] = m.Kept
-		}
-		rep.Deep.Merged = append(rep.Deep.Merged, m)
-	}
-	if len(removed) == 0 {
-		return
-	}
-	for t := 1; t <= 2; t++ {
-		removeBlocks(f, t, func(b Block) bool { return b.Entry != nil && removed[b.Entry] })
-	}
-	renameEntries(f, renamed)
-}
-
-// duplicateGroups are the Tier 1 and 2 entries sharing a normal text, two
-// or more to a group, the one to keep first (Tier 1, most important,
-// newest, smaller ID).
-func duplicateGroups(f *File) [][]placedEntry {
 	groups := map[string][]placedEntry{}
 	var texts []string // in first-seen order
 	for t, e := range f.tierEntries() {
@@ -44,7 +21,8 @@ func duplicateGroups(f *File) [][]placedEntry {
 		}
 		groups[k] = append(groups[k], placedEntry{e, t})
 	}
-	var out [][]placedEntry
+	removed := map[*Entry]bool{}
+	renamed := map[string]string{}
 	for _, k := range texts {
 		g := groups[k]
 		if len(g) < 2 {
@@ -54,23 +32,21 @@ func duplicateGroups(f *File) [][]placedEntry {
 			return cmp.Or(cmp.Compare(a.tier, b.tier), cmp.Compare(b.e.Importance, a.e.Importance),
 				b.e.Date.Compare(a.e.Date), cmp.Compare(a.e.ID, b.e.ID))
 		})
-		out = append(out, g)
+		keep := g[0].e
+		m := Merge{Kept: keep.ID}
+		for _, other := range g[1:] {
+			keep.absorb(other.e)
+			m.Removed = append(m.Removed, other.e.ID)
+			rep.Removed = append(rep.Removed, Removal{Tier: other.tier, Entry: other.e, Reason: reasonMerged + keep.ID})
+			removed[other.e] = true
+			renamed[other.e.ID] = keep.ID
+		}
+		rep.Deep.Merged = append(rep.Deep.Merged, m)
 	}
-	return out
-}
-
-// mergeGroup folds the rest of g into its first: the higher importance,
-// the newer date, the union of tags, keywords and both-hold answers; the
-// rest are reported as removed, merged into the first.
-func mergeGroup(g []placedEntry, rep *Report) Merge {
-	keep := g[0].e
-	m := Merge{Kept: keep.ID}
-	for _, other := range g[1:] {
-		keep.absorb(other.e)
-		m.Removed = append(m.Removed, other.e.ID)
-		rep.Removed = append(rep.Removed, Removal{Tier: other.tier, Entry: other.e, Reason: reasonMerged + keep.ID})
+	for t := 1; t <= 2 && len(removed) > 0; t++ {
+		removeBlocks(f, t, func(b Block) bool { return b.Entry != nil && removed[b.Entry] })
 	}
-	return m
+	renameEntries(f, renamed)
 }
 
 // orphanAge is how old an entry must be before it loses an unshared tag:
