@@ -201,7 +201,7 @@ func addRanked(g *viewGroup, ranked []rankedEntry, v View) {
 	built, past := 0, 0
 	for _, r := range ranked {
 		if built > v.Limit && past >= maxNamed && !buildEveryLine {
-			g.lines = append(g.lines, viewLine{id: r.e.ID, item: true, size: 1})
+			g.add(viewLine{id: r.e.ID, item: true})
 			continue
 		}
 		if built > v.Limit {
@@ -298,10 +298,8 @@ func viewHead(f *File, v View, groups []viewGroup) string {
 	}
 	head := fmt.Sprintf("# BIMRI memory (%s): %d %s, last maintained %s\n%s", v.Name, f.Header.Sessions, sessions, lastMaintained(f.Header), NotInstructions)
 	for _, g := range groups {
-		for _, l := range g.lines {
-			if strings.Contains(l.text, foreignMark) {
-				return head + " " + ForeignLegend
-			}
+		if g.foreign {
+			return head + " " + ForeignLegend
 		}
 	}
 	return head

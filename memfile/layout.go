@@ -11,7 +11,10 @@ import (
 
 type viewGroup struct {
 	groupRoom
-	lines []viewLine
+	lines   []viewLine
+	items   int  // lines counted in the footer
+	size    int  // the room of every line whole
+	foreign bool // a line carries the foreign mark
 }
 
 type viewLine struct {
@@ -36,17 +39,11 @@ func (g *viewGroup) add(l viewLine) {
 		l.small = Length(l.compact) + 1
 	}
 	g.lines = append(g.lines, l)
-}
-
-// items is how many items the group holds.
-func (g *viewGroup) items() int {
-	n := 0
-	for _, l := range g.lines {
-		if l.item {
-			n++
-		}
+	g.size += l.size
+	if l.item {
+		g.items++
 	}
-	return n
+	g.foreign = g.foreign || strings.Contains(l.text, foreignMark)
 }
 
 // fitted is what of a group is shown: its first shown lines, the first
@@ -138,11 +135,7 @@ func (g *viewGroup) need() int {
 	if len(g.lines) == 0 {
 		return 0
 	}
-	n := Length(g.heading) + 1
-	for _, l := range g.lines {
-		n += l.size
-	}
-	return n
+	return Length(g.heading) + 1 + g.size
 }
 
 // whole says whether f shows all of g, every line whole.
@@ -155,7 +148,7 @@ func (g *viewGroup) whole(f fitted) bool {
 func layOut(f *File, v View, groups []viewGroup) Layout {
 	total := 0
 	for i := range groups {
-		total += groups[i].items()
+		total += groups[i].items
 	}
 	head := viewHead(f, v, groups)
 	return write(v, groups, place(v, groups, head, total), head, total)

@@ -85,7 +85,7 @@ func placed(f *File, v View) ([]viewGroup, []fitted, int) {
 	groups := chooseGroups(f, v)
 	total := 0
 	for i := range groups {
-		total += groups[i].items()
+		total += groups[i].items
 	}
 	return groups, place(v, groups, viewHead(f, v, groups), total), total
 }
