@@ -267,19 +267,9 @@ func mergePattern(b, o, t *Pattern, dates map[string]time.Time) (p *Pattern, con
 		merged.Tags = t.Tags
 	}
 
-	inBase := map[string]bool{}
-	for _, id := range b.Evidence {
-		inBase[id] = true
-	}
-	newInOurs := map[string]bool{}
-	for _, id := range o.Evidence {
-		if !inBase[id] {
-			newInOurs[id] = true
-		}
-	}
-	both := 0
+	both := 0 // evidence both sides added, counted once
 	for _, id := range t.Evidence {
-		if !inBase[id] && newInOurs[id] {
+		if !slices.Contains(b.Evidence, id) && slices.Contains(o.Evidence, id) {
 			both++
 		}
 	}
