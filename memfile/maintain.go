@@ -383,8 +383,7 @@ func sortTier3(f *File) {
 // each tier, then the file, fits its budget, and returns the estimate.
 // Tier 1 is only reported; notes are never archived: a person wrote them.
 func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) Tokens {
-	ev := &eviction{f: f, today: today, budget: cfg.Budgets[1], rep: rep, tokens: Estimate(f), weak: weakPatterns(f),
-		gone: map[*Entry]bool{}, gonePat: map[*Pattern]bool{}}
+	ev := &eviction{f: f, today: today, budget: cfg.Budgets[1], rep: rep, tokens: Estimate(f), weak: weakPatterns(f), gone: map[any]bool{}}
 	for ev.tokens.Tiers[1] > cfg.Budgets[1] && ev.entry(fmt.Sprintf("Tier 2 over its budget of %d tokens", cfg.Budgets[1])) {
 	}
 	for ev.tokens.Tiers[2] > cfg.Budgets[2] && ev.pattern(fmt.Sprintf("Tier 3 over its budget of %d tokens", cfg.Budgets[2])) {
@@ -393,11 +392,8 @@ func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) Tokens {
 	for ev.tokens.Total > cfg.TotalBudget && (ev.entry(totalReason) || ev.pattern(totalReason)) {
 	}
 	overBudgetWarnings(ev.tokens, cfg, rep)
-	if len(ev.gone) > 0 {
-		removeBlocks(f, 2, func(b Block) bool { return b.Entry != nil && ev.gone[b.Entry] })
-	}
-	if len(ev.gonePat) > 0 {
-		removeBlocks(f, 3, func(b Block) bool { return b.Pattern != nil && ev.gonePat[b.Pattern] })
+	for t := 2; t <= 3 && len(ev.gone) > 0; t++ {
+		removeBlocks(f, t, func(b Block) bool { return ev.gone[b.Entry] || ev.gone[b.Pattern] })
 	}
 	return ev.tokens
 }
@@ -414,9 +410,16 @@ type eviction struct {
 	victims    []*Entry
 	ranked     bool
 	successors map[string]string
-	weak       []*Pattern // emerging patterns, first to go first
-	gone       map[*Entry]bool
-	gonePat    map[*Pattern]bool
+	weak       []*Pattern   // emerging patterns, first to go first
+	gone       map[any]bool // the *Entry and *Pattern taken out
+}
+
+// take counts b out of its tier and the file.
+func (ev *eviction) take(tier int, b Block, item any) {
+	cost := blockTokens(b)
+	ev.tokens.Tiers[tier-1] -= cost
+	ev.tokens.Total -= cost
+	ev.gone[item] = true
 }
 
 // weakPatterns are f's emerging patterns in the budget's order: tag counts
@@ -451,10 +454,7 @@ func (ev *eviction) entry(reason string) bool {
 	}
 	e := ev.victims[0]
 	ev.victims = ev.victims[1:]
-	cost := blockTokens(Block{Entry: e})
-	ev.tokens.Tiers[1] -= cost
-	ev.tokens.Total -= cost
-	ev.gone[e] = true
+	ev.take(2, Block{Entry: e}, e)
 	if n, ok := ev.successors[e.ID]; ok {
 		// The view's mark goes with it, so recall says so too.
 		reason += "; " + strings.TrimPrefix(PossiblySupersededMark, "(") + n
@@ -470,10 +470,7 @@ func (ev *eviction) pattern(reason string) bool {
 	}
 	p := ev.weak[0]
 	ev.weak = ev.weak[1:]
-	cost := blockTokens(Block{Pattern: p})
-	ev.tokens.Tiers[2] -= cost
-	ev.tokens.Total -= cost
-	ev.gonePat[p] = true
+	ev.take(3, Block{Pattern: p}, p)
 	// A pattern this pass created and the budget takes back never existed:
 	// archiving it would add the same record at every pass.
 	if i := slices.IndexFunc(ev.rep.Patterns, func(c PatternChange) bool { return c.ID == p.ID && c.From == "" }); i >= 0 {
