@@ -349,16 +349,15 @@ func mergeNotes(b, o, t []Block) []*Note {
 func placeItems(tier int, ours []Block, notes []*Note, entries map[string]placedEntry, order []string, patterns map[string]*Pattern, porder []string) []Block {
 	var out []Block
 	placed := map[string]bool{}
-	placedNote := map[*Note]bool{}
-	keepNote := map[*Note]bool{}
+	unplaced := map[*Note]bool{} // theirs', and ours' ones not met yet
 	for _, n := range notes {
-		keepNote[n] = true
+		unplaced[n] = true
 	}
 	for _, bl := range ours {
 		switch {
-		case bl.Note != nil && keepNote[bl.Note]:
+		case bl.Note != nil && unplaced[bl.Note]:
 			out = append(out, bl)
-			placedNote[bl.Note] = true
+			delete(unplaced, bl.Note)
 		case bl.Entry != nil:
 			if p, ok := entries[bl.Entry.ID]; ok && p.tier == tier && !placed[bl.Entry.ID] {
 				out = append(out, Block{Entry: p.e})
@@ -386,7 +385,7 @@ func placeItems(tier int, ours []Block, notes []*Note, entries map[string]placed
 		}
 	}
 	for _, n := range notes {
-		if !placedNote[n] {
+		if unplaced[n] {
 			out = append(out, Block{Note: n})
 		}
 	}
