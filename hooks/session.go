@@ -82,10 +82,6 @@ func decodeState(data []byte) sessionState { return decodeJSON[sessionState](dat
 
 func encodeState(st sessionState) []byte { return encodeJSON(st) }
 
-func decodeList(data []byte) []string { return decodeJSON[[]string](data) }
-
-func encodeList(list []string) []byte { return encodeJSON(list) }
-
 func decodeJSON[T any](data []byte) T {
 	var v T
 	_ = json.Unmarshal(data, &v)

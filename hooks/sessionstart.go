@@ -99,7 +99,7 @@ const maxAsked = 200
 // once a session, a pattern's sentence once per pattern.
 func adviseOnce(env Env, tx *store.Tx, in Input) string {
 	st := loadState(tx, in)
-	asked := decodeList(tx.State(namedKey)) // damaged state: ask again
+	asked := decodeJSON[[]string](tx.State(namedKey)) // damaged state: ask again
 	var a memfile.Advice
 	if st.Advised {
 		a.Unnamed = memfile.Unnamed(tx.File, env.Config)
@@ -126,7 +126,7 @@ func adviseOnce(env Env, tx *store.Tx, in Input) string {
 		if len(asked) > maxAsked { // Tier 3's budget holds far fewer patterns
 			asked = asked[len(asked)-maxAsked:]
 		}
-		tx.SetState(namedKey, encodeList(asked))
+		tx.SetState(namedKey, encodeJSON(asked))
 	}
 	return text
 }

@@ -100,7 +100,7 @@ func sessionView(env Env, f *memfile.File, foreign func(string) bool, limit, sur
 func seenAtStart(env Env, in Input, f *memfile.File) map[string]bool {
 	if data := env.Store.ReadState(seenKey(in)); data != nil {
 		seen := map[string]bool{}
-		for _, id := range decodeList(data) {
+		for _, id := range decodeJSON[[]string](data) {
 			seen[id] = true
 		}
 		return seen
@@ -117,7 +117,7 @@ func recordSeen(env Env, in Input, whole map[string]bool) {
 	if in.SessionID == "" || env.ConfigErr != nil {
 		return
 	}
-	data := encodeList(slices.Sorted(maps.Keys(whole)))
+	data := encodeJSON(slices.Sorted(maps.Keys(whole)))
 	if !bytes.Equal(env.Store.ReadState(seenKey(in)), data) {
 		_ = env.Store.WriteState(seenKey(in), data)
 	}
