@@ -209,21 +209,11 @@ func secretName(name string) bool {
 }
 
 func endsInSecretWord(w string) bool {
-	for _, sw := range secretWords {
-		if len(sw) >= 6 && len(w) > len(sw) && strings.HasSuffix(w, sw) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(secretWords, func(sw string) bool { return len(sw) >= 6 && len(w) > len(sw) && strings.HasSuffix(w, sw) })
 }
 
 func onlySuffixes(words []string) bool {
-	for _, w := range words {
-		if !slices.Contains(secretSuffixes, w) && strings.Trim(w, "0123456789") != "" {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(words, func(w string) bool { return !slices.Contains(secretSuffixes, w) && strings.Trim(w, "0123456789") != "" })
 }
 
 // nameWords splits a name into lower-case words at '_', '.', '-' and

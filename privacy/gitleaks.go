@@ -3,6 +3,7 @@ package privacy
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -120,12 +121,7 @@ func allowed(s string, m []int, sec span, lists []compiledAllowlist) bool {
 
 func holdsStopword(secret string, words []string) bool {
 	lower := strings.ToLower(secret)
-	for _, w := range words {
-		if strings.Contains(lower, w) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(lower, w) })
 }
 
 // lineAround is the line or lines of s that hold s[start:end].
