@@ -42,16 +42,5 @@ func subagentPack(f *memfile.File, foreign func(string) bool) string {
 		}
 		lines = append(lines, "- "+mark+memfile.Inert(e.Text)+" (id "+e.ID+")")
 	}
-	var b strings.Builder
-	b.WriteString(head + "\n")
-	used := memfile.Length(head) + 1
-	for _, line := range lines {
-		n := memfile.Length(line) + 1
-		if used+n > subagentLimit {
-			break
-		}
-		b.WriteString(line + "\n")
-		used += n
-	}
-	return strings.TrimRight(b.String(), "\n")
+	return fitLines(head+"\n"+strings.Join(lines, "\n"), subagentLimit)
 }
