@@ -117,20 +117,13 @@ func (s *Store) appendJournal(records []journalRecord) {
 	f.Close()
 }
 
-// entries calls fn on each entry of f's Tiers 1 and 2, with its tier.
-func entries(f *memfile.File, fn func(tier int, e *memfile.Entry)) {
-	for t := 1; t <= 2; t++ {
-		for _, b := range f.Tiers[t-1].Blocks {
-			if b.Entry != nil {
-				fn(t, b.Entry)
-			}
-		}
-	}
-}
-
 func entryIDs(f *memfile.File) map[string]bool {
 	ids := map[string]bool{}
-	entries(f, func(_ int, e *memfile.Entry) { ids[e.ID] = true })
+	for t := 1; t <= 2; t++ {
+		for _, e := range f.Entries(t) {
+			ids[e.ID] = true
+		}
+	}
 	return ids
 }
 
@@ -149,13 +142,14 @@ func (s *Store) beginJournal(tx *Tx) {
 func (s *Store) journalNew(tx *Tx) {
 	j := &tx.journal
 	j.journaled = nil
-	entries(tx.File, func(t int, e *memfile.Entry) {
-		if _, ok := j.added[e.ID]; ok || j.readIDs[e.ID] {
-			return
+	for t := 1; t <= 2; t++ {
+		for _, e := range tx.File.Entries(t) {
+			if _, ok := j.added[e.ID]; !ok && !j.readIDs[e.ID] {
+				j.journaled = append(j.journaled, journalRecord{Op: "add", ID: e.ID, Tier: t, Importance: e.Importance,
+					Date: e.Date.Format("2006-01-02"), Tags: e.Tags, Keywords: e.Keywords, Text: e.Text, Branch: j.branch})
+			}
 		}
-		j.journaled = append(j.journaled, journalRecord{Op: "add", ID: e.ID, Tier: t, Importance: e.Importance,
-			Date: e.Date.Format("2006-01-02"), Tags: e.Tags, Keywords: e.Keywords, Text: e.Text, Branch: j.branch})
-	})
+	}
 	if len(j.journaled) > 0 {
 		s.appendJournal(j.journaled)
 		s.pauseStep() // journaled, bimri.md not yet written

@@ -1,11 +1,11 @@
 package store
 
-// Provenance: which of bimri.md's items this workspace's sessions
-// recorded, and so which came from elsewhere (a clone, a pull, an edit),
-// for the view to mark. Git could forge it, so the list is kept in the
-// user's data folder: an item (ID and text hash) that appears within the
-// store's own transaction was recorded here. It is bookkeeping, not
-// synced; lost, every item counts as elsewhere until recorded again.
+// Provenance: which of bimri.md's items (ID and text hash) this
+// workspace's sessions recorded, so the view can mark the others (a
+// clone, a pull, an edit). An item that appears within the store's own
+// transaction was recorded here. The lists live in the user's data
+// folder, which git cannot forge; lost, every item counts as elsewhere
+// until recorded again.
 
 import (
 	"crypto/sha256"
@@ -19,8 +19,8 @@ import (
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
-// The lists, one a line: the items recorded here (of bimri.md and its
-// backup), and the IDs of bimri.md's other items, which views read.
+// The lists, one item a line: those recorded here (of bimri.md and its
+// backup), and the IDs of bimri.md's others, which views read.
 const (
 	recordedName  = "recorded-here"
 	elsewhereName = "recorded-elsewhere"
@@ -37,19 +37,16 @@ type provenance struct {
 // list yet, every item counts as recorded here outside git, none in a
 // git work tree (the file came with a clone).
 func (s *Store) beginProvenance(f *memfile.File) provenance {
-	p := provenance{asRead: itemKeys(f)}
 	path := s.dataPath(recordedName)
 	if path == "" {
 		return provenance{off: true}
 	}
+	p := provenance{asRead: itemKeys(f), here: map[string]bool{}}
 	data, err := safefile.Read(path, maxStateSize)
-	switch {
-	case err == nil:
-		p.here, p.saved = parseIDList(data), true
-	case !s.isGitWorkTree():
+	if err == nil {
+		p.here, p.saved = idSet(data), true
+	} else if _, err := os.Lstat(filepath.Join(s.root, ".git")); err != nil {
 		p.here = set(p.asRead)
-	default:
-		p.here = map[string]bool{}
 	}
 	return p
 }
@@ -61,9 +58,8 @@ func (s *Store) finishProvenance(p provenance, f *memfile.File, changed bool) {
 		return // no data folder, or the same file: nothing appeared
 	}
 	read := set(p.asRead)
-	now := itemKeys(f)
 	var keep, elsewhere []string
-	for _, k := range now {
+	for _, k := range itemKeys(f) {
 		if p.here[k] || !read[k] {
 			keep = append(keep, k) // appeared during the transaction, or recorded here before
 		} else {
@@ -79,14 +75,6 @@ func (s *Store) finishProvenance(p provenance, f *memfile.File, changed bool) {
 	// A failure costs marks, not memory. The short list goes last.
 	_ = s.writeData(recordedName, idList(keep))
 	_ = s.writeData(elsewhereName, idList(elsewhere))
-}
-
-func set(keys []string) map[string]bool {
-	m := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		m[k] = true
-	}
-	return m
 }
 
 func idList(ids []string) []byte {
@@ -106,47 +94,42 @@ func (s *Store) Foreign() func(id string) bool {
 		return nil
 	}
 	data, err := safefile.Read(path, maxStateSize)
-	if ids := parseIDList(data); err == nil && len(ids) > 0 {
+	if ids := idSet(data); err == nil && len(ids) > 0 {
 		return func(id string) bool { return ids[id] }
 	}
 	return nil
 }
 
-func parseIDList(data []byte) map[string]bool {
-	lines := strings.Split(string(data), "\n")
-	ids := make(map[string]bool, len(lines))
-	for _, l := range lines {
-		if l = strings.TrimSpace(l); l != "" {
-			ids[l] = true
+func idSet(data []byte) map[string]bool { return set(strings.Split(string(data), "\n")) }
+
+func set(keys []string) map[string]bool {
+	m := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		if k = strings.TrimSpace(k); k != "" {
+			m[k] = true
 		}
 	}
-	return ids
+	return m
 }
 
-// itemKeys are f's entries and patterns, in file order, as "ID HASH".
+// itemKeys are f's entries and patterns, in file order, as "ID HASH":
+// 16 hex digits of the text's SHA-256, too many for a teammate to forge.
 func itemKeys(f *memfile.File) []string {
 	var keys []string
 	for _, sec := range f.Tiers {
 		for _, b := range sec.Blocks {
+			id, text := "", ""
 			switch {
 			case b.Entry != nil:
-				keys = append(keys, itemKey(b.Entry.ID, b.Entry.Text))
+				id, text = b.Entry.ID, b.Entry.Text
 			case b.Pattern != nil:
-				keys = append(keys, itemKey(b.Pattern.ID, b.Pattern.Text))
+				id, text = b.Pattern.ID, b.Pattern.Text
+			default:
+				continue
 			}
+			sum := sha256.Sum256([]byte(text))
+			keys = append(keys, id+" "+hex.EncodeToString(sum[:8]))
 		}
 	}
 	return keys
-}
-
-// itemKey is an item's ID and 16 hex digits of its text's SHA-256, too
-// many for a teammate to forge.
-func itemKey(id, text string) string {
-	sum := sha256.Sum256([]byte(text))
-	return id + " " + hex.EncodeToString(sum[:8])
-}
-
-func (s *Store) isGitWorkTree() bool {
-	_, err := os.Lstat(filepath.Join(s.root, ".git"))
-	return err == nil
 }
