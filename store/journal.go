@@ -104,17 +104,17 @@ func (s *Store) appendJournal(records []journalRecord) {
 		line, _ := json.Marshal(r) // plain fields always marshal
 		buf = append(append(buf, line...), '\n')
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if errors.Is(err, fs.ErrNotExist) && s.makeDataFolder() == nil {
-		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	}
-	if err != nil {
-		return
-	}
-	if _, err := f.Write(buf); err == nil {
-		_ = syncFile(f, !s.noSync)
-	}
-	f.Close()
+	_ = inFolder(func() error {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if _, err := f.Write(buf); err == nil && !s.noSync {
+			_ = f.Sync()
+		}
+		return nil
+	}, s.makeDataFolder)
 }
 
 func entryIDs(f *memfile.File) map[string]bool {

@@ -4,6 +4,7 @@
 package store
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -40,9 +41,7 @@ var ErrBusy = errors.New("the memory file is busy")
 // errReadOnly means the user made bimri.md read-only, and it is kept so.
 var errReadOnly = errors.New("read-only")
 
-// Store reads and writes one workspace's memory files: one lock around
-// every read-modify-write, atomic replacement, a backup before every
-// change, and an append-only archive.
+// Store reads and writes one workspace's memory files.
 type Store struct {
 	root        string // the workspace, absolute
 	names       Names
@@ -55,8 +54,7 @@ type Store struct {
 }
 
 // StoreOptions say how a store works; the zero value is a workspace's
-// store that syncs every write, on the real clock, taking the lock only
-// when it is free at once.
+// store that syncs every write, on the real clock, waiting for no lock.
 type StoreOptions struct {
 	Names       Names // zero: a workspace's
 	LockTimeout time.Duration
@@ -67,7 +65,7 @@ type StoreOptions struct {
 	NoSync bool
 }
 
-// OpenStore checks the workspace and returns its store. cfg makes a
+// OpenStore checks the workspace and returns its store; cfg makes a
 // missing memory file.
 func OpenStore(root string, cfg memfile.Config, opt StoreOptions) (*Store, error) {
 	if !filepath.IsAbs(root) {
@@ -80,17 +78,14 @@ func OpenStore(root string, cfg memfile.Config, opt StoreOptions) (*Store, error
 	if !info.IsDir() {
 		return nil, fmt.Errorf("workspace %q is not a directory", root)
 	}
+	root = filepath.Clean(root)
 	if systemFolder(root) {
 		return nil, fmt.Errorf("workspace %q is a system folder, not a project; refusing to keep memory there", root)
 	}
-	s := &Store{root: filepath.Clean(root), names: opt.Names, lockTimeout: opt.LockTimeout, config: cfg,
-		now: opt.Clock, today: opt.Today, noSync: opt.NoSync}
-	s.dataBase = UserDataDir()
+	s := &Store{root: root, names: cmp.Or(opt.Names, workspaceNames), lockTimeout: opt.LockTimeout, config: cfg,
+		now: opt.Clock, today: opt.Today, noSync: opt.NoSync, dataBase: UserDataDir()}
 	if opt.NoSync {
 		s.dataBase = filepath.Join(s.StatePath(), "data")
-	}
-	if s.names == (Names{}) {
-		s.names = workspaceNames
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -117,7 +112,6 @@ func (s *Store) Names() Names { return s.names }
 // systemFolder says whether root is the top of a filesystem or a folder
 // the system owns: a hook's cwd can be one, a project is not.
 func systemFolder(root string) bool {
-	root = filepath.Clean(root)
 	if filepath.Dir(root) == root {
 		return true // / or a volume's root
 	}
@@ -192,13 +186,10 @@ func readOnly(path, name string) error {
 // under another name, where an append would vanish with the next rename.
 func (s *Store) sidePath(name string) (string, error) {
 	p, err := s.safePath(name)
-	if err != nil {
-		return "", err
+	if err == nil {
+		err = s.notMemory(name, p)
 	}
-	if err := s.notMemory(name, p); err != nil {
-		return "", err
-	}
-	return p, nil
+	return p, err
 }
 
 func (s *Store) notMemory(name, path string) error {

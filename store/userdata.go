@@ -41,35 +41,28 @@ func UserDataDir() string {
 	return ""
 }
 
-// dataFolder is this store's folder in the user's data folder, named by a
-// hash of the workspace's path and memory file's name; "" for none.
-func (s *Store) dataFolder() string {
+// dataPath is name in this store's folder of the user's data folder,
+// named by a hash of the workspace's path and memory file's name; "" for
+// none.
+func (s *Store) dataPath(name string) string {
 	if s.dataBase == "" {
 		return ""
 	}
 	sum := sha256.Sum256([]byte(s.root + "\x00" + s.names.Memory))
-	return filepath.Join(s.dataBase, "workspaces", hex.EncodeToString(sum[:8]))
-}
-
-func (s *Store) dataPath(name string) string {
-	dir := s.dataFolder()
-	if dir == "" {
-		return ""
-	}
-	return filepath.Join(dir, name)
+	return filepath.Join(s.dataBase, "workspaces", hex.EncodeToString(sum[:8]), name)
 }
 
 // makeDataFolder creates the store's private data folder, with a file
 // naming the workspace for a person who looks.
 func (s *Store) makeDataFolder() error {
-	dir := s.dataFolder()
-	if dir == "" {
+	path := s.dataPath("workspace")
+	if path == "" {
 		return errors.New("no data folder")
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(filepath.Join(dir, "workspace"), []byte(s.root+"\n"), atomicfile.Options{NoSync: true, NewPerm: 0o600})
+	return atomicfile.WriteFile(path, []byte(s.root+"\n"), atomicfile.Options{NoSync: true, NewPerm: 0o600})
 }
 
 // writeData replaces a file of the data folder atomically, not synced,
@@ -79,11 +72,17 @@ func (s *Store) writeData(name string, data []byte) error {
 	if path == "" {
 		return errors.New("no data folder")
 	}
-	opt := atomicfile.Options{NoSync: true, NewPerm: 0o600}
-	err := atomicfile.WriteFile(path, data, opt)
+	return inFolder(func() error {
+		return atomicfile.WriteFile(path, data, atomicfile.Options{NoSync: true, NewPerm: 0o600})
+	}, s.makeDataFolder)
+}
+
+// inFolder runs write, and once more after mkdir if its folder is missing.
+func inFolder(write, mkdir func() error) error {
+	err := write()
 	if errors.Is(err, fs.ErrNotExist) {
-		if err = s.makeDataFolder(); err == nil {
-			err = atomicfile.WriteFile(path, data, opt)
+		if err = mkdir(); err == nil {
+			err = write()
 		}
 	}
 	return err
