@@ -4,6 +4,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -36,30 +37,23 @@ func (s *Store) writeArchive(items []memfile.Removal) error {
 		return fmt.Errorf("open %s: %w", s.names.Archive, err)
 	}
 	defer f.Close()
-	day := s.today
-	if day.IsZero() {
-		day = s.now()
-	}
-	buf := memfile.RenderArchived(items, day)
+	buf := memfile.RenderArchived(items, cmp.Or(s.today, s.now()))
 	info, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("append to %s: %w", s.names.Archive, err)
-	}
-	created := info.Size() == 0
-	if created {
+	if err == nil && info.Size() == 0 {
 		buf = append([]byte(memfile.ArchiveHeading), buf...)
 	}
 	// A write whose rename failed may have appended these records already.
-	if !endsWith(f, info.Size(), buf) {
-		if _, err := f.Write(buf); err != nil {
-			return fmt.Errorf("append to %s: %w", s.names.Archive, err)
+	if err == nil && !endsWith(f, info.Size(), buf) {
+		_, err = f.Write(buf)
+	}
+	if err == nil && !s.noSync {
+		err = f.Sync()
+		if info.Size() == 0 {
+			atomicfile.SyncDir(filepath.Dir(path)) // its name too, before the file without its records
 		}
 	}
-	if err := syncFile(f, !s.noSync); err != nil {
-		return fmt.Errorf("sync %s: %w", s.names.Archive, err)
-	}
-	if created && !s.noSync {
-		atomicfile.SyncDir(filepath.Dir(path)) // its name too, before the file without its records
+	if err != nil {
+		return fmt.Errorf("append to %s: %w", s.names.Archive, err)
 	}
 	return nil
 }

@@ -21,7 +21,7 @@ func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 		return fmt.Errorf("%s is unreadable (%v) and %w", s.names.Memory, cause, err)
 	}
 	mark := markRead(path, broken)
-	aside, err := s.setAsideOnce(path, broken)
+	aside, err := s.setAside(path, broken)
 	if err != nil {
 		return fmt.Errorf("%s is unreadable (%v) and could not be set aside: %w", s.names.Memory, cause, err)
 	}
@@ -41,9 +41,20 @@ func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 }
 
 // setAside keeps a copy of a broken file beside it, named by the time,
-// then -2, -3...
+// then -2, -3..., unless a copy of the same bytes is there already.
 func (s *Store) setAside(path string, broken []byte) (string, error) {
-	stamp := fmt.Sprintf("%s.broken-%s", path, s.now().UTC().Format("20060102-150405"))
+	dir, prefix := filepath.Dir(path), filepath.Base(path)+".broken-"
+	list, _ := os.ReadDir(dir)
+	for _, e := range list {
+		p := filepath.Join(dir, e.Name())
+		if info, err := e.Info(); err != nil || !strings.HasPrefix(e.Name(), prefix) || !info.Mode().IsRegular() || info.Size() != int64(len(broken)) {
+			continue
+		}
+		if got, err := safefile.Read(p, memfile.MaxMemorySize); err == nil && bytes.Equal(got, broken) {
+			return p, nil
+		}
+	}
+	stamp := path + ".broken-" + s.now().UTC().Format("20060102-150405")
 	for n := 1; n <= 1000; n++ {
 		aside := stamp
 		if n > 1 {
@@ -57,8 +68,8 @@ func (s *Store) setAside(path string, broken []byte) (string, error) {
 			return "", err
 		}
 		_, err = f.Write(broken)
-		if err == nil {
-			err = syncFile(f, !s.noSync)
+		if err == nil && !s.noSync {
+			err = f.Sync()
 		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
@@ -70,25 +81,6 @@ func (s *Store) setAside(path string, broken []byte) (string, error) {
 		return aside, nil
 	}
 	return "", fmt.Errorf("1000 copies named %s-N already exist", filepath.Base(stamp))
-}
-
-// setAsideOnce is setAside, unless a copy of data is set aside already.
-func (s *Store) setAsideOnce(path string, data []byte) (string, error) {
-	prefix := filepath.Base(path) + ".broken-"
-	list, _ := os.ReadDir(filepath.Dir(path))
-	for _, e := range list {
-		if !strings.HasPrefix(e.Name(), prefix) {
-			continue
-		}
-		p := filepath.Join(filepath.Dir(path), e.Name())
-		if info, err := e.Info(); err != nil || !info.Mode().IsRegular() || info.Size() != int64(len(data)) {
-			continue
-		}
-		if got, err := safefile.Read(p, memfile.MaxMemorySize); err == nil && bytes.Equal(got, data) {
-			return p, nil
-		}
-	}
-	return s.setAside(path, data)
 }
 
 // Restore puts the backup back as bimri.md. The current file becomes the

@@ -175,7 +175,7 @@ func (s *Store) WriteState(key string, data []byte) error {
 // losing what it held. It returns the copy's path. The copy is not a
 // .json file, so PruneState leaves it.
 func (s *Store) SetAsideState(key string, data []byte) (string, error) {
-	return s.setAsideOnce(s.statePath(key), data)
+	return s.setAside(s.statePath(key), data)
 }
 
 // hashKey is the first 8 hex digits of key's SHA-256: a file name for a

@@ -281,7 +281,7 @@ func (s *Store) begin(path string) (*Tx, error) {
 		case err != nil:
 			return nil, err
 		case d.Any():
-			aside, err := s.setAsideOnce(path, old)
+			aside, err := s.setAside(path, old)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %s, and could not be set aside: %w", s.names.Memory, d.Describe(), err)
 			}

@@ -204,10 +204,3 @@ func (s *Store) removeTemps() {
 	atomicfile.RemoveTemps(s.StatePath())
 	atomicfile.RemoveTemps(s.pendingPath())
 }
-
-func syncFile(f *os.File, sync bool) error {
-	if !sync {
-		return nil
-	}
-	return f.Sync()
-}
