@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -144,7 +142,7 @@ func (a *app) showCommand() *cli.Command {
 			f := read.File
 			snap := inspect.Show(f, read.Warnings, ws.now, ws.config.Memory)
 			if c.Bool("json") {
-				return printJSON(a.stdout, snap)
+				return inspect.PrintJSON(a.stdout, snap)
 			}
 			inspect.PrintShow(a.stdout, snap, path)
 			inspect.PrintWorthReviving(a.stdout, inspect.WorthReviving(ws.store, f))
@@ -334,11 +332,4 @@ func (a *app) reviveCommand() *cli.Command {
 			return nil
 		},
 	}
-}
-
-func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

@@ -310,7 +310,7 @@ func (d *doctor) checkPermission(all []install.Scoped) {
 		for i, r := range rules {
 			q[i] = fmt.Sprintf("%q", r)
 		}
-		return joinAnd(q) + " to \"permissions\".\"allow\" in ~/.claude/settings.json"
+		return inspect.JoinAnd(q) + " to \"permissions\".\"allow\" in ~/.claude/settings.json"
 	}
 	if len(missing) > 0 {
 		fix := "bimri-hook install"
@@ -319,7 +319,7 @@ func (d *doctor) checkPermission(all []install.Scoped) {
 		}
 		one := len(missing) == 1
 		d.add(statusWarn, "permission", fmt.Sprintf("no settings allow %s, %s the agent is given, so it must ask before running %s",
-			joinAnd(missing), pick(one, "a command", "commands"), pick(one, "it", "them")), fix)
+			inspect.JoinAnd(missing), inspect.Pick(one, "a command", "commands"), inspect.Pick(one, "it", "them")), fix)
 	}
 	if len(untrusted) > 0 {
 		fix := wiring.TrustAdvice(wiring.Command{Binary: wiring.Name})
@@ -327,23 +327,8 @@ func (d *doctor) checkPermission(all []install.Scoped) {
 			fix = "accept this workspace's trust dialog in Claude Code, or add " + userRules(untrusted)
 		}
 		d.add(statusWarn, "permission", fmt.Sprintf("%s %s in the %s settings, which Claude Code applies only once this workspace is trusted, and it is not marked trusted",
-			joinAnd(untrusted), pick(len(untrusted) == 1, "is", "are"), strings.Join(untrustedScopes, " and ")), fix)
+			inspect.JoinAnd(untrusted), inspect.Pick(len(untrusted) == 1, "is", "are"), strings.Join(untrustedScopes, " and ")), fix)
 	}
-}
-
-func pick(one bool, a, b string) string {
-	if one {
-		return a
-	}
-	return b
-}
-
-// joinAnd is items joined by commas and a last "and".
-func joinAnd(items []string) string {
-	if len(items) < 2 {
-		return strings.Join(items, "")
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
 // checkConfig: a broken config fails every hook; the other checks go on
@@ -464,7 +449,7 @@ func (d *doctor) checkMemory(st *store.Store, cfg memfile.Config) {
 			status, fix = statusWarn, "bimri-hook maintain archives the lowest weights now; the next session end does it anyway"
 		}
 	}
-	d.add(status, "tokens", strings.Join(parts, ", ")+" (estimated)"+pick(status == statusOK, "", ": over budget"), fix)
+	d.add(status, "tokens", strings.Join(parts, ", ")+" (estimated)"+inspect.Pick(status == statusOK, "", ": over budget"), fix)
 }
 
 // checkSide: a backup that does not parse restore would refuse; archive

@@ -51,10 +51,31 @@ func PrintShow(w io.Writer, s Snapshot, path string) {
 
 // Plural writes a count with its noun: "1 entry", "2 entries".
 func Plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
+	return fmt.Sprintf("%d %s", n, Pick(n == 1, one, many))
+}
+
+// Pick is one when one holds, else many.
+func Pick(one bool, a, many string) string {
+	if one {
+		return a
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return many
+}
+
+// JoinAnd is items joined by commas and a last "and".
+func JoinAnd(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// PrintJSON writes v indented, text as it is (no \u003c for <).
+func PrintJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 func orNever(s string) string {
@@ -228,10 +249,7 @@ func PrintFound(w io.Writer, found []Recalled, asJSON bool) error {
 		hits = append(hits, memfile.Hit{Where: r.Where, ID: r.ID, Date: r.Date, Tags: r.Tags, Text: r.Text, ArchivedOn: r.ArchivedOn, Reason: r.Reason})
 	}
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		return enc.Encode(hits)
+		return PrintJSON(w, hits)
 	}
 	for _, h := range hits {
 		where := h.Where

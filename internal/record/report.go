@@ -32,14 +32,10 @@ func (d Done) print(w io.Writer) {
 	case d.Form == FormSupersede:
 		ids := goneIDs(d.Gone)
 		fmt.Fprintf(w, "recorded %s in Tier %d of %s (importance %d, tags %s%s, weight %s); %s now in %s as superseded by %s\n",
-			e.ID, d.Tier, d.Memory, e.Importance, strings.Join(e.Tags, ","), keywordsNote(e), e.Weight, strings.Join(ids, ", ")+plural(len(ids), " is", " are"), d.Archive, e.ID)
+			e.ID, d.Tier, d.Memory, e.Importance, strings.Join(e.Tags, ","), keywordsNote(e), e.Weight, strings.Join(ids, ", ")+inspect.Pick(len(ids) == 1, " is", " are"), d.Archive, e.ID)
 	case d.Form == FormBothHold:
-		both := "both"
-		if len(d.Held) > 1 {
-			both = "all"
-		}
 		fmt.Fprintf(w, "noted in %s that %s %s still hold: the memory view no longer marks one as possibly superseded by another, and remember does not ask about them again\n",
-			d.Memory, andList(entryIDs(append([]*memfile.Entry{e}, d.Held...))), both)
+			d.Memory, inspect.JoinAnd(entryIDs(append([]*memfile.Entry{e}, d.Held...))), inspect.Pick(len(d.Held) > 1, "all", "both"))
 	case d.Form == formPromote:
 		fmt.Fprintf(w, "moved %s to Tier 1 of %s, where it never decays (importance %d): %s\n", e.ID, d.Memory, e.Importance, e.Text)
 	case d.Form == FormPattern && d.IsNew:
@@ -110,13 +106,6 @@ func keywordsNote(e *memfile.Entry) string {
 	return ", keywords " + strings.Join(e.Keywords, ",")
 }
 
-func andList(items []string) string {
-	if len(items) < 2 {
-		return strings.Join(items, "")
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
-}
-
 const maxAsked = 3
 
 // askSupersedes asks, once, whether d's entry supersedes the older ones
@@ -130,7 +119,7 @@ func (d Done) askSupersedes(w io.Writer) {
 		olds = olds[:maxAsked]
 	}
 	ids := entryIDs(olds)
-	fmt.Fprintf(w, "%s looks like it may supersede older %s:\n", d.Entry.ID, plural(len(olds), "entry", "entries"))
+	fmt.Fprintf(w, "%s looks like it may supersede older %s:\n", d.Entry.ID, inspect.Pick(len(olds) == 1, "entry", "entries"))
 	for _, o := range olds {
 		short := []rune(o.Text)
 		if len(short) > 100 {
@@ -149,13 +138,6 @@ func (d Done) askSupersedes(w io.Writer) {
 	fmt.Fprintf(w, "If it replaces them, %s: %s\n", do, replace)
 	fmt.Fprintf(w, "If they all still hold, %s: %s\n", do, hold)
 	fmt.Fprintf(w, "If only some are replaced, give each call only their IDs. Replaced, they go to %s as superseded by %s; until you answer, the memory view marks them as possibly superseded.\n", d.Archive, d.Entry.ID)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func entryIDs(es []*memfile.Entry) []string {
