@@ -6,6 +6,7 @@
 package safefile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -56,31 +57,15 @@ func Read(path string, limit int64) ([]byte, error) {
 	if info.Size() > limit {
 		return nil, tooLarge(path, limit)
 	}
-	data := make([]byte, 0, info.Size()+1) // +1 to see EOF without growing
-	data, err = readAll(io.LimitReader(f, limit+1), data)
-	if err != nil {
+	var buf bytes.Buffer
+	buf.Grow(int(info.Size()) + bytes.MinRead) // room to see EOF without growing
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
 	}
-	if int64(len(data)) > limit {
+	if int64(buf.Len()) > limit {
 		return nil, tooLarge(path, limit)
 	}
-	return data, nil
-}
-
-func readAll(r io.Reader, b []byte) ([]byte, error) {
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-	}
+	return buf.Bytes(), nil
 }
 
 func tooLarge(path string, limit int64) error {
