@@ -20,10 +20,8 @@ import (
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
-// writeArchive appends items to the archive and syncs it, before the
-// memory file without them is renamed in place. A cut append leaves a
-// fragment the reader takes for a record cut short; bimri.md still holds
-// what it archived, and a later pass archives it again whole.
+// writeArchive appends items to the archive and syncs it. A cut append
+// leaves a fragment the reader skips; bimri.md still holds those items.
 func (s *Store) writeArchive(items []memfile.Removal) error {
 	if len(items) == 0 {
 		return nil
@@ -63,8 +61,7 @@ func (s *Store) writeArchive(items []memfile.Removal) error {
 var archiveRollover int64 = memfile.MaxArchiveSize - memfile.MaxMemorySize
 
 // rollArchive keeps an archive past archiveRollover under a dated name
-// (bimri-archive-20261201.md), so the next append starts a new one, and
-// says so; "" when it is smaller. Under the lock.
+// (bimri-archive-20261201.md) and says so; "" when it is smaller.
 func (s *Store) rollArchive() string {
 	info, err := os.Lstat(s.Path(s.names.Archive))
 	if err != nil || !info.Mode().IsRegular() || info.Size() <= archiveRollover {
@@ -113,8 +110,7 @@ func (s *Store) ReadArchive() ([]memfile.ArchiveRecord, error) {
 	return recs, nil
 }
 
-// ArchivedEntries are the archive's entries, for a deep pass's recount;
-// none when it does not read.
+// ArchivedEntries are the archive's entries; none when it does not read.
 func (s *Store) ArchivedEntries() []memfile.Entry {
 	recs, err := s.ReadArchive()
 	if err != nil {
@@ -141,16 +137,14 @@ func endsWith(f *os.File, size int64, tail []byte) bool {
 	return bytes.Equal(got, tail)
 }
 
-// RecentArchive reads recentChunk of the archive's end, then more, up to
-// recentMost: a week's records are a few kilobytes.
+// A week's records are a few kilobytes at the archive's end.
 const (
 	recentChunk = 32 << 10
 	recentMost  = 1 << 20
 )
 
 // RecentArchive reads the entries archived on or after since from the
-// end of the archive (appended in order, so its last records), for the
-// week's digest; none when it does not read.
+// archive's end, for the week's digest; none when it does not read.
 func (s *Store) RecentArchive(since time.Time) []memfile.ArchiveRecord {
 	path := s.Path(s.names.Archive)
 	if since.IsZero() || s.notMemory(s.names.Archive, path) != nil {
@@ -177,9 +171,8 @@ func (s *Store) RecentArchive(since time.Time) []memfile.ArchiveRecord {
 	}
 }
 
-// archivedSince is where, in the end of an archive, the records archived
-// on or after day start, and whether an earlier one was found (so none
-// before can be wanted), reading tag lines from the last one back.
+// archivedSince is where, in an archive's end, the records archived on
+// or after day start, and whether an earlier one was found before them.
 func archivedSince(buf []byte, day string) (from int, whole bool) {
 	from = len(buf)
 	end := len(buf)

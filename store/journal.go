@@ -1,11 +1,9 @@
 package store
 
-// The journal keeps recording lossless when an editor saves a stale
-// buffer over bimri.md, which no lock stops: every entry a transaction
-// adds is appended to it (in the user's data folder, synced) before
-// bimri.md is written, and a journaled entry of the branch checked out
-// that is in neither bimri.md nor the archive, and was never restored, is
-// restored. docs/design.md has the rules.
+// The journal undoes an editor's stale save over bimri.md, which no lock
+// stops: each entry a transaction adds is appended to it (synced) first,
+// and one of the branch checked out that is in neither bimri.md nor the
+// archive, and was never restored, is restored. docs/design.md has why.
 
 import (
 	"bytes"
@@ -24,15 +22,12 @@ import (
 )
 
 const (
-	journalName = "journal"
-	maxJournal  = 64 << 20 // the most read
-	// Past compactJournal the journal is rewritten with only the entries
-	// bimri.md holds: the others are archived or restored by then.
-	compactJournal = 1 << 20
+	journalName    = "journal"
+	maxJournal     = 64 << 20 // the most read
+	compactJournal = 1 << 20  // past it, only the entries bimri.md holds are kept
 )
 
-// journalRecord is one line of the journal: an entry added ("add", with
-// what restores it) or restored ("restored", its ID alone).
+// journalRecord is one line: an entry "add"ed, or "restored" (ID alone).
 type journalRecord struct {
 	Op         string   `json:"op"`
 	ID         string   `json:"id"`
@@ -42,9 +37,7 @@ type journalRecord struct {
 	Tags       []string `json:"tags,omitempty"`
 	Keywords   []string `json:"keywords,omitempty"`
 	Text       string   `json:"text,omitempty"`
-	// Branch is the git HEAD it was added on: another branch's entries
-	// are not missing.
-	Branch string `json:"branch,omitempty"`
+	Branch     string   `json:"branch,omitempty"` // the git HEAD: another branch's entries are not missing
 }
 
 // journal is the journal as a transaction read it, and what it did.
@@ -92,8 +85,7 @@ func (s *Store) readJournal() (journal, error) {
 	return j, nil
 }
 
-// appendJournal appends records and syncs the journal. A failure costs a
-// restore more or less, never an entry of bimri.md.
+// appendJournal appends records; a failure costs a restore, not memory.
 func (s *Store) appendJournal(records []journalRecord) {
 	path := s.dataPath(journalName)
 	if len(records) == 0 || path == "" {
@@ -138,7 +130,7 @@ func (s *Store) beginJournal(tx *Tx) {
 }
 
 // journalNew journals the entries tx's file gained, before bimri.md is
-// written. A journal that cannot be written does not stop the write.
+// written.
 func (s *Store) journalNew(tx *Tx) {
 	j := &tx.journal
 	j.journaled = nil
@@ -201,8 +193,8 @@ func (s *Store) restoreJournaled(tx *Tx) {
 	}
 }
 
-// journalAfter records, once bimri.md holds them, the entries tx
-// restored, so none is restored twice, and compacts a large journal.
+// journalAfter marks the entries tx restored, once bimri.md holds them,
+// and compacts a large journal.
 func (s *Store) journalAfter(tx *Tx, f *memfile.File) {
 	j := &tx.journal
 	var done []journalRecord
@@ -233,8 +225,8 @@ func (s *Store) journalAfter(tx *Tx, f *memfile.File) {
 	_ = atomicfile.WriteFile(s.dataPath(journalName), buf.Bytes(), atomicfile.Options{NoSync: s.noSync, NewPerm: 0o600})
 }
 
-// gitBranch is the workspace's git HEAD as written ("ref: refs/heads/X"
-// or a commit), following a worktree's .git file; "" outside git.
+// gitBranch is the workspace's git HEAD as written, following a
+// worktree's .git file; "" outside git.
 func (s *Store) gitBranch() string {
 	dir := filepath.Join(s.root, ".git")
 	if data, err := safefile.Read(dir, 4<<10); err == nil {

@@ -12,9 +12,8 @@ import (
 	"github.com/gofrs/flock"
 )
 
-// stateDir makes the state folder, which ignores itself in git, checking
-// each folder on the way stays inside the workspace (a repository can
-// commit symlinks).
+// stateDir makes the state folder, which ignores itself in git, each
+// folder on the way inside the workspace (a repository can commit links).
 func (s *Store) stateDir() (string, error) {
 	dir := s.StatePath()
 	root, err := filepath.EvalSymlinks(s.root)
@@ -55,10 +54,9 @@ func (s *Store) lock() (func(), error) {
 	return unlock, err
 }
 
-// lockHeld is lock, with held saying whether the lock still counts: a
-// lock is on a file, and when git clean -fdX removes it the next writer
-// locks a new one; so, as go-internal's lockedfile reasons, a lock counts
-// only while its path names the file locked.
+// lockHeld is lock, with held saying whether the lock still counts: only
+// while its path names the file locked (git clean -fdX removes it, and
+// the next writer locks a new one).
 func (s *Store) lockHeld() (unlock func(), held func() bool, err error) {
 	deadline := time.Now().Add(s.lockTimeout)
 	for {
@@ -121,8 +119,7 @@ func (s *Store) lockOnce(wait time.Duration) (unlock func(), held func() bool, e
 	}
 }
 
-// CheckLock takes the workspace lock and lets it go: doctor's check for a
-// stuck writer.
+// CheckLock takes the workspace lock and lets it go: doctor's check.
 func (s *Store) CheckLock() error {
 	unlock, err := s.lock()
 	if err != nil {

@@ -1,9 +1,8 @@
 package store
 
-// Pending entries are what SessionEnd could not record because the lock
-// stayed busy: left in the state folder without the lock, one file each,
-// they are recorded by the next transaction and removed once bimri.md
-// holds them.
+// Pending entries are what SessionEnd could not record with the lock
+// busy: one file each, left without the lock, recorded by the next
+// transaction and removed once bimri.md holds them.
 
 import (
 	"encoding/json"
@@ -46,7 +45,7 @@ func (s *Store) Pend(key string, state []byte, e *memfile.NewEntry) error {
 	return nil
 }
 
-// savePending writes e under key and the clock, so a session that pends
+// savePending writes e named by key and the clock: a session that pends
 // twice keeps both.
 func (s *Store) savePending(key string, e memfile.NewEntry) error {
 	dir := s.pendingPath()
@@ -71,8 +70,8 @@ func (s *Store) savePending(key string, e memfile.NewEntry) error {
 	return err
 }
 
-// takePending records the pending entries in tx's file, as remember does
-// (one recorded twice updates the first), for finish to remove.
+// takePending records the pending entries in tx's file, as remember does,
+// for finish to remove.
 func (s *Store) takePending(tx *Tx) {
 	dir := s.pendingPath()
 	list, err := os.ReadDir(dir)

@@ -5,11 +5,9 @@ import (
 	"os"
 )
 
-// Purge removes the memory's side files: the backup and the archive while
-// it holds the lock, so no writer is halfway through them (a busy lock is
-// ErrBusy after the store's bounded wait, and nothing is removed), then
-// the state folder, lock included. bimri.md stays: it is the user's to
-// delete. removed lists what was there and is gone.
+// Purge removes the backup and the archive under the lock, so no writer
+// is halfway through them, then the state folder, lock included; never
+// bimri.md. removed lists what was there and is gone.
 func (s *Store) Purge() (removed []string, err error) {
 	var there []string
 	for _, p := range []string{s.Path(s.names.Backup), s.Path(s.names.Archive), s.StatePath()} {

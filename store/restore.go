@@ -14,8 +14,7 @@ import (
 )
 
 // recover sets aside a bimri.md that is not a memory file and puts the
-// backup, if it reads, or a fresh file in its place; errChanged when
-// bimri.md changed since it was read.
+// backup, if it reads, or a fresh file in its place.
 func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 	if err := readOnly(path, s.names.Memory); err != nil {
 		return fmt.Errorf("%s is unreadable (%v) and %w", s.names.Memory, cause, err)
@@ -83,9 +82,8 @@ func (s *Store) setAside(path string, broken []byte) (string, error) {
 	return "", fmt.Errorf("1000 copies named %s-N already exist", filepath.Base(stamp))
 }
 
-// Restore puts the backup back as bimri.md. The current file becomes the
-// backup, so a restore can be undone, and what only it holds is archived
-// (or it is set aside, when it does not parse).
+// Restore puts the backup back as bimri.md; the current file becomes the
+// backup, and what only it holds is archived (or it is set aside).
 func (s *Store) Restore() (Result, error) {
 	unlock, err := s.lock()
 	if err != nil {
@@ -127,8 +125,8 @@ func (s *Store) Restore() (Result, error) {
 	})
 }
 
-// replaced reads the memory file a restore replaces (nil: none) and what
-// must not be lost with it: the items only it holds, or a copy set aside.
+// replaced reads the file a restore replaces (nil: none), and the items
+// only it holds, or sets it aside when it does not parse.
 func (s *Store) replaced(path string, restored *memfile.File) (current []byte, out []memfile.Removal, notice string, err error) {
 	current, err = safefile.Read(path, memfile.MaxMemorySize)
 	switch {

@@ -1,7 +1,7 @@
 package store
 
-// Writing the memory file: the order of writes, syncs and renames is the
-// store's crash-safety promise (see commit).
+// The order of writes, syncs and renames in commit is the store's
+// crash-safety promise.
 
 import (
 	"errors"
@@ -16,9 +16,8 @@ import (
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
-// checkWrite refuses, before anything is written, a change to a bimri.md
-// the user made read-only, or through a backup or archive (when one is
-// written) that cannot be used.
+// checkWrite refuses, before anything is written, a read-only bimri.md,
+// or a backup or archive (when one is written) that cannot be used.
 func (s *Store) checkWrite(path string, archive bool) error {
 	if err := readOnly(path, s.names.Memory); err != nil {
 		return err
@@ -34,11 +33,9 @@ func (s *Store) checkWrite(path string, archive bool) error {
 	return nil
 }
 
-// backupPath is the backup's path once it is fit to be written. A write
-// stopped between its two renames leaves the backup a second name of
-// bimri.md, which is healed, not refused; another writer (let in when the
-// state folder was removed) may be between its renames right now, so it
-// heals a few times before it refuses.
+// backupPath is the backup's path once it is fit to be written: a second
+// name of bimri.md is healed, a few times, as another writer (let in when
+// the state folder was removed) may be between its renames right now.
 func (s *Store) backupPath() (string, error) {
 	for try := 1; ; try++ {
 		if err := s.healBackup(); err != nil {
@@ -52,18 +49,12 @@ func (s *Store) backupPath() (string, error) {
 }
 
 // commit replaces the memory file at path with data; old is the file as
-// it was (nil: no backup), and archive what left it.
-//
-// The promise: bimri.md is replaced atomically and durably; the backup
-// holds the previous file before the new one is in place; what leaves the
-// file is in the archive, on disk, before the file without it is. So the
-// new file and the archive are written and synced, the backup put in
-// place, then the new file, and a folder sync makes both renames durable.
-//
-// unchanged says whether path is still the file data was made from; asked
-// just before the backup and again just before the rename, a no puts
-// nothing in place and returns errChanged, as does a temporary file
-// swept by another writer.
+// it was (nil: no backup), and archive what left it. bimri.md is replaced
+// atomically and durably, the backup holds the previous file before the
+// new one is in place, and what leaves the file is in the archive before
+// the file without it is. unchanged (asked before the backup and before
+// the rename) says path is still the file data was made from; a no, or a
+// temporary file swept by another writer, is errChanged.
 func (s *Store) commit(path string, data, old []byte, archive []memfile.Removal, unchanged func() bool) error {
 	file, err := atomicfile.Write(path, data, atomicfile.Options{NoSync: s.noSync})
 	if err != nil {
@@ -122,12 +113,9 @@ func (s *Store) commit(path string, data, old []byte, archive []memfile.Removal,
 	return nil
 }
 
-// backup readies the backup of the memory file at path, whose bytes are
-// old, to be renamed in place just before the new memory file is: the
-// memory file's own inode under the backup's name (a hard link, no copy),
-// which nothing written to the new bimri.md reaches. Where no link can be
-// made, or bimri.md has other names (an edit through one would change the
-// backup), it is a synced copy.
+// backup readies the backup of bimri.md at path (bytes old): its own
+// inode under the backup's name (a hard link, no copy), or a synced copy
+// where no link can be made or bimri.md has other names.
 func (s *Store) backup(path string, old []byte) (*atomicfile.Pending, error) {
 	target, err := s.backupPath()
 	if err != nil {
@@ -147,9 +135,9 @@ func (s *Store) backup(path string, old []byte) (*atomicfile.Pending, error) {
 	return p, nil
 }
 
-// healBackup makes a backup that is bimri.md's own inode under a second
-// name (a write killed between its renames, or a user's hard link) a copy
-// of its own, so that an edit of bimri.md in place cannot change it.
+// healBackup makes a backup that is bimri.md's own inode (a write killed
+// between its renames, a user's hard link) a copy, so an edit of bimri.md
+// in place cannot change it.
 func (s *Store) healBackup() error {
 	backup := s.Path(s.names.Backup)
 	info, err := os.Lstat(backup)
@@ -171,8 +159,7 @@ func (s *Store) healBackup() error {
 }
 
 // The crash tests stop a write between its steps: testPause and testKill
-// are set only with -tags bimritest (testhook_bimritest.go), testStep by
-// the store's own tests.
+// with -tags bimritest, testStep in the store's own tests.
 var (
 	testPause time.Duration
 	testStep  func()
@@ -187,8 +174,7 @@ func (s *Store) step() {
 	}
 }
 
-// pauseStep is a step the store's own tests do not stop at (the
-// journal's append).
+// pauseStep is a step the store's own tests do not stop at.
 func (s *Store) pauseStep() {
 	if testPause > 0 {
 		time.Sleep(testPause)

@@ -29,8 +29,8 @@ type Options struct {
 	NewPerm fs.FileMode // a new file's mode before the umask; 0: 0o666
 }
 
-// WriteFile replaces path with data: Write, Commit, then sync the folder
-// so the rename itself survives a power loss.
+// WriteFile replaces path with data and syncs the folder, so the rename
+// survives a power loss.
 func WriteFile(path string, data []byte, opt Options) error {
 	p, err := Write(path, data, opt)
 	if err != nil {
@@ -45,19 +45,18 @@ func WriteFile(path string, data []byte, opt Options) error {
 	return nil
 }
 
-// A Pending is a replacement of path, written to a temporary name in its
-// folder but not yet in place, so a writer of several files can rename
-// them in the order it needs. Every Pending ends in Commit or Abort.
+// A Pending is a replacement of path written to a temporary name, so a
+// writer of several files renames them in the order it needs. Every
+// Pending ends in Commit or Abort.
 type Pending struct {
 	tmp  string
 	path string
 	f    *os.File // nil for a link
 }
 
-// Write writes data to a new temporary file for path and syncs it unless
-// opt.NoSync. It is created with the new file's mode, so the umask
-// applies (os.CreateTemp's 0600 would make every file private), or given
-// the existing file's.
+// Write writes data to a new temporary file for path, synced unless
+// opt.NoSync, with the existing file's mode or the new one less the umask
+// (os.CreateTemp's 0600 would make every file private).
 func Write(path string, data []byte, opt Options) (*Pending, error) {
 	perm := opt.NewPerm
 	if perm == 0 {
@@ -89,11 +88,10 @@ func Write(path string, data []byte, opt Options) (*Pending, error) {
 	return p, nil
 }
 
-// Link gives the regular file at from, which must have no other name (an
-// edit through one would change it), a temporary second name to be
-// renamed over path: a backup without a copy. Unless opt.NoSync, from's
-// data is synced first. It fails, leaving nothing, where hard links
-// cannot be made or from is replaced meanwhile; the caller then copies.
+// Link gives the regular file at from, which must have no other name, a
+// temporary second name to be renamed over path: a backup without a copy.
+// It fails, leaving nothing, where hard links cannot be made or from is
+// replaced meanwhile; the caller then copies.
 func Link(from, path string, opt Options) (*Pending, error) {
 	f, info, err := safefile.Open(from) // never blocks on a pipe put there
 	if err != nil {
@@ -183,13 +181,12 @@ func SyncDir(dir string) {
 	}
 }
 
-// StaleAfter is the age past which a temporary file is left behind even
-// if a process of its ID lives: no write takes so long.
+// StaleAfter is the age past which a temporary file is stale even if a
+// process of its ID lives: no write takes so long.
 const StaleAfter = 10 * time.Minute
 
-// RemoveTemps deletes the temporary files a process killed mid-write left
-// in dir, sparing live processes' (the lock does not prove no other
-// writer lives: git clean can remove its file).
+// RemoveTemps deletes the temporary files a killed process left in dir,
+// sparing live processes' (git clean can remove the lock's file).
 func RemoveTemps(dir string) {
 	matches, _ := filepath.Glob(filepath.Join(dir, TempPrefix+"*"))
 	for _, m := range matches {
@@ -212,8 +209,8 @@ func ownerLive(path string) bool {
 	return err == nil && time.Since(info.ModTime()) < StaleAfter
 }
 
-// processLive says whether a process with ID pid exists; one of another
-// user counts, and where it cannot be told the process counts as live.
+// processLive says whether a process with ID pid exists; where it cannot
+// be told, it does.
 func processLive(pid int) bool {
 	p, err := os.FindProcess(pid)
 	if err != nil {
