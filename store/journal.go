@@ -8,9 +8,7 @@ package store
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,39 +50,6 @@ type journal struct {
 	journaled []journalRecord // what it appended
 }
 
-// readJournal reads the journal, skipping a line cut by a crash.
-func (s *Store) readJournal() (journal, error) {
-	j := journal{added: map[string]journalRecord{}, done: map[string]bool{}}
-	path := s.dataPath(journalName)
-	if path == "" {
-		return j, nil
-	}
-	data, err := safefile.Read(path, maxJournal)
-	if errors.Is(err, fs.ErrNotExist) {
-		return j, nil
-	}
-	if err != nil {
-		return j, err
-	}
-	j.size = int64(len(data))
-	for line := range bytes.Lines(data) {
-		var r journalRecord
-		if json.Unmarshal(line, &r) != nil || r.ID == "" {
-			continue
-		}
-		switch r.Op {
-		case "add":
-			if _, ok := j.added[r.ID]; !ok {
-				j.order = append(j.order, r.ID)
-			}
-			j.added[r.ID] = r
-		case "restored":
-			j.done[r.ID] = true
-		}
-	}
-	return j, nil
-}
-
 // appendJournal appends records; a failure costs a restore, not memory.
 func (s *Store) appendJournal(records []journalRecord) {
 	path := s.dataPath(journalName)
@@ -119,14 +84,36 @@ func entryIDs(f *memfile.File) map[string]bool {
 	return ids
 }
 
-// beginJournal reads the journal and restores what bimri.md lost.
+// beginJournal reads the journal, skipping a line cut by a crash, and
+// restores what bimri.md lost.
 func (s *Store) beginJournal(tx *Tx) {
-	j, err := s.readJournal()
-	j.branch, j.readIDs = s.gitBranch(), tx.journal.readIDs
-	tx.journal = j
-	if err == nil {
-		s.restoreJournaled(tx)
+	j := &tx.journal
+	j.added, j.done, j.branch = map[string]journalRecord{}, map[string]bool{}, s.gitBranch()
+	path := s.dataPath(journalName)
+	if path == "" {
+		return
 	}
+	data, err := safefile.Read(path, maxJournal)
+	if err != nil {
+		return // none yet, or unreadable: nothing to restore
+	}
+	j.size = int64(len(data))
+	for line := range bytes.Lines(data) {
+		var r journalRecord
+		if json.Unmarshal(line, &r) != nil || r.ID == "" {
+			continue
+		}
+		switch r.Op {
+		case "add":
+			if _, ok := j.added[r.ID]; !ok {
+				j.order = append(j.order, r.ID)
+			}
+			j.added[r.ID] = r
+		case "restored":
+			j.done[r.ID] = true
+		}
+	}
+	s.restoreJournaled(tx)
 }
 
 // journalNew journals the entries tx's file gained, before bimri.md is
