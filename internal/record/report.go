@@ -13,17 +13,15 @@ import (
 	"github.com/bimri/bimri-hook/memfile"
 )
 
-// Print says what d did, then the store's notice, in its route's words.
-func (d Done) Print(w io.Writer) { d.print(w) }
-
 // Text is what Print writes, without the last newline.
 func (d Done) Text() string {
 	var b strings.Builder
-	d.print(&b)
+	d.Print(&b)
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-func (d Done) print(w io.Writer) {
+// Print says what d did, then the store's notice, in its route's words.
+func (d Done) Print(w io.Writer) {
 	e, p := d.Entry, d.Pattern
 	switch {
 	case d.Form == FormConsolidate:
