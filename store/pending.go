@@ -38,7 +38,7 @@ func (s *Store) Pend(key string, state []byte, e *memfile.NewEntry) error {
 		}
 	}
 	if state != nil {
-		if err := s.writeState(s.statePath(key), state); err != nil {
+		if err := s.WriteState(key, state); err != nil {
 			return fmt.Errorf("save state: %w", err)
 		}
 	}

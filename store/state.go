@@ -9,12 +9,12 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,15 +41,17 @@ func (tx *Tx) State(key string) []byte {
 func (tx *Tx) SetState(key string, data []byte) { tx.stateSet[key] = data }
 
 // saveTxState writes the state blobs the transaction set and changed.
-// Session state is bookkeeping, not memory: it is still replaced
-// atomically, but not synced, which saves SessionEnd two fsyncs. A power
-// cut can lose it; at worst a session is counted twice.
-func (s *Store) saveTxState(tx *Tx) error {
-	for key, data := range tx.stateSet {
-		if read, ok := tx.state[key]; ok && bytes.Equal(read, data) {
-			continue // unchanged since this transaction read it
+func (s *Store) saveTxState(tx *Tx) error { return s.saveState(tx.state, tx.stateSet) }
+
+// saveState writes the blobs of set that are not as read. Session state
+// is bookkeeping, not memory: replaced atomically but not synced, which
+// saves SessionEnd two fsyncs; a power cut costs a session counted twice.
+func (s *Store) saveState(read, set map[string][]byte) error {
+	for key, data := range set {
+		if old, ok := read[key]; ok && bytes.Equal(old, data) {
+			continue
 		}
-		if err := s.writeState(s.statePath(key), data); err != nil {
+		if err := s.WriteState(key, data); err != nil {
 			return fmt.Errorf("save state: %w", err)
 		}
 	}
@@ -71,22 +73,8 @@ func stateKey(key string) string {
 	if ok {
 		return key
 	}
-	return "h-" + hashKey(key)
-}
-
-// writeState replaces a file in the state folder, atomically and without
-// a sync. The lock made and checked the folder (stateDir) when the
-// transaction began; only if it has gone since is it made again, rather
-// than checked again before every write (some twenty system calls each).
-func (s *Store) writeState(path string, data []byte) error {
-	opt := atomicfile.Options{NoSync: true, NewPerm: s.sideMode()}
-	err := atomicfile.WriteFile(path, data, opt)
-	if errors.Is(err, fs.ErrNotExist) {
-		if _, err = s.stateDir(); err == nil {
-			err = atomicfile.WriteFile(path, data, opt)
-		}
-	}
-	return err
+	sum := sha256.Sum256([]byte(key))
+	return "h-" + hex.EncodeToString(sum[:4])
 }
 
 // sideMode is the mode a new side file (the archive, a set-aside copy,
@@ -140,14 +128,8 @@ func (s *Store) UpdateState(keys []string, fn func(state map[string][]byte) erro
 	if err := fn(next); err != nil {
 		return err
 	}
-	for _, k := range keys {
-		if data, ok := next[k]; ok && !bytes.Equal(data, state[k]) {
-			if err := s.writeState(s.statePath(k), data); err != nil {
-				return fmt.Errorf("save state: %w", err)
-			}
-		}
-	}
-	return nil
+	maps.DeleteFunc(next, func(k string, _ []byte) bool { return !slices.Contains(keys, k) })
+	return s.saveState(state, next)
 }
 
 // ReadState returns a saved state blob without the lock (nil if none).
@@ -161,12 +143,14 @@ func (s *Store) ReadState(key string) []byte {
 	return data
 }
 
-// WriteState replaces the state blob key without the lock, atomically
-// and without a sync: for a blob that one event of one session alone
-// writes (what its SessionStart showed), where there is nothing to read,
-// modify and write back under the lock.
+// WriteState replaces the state blob key, atomically and without a
+// sync; without the lock, for a blob one event of one session alone
+// writes. The state folder, checked when the lock was taken, is made
+// again only if it has gone since.
 func (s *Store) WriteState(key string, data []byte) error {
-	return s.writeState(s.statePath(key), data)
+	path, opt := s.statePath(key), atomicfile.Options{NoSync: true, NewPerm: s.sideMode()}
+	return inFolder(func() error { return atomicfile.WriteFile(path, data, opt) },
+		func() error { _, err := s.stateDir(); return err })
 }
 
 // SetAsideState keeps a copy of the state blob key, whose bytes data do
@@ -176,11 +160,4 @@ func (s *Store) WriteState(key string, data []byte) error {
 // .json file, so PruneState leaves it.
 func (s *Store) SetAsideState(key string, data []byte) (string, error) {
 	return s.setAside(s.statePath(key), data)
-}
-
-// hashKey is the first 8 hex digits of key's SHA-256: a file name for a
-// key that is not one.
-func hashKey(key string) string {
-	sum := sha256.Sum256([]byte(key))
-	return hex.EncodeToString(sum[:4])
 }
