@@ -144,7 +144,7 @@ func PrintForecast(w io.Writer, deps []memfile.Departure, days int, threshold me
 	}
 }
 
-func PrintReport(w io.Writer, rep memfile.Report, dryRun bool) {
+func printReport(w io.Writer, rep memfile.Report, dryRun bool) {
 	head := "maintenance done"
 	if dryRun {
 		head = "dry run: nothing written; the pass would do this"
@@ -192,20 +192,20 @@ func PrintReport(w io.Writer, rep memfile.Report, dryRun bool) {
 	}
 }
 
-// ShowAtMost is how many entries worth reviving show and forecast list:
+// showAtMost is how many entries worth reviving show and forecast list:
 // a handful to act on.
-const ShowAtMost = 5
+const showAtMost = 5
 
 func PrintWorthReviving(w io.Writer, list []Revivable) {
 	if len(list) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\nWorth reviving: archived, but recalled for %d or more different prompts in %d or more sessions, strongest first (bimri-hook revive ID):\n", recall.KeepPrompts, recall.KeepAfter)
-	for _, r := range list[:min(len(list), ShowAtMost)] {
+	for _, r := range list[:min(len(list), showAtMost)] {
 		e := r.Record.Entry
 		fmt.Fprintf(w, "  %s  %s imp %d: %s (%d prompts, %d sessions)\n", e.ID, e.Date.Format("2006-01-02"), e.Importance, e.Text, r.Recalled.Prompts, r.Recalled.Sessions)
 	}
-	if more := len(list) - ShowAtMost; more > 0 {
+	if more := len(list) - showAtMost; more > 0 {
 		fmt.Fprintf(w, "  and %d more\n", more)
 	}
 }
@@ -223,7 +223,7 @@ func Maintain(w io.Writer, st *store.Store, today time.Time, cfg memfile.Config,
 			return err
 		}
 		_, rep := memfile.Maintain(read.File, today, cfg, opt)
-		PrintReport(w, rep, true)
+		printReport(w, rep, true)
 		return nil
 	}
 	var rep memfile.Report
@@ -234,7 +234,7 @@ func Maintain(w io.Writer, st *store.Store, today time.Time, cfg memfile.Config,
 	if err != nil {
 		return err
 	}
-	PrintReport(w, rep, false)
+	printReport(w, rep, false)
 	if res.Notice != "" {
 		fmt.Fprintln(w, res.Notice)
 	}
