@@ -95,11 +95,10 @@ const maxAttempts = 5
 // errChanged means bimri.md is no longer the file the transaction read.
 var errChanged = errors.New("changed since it was read")
 
-// Update runs fn under the lock on the memory file and writes the result
-// (commit); nothing when fn fails or the bytes would not change. An
-// editor, git, or a writer whose lock file was removed can change
-// bimri.md under the lock: then the whole transaction runs again on the
-// file as it is now. fn only sets what the Tx holds, so that is safe.
+// Update runs fn under the lock on the memory file and writes the result;
+// nothing when fn fails or the bytes would not change. When an editor,
+// git, or a writer whose lock file was removed changed bimri.md meanwhile,
+// the whole transaction runs again on the file as it is now.
 func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 	unlock, held, err := s.lockHeld()
 	if err != nil {
@@ -200,10 +199,9 @@ func (m readMark) unchanged(path string) bool {
 }
 
 // A file being written in place (an editor, git) reads cut short for a
-// moment, and replacing it then would send its writer's bytes to an
-// unlinked file. So a read that does not parse counts as broken only once
-// nothing has written the file for settleQuiet; it is read again every
-// settlePoll for at most settleMax (SessionEnd's budget), then left alone.
+// moment, and replacing it then would lose its writer's bytes: a read
+// that does not parse is broken only once nothing has written the file
+// for settleQuiet, read again every settlePoll for at most settleMax.
 const (
 	settlePoll  = 20 * time.Millisecond
 	settleQuiet = 2 * time.Second
