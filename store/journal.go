@@ -182,7 +182,7 @@ func (s *Store) restoreJournaled(tx *Tx) {
 
 // journalAfter marks the entries tx restored, once bimri.md holds them,
 // and compacts a large journal.
-func (s *Store) journalAfter(tx *Tx, f *memfile.File) {
+func (s *Store) journalAfter(tx *Tx) {
 	j := &tx.journal
 	var done []journalRecord
 	for _, id := range j.restored {
@@ -192,7 +192,7 @@ func (s *Store) journalAfter(tx *Tx, f *memfile.File) {
 	if j.size < compactJournal {
 		return
 	}
-	present := entryIDs(f)
+	present := entryIDs(tx.File)
 	added, order := j.added, j.order
 	for _, r := range j.journaled {
 		added[r.ID] = r

@@ -323,7 +323,7 @@ func (s *Store) finish(tx *Tx, path string) (Result, error) {
 			tx.SetState(passKey, passStamp(tx.passed, data))
 		}
 	}
-	s.journalAfter(tx, tx.File)
+	s.journalAfter(tx)
 	s.finishProvenance(tx.prov, tx.File, res.Changed)
 	s.dropPending(tx)
 	return res, s.saveTxState(tx)
