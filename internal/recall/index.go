@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -65,31 +66,13 @@ var errCorrupt = errors.New("recall index is damaged")
 
 // encode builds the index of items for the archive identified by key.
 func encode(items []Item, key indexKey) []byte {
-	type entry struct {
-		term string
-		list []posting
-	}
-	byTerm := map[string][]posting{}
-	lens := make([]int, len(items))
-	for i, it := range items {
-		tf, length := docTerms(it)
-		lens[i] = length
-		for w, c := range tf {
-			byTerm[w] = append(byTerm[w], posting{i, c})
-		}
-	}
-	terms := make([]entry, 0, len(byTerm))
-	for w, l := range byTerm {
-		slices.SortFunc(l, func(a, b posting) int { return a.doc - b.doc })
-		terms = append(terms, entry{w, l})
-	}
-	slices.SortFunc(terms, func(a, b entry) int { return strings.Compare(a.term, b.term) })
-
+	m := NewMemory(items)
+	terms := slices.Sorted(maps.Keys(m.index))
 	le := binary.LittleEndian
 	var dir, posts, itemBlob []byte
 	dir = le.AppendUint32(dir, uint32(len(items)))
 	dir = le.AppendUint32(dir, uint32(len(terms)))
-	for _, n := range lens {
+	for _, n := range m.lens {
 		dir = le.AppendUint32(dir, uint32(n))
 	}
 	for _, it := range items {
@@ -107,14 +90,14 @@ func encode(items []Item, key indexKey) []byte {
 	n := 0
 	for _, t := range terms {
 		dir = le.AppendUint32(dir, uint32(n))
-		n += len(t.term)
+		n += len(t)
 	}
 	dir = le.AppendUint32(dir, uint32(n))
 	var postCRCs []byte
 	for _, t := range terms {
 		dir = le.AppendUint32(dir, uint32(len(posts)/8))
 		from := len(posts)
-		for _, p := range t.list {
+		for _, p := range m.index[t] {
 			posts = le.AppendUint32(posts, uint32(p.doc))
 			posts = le.AppendUint32(posts, math.Float32bits(float32(p.tf)))
 		}
@@ -123,7 +106,7 @@ func encode(items []Item, key indexKey) []byte {
 	dir = le.AppendUint32(dir, uint32(len(posts)/8))
 	dir = append(dir, postCRCs...)
 	for _, t := range terms {
-		dir = append(dir, t.term...)
+		dir = append(dir, t...)
 	}
 
 	out := []byte(magic)

@@ -506,25 +506,6 @@ func best(cands []candidate, q Query, corpora []corpus) []Hit {
 	return hits
 }
 
-// docTerms is an item's terms with their weighted counts, and its length.
-func docTerms(it Item) (map[string]float64, int) {
-	tf := map[string]float64{}
-	length := 0
-	for _, w := range tokens(it.Text) {
-		tf[w]++
-		length++
-	}
-	for _, list := range [2][]string{it.Tags, it.Keywords} {
-		for _, tag := range list {
-			for _, w := range tokens(tag) {
-				tf[w] += tagWeight
-				length++
-			}
-		}
-	}
-	return tf, length
-}
-
 // Memory is a corpus held in memory: the items of bimri.md the view left
 // out, and an index's tail.
 type Memory struct {
@@ -534,7 +515,7 @@ type Memory struct {
 	index map[string][]posting
 }
 
-// NewMemory indexes items in memory, counting terms as docTerms does.
+// NewMemory indexes items in memory: a tag or keyword counts tagWeight.
 func NewMemory(items []Item) *Memory {
 	m := &Memory{items: items, lens: make([]int, len(items)), index: map[string][]posting{}}
 	var words []string
