@@ -411,11 +411,7 @@ func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, c
 					// entry out: the time is the other.
 					(m < needed.short && scoped != nil && scoped(ci, d)) {
 					if cands == nil {
-						total := 0
-						for _, c := range corpora {
-							total += c.size()
-						}
-						cands = make([]candidate, 0, total)
+						cands = make([]candidate, 0, int(n))
 					}
 					cands = append(cands, candidate{int32(ci), int32(d), scores[j]})
 				}
