@@ -6,6 +6,7 @@ package recall
 
 import (
 	"cmp"
+	"container/heap"
 	"math"
 	"runtime"
 	"slices"
@@ -453,37 +454,11 @@ func sameDay(cands []candidate, corpora []corpus) []candidate {
 // makes thousands in a big archive, which a full sort would order for
 // nothing.
 func best(cands []candidate, q Query, corpora []corpus) []Hit {
-	better := func(x, y candidate) bool {
-		if x.score != y.score {
-			return x.score > y.score
-		}
-		return x.corpus < y.corpus || (x.corpus == y.corpus && x.doc < y.doc)
-	}
-	down := func(h []candidate, i int) {
-		for {
-			top, l, r := i, 2*i+1, 2*i+2
-			if l < len(h) && better(h[l], h[top]) {
-				top = l
-			}
-			if r < len(h) && better(h[r], h[top]) {
-				top = r
-			}
-			if top == i {
-				return
-			}
-			h[i], h[top] = h[top], h[i]
-			i = top
-		}
-	}
-	for i := len(cands)/2 - 1; i >= 0; i-- {
-		down(cands, i)
-	}
+	h := candidates(cands)
+	heap.Init(&h)
 	var hits []Hit
-	for h := cands; len(h) > 0; {
-		c := h[0]
-		h[0] = h[len(h)-1]
-		h = h[:len(h)-1]
-		down(h, 0)
+	for h.Len() > 0 {
+		c := heap.Pop(&h).(candidate)
 		if q.Limit > 0 && len(hits) >= q.Limit && c.score < hits[len(hits)-1].Score {
 			break
 		}
@@ -500,6 +475,26 @@ func best(cands []candidate, q Query, corpora []corpus) []Hit {
 		hits = hits[:q.Limit]
 	}
 	return hits
+}
+
+// candidates is a heap, best first: the higher score, then the first
+// corpus and document.
+type candidates []candidate
+
+func (h candidates) Len() int { return len(h) }
+func (h candidates) Less(i, j int) bool {
+	x, y := h[i], h[j]
+	if x.score != y.score {
+		return x.score > y.score
+	}
+	return x.corpus < y.corpus || (x.corpus == y.corpus && x.doc < y.doc)
+}
+func (h candidates) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *candidates) Push(x any)   { *h = append(*h, x.(candidate)) }
+func (h *candidates) Pop() any {
+	c := (*h)[len(*h)-1]
+	*h = (*h)[:len(*h)-1]
+	return c
 }
 
 // Memory is a corpus held in memory: the items of bimri.md the view left
