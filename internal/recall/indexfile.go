@@ -43,7 +43,7 @@ func Load(archivePath, indexPath string) (*Index, error) {
 		if x.key.Size == key.Size && x.key.ModTime == key.ModTime {
 			return x, nil
 		}
-		if grown, items, ok := appended(archivePath, x.key, key.Size); ok {
+		if grown, items, newEdge, ok := appended(archivePath, x.key, key.Size); ok {
 			if grown <= maxTail {
 				x.tail = NewMemory(items)
 				return x, nil
@@ -52,7 +52,8 @@ func Load(archivePath, indexPath string) (*Index, error) {
 				// Grown by more than a tail: the index is rebuilt from its
 				// own items and the new records, not from the archive.
 				x.Close()
-				return build(append(all, items...), indexPath, archivePath, key)
+				key.Edge = newEdge
+				return build(append(all, items...), indexPath, key)
 			}
 		}
 		x.Close()
@@ -62,7 +63,7 @@ func Load(archivePath, indexPath string) (*Index, error) {
 		return nil, err
 	}
 	key.Size, key.Edge = int64(len(data)), edge(data)
-	return build(archiveItems(data), indexPath, "", key)
+	return build(archiveItems(data), indexPath, key)
 }
 
 // maxTail is how many bytes of records appended since the index was
@@ -83,44 +84,30 @@ func archiveItems(data []byte) []Item {
 }
 
 // appended reads the records appended to the archive at path since it
-// was as old says, now size bytes long: how many bytes, and their items;
-// ok is false when it did not only grow (its bytes up to old.Size are
+// was as old says, now size bytes long: how many bytes, their items, and
+// the Edge of the archive now; ok is false when it did not only grow (its bytes up to old.Size are
 // not those old's Edge covers), or when it cannot be read.
-func appended(path string, old indexKey, size int64) (grown int64, items []Item, ok bool) {
+func appended(path string, old indexKey, size int64) (grown int64, items []Item, newEdge uint32, ok bool) {
 	if old.Size == 0 || size <= old.Size || size > memfile.MaxArchiveSize {
-		return 0, nil, false
+		return 0, nil, 0, false
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, nil, false
+		return 0, nil, 0, false
 	}
 	defer f.Close()
 	from := max(0, old.Size-edgeLen)
 	buf := make([]byte, size-from)
 	if _, err := f.ReadAt(buf, from); err != nil || edge(buf[:old.Size-from]) != old.Edge {
-		return 0, nil, false
+		return 0, nil, 0, false
 	}
 	tail := buf[old.Size-from:]
-	return int64(len(tail)), archiveItems(tail), true
+	return int64(len(tail)), archiveItems(tail), edge(buf), true
 }
 
 // build encodes items as the index of the archive key names, writes it
-// to indexPath and returns it. When the key came from an index and its
-// tail (archivePath set), the key's edge is the archive's again.
-func build(items []Item, indexPath, archivePath string, key indexKey) (*Index, error) {
-	if archivePath != "" {
-		f, err := os.Open(archivePath)
-		if err != nil {
-			return nil, err
-		}
-		buf := make([]byte, min(edgeLen, key.Size))
-		_, err = f.ReadAt(buf, key.Size-int64(len(buf)))
-		f.Close()
-		if err != nil {
-			return nil, err
-		}
-		key.Edge = edge(buf)
-	}
+// to indexPath and returns it.
+func build(items []Item, indexPath string, key indexKey) (*Index, error) {
 	out := encode(items, key)
 	writeIndex(indexPath, out)
 	return decode(out)

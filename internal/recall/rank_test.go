@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -339,6 +340,16 @@ func TestLoad(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(x.size(), 302)
 	is.True(x.tail == nil)
+	// Rebuilt from its own items and the tail, it is the index a rebuild
+	// from the whole archive writes, its Edge that of the archive now.
+	grown, err := os.ReadFile(index)
+	is.NoErr(err)
+	is.NoErr(os.Remove(index))
+	_, err = Load(archive, index)
+	is.NoErr(err)
+	whole, err := os.ReadFile(index)
+	is.NoErr(err)
+	is.True(bytes.Equal(grown, whole))
 
 	// A rewritten archive (not only grown) is read again whole.
 	data, err := os.ReadFile(archive)
