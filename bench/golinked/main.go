@@ -5,14 +5,13 @@
 // before it does any work of its own. `make bench` times it beside
 // gofloor (a bare Go process) and bimri-hook, so the share of a hook's
 // time that goes to start-up is measured, not guessed.
-// TestGolinkedImportsWhatTheBinaryImports keeps its imports equal to
-// cmd/bimri-hook's.
+// TestGolinkedImportsWhatTheBinaryImports (in cmd/bimri-hook) keeps its
+// imports equal to the command's.
 package main
 
 import (
 	"os"
 
-	_ "encoding/json"
 	_ "errors"
 	_ "flag"
 	_ "fmt"
