@@ -206,11 +206,7 @@ func ignoredTags(cfg Config) map[string]bool {
 // consolidate decisions past adviseAt of their room in the view, and
 // name patterns grown without a sentence.
 func Advise(f *File, today time.Time, cfg Config) Advice {
-	return AdviseEstimated(f, today, cfg, Estimate(f))
-}
-
-// AdviseEstimated is Advise with tok, the estimate the last pass reported.
-func AdviseEstimated(f *File, today time.Time, cfg Config, tok Tokens) Advice {
+	tok := Estimate(f)
 	a := Advice{Tier2: tok.Tiers[1], Budget: cfg.Budgets[1], Unnamed: Unnamed(f, cfg)}
 	ignore := ignoredTags(cfg)
 	room, tier1Room := LastingRoom(cfg)
