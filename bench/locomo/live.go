@@ -128,7 +128,13 @@ func live(bin string, c conversation) (lived, error) {
 		return lived{}, err
 	}
 	defer os.RemoveAll(dir)
-	w := &workspace{bin: bin, root: filepath.Join(dir, "ws"), home: filepath.Join(dir, "home")}
+	// The hooks' answers name the workspace, and the view's room is what
+	// the cap leaves them: a path one character longer can show one item
+	// less, and recall leaves out what the view showed. MkdirTemp's
+	// random suffix is 1 to 10 digits, so the workspace's name pads the
+	// path to one length, and every run gives the same figures.
+	pad := strings.Repeat("_", max(0, 10-len(strings.TrimPrefix(filepath.Base(dir), "bimri-locomo-"))))
+	w := &workspace{bin: bin, root: filepath.Join(dir, "ws"+pad), home: filepath.Join(dir, "home")}
 	for _, d := range []string{w.root, w.home} {
 		if err := os.Mkdir(d, 0o755); err != nil {
 			return lived{}, err
