@@ -176,8 +176,7 @@ func loadRecalls(env Env, data []byte) (r *recall.Recalls, ok bool) {
 	if err == nil {
 		return r, true
 	}
-	_, err = env.Store.SetAsideState(recall.StateKey, data)
-	return r, err == nil
+	return r, env.Store.SetAsideState(recall.StateKey, data) == nil
 }
 
 // noteRecalls counts the picked archived items as recalled for this

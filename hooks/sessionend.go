@@ -97,9 +97,9 @@ func pendSummary(env Env, in Input) error {
 	st.Recorded = st.Recorded || len(entries) > 0
 	st.Ended = true
 	for _, e := range entries {
-		if err := env.Store.Pend(stateKey(in), nil, &e); err != nil {
+		if err := env.Store.Pend(stateKey(in), e); err != nil {
 			return err
 		}
 	}
-	return env.Store.Pend(stateKey(in), encodeState(st), nil)
+	return env.Store.WriteState(stateKey(in), encodeState(st))
 }

@@ -48,16 +48,10 @@ func (s *Store) stateDir() (string, error) {
 	return dir, nil
 }
 
-// lock takes the workspace lock, waiting at most LockTimeout.
-func (s *Store) lock() (func(), error) {
-	unlock, _, err := s.lockHeld()
-	return unlock, err
-}
-
-// lockHeld is lock, with held saying whether the lock still counts: only
-// while its path names the file locked (git clean -fdX removes it, and
-// the next writer locks a new one).
-func (s *Store) lockHeld() (unlock func(), held func() bool, err error) {
+// lock takes the workspace lock, waiting at most LockTimeout; held says
+// whether it still counts: only while its path names the file locked (git
+// clean -fdX removes it, and the next writer locks a new one).
+func (s *Store) lock() (unlock func(), held func() bool, err error) {
 	deadline := time.Now().Add(s.lockTimeout)
 	for {
 		unlock, held, err := s.lockOnce(time.Until(deadline))
@@ -121,7 +115,7 @@ func (s *Store) lockOnce(wait time.Duration) (unlock func(), held func() bool, e
 
 // CheckLock takes the workspace lock and lets it go: doctor's check.
 func (s *Store) CheckLock() error {
-	unlock, err := s.lock()
+	unlock, _, err := s.lock()
 	if err != nil {
 		return err
 	}

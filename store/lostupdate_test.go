@@ -127,6 +127,7 @@ func TestSideFilesFollowTheMemoryMode(t *testing.T) {
 	is.NoErr(err)
 	aside, err := s.setAside(s.Path(memfile.MemoryName), []byte("broken"))
 	is.NoErr(err)
+	aside = s.Path(aside)
 	for _, p := range []string{s.Path(memfile.ArchiveName), s.statePath("session-x"), aside} {
 		info, err := os.Stat(p)
 		is.NoErr(err)

@@ -95,7 +95,7 @@ func TestSettled(t *testing.T) {
 	pass()
 	is.True(settled(today, cfg))
 
-	is.NoErr(s.Pend("s1", nil, &memfile.NewEntry{Tier: 2, Importance: 3, Date: today, Text: "Left while the lock was busy."}))
+	is.NoErr(s.Pend("s1", memfile.NewEntry{Tier: 2, Importance: 3, Date: today, Text: "Left while the lock was busy."}))
 	is.True(!settled(today, cfg)) // recorded in this transaction
 	is.True(strings.Contains(read(t, path), "Left while the lock was busy."))
 }

@@ -20,69 +20,42 @@ import (
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
-const pendingFolder = "pending" // in the state folder, one entry a file
+func (s *Store) pendingPath() string { return filepath.Join(s.StatePath(), "pending") }
 
-func (s *Store) pendingPath() string { return filepath.Join(s.StatePath(), pendingFolder) }
-
-// Pend leaves e (nil: none) for the next transaction to record, and saves
-// state as the state blob key (nil: none), both without the lock.
-func (s *Store) Pend(key string, state []byte, e *memfile.NewEntry) error {
+// Pend leaves e for the next transaction to record, without the lock, in
+// a file named by key and the clock: a session that pends twice keeps both.
+func (s *Store) Pend(key string, e memfile.NewEntry) error {
 	if _, err := s.stateDir(); err != nil {
 		return err
 	}
-	if e != nil {
-		clean := *e
-		clean.Text = privacy.Clean(e.Text) // the pending file is a file too
-		if err := s.savePending(key, clean); err != nil {
-			return fmt.Errorf("keep the entry for later: %w", err)
-		}
-	}
-	if state != nil {
-		if err := s.WriteState(key, state); err != nil {
-			return fmt.Errorf("save state: %w", err)
-		}
-	}
-	return nil
-}
-
-// savePending writes e named by key and the clock: a session that pends
-// twice keeps both.
-func (s *Store) savePending(key string, e memfile.NewEntry) error {
-	dir := s.pendingPath()
+	e.Text = privacy.Clean(e.Text) // the pending file is a file too
 	data, err := json.Marshal(e)
-	if err != nil {
-		return err
-	}
-	name := stateKey(key) + "-" + strconv.FormatInt(s.now().UnixNano(), 36) + ".json"
-	opt := atomicfile.Options{NoSync: s.noSync, NewPerm: s.sideMode()}
-	for range 3 {
+	dir := s.pendingPath()
+	path := filepath.Join(dir, stateKey(key)+"-"+strconv.FormatInt(s.now().UnixNano(), 36)+".json")
+	for try := 0; err == nil && try < 3; try++ {
 		if err = os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			return err
-		}
-		if info, err := os.Lstat(dir); err == nil && !info.IsDir() {
-			return fmt.Errorf("%s is not a folder", dir)
+			break
 		}
 		// A transaction that recorded the last entry removes the folder.
-		if err = atomicfile.WriteFile(filepath.Join(dir, name), data, opt); !errors.Is(err, fs.ErrNotExist) {
-			return err
+		if err = atomicfile.WriteFile(path, data, atomicfile.Options{NoSync: s.noSync, NewPerm: s.sideMode()}); !errors.Is(err, fs.ErrNotExist) {
+			break
 		}
 	}
-	return err
+	if err != nil {
+		return fmt.Errorf("keep the entry for later: %w", err)
+	}
+	return nil
 }
 
 // takePending records the pending entries in tx's file, as remember does,
 // for finish to remove.
 func (s *Store) takePending(tx *Tx) {
-	dir := s.pendingPath()
-	list, err := os.ReadDir(dir)
-	if err != nil {
-		return // none: the usual case
-	}
+	list, _ := os.ReadDir(s.pendingPath()) // none: the usual case
 	for _, d := range list {
 		if !strings.HasSuffix(d.Name(), ".json") {
 			continue // a temporary file: removeTemps sweeps it
 		}
-		path := filepath.Join(dir, d.Name())
+		path := filepath.Join(s.pendingPath(), d.Name())
 		data, err := safefile.Read(path, maxStateSize)
 		if err != nil {
 			continue
@@ -95,15 +68,4 @@ func (s *Store) takePending(tx *Tx) {
 		}
 		tx.pending = append(tx.pending, path)
 	}
-}
-
-// dropPending removes the entries bimri.md now holds, and the empty folder.
-func (s *Store) dropPending(tx *Tx) {
-	if len(tx.pending) == 0 {
-		return
-	}
-	for _, p := range tx.pending {
-		_ = os.Remove(p)
-	}
-	_ = os.Remove(s.pendingPath()) // fails while another is pending
 }

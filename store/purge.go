@@ -18,7 +18,7 @@ func (s *Store) Purge() (removed []string, err error) {
 	if len(there) == 0 {
 		return nil, nil
 	}
-	unlock, err := s.lock()
+	unlock, _, err := s.lock()
 	if err != nil {
 		return nil, err
 	}

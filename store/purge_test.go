@@ -23,7 +23,7 @@ func TestPurgeTakesTheLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	unlock, err := s.lock()
+	unlock, _, err := s.lock()
 	if err != nil {
 		t.Fatal(err)
 	}

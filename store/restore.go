@@ -25,13 +25,13 @@ func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 		return fmt.Errorf("%s is unreadable (%v) and could not be set aside: %w", s.names.Memory, cause, err)
 	}
 	tx.File, tx.Warnings = memfile.New(s.config), nil
-	tx.Notice = fmt.Sprintf("%s was unreadable (%v) and there was no readable backup; started a fresh file and kept the broken copy as %s", s.names.Memory, cause, filepath.Base(aside))
+	did := " and there was no readable backup; started a fresh file"
 	if backup, err := safefile.Read(s.Path(s.names.Backup), memfile.MaxMemorySize); err == nil {
 		if f, warnings, _, perr := memfile.ParseStored(backup); perr == nil {
-			tx.File, tx.Warnings = f, warnings
-			tx.Notice = fmt.Sprintf("%s was unreadable (%v); restored it from %s and kept the broken copy as %s", s.names.Memory, cause, s.names.Backup, filepath.Base(aside))
+			tx.File, tx.Warnings, did = f, warnings, "; restored it from "+s.names.Backup
 		}
 	}
+	tx.Notice = fmt.Sprintf("%s was unreadable (%v)%s and kept the broken copy as %s", s.names.Memory, cause, did, aside)
 	err = s.commit(path, memfile.Render(tx.File), nil, nil, func() bool { return mark.unchanged(path) })
 	if err != nil && !errors.Is(err, errChanged) {
 		return fmt.Errorf("replace unreadable %s: %w", s.names.Memory, err)
@@ -40,17 +40,17 @@ func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 }
 
 // setAside keeps a copy of a broken file beside it, named by the time,
-// then -2, -3..., unless a copy of the same bytes is there already.
+// then -2, -3..., unless a copy of the same bytes is there already; it
+// returns the copy's name.
 func (s *Store) setAside(path string, broken []byte) (string, error) {
 	dir, prefix := filepath.Dir(path), filepath.Base(path)+".broken-"
 	list, _ := os.ReadDir(dir)
 	for _, e := range list {
-		p := filepath.Join(dir, e.Name())
 		if info, err := e.Info(); err != nil || !strings.HasPrefix(e.Name(), prefix) || !info.Mode().IsRegular() || info.Size() != int64(len(broken)) {
 			continue
 		}
-		if got, err := safefile.Read(p, memfile.MaxMemorySize); err == nil && bytes.Equal(got, broken) {
-			return p, nil
+		if got, err := safefile.Read(filepath.Join(dir, e.Name()), memfile.MaxMemorySize); err == nil && bytes.Equal(got, broken) {
+			return e.Name(), nil
 		}
 	}
 	stamp := path + ".broken-" + s.now().UTC().Format("20060102-150405")
@@ -77,7 +77,7 @@ func (s *Store) setAside(path string, broken []byte) (string, error) {
 			_ = os.Remove(aside)
 			return "", err
 		}
-		return aside, nil
+		return filepath.Base(aside), nil
 	}
 	return "", fmt.Errorf("1000 copies named %s-N already exist", filepath.Base(stamp))
 }
@@ -85,7 +85,7 @@ func (s *Store) setAside(path string, broken []byte) (string, error) {
 // Restore puts the backup back as bimri.md; the current file becomes the
 // backup, and what only it holds is archived (or it is set aside).
 func (s *Store) Restore() (Result, error) {
-	unlock, err := s.lock()
+	unlock, _, err := s.lock()
 	if err != nil {
 		return Result{}, err
 	}
@@ -146,5 +146,5 @@ func (s *Store) replaced(path string, restored *memfile.File) (current []byte, o
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("set aside the unreadable %s: %w", s.names.Memory, err)
 	}
-	return current, nil, fmt.Sprintf("kept the unreadable %s as %s", s.names.Memory, filepath.Base(aside)), nil
+	return current, nil, fmt.Sprintf("kept the unreadable %s as %s", s.names.Memory, aside), nil
 }

@@ -1,9 +1,9 @@
 package store
 
 // Session state is bookkeeping beside the memory (what a session was
-// shown, counted, asked), kept in the state folder. It is written
-// atomically but never synced, unlike memory, so it is kept apart from
-// the memory file's writes.
+// shown, counted, asked), one file a key in the state folder, replaced
+// atomically but never synced: a power cut costs a session counted
+// twice, and SessionEnd saves two fsyncs.
 
 import (
 	"bytes"
@@ -27,28 +27,19 @@ func (tx *Tx) State(key string) []byte {
 	if v, ok := tx.stateSet[key]; ok {
 		return v
 	}
-	if v, ok := tx.state[key]; ok {
-		return v
+	if _, ok := tx.state[key]; !ok {
+		tx.state[key] = tx.store.ReadState(key)
 	}
-	data := tx.store.ReadState(key)
-	if data != nil {
-		tx.state[key] = data
-	}
-	return data
+	return tx.state[key]
 }
 
 // SetState saves a state blob when the transaction commits.
 func (tx *Tx) SetState(key string, data []byte) { tx.stateSet[key] = data }
 
-// saveTxState writes the state blobs the transaction set and changed.
-func (s *Store) saveTxState(tx *Tx) error { return s.saveState(tx.state, tx.stateSet) }
-
-// saveState writes the blobs of set that are not as read. Session state
-// is bookkeeping, not memory: replaced atomically but not synced, which
-// saves SessionEnd two fsyncs; a power cut costs a session counted twice.
+// saveState writes the blobs of set that are not as read.
 func (s *Store) saveState(read, set map[string][]byte) error {
 	for key, data := range set {
-		if old, ok := read[key]; ok && bytes.Equal(old, data) {
+		if old, ok := read[key]; ok && old != nil && bytes.Equal(old, data) {
 			continue
 		}
 		if err := s.WriteState(key, data); err != nil {
@@ -66,9 +57,7 @@ func (s *Store) statePath(key string) string {
 func stateKey(key string) string {
 	ok := len(key) > 0 && len(key) <= 100
 	for _, r := range key {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			ok = false
-		}
+		ok = ok && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_')
 	}
 	if ok {
 		return key
@@ -93,16 +82,9 @@ func (s *Store) sideMode() fs.FileMode {
 // PruneState removes per-session state older than age, so the state folder
 // does not grow with every session ever run.
 func (s *Store) PruneState(age time.Duration) {
-	entries, err := os.ReadDir(s.StatePath())
-	if err != nil {
-		return
-	}
-	cutoff := s.now().Add(-age)
+	entries, _ := os.ReadDir(s.StatePath())
 	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".json") {
-			continue
-		}
-		if info, err := e.Info(); err == nil && info.ModTime().Before(cutoff) {
+		if info, err := e.Info(); err == nil && strings.HasSuffix(e.Name(), ".json") && info.ModTime().Before(s.now().Add(-age)) {
 			_ = os.Remove(filepath.Join(s.StatePath(), e.Name()))
 		}
 	}
@@ -113,7 +95,7 @@ func (s *Store) PruneState(age time.Duration) {
 // never reads or writes bimri.md, so a hook that only keeps bookkeeping
 // (recall's "already shown this session") cannot rewrite the memory.
 func (s *Store) UpdateState(keys []string, fn func(state map[string][]byte) error) error {
-	unlock, err := s.lock()
+	unlock, _, err := s.lock()
 	if err != nil {
 		return err
 	}
@@ -136,10 +118,7 @@ func (s *Store) UpdateState(keys []string, fn func(state map[string][]byte) erro
 // Writers replace state files atomically, so it is a whole version; a
 // caller that acts on it takes the lock with UpdateState and reads again.
 func (s *Store) ReadState(key string) []byte {
-	data, err := safefile.Read(s.statePath(key), maxStateSize)
-	if err != nil {
-		return nil
-	}
+	data, _ := safefile.Read(s.statePath(key), maxStateSize)
 	return data
 }
 
@@ -156,8 +135,9 @@ func (s *Store) WriteState(key string, data []byte) error {
 // SetAsideState keeps a copy of the state blob key, whose bytes data do
 // not read, beside it (KEY.json.broken-TIME, as a bimri.md that does not
 // read is kept), so the caller can start that bookkeeping afresh without
-// losing what it held. It returns the copy's path. The copy is not a
-// .json file, so PruneState leaves it.
-func (s *Store) SetAsideState(key string, data []byte) (string, error) {
-	return s.setAside(s.statePath(key), data)
+// losing what it held. The copy is not a .json file, so PruneState
+// leaves it.
+func (s *Store) SetAsideState(key string, data []byte) error {
+	_, err := s.setAside(s.statePath(key), data)
+	return err
 }

@@ -30,8 +30,7 @@ type Tx struct {
 	state    map[string][]byte // state blobs as read
 	stateSet map[string][]byte // state blobs to write
 
-	created bool        // bimri.md did not exist and was made from the template
-	read    []byte      // bimri.md as read
+	read    []byte      // bimri.md as read, nil when it did not exist
 	mark    readMark    // to tell, just before the rename, whether it changed
 	prov    provenance  // provenance.go
 	pending []string    // pending entries recorded in File (pending.go)
@@ -100,7 +99,7 @@ var errChanged = errors.New("changed since it was read")
 // git, or a writer whose lock file was removed changed bimri.md meanwhile,
 // the whole transaction runs again on the file as it is now.
 func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
-	unlock, held, err := s.lockHeld()
+	unlock, held, err := s.lock()
 	if err != nil {
 		return Result{}, err
 	}
@@ -113,7 +112,7 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 		}
 		unlock()
 		var err error
-		if unlock, held, err = s.lockHeld(); err != nil {
+		if unlock, held, err = s.lock(); err != nil {
 			unlock, held = func() {}, func() bool { return false }
 			return false
 		}
@@ -254,7 +253,6 @@ func (s *Store) begin(path string) (*Tx, error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		tx.File = memfile.New(s.config)
-		tx.created = true
 	case err != nil:
 		return nil, fmt.Errorf("read %s: %w", s.names.Memory, err)
 	default:
@@ -283,7 +281,7 @@ func (s *Store) begin(path string) (*Tx, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %s, and could not be set aside: %w", s.names.Memory, d.Describe(), err)
 			}
-			tx.Notice = fmt.Sprintf("%s %s; kept the file as it was as %s", s.names.Memory, d.Describe(), filepath.Base(aside))
+			tx.Notice = fmt.Sprintf("%s %s; kept the file as it was as %s", s.names.Memory, d.Describe(), aside)
 		}
 		tx.read = old
 	}
@@ -300,10 +298,10 @@ func (s *Store) begin(path string) (*Tx, error) {
 func (s *Store) finish(tx *Tx, path string) (Result, error) {
 	res := Result{Notice: tx.Notice}
 	if !tx.settled {
-		old := tx.read // nil when created: nothing to compare with or back up
+		old := tx.read // nil when created: nothing to back up
 		s.journalNew(tx)
 		data := memfile.Render(tx.File)
-		if tx.created || !bytes.Equal(data, old) {
+		if !bytes.Equal(data, old) {
 			if err := s.checkWrite(path, len(tx.Archive) > 0); err != nil {
 				return res, err
 			}
@@ -325,6 +323,11 @@ func (s *Store) finish(tx *Tx, path string) (Result, error) {
 	}
 	s.journalAfter(tx)
 	s.finishProvenance(tx.prov, tx.File, res.Changed)
-	s.dropPending(tx)
-	return res, s.saveTxState(tx)
+	for _, p := range tx.pending {
+		_ = os.Remove(p)
+	}
+	if tx.pending != nil {
+		_ = os.Remove(s.pendingPath()) // fails while another is pending
+	}
+	return res, s.saveState(tx.state, tx.stateSet)
 }
