@@ -63,7 +63,7 @@ func TestEditInPlaceOnceTheBackupIsNamedIsKept(t *testing.T) {
 	steps := 0
 	testStep = func() {
 		steps++
-		if steps != 3 { // finish, the backup's link, the backup's name
+		if steps != 2 { // finish, the backup in place
 			return
 		}
 		data, err := os.ReadFile(s.Path(memfile.MemoryName))

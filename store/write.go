@@ -74,14 +74,7 @@ func (s *Store) commit(path string, data, old []byte, archive []memfile.Removal,
 		if err != nil {
 			return err
 		}
-		s.step()
-		if err := backup.Commit(); err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return errChanged
-			}
-			return fmt.Errorf("write %s: %w", s.names.Backup, err)
-		}
-		if d := filepath.Dir(backup.Path()); d != dirs[0] {
+		if d := filepath.Dir(backup); d != dirs[0] {
 			dirs = append(dirs, d)
 		}
 		s.step() // a kill here leaves the backup a second name of bimri.md: healBackup mends it
@@ -113,26 +106,33 @@ func (s *Store) commit(path string, data, old []byte, archive []memfile.Removal,
 	return nil
 }
 
-// backup readies the backup of bimri.md at path (bytes old): its own
-// inode under the backup's name (a hard link, no copy), or a synced copy
-// where no link can be made or bimri.md has other names.
-func (s *Store) backup(path string, old []byte) (*atomicfile.Pending, error) {
+// backup puts the backup of bimri.md at path (bytes old) in place and
+// returns its path: bimri.md's own inode under the backup's name (a hard
+// link, no copy), or a synced copy where no link can be made or bimri.md
+// has other names.
+func (s *Store) backup(path string, old []byte) (string, error) {
 	target, err := s.backupPath()
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	opt := atomicfile.Options{NoSync: s.noSync}
-	if p, err := atomicfile.Link(path, target, opt); err == nil {
-		return p, nil
+	if atomicfile.Link(path, target, opt) == nil {
+		return target, nil
 	}
 	if info, err := os.Stat(path); err == nil {
 		opt.NewPerm = info.Mode().Perm() // no more open than the file it copies
 	}
-	p, err := atomicfile.Write(target, old, opt)
-	if err != nil {
-		return nil, fmt.Errorf("write %s: %w", s.names.Backup, err)
+	p, err := atomicfile.Write(target, old, opt) // its folder is synced with bimri.md's
+	if err == nil {
+		err = p.Commit()
 	}
-	return p, nil
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", errChanged // a temporary file swept by another writer
+	}
+	if err != nil {
+		return "", fmt.Errorf("write %s: %w", s.names.Backup, err)
+	}
+	return target, nil
 }
 
 // healBackup makes a backup that is bimri.md's own inode (a write killed

@@ -7,6 +7,7 @@
 package atomicfile
 
 import (
+	"cmp"
 	"errors"
 	"io/fs"
 	"math/rand/v2"
@@ -33,45 +34,38 @@ type Options struct {
 // survives a power loss.
 func WriteFile(path string, data []byte, opt Options) error {
 	p, err := Write(path, data, opt)
-	if err != nil {
-		return err
+	if err == nil {
+		err = p.Commit()
 	}
-	if err := p.Commit(); err != nil {
-		return err
-	}
-	if !opt.NoSync {
+	if err == nil && !opt.NoSync {
 		SyncDir(filepath.Dir(path))
 	}
-	return nil
+	return err
 }
 
-// A Pending is a replacement of path written to a temporary name, so a
+// A Pending is a replacement of path written to a temporary file, so a
 // writer of several files renames them in the order it needs. Every
 // Pending ends in Commit or Abort.
 type Pending struct {
-	tmp  string
+	f    *os.File
 	path string
-	f    *os.File // nil for a link
+	done bool
 }
 
 // Write writes data to a new temporary file for path, synced unless
 // opt.NoSync, with the existing file's mode or the new one less the umask
 // (os.CreateTemp's 0600 would make every file private).
 func Write(path string, data []byte, opt Options) (*Pending, error) {
-	perm := opt.NewPerm
-	if perm == 0 {
-		perm = 0o666
-	}
 	existing, statErr := os.Stat(path)
 	var f *os.File
 	err := withTempName(filepath.Dir(path), func(name string) (err error) {
-		f, err = os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		f, err = os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, cmp.Or(opt.NewPerm, 0o666))
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	p := &Pending{tmp: f.Name(), path: path, f: f}
+	p := &Pending{f: f, path: path}
 	if statErr == nil {
 		err = f.Chmod(existing.Mode().Perm())
 	}
@@ -88,42 +82,59 @@ func Write(path string, data []byte, opt Options) (*Pending, error) {
 	return p, nil
 }
 
-// Link gives the regular file at from, which must have no other name, a
-// temporary second name to be renamed over path: a backup without a copy.
-// It fails, leaving nothing, where hard links cannot be made or from is
-// replaced meanwhile; the caller then copies.
-func Link(from, path string, opt Options) (*Pending, error) {
+// Commit closes the temporary file and renames it over path; on an error
+// the temporary file is removed.
+func (p *Pending) Commit() error {
+	err := p.f.Close()
+	if err == nil {
+		err = os.Rename(p.f.Name(), p.path)
+	}
+	p.done = err == nil
+	p.Abort()
+	return err
+}
+
+// Abort drops the replacement, if it was not committed; path is untouched.
+func (p *Pending) Abort() {
+	if !p.done {
+		p.done = true
+		p.f.Close()
+		os.Remove(p.f.Name())
+	}
+}
+
+// Link makes the regular file at from, which must have no other name,
+// the file at path too, by a hard link renamed over it: a backup without
+// a copy. It fails, leaving path as it was, where hard links cannot be
+// made or from is replaced meanwhile; the caller then copies.
+func Link(from, path string, opt Options) error {
 	f, info, err := safefile.Open(from) // never blocks on a pipe put there
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if !soleLink(info) {
 		err = errNotSole
-	}
-	if err == nil && !opt.NoSync {
+	} else if !opt.NoSync {
 		err = f.Sync()
 	}
 	f.Close()
-	if err != nil {
-		return nil, err
+	var tmp string
+	if err == nil {
+		err = withTempName(filepath.Dir(path), func(name string) error { tmp = name; return os.Link(from, name) })
 	}
-	var p *Pending
-	err = withTempName(filepath.Dir(path), func(name string) error {
-		if err := os.Link(from, name); err != nil {
-			return err
-		}
-		p = &Pending{tmp: name, path: path}
-		return nil
-	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	// The name is from's only if from was not replaced since it was checked.
-	if linked, err := os.Lstat(p.tmp); err != nil || !os.SameFile(linked, info) {
-		p.Abort()
-		return nil, errNotSole
+	if linked, err := os.Lstat(tmp); err != nil || !os.SameFile(linked, info) {
+		os.Remove(tmp)
+		return errNotSole
 	}
-	return p, nil
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
 }
 
 var errNotSole = errors.New("not a regular file with one name")
@@ -138,39 +149,6 @@ func withTempName(dir string, create func(name string) error) error {
 		}
 	}
 	return &fs.PathError{Op: "createtemp", Path: filepath.Join(dir, TempPrefix+"*"), Err: fs.ErrExist}
-}
-
-// Path is the file the replacement replaces.
-func (p *Pending) Path() string { return p.path }
-
-// Commit closes the temporary file and renames it over path; on an error
-// the temporary file is removed.
-func (p *Pending) Commit() error {
-	if p.f != nil {
-		err := p.f.Close()
-		p.f = nil
-		if err != nil {
-			p.Abort()
-			return err
-		}
-	}
-	if err := os.Rename(p.tmp, p.path); err != nil {
-		p.Abort()
-		return err
-	}
-	p.tmp = ""
-	return nil
-}
-
-// Abort drops the replacement, if it was not committed; path is untouched.
-func (p *Pending) Abort() {
-	if p.f != nil {
-		p.f.Close()
-		p.f = nil
-	}
-	if p.tmp != "" {
-		os.Remove(p.tmp)
-	}
 }
 
 // SyncDir makes the renames and new names in dir durable.

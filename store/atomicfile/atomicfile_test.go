@@ -83,8 +83,8 @@ func TestRemoveTemps(t *testing.T) {
 	p, err := Write(filepath.Join(dir, "new.md"), nil, Options{NoSync: true})
 	is.NoErr(err)
 	defer p.Abort()
-	is.True(strings.HasPrefix(filepath.Base(p.tmp), fmt.Sprint(TempPrefix, os.Getpid(), "-")))
+	is.True(strings.HasPrefix(filepath.Base(p.f.Name()), fmt.Sprint(TempPrefix, os.Getpid(), "-")))
 	RemoveTemps(dir)
-	_, err = os.Stat(p.tmp)
+	_, err = os.Stat(p.f.Name())
 	is.NoErr(err) // still there: its writer is live
 }
