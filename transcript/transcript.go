@@ -22,13 +22,11 @@ const (
 	maxLineSize = 4 << 20 // the longest line parsed
 	// maxDepth is the deepest nesting parsed: real lines nest about a
 	// dozen deep, and gjson's validation of a megabyte of '[' takes seconds.
-	maxDepth       = 128
-	maxPromptRunes = 2000 // the most of a prompt FirstPrompt keeps
-	maxErrorRunes  = 200  // the most of RememberError
-	maxIntents     = 16   // the most Intents and Denied
-	// maxPendingChanges bounds PendingChanges, dropping the oldest: a
-	// result that never comes must not grow the saved state.
-	maxPendingChanges = 64
+	maxDepth          = 128
+	maxPromptRunes    = 2000 // the most of a prompt FirstPrompt keeps
+	maxErrorRunes     = 200  // the most of RememberError
+	maxIntents        = 16   // the most Intents and Denied
+	maxPendingChanges = 64   // the most PendingChanges
 )
 
 // Summary is what bimri-hook needs to know about a stretch of a transcript.
@@ -297,7 +295,7 @@ func (s *Summary) addAssistant(content gjson.Result) {
 			if path == "" {
 				path = input.Get("notebook_path").String()
 			}
-			s.addPendingChange(id, strings.ToValidUTF8(path, "\uFFFD"))
+			s.PendingChanges = push(s.PendingChanges, Change{ID: id, Path: strings.ToValidUTF8(path, "\uFFFD")}, maxPendingChanges)
 			return true
 		case name == "Bash" && isRemember(input.Get("command").String()):
 			in, ok = intentOfCommand(input.Get("command").String())
@@ -308,7 +306,8 @@ func (s *Summary) addAssistant(content gjson.Result) {
 		}
 		s.addRemember(id)
 		if ok {
-			s.addIntent(id, in)
+			in.ID = id
+			s.Intents = push(s.Intents, in, maxIntents)
 		}
 		return true
 	})
@@ -331,25 +330,27 @@ func isRememberTool(name string) bool {
 	return ok && strings.HasPrefix(server, "mcp__") && strings.Contains(server, "bimri")
 }
 
-func (s *Summary) addIntent(id string, in Intent) {
-	if len(s.Intents) == maxIntents {
-		s.Intents = slices.Delete(s.Intents, 0, 1)
+// push appends v to list, dropping the oldest past most: a result that
+// never comes must not grow the saved state.
+func push[T any](list []T, v T, most int) []T {
+	if len(list) == most {
+		list = slices.Delete(list, 0, 1)
 	}
-	in.ID = id
-	s.Intents = append(s.Intents, in)
+	return append(list, v)
 }
 
-func (s *Summary) takeIntent(id string) (Intent, bool) {
-	i := slices.IndexFunc(s.Intents, func(in Intent) bool { return in.ID == id })
+// take removes from *list the first element whose ID is id, leaving nil
+// for an empty list, as a summary that never had one.
+func take[T any](list *[]T, id func(T) string, want string) (v T, ok bool) {
+	i := slices.IndexFunc(*list, func(x T) bool { return id(x) == want })
 	if i < 0 {
-		return Intent{}, false
+		return v, false
 	}
-	in := s.Intents[i]
-	if s.Intents = slices.Delete(s.Intents, i, i+1); len(s.Intents) == 0 {
-		s.Intents = nil
+	v = (*list)[i]
+	if *list = slices.Delete(*list, i, i+1); len(*list) == 0 {
+		*list = nil
 	}
-	in.ID = ""
-	return in, len(s.Denied) < maxIntents
+	return v, true
 }
 
 // settle counts the results of pending calls in a user message's content.
@@ -358,13 +359,9 @@ func (s *Summary) settle(content gjson.Result) {
 		if block.Get("type").String() != "tool_result" {
 			return true
 		}
-		id := block.Get("tool_use_id").String()
-		if c := slices.IndexFunc(s.PendingChanges, func(c Change) bool { return c.ID == id }); c >= 0 {
-			change := s.PendingChanges[c]
-			if s.PendingChanges = slices.Delete(s.PendingChanges, c, c+1); len(s.PendingChanges) == 0 {
-				s.PendingChanges = nil // as a summary that never had one
-			}
-			if !block.Get("is_error").Bool() {
+		id, failed := block.Get("tool_use_id").String(), block.Get("is_error").Bool()
+		if change, ok := take(&s.PendingChanges, func(c Change) string { return c.ID }, id); ok {
+			if !failed {
 				s.addChange(change)
 			}
 			return true
@@ -374,8 +371,9 @@ func (s *Summary) settle(content gjson.Result) {
 			return true
 		}
 		s.Pending = slices.Delete(s.Pending, i, i+1)
-		intent, hasIntent := s.takeIntent(id)
-		if !block.Get("is_error").Bool() {
+		intent, hasIntent := take(&s.Intents, func(in Intent) string { return in.ID }, id)
+		intent.ID = ""
+		if !failed {
 			s.RememberCalls++
 			return true
 		}
@@ -383,7 +381,7 @@ func (s *Summary) settle(content gjson.Result) {
 		text := resultText(block.Get("content"))
 		if denied(text) {
 			s.RememberDenied = true
-			if hasIntent {
+			if hasIntent && len(s.Denied) < maxIntents {
 				s.Denied = append(s.Denied, intent)
 			}
 		}
@@ -419,13 +417,6 @@ var denialMarks = []string{"requires approval", "permission", "denied", "rejecte
 func denied(text string) bool {
 	text = strings.ToLower(text)
 	return slices.ContainsFunc(denialMarks, func(m string) bool { return strings.Contains(text, m) })
-}
-
-func (s *Summary) addPendingChange(id, path string) {
-	if len(s.PendingChanges) == maxPendingChanges {
-		s.PendingChanges = slices.Delete(s.PendingChanges, 0, 1)
-	}
-	s.PendingChanges = append(s.PendingChanges, Change{ID: id, Path: path})
 }
 
 func (s *Summary) addChange(c Change) {
