@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/bimri/bimri-hook/memfile"
@@ -56,22 +55,26 @@ func (s *Store) appendJournal(records []journalRecord) {
 	if len(records) == 0 || path == "" {
 		return
 	}
-	var buf []byte
-	for _, r := range records {
-		line, _ := json.Marshal(r) // plain fields always marshal
-		buf = append(append(buf, line...), '\n')
-	}
 	_ = inFolder(func() error {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		if _, err := f.Write(buf); err == nil && !s.noSync {
+		if _, err := f.Write(jsonLines(records)); err == nil && !s.noSync {
 			_ = f.Sync()
 		}
 		return nil
 	}, s.makeDataFolder)
+}
+
+func jsonLines(records []journalRecord) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	for _, r := range records {
+		_ = enc.Encode(r) // plain fields always marshal
+	}
+	return buf.Bytes()
 }
 
 func entryIDs(f *memfile.File) map[string]bool {
@@ -171,12 +174,8 @@ func (s *Store) restoreJournaled(tx *Tx) {
 		}
 	}
 	if n := len(j.restored); n > 0 {
-		entries := "entry"
-		if n > 1 {
-			entries = "entries"
-		}
 		tx.Notice = joinNotices(tx.Notice, fmt.Sprintf("restored %d %s recorded here that had gone from %s without being forgotten (an editor saving an older copy?): %s; to drop one, forget it",
-			n, entries, s.names.Memory, strings.Join(j.restored, ", ")))
+			n, map[bool]string{false: "entry", true: "entries"}[n > 1], s.names.Memory, strings.Join(j.restored, ", ")))
 	}
 }
 
@@ -187,29 +186,28 @@ func (s *Store) journalAfter(tx *Tx) {
 	var done []journalRecord
 	for _, id := range j.restored {
 		done = append(done, journalRecord{Op: "restored", ID: id})
+		j.done[id] = true
 	}
 	s.appendJournal(done)
 	if j.size < compactJournal {
 		return
 	}
-	present := entryIDs(tx.File)
-	added, order := j.added, j.order
 	for _, r := range j.journaled {
-		added[r.ID] = r
-		order = append(order, r.ID)
+		j.added[r.ID] = r
+		j.order = append(j.order, r.ID)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	for _, id := range order {
+	present := entryIDs(tx.File)
+	var keep []journalRecord
+	for _, id := range j.order {
 		if !present[id] {
 			continue // archived, or deleted by hand after its restore
 		}
-		_ = enc.Encode(added[id])
-		if j.done[id] || slices.Contains(j.restored, id) {
-			_ = enc.Encode(journalRecord{Op: "restored", ID: id})
+		keep = append(keep, j.added[id])
+		if j.done[id] {
+			keep = append(keep, journalRecord{Op: "restored", ID: id})
 		}
 	}
-	_ = atomicfile.WriteFile(s.dataPath(journalName), buf.Bytes(), atomicfile.Options{NoSync: s.noSync, NewPerm: 0o600})
+	_ = atomicfile.WriteFile(s.dataPath(journalName), jsonLines(keep), atomicfile.Options{NoSync: s.noSync, NewPerm: 0o600})
 }
 
 // gitBranch is the workspace's git HEAD as written, following a
