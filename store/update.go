@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
@@ -30,14 +29,13 @@ type Tx struct {
 	state    map[string][]byte // state blobs as read
 	stateSet map[string][]byte // state blobs to write
 
-	read    []byte      // bimri.md as read, nil when it did not exist
-	mark    readMark    // to tell, just before the rename, whether it changed
-	prov    provenance  // provenance.go
-	pending []string    // pending entries recorded in File (pending.go)
-	relock  func() bool // makes sure the lock is still held (see Update)
-	journal journal     // journal.go
-	passed  string      // the day and config of a pass Maintain ran, "" for none
-	settled bool        // see Settled
+	read    []byte     // bimri.md as read, nil when it did not exist
+	mark    readMark   // to tell, just before the rename, whether it changed
+	prov    provenance // provenance.go
+	pending []string   // pending entries recorded in File (pending.go)
+	journal journal    // journal.go
+	passed  string     // the day and config of a pass Maintain ran, "" for none
+	settled bool       // see Settled
 }
 
 // Maintain runs the session-end pass on the transaction's file and queues
@@ -111,12 +109,10 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 			return true
 		}
 		unlock()
-		var err error
 		if unlock, held, err = s.lock(); err != nil {
 			unlock, held = func() {}, func() bool { return false }
-			return false
 		}
-		return true
+		return err == nil
 	}
 	s.removeTemps()
 	if err := s.healBackup(); err != nil {
@@ -132,12 +128,12 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
-		tx.relock = relock
 		tx.Notice = joinNotices(tx.Notice, rolled)
 		if err := fn(tx); err != nil {
 			return Result{}, err
 		}
-		return s.finish(tx, path)
+		// Still the file read, and the lock still this transaction's alone.
+		return s.finish(tx, path, func() bool { return relock() && tx.mark.unchanged(path) })
 	})
 }
 
@@ -200,48 +196,13 @@ func (m readMark) unchanged(path string) bool {
 // A file being written in place (an editor, git) reads cut short for a
 // moment, and replacing it then would lose its writer's bytes: a read
 // that does not parse is broken only once nothing has written the file
-// for settleQuiet, read again every settlePoll for at most settleMax.
+// for settleQuiet (by the wall clock, as the file's time is the kernel's),
+// read again every settlePoll for at most settleMax.
 const (
 	settlePoll  = 20 * time.Millisecond
 	settleQuiet = 2 * time.Second
 	settleMax   = 400 * time.Millisecond
 )
-
-// awaitWriter is the bytes of path (read as data) once they parse, or
-// once nothing has written path for settleQuiet (by the wall clock, as
-// the file's time is the kernel's).
-func awaitWriter(path string, data []byte) ([]byte, error) {
-	for waited := time.Duration(0); ; waited += settlePoll {
-		info, err := os.Stat(path)
-		if err != nil {
-			return data, nil // gone: the caller reads what is there next
-		}
-		age := time.Since(info.ModTime())
-		if age < 0 || age >= settleQuiet {
-			return data, nil
-		}
-		if waited >= settleMax {
-			return nil, fmt.Errorf("%w: %s does not read and was written %s ago (an editor or git may be writing it); left it as it is", ErrBusy, filepath.Base(path), age.Round(time.Millisecond))
-		}
-		time.Sleep(settlePoll)
-		again, err := safefile.Read(path, memfile.MaxMemorySize)
-		if err != nil {
-			return data, nil
-		}
-		if !bytes.Equal(again, data) {
-			data = again
-			if complete(data) {
-				return data, nil
-			}
-		}
-	}
-}
-
-// complete says whether data reads as a whole memory file, END marker and all.
-func complete(data []byte) bool {
-	_, _, d, err := memfile.ParseStored(data)
-	return err == nil && !d.Cut
-}
 
 // begin reads the memory file at path under the lock into a new
 // transaction: a file that does not read is recovered; a damaged one that
@@ -258,10 +219,21 @@ func (s *Store) begin(path string) (*Tx, error) {
 	default:
 		var d memfile.Damage
 		tx.File, tx.Warnings, d, err = memfile.ParseStored(old)
-		if errors.Is(err, memfile.ErrUnreadable) || d.Cut {
-			again, err2 := awaitWriter(path, old)
-			if err2 != nil {
-				return nil, err2
+		for waited := time.Duration(0); errors.Is(err, memfile.ErrUnreadable) || d.Cut; waited += settlePoll {
+			info, serr := os.Stat(path)
+			if serr != nil {
+				break // gone: what is there is read next
+			}
+			if age := time.Since(info.ModTime()); age < 0 || age >= settleQuiet {
+				break
+			} else if waited >= settleMax {
+				return nil, fmt.Errorf("%w: %s does not read and was written %s ago (an editor or git may be writing it); left it as it is",
+					ErrBusy, s.names.Memory, age.Round(time.Millisecond))
+			}
+			time.Sleep(settlePoll)
+			again, rerr := safefile.Read(path, memfile.MaxMemorySize)
+			if rerr != nil {
+				break
 			}
 			if !bytes.Equal(again, old) {
 				old = again
@@ -295,7 +267,7 @@ func (s *Store) begin(path string) (*Tx, error) {
 // finish writes the journal, then the file with its backup and archive
 // (or the archive alone) and the pass stamp, then the bookkeeping and
 // session state. A settled transaction has nothing to render or write.
-func (s *Store) finish(tx *Tx, path string) (Result, error) {
+func (s *Store) finish(tx *Tx, path string, unchanged func() bool) (Result, error) {
 	res := Result{Notice: tx.Notice}
 	if !tx.settled {
 		old := tx.read // nil when created: nothing to back up
@@ -305,8 +277,6 @@ func (s *Store) finish(tx *Tx, path string) (Result, error) {
 			if err := s.checkWrite(path, len(tx.Archive) > 0); err != nil {
 				return res, err
 			}
-			// Still the file read, and the lock still this transaction's alone.
-			unchanged := func() bool { return tx.relock() && tx.mark.unchanged(path) }
 			if err := s.commit(path, data, old, tx.Archive, unchanged); err != nil {
 				return res, err
 			}
