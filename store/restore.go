@@ -90,10 +90,7 @@ func (s *Store) Restore() (Result, error) {
 		return Result{}, err
 	}
 	defer unlock()
-	if err := s.healBackup(); err != nil {
-		return Result{}, err
-	}
-	backupPath, err := s.sidePath(s.names.Backup)
+	backupPath, err := s.backupPath()
 	if err != nil {
 		return Result{}, err
 	}
@@ -113,38 +110,26 @@ func (s *Store) Restore() (Result, error) {
 		return Result{}, err
 	}
 	return s.retry("during the restore", func() (Result, error) {
-		current, out, notice, err := s.replaced(path, restored)
-		if err != nil {
-			return Result{}, err
+		res := Result{Changed: true}
+		current, err := safefile.Read(path, memfile.MaxMemorySize) // nil: none
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return res, fmt.Errorf("read %s: %w", s.names.Memory, err)
+		}
+		var out []memfile.Removal // the items only the replaced file holds
+		switch f, _, perr := memfile.Parse(current); {
+		case current == nil:
+		case perr == nil:
+			if out = memfile.TakenOut(f, restored, "taken out by restore"); len(out) > 0 {
+				res.Notice = fmt.Sprintf("archived %d item(s) that only the replaced %s held", len(out), s.names.Memory)
+			}
+		default:
+			aside, err := s.setAside(path, current)
+			if err != nil {
+				return res, fmt.Errorf("set aside the unreadable %s: %w", s.names.Memory, err)
+			}
+			res.Notice = fmt.Sprintf("kept the unreadable %s as %s", s.names.Memory, aside)
 		}
 		mark := markRead(path, current)
-		if err := s.commit(path, backup, current, out, func() bool { return mark.unchanged(path) }); err != nil {
-			return Result{}, err
-		}
-		return Result{Changed: true, Notice: notice}, nil
+		return res, s.commit(path, backup, current, out, func() bool { return mark.unchanged(path) })
 	})
-}
-
-// replaced reads the file a restore replaces (nil: none), and the items
-// only it holds, or sets it aside when it does not parse.
-func (s *Store) replaced(path string, restored *memfile.File) (current []byte, out []memfile.Removal, notice string, err error) {
-	current, err = safefile.Read(path, memfile.MaxMemorySize)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, nil, "", nil
-	case err != nil:
-		return nil, nil, "", fmt.Errorf("read %s: %w", s.names.Memory, err)
-	}
-	if f, _, perr := memfile.Parse(current); perr == nil {
-		out = memfile.TakenOut(f, restored, "taken out by restore")
-		if len(out) > 0 {
-			notice = fmt.Sprintf("archived %d item(s) that only the replaced %s held", len(out), s.names.Memory)
-		}
-		return current, out, notice, nil
-	}
-	aside, err := s.setAside(path, current)
-	if err != nil {
-		return nil, nil, "", fmt.Errorf("set aside the unreadable %s: %w", s.names.Memory, err)
-	}
-	return current, nil, fmt.Sprintf("kept the unreadable %s as %s", s.names.Memory, aside), nil
 }
