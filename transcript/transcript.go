@@ -85,23 +85,18 @@ func (s Summary) ReadMore(path string, limit int64) (Summary, error) {
 	if from < 0 || from > size {
 		from = 0
 	}
-	start, skipped, partial := from, false, false
-	if limit > 0 && size-from > limit {
-		start, skipped = size-limit, true
-		var b [1]byte
-		if _, err := f.ReadAt(b[:], start-1); err != nil {
-			return s, fmt.Errorf("read transcript: %w", err)
-		}
-		partial = b[0] != '\n'
+	start, skipped := from, limit > 0 && size-from > limit
+	if skipped {
+		// From the byte before the stretch: the line it ends is passed over.
+		start, limit = size-limit-1, limit+1
 	}
 	if _, err := f.Seek(start, io.SeekStart); err != nil {
 		return s, fmt.Errorf("read transcript: %w", err)
 	}
-	sum, err := read(f, start, limit, partial, s)
+	sum, err := read(f, start, limit, skipped, s)
 	sum.Skipped = s.Skipped || skipped
-	if sum.Offset == start && partial {
-		// No line ended in what was read: the next read tries again.
-		sum.Offset = from
+	if sum.Offset == start && skipped {
+		sum.Offset = from // no line ended in what was read: the next read tries again
 	}
 	return sum, err
 }
