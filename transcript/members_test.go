@@ -74,6 +74,8 @@ func TestMembersReadAsGet(t *testing.T) {
 		[]byte(`{"typ\u0065":"user","message":{"content":"an escaped key"}}`),
 		[]byte(`{"type":"user","message":"not an object"}`),
 		[]byte(`{"type":"user","message":{"content":"one"},"message":{"content":"two"}}`),
+		[]byte(`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"bimri-hook remember x"}}]}}`),
+		[]byte(`{"type":"user","message":{"content":[{"type":"text","text":"a prompt while a call is pending"}]}}`),
 	)
 	checkMembers(t, lines)
 }

@@ -144,11 +144,17 @@ func (s *Summary) addLine(line []byte) {
 		return
 	}
 	m := membersOf(line)
-	switch m.typ.String() {
-	case "user":
-		s.addUser(m)
-	case "assistant":
-		s.addAssistant(m.message.Get("content"))
+	content := m.message.Get("content")
+	switch {
+	case m.typ.String() == "assistant":
+		s.addAssistant(content)
+	case m.typ.String() == "user" && !m.isSidechain.Bool():
+		if len(s.Pending)+len(s.PendingChanges) > 0 && content.IsArray() {
+			s.settle(content)
+		}
+		if !m.isMeta.Bool() && !m.isCompactSummary.Bool() {
+			s.addPrompt(content)
+		}
 	}
 }
 
@@ -193,17 +199,7 @@ func tooDeep(line []byte) bool {
 	return false
 }
 
-func (s *Summary) addUser(m lineMembers) {
-	if m.isSidechain.Bool() {
-		return
-	}
-	content := m.message.Get("content")
-	if len(s.Pending)+len(s.PendingChanges) > 0 && content.IsArray() {
-		s.settle(content)
-	}
-	if m.isMeta.Bool() || m.isCompactSummary.Bool() {
-		return
-	}
+func (s *Summary) addPrompt(content gjson.Result) {
 	text, ok := promptText(content)
 	if !ok {
 		return
@@ -299,23 +295,18 @@ func (s *Summary) addAssistant(content gjson.Result) {
 		default:
 			return true
 		}
-		s.addRemember(id)
+		s.RememberAttempts++
+		s.Pending = append(s.Pending, id)
+		s.ChangesSinceRemember, s.PromptsSinceRemember = 0, 0
+		for i := range s.PendingChanges {
+			s.PendingChanges[i].BeforeRemember = true
+		}
 		if ok {
 			in.ID = id
 			s.Intents = push(s.Intents, in, maxIntents)
 		}
 		return true
 	})
-}
-
-func (s *Summary) addRemember(id string) {
-	s.RememberAttempts++
-	s.Pending = append(s.Pending, id)
-	s.ChangesSinceRemember = 0
-	s.PromptsSinceRemember = 0
-	for i := range s.PendingChanges {
-		s.PendingChanges[i].BeforeRemember = true
-	}
 }
 
 // isRememberTool says whether a tool is bimri-hook's MCP remember tool
@@ -355,9 +346,15 @@ func (s *Summary) settle(content gjson.Result) {
 			return true
 		}
 		id, failed := block.Get("tool_use_id").String(), block.Get("is_error").Bool()
-		if change, ok := take(&s.PendingChanges, func(c Change) string { return c.ID }, id); ok {
+		if c, ok := take(&s.PendingChanges, func(c Change) string { return c.ID }, id); ok {
 			if !failed {
-				s.addChange(change)
+				s.FileChanges++
+				if !c.BeforeRemember {
+					s.ChangesSinceRemember++
+				}
+				if c.Path != "" && !slices.Contains(s.FilesChanged, c.Path) {
+					s.FilesChanged = append(s.FilesChanged, c.Path)
+				}
 			}
 			return true
 		}
@@ -373,14 +370,15 @@ func (s *Summary) settle(content gjson.Result) {
 			return true
 		}
 		s.RememberFailed++
-		text := resultText(block.Get("content"))
-		if denied(text) {
+		text := strings.TrimSpace(resultText(block.Get("content")))
+		if lower := strings.ToLower(text); slices.ContainsFunc(denialMarks, func(m string) bool { return strings.Contains(lower, m) }) {
 			s.RememberDenied = true
 			if hasIntent && len(s.Denied) < maxIntents {
 				s.Denied = append(s.Denied, intent)
 			}
 		}
-		s.RememberError = shorten(oneLine(privacy.Clean(firstLine(text))), maxErrorRunes)
+		line, _, _ := strings.Cut(text, "\n")
+		s.RememberError = shorten(oneLine(privacy.Clean(line)), maxErrorRunes)
 		return true
 	})
 }
@@ -399,30 +397,9 @@ func resultText(content gjson.Result) string {
 	return strings.Join(texts, "\n")
 }
 
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	line, _, _ := strings.Cut(s, "\n")
-	return line
-}
-
 // denialMarks are phrases of Claude Code's results for a call it did not
 // run for want of permission.
 var denialMarks = []string{"requires approval", "permission", "denied", "rejected", "doesn't want to proceed"}
-
-func denied(text string) bool {
-	text = strings.ToLower(text)
-	return slices.ContainsFunc(denialMarks, func(m string) bool { return strings.Contains(text, m) })
-}
-
-func (s *Summary) addChange(c Change) {
-	s.FileChanges++
-	if !c.BeforeRemember {
-		s.ChangesSinceRemember++
-	}
-	if c.Path != "" && !slices.Contains(s.FilesChanged, c.Path) {
-		s.FilesChanged = append(s.FilesChanged, c.Path)
-	}
-}
 
 // rememberCommand matches a shell command that runs bimri-hook (or
 // bimri-hook-0.1.0, or bimri) with the word remember after it; "cat
