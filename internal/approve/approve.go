@@ -30,19 +30,12 @@ type Session struct {
 // Tool reports whether the call of tool (with command, for Bash) is one
 // of the plugin's own in session s.
 func Tool(tool, command string, s Session) bool {
-	if tool == "Bash" {
-		return allowBash(command, s)
+	if tool != "Bash" {
+		return slices.Contains(wiring.MCPTools, tool)
 	}
-	return slices.Contains(wiring.MCPTools, tool)
-}
-
-func allowBash(command string, s Session) bool {
 	argv, ok := Argv(command)
-	if ok && slices.Equal(argv, []string{s.Binary, "install", "--link"}) {
-		return true
-	}
-	return ok && len(argv) >= 2 && argv[0] == s.Binary && slices.Contains(wiring.MemoryCommands, argv[1]) &&
-		taughtFlags(argv[2:], s.Workspace)
+	return ok && (slices.Equal(argv, []string{s.Binary, "install", "--link"}) ||
+		len(argv) >= 2 && argv[0] == s.Binary && slices.Contains(wiring.MemoryCommands, argv[1]) && taughtFlags(argv[2:], s.Workspace))
 }
 
 // valueFlags are the flags the hooks teach besides --dir; any other
@@ -70,7 +63,9 @@ func taughtFlags(args []string, workspace string) bool {
 			value = args[i]
 		}
 		if name == "dir" {
-			if !sameFolder(value, workspace) {
+			// Absolute: a relative one depends on the shell's folder,
+			// which the approval does not know.
+			if workspace == "" || !filepath.IsAbs(value) || !filepath.IsAbs(workspace) || filepath.Clean(value) != filepath.Clean(workspace) {
 				return false
 			}
 			dir = true
@@ -79,19 +74,16 @@ func taughtFlags(args []string, workspace string) bool {
 	return dir
 }
 
-// sameFolder reports whether dir is the absolute path workspace: a
-// relative one depends on the shell's folder, which the approval does not know.
-func sameFolder(dir, workspace string) bool {
-	return workspace != "" && filepath.IsAbs(dir) && filepath.IsAbs(workspace) &&
-		filepath.Clean(dir) == filepath.Clean(workspace)
-}
-
 // Argv is the words a shell would pass to the program, when command is
 // one simple command of literal words (the package comment); transcript
 // reads a denied remember call with it too.
 func Argv(command string) (argv []string, ok bool) {
 	command = strings.TrimRight(command, " \t\n")
-	if command == "" || len(command) > maxCommand || !plainText(command) {
+	// Control characters but tab and newline, and invalid UTF-8, a shell
+	// may read otherwise than the parser.
+	if command == "" || len(command) > maxCommand || strings.ContainsFunc(command, func(r rune) bool {
+		return r == unicode.ReplacementChar || (unicode.IsControl(r) && r != '\t' && r != '\n')
+	}) {
 		return nil, false
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(command), "")
@@ -122,17 +114,6 @@ func Argv(command string) (argv []string, ok bool) {
 	return argv, true
 }
 
-// plainText refuses control characters but tab and newline, and invalid
-// UTF-8: a shell may read them otherwise than the parser.
-func plainText(s string) bool {
-	for _, r := range s {
-		if r == unicode.ReplacementChar || (unicode.IsControl(r) && r != '\t' && r != '\n') {
-			return false
-		}
-	}
-	return true
-}
-
 // quotedHeredocOnly allows no redirection but one here-document whose
 // delimiter is quoted (no shell expands its body), on the command's line.
 func quotedHeredocOnly(redirs []*syntax.Redirect, command string, line int) bool {
@@ -143,15 +124,7 @@ func quotedHeredocOnly(redirs []*syntax.Redirect, command string, line int) bool
 	if (r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc) || r.N != nil || r.Word == nil || r.Hdoc == nil || line < 0 {
 		return false
 	}
-	if r.Word.End().Offset() > uint(line) || !quotedWord(r.Word) {
-		return false
-	}
-	for _, p := range r.Hdoc.Parts {
-		if _, ok := p.(*syntax.Lit); !ok {
-			return false
-		}
-	}
-	return true
+	return r.Word.End().Offset() <= uint(line) && quotedWord(r.Word) && allLit(r.Hdoc.Parts)
 }
 
 // quotedWord is a literal here-document delimiter quoted at least in part,
@@ -180,12 +153,7 @@ func quotedWord(w *syntax.Word) bool {
 }
 
 func allLit(parts []syntax.WordPart) bool {
-	for _, p := range parts {
-		if _, ok := p.(*syntax.Lit); !ok {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(parts, func(p syntax.WordPart) bool { _, lit := p.(*syntax.Lit); return !lit })
 }
 
 // literal returns the text a shell makes of w, when every part is literal:

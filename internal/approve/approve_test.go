@@ -183,7 +183,7 @@ func TestApprovesTheTaughtCommands(t *testing.T) {
 		if !ok || !slices.Equal(argv, c.argv) {
 			t.Errorf("Argv(%q) = %q, %v; want %q", c.command, argv, ok, c.argv)
 		}
-		if !allowBash(c.command, session) {
+		if !Tool("Bash", c.command, session) {
 			t.Errorf("not approved: %q", c.command)
 		}
 		if !Tool("Bash", c.command, session) {
@@ -194,7 +194,7 @@ func TestApprovesTheTaughtCommands(t *testing.T) {
 
 func TestRefusesHostileCommands(t *testing.T) {
 	for _, c := range hostile {
-		if allowBash(c, session) {
+		if Tool("Bash", c, session) {
 			t.Errorf("approved a hostile command: %q", c)
 		}
 	}
@@ -204,10 +204,10 @@ func TestRefusesHostileCommands(t *testing.T) {
 // hooks teach, through the Bash tool, and for no other tool.
 func TestRefusesOtherBinariesAndTools(t *testing.T) {
 	cmd := `bimri-hook remember --dir /p -- "x"`
-	if allowBash(cmd, Session{Binary: "/opt/bimri/bimri-hook", Workspace: "/p"}) {
+	if Tool("Bash", cmd, Session{Binary: "/opt/bimri/bimri-hook", Workspace: "/p"}) {
 		t.Error("approved the bare name when the taught binary is a path")
 	}
-	if !allowBash(`'/opt/my tools/bimri-hook' remember --dir /p -- "x"`, Session{Binary: "/opt/my tools/bimri-hook", Workspace: "/p"}) {
+	if !Tool("Bash", `'/opt/my tools/bimri-hook' remember --dir /p -- "x"`, Session{Binary: "/opt/my tools/bimri-hook", Workspace: "/p"}) {
 		t.Error("did not approve the taught binary by its quoted path")
 	}
 	for _, tool := range []string{"Write", "Edit", "Read", "bash", "BashOutput", "mcp__other__remember", "Task", ""} {
@@ -240,7 +240,7 @@ func TestMCPTools(t *testing.T) {
 // all the approval needs.
 func TestEveryMemoryCommandIsApproved(t *testing.T) {
 	for _, sub := range wiring.MemoryCommands {
-		if c := bin + " " + sub + " --dir /p x"; !allowBash(c, session) {
+		if c := bin + " " + sub + " --dir /p x"; !Tool("Bash", c, session) {
 			t.Errorf("not approved: %q", c)
 		}
 	}
@@ -268,7 +268,7 @@ func FuzzApprove(f *testing.F) {
 	}
 	sh := newShellOracle(f)
 	f.Fuzz(func(t *testing.T, command string) {
-		if !allowBash(command, session) {
+		if !Tool("Bash", command, session) {
 			return
 		}
 		sh.check(t, command)
@@ -410,7 +410,7 @@ func BenchmarkBash(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				allowBash(c.command, session)
+				Tool("Bash", c.command, session)
 			}
 		})
 	}
@@ -428,7 +428,7 @@ func TestApprovesOnlyTheSessionsWorkspace(t *testing.T) {
 		`bimri-hook remember '--dir=/home/dev/my proj' --supersedes 3f9a1c2b --both-hold 1,2 -- x`,
 		`bimri-hook forget --dir '/home/dev/my proj' --reason stale 3f9a1c2b`,
 	} {
-		if !allowBash(c, ws) {
+		if !Tool("Bash", c, ws) {
 			t.Errorf("not approved in its own workspace: %q", c)
 		}
 	}
@@ -450,11 +450,11 @@ func TestApprovesOnlyTheSessionsWorkspace(t *testing.T) {
 		`bimri-hook remember --dir '/home/dev/my proj' --tags`,
 		`bimri-hook remember --dir`,
 	} {
-		if allowBash(c, ws) {
+		if Tool("Bash", c, ws) {
 			t.Errorf("approved outside the session's workspace: %q", c)
 		}
 	}
-	if allowBash(`bimri-hook remember --dir /p -- x`, Session{Binary: bin}) {
+	if Tool("Bash", `bimri-hook remember --dir /p -- x`, Session{Binary: bin}) {
 		t.Error("approved with no workspace known")
 	}
 }
