@@ -38,9 +38,6 @@ var (
 // ErrBusy means another bimri-hook held the lock for the whole wait.
 var ErrBusy = errors.New("the memory file is busy")
 
-// errReadOnly means the user made bimri.md read-only, and it is kept so.
-var errReadOnly = errors.New("read-only")
-
 // Store reads and writes one workspace's memory files.
 type Store struct {
 	root        string // the workspace, absolute
@@ -172,14 +169,14 @@ func inside(root, path string) bool {
 	return err == nil && filepath.IsLocal(rel)
 }
 
-// readOnly is errReadOnly for a file without its owner's write
-// permission, which a rename would replace anyway.
+// readOnly refuses a file the user made read-only, which a rename would
+// replace anyway.
 func readOnly(path, name string) error {
 	info, err := os.Stat(path)
 	if err != nil || info.Mode().Perm()&0o200 != 0 {
 		return nil
 	}
-	return fmt.Errorf("%s is %w (mode %04o), so bimri-hook leaves it as it is; make it writable (chmod u+w %s) to let bimri-hook update it", name, errReadOnly, info.Mode().Perm(), name)
+	return fmt.Errorf("%s is read-only (mode %04o), so bimri-hook leaves it as it is; make it writable (chmod u+w %s) to let bimri-hook update it", name, info.Mode().Perm(), name)
 }
 
 // sidePath is safePath for the backup or the archive, refusing bimri.md
