@@ -92,13 +92,9 @@ func entryIDs(f *memfile.File) map[string]bool {
 func (s *Store) beginJournal(tx *Tx) {
 	j := &tx.journal
 	j.added, j.done, j.branch = map[string]journalRecord{}, map[string]bool{}, s.gitBranch()
-	path := s.dataPath(journalName)
-	if path == "" {
-		return
-	}
-	data, err := safefile.Read(path, maxJournal)
+	data, err := safefile.Read(s.dataPath(journalName), maxJournal)
 	if err != nil {
-		return // none yet, or unreadable: nothing to restore
+		return // none yet, unreadable or no data folder: nothing to restore
 	}
 	j.size = int64(len(data))
 	for line := range bytes.Lines(data) {

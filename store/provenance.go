@@ -87,13 +87,10 @@ func idList(ids []string) []byte {
 }
 
 // Foreign says, by ID, which of bimri.md's items this workspace's
-// sessions did not record; nil when none. It reads without the lock.
+// sessions did not record; nil when none (or no data folder). It reads
+// without the lock.
 func (s *Store) Foreign() func(id string) bool {
-	path := s.dataPath(elsewhereName)
-	if path == "" {
-		return nil
-	}
-	data, err := safefile.Read(path, maxStateSize)
+	data, err := safefile.Read(s.dataPath(elsewhereName), maxStateSize)
 	if ids := idSet(data); err == nil && len(ids) > 0 {
 		return func(id string) bool { return ids[id] }
 	}

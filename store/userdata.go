@@ -69,9 +69,6 @@ func (s *Store) makeDataFolder() error {
 // creating the folder when it is missing.
 func (s *Store) writeData(name string, data []byte) error {
 	path := s.dataPath(name)
-	if path == "" {
-		return errors.New("no data folder")
-	}
 	return inFolder(func() error {
 		return atomicfile.WriteFile(path, data, atomicfile.Options{NoSync: true, NewPerm: 0o600})
 	}, s.makeDataFolder)
