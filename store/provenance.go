@@ -77,13 +77,12 @@ func (s *Store) finishProvenance(p provenance, f *memfile.File, changed bool) {
 	_ = s.writeData(elsewhereName, idList(elsewhere))
 }
 
-func idList(ids []string) []byte {
+func idList(ids []string) (list []byte) {
 	slices.Sort(ids)
-	ids = slices.Compact(ids)
-	if len(ids) == 0 {
-		return []byte{}
+	for _, id := range slices.Compact(ids) {
+		list = append(append(list, id...), '\n')
 	}
-	return []byte(strings.Join(ids, "\n") + "\n")
+	return list
 }
 
 // Foreign says, by ID, which of bimri.md's items this workspace's
