@@ -30,7 +30,8 @@ func FallbackSummary(s Summary, maxLen int) string {
 
 	var names []string
 	for _, path := range s.FilesChanged {
-		name := oneLine(privacy.Clean(baseName(path)))
+		path = strings.TrimRight(path, `/\`) // a Unix or Windows path
+		name := oneLine(privacy.Clean(path[strings.LastIndexAny(path, `/\`)+1:]))
 		if name != "" && !slices.Contains(names, name) {
 			names = append(names, name)
 		}
@@ -92,10 +93,4 @@ func oneLine(s string) string {
 		return r
 	}, strings.ToValidUTF8(s, "\uFFFD"))
 	return strings.Join(strings.Fields(s), " ")
-}
-
-// baseName is the last element of a Unix or Windows path.
-func baseName(path string) string {
-	path = strings.TrimRight(path, `/\`)
-	return path[strings.LastIndexAny(path, `/\`)+1:]
 }

@@ -159,9 +159,9 @@ func SyncDir(dir string) {
 	}
 }
 
-// StaleAfter is the age past which a temporary file is stale even if a
+// staleAfter is the age past which a temporary file is stale even if a
 // process of its ID lives: no write takes so long.
-const StaleAfter = 10 * time.Minute
+const staleAfter = 10 * time.Minute
 
 // RemoveTemps deletes the temporary files a killed process left in dir,
 // sparing live processes' (git clean can remove the lock's file).
@@ -174,22 +174,18 @@ func RemoveTemps(dir string) {
 	}
 }
 
+// ownerLive says whether the process a temporary file names may still be
+// writing it; where that cannot be told, it may.
 func ownerLive(path string) bool {
 	pidPart, _, ok := strings.Cut(strings.TrimPrefix(filepath.Base(path), TempPrefix), "-")
 	pid, err := strconv.Atoi(pidPart)
-	if !ok || err != nil || pid <= 0 {
+	info, lerr := os.Lstat(path)
+	if !ok || err != nil || pid <= 0 || lerr != nil || time.Since(info.ModTime()) >= staleAfter {
 		return false
 	}
-	if pid != os.Getpid() && !processLive(pid) {
-		return false
+	if pid == os.Getpid() {
+		return true
 	}
-	info, err := os.Lstat(path)
-	return err == nil && time.Since(info.ModTime()) < StaleAfter
-}
-
-// processLive says whether a process with ID pid exists; where it cannot
-// be told, it does.
-func processLive(pid int) bool {
 	p, err := os.FindProcess(pid)
 	if err != nil {
 		return false

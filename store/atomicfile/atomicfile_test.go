@@ -61,7 +61,7 @@ func TestRemoveTemps(t *testing.T) {
 	mine := temp(fmt.Sprint(os.Getpid(), "-a1"))
 	parent := temp(fmt.Sprint(os.Getppid(), "-b2")) // go test, running
 	old := temp(fmt.Sprint(os.Getppid(), "-c3"))
-	long := time.Now().Add(-StaleAfter - time.Minute)
+	long := time.Now().Add(-staleAfter - time.Minute)
 	is.NoErr(os.Chtimes(old, long, long))
 	temp(fmt.Sprint(gone.Process.Pid, "-d4"))
 	temp("abc") // an older bimri-hook's name, without a process ID
