@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/bimri/bimri-hook/memfile"
@@ -152,16 +153,10 @@ func (s *Store) restoreJournaled(tx *Tx) {
 	if err != nil {
 		return // never restore what the archive may hold
 	}
-	gone := map[string]bool{}
-	for _, r := range archived {
-		if r.Entry != nil {
-			gone[r.Entry.ID] = true
-		}
-	}
 	for _, id := range missing {
 		r := j.added[id]
 		date, ok := memfile.ParseDate(r.Date)
-		if gone[id] || !ok {
+		if !ok || slices.ContainsFunc(archived, func(a memfile.ArchiveRecord) bool { return a.Entry != nil && a.Entry.ID == id }) {
 			continue
 		}
 		e, _, err := tx.File.Add(memfile.NewEntry{Tier: r.Tier, Importance: r.Importance, Date: date, Tags: r.Tags, Keywords: r.Keywords, Text: r.Text})
