@@ -107,7 +107,7 @@ func (s *Store) Restore() (Result, error) {
 		return Result{}, err
 	}
 	if err := readOnly(path, s.names.Memory); err != nil {
-		return Result{}, err
+		return Result{}, err // before anything is set aside
 	}
 	return s.retry("during the restore", func() (Result, error) {
 		res := Result{Changed: true}

@@ -274,9 +274,6 @@ func (s *Store) finish(tx *Tx, path string, unchanged func() bool) (Result, erro
 		s.journalNew(tx)
 		data := memfile.Render(tx.File)
 		if !bytes.Equal(data, old) {
-			if err := s.checkWrite(path, len(tx.Archive) > 0); err != nil {
-				return res, err
-			}
 			if err := s.commit(path, data, old, tx.Archive, unchanged); err != nil {
 				return res, err
 			}

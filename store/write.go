@@ -16,23 +16,6 @@ import (
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
-// checkWrite refuses, before anything is written, a read-only bimri.md,
-// or a backup or archive (when one is written) that cannot be used.
-func (s *Store) checkWrite(path string, archive bool) error {
-	if err := readOnly(path, s.names.Memory); err != nil {
-		return err
-	}
-	if _, err := s.backupPath(); err != nil {
-		return err
-	}
-	if archive {
-		if _, err := s.sidePath(s.names.Archive); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // backupPath is the backup's path once it is fit to be written: a second
 // name of bimri.md is healed, a few times, as another writer (let in when
 // the state folder was removed) may be between its renames right now.
@@ -54,8 +37,19 @@ func (s *Store) backupPath() (string, error) {
 // new one is in place, and what leaves the file is in the archive before
 // the file without it is. unchanged (asked before the backup and before
 // the rename) says path is still the file data was made from; a no, or a
-// temporary file swept by another writer, is errChanged.
+// temporary file swept by another writer, is errChanged. A read-only
+// bimri.md, or a backup or archive that cannot be used, is refused before
+// anything is written.
 func (s *Store) commit(path string, data, old []byte, archive []memfile.Removal, unchanged func() bool) error {
+	if err := readOnly(path, s.names.Memory); err != nil {
+		return err
+	}
+	if _, err := s.backupPath(); err != nil && old != nil {
+		return err
+	}
+	if _, err := s.sidePath(s.names.Archive); err != nil && len(archive) > 0 {
+		return err
+	}
 	file, err := atomicfile.Write(path, data, atomicfile.Options{NoSync: s.noSync})
 	if err != nil {
 		return fmt.Errorf("write %s: %w", s.names.Memory, err)
