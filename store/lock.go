@@ -20,12 +20,8 @@ func (s *Store) stateDir() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("state folder: %w", err)
 	}
-	rel, err := filepath.Rel(s.root, dir)
-	if err != nil {
-		return "", fmt.Errorf("state folder: %w", err)
-	}
 	at := s.root
-	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+	for _, part := range strings.Split(s.names.State, "/") {
 		at = filepath.Join(at, part)
 		// Mkdir makes no folder through a symlink, dangling or not.
 		if err := os.Mkdir(at, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
