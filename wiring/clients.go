@@ -210,7 +210,7 @@ func (cl Client) Install(b []byte, c Command, prev Receipt) (out []byte, r Recei
 	r.Note("file", !d.fresh)
 	if cl.Versioned && !d.get("version").Exists() {
 		r.Note("version", false)
-		d.add(d.root(), "version", []byte("1"))
+		d.add([]byte("1"), "version")
 	}
 	command := cl.Hook(c)
 	mine := func(s string) bool { return s == command || cl.isHook(s) }
@@ -287,17 +287,17 @@ func (cl Client) Uninstall(b []byte, r *Receipt) (out []byte, remove, changed bo
 		})
 	}
 	if servers := d.get(cl.MCPKey); cl.MCPKey != "" && servers.IsObject() && isMCP(d.get(cl.MCPKey, MCPServer)) {
-		d.removeKey(servers, MCPServer)
+		d.del(cl.MCPKey, MCPServer)
 		d.prune(cl.MCPKey)
 	}
 	if rc.Made("version") && !d.get("hooks").Exists() {
-		d.removeKey(d.root(), "version")
+		d.del("version")
 	}
 	out, changed, err = d.result(b)
 	if err != nil {
 		return nil, false, false, err
 	}
-	if rc.Made("file") && len(members(d.root())) == 0 {
+	if rc.Made("file") && len(members(d.get())) == 0 {
 		return out, true, true, nil
 	}
 	return out, false, changed, nil
@@ -340,11 +340,13 @@ func (d *document) wireMCP(key string, want []byte, r *Receipt) error {
 	if v.Exists() && !isMCP(v) {
 		return fmt.Errorf("%q runs %s, not bimri-hook's server: rename it, then try again", key+"."+MCPServer, v.Get("command").Raw)
 	}
-	if servers := d.get(key); servers.Exists() {
-		d.removeKey(servers, MCPServer)
-		d.add(d.get(key), MCPServer, want)
+	if v.Exists() {
+		d.del(key, MCPServer)
+	}
+	if d.get(key).Exists() {
+		d.add(want, MCPServer, key)
 	} else {
-		d.add(d.root(), key, []byte("{"+jsonString(MCPServer)+":"+string(want)+"}"))
+		d.add([]byte("{"+jsonString(MCPServer)+":"+string(want)+"}"), key)
 	}
 	return nil
 }

@@ -221,7 +221,7 @@ func (d *document) wire(e Event, want handlerJSON, mine func(string) bool) {
 	gjson.ParseBytes(marshal(want)).ForEach(func(k, v gjson.Result) bool {
 		switch field := append(slices.Clone(keep), k.Str); {
 		case !d.get(field...).Exists():
-			d.add(d.get(keep...), k.Str, []byte(v.Raw))
+			d.add([]byte(v.Raw), k.Str, keep...)
 		case !sameJSON(d.get(field...).Raw, []byte(v.Raw)):
 			d.set([]byte(v.Raw), field...)
 		}
@@ -244,12 +244,12 @@ func (d *document) unwire(event string, mine func(string) bool) {
 func (d *document) removeHandler(event string, r handlerRef) {
 	g := strconv.Itoa(r.group)
 	if !d.flat {
-		d.remove(d.get("hooks", event, g, "hooks"), r.handler)
+		d.del("hooks", event, g, "hooks", strconv.Itoa(r.handler))
 		if len(members(d.get("hooks", event, g, "hooks"))) > 0 {
 			return
 		}
 	}
-	d.remove(d.get("hooks", event), r.group)
+	d.del("hooks", event, g)
 	d.prune("hooks", event)
 }
 
@@ -261,18 +261,18 @@ func (d *document) appendTo(value []byte, path ...string) {
 			for j := len(path) - 1; j > i; j-- {
 				v = "{" + jsonString(path[j]) + ":" + v + "}"
 			}
-			d.add(d.get(path[:i]...), path[i], []byte(v))
+			d.add([]byte(v), path[i], path[:i]...)
 			return
 		}
 	}
-	d.add(d.get(path...), "", value)
+	d.add(value, "", path...)
 }
 
 // prune removes the container at path, and each above, while it is empty
 // and not one to keep.
 func (d *document) prune(path ...string) {
 	for ; len(path) > 0 && len(members(d.get(path...))) == 0 && !d.keeps(path...); path = path[:len(path)-1] {
-		d.removeKey(d.get(path[:len(path)-1]...), path[len(path)-1])
+		d.del(path...)
 	}
 }
 
@@ -300,7 +300,7 @@ func (d *document) allow(rule string, mine func(string) bool) {
 		d.set([]byte(jsonString(rule)), "permissions", "allow", strconv.Itoa(idx[0]))
 	}
 	for i := len(idx) - 1; i > 0; i-- {
-		d.remove(d.get("permissions", "allow"), idx[i])
+		d.del("permissions", "allow", strconv.Itoa(idx[i]))
 	}
 }
 
@@ -311,7 +311,7 @@ func (d *document) disallow(mine func(string) bool) {
 		return
 	}
 	for i := len(idx) - 1; i >= 0; i-- {
-		d.remove(d.get("permissions", "allow"), idx[i])
+		d.del("permissions", "allow", strconv.Itoa(idx[i]))
 	}
 	d.prune("permissions", "allow")
 }
