@@ -303,22 +303,6 @@ func (cl Client) Uninstall(b []byte, r *Receipt) (out []byte, remove, changed bo
 	return out, false, changed, nil
 }
 
-// Wired lists the events the JSON file runs our hook at, and whether it
-// registers the MCP server.
-func (cl Client) Wired(b []byte) (events []string, mcp bool, err error) {
-	d, err := parseSettings(b)
-	if err != nil {
-		return nil, false, err
-	}
-	d.flat = cl.Flat
-	for _, name := range d.eventNames() {
-		if len(d.handlers(name, cl.isHook)) > 0 {
-			events = append(events, name)
-		}
-	}
-	return events, cl.MCPKey != "" && isMCP(d.get(cl.MCPKey, MCPServer)), nil
-}
-
 // Note records in r that install created what, when it did not exist.
 func (r *Receipt) Note(what string, exists bool) {
 	if !exists && !r.Made(what) {

@@ -94,30 +94,35 @@ func codexHookHash(label string, matcher, h gjson.Result) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// TrustTable tells Codex the user trusts a hook.
-func TrustTable(s CodexHookState) string {
-	return "[" + TrustHeader(s.Key) + "]\ntrusted_hash = " + tomlString(s.Hash) + "\n"
-}
+// mcpHeader is the header of bimri-hook's MCP server's table.
+var mcpHeader = "mcp_servers." + MCPServer
 
-// MCPTable registers bimri-hook's MCP server with Codex.
-func MCPTable(c Command) string {
-	return "[" + MCPHeader + "]\ncommand = " + tomlString(c.Binary) + "\nargs = [\"mcp\"]\n"
-}
-
-// MCPHeader is the header of MCPTable.
-var MCPHeader = "mcp_servers." + MCPServer
-
-// EditCodexConfig takes the tables whose header drop names out of a
-// config.toml, adds tables at the end, and checks the result is TOML: one
-// of drop's given in another form (a dotted key) would be defined twice.
-func EditCodexConfig(config []byte, drop func(header string) bool, add []string) (out []byte, changed bool, err error) {
+// EditCodexConfig takes out of a config.toml the trust of drop's hooks
+// and, with dropMCP, the MCP server's tables; then adds at the end the
+// trust of trust's hooks and, given binary, the server running it. Every
+// other byte stays. The result must be TOML: one of our tables the user
+// gave in another form (a dotted key) would be defined twice.
+func EditCodexConfig(config []byte, drop []CodexHookState, dropMCP bool, trust []CodexHookState, binary string) (out []byte, changed bool, err error) {
 	if len(bytes.TrimSpace(config)) > 0 {
 		var v map[string]any
 		if err := toml.Unmarshal(config, &v); err != nil {
 			return nil, false, fmt.Errorf("not TOML Codex can read: %w", err)
 		}
 	}
-	out = dropTables(config, drop)
+	ours := map[string]bool{}
+	for _, s := range drop {
+		ours[trustHeader(s.Key)] = true
+	}
+	out = dropTables(config, func(h string) bool {
+		return ours[h] || dropMCP && (h == mcpHeader || strings.HasPrefix(h, mcpHeader+"."))
+	})
+	var add []string
+	for _, s := range trust {
+		add = append(add, "["+trustHeader(s.Key)+"]\ntrusted_hash = "+tomlString(s.Hash)+"\n")
+	}
+	if binary != "" {
+		add = append(add, "["+mcpHeader+"]\ncommand = "+tomlString(binary)+"\nargs = [\"mcp\"]\n")
+	}
 	for _, t := range add {
 		if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
 			out = append(out, '\n')
@@ -159,7 +164,7 @@ func dropTables(config []byte, drop func(string) bool) []byte {
 			if at < 0 {
 				at = bytes.LastIndexByte(config[:it.Node().Raw.Offset], '\n') + 1
 			}
-			parts = append(parts, HeaderPart(string(it.Node().Data)))
+			parts = append(parts, headerPart(string(it.Node().Data)))
 		}
 		hs = append(hs, header{at, e.Kind == unstable.Table && drop(strings.Join(parts, "."))})
 	}
@@ -186,8 +191,8 @@ func dropTables(config []byte, drop func(string) bool) []byte {
 	return out
 }
 
-// HeaderPart writes one part of a dotted key, quoted when TOML needs it.
-func HeaderPart(s string) string {
+// headerPart writes one part of a dotted key, quoted when TOML needs it.
+func headerPart(s string) string {
 	if s != "" && strings.Trim(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") == "" {
 		return s
 	}
@@ -198,8 +203,8 @@ func HeaderPart(s string) string {
 // but for DEL, which TOML wants escaped.
 func tomlString(s string) string { return strings.ReplaceAll(jsonString(s), "\x7f", `\u007F`) }
 
-// TrustHeader is the header of TrustTable for key, as dropTables reads it.
-func TrustHeader(key string) string { return "hooks.state." + HeaderPart(key) }
+// trustHeader is the header of the trust of the hook Codex names key.
+func trustHeader(key string) string { return "hooks.state." + headerPart(key) }
 
 // CodexConfig is what bimri-hook reads of Codex's config.toml.
 type CodexConfig struct {

@@ -67,9 +67,8 @@ func TestEditCodexConfig(t *testing.T) {
 	is := is.New(t)
 	config := "# mine\nmodel = \"o3\"\n\n[projects.\"/x\"]\ntrust_level = \"trusted\"\n"
 	s := CodexHookState{Key: "/p/.codex/hooks.json:stop:0:0", Hash: "sha256:ab"}
-	add := []string{TrustTable(s), MCPTable(Command{Binary: "/opt/bin/bimri-hook"})}
-	drop := func(h string) bool { return h == TrustHeader(s.Key) || h == MCPHeader }
-	out, changed, err := EditCodexConfig([]byte(config), drop, add)
+	ours := []CodexHookState{s}
+	out, changed, err := EditCodexConfig([]byte(config), ours, true, ours, "/opt/bin/bimri-hook")
 	is.NoErr(err)
 	is.True(changed)
 	is.True(strings.HasPrefix(string(out), config))
@@ -78,18 +77,18 @@ func TestEditCodexConfig(t *testing.T) {
 	is.True(cfg.Trusts(s))
 	is.True(cfg.ProjectTrusted("/x"))
 	is.Equal(cfg.MCPServers[MCPServer].Args, []string{"mcp"})
-	again, changed, err := EditCodexConfig(out, drop, add)
+	again, changed, err := EditCodexConfig(out, ours, true, ours, "/opt/bin/bimri-hook")
 	is.NoErr(err)
 	is.True(!changed)
 	is.Equal(string(again), string(out))
-	back, _, err := EditCodexConfig(out, drop, nil)
+	back, _, err := EditCodexConfig(out, ours, true, nil, "")
 	is.NoErr(err)
 	is.Equal(string(back), config)
-	_, _, err = EditCodexConfig([]byte("model = "), drop, add)
+	_, _, err = EditCodexConfig([]byte("model = "), ours, true, ours, "/opt/bin/bimri-hook")
 	is.True(err != nil)
 	// The same table given as a dotted key elsewhere: refused, not doubled.
 	dotted := config + "\n[hooks]\nstate.\"/p/.codex/hooks.json:stop:0:0\".trusted_hash = \"sha256:00\"\n"
-	_, _, err = EditCodexConfig([]byte(dotted), drop, add)
+	_, _, err = EditCodexConfig([]byte(dotted), ours, true, ours, "/opt/bin/bimri-hook")
 	is.True(err != nil)
 }
 
@@ -99,7 +98,7 @@ func TestEditCodexConfig(t *testing.T) {
 func TestEditCodexConfigFindsHeadersAsTOMLDoes(t *testing.T) {
 	is := is.New(t)
 	config := "instructions = \"\"\"\n[mcp_servers.bimri]\n\"\"\"\n\n[mcp_servers.bimri]\ncommand = \"old\"\n\n[[profiles]]\nname = \"a\"\n"
-	out, changed, err := EditCodexConfig([]byte(config), func(h string) bool { return h == MCPHeader }, nil)
+	out, changed, err := EditCodexConfig([]byte(config), nil, true, nil, "")
 	is.NoErr(err)
 	is.True(changed)
 	is.Equal(string(out), "instructions = \"\"\"\n[mcp_servers.bimri]\n\"\"\"\n[[profiles]]\nname = \"a\"\n")

@@ -21,8 +21,9 @@ func TestInstallCursorKeepsTheUsersHooks(t *testing.T) {
 	is.Equal(doc.Get("hooks.sessionStart.0.command").Str, "./audit.sh")
 	is.Equal(doc.Get("hooks.sessionStart.1.command").Str, `"/opt/bin/bimri-hook" hook cursor`)
 	is.Equal(doc.Get("hooks.sessionEnd.0.timeout").Int(), int64(10))
-	events, _, err := Cursor.Wired(out)
+	w, err := Cursor.Inspect(out)
 	is.NoErr(err)
+	events, _ := w.Events(Cursor.Events)
 	is.Equal(events, []string{"sessionStart", "sessionEnd"})
 
 	again, _, changed, err := Cursor.Install(out, c, r)

@@ -27,10 +27,11 @@ func TestInstallGeminiKeepsTheUsersSettings(t *testing.T) {
 	is.Equal(doc.Get("mcpServers.bimri.command").Str, "/opt/bin/bimri-hook")
 	is.Equal(doc.Get("mcpServers.bimri.args.0").Str, "mcp")
 	is.True(doc.Get("mcpServers.bimri.trust").Bool()) // else gemini -p declares none of its tools
-	events, mcp, err := Gemini.Wired(out)
+	w, err := Gemini.Inspect(out)
 	is.NoErr(err)
-	is.Equal(strings.Join(events, ","), "SessionEnd,SessionStart,BeforeAgent")
-	is.True(mcp)
+	events, _ := w.Events(Gemini.Events)
+	is.Equal(strings.Join(events, ","), "SessionStart,BeforeAgent,SessionEnd")
+	is.True(w.MCP)
 
 	again, _, changed, err := Gemini.Install(out, c, r)
 	is.NoErr(err)

@@ -7,33 +7,35 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Handler is one of bimri-hook's hook handlers found in a settings.json.
+// Handler is one of bimri-hook's hook handlers found in a client's JSON.
 type Handler struct {
 	Event   string
 	Command string
-	Timeout int // seconds; 0 when the handler sets none
+	Timeout int // the client's unit; 0 when the handler sets none
 }
 
-// Wiring is what a settings.json holds of bimri-hook's: the handlers and
-// rules Claude.Install adds, and the plugins it enables, which would
-// answer the same events a second time.
+// Wiring is what a client's JSON file holds of bimri-hook's: the handlers
+// and rules Install adds, the MCP server, and the Claude Code plugins it
+// enables, which would answer the same events a second time.
 type Wiring struct {
 	Handlers   []Handler // by event in file order, then in file order
 	Rules      []string  // permissions.allow rules for MemoryCommands, in file order
+	MCP        bool      // the MCP server is bimri-hook's
 	Plugins    []string  // enabledPlugins keys "bimri-hook@<marketplace>" set to true
 	PluginsOff []string  // those set to false, which turn off one a wider scope enables
 }
 
-// Inspect reads what a settings.json holds of bimri-hook's; empty input
-// holds nothing. Input Claude.Install would refuse is an error.
-func Inspect(settings []byte) (Wiring, error) {
+// Inspect reads what the client's JSON file holds of bimri-hook's; empty
+// input holds nothing. Input Install would refuse is an error.
+func (cl Client) Inspect(b []byte) (Wiring, error) {
 	var w Wiring
-	d, err := parseSettings(settings)
+	d, err := parseSettings(b)
 	if err != nil {
 		return w, err
 	}
+	d.flat = cl.Flat
 	for _, event := range d.eventNames() {
-		for _, r := range d.handlers(event, isHookCommand) {
+		for _, r := range d.handlers(event, cl.isHook) {
 			timeout := d.get(append(d.path(event, r), "timeout")...)
 			w.Handlers = append(w.Handlers, Handler{Event: event, Command: r.command, Timeout: int(timeout.Int())})
 		}
@@ -41,6 +43,7 @@ func Inspect(settings []byte) (Wiring, error) {
 	for _, i := range d.rules(isAgentRule) {
 		w.Rules = append(w.Rules, members(d.get("permissions", "allow"))[i].value.Str)
 	}
+	w.MCP = cl.MCPKey != "" && isMCP(d.get(cl.MCPKey, MCPServer))
 	for _, m := range members(d.get("enabledPlugins")) {
 		if !strings.HasPrefix(m.key.Str, Name+"@") {
 			continue
@@ -55,37 +58,23 @@ func Inspect(settings []byte) (Wiring, error) {
 	return w, nil
 }
 
-// Events lists the events that run bimri-hook, each once: those of
-// Events in their order, then any others (an older version's) in file
-// order.
-func (w Wiring) Events() []string {
-	var events []string
-	for _, e := range Events() {
+// Events lists the events w runs bimri-hook at, each once: those of want
+// in its order, then any others (an older version's) in file order; and
+// those of want it does not.
+func (w Wiring) Events(want []Event) (wired, missing []string) {
+	for _, e := range want {
 		if slices.ContainsFunc(w.Handlers, func(h Handler) bool { return h.Event == e.Name }) {
-			events = append(events, e.Name)
-		}
-	}
-	for _, h := range w.Handlers {
-		if !slices.Contains(events, h.Event) {
-			events = append(events, h.Event)
-		}
-	}
-	return events
-}
-
-// Missing lists the events of Events that w does not wire.
-func (w Wiring) Missing() []string {
-	wired := make(map[string]bool)
-	for _, h := range w.Handlers {
-		wired[h.Event] = true
-	}
-	var missing []string
-	for _, e := range Events() {
-		if !wired[e.Name] {
+			wired = append(wired, e.Name)
+		} else {
 			missing = append(missing, e.Name)
 		}
 	}
-	return missing
+	for _, h := range w.Handlers {
+		if !slices.Contains(wired, h.Event) {
+			wired = append(wired, h.Event)
+		}
+	}
+	return wired, missing
 }
 
 // HookBinary returns the binary a hook command of ours runs (Command.Hook,

@@ -15,40 +15,43 @@ func TestInspect(t *testing.T) {
 	in, err := os.ReadFile(filepath.Join("testdata", "settings", "others-hooks.json"))
 	is.NoErr(err)
 
-	w, err := Inspect(in)
+	w, err := Claude.Inspect(in)
 	is.NoErr(err)
 	is.Equal(len(w.Handlers), 0) // others' hooks are not ours
 	is.Equal(len(w.Rules), 0)
-	is.Equal(w.Missing(), []string{"SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd", "SubagentStart"})
+	_, missing := w.Events(Events())
+	is.Equal(missing, []string{"SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd", "SubagentStart"})
 
 	installed, _, err := install(in, c)
 	is.NoErr(err)
-	w, err = Inspect(installed)
+	w, err = Claude.Inspect(installed)
 	is.NoErr(err)
 	is.Equal(len(w.Handlers), len(Events()))
 	for _, h := range w.Handlers {
 		is.Equal(h.Command, c.Hook())
 		is.True(h.Timeout > 0)
 	}
-	is.Equal(len(w.Missing()), 0)
+	wired, missing := w.Events(Events())
+	is.Equal(len(missing), 0)
 	is.Equal(w.Rules, c.Rules())
-	is.True(slices.Contains(w.Events(), "SessionEnd"))
+	is.True(slices.Contains(wired, "SessionEnd"))
 
 	// Events come in session order, whatever the order in the file.
 	w = Wiring{Handlers: []Handler{{Event: "Notification"}, {Event: "Stop"}, {Event: "SessionStart"}, {Event: "Stop"}}}
-	is.Equal(w.Events(), []string{"SessionStart", "Stop", "Notification"})
+	wired, _ = w.Events(Events())
+	is.Equal(wired, []string{"SessionStart", "Stop", "Notification"})
 
-	nothing, err := Inspect(nil)
+	nothing, err := Claude.Inspect(nil)
 	is.NoErr(err)
 	is.Equal(len(nothing.Handlers)+len(nothing.Rules)+len(nothing.Plugins), 0)
 
-	_, err = Inspect([]byte(`{"hooks": []}`))
+	_, err = Claude.Inspect([]byte(`{"hooks": []}`))
 	is.True(err != nil) // what Install refuses, Inspect refuses too
 }
 
 func TestInspectPlugins(t *testing.T) {
 	is := is.New(t)
-	w, err := Inspect([]byte(`{"enabledPlugins": {"bimri-hook@bimri": true, "bimri-hook@old": false, "other@x": true, "bimri-hooks@y": true}}`))
+	w, err := Claude.Inspect([]byte(`{"enabledPlugins": {"bimri-hook@bimri": true, "bimri-hook@old": false, "other@x": true, "bimri-hooks@y": true}}`))
 	is.NoErr(err)
 	is.Equal(w.Plugins, []string{"bimri-hook@bimri"})
 }

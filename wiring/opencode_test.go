@@ -23,9 +23,9 @@ func TestInstallOpenCodeKeepsTheUsersConfig(t *testing.T) {
 	is.Equal(doc.Get("mcp.bimri.type").Str, "local")
 	is.Equal(doc.Get("mcp.bimri.command.0").Str, "/opt/bin/bimri-hook")
 	is.Equal(doc.Get("mcp.bimri.command.1").Str, "mcp")
-	_, wired, err := OpenCode.Wired(out)
+	w, err := OpenCode.Inspect(out)
 	is.NoErr(err)
-	is.True(wired)
+	is.True(w.MCP)
 
 	again, _, changed, err := OpenCode.Install(out, c, r)
 	is.NoErr(err)

@@ -43,7 +43,7 @@ func (d *doctor) checkAgent(st install.Status) {
 	hooks := st.Hooks()
 	switch {
 	case st.Err != nil:
-		d.add(statusFail, name, fmt.Sprintf("%s: %v", st.File.Path, st.Err), "fix the file, then bimri-hook install --agent "+cl.Agent)
+		d.add(statusFail, name, st.Err.Error(), "fix the file, then bimri-hook install --agent "+cl.Agent)
 		return
 	case len(st.Events) == 0 && !st.MCP:
 		return

@@ -135,8 +135,8 @@ func binaryHealth(binary, root string) (status, detail, fix string) {
 }
 
 // checkSettings reports each scope's settings, then whether anything runs bimri-hook.
-func (d *doctor) checkSettings() []install.Scoped {
-	var all []install.Scoped
+func (d *doctor) checkSettings() []install.Status {
+	var all []install.Status
 	for _, s := range install.ReadScopes(d.root) {
 		name := "settings (" + s.File.Scope + ")"
 		switch {
@@ -152,11 +152,11 @@ func (d *doctor) checkSettings() []install.Scoped {
 	off := applyPluginPrecedence(all)
 	var plugins, commands, via []string
 	for _, s := range all {
-		plugins = append(plugins, s.Wiring.Plugins...)
-		if len(s.Wiring.Handlers) > 0 {
+		plugins = append(plugins, s.Plugins...)
+		if len(s.Handlers) > 0 {
 			via = append(via, s.File.Scope)
 		}
-		for _, h := range s.Wiring.Handlers {
+		for _, h := range s.Handlers {
 			commands = addNew(commands, h.Command)
 		}
 	}
@@ -193,14 +193,14 @@ func (d *doctor) checkSettings() []install.Scoped {
 // applyPluginPrecedence drops from each scope's Plugins those a more
 // specific scope turns off (Claude Code merges enabledPlugins key by key,
 // local over project over user), and says where.
-func applyPluginPrecedence(all []install.Scoped) (off []string) {
+func applyPluginPrecedence(all []install.Status) (off []string) {
 	rank := map[string]int{install.ScopeUser: 0, install.ScopeProject: 1, "local": 2}
 	for i, s := range all {
 		var kept []string
-		for _, p := range s.Wiring.Plugins {
+		for _, p := range s.Plugins {
 			by := ""
 			for _, o := range all {
-				if rank[o.File.Scope] > rank[s.File.Scope] && slices.Contains(o.Wiring.PluginsOff, p) {
+				if rank[o.File.Scope] > rank[s.File.Scope] && slices.Contains(o.PluginsOff, p) {
 					by = o.File.Path
 				}
 			}
@@ -210,15 +210,16 @@ func applyPluginPrecedence(all []install.Scoped) (off []string) {
 				off = append(off, fmt.Sprintf("%s is enabled in %s and set to false in %s", p, s.File.Path, by))
 			}
 		}
-		all[i].Wiring.Plugins = kept
+		all[i].Plugins = kept
 	}
 	return off
 }
 
 // checkScope reports the events a settings file wires, those it misses,
 // and whether the binaries its hooks run can run.
-func (d *doctor) checkScope(name string, s install.Scoped) {
+func (d *doctor) checkScope(name string, s install.Status) {
 	w, path := s.Wiring, s.File.Path
+	events, missing := w.Events(wiring.Events())
 	if !s.Exists || len(w.Handlers) == 0 {
 		detail := path + " does not exist"
 		if s.Exists {
@@ -248,8 +249,8 @@ func (d *doctor) checkScope(name string, s install.Scoped) {
 			status, fix = st, f
 		}
 	}
-	detail := fmt.Sprintf("%s runs %s on %s", path, strings.Join(seen, " and "), strings.Join(w.Events(), ", "))
-	if missing := w.Missing(); len(missing) > 0 {
+	detail := fmt.Sprintf("%s runs %s on %s", path, strings.Join(seen, " and "), strings.Join(events, ", "))
+	if len(missing) > 0 {
 		detail += "; not on " + strings.Join(missing, ", ")
 		if status == statusOK {
 			status, fix = statusWarn, "bimri-hook install --scope "+s.File.Scope
@@ -265,12 +266,12 @@ func rank(status string) int { return strings.Index("OK WARN FAIL", status) }
 
 // checkPermission: whether rules let the agent run the memory commands
 // without asking, and Claude Code applies them; one line per outcome.
-func (d *doctor) checkPermission(all []install.Scoped) {
+func (d *doctor) checkPermission(all []install.Status) {
 	plugin := false
 	var want []string
 	for _, s := range all {
-		plugin = plugin || len(s.Wiring.Plugins) > 0
-		for _, h := range s.Wiring.Handlers {
+		plugin = plugin || len(s.Plugins) > 0
+		for _, h := range s.Handlers {
 			if binary, ok := wiring.HookBinary(h.Command); ok {
 				want = addNew(want, (wiring.Command{Binary: binary}).Rules()...)
 			}
@@ -286,7 +287,7 @@ func (d *doctor) checkPermission(all []install.Scoped) {
 	for _, rule := range want {
 		var scopes []string
 		for _, s := range all {
-			if slices.Contains(s.Wiring.Rules, rule) {
+			if slices.Contains(s.Rules, rule) {
 				scopes = append(scopes, s.File.Scope)
 			}
 		}
@@ -352,7 +353,7 @@ const lockHeadroom = 2 * time.Second
 // checkLockTimeout warns when a hook that waited out lock_timeout would be
 // killed at its timeout (60 s when none is set) before it answers.
 // SessionEnd caps its own wait; PreToolUse takes no lock.
-func (d *doctor) checkLockTimeout(wait time.Duration, all []install.Scoped) {
+func (d *doctor) checkLockTimeout(wait time.Duration, all []install.Status) {
 	var short []string
 	check := func(where, ev string, timeout int) {
 		t := time.Duration(timeout) * time.Second
@@ -365,8 +366,8 @@ func (d *doctor) checkLockTimeout(wait time.Duration, all []install.Scoped) {
 	}
 	plugin := false
 	for _, s := range all {
-		plugin = plugin || len(s.Wiring.Plugins) > 0
-		for _, h := range s.Wiring.Handlers {
+		plugin = plugin || len(s.Plugins) > 0
+		for _, h := range s.Handlers {
 			check(s.File.Scope+" settings", h.Event, h.Timeout)
 		}
 	}

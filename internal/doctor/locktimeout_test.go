@@ -11,24 +11,24 @@ import (
 )
 
 func TestCheckLockTimeout(t *testing.T) {
-	settings := install.Scoped{File: install.SettingsFile{Scope: "project"}, Wiring: wiring.Wiring{Handlers: []wiring.Handler{
+	settings := install.Status{Places: install.Places{File: install.SettingsFile{Scope: "project"}}, Wiring: wiring.Wiring{Handlers: []wiring.Handler{
 		{Event: "Stop", Timeout: 10}, {Event: "SessionEnd", Timeout: 5}, {Event: "PreCompact"},
 	}}}
-	plugin := install.Scoped{File: install.SettingsFile{Scope: "user"}, Wiring: wiring.Wiring{Plugins: []string{"bimri-hook@market"}}}
+	plugin := install.Status{Places: install.Places{File: install.SettingsFile{Scope: "user"}}, Wiring: wiring.Wiring{Plugins: []string{"bimri-hook@market"}}}
 	tests := []struct {
 		name  string
 		wait  time.Duration
-		wired []install.Scoped
+		wired []install.Status
 		warn  []string // pieces of the warning; none means no check reported
 	}{
-		{name: "the default", wait: 2 * time.Second, wired: []install.Scoped{settings, plugin}},
-		{name: "just fits Stop's 10 s", wait: 8 * time.Second, wired: []install.Scoped{settings}},
-		{name: "too long for Stop", wait: 9 * time.Second, wired: []install.Scoped{settings},
+		{name: "the default", wait: 2 * time.Second, wired: []install.Status{settings, plugin}},
+		{name: "just fits Stop's 10 s", wait: 8 * time.Second, wired: []install.Status{settings}},
+		{name: "too long for Stop", wait: 9 * time.Second, wired: []install.Status{settings},
 			warn: []string{"Stop in project settings (timeout 10s)"}},
-		{name: "SessionEnd caps its own wait", wait: 4 * time.Second, wired: []install.Scoped{{File: install.SettingsFile{Scope: "project"}, Wiring: wiring.Wiring{Handlers: []wiring.Handler{{Event: "SessionEnd", Timeout: 5}}}}}},
-		{name: "no timeout is Claude Code's 60 s", wait: 59 * time.Second, wired: []install.Scoped{settings},
+		{name: "SessionEnd caps its own wait", wait: 4 * time.Second, wired: []install.Status{{Places: install.Places{File: install.SettingsFile{Scope: "project"}}, Wiring: wiring.Wiring{Handlers: []wiring.Handler{{Event: "SessionEnd", Timeout: 5}}}}}},
+		{name: "no timeout is Claude Code's 60 s", wait: 59 * time.Second, wired: []install.Status{settings},
 			warn: []string{"Stop in project settings", "PreCompact in project settings (timeout 1m0s)"}},
-		{name: "the plugin's timeouts", wait: 30 * time.Second, wired: []install.Scoped{plugin},
+		{name: "the plugin's timeouts", wait: 30 * time.Second, wired: []install.Status{plugin},
 			warn: []string{"Stop in the plugin (timeout 10s)", "SessionStart in the plugin"}},
 	}
 	for _, tc := range tests {

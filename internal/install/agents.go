@@ -312,12 +312,13 @@ func removeIfThere(path string) error {
 	return nil
 }
 
-// Status is what doctor says of one client's wiring in one scope.
+// Status is what one client's files in one scope hold of bimri-hook's.
 type Status struct {
 	Places
+	Exists bool // its JSON file does
+	wiring.Wiring
 	Events []string // the events that run bimri-hook's hook: its JSON file's, or the client's when its own file is ours
-	MCP    bool     // the MCP server is registered
-	Err    error
+	Err    error    // a file cannot be read or is not the client's
 	// Codex: its hooks, those it will skip, whether it reads the project.
 	States, Skipped  []wiring.CodexHookState
 	ProjectUntrusted bool
@@ -330,20 +331,27 @@ func Check(cl wiring.Client, scope, root string) (Status, error) {
 	if err != nil {
 		return st, err
 	}
-	data, _, err := ReadOptional(p.File.Path)
-	if err == nil {
-		st.Events, st.MCP, err = cl.Wired(data)
+	data, exists, err := ReadOptional(p.File.Path)
+	if err != nil {
+		st.Err = fmt.Errorf("%s cannot be read: %w", p.File.Path, err)
+		return st, nil
 	}
-	if err == nil && p.Own != "" {
-		var own []byte
-		if own, _, err = ReadOptional(p.Own); cl.IsOwn(own) {
+	st.Exists = exists
+	if st.Wiring, err = cl.Inspect(data); err != nil {
+		st.Err = fmt.Errorf("%s: %w", p.File.Path, err)
+		return st, nil
+	}
+	st.Events, _ = st.Wiring.Events(cl.Events)
+	if p.Own != "" {
+		if own, _, err := ReadOptional(p.Own); err != nil {
+			st.Err = err
+		} else if cl.IsOwn(own) {
 			st.Events = strings.Split(EventList(cl.Events), ", ")
 		}
 	}
-	if err == nil && cl.Agent == wiring.Codex.Agent {
-		err = checkCodex(&st, data, root)
+	if st.Err == nil && cl.Agent == wiring.Codex.Agent {
+		st.Err = checkCodex(&st, data, root)
 	}
-	st.Err = err
 	return st, nil
 }
 

@@ -42,7 +42,7 @@ func Claude(w io.Writer, q Request) error {
 	if err != nil {
 		return err
 	}
-	was, _ := wiring.Inspect(before)
+	was, _ := wiring.Claude.Inspect(before)
 	printInstalled(w, file, command, was, changed)
 	if err := workspaceNotes(w, q.Root, file.Scope, ".claude/settings.json", binary, "bimri-hook install --scope local"); err != nil {
 		return err
@@ -71,7 +71,7 @@ func UninstallClaude(w io.Writer, q Request) error {
 	}
 	var was wiring.Wiring
 	_, changed, _, err := p.unwire(func(before []byte) (err error) {
-		if was, err = wiring.Inspect(before); err != nil {
+		if was, err = wiring.Claude.Inspect(before); err != nil {
 			err = fmt.Errorf("%s: %w", file.Path, err)
 		}
 		return err
@@ -92,7 +92,7 @@ func UninstallClaude(w io.Writer, q Request) error {
 	if !changed {
 		var warned []string
 		for _, s := range ReadScopes(q.Root) {
-			for _, p := range s.Wiring.Plugins {
+			for _, p := range s.Plugins {
 				if !slices.Contains(warned, p) {
 					warned = append(warned, p)
 					fmt.Fprintf(w, "warning: the bimri-hook plugin %s still runs here: bimri-hook off turns memory off in this workspace, claude plugin disable %s turns the plugin off everywhere\n", p, p)
@@ -148,7 +148,7 @@ func printUninstalled(w io.Writer, file SettingsFile, was wiring.Wiring, changed
 		return
 	}
 	fmt.Fprintf(w, "removed bimri-hook from %s (%s scope)\n", file.Path, file.Scope)
-	if events := was.Events(); len(events) > 0 {
+	if events, _ := was.Events(wiring.Events()); len(events) > 0 {
 		fmt.Fprintf(w, "  hooks: %s\n", strings.Join(events, ", "))
 	}
 	for _, r := range was.Rules {

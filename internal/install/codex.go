@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/bimri/bimri-hook/wiring"
 )
@@ -32,16 +31,12 @@ func wireCodex(file SettingsFile, root string, before, after []byte, command wir
 	}
 	oldStates, _ := wiring.CodexHookStates(file.Path, before) // Install read both
 	states, _ := wiring.CodexHookStates(file.Path, after)
-	var add []string
 	if noTrust {
 		res.untrusted = states
 	} else {
 		res.trusted = states
-		for _, s := range states {
-			add = append(add, wiring.TrustTable(s))
-		}
 	}
-	newConfig, err := editCodexConfig(path, config, codexTables(append(oldStates, states...), true), append(add, wiring.MCPTable(command)))
+	newConfig, err := editCodexConfig(path, config, append(oldStates, states...), true, res.trusted, command.Binary)
 	if err != nil {
 		return res, err
 	}
@@ -74,13 +69,13 @@ func unwireCodex(file SettingsFile, root string, hooksJSON []byte) (changed bool
 	if err != nil {
 		return false, err
 	}
-	out, err := editCodexConfig(path, config, codexTables(states, mcp), nil)
+	out, err := editCodexConfig(path, config, states, mcp, nil, "")
 	return string(out) != string(config), err
 }
 
 // editCodexConfig edits config.toml at path, writing it when it changed.
-func editCodexConfig(path string, config []byte, drop func(string) bool, add []string) ([]byte, error) {
-	out, changed, err := wiring.EditCodexConfig(config, drop, add)
+func editCodexConfig(path string, config []byte, drop []wiring.CodexHookState, dropMCP bool, trust []wiring.CodexHookState, binary string) ([]byte, error) {
+	out, changed, err := wiring.EditCodexConfig(config, drop, dropMCP, trust, binary)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -88,17 +83,6 @@ func editCodexConfig(path string, config []byte, drop func(string) bool, add []s
 		err = writeReplacing(path, out)
 	}
 	return out, err
-}
-
-// codexTables names our tables: the trust of states, with mcp the server's.
-func codexTables(states []wiring.CodexHookState, mcp bool) func(string) bool {
-	headers := map[string]bool{}
-	for _, s := range states {
-		headers[wiring.TrustHeader(s.Key)] = true
-	}
-	return func(h string) bool {
-		return headers[h] || mcp && (h == wiring.MCPHeader || strings.HasPrefix(h, wiring.MCPHeader+"."))
-	}
 }
 
 // checkCodex adds to st whether Codex will run the hooks of hooksJSON.

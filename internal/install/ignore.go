@@ -133,7 +133,7 @@ func tracked(repo, path string) bool {
 // run) bimri-hook: then the side files still need ignoring.
 func wiredHere(root string) bool {
 	for _, s := range ReadScopes(root) {
-		if s.File.Scope != ScopeUser && (s.Err != nil || len(s.Wiring.Handlers) > 0) {
+		if s.File.Scope != ScopeUser && (s.Err != nil || len(s.Handlers) > 0) {
 			return true
 		}
 	}

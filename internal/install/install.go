@@ -96,30 +96,16 @@ func BinaryFor(scope, given string) (string, error) {
 	return binary, nil
 }
 
-// Scoped is what the settings file of one scope holds of bimri-hook's.
-type Scoped struct {
-	File   SettingsFile // Path is "" when the scope has no place (no home folder)
-	Exists bool
-	Wiring wiring.Wiring
-	Err    error // the file has no place, cannot be read, or is not settings
-}
-
-// ReadScopes reads every scope's settings for root, in Scopes' order.
-func ReadScopes(root string) []Scoped {
-	var all []Scoped
+// ReadScopes reads every scope's Claude Code settings for root, in
+// Scopes' order; Err says when one has no place.
+func ReadScopes(root string) []Status {
+	var all []Status
 	for _, scope := range Scopes {
-		s := Scoped{File: SettingsFile{Scope: scope}}
-		var data []byte
-		var p Places
-		if p, s.Err = PlacesFor(wiring.Claude, scope, root); s.Err == nil {
-			s.File = p.File
-			if data, s.Exists, s.Err = ReadOptional(s.File.Path); s.Err != nil {
-				s.Err = fmt.Errorf("%s cannot be read: %w", s.File.Path, s.Err)
-			} else if s.Wiring, s.Err = wiring.Inspect(data); s.Err != nil {
-				s.Err = fmt.Errorf("%s: %w", s.File.Path, s.Err)
-			}
+		st, err := Check(wiring.Claude, scope, root)
+		if err != nil {
+			st.File.Scope, st.Err = scope, err
 		}
-		all = append(all, s)
+		all = append(all, st)
 	}
 	return all
 }
@@ -132,12 +118,12 @@ func warnTwice(w io.Writer, root string, installed SettingsFile, command wiring.
 		if s.Err != nil {
 			continue
 		}
-		for _, p := range s.Wiring.Plugins {
+		for _, p := range s.Plugins {
 			fmt.Fprintf(w, "warning: the bimri-hook plugin %s is enabled in %s, so every event would run bimri-hook twice; keep one: disable the plugin (claude plugin disable %s), or run bimri-hook uninstall --scope %s\n",
 				p, s.File.Path, p, installed.Scope)
 		}
 		var others []string
-		for _, h := range s.Wiring.Handlers {
+		for _, h := range s.Handlers {
 			if h.Command != command.Hook() && !slices.Contains(others, h.Command) {
 				others = append(others, h.Command)
 			}
