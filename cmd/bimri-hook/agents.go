@@ -36,10 +36,11 @@ func (a *app) otherAgents(c *cli.Context, wire bool) (claude bool, err error) {
 			return err
 		}
 		cl, _ := wiring.ClientNamed(agent)
+		q := install.Request{Client: cl, Root: root, Scope: c.String("scope"), Binary: c.String("binary"), NoTrust: c.Bool("no-trust")}
 		if wire {
-			return install.Wire(a.stdout, cl, c.String("scope"), root, c.String("binary"), c.Bool("no-trust"))
+			return install.Install(a.stdout, q)
 		}
-		return install.Unwire(a.stdout, cl, c.String("scope"), root)
+		return install.Uninstall(a.stdout, q)
 	}
 	agent := c.String("agent")
 	if agent != wiring.Codex.Agent && c.Bool("no-trust") {

@@ -7,6 +7,7 @@ import (
 	"github.com/bimri/bimri-hook/internal/doctor"
 	"github.com/bimri/bimri-hook/internal/install"
 	"github.com/bimri/bimri-hook/internal/workspace"
+	"github.com/bimri/bimri-hook/wiring"
 	"github.com/urfave/cli/v2"
 )
 
@@ -42,7 +43,7 @@ func (a *app) installCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			return install.Claude(a.stdout, install.Request{Root: root, Scope: c.String("scope"), Binary: c.String("binary"), Git: c.Bool("git")})
+			return install.Install(a.stdout, install.Request{Client: wiring.Claude, Root: root, Scope: c.String("scope"), Binary: c.String("binary"), Git: c.Bool("git")})
 		},
 	}
 }
@@ -59,7 +60,7 @@ func (a *app) uninstallCommand() *cli.Command {
 			if more, err := a.otherAgents(c, false); err != nil || !more {
 				return err
 			}
-			q := install.Request{Scope: c.String("scope"), Git: c.Bool("git")}
+			q := install.Request{Client: wiring.Claude, Scope: c.String("scope"), Git: c.Bool("git")}
 			var err error
 			if q.Root, err = resolveRoot(c, ""); err != nil {
 				return err
@@ -71,7 +72,7 @@ func (a *app) uninstallCommand() *cli.Command {
 				}
 				q.Purge = ws.store
 			}
-			return install.UninstallClaude(a.stdout, q)
+			return install.Uninstall(a.stdout, q)
 		},
 	}
 }

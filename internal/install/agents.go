@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/bimri/bimri-hook/internal/workspace"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/wiring"
 )
 
@@ -109,36 +110,64 @@ func PlacesFor(cl wiring.Client, scope, root string) (Places, error) {
 	return p, nil
 }
 
-// wire writes command into p's files, with the receipt; check, given, sees
-// the JSON before and after first and may refuse. An own file that is not
-// bimri-hook's is refused.
-func (p Places) wire(command wiring.Command, check func(before, after []byte) error) (before []byte, changed bool, err error) {
-	cl := p.Client
-	if before, _, err = ReadOptional(p.File.Path); err != nil {
-		return nil, false, fmt.Errorf("read %s: %w", p.File.Path, err)
+// Request is what install or uninstall is asked to do.
+type Request struct {
+	Client  wiring.Client
+	Root    string // the workspace
+	Scope   string
+	Binary  string       // --binary, or ""
+	Git     bool         // Claude Code: also the merge driver in the repository
+	NoTrust bool         // Codex: leave the hooks to its /hooks review
+	Purge   *store.Store // uninstall: also the memory's side files
+}
+
+// Install wires the binary (--binary, or BinaryFor's) into the client's
+// files in the scope, with a receipt of what it added (Codex: also its
+// config.toml, with the hooks' trust unless NoTrust; Claude Code: then
+// --git, which fails before anything is written), and says what it did.
+// A file of our own's name that is not bimri-hook's is refused.
+func Install(w io.Writer, q Request) error {
+	cl := q.Client
+	p, err := PlacesFor(cl, q.Scope, q.Root)
+	if err != nil {
+		return err
+	}
+	binary, err := BinaryFor(q.Scope, q.Binary)
+	if err != nil {
+		return err
+	}
+	command := wiring.Command{Binary: binary}
+	repo, err := gitTop(q.Git, q.Root)
+	if err != nil {
+		return err
+	}
+	before, _, err := ReadOptional(p.File.Path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", p.File.Path, err)
 	}
 	prev, _, err := readReceipt(p.receipt)
 	if err != nil {
-		return nil, false, fmt.Errorf("read %s: %w", p.receipt, err)
+		return fmt.Errorf("read %s: %w", p.receipt, err)
 	}
 	var own, want []byte
 	if p.Own != "" {
 		var exists bool
 		if own, exists, err = ReadOptional(p.Own); err != nil {
-			return nil, false, fmt.Errorf("read %s: %w", p.Own, err)
+			return fmt.Errorf("read %s: %w", p.Own, err)
 		}
 		if exists && !cl.IsOwn(own) {
-			return nil, false, fmt.Errorf("%s is not bimri-hook's %s: rename it, then try again", p.Own, cl.OwnName)
+			return fmt.Errorf("%s is not bimri-hook's %s: rename it, then try again", p.Own, cl.OwnName)
 		}
 		want = cl.Own(command)
 	}
 	after, receipt, changed, err := cl.Install(before, command, prev)
 	if err != nil {
-		return nil, false, fmt.Errorf("%s: %w", p.File.Path, err)
+		return fmt.Errorf("%s: %w", p.File.Path, err)
 	}
-	if check != nil {
-		if err := check(before, after); err != nil {
-			return nil, false, err
+	var codex codexResult
+	if cl.Agent == wiring.Codex.Agent {
+		if codex, err = wireCodex(p.File, q.Root, before, after, command, q.NoTrust); err != nil {
+			return err
 		}
 	}
 	for _, folder := range p.folders {
@@ -146,43 +175,102 @@ func (p Places) wire(command wiring.Command, check func(before, after []byte) er
 		receipt.Note(folder[0], err == nil)
 	}
 	ownChanged := string(own) != string(want)
-	if !changed && !ownChanged {
-		return before, false, nil
+	if changed || ownChanged {
+		err = writeReceipt(p.receipt, receipt)
+		if err == nil && ownChanged {
+			err = writeReplacing(p.Own, want)
+		}
+		if err == nil && changed {
+			err = writeReplacing(p.File.Path, after)
+		}
+		if err != nil {
+			return err
+		}
 	}
-	err = writeReceipt(p.receipt, receipt)
-	if err == nil && ownChanged {
-		err = writeReplacing(p.Own, want)
+	if cl.Agent != wiring.Claude.Agent {
+		verb, mcp := "already wired", ""
+		if changed || ownChanged {
+			verb = "wired"
+		}
+		if cl.MCPKey != "" {
+			mcp = fmt.Sprintf(" and its MCP server %q", wiring.MCPServer)
+			if p.Own != "" {
+				mcp += " in " + p.File.Path
+			}
+		}
+		fmt.Fprintf(w, "%s: %s %s (%s)%s%s\n", cl.Name, verb, p.Hooks(), EventList(cl.Events), mcp, notes[cl.Agent])
+		if q.Scope == ScopeProject && trustNotes[cl.Agent] != "" {
+			fmt.Fprintf(w, "%s: "+trustNotes[cl.Agent]+"\n", cl.Name, filepath.Dir(p.Hooks()))
+		}
+		if cl.Agent == wiring.Codex.Agent {
+			codex.print(w, p.File)
+		}
+		return workspaceNotes(w, q.Root, q.Scope, p.File.Path, binary, "--scope user")
 	}
-	if err == nil && changed {
-		err = writeReplacing(p.File.Path, after)
+	was, _ := cl.Inspect(before)
+	printInstalled(w, p.File, command, was, changed)
+	if err := workspaceNotes(w, q.Root, q.Scope, ".claude/settings.json", binary, "bimri-hook install --scope local"); err != nil {
+		return err
 	}
-	return before, err == nil, err
+	warnTwice(w, q.Root, p.File, command)
+	if q.Scope != ScopeUser && !WorkspaceTrusted(q.Root) {
+		fmt.Fprintf(w, "note: Claude Code applies a workspace's permission rules only once the workspace is trusted, so until then the agent asks before each `%s` in %s.\n", command.Remember(), q.Root)
+		fmt.Fprintf(w, "  To let it record: %s.\n", wiring.TrustAdvice(command))
+	}
+	if repo == "" {
+		return nil
+	}
+	return Git(w, repo, command)
 }
 
-// unwire takes out what wire put in, guided by the receipt; check, given,
-// sees the JSON first. ownChanged says the own file went.
-func (p Places) unwire(check func(before []byte) error) (before []byte, changed, ownChanged bool, err error) {
-	cl := p.Client
+// notes end a client's install line; trustNotes follow at project scope.
+var (
+	notes      = map[string]string{"cursor": ", from Cursor's documentation: not tried on a Cursor client"}
+	trustNotes = map[string]string{
+		"gemini":  "Gemini reads %s only in a folder you trust, and warns once before it runs a project's new hooks",
+		"copilot": "Copilot reads %s only in a folder you trust (its first-run dialog); a copilot -p in another skips them without a word",
+	}
+)
+
+// Uninstall takes out what Install put in, guided by the receipt, and
+// says so; Claude Code: also --git and, with Purge, the side files.
+func Uninstall(w io.Writer, q Request) error {
+	cl := q.Client
+	p, err := PlacesFor(cl, q.Scope, q.Root)
+	if err != nil {
+		return err
+	}
+	repo, err := gitTop(q.Git, q.Root)
+	if err != nil {
+		return err
+	}
 	receipt, hasReceipt, err := readReceipt(p.receipt)
 	if err != nil {
-		return nil, false, false, fmt.Errorf("read %s: %w", p.receipt, err)
+		return fmt.Errorf("read %s: %w", p.receipt, err)
 	}
-	if before, _, err = ReadOptional(p.File.Path); err != nil {
-		return nil, false, false, fmt.Errorf("read %s: %w", p.File.Path, err)
+	before, _, err := ReadOptional(p.File.Path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", p.File.Path, err)
 	}
+	ownChanged := false
 	if p.Own != "" {
 		if own, exists, err := ReadOptional(p.Own); err != nil {
-			return nil, false, false, fmt.Errorf("read %s: %w", p.Own, err)
+			return fmt.Errorf("read %s: %w", p.Own, err)
 		} else if exists && cl.IsOwn(own) {
 			if err := removeIfThere(p.Own); err != nil {
-				return nil, false, false, err
+				return err
 			}
 			ownChanged = true
 		}
 	}
-	if check != nil {
-		if err := check(before); err != nil {
-			return nil, false, ownChanged, err
+	was, err := cl.Inspect(before)
+	if err != nil {
+		return fmt.Errorf("%s: %w", p.File.Path, err)
+	}
+	configChanged := false
+	if cl.Agent == wiring.Codex.Agent {
+		if configChanged, err = unwireCodex(p.File, q.Root, before); err != nil {
+			return err
 		}
 	}
 	r := &receipt
@@ -191,7 +279,7 @@ func (p Places) unwire(check func(before []byte) error) (before []byte, changed,
 	}
 	after, remove, changed, err := cl.Uninstall(before, r)
 	if err != nil {
-		return nil, false, ownChanged, fmt.Errorf("%s: %w", p.File.Path, err)
+		return fmt.Errorf("%s: %w", p.File.Path, err)
 	}
 	claude := cl.Agent == wiring.Claude.Agent
 	switch {
@@ -214,79 +302,6 @@ func (p Places) unwire(check func(before []byte) error) (before []byte, changed,
 			_ = os.Remove(folder[1]) // only when empty: nothing of the user's goes
 		}
 	}
-	return before, changed, ownChanged, err
-}
-
-// Wire is install --agent in scope: it wires the binary (--binary, or
-// BinaryFor's) into cl's files (Codex: also its config.toml, with the
-// hooks' trust unless noTrust), and says what it did.
-func Wire(w io.Writer, cl wiring.Client, scope, root, binary string, noTrust bool) error {
-	binary, err := BinaryFor(scope, binary)
-	if err != nil {
-		return err
-	}
-	command := wiring.Command{Binary: binary}
-	p, err := PlacesFor(cl, scope, root)
-	if err != nil {
-		return err
-	}
-	var codex codexResult
-	var check func(before, after []byte) error
-	if cl.Agent == wiring.Codex.Agent {
-		check = func(before, after []byte) (err error) {
-			codex, err = wireCodex(p.File, root, before, after, command, noTrust)
-			return err
-		}
-	}
-	_, changed, err := p.wire(command, check)
-	if err != nil {
-		return err
-	}
-	verb, mcp := "already wired", ""
-	if changed {
-		verb = "wired"
-	}
-	if cl.MCPKey != "" {
-		mcp = fmt.Sprintf(" and its MCP server %q", wiring.MCPServer)
-		if p.Own != "" {
-			mcp += " in " + p.File.Path
-		}
-	}
-	fmt.Fprintf(w, "%s: %s %s (%s)%s%s\n", cl.Name, verb, p.Hooks(), EventList(cl.Events), mcp, notes[cl.Agent])
-	if scope == ScopeProject && trustNotes[cl.Agent] != "" {
-		fmt.Fprintf(w, "%s: "+trustNotes[cl.Agent]+"\n", cl.Name, filepath.Dir(p.Hooks()))
-	}
-	if cl.Agent == wiring.Codex.Agent {
-		codex.print(w, p.File)
-	}
-	return workspaceNotes(w, root, scope, p.File.Path, binary, "--scope user")
-}
-
-// notes end a client's install line; trustNotes follow at project scope.
-var (
-	notes      = map[string]string{"cursor": ", from Cursor's documentation: not tried on a Cursor client"}
-	trustNotes = map[string]string{
-		"gemini":  "Gemini reads %s only in a folder you trust, and warns once before it runs a project's new hooks",
-		"copilot": "Copilot reads %s only in a folder you trust (its first-run dialog); a copilot -p in another skips them without a word",
-	}
-)
-
-// Unwire is uninstall --agent in scope: it takes out what Wire put in,
-// and says so.
-func Unwire(w io.Writer, cl wiring.Client, scope, root string) error {
-	p, err := PlacesFor(cl, scope, root)
-	if err != nil {
-		return err
-	}
-	configChanged := false
-	var check func([]byte) error
-	if cl.Agent == wiring.Codex.Agent {
-		check = func(before []byte) (err error) {
-			configChanged, err = unwireCodex(p.File, root, before)
-			return err
-		}
-	}
-	_, changed, ownChanged, err := p.unwire(check)
 	if err != nil {
 		return err
 	}
@@ -295,6 +310,8 @@ func Unwire(w io.Writer, cl wiring.Client, scope, root string) error {
 		paths = p.Own + " and " + paths
 	}
 	switch {
+	case claude:
+		return uninstalledClaude(w, q, repo, p.File, was, changed)
 	case cl.Agent == wiring.Codex.Agent && (changed || configChanged):
 		fmt.Fprintf(w, "Codex: unwired %s, and took bimri-hook's trust and MCP server out of Codex's config.toml where they were\n", paths)
 	case changed || ownChanged:

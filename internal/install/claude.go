@@ -12,73 +12,9 @@ import (
 	"github.com/bimri/bimri-hook/wiring"
 )
 
-// Request is what install or uninstall is asked to do for Claude Code.
-type Request struct {
-	Root   string // the workspace
-	Scope  string
-	Binary string // --binary, or ""
-	Git    bool   // also the merge driver in the repository
-	Purge  *store.Store
-}
-
-// Claude is install for Claude Code: the scope's settings, the ignore
-// rules, then --git (which fails before anything is written), saying so.
-func Claude(w io.Writer, q Request) error {
-	p, err := PlacesFor(wiring.Claude, q.Scope, q.Root)
-	if err != nil {
-		return err
-	}
-	file := p.File
-	binary, err := BinaryFor(file.Scope, q.Binary)
-	if err != nil {
-		return err
-	}
-	command := wiring.Command{Binary: binary}
-	repo, err := gitTop(q.Git, q.Root)
-	if err != nil {
-		return err
-	}
-	before, changed, err := p.wire(command, nil)
-	if err != nil {
-		return err
-	}
-	was, _ := wiring.Claude.Inspect(before)
-	printInstalled(w, file, command, was, changed)
-	if err := workspaceNotes(w, q.Root, file.Scope, ".claude/settings.json", binary, "bimri-hook install --scope local"); err != nil {
-		return err
-	}
-	warnTwice(w, q.Root, file, command)
-	if file.Scope != ScopeUser && !WorkspaceTrusted(q.Root) {
-		fmt.Fprintf(w, "note: Claude Code applies a workspace's permission rules only once the workspace is trusted, so until then the agent asks before each `%s` in %s.\n", command.Remember(), q.Root)
-		fmt.Fprintf(w, "  To let it record: %s.\n", wiring.TrustAdvice(command))
-	}
-	if repo == "" {
-		return nil
-	}
-	return Git(w, repo, command)
-}
-
-// UninstallClaude takes out what Claude put in, with Purge the side files.
-func UninstallClaude(w io.Writer, q Request) error {
-	p, err := PlacesFor(wiring.Claude, q.Scope, q.Root)
-	if err != nil {
-		return err
-	}
-	file := p.File
-	repo, err := gitTop(q.Git, q.Root)
-	if err != nil {
-		return err
-	}
-	var was wiring.Wiring
-	_, changed, _, err := p.unwire(func(before []byte) (err error) {
-		if was, err = wiring.Claude.Inspect(before); err != nil {
-			err = fmt.Errorf("%s: %w", file.Path, err)
-		}
-		return err
-	})
-	if err != nil {
-		return err
-	}
+// uninstalledClaude says what Uninstall took out of Claude Code's
+// settings, then does the rest: the ignore lines, --git, --purge.
+func uninstalledClaude(w io.Writer, q Request, repo string, file SettingsFile, was wiring.Wiring, changed bool) error {
 	printUninstalled(w, file, was, changed)
 	if file.Scope != ScopeUser && !wiredHere(q.Root) {
 		path, changed, err := unignore(q.Root)
