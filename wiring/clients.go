@@ -45,10 +45,10 @@ var Claude = Client{
 	},
 }
 
-// CodexContextLimit is the additionalContextLimit (tokens: a quarter of
+// codexContextLimit is the additionalContextLimit (tokens: a quarter of
 // the bytes) of hooks whose context reaches the model: Codex's default of
 // 2,500 cuts the middle out of a memory view of up to 30,000 bytes.
-const CodexContextLimit = 7500
+const codexContextLimit = 7500
 
 // Codex is the Codex CLI (0.171.0): hooks.json in Claude Code's shape,
 // trust and MCP server in config.toml (codex.go). No SessionEnd: the
@@ -59,7 +59,7 @@ var Codex = Client{
 	Handler: func(command string, e Event) handlerJSON {
 		h := handlerJSON{Type: "command", Command: command, Timeout: e.Timeout}
 		if e.Name != string(event.Stop) {
-			h.ContextLimit = CodexContextLimit
+			h.ContextLimit = codexContextLimit
 		}
 		return h
 	},

@@ -187,40 +187,27 @@ func Install(w io.Writer, q Request) error {
 			return err
 		}
 	}
-	if cl.Agent != wiring.Claude.Agent {
-		verb, mcp := "already wired", ""
-		if changed || ownChanged {
-			verb = "wired"
-		}
-		if cl.MCPKey != "" {
-			mcp = fmt.Sprintf(" and its MCP server %q", wiring.MCPServer)
-			if p.Own != "" {
-				mcp += " in " + p.File.Path
-			}
-		}
-		fmt.Fprintf(w, "%s: %s %s (%s)%s%s\n", cl.Name, verb, p.Hooks(), EventList(cl.Events), mcp, notes[cl.Agent])
-		if q.Scope == ScopeProject && trustNotes[cl.Agent] != "" {
-			fmt.Fprintf(w, "%s: "+trustNotes[cl.Agent]+"\n", cl.Name, filepath.Dir(p.Hooks()))
-		}
-		if cl.Agent == wiring.Codex.Agent {
-			codex.print(w, p.File)
-		}
-		return workspaceNotes(w, q.Root, q.Scope, p.File.Path, binary, "--scope user")
+	if cl.Agent == wiring.Claude.Agent {
+		return installedClaude(w, q, repo, p.File, command, before, changed)
 	}
-	was, _ := cl.Inspect(before)
-	printInstalled(w, p.File, command, was, changed)
-	if err := workspaceNotes(w, q.Root, q.Scope, ".claude/settings.json", binary, "bimri-hook install --scope local"); err != nil {
-		return err
+	verb, mcp := "already wired", ""
+	if changed || ownChanged {
+		verb = "wired"
 	}
-	warnTwice(w, q.Root, p.File, command)
-	if q.Scope != ScopeUser && !WorkspaceTrusted(q.Root) {
-		fmt.Fprintf(w, "note: Claude Code applies a workspace's permission rules only once the workspace is trusted, so until then the agent asks before each `%s` in %s.\n", command.Remember(), q.Root)
-		fmt.Fprintf(w, "  To let it record: %s.\n", wiring.TrustAdvice(command))
+	if cl.MCPKey != "" {
+		mcp = fmt.Sprintf(" and its MCP server %q", wiring.MCPServer)
+		if p.Own != "" {
+			mcp += " in " + p.File.Path
+		}
 	}
-	if repo == "" {
-		return nil
+	fmt.Fprintf(w, "%s: %s %s (%s)%s%s\n", cl.Name, verb, p.Hooks(), EventList(cl.Events), mcp, notes[cl.Agent])
+	if q.Scope == ScopeProject && trustNotes[cl.Agent] != "" {
+		fmt.Fprintf(w, "%s: "+trustNotes[cl.Agent]+"\n", cl.Name, filepath.Dir(p.Hooks()))
 	}
-	return Git(w, repo, command)
+	if cl.Agent == wiring.Codex.Agent {
+		codex.print(w, p.File)
+	}
+	return workspaceNotes(w, q.Root, q.Scope, p.File.Path, binary, "--scope user")
 }
 
 // notes end a client's install line; trustNotes follow at project scope.

@@ -12,6 +12,25 @@ import (
 	"github.com/bimri/bimri-hook/wiring"
 )
 
+// installedClaude says what Install put in Claude Code's settings, then
+// does the rest: the ignore lines, the notes, --git.
+func installedClaude(w io.Writer, q Request, repo string, file SettingsFile, command wiring.Command, before []byte, changed bool) error {
+	was, _ := wiring.Claude.Inspect(before)
+	printInstalled(w, file, command, was, changed)
+	if err := workspaceNotes(w, q.Root, q.Scope, ".claude/settings.json", command.Binary, "bimri-hook install --scope local"); err != nil {
+		return err
+	}
+	warnTwice(w, q.Root, file, command)
+	if q.Scope != ScopeUser && !WorkspaceTrusted(q.Root) {
+		fmt.Fprintf(w, "note: Claude Code applies a workspace's permission rules only once the workspace is trusted, so until then the agent asks before each `%s` in %s.\n", command.Remember(), q.Root)
+		fmt.Fprintf(w, "  To let it record: %s.\n", wiring.TrustAdvice(command))
+	}
+	if repo == "" {
+		return nil
+	}
+	return Git(w, repo, command)
+}
+
 // uninstalledClaude says what Uninstall took out of Claude Code's
 // settings, then does the rest: the ignore lines, --git, --purge.
 func uninstalledClaude(w io.Writer, q Request, repo string, file SettingsFile, was wiring.Wiring, changed bool) error {

@@ -34,15 +34,10 @@ func IgnoreLocally(root string) (path string, err error) {
 		return "", err
 	}
 	path = filepath.Join(common, "info", "exclude")
-	before, _, err := ReadOptional(path)
-	if err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
+	if _, changed, err := addIgnoreLines(path, wiring.IgnoreLinesUnder(filepath.ToSlash(rel))); err != nil || !changed {
+		return "", err
 	}
-	after, changed := wiring.AddIgnoreLines(before, wiring.IgnoreLinesUnder(filepath.ToSlash(rel)))
-	if !changed {
-		return "", nil
-	}
-	return path, writeReplacing(path, after)
+	return path, nil
 }
 
 // gitCommonDir is the folder of info/exclude, found without running git

@@ -206,23 +206,23 @@ func Ignore(root string) (path string, changed bool, err error) {
 		return "", false, nil
 	}
 	path = filepath.Join(root, ".gitignore")
-	before, _, err := ReadOptional(path)
-	if err != nil {
-		return path, false, fmt.Errorf("read .gitignore: %w", err)
+	before, changed, err := addIgnoreLines(path, wiring.IgnoreLines)
+	if err == nil && changed && len(before) > 0 && before[len(before)-1] != '\n' {
+		err = writeReceipt(ignoreReceipt(root), wiring.Receipt{Created: []string{"line break"}})
 	}
-	after, changed := wiring.AddIgnoreLines(before, wiring.IgnoreLines)
-	if !changed {
-		return path, false, nil
+	return path, changed, err
+}
+
+// addIgnoreLines adds the lines an ignore file lacks.
+func addIgnoreLines(path string, lines []string) (before []byte, changed bool, err error) {
+	if before, _, err = ReadOptional(path); err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", path, err)
 	}
-	if err := writeReplacing(path, after); err != nil {
-		return path, false, err
+	after, changed := wiring.AddIgnoreLines(before, lines)
+	if changed {
+		err = writeReplacing(path, after)
 	}
-	if len(before) > 0 && before[len(before)-1] != '\n' {
-		if err := writeReceipt(ignoreReceipt(root), wiring.Receipt{Created: []string{"line break"}}); err != nil {
-			return path, true, err
-		}
-	}
-	return path, true, nil
+	return before, changed, err
 }
 
 // createdAttributesKey records that install --git created .gitattributes.
