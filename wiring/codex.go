@@ -37,27 +37,15 @@ var codexEventLabels = map[string]string{
 
 // CodexHookStates lists our handlers in hooksJSON, the file at path.
 func CodexHookStates(path string, hooksJSON []byte) ([]CodexHookState, error) {
-	d, err := parseSettings(hooksJSON)
-	if err != nil {
-		return nil, err
-	}
+	w, err := Codex.Inspect(hooksJSON)
 	var out []CodexHookState
-	for _, name := range d.eventNames() {
-		label, ok := codexEventLabels[name]
-		if !ok {
-			continue
-		}
-		for _, ref := range d.handlers(name, Codex.isHook) {
-			g := d.get("hooks", name, fmt.Sprint(ref.group))
-			h := g.Get("hooks").Array()[ref.handler]
-			out = append(out, CodexHookState{
-				Event: name,
-				Key:   fmt.Sprintf("%s:%s:%d:%d", path, label, ref.group, ref.handler),
-				Hash:  codexHookHash(label, g.Get("matcher"), h),
-			})
+	for _, h := range w.Handlers {
+		if label, ok := codexEventLabels[h.Event]; ok {
+			key := fmt.Sprintf("%s:%s:%d:%d", path, label, h.at.group, h.at.handler)
+			out = append(out, CodexHookState{h.Event, key, codexHookHash(label, h.group.Get("matcher"), h.fields)})
 		}
 	}
-	return out, nil
+	return out, err
 }
 
 // codexHookHash is Codex's command_hook_hash (codex-rs discovery.rs,

@@ -2,6 +2,7 @@ package wiring
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -12,6 +13,9 @@ type Handler struct {
 	Event   string
 	Command string
 	Timeout int // the client's unit; 0 when the handler sets none
+
+	at            handlerRef
+	group, fields gjson.Result // its matcher group (none when flat) and itself
 }
 
 // Wiring is what a client's JSON file holds of bimri-hook's: the handlers
@@ -36,8 +40,8 @@ func (cl Client) Inspect(b []byte) (Wiring, error) {
 	d.flat = cl.Flat
 	for _, event := range d.eventNames() {
 		for _, r := range d.handlers(event, cl.isHook) {
-			timeout := d.get(append(d.path(event, r), "timeout")...)
-			w.Handlers = append(w.Handlers, Handler{Event: event, Command: r.command, Timeout: int(timeout.Int())})
+			h := d.get(d.path(event, r)...)
+			w.Handlers = append(w.Handlers, Handler{event, r.command, int(h.Get("timeout").Int()), r, d.get("hooks", event, strconv.Itoa(r.group)), h})
 		}
 	}
 	for _, i := range d.rules(isAgentRule) {
