@@ -69,19 +69,11 @@ func (d *document) get(path ...string) gjson.Result {
 		r.Index = start
 		return r
 	}
-	return gjson.GetBytes(d.b, jsonPath(path))
-}
-
-// jsonPath is path in gjson's and sjson's syntax.
-func jsonPath(path []string) string {
 	escaped := make([]string, len(path))
 	for i, p := range path {
 		escaped[i] = gjson.Escape(p)
-		if strings.HasPrefix(p, ":") { // sjson's mark of a key that looks like an index
-			escaped[i] = `\` + escaped[i]
-		}
 	}
-	return strings.Join(escaped, ".")
+	return gjson.GetBytes(d.b, strings.Join(escaped, "."))
 }
 
 // member is an item of an object or array; key.Raw is empty in arrays.
