@@ -9,30 +9,15 @@ import (
 	"github.com/bimri/bimri-hook/wiring"
 )
 
-// checkAgents: each other client wired here, what it runs and whether it
-// will. A client wired nowhere is not reported: most people use one.
-func (d *doctor) checkAgents() {
-	wired := false
+// readAgents reads each other client's wiring here, in project and user
+// scope: a client wired nowhere is not reported, as most people use one.
+func (d *doctor) readAgents() {
 	for _, cl := range wiring.Clients {
 		for _, scope := range []string{install.ScopeProject, install.ScopeUser} {
 			if st, err := install.Check(cl, scope, d.root); err == nil {
-				wired = wired || len(st.Events) > 0
-				d.checkAgent(st)
+				d.agents = append(d.agents, st)
+				d.otherAgent = d.otherAgent || len(st.Events) > 0
 			}
-		}
-	}
-	if wired {
-		d.claudeOptional()
-	}
-}
-
-// claudeOptional makes Claude Code's missing wiring a warning where
-// another client runs bimri-hook: memory works through that client.
-func (d *doctor) claudeOptional() {
-	for i, ch := range d.checks {
-		if ch.Name == "wiring" && ch.Status == statusFail && strings.HasPrefix(ch.Detail, "no settings file runs bimri-hook") {
-			d.checks[i].Status = statusWarn
-			d.checks[i].Detail += " (another agent here runs it)"
 		}
 	}
 }

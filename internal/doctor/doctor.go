@@ -44,9 +44,11 @@ type Options struct {
 }
 
 type doctor struct {
-	root   string
-	repo   bool // root is in a git work tree
-	checks []check
+	root       string
+	repo       bool             // root is in a git work tree
+	agents     []install.Status // the other clients' wiring, what checkAgent reports
+	otherAgent bool             // one of them runs bimri-hook here
+	checks     []check
 }
 
 // Report runs every check and prints one line for each; the error counts
@@ -55,6 +57,7 @@ func Report(w io.Writer, opt Options) error {
 	d := &doctor{root: opt.Root}
 	_, code := d.git("rev-parse", "--is-inside-work-tree")
 	d.repo = code == 0
+	d.readAgents()
 	status, detail, fix := binaryHealth(opt.Binary, d.root)
 	d.add(status, "binary", fmt.Sprintf("%s (bimri-hook %s)", detail, opt.Version), fix)
 	wired := d.checkSettings()
@@ -64,7 +67,9 @@ func Report(w io.Writer, opt Options) error {
 	d.checkFiles(cfg)
 	d.checkIgnored()
 	d.checkGit()
-	d.checkAgents()
+	for _, st := range d.agents {
+		d.checkAgent(st)
+	}
 	failed := 0
 	for _, c := range d.checks {
 		line := fmt.Sprintf("%-4s %s: %s", c.Status, c.Name, c.Detail)
@@ -169,6 +174,9 @@ func (d *doctor) checkSettings() []install.Status {
 		// Uninstalled with the memory kept is a choice; a settings file
 		// doctor could not read leaves it unknown: FAIL below.
 		d.add(statusOK, "wiring", "not installed in this workspace; bimri.md kept (uninstall never deletes the memory), and Claude Code neither reads nor updates it until bimri-hook install", "")
+	case none && d.otherAgent: // memory works through that client
+		d.add(statusWarn, "wiring", "no settings file runs bimri-hook and its plugin is not enabled, so Claude Code never calls it (another agent here runs it)",
+			"bimri-hook install, or bimri-hook install --scope user for every workspace")
 	case none:
 		d.add(statusFail, "wiring", "no settings file runs bimri-hook and its plugin is not enabled, so Claude Code never calls it",
 			"bimri-hook install, or bimri-hook install --scope user for every workspace")
