@@ -125,7 +125,8 @@ type Request struct {
 // files in the scope, with a receipt of what it added (Codex: also its
 // config.toml, with the hooks' trust unless NoTrust; Claude Code: then
 // --git, which fails before anything is written), and says what it did.
-// A file of our own's name that is not bimri-hook's is refused.
+// A file where bimri-hook's own goes (OpenCode's plugin, Copilot's hooks
+// file) that is not bimri-hook's is refused.
 func Install(w io.Writer, q Request) error {
 	cl := q.Client
 	p, err := PlacesFor(cl, q.Scope, q.Root)
