@@ -23,12 +23,11 @@ type Client struct {
 	Events []Event // the events install wires, under the client's names
 	// Handler is one event's handler of ours in the client's hooks JSON;
 	// nil when a file of our own holds the hooks (Own).
-	Handler   func(command string, e Event) handlerJSON
-	Flat      bool   // an event's list holds handlers, not matcher groups
-	Versioned bool   // the hooks JSON says "version": 1
-	Rules     bool   // permissions.allow gets a rule for each of MemoryCommands
-	MCPKey    string // the key of its JSON file the MCP server goes under; "" when none does
-	MCP       string // the server's entry, %s the binary as a JSON string
+	Handler func(command string, e Event) handlerJSON
+	Flat    bool   // Cursor's shape: an event's list holds handlers, not matcher groups, and "version": 1
+	Rules   bool   // permissions.allow gets a rule for each of MemoryCommands
+	MCPKey  string // the key of its JSON file the MCP server goes under; "" when none does
+	MCP     string // the server's entry, %s the binary as a JSON string
 	// Own is bimri-hook's own file among the client's, whole; IsOwn tells
 	// it from a user's file of that name.
 	Own     func(c Command) []byte
@@ -127,7 +126,7 @@ var Cursor = Client{
 	Handler: func(command string, e Event) handlerJSON {
 		return handlerJSON{Command: command, Timeout: e.Timeout}
 	},
-	Flat: true, Versioned: true,
+	Flat: true,
 }
 
 // Clients are the clients besides Claude Code, in --agent all's order.
@@ -208,7 +207,7 @@ func (cl Client) Install(b []byte, c Command, prev Receipt) (out []byte, r Recei
 	d.flat = cl.Flat
 	r = Receipt{Created: slices.Clone(prev.Created), KeptRules: prev.kept()}
 	r.Note("file", !d.fresh)
-	if cl.Versioned && !d.get("version").Exists() {
+	if cl.Flat && !d.get("version").Exists() {
 		r.Note("version", false)
 		d.add([]byte("1"), "version")
 	}
