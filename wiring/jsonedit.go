@@ -163,8 +163,10 @@ func (d *document) add(value []byte, key string, path ...string) {
 	case !d.compact:
 		gap = " "
 	}
-	if name != "" {
-		name += ":" + gap
+	if name != "" && gap != "" {
+		name += ": "
+	} else if name != "" {
+		name += ":"
 	}
 	d.splice(end, end, ","+gap+name+string(value))
 }
