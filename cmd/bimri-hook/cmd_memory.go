@@ -95,19 +95,15 @@ func (a *app) forgetCommand() *cli.Command {
 			&cli.BoolFlag{Name: "global", Usage: "forget from the global memory"},
 		},
 		Action: func(c *cli.Context) error {
-			id, err := idArg(c, "the ID of the entry or pattern (see bimri-hook show)")
-			if err != nil {
-				return err
-			}
 			ws, err := a.openWorkspace(c)
 			if err != nil {
 				return err
 			}
-			gone, err := record.Forget(ws.store, id, c.String("reason"))
+			done, err := record.Forget(ws.store, c.Args().First(), c.String("reason"), record.CLINames)
 			if err != nil {
 				return err
 			}
-			record.PrintForgotten(a.stdout, gone, ws.store.Names().Archive)
+			done.Print(a.stdout)
 			return nil
 		},
 	}
@@ -316,15 +312,11 @@ func (a *app) reviveCommand() *cli.Command {
 		Usage:     "bring an archived entry back into Tier 2, dated today (the archive keeps its record)",
 		UsageText: "bimri-hook revive ID",
 		Action: func(c *cli.Context) error {
-			id, err := idArg(c, "the ID of an archived entry (recall names it; see also bimri-hook search)")
-			if err != nil {
-				return err
-			}
 			ws, err := a.openWorkspace(c)
 			if err != nil {
 				return err
 			}
-			done, err := record.Revive(ws.store, ws.now, ws.config.Memory, id, record.CLINames)
+			done, err := record.Revive(ws.store, ws.now, ws.config.Memory, c.Args().First(), record.CLINames)
 			if err != nil {
 				return err
 			}

@@ -352,30 +352,35 @@ func (m *model) View() tea.View {
 		}
 	}
 	b.WriteString(rule)
+	var status string
+	switch {
+	case m.mode == confirming:
+		status = bold.Render(cut(m.ask, w))
+	case m.mode == searching:
+		status = cut("search (enter keeps it, esc leaves): "+string(m.input)+"█", w)
+	case m.mode == writing:
+		status = cut("new entry's text (enter, then y; esc cancels): "+string(m.input)+"█", w)
+	default: // what a change said may take a second line, from the detail's room
+		status = lipgloss.Wrap(m.status, w, " ")
+		if lines := strings.Split(status, "\n"); len(lines) > 2 {
+			status = strings.Join(lines[:2], "\n")
+		}
+		if m.failed {
+			status = bold.Render(status)
+		}
+	}
 	detail := ""
 	if it, ok := m.selected(); ok {
 		detail = it.detail(m.src)
 	}
 	lines := strings.Split(lipgloss.Wrap(detail, w, " "), "\n")
-	for r := 0; r < detailLines; r++ {
+	for r := 0; r < detailLines-strings.Count(status, "\n"); r++ {
 		if r < len(lines) {
 			b.WriteString(cut(lines[r], w))
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(rule)
-	switch {
-	case m.mode == confirming:
-		b.WriteString(bold.Render(cut(m.ask, w)) + "\n")
-	case m.mode == searching:
-		b.WriteString(cut("search (enter keeps it, esc leaves): "+string(m.input)+"█", w) + "\n")
-	case m.mode == writing:
-		b.WriteString(cut("new entry's text (enter, then y; esc cancels): "+string(m.input)+"█", w) + "\n")
-	case m.failed:
-		b.WriteString(bold.Render(cut(m.status, w)) + "\n")
-	default:
-		b.WriteString(cut(m.status, w) + "\n")
-	}
+	b.WriteString(rule + status + "\n")
 	b.WriteString(dim.Render(cut("↑↓ move  tab/1-4 list  / search  f forget  r revive  p promote  s supersede  q quit", w)))
 	v := tea.NewView(b.String())
 	v.AltScreen = true

@@ -185,7 +185,7 @@ func TestPromote(t *testing.T) {
 	press(m, "down", "p") // importance 3: refused with why
 	is.True(strings.Contains(screen(m), "has importance 3; Tier 1 holds only 4 and 5"))
 	press(m, "up", "p", "y")
-	is.True(strings.Contains(screen(m), "to Tier 1, where it never decays"))
+	is.True(strings.Contains(screen(m), "to Tier 1 of bimri.md, where it never decays"))
 	is.True(strings.Contains(screen(m), "1 Tier 1 (2)"))
 	read, err := s.Store.Read()
 	is.NoErr(err)

@@ -6,6 +6,7 @@ package browse
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -154,26 +155,24 @@ func (it item) detail(s Source) string {
 
 // change carries out the action of key (f, r, p or s, superseding with
 // text) on id through the commands' own code (package record), so browse
-// changes memory exactly as they do, and says what it did.
+// changes memory exactly as they do, and says what it did in their words.
 func (s Source) change(key, id, text string) (string, error) {
+	var d record.Done
 	var err error
 	switch key {
 	case "f":
-		_, err = record.Forget(s.Store, id, "forgotten in browse")
-		return fmt.Sprintf("moved %s to %s", id, s.Store.Names().Archive), err
+		d, err = record.Forget(s.Store, id, "forgotten in browse", record.CLINames)
 	case "r":
-		_, err = record.Revive(s.Store, s.Today, s.Config, id, record.CLINames)
-		return fmt.Sprintf("revived %s into Tier 2, dated %s", id, s.Today.Format(time.DateOnly)), err
+		d, err = record.Revive(s.Store, s.Today, s.Config, id, record.CLINames)
 	case "p":
-		_, err = record.Remember(s.Store, s.Today, s.Config, record.Request{Promote: id}, record.CLINames)
-		return fmt.Sprintf("moved %s to Tier 1, where it never decays", id), err
+		d, err = record.Remember(s.Store, s.Today, s.Config, record.Request{Promote: id}, record.CLINames)
+	default:
+		d, err = record.Remember(s.Store, s.Today, s.Config, record.Request{Text: text, Supersedes: []string{id}}, record.CLINames)
 	}
-	if strings.TrimSpace(text) == "" {
-		return "", fmt.Errorf("the new entry needs its text")
-	}
-	d, err := record.Remember(s.Store, s.Today, s.Config, record.Request{Text: text, Supersedes: []string{id}}, record.CLINames)
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("recorded %s; %s is in %s as superseded by %s", d.Entry.ID, id, s.Store.Names().Archive, d.Entry.ID), nil
+	// The title names the memory file's path: the status line needs its name.
+	said, _, _ := strings.Cut(d.Text(), "\n")
+	return strings.ReplaceAll(said, d.Memory, filepath.Base(d.Memory)), nil
 }

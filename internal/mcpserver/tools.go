@@ -29,17 +29,18 @@ type rememberIn struct {
 	BothHold   []string `json:"both_hold,omitempty" jsonschema:"the answer no to the supersession question: the new entry's ID, then the older ones that still hold beside it; the memory view stops marking them as possibly superseded (give nothing else)"`
 }
 
-// changed is what a change left in memory.
+// changed is what a change left in memory, or took out of it.
 type changed struct {
 	ID         string   `json:"id"`
-	Tier       int      `json:"tier" jsonschema:"where it is now: 1, 2 or 3 (a pattern)"`
+	Tier       int      `json:"tier" jsonschema:"where it is now (or was, when forgotten): 1, 2 or 3 (a pattern)"`
 	Importance int      `json:"importance,omitempty"`
 	Date       string   `json:"date,omitempty"`
 	Tags       []string `json:"tags"`
 	Keywords   []string `json:"keywords,omitempty"`
 	Text       string   `json:"text" jsonschema:"as stored"`
-	New        bool     `json:"new" jsonschema:"a new entry or pattern; false when the same text was already recorded today and was updated instead, or for a promotion or a revival"`
+	New        bool     `json:"new" jsonschema:"a new entry or pattern; false when the same text was already recorded today and was updated instead, or for a promotion, a revival or a forget"`
 	Archived   []string `json:"archived,omitempty" jsonschema:"IDs moved to the archive"`
+	Archive    string   `json:"archive,omitempty" jsonschema:"the archive file they went to"`
 	Memory     string   `json:"memory" jsonschema:"the memory file's path"`
 }
 
@@ -53,13 +54,28 @@ func changedOf(d record.Done) changed {
 		c.New = c.New || d.Form == record.FormConsolidate
 	case d.Pattern != nil:
 		c.ID, c.Text, c.Tags = d.Pattern.ID, d.Pattern.Text, append(c.Tags, d.Pattern.Tags...)
+	case len(d.Gone) == 1: // forgotten
+		c.ID, c.Text = record.Removed(d.Gone[0])
 	}
 	for _, g := range d.Gone {
-		if g.Entry != nil {
-			c.Archived = append(c.Archived, g.Entry.ID)
-		}
+		id, _ := record.Removed(g)
+		c.Archived, c.Archive = append(c.Archived, id), d.Archive
 	}
 	return c
+}
+
+// change carries out one change on the call's workspace: the CLI's words
+// as the text, and what it left as the structured result.
+func (s *server) change(ctx context.Context, do func(w *opened) (record.Done, error)) (*mcp.CallToolResult, changed, error) {
+	w, err := s.open(ctx)
+	if err != nil {
+		return nil, changed{}, err
+	}
+	d, err := do(w)
+	if err != nil {
+		return nil, changed{}, err
+	}
+	return text(d.Text()), changedOf(d), nil
 }
 
 func (s *server) remember(ctx context.Context, req *mcp.CallToolRequest, in rememberIn) (*mcp.CallToolResult, changed, error) {
@@ -69,15 +85,9 @@ func (s *server) remember(ctx context.Context, req *mcp.CallToolRequest, in reme
 	if _, err := record.Check(r, record.MCPNames); err != nil {
 		return nil, changed{}, err
 	}
-	w, err := s.open(ctx)
-	if err != nil {
-		return nil, changed{}, err
-	}
-	d, err := record.Remember(w.store, w.today, w.config.Memory, r, record.MCPNames)
-	if err != nil {
-		return nil, changed{}, err
-	}
-	return text(d.Text()), changedOf(d), nil
+	return s.change(ctx, func(w *opened) (record.Done, error) {
+		return record.Remember(w.store, w.today, w.config.Memory, r, record.MCPNames)
+	})
 }
 
 type recallIn struct {
@@ -126,48 +136,18 @@ type forgetIn struct {
 	Reason string `json:"reason,omitempty" jsonschema:"why, kept in the archive"`
 }
 
-type forgotten struct {
-	ID      string `json:"id"`
-	Text    string `json:"text"`
-	Archive string `json:"archive" jsonschema:"the archive file it went to"`
-}
-
-func (s *server) forget(ctx context.Context, req *mcp.CallToolRequest, in forgetIn) (*mcp.CallToolResult, forgotten, error) {
-	if strings.TrimSpace(in.ID) == "" {
-		return nil, forgotten{}, fmt.Errorf("forget needs the \"id\" of the entry or pattern (recall and memory show IDs)")
-	}
-	w, err := s.open(ctx)
-	if err != nil {
-		return nil, forgotten{}, err
-	}
-	gone, err := record.Forget(w.store, in.ID, in.Reason)
-	if err != nil {
-		return nil, forgotten{}, err
-	}
-	out := forgotten{Archive: w.store.Names().Archive}
-	out.ID, out.Text = record.Removed(gone)
-	var b strings.Builder
-	record.PrintForgotten(&b, gone, out.Archive)
-	return text(strings.TrimSuffix(b.String(), "\n")), out, nil
+func (s *server) forget(ctx context.Context, _ *mcp.CallToolRequest, in forgetIn) (*mcp.CallToolResult, changed, error) {
+	return s.change(ctx, func(w *opened) (record.Done, error) { return record.Forget(w.store, in.ID, in.Reason, record.MCPNames) })
 }
 
 type reviveIn struct {
 	ID string `json:"id" jsonschema:"the ID of an archived entry (recall names them)"`
 }
 
-func (s *server) revive(ctx context.Context, req *mcp.CallToolRequest, in reviveIn) (*mcp.CallToolResult, changed, error) {
-	if strings.TrimSpace(in.ID) == "" {
-		return nil, changed{}, fmt.Errorf("revive needs the \"id\" of an archived entry (recall names them)")
-	}
-	w, err := s.open(ctx)
-	if err != nil {
-		return nil, changed{}, err
-	}
-	d, err := record.Revive(w.store, w.today, w.config.Memory, in.ID, record.MCPNames)
-	if err != nil {
-		return nil, changed{}, err
-	}
-	return text(d.Text()), changedOf(d), nil
+func (s *server) revive(ctx context.Context, _ *mcp.CallToolRequest, in reviveIn) (*mcp.CallToolResult, changed, error) {
+	return s.change(ctx, func(w *opened) (record.Done, error) {
+		return record.Revive(w.store, w.today, w.config.Memory, in.ID, record.MCPNames)
+	})
 }
 
 type memoryIn struct{}

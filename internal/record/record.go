@@ -54,6 +54,7 @@ const (
 	formRevive                  // not remember's: an archived entry brought back (Revive)
 	FormSupersede               // record one entry that overrides older ones
 	FormBothHold                // entries that all still hold: none supersedes another
+	formForget                  // not remember's: an entry or pattern moved to the archive (Forget)
 )
 
 // Names word the errors and questions of one route: the CLI names flags
@@ -448,34 +449,44 @@ func addKeywords(e *memfile.Entry, kws []string) error {
 // DefaultForgetReason is the archive's reason when none is given.
 const DefaultForgetReason = "forgotten on request"
 
-// Forget moves the entry, pattern or unread note id to the archive, with
-// reason (DefaultForgetReason when empty).
-func Forget(st *store.Store, id, reason string) (memfile.Removal, error) {
+// needID refuses an empty ID for forget or revive, in n's words.
+func needID(id, verb, what string, n Names) (string, error) {
 	id = strings.ToLower(strings.TrimSpace(id))
 	if id == "" {
-		return memfile.Removal{}, errors.New("forget needs the ID of the entry or pattern (see bimri-hook show)")
+		return "", fmt.Errorf("%s needs the %s of %s (%s)", verb, n.pick("ID", `"id"`), what, n.pick("see bimri-hook show or search", "memory and recall show IDs"))
+	}
+	return id, nil
+}
+
+// Forget moves the entry, pattern or unread note id to the archive, with
+// reason (DefaultForgetReason when empty).
+func Forget(st *store.Store, id, reason string, n Names) (Done, error) {
+	id, err := needID(id, "forget", "the entry or pattern", n)
+	if err != nil {
+		return Done{}, err
 	}
 	if strings.TrimSpace(reason) == "" {
 		reason = DefaultForgetReason
 	}
-	var gone memfile.Removal
-	_, err := st.Update(func(tx *store.Tx) error {
+	d := Done{Form: formForget, Memory: st.Path(st.Names().Memory), Archive: st.Names().Archive, names: n}
+	res, err := st.Update(func(tx *store.Tx) error {
 		a, ok := tx.File.Remove(id, reason)
 		if !ok {
 			return fmt.Errorf("no entry or pattern with ID %q in %s", id, st.Names().Memory)
 		}
-		gone = a
+		d.Gone, d.Tier = []memfile.Removal{a}, a.Tier
 		tx.Archive = append(tx.Archive, a)
 		return nil
 	})
-	return gone, err
+	d.Notice = res.Notice
+	return d, err
 }
 
 // Revive brings the archived entry id back into Tier 2, dated today.
 func Revive(st *store.Store, today time.Time, cfg memfile.Config, id string, n Names) (Done, error) {
-	id = strings.ToLower(strings.TrimSpace(id))
-	if id == "" {
-		return Done{}, errors.New("revive needs the ID of an archived entry (recall names it; see also bimri-hook search)")
+	id, err := needID(id, "revive", "an archived entry", n)
+	if err != nil {
+		return Done{}, err
 	}
 	recs, err := st.ReadArchive()
 	if err != nil {

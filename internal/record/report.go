@@ -40,6 +40,9 @@ func (d Done) Print(w io.Writer) {
 		fmt.Fprintf(w, "recorded pattern %s [%s] in Tier 3 of %s; the next pass counts the entries that carry its tags\n", p.ID, strings.Join(p.Tags, ","), d.Memory)
 	case d.Form == FormPattern:
 		fmt.Fprintf(w, "pattern %s [%s] in Tier 3 of %s now says: %s\n", p.ID, strings.Join(p.Tags, ","), d.Memory, p.Text)
+	case d.Form == formForget:
+		id, text := Removed(d.Gone[0])
+		fmt.Fprintf(w, "moved %s to %s: %s\n", id, d.Archive, text)
 	case d.Form == formRevive:
 		fmt.Fprintf(w, "revived %s into Tier 2 of %s, dated %s (importance %d, weight %s): %s\n",
 			e.ID, d.Memory, e.Date.Format("2006-01-02"), e.Importance, e.Weight, e.Text)
@@ -76,12 +79,6 @@ func printStay(w io.Writer, e *memfile.Entry, tier int, today time.Time, cfg mem
 	default:
 		fmt.Fprintf(w, "it stays until Tier 2's budget needs the room: importance %d never weighs less than %s\n", e.Importance, cfg.Floor)
 	}
-}
-
-// PrintForgotten says what Forget moved to the archive.
-func PrintForgotten(w io.Writer, a memfile.Removal, archive string) {
-	id, text := Removed(a)
-	fmt.Fprintf(w, "moved %s to %s: %s\n", id, archive, text)
 }
 
 // Removed is the ID and the text of what a removal took out of the file.
