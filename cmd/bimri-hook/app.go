@@ -78,12 +78,8 @@ func commonFlags() []cli.Flag {
 var undated = []string{"install", "uninstall", "doctor", "off", "on", "version"}
 
 func (a *app) cli() *cli.App {
-	cmds := []*cli.Command{
-		a.hookCommand(), a.rememberCommand(), a.forgetCommand(), a.reviveCommand(), a.showCommand(),
-		a.browseCommand(), a.whyCommand(), a.forecastCommand(), a.maintainCommand(), a.searchCommand(),
-		a.restoreCommand(), a.simulateCommand(), a.installCommand(), a.uninstallCommand(), a.doctorCommand(),
-		a.offCommand(), a.onCommand(), a.mergeDriverCommand(), a.mcpCommand(), a.versionCommand(),
-	}
+	cmds := append(a.memoryCommands(), a.hookCommand(), a.browseCommand(), a.simulateCommand(), a.installCommand(),
+		a.uninstallCommand(), a.doctorCommand(), a.offCommand(), a.onCommand(), a.mergeDriverCommand(), a.mcpCommand())
 	for _, c := range cmds {
 		if slices.Contains(wiring.MemoryCommands, c.Name) {
 			action := c.Action

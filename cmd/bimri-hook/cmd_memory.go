@@ -14,8 +14,34 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-func (a *app) rememberCommand() *cli.Command {
-	return &cli.Command{
+// in is the action that opens the workspace (--global: the user's
+// memory) and runs do there.
+func (a *app) in(do func(c *cli.Context, ws *openedWorkspace) error) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		ws, err := a.openWorkspace(c)
+		if err != nil {
+			return err
+		}
+		return do(c, ws)
+	}
+}
+
+// said prints what a change did, once it is done.
+func (a *app) said(d record.Done, err error) error {
+	if err == nil {
+		d.Print(a.stdout)
+	}
+	return err
+}
+
+var (
+	jsonFlag = &cli.BoolFlag{Name: "json", Usage: "machine-readable output"}
+	global   = func(what string) cli.Flag { return &cli.BoolFlag{Name: "global", Usage: what} }
+)
+
+// memoryCommands read and change the memory.
+func (a *app) memoryCommands() []*cli.Command {
+	return []*cli.Command{{
 		Name:  "remember",
 		Usage: "record one memory entry; consolidate entries, promote one, or write a pattern",
 		UsageText: `bimri-hook remember [--importance 1-5] [--tags a,b] [--keywords a,b] [--tier 1|2] [--global] "One-line summary."
@@ -33,7 +59,7 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			&cli.StringFlag{Name: "supersedes", Usage: "comma-separated entry IDs the new entry overrides (they go to the archive as superseded by it; it takes their importance, tags and tier unless given)"},
 			&cli.StringFlag{Name: "both-hold", Usage: "answer no to the supersession question: these entries (the new one first) all still hold, and the view stops marking them as possibly superseded"},
 			&cli.StringFlag{Name: "promote", Usage: "move this Tier 2 entry (importance 4-5) to Tier 1"},
-			&cli.BoolFlag{Name: "global", Usage: "record in the user's memory across workspaces (~/.claude/bimri-global.md)"},
+			global("record in the user's memory across workspaces (~/.claude/bimri-global.md)"),
 		},
 		Action: func(c *cli.Context) error {
 			list := func(name string) []string {
@@ -55,18 +81,145 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			if _, err := record.Check(r, record.CLINames); err != nil {
 				return err
 			}
-			ws, err := a.openWorkspace(c)
-			if err != nil {
-				return err
-			}
-			done, err := record.Remember(ws.store, ws.now, ws.config.Memory, r, record.CommandNamesIn(workspace.Binary(), ws.store.Root(), c.Bool("global")))
-			if err != nil {
-				return err
-			}
-			done.Print(a.stdout)
-			return nil
+			return a.in(func(c *cli.Context, ws *openedWorkspace) error {
+				names := record.CommandNamesIn(workspace.Binary(), ws.store.Root(), c.Bool("global"))
+				return a.said(record.Remember(ws.store, ws.now, ws.config.Memory, r, names))
+			})(c)
 		},
-	}
+	}, {
+		Name:  "forget",
+		Usage: "delete a wrong or stale entry or pattern: it moves to the archive, and revive brings it back",
+		Description: "Find the entry's ID with bimri-hook show (or search WORDS), then bimri-hook forget ID.\n" +
+			"The entry leaves bimri.md at once and is kept in bimri-archive.md with the reason; bimri-hook revive ID\n" +
+			"puts it back. A wrong entry can also be replaced: bimri-hook remember --supersedes ID -- 'what holds now'.",
+		UsageText: "bimri-hook forget [--reason TEXT] [--global] ID",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "reason", Value: record.DefaultForgetReason, Usage: "why, kept in the archive"},
+			global("forget from the global memory"),
+		},
+		Action: a.in(func(c *cli.Context, ws *openedWorkspace) error {
+			return a.said(record.Forget(ws.store, c.Args().First(), c.String("reason"), record.CLINames))
+		}),
+	}, {
+		Name:      "revive",
+		Usage:     "bring an archived entry back into Tier 2, dated today (the archive keeps its record)",
+		UsageText: "bimri-hook revive ID",
+		Action: a.in(func(c *cli.Context, ws *openedWorkspace) error {
+			return a.said(record.Revive(ws.store, ws.now, ws.config.Memory, c.Args().First(), record.CLINames))
+		}),
+	}, {
+		Name:  "show",
+		Usage: "list every entry and pattern with its weight, and the token budget",
+		Flags: []cli.Flag{jsonFlag, global("show the global memory")},
+		Action: a.in(func(c *cli.Context, ws *openedWorkspace) error {
+			read, err := ws.store.Read()
+			if err != nil {
+				return err
+			}
+			path := ws.store.Path(ws.store.Names().Memory)
+			if !read.Exists && !c.Bool("json") {
+				how := "the first Claude Code session here creates it, or bimri-hook remember"
+				if c.Bool("global") {
+					how = "bimri-hook remember --global creates it"
+				}
+				fmt.Fprintf(a.stdout, "no %smemory yet: %s does not exist (%s)\n", inspect.Pick(c.Bool("global"), "global ", ""), path, how)
+				return nil
+			}
+			snap := inspect.Show(read.File, read.Warnings, ws.now, ws.config.Memory)
+			if c.Bool("json") {
+				return inspect.PrintJSON(a.stdout, snap)
+			}
+			inspect.PrintShow(a.stdout, snap, path)
+			inspect.PrintWorthReviving(a.stdout, inspect.WorthReviving(ws.store, read.File))
+			return nil
+		}),
+	}, {
+		Name:      "why",
+		Usage:     "explain one entry's weight and what the rules will do with it",
+		UsageText: "bimri-hook why ID",
+		Action: func(c *cli.Context) error {
+			id := strings.ToLower(strings.TrimSpace(c.Args().First()))
+			if id == "" {
+				return fmt.Errorf("why: %w: an entry ID (see bimri-hook show)", errNoArgs)
+			}
+			return a.in(func(c *cli.Context, ws *openedWorkspace) error {
+				f, err := ws.file()
+				if err != nil {
+					return err
+				}
+				if p := f.FindPattern(id); p != nil {
+					inspect.PrintWhyPattern(a.stdout, p)
+					return nil
+				}
+				e, tier := f.Find(id)
+				if e == nil {
+					return fmt.Errorf("no entry with ID %q in %s", id, memfile.MemoryName)
+				}
+				inspect.PrintWhy(a.stdout, inspect.Explain(*e, tier, ws.now, ws.config.Memory))
+				return nil
+			})(c)
+		},
+	}, {
+		Name:  "forecast",
+		Usage: "list the entries the threshold will archive, and when",
+		Flags: []cli.Flag{&cli.IntFlag{Name: "days", Value: 30, Usage: "how far ahead to look"}},
+		Action: a.in(func(c *cli.Context, ws *openedWorkspace) error {
+			days := c.Int("days")
+			if days < 1 || days > 3650 {
+				return fmt.Errorf("--days %d is not from 1 to 3650", days)
+			}
+			f, err := ws.file()
+			if err != nil {
+				return err
+			}
+			inspect.PrintForecast(a.stdout, memfile.Forecast(f, ws.now, ws.config.Memory, days), days, ws.config.Memory.Threshold)
+			inspect.PrintWorthReviving(a.stdout, inspect.WorthReviving(ws.store, f))
+			return nil
+		}),
+	}, {
+		Name:  "maintain",
+		Usage: "run the session-end pass now (without counting a session)",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "deep", Usage: "also run deep maintenance"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "show what the pass would do; change nothing"},
+		},
+		Action: a.in(func(c *cli.Context, ws *openedWorkspace) error {
+			return inspect.Maintain(a.stdout, ws.store, ws.now, ws.config.Memory, c.Bool("deep"), c.Bool("dry-run"))
+		}),
+	}, {
+		Name:      "search",
+		Usage:     "search bimri.md and the archive as recall does (words, times, tags, IDs); exits 1 when nothing matches",
+		UsageText: "bimri-hook search [--json] [--since DATE] [--until DATE] QUERY",
+		Flags: []cli.Flag{
+			jsonFlag,
+			&cli.StringFlag{Name: "since", Usage: "only items dated on or after `YYYY-MM-DD`"},
+			&cli.StringFlag{Name: "until", Usage: "only items dated on or before `YYYY-MM-DD`"},
+			&cli.IntFlag{Name: "limit", Value: 20, Usage: "at most this many items"},
+		},
+		Action: a.search,
+	}, {
+		Name:  "restore",
+		Usage: "put bimri-backup.md back as bimri.md (the current file becomes the backup)",
+		Action: a.in(func(c *cli.Context, ws *openedWorkspace) error {
+			res, err := ws.store.Restore()
+			if err != nil {
+				return err
+			}
+			n := ws.store.Names()
+			fmt.Fprintf(a.stdout, "restored %s from %s; the replaced file is now %s\n", n.Memory, n.Backup, n.Backup)
+			if res.Notice != "" {
+				fmt.Fprintln(a.stdout, res.Notice)
+			}
+			return nil
+		}),
+	}, {
+		Name:  "version",
+		Usage: "print the version",
+		Action: func(c *cli.Context) error {
+			_, err := fmt.Fprintf(a.stdout, "bimri-hook %s\n", version)
+			return err
+		},
+	}}
 }
 
 // wholeNumber reads a flag that must be a whole number from lo to hi; 0 if unset.
@@ -82,246 +235,39 @@ func wholeNumber(c *cli.Context, name string, lo, hi int) (int, error) {
 	return n, nil
 }
 
-func (a *app) forgetCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "forget",
-		Usage: "delete a wrong or stale entry or pattern: it moves to the archive, and revive brings it back",
-		Description: "Find the entry's ID with bimri-hook show (or search WORDS), then bimri-hook forget ID.\n" +
-			"The entry leaves bimri.md at once and is kept in bimri-archive.md with the reason; bimri-hook revive ID\n" +
-			"puts it back. A wrong entry can also be replaced: bimri-hook remember --supersedes ID -- 'what holds now'.",
-		UsageText: "bimri-hook forget [--reason TEXT] [--global] ID",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "reason", Value: record.DefaultForgetReason, Usage: "why, kept in the archive"},
-			&cli.BoolFlag{Name: "global", Usage: "forget from the global memory"},
-		},
-		Action: func(c *cli.Context) error {
-			ws, err := a.openWorkspace(c)
-			if err != nil {
-				return err
+func (a *app) search(c *cli.Context) error {
+	query := strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
+	var days [2]time.Time // --since, --until
+	for i, name := range []string{"since", "until"} {
+		if v := c.String(name); v != "" {
+			var err error
+			if days[i], err = time.Parse(time.DateOnly, v); err != nil {
+				return fmt.Errorf("search: --%s %q is not a date (YYYY-MM-DD)", name, v)
 			}
-			done, err := record.Forget(ws.store, c.Args().First(), c.String("reason"), record.CLINames)
-			if err != nil {
-				return err
-			}
-			done.Print(a.stdout)
-			return nil
-		},
+		}
 	}
-}
-
-func (a *app) showCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "show",
-		Usage: "list every entry and pattern with its weight, and the token budget",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "machine-readable output"},
-			&cli.BoolFlag{Name: "global", Usage: "show the global memory"},
-		},
-		Action: func(c *cli.Context) error {
-			ws, err := a.openWorkspace(c)
-			if err != nil {
-				return err
-			}
-			read, err := ws.store.Read()
-			if err != nil {
-				return err
-			}
-			path := ws.store.Path(ws.store.Names().Memory)
-			switch {
-			case !read.Exists && c.Bool("global") && !c.Bool("json"):
-				fmt.Fprintf(a.stdout, "no global memory yet: %s does not exist (bimri-hook remember --global creates it)\n", path)
-				return nil
-			case !read.Exists && !c.Bool("json"):
-				fmt.Fprintf(a.stdout, "no memory yet: %s does not exist (the first Claude Code session here creates it, or bimri-hook remember)\n", path)
-				return nil
-			}
-			f := read.File
-			snap := inspect.Show(f, read.Warnings, ws.now, ws.config.Memory)
-			if c.Bool("json") {
-				return inspect.PrintJSON(a.stdout, snap)
-			}
-			inspect.PrintShow(a.stdout, snap, path)
-			inspect.PrintWorthReviving(a.stdout, inspect.WorthReviving(ws.store, f))
-			return nil
-		},
+	if query == "" && days[0].IsZero() && days[1].IsZero() {
+		return fmt.Errorf("search: %w: a QUERY", errNoArgs)
 	}
-}
-
-func (a *app) whyCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "why",
-		Usage:     "explain one entry's weight and what the rules will do with it",
-		UsageText: "bimri-hook why ID",
-		Action: func(c *cli.Context) error {
-			id, err := idArg(c, "an entry ID (see bimri-hook show)")
-			if err != nil {
-				return err
-			}
-			ws, f, err := a.readMemory(c)
-			if err != nil {
-				return err
-			}
-			if p := f.FindPattern(id); p != nil {
-				inspect.PrintWhyPattern(a.stdout, p)
-				return nil
-			}
-			e, tier := f.Find(id)
-			if e == nil {
-				return fmt.Errorf("no entry with ID %q in %s", id, memfile.MemoryName)
-			}
-			inspect.PrintWhy(a.stdout, inspect.Explain(*e, tier, ws.now, ws.config.Memory))
-			return nil
-		},
+	if c.Int("limit") < 1 {
+		return fmt.Errorf("search: --limit %d is not a positive number", c.Int("limit"))
 	}
-}
-
-func (a *app) forecastCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "forecast",
-		Usage: "list the entries the threshold will archive, and when",
-		Flags: []cli.Flag{&cli.IntFlag{Name: "days", Value: 30, Usage: "how far ahead to look"}},
-		Action: func(c *cli.Context) error {
-			days := c.Int("days")
-			if days < 1 || days > 3650 {
-				return fmt.Errorf("--days %d is not from 1 to 3650", days)
-			}
-			ws, f, err := a.readMemory(c)
-			if err != nil {
-				return err
-			}
-			inspect.PrintForecast(a.stdout, memfile.Forecast(f, ws.now, ws.config.Memory, days), days, ws.config.Memory.Threshold)
-			inspect.PrintWorthReviving(a.stdout, inspect.WorthReviving(ws.store, f))
-			return nil
-		},
-	}
-}
-
-func (a *app) maintainCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "maintain",
-		Usage: "run the session-end pass now (without counting a session)",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "deep", Usage: "also run deep maintenance"},
-			&cli.BoolFlag{Name: "dry-run", Usage: "show what the pass would do; change nothing"},
-		},
-		Action: func(c *cli.Context) error {
-			ws, err := a.openWorkspace(c)
-			if err != nil {
-				return err
-			}
-			return inspect.Maintain(a.stdout, ws.store, ws.now, ws.config.Memory, c.Bool("deep"), c.Bool("dry-run"))
-		},
-	}
-}
-
-func (a *app) searchCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "search",
-		Usage:     "search bimri.md and the archive as recall does (words, times, tags, IDs); exits 1 when nothing matches",
-		UsageText: "bimri-hook search [--json] [--since DATE] [--until DATE] QUERY",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "machine-readable output"},
-			&cli.StringFlag{Name: "since", Usage: "only items dated on or after `YYYY-MM-DD`"},
-			&cli.StringFlag{Name: "until", Usage: "only items dated on or before `YYYY-MM-DD`"},
-			&cli.IntFlag{Name: "limit", Value: 20, Usage: "at most this many items"},
-		},
-		Action: func(c *cli.Context) error {
-			query := strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
-			var days [2]time.Time // --since, --until
-			for i, name := range []string{"since", "until"} {
-				if v := c.String(name); v != "" {
-					var err error
-					if days[i], err = time.Parse(time.DateOnly, v); err != nil {
-						return fmt.Errorf("search: --%s %q is not a date (YYYY-MM-DD)", name, v)
-					}
-				}
-			}
-			since, until := days[0], days[1]
-			if query == "" && since.IsZero() && until.IsZero() {
-				return fmt.Errorf("search: %w: a QUERY", errNoArgs)
-			}
-			if c.Int("limit") < 1 {
-				return fmt.Errorf("search: --limit %d is not a positive number", c.Int("limit"))
-			}
-			ws, f, err := a.readMemory(c)
-			if err != nil {
-				return err
-			}
-			found, err := inspect.Recall(ws.store, f, recall.Query{Text: query, Today: ws.now, Since: since, Until: until,
-				Lexicon: ws.config.Hooks.Recall.Lexicon, MinShare: ws.config.Hooks.Recall.MinShare}, c.Int("limit"))
-			if err != nil {
-				return err
-			}
-			if err := inspect.PrintFound(a.stdout, found, c.Bool("json")); err != nil {
-				return err
-			}
-			if len(found) == 0 { // as grep does: exit 1
-				return fmt.Errorf("nothing matches %q in %s or %s", query, ws.store.Names().Memory, ws.store.Names().Archive)
-			}
-			return nil
-		},
-	}
-}
-
-// idArg is the command's one argument, an ID; what says where to find one.
-func idArg(c *cli.Context, what string) (string, error) {
-	id := strings.ToLower(strings.TrimSpace(c.Args().First()))
-	if id == "" {
-		return "", fmt.Errorf("%s: %w: %s", c.Command.Name, errNoArgs, what)
-	}
-	return id, nil
-}
-
-func (a *app) restoreCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "restore",
-		Usage: "put bimri-backup.md back as bimri.md (the current file becomes the backup)",
-		Action: func(c *cli.Context) error {
-			ws, err := a.openWorkspace(c)
-			if err != nil {
-				return err
-			}
-			res, err := ws.store.Restore()
-			if err != nil {
-				return err
-			}
-			n := ws.store.Names()
-			fmt.Fprintf(a.stdout, "restored %s from %s; the replaced file is now %s\n", n.Memory, n.Backup, n.Backup)
-			if res.Notice != "" {
-				fmt.Fprintln(a.stdout, res.Notice)
-			}
-			return nil
-		},
-	}
-}
-
-func (a *app) versionCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "version",
-		Usage: "print the version",
-		Action: func(c *cli.Context) error {
-			_, err := fmt.Fprintf(a.stdout, "bimri-hook %s\n", version)
+	return a.in(func(c *cli.Context, ws *openedWorkspace) error {
+		f, err := ws.file()
+		if err != nil {
 			return err
-		},
-	}
-}
-
-func (a *app) reviveCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "revive",
-		Usage:     "bring an archived entry back into Tier 2, dated today (the archive keeps its record)",
-		UsageText: "bimri-hook revive ID",
-		Action: func(c *cli.Context) error {
-			ws, err := a.openWorkspace(c)
-			if err != nil {
-				return err
-			}
-			done, err := record.Revive(ws.store, ws.now, ws.config.Memory, c.Args().First(), record.CLINames)
-			if err != nil {
-				return err
-			}
-			done.Print(a.stdout)
-			return nil
-		},
-	}
+		}
+		found, err := inspect.Recall(ws.store, f, recall.Query{Text: query, Today: ws.now, Since: days[0], Until: days[1],
+			Lexicon: ws.config.Hooks.Recall.Lexicon, MinShare: ws.config.Hooks.Recall.MinShare}, c.Int("limit"))
+		if err != nil {
+			return err
+		}
+		if err := inspect.PrintFound(a.stdout, found, c.Bool("json")); err != nil {
+			return err
+		}
+		if len(found) == 0 { // as grep does: exit 1
+			return fmt.Errorf("nothing matches %q in %s or %s", query, ws.store.Names().Memory, ws.store.Names().Archive)
+		}
+		return nil
+	})(c)
 }

@@ -42,14 +42,10 @@ func (a *app) openWorkspace(c *cli.Context) (*openedWorkspace, error) {
 	return ws, err
 }
 
-// readMemory opens the workspace and reads its memory without the lock.
-func (a *app) readMemory(c *cli.Context) (*openedWorkspace, *memfile.File, error) {
-	ws, err := a.openWorkspace(c)
-	if err != nil {
-		return nil, nil, err
-	}
+// file reads the memory without the lock.
+func (ws *openedWorkspace) file() (*memfile.File, error) {
 	read, err := ws.store.Read()
-	return ws, read.File, err
+	return read.File, err
 }
 
 // openAt opens the store at dir (simulate's copy) with root's config, or
