@@ -19,9 +19,10 @@ import (
 // tools when it has them (env.Tools); a command's start comes from wiring,
 // which writes the permission rule that must match it.
 
-// either is the MCP tool's call with args when the agent has the tools, else cli.
-func either(env Env, tool, args, cli string) string {
-	return pick(env, "`"+env.Tools.Prefix+tool+"` with {"+args+"}", cli)
+// call is the agent's call of tool: with args when it has the MCP tools,
+// else the subcommand on this workspace, then cli.
+func call(env Env, tool, args, cli string) string {
+	return pick(env, "`"+env.Tools.Prefix+tool+"` with {"+args+"}", command(env, tool, cli))
 }
 
 // command is the subcommand sub on this workspace, then rest (remember's
@@ -36,48 +37,37 @@ func rememberCommand(env Env, tier, importance string) string {
 	if tier != "" {
 		args, flag = args+`, "tier": `+tier, "--tier "+tier+" "
 	}
-	return either(env, "remember", args, command(env, "remember", flag+"--importance "+importance+` --tags tag1,tag2 --keywords word1,word2 -- "One-line summary of what happened and the outcome."`))
+	return call(env, "remember", args, flag+"--importance "+importance+` --tags tag1,tag2 --keywords word1,word2 -- "One-line summary of what happened and the outcome."`)
 }
 
-// consolidateCommand replaces the entries ids (nil: placeholders) with one summary.
-func consolidateCommand(env Env, ids []string, summary string) string {
-	return idListCommand(env, "replaces", ids, `"ID", "ID", ...`, "ID,ID,...", summary)
-}
-
-func supersedeCommand(env Env, ids []string, text string) string {
-	return idListCommand(env, "supersedes", ids, `"ID"`, "ID", text)
-}
-
-func idListCommand(env Env, field string, ids []string, toolList, cliList, text string) string {
-	if ids != nil {
-		toolList, cliList = `"`+strings.Join(ids, `", "`)+`"`, strings.Join(ids, ",")
+// idsCommand is remember with field, the entries ids (nil: placeholders),
+// and text: a consolidation ("replaces") or a supersession.
+func idsCommand(env Env, field string, ids []string, text string) string {
+	tool, cli := `"ID", "ID", ...`, "ID,ID,..."
+	if field == "supersedes" {
+		tool, cli = `"ID"`, "ID"
 	}
-	return either(env, "remember", `"`+field+`": [`+toolList+`], "text": "`+text+`"`, command(env, "remember", "--"+field+" "+cliList+` -- "`+text+`"`))
-}
-
-func promoteCommand(env Env, id string) string {
-	return either(env, "remember", `"promote": "`+id+`"`, command(env, "remember", "--promote "+id))
+	if ids != nil {
+		tool, cli = `"`+strings.Join(ids, `", "`)+`"`, strings.Join(ids, ",")
+	}
+	return call(env, "remember", `"`+field+`": [`+tool+`], "text": "`+text+`"`, "--"+field+" "+cli+` -- "`+text+`"`)
 }
 
 func patternCommand(env Env, tags []string, sentence string) string {
-	return either(env, "remember", `"tier": 3, "tags": ["`+strings.Join(tags, `", "`)+`"], "text": "`+sentence+`"`,
-		command(env, "remember", "--tier 3 --tags "+strings.Join(tags, ",")+` -- "`+sentence+`"`))
+	return call(env, "remember", `"tier": 3, "tags": ["`+strings.Join(tags, `", "`)+`"], "text": "`+sentence+`"`,
+		"--tier 3 --tags "+strings.Join(tags, ",")+` -- "`+sentence+`"`)
 }
 
 func forgetCommand(env Env, reason string) string {
 	if reason != "" {
-		return either(env, "forget", `"id": "NOTE-ID", "reason": "`+reason+`"`, command(env, "forget", "--reason "+reason+" NOTE-ID"))
+		return call(env, "forget", `"id": "NOTE-ID", "reason": "`+reason+`"`, "--reason "+reason+" NOTE-ID")
 	}
-	return either(env, "forget", `"id": "ID"`, command(env, "forget", "ID"))
-}
-
-func reviveCommand(env Env) string {
-	return either(env, "revive", `"id": "ID"`, command(env, "revive", "ID"))
+	return call(env, "forget", `"id": "ID"`, "ID")
 }
 
 func searchCommand(env Env) string {
 	if env.Tools.On {
-		return "call " + either(env, "recall", `"query": "WORDS"`, "")
+		return "call `" + env.Tools.Prefix + "recall` with {\"query\": \"WORDS\"}"
 	}
 	return fmt.Sprintf("run: %s search --dir %s WORDS", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root()))
 }
@@ -89,17 +79,17 @@ func adviceText(env Env, f *memfile.File, a memfile.Advice, name string) string 
 	if len(a.Consolidate) > 0 {
 		fmt.Fprintf(&b, "- Tier 2 is at ~%d of its %d tokens. The oldest related entries (tag %s) are %s. If they tell one story, replace them with one summary (it keeps their highest importance, all their tags and the newest date; the originals go to the archive):\n  %s\n",
 			a.Tier2, a.Budget, a.ConsolidateTag, strings.Join(a.Consolidate, ", "),
-			consolidateCommand(env, a.Consolidate, "One line saying what these entries say together."))
+			idsCommand(env, "replaces", a.Consolidate, "One line saying what these entries say together."))
 	}
 	if len(a.Decisions) > 0 {
 		fmt.Fprintf(&b, "- What lasts (Tier 1 and the importance-5 decisions) takes %d of the %d characters it has at session start, so not every decision will be shown much longer. The oldest related ones (tag %s) are %s. Replace them with one compact summary that keeps each decision in a few words and drops the story around it (at most %d characters; it stays importance 5, and the originals go to the archive):\n  %s\n",
 			a.Lasting, a.Room, a.DecisionsTag, strings.Join(a.Decisions, ", "), memfile.MaxTextRunes,
-			consolidateCommand(env, a.Decisions, "Tag decisions: first in a few words; second; ..."))
+			idsCommand(env, "replaces", a.Decisions, "Tag decisions: first in a few words; second; ..."))
 	}
 	if a.Promote != "" {
 		if e, _ := f.Find(a.Promote); e != nil {
 			fmt.Fprintf(&b, "- Decision %s (importance 5, %s) has lasted: %q If it still holds, move it to Tier 1, where it never decays:\n  %s\n",
-				e.ID, e.Date.Format("2006-01-02"), memfile.Inert(e.Text), promoteCommand(env, e.ID))
+				e.ID, e.Date.Format("2006-01-02"), memfile.Inert(e.Text), call(env, "remember", `"promote": "`+e.ID+`"`, "--promote "+e.ID))
 		}
 	}
 	if name != "" {
@@ -128,9 +118,9 @@ Importance, by example:
 - 2 minor, short-lived: "Fixed a typo in the config loader."
 - 1 transient: "Ran lint pass, no issues."
 When in doubt, record it: low-importance entries fade on their own. Skip what Claude Code's auto memory already keeps (build commands, file paths). Never record secrets. Do not edit bimri.md by hand.
-- When an entry replaces an older one (a choice reversed, a deadline moved), record it as superseding it; the old one goes to the archive, marked: ` + supersedeCommand(env, nil, "What holds now.") + `
+- When an entry replaces an older one (a choice reversed, a deadline moved), record it as superseding it; the old one goes to the archive, marked: ` + idsCommand(env, "supersedes", nil, "What holds now.") + `
 - Forget an entry that is wrong or outdated: ` + forgetCommand(env, "") + `
-- Consolidate entries that tell one story into one summary: ` + consolidateCommand(env, nil, "Summary.") + `
+- Consolidate entries that tell one story into one summary: ` + idsCommand(env, "replaces", nil, "Summary.") + `
 - Write a pattern, a habit or rule seen across entries: ` + patternCommand(env, []string{"tag1"}, "The insight.")
 }
 
@@ -407,7 +397,7 @@ func recallContext(env Env, hits []recall.Hit, named map[string]recall.Strength,
 	b.WriteString("\n" + lines.String())
 	b.WriteString("Use these only where they bear on the request.")
 	if archived {
-		b.WriteString(" To bring an archived entry back into active memory, dated today: " + reviveCommand(env))
+		b.WriteString(" To bring an archived entry back into active memory, dated today: " + call(env, "revive", `"id": "ID"`, "ID"))
 	}
 	return b.String()
 }

@@ -78,8 +78,8 @@ func commonFlags() []cli.Flag {
 var undated = []string{"install", "uninstall", "doctor", "off", "on", "version"}
 
 func (a *app) cli() *cli.App {
-	cmds := append(a.memoryCommands(), a.hookCommand(), a.browseCommand(), a.simulateCommand(), a.installCommand(),
-		a.uninstallCommand(), a.doctorCommand(), a.offCommand(), a.onCommand(), a.mergeDriverCommand(), a.mcpCommand())
+	cmds := slices.Concat(a.memoryCommands(), a.setupCommands(),
+		[]*cli.Command{a.hookCommand(), a.browseCommand(), a.simulateCommand(), a.mergeDriverCommand(), a.mcpCommand()})
 	for _, c := range cmds {
 		if slices.Contains(wiring.MemoryCommands, c.Name) {
 			action := c.Action

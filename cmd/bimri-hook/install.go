@@ -19,8 +19,9 @@ func scopeFlags(gitUsage string) []cli.Flag {
 	}
 }
 
-func (a *app) installCommand() *cli.Command {
-	return &cli.Command{
+// setupCommands wire bimri-hook into the clients and check the wiring.
+func (a *app) setupCommands() []*cli.Command {
+	return []*cli.Command{{
 		Name:      "install",
 		Usage:     "wire bimri-hook into Claude Code settings",
 		UsageText: "bimri-hook install [--scope project|local|user] [--binary PATH] [--git]\n   bimri-hook install --link [--bin-dir FOLDER]   (the plugin's bimri-hook, for your shell)",
@@ -45,11 +46,7 @@ func (a *app) installCommand() *cli.Command {
 			}
 			return install.Install(a.stdout, install.Request{Client: wiring.Claude, Root: root, Scope: c.String("scope"), Binary: c.String("binary"), Git: c.Bool("git")})
 		},
-	}
-}
-
-func (a *app) uninstallCommand() *cli.Command {
-	return &cli.Command{
+	}, {
 		Name:      "uninstall",
 		Usage:     "unwire bimri-hook from Claude Code settings",
 		UsageText: "bimri-hook uninstall [--scope project|local|user] [--git] [--purge]",
@@ -74,7 +71,30 @@ func (a *app) uninstallCommand() *cli.Command {
 			}
 			return install.Uninstall(a.stdout, q)
 		},
-	}
+	}, {
+		Name:  "doctor",
+		Usage: "check the wiring, the binary and the files, and say what to fix",
+		Action: func(c *cli.Context) error {
+			root, err := resolveRoot(c, "")
+			if err != nil {
+				return err
+			}
+			return doctor.Report(a.stdout, doctor.Options{Root: root, ConfigPath: configPath(c), Binary: workspace.Binary(), Version: version})
+		},
+	}, {
+		Name:      "off",
+		Usage:     "turn memory off in this workspace: every hook answers nothing until bimri-hook on",
+		UsageText: "bimri-hook off [--dir FOLDER]",
+		Description: "The plugin and the settings keep running bimri-hook, which does nothing here: no memory at\n" +
+			"session start, nothing recorded. bimri.md and its files stay as they are. The switch is a file in\n" +
+			".claude/bimri/, which git ignores, so it is this clone's alone.",
+		Action: a.turn(false),
+	}, {
+		Name:      "on",
+		Usage:     "turn memory back on in this workspace after bimri-hook off",
+		UsageText: "bimri-hook on [--dir FOLDER]",
+		Action:    a.turn(true),
+	}}
 }
 
 // link is install --link: the plugin user's own shell gets bimri-hook
@@ -97,49 +117,12 @@ func (a *app) link(c *cli.Context) error {
 	return nil
 }
 
-func (a *app) doctorCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "doctor",
-		Usage: "check the wiring, the binary and the files, and say what to fix",
-		Action: func(c *cli.Context) error {
-			root, err := resolveRoot(c, "")
-			if err != nil {
-				return err
-			}
-			return doctor.Report(a.stdout, doctor.Options{Root: root, ConfigPath: configPath(c), Binary: workspace.Binary(), Version: version})
-		},
-	}
-}
-
-func (a *app) offCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "off",
-		Usage:     "turn memory off in this workspace: every hook answers nothing until bimri-hook on",
-		UsageText: "bimri-hook off [--dir FOLDER]",
-		Description: "The plugin and the settings keep running bimri-hook, which does nothing here: no memory at\n" +
-			"session start, nothing recorded. bimri.md and its files stay as they are. The switch is a file in\n" +
-			".claude/bimri/, which git ignores, so it is this clone's alone.",
-		Action: func(c *cli.Context) error { return a.turn(c, false) },
-	}
-}
-
-func (a *app) onCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "on",
-		Usage:     "turn memory back on in this workspace after bimri-hook off",
-		UsageText: "bimri-hook on [--dir FOLDER]",
-		Action:    func(c *cli.Context) error { return a.turn(c, true) },
-	}
-}
-
 // turn sets the workspace's switch.
-func (a *app) turn(c *cli.Context, on bool) error {
-	if c.Args().Present() {
-		return fmt.Errorf("%s takes no arguments (give the workspace with --dir)", c.Command.Name)
-	}
-	ws, err := a.openWorkspace(c)
-	if err != nil {
-		return err
-	}
-	return install.Turn(a.stdout, ws.store, on)
+func (a *app) turn(on bool) cli.ActionFunc {
+	return a.in(func(c *cli.Context, ws *openedWorkspace) error {
+		if c.Args().Present() {
+			return fmt.Errorf("%s takes no arguments (give the workspace with --dir)", c.Command.Name)
+		}
+		return install.Turn(a.stdout, ws.store, on)
+	})
 }

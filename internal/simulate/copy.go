@@ -5,6 +5,7 @@ package simulate
 // archives, counts or rewrites anything of the user's.
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -52,12 +53,15 @@ func onCopy(root string, in hooks.Input, answer Answer) (hooks.Output, error) {
 	}
 	in.Cwd = dir
 	out, err := answer(root, dir, in)
-	restate := func(s string) string {
-		s = strings.ReplaceAll(s, "--dir "+wiring.ShellWord(dir), "--dir "+wiring.ShellWord(root))
-		return strings.ReplaceAll(s, dir, root)
+	restate := strings.NewReplacer("--dir "+wiring.ShellWord(dir), "--dir "+wiring.ShellWord(root), dir, root)
+	out.Text = restate.Replace(out.Text)
+	if out.JSON != nil { // every string in it, as JSON writes them
+		data, _ := json.Marshal(out.JSON)
+		inJSON := func(s string) string { q, _ := json.Marshal(s); return string(q[1 : len(q)-1]) }
+		data = []byte(strings.NewReplacer(inJSON("--dir "+wiring.ShellWord(dir)), inJSON("--dir "+wiring.ShellWord(root)), inJSON(dir), inJSON(root)).Replace(string(data)))
+		out.JSON = nil
+		_ = json.Unmarshal(data, &out.JSON)
 	}
-	out.Text = restate(out.Text)
-	out.JSON, _ = restateValue(out.JSON, restate).(map[string]any)
 	return out, err
 }
 
@@ -74,27 +78,4 @@ func copyFile(from, to string) error {
 		return err
 	}
 	return os.WriteFile(to, data, info.Mode().Perm()|0o200)
-}
-
-func restateValue(v any, restate func(string) string) any {
-	switch v := v.(type) {
-	case string:
-		return restate(v)
-	case map[string]any:
-		if v == nil {
-			return v
-		}
-		m := make(map[string]any, len(v))
-		for k, e := range v {
-			m[k] = restateValue(e, restate)
-		}
-		return m
-	case []any:
-		l := make([]any, len(v))
-		for i, e := range v {
-			l[i] = restateValue(e, restate)
-		}
-		return l
-	}
-	return v
 }
