@@ -77,10 +77,14 @@ type opened struct {
 	today  time.Time
 }
 
-// open finds the workspace and opens its store, each call anew, so
-// changed roots and a turning day are followed.
+// open finds the workspace (CLAUDE_PROJECT_DIR, else Dir, else the
+// client's first root, else the current folder) and opens its store, each
+// call anew, so changed roots and a turning day are followed.
 func (s *server) open(ctx context.Context) (*opened, error) {
-	root, err := s.root(ctx)
+	s.mu.Lock()
+	dir := s.rootDir
+	s.mu.Unlock()
+	root, err := workspace.Root(s.opt.Dir, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -99,15 +103,6 @@ func (s *server) open(ctx context.Context) (*opened, error) {
 		return nil, err
 	}
 	return &opened{store: store, config: cfg, today: today}, nil
-}
-
-// root is the workspace's folder: CLAUDE_PROJECT_DIR, else Dir, else the
-// client's first root, else the current folder.
-func (s *server) root(ctx context.Context) (string, error) {
-	s.mu.Lock()
-	dir := s.rootDir
-	s.mu.Unlock()
-	return workspace.Root(s.opt.Dir, dir)
 }
 
 // rootsRequest keys the request for the client's roots in a call's input

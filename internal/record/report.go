@@ -123,16 +123,12 @@ func (d Done) askSupersedes(w io.Writer) {
 		fmt.Fprintf(w, "  %s (%s, imp %d): %s\n", o.ID, o.Date.Format(time.DateOnly), o.Importance, string(short))
 	}
 	replace, hold := d.names.supersede(ids, d.Entry.Text), d.names.bothHold(append([]string{d.Entry.ID}, ids...))
-	do := d.names.pick("run", "call")
-	if len(olds) == 1 {
-		fmt.Fprintf(w, "If it replaces that entry, %s: %s\n", do, replace)
-		fmt.Fprintf(w, "If both still hold, %s: %s\n", do, hold)
-		fmt.Fprintf(w, "Replaced, that entry goes to %s as superseded by %s; until you answer, the memory view marks it as possibly superseded.\n", d.Archive, d.Entry.ID)
-		return
-	}
-	fmt.Fprintf(w, "If it replaces them, %s: %s\n", do, replace)
-	fmt.Fprintf(w, "If they all still hold, %s: %s\n", do, hold)
-	fmt.Fprintf(w, "If only some are replaced, give each call only their IDs. Replaced, they go to %s as superseded by %s; until you answer, the memory view marks them as possibly superseded.\n", d.Archive, d.Entry.ID)
+	one, do := len(olds) == 1, d.names.pick("run", "call")
+	fmt.Fprintf(w, "If it replaces %s, %s: %s\n", inspect.Pick(one, "that entry", "them"), do, replace)
+	fmt.Fprintf(w, "If %s still hold, %s: %s\n", inspect.Pick(one, "both", "they all"), do, hold)
+	fmt.Fprintf(w, "%sReplaced, %s to %s as superseded by %s; until you answer, the memory view marks %s as possibly superseded.\n",
+		inspect.Pick(one, "", "If only some are replaced, give each call only their IDs. "), inspect.Pick(one, "that entry goes", "they go"),
+		d.Archive, d.Entry.ID, inspect.Pick(one, "it", "them"))
 }
 
 func entryIDs(es []*memfile.Entry) []string {
