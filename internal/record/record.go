@@ -148,10 +148,11 @@ func Check(r Request, n Names) (Form, error) {
 			return 0, err
 		}
 	}
+	// both-hold and promote take nothing else.
+	others := text != "" || r.Importance != 0 || r.Tier != 0 || r.Tags != "" || r.Keywords != nil || len(r.Replaces) > 0
 	switch {
 	case len(r.BothHold) > 0:
-		if text != "" || r.Importance != 0 || r.Tier != 0 || r.Tags != "" || r.Keywords != nil ||
-			len(r.Replaces) > 0 || strings.TrimSpace(r.Promote) != "" || len(r.Supersedes) > 0 {
+		if others || strings.TrimSpace(r.Promote) != "" || len(r.Supersedes) > 0 {
 			return 0, fmt.Errorf("%s NEW,OLD takes nothing else: it only records that those entries all still hold", n.form("both-hold"))
 		}
 		if len(ids(r.BothHold)) < 2 {
@@ -173,7 +174,7 @@ func Check(r Request, n Names) (Form, error) {
 		}
 		return FormSupersede, nil
 	case strings.TrimSpace(r.Promote) != "":
-		if len(r.Replaces) > 0 || r.Tier != 0 || r.Importance != 0 || r.Tags != "" || r.Keywords != nil || text != "" {
+		if others {
 			return 0, fmt.Errorf("%s ID takes nothing else: the entry keeps its text, importance and tags", n.form("promote"))
 		}
 		return formPromote, nil
