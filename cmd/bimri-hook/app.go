@@ -11,7 +11,6 @@ import (
 
 	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/internal/config"
-	"github.com/bimri/bimri-hook/wiring"
 	"github.com/urfave/cli/v2"
 )
 
@@ -62,7 +61,6 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	now            time.Time
-	agentRun       bool // the agent runs this command: it waits longer for the lock
 }
 
 // commonFlags are accepted before the command name and after it.
@@ -81,13 +79,6 @@ func (a *app) cli() *cli.App {
 	cmds := slices.Concat(a.memoryCommands(), a.setupCommands(),
 		[]*cli.Command{a.hookCommand(), a.browseCommand(), a.simulateCommand(), a.mergeDriverCommand(), a.mcpCommand()})
 	for _, c := range cmds {
-		if slices.Contains(wiring.MemoryCommands, c.Name) {
-			action := c.Action
-			c.Action = func(ctx *cli.Context) error {
-				a.agentRun = true
-				return action(ctx)
-			}
-		}
 		c.Flags = append(c.Flags, commonFlags()...)
 		if slices.Contains(undated, c.Name) {
 			c.Flags = slices.DeleteFunc(c.Flags, func(f cli.Flag) bool { return f.Names()[0] == "today" })

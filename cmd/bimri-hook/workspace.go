@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/config"
@@ -8,6 +9,7 @@ import (
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/store"
+	"github.com/bimri/bimri-hook/wiring"
 	"github.com/urfave/cli/v2"
 )
 
@@ -52,7 +54,7 @@ func (ws *openedWorkspace) file() (*memfile.File, error) {
 // the defaults and cfgErr, why it did not load.
 func (a *app) openAt(c *cli.Context, root, dir string) (*openedWorkspace, error, error) {
 	cfg, cfgErr := config.Load(configPath(c), root)
-	if a.agentRun {
+	if c != nil && slices.Contains(wiring.MemoryCommands, c.Command.Name) { // the agent's: it waits longer
 		cfg.Hooks.LockTimeout = max(cfg.Hooks.LockTimeout, record.AgentLockWait)
 	}
 	today, err := workspace.Today(commonFlag(c, "today", "BIMRI_TODAY"))
