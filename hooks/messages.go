@@ -124,6 +124,14 @@ When in doubt, record it: low-importance entries fade on their own. Skip what Cl
 - Write a pattern, a habit or rule seen across entries: ` + patternCommand(env, []string{"tag1"}, "The insight.")
 }
 
+// pickN is one for 1, else many.
+func pickN(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 func pick(env Env, tools, cli string) string {
 	if env.Tools.On {
 		return tools
@@ -233,11 +241,8 @@ func conversionMessage(env Env, warnings []memfile.Warning, rep memfile.Report, 
 	names := env.Store.Names()
 	var parts []string
 	if len(how) > 0 {
-		read := "1 line written loosely was read"
-		if len(how) > 1 {
-			read = fmt.Sprintf("%d lines written loosely were read", len(how))
-		}
-		parts = append(parts, fmt.Sprintf("BIMRI converted %s to its canonical format, with IDs: %s, the first: %s", names.Memory, read, how[0]))
+		parts = append(parts, fmt.Sprintf("BIMRI converted %s to its canonical format, with IDs: %d %s written loosely %s read, the first: %s",
+			names.Memory, len(how), pickN(len(how), "line", "lines"), pickN(len(how), "was", "were"), how[0]))
 	}
 	for i, c := range rep.Converted {
 		if i == 2 {
@@ -263,11 +268,8 @@ func nudgeReason(env Env) string {
 // updatedMessage is what the user sees after a pass; "" when nothing changed.
 func updatedMessage(recorded int, rep memfile.Report, notice string) string {
 	var parts []string
-	switch {
-	case recorded == 1:
-		parts = append(parts, "1 entry recorded")
-	case recorded > 1:
-		parts = append(parts, fmt.Sprintf("%d entries recorded", recorded))
+	if recorded > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s recorded", recorded, pickN(recorded, "entry", "entries")))
 	}
 	if s := rep.Summary(); s != "" {
 		parts = append(parts, s)
@@ -286,26 +288,22 @@ func updatedMessage(recorded int, rep memfile.Report, notice string) string {
 // and what to do.
 func failedMessage(env Env, t transcript.Summary) string {
 	kept := "this session is kept as an automatic summary"
-	if len(t.Denied) > 0 {
-		kept = fmt.Sprintf("bimri-hook records the entry the agent meant at the session's end, tagged %s", memfile.DeniedTag)
-		if len(t.Denied) > 1 {
-			kept = fmt.Sprintf("bimri-hook records the %d entries the agent meant at the session's end, tagged %s", len(t.Denied), memfile.DeniedTag)
+	if n := len(t.Denied); n > 0 {
+		meant := "the entry"
+		if n > 1 {
+			meant = fmt.Sprintf("the %d entries", n)
 		}
+		kept = fmt.Sprintf("bimri-hook records %s the agent meant at the session's end, tagged %s", meant, memfile.DeniedTag)
 	}
-	if env.Tools.On {
-		tool := env.Tools.Prefix + "remember"
-		if t.RememberDenied {
-			return fmt.Sprintf("BIMRI: Claude Code denied the agent's call of %s (%s); %s. To allow it, add %q to \"permissions\".\"allow\" in ~/.claude/settings.json.", tool, t.RememberError, kept, tool)
-		}
-		return fmt.Sprintf("BIMRI: the agent's call of %s failed (%s); %s.", tool, t.RememberError, kept)
+	command, bin := wiring.Command{Binary: env.Binary}, wiring.ShellWord(env.Binary)
+	call, allow, why := command.Remember(), fmt.Sprintf("To let it record: %s (`%s doctor` checks).", wiring.TrustAdvice(command), bin), " `"+bin+" doctor` says why."
+	if tool := env.Tools.Prefix + "remember"; env.Tools.On {
+		call, allow, why = "call of "+tool, fmt.Sprintf("To allow it, add %q to \"permissions\".\"allow\" in ~/.claude/settings.json.", tool), ""
 	}
-	command := wiring.Command{Binary: env.Binary}
 	if t.RememberDenied {
-		return fmt.Sprintf("BIMRI: Claude Code denied the agent's %s (%s); %s. To let it record: %s (`%s doctor` checks).",
-			command.Remember(), t.RememberError, kept, wiring.TrustAdvice(command), wiring.ShellWord(env.Binary))
+		return fmt.Sprintf("BIMRI: Claude Code denied the agent's %s (%s); %s. %s", call, t.RememberError, kept, allow)
 	}
-	return fmt.Sprintf("BIMRI: the agent's %s failed (%s); %s. `%s doctor` says why.",
-		command.Remember(), t.RememberError, kept, wiring.ShellWord(env.Binary))
+	return fmt.Sprintf("BIMRI: the agent's %s failed (%s); %s.%s", call, t.RememberError, kept, why)
 }
 
 // approvalReason is why PreToolUse allowed a call: the client may show it.
