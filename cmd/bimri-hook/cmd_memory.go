@@ -262,8 +262,13 @@ func (a *app) search(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := inspect.PrintFound(a.stdout, found, c.Bool("json")); err != nil {
-			return err
+		// Printed as the MCP recall tool gives them.
+		if c.Bool("json") {
+			if err := inspect.PrintJSON(a.stdout, found); err != nil {
+				return err
+			}
+		} else if len(found) > 0 {
+			inspect.PrintRecalled(a.stdout, found, query)
 		}
 		if len(found) == 0 { // as grep does: exit 1
 			return fmt.Errorf("nothing matches %q in %s or %s", query, ws.store.Names().Memory, ws.store.Names().Archive)

@@ -1,6 +1,6 @@
 package inspect
 
-// What show, why, forecast, maintain and search print for a person, and
+// What show, why, forecast and maintain print for a person, and
 // the entries worth reviving that show and forecast end with.
 
 import (
@@ -237,26 +237,6 @@ func Maintain(w io.Writer, st *store.Store, today time.Time, cfg memfile.Config,
 	printReport(w, rep, false)
 	if res.Notice != "" {
 		fmt.Fprintln(w, res.Notice)
-	}
-	return nil
-}
-
-// PrintFound prints what search found as search always has, the fields
-// of a memfile.Hit, in JSON (an empty list, never null) or as text.
-func PrintFound(w io.Writer, found []Recalled, asJSON bool) error {
-	hits := []memfile.Hit{}
-	for _, r := range found {
-		hits = append(hits, memfile.Hit{Where: r.Where, ID: r.ID, Date: r.Date, Tags: r.Tags, Text: r.Text, ArchivedOn: r.ArchivedOn, Reason: r.Reason})
-	}
-	if asJSON {
-		return PrintJSON(w, hits)
-	}
-	for _, h := range hits {
-		where := h.Where
-		if h.Where == "archive" {
-			where = fmt.Sprintf("archive, %s: %s", h.ArchivedOn, h.Reason)
-		}
-		fmt.Fprintf(w, "%s  %s  [%s]  (%s)\n    %s\n", h.ID, h.Date, strings.Join(h.Tags, ","), where, h.Text)
 	}
 	return nil
 }
