@@ -249,16 +249,9 @@ func keywords(list []string) []string { return split(list, func(k string) string
 // ids are the entry IDs of a list as given.
 func ids(list []string) []string { return split(list, strings.ToLower) }
 
-// cleanTags splits a tag list once private spans go (one may hold a
-// comma) and cleans each tag before it is lower-cased, so a key given as
-// a tag is found in its own letters.
-func cleanTags(s string) []string {
-	tags := strings.Split(privacy.StripPrivate(privacy.DropInvisible(s)), ",")
-	for i, t := range tags {
-		tags[i] = privacy.Clean(t)
-	}
-	return memfile.NormalizeTags(tags)
-}
+// cleanTags are a tag list's tags, each cleaned before it is lower-cased,
+// so a key given as a tag is found in its own letters.
+func cleanTags(s string) []string { return memfile.NormalizeTags(split([]string{s}, privacy.Clean)) }
 
 // Done is what a change did, for report.go and the MCP tools.
 type Done struct {
