@@ -44,14 +44,6 @@ type item struct {
 	record  *memfile.ArchiveRecord
 }
 
-func entryItem(e *memfile.Entry, tier int) item {
-	return item{id: e.ID, tier: tier, text: e.Text, tags: e.Tags, entry: e}
-}
-
-func patternItem(p *memfile.Pattern) item {
-	return item{id: p.ID, tier: 3, text: p.Text, tags: p.Tags, pattern: p}
-}
-
 type snapshot struct {
 	path  string
 	file  *memfile.File
@@ -70,7 +62,7 @@ func (s Source) load() (snapshot, error) {
 	snap.file = f
 	for t := 1; t <= 2; t++ {
 		for _, e := range f.Entries(t) {
-			snap.lists[t-1] = append(snap.lists[t-1], entryItem(e, t))
+			snap.lists[t-1] = append(snap.lists[t-1], item{id: e.ID, tier: t, text: e.Text, tags: e.Tags, entry: e})
 		}
 		// Heaviest first, as the view orders them.
 		slices.SortStableFunc(snap.lists[t-1], func(a, b item) int {
@@ -78,7 +70,7 @@ func (s Source) load() (snapshot, error) {
 		})
 	}
 	for _, p := range f.Patterns() {
-		snap.lists[tabPatterns] = append(snap.lists[tabPatterns], patternItem(p))
+		snap.lists[tabPatterns] = append(snap.lists[tabPatterns], item{id: p.ID, tier: 3, text: p.Text, tags: p.Tags, pattern: p})
 	}
 	recs, err := s.Store.ReadArchive()
 	if err != nil {
@@ -87,12 +79,12 @@ func (s Source) load() (snapshot, error) {
 	seen := map[string]bool{}
 	for i := len(recs) - 1; i >= 0; i-- { // newest first, each ID once
 		r := &recs[i]
-		var it item
+		it := item{record: r}
 		switch {
 		case r.Entry != nil:
-			it = entryItem(r.Entry, 0)
+			it.id, it.text, it.tags = r.Entry.ID, r.Entry.Text, r.Entry.Tags
 		case r.Pattern != nil:
-			it = patternItem(r.Pattern)
+			it.id, it.text, it.tags = r.Pattern.ID, r.Pattern.Text, r.Pattern.Tags
 		default:
 			continue
 		}
@@ -100,7 +92,6 @@ func (s Source) load() (snapshot, error) {
 			continue // older, or revived: it is in the file
 		}
 		seen[it.id] = true
-		it.tier, it.entry, it.pattern, it.record = 0, nil, nil, r
 		snap.lists[tabArchive] = append(snap.lists[tabArchive], it)
 	}
 	return snap, nil
