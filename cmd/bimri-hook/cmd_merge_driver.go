@@ -29,23 +29,18 @@ func (a *app) mergeDriverCommand() *cli.Command {
 			if len(args) == 4 {
 				name = args[3]
 			}
-			cfg, cfgErr := a.mergeConfig(c, name)
-			return mergedriver.Merge(a.stdout, args[0], args[1], args[2], name, cfg, cfgErr)
+			// The config of the merged file's folder (git runs drivers from the
+			// top of the work tree); one that does not load gives the defaults
+			// and the error to report, never a failed merge.
+			root, err := resolveRoot(c, "")
+			if err == nil && c.String("dir") == "" && os.Getenv("CLAUDE_PROJECT_DIR") == "" {
+				root = filepath.Join(root, filepath.Dir(filepath.FromSlash(name)))
+			}
+			cfg := config.Default()
+			if err == nil {
+				cfg, err = config.Load(configPath(c), root)
+			}
+			return mergedriver.Merge(a.stdout, args[0], args[1], args[2], name, cfg.Memory, err)
 		},
 	}
-}
-
-// mergeConfig is the config of the merged file's folder (git runs drivers
-// from the top of the work tree); one that does not load gives the
-// defaults and the error to report, never a failed merge.
-func (a *app) mergeConfig(c *cli.Context, name string) (memfile.Config, error) {
-	root, err := resolveRoot(c, "")
-	if err != nil {
-		return memfile.DefaultConfig(), err
-	}
-	if c.String("dir") == "" && os.Getenv("CLAUDE_PROJECT_DIR") == "" {
-		root = filepath.Join(root, filepath.Dir(filepath.FromSlash(name)))
-	}
-	cfg, err := config.Load(configPath(c), root)
-	return cfg.Memory, err
 }
