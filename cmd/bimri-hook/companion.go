@@ -32,11 +32,7 @@ func (a *app) browseCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			root, err := resolveRoot(c, "")
-			if err != nil {
-				return err
-			}
-			args := append([]string{"--dir", root}, passedFlags(c, "config", "today")...)
+			args := passedFlags(c, "dir", "config", "today") // it finds the workspace as this program does
 			if c.Bool("global") {
 				args = append(args, "--global")
 			}
