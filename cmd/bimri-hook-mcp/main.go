@@ -48,5 +48,5 @@ func serve(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return mcpserver.Run(ctx, mcpserver.Options{Dir: *dir, Config: *cfg, Today: day, Clock: time.Now, Version: version})
+	return mcpserver.Serve(ctx, mcpserver.Options{Dir: *dir, Config: *cfg, Today: day, Clock: time.Now, Version: version}, os.Stdin, os.Stdout)
 }

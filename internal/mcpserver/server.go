@@ -34,7 +34,9 @@ type Options struct {
 	Version string
 }
 
-func newServer(opt Options) *mcp.Server {
+// Serve serves one client on in and out until in ends; a bad frame is
+// answered and skipped (frames.go), never ends the session.
+func Serve(ctx context.Context, opt Options, in io.Reader, out io.Writer) error {
 	if opt.Clock == nil {
 		opt.Clock = time.Now
 	}
@@ -44,17 +46,8 @@ func newServer(opt Options) *mcp.Server {
 		RootsListChangedHandler: s.rootsChanged,
 	})
 	s.addTools(srv)
-	return srv
-}
-
-// Run serves one client on stdin and stdout until it goes away.
-func Run(ctx context.Context, opt Options) error { return Serve(ctx, opt, os.Stdin, os.Stdout) }
-
-// Serve serves one client on in and out until in ends; a bad frame is
-// answered and skipped (frames.go), never ends the session.
-func Serve(ctx context.Context, opt Options, in io.Reader, out io.Writer) error {
 	r, w := filterFrames(in, out)
-	err := newServer(opt).Run(ctx, &mcp.IOTransport{Reader: r, Writer: w, MaxLineLength: -1})
+	err := srv.Run(ctx, &mcp.IOTransport{Reader: r, Writer: w, MaxLineLength: -1})
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}
