@@ -9,14 +9,27 @@ import (
 	"unicode/utf8"
 )
 
-// The value given to a name that says it holds a secret, in the forms of
-// config files, code and shells (DB_PASS=x, "api_key": "x", $secret = "x",
-// --password=x, a YAML value below its name); the value may be anything.
-// The regexp begins at a secret word of the name; pickAssigned finds the
-// rest of the name and refuses comparisons, scopes and URLs.
-const assignmentExpr = `(?i:pass|pwd|secret|token|key|cred)([\w.-]*)(\\?["'\x60])?[ \t]*(:=|=>|=|:)` +
-	`[ \t]*(?:[|>][-+]?[ \t]*\r?\n[ \t]+|\r?\n[ \t]+)?` + // a YAML value below its name
-	`(?:"((?:[^"\\\n]|\\.)*)|'((?:[^'\\\n]|\\.)*)|\x60([^\x60\n]*)|\\["']((?:[^\\\n]|\\[^"'])*)|([^\s&]+))`
+// ownChecks are the Go checks of own_rules.tsv's rules: a gate before
+// the regexp runs, a pick of its match's secret.
+func ownChecks(id string) (gate func(string) bool, pick func(string, []int) (span, bool)) {
+	switch id {
+	case "bearer token":
+		return nil, func(s string, m []int) (span, bool) {
+			tok := s[m[2]:m[3]]
+			return span{m[2], m[3]}, len(tok) >= 20 || strings.ContainsAny(tok, "0123456789")
+		}
+	case "mysql -p":
+		return nil, func(s string, m []int) (span, bool) {
+			g := firstGroup(m, 1)
+			return valueSpan(s, span{m[2*g], m[2*g+1]})
+		}
+	case "secret assignment":
+		return nil, pickAssigned
+	case "secret in a sentence":
+		return verbNear, pickSentence
+	}
+	return nil, nil
+}
 
 // pickAssigned is the value of an assignment match whose name says it is
 // a secret, unless the value is a placeholder.
@@ -81,16 +94,7 @@ func trimValueEnd(s string, start, end int) int {
 	return end
 }
 
-// A secret given in prose: "the password is Blue-Elephant-42", "my API
-// key for staging is: 'x'", "the token was set to x". Prose uses these
-// words for much besides ("the token is valid"), so pickSentence wants the
-// value quoted or looking like a secret.
-const sentenceExpr = `\b(?i:password|passphrase|passcode|passwd|pwd|secret|token|credentials?|(?:api|access|secret|private|master)[ _-]?key)\b` +
-	`(?:[ \t]+[^\s.,;!?]+){0,3}?[ \t]+(?:(?i:is|was|are|were)\b|=|:|(?i:set|changed)[ \t]+(?i:to)\b)` +
-	`(?:[ \t]+(?i:now|still)\b)?(?:[ \t]+(?i:set|changed)[ \t]+(?i:to)\b)?[ \t]*:?[ \t]*` +
-	`(?:"([^"\n]*)"|'([^'\n]*)'|\x60([^\x60\n]*)\x60|(\S+))`
-
-// verbNear says whether one of sentenceExpr's verbs comes in the first
+// verbNear says whether one of the sentence rule's verbs comes in the first
 // six words of s, with a word that may be a secret in the four after it:
 // most sentences naming a token have neither, and the regexp costs more.
 func verbNear(s string) bool {
@@ -114,8 +118,6 @@ func verbNear(s string) bool {
 	}
 	return false
 }
-
-var sentenceWords = []string{"password", "passphrase", "passcode", "passwd", "pwd", "secret", "token", "credential", "api", "access", "private", "master"}
 
 // pickSentence is a sentence match's value: quoted, or a word that
 // looksSecret, less the sentence's end.
@@ -219,36 +221,14 @@ func onlySuffixes(words []string) bool {
 // nameWords splits a name into lower-case words at '_', '.', '-' and
 // where case changes (apiKey, APIKey: api, key).
 func nameWords(name string) []string {
-	var words []string
-	start := -1
-	flush := func(end int) {
-		if start >= 0 && end > start {
-			words = append(words, strings.ToLower(name[start:end]))
-		}
-		start = -1
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if c == '_' || c == '.' || c == '-' {
-			flush(i)
-			continue
-		}
-		if start < 0 {
-			start = i
-			continue
-		}
-		upper := 'A' <= c && c <= 'Z'
-		prevLower := 'a' <= name[i-1] && name[i-1] <= 'z' || '0' <= name[i-1] && name[i-1] <= '9'
-		nextLower := i+1 < len(name) && 'a' <= name[i+1] && name[i+1] <= 'z'
-		prevUpper := 'A' <= name[i-1] && name[i-1] <= 'Z'
-		if upper && (prevLower || prevUpper && nextLower) {
-			flush(i)
-			start = i
-		}
-	}
-	flush(len(name))
-	return words
+	name = caseChanges()[0].ReplaceAllString(name, "${1}_$2") // APIKey: API_Key
+	name = caseChanges()[1].ReplaceAllString(name, "${1}_$2") // apiKey: api_Key
+	return strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '_' || r == '.' || r == '-' })
 }
+
+var caseChanges = sync.OnceValue(func() [2]*regexp.Regexp {
+	return [2]*regexp.Regexp{regexp.MustCompile(`([A-Z])([A-Z][a-z])`), regexp.MustCompile(`([a-z0-9])([A-Z])`)}
+})
 
 // looksSecret says whether a word of prose is more likely a secret: four
 // characters or more, not a number, with a digit, a symbol or an inner

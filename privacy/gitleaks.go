@@ -8,33 +8,17 @@ import (
 )
 
 // The token formats are gitleaks' default rules and allowlists, generated
-// into gitleaks_rules.go from the module go.mod pins and used as its
+// into gitleaks_rules.tsv from the module go.mod pins and used as its
 // detector uses them, less what needs a path or a commit. gitleaks is not
 // linked: its config package's dependencies would initialise every hook.
 
-// gitleaksAllowlist lets a finding go when one of its checks holds (all,
-// with and): a regexp matches the target, or the secret holds a stop word.
-type gitleaksAllowlist struct {
+// An allowlist lets a finding go when one of its checks holds (all, with
+// and): its regexps match the target, or the secret holds a stop word.
+type allowlist struct {
 	and       bool
-	target    string // "", "match" or "line"
-	regexes   []string
-	stopwords []string // lower case
-}
-
-type compiledAllowlist struct {
-	gitleaksAllowlist
-	re *regexp.Regexp // the regexes as one alternation; nil for none
-}
-
-func compileAllowlists(lists []gitleaksAllowlist) []compiledAllowlist {
-	out := make([]compiledAllowlist, len(lists))
-	for i, a := range lists {
-		out[i].gitleaksAllowlist = a
-		if len(a.regexes) > 0 {
-			out[i].re = regexp.MustCompile(`(?:` + strings.Join(a.regexes, `)|(?:`) + `)`)
-		}
-	}
-	return out
+	target    string                // "", "match" or "line"
+	re        func() *regexp.Regexp // the regexps as one alternation; nil for none
+	stopwords []string              // lower case
 }
 
 // proseEnds is s with the punctuation that ends a sentence or a clause
@@ -96,7 +80,7 @@ func (r *rule) secret(s string, m []int) (span, bool) {
 }
 
 // allowed is gitleaks' checkFindingAllowed.
-func allowed(s string, m []int, sec span, lists []compiledAllowlist) bool {
+func allowed(s string, m []int, sec span, lists []allowlist) bool {
 	secret := s[sec.start:sec.end]
 	for _, a := range lists {
 		target := secret
@@ -106,7 +90,7 @@ func allowed(s string, m []int, sec span, lists []compiledAllowlist) bool {
 		case "line":
 			target = lineAround(s, m[0], m[1])
 		}
-		regexOK := a.re != nil && a.re.MatchString(target)
+		regexOK := a.re != nil && a.re().MatchString(target)
 		stopOK := len(a.stopwords) > 0 && holdsStopword(secret, a.stopwords)
 		if a.and {
 			if (a.re == nil || regexOK) && (len(a.stopwords) == 0 || stopOK) {

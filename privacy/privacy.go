@@ -2,8 +2,8 @@
 // which may be committed, shared or fed back to a model: [Clean] drops
 // <private>...</private> spans and replaces each credential with
 // [redacted], keeping the name before it. The rules are data: gitleaks'
-// default rules (gitleaks_rules.go, generated) and our own for secrets
-// only their context shows (named.go). They lean towards redacting too
+// default rules (gitleaks_rules.tsv, generated) and our own for secrets
+// only their context shows (own_rules.tsv). They lean towards redacting too
 // much but leave prose, hashes, UUIDs and paths alone. Every function is
 // safe on any input, invalid UTF-8 included, and idempotent.
 package privacy
