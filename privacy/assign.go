@@ -34,7 +34,9 @@ func ownChecks(id string) (gate func(string) bool, pick func(string, []int) (spa
 // pickAssigned is the value of an assignment match whose name says it is
 // a secret, unless the value is a placeholder.
 func pickAssigned(s string, m []int) (span, bool) {
-	if !assigns(s[m[6]:m[7]], s[m[7]:]) {
+	// Not ==, =~, :: or ://.
+	if op, next := s[m[6]:m[7]], s[m[7]:]; (op == "=" && (strings.HasPrefix(next, "=") || strings.HasPrefix(next, "~"))) ||
+		(op == ":" && (strings.HasPrefix(next, ":") || strings.HasPrefix(next, "//"))) {
 		return span{}, false
 	}
 	start := m[0]
@@ -49,18 +51,6 @@ func pickAssigned(s string, m []int) (span, bool) {
 		return valueSpan(s, span{m[2*v], trimValueEnd(s, m[2*v], m[2*v+1])})
 	}
 	return valueSpan(s, span{m[2*v], m[2*v+1]})
-}
-
-// assigns says whether op, then next, is an assignment, not ==, =~, ::
-// or ://.
-func assigns(op, next string) bool {
-	switch op {
-	case "=":
-		return !strings.HasPrefix(next, "=") && !strings.HasPrefix(next, "~")
-	case ":":
-		return !strings.HasPrefix(next, ":") && !strings.HasPrefix(next, "//")
-	}
-	return true
 }
 
 func valueSpan(s string, v span) (span, bool) {
@@ -142,7 +132,7 @@ func isSpaceByte(c byte) bool {
 
 // isWordByte is a word character as regexp's \b sees it.
 func isWordByte(c byte) bool {
-	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+	return c == '_' || ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
 }
 
 // placeholder says whether v stands for a value rather than being one.
