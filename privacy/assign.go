@@ -209,16 +209,20 @@ func onlySuffixes(words []string) bool {
 }
 
 // nameWords splits a name into lower-case words at '_', '.', '-' and
-// where case changes (apiKey, APIKey: api, key).
+// where case changes: at a capital after a small letter or a digit
+// (apiKey), or before one (APIKey).
 func nameWords(name string) []string {
-	name = caseChanges()[0].ReplaceAllString(name, "${1}_$2") // APIKey: API_Key
-	name = caseChanges()[1].ReplaceAllString(name, "${1}_$2") // apiKey: api_Key
-	return strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '_' || r == '.' || r == '-' })
+	upper := func(i int) bool { return i < len(name) && 'A' <= name[i] && name[i] <= 'Z' }
+	lower := func(i int) bool { return i < len(name) && 'a' <= name[i] && name[i] <= 'z' }
+	var b strings.Builder
+	for i := range len(name) {
+		if i > 0 && upper(i) && (lower(i-1) || ('0' <= name[i-1] && name[i-1] <= '9') || (upper(i-1) && lower(i+1))) {
+			b.WriteByte('_')
+		}
+		b.WriteByte(name[i])
+	}
+	return strings.FieldsFunc(strings.ToLower(b.String()), func(r rune) bool { return r == '_' || r == '.' || r == '-' })
 }
-
-var caseChanges = sync.OnceValue(func() [2]*regexp.Regexp {
-	return [2]*regexp.Regexp{regexp.MustCompile(`([A-Z])([A-Z][a-z])`), regexp.MustCompile(`([a-z0-9])([A-Z])`)}
-})
 
 // looksSecret says whether a word of prose is more likely a secret: four
 // characters or more, not a number, with a digit, a symbol or an inner

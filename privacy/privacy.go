@@ -55,32 +55,19 @@ func DropInvisible(s string) string {
 		return s
 	}
 	var b strings.Builder
-	b.Grow(len(s))
-	prevASCII := false // the rune before the current run is ASCII
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if !strings.ContainsRune(invisible, r) {
-			b.WriteString(s[i : i+n])
-			prevASCII = r < utf8.RuneSelf
-			i += n
-			continue
+	done := 0
+	for _, run := range invisibleRun().FindAllStringIndex(s, -1) {
+		before, _ := utf8.DecodeLastRuneInString(s[:run[0]]) // RuneError at the start: not ASCII
+		after, _ := utf8.DecodeRuneInString(s[run[1]:])
+		if before < utf8.RuneSelf || after < utf8.RuneSelf {
+			b.WriteString(s[done:run[0]])
+			done = run[1]
 		}
-		end := i + n
-		for end < len(s) {
-			r, n := utf8.DecodeRuneInString(s[end:])
-			if !strings.ContainsRune(invisible, r) {
-				break
-			}
-			end += n
-		}
-		nextASCII := end < len(s) && s[end] < utf8.RuneSelf
-		if !prevASCII && !nextASCII {
-			b.WriteString(s[i:end])
-		}
-		i = end
 	}
-	return b.String()
+	return b.String() + s[done:]
 }
+
+var invisibleRun = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("[" + invisible + "]+") })
 
 // StripPrivate removes every <private>...</private> span, tags included,
 // in any letter case, across lines and nested. An opening tag never closed

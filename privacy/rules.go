@@ -177,18 +177,16 @@ func assignmentNear(s string, within int) bool {
 // firstLines is s up to the end of its n-th line, all of s for n <= 0: Go's
 // backtracker clears a bitmap as long as its text on every try.
 func firstLines(s string, n int) string {
-	end := 0
-	for ; n > 0; n-- {
+	for end := 0; n > 0; n-- {
 		j := strings.IndexByte(s[end:], '\n')
 		if j < 0 {
 			return s
 		}
-		end += j + 1
+		if end += j + 1; n == 1 {
+			return s[:end]
+		}
 	}
-	if end == 0 {
-		return s
-	}
-	return s[:end]
+	return s
 }
 
 // wordBoundary says whether \b holds at s[i], as regexp sees it.
