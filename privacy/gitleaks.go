@@ -82,47 +82,30 @@ func (r *rule) secret(s string, m []int) (span, bool) {
 // allowed is gitleaks' checkFindingAllowed.
 func allowed(s string, m []int, sec span, lists []allowlist) bool {
 	secret := s[sec.start:sec.end]
+	lower := strings.ToLower(secret)
 	for _, a := range lists {
 		target := secret
 		switch a.target {
 		case "match":
 			target = s[m[0]:m[1]]
-		case "line":
-			target = lineAround(s, m[0], m[1])
+		case "line": // the line or lines that hold the match
+			from, to := strings.LastIndexByte(s[:m[0]], '\n')+1, len(s)
+			if n := strings.IndexByte(s[m[1]:], '\n'); n >= 0 {
+				to = m[1] + n
+			}
+			target = s[from:to]
 		}
 		regexOK := a.re != nil && a.re().MatchString(target)
-		stopOK := len(a.stopwords) > 0 && holdsStopword(secret, a.stopwords)
-		if a.and {
-			if (a.re == nil || regexOK) && (len(a.stopwords) == 0 || stopOK) {
-				return true
-			}
-		} else if regexOK || stopOK {
+		stopOK := slices.ContainsFunc(a.stopwords, func(w string) bool { return strings.Contains(lower, w) })
+		if (a.and && (a.re == nil || regexOK) && (len(a.stopwords) == 0 || stopOK)) || (!a.and && (regexOK || stopOK)) {
 			return true
 		}
 	}
 	return false
 }
 
-func holdsStopword(secret string, words []string) bool {
-	lower := strings.ToLower(secret)
-	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(lower, w) })
-}
-
-// lineAround is the line or lines of s that hold s[start:end].
-func lineAround(s string, start, end int) string {
-	from := strings.LastIndexByte(s[:start], '\n') + 1
-	to := len(s)
-	if n := strings.IndexByte(s[end:], '\n'); n >= 0 {
-		to = end + n
-	}
-	return s[from:to]
-}
-
 // shannonEntropy is gitleaks': bits per rune, over the length in bytes.
 func shannonEntropy(data string) float64 {
-	if data == "" {
-		return 0
-	}
 	counts := make(map[rune]int, len(data))
 	for _, r := range data {
 		counts[r]++
