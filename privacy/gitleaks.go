@@ -51,13 +51,8 @@ func (r *rule) secret(s string, m []int) (span, bool) {
 		return r.pick(s, m)
 	}
 	// gitleaks trims newlines off a match.
-	whole := span{m[0], m[1]}
-	for whole.end > whole.start && s[whole.end-1] == '\n' {
-		whole.end--
-	}
-	for whole.start < whole.end && s[whole.start] == '\n' {
-		whole.start++
-	}
+	rest := strings.TrimLeft(s[m[0]:m[1]], "\n")
+	whole := span{m[1] - len(rest), m[1] - len(rest) + len(strings.TrimRight(rest, "\n"))}
 	sec := whole
 	switch g := r.secretGroup; {
 	case g > 0 && 2*g+1 < len(m) && m[2*g] >= 0:
