@@ -28,7 +28,6 @@ import (
 	_ "github.com/bimri/bimri-hook/internal/simulate"
 	_ "github.com/bimri/bimri-hook/internal/workspace"
 	_ "github.com/bimri/bimri-hook/memfile"
-	_ "github.com/bimri/bimri-hook/store"
 	_ "github.com/bimri/bimri-hook/wiring"
 	_ "github.com/urfave/cli/v2"
 	_ "io"

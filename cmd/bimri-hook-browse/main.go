@@ -13,7 +13,6 @@ import (
 	"github.com/bimri/bimri-hook/internal/browse"
 	"github.com/bimri/bimri-hook/internal/config"
 	"github.com/bimri/bimri-hook/internal/workspace"
-	"github.com/bimri/bimri-hook/store"
 	"github.com/charmbracelet/x/term"
 )
 
@@ -42,27 +41,15 @@ func run(args []string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := config.Load(*cfgPath, root)
-	if err != nil {
-		return err
-	}
 	day, err := workspace.Today(*today)
 	if err != nil {
 		return err
-	} else if day.IsZero() {
-		day = time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	}
-	clock := func() time.Time { return now }
 	// The commands' lock wait: the user may browse while a session writes.
-	cfg.Hooks.LockTimeout = max(cfg.Hooks.LockTimeout, 10*time.Second)
-	var st *store.Store
-	if *global {
-		st, err = workspace.GlobalStore(cfg, clock)
-	} else {
-		st, err = workspace.Open(root, cfg, clock, day)
-	}
+	q := workspace.Request{Root: root, Config: *cfgPath, Today: day, LockWait: 10 * time.Second, Global: *global}
+	ws, err := workspace.Open(q, func() time.Time { return now })
 	if err != nil {
 		return err
 	}
-	return browse.Run(browse.Source{Store: st, Config: cfg.Memory, Today: day}, os.Stdin, os.Stdout)
+	return browse.Run(browse.Source{Store: ws.Store, Config: ws.Config.Memory, Today: ws.Today}, os.Stdin, os.Stdout)
 }

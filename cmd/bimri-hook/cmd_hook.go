@@ -78,27 +78,27 @@ func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
 		// The plugin has no install step; doctor reports a failure.
 		_, _ = install.IgnoreLocally(root)
 	}
-	ws, cfgErr, err := a.openAt(c, root, root)
+	ws, err := a.openAt(c, root, root)
 	if err != nil {
 		return hooks.Output{}, err
 	}
-	return a.answer(ws, cfgErr, in, true)
+	return a.answer(ws, in, true)
 }
 
-// answer runs one event in an opened workspace; cfgErr is why its config
-// did not load. live: the client's budgets run from the process's start.
-func (a *app) answer(ws *openedWorkspace, cfgErr error, in hooks.Input, live bool) (hooks.Output, error) {
-	if cfgErr != nil && in.Event != event.SessionStart {
-		return hooks.Output{}, cfgErr
+// answer runs one event in an opened workspace. live: the client's
+// budgets run from the process's start.
+func (a *app) answer(ws *workspace.Opened, in hooks.Input, live bool) (hooks.Output, error) {
+	if ws.ConfigErr != nil && in.Event != event.SessionStart {
+		return hooks.Output{}, ws.ConfigErr
 	}
-	env := hooks.Env{Store: ws.store, Config: ws.config.Memory, Settings: ws.config.Hooks, Today: ws.now,
-		Binary: workspace.Binary(), ClaudeDir: workspace.ClaudeDir(), Tools: agentTools(), ConfigErr: cfgErr}
+	env := hooks.Env{Store: ws.Store, Config: ws.Config.Memory, Settings: ws.Config.Hooks, Today: ws.Today,
+		Binary: workspace.Binary(), ClaudeDir: workspace.ClaudeDir(), Tools: agentTools(), ConfigErr: ws.ConfigErr}
 	if live && a.now != a.now.Round(0) {
 		// main's clock reading, monotonic unlike a test's fixed day.
 		env.Elapsed = func() time.Duration { return time.Since(a.now) }
 	}
 	if hooks.NeedsGlobal(env, in) {
-		env.Global = workspace.ReadGlobal(ws.config, a.clock)
+		env.Global = workspace.ReadGlobal(ws.Config, a.clock)
 	}
 	return hooks.Handle(env, in)
 }

@@ -16,7 +16,7 @@ import (
 
 // in is the action that opens the workspace (--global: the user's
 // memory) and runs do there.
-func (a *app) in(do func(c *cli.Context, ws *openedWorkspace) error) cli.ActionFunc {
+func (a *app) in(do func(c *cli.Context, ws *workspace.Opened) error) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		ws, err := a.openWorkspace(c)
 		if err != nil {
@@ -81,9 +81,9 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			if _, err := record.Check(r, record.CLINames); err != nil {
 				return err
 			}
-			return a.in(func(c *cli.Context, ws *openedWorkspace) error {
-				names := record.CommandNamesIn(workspace.Binary(), ws.store.Root(), c.Bool("global"))
-				return a.said(record.Remember(ws.store, ws.now, ws.config.Memory, r, names))
+			return a.in(func(c *cli.Context, ws *workspace.Opened) error {
+				names := record.CommandNamesIn(workspace.Binary(), ws.Store.Root(), c.Bool("global"))
+				return a.said(record.Remember(ws.Store, ws.Today, ws.Config.Memory, r, names))
 			})(c)
 		},
 	}, {
@@ -97,26 +97,26 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			&cli.StringFlag{Name: "reason", Value: record.DefaultForgetReason, Usage: "why, kept in the archive"},
 			global("forget from the global memory"),
 		},
-		Action: a.in(func(c *cli.Context, ws *openedWorkspace) error {
-			return a.said(record.Forget(ws.store, c.Args().First(), c.String("reason"), record.CLINames))
+		Action: a.in(func(c *cli.Context, ws *workspace.Opened) error {
+			return a.said(record.Forget(ws.Store, c.Args().First(), c.String("reason"), record.CLINames))
 		}),
 	}, {
 		Name:      "revive",
 		Usage:     "bring an archived entry back into Tier 2, dated today (the archive keeps its record)",
 		UsageText: "bimri-hook revive ID",
-		Action: a.in(func(c *cli.Context, ws *openedWorkspace) error {
-			return a.said(record.Revive(ws.store, ws.now, ws.config.Memory, c.Args().First(), record.CLINames))
+		Action: a.in(func(c *cli.Context, ws *workspace.Opened) error {
+			return a.said(record.Revive(ws.Store, ws.Today, ws.Config.Memory, c.Args().First(), record.CLINames))
 		}),
 	}, {
 		Name:  "show",
 		Usage: "list every entry and pattern with its weight, and the token budget",
 		Flags: []cli.Flag{jsonFlag, global("show the global memory")},
-		Action: a.in(func(c *cli.Context, ws *openedWorkspace) error {
-			read, err := ws.store.Read()
+		Action: a.in(func(c *cli.Context, ws *workspace.Opened) error {
+			read, err := ws.Store.Read()
 			if err != nil {
 				return err
 			}
-			path := ws.store.Path(ws.store.Names().Memory)
+			path := ws.Store.Path(ws.Store.Names().Memory)
 			if !read.Exists && !c.Bool("json") {
 				how := "the first Claude Code session here creates it, or bimri-hook remember"
 				if c.Bool("global") {
@@ -125,12 +125,12 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 				fmt.Fprintf(a.stdout, "no %smemory yet: %s does not exist (%s)\n", inspect.Pick(c.Bool("global"), "global ", ""), path, how)
 				return nil
 			}
-			snap := inspect.Show(read.File, read.Warnings, ws.now, ws.config.Memory)
+			snap := inspect.Show(read.File, read.Warnings, ws.Today, ws.Config.Memory)
 			if c.Bool("json") {
 				return inspect.PrintJSON(a.stdout, snap)
 			}
 			inspect.PrintShow(a.stdout, snap, path)
-			inspect.PrintWorthReviving(a.stdout, inspect.WorthReviving(ws.store, read.File))
+			inspect.PrintWorthReviving(a.stdout, inspect.WorthReviving(ws.Store, read.File))
 			return nil
 		}),
 	}, {
@@ -142,8 +142,8 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			if id == "" {
 				return fmt.Errorf("why: %w: an entry ID (see bimri-hook show)", errNoArgs)
 			}
-			return a.in(func(c *cli.Context, ws *openedWorkspace) error {
-				f, err := ws.file()
+			return a.in(func(c *cli.Context, ws *workspace.Opened) error {
+				f, err := fileOf(ws)
 				if err != nil {
 					return err
 				}
@@ -155,7 +155,7 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 				if e == nil {
 					return fmt.Errorf("no entry with ID %q in %s", id, memfile.MemoryName)
 				}
-				inspect.PrintWhy(a.stdout, inspect.Explain(*e, tier, ws.now, ws.config.Memory))
+				inspect.PrintWhy(a.stdout, inspect.Explain(*e, tier, ws.Today, ws.Config.Memory))
 				return nil
 			})(c)
 		},
@@ -163,17 +163,17 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 		Name:  "forecast",
 		Usage: "list the entries the threshold will archive, and when",
 		Flags: []cli.Flag{&cli.IntFlag{Name: "days", Value: 30, Usage: "how far ahead to look"}},
-		Action: a.in(func(c *cli.Context, ws *openedWorkspace) error {
+		Action: a.in(func(c *cli.Context, ws *workspace.Opened) error {
 			days := c.Int("days")
 			if days < 1 || days > 3650 {
 				return fmt.Errorf("--days %d is not from 1 to 3650", days)
 			}
-			f, err := ws.file()
+			f, err := fileOf(ws)
 			if err != nil {
 				return err
 			}
-			inspect.PrintForecast(a.stdout, memfile.Forecast(f, ws.now, ws.config.Memory, days), days, ws.config.Memory.Threshold)
-			inspect.PrintWorthReviving(a.stdout, inspect.WorthReviving(ws.store, f))
+			inspect.PrintForecast(a.stdout, memfile.Forecast(f, ws.Today, ws.Config.Memory, days), days, ws.Config.Memory.Threshold)
+			inspect.PrintWorthReviving(a.stdout, inspect.WorthReviving(ws.Store, f))
 			return nil
 		}),
 	}, {
@@ -183,8 +183,8 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			&cli.BoolFlag{Name: "deep", Usage: "also run deep maintenance"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "show what the pass would do; change nothing"},
 		},
-		Action: a.in(func(c *cli.Context, ws *openedWorkspace) error {
-			return inspect.Maintain(a.stdout, ws.store, ws.now, ws.config.Memory, c.Bool("deep"), c.Bool("dry-run"))
+		Action: a.in(func(c *cli.Context, ws *workspace.Opened) error {
+			return inspect.Maintain(a.stdout, ws.Store, ws.Today, ws.Config.Memory, c.Bool("deep"), c.Bool("dry-run"))
 		}),
 	}, {
 		Name:      "search",
@@ -200,12 +200,12 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 	}, {
 		Name:  "restore",
 		Usage: "put bimri-backup.md back as bimri.md (the current file becomes the backup)",
-		Action: a.in(func(c *cli.Context, ws *openedWorkspace) error {
-			res, err := ws.store.Restore()
+		Action: a.in(func(c *cli.Context, ws *workspace.Opened) error {
+			res, err := ws.Store.Restore()
 			if err != nil {
 				return err
 			}
-			n := ws.store.Names()
+			n := ws.Store.Names()
 			fmt.Fprintf(a.stdout, "restored %s from %s; the replaced file is now %s\n", n.Memory, n.Backup, n.Backup)
 			if res.Notice != "" {
 				fmt.Fprintln(a.stdout, res.Notice)
@@ -252,13 +252,13 @@ func (a *app) search(c *cli.Context) error {
 	if c.Int("limit") < 1 {
 		return fmt.Errorf("search: --limit %d is not a positive number", c.Int("limit"))
 	}
-	return a.in(func(c *cli.Context, ws *openedWorkspace) error {
-		f, err := ws.file()
+	return a.in(func(c *cli.Context, ws *workspace.Opened) error {
+		f, err := fileOf(ws)
 		if err != nil {
 			return err
 		}
-		found, err := inspect.Recall(ws.store, f, recall.Query{Text: query, Today: ws.now, Since: days[0], Until: days[1],
-			Lexicon: ws.config.Hooks.Recall.Lexicon, MinShare: ws.config.Hooks.Recall.MinShare}, c.Int("limit"))
+		found, err := inspect.Recall(ws.Store, f, recall.Query{Text: query, Today: ws.Today, Since: days[0], Until: days[1],
+			Lexicon: ws.Config.Hooks.Recall.Lexicon, MinShare: ws.Config.Hooks.Recall.MinShare}, c.Int("limit"))
 		if err != nil {
 			return err
 		}
@@ -271,7 +271,7 @@ func (a *app) search(c *cli.Context) error {
 			inspect.PrintRecalled(a.stdout, found, query)
 		}
 		if len(found) == 0 { // as grep does: exit 1
-			return fmt.Errorf("nothing matches %q in %s or %s", query, ws.store.Names().Memory, ws.store.Names().Archive)
+			return fmt.Errorf("nothing matches %q in %s or %s", query, ws.Store.Names().Memory, ws.Store.Names().Archive)
 		}
 		return nil
 	})(c)

@@ -63,11 +63,11 @@ func (a *app) setupCommands() []*cli.Command {
 				return err
 			}
 			if c.Bool("purge") {
-				ws, _, err := a.openAt(c, q.Root, q.Root)
+				ws, err := a.openAt(c, q.Root, q.Root)
 				if err != nil {
 					return err
 				}
-				q.Purge = ws.store
+				q.Purge = ws.Store
 			}
 			return install.Uninstall(a.stdout, q)
 		},
@@ -119,10 +119,10 @@ func (a *app) link(c *cli.Context) error {
 
 // turn sets the workspace's switch.
 func (a *app) turn(on bool) cli.ActionFunc {
-	return a.in(func(c *cli.Context, ws *openedWorkspace) error {
+	return a.in(func(c *cli.Context, ws *workspace.Opened) error {
 		if c.Args().Present() {
 			return fmt.Errorf("%s takes no arguments (give the workspace with --dir)", c.Command.Name)
 		}
-		return install.Turn(a.stdout, ws.store, on)
+		return install.Turn(a.stdout, ws.Store, on)
 	})
 }

@@ -65,11 +65,11 @@ The session ID is ` + simulate.DefaultSession + ` unless --session says otherwis
 				return err
 			}
 			return simulate.Run(a.stdout, a.stderr, c.Args().First(), root, c, func(root, dir string, in hooks.Input) (hooks.Output, error) {
-				ws, cfgErr, err := a.openAt(c, root, dir)
+				ws, err := a.openAt(c, root, dir)
 				if err != nil {
 					return hooks.Output{}, err
 				}
-				return a.answer(ws, cfgErr, in, false)
+				return a.answer(ws, in, false)
 			})
 		},
 	}

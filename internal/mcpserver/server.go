@@ -18,10 +18,8 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/hooks"
-	"github.com/bimri/bimri-hook/internal/config"
 	"github.com/bimri/bimri-hook/internal/record"
 	"github.com/bimri/bimri-hook/internal/workspace"
-	"github.com/bimri/bimri-hook/store"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -63,17 +61,10 @@ type server struct {
 	rootDir    string // the folder of its first file root, if any
 }
 
-// opened is one tool call's workspace.
-type opened struct {
-	store  *store.Store
-	config config.Config
-	today  time.Time
-}
-
 // open finds the workspace (CLAUDE_PROJECT_DIR, else Dir, else the
 // client's first root, else the current folder) and opens its store, each
 // call anew, so changed roots and a turning day are followed.
-func (s *server) open(ctx context.Context) (*opened, error) {
+func (s *server) open(ctx context.Context) (*workspace.Opened, error) {
 	s.mu.Lock()
 	dir := s.rootDir
 	s.mu.Unlock()
@@ -81,21 +72,7 @@ func (s *server) open(ctx context.Context) (*opened, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := config.Load(s.opt.Config, root)
-	if err != nil {
-		return nil, err
-	}
-	cfg.Hooks.LockTimeout = max(cfg.Hooks.LockTimeout, record.AgentLockWait)
-	today := s.opt.Today
-	if today.IsZero() {
-		y, m, d := s.opt.Clock().Date()
-		today = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-	}
-	store, err := workspace.Open(root, cfg, s.opt.Clock, today)
-	if err != nil {
-		return nil, err
-	}
-	return &opened{store: store, config: cfg, today: today}, nil
+	return workspace.Open(workspace.Request{Root: root, Config: s.opt.Config, Today: s.opt.Today, LockWait: record.AgentLockWait}, s.opt.Clock)
 }
 
 // rootsRequest keys the request for the client's roots in a call's input
@@ -155,13 +132,13 @@ func filePath(uri string) string {
 }
 
 // view is the SessionStart view for this workspace, naming the tools.
-func (s *server) view(w *opened) (string, string, error) {
+func (s *server) view(w *workspace.Opened) (string, string, error) {
 	env := hooks.Env{
-		Store: w.store, Config: w.config.Memory, Settings: w.config.Hooks, Today: w.today,
+		Store: w.Store, Config: w.Config.Memory, Settings: w.Config.Hooks, Today: w.Today,
 		Binary: workspace.Binary(), ClaudeDir: workspace.ClaudeDir(),
 		Tools: hooks.Tools{On: true},
 	}
-	env.Global = workspace.ReadGlobal(w.config, s.opt.Clock)
+	env.Global = workspace.ReadGlobal(w.Config, s.opt.Clock)
 	return hooks.MemoryView(env, s.session)
 }
 

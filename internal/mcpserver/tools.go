@@ -13,6 +13,7 @@ import (
 	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/internal/record"
+	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -66,7 +67,7 @@ func changedOf(d record.Done) changed {
 
 // change carries out one change on the call's workspace: the CLI's words
 // as the text, and what it left as the structured result.
-func (s *server) change(ctx context.Context, do func(w *opened) (record.Done, error)) (*mcp.CallToolResult, changed, error) {
+func (s *server) change(ctx context.Context, do func(w *workspace.Opened) (record.Done, error)) (*mcp.CallToolResult, changed, error) {
 	w, err := s.open(ctx)
 	if err != nil {
 		return nil, changed{}, err
@@ -85,8 +86,8 @@ func (s *server) remember(ctx context.Context, req *mcp.CallToolRequest, in reme
 	if _, err := record.Check(r, record.MCPNames); err != nil {
 		return nil, changed{}, err
 	}
-	return s.change(ctx, func(w *opened) (record.Done, error) {
-		return record.Remember(w.store, w.today, w.config.Memory, r, record.MCPNames)
+	return s.change(ctx, func(w *workspace.Opened) (record.Done, error) {
+		return record.Remember(w.Store, w.Today, w.Config.Memory, r, record.MCPNames)
 	})
 }
 
@@ -117,12 +118,12 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 	if err != nil {
 		return nil, recallOut{}, err
 	}
-	read, err := w.store.Read()
+	read, err := w.Store.Read()
 	if err != nil {
 		return nil, recallOut{}, err
 	}
-	items, err := inspect.Recall(w.store, read.File, recall.Query{Text: query, Today: w.today,
-		Lexicon: w.config.Hooks.Recall.Lexicon, MinShare: w.config.Hooks.Recall.MinShare}, limit)
+	items, err := inspect.Recall(w.Store, read.File, recall.Query{Text: query, Today: w.Today,
+		Lexicon: w.Config.Hooks.Recall.Lexicon, MinShare: w.Config.Hooks.Recall.MinShare}, limit)
 	if err != nil {
 		return nil, recallOut{}, err
 	}
@@ -137,7 +138,9 @@ type forgetIn struct {
 }
 
 func (s *server) forget(ctx context.Context, _ *mcp.CallToolRequest, in forgetIn) (*mcp.CallToolResult, changed, error) {
-	return s.change(ctx, func(w *opened) (record.Done, error) { return record.Forget(w.store, in.ID, in.Reason, record.MCPNames) })
+	return s.change(ctx, func(w *workspace.Opened) (record.Done, error) {
+		return record.Forget(w.Store, in.ID, in.Reason, record.MCPNames)
+	})
 }
 
 type reviveIn struct {
@@ -145,8 +148,8 @@ type reviveIn struct {
 }
 
 func (s *server) revive(ctx context.Context, _ *mcp.CallToolRequest, in reviveIn) (*mcp.CallToolResult, changed, error) {
-	return s.change(ctx, func(w *opened) (record.Done, error) {
-		return record.Revive(w.store, w.today, w.config.Memory, in.ID, record.MCPNames)
+	return s.change(ctx, func(w *workspace.Opened) (record.Done, error) {
+		return record.Revive(w.Store, w.Today, w.Config.Memory, in.ID, record.MCPNames)
 	})
 }
 

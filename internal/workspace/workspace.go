@@ -3,6 +3,7 @@
 package workspace
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -88,10 +89,48 @@ func Home() string {
 	return h
 }
 
-// Open opens a workspace's store. now is the wall clock; today is the day
-// the command acts on.
-func Open(root string, cfg config.Config, now func() time.Time, today time.Time) (*store.Store, error) {
-	return store.OpenStore(root, cfg.Memory, store.StoreOptions{LockTimeout: cfg.Hooks.LockTimeout, Clock: now, Today: today})
+// Opened is what a command works on: the store, its config and the day.
+type Opened struct {
+	Store     *store.Store
+	Config    config.Config
+	Today     time.Time
+	ConfigErr error // why the config did not load (Lenient): the defaults are in Config
+}
+
+// Request says which store Open opens and how.
+type Request struct {
+	Root     string        // the workspace, whose config is read
+	Dir      string        // the store's folder when not Root's (simulate's copy)
+	Config   string        // --config or $BIMRI_CONFIG; "" for Root's own
+	Today    time.Time     // --today; zero for the clock's date
+	LockWait time.Duration // the least the lock is waited for
+	Global   bool          // the user's memory instead (--global)
+	Lenient  bool          // a config that does not load leaves the defaults, not an error
+}
+
+// Open loads the config, works out today and opens the store, for the
+// CLI, the MCP server and browse alike.
+func Open(q Request, clock func() time.Time) (*Opened, error) {
+	cfg, cfgErr := config.Load(q.Config, q.Root)
+	if cfgErr != nil && !q.Lenient {
+		return nil, cfgErr
+	}
+	cfg.Hooks.LockTimeout = max(cfg.Hooks.LockTimeout, q.LockWait)
+	if q.Today.IsZero() {
+		y, m, d := clock().Date()
+		q.Today = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	}
+	var st *store.Store
+	var err error
+	if q.Global {
+		st, err = GlobalStore(cfg, clock)
+	} else {
+		st, err = store.OpenStore(cmp.Or(q.Dir, q.Root), cfg.Memory, store.StoreOptions{LockTimeout: cfg.Hooks.LockTimeout, Clock: clock, Today: q.Today})
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Opened{Store: st, Config: cfg, Today: q.Today, ConfigErr: cfgErr}, nil
 }
 
 // ClaudeDir is where Claude Code keeps the user's settings and
