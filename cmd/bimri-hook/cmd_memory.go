@@ -15,10 +15,17 @@ import (
 )
 
 // in is the action that opens the workspace (--global: the user's
-// memory) and runs do there.
+// memory) and runs do there; a config that does not load fails it.
 func (a *app) in(do func(c *cli.Context, ws *workspace.Opened) error) cli.ActionFunc {
 	return func(c *cli.Context) error {
-		ws, err := a.openWorkspace(c)
+		root, err := resolveRoot(c, "")
+		if err != nil {
+			return err
+		}
+		ws, err := a.openAt(c, root, root)
+		if err == nil {
+			err = ws.ConfigErr
+		}
 		if err != nil {
 			return err
 		}
@@ -143,15 +150,15 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 				return fmt.Errorf("why: %w: an entry ID (see bimri-hook show)", errNoArgs)
 			}
 			return a.in(func(c *cli.Context, ws *workspace.Opened) error {
-				f, err := fileOf(ws)
+				read, err := ws.Store.Read()
 				if err != nil {
 					return err
 				}
-				if p := f.FindPattern(id); p != nil {
+				if p := read.File.FindPattern(id); p != nil {
 					inspect.PrintWhyPattern(a.stdout, p)
 					return nil
 				}
-				e, tier := f.Find(id)
+				e, tier := read.File.Find(id)
 				if e == nil {
 					return fmt.Errorf("no entry with ID %q in %s", id, memfile.MemoryName)
 				}
@@ -168,12 +175,12 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			if days < 1 || days > 3650 {
 				return fmt.Errorf("--days %d is not from 1 to 3650", days)
 			}
-			f, err := fileOf(ws)
+			read, err := ws.Store.Read()
 			if err != nil {
 				return err
 			}
-			inspect.PrintForecast(a.stdout, memfile.Forecast(f, ws.Today, ws.Config.Memory, days), days, ws.Config.Memory.Threshold)
-			inspect.PrintWorthReviving(a.stdout, inspect.WorthReviving(ws.Store, f))
+			inspect.PrintForecast(a.stdout, memfile.Forecast(read.File, ws.Today, ws.Config.Memory, days), days, ws.Config.Memory.Threshold)
+			inspect.PrintWorthReviving(a.stdout, inspect.WorthReviving(ws.Store, read.File))
 			return nil
 		}),
 	}, {
@@ -253,11 +260,11 @@ func (a *app) search(c *cli.Context) error {
 		return fmt.Errorf("search: --limit %d is not a positive number", c.Int("limit"))
 	}
 	return a.in(func(c *cli.Context, ws *workspace.Opened) error {
-		f, err := fileOf(ws)
+		read, err := ws.Store.Read()
 		if err != nil {
 			return err
 		}
-		found, err := inspect.Recall(ws.Store, f, recall.Query{Text: query, Today: ws.Today, Since: days[0], Until: days[1],
+		found, err := inspect.Recall(ws.Store, read.File, recall.Query{Text: query, Today: ws.Today, Since: days[0], Until: days[1],
 			Lexicon: ws.Config.Hooks.Recall.Lexicon, MinShare: ws.Config.Hooks.Recall.MinShare}, c.Int("limit"))
 		if err != nil {
 			return err

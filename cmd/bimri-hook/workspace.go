@@ -6,7 +6,6 @@ import (
 
 	"github.com/bimri/bimri-hook/internal/record"
 	"github.com/bimri/bimri-hook/internal/workspace"
-	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/wiring"
 	"github.com/urfave/cli/v2"
 )
@@ -14,26 +13,6 @@ import (
 // resolveRoot is the workspace a command works on (workspace.Root).
 func resolveRoot(c *cli.Context, inputCwd string) (string, error) {
 	return workspace.Root(inputCwd, commonFlag(c, "dir", ""))
-}
-
-// openWorkspace opens the workspace's store, or with --global the user's;
-// a config that does not load fails the command.
-func (a *app) openWorkspace(c *cli.Context) (*workspace.Opened, error) {
-	root, err := resolveRoot(c, "")
-	if err != nil {
-		return nil, err
-	}
-	ws, err := a.openAt(c, root, root)
-	if err == nil {
-		err = ws.ConfigErr
-	}
-	return ws, err
-}
-
-// fileOf reads the memory without the lock.
-func fileOf(ws *workspace.Opened) (*memfile.File, error) {
-	read, err := ws.Store.Read()
-	return read.File, err
 }
 
 // openAt opens the store at dir (simulate's copy) with root's config, or
