@@ -281,7 +281,7 @@ func Remember(st *store.Store, today time.Time, cfg memfile.Config, r Request, n
 	tags := cleanTags(r.Tags)
 	kws := keywords(r.Keywords)
 	d := Done{Form: form, Memory: st.Path(st.Names().Memory), Archive: st.Names().Archive, today: today, config: cfg, names: n}
-	res, err := st.Update(func(tx *store.Tx) error {
+	return d.commit(st, func(tx *store.Tx) error {
 		var err error
 		switch form {
 		case formPromote:
@@ -314,11 +314,6 @@ func Remember(st *store.Store, today time.Time, cfg memfile.Config, r Request, n
 		}
 		return err
 	})
-	if err != nil {
-		return Done{}, err
-	}
-	d.Notice = res.Notice
-	return d, nil
 }
 
 // likelyPredecessors are the lasting entries of f that e, new, may
@@ -463,7 +458,7 @@ func Forget(st *store.Store, id, reason string, n Names) (Done, error) {
 		reason = DefaultForgetReason
 	}
 	d := Done{Form: formForget, Memory: st.Path(st.Names().Memory), Archive: st.Names().Archive, names: n}
-	res, err := st.Update(func(tx *store.Tx) error {
+	return d.commit(st, func(tx *store.Tx) error {
 		a, ok := tx.File.Remove(id, reason)
 		if !ok {
 			return fmt.Errorf("no entry or pattern with ID %q in %s", id, st.Names().Memory)
@@ -472,8 +467,14 @@ func Forget(st *store.Store, id, reason string, n Names) (Done, error) {
 		tx.Archive = append(tx.Archive, a)
 		return nil
 	})
+}
+
+// commit runs change on st and gives back d as it left it, with the
+// store's notice.
+func (d *Done) commit(st *store.Store, change func(tx *store.Tx) error) (Done, error) {
+	res, err := st.Update(change)
 	d.Notice = res.Notice
-	return d, err
+	return *d, err
 }
 
 // Revive brings the archived entry id back into Tier 2, dated today.
@@ -491,7 +492,7 @@ func Revive(st *store.Store, today time.Time, cfg memfile.Config, id string, n N
 		return Done{}, fmt.Errorf("no archived entry with ID %q in %s", id, st.Names().Archive)
 	}
 	d := Done{Form: formRevive, Tier: 2, Memory: st.Path(st.Names().Memory), Archive: st.Names().Archive, today: today, config: cfg, names: n}
-	res, err := st.Update(func(tx *store.Tx) error {
+	return d.commit(st, func(tx *store.Tx) error {
 		d.Entry, err = tx.File.Revive(rec, today)
 		if err != nil {
 			return err
@@ -499,9 +500,4 @@ func Revive(st *store.Store, today time.Time, cfg memfile.Config, id string, n N
 		d.Entry.Weigh(2, today, cfg)
 		return nil
 	})
-	if err != nil {
-		return Done{}, err
-	}
-	d.Notice = res.Notice
-	return d, nil
 }
