@@ -44,11 +44,9 @@ type Options struct {
 }
 
 type doctor struct {
-	root       string
-	repo       bool             // root is in a git work tree
-	agents     []install.Status // the other clients' wiring, what checkAgent reports
-	otherAgent bool             // one of them runs bimri-hook here
-	checks     []check
+	root   string
+	repo   bool // root is in a git work tree
+	checks []check
 }
 
 // Report runs every check and prints one line for each; the error counts
@@ -57,19 +55,13 @@ func Report(w io.Writer, opt Options) error {
 	d := &doctor{root: opt.Root}
 	_, code := d.git("rev-parse", "--is-inside-work-tree")
 	d.repo = code == 0
-	d.readAgents()
 	status, detail, fix := binaryHealth(opt.Binary, d.root)
 	d.add(status, "binary", fmt.Sprintf("%s (bimri-hook %s)", detail, opt.Version), fix)
-	wired := d.checkSettings()
-	d.checkPermission(wired)
 	cfg := d.checkConfig(opt.ConfigPath)
-	d.checkLockTimeout(cfg.Hooks.LockTimeout, wired)
+	d.checkClients(cfg.Hooks.LockTimeout)
 	d.checkFiles(cfg)
 	d.checkIgnored()
 	d.checkGit()
-	for _, st := range d.agents {
-		d.checkAgent(st)
-	}
 	failed := 0
 	for _, c := range d.checks {
 		line := fmt.Sprintf("%-4s %s: %s", c.Status, c.Name, c.Detail)
@@ -139,21 +131,125 @@ func binaryHealth(binary, root string) (status, detail, fix string) {
 	return statusOK, binary, ""
 }
 
-// checkSettings reports each scope's settings, then whether anything runs bimri-hook.
-func (d *doctor) checkSettings() []install.Status {
-	var all []install.Status
-	for _, s := range install.ReadScopes(d.root) {
-		name := "settings (" + s.File.Scope + ")"
-		switch {
-		case s.File.Path == "":
-			d.add(statusWarn, name, s.Err.Error(), "")
-		case s.Err != nil:
-			d.add(statusFail, name, s.Err.Error(), "fix the file or its permissions; Claude Code cannot use it either")
-		default:
-			all = append(all, s)
-			d.checkScope(name, s)
+// checkClients reports each client's wiring in each of its scopes, Claude
+// Code's last, then what Claude Code runs as a whole: the other clients
+// are read first, so its missing wiring is a warning where one runs
+// bimri-hook. The lead decided (issue 31) on one check for every client.
+func (d *doctor) checkClients(lockTimeout time.Duration) {
+	var claude []install.Status
+	other := false
+	for _, cl := range append(slices.Clone(wiring.Clients), wiring.Claude) {
+		for _, scope := range install.Scopes {
+			st, err := install.Check(cl, scope, d.root)
+			if err != nil && cl.Agent != wiring.Claude.Agent {
+				continue
+			} else if err != nil {
+				st.File.Scope, st.Err = scope, err
+			} else if cl.Agent == wiring.Claude.Agent && st.Err == nil {
+				claude = append(claude, st)
+			}
+			other = other || (cl.Agent != wiring.Claude.Agent && len(st.Events) > 0)
+			d.checkClient(st)
 		}
 	}
+	plugin := d.checkWiring(claude, other)
+	if workspace.IsOff(d.root) {
+		d.add(statusWarn, "switch", "memory is off in this workspace (bimri-hook off): every hook answers nothing, so no session gets or records memory",
+			"bimri-hook on")
+	}
+	d.checkPermission(claude, plugin)
+	d.checkLockTimeout(lockTimeout, claude)
+}
+
+// checkClient reports the events one client's file runs bimri-hook at,
+// those it misses, whether the binaries it names can run and, for Codex,
+// whether Codex runs them. Other clients' files with nothing of ours are
+// left out, as most people use one client.
+func (d *doctor) checkClient(st install.Status) {
+	cl, scope, hooks := st.Client, st.File.Scope, st.Hooks()
+	name, fix, claude := cl.Agent+" "+scope, "bimri-hook install --agent "+cl.Agent+" --scope "+scope, cl.Agent == wiring.Claude.Agent
+	if claude {
+		name, fix = "claude "+scope, "bimri-hook install --scope "+scope
+	}
+	switch {
+	case st.File.Path == "": // Claude Code's scope with no place
+		d.add(statusWarn, name, st.Err.Error(), "")
+		return
+	case st.Err != nil:
+		d.add(statusFail, name, st.Err.Error(), "fix the file or its permissions; "+cl.Name+" cannot use it either"+inspect.Pick(claude, "", ", then "+fix))
+		return
+	case len(st.Events) == 0 && st.MCP:
+		d.add(statusWarn, name, fmt.Sprintf("%s registers the MCP server, but %s runs no hook of bimri-hook's", st.File.Path, hooks), fix)
+		return
+	case len(st.Events) == 0 && claude:
+		detail := hooks + inspect.Pick(st.Exists, " runs nothing of bimri-hook's", " does not exist")
+		if len(st.Plugins) > 0 {
+			detail += "; it enables the plugin " + strings.Join(st.Plugins, ", ")
+		}
+		d.add(statusOK, name, detail, "")
+		return
+	case len(st.Events) == 0:
+		return
+	}
+	status, why := statusOK, ""
+	var missing, commands, notes []string
+	for _, h := range st.Handlers {
+		if slices.Contains(commands, h.Command) {
+			continue
+		}
+		commands = append(commands, h.Command)
+		binary, _ := wiring.HookBinary(strings.TrimSuffix(h.Command, " "+cl.Agent))
+		if s, detail, f := binaryHealth(binary, d.root); s != statusOK {
+			notes = append(notes, detail)
+			if rank(s) > rank(status) {
+				status, why = s, f
+			}
+		}
+	}
+	if len(commands) == 0 { // its own file, whole
+		commands = []string{wiring.Name + " hook " + cl.Agent}
+	}
+	for _, e := range cl.Events {
+		if !slices.Contains(st.Events, e.Name) {
+			missing = append(missing, e.Name)
+		}
+	}
+	detail := fmt.Sprintf("%s runs %s on %s", hooks, strings.Join(commands, " and "), strings.Join(st.Events, ", "))
+	if len(missing) > 0 {
+		detail += "; not on " + strings.Join(missing, ", ")
+		if status == statusOK {
+			status, why = statusWarn, fix
+		}
+	}
+	switch {
+	case len(st.Skipped) > 0:
+		status, why = statusFail, fix+", or trust them in Codex's /hooks"
+		notes = append(notes, fmt.Sprintf("Codex will skip %d of its %d hooks: their hash is not trusted in %s",
+			len(st.Skipped), len(st.States), filepath.Join(install.CodexHome(), "config.toml")))
+	case len(st.States) > 0:
+		detail += ", each hook trusted by Codex"
+	case cl.Agent == wiring.Cursor.Agent:
+		detail += " (unverified: no Cursor client was tried)"
+	}
+	d.add(status, name, strings.Join(append([]string{detail}, notes...), "; "), why)
+	if st.ProjectUntrusted {
+		d.add(statusFail, name, fmt.Sprintf("Codex does not read %s: the project is not trusted in Codex", filepath.Dir(hooks)),
+			"run codex in the project once and trust it (or codex exec --trust)")
+	}
+	where := st.File.Path
+	if cl.Agent == wiring.Codex.Agent {
+		where = "Codex's config.toml"
+	}
+	if (cl.MCPKey != "" || cl.Agent == wiring.Codex.Agent) && !st.MCP {
+		d.add(statusWarn, name, fmt.Sprintf("no MCP server %q in %s: the agent records through its shell only", wiring.MCPServer, where), fix)
+	}
+}
+
+func rank(status string) int { return strings.Index("OK WARN FAIL", status) }
+
+// checkWiring says whether anything runs bimri-hook in Claude Code, and
+// whether twice; plugin: its plugin is on.
+func (d *doctor) checkWiring(all []install.Status, other bool) (plugin bool) {
 	off := applyPluginPrecedence(all)
 	var plugins, commands, via []string
 	for _, s := range all {
@@ -174,11 +270,8 @@ func (d *doctor) checkSettings() []install.Status {
 		// Uninstalled with the memory kept is a choice; a settings file
 		// doctor could not read leaves it unknown: FAIL below.
 		d.add(statusOK, "wiring", "not installed in this workspace; bimri.md kept (uninstall never deletes the memory), and Claude Code neither reads nor updates it until bimri-hook install", "")
-	case none && d.otherAgent: // memory works through that client
-		d.add(statusWarn, "wiring", "no settings file runs bimri-hook and its plugin is not enabled, so Claude Code never calls it (another agent here runs it)",
-			"bimri-hook install, or bimri-hook install --scope user for every workspace")
 	case none:
-		d.add(statusFail, "wiring", "no settings file runs bimri-hook and its plugin is not enabled, so Claude Code never calls it",
+		d.add(inspect.Pick(other, statusWarn, statusFail), "wiring", "no settings file runs bimri-hook and its plugin is not enabled, so Claude Code never calls it"+inspect.Pick(other, " (another agent here runs it)", ""),
 			"bimri-hook install, or bimri-hook install --scope user for every workspace")
 	case len(commands) > 0 && len(plugins) > 0:
 		d.add(statusWarn, "wiring", fmt.Sprintf("both the plugin (%s) and %s settings run bimri-hook, so every event runs twice", strings.Join(plugins, ", "), strings.Join(via, ", ")),
@@ -191,11 +284,7 @@ func (d *doctor) checkSettings() []install.Status {
 	default:
 		d.add(statusOK, "wiring", "Claude Code runs bimri-hook through the "+strings.Join(via, " and ")+" settings", "")
 	}
-	if workspace.IsOff(d.root) {
-		d.add(statusWarn, "switch", "memory is off in this workspace (bimri-hook off): every hook answers nothing, so no session gets or records memory",
-			"bimri-hook on")
-	}
-	return all
+	return len(plugins) > 0
 }
 
 // applyPluginPrecedence drops from each scope's Plugins those a more
@@ -223,66 +312,14 @@ func applyPluginPrecedence(all []install.Status) (off []string) {
 	return off
 }
 
-// checkScope reports the events a settings file wires, those it misses,
-// and whether the binaries its hooks run can run.
-func (d *doctor) checkScope(name string, s install.Status) {
-	w, path := s.Wiring, s.File.Path
-	events, missing := w.Events(wiring.Events())
-	if !s.Exists || len(w.Handlers) == 0 {
-		detail := path + " does not exist"
-		if s.Exists {
-			detail = path + " runs nothing of bimri-hook's"
-		}
-		if len(w.Plugins) > 0 {
-			detail += "; it enables the plugin " + strings.Join(w.Plugins, ", ")
-		}
-		d.add(statusOK, name, detail, "")
-		return
-	}
-	status, fix := statusOK, ""
-	var notes, seen []string
-	for _, h := range w.Handlers {
-		if slices.Contains(seen, h.Command) {
-			continue
-		}
-		seen = append(seen, h.Command)
-		st, detail, f := statusWarn, fmt.Sprintf("cannot tell which binary %q runs", h.Command), "bimri-hook install --scope "+s.File.Scope
-		if binary, ok := wiring.HookBinary(h.Command); ok {
-			st, detail, f = binaryHealth(binary, d.root)
-		}
-		if st != statusOK {
-			notes = append(notes, detail)
-		}
-		if rank(st) > rank(status) {
-			status, fix = st, f
-		}
-	}
-	detail := fmt.Sprintf("%s runs %s on %s", path, strings.Join(seen, " and "), strings.Join(events, ", "))
-	if len(missing) > 0 {
-		detail += "; not on " + strings.Join(missing, ", ")
-		if status == statusOK {
-			status, fix = statusWarn, "bimri-hook install --scope "+s.File.Scope
-		}
-	}
-	if len(notes) > 0 {
-		detail += "; " + strings.Join(notes, "; ")
-	}
-	d.add(status, name, detail, fix)
-}
-
-func rank(status string) int { return strings.Index("OK WARN FAIL", status) }
-
 // checkPermission: whether rules let the agent run the memory commands
 // without asking, and Claude Code applies them; one line per outcome.
-func (d *doctor) checkPermission(all []install.Status) {
-	plugin := false
+func (d *doctor) checkPermission(all []install.Status, plugin bool) {
 	var want []string
 	for _, s := range all {
-		plugin = plugin || len(s.Plugins) > 0
 		for _, h := range s.Handlers {
-			if binary, ok := wiring.HookBinary(h.Command); ok {
-				want = addNew(want, (wiring.Command{Binary: binary}).Rules()...)
-			}
+			binary, _ := wiring.HookBinary(h.Command)
+			want = addNew(want, (wiring.Command{Binary: binary}).Rules()...)
 		}
 	}
 	commands := strings.Join(wiring.MemoryCommands, ", ")

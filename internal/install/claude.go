@@ -46,7 +46,7 @@ func uninstalledClaude(w io.Writer, q Request, repo string, file SettingsFile, w
 	}
 	if !changed {
 		var warned []string
-		for _, s := range ReadScopes(q.Root) {
+		for _, s := range readScopes(q.Root) {
 			for _, p := range s.Plugins {
 				if !slices.Contains(warned, p) {
 					warned = append(warned, p)

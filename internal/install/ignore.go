@@ -127,7 +127,7 @@ func tracked(repo, path string) bool {
 // wiredHere says whether the workspace's own settings still run (or may
 // run) bimri-hook: then the side files still need ignoring.
 func wiredHere(root string) bool {
-	for _, s := range ReadScopes(root) {
+	for _, s := range readScopes(root) {
 		if s.File.Scope != ScopeUser && (s.Err != nil || len(s.Handlers) > 0) {
 			return true
 		}

@@ -96,9 +96,9 @@ func BinaryFor(scope, given string) (string, error) {
 	return binary, nil
 }
 
-// ReadScopes reads every scope's Claude Code settings for root, in
+// readScopes reads every scope's Claude Code settings for root, in
 // Scopes' order; Err says when one has no place.
-func ReadScopes(root string) []Status {
+func readScopes(root string) []Status {
 	var all []Status
 	for _, scope := range Scopes {
 		st, err := Check(wiring.Claude, scope, root)
@@ -114,7 +114,7 @@ func ReadScopes(root string) []Status {
 // plugin, or another scope running a different command (the client runs
 // identical commands once).
 func warnTwice(w io.Writer, root string, installed SettingsFile, command wiring.Command) {
-	for _, s := range ReadScopes(root) {
+	for _, s := range readScopes(root) {
 		if s.Err != nil {
 			continue
 		}
