@@ -438,7 +438,6 @@ func (d *doctor) checkFiles(cfg config.Config) {
 	d.checkSide(st, "backup", st.Names().Backup, "one is taken before every change")
 	d.checkSide(st, "archive", st.Names().Archive, "the first pruned entry starts it")
 	d.checkLock(st)
-	d.checkState(st)
 	d.checkGlobal(cfg)
 }
 
@@ -528,7 +527,9 @@ func (d *doctor) checkSide(st *store.Store, name, file, absent string) {
 }
 
 // checkLock takes and releases the lock where bimri-hook's files are;
-// anywhere else it would leave a state folder behind.
+// anywhere else it would leave a state folder behind. The state folder
+// must never reach git: in a repository checkIgnored asks git, outside
+// one its own .gitignore decides.
 func (d *doctor) checkLock(st *store.Store) {
 	if !exists(st.StatePath()) && !exists(st.Path(st.Names().Memory)) {
 		d.add(statusOK, "lock", "no state folder yet; the first session makes it", "")
@@ -543,39 +544,21 @@ func (d *doctor) checkLock(st *store.Store) {
 	default:
 		d.add(statusOK, "lock", filepath.Join(st.StatePath(), "lock")+" can be taken", "")
 	}
+	rel := filepath.ToSlash(st.Names().State)
+	ignore, err := safefile.Read(filepath.Join(st.StatePath(), ".gitignore"), 1<<20)
+	switch {
+	case d.repo || !exists(st.StatePath()):
+	case err == nil && slices.Contains(strings.Fields(string(ignore)), "*"):
+		d.add(statusOK, "state", rel+" ignores itself in git", "")
+	default:
+		d.add(statusWarn, "state", rel+" has no .gitignore holding *, so git would commit it once this is a repository",
+			"put a .gitignore holding the line * in "+rel)
+	}
 }
 
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
-}
-
-// checkState: the lock and per-session state must never reach git.
-func (d *doctor) checkState(st *store.Store) {
-	rel := filepath.ToSlash(st.Names().State)
-	if !exists(st.StatePath()) {
-		d.add(statusOK, "state", "no "+rel+" yet", "")
-		return
-	}
-	fix := "put a .gitignore holding the line * in " + rel
-	if d.repo {
-		// check-ignore exits 0 for an ignored path, 1 for one git would
-		// add, 128 when it cannot tell: then the .gitignore decides.
-		switch _, code := d.git("check-ignore", "-q", rel+"/lock"); code {
-		case 0:
-			d.add(statusOK, "state", rel+" is ignored by git", "")
-			return
-		case 1:
-			d.add(statusWarn, "state", rel+" (the lock and session state) is not ignored by git and would be committed", fix)
-			return
-		}
-	}
-	ignore, err := safefile.Read(filepath.Join(st.StatePath(), ".gitignore"), 1<<20)
-	if err == nil && slices.Contains(strings.Fields(string(ignore)), "*") {
-		d.add(statusOK, "state", rel+" ignores itself in git", "")
-		return
-	}
-	d.add(statusWarn, "state", rel+" has no .gitignore holding *, so git would commit it once this is a repository", fix)
 }
 
 // checkGlobal: the hooks skip a broken global memory silently.
