@@ -60,8 +60,10 @@ func Report(w io.Writer, opt Options) error {
 	cfg := d.checkConfig(opt.ConfigPath)
 	d.checkClients(cfg.Hooks.LockTimeout)
 	d.checkFiles(cfg)
-	d.checkIgnored()
-	d.checkGit()
+	if d.repo {
+		d.checkIgnored()
+		d.checkGit()
+	}
 	failed := 0
 	for _, c := range d.checks {
 		line := fmt.Sprintf("%-4s %s: %s", c.Status, c.Name, c.Detail)
@@ -102,14 +104,14 @@ func addNew(list []string, items ...string) []string {
 }
 
 // binaryHealth says whether a binary named in settings can run. A bare
-// name is only warned about when not on PATH: Claude Code's PATH may
-// differ from this shell's.
+// name is only warned about when not on PATH: the agent's PATH may differ
+// from this shell's.
 func binaryHealth(binary, root string) (status, detail, fix string) {
 	if !strings.ContainsAny(binary, `/\`) {
 		found, err := exec.LookPath(binary)
 		if err != nil {
 			return statusWarn, binary + " is not on PATH here",
-				"put bimri-hook on the PATH Claude Code runs with, or run bimri-hook install to use its absolute path"
+				"put bimri-hook on the PATH the agent runs with, or run bimri-hook install to use its absolute path"
 		}
 		return statusOK, fmt.Sprintf("%s, found on PATH at %s", binary, found), ""
 	}
@@ -140,15 +142,14 @@ func (d *doctor) checkClients(lockTimeout time.Duration) {
 	other := false
 	for _, cl := range append(slices.Clone(wiring.Clients), wiring.Claude) {
 		for _, scope := range install.Scopes {
-			st, err := install.Check(cl, scope, d.root)
-			if err != nil && cl.Agent != wiring.Claude.Agent {
+			st := install.Check(cl, scope, d.root)
+			isClaude := cl.Agent == wiring.Claude.Agent
+			if st.File.Path == "" && !isClaude {
 				continue
-			} else if err != nil {
-				st.File.Scope, st.Err = scope, err
-			} else if cl.Agent == wiring.Claude.Agent && st.Err == nil {
+			} else if isClaude && st.Err == nil {
 				claude = append(claude, st)
 			}
-			other = other || (cl.Agent != wiring.Claude.Agent && len(st.Events) > 0)
+			other = other || (!isClaude && len(st.Events) > 0)
 			d.checkClient(st)
 		}
 	}
@@ -236,12 +237,9 @@ func (d *doctor) checkClient(st install.Status) {
 		d.add(statusFail, name, fmt.Sprintf("Codex does not read %s: the project is not trusted in Codex", filepath.Dir(hooks)),
 			"run codex in the project once and trust it (or codex exec --trust)")
 	}
-	where := st.File.Path
-	if cl.Agent == wiring.Codex.Agent {
-		where = "Codex's config.toml"
-	}
-	if (cl.MCPKey != "" || cl.Agent == wiring.Codex.Agent) && !st.MCP {
-		d.add(statusWarn, name, fmt.Sprintf("no MCP server %q in %s: the agent records through its shell only", wiring.MCPServer, where), fix)
+	if codex := cl.Agent == wiring.Codex.Agent; (cl.MCPKey != "" || codex) && !st.MCP {
+		d.add(statusWarn, name, fmt.Sprintf("no MCP server %q in %s: the agent records through its shell only", wiring.MCPServer,
+			inspect.Pick(codex, "Codex's config.toml", st.File.Path)), fix)
 	}
 }
 
@@ -349,31 +347,27 @@ func (d *doctor) checkPermission(all []install.Status, plugin bool) {
 	if len(ok) > 0 {
 		d.add(statusOK, "permission", strings.Join(ok, ", "), "")
 	}
-	// A plugin user who ran install would wire every event twice: the
-	// rules alone are the fix.
-	userRules := func(rules []string) string {
-		q := make([]string, len(rules))
-		for i, r := range rules {
-			q[i] = fmt.Sprintf("%q", r)
+	one := len(missing) == 1
+	for _, g := range []struct {
+		rules             []string
+		detail, fix, also string // also: a plugin user's fix, which adds the rules alone (install would wire every event twice)
+	}{
+		{missing, fmt.Sprintf("no settings allow %s, %s the agent is given, so it must ask before running %s",
+			inspect.JoinAnd(missing), inspect.Pick(one, "a command", "commands"), inspect.Pick(one, "it", "them")), "bimri-hook install", "add "},
+		{untrusted, fmt.Sprintf("%s %s in the %s settings, which Claude Code applies only once this workspace is trusted, and it is not marked trusted",
+			inspect.JoinAnd(untrusted), inspect.Pick(len(untrusted) == 1, "is", "are"), strings.Join(untrustedScopes, " and ")),
+			wiring.TrustAdvice(wiring.Command{Binary: wiring.Name}), "accept this workspace's trust dialog in Claude Code, or add "},
+	} {
+		if len(g.rules) == 0 {
+			continue
+		} else if plugin {
+			q := make([]string, len(g.rules))
+			for i, r := range g.rules {
+				q[i] = fmt.Sprintf("%q", r)
+			}
+			g.fix = g.also + inspect.JoinAnd(q) + ` to "permissions"."allow" in ~/.claude/settings.json`
 		}
-		return inspect.JoinAnd(q) + " to \"permissions\".\"allow\" in ~/.claude/settings.json"
-	}
-	if len(missing) > 0 {
-		fix := "bimri-hook install"
-		if plugin {
-			fix = "add " + userRules(missing)
-		}
-		one := len(missing) == 1
-		d.add(statusWarn, "permission", fmt.Sprintf("no settings allow %s, %s the agent is given, so it must ask before running %s",
-			inspect.JoinAnd(missing), inspect.Pick(one, "a command", "commands"), inspect.Pick(one, "it", "them")), fix)
-	}
-	if len(untrusted) > 0 {
-		fix := wiring.TrustAdvice(wiring.Command{Binary: wiring.Name})
-		if plugin {
-			fix = "accept this workspace's trust dialog in Claude Code, or add " + userRules(untrusted)
-		}
-		d.add(statusWarn, "permission", fmt.Sprintf("%s %s in the %s settings, which Claude Code applies only once this workspace is trusted, and it is not marked trusted",
-			inspect.JoinAnd(untrusted), inspect.Pick(len(untrusted) == 1, "is", "are"), strings.Join(untrustedScopes, " and ")), fix)
+		d.add(statusWarn, "permission", g.detail, g.fix)
 	}
 }
 
@@ -502,28 +496,25 @@ func (d *doctor) checkMemory(st *store.Store, cfg memfile.Config) {
 func (d *doctor) checkSide(st *store.Store, name, file, absent string) {
 	path := st.Path(file)
 	data, exists, err := install.ReadOptional(path)
-	if err != nil {
-		d.add(statusWarn, name, fmt.Sprintf("%s cannot be read: %v", path, err), "fix its permissions")
-		return
-	} else if !exists {
-		d.add(statusOK, name, "no "+file+" yet; "+absent, "")
-		return
-	}
-	if name == "backup" {
-		if _, _, err := memfile.Parse(data); err != nil {
-			d.add(statusWarn, name, fmt.Sprintf("%s: %v, so restore would refuse it", path, err), "the next change to bimri.md writes a new backup")
-		} else {
-			d.add(statusOK, name, path+" parses", "")
+	status, detail, fix := statusOK, path+" parses", ""
+	switch {
+	case err != nil:
+		status, detail, fix = statusWarn, fmt.Sprintf("%s cannot be read: %v", path, err), "fix its permissions"
+	case !exists:
+		detail = "no " + file + " yet; " + absent
+	case name == "archive":
+		recs, warnings := memfile.ParseArchive(data)
+		detail = fmt.Sprintf("%s: %s", path, inspect.Plural(len(recs), "record", "records"))
+		if len(warnings) > 0 {
+			status, detail, fix = statusWarn, fmt.Sprintf("%s: %d records, %d lines unreadable, the first: %s", path, len(recs), len(warnings), warnings[0]),
+				"search skips them; fix the lines by hand if they matter"
 		}
-		return
+	default:
+		if _, _, err := memfile.Parse(data); err != nil {
+			status, detail, fix = statusWarn, fmt.Sprintf("%s: %v, so restore would refuse it", path, err), "the next change to bimri.md writes a new backup"
+		}
 	}
-	recs, warnings := memfile.ParseArchive(data)
-	if len(warnings) > 0 {
-		d.add(statusWarn, name, fmt.Sprintf("%s: %d records, %d lines unreadable, the first: %s", path, len(recs), len(warnings), warnings[0]),
-			"search skips them; fix the lines by hand if they matter")
-	} else {
-		d.add(statusOK, name, fmt.Sprintf("%s: %s", path, inspect.Plural(len(recs), "record", "records")), "")
-	}
+	d.add(status, name, detail, fix)
 }
 
 // checkLock takes and releases the lock where bimri-hook's files are;
@@ -580,9 +571,6 @@ func (d *doctor) checkGlobal(cfg config.Config) {
 // checkIgnored asks git about a name each personal side file's rule
 // covers, so a rule written anywhere counts and a committed file does not.
 func (d *doctor) checkIgnored() {
-	if !d.repo {
-		return
-	}
 	var names []string
 	for _, rule := range wiring.IgnoreLines {
 		name := strings.ReplaceAll(strings.TrimPrefix(rule, "/"), "*", "1")
@@ -610,9 +598,6 @@ func (d *doctor) checkIgnored() {
 }
 
 func (d *doctor) checkGit() {
-	if !d.repo {
-		return
-	}
 	attr, code := d.git("check-attr", "merge", "--", memfile.MemoryName)
 	if code != 0 {
 		return

@@ -329,22 +329,24 @@ type Status struct {
 	ProjectUntrusted bool
 }
 
-// Check reads cl's wiring in scope; err says the scope has no place.
-func Check(cl wiring.Client, scope, root string) (Status, error) {
+// Check reads cl's wiring in scope; a scope with no place has Err and
+// no File.Path.
+func Check(cl wiring.Client, scope, root string) Status {
 	p, err := PlacesFor(cl, scope, root)
-	st := Status{Places: p}
+	st := Status{Places: p, Err: err}
 	if err != nil {
-		return st, err
+		st.File.Scope = scope
+		return st
 	}
 	data, exists, err := ReadOptional(p.File.Path)
 	if err != nil {
 		st.Err = fmt.Errorf("%s cannot be read: %w", p.File.Path, err)
-		return st, nil
+		return st
 	}
 	st.Exists = exists
 	if st.Wiring, err = cl.Inspect(data); err != nil {
 		st.Err = fmt.Errorf("%s: %w", p.File.Path, err)
-		return st, nil
+		return st
 	}
 	st.Events, _ = st.Wiring.Events(cl.Events)
 	if p.Own != "" {
@@ -357,7 +359,7 @@ func Check(cl wiring.Client, scope, root string) (Status, error) {
 	if st.Err == nil && cl.Agent == wiring.Codex.Agent {
 		st.Err = checkCodex(&st, data, root)
 	}
-	return st, nil
+	return st
 }
 
 // EventList names events for a message: "SessionStart, Stop".

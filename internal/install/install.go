@@ -97,15 +97,11 @@ func BinaryFor(scope, given string) (string, error) {
 }
 
 // readScopes reads every scope's Claude Code settings for root, in
-// Scopes' order; Err says when one has no place.
+// Scopes' order.
 func readScopes(root string) []Status {
 	var all []Status
 	for _, scope := range Scopes {
-		st, err := Check(wiring.Claude, scope, root)
-		if err != nil {
-			st.File.Scope, st.Err = scope, err
-		}
-		all = append(all, st)
+		all = append(all, Check(wiring.Claude, scope, root))
 	}
 	return all
 }
