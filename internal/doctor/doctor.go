@@ -162,15 +162,15 @@ func (d *doctor) checkClients(lockTimeout time.Duration) {
 	d.checkLockTimeout(lockTimeout, claude)
 }
 
-// checkClient reports the events one client's file runs bimri-hook at,
-// those it misses, whether the binaries it names can run and, for Codex,
-// whether Codex runs them. Other clients' files with nothing of ours are
-// left out, as most people use one client.
+// checkClient reports in one row the events one client's file runs
+// bimri-hook at, those it misses, whether the binaries it names can run
+// and, for Codex, whether Codex runs them. Other clients' files with
+// nothing of ours are left out, as most people use one client.
 func (d *doctor) checkClient(st install.Status) {
-	cl, scope, hooks := st.Client, st.File.Scope, st.Hooks()
-	name, fix, claude := cl.Agent+" "+scope, "bimri-hook install --agent "+cl.Agent+" --scope "+scope, cl.Agent == wiring.Claude.Agent
+	cl, hooks, claude := st.Client, st.Hooks(), st.Client.Agent == wiring.Claude.Agent
+	name, fix := cl.Agent+" "+st.File.Scope, "bimri-hook install --agent "+cl.Agent+" --scope "+st.File.Scope
 	if claude {
-		name, fix = "claude "+scope, "bimri-hook install --scope "+scope
+		fix = "bimri-hook install --scope " + st.File.Scope
 	}
 	switch {
 	case st.File.Path == "": // Claude Code's scope with no place
@@ -193,54 +193,52 @@ func (d *doctor) checkClient(st install.Status) {
 		return
 	}
 	status, why := statusOK, ""
-	var missing, commands, notes []string
-	for _, h := range st.Handlers {
-		if slices.Contains(commands, h.Command) {
-			continue
+	var commands, missing, notes []string
+	note := func(s, text, f string) { // the first of the worst problems gives the fix
+		notes = append(notes, text)
+		if rank(s) > rank(status) {
+			status, why = s, f
 		}
-		commands = append(commands, h.Command)
-		binary, _ := wiring.HookBinary(strings.TrimSuffix(h.Command, " "+cl.Agent))
-		if s, detail, f := binaryHealth(binary, d.root); s != statusOK {
-			notes = append(notes, detail)
-			if rank(s) > rank(status) {
-				status, why = s, f
+	}
+	for _, h := range st.Handlers {
+		if !slices.Contains(commands, h.Command) {
+			commands = append(commands, h.Command)
+			binary, _ := wiring.HookBinary(strings.TrimSuffix(h.Command, " "+cl.Agent))
+			if s, text, f := binaryHealth(binary, d.root); s != statusOK {
+				note(s, text, f)
 			}
 		}
 	}
 	if len(commands) == 0 { // its own file, whole
 		commands = []string{wiring.Name + " hook " + cl.Agent}
 	}
+	detail := fmt.Sprintf("%s runs %s on %s", hooks, strings.Join(commands, " and "), strings.Join(st.Events, ", "))
 	for _, e := range cl.Events {
 		if !slices.Contains(st.Events, e.Name) {
 			missing = append(missing, e.Name)
 		}
 	}
-	detail := fmt.Sprintf("%s runs %s on %s", hooks, strings.Join(commands, " and "), strings.Join(st.Events, ", "))
 	if len(missing) > 0 {
-		detail += "; not on " + strings.Join(missing, ", ")
-		if status == statusOK {
-			status, why = statusWarn, fix
-		}
+		note(statusWarn, "not on "+strings.Join(missing, ", "), fix)
 	}
 	switch {
 	case len(st.Skipped) > 0:
-		status, why = statusFail, fix+", or trust them in Codex's /hooks"
-		notes = append(notes, fmt.Sprintf("Codex will skip %d of its %d hooks: their hash is not trusted in %s",
-			len(st.Skipped), len(st.States), filepath.Join(install.CodexHome(), "config.toml")))
+		note(statusFail, fmt.Sprintf("Codex will skip %d of its %d hooks: their hash is not trusted in %s",
+			len(st.Skipped), len(st.States), filepath.Join(install.CodexHome(), "config.toml")), fix+", or trust them in Codex's /hooks")
 	case len(st.States) > 0:
 		detail += ", each hook trusted by Codex"
 	case cl.Agent == wiring.Cursor.Agent:
 		detail += " (unverified: no Cursor client was tried)"
 	}
-	d.add(status, name, strings.Join(append([]string{detail}, notes...), "; "), why)
 	if st.ProjectUntrusted {
-		d.add(statusFail, name, fmt.Sprintf("Codex does not read %s: the project is not trusted in Codex", filepath.Dir(hooks)),
+		note(statusFail, fmt.Sprintf("Codex does not read %s: the project is not trusted in Codex", filepath.Dir(hooks)),
 			"run codex in the project once and trust it (or codex exec --trust)")
 	}
 	if codex := cl.Agent == wiring.Codex.Agent; (cl.MCPKey != "" || codex) && !st.MCP {
-		d.add(statusWarn, name, fmt.Sprintf("no MCP server %q in %s: the agent records through its shell only", wiring.MCPServer,
+		note(statusWarn, fmt.Sprintf("no MCP server %q in %s: the agent records through its shell only", wiring.MCPServer,
 			inspect.Pick(codex, "Codex's config.toml", st.File.Path)), fix)
 	}
+	d.add(status, name, strings.Join(append([]string{detail}, notes...), "; "), why)
 }
 
 func rank(status string) int { return strings.Index("OK WARN FAIL", status) }
