@@ -33,8 +33,6 @@ const (
 	statusFail = "FAIL"
 )
 
-type check struct{ Status, Name, Detail, Fix string }
-
 // Options say what doctor examines.
 type Options struct {
 	Root       string // the workspace, absolute
@@ -44,15 +42,16 @@ type Options struct {
 }
 
 type doctor struct {
+	w      io.Writer
 	root   string
 	repo   bool // root is in a git work tree
-	checks []check
+	failed int
 }
 
 // Report runs every check and prints one line for each; the error counts
 // the checks that failed.
 func Report(w io.Writer, opt Options) error {
-	d := &doctor{root: opt.Root}
+	d := &doctor{w: w, root: opt.Root}
 	_, code := d.git("rev-parse", "--is-inside-work-tree")
 	d.repo = code == 0
 	status, detail, fix := binaryHealth(opt.Binary, d.root)
@@ -64,25 +63,21 @@ func Report(w io.Writer, opt Options) error {
 		d.checkIgnored()
 		d.checkGit()
 	}
-	failed := 0
-	for _, c := range d.checks {
-		line := fmt.Sprintf("%-4s %s: %s", c.Status, c.Name, c.Detail)
-		if c.Fix != "" && c.Status != statusOK {
-			line += " (fix: " + c.Fix + ")"
-		}
-		fmt.Fprintln(w, line)
-		if c.Status == statusFail {
-			failed++
-		}
-	}
-	if failed > 0 {
-		return fmt.Errorf("doctor found %s", inspect.Plural(failed, "problem", "problems"))
+	if d.failed > 0 {
+		return fmt.Errorf("doctor found %s", inspect.Plural(d.failed, "problem", "problems"))
 	}
 	return nil
 }
 
+// add prints one check's line; an OK line has no fix.
 func (d *doctor) add(status, name, detail, fix string) {
-	d.checks = append(d.checks, check{status, name, detail, fix})
+	if fix != "" {
+		detail += " (fix: " + fix + ")"
+	}
+	fmt.Fprintf(d.w, "%-4s %s: %s\n", status, name, detail)
+	if status == statusFail {
+		d.failed++
+	}
 }
 
 func (d *doctor) git(args ...string) (string, int) {
