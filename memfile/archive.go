@@ -24,22 +24,11 @@ type ArchiveRecord struct {
 }
 
 // The reasons of entries another took the place of (Consolidate, a deep
-// merge), so ReplacedBy can follow one to where it is now.
+// merge).
 const (
 	reasonConsolidated = "consolidated into "
 	reasonMerged       = "merged into "
 )
-
-// ReplacedBy returns the ID of the entry that took the archived one's
-// place, or false when it left for another reason.
-func ReplacedBy(reason string) (string, bool) {
-	for _, prefix := range []string{reasonConsolidated, reasonMerged} {
-		if id, ok := strings.CutPrefix(reason, prefix); ok {
-			return id, true
-		}
-	}
-	return "", false
-}
 
 // RenderArchived renders removals as archive records dated day.
 func RenderArchived(items []Removal, day time.Time) []byte {

@@ -42,9 +42,6 @@ func TestConsolidate(t *testing.T) {
 	recs, _ := memfile.ParseArchive(memfile.RenderArchived(gone, fxToday))
 	is.Equal(len(recs), 3)
 	is.Equal(recs[0].Reason, "consolidated into "+e.ID)
-	into, ok := memfile.ReplacedBy(recs[0].Reason) // and lead to the summary
-	is.True(ok)
-	is.Equal(into, e.ID)
 }
 
 func TestConsolidateRefuses(t *testing.T) {

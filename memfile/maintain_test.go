@@ -543,9 +543,6 @@ func TestMaintainDeepMerge(t *testing.T) {
 	is.Equal(len(rep.Removed), 1)
 	is.Equal(rep.Removed[0].Entry.ID, bID)
 	is.Equal(rep.Removed[0].Reason, "merged into "+aID)
-	into, ok := memfile.ReplacedBy(rep.Removed[0].Reason)
-	is.True(ok)
-	is.Equal(into, aID)
 	is.Equal(rep.Deep.Merged, []memfile.Merge{{Kept: aID, Removed: []string{bID}}})
 
 	p := fxPatternByTag(out, "servers")

@@ -275,20 +275,6 @@ func (p *parser) parseHeader(m []string, lineNo int) bool {
 	return true
 }
 
-// ParseHeader reads a memory file's header line alone, for a caller that
-// needs only the counts.
-func ParseHeader(line string) (Header, bool) {
-	m := headerPattern().FindStringSubmatch(strings.TrimSpace(line))
-	if m == nil {
-		return Header{}, false
-	}
-	p := &parser{f: &File{}}
-	if !p.parseHeader(m, 1) {
-		return Header{}, false
-	}
-	return p.f.Header, true
-}
-
 // isTemplateComment recognises the template's comments under each tier
 // heading; passes regenerate them from the config.
 func isTemplateComment(t string) bool {

@@ -58,19 +58,6 @@ func TestForecastEntryAgreesWithForecast(t *testing.T) {
 	is.True(!ok) // not within fewer days
 }
 
-func TestParseHeaderAlone(t *testing.T) {
-	is := is.New(t)
-	h, ok := memfile.ParseHeader("<!-- BIMRI v2.0-cc | Last Maintained: 2026-11-29 | Sessions: 7 | Token Est: ~1,640 -->\n")
-	is.True(ok)
-	is.Equal(h.Sessions, 7)
-	is.Equal(h.TokenEst, 1640)
-	is.Equal(h.LastMaintained, fxDay("2026-11-29"))
-	_, ok = memfile.ParseHeader("# BIMRI Memory\n")
-	is.True(!ok)
-	_, ok = memfile.ParseHeader("<!-- BIMRI v2.0-cc | Sessions: many -->")
-	is.True(!ok)
-}
-
 // TestLevelRangesFollowLevelFor: the ranges the template and `why` print
 // are the ones LevelFor applies.
 func TestLevelRangesFollowLevelFor(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -405,12 +406,15 @@ func (s *simulator) tokenEstimate() (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("read %s: %w", s.store.Names().Memory, err)
 	}
-	h, ok := memfile.ParseHeader(line)
-	if !ok {
+	m := tokenEst.FindStringSubmatch(strings.TrimSpace(line))
+	if m == nil {
 		return 0, fmt.Errorf("%s has no token estimate in its header: %q", s.store.Names().Memory, line)
 	}
-	return h.TokenEst, nil
+	return strconv.Atoi(m[1])
 }
+
+// tokenEst is the token estimate in the header line Render writes.
+var tokenEst = regexp.MustCompile(`^<!-- BIMRI v\S* \| .*\| Token Est: ~(\d+) -->$`)
 
 // ageState gives the state files written in this session the simulated
 // date. The handlers prune state by its age against Store.Now, which here
@@ -627,7 +631,7 @@ func (s *simulator) serving(sessions int) (Serving, error) {
 			if holder, _ = f.Find(id); holder != nil {
 				break
 			}
-			into, ok := memfile.ReplacedBy(archived[id])
+			into, ok := replacedBy(archived[id])
 			if !ok {
 				break
 			}
@@ -686,4 +690,15 @@ func (s *simulator) newlyArchived() (int, error) {
 	s.archived += int64(len(data))
 	recs, _ := memfile.ParseArchive(data)
 	return len(recs), nil
+}
+
+// replacedBy is the ID of the entry that took an archived one's place
+// (Consolidate, a deep merge), from its archive reason.
+func replacedBy(reason string) (string, bool) {
+	for _, prefix := range []string{"consolidated into ", "merged into "} {
+		if id, ok := strings.CutPrefix(reason, prefix); ok {
+			return id, true
+		}
+	}
+	return "", false
 }
