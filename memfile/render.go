@@ -2,9 +2,11 @@ package memfile
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // currentVersion is the protocol version new headers carry.
@@ -15,24 +17,86 @@ const currentVersion = "2.0-cc"
 func Render(f *File) []byte {
 	var out bytes.Buffer
 	out.WriteString(headerLine(f.Header) + "\n")
-	due := f.Header.DueLine
-	if due == "" {
-		due = dueLine(DefaultConfig())
-	}
-	out.WriteString(due + "\n")
-	for _, l := range f.Preamble {
-		out.WriteString(l + "\n")
-	}
-	out.WriteString("\n" + titleLine + "\n\n")
-	writeBlocks(&out, f.Intro)
-	for i := range f.Tiers {
-		writeSection(&out, f, i+1)
-	}
-	out.WriteString(endMarker + "\n")
-	for _, l := range f.Trailer {
-		out.WriteString(l + "\n")
-	}
+	walk(f, func(_ int, s string) {
+		out.WriteString(s)
+		out.WriteByte('\n')
+	})
 	return out.Bytes()
+}
+
+// walk gives line each line Render writes after the header, with its
+// tier (0 outside the tiers): Render writes them, Estimate counts them.
+func walk(f *File, line func(tier int, s string)) {
+	line(0, cmp.Or(f.Header.DueLine, dueLine(DefaultConfig())))
+	for _, l := range f.Preamble {
+		line(0, l)
+	}
+	line(0, "")
+	line(0, titleLine)
+	line(0, "")
+	for _, b := range f.Intro {
+		blockLines(b, func(s string) { line(0, s) })
+	}
+	for i, s := range f.Tiers {
+		line(i+1, tierTitles[i])
+		for _, c := range s.comments(i + 1) {
+			line(i+1, c)
+		}
+		line(i+1, "")
+		for _, b := range s.Blocks {
+			blockLines(b, func(s string) { line(i+1, s) })
+		}
+	}
+	line(0, endMarker)
+	for _, l := range f.Trailer {
+		line(0, l)
+	}
+}
+
+// blockLines gives line a block's lines and the blank line after it; an
+// entry's or a pattern's text is one, however many lines it holds.
+func blockLines(b Block, line func(string)) {
+	switch {
+	case b.Entry != nil:
+		line(entryLine(b.Entry))
+		line(b.Entry.Text)
+	case b.Pattern != nil:
+		line(patternLine(b.Pattern))
+		line(b.Pattern.Text)
+	case b.Note != nil:
+		for _, l := range b.Note.Lines {
+			line(l)
+		}
+	}
+	line("")
+}
+
+// Tokens is an estimate of a file's size in model tokens.
+type Tokens struct {
+	Tiers [3]int // each tier's heading, comments and blocks
+	Total int    // the whole file except the header line itself
+}
+
+// Estimate measures a file as Render would write it: every line costs
+// ceil(code points / 4) tokens, the usual rule of thumb, line by line so
+// the budget check can drop blocks without rendering again.
+func Estimate(f *File) Tokens {
+	var t Tokens
+	walk(f, func(tier int, s string) {
+		n := lineTokens(s)
+		t.Total += n
+		if tier > 0 {
+			t.Tiers[tier-1] += n
+		}
+	})
+	return t
+}
+
+func lineTokens(s string) int { return (utf8.RuneCountInString(s) + 3) / 4 }
+
+func blockTokens(b Block) (n int) {
+	blockLines(b, func(s string) { n += lineTokens(s) })
+	return n
 }
 
 func headerLine(h Header) string {
@@ -78,30 +142,6 @@ func templateComments(cfg Config, tier int) []string {
 			fmt.Sprintf("<!-- Derived behavioral insights. Budget: ~%s tokens. Confidence-scored. -->", thousands(cfg.Budgets[2])),
 			"<!-- " + LevelRanges("%s (%s obs)", " | ") + " -->",
 		}
-	}
-}
-
-func writeSection(out *bytes.Buffer, f *File, tier int) {
-	s := f.Tiers[tier-1]
-	out.WriteString(tierTitles[tier-1] + "\n")
-	for _, c := range s.comments(tier) {
-		out.WriteString(c + "\n")
-	}
-	out.WriteString("\n")
-	writeBlocks(out, s.Blocks)
-}
-
-func writeBlocks(out *bytes.Buffer, blocks []Block) {
-	for _, bl := range blocks {
-		switch {
-		case bl.Entry != nil:
-			out.WriteString(entryLine(bl.Entry) + "\n" + bl.Entry.Text)
-		case bl.Pattern != nil:
-			out.WriteString(patternLine(bl.Pattern) + "\n" + bl.Pattern.Text)
-		case bl.Note != nil:
-			out.WriteString(strings.Join(bl.Note.Lines, "\n"))
-		}
-		out.WriteString("\n\n")
 	}
 }
 
