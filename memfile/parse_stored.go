@@ -24,7 +24,7 @@ func (d Damage) Any() bool { return d.Decoded > 0 || d.Cut }
 
 // ParseStored parses bimri.md's bytes as the store reads them: decoded
 // to UTF-8, and, when the END marker is missing, read as if it followed
-// the last line. The damage is said in the first warnings.
+// the last line. The damage is said in the first warning.
 func ParseStored(data []byte) (*File, []Warning, Damage, error) {
 	text, decoded := decodeText(data)
 	d := Damage{Decoded: decoded}
@@ -38,18 +38,7 @@ func ParseStored(data []byte) (*File, []Warning, Damage, error) {
 	if err != nil || !d.Any() {
 		return f, w, d, err
 	}
-	return f, append(d.warnings(), w...), d, nil
-}
-
-func (d Damage) warnings() []Warning {
-	var w []Warning
-	if d.Decoded > 0 {
-		w = append(w, Warning{Message: fmt.Sprintf("%d lines are not UTF-8; they were read as Windows-1252 (Latin-1), and the next update writes the file in UTF-8", d.Decoded)})
-	}
-	if d.Cut {
-		w = append(w, Warning{Message: fmt.Sprintf("the file ends without its %q line (cut short?); everything up to where it ends was read", endMarker)})
-	}
-	return w
+	return f, append([]Warning{{Message: "the file " + d.Describe()}}, w...), d, nil
 }
 
 // Describe says what was wrong, for the user.
