@@ -23,7 +23,14 @@ const (
 // invisible characters, and spaces before '/', '!', '?') becomes '‹';
 // line breaks become spaces; bidi controls show as [U+202E]. Other text
 // stays ("a < b"), and Inert(Inert(s)) == Inert(s).
-func Inert(s string) string {
+func Inert(s string) string { return escape(s, true) }
+
+// ShowControls is s with its bidi controls escaped, as [U+202E], for a
+// person's screen (browse): the text shows in the order it is stored.
+func ShowControls(s string) string { return escape(s, false) }
+
+// escape shows bidi controls as [U+202E]; tags, what Inert does besides.
+func escape(s string, tags bool) string {
 	if plainASCII(s) {
 		return s // almost every note
 	}
@@ -32,11 +39,11 @@ func Inert(s string) string {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case lessThan(r) && opensTag(s[i+n:]):
+		case tags && lessThan(r) && opensTag(s[i+n:]):
 			b.WriteString("‹")
-		case r == '\r' && i+1 < len(s) && s[i+1] == '\n':
+		case tags && r == '\r' && i+1 < len(s) && s[i+1] == '\n':
 			// one break, one space
-		case r == '\n' || r == '\r':
+		case tags && (r == '\n' || r == '\r'):
 			b.WriteByte(' ')
 		case bidiControl(r):
 			fmt.Fprintf(&b, "[U+%04X]", r)
@@ -101,21 +108,4 @@ func bidiControl(r rune) bool {
 		return true
 	}
 	return false
-}
-
-// ShowControls is s with its bidi controls escaped, as [U+202E], for a
-// person's screen (browse): the text shows in the order it is stored.
-func ShowControls(s string) string {
-	if plainASCII(s) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if bidiControl(r) {
-			fmt.Fprintf(&b, "[U+%04X]", r)
-		} else {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
