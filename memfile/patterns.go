@@ -32,14 +32,14 @@ func autoSentence(p *Pattern) string {
 // (an older one may have been counted and trimmed); a deep pass, given
 // the archive, recounts exactly.
 func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
-	idx := indexByTag(patternPool(f, opt), cfg.IgnoreTags)
+	idx := indexByTag(patternPool(f, opt))
 	existing := map[string]*Pattern{} // single-tag patterns by tag
 	for _, p := range f.Patterns() {
 		if len(p.Tags) == 1 {
 			existing[p.Tags[0]] = p
 		}
 	}
-	addTagPatterns(f, idx, existing)
+	addTagPatterns(f, idx, existing, cfg.IgnoreTags)
 	for _, p := range f.Patterns() {
 		if len(p.Tags) > 0 {
 			updatePattern(p, idx, opt, rep)
@@ -66,37 +66,24 @@ func patternPool(f *File, opt Options) []*Entry {
 	return pool
 }
 
-// tagged is one tag's entries in the pool, and how many count for a new
-// pattern (none for an ignored tag).
-type tagged struct {
-	n       int
-	entries []*Entry
-}
-
-type tagIndex map[string]*tagged
-
-func indexByTag(pool []*Entry, ignoreTags []string) tagIndex {
-	idx := tagIndex{}
+// indexByTag lists the pool's entries under each of their tags.
+func indexByTag(pool []*Entry) map[string][]*Entry {
+	idx := map[string][]*Entry{}
 	for _, e := range pool {
 		for _, t := range slices.Compact(slices.Clone(e.Tags)) {
-			if idx[t] == nil {
-				idx[t] = &tagged{}
-			}
-			if !slices.Contains(ignoreTags, t) {
-				idx[t].n++
-			}
-			idx[t].entries = append(idx[t].entries, e)
+			idx[t] = append(idx[t], e)
 		}
 	}
 	return idx
 }
 
 // addTagPatterns adds an emerging pattern for every tag on two or more
-// entries without a single-tag pattern yet, in tag order so IDs are stable.
-func addTagPatterns(f *File, idx tagIndex, existing map[string]*Pattern) {
+// entries, not ignored, without a single-tag pattern yet, in tag order so
+// IDs are stable.
+func addTagPatterns(f *File, idx map[string][]*Entry, existing map[string]*Pattern, ignore []string) {
 	var fresh []string
-	for t, tg := range idx {
-		if tg.n >= 2 && existing[t] == nil {
+	for t, es := range idx {
+		if len(es) >= 2 && existing[t] == nil && !slices.Contains(ignore, t) {
 			fresh = append(fresh, t)
 		}
 	}
@@ -115,15 +102,13 @@ func addTagPatterns(f *File, idx tagIndex, existing map[string]*Pattern) {
 
 // updatePattern counts the pool's entries with all of p's tags into p,
 // reporting a new pattern or level in rep.
-func updatePattern(p *Pattern, idx tagIndex, opt Options, rep *Report) {
+func updatePattern(p *Pattern, idx map[string][]*Entry, opt Options, rep *Report) {
 	before := *p
 	wasAuto := !before.hasSentence()
 	var match []*Entry
-	if tg := idx[p.Tags[0]]; tg != nil {
-		for _, e := range tg.entries {
-			if hasAll(e.Tags, p.Tags) {
-				match = append(match, e)
-			}
+	for _, e := range idx[p.Tags[0]] {
+		if hasAll(e.Tags, p.Tags) {
+			match = append(match, e)
 		}
 	}
 	slices.SortFunc(match, byDateID)
