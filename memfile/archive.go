@@ -1,7 +1,9 @@
 package memfile
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -120,4 +122,111 @@ func TakenOut(current, replacement *File, reason string) []Removal {
 		}
 	}
 	return out
+}
+
+// Fate is what the rules will do with an entry, in words.
+func Fate(s Scoring, cfg Config) string {
+	switch {
+	case s.Tier == 1:
+		return "Tier 1 never decays and is never pruned automatically; only deep maintenance's review can remove it"
+	case s.Floored || (s.Importance >= 4 && s.Weight >= cfg.Floor):
+		return "the floor keeps importance 4 and 5 at " + cfg.Floor.String() + " or more, so the threshold never archives it; it leaves only if Tier 2 goes over its budget (importance 5 last, importance 4 next within three quarters of the budget; otherwise the lowest importance x freshness, then the oldest, first)"
+	case s.Weight < cfg.Threshold:
+		return "below the threshold " + cfg.Threshold.String() + ": the next pass archives it"
+	}
+	return "at or above the threshold " + cfg.Threshold.String() + ": it stays for now"
+}
+
+// Departure is when an entry will fall below the threshold.
+type Departure struct {
+	Entry *Entry
+	Day   time.Time // the first day its weight is below the threshold
+	Days  int       // days from today
+	From  Weight    // its weight today
+	To    Weight    // its weight that day
+}
+
+// Forecast lists the Tier 2 entries the threshold will archive within
+// days, soonest first (budget evictions cannot be foreseen).
+func Forecast(f *File, today time.Time, cfg Config, days int) []Departure {
+	today = civil(today)
+	var out []Departure
+	for _, e := range f.Entries(2) {
+		if d, ok := ForecastEntry(e, today, cfg, days); ok {
+			out = append(out, d)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Departure) int { return cmp.Or(a.Days-b.Days, strings.Compare(a.Entry.ID, b.Entry.ID)) })
+	return out
+}
+
+// ForecastEntry says when one Tier 2 entry falls below the threshold, if
+// it does within days.
+func ForecastEntry(e *Entry, today time.Time, cfg Config, days int) (Departure, bool) {
+	today = civil(today)
+	now := Score(*e, 2, today, cfg).Weight
+	for d := 0; d <= days; d++ {
+		day := today.AddDate(0, 0, d)
+		if w := Score(*e, 2, day, cfg).Weight; w < cfg.Threshold {
+			return Departure{Entry: e, Day: day, Days: d, From: now, To: w}, true
+		}
+	}
+	return Departure{}, false
+}
+
+// Hit is one search result.
+type Hit struct {
+	Where      string   `json:"where"` // "tier 1", "tier 2", "tier 3", "archive"
+	ID         string   `json:"id"`
+	Date       string   `json:"date,omitempty"`
+	Tags       []string `json:"tags"`
+	Text       string   `json:"text"`
+	ArchivedOn string   `json:"archived,omitempty"`
+	Reason     string   `json:"reason,omitempty"`
+}
+
+// Search finds entries and patterns, in the file and the archive, whose
+// text, tags, keywords or ID contain every word of query (any case).
+func Search(f *File, archive []ArchiveRecord, query string) []Hit {
+	words := strings.Fields(strings.ToLower(query))
+	match := func(id, text string, tags []string, keywords ...string) bool {
+		hay := strings.ToLower(id + " " + text + " " + strings.Join(tags, " ") + " " + strings.Join(keywords, " "))
+		for _, w := range words {
+			if !strings.Contains(hay, w) {
+				return false
+			}
+		}
+		return len(words) > 0
+	}
+	var hits []Hit
+	for t, e := range f.tierEntries() {
+		if match(e.ID, e.Text, e.Tags, e.Keywords...) {
+			hits = append(hits, Hit{Where: "tier " + itoa(t), ID: e.ID, Date: e.Date.Format(dateLayout), Tags: e.Tags, Text: e.Text})
+		}
+	}
+	for _, p := range f.Patterns() {
+		if match(p.ID, p.Text, p.Tags) {
+			hits = append(hits, Hit{Where: "tier 3", ID: p.ID, Date: dateOrEmpty(p.Last), Tags: p.Tags, Text: p.Text})
+		}
+	}
+	for _, r := range archive {
+		h := Hit{Where: "archive", ArchivedOn: dateOrEmpty(r.ArchivedOn), Reason: r.Reason}
+		switch {
+		case r.Entry != nil && match(r.Entry.ID, r.Entry.Text, r.Entry.Tags, r.Entry.Keywords...):
+			h.ID, h.Date, h.Tags, h.Text = r.Entry.ID, r.Entry.Date.Format(dateLayout), r.Entry.Tags, r.Entry.Text
+		case r.Pattern != nil && match(r.Pattern.ID, r.Pattern.Text, r.Pattern.Tags):
+			h.ID, h.Date, h.Tags, h.Text = r.Pattern.ID, dateOrEmpty(r.Pattern.Last), r.Pattern.Tags, r.Pattern.Text
+		default:
+			continue
+		}
+		hits = append(hits, h)
+	}
+	return hits
+}
+
+func dateOrEmpty(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(dateLayout)
 }

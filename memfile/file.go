@@ -2,11 +2,17 @@ package memfile
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"iter"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
+	"unicode"
 )
 
 // File is a parsed bimri.md: entries and patterns as typed values,
@@ -261,3 +267,288 @@ const (
 	MaxMemorySize  = 16 << 20 // bimri.md, its backup and merge inputs
 	MaxArchiveSize = 64 << 20 // append-only: decades of archived entries
 )
+
+// MaxTextRunes bounds a new entry's text: a longer one would crowd the
+// view, so Add refuses it. Text read from a file is never cut.
+const MaxTextRunes = 600
+
+var (
+	// tagLookalike matches "[KEY:" and "[ KEY :" anywhere, every key the
+	// parser would accept and some more: inside a summary it could read
+	// back as a field.
+	tagLookalike = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\[([\s\p{Z}]*[\p{L}_][\p{L}_ ]*[\s\p{Z}]*:)`)
+	})
+)
+
+// isSpace is the \s of regular expressions: ASCII white space only.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}
+
+// collapseSpaces replaces each run of ASCII white space with repl, as a
+// \s+ regular expression would.
+func collapseSpaces(s, repl string) string {
+	if repl == " " && !strings.ContainsAny(s, "\t\n\f\r") && !strings.Contains(s, "  ") {
+		return s // nearly every line: nothing to collapse
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if !isSpace(s[i]) {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		for i < len(s) && isSpace(s[i]) {
+			i++
+		}
+		b.WriteString(repl)
+	}
+	return b.String()
+}
+
+// neutralize makes a summary safe to store: one line, valid UTF-8, nothing
+// the parser would take for structure. neutralize is idempotent, which
+// the round-trip fuzz test relies on.
+func neutralize(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == '\uFEFF' {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.TrimSpace(collapseSpaces(s, " "))
+	// Comments could end the file early ("<!-- END BIMRI -->") or hide text.
+	s = strings.ReplaceAll(s, "<!--", "<!- -")
+	s = strings.ReplaceAll(s, "-->", "- ->")
+	if strings.IndexByte(s, '[') >= 0 {
+		s = tagLookalike().ReplaceAllString(s, "($1")
+	}
+	// A leading '#' would make a heading.
+	if strings.HasPrefix(s, "#") {
+		s = `\` + s
+	}
+	return s
+}
+
+// neutralizeBody neutralises each line of a body, dropping empty ones:
+// the body keeps its lines and none can become structure.
+func neutralizeBody(lines []string) string {
+	if len(lines) == 1 {
+		return neutralize(lines[0])
+	}
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if n := neutralize(l); n != "" {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// NormalizeTags lower-cases tags, dashes spaces, drops other characters
+// than letters, digits, '-', '_' and '.', drops empty, long and repeated
+// ones, and sorts them so one set always renders the same.
+func NormalizeTags(tags []string) []string {
+	var out []string
+	for _, t := range tags {
+		if t = normalTag(t); t != "" && len(t) <= maxTagBytes {
+			if out == nil {
+				out = make([]string, 0, len(tags))
+			}
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// maxTagBytes is the longest a tag (or a keyword) is kept.
+const maxTagBytes = 40
+
+// normalTag is one tag as NormalizeTags writes it, whatever its length.
+func normalTag(t string) string {
+	t = strings.ToLower(strings.TrimSpace(t))
+	t = collapseSpaces(t, "-")
+	t = strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.' {
+			return r
+		}
+		return -1
+	}, t)
+	return strings.Trim(t, "-_.")
+}
+
+// SplitTags splits a comma-separated tag list and normalises it.
+func SplitTags(s string) []string {
+	return NormalizeTags(strings.Split(s, ","))
+}
+
+// normalText is the form texts are compared in: case, spacing and
+// trailing punctuation aside.
+func normalText(s string) string {
+	s = strings.ToLower(collapseSpaces(strings.TrimSpace(s), " "))
+	return strings.TrimRight(s, ".!;: ")
+}
+
+// EntryID derives an entry's ID from its date and text, so two machines
+// recording the same thing on one day agree.
+func EntryID(date time.Time, text string) string {
+	return hashID("", date.Format(dateLayout)+"\n"+normalText(text))
+}
+
+// patternID derives a pattern's ID from its tags.
+func patternID(tags []string) string {
+	return hashID("p", "pattern\n"+strings.Join(tags, ","))
+}
+
+// hashID is the first 8 hex digits of s's SHA-256, prefix in front.
+func hashID(prefix, s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return prefix + hex.EncodeToString(sum[:4])[:8-len(prefix)]
+}
+
+// uniqueID returns id, or when it is taken, a derived one that is not,
+// deterministically.
+func uniqueID(prefix, id string, taken map[string]bool) string {
+	for n := 2; taken[id]; n++ {
+		id = hashID(prefix, id+"#"+strconv.Itoa(n))
+	}
+	taken[id] = true
+	return id
+}
+
+const dateLayout = "2006-01-02"
+
+// dateLayouts are the other ways models write a date (Go matches month
+// names in any case).
+var dateLayouts = []string{
+	"2006-1-2", "2006/1/2", "2006.1.2",
+	"Jan 2, 2006", "Jan 2 2006", "January 2, 2006", "January 2 2006",
+	"2 Jan 2006", "2 Jan, 2006", "2 January 2006", "2 January, 2006", "2-Jan-2006",
+}
+
+// ParseDate reads a calendar date: YYYY-MM-DD or one of dateLayouts,
+// perhaps followed by a time of day, which is ignored.
+func ParseDate(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	if len(s) > 10 && (s[10] == 'T' || s[10] == ' ') {
+		s = s[:10]
+	}
+	if t, err := time.Parse(dateLayout, s); err == nil {
+		return t, true
+	}
+	if s == "" {
+		return time.Time{}, false
+	}
+	// A numeric date with a time: cut at the 'T' or the first space.
+	if s[0] >= '0' && s[0] <= '9' {
+		if i := strings.IndexAny(s, "T "); i >= 8 && strings.IndexAny(s[:i], "-/.") > 0 {
+			s = s[:i]
+		}
+	}
+	s = collapseSpaces(strings.TrimSuffix(s, "."), " ")
+	for _, layout := range dateLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// Weight is a composite weight in hundredths (3.5 is 350): integers keep
+// the threshold test exact.
+type Weight int
+
+// String shows a weight with one decimal, rounding half up.
+func (w Weight) String() string {
+	tenths := (int(w) + 5) / 10
+	return fmt.Sprintf("%d.%d", tenths/10, tenths%10)
+}
+
+// freshnessBand is one row of the protocol's lookup table.
+type freshnessBand struct {
+	maxDays    int // inclusive upper bound of the band
+	multiplier int // hundredths
+}
+
+// freshnessTable is the protocol's table, read, never computed, so people
+// can check it by eye.
+var freshnessTable = []freshnessBand{
+	{1, 100},
+	{3, 80},
+	{5, 50},
+	{10, 35},
+	{15, 20},
+	{20, 15},
+}
+
+const oldestFreshness = 10 // 21+ days
+
+// freshness is the multiplier, in hundredths, for an entry days old (a
+// negative age counts as 0).
+func freshness(days int) int {
+	for _, band := range freshnessTable {
+		if days <= band.maxDays {
+			return band.multiplier
+		}
+	}
+	return oldestFreshness
+}
+
+// DaysBetween counts calendar days from date to today, in Unix seconds:
+// Time.Sub saturates at about 292 years.
+func DaysBetween(date, today time.Time) int {
+	return daysBefore(date, civilUnix(today))
+}
+
+// daysBefore is DaysBetween for today's civilUnix, worked out once.
+func daysBefore(date time.Time, today int64) int {
+	return int((today - civilUnix(date)) / (24 * 60 * 60))
+}
+
+// civilUnix is the Unix time of t's calendar date.
+func civilUnix(t time.Time) int64 { return civil(t).Unix() }
+
+// civil drops all but the date, so day arithmetic never meets DST.
+func civil(t time.Time) time.Time {
+	y, m, d := t.Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// Scoring explains one entry's weight, for commands to show.
+type Scoring struct {
+	Tier       int
+	Importance int
+	Days       int
+	Freshness  int    // hundredths; 100 for Tier 1
+	Raw        Weight // importance x freshness
+	Weight     Weight // after the floor
+	Floored    bool   // the floor lifted the weight
+	Rule       string // "tier 1 never decays", "floor", "table"
+}
+
+// Score computes an entry's weight in a tier on a day under cfg.
+func Score(e Entry, tier int, today time.Time, cfg Config) Scoring {
+	s := Scoring{Tier: tier, Importance: e.Importance, Days: max(DaysBetween(e.Date, today), 0)}
+	if tier == 1 {
+		s.Freshness = 100
+		s.Raw = Weight(e.Importance * 100)
+		s.Weight = s.Raw
+		s.Rule = "tier 1 never decays"
+		return s
+	}
+	s.Freshness = freshness(s.Days)
+	s.Raw = Weight(e.Importance * s.Freshness)
+	s.Weight = s.Raw
+	s.Rule = "freshness table"
+	if e.Importance >= 4 && s.Raw < cfg.Floor {
+		s.Weight = cfg.Floor
+		s.Floored = true
+		s.Rule = "floor for importance 4 and 5"
+	}
+	return s
+}
