@@ -223,10 +223,3 @@ func Search(f *File, archive []ArchiveRecord, query string) []Hit {
 	}
 	return hits
 }
-
-func dateOrEmpty(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.Format(dateLayout)
-}

@@ -174,7 +174,7 @@ func tier2Groups(f *File, v View, groups []viewGroup) time.Time {
 		if e := b.Entry; e != nil {
 			days := daysBefore(e.Date, day)
 			g := tier2Group(e, days <= from)
-			ranked[g] = append(ranked[g], rankedEntry{rankForDays(e, days), e, pos})
+			ranked[g] = append(ranked[g], rankEntry(e, days, pos))
 			pos++
 		}
 	}
@@ -284,7 +284,7 @@ func unreadGroup(g *viewGroup, f *File) {
 	for t := 2; t <= 3; t++ {
 		for _, b := range f.Tiers[t-1].Blocks {
 			if b.Note != nil {
-				g.add(viewLine{text: fmt.Sprintf("- unread, Tier %d (note id %s): %s", t, NoteID(b.Note), Inert(strings.Join(trimmed(b.Note.Lines), " "))), item: true})
+				g.add(viewLine{text: fmt.Sprintf("- unread, Tier %d (note id %s): %s", t, NoteID(b.Note), noteText(b.Note)), item: true})
 			}
 		}
 	}
@@ -297,7 +297,7 @@ func viewHead(f *File, v View, groups []viewGroup) string {
 	if f.Header.Sessions == 1 {
 		sessions = "session"
 	}
-	head := fmt.Sprintf("# BIMRI memory (%s): %d %s, last maintained %s\n%s", v.Name, f.Header.Sessions, sessions, lastMaintained(f.Header), NotInstructions)
+	head := fmt.Sprintf("# BIMRI memory (%s): %d %s, last maintained %s\n%s", v.Name, f.Header.Sessions, sessions, cmp.Or(dateOrEmpty(f.Header.LastMaintained), "never"), NotInstructions)
 	for _, g := range groups {
 		if g.foreign {
 			return head + " " + ForeignLegend
@@ -321,7 +321,16 @@ func viewFooter(v View, total, left int) string {
 	return rest
 }
 
-func tier1Note(n *Note) string { return "- note: " + Inert(strings.Join(trimmed(n.Lines), " ")) }
+func tier1Note(n *Note) string { return "- note: " + noteText(n) }
+
+// noteText is a note's lines as one inert line.
+func noteText(n *Note) string {
+	lines := make([]string, len(n.Lines))
+	for i, l := range n.Lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	return Inert(strings.Join(lines, " "))
+}
 
 // viewLastingShare is the share of the context limit, in percent, what
 // lasts (Tier 1 and the decisions) may take before Advise asks to
@@ -390,11 +399,7 @@ func inertEntryLine(e *Entry, text string, withWeight bool, mark string) string 
 }
 
 func dateImportance(e *Entry) string {
-	date := "undated"
-	if !e.Date.IsZero() {
-		date = e.Date.Format(dateLayout)
-	}
-	return date + " imp " + strconv.Itoa(e.Importance)
+	return cmp.Or(dateOrEmpty(e.Date), "undated") + " imp " + strconv.Itoa(e.Importance)
 }
 
 // compactRunes is how much of an entry's text its compact line keeps.
@@ -417,21 +422,6 @@ func shorten(s string, n int) (string, bool) {
 		cut = cut[:j]
 	}
 	return strings.TrimRight(cut, " ,;:.-") + "…", true
-}
-
-func lastMaintained(h Header) string {
-	if h.LastMaintained.IsZero() {
-		return "never"
-	}
-	return h.LastMaintained.Format(dateLayout)
-}
-
-func trimmed(lines []string) []string {
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = strings.TrimSpace(l)
-	}
-	return out
 }
 
 // truncateUnits cuts s to at most n UTF-16 units on a rune boundary.

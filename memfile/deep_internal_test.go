@@ -115,7 +115,7 @@ func TestRankedOrderIsEvictionOrder(t *testing.T) {
 		}
 		want := slices.Clone(entries)
 		slices.SortStableFunc(want, func(a, b *Entry) int {
-			return evictionOrder(rankForBudget(a, today), rankForBudget(b, today), a, b)
+			return evictionOrder(rankForBudget(a, today), rankForBudget(b, today))
 		})
 		f := New(DefaultConfig())
 		for _, e := range entries {
@@ -123,7 +123,7 @@ func TestRankedOrderIsEvictionOrder(t *testing.T) {
 		}
 		got := budgetVictims(f, today, 1<<40, nil) // no budget: the classes by importance alone
 		for i := range got {
-			if evictionOrder(rankForBudget(got[i], today), rankForBudget(want[i], today), got[i], want[i]) != 0 {
+			if evictionOrder(rankForBudget(got[i], today), rankForBudget(want[i], today)) != 0 {
 				t.Fatalf("round %d: victim %d is %+v, want %+v", round, i, *got[i], *want[i])
 			}
 		}
@@ -131,7 +131,7 @@ func TestRankedOrderIsEvictionOrder(t *testing.T) {
 		keptLongestFirst(kept, today)
 		wantKept := slices.Clone(entries)
 		slices.SortStableFunc(wantKept, func(a, b *Entry) int {
-			return evictionOrder(rankForBudget(b, today), rankForBudget(a, today), b, a)
+			return evictionOrder(rankForBudget(b, today), rankForBudget(a, today))
 		})
 		if !slices.Equal(kept, wantKept) {
 			t.Fatalf("round %d: keptLongestFirst differs from the stable sort", round)
@@ -143,9 +143,17 @@ func TestRankedOrderIsEvictionOrder(t *testing.T) {
 // them longest: the plain sort that the view's heap and the eviction must
 // agree with.
 func keptLongestFirst(entries []*Entry, today time.Time) {
-	ranked := rankAll(entries, today)
+	ranked := make([]rankedEntry, len(entries))
+	for i, e := range entries {
+		ranked[i] = rankForBudget(e, today)
+		ranked[i].pos = i
+	}
 	slices.SortFunc(ranked, keptOrder)
 	for i, r := range ranked {
 		entries[i] = r.e
 	}
+}
+
+func rankForBudget(e *Entry, today time.Time) rankedEntry {
+	return rankEntry(e, DaysBetween(e.Date, today), 0)
 }

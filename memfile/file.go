@@ -421,6 +421,14 @@ func uniqueID(prefix, id string, taken map[string]bool) string {
 
 const dateLayout = "2006-01-02"
 
+// dateOrEmpty is a date as the file writes it, "" for none.
+func dateOrEmpty(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(dateLayout)
+}
+
 // dateLayouts are the other ways models write a date (Go matches month
 // names in any case).
 var dateLayouts = []string{

@@ -242,30 +242,21 @@ func tier2Order(a, b *Entry) int {
 	return cmp.Or(cmp.Compare(b.Weight, a.Weight), b.Date.Compare(a.Date), cmp.Compare(a.ID, b.ID))
 }
 
-// budgetRank is what the budget weighs. Not the weight: the floor lifts
-// importance 4 and 5 to 4.0, so a months-old routine entry would outlast
-// today's work and the decisions.
-type budgetRank struct {
+// rankedEntry is a Tier 2 entry as the budget weighs it. Not by its
+// weight: the floor lifts importance 4 and 5 to 4.0, so a months-old
+// routine entry would outlast today's work and the decisions.
+type rankedEntry struct {
+	e *Entry
 	// class: all of a lower class go first. 2 is importance 5; 1
 	// importance 4 within lastingShare of the budget; 0 the rest.
 	class int
 	raw   Weight // importance x freshness, the floor not applied
+	pos   int    // where it stood in the file
 }
 
-func rankForBudget(e *Entry, today time.Time) budgetRank {
-	return rankForDays(e, DaysBetween(e.Date, today))
-}
-
-// rankForDays is rankForBudget for an entry recorded days before today.
-func rankForDays(e *Entry, days int) budgetRank {
-	class := 0
-	switch {
-	case e.Importance >= 5:
-		class = 2
-	case e.Importance == 4:
-		class = 1
-	}
-	return budgetRank{class: class, raw: Weight(e.Importance * freshness(max(days, 0)))}
+// rankEntry ranks e, recorded days before today, found at pos.
+func rankEntry(e *Entry, days, pos int) rankedEntry {
+	return rankedEntry{e, min(max(e.Importance-3, 0), 2), Weight(e.Importance * freshness(max(days, 0))), pos}
 }
 
 // lastingShare is the share of Tier 2's budget, in percent, importance 4
@@ -277,23 +268,26 @@ const lastingShare = 75
 // evictionOrder is the order the budget archives Tier 2 in: by class,
 // then lower unfloored score, then older, then ID. Freshness never rises
 // with age, so an older entry of no higher importance always goes first.
-func evictionOrder(ra, rb budgetRank, a, b *Entry) int {
-	return cmp.Or(cmp.Compare(ra.class, rb.class), cmp.Compare(ra.raw, rb.raw), a.Date.Compare(b.Date), cmp.Compare(a.ID, b.ID))
+func evictionOrder(a, b rankedEntry) int {
+	return cmp.Or(cmp.Compare(a.class, b.class), cmp.Compare(a.raw, b.raw), a.e.Date.Compare(b.e.Date), cmp.Compare(a.e.ID, b.e.ID))
 }
 
 // keptOrder is the reverse, ties in file order: the view shows Tier 2 so,
 // leaving out for room what the budget would take first.
 func keptOrder(a, b rankedEntry) int {
-	return cmp.Or(evictionOrder(b.rank, a.rank, b.e, a.e), cmp.Compare(a.pos, b.pos))
+	return cmp.Or(evictionOrder(b, a), cmp.Compare(a.pos, b.pos))
 }
 
 // budgetVictims lists Tier 2's entries in eviction order for a budget of
 // budget tokens; successors as likelySuccessors gives them, or nil.
 func budgetVictims(f *File, today time.Time, budget int, successors map[string]string) []*Entry {
 	victims := f.Entries(2)
-	ranked := rankAll(victims, today)
+	ranked := make([]rankedEntry, len(victims))
+	for i, e := range victims {
+		ranked[i] = rankEntry(e, DaysBetween(e.Date, today), i)
+	}
 	keepLasting(ranked, budget, successors)
-	slices.SortFunc(ranked, func(a, b rankedEntry) int { return evictionOrder(a.rank, b.rank, a.e, b.e) })
+	slices.SortFunc(ranked, evictionOrder)
 	for i, r := range ranked {
 		victims[i] = r.e
 	}
@@ -306,10 +300,10 @@ func keepLasting(ranked []rankedEntry, budget int, successors map[string]string)
 	used := 0
 	var fours []int
 	for i, r := range ranked {
-		if r.rank.class > 0 {
+		if r.class > 0 {
 			used += blockTokens(Block{Entry: r.e})
 		}
-		if r.rank.class == 1 {
+		if r.class == 1 {
 			fours = append(fours, i)
 		}
 	}
@@ -322,30 +316,15 @@ func keepLasting(ranked []rankedEntry, budget int, successors map[string]string)
 			}
 			return 1
 		}
-		return evictionOrder(ranked[i].rank, ranked[j].rank, ranked[i].e, ranked[j].e)
+		return evictionOrder(ranked[i], ranked[j])
 	})
 	for _, i := range fours {
 		if used*100 <= budget*lastingShare {
 			return
 		}
-		ranked[i].rank.class = 0
+		ranked[i].class = 0
 		used -= blockTokens(Block{Entry: ranked[i].e})
 	}
-}
-
-// rankedEntry is an entry with its rank and where it stood.
-type rankedEntry struct {
-	rank budgetRank
-	e    *Entry
-	pos  int // where it stood before the sort
-}
-
-func rankAll(entries []*Entry, today time.Time) []rankedEntry {
-	out := make([]rankedEntry, len(entries))
-	for i, e := range entries {
-		out[i] = rankedEntry{rankForBudget(e, today), e, i}
-	}
-	return out
 }
 
 // sortTier2 orders Tier 2's entries, notes keeping their slots.

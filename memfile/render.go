@@ -100,15 +100,8 @@ func blockTokens(b Block) (n int) {
 }
 
 func headerLine(h Header) string {
-	v := h.Version
-	if v == "" {
-		v = currentVersion
-	}
-	last := "YYYY-MM-DD"
-	if !h.LastMaintained.IsZero() {
-		last = h.LastMaintained.Format(dateLayout)
-	}
-	return fmt.Sprintf("<!-- BIMRI v%s | Last Maintained: %s | Sessions: %d | Token Est: ~%d -->", v, last, h.Sessions, h.TokenEst)
+	return fmt.Sprintf("<!-- BIMRI v%s | Last Maintained: %s | Sessions: %d | Token Est: ~%d -->",
+		cmp.Or(h.Version, currentVersion), cmp.Or(dateOrEmpty(h.LastMaintained), "YYYY-MM-DD"), h.Sessions, h.TokenEst)
 }
 
 // dueLine is the header's second comment, from the config.
