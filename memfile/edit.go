@@ -410,23 +410,12 @@ func routineGroup(f *File, today time.Time, ignore map[string]bool, asked func(i
 	// Without lastingShare (a budget of 0): old importance-4 work comes
 	// before today's routine work, which needs no summary.
 	victims := budgetVictims(f, today, 0, nil)
-	type kindTag struct {
-		five bool
-		tag  string
-	}
-	byTag := map[kindTag][]*Entry{}
-	for _, e := range victims {
-		for _, t := range e.Tags {
-			if !ignore[t] {
-				k := kindTag{e.Importance >= 5, t}
-				byTag[k] = append(byTag[k], e)
-			}
-		}
-	}
+	five := func(e *Entry) int { return min(e.Importance/5, 1) }
+	byTag := byKindTag(victims, ignore, five)
 	for _, v := range victims {
 		best := kindTag{}
 		for _, t := range v.Tags {
-			k := kindTag{v.Importance >= 5, t}
+			k := kindTag{five(v), t}
 			if len(byTag[k]) >= 3 && (best.tag == "" || len(byTag[k]) > len(byTag[best])) {
 				best = k
 			}
@@ -458,10 +447,6 @@ func routineGroup(f *File, today time.Time, ignore map[string]bool, asked func(i
 // first, up to maxConsolidate and MaxTextRunes together, so the summary
 // can keep what each says.
 func relatedDecisions(f *File, today time.Time, ignore map[string]bool, onlyTier1 bool) ([]string, string) {
-	type tierTag struct {
-		tier int
-		tag  string
-	}
 	var all []*Entry
 	tierOf := map[*Entry]int{}
 	for t := 1; t <= 2; t++ {
@@ -478,22 +463,14 @@ func relatedDecisions(f *File, today time.Time, ignore map[string]bool, onlyTier
 	}
 	// Grouped after the sort, so every group is oldest first.
 	slices.SortFunc(all, byDateID)
-	byTag := map[tierTag][]*Entry{}
-	for _, e := range all {
-		for _, tag := range e.Tags {
-			if !ignore[tag] {
-				k := tierTag{tierOf[e], tag}
-				byTag[k] = append(byTag[k], e)
-			}
-		}
-	}
+	byTag := byKindTag(all, ignore, func(e *Entry) int { return tierOf[e] })
 	for _, anchor := range all {
 		size := utf8.RuneCountInString(anchor.Text)
 		if size >= MaxTextRunes {
 			continue
 		}
 		for _, tag := range anchor.Tags {
-			group := byTag[tierTag{tierOf[anchor], tag}]
+			group := byTag[kindTag{tierOf[anchor], tag}]
 			if ignore[tag] || len(group) < 2 {
 				continue
 			}
@@ -514,6 +491,26 @@ func relatedDecisions(f *File, today time.Time, ignore map[string]bool, onlyTier
 		}
 	}
 	return nil, ""
+}
+
+// kindTag is a tag among the entries of one kind.
+type kindTag struct {
+	kind int
+	tag  string
+}
+
+// byKindTag lists the entries under each tag not ignored, each kind apart.
+func byKindTag(es []*Entry, ignore map[string]bool, kind func(*Entry) int) map[kindTag][]*Entry {
+	m := map[kindTag][]*Entry{}
+	for _, e := range es {
+		for _, t := range e.Tags {
+			if !ignore[t] {
+				k := kindTag{kind(e), t}
+				m[k] = append(m[k], e)
+			}
+		}
+	}
+	return m
 }
 
 // compactTopics is the one line the view gives the automatic patterns:

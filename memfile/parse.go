@@ -36,23 +36,18 @@ var tierTitles = [3]string{
 	"## Tier 3: Pattern Recognition",
 }
 
-// zone is where the parser is in the file.
-type zone int
-
+// Where the parser is in the file, besides a tier (1-3).
 const (
-	inPreamble zone = iota
-	inIntro
-	inTier1
-	inTier2
-	inTier3
-	inTrailer
+	inPreamble = -1
+	inIntro    = 0
+	inTrailer  = 4
 )
 
 // parser holds the state of one Parse.
 type parser struct {
 	f         *File
 	warnings  []Warning
-	zone      zone
+	zone      int // inPreamble, a tier, ...
 	note      *Note // the note being collected, if any
 	noteIn    *[]Block
 	header    bool
@@ -72,9 +67,13 @@ func Parse(data []byte) (*File, []Warning, error) {
 	if err := checkReadable(data); err != nil {
 		return nil, nil, err
 	}
-	text := strings.TrimPrefix(string(data), "\uFEFF")
-	lines := splitLines(text)
-	p := &parser{f: &File{}}
+	// Without a last empty line, nor trailing "\r"s: Render writes "\n"
+	// alone, so they would not read back.
+	lines := strings.Split(strings.TrimSuffix(strings.TrimPrefix(string(data), "\uFEFF"), "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, "\r")
+	}
+	p := &parser{f: &File{}, zone: inPreamble}
 	for i := 0; i < len(lines); i++ {
 		i = p.line(lines, i)
 	}
@@ -95,19 +94,6 @@ func Parse(data []byte) (*File, []Warning, error) {
 	p.tagUntagged()
 	p.assignIDs()
 	return p.f, p.warnings, nil
-}
-
-// splitLines cuts text into lines, less a last empty one, without their
-// trailing "\r"s: Render writes "\n" alone, so they would not read back.
-func splitLines(text string) []string {
-	lines := strings.Split(text, "\n")
-	if n := len(lines); lines[n-1] == "" {
-		lines = lines[:n-1]
-	}
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, "\r")
-	}
-	return lines
 }
 
 // checkReadable rejects bytes that are plainly not text.
@@ -192,7 +178,7 @@ func (p *parser) structureLine(t string, lineNo int) bool {
 		p.structure = true
 		return true
 	}
-	var to zone
+	var to int
 	switch {
 	case p.zone == inPreamble && strings.EqualFold(t, titleLine):
 		to = inIntro
@@ -206,7 +192,7 @@ func (p *parser) structureLine(t string, lineNo int) bool {
 			p.warn(lineNo, "Tier %d heading appears twice; its blocks were joined", n)
 		}
 		p.seenTier[n-1] = true
-		to = inTier1 + zone(n-1)
+		to = n
 	case t == endMarker || (strings.HasPrefix(t, "<!--") && strings.EqualFold(strings.Join(strings.Fields(t), " "), endMarker)):
 		to = inTrailer
 	default:
@@ -230,10 +216,10 @@ var (
 
 // tier is the tier the parser is in, 0 outside the tiers.
 func (p *parser) tier() int {
-	if p.zone < inTier1 || p.zone > inTier3 {
+	if p.zone < 1 || p.zone > 3 {
 		return 0
 	}
-	return int(p.zone-inTier1) + 1
+	return p.zone
 }
 
 func (p *parser) parseHeader(m []string, lineNo int) bool {
