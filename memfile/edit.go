@@ -75,11 +75,6 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 		return nil, false, fmt.Errorf("the entry's text is %d characters, over the limit of %d: record a one-line summary (or split it into several entries)", n, MaxTextRunes)
 	}
 	date := civil(n.Date)
-	// Tags are cleaned one by one too: a key pasted as a tag is still a key.
-	tags := make([]string, len(n.Tags))
-	for i, t := range n.Tags {
-		tags[i] = privacy.Clean(t)
-	}
 	keywords, err := Keywords(n.Keywords)
 	if err != nil {
 		return nil, false, err
@@ -87,7 +82,7 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 	if !validAgent(n.Agent) {
 		return nil, false, fmt.Errorf("agent %q is not a short lower-case name", n.Agent)
 	}
-	e := &Entry{Importance: n.Importance, Date: date, Tags: NormalizeTags(tags), Keywords: keywords, Text: text, Agent: n.Agent}
+	e := &Entry{Importance: n.Importance, Date: date, Tags: cleanTags(n.Tags), Keywords: keywords, Text: text, Agent: n.Agent}
 	// Found by date and text, not the ID they give: a person may have
 	// written it, or a merge moved the entry to a newer date.
 	want := normalText(text)
@@ -107,6 +102,16 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 	}
 	f.Tiers[n.Tier-1].Blocks = append(f.Tiers[n.Tier-1].Blocks, Block{Entry: e})
 	return e, true, nil
+}
+
+// cleanTags normalises tags cleaned one by one: a key pasted as a tag is
+// still a key.
+func cleanTags(tags []string) []string {
+	clean := make([]string, len(tags))
+	for i, t := range tags {
+		clean[i] = privacy.Clean(t)
+	}
+	return NormalizeTags(clean)
 }
 
 // Remember is Add with the entry weighed, as the remember command records.
@@ -272,12 +277,7 @@ func (f *File) Promote(id string) (*Entry, error) {
 // sentence (a behavioural insight instead of a tag count), creating it
 // when new; the next pass counts it.
 func (f *File) WritePattern(tags []string, text string, today time.Time) (*Pattern, bool, error) {
-	clean := make([]string, len(tags))
-	for i, t := range tags {
-		clean[i] = privacy.Clean(t)
-	}
-	tags = NormalizeTags(clean)
-	if len(tags) == 0 {
+	if tags = cleanTags(tags); len(tags) == 0 {
 		return nil, false, errors.New("a pattern needs at least one tag (--tags), the entries it is about")
 	}
 	text = neutralize(privacy.Clean(text))

@@ -305,9 +305,7 @@ func ParseStored(data []byte) (*File, []Warning, Damage, error) {
 	f, w, err := Parse(text)
 	if errors.Is(err, errCut) {
 		d.Cut = true
-		ended := make([]byte, 0, len(text)+len(endMarker)+2)
-		ended = append(append(append(ended, text...), '\n'), endMarker+"\n"...)
-		f, w, err = Parse(ended)
+		f, w, err = Parse(append(slices.Clip(text), "\n"+endMarker+"\n"...))
 	}
 	if err != nil || !d.Any() {
 		return f, w, d, err
