@@ -49,8 +49,8 @@ type subject struct {
 }
 
 // lastingSubjects are the newest markedLasting lasting entries of f with
-// tags, newest first (later in the file first), always with e when f's.
-func lastingSubjects(f *File, e *Entry) subjects {
+// tags, newest first (later in the file first).
+func lastingSubjects(f *File) subjects {
 	n := len(f.Tiers[0].Blocks) + len(f.Tiers[1].Blocks)
 	lasting := make([]*Entry, 0, n)
 	pos := make(map[*Entry]int, n)
@@ -62,22 +62,8 @@ func lastingSubjects(f *File, e *Entry) subjects {
 			}
 		}
 	}
-	newestFirst := func(a, b *Entry) int { return cmp.Or(b.Date.Compare(a.Date), pos[b]-pos[a]) }
-	slices.SortFunc(lasting, newestFirst)
-	if len(lasting) > markedLasting {
-		lasting = lasting[:markedLasting]
-		if e != nil && !slices.Contains(lasting, e) {
-			// e takes the place of the kept entry that is first in the file.
-			first := 0
-			for i, x := range lasting {
-				if pos[x] < pos[lasting[first]] {
-					first = i
-				}
-			}
-			lasting[first] = e
-			slices.SortFunc(lasting, newestFirst)
-		}
-	}
+	slices.SortFunc(lasting, func(a, b *Entry) int { return cmp.Or(b.Date.Compare(a.Date), pos[b]-pos[a]) })
+	lasting = lasting[:min(len(lasting), markedLasting)]
 	s := subjects{entries: lasting, subs: make([]subject, 0, len(lasting)), df: make(map[string]int, 2*len(lasting))}
 	words := make([][]string, len(lasting))
 	for i, x := range lasting {
@@ -127,12 +113,13 @@ func alikeSubjects(a, b subject) bool {
 }
 
 // LikelyPredecessors are the older lasting entries of f that e, a lasting
-// entry of f, looks like it supersedes, newest first.
+// entry of f among the newest markedLasting, looks like it supersedes,
+// newest first.
 func (f *File) LikelyPredecessors(e *Entry) []*Entry {
 	if e == nil || e.Importance < supersedeMinImportance || len(e.Tags) == 0 {
 		return nil
 	}
-	s := lastingSubjects(f, e)
+	s := lastingSubjects(f)
 	i := slices.Index(s.entries, e)
 	if i < 0 {
 		return nil
@@ -149,7 +136,7 @@ func (f *File) LikelyPredecessors(e *Entry) []*Entry {
 // likelySuccessors maps each lasting entry a newer one looks like it
 // supersedes to the newest such entry's ID: what the view marks.
 func likelySuccessors(f *File) map[string]string {
-	return lastingSubjects(f, nil).successors()
+	return lastingSubjects(f).successors()
 }
 
 func (s subjects) successors() map[string]string {
@@ -179,7 +166,7 @@ type Successors struct {
 // Successors answers Of for entries of f, working the file's successors
 // out at the first lasting entry asked about, so routine work never pays.
 func (f *File) Successors() *Successors {
-	s := sync.OnceValue(func() subjects { return lastingSubjects(f, nil) })
+	s := sync.OnceValue(func() subjects { return lastingSubjects(f) })
 	return &Successors{f: f, s: s, ofID: sync.OnceValue(func() map[string]string { return s().successors() })}
 }
 

@@ -97,7 +97,7 @@ func TestLikelySuccessorsInALargeFile(t *testing.T) {
 	if preds := f.LikelyPredecessors(postgres); len(preds) != 1 || preds[0] != redis {
 		t.Errorf("predecessors of %s: %v, want %s", postgres.ID, preds, redis.ID)
 	}
-	if n := len(lastingSubjects(f, nil).entries); n != markedLasting {
+	if n := len(lastingSubjects(f).entries); n != markedLasting {
 		t.Errorf("the search looked at %d lasting entries, want %d", n, markedLasting)
 	}
 }
