@@ -194,10 +194,9 @@ func tier2Groups(f *File, v View, groups []viewGroup) time.Time {
 // it changes nothing.
 var buildEveryLine = false
 
-// addRanked adds Tier 2 entries in the order the budget keeps them. Past a
-// view's worth of lines and the IDs one line names, it keeps only the IDs:
-// the view cannot show those lines, and building them is most of a view's
-// time on a file far past the budgets (the 10,000-entry guard).
+// addRanked adds Tier 2 entries in the order the budget keeps them; past a
+// view's worth of lines and the IDs one line names, only the IDs, which
+// keeps the 10,000-entry guard under its bar (docs/performance.md).
 func addRanked(g *viewGroup, ranked []rankedEntry, v View) {
 	built, past := 0, 0
 	for _, r := range ranked {

@@ -97,15 +97,7 @@ func LevelRanges(format, sep string) string {
 }
 
 // levelRank orders levels for sorting, strongest first.
-func levelRank(l Level) int {
-	switch l {
-	case Established:
-		return 0
-	case Developing:
-		return 1
-	}
-	return 2
-}
+func levelRank(l Level) int { return 2 - slices.Index([]Level{Emerging, Developing, Established}, l) }
 
 // Pattern is a Tier 3 insight: a tag (or tags) that recurs across entries.
 type Pattern struct {

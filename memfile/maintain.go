@@ -121,25 +121,23 @@ func MaintainInPlace(out *File, today time.Time, cfg Config, opt Options) Report
 	return rep
 }
 
-// settle fills in the report's tokens, deep-due flag and budget warnings.
+// settle fills in the report's tokens, deep-due flag and the warnings of
+// tiers over budget once nothing is left to archive.
 func settle(out *File, tokens Tokens, cfg Config, rep *Report) {
 	rep.Tokens = tokens
-	rep.DeepDue = (out.Header.Sessions > 0 && out.Header.Sessions%cfg.DeepEvery == 0) || rep.Tokens.Total > cfg.TotalBudget
-	if rep.Tokens.Tiers[0] > cfg.Budgets[0] {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("Tier 1 uses ~%d tokens, over its budget of %d; Tier 1 is never pruned automatically: review it in deep maintenance", rep.Tokens.Tiers[0], cfg.Budgets[0]))
-	}
-	if rep.Tokens.Total > cfg.TotalBudget {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the file uses ~%d tokens, over its total budget of %d", rep.Tokens.Total, cfg.TotalBudget))
-	}
-}
-
-// overBudgetWarnings says which tier stays over once nothing is left to archive.
-func overBudgetWarnings(tokens Tokens, cfg Config, rep *Report) {
-	if tokens.Tiers[1] > cfg.Budgets[1] {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("Tier 2 notes alone use ~%d tokens, over its budget of %d", tokens.Tiers[1], cfg.Budgets[1]))
-	}
-	if tokens.Tiers[2] > cfg.Budgets[2] {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("Tier 3 uses ~%d tokens, over its budget of %d, with no EMERGING pattern left to archive", tokens.Tiers[2], cfg.Budgets[2]))
+	rep.DeepDue = (out.Header.Sessions > 0 && out.Header.Sessions%cfg.DeepEvery == 0) || tokens.Total > cfg.TotalBudget
+	for _, w := range []struct {
+		over bool
+		what string
+	}{
+		{tokens.Tiers[1] > cfg.Budgets[1], fmt.Sprintf("Tier 2 notes alone use ~%d tokens, over its budget of %d", tokens.Tiers[1], cfg.Budgets[1])},
+		{tokens.Tiers[2] > cfg.Budgets[2], fmt.Sprintf("Tier 3 uses ~%d tokens, over its budget of %d, with no EMERGING pattern left to archive", tokens.Tiers[2], cfg.Budgets[2])},
+		{tokens.Tiers[0] > cfg.Budgets[0], fmt.Sprintf("Tier 1 uses ~%d tokens, over its budget of %d; Tier 1 is never pruned automatically: review it in deep maintenance", tokens.Tiers[0], cfg.Budgets[0])},
+		{tokens.Total > cfg.TotalBudget, fmt.Sprintf("the file uses ~%d tokens, over its total budget of %d", tokens.Total, cfg.TotalBudget)},
+	} {
+		if w.over {
+			rep.Warnings = append(rep.Warnings, w.what)
+		}
 	}
 }
 
@@ -183,10 +181,9 @@ func dateUndated(f *File, today time.Time, rep *Report) {
 	}
 }
 
-// futureGrace is how far ahead a date may be and be kept: clocks a little
-// apart (time zones, git, midnight) date entries a day ahead. Later ones
-// (a clock set ahead) clampFuture dates today, or they would stay the
-// latest work until that day came.
+// futureGrace is how far ahead a date may be and be kept (clocks a little
+// apart); a later one, clampFuture dates today, or it would stay the
+// latest work until that day.
 const futureGrace = 7 * 24 * time.Hour
 
 func clampFuture(f *File, today time.Time, rep *Report) {
@@ -370,7 +367,6 @@ func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) Tokens {
 	totalReason := fmt.Sprintf("file over its total budget of %d tokens", cfg.TotalBudget)
 	for ev.tokens.Total > cfg.TotalBudget && (ev.entry(totalReason) || ev.pattern(totalReason)) {
 	}
-	overBudgetWarnings(ev.tokens, cfg, rep)
 	for t := 2; t <= 3 && len(ev.gone) > 0; t++ {
 		removeBlocks(f, t, func(b Block) bool { return ev.gone[b.Entry] || ev.gone[b.Pattern] })
 	}

@@ -328,10 +328,9 @@ func (d Damage) Describe() string {
 	return what
 }
 
-// windows1252 is what the bytes 0x80-0x9F are in Windows-1252, the five
-// it leaves undefined their Latin-1 controls (as WHATWG decodes them).
-// 32 runes, not golang.org/x/text, which TestWindows1252IsCharmaps checks
-// them against.
+// windows1252 is the bytes 0x80-0x9F in Windows-1252, the five it leaves
+// undefined as Latin-1 controls (as WHATWG); TestWindows1252IsCharmaps
+// checks them against golang.org/x/text.
 var windows1252 = [32]rune{
 	'\u20AC', '\u0081', '\u201A', '\u0192', '\u201E', '\u2026', '\u2020', '\u2021',
 	'\u02C6', '\u2030', '\u0160', '\u2039', '\u0152', '\u008D', '\u017D', '\u008F',

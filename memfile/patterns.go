@@ -26,11 +26,10 @@ func autoSentence(p *Pattern) string {
 	return fmt.Sprintf("Tag %s recurs: %d entries%s.", tags, p.Observations, span)
 }
 
-// updatePatterns counts entries into patterns and creates one for every
-// tag on two or more entries; it runs before pruning, so counts never go
-// down. Once EVIDENCE is full, only an entry dated after LAST can be new
-// (an older one may have been counted and trimmed); a deep pass, given
-// the archive, recounts exactly.
+// updatePatterns counts entries into patterns, before pruning so counts
+// never go down, and makes one for every tag on two or more entries. Once
+// EVIDENCE is full only an entry dated after LAST is new; a deep pass,
+// given the archive, recounts exactly.
 func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 	idx := indexByTag(patternPool(f, opt))
 	existing := map[string]*Pattern{} // single-tag patterns by tag
