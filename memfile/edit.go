@@ -192,19 +192,11 @@ func (f *File) Consolidate(ids []string, text string) (*Entry, []Removal, error)
 	if slices.Contains(tiers, 1) {
 		tier = 1
 	}
-	n := NewEntry{Tier: tier}
-	var tags, keywords, holds []string
+	all := &Entry{}
 	for _, e := range olds {
-		n.Importance = max(n.Importance, e.Importance)
-		if e.Date.After(n.Date) {
-			n.Date = e.Date
-		}
-		tags = append(tags, e.Tags...)
-		keywords = append(keywords, e.Keywords...)
-		holds = append(holds, e.HoldsWith...)
+		all.absorb(e)
 	}
-	n.Tags = tags
-	n.Text = text
+	n := NewEntry{Tier: tier, Importance: all.Importance, Date: all.Date, Tags: all.Tags, Text: text}
 	if tier == 1 && n.Importance < 4 {
 		n.Tier = 2 // a Tier 1 entry of importance 1-3 was written by hand
 	}
@@ -216,8 +208,8 @@ func (f *File) Consolidate(ids []string, text string) (*Entry, []Removal, error)
 	}
 	summary.Importance = n.Importance
 	// The keywords of all: more than one recorded entry is given.
-	summary.Keywords = NormalizeTags(append(summary.Keywords, keywords...))
-	summary.HoldsWith = normalIDs(append(summary.HoldsWith, holds...))
+	summary.Keywords = NormalizeTags(append(summary.Keywords, all.Keywords...))
+	summary.HoldsWith = normalIDs(append(summary.HoldsWith, all.HoldsWith...))
 	reason := reasonConsolidated + summary.ID
 	var gone []Removal
 	renamed := map[string]string{}
