@@ -113,7 +113,7 @@ func describeHits(f *memfile.File, hits []recall.Hit) {
 			continue
 		}
 		e := memfile.Entry{ID: it.ID, Importance: it.Importance, Date: it.Date, Tags: it.Tags, Text: it.Text}
-		if newer := successors.Of(&e); newer != nil {
+		if newer := successors(&e); newer != nil {
 			// Shortened: the mark asks to check; the ID finds the rest.
 			short := *newer
 			if r := []rune(short.Text); len(r) > possiblyChars {

@@ -146,7 +146,7 @@ func TestHoldTogetherInRecall(t *testing.T) {
 		if _, ok := f.Remove(redis.ID, "budget"); !ok {
 			t.Fatal("no entry to archive")
 		}
-		switch got := f.Successors().Of(redis); {
+		switch got := f.Successors()(redis); {
 		case answered && got != nil:
 			t.Errorf("answered as both holding, the archived entry is marked as superseded by %s", got.ID)
 		case !answered && got != postgres:

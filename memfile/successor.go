@@ -155,45 +155,33 @@ func (s subjects) successors() map[string]string {
 	return succ
 }
 
-// Successors finds, for recall, what the view's mark says, for entries of
-// the file or archived.
-type Successors struct {
-	f    *File
-	s    func() subjects
-	ofID func() map[string]string // the file's own entries, as the view marks them
-}
-
-// Successors answers Of for entries of f, working the file's successors
-// out at the first lasting entry asked about, so routine work never pays.
-func (f *File) Successors() *Successors {
-	s := sync.OnceValue(func() subjects { return lastingSubjects(f) })
-	return &Successors{f: f, s: s, ofID: sync.OnceValue(func() map[string]string { return s().successors() })}
-}
-
-// Of is the newest lasting entry of the file, dated after e, that looks
-// like it supersedes e (of the file or archived); nil for none.
-func (ss *Successors) Of(e *Entry) *Entry {
-	if e.Importance < supersedeMinImportance || len(e.Tags) == 0 {
-		return nil // only lasting entries are marked
-	}
-	if x, _ := ss.f.Find(e.ID); x != nil { // of the file: the view's marks
-		if id, ok := ss.ofID()[e.ID]; ok {
-			x, _ := ss.f.Find(id)
+// Successors gives recall what the view's mark says, for entries of the
+// file or archived: the newest lasting entry of the file, dated after e,
+// that looks like it supersedes e, nil for none. The file's successors
+// are worked out at the first lasting entry asked about.
+func (f *File) Successors() func(e *Entry) *Entry {
+	lasting := sync.OnceValue(func() subjects { return lastingSubjects(f) })
+	ofFile := sync.OnceValue(func() map[string]string { return lasting().successors() })
+	return func(e *Entry) *Entry {
+		if e.Importance < supersedeMinImportance || len(e.Tags) == 0 {
+			return nil // only lasting entries are marked
+		}
+		if x, _ := f.Find(e.ID); x != nil { // of the file: the view's marks
+			x, _ = f.Find(ofFile()[e.ID])
 			return x
+		}
+		s := lasting()
+		sub := s.subject(subjectWords(e.Text))
+		for j, x := range s.entries { // newest first
+			if !x.Date.After(e.Date) {
+				return nil
+			}
+			if sharesSubjectTag(e, x) && !holdTogether(e, x) && alikeSubjects(sub, s.subs[j]) {
+				return x
+			}
 		}
 		return nil
 	}
-	s := ss.s()
-	sub := s.subject(subjectWords(e.Text))
-	for j, x := range s.entries { // newest first
-		if !x.Date.After(e.Date) {
-			return nil
-		}
-		if sharesSubjectTag(e, x) && !holdTogether(e, x) && alikeSubjects(sub, s.subs[j]) {
-			return x
-		}
-	}
-	return nil
 }
 
 // sharesSubjectTag says whether o and e share a tag beside "decision".
