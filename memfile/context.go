@@ -261,19 +261,18 @@ func tier2Group(e *Entry, latest bool) int {
 func patternGroup(g *viewGroup, f *File, v View) {
 	pats := f.Patterns()
 	slices.SortStableFunc(pats, patternOrder)
-	var counts []*Pattern
+	var topics []string // "testing 57, auth 12"
 	for _, p := range pats {
 		if !p.hasSentence() {
-			counts = append(counts, p)
+			if len(topics) < maxTopics {
+				topics = append(topics, fmt.Sprintf("%s %d", strings.Join(p.Tags, "+"), p.Observations))
+			}
 			continue
 		}
 		g.add(viewLine{text: fmt.Sprintf("- %s, %d obs [%s]%s %s (id %s)", p.Level, p.Observations, strings.Join(p.Tags, ","), v.mark(p.ID), Inert(p.Text), p.ID), id: p.ID, item: true})
 	}
-	if len(counts) > maxTopics {
-		counts = counts[:maxTopics]
-	}
-	if len(counts) > 0 {
-		g.add(viewLine{text: "- recurring topics (tag, entries): " + compactTopics(counts), item: true})
+	if len(topics) > 0 {
+		g.add(viewLine{text: "- recurring topics (tag, entries): " + strings.Join(topics, ", "), item: true})
 	}
 }
 

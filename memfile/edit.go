@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -503,16 +502,6 @@ func byKindTag(es []*Entry, ignore map[string]bool, kind func(*Entry) int) map[k
 		}
 	}
 	return m
-}
-
-// compactTopics is the one line the view gives the automatic patterns:
-// "testing 57, auth 12".
-func compactTopics(pats []*Pattern) string {
-	parts := make([]string, 0, len(pats))
-	for _, p := range pats {
-		parts = append(parts, fmt.Sprintf("%s %d", strings.Join(p.Tags, "+"), p.Observations))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // SupersededPrefix starts the archive reason of an entry a newer one

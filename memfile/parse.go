@@ -47,7 +47,7 @@ const (
 type parser struct {
 	f         *File
 	warnings  []Warning
-	zone      int // inPreamble, a tier, ...
+	zone      int   // inPreamble, a tier, ...
 	note      *Note // the note being collected, if any
 	noteIn    *[]Block
 	header    bool
