@@ -63,8 +63,9 @@ func findHits(env Env, in Input, f *memfile.File, archive *recall.Index) []recal
 	shown := seenAtStart(env, in, f)
 	left, inFile := leftOutOfView(f, shown)
 	// Read without the lock: a prompt that recalls nothing writes nothing,
-	// not even the lock file.
-	before := decodeState(env.Store.ReadState(stateKey(in))).Recalled
+	// not even the lock file. A record that does not read gave nothing.
+	record, _ := recall.ParseRecalls(env.Store.ReadState(recall.StateKey))
+	before := record.Given(in.SessionID)
 	return recall.Find(recall.Query{
 		Text:     in.Prompt,
 		Today:    env.Today,
@@ -134,15 +135,16 @@ func recordedElsewhere(env Env) func(recall.Item) bool {
 }
 
 // pickAndNote, under the lock, picks the hits this session has not had
-// that fit, adds them to its recalled list and counts the archived ones
-// in the recalls; it returns them and the few called worth reviving.
+// that fit, records them as given it and counts the archived ones in the
+// recalls, in the one state file a recalling prompt writes; it returns
+// them and the few called worth reviving.
 func pickAndNote(env Env, in Input, f *memfile.File, hits []recall.Hit, foreign func(recall.Item) bool) ([]recall.Hit, map[string]recall.Strength, error) {
-	key := stateKey(in)
 	var picked []recall.Hit
 	var named map[string]recall.Strength
-	err := env.Store.UpdateState([]string{key, recall.StateKey}, func(state map[string][]byte) error {
-		st := decodeState(state[key]) // damaged state is a fresh start
-		fresh := slices.DeleteFunc(slices.Clone(hits), func(h recall.Hit) bool { return slices.Contains(st.Recalled, h.Item.ID) })
+	err := env.Store.UpdateState([]string{recall.StateKey}, func(state map[string][]byte) error {
+		recalls, ok := loadRecalls(env, state[recall.StateKey])
+		given := recalls.Given(in.SessionID)
+		fresh := slices.DeleteFunc(slices.Clone(hits), func(h recall.Hit) bool { return slices.Contains(given, h.Item.ID) })
 		// Select measures at most Items of them: only those are described.
 		describeHits(f, fresh[:min(len(fresh), env.Settings.Recall.Items)])
 		picked = recall.Select(fresh, env.Settings.Recall.Items, env.Settings.Recall.Chars, func(it recall.Item) int {
@@ -151,11 +153,6 @@ func pickAndNote(env Env, in Input, f *memfile.File, hits []recall.Hit, foreign 
 		if len(picked) == 0 {
 			return nil
 		}
-		for _, h := range picked {
-			st.Recalled = append(st.Recalled, h.Item.ID)
-		}
-		state[key] = encodeState(st)
-		recalls, ok := loadRecalls(env, state[recall.StateKey])
 		named = noteRecalls(recalls, picked, in)
 		if ok {
 			state[recall.StateKey] = recalls.Marshal()
@@ -179,13 +176,14 @@ func loadRecalls(env Env, data []byte) (r *recall.Recalls, ok bool) {
 	return r, env.Store.SetAsideState(recall.StateKey, data) == nil
 }
 
-// noteRecalls counts the picked archived items as recalled for this
-// session's prompt, and returns the strongest recall.NameAtMost worth
+// noteRecalls records the picked items as given this session and counts
+// the archived ones as recalled for its prompt, and returns the strongest recall.NameAtMost worth
 // reviving, first counted now and not superseded.
 func noteRecalls(recalls *recall.Recalls, picked []recall.Hit, in Input) map[string]recall.Strength {
 	named := map[string]recall.Strength{}
 	var ids []string
 	for _, h := range picked {
+		recalls.Give(in.SessionID, h.Item.ID)
 		if h.Item.ArchivedOn.IsZero() {
 			continue
 		}

@@ -48,12 +48,12 @@ func BenchmarkRecallPrompt(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			env := env
 			env.Settings.Recall.Lexicon = lexicon
-			os.Remove(filepath.Join(store.StatePath(), "session-bench.json"))
+			os.Remove(filepath.Join(store.StatePath(), "recalls.json"))
 			if out := recallPrompt(env, in); out.JSON == nil {
 				b.Fatal("nothing recalled")
 			}
 			for b.Loop() {
-				os.Remove(filepath.Join(store.StatePath(), "session-bench.json"))
+				os.Remove(filepath.Join(store.StatePath(), "recalls.json"))
 				recallPrompt(env, in)
 			}
 		})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -130,10 +131,9 @@ func TestAnswerNamesFewWorthReviving(t *testing.T) {
 	}
 }
 
-// A recall record that does not read is set aside beside it, and recall
-// goes on with a fresh one; an old record (sessions only) is read and
-// rewritten in the new form: its sessions count, as one prompt that may
-// be the one asked next, so only a second prompt makes it worth reviving.
+// A recall record that does not read, or of an older version (version 1
+// kept sessions only), is set aside beside it, and recall goes on with a
+// fresh one.
 func TestRecallRecordDamagedOrOld(t *testing.T) {
 	env := reviveWorkspace(t, redisEntry)
 	state := env.Store.StatePath()
@@ -147,25 +147,27 @@ func TestRecallRecordDamagedOrOld(t *testing.T) {
 	if got := promptContext(t, env, "s5", "Which cache backend did we settle on for user sessions?"); !strings.Contains(got, "id 7c1e0a42") || strings.Contains(got, "worth reviving") {
 		t.Fatalf("with an old record: want the entry recalled and not called worth reviving:\n%s", got)
 	}
-	if got := promptContext(t, env, "s6", "Why is memcached not the session cache any more?"); !strings.Contains(got, "recalled for 2 different prompts in 6 sessions, worth reviving") {
-		t.Fatalf("with an old record and two prompts since: want the entry worth reviving:\n%s", got)
-	}
 	data, _ := os.ReadFile(path)
 	if !strings.HasPrefix(string(data), `{"version":2,`) {
-		t.Errorf("the old record was not rewritten in the new form: %s", data)
+		t.Errorf("the old record was not replaced by a new one: %s", data)
 	}
 	if err := os.WriteFile(path, []byte(`{"version":2,"items":[`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := promptContext(t, env, "s7", "Which cache backend did we settle on for user sessions?"); !strings.Contains(got, "id 7c1e0a42") {
+	if got := promptContext(t, env, "s6", "Which cache backend did we settle on for user sessions?"); !strings.Contains(got, "id 7c1e0a42") {
 		t.Fatalf("with a damaged record: want the entry recalled:\n%s", got)
 	}
 	aside, _ := filepath.Glob(path + ".broken-*")
-	if len(aside) != 1 {
-		t.Fatalf("the damaged record was set aside %d times, want once", len(aside))
+	if len(aside) != 2 {
+		t.Fatalf("the old and the damaged record were set aside %d times, want twice", len(aside))
 	}
-	if kept, _ := os.ReadFile(aside[0]); string(kept) != `{"version":2,"items":[` {
-		t.Errorf("the copy set aside holds %q", kept)
+	var kept []string
+	for _, p := range aside {
+		kept = append(kept, string(must(os.ReadFile(p))))
+	}
+	slices.Sort(kept)
+	if want := []string{`{"7c1e0a42":["s1","s2","s3","s4"]}`, `{"version":2,"items":[`}; !slices.Equal(kept, want) {
+		t.Errorf("the copies set aside hold %q, want %q", kept, want)
 	}
 	r, err := recall.ParseRecalls(must(os.ReadFile(path)))
 	if err != nil || r.Strength(redisEntry[0]) != (recall.Strength{Sessions: 1, Prompts: 1}) {
@@ -178,4 +180,27 @@ func must(data []byte, err error) []byte {
 		panic(err)
 	}
 	return data
+}
+
+// An item comes once a session, whichever prompt asks again, resumed
+// sessions too; another session gets it. A recalling prompt writes one
+// state file, the recall record, and no session state.
+func TestRecallOnceASessionInOneStateFile(t *testing.T) {
+	env := reviveWorkspace(t, redisEntry)
+	const ask = "Which cache backend did we settle on for user sessions?"
+	if got := promptContext(t, env, "s1", ask); !strings.Contains(got, "id 7c1e0a42") {
+		t.Fatalf("the first prompt recalled nothing:\n%s", got)
+	}
+	written, _ := filepath.Glob(filepath.Join(env.Store.StatePath(), "*.json"))
+	if len(written) != 1 || filepath.Base(written[0]) != recall.StateKey+".json" {
+		t.Errorf("a recalling prompt wrote %v, want the recall record alone", written)
+	}
+	for _, p := range []string{ask, "Why is memcached not the session cache any more?"} {
+		if got := promptContext(t, env, "s1", p); strings.Contains(got, "id 7c1e0a42") {
+			t.Errorf("%q recalled the entry again in the same session:\n%s", p, got)
+		}
+	}
+	if got := promptContext(t, env, "s2", ask); !strings.Contains(got, "id 7c1e0a42") {
+		t.Errorf("another session did not get the entry:\n%s", got)
+	}
 }

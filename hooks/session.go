@@ -20,7 +20,6 @@ type sessionState struct {
 	Told       bool               `json:"told,omitempty"`     // the user heard a remember call failed
 	Reported   int                `json:"reported,omitempty"` // the agent's records the user has heard of
 	Advised    bool               `json:"advised,omitempty"`  // asked to consolidate or promote
-	Recalled   []string           `json:"recalled,omitempty"` // IDs recall brought back
 	// Ended by SessionEnd: a later event is a resumed session's.
 	Ended bool `json:"ended,omitempty"`
 }
@@ -33,7 +32,6 @@ func (st sessionState) resumed() sessionState {
 		Counted:    st.Counted,
 		Told:       st.Told,
 		Advised:    st.Advised,
-		Recalled:   st.Recalled,
 	}
 }
 

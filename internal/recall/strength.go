@@ -4,14 +4,15 @@ package recall
 // is one the project still needs. The same question pasted into session
 // after session says nothing new, so the record keeps, per item, which
 // sessions recalled it for which prompt (short hashes), and an item is
-// worth reviving after KeepAfter sessions and KeepPrompts prompts.
+// worth reviving after KeepAfter sessions and KeepPrompts prompts. It also
+// keeps what each recent session was given, so no item comes twice in a
+// session: a recalling prompt writes this one state file.
 
 import (
 	"cmp"
 	"encoding/json"
 	"errors"
 	"hash/fnv"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,121 +31,113 @@ const (
 const NameAtMost = 2
 
 // The record keeps MaxKept recalls per item and maxItems items, the least
-// recently recalled leaving first. MaxKept is one digit: the recall line
+// recently recalled leaving first, and what the last maxSessions sessions
+// were given, maxGiven items each. MaxKept is one digit: the recall line
 // is measured with it.
 const (
-	MaxKept  = 8
-	maxItems = 256
+	MaxKept     = 8
+	maxItems    = 256
+	maxSessions = 32
+	maxGiven    = 256
 )
 
-// Recalls records, per archived item, the sessions that recalled it and
-// for which prompt; kept as JSON in the state under StateKey.
+// Recalls is the record, kept as JSON in the state under StateKey.
 type Recalls struct {
-	items []itemRecalls // least recently recalled first
+	items    []line // ID, then "session:prompt" hashes; least recently recalled first
+	sessions []line // a session's hash, then the IDs it was given; least recent first
 }
 
 const StateKey = "recalls"
 
-type itemRecalls struct {
-	ID      string
-	Recalls []recalled
-}
+// line is a record's line: its key, then its values, space-separated.
+type line []string
 
-// recalled is one recall: hashes of the session ID and of the prompt's
-// words, so neither's text sits in the record.
-type recalled struct {
-	Session, Prompt string
-}
-
-// parseItem reads an item's line; ok is false for a line that is not one.
-func parseItem(line string) (it itemRecalls, ok bool) {
-	fields := strings.Fields(line)
-	if len(fields) < 2 {
-		return it, false
-	}
-	it.ID = fields[0]
-	for _, f := range fields[1:] {
-		session, prompt, found := strings.Cut(f, ":")
-		if !found || session == "" || prompt == "" {
-			return it, false
-		}
-		it.Recalls = append(it.Recalls, recalled{session, prompt})
-	}
-	return it, true
-}
-
-func (it itemRecalls) line() string {
-	var b strings.Builder
-	b.WriteString(it.ID)
-	for _, c := range it.Recalls {
-		b.WriteString(" " + c.Session + ":" + c.Prompt)
-	}
-	return b.String()
-}
-
-// saved is the blob; version 1, a map of ID to sessions, had no prompts.
+// saved is the blob; a version 1 record (no prompts) is damaged.
 type saved struct {
-	Version int      `json:"version"`
-	Items   []string `json:"items"`
+	Version  int      `json:"version"`
+	Items    []string `json:"items"`
+	Sessions []string `json:"sessions,omitempty"`
 }
 
 const savedVersion = 2
 
-// unknownPrompt is a version 1 recall's prompt: all of an item's old
-// recalls count as one prompt, so old data alone never makes it worth
-// reviving.
-const unknownPrompt = "?"
-
 // ErrDamaged: the caller sets the blob aside and starts afresh.
 var ErrDamaged = errors.New("recall record does not read")
 
-// ParseRecalls reads the blob (empty: a fresh start), version 1 as version
-// 2; anything else is ErrDamaged with an empty record. A line that does
-// not read as written is dropped, and the record trimmed to its bounds.
+// ParseRecalls reads the blob (empty: a fresh start); anything else than
+// the current version is ErrDamaged with an empty record. An item's line
+// that does not read is dropped, and the record trimmed to its bounds.
 func ParseRecalls(data []byte) (*Recalls, error) {
 	r := &Recalls{}
 	if len(data) == 0 {
 		return r, nil
 	}
 	var s saved
-	if err := json.Unmarshal(data, &s); err == nil && s.Version == savedVersion {
-		for _, line := range s.Items {
-			if it, ok := parseItem(line); ok && it.line() == line {
-				r.items = append(r.items, it)
-			}
-		}
-		r.trim()
-		return r, nil
+	if err := json.Unmarshal(data, &s); err != nil || s.Version != savedVersion {
+		return r, ErrDamaged
 	}
-	var old map[string][]string
-	if err := json.Unmarshal(data, &old); err != nil || old == nil {
-		return &Recalls{}, ErrDamaged
-	}
-	for _, id := range slices.Sorted(maps.Keys(old)) {
-		it := itemRecalls{ID: id}
-		for _, session := range old[id] {
-			it.Recalls = append(it.Recalls, recalled{Session: shortHash(session), Prompt: unknownPrompt})
+	for _, text := range s.Items {
+		l := line(strings.Fields(text))
+		if len(l) >= 2 && strings.Join(l, " ") == text && !slices.ContainsFunc(l[1:], badRecall) {
+			r.items = append(r.items, l)
 		}
-		if len(it.Recalls) > 0 && !strings.ContainsFunc(id, unicode.IsSpace) {
-			r.items = append(r.items, it)
+	}
+	for _, text := range s.Sessions {
+		if l := line(strings.Fields(text)); len(l) >= 1 {
+			r.sessions = append(r.sessions, l)
 		}
 	}
 	r.trim()
 	return r, nil
 }
 
+func badRecall(v string) bool {
+	session, prompt, ok := strings.Cut(v, ":")
+	return !ok || session == "" || prompt == ""
+}
+
 // Marshal is the blob, in the current version.
 func (r *Recalls) Marshal() []byte {
-	var lines []string
-	for _, it := range r.items {
-		lines = append(lines, it.line())
+	s := saved{Version: savedVersion, Items: []string{}}
+	for _, l := range r.items {
+		s.Items = append(s.Items, strings.Join(l, " "))
 	}
-	data, _ := json.Marshal(saved{Version: savedVersion, Items: lines})
+	for _, l := range r.sessions {
+		s.Sessions = append(s.Sessions, strings.Join(l, " "))
+	}
+	data, _ := json.Marshal(s)
 	return data
 }
 
-func (r *Recalls) find(id string) int {
-	return slices.IndexFunc(r.items, func(it itemRecalls) bool { return it.ID == id })
+// take removes key's line from lines and returns it, or a new one.
+func take(lines *[]line, key string) line {
+	if i := slices.IndexFunc(*lines, func(l line) bool { return l[0] == key }); i >= 0 {
+		l := (*lines)[i]
+		*lines = slices.Delete(*lines, i, i+1)
+		return l
+	}
+	return line{key}
+}
+
+// Given is what session was given already.
+func (r *Recalls) Given(session string) []string {
+	i := slices.IndexFunc(r.sessions, func(l line) bool { return l[0] == shortHash(session) })
+	if i < 0 {
+		return nil
+	}
+	return r.sessions[i][1:]
+}
+
+// Give records that session was given ids.
+func (r *Recalls) Give(session string, ids ...string) {
+	l := take(&r.sessions, shortHash(session))
+	for _, id := range ids {
+		if id != "" && !strings.ContainsFunc(id, unicode.IsSpace) {
+			l = append(l, id)
+		}
+	}
+	r.sessions = append(r.sessions, l) // the most recent, last
+	r.trim()
 }
 
 // Note records that session recalled id for prompt, and returns the item's
@@ -154,45 +147,48 @@ func (r *Recalls) Note(id, session, prompt string) (Strength, bool) {
 	if id == "" || strings.ContainsFunc(id, unicode.IsSpace) {
 		return Strength{}, false
 	}
-	mark := recalled{Session: shortHash(session), Prompt: shortHash(normalPrompt(prompt))}
-	it := itemRecalls{ID: id}
-	if i := r.find(id); i >= 0 {
-		it = r.items[i]
-		r.items = slices.Delete(r.items, i, i+1)
-	}
-	counted := !slices.ContainsFunc(it.Recalls, func(c recalled) bool { return c.Session == mark.Session })
+	mark := shortHash(session) + ":" + shortHash(normalPrompt(prompt))
+	l := take(&r.items, id)
+	counted := !slices.ContainsFunc(l[1:], func(v string) bool { return sessionOf(v) == sessionOf(mark) })
 	if counted {
-		it.Recalls = keepDifferent(append(it.Recalls, mark))
+		l = keepDifferent(append(l, mark))
 	}
-	r.items = append(r.items, it) // the most recently recalled, last
+	r.items = append(r.items, l) // the most recently recalled, last
 	r.trim()
-	return it.strength(), counted
+	return strengthOf(l), counted
 }
 
 func (r *Recalls) trim() {
-	if n := len(r.items) - maxItems; n > 0 {
-		r.items = slices.Delete(r.items, 0, n)
-	}
+	r.items = r.items[max(0, len(r.items)-maxItems):]
 	for i := range r.items {
-		r.items[i].Recalls = keepDifferent(r.items[i].Recalls)
+		r.items[i] = keepDifferent(r.items[i])
+	}
+	r.sessions = r.sessions[max(0, len(r.sessions)-maxSessions):]
+	for i, l := range r.sessions {
+		if n := len(l) - 1 - maxGiven; n > 0 {
+			r.sessions[i] = slices.Delete(l, 1, 1+n)
+		}
 	}
 }
+
+func sessionOf(v string) string { s, _, _ := strings.Cut(v, ":"); return s }
+func promptOf(v string) string  { _, p, _ := strings.Cut(v, ":"); return p }
 
 // keepDifferent bounds one item's recalls to MaxKept, dropping the oldest
 // whose prompt a later one has too, else the oldest: a different prompt
 // is never forgotten while a repeated one is kept.
-func keepDifferent(rs []recalled) []recalled {
-	for len(rs) > MaxKept {
-		drop := 0
-		for i, c := range rs {
-			if slices.ContainsFunc(rs[i+1:], func(d recalled) bool { return d.Prompt == c.Prompt }) {
+func keepDifferent(l line) line {
+	for len(l)-1 > MaxKept {
+		drop := 1
+		for i := 1; i < len(l); i++ {
+			if slices.ContainsFunc(l[i+1:], func(v string) bool { return promptOf(v) == promptOf(l[i]) }) {
 				drop = i
 				break
 			}
 		}
-		rs = slices.Delete(rs, drop, drop+1)
+		l = slices.Delete(l, drop, drop+1)
 	}
-	return rs
+	return l
 }
 
 // Strength is in how many sessions, for how many prompts, an item was recalled.
@@ -209,42 +205,33 @@ func (s Strength) Compare(o Strength) int {
 
 // Strength is id's (zero for an item never recalled).
 func (r *Recalls) Strength(id string) Strength {
-	if i := r.find(id); i >= 0 {
-		return r.items[i].strength()
+	if i := slices.IndexFunc(r.items, func(l line) bool { return l[0] == id }); i >= 0 {
+		return strengthOf(r.items[i])
 	}
 	return Strength{}
 }
 
-func (it itemRecalls) strength() Strength {
+func strengthOf(l line) Strength {
 	var sessions, prompts []string
-	unknown := false
-	for _, c := range it.Recalls {
-		if !slices.Contains(sessions, c.Session) {
-			sessions = append(sessions, c.Session)
-		}
-		switch {
-		case c.Prompt == unknownPrompt:
-			unknown = true
-		case !slices.Contains(prompts, c.Prompt):
-			prompts = append(prompts, c.Prompt)
-		}
+	for _, v := range l[1:] {
+		sessions, prompts = append(sessions, sessionOf(v)), append(prompts, promptOf(v))
 	}
-	if unknown && len(prompts) == 0 {
-		return Strength{Sessions: len(sessions), Prompts: 1}
-	}
-	return Strength{Sessions: len(sessions), Prompts: len(prompts)}
+	slices.Sort(sessions)
+	slices.Sort(prompts)
+	return Strength{Sessions: len(slices.Compact(sessions)), Prompts: len(slices.Compact(prompts))}
 }
 
 // WorthReviving lists the IDs worth reviving, strongest first, then by ID.
 func (r *Recalls) WorthReviving() []string {
-	found := slices.DeleteFunc(slices.Clone(r.items), func(it itemRecalls) bool { return !it.strength().Worth() })
-	slices.SortFunc(found, func(a, b itemRecalls) int {
-		return cmp.Or(b.strength().Compare(a.strength()), strings.Compare(a.ID, b.ID))
-	})
-	out := make([]string, 0, len(found))
-	for _, it := range found {
-		out = append(out, it.ID)
+	var out []string
+	for _, l := range r.items {
+		if strengthOf(l).Worth() {
+			out = append(out, l[0])
+		}
 	}
+	slices.SortFunc(out, func(a, b string) int {
+		return cmp.Or(r.Strength(b).Compare(r.Strength(a)), strings.Compare(a, b))
+	})
 	return out
 }
 

@@ -65,48 +65,31 @@ func TestWorthRevivingStrongestFirst(t *testing.T) {
 	is.Equal(r.WorthReviving(), []string{"c", "d", "a", "b"})
 }
 
-// What Marshal saves, ParseRecalls reads back, byte for byte. A version 1
-// record (sessions only) still reads, its sessions as one prompt, so it
-// makes nothing worth reviving alone, and is saved in the new form;
-// anything else is damaged, with a fresh record to go on with.
+// What Marshal saves, ParseRecalls reads back, byte for byte, with what
+// each session was given; anything else than the current version
+// (version 1 kept sessions only) is damaged, with a fresh record to go on
+// with.
 func TestRecallsRoundTrip(t *testing.T) {
 	is := is.New(t)
 	r := &Recalls{}
 	r.Note("0f3e2a11", "s1", "first prompt")
 	r.Note("0f3e2a11", "s2", "second prompt")
 	r.Note("7c1e0a42", "s<3>", "third")
+	r.Give("s1", "0f3e2a11", "aa000001")
 	back, err := ParseRecalls(r.Marshal())
 	is.NoErr(err)
 	is.Equal(string(back.Marshal()), string(r.Marshal()))
+	is.Equal(back.Given("s1"), []string{"0f3e2a11", "aa000001"})
+	is.Equal(back.Given("s2"), nil)
 	is.True(!strings.Contains(string(r.Marshal()), "prompt")) // hashes, never the text
 	is.True(!strings.Contains(string(r.Marshal()), "s<3>"))
 
-	old, err := ParseRecalls([]byte(`{"0f3e2a11":["s1","s2","s3"],"7c1e0a42":["s1"]}`))
-	is.NoErr(err)
-	is.Equal(old.Strength("0f3e2a11"), Strength{Sessions: 3, Prompts: 1})
-	is.Equal(old.Strength("7c1e0a42"), Strength{Sessions: 1, Prompts: 1})
-	is.Equal(len(old.WorthReviving()), 0)
-	is.True(strings.HasPrefix(string(old.Marshal()), `{"version":2,`))
-	s, counted := old.Note("0f3e2a11", "s1", "a new prompt") // s1 counted already
-	is.True(!counted)
-	is.Equal(s, Strength{Sessions: 3, Prompts: 1})
-	// The old prompt may have been the one asked now: still one prompt,
-	// however often it is asked; a second one asked makes two.
-	for _, session := range []string{"s4", "s5", "s6"} {
-		s, _ = old.Note("0f3e2a11", session, "a new prompt")
-		is.Equal(s.Prompts, 1)
-		is.True(!s.Worth())
-	}
-	s, _ = old.Note("0f3e2a11", "s7", "another prompt")
-	is.Equal(s, Strength{Sessions: 7, Prompts: 2})
-	is.True(s.Worth())
-
-	for _, data := range []string{"", "{}"} {
+	for _, data := range []string{""} {
 		got, err := ParseRecalls([]byte(data))
 		is.NoErr(err)
 		is.Equal(len(got.WorthReviving()), 0)
 	}
-	for _, data := range []string{"null", "[]", `{"a":`, "not json", `{"version":3,"items":[]}`, `{"a":[1]}`} {
+	for _, data := range []string{"{}", "null", "[]", `{"a":`, "not json", `{"version":3,"items":[]}`, `{"a":[1]}`, `{"0f3e2a11":["s1","s2","s3"]}`} {
 		got, err := ParseRecalls([]byte(data))
 		is.Equal(err, ErrDamaged)
 		s, counted := got.Note("a", "s", "p") // a fresh start
@@ -148,6 +131,24 @@ func TestRecallsStayBounded(t *testing.T) {
 	got, err := ParseRecalls([]byte(big))
 	is.NoErr(err)
 	is.Equal(len(got.items), 1) // the lines that do not read are dropped
-	is.Equal(len(got.items[0].Recalls), MaxKept)
+	is.Equal(len(got.items[0])-1, MaxKept)
 	is.Equal(got.Strength("a"), Strength{Sessions: 2, Prompts: 2})
+
+	// What sessions were given: the last maxSessions sessions, the last
+	// maxGiven items each, well inside a state file's size.
+	for s := range 2 * maxSessions {
+		for i := range 2 * maxGiven {
+			r.Give(fmt.Sprint("session-", s), fmt.Sprintf("%08x", i))
+		}
+	}
+	back, err = ParseRecalls(r.Marshal())
+	is.NoErr(err)
+	is.Equal(len(back.sessions), maxSessions)
+	is.Equal(back.Given("session-0"), nil) // the least recent: gone
+	given := back.Given(fmt.Sprint("session-", 2*maxSessions-1))
+	is.Equal(len(given), maxGiven)
+	is.Equal(given[maxGiven-1], fmt.Sprintf("%08x", 2*maxGiven-1)) // the newest kept
+	if limit := maxItems*(40+MaxKept*18) + maxSessions*(20+maxGiven*9); len(r.Marshal()) > limit {
+		t.Errorf("the record is %d bytes, want at most %d", len(r.Marshal()), limit)
+	}
 }
