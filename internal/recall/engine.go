@@ -33,8 +33,8 @@ type Answer struct {
 // time matches, the matches at any time, then the time's items a day at a
 // time (ByDays), which is also the answer to a time with no other words.
 // Since/Until keep only the items of their time.
-func Find(q Query, file *Memory, archive *Index) (a Answer) {
-	var corpora []corpus
+func Find(q Query, file, archive *Index) (a Answer) {
+	var corpora []*Index
 	if file != nil {
 		corpora = append(corpora, file)
 	}
@@ -50,7 +50,7 @@ func Find(q Query, file *Memory, archive *Index) (a Answer) {
 	return a
 }
 
-func find(q Query, corpora []corpus) Answer {
+func find(q Query, corpora []*Index) Answer {
 	strict := !q.Since.IsZero() || !q.Until.IsZero()
 	span, topic, timed := PromptTime(q.Text, q.Today)
 	if strict {
@@ -98,11 +98,11 @@ func topicWords(rest string) string {
 
 // timeItems are the entries of span that q.Skip keeps, ByDays, at most
 // q.Limit; patterns are not of a day.
-func timeItems(span Span, q Query, corpora []corpus) []Hit {
+func timeItems(span Span, q Query, corpora []*Index) []Hit {
 	from, to := dayNumber(span.From), dayNumber(span.To)
 	var items []Item
 	for _, c := range corpora {
-		for d := range c.size() {
+		for d := range c.docs {
 			if day := c.docDay(d); day < from || day > to {
 				continue
 			}

@@ -64,17 +64,45 @@ func sum(b []byte) uint32 { return crc32.Checksum(b, crc32.MakeTable(crc32.Casta
 // errCorrupt is any index that does not read: it is rebuilt.
 var errCorrupt = errors.New("recall index is damaged")
 
-// encode builds the index of items for the archive identified by key.
+// NewMemory is the index of items held in memory: the items of bimri.md
+// the view left out, and the archive's records newer than its index.
+func NewMemory(items []Item) *Index {
+	x, _ := decode(encode(items, indexKey{}))
+	return x
+}
+
+// encode builds the index of items for the archive identified by key: a
+// tag or keyword counts tagWeight.
 func encode(items []Item, key indexKey) []byte {
-	m := NewMemory(items)
-	terms := slices.Sorted(maps.Keys(m.index))
+	index := map[string][]posting{}
 	le := binary.LittleEndian
 	var dir, posts, itemBlob []byte
+	var ws []string
 	dir = le.AppendUint32(dir, uint32(len(items)))
-	dir = le.AppendUint32(dir, uint32(len(terms)))
-	for _, n := range m.lens {
-		dir = le.AppendUint32(dir, uint32(n))
+	dirTerms := len(dir)
+	dir = le.AppendUint32(dir, 0) // the number of terms, known below
+	for doc, it := range items {
+		ws = appendTokens(ws[:0], it.Text)
+		text := len(ws)
+		for _, tag := range slices.Concat(it.Tags, it.Keywords) {
+			ws = appendTokens(ws, tag)
+		}
+		for i, w := range ws {
+			tf := 1.0
+			if i >= text {
+				tf = tagWeight
+			}
+			l := index[w]
+			if n := len(l); n > 0 && l[n-1].doc == doc {
+				l[n-1].tf += tf
+			} else {
+				index[w] = append(l, posting{doc, tf})
+			}
+		}
+		dir = le.AppendUint32(dir, uint32(len(ws)))
 	}
+	terms := slices.Sorted(maps.Keys(index))
+	le.PutUint32(dir[dirTerms:], uint32(len(terms)))
 	for _, it := range items {
 		dir = le.AppendUint32(dir, uint32(dayNumber(it.Date)))
 	}
@@ -97,7 +125,7 @@ func encode(items []Item, key indexKey) []byte {
 	for _, t := range terms {
 		dir = le.AppendUint32(dir, uint32(len(posts)/8))
 		from := len(posts)
-		for _, p := range m.index[t] {
+		for _, p := range index[t] {
 			posts = le.AppendUint32(posts, uint32(p.doc))
 			posts = le.AppendUint32(posts, math.Float32bits(float32(p.tf)))
 		}
@@ -129,7 +157,7 @@ type Index struct {
 	onDamage func()
 	// tail holds the records appended to the archive since the index was
 	// built (see Load), searched beside it.
-	tail                     *Memory
+	tail                     *Index
 	key                      indexKey
 	docs, nterms, total      int
 	lens, days               []byte
@@ -231,8 +259,8 @@ func (x *Index) docDay(doc int) int { return u32(x.days, doc) }
 
 func (x *Index) termBytes(i int) []byte { return x.strs[u32(x.strOff, i):u32(x.strOff, i+1)] }
 
-func (x *Index) postings(terms []string) []postingList {
-	out := make([]postingList, len(terms))
+func (x *Index) postings(terms []string) [][]byte {
+	out := make([][]byte, len(terms))
 	for i, t := range terms {
 		l, err := x.termPostings(t)
 		if err != nil {
@@ -246,7 +274,7 @@ func (x *Index) postings(terms []string) []postingList {
 // termPostings are read where they lie in the index, not copied: a term
 // every item holds has thousands. A list that fails its checksum or names
 // a document past the end is damage, and is dropped whole.
-func (x *Index) termPostings(term string) (postingList, error) {
+func (x *Index) termPostings(term string) ([]byte, error) {
 	// Compared where they lie: a string made of each term the search
 	// passes cost an allocation a step, and the lexicon looks up dozens.
 	i, found := sort.Find(x.nterms, func(i int) int {
@@ -259,15 +287,15 @@ func (x *Index) termPostings(term string) (postingList, error) {
 		return 0
 	})
 	if !found {
-		return postingList{}, nil
+		return nil, nil
 	}
-	l := postingList{raw: x.posts[8*u32(x.postOff, i) : 8*u32(x.postOff, i+1)]}
-	if sum(l.raw) != uint32(u32(x.postCRC, i)) {
-		return postingList{}, errCorrupt
+	l := x.posts[8*u32(x.postOff, i) : 8*u32(x.postOff, i+1)]
+	if sum(l) != uint32(u32(x.postCRC, i)) {
+		return nil, errCorrupt
 	}
-	for p := range l.len() {
-		if u32(l.raw, 2*p) >= x.docs {
-			return postingList{}, errCorrupt
+	for p := range len(l) / 8 {
+		if u32(l, 2*p) >= x.docs {
+			return nil, errCorrupt
 		}
 	}
 	return l, nil

@@ -109,36 +109,10 @@ type posting struct {
 	tf  float64
 }
 
-// postingList is a Memory's slice or an Index's bytes (doc u32, tf
-// float32 bits), read in place.
-type postingList struct {
-	mem []posting
-	raw []byte
-}
-
-func (l postingList) len() int {
-	if l.raw != nil {
-		return len(l.raw) / 8
-	}
-	return len(l.mem)
-}
-
-func (l postingList) at(i int) posting {
-	if l.raw != nil {
-		return posting{u32(l.raw, 2*i), float64(math.Float32frombits(uint32(u32(l.raw, 2*i+1))))}
-	}
-	return l.mem[i]
-}
-
-// corpus is a Memory or an Index.
-type corpus interface {
-	size() int
-	totalLen() int
-	docLen(doc int) int
-	// docDay is the item's date as dayNumber has it.
-	docDay(doc int) int
-	postings(terms []string) []postingList
-	item(doc int) (Item, error)
+// at is the i-th posting of an index's list (doc u32, tf float32 bits),
+// read in place.
+func at(list []byte, i int) posting {
+	return posting{u32(list, 2*i), float64(math.Float32frombits(uint32(u32(list, 2*i+1))))}
 }
 
 // Hit is a ranked item and its BM25 score; a time's item that no word
@@ -154,7 +128,7 @@ type Hit struct {
 // with within, those of that time (inside) apart from the others.
 // Statistics are over all corpora together, so an item ranks the same in
 // whichever corpus holds it.
-func rankScoped(prompt string, q Query, within *Span, corpora []corpus) (inside, outside []Hit) {
+func rankScoped(prompt string, q Query, within *Span, corpora []*Index) (inside, outside []Hit) {
 	// Postings read in place point into a mapped index, released once the
 	// Index is collected.
 	defer runtime.KeepAlive(corpora)
@@ -215,7 +189,7 @@ type queryTerm []termForm
 // frequency over all of them, and what a match of it counts (wordUnits).
 type termForm struct {
 	text  string
-	lists []postingList
+	lists [][]byte
 	df    int
 	units uint8
 }
@@ -234,7 +208,7 @@ const maxNeighbours = 4 * maxQueryTerms
 // maxQueryTerms. A neighbour stands for the nearest of the prompt's terms
 // (the first of those as near), and for none the prompt holds itself: one
 // word of an item never counts as two of the prompt's.
-func queryTerms(prompt string, corpora []corpus, lexicon bool, n int) query {
+func queryTerms(prompt string, corpora []*Index, lexicon bool, n int) query {
 	var all []string // the prompt's distinct terms, then their neighbours
 	at := map[string]int{}
 	for _, w := range tokens(prompt) {
@@ -258,19 +232,19 @@ func queryTerms(prompt string, corpora []corpus, lexicon bool, n int) query {
 			}
 		}
 	}
-	lists := make([][]postingList, len(corpora))
+	lists := make([][][]byte, len(corpora))
 	for ci, c := range corpora {
 		lists[ci] = c.postings(all)
 	}
 	terms := make([]queryTerm, distinct)
 	for j, w := range all {
-		f := termForm{text: w, lists: make([]postingList, len(corpora)), units: wordUnits}
+		f := termForm{text: w, lists: make([][]byte, len(corpora)), units: wordUnits}
 		if j >= distinct && (neighbour{near: near[j-distinct]}).family() {
 			f.units = wordUnits / 2
 		}
 		for ci := range corpora {
 			f.lists[ci] = lists[ci][j]
-			f.df += lists[ci][j].len()
+			f.df += len(lists[ci][j]) / 8
 		}
 		switch {
 		case j < distinct: // the term itself comes first, held or not
@@ -337,7 +311,7 @@ type candidate struct {
 // term's, so a rare neighbour of a common word never outweighs the word
 // the prompt used. Several forms of one term match it once, for the most
 // units of those forms.
-func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, corpora []corpus) []candidate {
+func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, corpora []*Index) []candidate {
 	needed := wordsNeeded(q.distinct, q.telling)
 	// Documents are scored a block at a time, each list read on from where
 	// the block before left it: the arrays stay a few pages whatever the
@@ -377,8 +351,8 @@ func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, c
 						weight = lexiconWeight * min(termIDF, idf(f.df, int(n)))
 					}
 					l, i := f.lists[ci], next[k][fi]
-					for ; i < l.len(); i++ {
-						p := l.at(i)
+					for ; i < len(l)/8; i++ {
+						p := at(l, i)
 						if p.doc >= hi {
 							break
 						}
@@ -432,7 +406,7 @@ const sameDayShare = 0.3
 
 // sameDay raises the candidates of the best one's day (the newest of
 // equal scores, so the input's order does not matter).
-func sameDay(cands []candidate, corpora []corpus) []candidate {
+func sameDay(cands []candidate, corpora []*Index) []candidate {
 	top, day := 0.0, 0
 	for _, c := range cands {
 		d := corpora[c.corpus].docDay(int(c.doc))
@@ -453,7 +427,7 @@ func sameDay(cands []candidate, corpora []corpus) []candidate {
 // without decoding every match. They come off a heap: a common word
 // makes thousands in a big archive, which a full sort would order for
 // nothing.
-func best(cands []candidate, q Query, corpora []corpus) []Hit {
+func best(cands []candidate, q Query, corpora []*Index) []Hit {
 	h := candidates(cands)
 	heap.Init(&h)
 	var hits []Hit
@@ -496,55 +470,3 @@ func (h *candidates) Pop() any {
 	*h = (*h)[:len(*h)-1]
 	return c
 }
-
-// Memory is a corpus held in memory: the items of bimri.md the view left
-// out, and an index's tail.
-type Memory struct {
-	items []Item
-	lens  []int
-	total int
-	index map[string][]posting
-}
-
-// NewMemory indexes items in memory: a tag or keyword counts tagWeight.
-func NewMemory(items []Item) *Memory {
-	m := &Memory{items: items, lens: make([]int, len(items)), index: map[string][]posting{}}
-	var words []string
-	for doc, it := range items {
-		words = appendTokens(words[:0], it.Text)
-		text := len(words)
-		for _, tag := range slices.Concat(it.Tags, it.Keywords) {
-			words = appendTokens(words, tag)
-		}
-		for i, w := range words {
-			tf := 1.0
-			if i >= text {
-				tf = tagWeight
-			}
-			l := m.index[w]
-			if n := len(l); n > 0 && l[n-1].doc == doc {
-				l[n-1].tf += tf
-			} else {
-				m.index[w] = append(l, posting{doc, tf})
-			}
-		}
-		m.lens[doc] = len(words)
-		m.total += len(words)
-	}
-	return m
-}
-
-func (m *Memory) size() int          { return len(m.items) }
-func (m *Memory) totalLen() int      { return m.total }
-func (m *Memory) docLen(doc int) int { return m.lens[doc] }
-func (m *Memory) docDay(doc int) int { return dayNumber(m.items[doc].Date) }
-
-func (m *Memory) postings(terms []string) []postingList {
-	out := make([]postingList, len(terms))
-	for i, t := range terms {
-		out[i].mem = m.index[t]
-	}
-	return out
-}
-
-func (m *Memory) item(doc int) (Item, error) { return m.items[doc], nil }

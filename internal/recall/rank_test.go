@@ -19,7 +19,7 @@ import (
 )
 
 // Rank is Find's ranking alone, of any corpora, with no time read.
-func Rank(prompt string, q Query, corpora ...corpus) (hits []Hit) {
+func Rank(prompt string, q Query, corpora ...*Index) (hits []Hit) {
 	if guard(func() { hits, _ = rankScoped(prompt, q, nil, corpora) }) != nil {
 		return nil
 	}
