@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,63 +38,28 @@ func recallPrompt(env Env, in Input) Output {
 		return Output{}
 	}
 	f := read.File
-	archive, err := recall.Load(env.Store.Path(env.Store.Names().Archive), filepath.Join(env.Store.StatePath(), recall.IndexName))
-	if err != nil {
-		return Output{}
-	}
-	// Not closed: the process exits in a moment, and a longer one
-	// releases the mapping when it is collected.
-	hits := findHits(env, in, f, archive)
-	if len(hits) == 0 {
-		return Output{}
-	}
-	foreign := recordedElsewhere(env)
-	picked, named, err := pickAndNote(env, in, f, hits, foreign)
-	if err != nil || len(picked) == 0 {
-		return Output{}
-	}
-	return additionalContext(event.UserPromptSubmit, recallContext(env, picked, named, foreign))
-}
-
-// findHits ranks the items of f the view left out and the archive
-// against the prompt, none this session was shown or recalled already.
-func findHits(env Env, in Input, f *memfile.File, archive *recall.Index) []recall.Hit {
 	shown := seenAtStart(env, in, f)
-	left, inFile := leftOutOfView(f, shown)
 	// Read without the lock: a prompt that recalls nothing writes nothing,
 	// not even the lock file. A record that does not read gave nothing.
 	record, _ := recall.ParseRecalls(env.Store.ReadState(recall.StateKey))
 	before := record.Given(in.SessionID)
-	return recall.Find(recall.Query{
+	ans, err := recall.Ask(env.Store, f, recall.Query{
 		Text:     in.Prompt,
 		Today:    env.Today,
 		Lexicon:  env.Settings.Recall.Lexicon,
 		MinShare: env.Settings.Recall.MinShare,
-		// An archived item back in the file is stale in the archive.
-		Skip: func(it recall.Item) bool {
-			return shown[it.ID] || slices.Contains(before, it.ID) || (!it.ArchivedOn.IsZero() && inFile[it.ID])
-		},
-		Limit: 4 * env.Settings.Recall.Items,
-	}, recall.NewMemory(left), archive).Hits
-}
-
-// leftOutOfView is what the view did not show whole, Tier 1 included, and
-// the IDs of every entry and pattern in f.
-func leftOutOfView(f *memfile.File, shown map[string]bool) (left []recall.Item, inFile map[string]bool) {
-	inFile = map[string]bool{}
-	for _, e := range slices.Concat(f.Entries(1), f.Entries(2)) {
-		inFile[e.ID] = true
-		if !shown[e.ID] {
-			left = append(left, recall.FromEntry(e))
-		}
+		Skip:     func(it recall.Item) bool { return slices.Contains(before, it.ID) },
+		Limit:    4 * env.Settings.Recall.Items,
+	}, func(id string) bool { return shown[id] })
+	if err != nil || len(ans.Hits) == 0 {
+		return Output{}
 	}
-	for _, p := range f.Patterns() {
-		inFile[p.ID] = true
-		if !shown[p.ID] {
-			left = append(left, recall.FromPattern(p))
-		}
+	foreign := recordedElsewhere(env)
+	picked, named, err := pickAndNote(env, in, f, ans.Hits, foreign)
+	if err != nil || len(picked) == 0 {
+		return Output{}
 	}
-	return left, inFile
+	return additionalContext(event.UserPromptSubmit, recallContext(env, picked, named, foreign))
 }
 
 // describeHits makes the hits what recall shows: the file's items cleaned

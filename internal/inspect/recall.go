@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -31,35 +30,18 @@ type Recalled struct {
 // gets them, then the items that hold every word (parts of words and IDs
 // too). An archived entry back in the file is given once, as the file has it.
 func Recall(store *store.Store, f *memfile.File, q recall.Query, limit int) ([]Recalled, error) {
-	where := map[string]string{}
-	var items []recall.Item
-	for t := 1; t <= 2; t++ {
-		for _, e := range f.Entries(t) {
-			where[e.ID] = "tier " + fmt.Sprint(t)
-			items = append(items, recall.FromEntry(e))
-		}
-	}
-	for _, p := range f.Patterns() {
-		where[p.ID] = "tier 3"
-		items = append(items, recall.FromPattern(p))
-	}
 	// Read first: a damaged or odd archive (a named pipe) is refused in
 	// the store's words, as search always did.
 	recs, err := store.ReadArchive()
 	if err != nil {
 		return nil, err
 	}
-	archive, err := recall.Load(store.Path(store.Names().Archive), filepath.Join(store.StatePath(), recall.IndexName))
+	q.Limit = 4 * limit
+	ans, err := recall.Ask(store, f, q, nil)
 	if err != nil {
 		return nil, err
 	}
-	defer archive.Close()
-	skip := q.Skip
-	q.Skip = func(it recall.Item) bool {
-		return (!it.ArchivedOn.IsZero() && where[it.ID] != "") || (skip != nil && skip(it))
-	}
-	q.Limit = 4 * limit
-	ans := recall.Find(q, recall.NewMemory(items), archive)
+	inFile := func(id string) bool { e, _ := f.Find(id); return e != nil || f.FindPattern(id) != nil }
 	hits := recall.Select(ans.Hits, limit, math.MaxInt32, func(recall.Item) int { return 1 })
 	out := []Recalled{}
 	seen := map[string]bool{}
@@ -74,7 +56,10 @@ func Recall(store *store.Store, f *memfile.File, q recall.Query, limit int) ([]R
 		if it.ArchivedOn.IsZero() {
 			it = it.Cleaned() // the index's items are clean already
 		}
-		r := Recalled{ID: it.ID, Where: where[it.ID], Date: day(it.Date), Importance: it.Importance, Tags: nonNil(it.Tags), Text: it.Text, Reason: it.Reason}
+		r := Recalled{ID: it.ID, Where: "tier 3", Date: day(it.Date), Importance: it.Importance, Tags: nonNil(it.Tags), Text: it.Text, Reason: it.Reason}
+		if _, tier := f.Find(it.ID); tier > 0 {
+			r.Where = fmt.Sprint("tier ", tier)
+		}
 		if !it.ArchivedOn.IsZero() {
 			r.Where, r.ArchivedOn = "archive", day(it.ArchivedOn)
 		}
@@ -85,7 +70,7 @@ func Recall(store *store.Store, f *memfile.File, q recall.Query, limit int) ([]R
 		found := memfile.Search(f, recs, q.Text)
 		for i := len(found) - 1; i >= 0; i-- {
 			h := found[i]
-			if h.Where == "archive" && where[h.ID] != "" || !inScope(q, h.Date) {
+			if (h.Where == "archive" && inFile(h.ID)) || !inScope(q, h.Date) {
 				continue
 			}
 			r := Recalled{ID: h.ID, Where: h.Where, Date: h.Date, Tags: nonNil(h.Tags), Text: privacy.Clean(h.Text),

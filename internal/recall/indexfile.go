@@ -10,13 +10,46 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
 // IndexName is the index's file name in the state folder (.claude/bimri).
 const IndexName = "recall-index.bin"
+
+// Ask is the one recall engine of the prompt hook, the MCP recall tool,
+// search and browse: it answers q from f's entries and patterns, but for
+// those hidden names (what the session saw whole; nil: none), and from
+// s's archive, but for an archived item back in f.
+func Ask(s *store.Store, f *memfile.File, q Query, hidden func(id string) bool) (Answer, error) {
+	archive, err := Load(s.Path(s.Names().Archive), filepath.Join(s.StatePath(), IndexName))
+	if err != nil {
+		return Answer{}, err
+	}
+	// Not closed: a hook exits in a moment, and a longer process releases
+	// the mapping once the index is collected.
+	inFile := map[string]bool{}
+	var items []Item
+	keep := func(id string, it func() Item) {
+		if inFile[id] = true; hidden == nil || !hidden(id) {
+			items = append(items, it())
+		}
+	}
+	for _, e := range slices.Concat(f.Entries(1), f.Entries(2)) {
+		keep(e.ID, func() Item { return FromEntry(e) })
+	}
+	for _, p := range f.Patterns() {
+		keep(p.ID, func() Item { return FromPattern(p) })
+	}
+	skip := q.Skip
+	q.Skip = func(it Item) bool {
+		return (!it.ArchivedOn.IsZero() && inFile[it.ID]) || (skip != nil && skip(it))
+	}
+	return Find(q, NewMemory(items), archive), nil
+}
 
 // Load returns the index of the archive at archivePath, kept at indexPath.
 // The index is used when it was built from an archive of the same size
