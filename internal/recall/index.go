@@ -6,7 +6,6 @@ import (
 	"hash/crc32"
 	"maps"
 	"math"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -148,10 +147,10 @@ func encode(items []Item, key indexKey) []byte {
 }
 
 // Index is a decoded on-disk index: slices into the file's bytes, which
-// Load maps rather than reads (see Close).
+// Load maps rather than reads; the mapping goes once the Index is
+// collected, or with the process.
 type Index struct {
-	unmap   func()          // releases the mapped file; nil when on the heap
-	release runtime.Cleanup // unmaps it when the Index is collected unclosed
+	mapped bool
 	// onDamage, when set, is called once when a part read after decode
 	// fails its check (see damaged).
 	onDamage func()
@@ -226,18 +225,6 @@ func decode(data []byte) (*Index, error) {
 		x.total += u32(x.lens, i)
 	}
 	return x, nil
-}
-
-// Close releases the file an index was mapped from. Items and hits Rank
-// returned stay valid (they are copies); the Index itself must not be used
-// after. An Index not closed is released when it is collected, or with
-// the process.
-func (x *Index) Close() {
-	if x.unmap != nil {
-		x.release.Stop()
-		x.unmap()
-		x.unmap = nil
-	}
 }
 
 // damaged is called when a part read after decode fails its check: the

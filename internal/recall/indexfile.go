@@ -14,6 +14,7 @@ import (
 
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/store"
+	"github.com/bimri/bimri-hook/store/atomicfile"
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
@@ -58,7 +59,7 @@ func Ask(s *store.Store, f *memfile.File, q Query, hidden func(id string) bool) 
 // the only source of truth: deleting the index only costs one rebuild. A
 // missing archive gives an empty index. A failure to write the index is
 // not an error (the next prompt tries again), nor is a folder that does
-// not exist yet: then nothing is written. Close the index when done.
+// not exist yet: then nothing is written.
 func Load(archivePath, indexPath string) (*Index, error) {
 	info, err := os.Stat(archivePath)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -84,12 +85,10 @@ func Load(archivePath, indexPath string) (*Index, error) {
 			if all, ok := x.allItems(); ok {
 				// Grown by more than a tail: the index is rebuilt from its
 				// own items and the new records, not from the archive.
-				x.Close()
 				key.Edge = newEdge
 				return build(append(all, items...), indexPath, key)
 			}
 		}
-		x.Close()
 	}
 	data, err := safefile.Read(archivePath, memfile.MaxArchiveSize)
 	if err != nil {
@@ -142,7 +141,10 @@ func appended(path string, old indexKey, size int64) (grown int64, items []Item,
 // to indexPath and returns it.
 func build(items []Item, indexPath string, key indexKey) (*Index, error) {
 	out := encode(items, key)
-	writeIndex(indexPath, out)
+	// Not synced: the index is a cache, and a torn or lost one fails its
+	// checksum and is rebuilt. A store sweeps the temporary file a killed
+	// process left.
+	_ = atomicfile.WriteFile(indexPath, out, atomicfile.Options{NoSync: true})
 	return decode(out)
 }
 
@@ -167,12 +169,11 @@ func openIndex(path string) (*Index, error) {
 		unmap()
 		return nil, errCorrupt
 	}
-	x.unmap = unmap
-	// Unmapped by Close, or else once the Index is collected: a hook
-	// lives a few milliseconds and never collects, and its exit frees the
-	// mapping for less than a munmap costs, which flushes every CPU's
-	// TLB.
-	x.release = runtime.AddCleanup(x, func(unmap func()) { unmap() }, unmap)
+	// Unmapped once the Index is collected: a hook lives a few
+	// milliseconds and never collects, and its exit frees the mapping for
+	// less than a munmap costs, which flushes every CPU's TLB.
+	x.mapped = true
+	runtime.AddCleanup(x, func(unmap func()) { unmap() }, unmap)
 	// A part found damaged later goes with the file: the next prompt
 	// rebuilds it. (Should another prompt have just replaced it, that
 	// costs one rebuild more; the index is a cache.)
@@ -197,23 +198,4 @@ func guard(f func()) (err error) {
 	}()
 	f()
 	return nil
-}
-
-// writeIndex replaces the index atomically, without fsync: it is a cache,
-// and a torn or lost one fails its checksum and is rebuilt. The temporary
-// name is the store's, so a store sweeps one a killed process left.
-func writeIndex(path string, data []byte) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".bimri-tmp-recall-*")
-	if err != nil {
-		return
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return
-	}
-	if err := tmp.Close(); err != nil {
-		return
-	}
-	_ = os.Rename(tmp.Name(), path)
 }

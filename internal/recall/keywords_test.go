@@ -55,7 +55,6 @@ func TestKeywordsAreSearched(t *testing.T) {
 	appendArchive(t, archive, e, "weight 0.5 below threshold 1.5")
 	ax, err := Load(archive, index)
 	is.NoErr(err)
-	defer ax.Close()
 	hits = Rank("schedule faster", Query{}, ax)
 	is.Equal(ids(hits), []string{e.ID})
 	is.Equal(hits[0].Item.Keywords, e.Keywords)

@@ -376,7 +376,6 @@ func BenchmarkRankArchive(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer x.Close()
 	const prompt = "How did we fix the session cache latency in the billing webhook handler?"
 	for _, lexicon := range []bool{true, false} {
 		b.Run(map[bool]string{true: "lexicon", false: "words"}[lexicon], func(b *testing.B) {

@@ -414,9 +414,8 @@ func TestDamageFoundOnReadRebuilds(t *testing.T) {
 	dir := t.TempDir()
 	archive, index := filepath.Join(dir, memfile.ArchiveName), filepath.Join(dir, IndexName)
 	appendArchive(t, archive, &memfile.Entry{ID: "0f3e2a11", Importance: 4, Date: date("2026-03-01"), Tags: []string{"cache", "redis"}, Text: "Decided to use Redis for the session cache."}, "weight 0.5 below threshold 1.5")
-	x, err := Load(archive, index)
+	_, err := Load(archive, index)
 	is.NoErr(err)
-	x.Close()
 	data, err := os.ReadFile(index)
 	is.NoErr(err)
 	good, err := decode(data)
@@ -441,14 +440,12 @@ func TestDamageFoundOnReadRebuilds(t *testing.T) {
 		x, err := Load(archive, index)
 		is.NoErr(err) // the directory is whole
 		is.Equal(len(Rank("redis cache session", Query{}, x)), c.hits)
-		x.Close()
 		_, err = os.Stat(index)
 		is.True(errors.Is(err, fs.ErrNotExist)) // gone, to be rebuilt
 
 		x, err = Load(archive, index)
 		is.NoErr(err)
 		is.Equal(len(Rank("redis cache session", Query{}, x)), 1) // rebuilt
-		x.Close()
 	}
 }
 
