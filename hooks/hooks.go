@@ -7,6 +7,7 @@ package hooks
 import (
 	"strings"
 
+	"github.com/bimri/bimri-hook/internal/approve"
 	"github.com/bimri/bimri-hook/internal/event"
 )
 
@@ -78,4 +79,32 @@ func userMessage(msgs ...string) Output {
 		return Output{}
 	}
 	return systemMessage(strings.Join(lines, " · "))
+}
+
+// MemoryView is SessionStart's context and user line for a client with
+// no hooks (the MCP memory tool): the same handler, so the same answer.
+func MemoryView(env Env, sessionID string) (context, userMessage string, err error) {
+	out, err := SessionStart(env, Input{Event: event.SessionStart, SessionID: sessionID, Source: "startup", Cwd: env.Store.Root()})
+	if err != nil {
+		return "", "", err
+	}
+	context, _ = out.spec()["additionalContext"].(string)
+	userMessage, _ = out.JSON["systemMessage"].(string)
+	return context, userMessage, nil
+}
+
+// PreToolUse allows a call of the plugin's own memory commands on the
+// session's workspace or its own MCP tools, which a plugin cannot allow by
+// a rule; for any other call it says nothing. It touches no file.
+func PreToolUse(s approve.Session, in Input) Output {
+	if !approve.Tool(in.ToolName, in.Command, s) {
+		return Output{}
+	}
+	return Output{JSON: map[string]any{
+		"hookSpecificOutput": map[string]any{
+			"hookEventName":            string(event.PreToolUse),
+			"permissionDecision":       "allow",
+			"permissionDecisionReason": approvalReason,
+		},
+	}}
 }

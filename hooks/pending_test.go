@@ -63,7 +63,7 @@ func TestBusySessionEndKeepsItsSummary(t *testing.T) {
 
 	// The session's state says it ended and was not counted: a later
 	// SessionEnd of it counts it and writes no second summary.
-	st := decodeState(env.Store.ReadState(stateKey(in)))
+	st := decodeJSON[sessionState](env.Store.ReadState(stateKey(in)))
 	is.True(st.Ended && st.Recorded && !st.Counted)
 	_, err = sessionEnd(env, in)
 	is.NoErr(err)

@@ -62,9 +62,10 @@ func loadState(tx *store.Tx, in Input) sessionState {
 	return stateOf(tx.State(stateKey(in)))
 }
 
-// stateOf is the state an event goes on from: after SessionEnd, the resumed one.
+// stateOf is the state an event goes on from: after SessionEnd, the
+// resumed one; a missing or damaged state is a fresh start.
 func stateOf(data []byte) sessionState {
-	st := decodeState(data)
+	st := decodeJSON[sessionState](data)
 	if st.Ended {
 		return st.resumed()
 	}
@@ -72,13 +73,8 @@ func stateOf(data []byte) sessionState {
 }
 
 func saveState(tx *store.Tx, in Input, st sessionState) {
-	tx.SetState(stateKey(in), encodeState(st))
+	tx.SetState(stateKey(in), encodeJSON(st))
 }
-
-// decodeState: a missing or damaged state is a fresh start.
-func decodeState(data []byte) sessionState { return decodeJSON[sessionState](data) }
-
-func encodeState(st sessionState) []byte { return encodeJSON(st) }
 
 func decodeJSON[T any](data []byte) T {
 	var v T

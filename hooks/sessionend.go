@@ -101,5 +101,5 @@ func pendSummary(env Env, in Input) error {
 			return err
 		}
 	}
-	return env.Store.WriteState(stateKey(in), encodeState(st))
+	return env.Store.WriteState(stateKey(in), encodeJSON(st))
 }
