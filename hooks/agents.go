@@ -99,15 +99,13 @@ func forAgent(env Env, in Input) Env {
 // model as the turn's next prompt. Gemini (0.61.0), Copilot (1.0.102) and
 // Cursor parse stdout as one JSON object (plain text becomes {}); Gemini
 // reads hookSpecificOutput under its own event name, Copilot a top-level
-// additionalContext, Cursor additional_context.
+// additionalContext, Cursor additional_context (flatContext).
 func (out Output) ForAgent(in Input) Output {
 	spec := out.spec()
 	switch {
-	case in.Agent != AgentGemini && in.Agent != AgentCopilot && in.Agent != AgentCursor:
-		if in.Agent == AgentCodex && in.Event == event.Stop && spec != nil {
-			reason, _ := spec["additionalContext"].(string)
-			return Output{JSON: map[string]any{"decision": "block", "reason": reason}}
-		}
+	case in.Agent == AgentCodex && in.Event == event.Stop && spec != nil:
+		return Output{JSON: map[string]any{"decision": "block", "reason": spec["additionalContext"]}}
+	case in.Agent != AgentGemini && flatContext[in.Agent] == "":
 		return out
 	case out.JSON == nil:
 		return Output{JSON: map[string]any{}}
@@ -115,25 +113,24 @@ func (out Output) ForAgent(in Input) Output {
 		return out
 	}
 	json := maps.Clone(out.JSON)
-	switch in.Agent {
-	case AgentGemini:
-		fitted := maps.Clone(spec)
-		fitted["hookEventName"] = string(in.Event)
-		for gemini, ours := range geminiEvents {
-			if ours == in.Event {
-				fitted["hookEventName"] = string(gemini)
-			}
-		}
-		json["hookSpecificOutput"] = fitted
-	case AgentCopilot:
+	if key := flatContext[in.Agent]; key != "" {
 		delete(json, "hookSpecificOutput")
-		json["additionalContext"] = spec["additionalContext"]
-	case AgentCursor:
-		delete(json, "hookSpecificOutput")
-		json["additional_context"] = spec["additionalContext"]
+		json[key] = spec["additionalContext"]
+		return Output{JSON: json}
 	}
+	fitted := maps.Clone(spec)
+	fitted["hookEventName"] = string(in.Event)
+	for gemini, ours := range geminiEvents {
+		if ours == in.Event {
+			fitted["hookEventName"] = string(gemini)
+		}
+	}
+	json["hookSpecificOutput"] = fitted
 	return Output{JSON: json}
 }
+
+// flatContext is the top-level field a client reads the context from.
+var flatContext = map[Agent]string{AgentCopilot: "additionalContext", AgentCursor: "additional_context"}
 
 // sessionCount is the pass options of the event ending a session: count
 // it once per session ID, and every DeepEvery-th run deep maintenance.

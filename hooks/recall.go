@@ -43,7 +43,7 @@ func recallPrompt(env Env, in Input) Output {
 	// not even the lock file. A record that does not read gave nothing.
 	record, _ := recall.ParseRecalls(env.Store.ReadState(recall.StateKey))
 	before := record.Given(in.SessionID)
-	ans, err := recall.Ask(env.Store, f, recall.Query{
+	hits, err := recall.Ask(env.Store, f, recall.Query{
 		Text:     in.Prompt,
 		Today:    env.Today,
 		Lexicon:  env.Settings.Recall.Lexicon,
@@ -51,11 +51,11 @@ func recallPrompt(env Env, in Input) Output {
 		Skip:     func(it recall.Item) bool { return slices.Contains(before, it.ID) },
 		Limit:    4 * env.Settings.Recall.Items,
 	}, func(id string) bool { return shown[id] })
-	if err != nil || len(ans.Hits) == 0 {
+	if err != nil || len(hits) == 0 {
 		return Output{}
 	}
 	foreign := recordedElsewhere(env)
-	picked, named, err := pickAndNote(env, in, f, ans.Hits, foreign)
+	picked, named, err := pickAndNote(env, in, f, hits, foreign)
 	if err != nil || len(picked) == 0 {
 		return Output{}
 	}

@@ -37,12 +37,12 @@ func Recall(store *store.Store, f *memfile.File, q recall.Query, limit int) ([]R
 		return nil, err
 	}
 	q.Limit = 4 * limit
-	ans, err := recall.Ask(store, f, q, nil)
+	found, err := recall.Ask(store, f, q, nil)
 	if err != nil {
 		return nil, err
 	}
 	inFile := func(id string) bool { e, _ := f.Find(id); return e != nil || f.FindPattern(id) != nil }
-	hits := recall.Select(ans.Hits, limit, math.MaxInt32, func(recall.Item) int { return 1 })
+	hits := recall.Select(found, limit, math.MaxInt32, func(recall.Item) int { return 1 })
 	out := []Recalled{}
 	seen := map[string]bool{}
 	add := func(r Recalled) {

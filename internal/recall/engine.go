@@ -6,7 +6,7 @@ import (
 )
 
 // Query is what is asked of memory: the prompt hook, the MCP recall tool,
-// search and browse all ask through Find, so they answer alike.
+// search and browse all ask through Ask, so they answer alike.
 type Query struct {
 	Text  string
 	Today time.Time
@@ -19,13 +19,6 @@ type Query struct {
 	Limit        int // when above 0, bounds the ranked hits
 }
 
-// Answer is the hits best first, and the time the query named, if any.
-type Answer struct {
-	Hits  []Hit
-	Span  Span
-	Timed bool // the query named Span
-}
-
 // Find answers q from bimri.md's candidates (file) and the archive's
 // index (either may be nil). A time the query names scopes the answer,
 // never replaces it: the items of that time that match its other words
@@ -33,7 +26,7 @@ type Answer struct {
 // time matches, the matches at any time, then the time's items a day at a
 // time (ByDays), which is also the answer to a time with no other words.
 // Since/Until keep only the items of their time.
-func Find(q Query, file, archive *Index) (a Answer) {
+func Find(q Query, file, archive *Index) (hits []Hit) {
 	var corpora []*Index
 	if file != nil {
 		corpora = append(corpora, file)
@@ -44,13 +37,13 @@ func Find(q Query, file, archive *Index) (a Answer) {
 			corpora = append(corpora, archive.tail)
 		}
 	}
-	if guard(func() { a = find(q, corpora) }) != nil {
-		return Answer{}
+	if guard(func() { hits = find(q, corpora) }) != nil {
+		return nil
 	}
-	return a
+	return hits
 }
 
-func find(q Query, corpora []*Index) Answer {
+func find(q Query, corpora []*Index) []Hit {
 	strict := !q.Since.IsZero() || !q.Until.IsZero()
 	span, topic, timed := PromptTime(q.Text, q.Today)
 	if strict {
@@ -64,24 +57,20 @@ func find(q Query, corpora []*Index) Answer {
 	}
 	if !timed {
 		hits, _ := rankScoped(q.Text, q, nil, corpora)
-		return Answer{Hits: hits}
+		return hits
 	}
-	a := Answer{Span: span, Timed: true}
 	words := topicWords(topic)
 	if words == "" {
-		a.Hits = timeItems(span, q, corpora)
-		return a
+		return timeItems(span, q, corpora)
 	}
 	inside, outside := rankScoped(words, q, &span, corpora)
 	switch {
 	case strict:
-		a.Hits = inside
+		return inside
 	case len(inside) > 0:
-		a.Hits = append(inside, outside...)
-	default:
-		a.Hits = append(outside, timeItems(span, q, corpora)...)
+		return append(inside, outside...)
 	}
-	return a
+	return append(outside, timeItems(span, q, corpora)...)
 }
 
 // topicWords are the words left of a prompt once its time is read that

@@ -52,7 +52,7 @@ func TestFindTimeScopes(t *testing.T) {
 	}
 	today := date("2026-11-30")
 	find := func(prompt string) []string {
-		return ids(Find(Query{Text: prompt, Today: today, MinShare: DefaultMinShare}, NewMemory(items), nil).Hits)
+		return ids(Find(Query{Text: prompt, Today: today, MinShare: DefaultMinShare}, NewMemory(items), nil))
 	}
 	for _, c := range []struct {
 		prompt string
@@ -68,7 +68,7 @@ func TestFindTimeScopes(t *testing.T) {
 		}
 	}
 	strict := Find(Query{Text: "deploy", Since: date("2026-10-01"), Until: date("2026-10-31"), MinShare: DefaultMinShare}, NewMemory(items), nil)
-	if got := ids(strict.Hits); !slices.Equal(got, []string{"depl0001"}) {
+	if got := ids(strict); !slices.Equal(got, []string{"depl0001"}) {
 		t.Errorf("deploy in --since/--until October: %v", got)
 	}
 }

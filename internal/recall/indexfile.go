@@ -25,10 +25,10 @@ const IndexName = "recall-index.bin"
 // search and browse: it answers q from f's entries and patterns, but for
 // those hidden names (what the session saw whole; nil: none), and from
 // s's archive, but for an archived item back in f.
-func Ask(s *store.Store, f *memfile.File, q Query, hidden func(id string) bool) (Answer, error) {
+func Ask(s *store.Store, f *memfile.File, q Query, hidden func(id string) bool) ([]Hit, error) {
 	archive, err := Load(s.Path(s.Names().Archive), filepath.Join(s.StatePath(), IndexName))
 	if err != nil {
-		return Answer{}, err
+		return nil, err
 	}
 	// Not closed: a hook exits in a moment, and a longer process releases
 	// the mapping once the index is collected.

@@ -330,7 +330,7 @@ func TestLoad(t *testing.T) {
 	info, err = os.Stat(index)
 	is.NoErr(err)
 	is.True(info.ModTime().Equal(past)) // not rebuilt
-	is.Equal(ids(Find(Query{Text: "lint the billing module"}, nil, x).Hits), []string{"1f3e2a11"})
+	is.Equal(ids(Find(Query{Text: "lint the billing module"}, nil, x)), []string{"1f3e2a11"})
 
 	// Many records appended: the index is rebuilt with them.
 	for i := range 300 {
