@@ -180,7 +180,12 @@ func decode(data []byte) (*Index, error) {
 	docs, nterms := int(le.Uint32(rest)), int(le.Uint32(rest[4:]))
 	// The directory's length, from numbers not yet checked: bounded
 	// before they are trusted with anything.
-	fixed := 8 + 4*docs + 4*docs + 4*(docs+1) + 4*docs + 4*(nterms+1) + 4*(nterms+1) + 4*nterms
+	parts := []*[]byte{&x.lens, &x.days, &x.itemOff, &x.itemCRC, &x.strOff, &x.postOff, &x.postCRC}
+	sizes := []int{4 * docs, 4 * docs, 4 * (docs + 1), 4 * docs, 4 * (nterms + 1), 4 * (nterms + 1), 4 * nterms}
+	fixed := 8
+	for _, n := range sizes {
+		fixed += n
+	}
 	if docs > len(rest)/16 || nterms > len(rest)/12 || fixed > len(rest) {
 		return nil, errCorrupt
 	}
@@ -193,19 +198,10 @@ func decode(data []byte) (*Index, error) {
 		return nil, errCorrupt
 	}
 	x.docs, x.nterms = docs, nterms
-	take := func(b *[]byte, n int) []byte {
-		part := (*b)[:n]
-		*b = (*b)[n:]
-		return part
-	}
 	d := dir[8:]
-	x.lens = take(&d, 4*docs)
-	x.days = take(&d, 4*docs)
-	x.itemOff = take(&d, 4*(docs+1))
-	x.itemCRC = take(&d, 4*docs)
-	x.strOff = take(&d, 4*(nterms+1))
-	x.postOff = take(&d, 4*(nterms+1))
-	x.postCRC = take(&d, 4*nterms)
+	for i, p := range parts {
+		*p, d = d[:sizes[i]], d[sizes[i]:]
+	}
 	x.strs = d
 	rest = rest[len(dir):]
 	postsLen, itemsLen := 8*u32(x.postOff, nterms), u32(x.itemOff, docs)
