@@ -89,33 +89,28 @@ func ParseSettings(root gjson.Result) (Settings, error) {
 		s.LockTimeout = time.Duration(v.Num * float64(time.Second))
 	}
 	for _, f := range []struct {
-		key string
-		dst *bool
-	}{
-		{"recall", &s.Recall.On},
-		{"recall_lexicon", &s.Recall.Lexicon},
-	} {
-		if v := root.Get(f.key); v.Exists() {
-			if !v.IsBool() {
-				return s, fmt.Errorf("field %q must be true or false, got %s", f.key, memfile.JSONKind(v))
-			}
-			*f.dst = v.Bool()
-		}
-	}
-	for _, f := range []struct {
 		key      string
-		dst      *int
+		dst      *bool
+		num      *int
 		min, max int
 	}{
-		{"nudge_prompts", &s.NudgePrompts, 1, 1000},
-		{"recall_items", &s.Recall.Items, 1, 50},
-		{"recall_chars", &s.Recall.Chars, 100, 5000},
+		{key: "recall", dst: &s.Recall.On},
+		{key: "recall_lexicon", dst: &s.Recall.Lexicon},
+		{"nudge_prompts", nil, &s.NudgePrompts, 1, 1000},
+		{"recall_items", nil, &s.Recall.Items, 1, 50},
+		{"recall_chars", nil, &s.Recall.Chars, 100, 5000},
 	} {
-		if v := root.Get(f.key); v.Exists() {
-			if v.Type != gjson.Number || v.Num != math.Trunc(v.Num) || v.Num < float64(f.min) || v.Num > float64(f.max) {
-				return s, fmt.Errorf("field %q must be a whole number from %d to %d, got %s", f.key, f.min, f.max, memfile.JSONKind(v))
-			}
-			*f.dst = int(v.Num)
+		v := root.Get(f.key)
+		switch {
+		case !v.Exists():
+		case f.dst != nil && !v.IsBool():
+			return s, fmt.Errorf("field %q must be true or false, got %s", f.key, memfile.JSONKind(v))
+		case f.dst != nil:
+			*f.dst = v.Bool()
+		case v.Type != gjson.Number || v.Num != math.Trunc(v.Num) || v.Num < float64(f.min) || v.Num > float64(f.max):
+			return s, fmt.Errorf("field %q must be a whole number from %d to %d, got %s", f.key, f.min, f.max, memfile.JSONKind(v))
+		default:
+			*f.num = int(v.Num)
 		}
 	}
 	if v := root.Get("recall_min_score"); v.Exists() {
