@@ -136,7 +136,7 @@ func encode(items []Item, key indexKey) []byte {
 		dir = append(dir, t...)
 	}
 
-	out := []byte(magic)
+	out := append(make([]byte, 0, headerLen+len(dir)+len(posts)+len(itemBlob)), magic...)
 	out = le.AppendUint64(out, uint64(key.Size))
 	out = le.AppendUint64(out, uint64(key.ModTime))
 	out = le.AppendUint32(out, key.Edge)
