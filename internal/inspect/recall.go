@@ -26,7 +26,7 @@ type Recalled struct {
 }
 
 // Recall finds what memory holds on q.Text, in bimri.md and the archive,
-// best first, at most limit items: recall.Find's hits as the prompt hook
+// best first, at most limit items: recall.Ask's hits as the prompt hook
 // gets them, then the items that hold every word (parts of words and IDs
 // too). An archived entry back in the file is given once, as the file has it.
 func Recall(store *store.Store, f *memfile.File, q recall.Query, limit int) ([]Recalled, error) {
