@@ -10,6 +10,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/store"
+	"github.com/bimri/bimri-hook/store/atomicfile"
 	"github.com/bimri/bimri-hook/wiring"
 )
 
@@ -107,32 +109,6 @@ type Linked struct {
 	Changed      bool
 }
 
-// Link makes dir/bimri-hook a link to target, replacing a link, never a
-// file (the user's own install).
-func Link(dir, target string) (Linked, error) {
-	l := Linked{Path: filepath.Join(dir, wiring.Name), Target: target}
-	info, err := os.Lstat(l.Path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return l, err
-	case info.Mode()&fs.ModeSymlink == 0:
-		return l, fmt.Errorf("%s is there already and is not a link (another install of bimri-hook?): remove it, or link elsewhere with --bin-dir", l.Path)
-	default:
-		if l.Was, err = os.Readlink(l.Path); err != nil {
-			return l, err
-		}
-		if l.Was == target {
-			return l, nil
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return l, err
-	}
-	l.Changed = true
-	return l, replaceLink(l.Path, target)
-}
-
 // LinkForShell is install --link: a link in binDir (else $BIMRI_BIN_DIR,
 // else ~/.local/bin) to shellDir's copy of the plugin's exe.
 func LinkForShell(exe, binDir string) (Linked, error) {
@@ -161,5 +137,61 @@ func LinkForShell(exe, binDir string) (Linked, error) {
 	if err != nil {
 		return Linked{}, err
 	}
-	return Link(dir, filepath.Join(shell, wiring.Name))
+	// Replace a link, never a file (the user's own install).
+	l := Linked{Path: filepath.Join(dir, wiring.Name), Target: filepath.Join(shell, wiring.Name)}
+	info, err := os.Lstat(l.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return l, err
+	case info.Mode()&fs.ModeSymlink == 0:
+		return l, fmt.Errorf("%s is there already and is not a link (another install of bimri-hook?): remove it, or link elsewhere with --bin-dir", l.Path)
+	default:
+		if l.Was, err = os.Readlink(l.Path); err != nil || l.Was == l.Target {
+			return l, err
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return l, err
+	}
+	l.Changed = true
+	return l, replaceLink(l.Path, l.Target)
+}
+
+// offNote is the off file's content, for a person who finds it.
+const offNote = "bimri-hook off: memory is off in this workspace; bimri-hook on (or removing this file) turns it back on.\n"
+
+// Turn sets the workspace's switch (bimri-hook off and on), a file in the
+// state folder, which git ignores: this clone's choice, never a
+// teammate's. The hook entry reads it first, for every route and agent.
+func Turn(w io.Writer, st *store.Store, on bool) error {
+	root := st.Root()
+	path := workspace.OffPath(root)
+	if on {
+		err := os.Remove(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			fmt.Fprintf(w, "memory is already on in %s\n", root)
+		case err != nil:
+			return fmt.Errorf("turn memory on: %w", err)
+		default:
+			fmt.Fprintf(w, "memory is on again in %s: the next session starts with it\n", root)
+		}
+		return nil
+	}
+	if workspace.IsOff(root) {
+		fmt.Fprintf(w, "memory is already off in %s (bimri-hook on turns it back on)\n", root)
+		return nil
+	}
+	// The lock makes the state folder as every hook finds it: inside the
+	// workspace, ignoring itself in git.
+	if err := st.CheckLock(); err != nil {
+		return fmt.Errorf("turn memory off: %w", err)
+	}
+	if err := atomicfile.WriteFile(path, []byte(offNote), atomicfile.Options{}); err != nil {
+		return fmt.Errorf("turn memory off: %w", err)
+	}
+	fmt.Fprintf(w, "memory is off in %s: every hook answers nothing, whichever route or agent runs it; bimri.md and its files stay as they are\n", root)
+	fmt.Fprintf(w, "  the switch is %s, which git does not carry; bimri-hook on turns memory back on\n", path)
+	return nil
 }
