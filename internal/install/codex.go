@@ -24,11 +24,6 @@ type codexResult struct {
 // noTrust, records there the trust of exactly the hooks after holds,
 // dropping that of the hooks before held.
 func wireCodex(file SettingsFile, root string, before, after []byte, command wiring.Command, noTrust bool) (res codexResult, err error) {
-	path := codexConfigPath()
-	config, _, err := ReadOptional(path)
-	if err != nil {
-		return res, fmt.Errorf("read %s: %w", path, err)
-	}
 	oldStates, _ := wiring.CodexHookStates(file.Path, before) // Install read both
 	states, _ := wiring.CodexHookStates(file.Path, after)
 	if noTrust {
@@ -36,7 +31,7 @@ func wireCodex(file SettingsFile, root string, before, after []byte, command wir
 	} else {
 		res.trusted = states
 	}
-	newConfig, err := editCodexConfig(path, config, append(oldStates, states...), true, res.trusted, command.Binary)
+	newConfig, _, err := editCodexConfig(append(oldStates, states...), true, res.trusted, command.Binary)
 	if err != nil {
 		return res, err
 	}
@@ -64,25 +59,24 @@ func unwireCodex(file SettingsFile, root string, hooksJSON []byte) (changed bool
 		otherStates, _ := wiring.CodexHookStates(other.File.Path, data)
 		mcp = len(otherStates) == 0
 	}
+	_, changed, err = editCodexConfig(states, mcp, nil, "")
+	return changed, err
+}
+
+// editCodexConfig edits Codex's config.toml, writing it when it changed.
+func editCodexConfig(drop []wiring.CodexHookState, dropMCP bool, trust []wiring.CodexHookState, binary string) (out []byte, changed bool, err error) {
 	path := codexConfigPath()
 	config, _, err := ReadOptional(path)
 	if err != nil {
-		return false, err
+		return nil, false, fmt.Errorf("read %s: %w", path, err)
 	}
-	out, err := editCodexConfig(path, config, states, mcp, nil, "")
-	return string(out) != string(config), err
-}
-
-// editCodexConfig edits config.toml at path, writing it when it changed.
-func editCodexConfig(path string, config []byte, drop []wiring.CodexHookState, dropMCP bool, trust []wiring.CodexHookState, binary string) ([]byte, error) {
-	out, changed, err := wiring.EditCodexConfig(config, drop, dropMCP, trust, binary)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if out, changed, err = wiring.EditCodexConfig(config, drop, dropMCP, trust, binary); err != nil {
+		return nil, false, fmt.Errorf("%s: %w", path, err)
 	}
 	if changed {
 		err = writeReplacing(path, out)
 	}
-	return out, err
+	return out, changed, err
 }
 
 // checkCodex adds to st whether Codex will run the hooks of hooksJSON.
