@@ -39,7 +39,10 @@ func IgnoreLinesUnder(rel string) []string {
 // AddIgnoreLines appends the missing lines to an ignore file, under
 // ignoreHeading if it is not there.
 func AddIgnoreLines(existing []byte, lines []string) (out []byte, changed bool) {
-	have := ignoreLinesOf(existing)
+	have := strings.Split(string(existing), "\n")
+	for i, l := range have {
+		have[i] = strings.TrimRight(l, "\r")
+	}
 	var missing []string
 	for _, l := range lines {
 		if !slices.Contains(have, l) {
@@ -70,15 +73,6 @@ func appendLines(existing []byte, lines []string) []byte {
 		out = append(out, l+nl...)
 	}
 	return out
-}
-
-// ignoreLinesOf lists the lines of a .gitignore, without line endings.
-func ignoreLinesOf(b []byte) []string {
-	var lines []string
-	for _, line := range strings.Split(string(b), "\n") {
-		lines = append(lines, strings.TrimRight(line, "\r"))
-	}
-	return lines
 }
 
 // RemoveGitIgnore takes out the heading and IgnoreLines, exactly those lines.

@@ -13,7 +13,7 @@ func TestGitIgnore(t *testing.T) {
 		out, changed := AddIgnoreLines([]byte(in), IgnoreLines)
 		is.True(changed)
 		is.True(strings.HasPrefix(string(out), strings.TrimSuffix(in, "*.log")))
-		lines := ignoreLinesOf(out)
+		lines := strings.Split(strings.ReplaceAll(string(out), "\r", ""), "\n")
 		for _, l := range IgnoreLines {
 			n := 0
 			for _, have := range lines {
