@@ -165,15 +165,9 @@ func WorkspaceTrusted(root string) bool {
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		names = append(names, real, filepath.ToSlash(real))
 	}
-	trusted := false
-	gjson.GetBytes(data, "projects").ForEach(func(key, value gjson.Result) bool {
-		if slices.Contains(names, key.Str) && value.Get("hasTrustDialogAccepted").Type == gjson.True {
-			trusted = true
-			return false
-		}
-		return true
+	return slices.ContainsFunc(names, func(name string) bool {
+		return gjson.GetBytes(data, "projects."+gjson.Escape(name)+".hasTrustDialogAccepted").Type == gjson.True
 	})
-	return trusted
 }
 
 // gitTimeout bounds every git command: a locked repository or a dead
