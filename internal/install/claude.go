@@ -16,7 +16,29 @@ import (
 // does the rest: the ignore lines, the notes, --git.
 func installedClaude(w io.Writer, q Request, repo string, file SettingsFile, command wiring.Command, before []byte, changed bool) error {
 	was, _ := wiring.Claude.Inspect(before)
-	printInstalled(w, file, command, was, changed)
+	if !changed {
+		fmt.Fprintf(w, "already installed in %s (%s scope); nothing changed\n", file.Path, file.Scope)
+	} else {
+		verb := "installed bimri-hook in"
+		if len(was.Handlers)+len(was.Rules) > 0 {
+			verb = "updated bimri-hook in"
+		}
+		fmt.Fprintf(w, "%s %s (%s scope)\n", verb, file.Path, file.Scope)
+		fmt.Fprintf(w, "  hooks: %s run %s\n", EventList(wiring.Events()), command.Hook())
+		fmt.Fprintf(w, "  permissions: %s let the agent run %s without asking\n", strings.Join(command.Rules(), ", "), strings.Join(wiring.MemoryCommands, ", "))
+		var old []string // what the earlier install ran and allowed
+		for _, h := range was.Handlers {
+			old = append(old, h.Command)
+		}
+		old = append(old, was.Rules...)
+		var replaced []string
+		for _, r := range old {
+			if r != command.Hook() && !slices.Contains(command.Rules(), r) && !slices.Contains(replaced, r) {
+				replaced = append(replaced, r)
+				fmt.Fprintf(w, "  replaced: %s\n", r)
+			}
+		}
+	}
 	if err := workspaceNotes(w, q.Root, q.Scope, ".claude/settings.json", command.Binary, "bimri-hook install --scope local"); err != nil {
 		return err
 	}
@@ -34,7 +56,17 @@ func installedClaude(w io.Writer, q Request, repo string, file SettingsFile, com
 // uninstalledClaude says what Uninstall took out of Claude Code's
 // settings, then does the rest: the ignore lines, --git, --purge.
 func uninstalledClaude(w io.Writer, q Request, repo string, file SettingsFile, was wiring.Wiring, changed bool) error {
-	printUninstalled(w, file, was, changed)
+	if !changed {
+		fmt.Fprintf(w, "bimri-hook is not installed in %s (%s scope); nothing to do\n", file.Path, file.Scope)
+	} else {
+		fmt.Fprintf(w, "removed bimri-hook from %s (%s scope)\n", file.Path, file.Scope)
+		if events, _ := was.Events(wiring.Events()); len(events) > 0 {
+			fmt.Fprintf(w, "  hooks: %s\n", strings.Join(events, ", "))
+		}
+		for _, r := range was.Rules {
+			fmt.Fprintf(w, "  permission: %s\n", r)
+		}
+	}
 	if file.Scope != ScopeUser && !wiredHere(q.Root) {
 		path, changed, err := unignore(q.Root)
 		if err != nil {
@@ -69,46 +101,6 @@ func uninstalledClaude(w io.Writer, q Request, repo string, file SettingsFile, w
 		return fmt.Errorf("--purge: %w", err)
 	}
 	return nil
-}
-
-func printInstalled(w io.Writer, file SettingsFile, command wiring.Command, was wiring.Wiring, changed bool) {
-	if !changed {
-		fmt.Fprintf(w, "already installed in %s (%s scope); nothing changed\n", file.Path, file.Scope)
-		return
-	}
-	verb := "installed bimri-hook in"
-	if len(was.Handlers)+len(was.Rules) > 0 {
-		verb = "updated bimri-hook in"
-	}
-	fmt.Fprintf(w, "%s %s (%s scope)\n", verb, file.Path, file.Scope)
-	fmt.Fprintf(w, "  hooks: %s run %s\n", EventList(wiring.Events()), command.Hook())
-	fmt.Fprintf(w, "  permissions: %s let the agent run %s without asking\n", strings.Join(command.Rules(), ", "), strings.Join(wiring.MemoryCommands, ", "))
-	var old []string // what the earlier install ran and allowed
-	for _, h := range was.Handlers {
-		old = append(old, h.Command)
-	}
-	old = append(old, was.Rules...)
-	var replaced []string
-	for _, r := range old {
-		if r != command.Hook() && !slices.Contains(command.Rules(), r) && !slices.Contains(replaced, r) {
-			replaced = append(replaced, r)
-			fmt.Fprintf(w, "  replaced: %s\n", r)
-		}
-	}
-}
-
-func printUninstalled(w io.Writer, file SettingsFile, was wiring.Wiring, changed bool) {
-	if !changed {
-		fmt.Fprintf(w, "bimri-hook is not installed in %s (%s scope); nothing to do\n", file.Path, file.Scope)
-		return
-	}
-	fmt.Fprintf(w, "removed bimri-hook from %s (%s scope)\n", file.Path, file.Scope)
-	if events, _ := was.Events(wiring.Events()); len(events) > 0 {
-		fmt.Fprintf(w, "  hooks: %s\n", strings.Join(events, ", "))
-	}
-	for _, r := range was.Rules {
-		fmt.Fprintf(w, "  permission: %s\n", r)
-	}
 }
 
 // workspaceNotes follow an install into the workspace: its side files kept
