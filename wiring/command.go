@@ -15,23 +15,17 @@ type Command struct {
 
 // Hook is the command settings run at every event: the binary, always
 // quoted so any path survives the shell, then "hook".
-func (c Command) Hook() string {
-	return shellQuote(c.Binary) + " hook"
-}
+func (c Command) Hook() string { return shellQuote(c.Binary) + " hook" }
 
 // Sub is the prefix the agent types to run sub, quoted only when the shell
 // needs it: Rule matches this exact string.
-func (c Command) Sub(sub string) string {
-	return ShellWord(c.Binary) + " " + sub
-}
+func (c Command) Sub(sub string) string { return ShellWord(c.Binary) + " " + sub }
 
 // Remember is Sub("remember"), the command the agent records with.
 func (c Command) Remember() string { return c.Sub("remember") }
 
 // Rule is the permissions.allow rule that lets the agent run Sub(sub).
-func (c Command) Rule(sub string) string {
-	return "Bash(" + c.Sub(sub) + ":*)"
-}
+func (c Command) Rule(sub string) string { return "Bash(" + c.Sub(sub) + ":*)" }
 
 // Rules are the rules of MemoryCommands, in its order.
 func (c Command) Rules() []string {
@@ -44,16 +38,13 @@ func (c Command) Rules() []string {
 
 // MergeDriverCommand is merge.bimri.driver: git gives it the ancestor's,
 // ours and theirs bimri.md as %O %A %B, and keeps %A.
-func MergeDriverCommand(c Command) string {
-	return shellQuote(c.Binary) + " merge-driver %O %A %B"
-}
+func MergeDriverCommand(c Command) string { return shellQuote(c.Binary) + " merge-driver %O %A %B" }
 
 // shellQuote double-quotes s for the POSIX shell that runs hooks and merge
 // drivers; a backslash stays literal but before $ ` " \ or a newline, so
 // Windows paths keep their single backslashes.
 func shellQuote(s string) string {
 	var b strings.Builder
-	b.Grow(len(s) + 2)
 	b.WriteByte('"')
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {

@@ -295,8 +295,7 @@ func (d *document) allow(rule string, mine func(string) bool) {
 		d.appendTo([]byte(jsonString(rule)), "permissions", "allow")
 		return
 	}
-	list := d.get("permissions", "allow")
-	if members(list)[idx[0]].value.Str != rule {
+	if members(d.get("permissions", "allow"))[idx[0]].value.Str != rule {
 		d.set([]byte(jsonString(rule)), "permissions", "allow", strconv.Itoa(idx[0]))
 	}
 	for i := len(idx) - 1; i > 0; i-- {
