@@ -17,11 +17,13 @@ import (
 // otherwise, and always under stop_hook_active, it runs the pass. A failed
 // remember call is told to the user once and not asked for again.
 func stop(env Env, in Input) (Output, error) {
-	early := awaitPending(env, in)
+	early, caught := awaitPending(env, in)
 	var out Output
 	_, err := env.Store.Update(func(tx *store.Tx) error {
 		st := loadState(tx, in)
-		early.use(tx, in, &st)
+		if bytes.Equal(tx.State(stateKey(in)), early) { // the state the early read started from
+			st.Transcript = caught.Transcript
+		}
 		catchUp(env, in, &st)
 		work := didWork(env, st.Transcript)
 		if !work {
@@ -67,17 +69,18 @@ const (
 )
 
 // awaitPending waits, before Stop takes the lock, until nothing is pending
-// or pendingWait has passed; it saves nothing.
-func awaitPending(env Env, in Input) earlyRead {
-	r := earlyRead{state: env.Store.ReadState(stateKey(in))}
-	r.st = stateOf(r.state) // damaged: a fresh start, as loadState does
-	before := r.st.Transcript.PendingChanges
-	catchUp(env, in, &r.st)
-	for waited := time.Duration(0); unsettled(r.st.Transcript, before) && waited < pendingWait; waited += pendingPoll {
+// or pendingWait has passed; it saves nothing. It returns the state file as
+// read without the lock and that state caught up with the transcript.
+func awaitPending(env Env, in Input) ([]byte, sessionState) {
+	state := env.Store.ReadState(stateKey(in))
+	st := stateOf(state) // damaged: a fresh start, as loadState does
+	before := st.Transcript.PendingChanges
+	catchUp(env, in, &st)
+	for waited := time.Duration(0); unsettled(st.Transcript, before) && waited < pendingWait; waited += pendingPoll {
 		time.Sleep(pendingPoll)
-		catchUp(env, in, &r.st)
+		catchUp(env, in, &st)
 	}
-	return r
+	return state, st
 }
 
 // unsettled: t waits for a remember call's result, or for a file change
@@ -92,18 +95,6 @@ func unsettled(t transcript.Summary, before []transcript.Change) bool {
 		}
 	}
 	return false
-}
-
-type earlyRead struct {
-	state []byte       // the state file as read without the lock
-	st    sessionState // that state, caught up with the transcript
-}
-
-// use takes the early read when st, loaded under the lock, is what it started from.
-func (r earlyRead) use(tx *store.Tx, in Input, st *sessionState) {
-	if bytes.Equal(tx.State(stateKey(in)), r.state) {
-		st.Transcript = r.st.Transcript
-	}
 }
 
 func shouldBlock(policy string, stopHookActive, work bool, st sessionState) bool {
