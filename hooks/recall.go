@@ -54,7 +54,9 @@ func recallPrompt(env Env, in Input) Output {
 	if err != nil || len(hits) == 0 {
 		return Output{}
 	}
-	foreign := recordedElsewhere(env)
+	// foreign: items of bimri.md this workspace's sessions did not record.
+	elsewhere := env.Store.Foreign()
+	foreign := func(it recall.Item) bool { return it.ArchivedOn.IsZero() && elsewhere != nil && elsewhere(it.ID) }
 	picked, named, err := pickAndNote(env, in, f, hits, foreign)
 	if err != nil || len(picked) == 0 {
 		return Output{}
@@ -89,15 +91,6 @@ func describeHits(f *memfile.File, hits []recall.Hit) {
 	}
 }
 
-// recordedElsewhere says which items of bimri.md this workspace's
-// sessions did not record.
-func recordedElsewhere(env Env) func(recall.Item) bool {
-	elsewhere := env.Store.Foreign()
-	return func(it recall.Item) bool {
-		return it.ArchivedOn.IsZero() && elsewhere != nil && elsewhere(it.ID)
-	}
-}
-
 // pickAndNote, under the lock, picks the hits this session has not had
 // that fit, records them as given it and counts the archived ones in the
 // recalls, in the one state file a recalling prompt writes; it returns
@@ -106,7 +99,10 @@ func pickAndNote(env Env, in Input, f *memfile.File, hits []recall.Hit, foreign 
 	var picked []recall.Hit
 	var named map[string]recall.Strength
 	err := env.Store.UpdateState([]string{recall.StateKey}, func(state map[string][]byte) error {
-		recalls, ok := loadRecalls(env, state[recall.StateKey])
+		// Recalls that do not read are set aside and recall starts afresh
+		// (not ok: they could not be set aside, so they stay).
+		recalls, err := recall.ParseRecalls(state[recall.StateKey])
+		ok := err == nil || env.Store.SetAsideState(recall.StateKey, state[recall.StateKey]) == nil
 		given := recalls.Given(in.SessionID)
 		fresh := slices.DeleteFunc(slices.Clone(hits), func(h recall.Hit) bool { return slices.Contains(given, h.Item.ID) })
 		// Select measures at most Items of them: only those are described.
@@ -129,16 +125,6 @@ func pickAndNote(env Env, in Input, f *memfile.File, hits []recall.Hit, foreign 
 // widestStrength measures a recalled line at least as long as the one
 // shown (recall.MaxKept is one digit).
 var widestStrength = recall.Strength{Sessions: recall.MaxKept, Prompts: recall.MaxKept}
-
-// loadRecalls reads the recalls; one that does not read is set aside and
-// recall starts afresh (ok false: it could not be set aside, so it stays).
-func loadRecalls(env Env, data []byte) (r *recall.Recalls, ok bool) {
-	r, err := recall.ParseRecalls(data)
-	if err == nil {
-		return r, true
-	}
-	return r, env.Store.SetAsideState(recall.StateKey, data) == nil
-}
 
 // noteRecalls records the picked items as given this session and counts
 // the archived ones as recalled for its prompt, and returns the strongest recall.NameAtMost worth
