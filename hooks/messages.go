@@ -254,7 +254,7 @@ func conversionMessage(env Env, warnings []memfile.Warning, rep memfile.Report, 
 	if len(how) == 0 {
 		parts[0] = "BIMRI corrected " + names.Memory + ": " + parts[0]
 	}
-	if hasUnread(f) {
+	if len(f.Unread()) > 0 {
 		parts = append(parts, "some lines could not be read and are kept as they were")
 	}
 	return strings.Join(parts, "; ") + fmt.Sprintf(" (the file as it was is in %s until the next update).", names.Backup)

@@ -22,7 +22,10 @@ func preCompact(env Env, in Input) (Output, error) {
 					Tags: []string{"checkpoint"}, Text: checkpointPrefix + text}); err != nil {
 					return err
 				}
-				st = st.afterCheckpoint()
+				// The work after the checkpoint gets a nudge and a fallback entry of its own.
+				next := st.resumed()
+				next.Blocks, next.Reported = st.Blocks, st.Reported
+				st = next
 			}
 		}
 		saveState(tx, in, st)

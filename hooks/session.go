@@ -35,14 +35,6 @@ func (st sessionState) resumed() sessionState {
 	}
 }
 
-// afterCheckpoint is the state after PreCompact's checkpoint: the work
-// after it gets a nudge and a fallback entry of its own.
-func (st sessionState) afterCheckpoint() sessionState {
-	next := st.resumed()
-	next.Blocks, next.Reported = st.Blocks, st.Reported
-	return next
-}
-
 func stateKey(in Input) string { return "session-" + in.SessionID }
 
 // noticeKey holds a message for the user the next SessionStart shows.

@@ -162,6 +162,3 @@ func fitLines(s string, limit int) string {
 	}
 	return strings.TrimRight(strings.Join(lines[:n], "\n"), "\n")
 }
-
-// hasUnread: Tier 2 or 3 holds lines the view marks unread.
-func hasUnread(f *memfile.File) bool { return len(f.Unread()) > 0 }

@@ -18,24 +18,22 @@ func ReadInput(r io.Reader, wait time.Duration) ([]byte, error) {
 			return nil, errors.New("hook input must come on stdin as JSON, not from a terminal (try bimri-hook simulate)")
 		}
 	}
-	type result struct {
-		data []byte
-		err  error
-	}
-	done := make(chan result, 1)
-	go func() {
-		data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
-		done <- result{data, err}
+	var data []byte
+	var err error
+	done := make(chan struct{})
+	go func() { // data and err are read only once done is closed
+		data, err = io.ReadAll(io.LimitReader(r, maxInput+1))
+		close(done)
 	}()
 	select {
-	case res := <-done:
-		if res.err != nil {
-			return nil, fmt.Errorf("read hook input: %w", res.err)
+	case <-done:
+		if err != nil {
+			return nil, fmt.Errorf("read hook input: %w", err)
 		}
-		if len(res.data) > maxInput {
+		if len(data) > maxInput {
 			return nil, fmt.Errorf("hook input is larger than %d bytes", maxInput)
 		}
-		return res.data, nil
+		return data, nil
 	case <-time.After(wait):
 		return nil, fmt.Errorf("no hook input on stdin after %s", wait)
 	}

@@ -50,7 +50,7 @@ func fixedTail(env Env, in Input, f *memfile.File) string {
 	if len(f.Entries(1)) == 0 && f.Header.Sessions == 0 && in.Source != "compact" {
 		parts = append(parts, intake(env, globalFacts(env)))
 	}
-	if hasUnread(f) {
+	if len(f.Unread()) > 0 { // Tier 2 or 3 holds lines the view marks unread
 		parts = append(parts, unreadInstructions(env))
 	}
 	return fitLines(strings.Join(parts, "\n\n"), env.Config.ContextLimit/2-upkeepRoom(env))
