@@ -196,8 +196,10 @@ func judgmentBrief(env Env, sessions int, deep *memfile.DeepReport, advice strin
 
 // maintenanceReport answers "run BIMRI maintenance".
 func maintenanceReport(rep memfile.Report, env Env, f *memfile.File) string {
-	sessions := f.Header.Sessions
-	a := memfile.Advise(f, env.Today, env.Config)
+	a, name := memfile.Advise(f, env.Today, env.Config), ""
+	if len(a.Unnamed) > 0 {
+		name = a.Unnamed[0]
+	}
 	var b strings.Builder
 	b.WriteString("BIMRI deep maintenance ran just now, at the user's request.\n")
 	fmt.Fprintf(&b, "- Archived: %d item(s). Merged duplicate groups: %d. Tags dropped: %d.\n", len(rep.Removed), len(rep.Deep.Merged), len(rep.Deep.DroppedTags))
@@ -216,7 +218,7 @@ func maintenanceReport(rep memfile.Report, env Env, f *memfile.File) string {
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(&b, "- Warning: %s\n", w)
 	}
-	b.WriteString(judgmentBrief(env, sessions, rep.Deep, adviceText(env, f, a, first(a.Unnamed))))
+	b.WriteString(judgmentBrief(env, f.Header.Sessions, rep.Deep, adviceText(env, f, a, name)))
 	b.WriteString("\nTell the user briefly what changed.")
 	return b.String()
 }
@@ -328,13 +330,6 @@ func updateFailedNotice(memory string, err error) string {
 
 // checkpointPrefix marks the entry PreCompact writes itself.
 const checkpointPrefix = "Checkpoint before compaction: "
-
-func first(ids []string) string {
-	if len(ids) == 0 {
-		return ""
-	}
-	return ids[0]
-}
 
 // recalledLine is a recalled item with what the model weighs it by; an
 // archived one is called worth reviving when worth says so.

@@ -54,10 +54,9 @@ func SessionStart(env Env, in Input) (Output, error) {
 
 // startPass is what SessionStart's pass leaves: the file, and what the model and the user are told.
 type startPass struct {
-	file                      *memfile.File
-	notice, advice            string
-	told, repaired, converted string
-	updated                   string
+	file                               *memfile.File
+	notice, advice                     string
+	told, repaired, converted, updated string
 }
 
 // run is SessionStart's pass: maintain, take the notice a hook left,
@@ -74,20 +73,13 @@ func (p *startPass) run(env Env, in Input, tx *store.Tx) {
 		p.told = string(data)
 		tx.SetState(noticeKey, []byte{})
 	}
-	if in.Source == "resume" {
-		rearm(tx, in)
-	}
-	p.advice = adviseOnce(env, tx, in)
-}
-
-// rearm lets a resumed session be nudged again when its SessionEnd never
-// ran (one that ended starts afresh: see resumed).
-func rearm(tx *store.Tx, in Input) {
-	st := loadState(tx, in)
-	if st.Nudged || st.Blocks > 0 {
+	// A resumed session whose SessionEnd never ran may be nudged again
+	// (one that ended starts afresh: see resumed).
+	if st := loadState(tx, in); in.Source == "resume" && (st.Nudged || st.Blocks > 0) {
 		st.Nudged, st.Blocks = false, 0
 		saveState(tx, in, st)
 	}
+	p.advice = adviseOnce(env, tx, in)
 }
 
 // namedKey lists the patterns the agent was asked to name, each once.
