@@ -49,12 +49,13 @@ func Handle(env Env, in Input) (Output, error) {
 }
 
 func additionalContext(ev event.Name, text string) Output {
-	return Output{JSON: map[string]any{
-		"hookSpecificOutput": map[string]any{
-			"hookEventName":     string(ev),
-			"additionalContext": text,
-		},
-	}}
+	return specificOutput(ev, map[string]any{"additionalContext": text})
+}
+
+// specificOutput is an answer of spec's fields for event ev.
+func specificOutput(ev event.Name, spec map[string]any) Output {
+	spec["hookEventName"] = string(ev)
+	return Output{JSON: map[string]any{"hookSpecificOutput": spec}}
 }
 
 // spec is out's hookSpecificOutput, nil when it has none.
@@ -100,11 +101,5 @@ func PreToolUse(s approve.Session, in Input) Output {
 	if !approve.Tool(in.ToolName, in.Command, s) {
 		return Output{}
 	}
-	return Output{JSON: map[string]any{
-		"hookSpecificOutput": map[string]any{
-			"hookEventName":            string(event.PreToolUse),
-			"permissionDecision":       "allow",
-			"permissionDecisionReason": approvalReason,
-		},
-	}}
+	return specificOutput(event.PreToolUse, map[string]any{"permissionDecision": "allow", "permissionDecisionReason": approvalReason})
 }
