@@ -14,7 +14,7 @@ const entryTextLimit = 240
 // the compaction summary.
 func preCompact(env Env, in Input) (Output, error) {
 	_, err := env.Store.Update(func(tx *store.Tx) error {
-		st := loadState(tx, in)
+		st := stateOf(tx.State(stateKey(in)))
 		catchUp(env, in, &st)
 		if !recordedAnything(st) {
 			if text := transcript.FallbackSummary(st.Transcript, entryTextLimit); text != "" {
@@ -28,7 +28,7 @@ func preCompact(env Env, in Input) (Output, error) {
 				st = next
 			}
 		}
-		saveState(tx, in, st)
+		tx.SetState(stateKey(in), encodeJSON(st))
 		tellLater(tx, tx.Notice)
 		return nil
 	})

@@ -50,10 +50,6 @@ func tellLater(tx *store.Tx, msg string) {
 	tx.SetState(noticeKey, []byte(msg))
 }
 
-func loadState(tx *store.Tx, in Input) sessionState {
-	return stateOf(tx.State(stateKey(in)))
-}
-
 // stateOf is the state an event goes on from: after SessionEnd, the
 // resumed one; a missing or damaged state is a fresh start.
 func stateOf(data []byte) sessionState {
@@ -62,10 +58,6 @@ func stateOf(data []byte) sessionState {
 		return st.resumed()
 	}
 	return st
-}
-
-func saveState(tx *store.Tx, in Input, st sessionState) {
-	tx.SetState(stateKey(in), encodeJSON(st))
 }
 
 func decodeJSON[T any](data []byte) T {

@@ -39,7 +39,7 @@ func sessionEnd(env Env, in Input) (Output, error) {
 		if outOfTime(env) {
 			return errOutOfTime
 		}
-		st := loadState(tx, in)
+		st := stateOf(tx.State(stateKey(in)))
 		catchUp(env, in, &st)
 		if outOfTime(env) { // the transcript took the time
 			return errOutOfTime
@@ -58,7 +58,7 @@ func sessionEnd(env Env, in Input) (Output, error) {
 		tx.Maintain(env.Today, env.Config, sessionCount(env, tx, st))
 		st.Counted = true
 		st.Ended = true
-		saveState(tx, in, st)
+		tx.SetState(stateKey(in), encodeJSON(st))
 		return nil
 	})
 	if isBusy(err) {

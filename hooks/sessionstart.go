@@ -75,9 +75,9 @@ func (p *startPass) run(env Env, in Input, tx *store.Tx) {
 	}
 	// A resumed session whose SessionEnd never ran may be nudged again
 	// (one that ended starts afresh: see resumed).
-	if st := loadState(tx, in); in.Source == "resume" && (st.Nudged || st.Blocks > 0) {
+	if st := stateOf(tx.State(stateKey(in))); in.Source == "resume" && (st.Nudged || st.Blocks > 0) {
 		st.Nudged, st.Blocks = false, 0
-		saveState(tx, in, st)
+		tx.SetState(stateKey(in), encodeJSON(st))
 	}
 	p.advice = adviseOnce(env, tx, in)
 }
@@ -90,7 +90,7 @@ const maxAsked = 200
 // adviseOnce is the upkeep SessionStart asks: consolidation and promotion
 // once a session, a pattern's sentence once per pattern.
 func adviseOnce(env Env, tx *store.Tx, in Input) string {
-	st := loadState(tx, in)
+	st := stateOf(tx.State(stateKey(in)))
 	asked := decodeJSON[[]string](tx.State(namedKey)) // damaged state: ask again
 	var a memfile.Advice
 	if st.Advised {
@@ -111,7 +111,7 @@ func adviseOnce(env Env, tx *store.Tx, in Input) string {
 	}
 	if len(a.Consolidate) > 0 || len(a.Decisions) > 0 || a.Promote != "" {
 		st.Advised = true
-		saveState(tx, in, st)
+		tx.SetState(stateKey(in), encodeJSON(st))
 	}
 	if name != "" {
 		asked = append(asked, name)

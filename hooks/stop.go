@@ -20,7 +20,7 @@ func stop(env Env, in Input) (Output, error) {
 	early, caught := awaitPending(env, in)
 	var out Output
 	_, err := env.Store.Update(func(tx *store.Tx) error {
-		st := loadState(tx, in)
+		st := stateOf(tx.State(stateKey(in)))
 		if bytes.Equal(tx.State(stateKey(in)), early) { // the state the early read started from
 			st.Transcript = caught.Transcript
 		}
@@ -36,7 +36,7 @@ func stop(env Env, in Input) (Output, error) {
 		if st.Transcript.RememberFailed == 0 && shouldBlock(env.Settings.StopPolicy, in.StopHookActive, work, st) {
 			st.Nudged = true
 			st.Blocks++
-			saveState(tx, in, st)
+			tx.SetState(stateKey(in), encodeJSON(st))
 			tellLater(tx, tx.Notice) // the nudge is the model's
 			out = additionalContext(event.Stop, nudgeReason(env))
 			return nil
@@ -50,7 +50,7 @@ func stop(env Env, in Input) (Output, error) {
 		rep := tx.Maintain(env.Today, env.Config, opt)
 		recorded := st.Transcript.RememberCalls - st.Reported
 		st.Reported = st.Transcript.RememberCalls
-		saveState(tx, in, st)
+		tx.SetState(stateKey(in), encodeJSON(st))
 		out = userMessage(told, updatedMessage(recorded, rep, tx.Notice))
 		return nil
 	})
@@ -73,7 +73,7 @@ const (
 // read without the lock and that state caught up with the transcript.
 func awaitPending(env Env, in Input) ([]byte, sessionState) {
 	state := env.Store.ReadState(stateKey(in))
-	st := stateOf(state) // damaged: a fresh start, as loadState does
+	st := stateOf(state) // damaged: a fresh start, as under the lock
 	before := st.Transcript.PendingChanges
 	catchUp(env, in, &st)
 	for waited := time.Duration(0); unsettled(st.Transcript, before) && waited < pendingWait; waited += pendingPoll {
