@@ -30,17 +30,14 @@ func subagentPack(f *memfile.File, foreign func(string) bool) string {
 	if len(entries) == 0 {
 		return ""
 	}
-	head := subagentHeading + "\n" + memfile.NotInstructions
 	var lines []string
+	legend := ""
 	for _, e := range entries {
 		mark := ""
 		if foreign != nil && foreign(e.ID) {
-			mark = memfile.ForeignMark + " "
-			if !strings.HasSuffix(head, memfile.ForeignLegend) {
-				head += " " + memfile.ForeignLegend
-			}
+			mark, legend = memfile.ForeignMark+" ", " "+memfile.ForeignLegend
 		}
 		lines = append(lines, "- "+mark+memfile.Inert(e.Text)+" (id "+e.ID+")")
 	}
-	return fitLines(head+"\n"+strings.Join(lines, "\n"), subagentLimit)
+	return fitLines(subagentHeading+"\n"+memfile.NotInstructions+legend+"\n"+strings.Join(lines, "\n"), subagentLimit)
 }
