@@ -1,10 +1,6 @@
 package hooks
 
-import (
-	"github.com/bimri/bimri-hook/memfile"
-	"github.com/bimri/bimri-hook/store"
-	"github.com/bimri/bimri-hook/transcript"
-)
+import "github.com/bimri/bimri-hook/store"
 
 // entryTextLimit bounds the summaries the hook writes itself.
 const entryTextLimit = 240
@@ -17,9 +13,8 @@ func preCompact(env Env, in Input) (Output, error) {
 		st := stateOf(tx.State(stateKey(in)))
 		catchUp(env, in, &st)
 		if !recordedAnything(st) {
-			if text := transcript.FallbackSummary(st.Transcript, entryTextLimit); text != "" {
-				if _, _, err := tx.File.Add(memfile.NewEntry{Tier: 2, Importance: 2, Date: env.Today,
-					Tags: []string{"checkpoint"}, Text: checkpointPrefix + text}); err != nil {
+			for _, e := range summaryEntry(env, st.Transcript, "checkpoint", checkpointPrefix) {
+				if _, _, err := tx.File.Add(e); err != nil {
 					return err
 				}
 				// The work after the checkpoint gets a nudge and a fallback entry of its own.

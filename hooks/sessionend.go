@@ -81,11 +81,16 @@ func fallbackEntries(env Env, st *sessionState) []memfile.NewEntry {
 	if len(entries) > 0 || recordedAnything(*st) {
 		return entries
 	}
-	text := transcript.FallbackSummary(st.Transcript, entryTextLimit)
+	return summaryEntry(env, st.Transcript, "auto", "")
+}
+
+// summaryEntry is the entry the hook writes itself from the transcript, none when it says nothing.
+func summaryEntry(env Env, t transcript.Summary, tag, prefix string) []memfile.NewEntry {
+	text := transcript.FallbackSummary(t, entryTextLimit)
 	if text == "" {
 		return nil
 	}
-	return []memfile.NewEntry{{Tier: 2, Importance: 2, Date: env.Today, Tags: []string{"auto"}, Text: text}}
+	return []memfile.NewEntry{{Tier: 2, Importance: 2, Date: env.Today, Tags: []string{tag}, Text: prefix + text}}
 }
 
 // pendSummary is SessionEnd without the lock: the entries wait for the
