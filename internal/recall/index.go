@@ -242,22 +242,18 @@ func (x *Index) docDay(doc int) int { return u32(x.days, doc) }
 
 func (x *Index) termBytes(i int) []byte { return x.strs[u32(x.strOff, i):u32(x.strOff, i+1)] }
 
+// postings are each term's list, read where it lies in the index, not
+// copied: a term every item holds has thousands. A list that fails its
+// checksum or names a document past the end is damage, and is dropped whole.
 func (x *Index) postings(terms []string) [][]byte {
 	out := make([][]byte, len(terms))
 	for i, t := range terms {
-		l, err := x.termPostings(t)
-		if err != nil {
-			x.damaged()
-		}
-		out[i] = l
+		out[i] = x.termPostings(t)
 	}
 	return out
 }
 
-// termPostings are read where they lie in the index, not copied: a term
-// every item holds has thousands. A list that fails its checksum or names
-// a document past the end is damage, and is dropped whole.
-func (x *Index) termPostings(term string) ([]byte, error) {
+func (x *Index) termPostings(term string) []byte {
 	// Compared where they lie: a string made of each term the search
 	// passes cost an allocation a step, and the lexicon looks up dozens.
 	i, found := sort.Find(x.nterms, func(i int) int {
@@ -270,18 +266,18 @@ func (x *Index) termPostings(term string) ([]byte, error) {
 		return 0
 	})
 	if !found {
-		return nil, nil
+		return nil
 	}
 	l := x.posts[8*u32(x.postOff, i) : 8*u32(x.postOff, i+1)]
-	if sum(l) != uint32(u32(x.postCRC, i)) {
-		return nil, errCorrupt
+	bad := sum(l) != uint32(u32(x.postCRC, i))
+	for p := 0; p < len(l)/8 && !bad; p++ {
+		bad = u32(l, 2*p) >= x.docs
 	}
-	for p := range len(l) / 8 {
-		if u32(l, 2*p) >= x.docs {
-			return nil, errCorrupt
-		}
+	if bad {
+		x.damaged()
+		return nil
 	}
-	return l, nil
+	return l
 }
 
 // allItems are every item of the index, decoded; ok is false when one
