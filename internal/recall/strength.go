@@ -78,7 +78,8 @@ func ParseRecalls(data []byte) (*Recalls, error) {
 	}
 	for _, text := range s.Items {
 		l := line(strings.Fields(text))
-		if len(l) >= 2 && strings.Join(l, " ") == text && !slices.ContainsFunc(l[1:], badRecall) {
+		// Each recall is "session:prompt", both there.
+		if len(l) >= 2 && strings.Join(l, " ") == text && !slices.ContainsFunc(l[1:], func(v string) bool { return promptOf(v) == "" || sessionOf(v) == "" }) {
 			r.items = append(r.items, l)
 		}
 	}
@@ -89,11 +90,6 @@ func ParseRecalls(data []byte) (*Recalls, error) {
 	}
 	r.trim()
 	return r, nil
-}
-
-func badRecall(v string) bool {
-	session, prompt, ok := strings.Cut(v, ":")
-	return !ok || session == "" || prompt == ""
 }
 
 // Marshal is the blob, in the current version.
