@@ -28,13 +28,9 @@ type Query struct {
 // Since/Until keep only the items of their time.
 func Find(q Query, file, archive *Index) (hits []Hit) {
 	var corpora []*Index
-	if file != nil {
-		corpora = append(corpora, file)
-	}
-	if archive != nil {
-		corpora = append(corpora, archive)
-		if archive.tail != nil {
-			corpora = append(corpora, archive.tail)
+	for _, c := range []*Index{file, archive} {
+		for ; c != nil; c = c.tail { // the archive's newest records (see Load)
+			corpora = append(corpora, c)
 		}
 	}
 	if guard(func() { hits = find(q, corpora) }) != nil {
