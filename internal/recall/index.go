@@ -280,20 +280,6 @@ func (x *Index) termPostings(term string) []byte {
 	return l
 }
 
-// allItems are every item of the index, decoded; ok is false when one
-// fails its check.
-func (x *Index) allItems() (items []Item, ok bool) {
-	items = make([]Item, 0, x.docs)
-	for d := range x.docs {
-		it, err := x.item(d)
-		if err != nil {
-			return nil, false
-		}
-		items = append(items, it)
-	}
-	return items, true
-}
-
 func (x *Index) item(doc int) (Item, error) {
 	b := x.items[u32(x.itemOff, doc):u32(x.itemOff, doc+1)]
 	if sum(b) != uint32(u32(x.itemCRC, doc)) {

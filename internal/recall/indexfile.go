@@ -82,9 +82,13 @@ func Load(archivePath, indexPath string) (*Index, error) {
 				x.tail = NewMemory(items)
 				return x, nil
 			}
-			if all, ok := x.allItems(); ok {
-				// Grown by more than a tail: the index is rebuilt from its
-				// own items and the new records, not from the archive.
+			// Grown by more than a tail: the index is rebuilt from its own
+			// items (when each reads) and the new records, not the archive.
+			all := make([]Item, x.docs, x.docs+len(items))
+			for d := 0; d < x.docs && err == nil; d++ {
+				all[d], err = x.item(d)
+			}
+			if err == nil {
 				key.Edge = newEdge
 				return build(append(all, items...), indexPath, key)
 			}
