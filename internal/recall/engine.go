@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"cmp"
 	"strings"
 	"time"
 )
@@ -43,13 +44,8 @@ func find(q Query, corpora []*Index) []Hit {
 	strict := !q.Since.IsZero() || !q.Until.IsZero()
 	span, topic, timed := PromptTime(q.Text, q.Today)
 	if strict {
-		span, topic, timed = Span{q.Since, q.Until}, q.Text, true
-		if span.From.IsZero() {
-			span.From = time.Unix(86400, 0).UTC()
-		}
-		if span.To.IsZero() {
-			span.To = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
-		}
+		span = Span{cmp.Or(q.Since, time.Unix(86400, 0).UTC()), cmp.Or(q.Until, time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC))}
+		topic, timed = q.Text, true
 	}
 	if !timed {
 		hits, _ := rankScoped(q.Text, q, nil, corpora)
