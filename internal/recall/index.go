@@ -182,10 +182,7 @@ func decode(data []byte) (*Index, error) {
 	// before they are trusted with anything.
 	parts := []*[]byte{&x.lens, &x.days, &x.itemOff, &x.itemCRC, &x.strOff, &x.postOff, &x.postCRC}
 	sizes := []int{4 * docs, 4 * docs, 4 * (docs + 1), 4 * docs, 4 * (nterms + 1), 4 * (nterms + 1), 4 * nterms}
-	fixed := 8
-	for _, n := range sizes {
-		fixed += n
-	}
+	fixed := 8 + 16*docs + 12*nterms + 12 // the counts, then sizes' parts
 	if docs > len(rest)/16 || nterms > len(rest)/12 || fixed > len(rest) {
 		return nil, errCorrupt
 	}
