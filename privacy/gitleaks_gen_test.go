@@ -92,7 +92,7 @@ func TestGitleaksRulesFile(t *testing.T) {
 	}
 }
 
-// renderGitleaksRules writes the table (see parseRules for its columns).
+// renderGitleaksRules writes the table (see ruleSet for its columns).
 // What text alone cannot use is left out, and the rest is written as
 // gitleaks reads it: a rule that applies only to some file paths
 // (bimri-hook's text has no path), and an allowlist check of paths or

@@ -46,47 +46,108 @@ type rule struct {
 	re          func() *regexp.Regexp // compiled on first use: most keywords met fail the cheaper checks
 }
 
-// parseRules reads a table: one rule a line, its fields separated by
-// tabs: id, keywords (separated by spaces), secret group, entropy, where
-// it is tried (text, or keyword), assignment, lines, regexp. A line
-// "allow" owner and|or target stop-words regexp... is an allowlist of
-// the rule before it, or of every gitleaks rule when owner is empty.
-// Lines beginning with # are comments.
-func parseRules(table string, gitleaks bool) (rules []rule, global []allowlist) {
-	for _, line := range strings.Split(table, "\n") {
-		f := strings.Split(line, "\t")
+// The tables hold one rule a line, its fields separated by tabs: id,
+// keywords (separated by spaces), secret group, entropy, where it is tried
+// (text, or keyword), assignment, lines, regexp. A line "allow" owner
+// and|or target stop-words regexp... is an allowlist of the rule before it,
+// or of every gitleaks rule when owner is empty. Lines beginning with # are
+// comments.
+//
+// Every hook that cleans text is a fresh process, and a text's keywords
+// call on a few rules: so a first pass only indexes the keywords and sets
+// each rule's lines aside, and a rule is parsed when its keyword is met.
+type ruleSet struct {
+	texts  []ruleText // a rule's line, then its allowlists'
+	parsed []lazyRule // parsed[i] is texts[i] once asked for
+	global []string   // gitleaks' global allowlist lines
+	keywordIndex
+}
+
+type ruleText struct {
+	text     string
+	gitleaks bool
+}
+
+type lazyRule struct {
+	once sync.Once
+	rule rule
+}
+
+var rules = sync.OnceValue(func() *ruleSet {
+	x := &ruleSet{}
+	x.add(gitleaksTable, true)
+	x.add(ownTable, false)
+	x.parsed = make([]lazyRule, len(x.texts))
+	return x
+})
+
+// add sets aside table's rules and indexes their keywords.
+func (x *ruleSet) add(table string, gitleaks bool) {
+	ruleAt := -1 // where the last rule's line begins
+	for at := 0; at < len(table); {
+		line, _, _ := strings.Cut(table[at:], "\n")
+		id, fields, _ := strings.Cut(line, "\t")
+		second, _, _ := strings.Cut(fields, "\t") // an allowlist's owner, a rule's keywords
 		switch {
 		case line == "" || line[0] == '#':
-		case f[0] == "allow" && len(f) >= 5:
-			a := allowlist{and: f[2] == "and", target: f[3], stopwords: strings.Fields(f[4])}
-			if len(f) > 5 {
-				expr := `(?:` + strings.Join(f[5:], `)|(?:`) + `)`
-				a.re = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+		case id == "allow" && second == "":
+			x.global = append(x.global, line)
+		case id == "allow":
+			last := &x.texts[len(x.texts)-1]
+			if ruleAt < 0 || !strings.HasPrefix(last.text, second+"\t") {
+				panic("privacy: allowlist of " + second + " not after its rule")
 			}
-			if f[1] == "" {
-				global = append(global, a)
-			} else if len(rules) > 0 && rules[len(rules)-1].id == f[1] {
-				rules[len(rules)-1].allow = append(rules[len(rules)-1].allow, a)
-			} else {
-				panic("privacy: allowlist of " + f[1] + " not after its rule")
-			}
-		case len(f) == 8:
-			r := rule{id: f[0], keywords: strings.Fields(f[1]), secretGroup: int(number(f[2])), entropy: number(f[3]),
-				fromKeyword: f[4] == "keyword", assignment: int(number(f[5])), lines: int(number(f[6])), regex: f[7], gitleaks: gitleaks}
-			expr := r.regex
-			if r.fromKeyword {
-				var rest string
-				rest, r.boundary = splitStart(r.regex)
-				expr = `^(?:` + rest + `)`
-			}
-			r.re = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
-			r.gate, r.pick = ownChecks(r.id)
-			rules = append(rules, r)
+			last.text = table[ruleAt : at+len(line)]
 		default:
-			panic("privacy: a rule table's line has " + strconv.Itoa(len(f)) + " fields: " + line)
+			ruleAt = at
+			x.texts = append(x.texts, ruleText{line, gitleaks})
+			x.index(second, len(x.texts)-1)
+		}
+		at += len(line) + 1
+	}
+}
+
+// rule is the i-th rule, parsed on first use.
+func (x *ruleSet) rule(i int) *rule {
+	p := &x.parsed[i]
+	p.once.Do(func() { p.rule = parseRule(x.texts[i]) })
+	return &p.rule
+}
+
+// parseRule reads a rule's line and its allowlists'.
+func parseRule(t ruleText) rule {
+	line, allows, _ := strings.Cut(t.text, "\n")
+	f := strings.Split(line, "\t")
+	if len(f) != 8 {
+		panic("privacy: a rule table's line has " + strconv.Itoa(len(f)) + " fields: " + line)
+	}
+	r := rule{id: f[0], keywords: strings.Fields(f[1]), secretGroup: int(number(f[2])), entropy: number(f[3]),
+		fromKeyword: f[4] == "keyword", assignment: int(number(f[5])), lines: int(number(f[6])), regex: f[7], gitleaks: t.gitleaks}
+	expr := r.regex
+	if r.fromKeyword {
+		var rest string
+		rest, r.boundary = splitStart(r.regex)
+		expr = `^(?:` + rest + `)`
+	}
+	r.re = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+	r.gate, r.pick = ownChecks(r.id)
+	for a := range strings.Lines(allows) {
+		if strings.HasPrefix(a, "allow\t"+r.id+"\t") { // not a global one between
+			r.allow = append(r.allow, parseAllow(strings.TrimSuffix(a, "\n")))
 		}
 	}
-	return rules, global
+	return r
+}
+
+// parseAllow reads an allowlist's line.
+func parseAllow(line string) allowlist {
+	f := strings.Split(line, "\t")
+	a := allowlist{and: f[2] == "and", target: f[3], stopwords: strings.Fields(f[4])}
+	if len(f) > 5 {
+		expr := `(?:` + strings.Join(f[5:], `)|(?:`) + `)`
+		a.re = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+	}
+	return a
 }
 
 func number(s string) float64 {
@@ -97,14 +158,14 @@ func number(s string) float64 {
 	return n
 }
 
-// tables is every rule, gitleaks' first, and gitleaks' global allowlist.
-var tables = sync.OnceValues(func() ([]rule, []allowlist) {
-	rules, global := parseRules(gitleaksTable, true)
-	own, _ := parseRules(ownTable, false)
-	return append(rules, own...), global
+// globalAllow is gitleaks' global allowlist, parsed on first use.
+var globalAllow = sync.OnceValue(func() []allowlist {
+	var out []allowlist
+	for _, line := range rules().global {
+		out = append(out, parseAllow(line))
+	}
+	return out
 })
-
-func allRules() []rule { r, _ := tables(); return r }
 
 // semiGenericLeft is the left part of gitleaks' "semi-generic" rules: it
 // holds no group, so the secret is the same without it.
@@ -197,7 +258,7 @@ func wordBoundary(s string, i int) bool {
 // secrets returns the secrets every rule finds in s, where hits (see
 // keywordHits) says which rules' keywords stand where.
 func secrets(s string, hits []hit) []span {
-	rules, global := tables()
+	x := rules()
 	texts := []string{s}
 	if prose := proseEnds(s); prose != s {
 		texts = append(texts, prose)
@@ -205,15 +266,16 @@ func secrets(s string, hits []hit) []span {
 	var out []span
 	var at []int
 	for j := 0; j < len(hits); {
-		r := &rules[hits[j].rule]
-		for at = at[:0]; j < len(hits) && &rules[hits[j].rule] == r; j++ {
+		i := hits[j].rule
+		r := x.rule(int(i))
+		for at = at[:0]; j < len(hits) && hits[j].rule == i; j++ {
 			at = append(at, int(hits[j].at))
 		}
 		// gitleaks' rules also read the text with its sentences' ends made
 		// spaces (proseEnds); its global allowlist is theirs alone.
 		ruleTexts, ruleGlobal := texts[:1], []allowlist(nil)
 		if r.gitleaks {
-			ruleTexts, ruleGlobal = texts, global
+			ruleTexts, ruleGlobal = texts, globalAllow()
 		}
 		for _, text := range ruleTexts {
 			r.matches(text, at, func(m []int) {
@@ -226,13 +288,13 @@ func secrets(s string, hits []hit) []span {
 	return out
 }
 
-// A hit is a keyword of a rule (its index in allRules) at an offset.
+// A hit is a keyword of a rule (its index in the rule set) at an offset.
 type hit struct{ rule, at int32 }
 
 // keywordHits finds every rule's keywords in s, in any ASCII letter case,
 // ordered by rule, then offset.
 func keywordHits(s string) []hit {
-	x := keywords()
+	x := rules()
 	var hits []hit
 	for i := 0; i+1 < len(s); i++ {
 		k := x.byPair[lowerASCII(s[i])][lowerASCII(s[i+1])]
@@ -260,31 +322,28 @@ type keywordIndex struct {
 
 type indexedWord struct {
 	text  string
-	rules []int // indices in allRules
+	rules []int // indices in the rule set
 }
 
-var keywords = sync.OnceValue(func() *keywordIndex {
-	x := &keywordIndex{}
-	for i, r := range allRules() {
-		for _, w := range r.keywords {
-			k := &x.byPair[w[0]][w[1]]
-			if *k == 0 {
-				x.words = append(x.words, nil)
-				if len(x.words) > 255 {
-					panic("privacy: more than 255 keyword beginnings")
-				}
-				*k = uint8(len(x.words))
+// index adds rule i's keywords (separated by spaces).
+func (x *keywordIndex) index(keywords string, i int) {
+	for w := range strings.FieldsSeq(keywords) {
+		k := &x.byPair[w[0]][w[1]]
+		if *k == 0 {
+			x.words = append(x.words, nil)
+			if len(x.words) > 255 {
+				panic("privacy: more than 255 keyword beginnings")
 			}
-			list := x.words[*k-1]
-			if j := slices.IndexFunc(list, func(iw indexedWord) bool { return iw.text == w }); j >= 0 {
-				list[j].rules = append(list[j].rules, i)
-			} else {
-				x.words[*k-1] = append(list, indexedWord{w, []int{i}})
-			}
+			*k = uint8(len(x.words))
+		}
+		list := x.words[*k-1]
+		if j := slices.IndexFunc(list, func(iw indexedWord) bool { return iw.text == w }); j >= 0 {
+			list[j].rules = append(list[j].rules, i)
+		} else {
+			x.words[*k-1] = append(list, indexedWord{w, []int{i}})
 		}
 	}
-	return x
-})
+}
 
 // hasPrefixFold is strings.HasPrefix ignoring ASCII case (prefix lower).
 func hasPrefixFold(s, prefix string) bool {
