@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -517,4 +518,26 @@ func TestChanceWordsOfLongEntries(t *testing.T) {
 	if got := ids(Rank("write a regex that matches German postal codes", Query{MinShare: DefaultMinShare}, NewMemory(short))); !slices.Equal(got, []string{"cccc0002"}) {
 		t.Errorf("a short entry sharing the prompt's words: hits %v, want cccc0002", got)
 	}
+}
+
+// BenchmarkChecksums compares the index's checksum (CRC-32, IEEE) with
+// CRC-32C on a megabyte, about what a prompt checks (docs/performance.md).
+func BenchmarkChecksums(b *testing.B) {
+	data := make([]byte, 1<<20)
+	for i := range data {
+		data[i] = byte(i * 7)
+	}
+	b.Run("IEEE", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			sum(data)
+		}
+	})
+	b.Run("Castagnoli", func(b *testing.B) {
+		table := crc32.MakeTable(crc32.Castagnoli)
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			crc32.Checksum(data, table)
+		}
+	})
 }
