@@ -12,7 +12,7 @@ import (
 	"github.com/bimri/bimri-hook/internal/slowtest"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/store"
-	"github.com/bimri/bimri-hook/store/atomicfile"
+	"github.com/bimri/bimri-hook/store/safefile"
 )
 
 // racePause slows each write between its steps (BIMRI_TEST_STORE_PAUSE),
@@ -114,7 +114,7 @@ func TestEditorDuringWritesIsKept(t *testing.T) {
 			// An edit that began before a write's rename and saved after
 			// it would itself undo that write, as any editor would: that
 			// is not what is tested.
-			temps, _ := filepath.Glob(filepath.Join(root, atomicfile.TempPrefix+"*"))
+			temps, _ := filepath.Glob(filepath.Join(root, safefile.TempPrefix+"*"))
 			fresh := ""
 			for _, p := range temps {
 				if !seen[p] {

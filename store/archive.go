@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
-	"github.com/bimri/bimri-hook/store/atomicfile"
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
@@ -47,7 +46,7 @@ func (s *Store) writeArchive(items []memfile.Removal) error {
 	if err == nil && !s.noSync {
 		err = f.Sync()
 		if info.Size() == 0 {
-			atomicfile.SyncDir(filepath.Dir(path)) // its name too, before the file without its records
+			safefile.SyncDir(filepath.Dir(path)) // its name too, before the file without its records
 		}
 	}
 	if err != nil {
@@ -85,7 +84,7 @@ func (s *Store) rollArchive() string {
 			break
 		}
 		if !s.noSync {
-			atomicfile.SyncDir(filepath.Dir(path))
+			safefile.SyncDir(filepath.Dir(path))
 		}
 		return fmt.Sprintf("%s reached %d MiB, more than recall reads; it is kept as %s, and a new %s is started (recall and revive search the new one)",
 			s.names.Archive, info.Size()>>20, name, s.names.Archive)

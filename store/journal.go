@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/bimri/bimri-hook/memfile"
-	"github.com/bimri/bimri-hook/store/atomicfile"
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
@@ -198,7 +197,7 @@ func (s *Store) journalAfter(tx *Tx) {
 			keep = append(keep, journalRecord{Op: "restored", ID: id})
 		}
 	}
-	_ = atomicfile.WriteFile(s.dataPath(journalName), jsonLines(keep), atomicfile.Options{NoSync: s.noSync, NewPerm: 0o600})
+	_ = safefile.WriteFile(s.dataPath(journalName), jsonLines(keep), safefile.Options{NoSync: s.noSync, NewPerm: 0o600})
 }
 
 // gitBranch is the workspace's git HEAD as written, following a

@@ -16,7 +16,6 @@ import (
 
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/privacy"
-	"github.com/bimri/bimri-hook/store/atomicfile"
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
@@ -37,7 +36,7 @@ func (s *Store) Pend(key string, e memfile.NewEntry) error {
 			break
 		}
 		// A transaction that recorded the last entry removes the folder.
-		if err = atomicfile.WriteFile(path, data, atomicfile.Options{NoSync: s.noSync, NewPerm: s.sideMode()}); !errors.Is(err, fs.ErrNotExist) {
+		if err = safefile.WriteFile(path, data, safefile.Options{NoSync: s.noSync, NewPerm: s.sideMode()}); !errors.Is(err, fs.ErrNotExist) {
 			break
 		}
 	}

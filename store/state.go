@@ -18,7 +18,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bimri/bimri-hook/store/atomicfile"
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
@@ -127,8 +126,8 @@ func (s *Store) ReadState(key string) []byte {
 // writes. The state folder, checked when the lock was taken, is made
 // again only if it has gone since.
 func (s *Store) WriteState(key string, data []byte) error {
-	path, opt := s.statePath(key), atomicfile.Options{NoSync: true, NewPerm: s.sideMode()}
-	return inFolder(func() error { return atomicfile.WriteFile(path, data, opt) },
+	path, opt := s.statePath(key), safefile.Options{NoSync: true, NewPerm: s.sideMode()}
+	return inFolder(func() error { return safefile.WriteFile(path, data, opt) },
 		func() error { _, err := s.stateDir(); return err })
 }
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/bimri/bimri-hook/memfile"
-	"github.com/bimri/bimri-hook/store/atomicfile"
+	"github.com/bimri/bimri-hook/store/safefile"
 	"github.com/matryer/is"
 )
 
@@ -22,7 +22,7 @@ func TestSecondWriterLeavesTheFirstsTemporaryFiles(t *testing.T) {
 	is := is.New(t)
 	s := backupStore(t)
 	temps := func() []string {
-		found, _ := filepath.Glob(filepath.Join(s.root, atomicfile.TempPrefix+"*"))
+		found, _ := filepath.Glob(filepath.Join(s.root, safefile.TempPrefix+"*"))
 		return found
 	}
 	var before, after []string

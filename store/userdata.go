@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 
-	"github.com/bimri/bimri-hook/store/atomicfile"
+	"github.com/bimri/bimri-hook/store/safefile"
 )
 
 // DataEnv names the user's data folder, when set.
@@ -62,7 +62,7 @@ func (s *Store) makeDataFolder() error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(path, []byte(s.root+"\n"), atomicfile.Options{NoSync: true, NewPerm: 0o600})
+	return safefile.WriteFile(path, []byte(s.root+"\n"), safefile.Options{NoSync: true, NewPerm: 0o600})
 }
 
 // writeData replaces a file of the data folder atomically, not synced,
@@ -70,7 +70,7 @@ func (s *Store) makeDataFolder() error {
 func (s *Store) writeData(name string, data []byte) error {
 	path := s.dataPath(name)
 	return inFolder(func() error {
-		return atomicfile.WriteFile(path, data, atomicfile.Options{NoSync: true, NewPerm: 0o600})
+		return safefile.WriteFile(path, data, safefile.Options{NoSync: true, NewPerm: 0o600})
 	}, s.makeDataFolder)
 }
 

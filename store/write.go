@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
-	"github.com/bimri/bimri-hook/store/atomicfile"
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
@@ -50,7 +49,7 @@ func (s *Store) commit(path string, data, old []byte, archive []memfile.Removal,
 	if _, err := s.sidePath(s.names.Archive); err != nil && len(archive) > 0 {
 		return err
 	}
-	file, err := atomicfile.Write(path, data, atomicfile.Options{NoSync: s.noSync})
+	file, err := safefile.Write(path, data, safefile.Options{NoSync: s.noSync})
 	if err != nil {
 		return fmt.Errorf("write %s: %w", s.names.Memory, err)
 	}
@@ -94,7 +93,7 @@ func (s *Store) commit(path string, data, old []byte, archive []memfile.Removal,
 	}
 	if !s.noSync {
 		for _, d := range dirs {
-			atomicfile.SyncDir(d)
+			safefile.SyncDir(d)
 		}
 	}
 	return nil
@@ -109,14 +108,14 @@ func (s *Store) backup(path string, old []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	opt := atomicfile.Options{NoSync: s.noSync}
-	if atomicfile.Link(path, target, opt) == nil {
+	opt := safefile.Options{NoSync: s.noSync}
+	if safefile.Link(path, target, opt) == nil {
 		return target, nil
 	}
 	if info, err := os.Stat(path); err == nil {
 		opt.NewPerm = info.Mode().Perm() // no more open than the file it copies
 	}
-	p, err := atomicfile.Write(target, old, opt) // its folder is synced with bimri.md's
+	p, err := safefile.Write(target, old, opt) // its folder is synced with bimri.md's
 	if err == nil {
 		err = p.Commit()
 	}
@@ -144,7 +143,7 @@ func (s *Store) healBackup() error {
 	}
 	data, err := safefile.Read(backup, memfile.MaxMemorySize)
 	if err == nil {
-		err = atomicfile.WriteFile(backup, data, atomicfile.Options{NoSync: s.noSync})
+		err = safefile.WriteFile(backup, data, safefile.Options{NoSync: s.noSync})
 	}
 	if err != nil {
 		return fmt.Errorf("%s is a second name of %s, and could not be made a copy of its own: %w", s.names.Backup, s.names.Memory, err)
@@ -180,7 +179,7 @@ func (s *Store) pauseStep() {
 
 // removeTemps deletes the temporary files a process killed mid-write left.
 func (s *Store) removeTemps() {
-	atomicfile.RemoveTemps(s.root)
-	atomicfile.RemoveTemps(s.StatePath())
-	atomicfile.RemoveTemps(s.pendingPath())
+	safefile.RemoveTemps(s.root)
+	safefile.RemoveTemps(s.StatePath())
+	safefile.RemoveTemps(s.pendingPath())
 }

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/workspace"
-	"github.com/bimri/bimri-hook/store/atomicfile"
 	"github.com/bimri/bimri-hook/store/safefile"
 	"github.com/bimri/bimri-hook/wiring"
 	"github.com/tidwall/gjson"
@@ -58,7 +57,7 @@ func writeReplacing(path string, data []byte) error {
 	}
 	err := os.MkdirAll(filepath.Dir(path), 0o755)
 	if err == nil {
-		err = atomicfile.WriteFile(path, data, atomicfile.Options{})
+		err = safefile.WriteFile(path, data, safefile.Options{})
 	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)

@@ -20,7 +20,7 @@ import (
 
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/store"
-	"github.com/bimri/bimri-hook/store/atomicfile"
+	"github.com/bimri/bimri-hook/store/safefile"
 	"github.com/bimri/bimri-hook/wiring"
 )
 
@@ -188,7 +188,7 @@ func Turn(w io.Writer, st *store.Store, on bool) error {
 	if err := st.CheckLock(); err != nil {
 		return fmt.Errorf("turn memory off: %w", err)
 	}
-	if err := atomicfile.WriteFile(path, []byte(offNote), atomicfile.Options{}); err != nil {
+	if err := safefile.WriteFile(path, []byte(offNote), safefile.Options{}); err != nil {
 		return fmt.Errorf("turn memory off: %w", err)
 	}
 	fmt.Fprintf(w, "memory is off in %s: every hook answers nothing, whichever route or agent runs it; bimri.md and its files stay as they are\n", root)

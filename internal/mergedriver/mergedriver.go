@@ -10,7 +10,6 @@ import (
 	"io"
 
 	"github.com/bimri/bimri-hook/memfile"
-	"github.com/bimri/bimri-hook/store/atomicfile"
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
@@ -41,7 +40,7 @@ func Merge(w io.Writer, basePath, oursPath, theirsPath, name string, cfg memfile
 		files[i] = f
 	}
 	merged, rep := memfile.MergeFiles(files[0], files[1], files[2], cfg)
-	if err := atomicfile.WriteFile(oursPath, memfile.Render(merged), atomicfile.Options{}); err != nil {
+	if err := safefile.WriteFile(oursPath, memfile.Render(merged), safefile.Options{}); err != nil {
 		return fmt.Errorf("merge-driver: write the merged %s: %w", name, err)
 	}
 	// A merge with nothing to check says nothing, as git's own do.

@@ -14,7 +14,6 @@ import (
 
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/store"
-	"github.com/bimri/bimri-hook/store/atomicfile"
 	"github.com/bimri/bimri-hook/store/safefile"
 )
 
@@ -148,7 +147,7 @@ func build(items []Item, indexPath string, key indexKey) (*Index, error) {
 	// Not synced: the index is a cache, and a torn or lost one fails its
 	// checksum and is rebuilt. A store sweeps the temporary file a killed
 	// process left.
-	_ = atomicfile.WriteFile(indexPath, out, atomicfile.Options{NoSync: true})
+	_ = safefile.WriteFile(indexPath, out, safefile.Options{NoSync: true})
 	return decode(out)
 }
 

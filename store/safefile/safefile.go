@@ -1,8 +1,12 @@
-// Package safefile is the one way bimri-hook reads a file: a repository
-// can commit a named pipe or a link to /dev/zero where bimri.md should be,
-// which os.ReadFile would hang on or fill memory with. Open refuses
-// anything but a regular file without blocking, and Read reads at most a
-// cap.
+// Package safefile is the one way bimri-hook reads and replaces a file.
+// A repository can commit a named pipe or a link to /dev/zero where
+// bimri.md should be, which os.ReadFile would hang on or fill memory
+// with: Open refuses anything but a regular file without blocking, and
+// Read reads at most a cap. Files are replaced as google/renameio does (a
+// synced temporary file renamed over the target, the folder synced; a new
+// file's mode follows the umask), plus writes without fsync for
+// bookkeeping, the rename apart for a writer of several files, a second
+// name by hard link, and temporary names a later run can sweep.
 package safefile
 
 import (

@@ -1,10 +1,4 @@
-// Package atomicfile replaces files as github.com/google/renameio does
-// (a synced temporary file renamed over the target, the folder synced; a
-// new file's mode follows the umask), with what bimri-hook needs besides:
-// writes without fsync for bookkeeping, the rename apart for a writer of
-// several files, a second name by hard link, and temporary names a later
-// run can sweep.
-package atomicfile
+package safefile
 
 import (
 	"cmp"
@@ -17,8 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/bimri/bimri-hook/store/safefile"
 )
 
 // TempPrefix starts every temporary file's name: .bimri-tmp-PID-RANDOM.
@@ -108,7 +100,7 @@ func (p *Pending) Abort() {
 // a copy. It fails, leaving path as it was, where hard links cannot be
 // made or from is replaced meanwhile; the caller then copies.
 func Link(from, path string, opt Options) error {
-	f, info, err := safefile.Open(from) // never blocks on a pipe put there
+	f, info, err := Open(from) // never blocks on a pipe put there
 	if err != nil {
 		return err
 	}

@@ -2,8 +2,17 @@
 
 package safefile
 
-import "syscall"
+import (
+	"io/fs"
+	"syscall"
+)
 
 // openNonBlock keeps the open of a named pipe with no writer from
 // blocking; on a regular file it changes nothing.
 const openNonBlock = syscall.O_NONBLOCK
+
+// soleLink says whether the file has one name only.
+func soleLink(info fs.FileInfo) bool {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	return ok && st.Nlink == 1
+}
