@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,56 +23,44 @@ type Intent struct {
 // maxIntentRunes bounds an Intent's text: far more than an entry needs.
 const maxIntentRunes = 2000
 
+// notPlain are remember's options that ask for more than one plain entry
+// of this workspace: a consolidation, supersession, promotion, --global.
+var notPlain = []string{"global", "replaces", "supersedes", "promote", "both-hold"}
+
 // intentOfCommand reads the entry a Bash remember command asks for, as
 // remember reads its flags; ok is false for anything but one plain entry
-// of this workspace (a consolidation, supersession, promotion, --global,
-// or shell expansions that cannot be read without running them).
+// (or shell expansions that cannot be read without running them).
 func intentOfCommand(command string) (Intent, bool) {
 	argv, ok := approve.Argv(command)
-	if !ok {
+	i := slices.Index(argv, "remember")
+	if !ok || i < 0 {
 		return Intent{}, false
-	}
-	i := 0
-	for i < len(argv) && argv[i] != "remember" {
-		i++
 	}
 	in := Intent{Tier: 2, Importance: 3}
 	var words []string
-	args := argv[min(i+1, len(argv)):]
-	for j := 0; j < len(args); j++ {
+	for args, j := argv[i+1:], 0; j < len(args); j++ {
 		a := args[j]
 		if a == "--" {
 			words = append(words, args[j+1:]...)
 			break
 		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if !strings.HasPrefix(a, "-") || a == "-" {
 			words = append(words, a)
 			continue
 		}
-		switch name {
-		case "global", "replaces", "supersedes", "promote", "both-hold":
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !hasValue && j+1 < len(args) {
+			j, value, hasValue = j+1, args[j+1], true
+		}
+		n, err := strconv.Atoi(value)
+		switch {
+		case !hasValue || slices.Contains(notPlain, name) || (name == "tier" || name == "importance") && err != nil:
 			return Intent{}, false
-		}
-		if !hasValue {
-			if j+1 >= len(args) {
-				return Intent{}, false
-			}
-			j++
-			value = args[j]
-		}
-		switch name {
-		case "importance", "tier":
-			n, err := strconv.Atoi(value)
-			if err != nil {
-				return Intent{}, false
-			}
-			if name == "tier" {
-				in.Tier = n
-			} else {
-				in.Importance = n
-			}
-		case "tags":
+		case name == "tier":
+			in.Tier = n
+		case name == "importance":
+			in.Importance = n
+		case name == "tags":
 			in.Tags = splitTags(value)
 		}
 	}
@@ -81,8 +70,8 @@ func intentOfCommand(command string) (Intent, bool) {
 
 // intentOfTool reads the entry an MCP remember call asks for.
 func intentOfTool(input gjson.Result) (Intent, bool) {
-	for _, k := range []string{"replaces", "supersedes", "promote", "both_hold", "global"} {
-		if v := input.Get(k); v.Exists() && v.Type != gjson.Null && v.String() != "" && v.String() != "[]" && v.Type != gjson.False {
+	for _, k := range notPlain {
+		if v := input.Get(strings.ReplaceAll(k, "-", "_")); v.Exists() && v.Type != gjson.Null && v.String() != "" && v.String() != "[]" && v.Type != gjson.False {
 			return Intent{}, false
 		}
 	}
@@ -93,13 +82,8 @@ func intentOfTool(input gjson.Result) (Intent, bool) {
 	if n := input.Get("tier").Int(); n != 0 {
 		in.Tier = int(n)
 	}
-	tags := input.Get("tags")
-	if tags.IsArray() {
-		for _, t := range tags.Array() {
-			in.Tags = append(in.Tags, splitTags(t.String())...)
-		}
-	} else {
-		in.Tags = splitTags(tags.String())
+	for _, t := range input.Get("tags").Array() { // a string is an array of one
+		in.Tags = append(in.Tags, splitTags(t.String())...)
 	}
 	return in.clean()
 }

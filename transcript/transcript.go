@@ -117,21 +117,20 @@ func read(r io.Reader, start, limit int64, partial bool, prev Summary) (Summary,
 	sum.FilesChanged, sum.Pending = slices.Clone(prev.FilesChanged), slices.Clone(prev.Pending)
 	sum.PendingChanges, sum.Intents, sum.Denied = slices.Clone(prev.PendingChanges), slices.Clone(prev.Intents), slices.Clone(prev.Denied)
 	sum.Offset = start
-	for i := 0; ; i++ {
-		n := bytes.IndexByte(data, '\n') + 1
-		if n == 0 {
-			return sum, err
-		}
+	for line := range bytes.Lines(data) {
 		switch {
-		case i == 0 && partial:
-		case n > maxLineSize:
+		case line[len(line)-1] != '\n':
+			return sum, err
+		case partial:
+			partial = false
+		case len(line) > maxLineSize:
 			sum.BadLines++
 		default:
-			sum.addLine(data[:n])
+			sum.addLine(line)
 		}
-		sum.Offset += int64(n)
-		data = data[n:]
+		sum.Offset += int64(len(line))
 	}
+	return sum, err
 }
 
 func (s *Summary) addLine(line []byte) {
