@@ -112,9 +112,8 @@ func (s *Store) lockOnce(wait time.Duration) (unlock func(), held func() bool, e
 // CheckLock takes the workspace lock and lets it go: doctor's check.
 func (s *Store) CheckLock() error {
 	unlock, _, err := s.lock()
-	if err != nil {
-		return err
+	if err == nil {
+		unlock()
 	}
-	unlock()
-	return nil
+	return err
 }

@@ -15,18 +15,19 @@ import (
 )
 
 func init() {
-	if ms, err := strconv.Atoi(os.Getenv("BIMRI_TEST_STORE_PAUSE")); err == nil && ms > 0 {
-		testPause = time.Duration(ms) * time.Millisecond
+	ms, _ := strconv.Atoi(os.Getenv("BIMRI_TEST_STORE_PAUSE"))
+	n, _ := strconv.Atoi(os.Getenv("BIMRI_TEST_STORE_KILL_AT"))
+	if ms <= 0 && n <= 0 {
+		return
 	}
-	if n, err := strconv.Atoi(os.Getenv("BIMRI_TEST_STORE_KILL_AT")); err == nil && n > 0 {
-		var steps atomic.Int64
-		testKill = func() {
-			if steps.Add(1) == int64(n) {
-				if p, err := os.FindProcess(os.Getpid()); err == nil {
-					_ = p.Kill() // SIGKILL: no deferred function, nothing after it runs
-				}
-				select {}
+	var steps atomic.Int64
+	testKill = func() {
+		time.Sleep(time.Duration(max(ms, 0)) * time.Millisecond)
+		if steps.Add(1) == int64(n) {
+			if p, err := os.FindProcess(os.Getpid()); err == nil {
+				_ = p.Kill() // SIGKILL: no deferred function, nothing after it runs
 			}
+			select {}
 		}
 	}
 }

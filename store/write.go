@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/store/safefile"
@@ -151,13 +150,10 @@ func (s *Store) healBackup() error {
 	return nil
 }
 
-// The crash tests stop a write between its steps: testPause and testKill
-// with -tags bimritest, testStep in the store's own tests.
-var (
-	testPause time.Duration
-	testStep  func()
-	testKill  func()
-)
+// The crash tests stop a write between its steps: testKill (with -tags
+// bimritest: a pause, or kill -9) at every step, testStep (the store's
+// own tests) at all but pauseStep's.
+var testKill, testStep func()
 
 // step is a point between two steps of a write.
 func (s *Store) step() {
@@ -167,11 +163,7 @@ func (s *Store) step() {
 	}
 }
 
-// pauseStep is a step the store's own tests do not stop at.
 func (s *Store) pauseStep() {
-	if testPause > 0 {
-		time.Sleep(testPause)
-	}
 	if testKill != nil {
 		testKill()
 	}
