@@ -19,7 +19,6 @@ func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 	if err := readOnly(path, s.names.Memory); err != nil {
 		return fmt.Errorf("%s is unreadable (%v) and %w", s.names.Memory, cause, err)
 	}
-	mark := markRead(path, broken)
 	aside, err := s.setAside(path, broken)
 	if err != nil {
 		return fmt.Errorf("%s is unreadable (%v) and could not be set aside: %w", s.names.Memory, cause, err)
@@ -32,7 +31,7 @@ func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 		}
 	}
 	tx.Notice = fmt.Sprintf("%s was unreadable (%v)%s and kept the broken copy as %s", s.names.Memory, cause, did, aside)
-	err = s.commit(path, memfile.Render(tx.File), nil, nil, func() bool { return mark.unchanged(path) })
+	err = s.commit(path, memfile.Render(tx.File), nil, nil, func() bool { return unchanged(path, broken) })
 	if err != nil && !errors.Is(err, errChanged) {
 		return fmt.Errorf("replace unreadable %s: %w", s.names.Memory, err)
 	}
@@ -129,7 +128,6 @@ func (s *Store) Restore() (Result, error) {
 			}
 			res.Notice = fmt.Sprintf("kept the unreadable %s as %s", s.names.Memory, aside)
 		}
-		mark := markRead(path, current)
-		return res, s.commit(path, backup, current, out, func() bool { return mark.unchanged(path) })
+		return res, s.commit(path, backup, current, out, func() bool { return unchanged(path, current) })
 	})
 }

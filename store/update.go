@@ -30,7 +30,6 @@ type Tx struct {
 	stateSet map[string][]byte // state blobs to write
 
 	read    []byte     // bimri.md as read, nil when it did not exist
-	mark    readMark   // to tell, just before the rename, whether it changed
 	prov    provenance // provenance.go
 	pending []string   // pending entries recorded in File (pending.go)
 	journal journal    // journal.go
@@ -133,7 +132,7 @@ func (s *Store) Update(fn func(tx *Tx) error) (Result, error) {
 			return Result{}, err
 		}
 		// Still the file read, and the lock still this transaction's alone.
-		return s.finish(tx, path, func() bool { return relock() && tx.mark.unchanged(path) })
+		return s.finish(tx, path, func() bool { return relock() && unchanged(path, tx.read) })
 	})
 }
 
@@ -158,39 +157,14 @@ func joinNotices(a, b string) string {
 	return a + "; " + b
 }
 
-// readMark is bimri.md as a transaction read it.
-type readMark struct {
-	exists bool
-	info   fs.FileInfo // nil when the file changed between the read and the stat
-	data   []byte
-}
-
-func markRead(path string, data []byte) readMark {
-	info, err := os.Stat(path)
-	if err != nil {
-		return readMark{}
-	}
-	if info.Size() != int64(len(data)) {
-		info = nil
-	}
-	return readMark{exists: true, info: info, data: data}
-}
-
-// unchanged says whether path is still the file m recorded: the same
-// file, size and time, or else the same bytes.
-func (m readMark) unchanged(path string) bool {
-	info, err := os.Stat(path)
-	if !m.exists {
+// unchanged says whether path still holds read (nil: no file there), the
+// bytes a transaction read: the same bytes, whoever wrote them.
+func unchanged(path string, read []byte) bool {
+	data, err := safefile.Read(path, memfile.MaxMemorySize)
+	if read == nil {
 		return errors.Is(err, fs.ErrNotExist)
 	}
-	if err != nil {
-		return false
-	}
-	if m.info != nil && os.SameFile(info, m.info) && info.Size() == m.info.Size() && info.ModTime().Equal(m.info.ModTime()) {
-		return true
-	}
-	data, err := safefile.Read(path, memfile.MaxMemorySize)
-	return err == nil && bytes.Equal(data, m.data)
+	return err == nil && bytes.Equal(data, read)
 }
 
 // A file being written in place (an editor, git) reads cut short for a
@@ -209,7 +183,6 @@ const (
 // reads is set aside first.
 func (s *Store) begin(path string) (*Tx, error) {
 	tx := &Tx{store: s, state: map[string][]byte{}, stateSet: map[string][]byte{}}
-	defer func() { tx.mark = markRead(path, tx.read) }()
 	old, err := safefile.Read(path, memfile.MaxMemorySize)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
