@@ -142,39 +142,36 @@ func (s *Summary) addLine(line []byte) {
 		s.BadLines++
 		return
 	}
-	m := membersOf(line)
-	content := m.message.Get("content")
-	switch {
-	case m.typ.String() == "assistant":
-		s.addAssistant(content)
-	case m.typ.String() == "user" && !m.isSidechain.Bool():
-		if len(s.Pending)+len(s.PendingChanges) > 0 && content.IsArray() {
-			s.settle(content)
-		}
-		if !m.isMeta.Bool() && !m.isCompactSummary.Bool() {
-			s.addPrompt(content)
-		}
-	}
-}
-
-// lineMembers are the top-level members a line is read by, the first of
-// each name, as gjson.Get finds them.
-type lineMembers struct {
-	typ, isMeta, isCompactSummary, isSidechain, message gjson.Result
-}
-
-// membersOf reads them in one pass: a Get for each would read megabytes
-// of tool output once per member.
-func membersOf(line []byte) lineMembers {
-	var m lineMembers
-	members := map[string]*gjson.Result{"type": &m.typ, "isMeta": &m.isMeta, "isCompactSummary": &m.isCompactSummary, "isSidechain": &m.isSidechain, "message": &m.message}
+	// The members, the first of each name as gjson.Get finds it, in one
+	// pass: a Get for each would read megabytes of tool output each time.
+	var typ, isMeta, isCompactSummary, isSidechain, message gjson.Result
+	members := map[string]*gjson.Result{"type": &typ, "isMeta": &isMeta, "isCompactSummary": &isCompactSummary, "isSidechain": &isSidechain, "message": &message}
 	gjson.ParseBytes(line).ForEach(func(key, value gjson.Result) bool {
 		if member := members[key.Str]; member != nil && !member.Exists() {
 			*member = value
 		}
 		return true
 	})
-	return m
+	content := message.Get("content")
+	switch {
+	case typ.String() == "assistant":
+		s.addAssistant(content)
+	case typ.String() == "user" && !isSidechain.Bool():
+		if len(s.Pending)+len(s.PendingChanges) > 0 && content.IsArray() {
+			s.settle(content)
+		}
+		text, ok := promptText(content)
+		if !ok || isMeta.Bool() || isCompactSummary.Bool() {
+			return
+		}
+		s.Prompts++
+		s.PromptsSinceRemember++
+		// A prompt asking for one of bimri-hook's other commands is not the
+		// session's work. Clean before cutting, which could hide a secret's shape.
+		if s.FirstPrompt == "" && !(strings.Contains(strings.ToLower(text), "bimri-hook") && productCommand().MatchString(text)) {
+			s.FirstPrompt = shorten(privacy.Clean(text), maxPromptRunes)
+		}
+	}
 }
 
 // tooDeep reports whether line nests more than maxDepth deep.
@@ -196,19 +193,6 @@ func tooDeep(line []byte) bool {
 		}
 	}
 	return false
-}
-
-func (s *Summary) addPrompt(content gjson.Result) {
-	text, ok := promptText(content)
-	if !ok {
-		return
-	}
-	s.Prompts++
-	s.PromptsSinceRemember++
-	if s.FirstPrompt == "" && !asksProductCommand(text) {
-		// Clean before cutting, which could hide a secret's shape.
-		s.FirstPrompt = shorten(privacy.Clean(text), maxPromptRunes)
-	}
 }
 
 // notPrompts begin user messages that Claude Code writes itself.
@@ -408,16 +392,12 @@ var rememberCommand = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // productCommand matches text naming one of bimri-hook's commands other
-// than remember: a prompt asking for one is not the session's work.
+// than remember.
 var productCommand = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)(?:^|[^\w.-])bimri-hook(?:-v?\d[\w.+-]*)?(?:\.exe)?["'\x60]?\s+` +
 		`(?:install|uninstall|doctor|show|forget|why|forecast|maintain|search|restore|revive|version|` +
 		`off|on|simulate|hook|mcp|browse|merge-driver|help)\b`)
 })
-
-func asksProductCommand(prompt string) bool {
-	return strings.Contains(strings.ToLower(prompt), "bimri-hook") && productCommand().MatchString(prompt)
-}
 
 func isRemember(command string) bool {
 	return strings.Contains(command, "bimri") && strings.Contains(command, "remember") &&
