@@ -1,9 +1,8 @@
 package store
 
-// Session state is bookkeeping beside the memory (what a session was
-// shown, counted, asked), one file a key in the state folder, replaced
-// atomically but never synced: a power cut costs a session counted
-// twice, and SessionEnd saves two fsyncs.
+// Session state is bookkeeping (what a session was shown, counted,
+// asked), a file a key in the state folder, replaced atomically, never
+// synced: a power cut costs a session counted twice.
 
 import (
 	"bytes"
@@ -38,11 +37,10 @@ func (tx *Tx) SetState(key string, data []byte) { tx.stateSet[key] = data }
 // saveState writes the blobs of set that are not as read.
 func (s *Store) saveState(read, set map[string][]byte) error {
 	for key, data := range set {
-		if old, ok := read[key]; ok && old != nil && bytes.Equal(old, data) {
-			continue
-		}
-		if err := s.WriteState(key, data); err != nil {
-			return fmt.Errorf("save state: %w", err)
+		if old := read[key]; old == nil || !bytes.Equal(old, data) {
+			if err := s.WriteState(key, data); err != nil {
+				return fmt.Errorf("save state: %w", err)
+			}
 		}
 	}
 	return nil
@@ -65,11 +63,10 @@ func stateKey(key string) string {
 	return "h-" + hex.EncodeToString(sum[:4])
 }
 
-// sideMode is the mode a new side file (the archive, a set-aside copy,
-// session state) is created with, before the umask: bimri.md's own, so
-// that what a user made private (chmod 600 bimri.md) stays private in
-// every file that holds its text, and at least writable by its owner.
-// Without a bimri.md, 0o666 as os.Create, which the umask narrows.
+// sideMode is a new side file's mode (the archive, a set-aside copy,
+// session state) before the umask: bimri.md's, writable by its owner, so
+// a private bimri.md (chmod 600) keeps its text private everywhere;
+// without one, 0o666 as os.Create.
 func (s *Store) sideMode() fs.FileMode {
 	info, err := os.Stat(s.Path(s.names.Memory))
 	if err != nil {
@@ -78,8 +75,7 @@ func (s *Store) sideMode() fs.FileMode {
 	return info.Mode().Perm() | 0o200
 }
 
-// PruneState removes per-session state older than age, so the state folder
-// does not grow with every session ever run.
+// PruneState removes session state older than age.
 func (s *Store) PruneState(age time.Duration) {
 	entries, _ := os.ReadDir(s.StatePath())
 	for _, e := range entries {
@@ -89,53 +85,47 @@ func (s *Store) PruneState(age time.Duration) {
 	}
 }
 
-// UpdateState runs fn under the workspace lock on the state blobs named by
-// keys (a missing one is nil) and saves those fn changed in the map. It
-// never reads or writes bimri.md, so a hook that only keeps bookkeeping
-// (recall's "already shown this session") cannot rewrite the memory.
+// UpdateState runs fn under the lock on the state blobs named by keys (a
+// missing one is nil) and saves those it changed; it never touches
+// bimri.md, so bookkeeping (recall's "already shown") cannot rewrite it.
 func (s *Store) UpdateState(keys []string, fn func(state map[string][]byte) error) error {
 	unlock, _, err := s.lock()
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	state := map[string][]byte{}
+	read, next := map[string][]byte{}, map[string][]byte{}
 	for _, k := range keys {
-		if data := s.ReadState(k); data != nil {
-			state[k] = data
+		if read[k] = s.ReadState(k); read[k] != nil {
+			next[k] = read[k]
 		}
 	}
-	next := maps.Clone(state)
 	if err := fn(next); err != nil {
 		return err
 	}
 	maps.DeleteFunc(next, func(k string, _ []byte) bool { return !slices.Contains(keys, k) })
-	return s.saveState(state, next)
+	return s.saveState(read, next)
 }
 
-// ReadState returns a saved state blob without the lock (nil if none).
-// Writers replace state files atomically, so it is a whole version; a
-// caller that acts on it takes the lock with UpdateState and reads again.
+// ReadState returns a saved state blob without the lock (nil if none): a
+// whole version, as writers replace state files atomically.
 func (s *Store) ReadState(key string) []byte {
 	data, _ := safefile.Read(s.statePath(key), maxStateSize)
 	return data
 }
 
-// WriteState replaces the state blob key, atomically and without a
-// sync; without the lock, for a blob one event of one session alone
-// writes. The state folder, checked when the lock was taken, is made
-// again only if it has gone since.
+// WriteState replaces the state blob key, atomically and unsynced, without
+// the lock: for a blob one event of one session alone writes. The state
+// folder is made again if it has gone.
 func (s *Store) WriteState(key string, data []byte) error {
 	path, opt := s.statePath(key), safefile.Options{NoSync: true, NewPerm: s.sideMode()}
 	return inFolder(func() error { return safefile.WriteFile(path, data, opt) },
 		func() error { _, err := s.stateDir(); return err })
 }
 
-// SetAsideState keeps a copy of the state blob key, whose bytes data do
-// not read, beside it (KEY.json.broken-TIME, as a bimri.md that does not
-// read is kept), so the caller can start that bookkeeping afresh without
-// losing what it held. The copy is not a .json file, so PruneState
-// leaves it.
+// SetAsideState keeps data, the state blob key that does not read, beside
+// it (KEY.json.broken-TIME, which PruneState leaves), so the caller can
+// start afresh without losing it.
 func (s *Store) SetAsideState(key string, data []byte) error {
 	_, err := s.setAside(s.statePath(key), data)
 	return err

@@ -1,8 +1,5 @@
 package store
 
-// Update, the one read-modify-write: the order of its steps is what keeps
-// memory safe, so it reads in one place.
-
 import (
 	"bytes"
 	"crypto/sha256"
@@ -11,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
@@ -50,12 +48,11 @@ func (tx *Tx) Maintain(today time.Time, cfg memfile.Config, opt memfile.Options)
 	return rep
 }
 
-// Settled says whether bimri.md as read is, byte for byte, a file a pass
-// on today under cfg left, as the pass stamp says, and the transaction
-// has added nothing to it. A pass would change nothing there
-// (TestPassIdempotent), so a caller that only reads it (SessionStart)
-// skips the pass. The transaction then leaves bimri.md as it is without
-// rendering it to compare: the caller must not change File.
+// Settled says whether bimri.md as read is, byte for byte, what a pass on
+// today under cfg left (the pass stamp says so) and the transaction added
+// nothing: a pass would change nothing (TestPassIdempotent), so a reader
+// (SessionStart) skips it, and bimri.md is left unrendered: the caller
+// must not change File.
 func (tx *Tx) Settled(today time.Time, cfg memfile.Config) bool {
 	tx.settled = tx.read != nil && len(tx.pending) == 0 && len(tx.journal.restored) == 0 &&
 		bytes.Equal(tx.State(passKey), passStamp(passOf(today, cfg), tx.read))
@@ -72,10 +69,8 @@ func passOf(today time.Time, cfg memfile.Config) string {
 }
 
 func passStamp(pass string, data []byte) []byte {
-	h := sha256.New()
-	h.Write([]byte(pass))
-	h.Write(data)
-	return hex.AppendEncode(nil, h.Sum(nil))
+	sum := sha256.Sum256(append([]byte(pass), data...))
+	return hex.AppendEncode(nil, sum[:])
 }
 
 // Result says what Update did.
@@ -85,10 +80,9 @@ type Result struct {
 }
 
 // maxAttempts bounds how often a transaction runs again on a bimri.md
-// that keeps changing.
+// that keeps changing: errChanged, no longer the file it read.
 const maxAttempts = 5
 
-// errChanged means bimri.md is no longer the file the transaction read.
 var errChanged = errors.New("changed since it was read")
 
 // Update runs fn under the lock on the memory file and writes the result;
@@ -151,10 +145,7 @@ func (s *Store) retry(during string, attempt func() (Result, error)) (Result, er
 }
 
 func joinNotices(a, b string) string {
-	if a == "" || b == "" {
-		return a + b
-	}
-	return a + "; " + b
+	return strings.Trim(a+"; "+b, "; ")
 }
 
 // unchanged says whether path still holds read (nil: no file there), the
