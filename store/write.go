@@ -29,15 +29,12 @@ func (s *Store) backupPath() (string, error) {
 	}
 }
 
-// commit replaces the memory file at path with data; old is the file as
-// it was (nil: no backup), and archive what left it. bimri.md is replaced
-// atomically and durably, the backup holds the previous file before the
-// new one is in place, and what leaves the file is in the archive before
-// the file without it is. unchanged (asked before the backup and before
+// commit replaces bimri.md at path with data, atomically and durably:
+// the backup holds old (nil: none) and the archive what left the file
+// before the new file is in place. unchanged (asked before the backup and
 // the rename) says path is still the file data was made from; a no, or a
 // temporary file swept by another writer, is errChanged. A read-only
-// bimri.md, or a backup or archive that cannot be used, is refused before
-// anything is written.
+// bimri.md, or an unusable backup or archive, is refused before any write.
 func (s *Store) commit(path string, data, old []byte, archive []memfile.Removal, unchanged func() bool) error {
 	if err := readOnly(path, s.names.Memory); err != nil {
 		return err
@@ -98,10 +95,9 @@ func (s *Store) commit(path string, data, old []byte, archive []memfile.Removal,
 	return nil
 }
 
-// backup puts the backup of bimri.md at path (bytes old) in place and
-// returns its path: bimri.md's own inode under the backup's name (a hard
-// link, no copy), or a synced copy where no link can be made or bimri.md
-// has other names.
+// backup puts old, bimri.md at path, in place as the backup and returns
+// its path: bimri.md's inode by a hard link (no copy, no sync), or a
+// synced copy where no link can be made or bimri.md has other names.
 func (s *Store) backup(path string, old []byte) (string, error) {
 	target, err := s.backupPath()
 	if err != nil {
