@@ -214,43 +214,28 @@ var notPrompts = []string{
 // promptText returns the text of a user message's content and whether
 // it is a real prompt (images alone are one, without text).
 func promptText(content gjson.Result) (string, bool) {
-	var text string
-	switch {
-	case content.Type == gjson.String:
-		text = content.Str
-	case content.IsArray():
+	text, media := content.Str, false
+	if content.IsArray() {
 		var texts []string
-		media, toolResult := false, false
-		content.ForEach(func(_, block gjson.Result) bool {
+		for _, block := range content.Array() {
 			switch block.Get("type").String() {
 			case "tool_result":
-				toolResult = true
-				return false
+				return "", false
 			case "text":
-				t := strings.TrimSpace(block.Get("text").String())
-				if t != "" && !strings.HasPrefix(t, "<system-reminder>") {
+				if t := strings.TrimSpace(block.Get("text").String()); t != "" && !strings.HasPrefix(t, "<system-reminder>") {
 					texts = append(texts, t)
 				}
 			case "image", "document":
 				media = true
 			}
-			return true
-		})
-		if toolResult || (len(texts) == 0 && !media) {
-			return "", false
 		}
 		text = strings.Join(texts, "\n")
-	default:
+	} else if content.Type != gjson.String {
 		return "", false
 	}
 	text = strings.TrimSpace(text)
-	if text == "" && content.Type == gjson.String {
+	if text == "" && !media || slices.ContainsFunc(notPrompts, func(p string) bool { return strings.HasPrefix(text, p) }) {
 		return "", false
-	}
-	for _, p := range notPrompts {
-		if strings.HasPrefix(text, p) {
-			return "", false
-		}
 	}
 	return strings.ToValidUTF8(text, "\uFFFD"), true
 }
@@ -324,9 +309,9 @@ func take[T any](list *[]T, id func(T) string, want string) (v T, ok bool) {
 
 // settle counts the results of pending calls in a user message's content.
 func (s *Summary) settle(content gjson.Result) {
-	content.ForEach(func(_, block gjson.Result) bool {
+	for _, block := range content.Array() {
 		if block.Get("type").String() != "tool_result" {
-			return true
+			continue
 		}
 		id, failed := block.Get("tool_use_id").String(), block.Get("is_error").Bool()
 		if c, ok := take(&s.PendingChanges, func(c Change) string { return c.ID }, id); ok {
@@ -339,18 +324,18 @@ func (s *Summary) settle(content gjson.Result) {
 					s.FilesChanged = append(s.FilesChanged, c.Path)
 				}
 			}
-			return true
+			continue
 		}
 		i := slices.Index(s.Pending, id)
 		if i < 0 {
-			return true
+			continue
 		}
 		s.Pending = slices.Delete(s.Pending, i, i+1)
 		intent, hasIntent := take(&s.Intents, func(in Intent) string { return in.ID }, id)
 		intent.ID = ""
 		if !failed {
 			s.RememberCalls++
-			return true
+			continue
 		}
 		s.RememberFailed++
 		text := strings.TrimSpace(resultText(block.Get("content")))
@@ -362,8 +347,7 @@ func (s *Summary) settle(content gjson.Result) {
 		}
 		line, _, _ := strings.Cut(text, "\n")
 		s.RememberError = shorten(oneLine(privacy.Clean(line)), maxErrorRunes)
-		return true
-	})
+	}
 }
 
 func resultText(content gjson.Result) string {
