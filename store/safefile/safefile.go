@@ -76,25 +76,21 @@ func tooLarge(path string, limit int64) error {
 	return &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: over its %s cap", errTooLarge, sizeText(limit))}
 }
 
-// regular refuses what is not a regular file, naming what it is.
+// regular refuses what is not a regular file, naming what it is (a
+// character device is a device too, so it is named first).
 func regular(path string, info fs.FileInfo) error {
-	mode := info.Mode()
-	var what string
-	switch {
-	case mode.IsRegular():
+	if info.Mode().IsRegular() {
 		return nil
-	case mode.IsDir():
-		what = "a directory"
-	case mode&fs.ModeNamedPipe != 0:
-		what = "a named pipe"
-	case mode&fs.ModeCharDevice != 0:
-		what = "a character device"
-	case mode&fs.ModeDevice != 0:
-		what = "a device"
-	case mode&fs.ModeSocket != 0:
-		what = "a socket"
-	default:
-		what = "a special file"
+	}
+	what := "a special file"
+	for _, k := range []struct {
+		bit  fs.FileMode
+		what string
+	}{{fs.ModeDir, "a directory"}, {fs.ModeNamedPipe, "a named pipe"}, {fs.ModeCharDevice, "a character device"}, {fs.ModeDevice, "a device"}, {fs.ModeSocket, "a socket"}} {
+		if info.Mode()&k.bit != 0 {
+			what = k.what
+			break
+		}
 	}
 	return &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%s, %w", what, errNotRegular)}
 }
