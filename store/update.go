@@ -199,10 +199,8 @@ func (s *Store) begin(path string) (*Tx, error) {
 			if rerr != nil {
 				break
 			}
-			if !bytes.Equal(again, old) {
-				old = again
-				tx.File, tx.Warnings, d, err = memfile.ParseStored(old)
-			}
+			old = again
+			tx.File, tx.Warnings, d, err = memfile.ParseStored(old)
 		}
 		switch {
 		case errors.Is(err, memfile.ErrUnreadable):

@@ -56,11 +56,9 @@ func FallbackSummary(s Summary, maxLen int) string {
 	if maxLen <= 0 || utf8.RuneCountInString(out) <= maxLen {
 		return out
 	}
-	if prompt != "" {
-		room := maxLen - (utf8.RuneCountInString(out) - utf8.RuneCountInString(prompt))
-		if room >= minPromptRunes {
-			return line(shorten(prompt, room))
-		}
+	// Without a prompt, room is negative: the whole line is cut.
+	if room := maxLen - (utf8.RuneCountInString(out) - utf8.RuneCountInString(prompt)); room >= minPromptRunes {
+		return line(shorten(prompt, room))
 	}
 	return shorten(out, maxLen)
 }
