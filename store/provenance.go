@@ -27,10 +27,9 @@ const (
 )
 
 type provenance struct {
-	here   map[string]bool // the items recorded here, as the list says
+	here   map[string]bool // the items recorded here, as the list says; nil: no data folder
 	asRead []string        // the items in bimri.md as read
 	saved  bool            // the list exists on disk
-	off    bool            // no data folder: no list is kept
 }
 
 // beginProvenance reads the list for a transaction that read f. With no
@@ -39,7 +38,7 @@ type provenance struct {
 func (s *Store) beginProvenance(f *memfile.File) provenance {
 	path := s.dataPath(recordedName)
 	if path == "" {
-		return provenance{off: true}
+		return provenance{}
 	}
 	p := provenance{asRead: itemKeys(f), here: map[string]bool{}}
 	data, err := safefile.Read(path, maxStateSize)
@@ -54,7 +53,7 @@ func (s *Store) beginProvenance(f *memfile.File) provenance {
 // finishProvenance saves the list after a transaction that left f,
 // keeping the items of f and of the file as read (now the backup).
 func (s *Store) finishProvenance(p provenance, f *memfile.File, changed bool) {
-	if p.off || (!changed && p.saved) {
+	if p.here == nil || (!changed && p.saved) {
 		return // no data folder, or the same file: nothing appeared
 	}
 	read := set(p.asRead)
