@@ -197,13 +197,8 @@ func tooDeep(line []byte) bool {
 
 // notPrompts begin user messages that Claude Code writes itself.
 var notPrompts = []string{
-	"<local-command-",         // output of /commands run in the client
-	"<command-name>",          // a slash command
-	"<command-message>",       // a slash command
-	"<command-args>",          // a slash command
-	"<bash-input>",            // ! shell command
-	"<bash-stdout>",           // ! shell command output
-	"<bash-stderr>",           // ! shell command output
+	"<local-command-", "<command-name>", "<command-message>", "<command-args>", // a /command, its output
+	"<bash-input>", "<bash-stdout>", "<bash-stderr>", // a ! shell command, its output
 	"<system-reminder>",       // context added by the client
 	"[Request interrupted by", // the user pressed Esc
 	"Stop hook feedback:",     // a Stop hook blocked
