@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -90,10 +91,7 @@ func (s Summary) ReadMore(path string, limit int64) (Summary, error) {
 		// From the byte before the stretch: the line it ends is passed over.
 		start, limit = size-limit-1, limit+1
 	}
-	if _, err := f.Seek(start, io.SeekStart); err != nil {
-		return s, fmt.Errorf("read transcript: %w", err)
-	}
-	sum, err := read(f, start, limit, skipped, s)
+	sum, err := read(io.NewSectionReader(f, start, math.MaxInt64-start), start, limit, skipped, s)
 	sum.Skipped = s.Skipped || skipped
 	if sum.Offset == start && skipped {
 		sum.Offset = from // no line ended in what was read: the next read tries again
