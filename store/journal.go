@@ -37,16 +37,15 @@ type journalRecord struct {
 	Branch     string   `json:"branch,omitempty"` // the git HEAD: another branch's entries are not missing
 }
 
-// journal is the journal as a transaction read it, and what it did.
+// journal is the journal as a transaction read it and added to.
 type journal struct {
-	added     map[string]journalRecord // by ID, the latest
-	order     []string                 // IDs in the order first added
-	done      map[string]bool          // IDs restored before
-	size      int64
-	branch    string          // the git HEAD
-	readIDs   map[string]bool // the entries of bimri.md as read
-	restored  []string        // IDs this transaction restored
-	journaled []journalRecord // what it appended
+	added    map[string]journalRecord // by ID, the latest
+	order    []string                 // IDs in the order first added
+	done     map[string]bool          // IDs restored before
+	size     int64
+	branch   string          // the git HEAD
+	readIDs  map[string]bool // the entries of bimri.md as read
+	restored []string        // IDs this transaction restored
 }
 
 // appendJournal appends records; a failure costs a restore, not memory.
@@ -119,17 +118,18 @@ func (s *Store) beginJournal(tx *Tx) {
 // written.
 func (s *Store) journalNew(tx *Tx) {
 	j := &tx.journal
-	j.journaled = nil
+	var added []journalRecord
 	for t := 1; t <= 2; t++ {
 		for _, e := range tx.File.Entries(t) {
 			if _, ok := j.added[e.ID]; !ok && !j.readIDs[e.ID] {
-				j.journaled = append(j.journaled, journalRecord{Op: "add", ID: e.ID, Tier: t, Importance: e.Importance,
-					Date: e.Date.Format("2006-01-02"), Tags: e.Tags, Keywords: e.Keywords, Text: e.Text, Branch: j.branch})
+				r := journalRecord{Op: "add", ID: e.ID, Tier: t, Importance: e.Importance,
+					Date: e.Date.Format("2006-01-02"), Tags: e.Tags, Keywords: e.Keywords, Text: e.Text, Branch: j.branch}
+				added, j.added[e.ID], j.order = append(added, r), r, append(j.order, e.ID)
 			}
 		}
 	}
-	if len(j.journaled) > 0 {
-		s.appendJournal(j.journaled)
+	if len(added) > 0 {
+		s.appendJournal(added)
 		s.pauseStep() // journaled, bimri.md not yet written
 	}
 }
@@ -181,10 +181,6 @@ func (s *Store) journalAfter(tx *Tx) {
 	s.appendJournal(done)
 	if j.size < compactJournal {
 		return
-	}
-	for _, r := range j.journaled {
-		j.added[r.ID] = r
-		j.order = append(j.order, r.ID)
 	}
 	present := entryIDs(tx.File)
 	var keep []journalRecord
