@@ -12,12 +12,7 @@ import (
 // addLineByGet is addLine as first written, each member found with its
 // own gjson.Get: the definition membersOf must read as.
 func (s *Summary) addLineByGet(line []byte) {
-	line = bytes.TrimSpace(line)
-	if len(line) == 0 {
-		return
-	}
-	if line[0] != '{' || tooDeep(line) || !gjson.ValidBytes(line) {
-		s.BadLines++
+	if line = bytes.TrimSpace(line); len(line) == 0 || line[0] != '{' || tooDeep(line) || !gjson.ValidBytes(line) {
 		return
 	}
 	switch gjson.GetBytes(line, "type").String() {

@@ -39,17 +39,15 @@ type Summary struct {
 	// compaction summaries, hook feedback, meta or subagent lines.
 	Prompts int
 	// FilesChanged are the paths of the file-changing calls that
-	// succeeded, once each; FileChanges counts the calls.
+	// succeeded, once each.
 	FilesChanged   []string
-	FileChanges    int
 	PendingChanges []Change // file-changing calls whose result is to come
-	// Remember calls (Bash or MCP): made, succeeded, failed, refused by
-	// the client's permissions, and the last error's first line.
-	RememberAttempts int
-	RememberCalls    int
-	RememberFailed   int
-	RememberDenied   bool
-	RememberError    string
+	// Remember calls (Bash or MCP): succeeded, failed, refused by the
+	// client's permissions, and the last error's first line.
+	RememberCalls  int
+	RememberFailed int
+	RememberDenied bool
+	RememberError  string
 	// Pending are the tool_use ids of remember calls whose result is to
 	// come (a read can end between the two); the next read settles them.
 	Pending []string
@@ -62,7 +60,6 @@ type Summary struct {
 	PromptsSinceRemember int
 	Offset               int64 // after the last complete line read
 	Skipped              bool  // the stretch was over the limit, its start unread
-	BadLines             int   // lines not JSON objects, too long or too deep
 }
 
 // Change is a file-changing tool call whose result is to come.
@@ -121,9 +118,7 @@ func read(r io.Reader, start, limit int64, partial bool, prev Summary) (Summary,
 			return sum, err
 		case partial:
 			partial = false
-		case len(line) > maxLineSize:
-			sum.BadLines++
-		default:
+		case len(line) <= maxLineSize:
 			sum.addLine(line)
 		}
 		sum.Offset += int64(len(line))
@@ -132,13 +127,8 @@ func read(r io.Reader, start, limit int64, partial bool, prev Summary) (Summary,
 }
 
 func (s *Summary) addLine(line []byte) {
-	line = bytes.TrimSpace(line)
-	if len(line) == 0 {
-		return
-	}
-	if line[0] != '{' || tooDeep(line) || !gjson.ValidBytes(line) {
-		s.BadLines++
-		return
+	if line = bytes.TrimSpace(line); len(line) == 0 || line[0] != '{' || tooDeep(line) || !gjson.ValidBytes(line) {
+		return // not a JSON object, or too deep
 	}
 	// The members, the first of each name as gjson.Get finds it, in one
 	// pass: a Get for each would read megabytes of tool output each time.
@@ -256,7 +246,6 @@ func (s *Summary) addAssistant(content gjson.Result) {
 		default:
 			return true
 		}
-		s.RememberAttempts++
 		s.Pending = append(s.Pending, id)
 		s.ChangesSinceRemember, s.PromptsSinceRemember = 0, 0
 		for i := range s.PendingChanges {
@@ -309,7 +298,6 @@ func (s *Summary) settle(content gjson.Result) {
 		id, failed := block.Get("tool_use_id").String(), block.Get("is_error").Bool()
 		if c, ok := take(&s.PendingChanges, func(c Change) string { return c.ID }, id); ok {
 			if !failed {
-				s.FileChanges++
 				if !c.BeforeRemember {
 					s.ChangesSinceRemember++
 				}

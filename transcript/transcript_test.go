@@ -143,13 +143,13 @@ func TestRead(t *testing.T) {
 			name: "write and edit",
 			in: toolUses(write("/p/NOTES.md"), edit("/p/main.go")) + succeeded(writeID("/p/NOTES.md"), editID("/p/main.go")) +
 				edited("/p/NOTES.md"),
-			want: Summary{FilesChanged: []string{"/p/NOTES.md", "/p/main.go"}, FileChanges: 3, ChangesSinceRemember: 3},
+			want: Summary{FilesChanged: []string{"/p/NOTES.md", "/p/main.go"}, ChangesSinceRemember: 3},
 		},
 		{
 			name: "multiedit and notebookedit",
 			in: toolUses(toolUseAs("m", "MultiEdit", `{"file_path":"/p/a.go","edits":[]}`),
 				toolUseAs("n", "NotebookEdit", `{"notebook_path":"/p/n.ipynb","new_source":"x"}`)) + succeeded("n", "m"),
-			want: Summary{FilesChanged: []string{"/p/n.ipynb", "/p/a.go"}, FileChanges: 2, ChangesSinceRemember: 2},
+			want: Summary{FilesChanged: []string{"/p/n.ipynb", "/p/a.go"}, ChangesSinceRemember: 2},
 		},
 		{
 			name: "a change without its result yet is pending, not counted",
@@ -159,7 +159,7 @@ func TestRead(t *testing.T) {
 		{
 			name: "a change made before a remember, settled after it, is not one since",
 			in:   toolUses(write("/p/a")) + remember + recorded + succeeded(writeID("/p/a")),
-			want: Summary{FilesChanged: []string{"/p/a"}, FileChanges: 1, RememberAttempts: 1, RememberCalls: 1},
+			want: Summary{FilesChanged: []string{"/p/a"}, RememberCalls: 1},
 		},
 		{
 			name: "a denied write changed nothing",
@@ -169,7 +169,7 @@ func TestRead(t *testing.T) {
 		{
 			name: "a failed edit changed nothing",
 			in:   toolUses(edit("/p/a.go")) + resultFor(editID("/p/a.go"), true, jsonText("<tool_use_error>String to replace not found in file.</tool_use_error>")) + edited("/p/b.go"),
-			want: Summary{FilesChanged: []string{"/p/b.go"}, FileChanges: 1, ChangesSinceRemember: 1},
+			want: Summary{FilesChanged: []string{"/p/b.go"}, ChangesSinceRemember: 1},
 		},
 		{
 			name: "other tools change nothing",
@@ -180,24 +180,24 @@ func TestRead(t *testing.T) {
 			name: "remember resets since-remember counts",
 			in:   prompt("a") + written("/p/a") + remember + recorded + edited("/p/b") + prompt("b") + prompt("c"),
 			want: Summary{
-				FirstPrompt: "a", Prompts: 3, FilesChanged: []string{"/p/a", "/p/b"}, FileChanges: 2,
-				RememberAttempts: 1, RememberCalls: 1, ChangesSinceRemember: 1, PromptsSinceRemember: 2,
+				FirstPrompt: "a", Prompts: 3, FilesChanged: []string{"/p/a", "/p/b"},
+				RememberCalls: 1, ChangesSinceRemember: 1, PromptsSinceRemember: 2,
 			},
 		},
 		{
 			name: "change in the same message after remember",
 			in:   toolUses(write("/p/a"), bash("bimri remember x"), edit("/p/b")) + recorded + succeeded(writeID("/p/a"), editID("/p/b")),
-			want: Summary{FilesChanged: []string{"/p/a", "/p/b"}, FileChanges: 2, RememberAttempts: 1, RememberCalls: 1, ChangesSinceRemember: 1},
+			want: Summary{FilesChanged: []string{"/p/a", "/p/b"}, RememberCalls: 1, ChangesSinceRemember: 1},
 		},
 		{
 			name: "a remember without its result yet is pending, not recorded",
 			in:   written("/p/a") + remember,
-			want: Summary{FilesChanged: []string{"/p/a"}, FileChanges: 1, RememberAttempts: 1, Pending: []string{"toolu_1"}},
+			want: Summary{FilesChanged: []string{"/p/a"}, Pending: []string{"toolu_1"}},
 		},
 		{
 			name: "a denied remember is not a record",
 			in:   written("/p/a") + rememberAs("toolu_d") + resultFor("toolu_d", true, jsonText(deniedText)),
-			want: Summary{FilesChanged: []string{"/p/a"}, FileChanges: 1, RememberAttempts: 1, RememberFailed: 1,
+			want: Summary{FilesChanged: []string{"/p/a"}, RememberFailed: 1,
 				RememberDenied: true, RememberError: deniedText,
 				Denied: []Intent{{Tier: 2, Importance: 3, Text: "chose SQLite"}}}, // the entry meant, kept
 		},
@@ -207,7 +207,7 @@ func TestRead(t *testing.T) {
 				`{"type":"tool_use","id":"d2","name":"mcp__plugin_bimri-hook_bimri__remember","input":{"text":"Pinned Node 22.","importance":5,"tier":1,"tags":["ci"]}}`,
 				`{"type":"tool_use","id":"d3","name":"Bash","input":{"command":"bimri-hook remember --replaces aa,bb -- summary"}}`) +
 				resultFor("d1", true, jsonText(deniedText)) + resultFor("d2", true, jsonText(deniedText)) + resultFor("d3", true, jsonText(deniedText)),
-			want: Summary{RememberAttempts: 3, RememberFailed: 3, RememberDenied: true, RememberError: deniedText,
+			want: Summary{RememberFailed: 3, RememberDenied: true, RememberError: deniedText,
 				Denied: []Intent{{Tier: 2, Importance: 4, Tags: []string{"database", "decision"}, Text: "We chose PostgreSQL 16; password=[redacted]"},
 					{Tier: 1, Importance: 5, Tags: []string{"ci"}, Text: "Pinned Node 22."}}},
 		},
@@ -215,19 +215,19 @@ func TestRead(t *testing.T) {
 			name: "a failed remember is not a record, nor a denial",
 			in: rememberAs("toolu_f") + resultFor("toolu_f", true,
 				`[{"type":"text","text":"Exit code 1\nbimri-hook: remember: --importance must be 1-5"}]`),
-			want: Summary{RememberAttempts: 1, RememberFailed: 1, RememberError: "Exit code 1"},
+			want: Summary{RememberFailed: 1, RememberError: "Exit code 1"},
 		},
 		{
 			name: "results are matched by id, in any order",
 			in: toolUses(`{"type":"tool_use","id":"a","name":"Bash","input":{"command":"bimri-hook remember -- x"}}`,
 				`{"type":"tool_use","id":"b","name":"Bash","input":{"command":"bimri-hook remember -- y"}}`) +
 				userLine(`[{"tool_use_id":"b","type":"tool_result","content":"ok"},{"tool_use_id":"other","type":"tool_result","content":"no","is_error":true}]`),
-			want: Summary{RememberAttempts: 2, RememberCalls: 1, Pending: []string{"a"}, Intents: []Intent{{ID: "a", Tier: 2, Importance: 3, Text: "x"}}},
+			want: Summary{RememberCalls: 1, Pending: []string{"a"}, Intents: []Intent{{ID: "a", Tier: 2, Importance: 3, Text: "x"}}},
 		},
 		{
 			name: "a sidechain result does not settle the main session's call",
 			in:   remember + `{"type":"user","isSidechain":true,"message":{"role":"user","content":[{"tool_use_id":"toolu_1","type":"tool_result","content":"ok"}]}}` + "\n",
-			want: Summary{RememberAttempts: 1, Pending: []string{"toolu_1"}},
+			want: Summary{Pending: []string{"toolu_1"}},
 		},
 		{
 			name: "the MCP remember tool is a remember call, another server's is not",
@@ -235,7 +235,7 @@ func TestRead(t *testing.T) {
 				toolUses(`{"type":"tool_use","id":"m","name":"mcp__plugin_bimri-hook_bimri__remember","input":{"text":"chose SQLite"}}`,
 					`{"type":"tool_use","id":"o","name":"mcp__notes__remember","input":{"text":"x"}}`) +
 				resultFor("m", false, `"recorded"`),
-			want: Summary{FilesChanged: []string{"/p/a"}, FileChanges: 1, RememberAttempts: 1, RememberCalls: 1},
+			want: Summary{FilesChanged: []string{"/p/a"}, RememberCalls: 1},
 		},
 		{
 			name: "bash that is not remember",
@@ -287,19 +287,19 @@ func TestRead(t *testing.T) {
 		{
 			name:       "final line not consumed even when it is whole JSON",
 			in:         written("/p/a") + strings.TrimSuffix(toolUses(write("/p/b")), "\n"),
-			want:       Summary{FilesChanged: []string{"/p/a"}, FileChanges: 1, ChangesSinceRemember: 1},
+			want:       Summary{FilesChanged: []string{"/p/a"}, ChangesSinceRemember: 1},
 			wantOffset: len(written("/p/a")),
 		},
 		{
 			name: "invalid JSON is counted and skipped",
 			in:   "{not json\n" + `{"type":"user","message":` + "\n" + "[1,2]\n" + prompt("a"),
-			want: Summary{FirstPrompt: "a", Prompts: 1, PromptsSinceRemember: 1, BadLines: 3},
+			want: Summary{FirstPrompt: "a", Prompts: 1, PromptsSinceRemember: 1},
 		},
 		{
 			name: "nested too deep",
 			in: `{"type":"user","message":{"content":` + strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth) + "}}\n" +
 				`{"type":"user","message":{"content":"[[[{{{\"[[\\"}}` + "\n",
-			want: Summary{FirstPrompt: `[[[{{{"[[\`, Prompts: 1, PromptsSinceRemember: 1, BadLines: 1},
+			want: Summary{FirstPrompt: `[[[{{{"[[\`, Prompts: 1, PromptsSinceRemember: 1},
 		},
 		{
 			name: "blank lines and CRLF",
@@ -311,7 +311,7 @@ func TestRead(t *testing.T) {
 			in:   "\xff\xfe\xfd\n" + `{"type":"user","message":{"role":"user","content":"caf` + "\xe9" + ` ok"}}` + "\n" + toolUses(toolUseAs("x", "Write", `{"file_path":"/p/`+"\xff"+`.go"}`)) + succeeded("x"),
 			want: Summary{
 				FirstPrompt: "caf\uFFFD ok", Prompts: 1, PromptsSinceRemember: 1,
-				FilesChanged: []string{"/p/\uFFFD.go"}, FileChanges: 1, ChangesSinceRemember: 1, BadLines: 1,
+				FilesChanged: []string{"/p/\uFFFD.go"}, ChangesSinceRemember: 1,
 			},
 		},
 	}
@@ -403,7 +403,6 @@ func TestReadSample(t *testing.T) {
 		FirstPrompt:          "Please write a NOTES.md recording that we chose SQLite",
 		Prompts:              1,
 		FilesChanged:         []string{"/home/dev/proj/NOTES.md"},
-		FileChanges:          1,
 		ChangesSinceRemember: 1,
 		PromptsSinceRemember: 1,
 		Offset:               info.Size(),
@@ -430,14 +429,12 @@ func TestReadLongLine(t *testing.T) {
 	got, err := readFrom(strings.NewReader(in), 0, 0)
 	is.NoErr(err)
 	is.Equal(got.Prompts, 2)
-	is.Equal(got.BadLines, 1)
-	is.Equal(got.FileChanges, 0)
+	is.Equal(len(got.PendingChanges), 0) // the long call was passed over
 	is.Equal(got.Offset, int64(len(in)))
 
 	// Unfinished, it is not consumed.
 	got, err = readFrom(strings.NewReader(prompt("a")+strings.TrimSuffix(long, "\n")), 0, 0)
 	is.NoErr(err)
-	is.Equal(got.BadLines, 0)
 	is.Equal(got.Offset, int64(len(prompt("a"))))
 }
 
@@ -464,7 +461,7 @@ func TestReadFileSkipsToLimit(t *testing.T) {
 		is.NoErr(err)
 		is.Equal(got, Summary{
 			FirstPrompt: "third", Prompts: 1, PromptsSinceRemember: 1,
-			FilesChanged: []string{"/p/b"}, FileChanges: 1, ChangesSinceRemember: 1,
+			FilesChanged: []string{"/p/b"}, ChangesSinceRemember: 1,
 			Offset: size, Skipped: true,
 		})
 	})
@@ -661,8 +658,7 @@ func FuzzRead(f *testing.F) {
 		if limit > 0 && (n > limit || r.n > limit) {
 			t.Fatalf("read %d bytes, consumed %d, limit %d", r.n, n, limit)
 		}
-		if sum.ChangesSinceRemember > sum.FileChanges || sum.PromptsSinceRemember > sum.Prompts ||
-			len(sum.FilesChanged) > sum.FileChanges || (sum.Prompts == 0 && sum.FirstPrompt != "") {
+		if sum.PromptsSinceRemember > sum.Prompts || (sum.Prompts == 0 && sum.FirstPrompt != "") {
 			t.Fatalf("inconsistent counts: %+v", sum)
 		}
 		if !utf8.ValidString(sum.FirstPrompt) {
