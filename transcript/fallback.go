@@ -63,7 +63,7 @@ func FallbackSummary(s Summary, maxLen int) string {
 	return shorten(out, maxLen)
 }
 
-// shorten cuts s to at most n runes, marking the cut with "…".
+// shorten cuts s, valid UTF-8, to at most n runes, marking the cut with "…".
 func shorten(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
@@ -71,14 +71,7 @@ func shorten(s string, n int) string {
 	if n <= 0 {
 		return ""
 	}
-	runes := 0
-	for i := range s {
-		if runes == n-1 {
-			return strings.TrimRightFunc(s[:i], unicode.IsSpace) + "…"
-		}
-		runes++
-	}
-	return s
+	return strings.TrimRightFunc(string([]rune(s)[:n-1]), unicode.IsSpace) + "…"
 }
 
 // oneLine makes s one line: control characters and runs of white space
