@@ -123,14 +123,9 @@ func (s *Store) ArchivedEntries() []memfile.Entry {
 
 // endsWith says whether the file f, of size bytes, ends with tail.
 func endsWith(f *os.File, size int64, tail []byte) bool {
-	if int64(len(tail)) > size || len(tail) == 0 {
-		return false
-	}
 	got := make([]byte, len(tail))
-	if _, err := f.ReadAt(got, size-int64(len(tail))); err != nil {
-		return false
-	}
-	return bytes.Equal(got, tail)
+	_, err := f.ReadAt(got, size-int64(len(tail))) // fails before the file's start
+	return len(tail) > 0 && err == nil && bytes.Equal(got, tail)
 }
 
 // A week's records are a few kilobytes at the archive's end.

@@ -210,9 +210,6 @@ func (s *Store) gitBranch() string {
 		}
 		dir = gitdir
 	}
-	head, err := safefile.Read(filepath.Join(dir, "HEAD"), 4<<10)
-	if err != nil {
-		return ""
-	}
+	head, _ := safefile.Read(filepath.Join(dir, "HEAD"), 4<<10) // nil when it does not read
 	return strings.TrimSpace(string(head))
 }

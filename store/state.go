@@ -52,11 +52,8 @@ func (s *Store) statePath(key string) string {
 
 // stateKey keeps a key (a session ID from hook input) a plain file name.
 func stateKey(key string) string {
-	ok := len(key) > 0 && len(key) <= 100
-	for _, r := range key {
-		ok = ok && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_')
-	}
-	if ok {
+	const plain = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"
+	if len(key) > 0 && len(key) <= 100 && strings.Trim(key, plain) == "" { // all of it plain
 		return key
 	}
 	sum := sha256.Sum256([]byte(key))
