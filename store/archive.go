@@ -165,20 +165,16 @@ func (s *Store) RecentArchive(since time.Time) []memfile.ArchiveRecord {
 // archivedSince is where, in an archive's end, the records archived on
 // or after day start, and whether an earlier one was found before them.
 func archivedSince(buf []byte, day string) (from int, whole bool) {
-	from = len(buf)
-	end := len(buf)
+	from, end := len(buf), len(buf)
 	for end > 0 {
 		start := bytes.LastIndexByte(buf[:end-1], '\n') + 1
 		line := buf[start:end]
 		end = start
-		if len(line) == 0 || line[0] != '[' {
+		_, date, ok := bytes.Cut(line, []byte("[ARCHIVED:"))
+		if !ok || line[0] != '[' || len(date) < len(time.DateOnly) {
 			continue
 		}
-		i := bytes.Index(line, []byte("[ARCHIVED:"))
-		if i < 0 || len(line) < i+len("[ARCHIVED:")+len(time.DateOnly) {
-			continue
-		}
-		if string(line[i+len("[ARCHIVED:"):i+len("[ARCHIVED:")+len(time.DateOnly)]) < day {
+		if string(date[:len(time.DateOnly)]) < day {
 			return from, true
 		}
 		from = start
