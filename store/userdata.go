@@ -41,9 +41,8 @@ func UserDataDir() string {
 	return ""
 }
 
-// dataPath is name in this store's folder of the user's data folder,
-// named by a hash of the workspace's path and memory file's name; "" for
-// none.
+// dataPath is name in the user's data folder's folder for this store,
+// named by a hash of its root and memory file's name; "" for none.
 func (s *Store) dataPath(name string) string {
 	if s.dataBase == "" {
 		return ""

@@ -6,6 +6,7 @@ package transcript
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -233,10 +234,7 @@ func (s *Summary) addAssistant(content gjson.Result) {
 		var ok bool
 		switch {
 		case name == "Write" || name == "Edit" || name == "MultiEdit" || name == "NotebookEdit":
-			path := input.Get("file_path").String()
-			if path == "" {
-				path = input.Get("notebook_path").String()
-			}
+			path := cmp.Or(input.Get("file_path").String(), input.Get("notebook_path").String())
 			s.PendingChanges = push(s.PendingChanges, Change{ID: id, Path: strings.ToValidUTF8(path, "\uFFFD")}, maxPendingChanges)
 			return true
 		case name == "Bash" && isRemember(input.Get("command").String()):
