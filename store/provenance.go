@@ -1,11 +1,9 @@
 package store
 
-// Provenance: which of bimri.md's items (ID and text hash) this
-// workspace's sessions recorded, so the view can mark the others (a
-// clone, a pull, an edit). An item that appears within the store's own
-// transaction was recorded here. The lists live in the user's data
-// folder, which git cannot forge; lost, every item counts as elsewhere
-// until recorded again.
+// Provenance: which of bimri.md's items (ID and text hash) appeared in
+// this workspace's own transactions, so the view can mark the others (a
+// clone, a pull, an edit). The lists live in the user's data folder, which
+// git cannot forge; lost, every item counts as elsewhere until recorded.
 
 import (
 	"crypto/sha256"

@@ -10,12 +10,12 @@ import (
 	"github.com/bimri/bimri-hook/privacy"
 )
 
-// fallbackNames is how many changed files FallbackSummary names.
-const fallbackNames = 3
-
-// minPromptRunes is the least of the prompt worth showing when the line
-// must be shortened; with less room the whole line is cut instead.
-const minPromptRunes = 12
+const (
+	fallbackNames = 3 // how many changed files FallbackSummary names
+	// minPromptRunes is the least of the prompt worth showing when the line
+	// must be shortened; with less room the whole line is cut instead.
+	minPromptRunes = 12
+)
 
 // FallbackSummary describes a session in one line for when the agent left
 // no note of its own, for example

@@ -20,9 +20,6 @@ type Intent struct {
 	Text       string   // through privacy.Clean, on one line
 }
 
-// maxIntentRunes bounds an Intent's text: far more than an entry needs.
-const maxIntentRunes = 2000
-
 // notPlain are remember's options that ask for more than one plain entry
 // of this workspace: a consolidation, supersession, promotion, --global.
 var notPlain = []string{"global", "replaces", "supersedes", "promote", "both-hold"}

@@ -26,6 +26,7 @@ const (
 	// dozen deep, and gjson's validation of a megabyte of '[' takes seconds.
 	maxDepth          = 128
 	maxPromptRunes    = 2000 // the most of a prompt FirstPrompt keeps
+	maxIntentRunes    = 2000 // the most of an Intent's text: far more than an entry needs
 	maxErrorRunes     = 200  // the most of RememberError
 	maxIntents        = 16   // the most Intents and Denied
 	maxPendingChanges = 64   // the most PendingChanges
