@@ -21,15 +21,14 @@ type Client struct {
 	Agent  string  // its name for --agent, the last word of its hook command, and its command on PATH
 	Name   string  // its name in messages
 	Events []Event // the events install wires, under the client's names
-	// Handler is one event's handler of ours in the client's hooks JSON;
-	// nil when a file of our own holds the hooks (Own).
-	Handler func(command string, e Event) handlerJSON
-	Flat    bool   // Cursor's shape: an event's list holds handlers, not matcher groups, and "version": 1
-	Rules   bool   // permissions.allow gets a rule for each of MemoryCommands
-	MCPKey  string // the key of its JSON file the MCP server goes under; "" when none does
-	MCP     string // the server's entry, %s the binary as a JSON string
-	// Own is bimri-hook's own file among the client's, whole; IsOwn tells
-	// it from a user's file of that name.
+	Named  bool    // our handlers carry a "name" (Gemini's /hooks shows it)
+	Flat   bool    // Cursor's shape: an event's list holds untyped handlers, not matcher groups, and "version": 1
+	Rules  bool    // permissions.allow gets a rule for each of MemoryCommands
+	MCPKey string  // the key of its JSON file the MCP server goes under; "" when none does
+	MCP    string  // the server's entry, %s the binary as a JSON string
+	// Own, when the client has one, is bimri-hook's own file among the
+	// client's, whole, which holds the hooks; IsOwn tells it from a user's
+	// file of that name.
 	Own     func(c Command) []byte
 	OwnName string
 	IsOwn   func([]byte) bool
@@ -37,12 +36,7 @@ type Client struct {
 
 // Claude is Claude Code: settings.json runs the bare hook at Events and
 // allows the memory commands.
-var Claude = Client{
-	Agent: "claude", Name: "Claude Code", Events: Events(), Rules: true,
-	Handler: func(command string, e Event) handlerJSON {
-		return handlerJSON{Type: "command", Command: command, Timeout: e.Timeout}
-	},
-}
+var Claude = Client{Agent: "claude", Name: "Claude Code", Events: Events(), Rules: true}
 
 // codexContextLimit is the additionalContextLimit (tokens: a quarter of
 // the bytes) of hooks whose context reaches the model: Codex's default of
@@ -54,14 +48,8 @@ const codexContextLimit = 7500
 // session is counted at Stop.
 var Codex = Client{
 	Agent: "codex", Name: "Codex",
-	Events: []Event{{Name: string(event.SessionStart), Timeout: 10}, {Name: string(event.UserPromptSubmit), Timeout: 10}, {Name: string(event.Stop), Timeout: 10}},
-	Handler: func(command string, e Event) handlerJSON {
-		h := handlerJSON{Type: "command", Command: command, Timeout: e.Timeout}
-		if e.Name != string(event.Stop) {
-			h.ContextLimit = codexContextLimit
-		}
-		return h
-	},
+	Events: []Event{{Name: string(event.SessionStart), Timeout: 10, ContextLimit: codexContextLimit},
+		{Name: string(event.UserPromptSubmit), Timeout: 10, ContextLimit: codexContextLimit}, {Name: string(event.Stop), Timeout: 10}},
 }
 
 // Gemini is the Gemini CLI (0.61.0): hooks and MCP server in settings.json,
@@ -69,11 +57,8 @@ var Codex = Client{
 // left out: it fires every turn. The server is trusted, or gemini -p
 // declares none of its tools.
 var Gemini = Client{
-	Agent: "gemini", Name: "Gemini",
-	Events: []Event{{Name: "SessionStart", Timeout: 10}, {Name: "BeforeAgent", Timeout: 10}, {Name: "SessionEnd", Timeout: 10}},
-	Handler: func(command string, e Event) handlerJSON {
-		return handlerJSON{Type: "command", Name: Name, Command: command, Timeout: e.Timeout * 1000}
-	},
+	Agent: "gemini", Name: "Gemini", Named: true,
+	Events: []Event{{Name: "SessionStart", Timeout: 10000}, {Name: "BeforeAgent", Timeout: 10000}, {Name: "SessionEnd", Timeout: 10000}},
 	MCPKey: "mcpServers",
 	MCP:    `{"command":%s,"args":["mcp"],"trust":true}`,
 }
@@ -121,12 +106,8 @@ var copilotEvents = []Event{{Name: "SessionStart", Timeout: 10}, {Name: "UserPro
 // Cursor, from its documentation (never run here): flat handler lists.
 // beforeSubmitPrompt is left out: it takes no context.
 var Cursor = Client{
-	Agent: "cursor", Name: "Cursor",
+	Agent: "cursor", Name: "Cursor", Flat: true,
 	Events: []Event{{Name: "sessionStart", Timeout: 10}, {Name: "sessionEnd", Timeout: 10}},
-	Handler: func(command string, e Event) handlerJSON {
-		return handlerJSON{Command: command, Timeout: e.Timeout}
-	},
-	Flat: true,
 }
 
 // Clients are the clients besides Claude Code, in --agent all's order.
@@ -200,11 +181,10 @@ func (cl Client) Install(b []byte, c Command, prev Receipt) (out []byte, r Recei
 	if strings.ContainsFunc(c.Binary, func(r rune) bool { return r < ' ' || r == 0x7f }) {
 		return nil, r, false, fmt.Errorf("binary path %q has a control character", c.Binary)
 	}
-	d, err := parseSettings(b)
+	d, err := cl.parse(b)
 	if err != nil {
 		return nil, r, false, err
 	}
-	d.flat = cl.Flat
 	r = Receipt{Created: slices.Clone(prev.Created), KeptRules: prev.kept()}
 	r.Note("file", !d.fresh)
 	if cl.Flat && !d.get("version").Exists() {
@@ -218,38 +198,42 @@ func (cl Client) Install(b []byte, c Command, prev Receipt) (out []byte, r Recei
 	for _, name := range d.eventNames() {
 		userRules = userRules && len(d.handlers(name, mine)) == 0
 	}
-	if cl.Handler != nil {
-		wired := map[string]bool{}
+	if cl.Own == nil {
 		for _, e := range cl.Events {
-			wired[e.Name] = true
 			if v := d.get("hooks", e.Name); v.Exists() && !v.IsArray() {
 				return nil, r, false, fmt.Errorf("%q is %s, not an array", "hooks."+e.Name, describe(v))
 			}
-			r.Note("hooks", d.get("hooks").Exists())
-			r.Note("hooks."+e.Name, d.get("hooks", e.Name).Exists())
-			d.wire(e, cl.Handler(command, e), mine)
+			h := handlerJSON{Type: "command", Command: command, Timeout: e.Timeout, ContextLimit: e.ContextLimit}
+			if cl.Flat {
+				h.Type = ""
+			}
+			if cl.Named {
+				h.Name = Name
+			}
+			d.wire(e, h, mine)
 		}
 		for _, name := range d.eventNames() {
-			if !wired[name] { // an earlier version's event
-				d.unwire(name, mine)
+			if !slices.ContainsFunc(cl.Events, func(e Event) bool { return e.Name == name }) {
+				d.remove(d.handlers(name, mine)) // an earlier version's event
 			}
 		}
 	}
 	if cl.Rules {
-		r.Note("permissions", d.get("permissions").Exists())
-		r.Note("permissions.allow", d.get("permissions", "allow").Exists())
 		for _, sub := range MemoryCommands {
 			rule := c.Rule(sub)
 			if userRules && len(d.rules(func(s string) bool { return s == rule })) > 0 {
 				r.KeptRules = append(r.KeptRules, rule)
 			}
-			d.allow(rule, func(s string) bool { return s == rule || ruleSub(s) == sub })
+			d.put([]byte(jsonString(rule)), d.rules(func(s string) bool { return s == rule || ruleSub(s) == sub }), "permissions", "allow")
 		}
 	}
 	if cl.MCPKey != "" {
-		if err := d.wireMCP(cl.MCPKey, []byte(fmt.Sprintf(cl.MCP, jsonString(c.Binary))), &r); err != nil {
+		if err := d.wireMCP(cl.MCPKey, []byte(fmt.Sprintf(cl.MCP, jsonString(c.Binary)))); err != nil {
 			return nil, r, false, err
 		}
+	}
+	for _, made := range d.made {
+		r.Note(made, false)
 	}
 	out, changed, err = d.result(b)
 	return out, r, changed, err
@@ -263,32 +247,23 @@ func (cl Client) Uninstall(b []byte, r *Receipt) (out []byte, remove, changed bo
 	if len(bytes.TrimSpace(b)) == 0 {
 		return b, false, false, nil
 	}
-	d, err := parseSettings(b)
+	d, err := cl.parse(b)
 	if err != nil {
 		return nil, false, false, err
 	}
-	d.flat, d.receipt = cl.Flat, r
+	d.receipt = r
 	var rc Receipt
 	if r != nil {
 		rc = *r
 	}
-	for _, name := range d.eventNames() {
-		d.unwire(name, cl.isHook)
-	}
-	if cl.Rules {
-		kept := map[string]bool{}
-		d.disallow(func(rule string) bool {
-			if slices.Contains(rc.kept(), rule) && !kept[rule] {
-				kept[rule] = true
-				return false
-			}
-			return isAgentRule(rule)
-		})
-	}
-	if servers := d.get(cl.MCPKey); cl.MCPKey != "" && servers.IsObject() && isMCP(d.get(cl.MCPKey, MCPServer)) {
-		d.del(cl.MCPKey, MCPServer)
-		d.prune(cl.MCPKey)
-	}
+	kept := slices.Clone(rc.kept())
+	d.remove(slices.DeleteFunc(d.ours(cl), func(it item) bool {
+		i := slices.Index(kept, it.text) // the first of a rule the user had stays
+		if i >= 0 {
+			kept = slices.Delete(kept, i, i+1)
+		}
+		return i >= 0
+	}))
 	if rc.Made("version") && !d.get("hooks").Exists() {
 		d.del("version")
 	}
@@ -311,11 +286,10 @@ func (r *Receipt) Note(what string, exists bool) {
 
 // wireMCP puts want, the MCP server's entry, under key.MCPServer; an entry
 // of that name that is not bimri-hook's is refused.
-func (d *document) wireMCP(key string, want []byte, r *Receipt) error {
+func (d *document) wireMCP(key string, want []byte) error {
 	if v := d.get(key); v.Exists() && !v.IsObject() {
 		return fmt.Errorf("%q is %s, not an object", key, describe(v))
 	}
-	r.Note(key, d.get(key).Exists())
 	v := d.get(key, MCPServer)
 	if v.Exists() && sameJSON(v.Raw, want) {
 		return nil
@@ -326,11 +300,7 @@ func (d *document) wireMCP(key string, want []byte, r *Receipt) error {
 	if v.Exists() {
 		d.del(key, MCPServer)
 	}
-	if d.get(key).Exists() {
-		d.add(want, MCPServer, key)
-	} else {
-		d.add([]byte("{"+jsonString(MCPServer)+":"+string(want)+"}"), key)
-	}
+	d.insert(want, key, MCPServer)
 	return nil
 }
 

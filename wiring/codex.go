@@ -41,7 +41,7 @@ func CodexHookStates(path string, hooksJSON []byte) ([]CodexHookState, error) {
 	var out []CodexHookState
 	for _, h := range w.Handlers {
 		if label, ok := codexEventLabels[h.Event]; ok {
-			key := fmt.Sprintf("%s:%s:%d:%d", path, label, h.at.group, h.at.handler)
+			key := fmt.Sprintf("%s:%s:%s:%s", path, label, h.path[2], h.path[4])
 			out = append(out, CodexHookState{h.Event, key, codexHookHash(label, h.group.Get("matcher"), h.fields)})
 		}
 	}

@@ -2,7 +2,6 @@ package wiring
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -14,7 +13,7 @@ type Handler struct {
 	Command string
 	Timeout int // the client's unit; 0 when the handler sets none
 
-	at            handlerRef
+	path          []string
 	group, fields gjson.Result // its matcher group (none when flat) and itself
 }
 
@@ -33,21 +32,21 @@ type Wiring struct {
 // input holds nothing. Input Install would refuse is an error.
 func (cl Client) Inspect(b []byte) (Wiring, error) {
 	var w Wiring
-	d, err := parseSettings(b)
+	d, err := cl.parse(b)
 	if err != nil {
 		return w, err
 	}
-	d.flat = cl.Flat
-	for _, event := range d.eventNames() {
-		for _, r := range d.handlers(event, cl.isHook) {
-			h := d.get(d.path(event, r)...)
-			w.Handlers = append(w.Handlers, Handler{event, r.command, int(h.Get("timeout").Int()), r, d.get("hooks", event, strconv.Itoa(r.group)), h})
+	for _, it := range d.ours(cl) {
+		switch it.path[0] {
+		case "hooks":
+			h := d.get(it.path...)
+			w.Handlers = append(w.Handlers, Handler{it.path[1], it.text, int(h.Get("timeout").Int()), it.path, d.get(it.path[:3]...), h})
+		case "permissions":
+			w.Rules = append(w.Rules, it.text)
+		default:
+			w.MCP = true
 		}
 	}
-	for _, i := range d.rules(isAgentRule) {
-		w.Rules = append(w.Rules, members(d.get("permissions", "allow"))[i].value.Str)
-	}
-	w.MCP = cl.MCPKey != "" && isMCP(d.get(cl.MCPKey, MCPServer))
 	for _, m := range members(d.get("enabledPlugins")) {
 		if !strings.HasPrefix(m.key.Str, Name+"@") {
 			continue

@@ -26,6 +26,7 @@ type document struct {
 	fresh   bool     // the file was empty: end it with a newline
 	receipt *Receipt // given, an emptied container stays unless install made it
 	flat    bool     // an event's list holds handlers, not matcher groups (Cursor)
+	made    []string // the containers insert made, as a receipt names them
 }
 
 // parseDocument checks that b holds a JSON object and learns its layout.

@@ -14,9 +14,10 @@ import (
 
 // Event is a hook event that bimri-hook answers.
 type Event struct {
-	Name    string
-	Timeout int    // seconds the client waits before it kills the hook
-	Matcher string // the tools it fires for ("Bash|Write"); empty: every one
+	Name         string
+	Timeout      int    // seconds (Gemini: milliseconds) the client waits before it kills the hook
+	Matcher      string // the tools it fires for ("Bash|Write"); empty: every one
+	ContextLimit int    // Codex: the additionalContextLimit of a hook whose context reaches the model
 }
 
 // Events are Claude Code's events install wires, in a session's order.
@@ -104,12 +105,14 @@ func (d *document) keeps(path ...string) bool {
 	return d.receipt != nil && !d.receipt.Made(strings.Join(path, "."))
 }
 
-// parseSettings parses a hooks JSON, refusing what the edits cannot do right.
-func parseSettings(b []byte) (*document, error) {
+// parse parses the client's hooks JSON, refusing what the edits cannot do
+// right.
+func (cl Client) parse(b []byte) (*document, error) {
 	d, err := parseDocument(b)
 	if err != nil {
 		return nil, err
 	}
+	d.flat = cl.Flat
 	// The client reads the last of duplicate keys, the edits the first.
 	for _, c := range []struct{ path, only []string }{
 		{nil, []string{"hooks", "permissions"}}, {[]string{"hooks"}, nil}, {[]string{"permissions"}, []string{"allow"}},
@@ -166,28 +169,22 @@ func (d *document) eventNames() []string {
 	return names
 }
 
-// handlerRef locates a handler: its group's index, its index in the group.
-type handlerRef struct {
-	group, handler int
-	command        string
-}
-
-// path is the path of the handler r of event.
-func (d *document) path(event string, r handlerRef) []string {
-	if d.flat {
-		return []string{"hooks", event, strconv.Itoa(r.group)}
-	}
-	return []string{"hooks", event, strconv.Itoa(r.group), "hooks", strconv.Itoa(r.handler)}
+// item is one of bimri-hook's entries: a handler, a rule or the MCP
+// server, at path; text is its command or rule.
+type item struct {
+	path []string
+	text string
 }
 
 // handlers lists, in file order, the command handlers of event for which
 // mine is true.
-func (d *document) handlers(event string, mine func(string) bool) []handlerRef {
-	var refs []handlerRef
+func (d *document) handlers(event string, mine func(string) bool) []item {
+	var items []item
 	for g, m := range members(d.get("hooks", event)) {
+		group := []string{"hooks", event, strconv.Itoa(g)}
 		if d.flat {
 			if command := m.value.Get("command"); command.Type == gjson.String && mine(command.Str) {
-				refs = append(refs, handlerRef{group: g, command: command.Str})
+				items = append(items, item{group, command.Str})
 			}
 			continue
 		}
@@ -198,74 +195,112 @@ func (d *document) handlers(event string, mine func(string) bool) []handlerRef {
 		for h, hd := range hooks.Array() {
 			command := hd.Get("command")
 			if hd.Get("type").Str == "command" && command.Type == gjson.String && mine(command.Str) {
-				refs = append(refs, handlerRef{group: g, handler: h, command: command.Str})
+				items = append(items, item{slices.Concat(group, []string{"hooks", strconv.Itoa(h)}), command.Str})
 			}
 		}
 	}
-	return refs
+	return items
 }
 
-// wire makes event run want: it appends it, or updates the first handler
-// of ours field by field and drops the others.
-func (d *document) wire(e Event, want handlerJSON, mine func(string) bool) {
-	refs := d.handlers(e.Name, mine)
-	if len(refs) == 0 {
-		var entry any = groupJSON{e.Matcher, []handlerJSON{want}}
-		if d.flat {
-			entry = want
+// rules lists mine's rules in permissions.allow.
+func (d *document) rules(mine func(string) bool) []item {
+	var items []item
+	for i, m := range members(d.get("permissions", "allow")) {
+		if m.value.Type == gjson.String && mine(m.value.Str) {
+			items = append(items, item{[]string{"permissions", "allow", strconv.Itoa(i)}, m.value.Str})
 		}
-		d.appendTo(marshal(entry), "hooks", e.Name)
+	}
+	return items
+}
+
+// ours lists bimri-hook's entries: its handlers by event, its rules, its
+// MCP server.
+func (d *document) ours(cl Client) []item {
+	var items []item
+	for _, event := range d.eventNames() {
+		items = append(items, d.handlers(event, cl.isHook)...)
+	}
+	if cl.Rules {
+		items = append(items, d.rules(isAgentRule)...)
+	}
+	if cl.MCPKey != "" && isMCP(d.get(cl.MCPKey, MCPServer)) {
+		items = append(items, item{path: []string{cl.MCPKey, MCPServer}})
+	}
+	return items
+}
+
+// wire makes event run want: in place of the first handler of ours, the
+// others dropped, or appended in a group of its own.
+func (d *document) wire(e Event, want handlerJSON, mine func(string) bool) {
+	items := d.handlers(e.Name, mine)
+	var entry any = want
+	if len(items) == 0 && !d.flat {
+		entry = groupJSON{e.Matcher, []handlerJSON{want}}
+	}
+	d.put(marshal(entry), items, "hooks", e.Name)
+}
+
+// put makes want the first of items (an object field by field) and
+// removes the others; with none, it appends want to the array at list.
+func (d *document) put(want []byte, items []item, list ...string) {
+	if len(items) == 0 {
+		d.insert(want, append(list, "")...)
 		return
 	}
-	keep := d.path(e.Name, refs[0])
-	gjson.ParseBytes(marshal(want)).ForEach(func(k, v gjson.Result) bool {
-		switch field := append(slices.Clone(keep), k.Str); {
-		case !d.get(field...).Exists():
-			d.add([]byte(v.Raw), k.Str, keep...)
-		case !sameJSON(d.get(field...).Raw, []byte(v.Raw)):
-			d.set([]byte(v.Raw), field...)
+	at := items[0].path
+	if v := gjson.ParseBytes(want); !v.IsObject() {
+		if !sameJSON(d.get(at...).Raw, want) {
+			d.set(want, at...)
 		}
-		return true
-	})
-	for i := len(refs) - 1; i > 0; i-- {
-		d.removeHandler(e.Name, refs[i])
-	}
-}
-
-// unwire removes every handler of event for which mine is true.
-func (d *document) unwire(event string, mine func(string) bool) {
-	refs := d.handlers(event, mine)
-	for i := len(refs) - 1; i >= 0; i-- {
-		d.removeHandler(event, refs[i])
-	}
-}
-
-// removeHandler deletes one handler, then the containers that leaves empty.
-func (d *document) removeHandler(event string, r handlerRef) {
-	g := strconv.Itoa(r.group)
-	if !d.flat {
-		d.del("hooks", event, g, "hooks", strconv.Itoa(r.handler))
-		if len(members(d.get("hooks", event, g, "hooks"))) > 0 {
-			return
-		}
-	}
-	d.del("hooks", event, g)
-	d.prune("hooks", event)
-}
-
-// appendTo appends value to the array at path, making what is missing.
-func (d *document) appendTo(value []byte, path ...string) {
-	for i := range path {
-		if !d.get(path[:i+1]...).Exists() {
-			v := "[" + string(value) + "]"
-			for j := len(path) - 1; j > i; j-- {
-				v = "{" + jsonString(path[j]) + ":" + v + "}"
+	} else {
+		v.ForEach(func(k, v gjson.Result) bool {
+			switch field := append(slices.Clone(at), k.Str); {
+			case !d.get(field...).Exists():
+				d.add([]byte(v.Raw), k.Str, at...)
+			case !sameJSON(d.get(field...).Raw, []byte(v.Raw)):
+				d.set([]byte(v.Raw), field...)
 			}
-			d.add([]byte(v), path[i], path[:i]...)
-			return
+			return true
+		})
+	}
+	d.remove(items[1:])
+}
+
+// remove deletes items, last first, each with the containers that leaves
+// empty: a matcher group with no handler, then what prune takes.
+func (d *document) remove(items []item) {
+	for i := len(items) - 1; i >= 0; i-- {
+		path := items[i].path
+		d.del(path...)
+		path = path[:len(path)-1]
+		if len(path) == 4 && len(members(d.get(path...))) == 0 {
+			d.del(path[:3]...)
+			path = path[:2]
+		}
+		d.prune(path...)
+	}
+}
+
+// insert puts value at path, making the containers missing on the way
+// (recorded in made): the last key names it in an object, "" appends it
+// to an array.
+func (d *document) insert(value []byte, path ...string) {
+	i := 0
+	for i < len(path)-1 && d.get(path[:i+1]...).Exists() {
+		i++
+	}
+	v := string(value)
+	for j := len(path) - 1; j > i; j-- {
+		if path[j] == "" {
+			v = "[" + v + "]"
+		} else {
+			v = "{" + jsonString(path[j]) + ":" + v + "}"
 		}
 	}
-	d.add(value, "", path...)
+	d.add([]byte(v), path[i], path[:i]...)
+	for ; i < len(path)-1; i++ {
+		d.made = append(d.made, strings.Join(path[:i+1], "."))
+	}
 }
 
 // prune removes the container at path, and each above, while it is empty
@@ -274,43 +309,4 @@ func (d *document) prune(path ...string) {
 	for ; len(path) > 0 && len(members(d.get(path...))) == 0 && !d.keeps(path...); path = path[:len(path)-1] {
 		d.del(path...)
 	}
-}
-
-// rules lists the indexes of mine's rules in permissions.allow.
-func (d *document) rules(mine func(string) bool) []int {
-	var idx []int
-	for i, m := range members(d.get("permissions", "allow")) {
-		if m.value.Type == gjson.String && mine(m.value.Str) {
-			idx = append(idx, i)
-		}
-	}
-	return idx
-}
-
-// allow puts rule in permissions.allow once, in place of the first of
-// mine's, and drops the others.
-func (d *document) allow(rule string, mine func(string) bool) {
-	idx := d.rules(mine)
-	if len(idx) == 0 {
-		d.appendTo([]byte(jsonString(rule)), "permissions", "allow")
-		return
-	}
-	if members(d.get("permissions", "allow"))[idx[0]].value.Str != rule {
-		d.set([]byte(jsonString(rule)), "permissions", "allow", strconv.Itoa(idx[0]))
-	}
-	for i := len(idx) - 1; i > 0; i-- {
-		d.del("permissions", "allow", strconv.Itoa(idx[i]))
-	}
-}
-
-// disallow removes mine's rules, and the containers that leaves empty.
-func (d *document) disallow(mine func(string) bool) {
-	idx := d.rules(mine)
-	if len(idx) == 0 {
-		return
-	}
-	for i := len(idx) - 1; i >= 0; i-- {
-		d.del("permissions", "allow", strconv.Itoa(idx[i]))
-	}
-	d.prune("permissions", "allow")
 }
