@@ -91,35 +91,20 @@ func HookBinary(command string) (binary string, ok bool) {
 	return shellUnquote(strings.TrimSpace(word))
 }
 
-// shellUnquote reads one shell word written by shellQuote or ShellWord.
+// shellUnquote reads one shell word as shellQuote or ShellWord wrote it:
+// undone, then checked by writing it again.
 func shellUnquote(s string) (string, bool) {
-	switch {
-	case len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"':
-		inner := s[1 : len(s)-1]
-		var b strings.Builder
-		for i := 0; i < len(inner); i++ {
-			switch c := inner[i]; {
-			case c == '\\' && i+1 < len(inner) && strings.IndexByte("$`\"\\\n", inner[i+1]) >= 0:
-				i++
-				b.WriteByte(inner[i])
-			case c == '"' || c == '$' || c == '`':
-				// An unescaped quote ends the word early; $ and ` expand.
-				return "", false
-			default:
-				b.WriteByte(c)
-			}
-		}
-		return b.String(), true
-	case len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'':
-		inner := s[1 : len(s)-1]
-		if strings.Contains(strings.ReplaceAll(inner, `'\''`, ""), "'") {
-			return "", false
-		}
-		return strings.ReplaceAll(inner, `'\''`, "'"), true
-	default:
-		if ShellWord(s) != s {
-			return "", false
-		}
-		return s, true
+	word := s
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		word = shellUnescape.Replace(s[1 : len(s)-1])
+	} else if len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' {
+		word = strings.ReplaceAll(s[1:len(s)-1], `'\''`, "'")
 	}
+	if shellQuote(word) != s && ShellWord(word) != s {
+		return "", false
+	}
+	return word, true
 }
+
+// shellUnescape undoes the backslashes of shellQuote.
+var shellUnescape = strings.NewReplacer(`\$`, "$", "\\`", "`", `\"`, `"`, `\\`, `\`, "\\\n", "\n")
