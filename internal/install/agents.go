@@ -121,6 +121,43 @@ type Request struct {
 	Purge   *store.Store // uninstall: also the memory's side files
 }
 
+// found is one client's files in a scope as install and uninstall find
+// them.
+type found struct {
+	Places
+	repo       string // --git: the repository's top
+	before     []byte // the JSON file
+	own        []byte // bimri-hook's own file; nil when missing or not ours
+	ownTaken   bool   // a file not bimri-hook's is where its own goes
+	prev       wiring.Receipt
+	hasReceipt bool
+}
+
+func find(q Request) (f found, err error) {
+	if f.Places, err = PlacesFor(q.Client, q.Scope, q.Root); err != nil {
+		return f, err
+	}
+	if f.repo, err = gitTop(q.Git, q.Root); err != nil {
+		return f, err
+	}
+	if f.before, _, err = ReadOptional(f.File.Path); err != nil {
+		return f, err
+	}
+	if f.prev, f.hasReceipt, err = readReceipt(f.receipt); err != nil {
+		return f, err
+	}
+	if f.Own != "" {
+		own, exists, err := ReadOptional(f.Own)
+		if err != nil {
+			return f, err
+		}
+		if f.ownTaken = exists && !q.Client.IsOwn(own); exists && !f.ownTaken {
+			f.own = own
+		}
+	}
+	return f, nil
+}
+
 // Install wires the binary (--binary, or BinaryFor's) into the client's
 // files in the scope, with a receipt of what it added (Codex: also its
 // config.toml, with the hooks' trust unless NoTrust; Claude Code: then
@@ -129,7 +166,7 @@ type Request struct {
 // file) that is not bimri-hook's is refused.
 func Install(w io.Writer, q Request) error {
 	cl := q.Client
-	p, err := PlacesFor(cl, q.Scope, q.Root)
+	f, err := find(q)
 	if err != nil {
 		return err
 	}
@@ -138,58 +175,42 @@ func Install(w io.Writer, q Request) error {
 		return err
 	}
 	command := wiring.Command{Binary: binary}
-	repo, err := gitTop(q.Git, q.Root)
-	if err != nil {
-		return err
+	if f.ownTaken {
+		return fmt.Errorf("%s is not bimri-hook's %s: rename it, then try again", f.Own, cl.OwnName)
 	}
-	before, _, err := ReadOptional(p.File.Path)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", p.File.Path, err)
-	}
-	prev, _, err := readReceipt(p.receipt)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", p.receipt, err)
-	}
-	var own, want []byte
-	if p.Own != "" {
-		var exists bool
-		if own, exists, err = ReadOptional(p.Own); err != nil {
-			return fmt.Errorf("read %s: %w", p.Own, err)
-		}
-		if exists && !cl.IsOwn(own) {
-			return fmt.Errorf("%s is not bimri-hook's %s: rename it, then try again", p.Own, cl.OwnName)
-		}
+	var want []byte
+	if f.Own != "" {
 		want = cl.Own(command)
 	}
-	after, receipt, changed, err := cl.Install(before, command, prev)
+	after, receipt, changed, err := cl.Install(f.before, command, f.prev)
 	if err != nil {
-		return fmt.Errorf("%s: %w", p.File.Path, err)
+		return fmt.Errorf("%s: %w", f.File.Path, err)
 	}
-	var codex codexResult
+	codex := ""
 	if cl.Agent == wiring.Codex.Agent {
-		if codex, err = wireCodex(p.File, q.Root, before, after, command, q.NoTrust); err != nil {
+		if codex, err = wireCodex(f.File, q.Root, f.before, after, binary, q.NoTrust); err != nil {
 			return err
 		}
 	}
-	for _, folder := range p.folders {
+	for _, folder := range f.folders {
 		_, err := os.Stat(folder[1])
 		receipt.Note(folder[0], err == nil)
 	}
-	ownChanged := string(own) != string(want)
+	ownChanged := string(f.own) != string(want)
 	if changed || ownChanged {
-		err = writeReceipt(p.receipt, receipt)
+		err = writeReceipt(f.receipt, receipt)
 		if err == nil && ownChanged {
-			err = writeReplacing(p.Own, want)
+			err = writeReplacing(f.Own, want)
 		}
 		if err == nil && changed {
-			err = writeReplacing(p.File.Path, after)
+			err = writeReplacing(f.File.Path, after)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if cl.Agent == wiring.Claude.Agent {
-		return installedClaude(w, q, repo, p.File, command, before, changed)
+		return installedClaude(w, q, f.repo, f.File, command, f.before, changed)
 	}
 	verb, mcp := "already wired", ""
 	if changed || ownChanged {
@@ -197,18 +218,16 @@ func Install(w io.Writer, q Request) error {
 	}
 	if cl.MCPKey != "" {
 		mcp = fmt.Sprintf(" and its MCP server %q", wiring.MCPServer)
-		if p.Own != "" {
-			mcp += " in " + p.File.Path
+		if f.Own != "" {
+			mcp += " in " + f.File.Path
 		}
 	}
-	fmt.Fprintf(w, "%s: %s %s (%s)%s%s\n", cl.Name, verb, p.Hooks(), EventList(cl.Events), mcp, notes[cl.Agent])
+	fmt.Fprintf(w, "%s: %s %s (%s)%s%s\n", cl.Name, verb, f.Hooks(), EventList(cl.Events), mcp, notes[cl.Agent])
 	if q.Scope == ScopeProject && trustNotes[cl.Agent] != "" {
-		fmt.Fprintf(w, "%s: "+trustNotes[cl.Agent]+"\n", cl.Name, filepath.Dir(p.Hooks()))
+		fmt.Fprintf(w, "%s: "+trustNotes[cl.Agent]+"\n", cl.Name, filepath.Dir(f.Hooks()))
 	}
-	if cl.Agent == wiring.Codex.Agent {
-		codex.print(w, p.File)
-	}
-	return workspaceNotes(w, q.Root, q.Scope, p.File.Path, binary, "--scope user")
+	fmt.Fprint(w, codex)
+	return workspaceNotes(w, q.Root, q.Scope, f.File.Path, binary, "--scope user")
 }
 
 // notes end a client's install line; trustNotes follow at project scope.
@@ -224,85 +243,62 @@ var (
 // says so; Claude Code: also --git and, with Purge, the side files.
 func Uninstall(w io.Writer, q Request) error {
 	cl := q.Client
-	p, err := PlacesFor(cl, q.Scope, q.Root)
+	f, err := find(q)
 	if err != nil {
 		return err
 	}
-	repo, err := gitTop(q.Git, q.Root)
-	if err != nil {
-		return err
+	var r *wiring.Receipt
+	if f.hasReceipt {
+		r = &f.prev
 	}
-	receipt, hasReceipt, err := readReceipt(p.receipt)
+	after, remove, changed, err := cl.Uninstall(f.before, r)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", p.receipt, err)
-	}
-	before, _, err := ReadOptional(p.File.Path)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", p.File.Path, err)
-	}
-	ownChanged := false
-	if p.Own != "" {
-		if own, exists, err := ReadOptional(p.Own); err != nil {
-			return fmt.Errorf("read %s: %w", p.Own, err)
-		} else if exists && cl.IsOwn(own) {
-			if err := removeIfThere(p.Own); err != nil {
-				return err
-			}
-			ownChanged = true
-		}
-	}
-	was, err := cl.Inspect(before)
-	if err != nil {
-		return fmt.Errorf("%s: %w", p.File.Path, err)
+		return fmt.Errorf("%s: %w", f.File.Path, err)
 	}
 	configChanged := false
 	if cl.Agent == wiring.Codex.Agent {
-		if configChanged, err = unwireCodex(p.File, q.Root, before); err != nil {
+		if configChanged, err = unwireCodex(f.File, q.Root, f.before); err != nil {
 			return err
 		}
 	}
-	r := &receipt
-	if !hasReceipt {
-		r = nil
-	}
-	after, remove, changed, err := cl.Uninstall(before, r)
-	if err != nil {
-		return fmt.Errorf("%s: %w", p.File.Path, err)
-	}
 	claude := cl.Agent == wiring.Claude.Agent
+	if f.own != nil {
+		err = removeIfThere(f.Own)
+	}
 	switch {
+	case err != nil:
 	case remove:
-		err = removeIfThere(p.File.Path)
-		if p.Own == "" && !claude {
-			_ = os.Remove(filepath.Dir(p.File.Path)) // only when empty
+		err = removeIfThere(f.File.Path)
+		if f.Own == "" && !claude {
+			_ = os.Remove(filepath.Dir(f.File.Path)) // only when empty
 		}
 	case changed:
-		err = writeReplacing(p.File.Path, after)
+		err = writeReplacing(f.File.Path, after)
 	}
-	if err == nil && hasReceipt {
-		err = removeIfThere(p.receipt)
+	if err == nil && f.hasReceipt {
+		err = removeIfThere(f.receipt)
 		if !claude {
-			_ = os.Remove(filepath.Dir(p.receipt))
+			_ = os.Remove(filepath.Dir(f.receipt))
 		}
 	}
-	for _, folder := range p.folders {
-		if err == nil && receipt.Made(folder[0]) {
+	for _, folder := range f.folders {
+		if err == nil && f.prev.Made(folder[0]) {
 			_ = os.Remove(folder[1]) // only when empty: nothing of the user's goes
 		}
 	}
 	if err != nil {
 		return err
 	}
-	paths := p.File.Path
-	if p.Own != "" {
-		paths = p.Own + " and " + paths
+	paths := f.File.Path
+	if f.Own != "" {
+		paths = f.Own + " and " + paths
 	}
 	switch {
 	case claude:
-		return uninstalledClaude(w, q, repo, p.File, was, changed)
+		return uninstalledClaude(w, q, f.repo, f.File, f.before, changed)
 	case cl.Agent == wiring.Codex.Agent && (changed || configChanged):
 		fmt.Fprintf(w, "Codex: unwired %s, and took bimri-hook's trust and MCP server out of Codex's config.toml where they were\n", paths)
-	case changed || ownChanged:
+	case changed || f.own != nil:
 		fmt.Fprintf(w, "%s: took bimri-hook's wiring out of %s\n", cl.Name, paths)
 	default:
 		fmt.Fprintf(w, "%s: nothing of bimri-hook's in %s\n", cl.Name, paths)

@@ -55,7 +55,8 @@ func installedClaude(w io.Writer, q Request, repo string, file SettingsFile, com
 
 // uninstalledClaude says what Uninstall took out of Claude Code's
 // settings, then does the rest: the ignore lines, --git, --purge.
-func uninstalledClaude(w io.Writer, q Request, repo string, file SettingsFile, was wiring.Wiring, changed bool) error {
+func uninstalledClaude(w io.Writer, q Request, repo string, file SettingsFile, before []byte, changed bool) error {
+	was, _ := wiring.Claude.Inspect(before)
 	if !changed {
 		fmt.Fprintf(w, "bimri-hook is not installed in %s (%s scope); nothing to do\n", file.Path, file.Scope)
 	} else {

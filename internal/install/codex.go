@@ -5,7 +5,6 @@ package install
 
 import (
 	"fmt"
-	"io"
 	"path/filepath"
 
 	"github.com/bimri/bimri-hook/wiring"
@@ -14,32 +13,31 @@ import (
 // codexConfigPath is Codex's user config.toml.
 func codexConfigPath() string { return filepath.Join(CodexHome(), "config.toml") }
 
-// codexResult is what wireCodex did, for its report.
-type codexResult struct {
-	trusted, untrusted []wiring.CodexHookState // untrusted: --no-trust, left to Codex's /hooks review
-	projectUntrusted   bool                    // Codex reads the project's .codex/ only once the user trusts it
-}
-
 // wireCodex registers the MCP server in Codex's config.toml and, unless
 // noTrust, records there the trust of exactly the hooks after holds,
-// dropping that of the hooks before held.
-func wireCodex(file SettingsFile, root string, before, after []byte, command wiring.Command, noTrust bool) (res codexResult, err error) {
+// dropping that of the hooks before held; report says what it did.
+func wireCodex(file SettingsFile, root string, before, after []byte, binary string, noTrust bool) (report string, err error) {
 	oldStates, _ := wiring.CodexHookStates(file.Path, before) // Install read both
 	states, _ := wiring.CodexHookStates(file.Path, after)
+	trusted := states
 	if noTrust {
-		res.untrusted = states
-	} else {
-		res.trusted = states
+		trusted = nil
 	}
-	newConfig, _, err := editCodexConfig(append(oldStates, states...), true, res.trusted, command.Binary)
+	config, _, err := editCodexConfig(append(oldStates, states...), true, trusted, binary)
 	if err != nil {
-		return res, err
+		return "", err
 	}
-	if file.Scope == ScopeProject {
-		cfg, _ := wiring.ReadCodexConfig(newConfig)
-		res.projectUntrusted = !cfg.ProjectTrusted(root)
+	report = fmt.Sprintf("Codex: MCP server %q registered in %s\n", wiring.MCPServer, codexConfigPath())
+	switch {
+	case len(trusted) > 0:
+		report += fmt.Sprintf("Codex: trusted the %d hooks install wrote (their hashes in %s [hooks.state]); Codex runs them without asking\n", len(trusted), codexConfigPath())
+	case len(states) > 0:
+		report += fmt.Sprintf("Codex: --no-trust: Codex skips these %d hooks until you trust them in Codex's /hooks review\n", len(states))
 	}
-	return res, nil
+	if cfg, _ := wiring.ReadCodexConfig(config); file.Scope == ScopeProject && !cfg.ProjectTrusted(root) {
+		report += fmt.Sprintf("Codex: Codex reads %s only in a project you trust: run codex here once and trust it (or `codex exec --trust`)\n", filepath.Dir(file.Path))
+	}
+	return report, nil
 }
 
 // unwireCodex takes out the trust of hooksJSON's hooks, and the MCP server
@@ -68,7 +66,7 @@ func editCodexConfig(drop []wiring.CodexHookState, dropMCP bool, trust []wiring.
 	path := codexConfigPath()
 	config, _, err := ReadOptional(path)
 	if err != nil {
-		return nil, false, fmt.Errorf("read %s: %w", path, err)
+		return nil, false, err
 	}
 	if out, changed, err = wiring.EditCodexConfig(config, drop, dropMCP, trust, binary); err != nil {
 		return nil, false, fmt.Errorf("%s: %w", path, err)
@@ -101,18 +99,4 @@ func checkCodex(st *Status, hooksJSON []byte, root string) error {
 	st.ProjectUntrusted = st.File.Scope == ScopeProject && !cfg.ProjectTrusted(root)
 	_, st.MCP = cfg.MCPServers[wiring.MCPServer]
 	return nil
-}
-
-// print says what wireCodex did.
-func (res codexResult) print(w io.Writer, hooks SettingsFile) {
-	fmt.Fprintf(w, "Codex: MCP server %q registered in %s\n", wiring.MCPServer, codexConfigPath())
-	if len(res.trusted) > 0 {
-		fmt.Fprintf(w, "Codex: trusted the %d hooks install wrote (their hashes in %s [hooks.state]); Codex runs them without asking\n", len(res.trusted), codexConfigPath())
-	}
-	if len(res.untrusted) > 0 {
-		fmt.Fprintf(w, "Codex: --no-trust: Codex skips these %d hooks until you trust them in Codex's /hooks review\n", len(res.untrusted))
-	}
-	if res.projectUntrusted {
-		fmt.Fprintf(w, "Codex: Codex reads %s only in a project you trust: run codex here once and trust it (or `codex exec --trust`)\n", filepath.Dir(hooks.Path))
-	}
 }

@@ -227,7 +227,7 @@ func Ignore(root string) (path string, changed bool, err error) {
 // addIgnoreLines adds the lines an ignore file lacks.
 func addIgnoreLines(path string, lines []string) (before []byte, changed bool, err error) {
 	if before, _, err = ReadOptional(path); err != nil {
-		return nil, false, fmt.Errorf("read %s: %w", path, err)
+		return nil, false, err
 	}
 	after, changed := wiring.AddIgnoreLines(before, lines)
 	if changed {
@@ -245,7 +245,7 @@ func Git(w io.Writer, repo string, command wiring.Command) error {
 	path := filepath.Join(repo, ".gitattributes")
 	before, existed, err := ReadOptional(path)
 	if err != nil {
-		return fmt.Errorf("read .gitattributes: %w", err)
+		return err
 	}
 	if after, changed := wiring.GitAttributes(before); !changed {
 		fmt.Fprintf(w, "git: %s already gives bimri.md and bimri-archive.md their merge drivers\n", path)
@@ -312,7 +312,7 @@ func uninstallGit(w io.Writer, repo string) error {
 	path := filepath.Join(repo, ".gitattributes")
 	before, exists, err := ReadOptional(path)
 	if err != nil {
-		return fmt.Errorf("read .gitattributes: %w", err)
+		return err
 	}
 	after, changed := wiring.RemoveGitAttributes(before)
 	if !exists || !changed {
