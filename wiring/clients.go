@@ -93,7 +93,7 @@ var Copilot = Client{
 	IsOwn: func(data []byte) bool {
 		handlers := gjson.GetBytes(data, "hooks.@values|@flatten").Array()
 		for _, h := range handlers {
-			if !isAgentHook("copilot", h.Get("bash").Str) {
+			if !(Client{Agent: "copilot"}).isHook(h.Get("bash").Str) {
 				return false
 			}
 		}
@@ -124,24 +124,18 @@ func ClientNamed(agent string) (Client, bool) {
 
 // Hook is the command the client's hooks run: Command.Hook, then (but for
 // Claude Code) the agent, whose payload the command reads.
-func (cl Client) Hook(c Command) string {
-	if cl.Agent == "claude" {
-		return c.Hook()
-	}
-	return c.Hook() + " " + cl.Agent
-}
+func (cl Client) Hook(c Command) string { return c.Hook() + cl.agentWord() }
 
 func (cl Client) isHook(command string) bool {
-	if cl.Agent == "claude" {
-		return isHookCommand(command)
-	}
-	return isAgentHook(cl.Agent, command)
+	rest, ok := strings.CutSuffix(command, cl.agentWord())
+	return ok && isHookCommand(rest)
 }
 
-// isAgentHook says whether command is bimri-hook's hook for agent.
-func isAgentHook(agent, command string) bool {
-	rest, ok := strings.CutSuffix(command, " "+agent)
-	return ok && isHookCommand(rest)
+func (cl Client) agentWord() string {
+	if cl.Agent == Claude.Agent {
+		return ""
+	}
+	return " " + cl.Agent
 }
 
 // copilotHooks is bimri-hook's hooks file for Copilot, whole.
@@ -185,7 +179,7 @@ func (cl Client) Install(b []byte, c Command, prev Receipt) (out []byte, r Recei
 	if err != nil {
 		return nil, r, false, err
 	}
-	r = Receipt{Created: slices.Clone(prev.Created), KeptRules: prev.kept()}
+	r = Receipt{Created: slices.Clone(prev.Created), KeptRules: prev.KeptRules}
 	r.Note("file", !d.fresh)
 	if cl.Flat && !d.get("version").Exists() {
 		r.Note("version", false)
@@ -194,7 +188,7 @@ func (cl Client) Install(b []byte, c Command, prev Receipt) (out []byte, r Recei
 	command := cl.Hook(c)
 	mine := func(s string) bool { return s == command || cl.isHook(s) }
 	// Rules there while bimri-hook's hooks are not: the user wrote them.
-	userRules := len(prev.Created) == 0 && len(prev.kept()) == 0
+	userRules := len(prev.Created) == 0 && len(prev.KeptRules) == 0
 	for _, name := range d.eventNames() {
 		userRules = userRules && len(d.handlers(name, mine)) == 0
 	}
@@ -256,7 +250,7 @@ func (cl Client) Uninstall(b []byte, r *Receipt) (out []byte, remove, changed bo
 	if r != nil {
 		rc = *r
 	}
-	kept := slices.Clone(rc.kept())
+	kept := slices.Clone(rc.KeptRules)
 	d.remove(slices.DeleteFunc(d.ours(cl), func(it item) bool {
 		i := slices.Index(kept, it.text) // the first of a rule the user had stays
 		if i >= 0 {

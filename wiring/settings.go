@@ -53,19 +53,10 @@ type groupJSON struct {
 type Receipt struct {
 	Created   []string `json:"created,omitempty"`    // "file", "hooks", "hooks.<event>", "permissions", a folder...
 	KeptRules []string `json:"kept_rules,omitempty"` // the user's own rules, there before install: uninstall leaves them
-	KeptRule  string   `json:"kept_rule,omitempty"`  // KeptRules of older receipts; read, never written
 }
 
 // Made tells whether r records that install created what.
 func (r Receipt) Made(what string) bool { return slices.Contains(r.Created, what) }
-
-// kept lists KeptRules and the older receipt's KeptRule.
-func (r Receipt) kept() []string {
-	if r.KeptRule != "" && !slices.Contains(r.KeptRules, r.KeptRule) {
-		return append(slices.Clone(r.KeptRules), r.KeptRule)
-	}
-	return r.KeptRules
-}
 
 // isHookCommand tells whether a hook command is bimri-hook's own: one
 // shell word naming a binary called bimri-hook, then " hook".
