@@ -61,27 +61,24 @@ func (r Receipt) Made(what string) bool { return slices.Contains(r.Created, what
 // isHookCommand tells whether a hook command is bimri-hook's own: one
 // shell word naming a binary called bimri-hook, then " hook".
 func isHookCommand(command string) bool {
-	binary, ok := HookBinary(command)
-	return ok && isBinaryName(binary) && strings.HasSuffix(command, " hook") &&
-		(command == Command{Binary: binary}.Hook() || command == ShellWord(binary)+" hook")
+	word, ok := strings.CutSuffix(command, " hook")
+	binary, quoted := shellUnquote(word)
+	return ok && quoted && isBinaryName(binary)
 }
 
 func isAgentRule(rule string) bool { return ruleSub(rule) != "" }
 
 // ruleSub is the subcommand rule allows when Command.Rule made it; "" otherwise.
 func ruleSub(rule string) string {
-	for _, sub := range MemoryCommands {
-		word, ok := strings.CutPrefix(rule, "Bash(")
-		if !ok {
-			return ""
-		}
-		if word, ok = strings.CutSuffix(word, " "+sub+":*)"); !ok {
-			continue
-		}
-		binary, ok := shellUnquote(word)
-		if ok && isBinaryName(binary) && rule == (Command{Binary: binary}).Rule(sub) {
-			return sub
-		}
+	word := strings.TrimPrefix(rule, "Bash(")
+	i := strings.LastIndexByte(word, ' ')
+	if i < 0 {
+		return ""
+	}
+	binary, _ := shellUnquote(word[:i])
+	sub := strings.TrimSuffix(word[i+1:], ":*)")
+	if slices.Contains(MemoryCommands, sub) && isBinaryName(binary) && rule == (Command{Binary: binary}).Rule(sub) {
+		return sub
 	}
 	return ""
 }
