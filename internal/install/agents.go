@@ -17,52 +17,47 @@ import (
 	"github.com/bimri/bimri-hook/wiring"
 )
 
-// location is where a client keeps its files.
+// location is where a client keeps its files: its JSON file and
+// bimri-hook's own file, if it takes one, under the workspace and under
+// the client's user folder, which is $env, else dflt in the home folder.
 type location struct {
-	home    func() string // its folder for the user; "" with no home folder
-	env     string        // the variable that moves that folder
-	project [2]string     // its JSON file and bimri-hook's own file, under the workspace
-	user    [2]string     // the same, under home
-	receipt string        // at project scope, in .claude, which git ignores; else (and for Claude Code) beside the JSON file
-	folders [2]string     // the receipt's names of the own file's folder and the one above it
+	env, dflt     string
+	project, user [2]string
 }
 
 var locations = map[string]location{
-	"claude": {workspace.ClaudeDir, "CLAUDE_CONFIG_DIR", [2]string{".claude/settings.json"}, [2]string{"settings.json"}, "", [2]string{}},
-	"codex":  {CodexHome, "CODEX_HOME", [2]string{".codex/hooks.json"}, [2]string{"hooks.json"}, "codex-hooks.json", [2]string{}},
-	"gemini": {homeDir("GEMINI_CLI_HOME", "", ".gemini"), "GEMINI_CLI_HOME", [2]string{".gemini/settings.json"}, [2]string{"settings.json"}, "gemini-settings.json", [2]string{}},
+	"claude": {"CLAUDE_CONFIG_DIR", ".claude", [2]string{".claude/settings.json"}, [2]string{"settings.json"}},
+	"codex":  {"CODEX_HOME", ".codex", [2]string{".codex/hooks.json"}, [2]string{"hooks.json"}},
+	"gemini": {"GEMINI_CLI_HOME", "", [2]string{".gemini/settings.json"}, [2]string{".gemini/settings.json"}},
 	// OpenCode reads ~/.config/opencode on every platform.
-	"opencode": {homeDir("XDG_CONFIG_HOME", ".config", "opencode"), "XDG_CONFIG_HOME", [2]string{"opencode.json", ".opencode/plugins/bimri-hook.js"},
-		[2]string{"opencode.json", "plugins/bimri-hook.js"}, "opencode.json", [2]string{"plugins folder", "opencode folder"}},
+	"opencode": {"XDG_CONFIG_HOME", ".config", [2]string{"opencode.json", ".opencode/plugins/bimri-hook.js"},
+		[2]string{"opencode/opencode.json", "opencode/plugins/bimri-hook.js"}},
 	// Copilot loads every *.json of its hooks folder.
-	"copilot": {homeDir("COPILOT_HOME", ".copilot", ""), "COPILOT_HOME", [2]string{".github/mcp.json", ".github/hooks/bimri-hook.json"},
-		[2]string{"mcp-config.json", "hooks/bimri-hook.json"}, "copilot-mcp.json", [2]string{"hooks folder", "copilot folder"}},
-	"cursor": {homeDir("", "", ".cursor"), "HOME", [2]string{".cursor/hooks.json"}, [2]string{"hooks.json"}, "cursor-hooks.json", [2]string{}},
+	"copilot": {"COPILOT_HOME", ".copilot", [2]string{".github/mcp.json", ".github/hooks/bimri-hook.json"},
+		[2]string{"mcp-config.json", "hooks/bimri-hook.json"}},
+	"cursor": {"HOME", "", [2]string{".cursor/hooks.json"}, [2]string{".cursor/hooks.json"}},
 }
 
-// homeDir is $env, else home/dflt, then sub in it; "" with no home.
-func homeDir(env, dflt, sub string) func() string {
-	return func() string {
-		dir := os.Getenv(env)
-		if home := workspace.Home(); dir == "" && home != "" {
-			dir = filepath.Join(home, dflt)
-		}
-		if dir == "" {
-			return ""
-		}
-		return filepath.Join(dir, sub)
+// homeDir is $env, else dflt in the home folder; "" with neither.
+func homeDir(env, dflt string) string {
+	if dir := os.Getenv(env); dir != "" {
+		return dir
 	}
+	if home := workspace.Home(); home != "" {
+		return filepath.Join(home, dflt)
+	}
+	return ""
 }
 
 // CodexHome is Codex's own folder: $CODEX_HOME, else ~/.codex.
-func CodexHome() string { return homeDir("CODEX_HOME", ".codex", "")() }
+func CodexHome() string { return homeDir("CODEX_HOME", ".codex") }
 
 // Places is where one client's wiring lives in one scope.
 type Places struct {
 	Client  wiring.Client
 	File    SettingsFile // its JSON file: the hooks, the MCP server, or both
 	Own     string       // bimri-hook's own file, "" when the client takes none
-	receipt string       // the receipt of what install added
+	receipt string       // the receipt of what install added: beside File, or in .claude (which git ignores) at project scope
 	folders [][2]string  // the folders above Own that install may create, innermost first, with the receipt's name for each
 }
 
@@ -87,7 +82,7 @@ func PlacesFor(cl wiring.Client, scope, root string) (Places, error) {
 	case scope == scopeLocal && claude:
 		names = [2]string{".claude/settings.local.json"}
 	case scope == ScopeUser:
-		if dir = loc.home(); dir == "" && claude {
+		if dir = homeDir(loc.env, loc.dflt); dir == "" && claude {
 			return p, errors.New("no home folder for the user's Claude Code settings")
 		} else if dir == "" {
 			return p, fmt.Errorf("no home folder for %s's config (set %s)", cl.Name, loc.env)
@@ -100,12 +95,16 @@ func PlacesFor(cl wiring.Client, scope, root string) (Places, error) {
 	}
 	p.File = SettingsFile{scope, filepath.Join(dir, names[0])}
 	p.receipt = p.File.Path + ".bimri-receipt"
-	if scope == ScopeProject && loc.receipt != "" {
-		p.receipt = filepath.Join(root, ".claude", loc.receipt+".bimri-receipt")
+	if name := filepath.Base(p.File.Path); scope == ScopeProject && !claude {
+		if !strings.HasPrefix(name, cl.Agent) {
+			name = cl.Agent + "-" + name
+		}
+		p.receipt = filepath.Join(root, ".claude", name+".bimri-receipt")
 	}
 	if names[1] != "" {
 		p.Own = filepath.Join(dir, names[1])
-		p.folders = [][2]string{{loc.folders[0], filepath.Dir(p.Own)}, {loc.folders[1], filepath.Dir(filepath.Dir(p.Own))}}
+		inner := filepath.Dir(p.Own)
+		p.folders = [][2]string{{filepath.Base(inner) + " folder", inner}, {cl.Agent + " folder", filepath.Dir(inner)}}
 	}
 	return p, nil
 }
