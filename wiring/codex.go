@@ -9,9 +9,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -74,11 +72,7 @@ func codexHookHash(label string, matcher, h gjson.Result) string {
 	if matcher.Type == gjson.String && label != "user_prompt_submit" && label != "stop" {
 		identity["matcher"] = matcher.Str
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // serde_json escapes no <, > or &
-	_ = enc.Encode(identity) // maps of plain values always encode
-	sum := sha256.Sum256(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	sum := sha256.Sum256(marshal(identity)) // serde_json escapes no <, > or & either
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
@@ -134,11 +128,16 @@ func EditCodexConfig(config []byte, drop []CodexHookState, dropMCP bool, trust [
 // header, with the blank line before it. go-toml's parser finds the
 // headers, never a look-alike line inside a multi-line string.
 func dropTables(config []byte, drop func(string) bool) []byte {
-	type header struct {
-		at   int // the start of its line
-		drop bool
+	var out []byte
+	from, dropping := 0, false
+	next := func(at int) { // config[from:at] is the text before a header, or a table
+		if !dropping {
+			out = append(out, config[from:at]...)
+		} else if last := bytes.LastIndexByte(out[:max(len(out)-1, 0)], '\n') + 1; len(bytes.TrimSpace(out[last:])) == 0 {
+			out = out[:last]
+		}
+		from = at
 	}
-	var hs []header
 	var p unstable.Parser
 	p.Reset(config)
 	for p.NextExpression() {
@@ -147,35 +146,15 @@ func dropTables(config []byte, drop func(string) bool) []byte {
 			continue
 		}
 		var parts []string
-		at := -1
 		for it := e.Key(); it.Next(); {
-			if at < 0 {
-				at = bytes.LastIndexByte(config[:it.Node().Raw.Offset], '\n') + 1
+			if parts == nil {
+				next(bytes.LastIndexByte(config[:it.Node().Raw.Offset], '\n') + 1)
 			}
 			parts = append(parts, headerPart(string(it.Node().Data)))
 		}
-		hs = append(hs, header{at, e.Kind == unstable.Table && drop(strings.Join(parts, "."))})
+		dropping = e.Kind == unstable.Table && drop(strings.Join(parts, "."))
 	}
-	if len(hs) == 0 {
-		return config
-	}
-	out := slices.Clone(config[:hs[0].at])
-	for i, h := range hs {
-		end := len(config)
-		if i+1 < len(hs) {
-			end = hs[i+1].at
-		}
-		if !h.drop {
-			out = append(out, config[h.at:end]...)
-			continue
-		}
-		if len(out) > 0 {
-			last := bytes.LastIndexByte(out[:len(out)-1], '\n') + 1
-			if len(bytes.TrimSpace(out[last:])) == 0 {
-				out = out[:last]
-			}
-		}
-	}
+	next(len(config))
 	return out
 }
 
