@@ -120,43 +120,6 @@ type Request struct {
 	Purge   *store.Store // uninstall: also the memory's side files
 }
 
-// found is one client's files in a scope as install and uninstall find
-// them.
-type found struct {
-	Places
-	repo       string // --git: the repository's top
-	before     []byte // the JSON file
-	own        []byte // bimri-hook's own file; nil when missing or not ours
-	ownTaken   bool   // a file not bimri-hook's is where its own goes
-	prev       wiring.Receipt
-	hasReceipt bool
-}
-
-func find(q Request) (f found, err error) {
-	if f.Places, err = PlacesFor(q.Client, q.Scope, q.Root); err != nil {
-		return f, err
-	}
-	if f.repo, err = gitTop(q.Git, q.Root); err != nil {
-		return f, err
-	}
-	if f.before, _, err = ReadOptional(f.File.Path); err != nil {
-		return f, err
-	}
-	if f.prev, f.hasReceipt, err = readReceipt(f.receipt); err != nil {
-		return f, err
-	}
-	if f.Own != "" {
-		own, exists, err := ReadOptional(f.Own)
-		if err != nil {
-			return f, err
-		}
-		if f.ownTaken = exists && !q.Client.IsOwn(own); exists && !f.ownTaken {
-			f.own = own
-		}
-	}
-	return f, nil
-}
-
 // Install wires the binary (--binary, or BinaryFor's) into the client's
 // files in the scope, with a receipt of what it added (Codex: also its
 // config.toml, with the hooks' trust unless NoTrust; Claude Code: then
@@ -164,16 +127,22 @@ func find(q Request) (f found, err error) {
 // A file where bimri-hook's own goes (OpenCode's plugin, Copilot's hooks
 // file) that is not bimri-hook's is refused.
 func Install(w io.Writer, q Request) error {
-	cl := q.Client
-	f, err := find(q)
-	if err != nil {
-		return err
-	}
 	binary, err := BinaryFor(q.Scope, q.Binary)
 	if err != nil {
 		return err
 	}
-	command := wiring.Command{Binary: binary}
+	cl, f, command := q.Client, Check(q.Client, q.Scope, q.Root), wiring.Command{Binary: binary}
+	if f.Err != nil {
+		return f.Err
+	}
+	repo, err := gitTop(q.Git, q.Root)
+	if err != nil {
+		return err
+	}
+	prev, _, err := readReceipt(f.receipt)
+	if err != nil {
+		return err
+	}
 	if f.ownTaken {
 		return fmt.Errorf("%s is not bimri-hook's %s: rename it, then try again", f.Own, cl.OwnName)
 	}
@@ -181,13 +150,13 @@ func Install(w io.Writer, q Request) error {
 	if f.Own != "" {
 		want = cl.Own(command)
 	}
-	after, receipt, changed, err := cl.Install(f.before, command, f.prev)
+	after, receipt, changed, err := cl.Install(f.data, command, prev)
 	if err != nil {
 		return fmt.Errorf("%s: %w", f.File.Path, err)
 	}
 	codex := ""
 	if cl.Agent == wiring.Codex.Agent {
-		if codex, err = wireCodex(f.File, q.Root, f.before, after, binary, q.NoTrust); err != nil {
+		if codex, err = wireCodex(f.File, q.Root, f.data, after, binary, q.NoTrust); err != nil {
 			return err
 		}
 	}
@@ -209,7 +178,7 @@ func Install(w io.Writer, q Request) error {
 		}
 	}
 	if cl.Agent == wiring.Claude.Agent {
-		return installedClaude(w, q, f.repo, f.File, command, f.before, changed)
+		return installedClaude(w, q, repo, f.File, command, f.Wiring, changed)
 	}
 	verb, mcp := "already wired", ""
 	if changed || ownChanged {
@@ -241,22 +210,29 @@ var (
 // Uninstall takes out what Install put in, guided by the receipt, and
 // says so; Claude Code: also --git and, with Purge, the side files.
 func Uninstall(w io.Writer, q Request) error {
-	cl := q.Client
-	f, err := find(q)
+	cl, f := q.Client, Check(q.Client, q.Scope, q.Root)
+	if f.Err != nil {
+		return f.Err
+	}
+	repo, err := gitTop(q.Git, q.Root)
+	if err != nil {
+		return err
+	}
+	prev, hasReceipt, err := readReceipt(f.receipt)
 	if err != nil {
 		return err
 	}
 	var r *wiring.Receipt
-	if f.hasReceipt {
-		r = &f.prev
+	if hasReceipt {
+		r = &prev
 	}
-	after, remove, changed, err := cl.Uninstall(f.before, r)
+	after, remove, changed, err := cl.Uninstall(f.data, r)
 	if err != nil {
 		return fmt.Errorf("%s: %w", f.File.Path, err)
 	}
 	configChanged := false
 	if cl.Agent == wiring.Codex.Agent {
-		if configChanged, err = unwireCodex(f.File, q.Root, f.before); err != nil {
+		if configChanged, err = unwireCodex(f.File, q.Root, f.data); err != nil {
 			return err
 		}
 	}
@@ -274,14 +250,14 @@ func Uninstall(w io.Writer, q Request) error {
 	case changed:
 		err = writeReplacing(f.File.Path, after)
 	}
-	if err == nil && f.hasReceipt {
+	if err == nil && hasReceipt {
 		err = removeIfThere(f.receipt)
 		if !claude {
 			_ = os.Remove(filepath.Dir(f.receipt))
 		}
 	}
 	for _, folder := range f.folders {
-		if err == nil && f.prev.Made(folder[0]) {
+		if err == nil && prev.Made(folder[0]) {
 			_ = os.Remove(folder[1]) // only when empty: nothing of the user's goes
 		}
 	}
@@ -294,7 +270,7 @@ func Uninstall(w io.Writer, q Request) error {
 	}
 	switch {
 	case claude:
-		return uninstalledClaude(w, q, f.repo, f.File, f.before, changed)
+		return uninstalledClaude(w, q, repo, f.File, f.Wiring, changed)
 	case cl.Agent == wiring.Codex.Agent && (changed || configChanged):
 		fmt.Fprintf(w, "Codex: unwired %s, and took bimri-hook's trust and MCP server out of Codex's config.toml where they were\n", paths)
 	case changed || f.own != nil:
@@ -322,6 +298,9 @@ type Status struct {
 	// Codex: its hooks, those it will skip, whether it reads the project.
 	States, Skipped  []wiring.CodexHookState
 	ProjectUntrusted bool
+
+	data, own []byte // the JSON file, and bimri-hook's own file when it is ours
+	ownTaken  bool   // a file not bimri-hook's is where its own goes
 }
 
 // Check reads cl's wiring in scope; a scope with no place has Err and
@@ -333,26 +312,28 @@ func Check(cl wiring.Client, scope, root string) Status {
 		st.File.Scope = scope
 		return st
 	}
-	data, exists, err := ReadOptional(p.File.Path)
-	if err != nil {
+	if st.data, st.Exists, err = ReadOptional(p.File.Path); err != nil {
 		st.Err = fmt.Errorf("%s cannot be read: %w", p.File.Path, err)
 		return st
 	}
-	st.Exists = exists
-	if st.Wiring, err = cl.Inspect(data); err != nil {
+	if st.Wiring, err = cl.Inspect(st.data); err != nil {
 		st.Err = fmt.Errorf("%s: %w", p.File.Path, err)
 		return st
 	}
 	st.Events, _ = st.Wiring.Events(cl.Events)
 	if p.Own != "" {
-		if own, _, err := ReadOptional(p.Own); err != nil {
+		own, exists, err := ReadOptional(p.Own)
+		switch {
+		case err != nil:
 			st.Err = err
-		} else if cl.IsOwn(own) {
-			st.Events = strings.Split(EventList(cl.Events), ", ")
+		case exists && cl.IsOwn(own):
+			st.own, st.Events = own, strings.Split(EventList(cl.Events), ", ")
+		default:
+			st.ownTaken = exists
 		}
 	}
 	if st.Err == nil && cl.Agent == wiring.Codex.Agent {
-		st.Err = checkCodex(&st, data, root)
+		st.Err = checkCodex(&st, st.data, root)
 	}
 	return st
 }

@@ -14,8 +14,7 @@ import (
 
 // installedClaude says what Install put in Claude Code's settings, then
 // does the rest: the ignore lines, the notes, --git.
-func installedClaude(w io.Writer, q Request, repo string, file SettingsFile, command wiring.Command, before []byte, changed bool) error {
-	was, _ := wiring.Claude.Inspect(before)
+func installedClaude(w io.Writer, q Request, repo string, file SettingsFile, command wiring.Command, was wiring.Wiring, changed bool) error {
 	if !changed {
 		fmt.Fprintf(w, "already installed in %s (%s scope); nothing changed\n", file.Path, file.Scope)
 	} else {
@@ -55,8 +54,7 @@ func installedClaude(w io.Writer, q Request, repo string, file SettingsFile, com
 
 // uninstalledClaude says what Uninstall took out of Claude Code's
 // settings, then does the rest: the ignore lines, --git, --purge.
-func uninstalledClaude(w io.Writer, q Request, repo string, file SettingsFile, before []byte, changed bool) error {
-	was, _ := wiring.Claude.Inspect(before)
+func uninstalledClaude(w io.Writer, q Request, repo string, file SettingsFile, was wiring.Wiring, changed bool) error {
 	if !changed {
 		fmt.Fprintf(w, "bimri-hook is not installed in %s (%s scope); nothing to do\n", file.Path, file.Scope)
 	} else {
