@@ -67,12 +67,8 @@ func uninstalledClaude(w io.Writer, q Request, repo string, file SettingsFile, w
 		}
 	}
 	if file.Scope != ScopeUser && !wiredHere(q.Root) {
-		path, changed, err := unignore(q.Root)
-		if err != nil {
+		if err := unignore(w, q.Root); err != nil {
 			return err
-		}
-		if changed {
-			fmt.Fprintf(w, "  git: removed bimri-hook's ignore lines from %s\n", path)
 		}
 	}
 	if !changed {
@@ -108,16 +104,8 @@ func workspaceNotes(w io.Writer, root, scope, shared, binary, instead string) er
 	if scope == ScopeUser {
 		return nil
 	}
-	path, changed, err := Ignore(root)
-	if err != nil {
+	if err := ignore(w, root); err != nil {
 		return err
-	}
-	switch {
-	case path == "":
-	case changed:
-		fmt.Fprintf(w, "  git: %s now keeps bimri-hook's personal side files out of git (%s); bimri.md and bimri-archive.md are shared\n", path, strings.Join(wiring.IgnoreLines, " "))
-	default:
-		fmt.Fprintf(w, "  git: %s already keeps bimri-hook's personal side files out of git\n", path)
 	}
 	if scope == ScopeProject && binary != wiring.Name {
 		fmt.Fprintf(w, "note: %s is shared through the repository, and now names this machine's %s.\n", shared, binary)

@@ -3,6 +3,7 @@ package install
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,64 +45,64 @@ func IgnoreLocally(root string) (path string, err error) {
 // (a hook calls it): repo/.git, or a linked worktree's commondir.
 func gitCommonDir(repo string) (string, error) {
 	dotgit := filepath.Join(repo, ".git")
-	info, err := os.Stat(dotgit)
+	if info, err := os.Stat(dotgit); err != nil || info.IsDir() {
+		return dotgit, err
+	}
+	dir, err := gitPath(dotgit, repo, "gitdir:")
 	if err != nil {
 		return "", err
 	}
-	if info.IsDir() {
-		return dotgit, nil
+	if common, err := gitPath(filepath.Join(dir, "commondir"), dir, ""); err == nil {
+		return common, nil
 	}
-	data, err := safefile.Read(dotgit, 1<<16)
-	if err != nil {
-		return "", err
-	}
-	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
-	if !ok {
-		return "", fmt.Errorf("%s names no gitdir", dotgit)
-	}
-	dir := filepath.FromSlash(strings.TrimSpace(gitdir))
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(repo, dir)
-	}
-	common, err := safefile.Read(filepath.Join(dir, "commondir"), 1<<16)
-	if err != nil {
-		return dir, nil // a submodule's folder: its own info/exclude
-	}
-	c := filepath.FromSlash(strings.TrimSpace(string(common)))
-	if !filepath.IsAbs(c) {
-		c = filepath.Join(dir, c)
-	}
-	return filepath.Clean(c), nil
+	return dir, nil // a submodule's folder: its own info/exclude
 }
 
-// unignore takes out the lines Ignore added, and the line break it put
-// after a last line that had none.
-func unignore(root string) (path string, changed bool, err error) {
+// gitPath reads the path git keeps in file after prefix, relative to dir.
+func gitPath(file, dir, prefix string) (string, error) {
+	data, err := safefile.Read(file, 1<<16)
+	path, ok := strings.CutPrefix(strings.TrimSpace(string(data)), prefix)
+	if err == nil && !ok {
+		err = fmt.Errorf("%s names no %s", file, prefix)
+	}
+	if err != nil {
+		return "", err
+	}
+	if path = filepath.FromSlash(strings.TrimSpace(path)); !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	return filepath.Clean(path), nil
+}
+
+// unignore takes out the lines ignore added, and the line break it put
+// after a last line that had none, and says so.
+func unignore(w io.Writer, root string) error {
 	repo := workspace.Repository(root)
 	if repo == "" {
-		return "", false, nil
+		return nil
 	}
-	path = filepath.Join(root, ".gitignore")
-	before, exists, err := ReadOptional(path)
-	if err != nil || !exists {
-		return path, false, err
+	path := filepath.Join(root, ".gitignore")
+	before, _, err := ReadOptional(path)
+	if err != nil {
+		return err
 	}
 	after, changed := wiring.RemoveGitIgnore(before)
 	if !changed {
-		return path, false, nil
+		return nil
 	}
 	r, _, _ := readReceipt(ignoreReceipt(root))
 	if r.Made("line break") && bytes.HasPrefix(before, after) {
 		after = bytes.TrimSuffix(bytes.TrimSuffix(after, []byte("\n")), []byte("\r"))
 	}
 	if err := putBackGit(repo, path, after, false); err != nil {
-		return path, true, err
+		return err
 	}
 	_ = os.Remove(ignoreReceipt(root))
-	return path, true, nil
+	fmt.Fprintf(w, "  git: removed bimri-hook's ignore lines from %s\n", path)
+	return nil
 }
 
-// ignoreReceipt records that Ignore ended the .gitignore's last line.
+// ignoreReceipt records that ignore ended the .gitignore's last line.
 func ignoreReceipt(root string) string {
 	return filepath.Join(root, ".claude", "gitignore.bimri-receipt")
 }

@@ -210,18 +210,26 @@ func gitTop(git bool, root string) (string, error) {
 	return filepath.FromSlash(top), nil
 }
 
-// Ignore adds wiring.IgnoreLines to the workspace's .gitignore; path is ""
-// when there is no repository.
-func Ignore(root string) (path string, changed bool, err error) {
+// ignore adds wiring.IgnoreLines to the .gitignore of a workspace in a
+// repository, and says so.
+func ignore(w io.Writer, root string) error {
 	if workspace.Repository(root) == "" {
-		return "", false, nil
+		return nil
 	}
-	path = filepath.Join(root, ".gitignore")
+	path := filepath.Join(root, ".gitignore")
 	before, changed, err := addIgnoreLines(path, wiring.IgnoreLines)
-	if err == nil && changed && len(before) > 0 && before[len(before)-1] != '\n' {
-		err = writeReceipt(ignoreReceipt(root), wiring.Receipt{Created: []string{"line break"}})
+	switch {
+	case err != nil:
+		return err
+	case !changed:
+		fmt.Fprintf(w, "  git: %s already keeps bimri-hook's personal side files out of git\n", path)
+		return nil
 	}
-	return path, changed, err
+	fmt.Fprintf(w, "  git: %s now keeps bimri-hook's personal side files out of git (%s); bimri.md and bimri-archive.md are shared\n", path, strings.Join(wiring.IgnoreLines, " "))
+	if len(before) > 0 && before[len(before)-1] != '\n' {
+		return writeReceipt(ignoreReceipt(root), wiring.Receipt{Created: []string{"line break"}})
+	}
+	return nil
 }
 
 // addIgnoreLines adds the lines an ignore file lacks.
