@@ -246,11 +246,10 @@ func (cl Client) Uninstall(b []byte, r *Receipt) (out []byte, remove, changed bo
 		return nil, false, false, err
 	}
 	d.receipt = r
-	var rc Receipt
+	var kept []string
 	if r != nil {
-		rc = *r
+		kept = slices.Clone(r.KeptRules)
 	}
-	kept := slices.Clone(rc.KeptRules)
 	d.remove(slices.DeleteFunc(d.ours(cl), func(it item) bool {
 		i := slices.Index(kept, it.text) // the first of a rule the user had stays
 		if i >= 0 {
@@ -258,14 +257,14 @@ func (cl Client) Uninstall(b []byte, r *Receipt) (out []byte, remove, changed bo
 		}
 		return i >= 0
 	}))
-	if rc.Made("version") && !d.get("hooks").Exists() {
+	if r.Made("version") && !d.get("hooks").Exists() {
 		d.del("version")
 	}
 	out, changed, err = d.result(b)
 	if err != nil {
 		return nil, false, false, err
 	}
-	if rc.Made("file") && len(members(d.get())) == 0 {
+	if r.Made("file") && len(members(d.get())) == 0 {
 		return out, true, true, nil
 	}
 	return out, false, changed, nil

@@ -55,8 +55,8 @@ type Receipt struct {
 	KeptRules []string `json:"kept_rules,omitempty"` // the user's own rules, there before install: uninstall leaves them
 }
 
-// Made tells whether r records that install created what.
-func (r Receipt) Made(what string) bool { return slices.Contains(r.Created, what) }
+// Made tells whether r (given) records that install created what.
+func (r *Receipt) Made(what string) bool { return r != nil && slices.Contains(r.Created, what) }
 
 // isHookCommand tells whether a hook command is bimri-hook's own: one
 // shell word naming a binary called bimri-hook, then " hook".

@@ -139,7 +139,10 @@ func Install(w io.Writer, q Request) error {
 	if err != nil {
 		return err
 	}
-	prev, _, err := readReceipt(f.receipt)
+	prev, err := readReceipt(f.receipt)
+	if prev == nil {
+		prev = &wiring.Receipt{}
+	}
 	if err != nil {
 		return err
 	}
@@ -150,7 +153,7 @@ func Install(w io.Writer, q Request) error {
 	if f.Own != "" {
 		want = cl.Own(command)
 	}
-	after, receipt, changed, err := cl.Install(f.data, command, prev)
+	after, receipt, changed, err := cl.Install(f.data, command, *prev)
 	if err != nil {
 		return fmt.Errorf("%s: %w", f.File.Path, err)
 	}
@@ -218,13 +221,9 @@ func Uninstall(w io.Writer, q Request) error {
 	if err != nil {
 		return err
 	}
-	prev, hasReceipt, err := readReceipt(f.receipt)
+	r, err := readReceipt(f.receipt)
 	if err != nil {
 		return err
-	}
-	var r *wiring.Receipt
-	if hasReceipt {
-		r = &prev
 	}
 	after, remove, changed, err := cl.Uninstall(f.data, r)
 	if err != nil {
@@ -250,14 +249,14 @@ func Uninstall(w io.Writer, q Request) error {
 	case changed:
 		err = writeReplacing(f.File.Path, after)
 	}
-	if err == nil && hasReceipt {
+	if err == nil && r != nil {
 		err = removeIfThere(f.receipt)
 		if !claude {
 			_ = os.Remove(filepath.Dir(f.receipt))
 		}
 	}
 	for _, folder := range f.folders {
-		if err == nil && prev.Made(folder[0]) {
+		if err == nil && r.Made(folder[0]) {
 			_ = os.Remove(folder[1]) // only when empty: nothing of the user's goes
 		}
 	}

@@ -90,7 +90,7 @@ func unignore(w io.Writer, root string) error {
 	if !changed {
 		return nil
 	}
-	r, _, _ := readReceipt(ignoreReceipt(root))
+	r, _ := readReceipt(ignoreReceipt(root))
 	if r.Made("line break") && bytes.HasPrefix(before, after) {
 		after = bytes.TrimSuffix(bytes.TrimSuffix(after, []byte("\n")), []byte("\r"))
 	}

@@ -66,19 +66,16 @@ func writeReplacing(path string, data []byte) error {
 }
 
 // readReceipt reads the receipt at path of what an install added to a
-// file (wiring.Receipt), for uninstall.
-func readReceipt(path string) (wiring.Receipt, bool, error) {
+// file (wiring.Receipt); nil when there is none. A damaged one only costs
+// exactness: uninstall then removes bimri-hook's entries and the
+// containers they leave empty.
+func readReceipt(path string) (*wiring.Receipt, error) {
 	var r wiring.Receipt
 	data, exists, err := ReadOptional(path)
-	if err != nil || !exists {
-		return r, false, err
+	if !exists || json.Unmarshal(data, &r) != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(data, &r); err != nil {
-		// A damaged receipt only costs exactness: uninstall then removes
-		// bimri-hook's entries and the containers they leave empty.
-		return wiring.Receipt{}, false, nil
-	}
-	return r, true, nil
+	return &r, nil
 }
 
 func writeReceipt(path string, r wiring.Receipt) error {
