@@ -159,7 +159,7 @@ func Install(w io.Writer, q Request) error {
 	}
 	codex := ""
 	if cl.Agent == wiring.Codex.Agent {
-		if codex, err = wireCodex(f.File, q.Root, f.data, after, binary, q.NoTrust); err != nil {
+		if codex, err = wireCodex(f, q.Root, after, binary, q.NoTrust); err != nil {
 			return err
 		}
 	}
@@ -231,7 +231,7 @@ func Uninstall(w io.Writer, q Request) error {
 	}
 	configChanged := false
 	if cl.Agent == wiring.Codex.Agent {
-		if configChanged, err = unwireCodex(f.File, q.Root, f.data); err != nil {
+		if configChanged, err = unwireCodex(f, q.Root); err != nil {
 			return err
 		}
 	}

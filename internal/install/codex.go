@@ -15,15 +15,16 @@ func codexConfigPath() string { return filepath.Join(CodexHome(), "config.toml")
 
 // wireCodex registers the MCP server in Codex's config.toml and, unless
 // noTrust, records there the trust of exactly the hooks after holds,
-// dropping that of the hooks before held; report says what it did.
-func wireCodex(file SettingsFile, root string, before, after []byte, binary string, noTrust bool) (report string, err error) {
-	oldStates, _ := wiring.CodexHookStates(file.Path, before) // Install read both
-	states, _ := wiring.CodexHookStates(file.Path, after)
+// dropping that of the hooks st held; report says what it did.
+func wireCodex(st Status, root string, after []byte, binary string, noTrust bool) (report string, err error) {
+	file := st.File
+	states, _ := wiring.CodexHookStates(file.Path, after) // Install read it
+
 	trusted := states
 	if noTrust {
 		trusted = nil
 	}
-	config, _, err := editCodexConfig(append(oldStates, states...), true, trusted, binary)
+	config, _, err := editCodexConfig(append(st.States, states...), true, trusted, binary)
 	if err != nil {
 		return "", err
 	}
@@ -40,24 +41,14 @@ func wireCodex(file SettingsFile, root string, before, after []byte, binary stri
 	return report, nil
 }
 
-// unwireCodex takes out the trust of hooksJSON's hooks, and the MCP server
+// unwireCodex takes out the trust of st's hooks, and the MCP server
 // unless the other scope's hooks.json still wires bimri-hook.
-func unwireCodex(file SettingsFile, root string, hooksJSON []byte) (changed bool, err error) {
-	states, err := wiring.CodexHookStates(file.Path, hooksJSON)
-	if err != nil {
-		return false, fmt.Errorf("%s: %w", file.Path, err)
+func unwireCodex(st Status, root string) (changed bool, err error) {
+	other := ScopeUser
+	if st.File.Scope == ScopeUser {
+		other = ScopeProject
 	}
-	otherScope := ScopeUser
-	if file.Scope == ScopeUser {
-		otherScope = ScopeProject
-	}
-	mcp := true
-	if other, err := PlacesFor(wiring.Codex, otherScope, root); err == nil {
-		data, _, _ := ReadOptional(other.File.Path)
-		otherStates, _ := wiring.CodexHookStates(other.File.Path, data)
-		mcp = len(otherStates) == 0
-	}
-	_, changed, err = editCodexConfig(states, mcp, nil, "")
+	_, changed, err = editCodexConfig(st.States, len(Check(wiring.Codex, other, root).States) == 0, nil, "")
 	return changed, err
 }
 
