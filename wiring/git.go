@@ -88,20 +88,15 @@ const MergeDriver = "bimri"
 
 // mergeAttributes: bimri.md is rewritten whole, so its driver merges it
 // entry by entry; the archive only grows at its end: git's union driver.
-type attribute struct{ pattern, driver string }
-
-var mergeAttributes = []attribute{
-	{"bimri.md", MergeDriver},
-	{"bimri-archive.md", "union"},
-}
+var mergeAttributes = []string{"bimri.md merge=" + MergeDriver, "bimri-archive.md merge=union"}
 
 // GitAttributes appends to a .gitattributes the mergeAttributes lines it
 // lacks, where they take precedence over earlier lines for the same file.
 func GitAttributes(existing []byte) (out []byte, changed bool) {
 	var missing []string
-	for _, a := range mergeAttributes {
-		if driver, ok := mergeDriverOf(existing, a.pattern); !ok || driver != a.driver {
-			missing = append(missing, a.pattern+" merge="+a.driver)
+	for _, line := range mergeAttributes {
+		if pattern, merge, _ := strings.Cut(line, " "); mergeAttribute(existing, pattern) != merge {
+			missing = append(missing, line)
 		}
 	}
 	if len(missing) == 0 {
@@ -110,9 +105,9 @@ func GitAttributes(existing []byte) (out []byte, changed bool) {
 	return appendLines(existing, missing), true
 }
 
-// mergeDriverOf returns the merge driver the last line for exactly pattern
-// gives it ("" for merge, -merge or !merge); ok is false when none does.
-func mergeDriverOf(attributes []byte, pattern string) (driver string, ok bool) {
+// mergeAttribute returns the merge attribute (merge=DRIVER, merge, -merge
+// or !merge) the last line for exactly pattern gives it; "" when none does.
+func mergeAttribute(attributes []byte, pattern string) (merge string) {
 	for _, line := range strings.Split(string(attributes), "\n") {
 		fields := strings.Fields(line)
 		if len(fields) < 2 || strings.HasPrefix(fields[0], "#") {
@@ -125,25 +120,19 @@ func mergeDriverOf(attributes []byte, pattern string) (driver string, ok bool) {
 			continue
 		}
 		for _, attr := range fields[1:] {
-			switch {
-			case attr == "merge", attr == "-merge", attr == "!merge":
-				driver, ok = "", true
-			case strings.HasPrefix(attr, "merge="):
-				driver, ok = strings.TrimPrefix(attr, "merge="), true
+			if slices.Contains([]string{"merge", "-merge", "!merge"}, attr) || strings.HasPrefix(attr, "merge=") {
+				merge = attr
 			}
 		}
 	}
-	return driver, ok
+	return merge
 }
 
 // RemoveGitAttributes takes out exactly the lines GitAttributes adds; a
 // line with more attributes is a person's and stays.
 func RemoveGitAttributes(existing []byte) (out []byte, changed bool) {
 	return removeLines(existing, func(line string) bool {
-		fields := strings.Fields(line)
-		return len(fields) == 2 && slices.ContainsFunc(mergeAttributes, func(a attribute) bool {
-			return fields[0] == a.pattern && fields[1] == "merge="+a.driver
-		})
+		return slices.Contains(mergeAttributes, strings.Join(strings.Fields(line), " "))
 	})
 }
 
