@@ -140,20 +140,12 @@ func (cl Client) agentWord() string {
 
 // copilotHooks is bimri-hook's hooks file for Copilot, whole.
 func copilotHooks(c Command) []byte {
-	type handler struct {
-		Type       string `json:"type"`
-		Bash       string `json:"bash"`
-		TimeoutSec int    `json:"timeoutSec"`
-	}
-	hooks := map[string][]handler{}
+	var events []string
 	for _, e := range copilotEvents {
-		hooks[e.Name] = []handler{{"command", c.Hook() + " copilot", e.Timeout}}
+		events = append(events, fmt.Sprintf(`%s:[{"type":"command","bash":%s,"timeoutSec":%d}]`, jsonString(e.Name), jsonString(c.Hook()+" copilot"), e.Timeout))
 	}
 	var buf bytes.Buffer
-	_ = json.Indent(&buf, marshal(struct {
-		Version int                  `json:"version"`
-		Hooks   map[string][]handler `json:"hooks"`
-	}{1, hooks}), "", "  ") // marshal gives valid JSON
+	_ = json.Indent(&buf, []byte(`{"version":1,"hooks":{`+strings.Join(events, ",")+"}}"), "", "  ") // valid: jsonString quotes
 	return append(buf.Bytes(), '\n')
 }
 
