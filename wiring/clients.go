@@ -7,7 +7,6 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -161,11 +160,8 @@ func isMCP(v gjson.Result) bool {
 // server. Our handlers from an earlier install are updated where they
 // stand, and every other byte stays. r is prev with what this one created.
 func (cl Client) Install(b []byte, c Command, prev Receipt) (out []byte, r Receipt, changed bool, err error) {
-	if c.Binary == "" {
-		return nil, r, false, errors.New("no binary path to install")
-	}
-	if strings.ContainsFunc(c.Binary, func(r rune) bool { return r < ' ' || r == 0x7f }) {
-		return nil, r, false, fmt.Errorf("binary path %q has a control character", c.Binary)
+	if c.Binary == "" || strings.ContainsFunc(c.Binary, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return nil, r, false, fmt.Errorf("binary path %q: empty, or with a control character", c.Binary)
 	}
 	d, err := cl.parse(b)
 	if err != nil {

@@ -101,23 +101,22 @@ func (cl Client) parse(b []byte) (*document, error) {
 		return nil, err
 	}
 	d.flat = cl.Flat
-	// The client reads the last of duplicate keys, the edits the first.
-	for _, c := range []struct{ path, only []string }{
-		{nil, []string{"hooks", "permissions"}}, {[]string{"hooks"}, nil}, {[]string{"permissions"}, []string{"allow"}},
-	} {
+	// The client reads the last of duplicate keys, the edits the first:
+	// those on the way to ours and the events are refused.
+	edited := []string{"hooks", "permissions", "permissions.allow"}
+	for _, parent := range [][]string{nil, {"hooks"}, {"permissions"}} {
 		seen := make(map[string]bool)
-		for _, m := range members(d.get(c.path...)) {
-			k := m.key.Str
-			if k == "" || (c.only != nil && !slices.Contains(c.only, k)) {
-				continue
+		for _, m := range members(d.get(parent...)) {
+			k := strings.Join(append(slices.Clone(parent), m.key.Str), ".")
+			if m.key.Str != "" && (slices.Contains(edited, k) || len(parent) == 1 && parent[0] == "hooks") {
+				if seen[k] {
+					return nil, fmt.Errorf("%q appears twice, and Claude Code reads only the last: merge them into one, then try again", k)
+				}
+				seen[k] = true
 			}
-			if seen[k] {
-				return nil, fmt.Errorf("%q appears twice, and Claude Code reads only the last: merge them into one, then try again", strings.Join(append(slices.Clone(c.path), k), "."))
-			}
-			seen[k] = true
 		}
 	}
-	for _, path := range []string{"hooks", "permissions", "permissions.allow"} {
+	for _, path := range edited {
 		v := d.get(strings.Split(path, ".")...)
 		want, ok := "an object", v.IsObject()
 		if path == "permissions.allow" {
