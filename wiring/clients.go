@@ -168,10 +168,9 @@ func (cl Client) Install(b []byte, c Command, prev Receipt) (out []byte, r Recei
 		return nil, r, false, err
 	}
 	r = Receipt{Created: slices.Clone(prev.Created), KeptRules: prev.KeptRules}
-	r.Note("file", !d.fresh)
 	if cl.Flat && !d.get("version").Exists() {
-		r.Note("version", false)
 		d.add([]byte("1"), "version")
+		d.made = append(d.made, "version")
 	}
 	command := cl.Hook(c)
 	mine := func(s string) bool { return s == command || cl.isHook(s) }

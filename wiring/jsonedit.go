@@ -26,7 +26,7 @@ type document struct {
 	fresh   bool     // the file was empty: end it with a newline
 	receipt *Receipt // given, an emptied container stays unless install made it
 	flat    bool     // an event's list holds handlers, not matcher groups (Cursor)
-	made    []string // the containers insert made, as a receipt names them
+	made    []string // what the edits made, as a receipt names it: "file", containers
 }
 
 // parseDocument checks that b holds a JSON object and learns its layout.
@@ -34,7 +34,7 @@ type document struct {
 func parseDocument(b []byte) (*document, error) {
 	d := &document{b: b, nl: "\n", unit: "  "}
 	if len(bytes.TrimSpace(b)) == 0 {
-		d.b, d.fresh = []byte("{}"), true
+		d.b, d.fresh, d.made = []byte("{}"), true, []string{"file"}
 		return d, nil
 	}
 	if err := json.Unmarshal(b, new(json.RawMessage)); err != nil {

@@ -76,7 +76,7 @@ func (a *app) handle(c *cli.Context, in hooks.Input) (hooks.Output, error) {
 	}
 	if in.Event == event.SessionStart {
 		// The plugin has no install step; doctor reports a failure.
-		_, _ = install.IgnoreLocally(root)
+		_ = install.IgnoreLocally(root)
 	}
 	ws, err := a.openAt(c, root, root)
 	if err != nil {

@@ -14,31 +14,26 @@ import (
 )
 
 // IgnoreLocally puts the ignore rules, for a route with no install step,
-// in .git/info/exclude, unless .gitignore or it has them; path is the file
-// written, "" when none was.
-func IgnoreLocally(root string) (path string, err error) {
+// in .git/info/exclude, unless .gitignore or it has them.
+func IgnoreLocally(root string) error {
 	repo := workspace.Repository(root)
 	if repo == "" {
-		return "", nil
+		return nil
 	}
 	if ignore, err := safefile.Read(filepath.Join(root, ".gitignore"), maxSettingsSize); err == nil {
 		if _, missing := wiring.AddIgnoreLines(ignore, wiring.IgnoreLines); !missing {
-			return "", nil
+			return nil
 		}
 	}
 	rel, err := filepath.Rel(repo, root)
 	if err != nil {
-		return "", err
+		return err
 	}
 	common, err := gitCommonDir(repo)
-	if err != nil {
-		return "", err
+	if err == nil {
+		_, _, err = addIgnoreLines(filepath.Join(common, "info", "exclude"), wiring.IgnoreLinesUnder(filepath.ToSlash(rel)))
 	}
-	path = filepath.Join(common, "info", "exclude")
-	if _, changed, err := addIgnoreLines(path, wiring.IgnoreLinesUnder(filepath.ToSlash(rel))); err != nil || !changed {
-		return "", err
-	}
-	return path, nil
+	return err
 }
 
 // gitCommonDir is the folder of info/exclude, found without running git
