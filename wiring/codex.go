@@ -85,11 +85,8 @@ var mcpHeader = "mcp_servers." + MCPServer
 // other byte stays. The result must be TOML: one of our tables the user
 // gave in another form (a dotted key) would be defined twice.
 func EditCodexConfig(config []byte, drop []CodexHookState, dropMCP bool, trust []CodexHookState, binary string) (out []byte, changed bool, err error) {
-	if len(bytes.TrimSpace(config)) > 0 {
-		var v map[string]any
-		if err := toml.Unmarshal(config, &v); err != nil {
-			return nil, false, fmt.Errorf("not TOML Codex can read: %w", err)
-		}
+	if _, err := ReadCodexConfig(config); err != nil {
+		return nil, false, err
 	}
 	ours := map[string]bool{}
 	for _, s := range drop {

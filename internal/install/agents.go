@@ -332,7 +332,7 @@ func Check(cl wiring.Client, scope, root string) Status {
 		}
 	}
 	if st.Err == nil && cl.Agent == wiring.Codex.Agent {
-		st.Err = checkCodex(&st, st.data, root)
+		st.Err = checkCodex(&st, root)
 	}
 	return st
 }

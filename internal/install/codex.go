@@ -68,10 +68,10 @@ func editCodexConfig(drop []wiring.CodexHookState, dropMCP bool, trust []wiring.
 	return out, changed, err
 }
 
-// checkCodex adds to st whether Codex will run the hooks of hooksJSON.
-func checkCodex(st *Status, hooksJSON []byte, root string) error {
+// checkCodex adds to st whether Codex will run the hooks of its file.
+func checkCodex(st *Status, root string) error {
 	var err error
-	if st.States, err = wiring.CodexHookStates(st.File.Path, hooksJSON); err != nil || len(st.States) == 0 {
+	if st.States, err = wiring.CodexHookStates(st.File.Path, st.data); err != nil || len(st.States) == 0 {
 		return err
 	}
 	config, _, err := ReadOptional(codexConfigPath())
