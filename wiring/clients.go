@@ -8,6 +8,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -287,10 +288,5 @@ func (d *document) wireMCP(key string, want []byte) error {
 // sameJSON says whether raw and want hold the same JSON value.
 func sameJSON(raw string, want []byte) bool {
 	var a, b any
-	if json.Unmarshal([]byte(raw), &a) != nil || json.Unmarshal(want, &b) != nil {
-		return false
-	}
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return bytes.Equal(x, y)
+	return json.Unmarshal([]byte(raw), &a) == nil && json.Unmarshal(want, &b) == nil && reflect.DeepEqual(a, b)
 }
