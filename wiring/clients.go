@@ -1,7 +1,7 @@
 package wiring
 
-// The coding agents install wires, as one table that Install, Uninstall
-// and Wired read.
+// The coding agents install wires, as one table Install, Uninstall and
+// Inspect read.
 
 import (
 	"bytes"

@@ -52,16 +52,10 @@ func CodexHookStates(path string, hooksJSON []byte) ([]CodexHookState, error) {
 // normalised (timeout 600 when unset, at least 1; async always given).
 // The e2e test checks it against the real client's.
 func codexHookHash(label string, matcher, h gjson.Result) string {
-	handler := map[string]any{
-		"type":    "command",
-		"command": h.Get("command").String(),
-		"async":   h.Get("async").Bool(),
-	}
-	timeout := int64(600)
+	handler := map[string]any{"type": "command", "command": h.Get("command").String(), "async": h.Get("async").Bool(), "timeout": int64(600)}
 	if t := h.Get("timeout"); t.Exists() && t.Type != gjson.Null {
-		timeout = max(t.Int(), 1)
+		handler["timeout"] = max(t.Int(), 1)
 	}
-	handler["timeout"] = timeout
 	if s := h.Get("statusMessage"); s.Type == gjson.String {
 		handler["statusMessage"] = s.Str
 	}

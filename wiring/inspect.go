@@ -48,13 +48,9 @@ func (cl Client) Inspect(b []byte) (Wiring, error) {
 		}
 	}
 	for _, m := range members(d.get("enabledPlugins")) {
-		if !strings.HasPrefix(m.key.Str, Name+"@") {
-			continue
-		}
-		switch m.value.Type {
-		case gjson.True:
+		if ours := strings.HasPrefix(m.key.Str, Name+"@"); ours && m.value.Type == gjson.True {
 			w.Plugins = append(w.Plugins, m.key.Str)
-		case gjson.False:
+		} else if ours && m.value.Type == gjson.False {
 			w.PluginsOff = append(w.PluginsOff, m.key.Str)
 		}
 	}
