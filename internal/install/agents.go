@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -237,12 +236,12 @@ func Uninstall(w io.Writer, q Request) error {
 	}
 	claude := cl.Agent == wiring.Claude.Agent
 	if f.own != nil {
-		err = removeIfThere(f.Own)
+		err = os.Remove(f.Own) // it, the file and the receipt are there: read just now
 	}
 	switch {
 	case err != nil:
 	case remove:
-		err = removeIfThere(f.File.Path)
+		err = os.Remove(f.File.Path)
 		if f.Own == "" && !claude {
 			_ = os.Remove(filepath.Dir(f.File.Path)) // only when empty
 		}
@@ -250,7 +249,7 @@ func Uninstall(w io.Writer, q Request) error {
 		err = writeReplacing(f.File.Path, after)
 	}
 	if err == nil && r != nil {
-		err = removeIfThere(f.receipt)
+		err = os.Remove(f.receipt)
 		if !claude {
 			_ = os.Remove(filepath.Dir(f.receipt))
 		}
@@ -276,13 +275,6 @@ func Uninstall(w io.Writer, q Request) error {
 		fmt.Fprintf(w, "%s: took bimri-hook's wiring out of %s\n", cl.Name, paths)
 	default:
 		fmt.Fprintf(w, "%s: nothing of bimri-hook's in %s\n", cl.Name, paths)
-	}
-	return nil
-}
-
-func removeIfThere(path string) error {
-	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
 	}
 	return nil
 }
