@@ -13,9 +13,10 @@ import (
 	"unicode/utf8"
 )
 
-// The parser: a state machine over the file's zones, line by line, then
-// an item as people and models write it; parse_fields.go reads a tag
-// line's fields.
+// The parser reads the file line by line: each line is structure (the
+// header, title, a tier heading, the END marker), a tier's template
+// comment, the tag line of an item with the lines of its body, or a
+// line of a note. parse_fields.go reads a tag line's fields.
 
 // ErrUnreadable means the bytes are not a memory file: empty, binary, cut
 // off, or without BIMRI structure. The store restores the backup instead.
@@ -36,27 +37,44 @@ var tierTitles = [3]string{
 	"## Tier 3: Pattern Recognition",
 }
 
-// Where the parser is in the file, besides a tier (1-3).
+// The parser's zones besides the tiers 1-3.
 const (
-	inPreamble = -1
-	inIntro    = 0
-	inTrailer  = 4
+	inPreamble = 0
+	inIntro    = 4
+	inTrailer  = 5
+)
+
+// The line patterns, compiled on first use.
+var (
+	// headerPattern's groups are the version and the fields.
+	headerPattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^<!--\s*BIMRI\s+v?([^\s|]*)\s*\|(.*?)-->$`)
+	})
+	// tierPattern is a tier heading, lower-cased; its group is the tier.
+	tierPattern     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^##\s*tier\s*([123])\b`) })
+	listMarkPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+`) })
+	// prosePattern is a pattern as models write it in Tier 3: "**DEVELOPING
+	// (3 obs)** ...", "EMERGING (2 obs): ...", "ESTABLISHED: ...".
+	prosePattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[*_]*\s*(?i:(emerging|developing|established))\b\s*([*_]*)\s*(?:[(\[]\s*(\d+)\s*(?i:obs|observations?)\.?\s*[)\]])?\s*([*_]*)\s*([:\x{2013}\x{2014}-]?)\s*(.*)$`)
+	})
+	hashTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)#([\p{L}\p{N}][\p{L}\p{N}_.-]*)`) })
 )
 
 // parser holds the state of one Parse.
 type parser struct {
 	f         *File
+	lines     []string
 	warnings  []Warning
-	zone      int   // inPreamble, a tier, ...
-	note      *Note // the note being collected, if any
-	noteIn    *[]Block
+	zone      int   // inPreamble, a tier, inIntro or inTrailer
+	note      *Note // the run of note lines open, if any
 	header    bool
-	structure bool // saw anything that marks a BIMRI file
-	seenTier  [3]bool
-	content   [3]bool // the tier's zone has had a line that is not a template comment
-	preamble  bool    // a run of preamble lines is open
+	structure bool    // saw anything that marks a BIMRI file
+	seenTier  [3]bool //
+	content   [3]bool // the tier has had a line that is not a template comment
 	trailer   bool    // text after the END marker was reported
-	untagged  []untaggedPattern
+	untagged  []*Pattern
+	untagLine []int
 }
 
 // Parse reads a memory file leniently: any line that is not an entry or
@@ -67,29 +85,24 @@ func Parse(data []byte) (*File, []Warning, error) {
 	if err := checkReadable(data); err != nil {
 		return nil, nil, err
 	}
-	// Without a last empty line, nor trailing "\r"s: Render writes "\n"
-	// alone, so they would not read back.
-	lines := strings.Split(strings.TrimSuffix(strings.TrimPrefix(string(data), "\uFEFF"), "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, "\r")
+	// Render writes "\n" alone, so a last empty line and "\r"s go.
+	p := &parser{f: &File{}, lines: strings.Split(strings.TrimSuffix(strings.TrimPrefix(string(data), "\uFEFF"), "\n"), "\n")}
+	for i, l := range p.lines {
+		p.lines[i] = strings.TrimRight(l, "\r")
 	}
-	p := &parser{f: &File{}, zone: inPreamble}
-	for i := 0; i < len(lines); i++ {
-		i = p.line(lines, i)
+	for i := 0; i < len(p.lines); i++ {
+		i = p.line(i)
 	}
-	p.endNote()
 	for n := len(p.f.Preamble); n > 0 && strings.TrimSpace(p.f.Preamble[n-1]) == ""; n-- {
 		p.f.Preamble = p.f.Preamble[:n-1]
 	}
-	if !p.structure {
+	switch {
+	case !p.structure:
 		return nil, nil, fmt.Errorf("%w: no BIMRI header, headings or entries", ErrUnreadable)
-	}
-	if p.header && p.zone != inTrailer {
-		// Cut off: reading it as complete would lose what was after the cut.
+	case p.header && p.zone != inTrailer: // cut off: reading it as whole would lose the rest
 		return nil, nil, errCut
-	}
-	if !p.header {
-		p.warn(0, "no BIMRI header line; a new one was made (Sessions: 0)")
+	case !p.header:
+		p.warn(0, false, "no BIMRI header line; a new one was made (Sessions: 0)")
 	}
 	p.tagUntagged()
 	p.assignIDs()
@@ -112,43 +125,44 @@ func checkReadable(data []byte) error {
 	return nil
 }
 
-func (p *parser) warn(line int, format string, args ...any) {
-	p.warnings = append(p.warnings, Warning{Line: line, Message: fmt.Sprintf(format, args...)})
+// warn records a warning; converted says the line was read leniently and
+// the next write changes how it looks.
+func (p *parser) warn(line int, converted bool, format string, args ...any) {
+	p.warnings = append(p.warnings, Warning{Line: line, Message: fmt.Sprintf(format, args...), Converted: converted})
 }
 
-// convert records a line read leniently: nothing is wrong, but the next
-// write changes how it looks.
-func (p *parser) convert(line int, format string, args ...any) {
-	p.warnings = append(p.warnings, Warning{Line: line, Message: fmt.Sprintf(format, args...), Converted: true})
-}
-
-// line handles line i and returns the index of the last line it used.
-func (p *parser) line(lines []string, i int) int {
-	raw := lines[i]
+// line reads line i and returns the index of the last line it used.
+func (p *parser) line(i int) int {
+	raw, lineNo := p.lines[i], i+1
 	t := strings.TrimSpace(raw)
-	lineNo := i + 1
-
-	if p.zone == inTrailer {
+	tier := p.zone % 4 // 0 outside the tiers
+	switch {
+	case p.zone == inTrailer:
 		if t != "" && !p.trailer {
 			p.trailer = true
-			p.warn(lineNo, "text after %q; kept as it was", endMarker)
+			p.warn(lineNo, false, "text after %q; kept as it was", endMarker)
 		}
 		p.f.Trailer = append(p.f.Trailer, raw)
 		return i
-	}
-	if t == "" {
-		p.endNote()
+	case t == "":
+		p.note = nil
 		// Blank lines between preamble lines are kept, or a line there
 		// could read back as the summary of the one before.
 		if p.zone == inPreamble && len(p.f.Preamble) > 0 {
 			p.f.Preamble = append(p.f.Preamble, raw)
 		}
 		return i
-	}
-	if p.structureLine(t, lineNo) {
+	case p.zone == inPreamble && !p.header && strings.HasPrefix(t, "<!--") && p.readHeader(t, lineNo):
+		return i
+	case p.zone == inPreamble && p.f.Header.DueLine == "" && strings.HasPrefix(t, "<!-- Maintenance Due"):
+		p.f.Header.DueLine, p.structure = t, true
 		return i
 	}
-	if tier := p.tier(); tier > 0 {
+	if to := p.heading(t, lineNo); to > 0 {
+		p.note, p.structure, p.zone = nil, true, to
+		return i
+	}
+	if tier > 0 {
 		// Template comments come before a tier's own content; items moved
 		// here do not count, as they render after the comments.
 		if !p.content[tier-1] && isTemplateComment(t) {
@@ -157,121 +171,99 @@ func (p *parser) line(lines []string, i int) int {
 		}
 		p.content[tier-1] = true
 	}
-
-	if used, ok := p.item(lines, i, t); ok {
+	if used, ok := p.item(i, t, tier); ok {
 		return used
 	}
-	p.addNoteLine(raw, lineNo)
+	// A note: one warning per run of lines, unless its first line has
+	// one of its own.
+	if p.note == nil {
+		if n := len(p.warnings); n == 0 || p.warnings[n-1].Line != lineNo {
+			p.warn(lineNo, false, "not an entry or a pattern; kept as a note where it stood")
+		}
+		p.note = &Note{Line: lineNo}
+		if tier > 0 {
+			p.f.Tiers[tier-1].Blocks = append(p.f.Tiers[tier-1].Blocks, Block{Note: p.note})
+		} else if p.zone == inIntro {
+			p.f.Intro = append(p.f.Intro, Block{Note: p.note})
+		}
+	}
+	if p.zone == inPreamble {
+		p.f.Preamble = append(p.f.Preamble, raw)
+	} else {
+		p.note.Lines = append(p.note.Lines, raw)
+	}
 	return i
 }
 
-// structureLine reads a line of the file's structure (header, maintenance
-// line, title, tier heading, END marker) and says whether t was one.
-func (p *parser) structureLine(t string, lineNo int) bool {
-	if p.zone == inPreamble && !p.header && strings.HasPrefix(t, "<!--") {
-		if m := headerPattern().FindStringSubmatch(t); m != nil && p.parseHeader(m, lineNo) {
-			return true
-		}
-	}
-	if p.zone == inPreamble && p.f.Header.DueLine == "" && strings.HasPrefix(t, "<!-- Maintenance Due") {
-		p.f.Header.DueLine = t
-		p.structure = true
-		return true
-	}
-	var to int
+// heading is the zone a title, tier heading or END marker line starts,
+// 0 for any other line.
+func (p *parser) heading(t string, lineNo int) int {
 	switch {
 	case p.zone == inPreamble && strings.EqualFold(t, titleLine):
-		to = inIntro
+		return inIntro
 	case strings.HasPrefix(t, "##"):
 		m := tierPattern().FindStringSubmatch(strings.ToLower(t))
 		if m == nil {
-			return false
+			return 0
 		}
 		n := int(m[1][0] - '0')
 		if p.seenTier[n-1] {
-			p.warn(lineNo, "Tier %d heading appears twice; its blocks were joined", n)
+			p.warn(lineNo, false, "Tier %d heading appears twice; its blocks were joined", n)
 		}
 		p.seenTier[n-1] = true
-		to = n
-	case t == endMarker || (strings.HasPrefix(t, "<!--") && strings.EqualFold(strings.Join(strings.Fields(t), " "), endMarker)):
-		to = inTrailer
-	default:
+		return n
+	case t == endMarker || strings.HasPrefix(t, "<!--") && strings.EqualFold(strings.Join(strings.Fields(t), " "), endMarker):
+		return inTrailer
+	}
+	return 0
+}
+
+// readHeader reads the header line; false when t is not one, or its
+// Sessions is not a count (the line is kept as a note).
+func (p *parser) readHeader(t string, lineNo int) bool {
+	m := headerPattern().FindStringSubmatch(t)
+	if m == nil {
 		return false
 	}
-	p.endNote()
-	p.structure = true
-	p.zone = to
-	return true
-}
-
-// The header and tier headings, compiled on first use.
-var (
-	// headerPattern's groups are the version and the fields.
-	headerPattern = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^<!--\s*BIMRI\s+v?([^\s|]*)\s*\|(.*?)-->$`)
-	})
-	// tierPattern is a tier heading, lower-cased; its group is the tier.
-	tierPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^##\s*tier\s*([123])\b`) })
-)
-
-// tier is the tier the parser is in, 0 outside the tiers.
-func (p *parser) tier() int {
-	if p.zone < 1 || p.zone > 3 {
-		return 0
-	}
-	return p.zone
-}
-
-func (p *parser) parseHeader(m []string, lineNo int) bool {
-	h := Header{Version: m[1]}
+	h := Header{Version: m[1], DueLine: p.f.Header.DueLine}
 	for _, part := range strings.Split(m[2], "|") {
 		key, val, ok := strings.Cut(part, ":")
-		if !ok {
-			continue
-		}
-		key = strings.ToLower(strings.TrimSpace(key))
-		val = strings.TrimSpace(val)
-		switch key {
-		case "last maintained":
+		key, val = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(val)
+		switch {
+		case !ok:
+		case key == "last maintained":
 			if d, ok := ParseDate(val); ok {
 				h.LastMaintained = d
 				if val != d.Format(dateLayout) {
-					p.convert(lineNo, "header Last Maintained %q read as %s", val, d.Format(dateLayout))
+					p.warn(lineNo, true, "header Last Maintained %q read as %s", val, d.Format(dateLayout))
 				}
 			}
-		case "sessions", "session":
+		case key == "sessions" || key == "session":
 			// Models add to the count ("12 (next deep: 20)"): the number
 			// that leads the value is the count.
 			digits := leadingDigits(val)
 			n, err := strconv.Atoi(digits)
-			if err != nil || n < 0 {
-				p.warn(lineNo, "header has Sessions %q, not a count; the line was kept as a note", val)
+			if err != nil {
+				p.warn(lineNo, false, "header has Sessions %q, not a count; the line was kept as a note", val)
 				return false
 			}
 			if digits != val || key != "sessions" {
-				p.convert(lineNo, "header %q read as Sessions: %d", strings.TrimSpace(part), n)
+				p.warn(lineNo, true, "header %q read as Sessions: %d", strings.TrimSpace(part), n)
 			}
 			h.Sessions = n
-		case "token est":
-			n, _ := strconv.Atoi(strings.TrimLeft(strings.ReplaceAll(val, ",", ""), "~ "))
-			h.TokenEst = n
+		case key == "token est":
+			h.TokenEst, _ = strconv.Atoi(strings.TrimLeft(strings.ReplaceAll(val, ",", ""), "~ "))
 		}
 	}
-	h.DueLine = p.f.Header.DueLine
-	p.f.Header = h
-	p.header = true
-	p.structure = true
+	p.f.Header, p.header, p.structure = h, true, true
 	return true
 }
 
 // isTemplateComment recognises the template's comments under each tier
 // heading; passes regenerate them from the config.
 func isTemplateComment(t string) bool {
-	for _, prefix := range []string{
-		"<!-- Permanent foundational", "<!-- Only IMPORTANCE",
-		"<!-- Current work state", "<!-- Ordered by composite",
-		"<!-- Derived behavioral", "<!-- EMERGING (",
-	} {
+	for _, prefix := range []string{"<!-- Permanent foundational", "<!-- Only IMPORTANCE", "<!-- Current work state",
+		"<!-- Ordered by composite", "<!-- Derived behavioral", "<!-- EMERGING ("} {
 		if strings.HasPrefix(t, prefix) {
 			return true
 		}
@@ -279,137 +271,56 @@ func isTemplateComment(t string) bool {
 	return false
 }
 
-// addNoteLine keeps a line that is not an entry or a pattern, warning once
-// per run of them unless its first line has a warning of its own.
-func (p *parser) addNoteLine(raw string, lineNo int) {
-	var dst *[]Block
-	switch tier := p.tier(); {
-	case tier > 0:
-		dst = &p.f.Tiers[tier-1].Blocks
-	case p.zone == inIntro:
-		dst = &p.f.Intro
-	default:
-		if !p.preamble {
-			p.noteWarning(lineNo)
-		}
-		p.preamble = true
-		p.f.Preamble = append(p.f.Preamble, raw)
-		return
-	}
-	if p.note == nil || p.noteIn != dst {
-		p.endNote()
-		p.noteWarning(lineNo)
-		p.note = &Note{Line: lineNo}
-		p.noteIn = dst
-		*dst = append(*dst, Block{Note: p.note})
-	}
-	p.note.Lines = append(p.note.Lines, raw)
-}
-
-func (p *parser) noteWarning(lineNo int) {
-	if n := len(p.warnings); n > 0 && p.warnings[n-1].Line == lineNo {
-		return
-	}
-	p.warn(lineNo, "not an entry or a pattern; kept as a note where it stood")
-}
-
-func (p *parser) endNote() {
-	p.note = nil
-	p.noteIn = nil
-	p.preamble = false
-}
-
-// assignIDs gives every entry and pattern a unique ID: explicit IDs first
-// (a repeated one is replaced on its later use), then derived ones.
-func (p *parser) assignIDs() {
-	type item struct {
-		id     *string
-		what   string
-		derive func(taken map[string]bool) string
-	}
-	var items []item
-	for _, e := range p.f.tierEntries() {
-		items = append(items, item{&e.ID, "entry", func(taken map[string]bool) string { return uniqueID("", EntryID(e.Date, e.Text), taken) }})
-	}
-	for _, pt := range p.f.Patterns() {
-		items = append(items, item{&pt.ID, "pattern", func(taken map[string]bool) string { return uniqueID("p", patternID(pt.Tags), taken) }})
-	}
-	taken := make(map[string]bool, len(items))
-	for _, it := range items {
-		switch old := *it.id; {
-		case old == "":
-		case taken[old]:
-			*it.id = it.derive(taken)
-			p.warn(0, "%s ID %s appears twice; the later one is now %s", it.what, old, *it.id)
-		default:
-			taken[old] = true
-		}
-	}
-	for _, it := range items {
-		if *it.id == "" {
-			*it.id = it.derive(taken)
-		}
-	}
-}
-
-// Reading one entry or pattern as people and models write it.
-
-// item tries to read an entry or pattern at line i, with its body up to a
-// blank line or structure: the index of the last line used, and whether
-// it read one. A pattern goes to Tier 3, an entry outside Tiers 1 and 2 to
-// Tier 2; an undated entry takes the header's date. What was read
-// leniently is reported: the next write makes it canonical.
-func (p *parser) item(lines []string, i int, t string) (int, bool) {
+// item reads an entry or a pattern at line i with its body: the index of
+// the last line used, and whether it read one. A pattern goes to Tier 3,
+// an entry outside Tiers 1 and 2 to Tier 2; an undated entry takes the
+// header's date. What was read leniently is reported: the next write
+// makes it canonical.
+func (p *parser) item(i int, t string, tier int) (int, bool) {
 	start, ok := readItemStart(t)
 	if !ok {
 		return i, false
 	}
 	lineNo := i + 1
-	used, body := itemBody(lines, i, start.rest)
+	used, body := itemBody(p.lines, i, start.rest)
 	var b Block
 	var how []string
 	var err error
-	what, tier := "an entry", p.tier()
+	what := "an entry"
 	if _, isPattern := start.fields.get("PATTERN"); isPattern {
 		if b.Pattern, how, err = patternFromFields(start.fields, body); err != nil {
-			p.warn(lineNo, "pattern kept as a note: %v", err)
+			p.warn(lineNo, false, "pattern kept as a note: %v", err)
 			return i, false
 		}
 		if tier != 3 {
-			p.warn(lineNo, "pattern outside Tier 3 was moved to Tier 3")
+			p.warn(lineNo, false, "pattern outside Tier 3 was moved to Tier 3")
 		}
 		if start.prose && len(b.Pattern.Tags) == 0 {
-			p.untagged = append(p.untagged, untaggedPattern{b.Pattern, lineNo})
+			p.untagged, p.untagLine = append(p.untagged, b.Pattern), append(p.untagLine, lineNo)
 		}
 		what, tier = "a pattern", 3
 	} else {
 		if b.Entry, how, err = entryFromFields(start.fields, body, nil); err != nil {
-			p.warn(lineNo, "entry kept as a note: %v", err)
+			p.warn(lineNo, false, "entry kept as a note: %v", err)
 			return i, false
 		}
-		e := b.Entry
-		switch d := p.f.Header.LastMaintained; {
-		case !e.Date.IsZero():
-		case !d.IsZero():
-			e.Date = d
+		if d := p.f.Header.LastMaintained; !b.Entry.Date.IsZero() {
+		} else if !d.IsZero() {
+			b.Entry.Date = d
 			how = append(how, "no date: given the header's Last Maintained date, "+d.Format(dateLayout))
-		default:
+		} else {
 			how = append(how, "no date: the first pass gives it that day's date")
 		}
-		switch tier {
-		case 0, 3:
-			p.warn(lineNo, "entry outside Tier 1 and Tier 2 was moved to Tier 2")
+		if tier == 0 || tier == 3 {
+			p.warn(lineNo, false, "entry outside Tier 1 and Tier 2 was moved to Tier 2")
 			tier = 2
-		case 1:
-			if e.Importance < 4 {
-				p.warn(lineNo, "Tier 1 entry has importance %d; only 4 and 5 belong in Tier 1", e.Importance)
-			}
+		} else if tier == 1 && b.Entry.Importance < 4 {
+			p.warn(lineNo, false, "Tier 1 entry has importance %d; only 4 and 5 belong in Tier 1", b.Entry.Importance)
 		}
 	}
-	p.endNote()
-	p.structure = true
+	p.note, p.structure = nil, true
 	if how = append(start.how, how...); len(how) > 0 {
-		p.convert(lineNo, "read as %s: %s", what, strings.Join(how, "; "))
+		p.warn(lineNo, true, "read as %s: %s", what, strings.Join(how, "; "))
 	}
 	p.f.Tiers[tier-1].Blocks = append(p.f.Tiers[tier-1].Blocks, b)
 	return used, true
@@ -419,18 +330,36 @@ func (p *parser) item(lines []string, i int, t string) (int, bool) {
 // summary there or on the next line, and the lines continuing it.
 func itemBody(lines []string, i int, summary string) (int, []string) {
 	used := i
-	if summary == "" && i+1 < len(lines) && isSummaryLine(lines[i+1]) {
+	if summary == "" && i+1 < len(lines) && bodyLine(lines[i+1], true) {
 		summary = strings.TrimSpace(lines[i+1])
 		used = i + 1
 	}
 	body := []string{summary}
-	if summary != "" {
-		for used+1 < len(lines) && isContinuation(lines[used+1]) {
-			used++
-			body = append(body, strings.TrimSpace(lines[used]))
-		}
+	for summary != "" && used+1 < len(lines) && bodyLine(lines[used+1], false) {
+		used++
+		body = append(body, strings.TrimSpace(lines[used]))
 	}
 	return used, body
+}
+
+// bodyLine says whether a line can be the summary under a tag line: text
+// that is not structure nor a tag line; to continue a body it must not
+// start a prose pattern either, as read or as written (neutralised).
+func bodyLine(raw string, summary bool) bool {
+	t := strings.TrimSpace(raw)
+	if t == "" || strings.HasPrefix(t, "<!--") || strings.HasPrefix(t, "#") {
+		return false
+	}
+	s := undecorate(t, nil)
+	if _, _, _, tagLine := splitFields(s); tagLine {
+		return false
+	}
+	return summary || !isProse(s) && !isProse(undecorate(strings.TrimSpace(neutralize(raw)), nil))
+}
+
+func isProse(s string) bool {
+	_, ok := readProsePattern(s, itemStart{})
+	return ok
 }
 
 // itemStart is the first line of an entry or a pattern, as read.
@@ -443,8 +372,7 @@ type itemStart struct {
 
 // readItemStart reads a tag line or a prose pattern as models write them:
 // behind list markers or emoji, bold, with a separator before the summary.
-func readItemStart(t string) (itemStart, bool) {
-	var st itemStart
+func readItemStart(t string) (st itemStart, ok bool) {
 	s := undecorate(t, &st.how)
 	if s == "" {
 		return st, false
@@ -458,8 +386,15 @@ func readItemStart(t string) (itemStart, bool) {
 		st.how = append(st.how, "bold markers dropped")
 		rest = trimBold(rest)
 	}
-	st.rest = dropSeparator(strings.TrimSpace(rest), &st.how)
-	if k := fields.index("CONFIDENCE"); k >= 0 {
+	st.rest = strings.TrimSpace(rest)
+	for _, sep := range []string{":", "\u2013", "\u2014", "|"} { // a hyphen stays: "- " may start the text
+		if r, ok := strings.CutPrefix(st.rest, sep); ok && (r == "" || r[0] == ' ' || r[0] == '\t') {
+			st.how = append(st.how, fmt.Sprintf("separator %q dropped", sep))
+			st.rest = strings.TrimSpace(r)
+			break
+		}
+	}
+	if k := slices.IndexFunc(fields, func(f field) bool { return f.key == "CONFIDENCE" }); k >= 0 {
 		st.fields[k].key = "PATTERN"
 		st.how = append(st.how, "CONFIDENCE read as PATTERN")
 	}
@@ -478,79 +413,57 @@ func trimBold(s string) string {
 	return s
 }
 
-// undecorate drops list markers, task boxes, check marks and emoji.
+// undecorate drops list markers, task boxes, check marks and emoji, and
+// says so in how when it is not nil.
 func undecorate(t string, how *[]string) string {
-	s := t
-	for {
-		before := s
+	said := func(what string) {
+		if how != nil && !slices.Contains(*how, what) {
+			*how = append(*how, what)
+		}
+	}
+	for s := t; ; t = s {
 		if m := listMarkPattern().FindStringIndex(s); m != nil {
 			s = s[m[1]:]
-			*how = appendOnce(*how, "list marker dropped")
+			said("list marker dropped")
 		}
 		if len(s) >= 3 && s[0] == '[' && s[2] == ']' && strings.ContainsRune(" xX", rune(s[1])) && (len(s) == 3 || s[3] == ' ') {
 			s = strings.TrimLeft(s[3:], " \t")
-			*how = appendOnce(*how, "task box dropped")
+			said("task box dropped")
 		}
 		// Marks go only before what could be an item: text keeps its emoji.
 		if s != "" && s[0] >= 0x80 {
 			n := strings.TrimLeft(strings.TrimLeftFunc(s, isMark), " \t")
-			if len(n) < len(s) && (strings.HasPrefix(strings.TrimLeft(n, "*_- \t"), "[") || proseStart(n)) {
+			if len(n) < len(s) && (strings.HasPrefix(strings.TrimLeft(n, "*_- \t"), "[") || proseMatch(n) != nil) {
 				s = n
-				*how = appendOnce(*how, "leading mark dropped")
+				said("leading mark dropped")
 			}
 		}
-		if s == before {
+		if s == t {
 			return s
 		}
 	}
 }
-
-// listMarkPattern is a list marker and the space after it.
-var listMarkPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+`) })
 
 // isMark is a check mark, an emoji or what joins and varies them.
 func isMark(r rune) bool {
 	return unicode.Is(unicode.So, r) || unicode.Is(unicode.Sk, r) || r == '\u200d' || r == '\ufe0f' || r == '\ufe0e' || unicode.Is(unicode.Mn, r)
 }
 
-func appendOnce(list []string, s string) []string {
-	if slices.Contains(list, s) {
-		return list
+// proseMatch is prosePattern's match of s, after a cheap test.
+func proseMatch(s string) []string {
+	if t := strings.TrimLeft(s, "*_"); len(t) < 8 || !strings.ContainsRune("EeDd", rune(t[0])) {
+		return nil
 	}
-	return append(list, s)
-}
-
-// dropSeparator drops a ":", dash or bar before the summary; a hyphen
-// stays, as "- " may start the text.
-func dropSeparator(rest string, how *[]string) string {
-	for _, sep := range []string{":", "\u2013", "\u2014", "|"} {
-		if r, ok := strings.CutPrefix(rest, sep); ok && (r == "" || r[0] == ' ' || r[0] == '\t') {
-			*how = append(*how, fmt.Sprintf("separator %q dropped", sep))
-			return strings.TrimSpace(r)
-		}
-	}
-	return rest
-}
-
-// prosePattern matches a pattern as models write it in Tier 3:
-// "**DEVELOPING (3 obs)** ...", "EMERGING (2 obs): ...", "ESTABLISHED: ...".
-var prosePattern = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^[*_]*\s*(?i:(emerging|developing|established))\b\s*([*_]*)\s*(?:[(\[]\s*(\d+)\s*(?i:obs|observations?)\.?\s*[)\]])?\s*([*_]*)\s*([:\x{2013}\x{2014}-]?)\s*(.*)$`)
-})
-
-// proseStart is the cheap test before the regular expression.
-func proseStart(s string) bool {
-	s = strings.TrimLeft(s, "*_")
-	return len(s) >= 8 && strings.ContainsRune("EeDd", rune(s[0])) && prosePattern().MatchString(s)
+	return prosePattern().FindStringSubmatch(s)
 }
 
 // readProsePattern reads "DEVELOPING (3 obs): sentence"; without a count
 // only the upper-case level followed by ':' or bold counts.
 func readProsePattern(s string, st itemStart) (itemStart, bool) {
-	if !proseStart(s) {
+	m := proseMatch(s)
+	if m == nil {
 		return st, false
 	}
-	m := prosePattern().FindStringSubmatch(s)
 	level, count, sep := m[1], m[3], m[5]
 	bold := m[2] != "" || m[4] != "" || strings.HasPrefix(s, "*") || strings.HasPrefix(s, "_")
 	if count == "" && (level != strings.ToUpper(level) || (sep == "" && !bold)) {
@@ -575,7 +488,11 @@ func readProsePattern(s string, st itemStart) (itemStart, bool) {
 		rest = strings.TrimSpace(r)
 	}
 	if _, ok := st.fields.get("TAGS"); !ok {
-		if tags := hashTags(rest); len(tags) > 0 {
+		var tags []string
+		for _, m := range hashTag().FindAllStringSubmatch(rest, -1) {
+			tags = append(tags, m[1])
+		}
+		if tags = NormalizeTags(tags); len(tags) > 0 {
 			st.fields = append(st.fields, field{key: "TAGS", val: strings.Join(tags, ",")})
 			st.how = append(st.how, "tags taken from the #tags in its sentence")
 		}
@@ -585,53 +502,6 @@ func readProsePattern(s string, st itemStart) (itemStart, bool) {
 	return st, true
 }
 
-var hashTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)#([\p{L}\p{N}][\p{L}\p{N}_.-]*)`) })
-
-// hashTags lists the "#tag" words of a sentence.
-func hashTags(s string) []string {
-	var out []string
-	for _, m := range hashTag().FindAllStringSubmatch(s, -1) {
-		out = append(out, m[1])
-	}
-	return NormalizeTags(out)
-}
-
-// isSummaryLine says whether a line can be the summary under a tag line:
-// any text that is not structure.
-func isSummaryLine(raw string) bool {
-	t := strings.TrimSpace(raw)
-	if t == "" || strings.HasPrefix(t, "<!--") || strings.HasPrefix(t, "#") {
-		return false
-	}
-	var how []string
-	_, _, _, tagLine := splitFields(undecorate(t, &how))
-	return !tagLine
-}
-
-// isContinuation says whether a line continues the body above it: text
-// that is not structure and does not start an item of its own.
-func isContinuation(raw string) bool {
-	if !isSummaryLine(raw) {
-		return false
-	}
-	// Judged as read and as written: neutralising must not make it start
-	// a pattern.
-	return !isProse(raw) && !isProse(neutralize(raw))
-}
-
-func isProse(s string) bool {
-	var how []string
-	_, ok := readProsePattern(undecorate(strings.TrimSpace(s), &how), itemStart{})
-	return ok
-}
-
-// untaggedPattern is a prose pattern read without tags, matched to a tag
-// once every entry is read.
-type untaggedPattern struct {
-	p      *Pattern
-	lineNo int
-}
-
 // tagUntagged gives a tagless prose pattern the one Tier 2 tag its
 // sentence names ("tests" names testing), so it and that tag's automatic
 // pattern become one.
@@ -639,15 +509,25 @@ func (p *parser) tagUntagged() {
 	if len(p.untagged) == 0 {
 		return
 	}
+	// stem drops an English plural or verb ending: "tests", "testing" and
+	// "tested" meet.
+	stem := func(w string) string {
+		for _, suffix := range []string{"ing", "ed", "s"} {
+			if s, ok := strings.CutSuffix(w, suffix); ok && len(s) >= 3 {
+				return s
+			}
+		}
+		return w
+	}
 	known := map[string]string{} // stem -> tag
 	for _, e := range p.f.Entries(2) {
 		for _, tag := range e.Tags {
 			known[stem(tag)] = tag
 		}
 	}
-	for _, u := range p.untagged {
+	for k, pt := range p.untagged {
 		var found []string
-		for _, w := range strings.FieldsFunc(strings.ToLower(u.p.Text), func(r rune) bool {
+		for _, w := range strings.FieldsFunc(strings.ToLower(pt.Text), func(r rune) bool {
 			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_'
 		}) {
 			if tag, ok := known[stem(w)]; ok && !slices.Contains(found, tag) {
@@ -655,19 +535,41 @@ func (p *parser) tagUntagged() {
 			}
 		}
 		if len(found) == 1 {
-			u.p.Tags = found
-			p.convert(u.lineNo, "pattern given tag %s, the one entry tag its sentence names", found[0])
+			pt.Tags = found
+			p.warn(p.untagLine[k], true, "pattern given tag %s, the one entry tag its sentence names", found[0])
 		}
 	}
 }
 
-// stem drops an English plural or verb ending so "tests", "testing" and
-// "tested" meet.
-func stem(w string) string {
-	for _, suffix := range []string{"ing", "ed", "s"} {
-		if s, ok := strings.CutSuffix(w, suffix); ok && len(s) >= 3 {
-			return s
+// assignIDs gives every entry and pattern a unique ID: explicit IDs first
+// (a repeated one is replaced on its later use), then derived ones.
+func (p *parser) assignIDs() {
+	type item struct {
+		id     *string
+		what   string
+		derive func(taken map[string]bool) string
+	}
+	var items []item
+	for _, e := range p.f.tierEntries() {
+		items = append(items, item{&e.ID, "entry", func(taken map[string]bool) string { return uniqueID("", EntryID(e.Date, e.Text), taken) }})
+	}
+	for _, pt := range p.f.Patterns() {
+		items = append(items, item{&pt.ID, "pattern", func(taken map[string]bool) string { return uniqueID("p", patternID(pt.Tags), taken) }})
+	}
+	taken := make(map[string]bool, len(items))
+	for _, it := range items {
+		switch old := *it.id; {
+		case old == "":
+		case taken[old]:
+			*it.id = it.derive(taken)
+			p.warn(0, false, "%s ID %s appears twice; the later one is now %s", it.what, old, *it.id)
+		default:
+			taken[old] = true
 		}
 	}
-	return w
+	for _, it := range items {
+		if *it.id == "" {
+			*it.id = it.derive(taken)
+		}
+	}
 }

@@ -20,7 +20,9 @@ import (
 // validID: 1-32 lower-case letters, digits or dashes, not starting with a dash.
 func validID(id string) bool { return len(id) > 0 && len(id) <= 32 && id[0] != '-' && idChars(id) }
 
-// idChars says whether s is lower-case letters, digits and dashes only.
+// validAgent: up to 16 lower-case letters, digits and dashes.
+func validAgent(s string) bool { return len(s) <= 16 && idChars(s) }
+
 func idChars(s string) bool {
 	return !strings.ContainsFunc(s, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') })
 }
@@ -36,29 +38,24 @@ type fieldList []field
 // get is the value of the first of keys the fields have.
 func (fl fieldList) get(keys ...string) (string, bool) {
 	for _, key := range keys {
-		if i := fl.index(key); i >= 0 {
-			return fl[i].val, true
+		for _, f := range fl {
+			if f.key == key {
+				return f.val, true
+			}
 		}
 	}
 	return "", false
 }
 
-func (fl fieldList) index(key string) int {
-	return slices.IndexFunc(fl, func(f field) bool { return f.key == key })
-}
-
 // splitFields reads the "[KEY:value]" groups s starts with ("[ importance
-// : 3 ]" is IMPORTANCE=3), stepping over bold and italic markers (bold
-// says so), up to the first bracket group that is not a field; rest is
-// what follows, ok false when there is no field.
+// : 3 ]" is IMPORTANCE=3), stepping over spaces, bold and italic markers
+// (bold says so), up to the first bracket group that is not a field; rest
+// is what follows, ok false when there is no field.
 func splitFields(s string) (fields fieldList, rest string, bold bool, ok bool) {
 	for {
-		next := strings.TrimLeft(s, fieldMarks)
-		if !strings.HasPrefix(next, "[") {
-			break
-		}
+		next := strings.TrimLeft(s, " \t*_")
 		end := strings.IndexByte(next, ']')
-		if end < 0 {
+		if !strings.HasPrefix(next, "[") || end < 0 {
 			break
 		}
 		key, val, ok := strings.Cut(next[1:end], ":")
@@ -66,17 +63,12 @@ func splitFields(s string) (fields fieldList, rest string, bold bool, ok bool) {
 		if !ok || key == "" || strings.ContainsFunc(key, func(r rune) bool { return (r < 'A' || r > 'Z') && r != '_' }) {
 			break
 		}
-		if strings.ContainsAny(s[:len(s)-len(next)], "*_") {
-			bold = true
-		}
+		bold = bold || strings.ContainsAny(s[:len(s)-len(next)], "*_")
 		fields = append(fields, field{key: key, val: strings.TrimSpace(val)})
 		s = next[end+1:]
 	}
 	return fields, s, bold, len(fields) > 0
 }
-
-// fieldMarks may stand between fields: spaces, bold and italic markers.
-const fieldMarks = " \t*_"
 
 // The keys an entry's and a pattern's tag line may carry, and the other
 // names models give some of them.
@@ -86,37 +78,38 @@ var (
 	fieldAlias    = map[string]string{"DATE": "TIMESTAMP", "OBS": "OBSERVATIONS", "CONFIDENCE": "PATTERN"}
 )
 
-// fieldReader reads a tag line's fields into an item: the first
-// problem is kept in err and the later reads do nothing; how says what
-// was read leniently.
+// fieldReader reads a tag line's fields into an item: the first problem
+// is kept in err, and once there is one every field reads as missing;
+// how says what was read leniently.
 type fieldReader struct {
 	fields fieldList
 	how    []string
 	err    error
 }
 
-// checkKeys refuses a field neither allowed nor extra, and one given
+// readFields refuses a field neither allowed nor extra, and one given
 // twice under either of its names.
-func (r *fieldReader) checkKeys(allowed []string, extra map[string]bool) {
+func readFields(fields fieldList, allowed []string, extra map[string]bool) *fieldReader {
+	r := &fieldReader{fields: fields}
 	seen := map[string]bool{}
-	for _, f := range r.fields {
+	for _, f := range fields {
 		k := cmp.Or(fieldAlias[f.key], f.key)
 		if !slices.Contains(allowed, k) && !extra[k] {
-			r.fail(fmt.Errorf("unknown field [%s:...]", f.key))
+			r.fail("unknown field [%s:...]", f.key)
 		} else if seen[k] {
-			r.fail(fmt.Errorf("field %s appears twice", k))
+			r.fail("field %s appears twice", k)
 		}
 		seen[k] = true
 	}
+	return r
 }
 
-func (r *fieldReader) fail(err error) {
+func (r *fieldReader) fail(format string, args ...any) {
 	if r.err == nil {
-		r.err = err
+		r.err = fmt.Errorf(format, args...)
 	}
 }
 
-// get is the first of keys the fields have, not found once a read failed.
 func (r *fieldReader) get(keys ...string) (string, bool) {
 	if r.err != nil {
 		return "", false
@@ -128,30 +121,63 @@ func (r *fieldReader) get(keys ...string) (string, bool) {
 // lists keys also allowed (the archive's). how says what was read
 // leniently; an undated entry comes back with a zero Date for the caller.
 func entryFromFields(fields fieldList, body []string, extra map[string]bool) (*Entry, []string, error) {
-	r := fieldReader{fields: fields}
-	r.checkKeys(entryFields, extra)
+	r := readFields(fields, entryFields, extra)
 	e := &Entry{}
 	if _, ok := r.get("IMPORTANCE"); !ok {
-		r.fail(errors.New("no IMPORTANCE field"))
+		r.fail("no IMPORTANCE field")
 	}
 	e.Importance = r.count(true, 1, 5, "a whole number from 1 to 5", "IMPORTANCE")
 	e.Date = r.date("date", "TIMESTAMP", "DATE")
 	e.Tags, e.Keywords = r.tags("TAGS"), r.tags("KEYWORDS")
 	if agent, ok := r.get("AGENT"); ok && (!validAgent(agent) || agent == "") {
-		r.fail(fmt.Errorf("field AGENT %q is not a short lower-case name", agent))
+		r.fail("field AGENT %q is not a short lower-case name", agent)
 	} else {
 		e.Agent = agent
 	}
-	r.weight(e)
+	// WEIGHT from 0 to 100, "4.0 (floor)" is 4; a pass works any other
+	// out again.
+	if w, ok := r.get("WEIGHT"); ok {
+		v, err := strconv.ParseFloat(w[:len(w)-len(strings.TrimLeft(w, "0123456789."))], 64)
+		if err == nil && v >= 0 && v <= 100 {
+			e.Weight, e.HasWeight = Weight(v*100+0.5), true
+			zeros := func(s string) string { return strings.TrimRight(strings.TrimRight(s, "0"), ".") }
+			if canon := e.Weight.String(); w != canon && zeros(w) != zeros(canon) {
+				r.how = append(r.how, fmt.Sprintf("weight %q read as %s", w, e.Weight))
+			}
+		}
+	}
 	e.ID = r.id()
 	e.HoldsWith = normalIDs(r.ids("HOLDS_WITH"))
 	if e.Text = neutralizeBody(body); e.Text == "" {
-		r.fail(errNoSummary)
+		r.fail("no summary on the tag line or the line after it")
 	}
 	if r.err != nil {
 		return nil, nil, r.err
 	}
 	return e, r.how, nil
+}
+
+// patternFromFields builds a pattern from its fields and body lines; how
+// says what was read leniently.
+func patternFromFields(fields fieldList, body []string) (*Pattern, []string, error) {
+	r := readFields(fields, patternFields, archiveFields)
+	pt := &Pattern{}
+	lvl, _ := r.get("PATTERN", "CONFIDENCE")
+	if pt.Level = Level(strings.ToUpper(lvl)); pt.Level != Emerging && pt.Level != Developing && pt.Level != Established {
+		r.fail("level %q is not EMERGING, DEVELOPING or ESTABLISHED", lvl)
+	}
+	pt.Tags = r.tags("TAGS")
+	pt.Evidence = r.ids("EVIDENCE")
+	pt.Observations = max(r.count(false, 0, math.MaxInt, "a count", "OBSERVATIONS", "OBS"), len(pt.Evidence))
+	pt.First, pt.Last = r.date("FIRST", "FIRST"), r.date("LAST", "LAST")
+	pt.ID = r.id()
+	if r.err != nil {
+		return nil, nil, r.err
+	}
+	if pt.Text = neutralizeBody(body); pt.Text == "" {
+		pt.Text = autoSentence(pt)
+	}
+	return pt, r.how, nil
 }
 
 // count reads the first of keys as a whole number from lo to hi, or the
@@ -168,7 +194,7 @@ func (r *fieldReader) count(strict bool, lo, hi int, want string, keys ...string
 		r.how = append(r.how, fmt.Sprintf("%s %q read as %d", strings.ToLower(keys[0]), v, n))
 	}
 	if err != nil || n < lo || n > hi {
-		r.fail(fmt.Errorf("%s %q is not %s", keys[0], v, want))
+		r.fail("%s %q is not %s", keys[0], v, want)
 		return 0
 	}
 	return n
@@ -183,84 +209,36 @@ func (r *fieldReader) date(what string, keys ...string) time.Time {
 	}
 	d, ok := ParseDate(v)
 	if !ok {
-		r.fail(fmt.Errorf("%s %q is not a date (YYYY-MM-DD)", keys[0], v))
+		r.fail("%s %q is not a date (YYYY-MM-DD)", keys[0], v)
 	} else if v != d.Format(dateLayout) {
 		r.how = append(r.how, fmt.Sprintf("%s %q read as %s", what, v, d.Format(dateLayout)))
 	}
 	return d
 }
 
-// weight reads a WEIGHT from 0 to 100 into e; a pass works any other out
-// again.
-func (r *fieldReader) weight(e *Entry) {
-	w, ok := r.get("WEIGHT")
-	if !ok {
-		return
-	}
-	v, err := strconv.ParseFloat(w[:len(w)-len(strings.TrimLeft(w, "0123456789."))], 64) // "4.0 (floor)" is 4
-	if err != nil || v < 0 || v > 100 {
-		return
-	}
-	e.Weight = Weight(v*100 + 0.5)
-	e.HasWeight = true
-	canon := e.Weight.String()
-	if w != canon && strings.TrimRight(strings.TrimRight(w, "0"), ".") != strings.TrimRight(strings.TrimRight(canon, "0"), ".") {
-		r.how = append(r.how, fmt.Sprintf("weight %q read as %s", w, e.Weight))
-	}
-}
-
-var errNoSummary = errors.New("no summary on the tag line or the line after it")
-
 // tags reads a TAGS or KEYWORDS value: comma-separated, or "#tag #tag".
 func (r *fieldReader) tags(key string) []string {
 	s, ok := r.get(key)
 	if !ok {
 		return nil
-	}
-	if !strings.Contains(s, "#") {
+	} else if !strings.Contains(s, "#") {
 		return SplitTags(s)
 	}
-	r.how = appendOnce(r.how, "'#' dropped from tags")
+	if !slices.Contains(r.how, "'#' dropped from tags") {
+		r.how = append(r.how, "'#' dropped from tags")
+	}
 	return NormalizeTags(strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '#' || unicode.IsSpace(r) }))
-}
-
-// patternFromFields builds a pattern from its fields and body lines; how
-// says what was read leniently.
-func patternFromFields(fields fieldList, body []string) (*Pattern, []string, error) {
-	r := fieldReader{fields: fields}
-	r.checkKeys(patternFields, archiveFields)
-	pt := &Pattern{}
-	lvl, _ := r.get("PATTERN", "CONFIDENCE")
-	if pt.Level = Level(strings.ToUpper(lvl)); pt.Level != Emerging && pt.Level != Developing && pt.Level != Established {
-		r.fail(fmt.Errorf("level %q is not EMERGING, DEVELOPING or ESTABLISHED", lvl))
-	}
-	pt.Tags = r.tags("TAGS")
-	pt.Evidence = r.ids("EVIDENCE")
-	pt.Observations = max(r.count(false, 0, math.MaxInt, "a count", "OBSERVATIONS", "OBS"), len(pt.Evidence))
-	pt.First, pt.Last = r.date("FIRST", "FIRST"), r.date("LAST", "LAST")
-	pt.ID = r.id()
-	if r.err != nil {
-		return nil, nil, r.err
-	}
-	if pt.Text = neutralizeBody(body); pt.Text == "" {
-		pt.Text = autoSentence(pt)
-	}
-	return pt, r.how, nil
 }
 
 // ids reads a comma-separated list of entry IDs: EVIDENCE, HOLDS_WITH.
 func (r *fieldReader) ids(key string) []string {
-	ev, ok := r.get(key)
-	if !ok {
-		return nil
-	}
+	ev, _ := r.get(key)
 	var ids []string
 	for _, id := range strings.Split(ev, ",") {
 		if id = strings.ToLower(strings.TrimSpace(id)); id == "" {
 			continue
-		}
-		if !validID(id) {
-			r.fail(fmt.Errorf("%s ID %q is not 1-32 letters, digits or dashes", strings.ToLower(key), id))
+		} else if !validID(id) {
+			r.fail("%s ID %q is not 1-32 letters, digits or dashes", strings.ToLower(key), id)
 			return nil
 		}
 		ids = append(ids, id)
@@ -272,14 +250,10 @@ func (r *fieldReader) ids(key string) []string {
 func (r *fieldReader) id() string {
 	id, ok := r.get("ID")
 	if id = strings.ToLower(id); ok && !validID(id) {
-		r.fail(fmt.Errorf("ID %q is not 1-32 letters, digits or dashes", id))
+		r.fail("ID %q is not 1-32 letters, digits or dashes", id)
 	}
 	return id
 }
-
-// validAgent says whether s may name an agent: up to 16 lower-case
-// letters, digits and dashes.
-func validAgent(s string) bool { return len(s) <= 16 && idChars(s) }
 
 // Reading bimri.md as the store does: a committed file is read by every
 // clone, so a damaged one that still holds entries must not empty memory.
