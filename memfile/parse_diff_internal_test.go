@@ -92,7 +92,7 @@ var parseTokens = []string{
 	"<!-- Maintenance Due: x -->", "<!-- BIMRI v2.0-cc | Last Maintained: 2026-11-28 | Sessions: 4 | Token Est: ~300 -->",
 	"<!-- BIMRI v3 | Sessions: 7 (next deep: 20) -->", "# BIMRI Memory", "## Tier 1: Core Intelligence", "## tier 2", "##Tier3",
 	"## Tier 4", "<!-- END BIMRI -->", "<!--END BIMRI-->", "#", "##", "###", "\t", "  ", "\r", "\u00a0", "\uFEFF", "é", "\xe9", "\xff",
-	"\x00", "ſ", "İ", "0", "4.5", "4,5", "-", "—", "[x]\t", "[X] ", "- [ ] ", "__", "**", "_", "*",
+	"\x00", "\x81\x93\x9d", "ſ", "İ", "0", "4.5", "4,5", "-", "—", "[x]\t", "[X] ", "- [ ] ", "__", "**", "_", "*",
 	"__[IMPORTANCE:3] [TIMESTAMP:2026-11-20] bold text__", "**[IMPORTANCE:2]** [TAGS:bug] x**", "[WEIGHT:4]", "[WEIGHT:4.50]",
 	"EMERGING (2 obs): bugs bugging the api and apis", "ESTABLISHED: tested tests testing", "Developing (3 obs) the bugs",
 }

@@ -289,22 +289,19 @@ func ParseStored(data []byte) (*File, []Warning, Damage, error) {
 
 // Describe says what was wrong, for the user.
 func (d Damage) Describe() string {
-	var what string
+	var what []string
 	if d.Decoded > 0 {
-		what = fmt.Sprintf("was not UTF-8 (%d lines): read it as Windows-1252 (Latin-1), and it is written back in UTF-8", d.Decoded)
+		what = append(what, fmt.Sprintf("was not UTF-8 (%d lines): read it as Windows-1252 (Latin-1), and it is written back in UTF-8", d.Decoded))
 	}
 	if d.Cut {
-		if what != "" {
-			what += ", and it "
-		}
-		what += fmt.Sprintf("ended without its %q line, as if cut short: kept every entry up to where it ends", endMarker)
+		what = append(what, fmt.Sprintf("ended without its %q line, as if cut short: kept every entry up to where it ends", endMarker))
 	}
-	return what
+	return strings.Join(what, ", and it ")
 }
 
 // windows1252 is the bytes 0x80-0x9F in Windows-1252, the five it leaves
 // undefined as Latin-1 controls (as WHATWG); TestWindows1252IsCharmaps
-// checks them against golang.org/x/text.
+// checks them against golang.org/x/text, which the binary does not link.
 var windows1252 = [32]rune{
 	'\u20AC', '\u0081', '\u201A', '\u0192', '\u201E', '\u2026', '\u2020', '\u2021',
 	'\u02C6', '\u2030', '\u0160', '\u2039', '\u0152', '\u008D', '\u017D', '\u008F',
@@ -321,12 +318,7 @@ func decodeText(data []byte) ([]byte, int) {
 	}
 	out := make([]byte, 0, len(data)+len(data)/8)
 	decoded := 0
-	for rest := data; len(rest) > 0; {
-		line := rest
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			line = rest[:i+1]
-		}
-		rest = rest[len(line):]
+	for line := range bytes.Lines(data) {
 		if utf8.Valid(line) {
 			out = append(out, line...)
 			continue
