@@ -15,8 +15,8 @@ import (
 
 // The parser reads the file line by line: each line is structure (the
 // header, title, a tier heading, the END marker), a tier's template
-// comment, the tag line of an item with the lines of its body, or a
-// line of a note. parse_fields.go reads a tag line's fields.
+// comment, an item's tag line with its body, or part of a note.
+// parse_fields.go reads a tag line's fields.
 
 // ErrUnreadable means the bytes are not a memory file: empty, binary, cut
 // off, or without BIMRI structure. The store restores the backup instead.
@@ -37,24 +37,24 @@ var tierTitles = [3]string{
 	"## Tier 3: Pattern Recognition",
 }
 
-// The parser's zones besides the tiers 1-3.
+// The zones of the file besides the tiers 1-3.
 const (
 	inPreamble = 0
 	inIntro    = 4
 	inTrailer  = 5
 )
 
-// The line patterns, compiled on first use.
+// The line patterns, compiled on first use. tierPattern reads a heading
+// in lower case; prosePattern is a pattern as models write it in Tier 3:
+// "**DEVELOPING (3 obs)** ...", "EMERGING (2 obs): ...", "ESTABLISHED: ...".
 var (
-	// headerPattern's groups are the version and the fields.
-	headerPattern = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^<!--\s*BIMRI\s+v?([^\s|]*)\s*\|(.*?)-->$`)
-	})
-	// tierPattern is a tier heading, lower-cased; its group is the tier.
+	headerPattern   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^<!--\s*BIMRI\s+v?([^\s|]*)\s*\|(.*?)-->$`) })
 	tierPattern     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^##\s*tier\s*([123])\b`) })
 	listMarkPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+`) })
-	// prosePattern is a pattern as models write it in Tier 3: "**DEVELOPING
-	// (3 obs)** ...", "EMERGING (2 obs): ...", "ESTABLISHED: ...".
+	// templateComment is one of the comments the template puts under each tier heading.
+	templateComment = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^<!-- (?:Permanent foundational|Only IMPORTANCE|Current work state|Ordered by composite|Derived behavioral|EMERGING \()`)
+	})
 	prosePattern = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^[*_]*\s*(?i:(emerging|developing|established))\b\s*([*_]*)\s*(?:[(\[]\s*(\d+)\s*(?i:obs|observations?)\.?\s*[)\]])?\s*([*_]*)\s*([:\x{2013}\x{2014}-]?)\s*(.*)$`)
 	})
@@ -67,14 +67,14 @@ type parser struct {
 	lines     []string
 	warnings  []Warning
 	zone      int   // inPreamble, a tier, inIntro or inTrailer
-	note      *Note // the run of note lines open, if any
+	note      *Note // the open run of note lines, if any
 	header    bool
-	structure bool    // saw anything that marks a BIMRI file
-	seenTier  [3]bool //
-	content   [3]bool // the tier has had a line that is not a template comment
+	structure bool // saw anything that marks a BIMRI file
+	seenTier  [3]bool
+	content   [3]bool // the tier had a line that is not a template comment
 	trailer   bool    // text after the END marker was reported
 	untagged  []*Pattern
-	untagLine []int
+	untagLine []int // the lines of the untagged prose patterns
 }
 
 // Parse reads a memory file leniently: any line that is not an entry or
@@ -82,8 +82,13 @@ type parser struct {
 // without an ID get one derived from their date and text. It returns
 // ErrUnreadable (wrapped) only for bytes that are not a memory file.
 func Parse(data []byte) (*File, []Warning, error) {
-	if err := checkReadable(data); err != nil {
-		return nil, nil, err
+	switch {
+	case len(bytes.TrimSpace(data)) == 0:
+		return nil, nil, fmt.Errorf("%w: the file is empty", ErrUnreadable)
+	case bytes.IndexByte(data, 0) >= 0:
+		return nil, nil, fmt.Errorf("%w: the file holds binary data (NUL bytes)", ErrUnreadable)
+	case !utf8.Valid(data) && len(data)-len(bytes.ToValidUTF8(data, nil)) > 16: // a few bad bytes are kept as they are
+		return nil, nil, fmt.Errorf("%w: the file is not UTF-8 text (%d invalid bytes)", ErrUnreadable, len(data)-len(bytes.ToValidUTF8(data, nil)))
 	}
 	// Render writes "\n" alone, so a last empty line and "\r"s go.
 	p := &parser{f: &File{}, lines: strings.Split(strings.TrimSuffix(strings.TrimPrefix(string(data), "\uFEFF"), "\n"), "\n")}
@@ -107,22 +112,6 @@ func Parse(data []byte) (*File, []Warning, error) {
 	p.tagUntagged()
 	p.assignIDs()
 	return p.f, p.warnings, nil
-}
-
-// checkReadable rejects bytes that are plainly not text.
-func checkReadable(data []byte) error {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return fmt.Errorf("%w: the file is empty", ErrUnreadable)
-	}
-	if bytes.IndexByte(data, 0) >= 0 {
-		return fmt.Errorf("%w: the file holds binary data (NUL bytes)", ErrUnreadable)
-	}
-	if !utf8.Valid(data) { // most files: no copy
-		if bad := len(data) - len(bytes.ToValidUTF8(data, nil)); bad > 16 {
-			return fmt.Errorf("%w: the file is not UTF-8 text (%d invalid bytes)", ErrUnreadable, bad)
-		}
-	}
-	return nil
 }
 
 // warn records a warning; converted says the line was read leniently and
@@ -162,13 +151,12 @@ func (p *parser) line(i int) int {
 		p.note, p.structure, p.zone = nil, true, to
 		return i
 	}
-	if tier > 0 {
-		// Template comments come before a tier's own content; items moved
-		// here do not count, as they render after the comments.
-		if !p.content[tier-1] && isTemplateComment(t) {
-			p.f.Tiers[tier-1].Comments = append(p.f.Tiers[tier-1].Comments, t)
-			return i
-		}
+	// Template comments come before a tier's own content; items moved
+	// here do not count, as they render after the comments.
+	if tier > 0 && !p.content[tier-1] && templateComment().MatchString(t) {
+		p.f.Tiers[tier-1].Comments = append(p.f.Tiers[tier-1].Comments, t)
+		return i
+	} else if tier > 0 {
 		p.content[tier-1] = true
 	}
 	if used, ok := p.item(i, t, tier); ok {
@@ -218,8 +206,8 @@ func (p *parser) heading(t string, lineNo int) int {
 	return 0
 }
 
-// readHeader reads the header line; false when t is not one, or its
-// Sessions is not a count (the line is kept as a note).
+// readHeader reads the header line: false when t is not one, or its
+// Sessions is not a count.
 func (p *parser) readHeader(t string, lineNo int) bool {
 	m := headerPattern().FindStringSubmatch(t)
 	if m == nil {
@@ -239,8 +227,7 @@ func (p *parser) readHeader(t string, lineNo int) bool {
 				}
 			}
 		case key == "sessions" || key == "session":
-			// Models add to the count ("12 (next deep: 20)"): the number
-			// that leads the value is the count.
+			// Models add to the count: "12 (next deep: 20)" is 12.
 			digits := leadingDigits(val)
 			n, err := strconv.Atoi(digits)
 			if err != nil {
@@ -259,23 +246,10 @@ func (p *parser) readHeader(t string, lineNo int) bool {
 	return true
 }
 
-// isTemplateComment recognises the template's comments under each tier
-// heading; passes regenerate them from the config.
-func isTemplateComment(t string) bool {
-	for _, prefix := range []string{"<!-- Permanent foundational", "<!-- Only IMPORTANCE", "<!-- Current work state",
-		"<!-- Ordered by composite", "<!-- Derived behavioral", "<!-- EMERGING ("} {
-		if strings.HasPrefix(t, prefix) {
-			return true
-		}
-	}
-	return false
-}
-
 // item reads an entry or a pattern at line i with its body: the index of
 // the last line used, and whether it read one. A pattern goes to Tier 3,
 // an entry outside Tiers 1 and 2 to Tier 2; an undated entry takes the
-// header's date. What was read leniently is reported: the next write
-// makes it canonical.
+// header's date. What was read leniently is reported.
 func (p *parser) item(i int, t string, tier int) (int, bool) {
 	start, ok := readItemStart(t)
 	if !ok {
@@ -343,8 +317,8 @@ func itemBody(lines []string, i int, summary string) (int, []string) {
 }
 
 // bodyLine says whether a line can be the summary under a tag line: text
-// that is not structure nor a tag line; to continue a body it must not
-// start a prose pattern either, as read or as written (neutralised).
+// that is not structure nor a tag line; to continue a body, nor a prose
+// pattern, as read or as written (neutralised).
 func bodyLine(raw string, summary bool) bool {
 	t := strings.TrimSpace(raw)
 	if t == "" || strings.HasPrefix(t, "<!--") || strings.HasPrefix(t, "#") {
@@ -509,8 +483,7 @@ func (p *parser) tagUntagged() {
 	if len(p.untagged) == 0 {
 		return
 	}
-	// stem drops an English plural or verb ending: "tests", "testing" and
-	// "tested" meet.
+	// stem drops an English ending: "tests", "testing" and "tested" meet.
 	stem := func(w string) string {
 		for _, suffix := range []string{"ing", "ed", "s"} {
 			if s, ok := strings.CutSuffix(w, suffix); ok && len(s) >= 3 {
@@ -544,32 +517,26 @@ func (p *parser) tagUntagged() {
 // assignIDs gives every entry and pattern a unique ID: explicit IDs first
 // (a repeated one is replaced on its later use), then derived ones.
 func (p *parser) assignIDs() {
-	type item struct {
-		id     *string
-		what   string
-		derive func(taken map[string]bool) string
-	}
-	var items []item
-	for _, e := range p.f.tierEntries() {
-		items = append(items, item{&e.ID, "entry", func(taken map[string]bool) string { return uniqueID("", EntryID(e.Date, e.Text), taken) }})
-	}
-	for _, pt := range p.f.Patterns() {
-		items = append(items, item{&pt.ID, "pattern", func(taken map[string]bool) string { return uniqueID("p", patternID(pt.Tags), taken) }})
-	}
-	taken := make(map[string]bool, len(items))
-	for _, it := range items {
-		switch old := *it.id; {
+	taken := map[string]bool{}
+	var unnamed []func()
+	claim := func(id *string, what string, derive func() string) {
+		switch old := *id; {
 		case old == "":
+			unnamed = append(unnamed, func() { *id = derive() })
 		case taken[old]:
-			*it.id = it.derive(taken)
-			p.warn(0, false, "%s ID %s appears twice; the later one is now %s", it.what, old, *it.id)
+			*id = derive()
+			p.warn(0, false, "%s ID %s appears twice; the later one is now %s", what, old, *id)
 		default:
 			taken[old] = true
 		}
 	}
-	for _, it := range items {
-		if *it.id == "" {
-			*it.id = it.derive(taken)
-		}
+	for _, e := range p.f.tierEntries() {
+		claim(&e.ID, "entry", func() string { return uniqueID("", EntryID(e.Date, e.Text), taken) })
+	}
+	for _, pt := range p.f.Patterns() {
+		claim(&pt.ID, "pattern", func() string { return uniqueID("p", patternID(pt.Tags), taken) })
+	}
+	for _, name := range unnamed {
+		name()
 	}
 }
