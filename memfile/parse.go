@@ -18,27 +18,20 @@ import (
 // comment, an item's tag line with its body, or part of a note.
 // parse_fields.go reads a tag line's fields.
 
-// ErrUnreadable means the bytes are not a memory file: empty, binary, cut
-// off, or without BIMRI structure. The store restores the backup instead.
-var ErrUnreadable = errors.New("not a readable memory file")
-
-// errCut is the ErrUnreadable of a file that never reaches the END
-// marker; ParseStored reads such a file up to where it ends.
-var errCut = fmt.Errorf("%w: %q is missing (the file looks truncated)", ErrUnreadable, endMarker)
-
-const (
-	titleLine = "# BIMRI Memory"
-	endMarker = "<!-- END BIMRI -->"
+var (
+	// ErrUnreadable means the bytes are not a memory file: empty, binary,
+	// cut off, or without BIMRI structure. The store restores the backup.
+	ErrUnreadable = errors.New("not a readable memory file")
+	// errCut is a file that never reaches the END marker; ParseStored
+	// reads it up to where it ends.
+	errCut     = fmt.Errorf("%w: %q is missing (the file looks truncated)", ErrUnreadable, endMarker)
+	tierTitles = [3]string{"## Tier 1: Core Intelligence", "## Tier 2: Active Context", "## Tier 3: Pattern Recognition"}
 )
 
-var tierTitles = [3]string{
-	"## Tier 1: Core Intelligence",
-	"## Tier 2: Active Context",
-	"## Tier 3: Pattern Recognition",
-}
-
-// The zones of the file besides the tiers 1-3.
+// The title and END marker, and the zones of the file besides the tiers 1-3.
 const (
+	titleLine  = "# BIMRI Memory"
+	endMarker  = "<!-- END BIMRI -->"
 	inPreamble = 0
 	inIntro    = 4
 	inTrailer  = 5
@@ -147,7 +140,21 @@ func (p *parser) line(i int) int {
 		p.f.Header.DueLine, p.structure = t, true
 		return i
 	}
-	if to := p.heading(t, lineNo); to > 0 {
+	to := 0
+	switch {
+	case p.zone == inPreamble && strings.EqualFold(t, titleLine):
+		to = inIntro
+	case strings.HasPrefix(t, "##"):
+		if m := tierPattern().FindStringSubmatch(strings.ToLower(t)); m != nil {
+			if to = int(m[1][0] - '0'); p.seenTier[to-1] {
+				p.warn(lineNo, false, "Tier %d heading appears twice; its blocks were joined", to)
+			}
+			p.seenTier[to-1] = true
+		}
+	case t == endMarker || strings.HasPrefix(t, "<!--") && strings.EqualFold(strings.Join(strings.Fields(t), " "), endMarker):
+		to = inTrailer
+	}
+	if to > 0 {
 		p.note, p.structure, p.zone = nil, true, to
 		return i
 	}
@@ -181,29 +188,6 @@ func (p *parser) line(i int) int {
 		p.note.Lines = append(p.note.Lines, raw)
 	}
 	return i
-}
-
-// heading is the zone a title, tier heading or END marker line starts,
-// 0 for any other line.
-func (p *parser) heading(t string, lineNo int) int {
-	switch {
-	case p.zone == inPreamble && strings.EqualFold(t, titleLine):
-		return inIntro
-	case strings.HasPrefix(t, "##"):
-		m := tierPattern().FindStringSubmatch(strings.ToLower(t))
-		if m == nil {
-			return 0
-		}
-		n := int(m[1][0] - '0')
-		if p.seenTier[n-1] {
-			p.warn(lineNo, false, "Tier %d heading appears twice; its blocks were joined", n)
-		}
-		p.seenTier[n-1] = true
-		return n
-	case t == endMarker || strings.HasPrefix(t, "<!--") && strings.EqualFold(strings.Join(strings.Fields(t), " "), endMarker):
-		return inTrailer
-	}
-	return 0
 }
 
 // readHeader reads the header line: false when t is not one, or its
@@ -404,9 +388,12 @@ func undecorate(t string, how *[]string) string {
 			s = strings.TrimLeft(s[3:], " \t")
 			said("task box dropped")
 		}
-		// Marks go only before what could be an item: text keeps its emoji.
+		// Check marks, emoji and what joins and varies them go only before
+		// what could be an item: text keeps its emoji.
 		if s != "" && s[0] >= 0x80 {
-			n := strings.TrimLeft(strings.TrimLeftFunc(s, isMark), " \t")
+			n := strings.TrimLeft(strings.TrimLeftFunc(s, func(r rune) bool {
+				return unicode.In(r, unicode.So, unicode.Sk, unicode.Mn) || r == '\u200d' || r == '\ufe0f' || r == '\ufe0e'
+			}), " \t")
 			if len(n) < len(s) && (strings.HasPrefix(strings.TrimLeft(n, "*_- \t"), "[") || proseMatch(n) != nil) {
 				s = n
 				said("leading mark dropped")
@@ -416,11 +403,6 @@ func undecorate(t string, how *[]string) string {
 			return s
 		}
 	}
-}
-
-// isMark is a check mark, an emoji or what joins and varies them.
-func isMark(r rune) bool {
-	return unicode.Is(unicode.So, r) || unicode.Is(unicode.Sk, r) || r == '\u200d' || r == '\ufe0f' || r == '\ufe0e' || unicode.Is(unicode.Mn, r)
 }
 
 // proseMatch is prosePattern's match of s, after a cheap test.

@@ -14,8 +14,7 @@ import (
 	"unicode/utf8"
 )
 
-// A tag line's "[KEY:value]" fields, and the Entry or Pattern they make:
-// each field checked, and what was read leniently said.
+// A tag line's "[KEY:value]" fields, and the Entry or Pattern they make.
 
 // validID: 1-32 lower-case letters, digits or dashes, not starting with a dash.
 func validID(id string) bool { return len(id) > 0 && len(id) <= 32 && id[0] != '-' && idChars(id) }
@@ -33,9 +32,9 @@ func leadingDigits(s string) string { return s[:len(s)-len(strings.TrimLeft(s, "
 // field is one "[KEY:value]" of a tag line.
 type field struct{ key, val string }
 
+// fieldList is a tag line's fields; get is the first of keys they have.
 type fieldList []field
 
-// get is the value of the first of keys the fields have.
 func (fl fieldList) get(keys ...string) (string, bool) {
 	for _, key := range keys {
 		for _, f := range fl {
@@ -48,9 +47,8 @@ func (fl fieldList) get(keys ...string) (string, bool) {
 }
 
 // splitFields reads the "[KEY:value]" groups s starts with ("[ importance
-// : 3 ]" is IMPORTANCE=3), stepping over spaces, bold and italic markers
-// (bold says so), up to the first bracket group that is not a field; rest
-// is what follows, ok false when there is no field.
+// : 3 ]" is IMPORTANCE=3) and the bold and italic markers between them, up
+// to the first bracket group that is not a field; rest is what follows.
 func splitFields(s string) (fields fieldList, rest string, bold bool, ok bool) {
 	for {
 		next := strings.TrimLeft(s, " \t*_")
@@ -78,17 +76,16 @@ var (
 	fieldAlias    = map[string]string{"DATE": "TIMESTAMP", "OBS": "OBSERVATIONS", "CONFIDENCE": "PATTERN"}
 )
 
-// fieldReader reads a tag line's fields into an item: the first problem
-// is kept in err, and once there is one every field reads as missing;
-// how says what was read leniently.
+// fieldReader reads a tag line's fields into an item: err is the first
+// problem, after which every field reads as missing; how says what was
+// read leniently. readFields refuses a field neither allowed nor extra,
+// and one given twice under either of its names.
 type fieldReader struct {
 	fields fieldList
 	how    []string
 	err    error
 }
 
-// readFields refuses a field neither allowed nor extra, and one given
-// twice under either of its names.
 func readFields(fields fieldList, allowed []string, extra map[string]bool) *fieldReader {
 	r := &fieldReader{fields: fields}
 	seen := map[string]bool{}
@@ -118,8 +115,8 @@ func (r *fieldReader) get(keys ...string) (string, bool) {
 }
 
 // entryFromFields builds an entry from its fields and body lines; extra
-// lists keys also allowed (the archive's). how says what was read
-// leniently; an undated entry comes back with a zero Date for the caller.
+// lists keys also allowed (the archive's). An undated entry comes back
+// with a zero Date for the caller.
 func entryFromFields(fields fieldList, body []string, extra map[string]bool) (*Entry, []string, error) {
 	r := readFields(fields, entryFields, extra)
 	e := &Entry{}
@@ -134,8 +131,7 @@ func entryFromFields(fields fieldList, body []string, extra map[string]bool) (*E
 	} else {
 		e.Agent = agent
 	}
-	// WEIGHT from 0 to 100, "4.0 (floor)" is 4; a pass works any other
-	// out again.
+	// "4.0 (floor)" is 4; a pass works out a weight not from 0 to 100 again.
 	if w, ok := r.get("WEIGHT"); ok {
 		v, err := strconv.ParseFloat(w[:len(w)-len(strings.TrimLeft(w, "0123456789."))], 64)
 		if err == nil && v >= 0 && v <= 100 {
@@ -157,8 +153,7 @@ func entryFromFields(fields fieldList, body []string, extra map[string]bool) (*E
 	return e, r.how, nil
 }
 
-// patternFromFields builds a pattern from its fields and body lines; how
-// says what was read leniently.
+// patternFromFields builds a pattern from its fields and body lines.
 func patternFromFields(fields fieldList, body []string) (*Pattern, []string, error) {
 	r := readFields(fields, patternFields, archiveFields)
 	pt := &Pattern{}
@@ -200,8 +195,8 @@ func (r *fieldReader) count(strict bool, lo, hi int, want string, keys ...string
 	return n
 }
 
-// date reads the first of keys as a date, zero when none (or, for an
-// entry's TIMESTAMP, empty); what names it in how.
+// date reads the first of keys as a date, zero when none (or an empty
+// TIMESTAMP); what names it in how.
 func (r *fieldReader) date(what string, keys ...string) time.Time {
 	v, ok := r.get(keys...)
 	if !ok || (v == "" && keys[0] == "TIMESTAMP") {
@@ -257,9 +252,9 @@ func (r *fieldReader) id() string {
 
 // Reading bimri.md as the store does: a committed file is read by every
 // clone, so a damaged one that still holds entries must not empty memory.
-// One saved in Latin-1 or Windows-1252 (editors' defaults on Windows) is
-// decoded, one missing its END marker read up to where it ends; the user
-// is told, and the store sets the file aside before replacing it.
+// One saved in Windows-1252 (editors' default on Windows) is decoded, one
+// missing its END marker read up to where it ends; the user is told, and
+// the store sets the file aside before replacing it.
 
 // Damage is what was wrong with a bimri.md that still reads.
 type Damage struct {
@@ -325,14 +320,11 @@ func decodeText(data []byte) ([]byte, int) {
 		}
 		decoded++
 		for _, c := range line {
-			switch {
-			case c < 0x80:
-				out = append(out, c)
-			case c < 0xA0:
-				out = utf8.AppendRune(out, windows1252[c-0x80])
-			default:
-				out = utf8.AppendRune(out, rune(c))
+			r := rune(c)
+			if c >= 0x80 && c < 0xA0 {
+				r = windows1252[c-0x80]
 			}
+			out = utf8.AppendRune(out, r)
 		}
 	}
 	return out, decoded
