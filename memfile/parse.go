@@ -125,7 +125,6 @@ func (p *parser) line(i int) int {
 			p.warn(lineNo, false, "text after %q; kept as it was", endMarker)
 		}
 		p.f.Trailer = append(p.f.Trailer, raw)
-		return i
 	case t == "":
 		p.note = nil
 		// Blank lines between preamble lines are kept, or a line there
@@ -133,44 +132,39 @@ func (p *parser) line(i int) int {
 		if p.zone == inPreamble && len(p.f.Preamble) > 0 {
 			p.f.Preamble = append(p.f.Preamble, raw)
 		}
-		return i
 	case p.zone == inPreamble && !p.header && strings.HasPrefix(t, "<!--") && p.readHeader(t, lineNo):
-		return i
 	case p.zone == inPreamble && p.f.Header.DueLine == "" && strings.HasPrefix(t, "<!-- Maintenance Due"):
 		p.f.Header.DueLine, p.structure = t, true
-		return i
-	}
-	to := 0
-	switch {
 	case p.zone == inPreamble && strings.EqualFold(t, titleLine):
-		to = inIntro
-	case strings.HasPrefix(t, "##"):
-		if m := tierPattern().FindStringSubmatch(strings.ToLower(t)); m != nil {
-			if to = int(m[1][0] - '0'); p.seenTier[to-1] {
-				p.warn(lineNo, false, "Tier %d heading appears twice; its blocks were joined", to)
-			}
-			p.seenTier[to-1] = true
+		p.note, p.structure, p.zone = nil, true, inIntro
+	case strings.HasPrefix(t, "##") && tierPattern().MatchString(strings.ToLower(t)):
+		n := int(t[strings.IndexAny(t, "123")] - '0') // the first digit, after "## tier"
+		if p.seenTier[n-1] {
+			p.warn(lineNo, false, "Tier %d heading appears twice; its blocks were joined", n)
 		}
+		p.seenTier[n-1] = true
+		p.note, p.structure, p.zone = nil, true, n
 	case t == endMarker || strings.HasPrefix(t, "<!--") && strings.EqualFold(strings.Join(strings.Fields(t), " "), endMarker):
-		to = inTrailer
-	}
-	if to > 0 {
-		p.note, p.structure, p.zone = nil, true, to
-		return i
-	}
-	// Template comments come before a tier's own content; items moved
-	// here do not count, as they render after the comments.
-	if tier > 0 && !p.content[tier-1] && templateComment().MatchString(t) {
+		p.note, p.structure, p.zone = nil, true, inTrailer
+	case tier > 0 && !p.content[tier-1] && templateComment().MatchString(t):
+		// Template comments come before a tier's own content; items moved
+		// here do not count, as they render after the comments.
 		p.f.Tiers[tier-1].Comments = append(p.f.Tiers[tier-1].Comments, t)
-		return i
-	} else if tier > 0 {
-		p.content[tier-1] = true
+	default:
+		if tier > 0 {
+			p.content[tier-1] = true
+		}
+		if used, ok := p.item(i, t, tier); ok {
+			return used
+		}
+		p.noteLine(raw, lineNo, tier)
 	}
-	if used, ok := p.item(i, t, tier); ok {
-		return used
-	}
-	// A note: one warning per run of lines, unless its first line has
-	// one of its own.
+	return i
+}
+
+// noteLine keeps a line that is not an entry or a pattern, with one
+// warning per run of them unless its first line has one of its own.
+func (p *parser) noteLine(raw string, lineNo, tier int) {
 	if p.note == nil {
 		if n := len(p.warnings); n == 0 || p.warnings[n-1].Line != lineNo {
 			p.warn(lineNo, false, "not an entry or a pattern; kept as a note where it stood")
@@ -187,7 +181,6 @@ func (p *parser) line(i int) int {
 	} else {
 		p.note.Lines = append(p.note.Lines, raw)
 	}
-	return i
 }
 
 // readHeader reads the header line: false when t is not one, or its
