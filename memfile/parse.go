@@ -492,12 +492,15 @@ func (p *parser) tagUntagged() {
 // assignIDs gives every entry and pattern a unique ID: explicit IDs first
 // (a repeated one is replaced on its later use), then derived ones.
 func (p *parser) assignIDs() {
-	taken := map[string]bool{}
-	var unnamed []func()
+	type unnamed struct {
+		id     *string
+		derive func() string
+	}
+	taken, later := map[string]bool{}, []unnamed{}
 	claim := func(id *string, what string, derive func() string) {
 		switch old := *id; {
 		case old == "":
-			unnamed = append(unnamed, func() { *id = derive() })
+			later = append(later, unnamed{id, derive})
 		case taken[old]:
 			*id = derive()
 			p.warn(0, false, "%s ID %s appears twice; the later one is now %s", what, old, *id)
@@ -511,7 +514,7 @@ func (p *parser) assignIDs() {
 	for _, pt := range p.f.Patterns() {
 		claim(&pt.ID, "pattern", func() string { return uniqueID("p", patternID(pt.Tags), taken) })
 	}
-	for _, name := range unnamed {
-		name()
+	for _, u := range later {
+		*u.id = u.derive()
 	}
 }

@@ -86,8 +86,8 @@ type fieldReader struct {
 	err    error
 }
 
-func readFields(fields fieldList, allowed []string, extra map[string]bool) *fieldReader {
-	r := &fieldReader{fields: fields}
+func readFields(fields fieldList, allowed []string, extra map[string]bool) (r fieldReader) {
+	r.fields = fields
 	seen := map[string]bool{}
 	for _, f := range fields {
 		k := cmp.Or(fieldAlias[f.key], f.key)
@@ -227,7 +227,10 @@ func (r *fieldReader) tags(key string) []string {
 
 // ids reads a comma-separated list of entry IDs: EVIDENCE, HOLDS_WITH.
 func (r *fieldReader) ids(key string) []string {
-	ev, _ := r.get(key)
+	ev, ok := r.get(key)
+	if !ok {
+		return nil
+	}
 	var ids []string
 	for _, id := range strings.Split(ev, ",") {
 		if id = strings.ToLower(strings.TrimSpace(id)); id == "" {
