@@ -492,29 +492,32 @@ func (p *parser) tagUntagged() {
 // assignIDs gives every entry and pattern a unique ID: explicit IDs first
 // (a repeated one is replaced on its later use), then derived ones.
 func (p *parser) assignIDs() {
-	type unnamed struct {
+	type item struct {
 		id     *string
-		derive func() string
+		what   string
+		derive func(taken map[string]bool) string
 	}
-	taken, later := map[string]bool{}, []unnamed{}
-	claim := func(id *string, what string, derive func() string) {
-		switch old := *id; {
+	var items []item
+	for _, e := range p.f.tierEntries() {
+		items = append(items, item{&e.ID, "entry", func(taken map[string]bool) string { return uniqueID("", EntryID(e.Date, e.Text), taken) }})
+	}
+	for _, pt := range p.f.Patterns() {
+		items = append(items, item{&pt.ID, "pattern", func(taken map[string]bool) string { return uniqueID("p", patternID(pt.Tags), taken) }})
+	}
+	taken := make(map[string]bool, len(items))
+	for _, it := range items {
+		switch old := *it.id; {
 		case old == "":
-			later = append(later, unnamed{id, derive})
 		case taken[old]:
-			*id = derive()
-			p.warn(0, false, "%s ID %s appears twice; the later one is now %s", what, old, *id)
+			*it.id = it.derive(taken)
+			p.warn(0, false, "%s ID %s appears twice; the later one is now %s", it.what, old, *it.id)
 		default:
 			taken[old] = true
 		}
 	}
-	for _, e := range p.f.tierEntries() {
-		claim(&e.ID, "entry", func() string { return uniqueID("", EntryID(e.Date, e.Text), taken) })
-	}
-	for _, pt := range p.f.Patterns() {
-		claim(&pt.ID, "pattern", func() string { return uniqueID("p", patternID(pt.Tags), taken) })
-	}
-	for _, u := range later {
-		*u.id = u.derive()
+	for _, it := range items {
+		if *it.id == "" {
+			*it.id = it.derive(taken)
+		}
 	}
 }
