@@ -252,9 +252,14 @@ func TestParseMatchesOracle(t *testing.T) {
 	}
 }
 
+// FuzzParseMatchesOracle starts from the small inputs only: with the
+// golden files among its seeds the fuzzer ran a few inputs in 20 s, with
+// these about 20,000 (TestParseMatchesOracle reads the large ones).
 func FuzzParseMatchesOracle(f *testing.F) {
 	for _, in := range diffInputs(f) {
-		f.Add(in)
+		if len(in) < 600 {
+			f.Add(in)
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { sameParse(t, data) })
 }
