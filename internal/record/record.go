@@ -47,13 +47,13 @@ type Request struct {
 type Form int
 
 const (
-	FormEntry       Form = iota // record one entry
+	formEntry       Form = iota // record one entry
 	FormConsolidate             // replace entries with one summary
 	formPromote                 // move a Tier 2 entry to Tier 1
-	FormPattern                 // write a pattern's sentence (Tier 3)
+	formPattern                 // write a pattern's sentence (Tier 3)
 	formRevive                  // not remember's: an archived entry brought back (Revive)
-	FormSupersede               // record one entry that overrides older ones
-	FormBothHold                // entries that all still hold: none supersedes another
+	formSupersede               // record one entry that overrides older ones
+	formBothHold                // entries that all still hold: none supersedes another
 	formForget                  // not remember's: an entry or pattern moved to the archive (Forget)
 )
 
@@ -86,12 +86,12 @@ func CommandNamesIn(binary, root string, global bool) Names {
 
 // examples are a whole call of each form, on the CLI and in MCP.
 var examples = map[Form][2]string{
-	FormEntry: {`bimri-hook remember "Chose SQLite for storage."`, `{"text": "Chose SQLite for storage.", "importance": 4}`},
+	formEntry: {`bimri-hook remember "Chose SQLite for storage."`, `{"text": "Chose SQLite for storage.", "importance": 4}`},
 	FormConsolidate: {`bimri-hook remember --replaces 3f9a1c2b,77e0d4a1 -- "Login: sessions in Postgres, tests added."`,
 		`{"replaces": ["3f9a1c2b", "77e0d4a1"], "text": "Login: sessions in Postgres, tests added."}`},
-	FormPattern: {`bimri-hook remember --tier 3 --tags testing -- "The user asks for a regression test with every bug fix."`,
+	formPattern: {`bimri-hook remember --tier 3 --tags testing -- "The user asks for a regression test with every bug fix."`,
 		`{"tier": 3, "tags": ["testing"], "text": "The user asks for a regression test with every bug fix."}`},
-	FormSupersede: {`bimri-hook remember --supersedes 3f9a1c2b -- "Removed Redis: sessions now live in a Postgres table."`,
+	formSupersede: {`bimri-hook remember --supersedes 3f9a1c2b -- "Removed Redis: sessions now live in a Postgres table."`,
 		`{"supersedes": ["3f9a1c2b"], "text": "Removed Redis: sessions now live in a Postgres table."}`},
 }
 
@@ -158,7 +158,7 @@ func Check(r Request, n Names) (Form, error) {
 		if len(ids(r.BothHold)) < 2 {
 			return 0, fmt.Errorf("%s needs two or more entry IDs: the new entry, then the older ones that still hold beside it", n.form("both-hold"))
 		}
-		return FormBothHold, nil
+		return formBothHold, nil
 	case len(r.Supersedes) > 0:
 		if len(r.Replaces) > 0 || strings.TrimSpace(r.Promote) != "" {
 			return 0, fmt.Errorf("%s records a new entry: it takes no %s or %s", n.form("supersedes"), n.field("replaces"), n.field("promote"))
@@ -167,12 +167,12 @@ func Check(r Request, n Names) (Form, error) {
 			return 0, fmt.Errorf("%s replaces entries, not patterns: drop %s 3", n.form("supersedes"), n.field("tier"))
 		}
 		if text == "" {
-			return 0, fmt.Errorf("%s needs the new entry's text, e.g. %s", n.form("supersedes"), n.pick(examples[FormSupersede][0], examples[FormSupersede][1]))
+			return 0, fmt.Errorf("%s needs the new entry's text, e.g. %s", n.form("supersedes"), n.pick(examples[formSupersede][0], examples[formSupersede][1]))
 		}
 		if len(ids(r.Supersedes)) == 0 {
 			return 0, fmt.Errorf("%s needs the IDs of the entries it overrides", n.form("supersedes"))
 		}
-		return FormSupersede, nil
+		return formSupersede, nil
 	case strings.TrimSpace(r.Promote) != "":
 		if others {
 			return 0, fmt.Errorf("%s ID takes nothing else: the entry keeps its text, importance and tags", n.form("promote"))
@@ -198,17 +198,17 @@ func Check(r Request, n Names) (Form, error) {
 			return 0, fmt.Errorf("a pattern (%s 3) has no keywords: recall finds it by its sentence and tags", n.field("tier"))
 		}
 		if text == "" {
-			return 0, fmt.Errorf("%s 3 needs the pattern's sentence, e.g. %s", n.form("tier"), n.pick(examples[FormPattern][0], examples[FormPattern][1]))
+			return 0, fmt.Errorf("%s 3 needs the pattern's sentence, e.g. %s", n.form("tier"), n.pick(examples[formPattern][0], examples[formPattern][1]))
 		}
 		if len(memfile.SplitTags(r.Tags)) == 0 {
 			return 0, fmt.Errorf("a pattern needs at least one tag (%s), the entries it is about", n.field("tags"))
 		}
-		return FormPattern, nil
+		return formPattern, nil
 	}
 	if text == "" {
-		return 0, fmt.Errorf("remember needs the entry's text, e.g. %s", n.pick(examples[FormEntry][0], examples[FormEntry][1]))
+		return 0, fmt.Errorf("remember needs the entry's text, e.g. %s", n.pick(examples[formEntry][0], examples[formEntry][1]))
 	}
-	return FormEntry, nil
+	return formEntry, nil
 }
 
 // checkKeywords refuses keywords given but empty, or that memfile.Keywords
@@ -262,7 +262,7 @@ type Done struct {
 	IsNew        bool             // a new entry or pattern (not one updated)
 	Gone         []memfile.Removal
 	Predecessors []*memfile.Entry // older entries it may supersede: the agent is asked once
-	Held         []*memfile.Entry // FormBothHold: the older entries that hold beside Entry
+	Held         []*memfile.Entry // formBothHold: the older entries that hold beside Entry
 	Memory       string           // the memory file's path
 	Archive      string           // the archive's name
 	Notice       string           // a repair the user should hear about
@@ -279,9 +279,7 @@ func Remember(st *store.Store, today time.Time, cfg memfile.Config, r Request, n
 		return Done{}, err
 	}
 	tags := cleanTags(r.Tags)
-	kws := keywords(r.Keywords)
-	d := Done{Form: form, Memory: st.Path(st.Names().Memory), Archive: st.Names().Archive, today: today, config: cfg, names: n}
-	return d.commit(st, func(tx *store.Tx) error {
+	return commit(st, Done{Form: form, today: today, config: cfg, names: n}, func(d *Done, tx *store.Tx) error {
 		var err error
 		switch form {
 		case formPromote:
@@ -289,10 +287,8 @@ func Remember(st *store.Store, today time.Time, cfg memfile.Config, r Request, n
 			d.Tier = 1
 			return err
 		case FormConsolidate:
-			return consolidate(tx, &d, r, tags, kws)
-		case FormSupersede:
-			return supersede(tx, &d, r, tags, kws)
-		case FormBothHold:
+			return consolidate(tx, d, r, tags)
+		case formBothHold:
 			es, err := tx.File.HoldTogether(ids(r.BothHold))
 			if err != nil {
 				return err
@@ -300,19 +296,12 @@ func Remember(st *store.Store, today time.Time, cfg memfile.Config, r Request, n
 			d.Entry, d.Held = es[0], es[1:]
 			_, d.Tier = tx.File.Find(d.Entry.ID)
 			return nil
-		case FormPattern:
+		case formPattern:
 			d.Pattern, d.IsNew, err = tx.File.WritePattern(tags, r.Text, today)
 			d.Tier = 3
 			return err
 		}
-		d.Tier = cmp.Or(r.Tier, 2)
-		d.Entry, d.IsNew, err = tx.File.Remember(memfile.NewEntry{
-			Tier: d.Tier, Importance: cmp.Or(r.Importance, 3), Date: today, Tags: tags, Keywords: kws, Text: r.Text, Agent: r.Agent,
-		}, cfg)
-		if err == nil && d.IsNew {
-			d.Predecessors = likelyPredecessors(tx.File, d.Entry)
-		}
-		return err
+		return remember(tx, d, r, tags)
 	})
 }
 
@@ -326,13 +315,13 @@ func likelyPredecessors(f *memfile.File, e *memfile.Entry) []*memfile.Entry {
 	if e == nil || e.Importance < 4 || len(e.Tags) == 0 {
 		return out
 	}
+	sharesSubject := func(o *memfile.Entry) bool {
+		return slices.ContainsFunc(o.Tags, func(t string) bool { return t != "decision" && slices.Contains(e.Tags, t) })
+	}
 	for t := 1; t <= 2; t++ {
 		for _, o := range f.Entries(t) {
-			if o == e || o.Importance < 4 || o.Date.After(e.Date) || slices.Contains(out, o) ||
-				slices.Contains(o.HoldsWith, e.ID) || slices.Contains(e.HoldsWith, o.ID) || !sharesSubjectTag(o, e) {
-				continue
-			}
-			if recall.Alternatives(o.Text, e.Text) {
+			if o != e && o.Importance >= 4 && !o.Date.After(e.Date) && !slices.Contains(out, o) &&
+				!slices.Contains(o.HoldsWith, e.ID) && !slices.Contains(e.HoldsWith, o.ID) && sharesSubject(o) && recall.Alternatives(o.Text, e.Text) {
 				out = append(out, o)
 			}
 		}
@@ -340,98 +329,76 @@ func likelyPredecessors(f *memfile.File, e *memfile.Entry) []*memfile.Entry {
 	return out
 }
 
-func sharesSubjectTag(o, e *memfile.Entry) bool {
-	for _, t := range o.Tags {
-		if t != "decision" && slices.Contains(e.Tags, t) {
-			return true
-		}
-	}
-	return false
-}
-
-// supersede records r's text and archives the entries it overrides in
-// one transaction. What r does not give, the new entry takes from them:
-// their highest importance, their tags, Tier 1 when one was there (a
-// lasting decision stays one), and always their keywords, since a
-// question asked of the old decision is one the new answers.
-func supersede(tx *store.Tx, d *Done, r Request, tags, kws []string) error {
+// remember records r's text as a new entry and archives the entries it
+// supersedes, in one transaction. What r does not give, the entry takes
+// from those: their highest importance, their tags, Tier 1 when one was
+// there (a lasting decision stays one), and always their keywords, since
+// a question asked of the old decision is one the new answers.
+func remember(tx *store.Tx, d *Done, r Request, tags []string) error {
 	olds := ids(r.Supersedes)
-	imp, tier := r.Importance, r.Tier
+	imp, tier := r.Importance, cmp.Or(r.Tier, 2)
 	var oldTags, oldKeywords []string
 	for _, id := range olds {
-		e, t := tx.File.Find(id)
-		if e == nil {
-			continue // Supersede names it
+		if e, t := tx.File.Find(id); e != nil { // Supersede names one missing
+			if r.Importance == 0 {
+				imp = max(imp, e.Importance)
+			}
+			if r.Tier == 0 && t == 1 {
+				tier = 1
+			}
+			oldTags, oldKeywords = append(oldTags, e.Tags...), append(oldKeywords, e.Keywords...)
 		}
-		if r.Importance == 0 {
-			imp = max(imp, e.Importance)
-		}
-		if r.Tier == 0 && (tier == 0 || t < tier) {
-			tier = t
-		}
-		oldTags = append(oldTags, e.Tags...)
-		oldKeywords = append(oldKeywords, e.Keywords...)
 	}
-	if imp == 0 {
-		imp = 3
-	}
-	if tier == 0 {
-		tier = 2
-	}
-	if r.Tier == 0 && tier == 1 && imp < 4 {
+	imp = cmp.Or(imp, 3)
+	if r.Tier == 0 && imp < 4 {
 		tier = 2 // Tier 1 holds importance 4-5 only
 	}
 	if len(tags) == 0 {
 		tags = memfile.NormalizeTags(oldTags)
 	}
-	e, isNew, err := tx.File.Remember(memfile.NewEntry{Tier: tier, Importance: imp, Date: d.today, Tags: tags, Keywords: kws, Text: r.Text, Agent: r.Agent}, d.config)
+	e, isNew, err := tx.File.Remember(memfile.NewEntry{Tier: tier, Importance: imp, Date: d.today, Tags: tags, Keywords: keywords(r.Keywords), Text: r.Text, Agent: r.Agent}, d.config)
 	if err != nil {
 		return err
 	}
+	d.Entry, d.IsNew = e, isNew
+	if len(olds) == 0 {
+		if _, d.Tier = tx.File.Find(e.ID); isNew {
+			d.Predecessors = likelyPredecessors(tx.File, e)
+		}
+		return nil
+	}
 	e.Keywords = memfile.NormalizeTags(append(e.Keywords, oldKeywords...))
-	gone, err := tx.File.Supersede(olds, e.ID)
-	if err != nil {
+	if d.Gone, err = tx.File.Supersede(olds, e.ID); err != nil {
 		return err
 	}
 	// The same text recorded today already keeps its tier, unless what it
 	// overrides was in Tier 1.
 	if _, t := tx.File.Find(e.ID); r.Tier == 0 && tier == 1 && t == 2 && e.Importance >= 4 {
-		if e, err = tx.File.Promote(e.ID); err != nil {
+		if d.Entry, err = tx.File.Promote(e.ID); err != nil {
 			return err
 		}
 	}
-	d.Entry, d.IsNew, d.Gone = e, isNew, gone
-	_, d.Tier = tx.File.Find(e.ID)
-	tx.Archive = append(tx.Archive, gone...)
+	_, d.Tier = tx.File.Find(d.Entry.ID)
+	tx.Archive = append(tx.Archive, d.Gone...)
 	return nil
 }
 
 // consolidate replaces the entries r names with one summary, which keeps
 // their highest importance, their tags and keywords and the newest date.
-func consolidate(tx *store.Tx, d *Done, r Request, tags, kws []string) error {
+func consolidate(tx *store.Tx, d *Done, r Request, tags []string) error {
 	var err error
-	d.Entry, d.Gone, err = tx.File.Consolidate(ids(r.Replaces), r.Text)
+	if d.Entry, d.Gone, err = tx.File.Consolidate(ids(r.Replaces), r.Text); err != nil {
+		return err
+	}
+	kws, err := memfile.Keywords(keywords(r.Keywords))
 	if err != nil {
 		return err
 	}
-	if len(tags) > 0 {
-		d.Entry.Tags = memfile.NormalizeTags(append(d.Entry.Tags, tags...))
-	}
-	if err := addKeywords(d.Entry, kws); err != nil {
-		return err
-	}
+	d.Entry.Tags = memfile.NormalizeTags(append(d.Entry.Tags, tags...))
+	d.Entry.Keywords = memfile.NormalizeTags(append(d.Entry.Keywords, kws...))
 	_, d.Tier = tx.File.Find(d.Entry.ID)
 	d.Entry.Weigh(d.Tier, d.today, d.config)
 	tx.Archive = append(tx.Archive, d.Gone...)
-	return nil
-}
-
-func addKeywords(e *memfile.Entry, kws []string) error {
-	clean, err := memfile.Keywords(kws)
-	if err != nil {
-		return err
-	}
-	e.Keywords = memfile.NormalizeTags(append(e.Keywords, clean...))
 	return nil
 }
 
@@ -454,12 +421,8 @@ func Forget(st *store.Store, id, reason string, n Names) (Done, error) {
 	if err != nil {
 		return Done{}, err
 	}
-	if strings.TrimSpace(reason) == "" {
-		reason = DefaultForgetReason
-	}
-	d := Done{Form: formForget, Memory: st.Path(st.Names().Memory), Archive: st.Names().Archive, names: n}
-	return d.commit(st, func(tx *store.Tx) error {
-		a, ok := tx.File.Remove(id, reason)
+	return commit(st, Done{Form: formForget, names: n}, func(d *Done, tx *store.Tx) error {
+		a, ok := tx.File.Remove(id, cmp.Or(strings.TrimSpace(reason), DefaultForgetReason))
 		if !ok {
 			return fmt.Errorf("no entry or pattern with ID %q in %s", id, st.Names().Memory)
 		}
@@ -467,14 +430,6 @@ func Forget(st *store.Store, id, reason string, n Names) (Done, error) {
 		tx.Archive = append(tx.Archive, a)
 		return nil
 	})
-}
-
-// commit runs change on st and gives back d as it left it, with the
-// store's notice.
-func (d *Done) commit(st *store.Store, change func(tx *store.Tx) error) (Done, error) {
-	res, err := st.Update(change)
-	d.Notice = res.Notice
-	return *d, err
 }
 
 // Revive brings the archived entry id back into Tier 2, dated today.
@@ -491,13 +446,20 @@ func Revive(st *store.Store, today time.Time, cfg memfile.Config, id string, n N
 	if !ok {
 		return Done{}, fmt.Errorf("no archived entry with ID %q in %s", id, st.Names().Archive)
 	}
-	d := Done{Form: formRevive, Tier: 2, Memory: st.Path(st.Names().Memory), Archive: st.Names().Archive, today: today, config: cfg, names: n}
-	return d.commit(st, func(tx *store.Tx) error {
+	return commit(st, Done{Form: formRevive, Tier: 2, today: today, config: cfg, names: n}, func(d *Done, tx *store.Tx) error {
 		d.Entry, err = tx.File.Revive(rec, today)
-		if err != nil {
-			return err
+		if err == nil {
+			d.Entry.Weigh(2, today, cfg)
 		}
-		d.Entry.Weigh(2, today, cfg)
-		return nil
+		return err
 	})
+}
+
+// commit runs change on st and gives back d as it left it, with the
+// files' names and the store's notice.
+func commit(st *store.Store, d Done, change func(d *Done, tx *store.Tx) error) (Done, error) {
+	d.Memory, d.Archive = st.Path(st.Names().Memory), st.Names().Archive
+	res, err := st.Update(func(tx *store.Tx) error { return change(&d, tx) })
+	d.Notice = res.Notice
+	return d, err
 }

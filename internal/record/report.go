@@ -27,18 +27,18 @@ func (d Done) Print(w io.Writer) {
 	case d.Form == FormConsolidate:
 		fmt.Fprintf(w, "consolidated %s into %s in Tier %d of %s (importance %d, %s, tags %s%s, weight %s); the originals are in %s\n",
 			strings.Join(goneIDs(d.Gone), ", "), e.ID, d.Tier, d.Memory, e.Importance, e.Date.Format("2006-01-02"), strings.Join(e.Tags, ","), keywordsNote(e), e.Weight, d.Archive)
-	case d.Form == FormSupersede:
+	case d.Form == formSupersede:
 		ids := goneIDs(d.Gone)
 		fmt.Fprintf(w, "recorded %s in Tier %d of %s (importance %d, tags %s%s, weight %s); %s now in %s as superseded by %s\n",
 			e.ID, d.Tier, d.Memory, e.Importance, strings.Join(e.Tags, ","), keywordsNote(e), e.Weight, strings.Join(ids, ", ")+inspect.Pick(len(ids) == 1, " is", " are"), d.Archive, e.ID)
-	case d.Form == FormBothHold:
+	case d.Form == formBothHold:
 		fmt.Fprintf(w, "noted in %s that %s %s still hold: the memory view no longer marks one as possibly superseded by another, and remember does not ask about them again\n",
 			d.Memory, inspect.JoinAnd(entryIDs(append([]*memfile.Entry{e}, d.Held...))), inspect.Pick(len(d.Held) > 1, "all", "both"))
 	case d.Form == formPromote:
 		fmt.Fprintf(w, "moved %s to Tier 1 of %s, where it never decays (importance %d): %s\n", e.ID, d.Memory, e.Importance, e.Text)
-	case d.Form == FormPattern && d.IsNew:
+	case d.Form == formPattern && d.IsNew:
 		fmt.Fprintf(w, "recorded pattern %s [%s] in Tier 3 of %s; the next pass counts the entries that carry its tags\n", p.ID, strings.Join(p.Tags, ","), d.Memory)
-	case d.Form == FormPattern:
+	case d.Form == formPattern:
 		fmt.Fprintf(w, "pattern %s [%s] in Tier 3 of %s now says: %s\n", p.ID, strings.Join(p.Tags, ","), d.Memory, p.Text)
 	case d.Form == formForget:
 		id, text := Removed(d.Gone[0])
@@ -56,7 +56,7 @@ func (d Done) Print(w io.Writer) {
 	if d.Notice != "" {
 		fmt.Fprintln(w, d.Notice)
 	}
-	if d.Form == FormEntry || d.Form == formRevive || d.Form == FormSupersede {
+	if d.Form == formEntry || d.Form == formRevive || d.Form == formSupersede {
 		printStay(w, d.Entry, d.Tier, d.today, d.config, d.names.pick("bimri-hook revive ", "revive with the ID "))
 	}
 	d.askSupersedes(w)
