@@ -138,13 +138,11 @@ func (d *doctor) checkClients(lockTimeout time.Duration) {
 	for _, cl := range append(slices.Clone(wiring.Clients), wiring.Claude) {
 		for _, scope := range install.Scopes {
 			st := install.Check(cl, scope, d.root)
-			isClaude := cl.Agent == wiring.Claude.Agent
-			if st.File.Path == "" && !isClaude {
-				continue
-			} else if isClaude && st.Err == nil {
+			if cl.Agent != wiring.Claude.Agent {
+				other = other || len(st.Events) > 0
+			} else if st.Err == nil {
 				claude = append(claude, st)
 			}
-			other = other || (!isClaude && len(st.Events) > 0)
 			d.checkClient(st)
 		}
 	}
@@ -159,8 +157,10 @@ func (d *doctor) checkClients(lockTimeout time.Duration) {
 
 // checkClient reports in one row the events one client's file runs
 // bimri-hook at, those it misses, whether the binaries it names can run
-// and, for Codex, whether Codex runs them. Other clients' files with
-// nothing of ours are left out, as most people use one client.
+// and, for Codex, whether Codex runs them. Files with nothing of ours
+// are left out: most people use one client, and Claude Code's wiring row
+// says what runs it (the lead decided, issue 31: "claude project: ...
+// does not exist" said again what that row says).
 func (d *doctor) checkClient(st install.Status) {
 	cl, hooks, claude := st.Client, st.Hooks(), st.Client.Agent == wiring.Claude.Agent
 	name, fix := cl.Agent+" "+st.File.Scope, "bimri-hook install --agent "+cl.Agent+" --scope "+st.File.Scope
@@ -168,23 +168,16 @@ func (d *doctor) checkClient(st install.Status) {
 		fix = "bimri-hook install --scope " + st.File.Scope
 	}
 	switch {
-	case st.File.Path == "": // Claude Code's scope with no place
+	case st.File.Path == "" && claude: // Claude Code's scope with no place
 		d.add(statusWarn, name, st.Err.Error(), "")
+		return
+	case st.File.Path == "" || (st.Err == nil && len(st.Events) == 0 && !st.MCP):
 		return
 	case st.Err != nil:
 		d.add(statusFail, name, st.Err.Error(), "fix the file or its permissions; "+cl.Name+" cannot use it either"+inspect.Pick(claude, "", ", then "+fix))
 		return
-	case len(st.Events) == 0 && st.MCP:
-		d.add(statusWarn, name, fmt.Sprintf("%s registers the MCP server, but %s runs no hook of bimri-hook's", st.File.Path, hooks), fix)
-		return
-	case len(st.Events) == 0 && claude:
-		detail := hooks + inspect.Pick(st.Exists, " runs nothing of bimri-hook's", " does not exist")
-		if len(st.Plugins) > 0 {
-			detail += "; it enables the plugin " + strings.Join(st.Plugins, ", ")
-		}
-		d.add(statusOK, name, detail, "")
-		return
 	case len(st.Events) == 0:
+		d.add(statusWarn, name, fmt.Sprintf("%s registers the MCP server, but %s runs no hook of bimri-hook's", st.File.Path, hooks), fix)
 		return
 	}
 	status, why := statusOK, ""
@@ -272,9 +265,7 @@ func (d *doctor) checkWiring(all []install.Status, other bool) (plugin bool) {
 			"keep one; bimri-hook uninstall --scope SCOPE removes the one in SCOPE ("+strings.Join(via, ", ")+")")
 	case len(plugins) > 0:
 		d.add(statusOK, "wiring", "the bimri-hook plugin is enabled ("+strings.Join(plugins, ", ")+")", "")
-	default:
-		d.add(statusOK, "wiring", "Claude Code runs bimri-hook through the "+strings.Join(via, " and ")+" settings", "")
-	}
+	} // else each settings file that runs it said so in its row
 	return len(plugins) > 0
 }
 
