@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -23,13 +24,14 @@ const (
 	codeInvalidRequest = -32600
 )
 
-// frameFilter stands before the SDK's transport, which ends the session on
-// a frame it cannot decode: it passes each line the SDK's decoder takes and
-// answers any other with a JSON-RPC error, then reads on.
-type frameFilter struct {
-	in  io.Reader
-	out *lockedWriter
-	pw  *io.PipeWriter // feeds the SDK the lines that pass
+// filterFrames stands before the SDK's transport, which ends the session
+// on a frame it cannot decode: it passes each line the SDK's decoder takes
+// and answers any other with a JSON-RPC error, then reads on.
+func filterFrames(in io.Reader, out io.Writer) (io.ReadCloser, io.WriteCloser) {
+	pr, pw := io.Pipe()
+	lw := &lockedWriter{w: out}
+	go pump(in, lw, pw)
+	return pr, lw
 }
 
 // lockedWriter keeps the SDK's lines and the filter's whole.
@@ -47,24 +49,18 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // Close leaves the client's stream open, as the SDK's stdio transport does.
 func (l *lockedWriter) Close() error { return nil }
 
-func filterFrames(in io.Reader, out io.Writer) (io.ReadCloser, io.WriteCloser) {
-	pr, pw := io.Pipe()
-	f := &frameFilter{in: in, out: &lockedWriter{w: out}, pw: pw}
-	go f.pump()
-	return pr, f.out
-}
-
-// pump copies the lines that pass until the stream ends or the SDK stops.
-func (f *frameFilter) pump() {
-	r := bufio.NewReaderSize(f.in, 64<<10)
+// pump copies the lines that pass to pw until the stream ends or the SDK
+// stops.
+func pump(in io.Reader, out io.Writer, pw *io.PipeWriter) {
+	r := bufio.NewReaderSize(in, 64<<10)
 	for {
 		line, tooLong, err := readLine(r)
 		if tooLong {
-			f.reject(codeParseError, nil, fmt.Sprintf("frame larger than %d bytes, skipped", maxFrame))
+			reject(out, codeParseError, nil, fmt.Sprintf("frame larger than %d bytes, skipped", maxFrame))
 		} else if len(bytes.TrimSpace(line)) > 0 {
 			if code, id, why := check(line); code != 0 {
-				f.reject(code, id, why)
-			} else if _, werr := f.pw.Write(append(line, '\n')); werr != nil {
+				reject(out, code, id, why)
+			} else if _, werr := pw.Write(append(line, '\n')); werr != nil {
 				return
 			}
 		}
@@ -72,7 +68,7 @@ func (f *frameFilter) pump() {
 			if errors.Is(err, io.EOF) {
 				err = nil
 			}
-			f.pw.CloseWithError(err)
+			pw.CloseWithError(err)
 			return
 		}
 	}
@@ -121,26 +117,14 @@ func check(line []byte) (code int, id any, why string) {
 // requestID is a frame's id when it is one JSON-RPC allows (a string or a
 // number), for the error to answer; else nil, which answers with null.
 func requestID(frame []byte) any {
-	var m struct{ ID any }
-	dec := json.NewDecoder(bytes.NewReader(frame))
-	dec.UseNumber()
-	if dec.Decode(&m) == nil {
-		switch id := m.ID.(type) {
-		case string, json.Number:
-			return id
-		}
+	var m struct{ ID json.RawMessage }
+	if json.Unmarshal(frame, &m) == nil && len(m.ID) > 0 && strings.ContainsRune(`"-0123456789`, rune(m.ID[0])) {
+		return m.ID
 	}
 	return nil
 }
 
-func (f *frameFilter) reject(code int, id any, why string) {
-	data, err := json.Marshal(map[string]any{
-		"jsonrpc": "2.0",
-		"id":      id,
-		"error":   map[string]any{"code": code, "message": why},
-	})
-	if err != nil {
-		return
-	}
-	_, _ = f.out.Write(append(data, '\n'))
+func reject(out io.Writer, code int, id any, why string) {
+	data, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": why}})
+	_, _ = out.Write(append(data, '\n'))
 }
