@@ -51,5 +51,5 @@ func run(args []string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	return browse.Run(browse.Source{Store: ws.Store, Config: ws.Config.Memory, Today: ws.Today}, os.Stdin, os.Stdout)
+	return browse.Run(ws, os.Stdin, os.Stdout)
 }

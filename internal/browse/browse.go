@@ -65,7 +65,7 @@ func openModel(s Source) (*model, error) {
 }
 
 func (m *model) reload() error {
-	snap, err := m.src.load()
+	snap, err := load(m.src)
 	if err != nil {
 		return err
 	}
@@ -102,7 +102,8 @@ func (m *model) rank() map[string]int {
 	for _, list := range m.snap.lists {
 		all += len(list)
 	}
-	found, err := inspect.Recall(m.src.Store, m.snap.file, recall.Query{Text: m.query, Today: m.src.Today, Lexicon: true, MinShare: recall.DefaultMinShare}, max(1, all))
+	rc := m.src.Config.Hooks.Recall
+	found, err := inspect.Recall(m.src.Store, m.snap.file, recall.Query{Text: m.query, Today: m.src.Today, Lexicon: rc.Lexicon, MinShare: rc.MinShare}, max(1, all))
 	if err != nil {
 		m.status, m.failed = err.Error(), true
 	}
@@ -213,7 +214,7 @@ func (m *model) act(key string) {
 		return
 	}
 	m.mode = confirming
-	m.pending = func() (string, error) { return m.src.change(key, it.id, "") }
+	m.pending = func() (string, error) { return change(m.src, key, it.id, "") }
 }
 
 func notApplicable(key string, it item) string {
@@ -252,7 +253,7 @@ func (m *model) typing(msg tea.KeyPressMsg) tea.Cmd {
 		it, _ := m.selected()
 		m.mode = confirming
 		m.ask = fmt.Sprintf("Record %q and move %s to the archive as superseded by it? y/n", text, it.id)
-		m.pending = func() (string, error) { return m.src.change("s", it.id, text) }
+		m.pending = func() (string, error) { return change(m.src, "s", it.id, text) }
 		return nil
 	case "backspace":
 		if len(m.input) > 0 {

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/bimri/bimri-hook/internal/config"
+	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/store"
 	"github.com/matryer/is"
@@ -14,15 +16,16 @@ import (
 
 var today = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 
-// workspace makes a store with entries in each tier and one archived.
-func workspace(t *testing.T) Source {
+// seeded makes a store with entries in each tier and one archived.
+func seeded(t *testing.T) Source {
 	t.Helper()
-	cfg := memfile.DefaultConfig()
+	all := config.Default()
+	cfg := all.Memory
 	st, err := store.OpenStore(t.TempDir(), cfg, store.StoreOptions{LockTimeout: time.Second, Today: today, Clock: func() time.Time { return today }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := Source{Store: st, Config: cfg, Today: today}
+	s := &workspace.Opened{Store: st, Config: all, Today: today}
 	_, err = st.Update(func(tx *store.Tx) error {
 		for _, n := range []memfile.NewEntry{
 			{Tier: 1, Importance: 5, Date: today.AddDate(0, 0, -20), Tags: []string{"purpose"}, Text: "This project is a CLI for invoice PDFs."},
@@ -98,7 +101,7 @@ func newModel(t *testing.T, s Source) *model {
 
 func TestPagesThroughTiersAndArchive(t *testing.T) {
 	is := is.New(t)
-	m := newModel(t, workspace(t))
+	m := newModel(t, seeded(t))
 	sc := screen(m)
 	is.True(strings.Contains(sc, "1 Tier 1 (1)"))
 	is.True(strings.Contains(sc, "2 Tier 2 (2)"))
@@ -123,7 +126,7 @@ func TestPagesThroughTiersAndArchive(t *testing.T) {
 
 func TestSearchFilters(t *testing.T) {
 	is := is.New(t)
-	m := newModel(t, workspace(t))
+	m := newModel(t, seeded(t))
 	press(m, "/", "parsers", "backspace")
 	is.True(strings.Contains(screen(m), "search: parser"))
 	is.True(strings.Contains(screen(m), "search (enter keeps it, esc leaves): parser█"))
@@ -138,7 +141,7 @@ func TestSearchFilters(t *testing.T) {
 
 func TestForgetAsksFirst(t *testing.T) {
 	is := is.New(t)
-	s := workspace(t)
+	s := seeded(t)
 	m := newModel(t, s)
 	id := strings.Fields(selectedLine(m))[1]
 	press(m, "f")
@@ -164,7 +167,7 @@ func TestForgetAsksFirst(t *testing.T) {
 
 func TestReviveFromTheArchive(t *testing.T) {
 	is := is.New(t)
-	s := workspace(t)
+	s := seeded(t)
 	m := newModel(t, s)
 	press(m, "r") // on Tier 2: not applicable
 	is.True(strings.Contains(screen(m), "revive brings back an archived entry"))
@@ -180,7 +183,7 @@ func TestReviveFromTheArchive(t *testing.T) {
 
 func TestPromote(t *testing.T) {
 	is := is.New(t)
-	s := workspace(t)
+	s := seeded(t)
 	m := newModel(t, s)
 	press(m, "down", "p") // importance 3: refused with why
 	is.True(strings.Contains(screen(m), "has importance 3; Tier 1 holds only 4 and 5"))
@@ -194,7 +197,7 @@ func TestPromote(t *testing.T) {
 
 func TestSupersede(t *testing.T) {
 	is := is.New(t)
-	s := workspace(t)
+	s := seeded(t)
 	m := newModel(t, s)
 	old := strings.Fields(selectedLine(m))[1]
 	press(m, "s", "Chose PostgreSQL over SQLite.", "enter")
@@ -225,7 +228,7 @@ func TestSupersede(t *testing.T) {
 
 func TestQuit(t *testing.T) {
 	is := is.New(t)
-	m := newModel(t, workspace(t))
+	m := newModel(t, seeded(t))
 	_, cmd := m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	is.True(cmd != nil)
 	_, isQuit := cmd().(tea.QuitMsg)
@@ -237,7 +240,7 @@ func TestQuit(t *testing.T) {
 // MCP recall tool and the search command find it.
 func TestSearchIsRecalls(t *testing.T) {
 	is := is.New(t)
-	m := newModel(t, workspace(t))
+	m := newModel(t, seeded(t))
 	press(m, "/", "testing the parsers", "enter")
 	is.True(strings.Contains(screen(m), "2 Tier 2 (1)"))
 	is.True(strings.Contains(selectedLine(m), "Added tests for the parser."))
@@ -248,10 +251,10 @@ func TestSearchIsRecalls(t *testing.T) {
 // item 4).
 func TestBidiControlsShownEscaped(t *testing.T) {
 	is := is.New(t)
-	s := workspace(t)
+	s := seeded(t)
 	_, err := s.Store.Update(func(tx *store.Tx) error {
 		_, _, err := tx.File.Remember(memfile.NewEntry{Tier: 2, Importance: 5, Date: today, Tags: []string{"deploy"},
-			Text: "Deploy with \u202etxt.exe\u202c then \u2066check\u2069."}, s.Config)
+			Text: "Deploy with \u202etxt.exe\u202c then \u2066check\u2069."}, s.Config.Memory)
 		return err
 	})
 	is.NoErr(err)

@@ -13,15 +13,13 @@ import (
 
 	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/internal/record"
+	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/memfile"
-	"github.com/bimri/bimri-hook/store"
 )
 
-type Source struct {
-	Store  *store.Store
-	Config memfile.Config
-	Today  time.Time
-}
+// Source is the workspace browse pages through, opened as the commands
+// open it.
+type Source = *workspace.Opened
 
 var tabNames = []string{"Tier 1", "Tier 2", "Patterns", "Archive"}
 
@@ -52,7 +50,7 @@ type snapshot struct {
 
 // load reads the memory and the archive without the lock, as show and
 // search do: a writer replaces the file atomically.
-func (s Source) load() (snapshot, error) {
+func load(s Source) (snapshot, error) {
 	snap := snapshot{path: s.Store.Path(s.Store.Names().Memory)}
 	read, err := s.Store.Read()
 	if err != nil {
@@ -66,7 +64,7 @@ func (s Source) load() (snapshot, error) {
 		}
 		// Heaviest first, as the view orders them.
 		slices.SortStableFunc(snap.lists[t-1], func(a, b item) int {
-			return int(memfile.Score(*b.entry, t, s.Today, s.Config).Weight - memfile.Score(*a.entry, t, s.Today, s.Config).Weight)
+			return int(memfile.Score(*b.entry, t, s.Today, s.Config.Memory).Weight - memfile.Score(*a.entry, t, s.Today, s.Config.Memory).Weight)
 		})
 	}
 	for _, p := range f.Patterns() {
@@ -107,7 +105,7 @@ func (it item) line(s Source) string {
 	var row string
 	switch {
 	case it.entry != nil:
-		w := memfile.Score(*it.entry, it.tier, s.Today, s.Config).Weight
+		w := memfile.Score(*it.entry, it.tier, s.Today, s.Config.Memory).Weight
 		row = fmt.Sprintf("%s  imp %d  %s  w %s%s  %s", it.id, it.entry.Importance, it.entry.Date.Format(time.DateOnly), w, tags, it.entry.Text)
 	case it.pattern != nil:
 		row = fmt.Sprintf("%s  %-10s %2d obs%s  %s", it.id, it.pattern.Level, it.pattern.Observations, tags, it.pattern.Text)
@@ -124,7 +122,7 @@ func (it item) detail(s Source) string {
 	var b bytes.Buffer
 	switch {
 	case it.entry != nil:
-		inspect.PrintWhy(&b, inspect.Explain(*it.entry, it.tier, s.Today, s.Config))
+		inspect.PrintWhy(&b, inspect.Explain(*it.entry, it.tier, s.Today, s.Config.Memory))
 		if tags := it.entry.Tags; len(tags) > 0 {
 			fmt.Fprintf(&b, "  tags: %s\n", strings.Join(tags, ", "))
 		}
@@ -147,18 +145,18 @@ func (it item) detail(s Source) string {
 // change carries out the action of key (f, r, p or s, superseding with
 // text) on id through the commands' own code (package record), so browse
 // changes memory exactly as they do, and says what it did in their words.
-func (s Source) change(key, id, text string) (string, error) {
+func change(s Source, key, id, text string) (string, error) {
 	var d record.Done
 	var err error
 	switch key {
 	case "f":
 		d, err = record.Forget(s.Store, id, "forgotten in browse", record.CLINames)
 	case "r":
-		d, err = record.Revive(s.Store, s.Today, s.Config, id, record.CLINames)
+		d, err = record.Revive(s.Store, s.Today, s.Config.Memory, id, record.CLINames)
 	case "p":
-		d, err = record.Remember(s.Store, s.Today, s.Config, record.Request{Promote: id}, record.CLINames)
+		d, err = record.Remember(s.Store, s.Today, s.Config.Memory, record.Request{Promote: id}, record.CLINames)
 	default:
-		d, err = record.Remember(s.Store, s.Today, s.Config, record.Request{Text: text, Supersedes: []string{id}}, record.CLINames)
+		d, err = record.Remember(s.Store, s.Today, s.Config.Memory, record.Request{Text: text, Supersedes: []string{id}}, record.CLINames)
 	}
 	if err != nil {
 		return "", err
