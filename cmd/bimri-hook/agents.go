@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 
+	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/internal/install"
 	"github.com/bimri/bimri-hook/wiring"
 	"github.com/urfave/cli/v2"
@@ -26,59 +28,75 @@ func agentFlags(install bool) []cli.Flag {
 // agentAll is --agent all: every client found on PATH.
 const agentAll = "all"
 
-// otherAgents wires (or unwires) another client when --agent names one
-// (all: each found on PATH), and says whether Claude Code's wiring is to
-// be done too. Flags that are Claude Code's alone are refused for another.
-func (a *app) otherAgents(c *cli.Context, wire bool) (claude bool, err error) {
-	do := func(agent string) error {
+// clients are the clients --agent names: Claude Code by default, another,
+// or all: each found on PATH, Claude Code last. Flags that are Claude
+// Code's alone are refused for another.
+func (a *app) clients(c *cli.Context) ([]wiring.Client, error) {
+	agent := c.String("agent")
+	if agent != wiring.Codex.Agent && c.Bool("no-trust") {
+		return nil, errors.New("--no-trust is for --agent codex: no other client has hook trust to record")
+	}
+	all := append([]wiring.Client{wiring.Claude}, wiring.Clients...)
+	if i := slices.IndexFunc(all, func(cl wiring.Client) bool { return cl.Agent == agent }); i == 0 {
+		return all[:1], nil
+	} else if i > 0 && (c.Bool("git") || c.Bool("link")) {
+		return nil, errors.New("--git and --link go with Claude Code: run them without --agent")
+	} else if i > 0 {
+		return all[i : i+1], nil
+	} else if agent != agentAll {
+		var names []string
+		for _, cl := range all {
+			names = append(names, cl.Agent)
+		}
+		return nil, fmt.Errorf("--agent %q is not one of %s, %s", agent, strings.Join(names, ", "), agentAll)
+	} else if c.Bool("link") {
+		return nil, errors.New("--link goes with Claude Code: run it without --agent")
+	}
+	var found []wiring.Client
+	for _, cl := range append(slices.Clone(wiring.Clients), wiring.Claude) {
+		if claude := cl.Agent == wiring.Claude.Agent; !onPath(cl.Agent) || (!claude && c.String("scope") == "local") {
+			fmt.Fprintf(a.stdout, "%s: %s is not on PATH%s: skipped\n", cl.Name, cl.Agent, inspect.Pick(claude, "", " (or --scope local, which it has not)"))
+		} else {
+			found = append(found, cl)
+		}
+	}
+	return found, nil
+}
+
+// wire installs (on) or uninstalls bimri-hook in each client --agent
+// names; --git and --purge are Claude Code's.
+func (a *app) wire(on bool) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		clients, err := a.clients(c)
+		if err != nil {
+			return err
+		} else if on && c.Bool("link") {
+			return a.link(c)
+		} else if on && c.IsSet("bin-dir") {
+			return errors.New("--bin-dir goes with --link")
+		}
 		root, err := resolveRoot(c, "")
 		if err != nil {
 			return err
 		}
-		cl, _ := wiring.ClientNamed(agent)
-		q := install.Request{Client: cl, Root: root, Scope: c.String("scope"), Binary: c.String("binary"), NoTrust: c.Bool("no-trust")}
-		if wire {
-			return install.Install(a.stdout, q)
-		}
-		return install.Uninstall(a.stdout, q)
-	}
-	agent := c.String("agent")
-	if agent != wiring.Codex.Agent && c.Bool("no-trust") {
-		return false, errors.New("--no-trust is for --agent codex: no other client has hook trust to record")
-	}
-	_, other := wiring.ClientNamed(agent)
-	switch {
-	case agent == wiring.Claude.Agent:
-		return true, nil
-	case other:
-		if c.Bool("git") || c.Bool("link") {
-			return false, errors.New("--git and --link go with Claude Code: run them without --agent")
-		}
-		return false, do(agent)
-	case agent == agentAll:
-		if c.Bool("link") {
-			return false, errors.New("--link goes with Claude Code: run it without --agent")
-		}
-		for _, o := range wiring.Clients {
-			if !onPath(o.Agent) || c.String("scope") == "local" {
-				fmt.Fprintf(a.stdout, "%s: %s is not on PATH (or --scope local, which it has not): skipped\n", o.Name, o.Agent)
-				continue
+		for _, cl := range clients {
+			claude, do := cl.Agent == wiring.Claude.Agent, install.Uninstall
+			q := install.Request{Client: cl, Root: root, Scope: c.String("scope"), Binary: c.String("binary"), Git: claude && c.Bool("git"), NoTrust: c.Bool("no-trust")}
+			if on {
+				do = install.Install
+			} else if claude && c.Bool("purge") {
+				ws, err := a.openAt(c, root, root)
+				if err != nil {
+					return err
+				}
+				q.Purge = ws.Store
 			}
-			if err := do(o.Agent); err != nil {
-				return false, err
+			if err := do(a.stdout, q); err != nil {
+				return err
 			}
 		}
-		if !onPath("claude") {
-			fmt.Fprintln(a.stdout, "Claude Code: claude is not on PATH: skipped")
-			return false, nil
-		}
-		return true, nil
+		return nil
 	}
-	names := []string{wiring.Claude.Agent}
-	for _, o := range wiring.Clients {
-		names = append(names, o.Agent)
-	}
-	return false, fmt.Errorf("--agent %q is not one of %s, %s", agent, strings.Join(names, ", "), agentAll)
 }
 
 func onPath(command string) bool {

@@ -7,7 +7,6 @@ import (
 	"github.com/bimri/bimri-hook/internal/doctor"
 	"github.com/bimri/bimri-hook/internal/install"
 	"github.com/bimri/bimri-hook/internal/workspace"
-	"github.com/bimri/bimri-hook/wiring"
 	"github.com/urfave/cli/v2"
 )
 
@@ -30,22 +29,7 @@ func (a *app) setupCommands() []*cli.Command {
 			&cli.BoolFlag{Name: "link", Usage: "wire nothing: link the Claude Code plugin's bimri-hook into a folder of your PATH, kept at the plugin's current version"},
 			&cli.StringFlag{Name: "bin-dir", Usage: "the `FOLDER` install --link links into (default: $BIMRI_BIN_DIR, else ~/.local/bin)"}),
 			agentFlags(true)...),
-		Action: func(c *cli.Context) error {
-			if more, err := a.otherAgents(c, true); err != nil || !more {
-				return err
-			}
-			if c.Bool("link") {
-				return a.link(c)
-			}
-			if c.IsSet("bin-dir") {
-				return errors.New("--bin-dir goes with --link")
-			}
-			root, err := resolveRoot(c, "")
-			if err != nil {
-				return err
-			}
-			return install.Install(a.stdout, install.Request{Client: wiring.Claude, Root: root, Scope: c.String("scope"), Binary: c.String("binary"), Git: c.Bool("git")})
-		},
+		Action: a.wire(true),
 	}, {
 		Name:      "uninstall",
 		Usage:     "unwire bimri-hook from Claude Code settings",
@@ -53,24 +37,7 @@ func (a *app) setupCommands() []*cli.Command {
 		Flags: append(append(scopeFlags("also remove the merge driver for bimri.md from this git repository"),
 			&cli.BoolFlag{Name: "purge", Usage: "also remove the memory's side files: bimri-backup.md, bimri-archive.md and .claude/bimri/ (never bimri.md)"}),
 			agentFlags(false)...),
-		Action: func(c *cli.Context) error {
-			if more, err := a.otherAgents(c, false); err != nil || !more {
-				return err
-			}
-			q := install.Request{Client: wiring.Claude, Scope: c.String("scope"), Git: c.Bool("git")}
-			var err error
-			if q.Root, err = resolveRoot(c, ""); err != nil {
-				return err
-			}
-			if c.Bool("purge") {
-				ws, err := a.openAt(c, q.Root, q.Root)
-				if err != nil {
-					return err
-				}
-				q.Purge = ws.Store
-			}
-			return install.Uninstall(a.stdout, q)
-		},
+		Action: a.wire(false),
 	}, {
 		Name:  "doctor",
 		Usage: "check the wiring, the binary and the files, and say what to fix",
