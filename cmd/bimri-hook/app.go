@@ -77,7 +77,7 @@ var undated = []string{"install", "uninstall", "doctor", "off", "on", "version"}
 
 func (a *app) cli() *cli.App {
 	cmds := slices.Concat(a.memoryCommands(), a.setupCommands(),
-		[]*cli.Command{a.hookCommand(), a.browseCommand(), a.simulateCommand(), a.mergeDriverCommand(), a.mcpCommand()})
+		a.companionCommands(), []*cli.Command{a.hookCommand(), a.simulateCommand(), a.mergeDriverCommand()})
 	for _, c := range cmds {
 		c.Flags = append(c.Flags, commonFlags()...)
 		if slices.Contains(undated, c.Name) {

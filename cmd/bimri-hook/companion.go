@@ -22,26 +22,42 @@ const (
 	mcpProgram    = "bimri-hook-mcp"
 )
 
-func (a *app) browseCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "browse",
-		Usage: "page through the memory and the archive in the terminal; search, see why, forget, revive, promote, supersede",
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "global", Usage: "browse the global memory"}},
-		Action: func(c *cli.Context) error {
-			prog, err := companion("browse", browseProgram)
+// companionCommands run browseProgram and mcpProgram with the common
+// flags given, so they find the workspace as this program does.
+func (a *app) companionCommands() []*cli.Command {
+	run := func(program string, exec func(a *app, prog string, args []string) error) cli.ActionFunc {
+		return func(c *cli.Context) error {
+			if c.Args().Present() {
+				return fmt.Errorf("%s takes no arguments, got %q", c.Command.Name, c.Args().First())
+			}
+			prog, err := companion(c.Command.Name, program)
 			if err != nil {
 				return err
 			}
-			args := passedFlags(c, "dir", "config", "today") // it finds the workspace as this program does
+			args := passedFlags(c, "dir", "config", "today")
 			if c.Bool("global") {
 				args = append(args, "--global")
 			}
-			return a.runCompanion(prog, args)
-		},
+			return exec(a, prog, args)
+		}
 	}
+	return []*cli.Command{{
+		Name:   "browse",
+		Usage:  "page through the memory and the archive in the terminal; search, see why, forget, revive, promote, supersede",
+		Flags:  []cli.Flag{&cli.BoolFlag{Name: "global", Usage: "browse the global memory"}},
+		Action: run(browseProgram, (*app).runCompanion),
+	}, {
+		Name:  "mcp",
+		Usage: "serve the memory as MCP tools (memory, remember, recall, forget, revive) on stdin and stdout",
+		Description: `An MCP server for clients that call tools: Claude Desktop (the bundle), Cowork and
+Claude Code (the plugin declares it). The workspace is $CLAUDE_PROJECT_DIR, else --dir,
+else the first folder the client gives as a root, else the current folder.
+It runs ` + mcpProgram + `, found beside this binary or on PATH.`,
+		Action: run(mcpProgram, execMCP),
+	}}
 }
 
-// runCompanion runs prog with this process's streams and waits for it.
+// runCompanion runs prog with a's streams and waits for it.
 func (a *app) runCompanion(prog string, args []string) error {
 	cmd := exec.Command(prog, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = a.stdin, a.stdout, a.stderr
@@ -49,27 +65,6 @@ func (a *app) runCompanion(prog string, args []string) error {
 		return err
 	}
 	return errQuiet // it said why on stderr
-}
-
-func (a *app) mcpCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "mcp",
-		Usage: "serve the memory as MCP tools (memory, remember, recall, forget, revive) on stdin and stdout",
-		Description: `An MCP server for clients that call tools: Claude Desktop (the bundle), Cowork and
-Claude Code (the plugin declares it). The workspace is $CLAUDE_PROJECT_DIR, else --dir,
-else the first folder the client gives as a root, else the current folder.
-It runs ` + mcpProgram + `, found beside this binary or on PATH.`,
-		Action: func(c *cli.Context) error {
-			if c.Args().Present() {
-				return fmt.Errorf("mcp takes no arguments, got %q", c.Args().First())
-			}
-			bin, err := companion("mcp", mcpProgram)
-			if err != nil {
-				return err
-			}
-			return execMCP(bin, passedFlags(c, "dir", "config", "today"), a)
-		},
-	}
 }
 
 // passedFlags are the common flags given, or their variables, as arguments.
