@@ -260,12 +260,7 @@ func (a *app) search(c *cli.Context) error {
 		return fmt.Errorf("search: --limit %d is not a positive number", c.Int("limit"))
 	}
 	return a.in(func(c *cli.Context, ws *workspace.Opened) error {
-		read, err := ws.Store.Read()
-		if err != nil {
-			return err
-		}
-		found, err := inspect.Recall(ws.Store, read.File, recall.Query{Text: query, Today: ws.Today, Since: days[0], Until: days[1],
-			Lexicon: ws.Config.Hooks.Recall.Lexicon, MinShare: ws.Config.Hooks.Recall.MinShare}, c.Int("limit"))
+		found, err := ws.Search(recall.Query{Text: query, Since: days[0], Until: days[1]}, c.Int("limit"))
 		if err != nil {
 			return err
 		}

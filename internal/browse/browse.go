@@ -13,7 +13,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -38,7 +37,7 @@ const (
 
 type model struct {
 	src       Source
-	snap      snapshot
+	lists     [4][]item // of each tab
 	tab       int
 	cursor    [4]int
 	top       [4]int // first row shown of each list
@@ -65,11 +64,11 @@ func openModel(s Source) (*model, error) {
 }
 
 func (m *model) reload() error {
-	snap, err := load(m.src)
+	lists, err := load(m.src)
 	if err != nil {
 		return err
 	}
-	m.snap = snap
+	m.lists = lists
 	for t := range m.cursor {
 		m.clamp(t)
 	}
@@ -79,11 +78,11 @@ func (m *model) reload() error {
 // visible is the list of a tab, filtered by the search query, best first.
 func (m *model) visible(t int) []item {
 	if strings.TrimSpace(m.query) == "" {
-		return m.snap.lists[t]
+		return m.lists[t]
 	}
 	ranked := m.rank()
 	var found []item
-	for _, it := range m.snap.lists[t] {
+	for _, it := range m.lists[t] {
 		if _, ok := ranked[it.id]; ok {
 			found = append(found, it)
 		}
@@ -92,18 +91,17 @@ func (m *model) visible(t int) []item {
 	return found
 }
 
-// rank is the place of each item search finds for the query (inspect.Recall,
-// as the search command and the MCP recall tool find it), once a query.
+// rank is the place of each item search finds for the query (Search, as
+// the search command and the MCP recall tool find it), once a query.
 func (m *model) rank() map[string]int {
 	if m.ranked != nil && m.rankedFor == m.query {
 		return m.ranked
 	}
 	all := 0
-	for _, list := range m.snap.lists {
+	for _, list := range m.lists {
 		all += len(list)
 	}
-	rc := m.src.Config.Hooks.Recall
-	found, err := inspect.Recall(m.src.Store, m.snap.file, recall.Query{Text: m.query, Today: m.src.Today, Lexicon: rc.Lexicon, MinShare: rc.MinShare}, max(1, all))
+	found, err := m.src.Search(recall.Query{Text: m.query}, max(1, all))
 	if err != nil {
 		m.status, m.failed = err.Error(), true
 	}
@@ -310,7 +308,7 @@ func (m *model) View() tea.View {
 	bold, tab, current, sel, dim := styles()
 	w := max(40, m.width)
 	var b strings.Builder
-	b.WriteString(bold.Render(cut("bimri-hook browse  "+m.snap.path+"  today "+m.src.Today.Format("2006-01-02"), w)) + "\n")
+	b.WriteString(bold.Render(cut("bimri-hook browse  "+m.src.Store.Path(m.src.Store.Names().Memory)+"  today "+m.src.Today.Format("2006-01-02"), w)) + "\n")
 	var tabs []string
 	for i, name := range tabNames {
 		label := fmt.Sprintf("%d %s (%d)", i+1, name, len(m.visible(i)))

@@ -42,37 +42,29 @@ type item struct {
 	record  *memfile.ArchiveRecord
 }
 
-type snapshot struct {
-	path  string
-	file  *memfile.File
-	lists [4][]item
-}
-
 // load reads the memory and the archive without the lock, as show and
 // search do: a writer replaces the file atomically.
-func load(s Source) (snapshot, error) {
-	snap := snapshot{path: s.Store.Path(s.Store.Names().Memory)}
+func load(s Source) (lists [4][]item, err error) {
 	read, err := s.Store.Read()
 	if err != nil {
-		return snap, err
+		return lists, err
 	}
 	f := read.File
-	snap.file = f
 	for t := 1; t <= 2; t++ {
 		for _, e := range f.Entries(t) {
-			snap.lists[t-1] = append(snap.lists[t-1], item{id: e.ID, tier: t, text: e.Text, tags: e.Tags, entry: e})
+			lists[t-1] = append(lists[t-1], item{id: e.ID, tier: t, text: e.Text, tags: e.Tags, entry: e})
 		}
 		// Heaviest first, as the view orders them.
-		slices.SortStableFunc(snap.lists[t-1], func(a, b item) int {
+		slices.SortStableFunc(lists[t-1], func(a, b item) int {
 			return int(memfile.Score(*b.entry, t, s.Today, s.Config.Memory).Weight - memfile.Score(*a.entry, t, s.Today, s.Config.Memory).Weight)
 		})
 	}
 	for _, p := range f.Patterns() {
-		snap.lists[tabPatterns] = append(snap.lists[tabPatterns], item{id: p.ID, tier: 3, text: p.Text, tags: p.Tags, pattern: p})
+		lists[tabPatterns] = append(lists[tabPatterns], item{id: p.ID, tier: 3, text: p.Text, tags: p.Tags, pattern: p})
 	}
 	recs, err := s.Store.ReadArchive()
 	if err != nil {
-		return snap, err
+		return lists, err
 	}
 	seen := map[string]bool{}
 	for i := len(recs) - 1; i >= 0; i-- { // newest first, each ID once
@@ -90,9 +82,9 @@ func load(s Source) (snapshot, error) {
 			continue // older, or revived: it is in the file
 		}
 		seen[it.id] = true
-		snap.lists[tabArchive] = append(snap.lists[tabArchive], it)
+		lists[tabArchive] = append(lists[tabArchive], it)
 	}
-	return snap, nil
+	return lists, nil
 }
 
 // line is an item's row in its list, bidi controls escaped

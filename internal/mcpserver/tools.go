@@ -118,12 +118,7 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 	if err != nil {
 		return nil, recallOut{}, err
 	}
-	read, err := w.Store.Read()
-	if err != nil {
-		return nil, recallOut{}, err
-	}
-	items, err := inspect.Recall(w.Store, read.File, recall.Query{Text: query, Today: w.Today,
-		Lexicon: w.Config.Hooks.Recall.Lexicon, MinShare: w.Config.Hooks.Recall.MinShare}, limit)
+	items, err := w.Search(recall.Query{Text: query}, limit)
 	if err != nil {
 		return nil, recallOut{}, err
 	}

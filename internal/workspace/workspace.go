@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/config"
+	"github.com/bimri/bimri-hook/internal/inspect"
+	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/wiring"
@@ -131,6 +133,17 @@ func Open(q Request, clock func() time.Time) (*Opened, error) {
 		return nil, err
 	}
 	return &Opened{Store: st, Config: cfg, Today: q.Today, ConfigErr: cfgErr}, nil
+}
+
+// Search is what the search command, the MCP recall tool and browse find
+// for q in this workspace's memory and archive, under its recall settings.
+func (w *Opened) Search(q recall.Query, limit int) ([]inspect.Recalled, error) {
+	read, err := w.Store.Read()
+	if err != nil {
+		return nil, err
+	}
+	q.Today, q.Lexicon, q.MinShare = w.Today, w.Config.Hooks.Recall.Lexicon, w.Config.Hooks.Recall.MinShare
+	return inspect.Recall(w.Store, read.File, q, limit)
 }
 
 // ClaudeDir is where Claude Code keeps the user's settings and
