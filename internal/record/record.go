@@ -148,7 +148,8 @@ func Check(r Request, n Names) (Form, error) {
 			return 0, err
 		}
 	}
-	// both-hold and promote take nothing else.
+	// both-hold and promote take nothing else; the other forms need text.
+	form, what := formEntry, "remember needs the entry's text"
 	others := text != "" || r.Importance != 0 || r.Tier != 0 || r.Tags != "" || r.Keywords != nil || len(r.Replaces) > 0
 	switch {
 	case len(r.BothHold) > 0:
@@ -166,13 +167,10 @@ func Check(r Request, n Names) (Form, error) {
 		if r.Tier == 3 {
 			return 0, fmt.Errorf("%s replaces entries, not patterns: drop %s 3", n.form("supersedes"), n.field("tier"))
 		}
-		if text == "" {
-			return 0, fmt.Errorf("%s needs the new entry's text, e.g. %s", n.form("supersedes"), n.pick(examples[formSupersede][0], examples[formSupersede][1]))
-		}
-		if len(ids(r.Supersedes)) == 0 {
+		if text != "" && len(ids(r.Supersedes)) == 0 {
 			return 0, fmt.Errorf("%s needs the IDs of the entries it overrides", n.form("supersedes"))
 		}
-		return formSupersede, nil
+		form, what = formSupersede, n.form("supersedes")+" needs the new entry's text"
 	case strings.TrimSpace(r.Promote) != "":
 		if others {
 			return 0, fmt.Errorf("%s ID takes nothing else: the entry keeps its text, importance and tags", n.form("promote"))
@@ -183,13 +181,10 @@ func Check(r Request, n Names) (Form, error) {
 			return 0, fmt.Errorf("%s takes the importance (the highest), the date (the newest) and the tier from the entries it replaces: drop %s and %s",
 				n.form("replaces"), n.field("importance"), n.field("tier"))
 		}
-		if text == "" {
-			return 0, fmt.Errorf("%s needs the summary's text, e.g. %s", n.form("replaces"), n.pick(examples[FormConsolidate][0], examples[FormConsolidate][1]))
-		}
-		if len(ids(r.Replaces)) < 2 {
+		if text != "" && len(ids(r.Replaces)) < 2 {
 			return 0, errors.New("consolidation takes two or more entry IDs")
 		}
-		return FormConsolidate, nil
+		form, what = FormConsolidate, n.form("replaces")+" needs the summary's text"
 	case r.Tier == 3:
 		if r.Importance != 0 {
 			return 0, fmt.Errorf("a pattern (%s 3) has no importance: its level follows how many entries carry its tags", n.field("tier"))
@@ -197,18 +192,15 @@ func Check(r Request, n Names) (Form, error) {
 		if r.Keywords != nil {
 			return 0, fmt.Errorf("a pattern (%s 3) has no keywords: recall finds it by its sentence and tags", n.field("tier"))
 		}
-		if text == "" {
-			return 0, fmt.Errorf("%s 3 needs the pattern's sentence, e.g. %s", n.form("tier"), n.pick(examples[formPattern][0], examples[formPattern][1]))
-		}
-		if len(memfile.SplitTags(r.Tags)) == 0 {
+		if text != "" && len(memfile.SplitTags(r.Tags)) == 0 {
 			return 0, fmt.Errorf("a pattern needs at least one tag (%s), the entries it is about", n.field("tags"))
 		}
-		return formPattern, nil
+		form, what = formPattern, n.form("tier")+" 3 needs the pattern's sentence"
 	}
 	if text == "" {
-		return 0, fmt.Errorf("remember needs the entry's text, e.g. %s", n.pick(examples[formEntry][0], examples[formEntry][1]))
+		return 0, fmt.Errorf("%s, e.g. %s", what, n.pick(examples[form][0], examples[form][1]))
 	}
-	return formEntry, nil
+	return form, nil
 }
 
 // checkKeywords refuses keywords given but empty, or that memfile.Keywords
