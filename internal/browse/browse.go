@@ -233,8 +233,7 @@ func notApplicable(key string, it item) string {
 // maxInput bounds what is typed: an entry's text is far shorter.
 const maxInput = 2000
 
-// typing is a line editor of its own for the query or a new entry's
-// text: the bubbles text input's clipboard package would init in every hook.
+// typing edits the query or a new entry's text.
 func (m *model) typing(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "esc":
@@ -290,12 +289,12 @@ func (m *model) confirm(key string) {
 	}
 }
 
-// styles are made per View, never at package level, where every
-// process linking this package would make them.
-func styles() (bold, tab, current, sel, dim lipgloss.Style) {
-	bold, tab = lipgloss.NewStyle().Bold(true), lipgloss.NewStyle().Padding(0, 1)
-	return bold, tab, tab.Bold(true).Reverse(true), lipgloss.NewStyle().Reverse(true), lipgloss.NewStyle().Faint(true)
-}
+// The styles: bimri-hook-browse alone links this package.
+var (
+	bold, tabStyle = lipgloss.NewStyle().Bold(true), lipgloss.NewStyle().Padding(0, 1)
+	current, sel   = tabStyle.Bold(true).Reverse(true), lipgloss.NewStyle().Reverse(true)
+	dim            = lipgloss.NewStyle().Faint(true)
+)
 
 const detailLines = 8
 
@@ -305,14 +304,13 @@ func (m *model) listHeight() int {
 }
 
 func (m *model) View() tea.View {
-	bold, tab, current, sel, dim := styles()
 	w := max(40, m.width)
 	var b strings.Builder
 	b.WriteString(bold.Render(cut("bimri-hook browse  "+m.src.Store.Path(m.src.Store.Names().Memory)+"  today "+m.src.Today.Format("2006-01-02"), w)) + "\n")
 	var tabs []string
 	for i, name := range tabNames {
 		label := fmt.Sprintf("%d %s (%d)", i+1, name, len(m.visible(i)))
-		style := tab
+		style := tabStyle
 		if i == m.tab {
 			style = current
 		}
