@@ -5,13 +5,11 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/browse"
-	"github.com/bimri/bimri-hook/internal/config"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/charmbracelet/x/term"
 )
@@ -24,29 +22,17 @@ func main() {
 }
 
 func run(args []string, now time.Time) error {
-	fs := flag.NewFlagSet("bimri-hook browse", flag.ContinueOnError)
-	dir := fs.String("dir", "", "workspace `FOLDER` (default: found from the current folder, as bimri-hook finds it)")
-	cfgPath := fs.String("config", os.Getenv(config.EnvVar), "config `FILE`")
-	today := fs.String("today", os.Getenv("BIMRI_TODAY"), "the date to act as today, `YYYY-MM-DD`")
-	global := fs.Bool("global", false, "browse the global memory")
-	if err := fs.Parse(args); err != nil {
+	dir, q, err := workspace.CompanionFlags("browse", args)
+	if err != nil {
 		return err
-	} else if fs.NArg() > 0 {
-		return fmt.Errorf("takes no arguments, got %q", fs.Arg(0))
 	}
 	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
 		return errors.New("needs a terminal (show, search and why give the same facts as text)")
 	}
-	root, err := workspace.Root(*dir)
-	if err != nil {
+	if q.Root, err = workspace.Root(dir); err != nil {
 		return err
 	}
-	day, err := workspace.Today(*today)
-	if err != nil {
-		return err
-	}
-	// The commands' lock wait: the user may browse while a session writes.
-	q := workspace.Request{Root: root, Config: *cfgPath, Today: day, LockWait: 10 * time.Second, Global: *global}
+	q.LockWait = 10 * time.Second // the commands' wait: the user may browse while a session writes
 	ws, err := workspace.Open(q, func() time.Time { return now })
 	if err != nil {
 		return err

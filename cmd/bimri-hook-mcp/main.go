@@ -17,7 +17,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/bimri/bimri-hook/internal/config"
 	"github.com/bimri/bimri-hook/internal/mcpserver"
 	"github.com/bimri/bimri-hook/internal/workspace"
 )
@@ -33,20 +32,11 @@ func main() {
 }
 
 func serve(args []string) error {
-	fs := flag.NewFlagSet("bimri-hook mcp", flag.ContinueOnError)
-	dir := fs.String("dir", "", "workspace `FOLDER`, used when CLAUDE_PROJECT_DIR is unset")
-	cfg := fs.String("config", os.Getenv(config.EnvVar), "config `FILE` (default: $BIMRI_CONFIG, else <workspace>/.claude/bimri.json if present)")
-	today := fs.String("today", os.Getenv("BIMRI_TODAY"), "the date to act as today, `YYYY-MM-DD` (default: the clock)")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("mcp: %w", err)
-	} else if fs.NArg() > 0 {
-		return fmt.Errorf("mcp takes no arguments, got %q", fs.Arg(0))
-	}
-	day, err := workspace.Today(*today)
+	dir, q, err := workspace.CompanionFlags("mcp", args)
 	if err != nil {
-		return err
+		return fmt.Errorf("mcp: %w", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return mcpserver.Serve(ctx, mcpserver.Options{Dir: *dir, Config: *cfg, Today: day, Clock: time.Now, Version: version}, os.Stdin, os.Stdout)
+	return mcpserver.Serve(ctx, mcpserver.Options{Dir: dir, Config: q.Config, Today: q.Today, Clock: time.Now, Version: version}, os.Stdin, os.Stdout)
 }

@@ -5,6 +5,7 @@ package workspace
 import (
 	"cmp"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -83,6 +84,26 @@ func Today(s string) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("--today %q is not a date (YYYY-MM-DD)", s)
 	}
 	return d, nil
+}
+
+// CompanionFlags reads what bimri-hook passes its own programs
+// (bimri-hook-mcp, bimri-hook-browse): --dir as given, --config and
+// --today (else their variables) and, for browse, --global.
+func CompanionFlags(name string, args []string) (dir string, q Request, err error) {
+	fs := flag.NewFlagSet("bimri-hook "+name, flag.ContinueOnError)
+	fs.StringVar(&dir, "dir", "", "workspace `FOLDER`, used when CLAUDE_PROJECT_DIR is unset")
+	fs.StringVar(&q.Config, "config", os.Getenv(config.EnvVar), "config `FILE` (default: $BIMRI_CONFIG, else <workspace>/.claude/bimri.json if present)")
+	today := fs.String("today", os.Getenv("BIMRI_TODAY"), "the date to act as today, `YYYY-MM-DD` (default: the clock)")
+	if name == "browse" {
+		fs.BoolVar(&q.Global, "global", false, "browse the global memory")
+	}
+	if err = fs.Parse(args); err == nil && fs.NArg() > 0 {
+		err = fmt.Errorf("takes no arguments, got %q", fs.Arg(0))
+	}
+	if err == nil {
+		q.Today, err = Today(*today)
+	}
+	return dir, q, err
 }
 
 // Home is the user's home folder, or "" when there is none.
