@@ -245,26 +245,15 @@ func singleTypes(s *jsonschema.Schema) *jsonschema.Schema {
 	return s
 }
 
-// argumentError words a decoding error without Go's type names.
+// argumentError words a decoding error without Go's type names: the
+// arguments are whole numbers, strings and lists of strings.
 func argumentError(err error) string {
 	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return fmt.Sprintf("%q must be %s, not a JSON %s", te.Field, jsonKind(te.Type), te.Value)
+	if !errors.As(err, &te) {
+		return strings.TrimPrefix(err.Error(), "json: ")
 	}
-	return strings.TrimPrefix(err.Error(), "json: ")
-}
-
-// jsonKind names a Go type as the JSON it is read from.
-func jsonKind(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Int, reflect.Int64:
-		return "a whole number"
-	case reflect.String:
-		return "a string"
-	case reflect.Slice:
-		return "a list of " + strings.TrimPrefix(jsonKind(t.Elem()), "a ") + "s"
-	}
-	return t.Kind().String()
+	kind := map[reflect.Kind]string{reflect.Int: "a whole number", reflect.String: "a string", reflect.Slice: "a list of strings"}[te.Type.Kind()]
+	return fmt.Sprintf("%q must be %s, not a JSON %s", te.Field, kind, te.Value)
 }
 
 func toolError(err error) *mcp.CallToolResult {
