@@ -143,9 +143,17 @@ func Check(r Request, n Names) (Form, error) {
 	if r.Tier != 0 && (r.Tier < 1 || r.Tier > 3) {
 		return 0, fmt.Errorf("%s %d is not 1, 2 or 3", n.field("tier"), r.Tier)
 	}
-	if r.Keywords != nil {
-		if err := checkKeywords(r, n); err != nil {
-			return 0, err
+	if kws := keywords(r.Keywords); r.Keywords != nil {
+		if len(kws) == 0 {
+			return 0, fmt.Errorf("%s is empty: give two or three words a later question would use that the text does not, or leave it out", n.field("keywords"))
+		}
+		for _, k := range kws {
+			if !strings.ContainsFunc(k, func(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }) {
+				return 0, fmt.Errorf("%s: keyword %q has no letter or digit", n.field("keywords"), k)
+			}
+		}
+		if _, err := memfile.Keywords(kws); err != nil {
+			return 0, fmt.Errorf("%s: %w", n.field("keywords"), err)
 		}
 	}
 	// both-hold and promote take nothing else; the other forms need text.
@@ -203,24 +211,6 @@ func Check(r Request, n Names) (Form, error) {
 	return form, nil
 }
 
-// checkKeywords refuses keywords given but empty, or that memfile.Keywords
-// refuses.
-func checkKeywords(r Request, n Names) error {
-	list := keywords(r.Keywords)
-	if len(list) == 0 {
-		return fmt.Errorf("%s is empty: give two or three words a later question would use that the text does not, or leave it out", n.field("keywords"))
-	}
-	for _, k := range list {
-		if !strings.ContainsFunc(k, func(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }) {
-			return fmt.Errorf("%s: keyword %q has no letter or digit", n.field("keywords"), k)
-		}
-	}
-	if _, err := memfile.Keywords(list); err != nil {
-		return fmt.Errorf("%s: %w", n.field("keywords"), err)
-	}
-	return nil
-}
-
 // split splits a list as given at commas, once private spans (which may
 // hold one) are gone, into its parts, trimmed and passed through each.
 func split(list []string, each func(string) string) []string {
@@ -240,10 +230,6 @@ func keywords(list []string) []string { return split(list, func(k string) string
 
 // ids are the entry IDs of a list as given.
 func ids(list []string) []string { return split(list, strings.ToLower) }
-
-// cleanTags are a tag list's tags, each cleaned before it is lower-cased,
-// so a key given as a tag is found in its own letters.
-func cleanTags(s string) []string { return memfile.NormalizeTags(split([]string{s}, privacy.Clean)) }
 
 // Done is what a change did, for report.go and the MCP tools.
 type Done struct {
@@ -270,7 +256,9 @@ func Remember(st *store.Store, today time.Time, cfg memfile.Config, r Request, n
 	if err != nil {
 		return Done{}, err
 	}
-	tags := cleanTags(r.Tags)
+	// Each tag is cleaned before it is lower-cased, so a key given as a
+	// tag is found in its own letters.
+	tags := memfile.NormalizeTags(split([]string{r.Tags}, privacy.Clean))
 	return commit(st, Done{Form: form, today: today, config: cfg, names: n}, func(d *Done, tx *store.Tx) error {
 		var err error
 		switch form {
