@@ -54,9 +54,10 @@ type model struct {
 	failed    bool // status is an error
 }
 
-// openModel reads the memory and starts on Tier 2, where most entries live.
+// openModel reads the memory and starts on Tier 2 (tab 1), where most
+// entries live.
 func openModel(s Source) (*model, error) {
-	m := &model{src: s, tab: tabTier2, width: 100, height: 30}
+	m := &model{src: s, tab: 1, width: 100, height: 30}
 	if err := m.reload(); err != nil {
 		return nil, err
 	}

@@ -21,14 +21,9 @@ import (
 // open it.
 type Source = *workspace.Opened
 
+// tabNames name the lists: tier t's is t-1 (patterns are Tier 3), then
+// the archive's.
 var tabNames = []string{"Tier 1", "Tier 2", "Patterns", "Archive"}
-
-const (
-	tabTier1 = iota
-	tabTier2
-	tabPatterns
-	tabArchive
-)
 
 // item is one line of a list: an entry or pattern of the file, or the
 // newest archive record of an ID that is not back in the file.
@@ -60,7 +55,7 @@ func load(s Source) (lists [4][]item, err error) {
 		})
 	}
 	for _, p := range f.Patterns() {
-		lists[tabPatterns] = append(lists[tabPatterns], item{id: p.ID, tier: 3, text: p.Text, tags: p.Tags, pattern: p})
+		lists[2] = append(lists[2], item{id: p.ID, tier: 3, text: p.Text, tags: p.Tags, pattern: p})
 	}
 	recs, err := s.Store.ReadArchive()
 	if err != nil {
@@ -82,7 +77,7 @@ func load(s Source) (lists [4][]item, err error) {
 			continue // older, or revived: it is in the file
 		}
 		seen[it.id] = true
-		lists[tabArchive] = append(lists[tabArchive], it)
+		lists[3] = append(lists[3], it)
 	}
 	return lists, nil
 }
