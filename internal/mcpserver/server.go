@@ -17,7 +17,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/internal/record"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -129,17 +128,6 @@ func filePath(uri string) string {
 		return ""
 	}
 	return filepath.FromSlash(p)
-}
-
-// view is the SessionStart view for this workspace, naming the tools.
-func (s *server) view(w *workspace.Opened) (string, string, error) {
-	env := hooks.Env{
-		Store: w.Store, Config: w.Config.Memory, Settings: w.Config.Hooks, Today: w.Today,
-		Binary: workspace.Binary(), ClaudeDir: workspace.ClaudeDir(),
-		Tools: hooks.Tools{On: true},
-	}
-	env.Global = workspace.ReadGlobal(w.Config, s.opt.Clock)
-	return hooks.MemoryView(env, s.session)
 }
 
 // instructions may be shown to the model before any call.

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/internal/record"
@@ -107,10 +109,7 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 	if query == "" {
 		return nil, recallOut{}, fmt.Errorf("recall needs a query: a few words of what to look for")
 	}
-	limit := in.Limit
-	if limit == 0 {
-		limit = defaultRecall
-	}
+	limit := cmp.Or(in.Limit, defaultRecall)
 	if limit < 1 || limit > maxRecall {
 		return nil, recallOut{}, fmt.Errorf("\"limit\" %d is not from 1 to %d", in.Limit, maxRecall)
 	}
@@ -155,7 +154,10 @@ func (s *server) memory(ctx context.Context, req *mcp.CallToolRequest, _ memoryI
 	if err != nil {
 		return nil, nil, err
 	}
-	view, msg, err := s.view(w)
+	// The SessionStart view, naming the tools.
+	view, msg, err := hooks.MemoryView(hooks.Env{Store: w.Store, Config: w.Config.Memory, Settings: w.Config.Hooks, Today: w.Today,
+		Binary: workspace.Binary(), ClaudeDir: workspace.ClaudeDir(), Tools: hooks.Tools{On: true},
+		Global: workspace.ReadGlobal(w.Config, s.opt.Clock)}, s.session)
 	if err != nil {
 		return nil, nil, err
 	}
