@@ -220,11 +220,7 @@ func addTool[In, Out any](s *server, srv *mcp.Server, t *mcp.Tool, bounds map[st
 			res = &mcp.CallToolResult{}
 		}
 		if t.OutputSchema != nil {
-			data, err := json.Marshal(out)
-			if err != nil {
-				return nil, err
-			}
-			res.StructuredContent = json.RawMessage(data)
+			res.StructuredContent = out
 		}
 		return res, nil
 	})
