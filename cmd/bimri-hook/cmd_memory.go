@@ -124,12 +124,9 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 				return err
 			}
 			path := ws.Store.Path(ws.Store.Names().Memory)
-			if !read.Exists && !c.Bool("json") {
-				how := "the first Claude Code session here creates it, or bimri-hook remember"
-				if c.Bool("global") {
-					how = "bimri-hook remember --global creates it"
-				}
-				fmt.Fprintf(a.stdout, "no %smemory yet: %s does not exist (%s)\n", inspect.Pick(c.Bool("global"), "global ", ""), path, how)
+			if g := c.Bool("global"); !read.Exists && !c.Bool("json") {
+				fmt.Fprintf(a.stdout, "no %smemory yet: %s does not exist (%s)\n", inspect.Pick(g, "global ", ""), path,
+					inspect.Pick(g, "bimri-hook remember --global creates it", "the first Claude Code session here creates it, or bimri-hook remember"))
 				return nil
 			}
 			snap := inspect.Show(read.File, read.Warnings, ws.Today, ws.Config.Memory)
@@ -266,15 +263,13 @@ func (a *app) search(c *cli.Context) error {
 		}
 		// Printed as the MCP recall tool gives them.
 		if c.Bool("json") {
-			if err := inspect.PrintJSON(a.stdout, found); err != nil {
-				return err
-			}
+			err = inspect.PrintJSON(a.stdout, found)
 		} else if len(found) > 0 {
 			inspect.PrintRecalled(a.stdout, found, query)
 		}
-		if len(found) == 0 { // as grep does: exit 1
-			return fmt.Errorf("nothing matches %q in %s or %s", query, ws.Store.Names().Memory, ws.Store.Names().Archive)
+		if err == nil && len(found) == 0 { // as grep does: exit 1
+			err = fmt.Errorf("nothing matches %q in %s or %s", query, ws.Store.Names().Memory, ws.Store.Names().Archive)
 		}
-		return nil
+		return err
 	})(c)
 }
