@@ -275,18 +275,15 @@ func (m *model) confirm(key string) {
 	m.mode = browsing
 	act := m.pending
 	m.pending, m.ask = nil, ""
-	if key != "y" && key != "Y" {
-		m.status, m.failed = "nothing changed", false
-		return
+	msg, err := "nothing changed", error(nil)
+	if key == "y" || key == "Y" {
+		if msg, err = act(); err == nil {
+			err = m.reload()
+		}
 	}
-	msg, err := act()
+	m.status, m.failed = msg, err != nil
 	if err != nil {
-		m.status, m.failed = err.Error(), true
-		return
-	}
-	m.status, m.failed = msg, false
-	if err := m.reload(); err != nil {
-		m.status, m.failed = err.Error(), true
+		m.status = err.Error()
 	}
 }
 
@@ -328,12 +325,7 @@ func (m *model) View() tea.View {
 	list := m.visible(m.tab)
 	rows := m.listHeight()
 	t := m.tab
-	if m.cursor[t] < m.top[t] {
-		m.top[t] = m.cursor[t]
-	}
-	if m.cursor[t] >= m.top[t]+rows {
-		m.top[t] = m.cursor[t] - rows + 1
-	}
+	m.top[t] = min(m.cursor[t], max(m.top[t], m.cursor[t]-rows+1)) // the cursor's row in view
 	for r := 0; r < rows; r++ {
 		i := m.top[t] + r
 		switch {
