@@ -47,11 +47,8 @@ func (d Done) Print(w io.Writer) {
 		fmt.Fprintf(w, "revived %s into Tier 2 of %s, dated %s (importance %d, weight %s): %s\n",
 			e.ID, d.Memory, e.Date.Format("2006-01-02"), e.Importance, e.Weight, e.Text)
 	default:
-		verb := "recorded"
-		if !d.IsNew {
-			verb = "already recorded today; updated"
-		}
-		fmt.Fprintf(w, "%s %s in Tier %d of %s (importance %d%s, weight %s)\n", verb, e.ID, d.Tier, d.Memory, e.Importance, keywordsNote(e), e.Weight)
+		fmt.Fprintf(w, "%s %s in Tier %d of %s (importance %d%s, weight %s)\n", inspect.Pick(d.IsNew, "recorded", "already recorded today; updated"),
+			e.ID, d.Tier, d.Memory, e.Importance, keywordsNote(e), e.Weight)
 	}
 	if d.Notice != "" {
 		fmt.Fprintln(w, d.Notice)
@@ -106,12 +103,9 @@ const maxAsked = 3
 // askSupersedes asks, once, whether d's entry supersedes the older ones
 // it looks like, with the exact calls that answer.
 func (d Done) askSupersedes(w io.Writer) {
-	olds := d.Predecessors
+	olds := d.Predecessors[:min(len(d.Predecessors), maxAsked)]
 	if len(olds) == 0 {
 		return
-	}
-	if len(olds) > maxAsked {
-		olds = olds[:maxAsked]
 	}
 	ids := entryIDs(olds)
 	fmt.Fprintf(w, "%s looks like it may supersede older %s:\n", d.Entry.ID, inspect.Pick(len(olds) == 1, "entry", "entries"))
