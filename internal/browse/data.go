@@ -85,10 +85,7 @@ func load(s Source) (lists [4][]item, err error) {
 // line is an item's row in its list, bidi controls escaped
 // (memfile.ShowControls): a recorded U+202E would reorder the row.
 func (it item) line(s Source) string {
-	tags := ""
-	if len(it.tags) > 0 {
-		tags = " [" + strings.Join(it.tags, ",") + "]"
-	}
+	tags := inspect.Pick(len(it.tags) == 0, "", " ["+strings.Join(it.tags, ",")+"]")
 	var row string
 	switch {
 	case it.entry != nil:

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/memfile"
 )
 
@@ -59,11 +60,8 @@ func stops() func(dir string) bool {
 func find(dir string, stopped func(string) bool) (string, error) {
 	dir = filepath.Clean(dir)
 	if stopped(dir) {
-		what := "the file system's root"
-		if !isFSRoot(dir) {
-			what = "your home folder"
-		}
-		return "", fmt.Errorf("%s is %s, %w: run bimri-hook in a project's folder, or name the workspace with --dir", dir, what, errNoWorkspace)
+		return "", fmt.Errorf("%s is %s, %w: run bimri-hook in a project's folder, or name the workspace with --dir",
+			dir, inspect.Pick(isFSRoot(dir), "the file system's root", "your home folder"), errNoWorkspace)
 	}
 	if found := walkUp(dir, stopped, memfile.MemoryName); found != "" {
 		return found, nil
