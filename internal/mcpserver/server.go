@@ -124,10 +124,7 @@ func filePath(uri string) string {
 	if runtime.GOOS == "windows" && len(p) > 2 && p[0] == '/' && p[2] == ':' {
 		p = p[1:]
 	}
-	if p == "" {
-		return ""
-	}
-	return filepath.FromSlash(p)
+	return filepath.FromSlash(p) // "" for none
 }
 
 // instructions may be shown to the model before any call.
