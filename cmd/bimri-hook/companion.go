@@ -34,7 +34,12 @@ func (a *app) companionCommands() []*cli.Command {
 			if err != nil {
 				return err
 			}
-			args := passedFlags(c, "dir", "config", "today")
+			var args []string // the common flags given, or their variables
+			for _, f := range [][2]string{{"dir", ""}, {"config", config.EnvVar}, {"today", "BIMRI_TODAY"}} {
+				if v := commonFlag(c, f[0], f[1]); v != "" {
+					args = append(args, "--"+f[0], v)
+				}
+			}
 			if c.Bool("global") {
 				args = append(args, "--global")
 			}
@@ -65,18 +70,6 @@ func (a *app) runCompanion(prog string, args []string) error {
 		return err
 	}
 	return errQuiet // it said why on stderr
-}
-
-// passedFlags are the common flags given, or their variables, as arguments.
-func passedFlags(c *cli.Context, names ...string) []string {
-	var args []string
-	for _, name := range names {
-		envVar := map[string]string{"config": config.EnvVar, "today": "BIMRI_TODAY"}[name]
-		if v := commonFlag(c, name, envVar); v != "" {
-			args = append(args, "--"+name, v)
-		}
-	}
-	return args
 }
 
 // companion finds program beside this executable (links followed, so
