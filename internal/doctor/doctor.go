@@ -163,10 +163,7 @@ func (d *doctor) checkClients(lockTimeout time.Duration) {
 // does not exist" said again what that row says).
 func (d *doctor) checkClient(st install.Status) {
 	cl, hooks, claude := st.Client, st.Hooks(), st.Client.Agent == wiring.Claude.Agent
-	name, fix := cl.Agent+" "+st.File.Scope, "bimri-hook install --agent "+cl.Agent+" --scope "+st.File.Scope
-	if claude {
-		fix = "bimri-hook install --scope " + st.File.Scope
-	}
+	name, fix := cl.Agent+" "+st.File.Scope, "bimri-hook install "+inspect.Pick(claude, "", "--agent "+cl.Agent+" ")+"--scope "+st.File.Scope
 	switch {
 	case st.File.Path == "" && claude: // Claude Code's scope with no place
 		d.add(statusWarn, name, st.Err.Error(), "")
@@ -511,11 +508,9 @@ func (d *doctor) checkLock(st *store.Store) {
 		return
 	}
 	switch err := st.CheckLock(); {
-	case errors.Is(err, store.ErrBusy):
-		d.add(statusFail, "lock", err.Error(),
-			"a bimri-hook is still running or hung: wait for it, or end that process; the lock is freed when it exits")
 	case err != nil:
-		d.add(statusFail, "lock", err.Error(), "")
+		d.add(statusFail, "lock", err.Error(), inspect.Pick(errors.Is(err, store.ErrBusy),
+			"a bimri-hook is still running or hung: wait for it, or end that process; the lock is freed when it exits", ""))
 	default:
 		d.add(statusOK, "lock", filepath.Join(st.StatePath(), "lock")+" can be taken", "")
 	}
