@@ -54,7 +54,6 @@ func changedOf(d record.Done) changed {
 		e := d.Entry
 		c.ID, c.Importance, c.Date, c.Text = e.ID, e.Importance, e.Date.Format(inspect.DateLayout), e.Text
 		c.Tags, c.Keywords = append(c.Tags, e.Tags...), e.Keywords
-		c.New = c.New || d.Form == record.FormConsolidate
 	case d.Pattern != nil:
 		c.ID, c.Text, c.Tags = d.Pattern.ID, d.Pattern.Text, append(c.Tags, d.Pattern.Tags...)
 	case len(d.Gone) == 1: // forgotten

@@ -48,7 +48,7 @@ type Form int
 
 const (
 	formEntry       Form = iota // record one entry
-	FormConsolidate             // replace entries with one summary
+	formConsolidate             // replace entries with one summary
 	formPromote                 // move a Tier 2 entry to Tier 1
 	formPattern                 // write a pattern's sentence (Tier 3)
 	formRevive                  // not remember's: an archived entry brought back (Revive)
@@ -87,7 +87,7 @@ func CommandNamesIn(binary, root string, global bool) Names {
 // examples are a whole call of each form, on the CLI and in MCP.
 var examples = map[Form][2]string{
 	formEntry: {`bimri-hook remember "Chose SQLite for storage."`, `{"text": "Chose SQLite for storage.", "importance": 4}`},
-	FormConsolidate: {`bimri-hook remember --replaces 3f9a1c2b,77e0d4a1 -- "Login: sessions in Postgres, tests added."`,
+	formConsolidate: {`bimri-hook remember --replaces 3f9a1c2b,77e0d4a1 -- "Login: sessions in Postgres, tests added."`,
 		`{"replaces": ["3f9a1c2b", "77e0d4a1"], "text": "Login: sessions in Postgres, tests added."}`},
 	formPattern: {`bimri-hook remember --tier 3 --tags testing -- "The user asks for a regression test with every bug fix."`,
 		`{"tier": 3, "tags": ["testing"], "text": "The user asks for a regression test with every bug fix."}`},
@@ -192,7 +192,7 @@ func Check(r Request, n Names) (Form, error) {
 		if text != "" && len(ids(r.Replaces)) < 2 {
 			return 0, errors.New("consolidation takes two or more entry IDs")
 		}
-		form, what = FormConsolidate, n.form("replaces")+" needs the summary's text"
+		form, what = formConsolidate, n.form("replaces")+" needs the summary's text"
 	case r.Tier == 3:
 		if r.Importance != 0 {
 			return 0, fmt.Errorf("a pattern (%s 3) has no importance: its level follows how many entries carry its tags", n.field("tier"))
@@ -237,7 +237,7 @@ type Done struct {
 	Entry        *memfile.Entry   // the entry recorded, made, promoted or revived
 	Pattern      *memfile.Pattern // the pattern written
 	Tier         int              // where Entry is now
-	IsNew        bool             // a new entry or pattern (not one updated)
+	IsNew        bool             // a new entry or pattern (not one updated); a consolidation's summary
 	Gone         []memfile.Removal
 	Predecessors []*memfile.Entry // older entries it may supersede: the agent is asked once
 	Held         []*memfile.Entry // formBothHold: the older entries that hold beside Entry
@@ -266,7 +266,7 @@ func Remember(st *store.Store, today time.Time, cfg memfile.Config, r Request, n
 			d.Entry, err = tx.File.Promote(strings.ToLower(strings.TrimSpace(r.Promote)))
 			d.Tier = 1
 			return err
-		case FormConsolidate:
+		case formConsolidate:
 			return consolidate(tx, d, r, tags)
 		case formBothHold:
 			es, err := tx.File.HoldTogether(ids(r.BothHold))
@@ -370,6 +370,7 @@ func consolidate(tx *store.Tx, d *Done, r Request, tags []string) error {
 	if d.Entry, d.Gone, err = tx.File.Consolidate(ids(r.Replaces), r.Text); err != nil {
 		return err
 	}
+	d.IsNew = true
 	kws, err := memfile.Keywords(keywords(r.Keywords))
 	if err != nil {
 		return err

@@ -24,7 +24,7 @@ func (d Done) Text() string {
 func (d Done) Print(w io.Writer) {
 	e, p := d.Entry, d.Pattern
 	switch {
-	case d.Form == FormConsolidate:
+	case d.Form == formConsolidate:
 		fmt.Fprintf(w, "consolidated %s into %s in Tier %d of %s (importance %d, %s, tags %s%s, weight %s); the originals are in %s\n",
 			strings.Join(goneIDs(d.Gone), ", "), e.ID, d.Tier, d.Memory, e.Importance, e.Date.Format("2006-01-02"), strings.Join(e.Tags, ","), keywordsNote(e), e.Weight, d.Archive)
 	case d.Form == formSupersede:
