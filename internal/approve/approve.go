@@ -35,7 +35,7 @@ func Tool(tool, command string, s Session) bool {
 	}
 	argv, ok := Argv(command)
 	return ok && (slices.Equal(argv, []string{s.Binary, "install", "--link"}) ||
-		len(argv) >= 2 && argv[0] == s.Binary && slices.Contains(wiring.MemoryCommands, argv[1]) && taughtFlags(argv[2:], s.Workspace))
+		(len(argv) >= 2 && argv[0] == s.Binary && slices.Contains(wiring.MemoryCommands, argv[1]) && taughtFlags(argv[2:], s.Workspace)))
 }
 
 // valueFlags are the flags the hooks teach besides --dir; any other
