@@ -47,7 +47,17 @@ type changed struct {
 	Memory     string   `json:"memory" jsonschema:"the memory file's path"`
 }
 
-func changedOf(d record.Done) changed {
+// change carries out one change on the call's workspace: the CLI's words
+// as the text, and what it left as the structured result.
+func (s *server) change(ctx context.Context, do func(w *workspace.Opened) (record.Done, error)) (*mcp.CallToolResult, changed, error) {
+	w, err := s.open(ctx)
+	if err != nil {
+		return nil, changed{}, err
+	}
+	d, err := do(w)
+	if err != nil {
+		return nil, changed{}, err
+	}
 	c := changed{Tier: d.Tier, New: d.IsNew, Memory: d.Memory, Tags: []string{}}
 	switch {
 	case d.Entry != nil:
@@ -63,21 +73,7 @@ func changedOf(d record.Done) changed {
 		id, _ := record.Removed(g)
 		c.Archived, c.Archive = append(c.Archived, id), d.Archive
 	}
-	return c
-}
-
-// change carries out one change on the call's workspace: the CLI's words
-// as the text, and what it left as the structured result.
-func (s *server) change(ctx context.Context, do func(w *workspace.Opened) (record.Done, error)) (*mcp.CallToolResult, changed, error) {
-	w, err := s.open(ctx)
-	if err != nil {
-		return nil, changed{}, err
-	}
-	d, err := do(w)
-	if err != nil {
-		return nil, changed{}, err
-	}
-	return text(d.Text()), changedOf(d), nil
+	return text(d.Text()), c, nil
 }
 
 func (s *server) remember(ctx context.Context, req *mcp.CallToolRequest, in rememberIn) (*mcp.CallToolResult, changed, error) {
