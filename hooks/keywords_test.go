@@ -61,7 +61,7 @@ func TestToolModeNeverSaysRun(t *testing.T) {
 	archived := recall.Hit{Item: recall.Item{ID: "77e0d4a1", Date: env.Today, Importance: 3, Text: "x", ArchivedOn: env.Today, Reason: "faded"}}
 	f := memfile.New(env.Config)
 	for _, text := range []string{
-		instructions(env), intake(env, nil), unreadInstructions(env), nudgeReason(env),
+		instructions(env), intake(env), unreadInstructions(env), nudgeReason(env),
 		searchCommand(env),
 		recallContext(env, []recall.Hit{archived}, nil, func(recall.Item) bool { return false }),
 		failedMessage(env, transcript.Summary{RememberDenied: true, RememberError: "denied"}),

@@ -4,13 +4,17 @@ package hooks
 // view is memfile's, the store's repairs the store's).
 
 import (
+	"cmp"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/transcript"
 	"github.com/bimri/bimri-hook/wiring"
 )
@@ -22,7 +26,7 @@ import (
 // call is the agent's call of tool: with args when it has the MCP tools,
 // else the subcommand on this workspace, then cli.
 func call(env Env, tool, args, cli string) string {
-	return pick(env, "`"+env.Tools.Prefix+tool+"` with {"+args+"}", command(env, tool, cli))
+	return inspect.Pick(env.Tools.On, "`"+env.Tools.Prefix+tool+"` with {"+args+"}", command(env, tool, cli))
 }
 
 // command is the subcommand sub on this workspace, then rest (remember's
@@ -109,10 +113,10 @@ func adviceText(env Env, f *memfile.File, a memfile.Advice, name string) string 
 // importance scores better than definitions.
 func instructions(env Env) string {
 	return `## How to use this memory (bimri-hook)
-The memory above persists across sessions. bimri-hook keeps it (backups, weights, pruning, patterns); your part is to record what matters. When you finish a task, make a decision, or learn a preference or constraint, record one entry with this ` + pick(env, "tool call", "command") + ` (replace N, the tags, the text, and the keywords with two or three words a later question would use that the text does not):
+The memory above persists across sessions. bimri-hook keeps it (backups, weights, pruning, patterns); your part is to record what matters. When you finish a task, make a decision, or learn a preference or constraint, record one entry with this ` + inspect.Pick(env.Tools.On, "tool call", "command") + ` (replace N, the tags, the text, and the keywords with two or three words a later question would use that the text does not):
 ` + rememberCommand(env, "", "N") + `
 Importance, by example:
-- 5 foundational, changes how every future session should work: "This project is a CLI tool for generating invoice PDFs." (add ` + pick(env, `"tier": 1`, "--tier 1") + `)
+- 5 foundational, changes how every future session should work: "This project is a CLI tool for generating invoice PDFs." (add ` + tierOne(env) + `)
 - 4 significant deliverable or key decision: "Migrated database layer from SQLite to PostgreSQL."
 - 3 notable, useful for upcoming sessions: "Added unit tests for the auth module, 94% coverage."
 - 2 minor, short-lived: "Fixed a typo in the config loader."
@@ -124,33 +128,24 @@ When in doubt, record it: low-importance entries fade on their own. Skip what Cl
 - Write a pattern, a habit or rule seen across entries: ` + patternCommand(env, []string{"tag1"}, "The insight.")
 }
 
-// pickN is one for 1, else many.
-func pickN(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+func tierOne(env Env) string { return inspect.Pick(env.Tools.On, `"tier": 1`, "--tier 1") }
 
-func pick(env Env, tools, cli string) string {
-	if env.Tools.On {
-		return tools
-	}
-	return cli
-}
-
-// intake asks for the protocol's orientation questions in a new workspace.
-func intake(env Env, known []string) string {
+// intake asks for the protocol's orientation questions in a new
+// workspace, but not what the user's global memory knows.
+func intake(env Env) string {
 	var b strings.Builder
 	b.WriteString(`## New workspace: intake
 This workspace's memory is new. Before other work, ask the user 3-5 quick orientation questions: what this project is for, their primary focus, how they like to work together, and any constraints. If they want to skip and get to work, respect that and record what you learn as you go. Record each answer in Tier 1 at importance 5:
 `)
 	b.WriteString(rememberCommand(env, "1", "5"))
-	if len(known) > 0 {
-		b.WriteString("\nAlready known from the user's global memory, so do not ask again:")
-		for _, k := range known {
-			b.WriteString("\n- " + k)
+	if env.Global == nil {
+		return b.String()
+	}
+	for i, e := range append(env.Global.Entries(1), env.Global.Entries(2)...) {
+		if i == 0 {
+			b.WriteString("\nAlready known from the user's global memory, so do not ask again:")
 		}
+		b.WriteString("\n- " + memfile.Inert(e.Text))
 	}
 	return b.String()
 }
@@ -176,7 +171,7 @@ func judgmentBrief(env Env, sessions int, deep *memfile.DeepReport, advice strin
 		if len(review) > maxBriefList {
 			review, more = review[:maxBriefList], fmt.Sprintf(" and %d more", len(review)-maxBriefList)
 		}
-		fmt.Fprintf(&b, "- Check each Tier 1 entry is still true (%s%s). Remove an outdated one with %s and record the corrected fact with remember, %s.\n", strings.Join(review, ", "), more, forget, pick(env, `"tier": 1`, "--tier 1"))
+		fmt.Fprintf(&b, "- Check each Tier 1 entry is still true (%s%s). Remove an outdated one with %s and record the corrected fact with remember, %s.\n", strings.Join(review, ", "), more, forget, tierOne(env))
 	}
 	for i, g := range deep.NearDuplicates {
 		if i == maxBriefGroups {
@@ -194,15 +189,41 @@ func judgmentBrief(env Env, sessions int, deep *memfile.DeepReport, advice strin
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// maintenanceReport answers "run BIMRI maintenance".
-func maintenanceReport(rep memfile.Report, env Env, f *memfile.File) string {
-	a, name := memfile.Advise(f, env.Today, env.Config), ""
-	if len(a.Unnamed) > 0 {
-		name = a.Unnamed[0]
+// Maintain is `bimri-hook maintain`: the session-end pass now, without
+// counting a session, deep if asked, reported as the hook reports one
+// asked for in a prompt; dryRun changes nothing.
+func Maintain(w io.Writer, env Env, deep, dryRun bool) error {
+	opt := memfile.Options{Deep: deep}
+	if deep {
+		opt.ArchivedEntries = env.Store.ArchivedEntries()
 	}
+	if dryRun {
+		read, err := env.Store.Read()
+		if err != nil {
+			return err
+		}
+		_, rep := memfile.Maintain(read.File, env.Today, env.Config, opt)
+		_, err = fmt.Fprintf(w, "dry run: nothing written; the pass would do this\n%s\n", maintenanceReport(rep, env, read.File))
+		return err
+	}
+	var text string
+	res, err := env.Store.Update(func(tx *store.Tx) error {
+		text = maintenanceReport(tx.Maintain(env.Today, env.Config, opt), env, tx.File)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(w, strings.TrimRight("maintenance done\n"+text+"\n"+res.Notice, "\n"))
+	return err
+}
+
+// maintenanceReport is what a pass did and, after deep maintenance, what
+// needs the agent's judgment.
+func maintenanceReport(rep memfile.Report, env Env, f *memfile.File) string {
 	var b strings.Builder
-	b.WriteString("BIMRI deep maintenance ran just now, at the user's request.\n")
-	fmt.Fprintf(&b, "- Archived: %d item(s). Merged duplicate groups: %d. Tags dropped: %d.\n", len(rep.Removed), len(rep.Deep.Merged), len(rep.Deep.DroppedTags))
+	deep := cmp.Or(rep.Deep, &memfile.DeepReport{})
+	fmt.Fprintf(&b, "- Archived: %d item(s). Merged duplicate groups: %d. Tags dropped: %d.\n", len(rep.Removed), len(deep.Merged), len(deep.DroppedTags))
 	for _, a := range rep.Removed {
 		if a.Entry != nil {
 			fmt.Fprintf(&b, "  - %s: %s (%s)\n", a.Entry.ID, memfile.Inert(a.Entry.Text), a.Reason)
@@ -218,9 +239,17 @@ func maintenanceReport(rep memfile.Report, env Env, f *memfile.File) string {
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(&b, "- Warning: %s\n", w)
 	}
-	b.WriteString(judgmentBrief(env, f.Header.Sessions, rep.Deep, adviceText(env, f, a, name)))
-	b.WriteString("\nTell the user briefly what changed.")
-	return b.String()
+	if rep.Deep == nil {
+		if rep.DeepDue {
+			b.WriteString("- Deep maintenance is due (maintain --deep).\n")
+		}
+		return strings.TrimRight(b.String(), "\n")
+	}
+	a, name := memfile.Advise(f, env.Today, env.Config), ""
+	if len(a.Unnamed) > 0 {
+		name = a.Unnamed[0]
+	}
+	return b.String() + judgmentBrief(env, f.Header.Sessions, rep.Deep, adviceText(env, f, a, name))
 }
 
 func unreadInstructions(env Env) string {
@@ -243,8 +272,8 @@ func conversionMessage(env Env, warnings []memfile.Warning, rep memfile.Report, 
 	names := env.Store.Names()
 	var parts []string
 	if len(how) > 0 {
-		parts = append(parts, fmt.Sprintf("BIMRI converted %s to its canonical format, with IDs: %d %s written loosely %s read, the first: %s",
-			names.Memory, len(how), pickN(len(how), "line", "lines"), pickN(len(how), "was", "were"), how[0]))
+		parts = append(parts, fmt.Sprintf("BIMRI converted %s to its canonical format, with IDs: %s written loosely %s read, the first: %s",
+			names.Memory, inspect.Plural(len(how), "line", "lines"), inspect.Pick(len(how) == 1, "was", "were"), how[0]))
 	}
 	for i, c := range rep.Converted {
 		if i == 2 {
@@ -271,7 +300,7 @@ func nudgeReason(env Env) string {
 func updatedMessage(recorded int, rep memfile.Report, notice string) string {
 	var parts []string
 	if recorded > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s recorded", recorded, pickN(recorded, "entry", "entries")))
+		parts = append(parts, inspect.Plural(recorded, "entry", "entries")+" recorded")
 	}
 	if s := rep.Summary(); s != "" {
 		parts = append(parts, s)

@@ -22,7 +22,7 @@ func taughtCommands(t *testing.T, env Env) []string {
 	archived := recall.Hit{Item: recall.Item{ID: "77e0d4a1", Date: env.Today, Importance: 3, Text: "x", ArchivedOn: env.Today, Reason: "faded"}}
 	texts := []string{
 		instructions(env),
-		intake(env, nil),
+		intake(env),
 		unreadInstructions(env),
 		nudgeReason(env),
 		recallContext(env, []recall.Hit{archived}, nil, func(recall.Item) bool { return false }),

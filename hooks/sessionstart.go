@@ -123,20 +123,6 @@ func adviseOnce(env Env, tx *store.Tx, in Input) string {
 	return text
 }
 
-// globalFacts are the global memory's entries, for the intake to skip.
-func globalFacts(env Env) []string {
-	if env.Global == nil {
-		return nil
-	}
-	var out []string
-	for t := 1; t <= 2; t++ {
-		for _, e := range env.Global.Entries(t) {
-			out = append(out, memfile.Inert(e.Text))
-		}
-	}
-	return out
-}
-
 // fitLines keeps whole lines of s within limit characters; a request
 // ("- ...") whose indented command does not fit goes with it.
 func fitLines(s string, limit int) string {

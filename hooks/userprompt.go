@@ -63,7 +63,7 @@ func UserPromptSubmit(env Env, in Input) (Output, error) {
 	var text string
 	_, err := env.Store.Update(func(tx *store.Tx) error {
 		rep := tx.Maintain(env.Today, env.Config, memfile.Options{Deep: true, ArchivedEntries: env.Store.ArchivedEntries()})
-		text = maintenanceReport(rep, env, tx.File)
+		text = "BIMRI deep maintenance ran just now, at the user's request.\n" + maintenanceReport(rep, env, tx.File) + "\nTell the user briefly what changed."
 		tellLater(tx, tx.Notice)
 		return nil
 	})

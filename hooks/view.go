@@ -48,7 +48,7 @@ func startContext(env Env, in Input, f *memfile.File, foreign func(string) bool,
 func fixedTail(env Env, in Input, f *memfile.File) string {
 	parts := []string{instructions(env)}
 	if len(f.Entries(1)) == 0 && f.Header.Sessions == 0 && in.Source != "compact" {
-		parts = append(parts, intake(env, globalFacts(env)))
+		parts = append(parts, intake(env))
 	}
 	if len(f.Unread()) > 0 { // Tier 2 or 3 holds lines the view marks unread
 		parts = append(parts, unreadInstructions(env))

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/internal/record"
@@ -188,7 +189,7 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 			&cli.BoolFlag{Name: "dry-run", Usage: "show what the pass would do; change nothing"},
 		},
 		Action: a.in(func(c *cli.Context, ws *workspace.Opened) error {
-			return inspect.Maintain(a.stdout, ws.Store, ws.Today, ws.Config.Memory, c.Bool("deep"), c.Bool("dry-run"))
+			return hooks.Maintain(a.stdout, hooks.Env{Store: ws.Store, Config: ws.Config.Memory, Today: ws.Today, Binary: workspace.Binary()}, c.Bool("deep"), c.Bool("dry-run"))
 		}),
 	}, {
 		Name:      "search",

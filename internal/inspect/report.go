@@ -1,6 +1,6 @@
 package inspect
 
-// What show, why, forecast and maintain print for a person, and
+// What show, why and forecast print for a person, and
 // the entries worth reviving that show and forecast end with.
 
 import (
@@ -8,11 +8,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/memfile"
-	"github.com/bimri/bimri-hook/store"
 )
 
 func PrintShow(w io.Writer, s Snapshot, path string) {
@@ -144,54 +142,6 @@ func PrintForecast(w io.Writer, deps []memfile.Departure, days int, threshold me
 	}
 }
 
-func printReport(w io.Writer, rep memfile.Report, dryRun bool) {
-	head := "maintenance done"
-	if dryRun {
-		head = "dry run: nothing written; the pass would do this"
-	}
-	fmt.Fprintln(w, head)
-	fmt.Fprintf(w, "  archived: %d\n", len(rep.Removed))
-	for _, a := range rep.Removed {
-		switch {
-		case a.Entry != nil:
-			fmt.Fprintf(w, "    %s (Tier %d) %s: %s\n", a.Entry.ID, a.Tier, a.Reason, a.Entry.Text)
-		case a.Pattern != nil:
-			fmt.Fprintf(w, "    %s (pattern) %s: %s\n", a.Pattern.ID, a.Reason, a.Pattern.Text)
-		}
-	}
-	for _, c := range rep.Patterns {
-		from := "new"
-		if c.From != "" {
-			from = string(c.From)
-		}
-		fmt.Fprintf(w, "  pattern %s [%s]: %s -> %s (%d obs)\n", c.ID, strings.Join(c.Tags, ","), from, c.To, c.Observations)
-	}
-	for i, t := range rep.Tokens.Tiers {
-		fmt.Fprintf(w, "  tier %d: ~%d of %d tokens %s\n", i+1, t, rep.Budgets[i], Bar(t, rep.Budgets[i], 20))
-	}
-	fmt.Fprintf(w, "  total: ~%d tokens\n", rep.Tokens.Total)
-	if d := rep.Deep; d != nil {
-		for _, m := range d.Merged {
-			fmt.Fprintf(w, "  merged %s into %s\n", strings.Join(m.Removed, ", "), m.Kept)
-		}
-		for _, t := range d.DroppedTags {
-			fmt.Fprintf(w, "  dropped tag %q from %s\n", t.Tag, t.ID)
-		}
-		if len(d.ReviewTier1) > 0 {
-			fmt.Fprintf(w, "  for review: Tier 1 entries %s\n", strings.Join(d.ReviewTier1, ", "))
-		}
-		for _, g := range d.NearDuplicates {
-			fmt.Fprintf(w, "  near-duplicates: %s\n", strings.Join(g, ", "))
-		}
-	}
-	for _, warning := range rep.Warnings {
-		fmt.Fprintf(w, "  warning: %s\n", warning)
-	}
-	if rep.DeepDue {
-		fmt.Fprintln(w, "  deep maintenance is due")
-	}
-}
-
 // showAtMost is how many entries worth reviving show and forecast list:
 // a handful to act on.
 const showAtMost = 5
@@ -208,35 +158,4 @@ func PrintWorthReviving(w io.Writer, list []Revivable) {
 	if more := len(list) - showAtMost; more > 0 {
 		fmt.Fprintf(w, "  and %d more\n", more)
 	}
-}
-
-// Maintain is `bimri-hook maintain`: the session-end pass now, without
-// counting a session, and its report; dryRun changes nothing.
-func Maintain(w io.Writer, st *store.Store, today time.Time, cfg memfile.Config, deep, dryRun bool) error {
-	opt := memfile.Options{Deep: deep}
-	if deep {
-		opt.ArchivedEntries = st.ArchivedEntries()
-	}
-	if dryRun {
-		read, err := st.Read()
-		if err != nil {
-			return err
-		}
-		_, rep := memfile.Maintain(read.File, today, cfg, opt)
-		printReport(w, rep, true)
-		return nil
-	}
-	var rep memfile.Report
-	res, err := st.Update(func(tx *store.Tx) error {
-		rep = tx.Maintain(today, cfg, opt)
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	printReport(w, rep, false)
-	if res.Notice != "" {
-		fmt.Fprintln(w, res.Notice)
-	}
-	return nil
 }
