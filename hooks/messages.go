@@ -349,12 +349,15 @@ const (
 	busyMaintenanceMessage = busyMessage + "; ask again in a moment."
 )
 
-func configErrorNotice(err error) string {
-	return fmt.Sprintf("bimri-hook could not load its config (%v); this is the memory as it stands, shown with the default settings, and nothing is updated until the config is fixed", err)
-}
-
-func updateFailedNotice(memory string, err error) string {
-	return fmt.Sprintf("bimri-hook could not update %s (%v); this is the memory as it stands", memory, err)
+// standingNotice says why the memory shown is as it stands.
+func standingNotice(env Env, err error) string {
+	switch {
+	case env.ConfigErr != nil:
+		return fmt.Sprintf("bimri-hook could not load its config (%v); this is the memory as it stands, shown with the default settings, and nothing is updated until the config is fixed", err)
+	case isBusy(err):
+		return busyMessage
+	}
+	return fmt.Sprintf("bimri-hook could not update %s (%v); this is the memory as it stands", env.Store.Names().Memory, err)
 }
 
 // checkpointPrefix marks the entry PreCompact writes itself.

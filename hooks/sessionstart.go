@@ -17,34 +17,25 @@ const stateMaxAge = 30 * 24 * time.Hour
 // with the view, the instructions, the intake of a new workspace and the
 // judgment brief after deep maintenance, within the context limit.
 func SessionStart(env Env, in Input) (Output, error) {
-	if env.ConfigErr != nil {
-		// Without the config, a pass on the defaults could prune what the user keeps.
-		read, err := env.Store.Read()
-		if err != nil {
-			return Output{}, err
-		}
-		return additionalContext(event.SessionStart, startContext(env, in, read.File, env.Store.Foreign(), configErrorNotice(env.ConfigErr), "")), nil
-	}
 	var p startPass
-	_, err := env.Store.Update(func(tx *store.Tx) error {
-		p.run(env, in, tx)
-		return nil
-	})
+	// Without the config, a pass on the defaults could prune what the user keeps.
+	err := env.ConfigErr
+	if err == nil {
+		_, err = env.Store.Update(func(tx *store.Tx) error {
+			p.run(env, in, tx)
+			return nil
+		})
+		env.Store.PruneState(stateMaxAge)
+	}
 	if err != nil {
-		// Busy or read-only: the session still gets the memory as it
-		// stands; only one that cannot be read is an error.
-		p.notice = busyMessage
-		if !isBusy(err) {
-			p.notice = updateFailedNotice(env.Store.Names().Memory, err)
-		}
+		// The session still gets the memory as it stands; only one that
+		// cannot be read is an error.
 		read, readErr := env.Store.Read()
 		if readErr != nil {
-			return Output{}, err
+			return Output{}, readErr
 		}
-		p.file = read.File
-		p.repaired = "" // not done: the file is as it was
+		p = startPass{file: read.File, notice: standingNotice(env, err)}
 	}
-	env.Store.PruneState(stateMaxAge)
 	out := additionalContext(event.SessionStart, startContext(env, in, p.file, env.Store.Foreign(), p.notice, p.advice))
 	if msg := userMessage(p.told, p.repaired, p.converted, p.updated); msg.JSON != nil {
 		out.JSON["systemMessage"] = msg.JSON["systemMessage"]
