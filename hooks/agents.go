@@ -32,51 +32,32 @@ const (
 // Agents are the clients besides Claude Code whose payloads `hook` reads.
 var Agents = []Agent{AgentCodex, AgentGemini, AgentOpenCode, AgentCopilot, AgentCursor}
 
-// cursorEvents are Cursor's event names; its workspace comes in
-// workspace_roots (Decode reads it) and its transcript is its own format.
-var cursorEvents = map[event.Name]event.Name{
-	"sessionStart": event.SessionStart,
-	"sessionEnd":   event.SessionEnd,
+// agentEvents are a client's names of Claude Code's events: Cursor's
+// (its workspace comes in workspace_roots, which Decode reads, and its
+// transcript is its own format) and Gemini's (0.61.0; its PreCompress
+// fires before every check for compression, so it goes unanswered).
+var agentEvents = map[Agent]map[event.Name]event.Name{
+	AgentCursor: {"sessionStart": event.SessionStart, "sessionEnd": event.SessionEnd},
+	AgentGemini: {"BeforeAgent": event.UserPromptSubmit},
 }
-
-// geminiEvents are Gemini's names of Claude Code's events (0.61.0). Its
-// PreCompress fires before every check for compression, so it goes
-// unanswered.
-var geminiEvents = map[event.Name]event.Name{
-	"BeforeAgent": event.UserPromptSubmit,
-}
-
-// geminiContextTag wraps the context Gemini puts before a prompt (a
-// non-interactive run gives BeforeAgent SessionStart's context, 0.61.0).
-const geminiContextTag = "<hook_context>"
 
 // FromAgent is in as read from client a's payload: the event under Claude
-// Code's name, and Agent set.
+// Code's name, and Agent set. A Gemini prompt loses the context Gemini
+// puts before it (a non-interactive run gives BeforeAgent SessionStart's
+// context, 0.61.0), so recall reads the user's words; Gemini escapes < and
+// > in a hook's context, so the first closing tag is the context's own.
 func (in Input) FromAgent(a Agent) Input {
 	in.Agent = a
-	if name, ok := cursorEvents[in.Event]; ok && a == AgentCursor {
-		in.Event, in.TranscriptPath = name, ""
+	if name, ok := agentEvents[a][in.Event]; ok {
+		in.Event = name
 	}
-	if a == AgentGemini {
-		if name, ok := geminiEvents[in.Event]; ok {
-			in.Event = name
-		}
-		in.Prompt = userWords(in.Prompt)
+	if a == AgentCursor {
+		in.TranscriptPath = ""
+	}
+	if _, rest, ok := strings.Cut(in.Prompt, "</hook_context>"); ok && a == AgentGemini && strings.HasPrefix(in.Prompt, "<hook_context>") {
+		in.Prompt = strings.TrimLeft(rest, "\n")
 	}
 	return in
-}
-
-// userWords is a Gemini prompt without the context before it, so recall
-// reads the user's words. Gemini escapes < and > in a hook's context, so
-// the first closing tag is the context's own.
-func userWords(prompt string) string {
-	if !strings.HasPrefix(prompt, geminiContextTag) {
-		return prompt
-	}
-	if _, rest, ok := strings.Cut(prompt, "</hook_context>"); ok {
-		return strings.TrimLeft(rest, "\n")
-	}
-	return prompt
 }
 
 // endsAtStop says the client has no SessionEnd, so Stop counts the
@@ -120,7 +101,7 @@ func (out Output) ForAgent(in Input) Output {
 	}
 	fitted := maps.Clone(spec)
 	fitted["hookEventName"] = string(in.Event)
-	for gemini, ours := range geminiEvents {
+	for gemini, ours := range agentEvents[AgentGemini] {
 		if ours == in.Event {
 			fitted["hookEventName"] = string(gemini)
 		}

@@ -105,11 +105,6 @@ func transcriptAllowed(env Env, path string) bool {
 	return false
 }
 
-// didWork: a file changed or several prompts since the last record.
-func didWork(env Env, t transcript.Summary) bool {
-	return t.ChangesSinceRemember > 0 || t.PromptsSinceRemember >= env.Settings.NudgePrompts
-}
-
 func recordedAnything(st sessionState) bool {
 	return st.Recorded || st.Transcript.RememberCalls > 0
 }

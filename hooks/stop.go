@@ -25,7 +25,8 @@ func stop(env Env, in Input) (Output, error) {
 			st.Transcript = caught.Transcript
 		}
 		catchUp(env, in, &st)
-		work := didWork(env, st.Transcript)
+		// Real work: a file changed, or several prompts since the last record.
+		work := st.Transcript.ChangesSinceRemember > 0 || st.Transcript.PromptsSinceRemember >= env.Settings.NudgePrompts
 		if !work {
 			st.Nudged = false // recorded since: a later stretch of work may be nudged again
 		}
