@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/store"
@@ -82,42 +83,32 @@ func ParseSettings(root gjson.Result) (Settings, error) {
 			return s, fmt.Errorf("field \"stop_policy\" must be \"nudge\", \"once\" or \"never\", got %s", memfile.JSONKind(v))
 		}
 	}
-	if v := root.Get("lock_timeout"); v.Exists() {
-		if v.Type != gjson.Number || v.Num <= 0 || v.Num > 60 {
-			return s, fmt.Errorf("field \"lock_timeout\" must be seconds from 0 to 60, got %s", memfile.JSONKind(v))
-		}
-		s.LockTimeout = time.Duration(v.Num * float64(time.Second))
-	}
 	for _, f := range []struct {
 		key      string
-		dst      *bool
-		num      *int
-		min, max int
+		bool     *bool
+		set      func(float64)
+		min, max float64 // a whole number from a min of 1 up
 	}{
-		{key: "recall", dst: &s.Recall.On},
-		{key: "recall_lexicon", dst: &s.Recall.Lexicon},
-		{"nudge_prompts", nil, &s.NudgePrompts, 1, 1000},
-		{"recall_items", nil, &s.Recall.Items, 1, 50},
-		{"recall_chars", nil, &s.Recall.Chars, 100, 5000},
+		{key: "recall", bool: &s.Recall.On},
+		{key: "recall_lexicon", bool: &s.Recall.Lexicon},
+		{"lock_timeout", nil, func(n float64) { s.LockTimeout = time.Duration(n * float64(time.Second)) }, 0.001, 60},
+		{"recall_min_score", nil, func(n float64) { s.Recall.MinShare = n / 100 }, 0, 100}, // a percentage
+		{"nudge_prompts", nil, func(n float64) { s.NudgePrompts = int(n) }, 1, 1000},
+		{"recall_items", nil, func(n float64) { s.Recall.Items = int(n) }, 1, 50},
+		{"recall_chars", nil, func(n float64) { s.Recall.Chars = int(n) }, 100, 5000},
 	} {
-		v := root.Get(f.key)
+		v, whole := root.Get(f.key), f.min >= 1
 		switch {
 		case !v.Exists():
-		case f.dst != nil && !v.IsBool():
+		case f.bool != nil && !v.IsBool():
 			return s, fmt.Errorf("field %q must be true or false, got %s", f.key, memfile.JSONKind(v))
-		case f.dst != nil:
-			*f.dst = v.Bool()
-		case v.Type != gjson.Number || v.Num != math.Trunc(v.Num) || v.Num < float64(f.min) || v.Num > float64(f.max):
-			return s, fmt.Errorf("field %q must be a whole number from %d to %d, got %s", f.key, f.min, f.max, memfile.JSONKind(v))
+		case f.bool != nil:
+			*f.bool = v.Bool()
+		case v.Type != gjson.Number || v.Num < f.min || v.Num > f.max || (whole && v.Num != math.Trunc(v.Num)):
+			return s, fmt.Errorf("field %q must be %s from %g to %g, got %s", f.key, inspect.Pick(whole, "a whole number", "a number"), f.min, f.max, memfile.JSONKind(v))
 		default:
-			*f.num = int(v.Num)
+			f.set(v.Num)
 		}
-	}
-	if v := root.Get("recall_min_score"); v.Exists() {
-		if v.Type != gjson.Number || v.Num < 0 || v.Num > 100 {
-			return s, fmt.Errorf("field \"recall_min_score\" must be a number from 0 to 100, got %s", memfile.JSONKind(v))
-		}
-		s.Recall.MinShare = v.Num / 100
 	}
 	return s, nil
 }
