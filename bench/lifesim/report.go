@@ -23,7 +23,7 @@ const simulationChartWidth = 40
 func PrintSession(w io.Writer, st SessionStats, cfg memfile.Config) error {
 	t := st.Tokens
 	_, err := fmt.Fprintf(w, "session %4d  %s  T1 %4d  T2 %4d  T3 %4d  total %5d/%d %s  archived %d\n",
-		st.Number, st.Date.Format(inspect.DateLayout), t.Tiers[0], t.Tiers[1], t.Tiers[2], t.Total, cfg.TotalBudget,
+		st.Number, st.Date.Format(time.DateOnly), t.Tiers[0], t.Tiers[1], t.Tiers[2], t.Total, cfg.TotalBudget,
 		inspect.Bar(t.Total, cfg.TotalBudget, simulationChartWidth), st.Archived)
 	return err
 }

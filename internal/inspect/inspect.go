@@ -48,20 +48,18 @@ type budget struct {
 	Budget int `json:"budget"`
 }
 
-const DateLayout = "2006-01-02"
-
 // Show scores every entry for today without changing the file, so `show`
 // tells what the next pass will see.
 func Show(f *memfile.File, warnings []memfile.Warning, today time.Time, cfg memfile.Config) Snapshot {
 	s := Snapshot{
-		Sessions: f.Header.Sessions, LastMaintained: day(f.Header.LastMaintained), Today: today.Format(DateLayout),
+		Sessions: f.Header.Sessions, LastMaintained: day(f.Header.LastMaintained), Today: today.Format(time.DateOnly),
 		Entries: []entryView{}, Patterns: []patternView{}, Warnings: []string{},
 	}
 	for t := 1; t <= 2; t++ {
 		for _, e := range f.Entries(t) {
 			sc := memfile.Score(*e, t, today, cfg)
 			s.Entries = append(s.Entries, entryView{
-				ID: e.ID, Tier: t, Importance: e.Importance, Date: e.Date.Format(DateLayout),
+				ID: e.ID, Tier: t, Importance: e.Importance, Date: e.Date.Format(time.DateOnly),
 				AgeDays: sc.Days, Freshness: float64(sc.Freshness) / 100, Weight: roundTenth(sc.Weight),
 				Tags: nonNil(e.Tags), Text: e.Text,
 			})
@@ -89,7 +87,7 @@ func day(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.Format(DateLayout)
+	return t.Format(time.DateOnly)
 }
 
 func roundTenth(w memfile.Weight) float64 {

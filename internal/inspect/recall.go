@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,16 +43,13 @@ func Recall(store *store.Store, f *memfile.File, q recall.Query, limit int) ([]R
 		return nil, err
 	}
 	inFile := func(id string) bool { e, _ := f.Find(id); return e != nil || f.FindPattern(id) != nil }
-	hits := recall.Select(found, limit, math.MaxInt32, func(recall.Item) int { return 1 })
 	out := []Recalled{}
-	seen := map[string]bool{}
 	add := func(r Recalled) {
-		if len(out) < limit && !seen[r.ID] {
-			seen[r.ID] = true
+		if len(out) < limit && !slices.ContainsFunc(out, func(o Recalled) bool { return o.ID == r.ID }) {
 			out = append(out, r)
 		}
 	}
-	for _, h := range hits {
+	for _, h := range recall.Select(found, limit, math.MaxInt32, func(recall.Item) int { return 1 }) {
 		it := h.Item
 		if it.ArchivedOn.IsZero() {
 			it = it.Cleaned() // the index's items are clean already
@@ -65,25 +63,21 @@ func Recall(store *store.Store, f *memfile.File, q recall.Query, limit int) ([]R
 		}
 		add(r)
 	}
-	if len(out) < limit {
-		// Newest first, as the ranked hits go.
-		found := memfile.Search(f, recs, q.Text)
-		for i := len(found) - 1; i >= 0; i-- {
-			h := found[i]
-			if (h.Where == "archive" && inFile(h.ID)) || !inScope(q, h.Date) {
-				continue
-			}
-			r := Recalled{ID: h.ID, Where: h.Where, Date: h.Date, Tags: nonNil(h.Tags), Text: privacy.Clean(h.Text),
-				ArchivedOn: h.ArchivedOn, Reason: privacy.Clean(h.Reason)}
-			if h.Where != "archive" {
-				if e, _ := f.Find(h.ID); e != nil {
-					r.Importance = e.Importance
-				}
-			} else if rec, ok := LastRecord(recs, h.ID); ok {
-				r.Importance = rec.Entry.Importance
-			}
-			add(r)
+	// Newest first, as the ranked hits go.
+	words := memfile.Search(f, recs, q.Text)
+	for i := len(words) - 1; i >= 0 && len(out) < limit; i-- {
+		h := words[i]
+		if (h.Where == "archive" && inFile(h.ID)) || !inScope(q, h.Date) {
+			continue
 		}
+		r := Recalled{ID: h.ID, Where: h.Where, Date: h.Date, Tags: nonNil(h.Tags), Text: privacy.Clean(h.Text),
+			ArchivedOn: h.ArchivedOn, Reason: privacy.Clean(h.Reason)}
+		if e, _ := f.Find(h.ID); e != nil && h.Where != "archive" {
+			r.Importance = e.Importance
+		} else if rec, ok := LastRecord(recs, h.ID); ok && h.Where == "archive" {
+			r.Importance = rec.Entry.Importance
+		}
+		add(r)
 	}
 	return out, nil
 }
@@ -92,7 +86,7 @@ func inScope(q recall.Query, date string) bool {
 	if q.Since.IsZero() && q.Until.IsZero() {
 		return true
 	}
-	t, err := time.Parse(DateLayout, date)
+	t, err := time.Parse(time.DateOnly, date)
 	return err == nil && !t.Before(q.Since) && (q.Until.IsZero() || !t.After(q.Until))
 }
 

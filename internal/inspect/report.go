@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/bimri/bimri-hook/internal/recall"
 	"github.com/bimri/bimri-hook/memfile"
@@ -99,7 +100,7 @@ func Bar(used, total, width int) string {
 func PrintWhy(w io.Writer, x Explanation) {
 	e, s := x.Entry, x.Scoring
 	fmt.Fprintf(w, "%s (Tier %d): %s\n", e.ID, s.Tier, e.Text)
-	fmt.Fprintf(w, "  importance %d, recorded %s, %s ago\n", e.Importance, e.Date.Format(DateLayout), Plural(s.Days, "day", "days"))
+	fmt.Fprintf(w, "  importance %d, recorded %s, %s ago\n", e.Importance, e.Date.Format(time.DateOnly), Plural(s.Days, "day", "days"))
 	if s.Tier == 1 {
 		fmt.Fprintf(w, "  weight = importance = %s (Tier 1 never decays)\n", s.Weight)
 	} else {
@@ -112,7 +113,7 @@ func PrintWhy(w io.Writer, x Explanation) {
 	fmt.Fprintf(w, "  rule: %s\n", s.Rule)
 	fmt.Fprintf(w, "  fate: %s\n", x.Fate)
 	if x.Leaves != nil && x.Leaves.Days > 0 {
-		fmt.Fprintf(w, "  the threshold archives it on %s (in %s, weight %s)\n", x.Leaves.Day.Format(DateLayout), Plural(x.Leaves.Days, "day", "days"), x.Leaves.To)
+		fmt.Fprintf(w, "  the threshold archives it on %s (in %s, weight %s)\n", x.Leaves.Day.Format(time.DateOnly), Plural(x.Leaves.Days, "day", "days"), x.Leaves.To)
 	}
 }
 
@@ -136,7 +137,7 @@ func PrintForecast(w io.Writer, deps []memfile.Departure, days int, threshold me
 	for _, d := range deps {
 		when := "at the next pass"
 		if d.Days > 0 {
-			when = fmt.Sprintf("on %s (in %s)", d.Day.Format(DateLayout), Plural(d.Days, "day", "days"))
+			when = fmt.Sprintf("on %s (in %s)", d.Day.Format(time.DateOnly), Plural(d.Days, "day", "days"))
 		}
 		fmt.Fprintf(w, "  %s  weight %s -> %s  %s: %s\n", d.Entry.ID, d.From, d.To, when, d.Entry.Text)
 	}
@@ -153,7 +154,7 @@ func PrintWorthReviving(w io.Writer, list []Revivable) {
 	fmt.Fprintf(w, "\nWorth reviving: archived, but recalled for %d or more different prompts in %d or more sessions, strongest first (bimri-hook revive ID):\n", recall.KeepPrompts, recall.KeepAfter)
 	for _, r := range list[:min(len(list), showAtMost)] {
 		e := r.Record.Entry
-		fmt.Fprintf(w, "  %s  %s imp %d: %s (%d prompts, %d sessions)\n", e.ID, e.Date.Format("2006-01-02"), e.Importance, e.Text, r.Recalled.Prompts, r.Recalled.Sessions)
+		fmt.Fprintf(w, "  %s  %s imp %d: %s (%d prompts, %d sessions)\n", e.ID, e.Date.Format(time.DateOnly), e.Importance, e.Text, r.Recalled.Prompts, r.Recalled.Sessions)
 	}
 	if more := len(list) - showAtMost; more > 0 {
 		fmt.Fprintf(w, "  and %d more\n", more)

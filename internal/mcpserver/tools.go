@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/internal/inspect"
@@ -62,7 +63,7 @@ func (s *server) change(ctx context.Context, do func(w *workspace.Opened) (recor
 	switch {
 	case d.Entry != nil:
 		e := d.Entry
-		c.ID, c.Importance, c.Date, c.Text = e.ID, e.Importance, e.Date.Format(inspect.DateLayout), e.Text
+		c.ID, c.Importance, c.Date, c.Text = e.ID, e.Importance, e.Date.Format(time.DateOnly), e.Text
 		c.Tags, c.Keywords = append(c.Tags, e.Tags...), e.Keywords
 	case d.Pattern != nil:
 		c.ID, c.Text, c.Tags = d.Pattern.ID, d.Pattern.Text, append(c.Tags, d.Pattern.Tags...)
