@@ -160,7 +160,7 @@ bimri-hook remember --tier 3 --tags a,b -- "The habit or rule those entries show
 				if e == nil {
 					return fmt.Errorf("no entry with ID %q in %s", id, memfile.MemoryName)
 				}
-				inspect.PrintWhy(a.stdout, inspect.Explain(*e, tier, ws.Today, ws.Config.Memory))
+				inspect.PrintWhy(a.stdout, *e, tier, ws.Today, ws.Config.Memory)
 				return nil
 			})(c)
 		},

@@ -106,7 +106,7 @@ func (it item) detail(s Source) string {
 	var b bytes.Buffer
 	switch {
 	case it.entry != nil:
-		inspect.PrintWhy(&b, inspect.Explain(*it.entry, it.tier, s.Today, s.Config.Memory))
+		inspect.PrintWhy(&b, *it.entry, it.tier, s.Today, s.Config.Memory)
 		if tags := it.entry.Tags; len(tags) > 0 {
 			fmt.Fprintf(&b, "  tags: %s\n", strings.Join(tags, ", "))
 		}

@@ -93,25 +93,3 @@ func day(t time.Time) string {
 func roundTenth(w memfile.Weight) float64 {
 	return float64((int(w)+5)/10) / 10
 }
-
-// forecastDays is how far ahead `why` looks for the day the threshold
-// archives an entry.
-const forecastDays = 60
-
-type Explanation struct {
-	Entry   memfile.Entry
-	Scoring memfile.Scoring
-	Fate    string
-	Leaves  *memfile.Departure // when the threshold archives it, if within forecastDays
-}
-
-func Explain(e memfile.Entry, tier int, today time.Time, cfg memfile.Config) Explanation {
-	x := Explanation{Entry: e, Scoring: memfile.Score(e, tier, today, cfg)}
-	x.Fate = memfile.Fate(x.Scoring, cfg)
-	if tier == 2 {
-		if d, ok := memfile.ForecastEntry(&e, today, cfg, forecastDays); ok {
-			x.Leaves = &d
-		}
-	}
-	return x
-}

@@ -97,8 +97,10 @@ func Bar(used, total, width int) string {
 	return "[" + strings.Repeat("#", n) + strings.Repeat(".", width-n) + "]" + over
 }
 
-func PrintWhy(w io.Writer, x Explanation) {
-	e, s := x.Entry, x.Scoring
+// PrintWhy says how e weighs on today, what becomes of it, and when the
+// threshold archives it, if within 60 days.
+func PrintWhy(w io.Writer, e memfile.Entry, tier int, today time.Time, cfg memfile.Config) {
+	s := memfile.Score(e, tier, today, cfg)
 	fmt.Fprintf(w, "%s (Tier %d): %s\n", e.ID, s.Tier, e.Text)
 	fmt.Fprintf(w, "  importance %d, recorded %s, %s ago\n", e.Importance, e.Date.Format(time.DateOnly), Plural(s.Days, "day", "days"))
 	if s.Tier == 1 {
@@ -111,9 +113,9 @@ func PrintWhy(w io.Writer, x Explanation) {
 		}
 	}
 	fmt.Fprintf(w, "  rule: %s\n", s.Rule)
-	fmt.Fprintf(w, "  fate: %s\n", x.Fate)
-	if x.Leaves != nil && x.Leaves.Days > 0 {
-		fmt.Fprintf(w, "  the threshold archives it on %s (in %s, weight %s)\n", x.Leaves.Day.Format(time.DateOnly), Plural(x.Leaves.Days, "day", "days"), x.Leaves.To)
+	fmt.Fprintf(w, "  fate: %s\n", memfile.Fate(s, cfg))
+	if d, ok := memfile.ForecastEntry(&e, today, cfg, 60); ok && tier == 2 && d.Days > 0 {
+		fmt.Fprintf(w, "  the threshold archives it on %s (in %s, weight %s)\n", d.Day.Format(time.DateOnly), Plural(d.Days, "day", "days"), d.To)
 	}
 }
 

@@ -24,9 +24,18 @@ func TestOneDay(t *testing.T) {
 	is.True(!strings.Contains(forecast.String(), "1 days"))
 
 	var why strings.Builder
-	PrintWhy(&why, Explanation{Entry: e, Scoring: memfile.Score(e, 2, today, memfile.DefaultConfig()), Leaves: &dep})
+	PrintWhy(&why, e, 2, today, memfile.DefaultConfig())
 	is.True(strings.Contains(why.String(), "recorded 2026-03-09, 1 day ago"))
 	is.True(strings.Contains(why.String(), "freshness for 1 day ="))
+	// An entry the threshold archives tomorrow.
+	leaving := memfile.Entry{ID: "E2", Importance: 2, Text: "Fixed a typo."}
+	for age := 0; age < 60; age++ {
+		leaving.Date = today.AddDate(0, 0, -age)
+		if d, ok := memfile.ForecastEntry(&leaving, today, memfile.DefaultConfig(), 60); ok && d.Days == 1 {
+			break
+		}
+	}
+	PrintWhy(&why, leaving, 2, today, memfile.DefaultConfig())
 	is.True(strings.Contains(why.String(), "(in 1 day, weight"))
 	is.True(!strings.Contains(why.String(), "1 days"))
 }
