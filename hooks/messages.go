@@ -320,11 +320,7 @@ func updatedMessage(recorded int, rep memfile.Report, notice string) string {
 func failedMessage(env Env, t transcript.Summary) string {
 	kept := "this session is kept as an automatic summary"
 	if n := len(t.Denied); n > 0 {
-		meant := "the entry"
-		if n > 1 {
-			meant = fmt.Sprintf("the %d entries", n)
-		}
-		kept = fmt.Sprintf("bimri-hook records %s the agent meant at the session's end, tagged %s", meant, memfile.DeniedTag)
+		kept = fmt.Sprintf("bimri-hook records %s the agent meant at the session's end, tagged %s", inspect.Pick(n == 1, "the entry", fmt.Sprintf("the %d entries", n)), memfile.DeniedTag)
 	}
 	command, bin := wiring.Command{Binary: env.Binary}, wiring.ShellWord(env.Binary)
 	call, allow, why := command.Remember(), fmt.Sprintf("To let it record: %s (`%s doctor` checks).", wiring.TrustAdvice(command), bin), " `"+bin+" doctor` says why."

@@ -4,6 +4,7 @@ package inspect
 // the entries worth reviving that show and forecast end with.
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,7 +16,7 @@ import (
 )
 
 func PrintShow(w io.Writer, s Snapshot, path string) {
-	fmt.Fprintf(w, "%s: %s, last maintained %s, today %s\n", path, Plural(s.Sessions, "session", "sessions"), orNever(s.LastMaintained), s.Today)
+	fmt.Fprintf(w, "%s: %s, last maintained %s, today %s\n", path, Plural(s.Sessions, "session", "sessions"), cmp.Or(s.LastMaintained, "never"), s.Today)
 	for tier := 1; tier <= 2; tier++ {
 		fmt.Fprintf(w, "\nTier %d\n", tier)
 		n := 0
@@ -77,24 +78,13 @@ func PrintJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-func orNever(s string) string {
-	if s == "" {
-		return "never"
-	}
-	return s
-}
-
 // Bar draws used/total as a fixed-width terminal bar.
 func Bar(used, total, width int) string {
 	if total <= 0 {
 		return ""
 	}
 	n := min(used*width/total, width)
-	over := ""
-	if used > total {
-		over = " OVER"
-	}
-	return "[" + strings.Repeat("#", n) + strings.Repeat(".", width-n) + "]" + over
+	return "[" + strings.Repeat("#", n) + strings.Repeat(".", width-n) + "]" + Pick(used > total, " OVER", "")
 }
 
 // PrintWhy says how e weighs on today, what becomes of it, and when the
@@ -137,10 +127,7 @@ func PrintForecast(w io.Writer, deps []memfile.Departure, days int, threshold me
 	}
 	fmt.Fprintf(w, "entries the threshold %s archives in the next %s (budget evictions not included):\n", threshold, Plural(days, "day", "days"))
 	for _, d := range deps {
-		when := "at the next pass"
-		if d.Days > 0 {
-			when = fmt.Sprintf("on %s (in %s)", d.Day.Format(time.DateOnly), Plural(d.Days, "day", "days"))
-		}
+		when := Pick(d.Days == 0, "at the next pass", fmt.Sprintf("on %s (in %s)", d.Day.Format(time.DateOnly), Plural(d.Days, "day", "days")))
 		fmt.Fprintf(w, "  %s  weight %s -> %s  %s: %s\n", d.Entry.ID, d.From, d.To, when, d.Entry.Text)
 	}
 }

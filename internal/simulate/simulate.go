@@ -16,6 +16,7 @@ import (
 
 	"github.com/bimri/bimri-hook/hooks"
 	"github.com/bimri/bimri-hook/internal/event"
+	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/internal/workspace"
 )
 
@@ -181,12 +182,7 @@ func Run(stdout, stderr io.Writer, name, root string, f Flags, answer Answer) er
 		}
 	}
 	if verbose {
-		kind := "nothing"
-		if out.JSON != nil {
-			kind = "JSON"
-		} else if out.Text != "" {
-			kind = "plain text"
-		}
+		kind := inspect.Pick(out.JSON != nil, "JSON", inspect.Pick(out.Text != "", "plain text", "nothing"))
 		fmt.Fprintf(stderr, "simulate: exit 0; %d bytes on stdout (%s)\n", buf.Len(), kind)
 	}
 	if buf.Len() == 0 {
