@@ -100,7 +100,6 @@ func (out Output) ForAgent(in Input) Output {
 		return Output{JSON: json}
 	}
 	fitted := maps.Clone(spec)
-	fitted["hookEventName"] = string(in.Event)
 	for gemini, ours := range agentEvents[AgentGemini] {
 		if ours == in.Event {
 			fitted["hookEventName"] = string(gemini)

@@ -5,6 +5,7 @@
 package hooks
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/bimri/bimri-hook/internal/approve"
@@ -19,31 +20,19 @@ type Output struct {
 
 // NeedsGlobal: SessionStart shows Env.Global, and recall works that view out again.
 func NeedsGlobal(env Env, in Input) bool {
-	switch in.Event {
-	case event.SessionStart:
-		return true
-	case event.UserPromptSubmit:
-		return env.Settings.Recall.On && wantsRecall(in.Prompt)
-	}
-	return false
+	return in.Event == event.SessionStart || (in.Event == event.UserPromptSubmit && env.Settings.Recall.On && wantsRecall(in.Prompt))
+}
+
+// handlers answer the events that change memory or tell the model of it.
+var handlers = map[event.Name]func(Env, Input) (Output, error){
+	event.SessionStart: SessionStart, event.UserPromptSubmit: UserPromptSubmit, event.Stop: stop,
+	event.PreCompact: preCompact, event.SessionEnd: sessionEnd, event.SubagentStart: subagentStart,
 }
 
 // Handle dispatches one event; others change nothing.
 func Handle(env Env, in Input) (Output, error) {
-	env = forAgent(env, in)
-	switch in.Event {
-	case event.SessionStart:
-		return SessionStart(env, in)
-	case event.UserPromptSubmit:
-		return UserPromptSubmit(env, in)
-	case event.Stop:
-		return stop(env, in)
-	case event.PreCompact:
-		return preCompact(env, in)
-	case event.SessionEnd:
-		return sessionEnd(env, in)
-	case event.SubagentStart:
-		return subagentStart(env, in)
+	if handle, ok := handlers[in.Event]; ok {
+		return handle(forAgent(env, in), in)
 	}
 	return Output{}, nil
 }
@@ -70,16 +59,10 @@ func systemMessage(msg string) Output {
 
 // userMessage joins the messages that are not empty on one line.
 func userMessage(msgs ...string) Output {
-	var lines []string
-	for _, m := range msgs {
-		if m != "" {
-			lines = append(lines, m)
-		}
+	if msg := strings.Join(slices.DeleteFunc(msgs, func(m string) bool { return m == "" }), " · "); msg != "" {
+		return systemMessage(msg)
 	}
-	if len(lines) == 0 {
-		return Output{}
-	}
-	return systemMessage(strings.Join(lines, " · "))
+	return Output{}
 }
 
 // MemoryView is SessionStart's context and user line for a client with

@@ -7,6 +7,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -266,23 +267,18 @@ func conversionMessage(env Env, warnings []memfile.Warning, rep memfile.Report, 
 			how = append(how, w.String())
 		}
 	}
-	if len(how) == 0 && len(rep.Converted) == 0 {
-		return ""
-	}
 	names := env.Store.Names()
-	var parts []string
-	if len(how) > 0 {
-		parts = append(parts, fmt.Sprintf("BIMRI converted %s to its canonical format, with IDs: %s written loosely %s read, the first: %s",
+	parts := slices.Clone(rep.Converted[:min(2, len(rep.Converted))])
+	if len(rep.Converted) > 2 {
+		parts = append(parts, fmt.Sprintf("and %d more corrections", len(rep.Converted)-2))
+	}
+	switch {
+	case len(how) > 0:
+		parts = slices.Insert(parts, 0, fmt.Sprintf("BIMRI converted %s to its canonical format, with IDs: %s written loosely %s read, the first: %s",
 			names.Memory, inspect.Plural(len(how), "line", "lines"), inspect.Pick(len(how) == 1, "was", "were"), how[0]))
-	}
-	for i, c := range rep.Converted {
-		if i == 2 {
-			parts = append(parts, fmt.Sprintf("and %d more corrections", len(rep.Converted)-i))
-			break
-		}
-		parts = append(parts, c)
-	}
-	if len(how) == 0 {
+	case len(parts) == 0:
+		return ""
+	default:
 		parts[0] = "BIMRI corrected " + names.Memory + ": " + parts[0]
 	}
 	if len(f.Unread()) > 0 {
