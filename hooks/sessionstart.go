@@ -76,7 +76,7 @@ func (p *startPass) run(env Env, in Input, tx *store.Tx) {
 // namedKey lists the patterns the agent was asked to name, each once.
 const namedKey = "patterns-asked"
 
-const maxAsked = 200
+const maxAsked = 200 // Tier 3's budget holds far fewer patterns
 
 // adviseOnce is the upkeep SessionStart asks: consolidation and promotion
 // once a session, a pattern's sentence once per pattern.
@@ -90,11 +90,8 @@ func adviseOnce(env Env, tx *store.Tx, in Input) string {
 		a = memfile.Advise(tx.File, env.Today, env.Config)
 	}
 	name := ""
-	for _, id := range a.Unnamed {
-		if !slices.Contains(asked, id) {
-			name = id
-			break
-		}
+	if i := slices.IndexFunc(a.Unnamed, func(id string) bool { return !slices.Contains(asked, id) }); i >= 0 {
+		name = a.Unnamed[i]
 	}
 	text := adviceText(env, tx.File, a, name)
 	if text == "" {
@@ -106,10 +103,7 @@ func adviseOnce(env Env, tx *store.Tx, in Input) string {
 	}
 	if name != "" {
 		asked = append(asked, name)
-		if len(asked) > maxAsked { // Tier 3's budget holds far fewer patterns
-			asked = asked[len(asked)-maxAsked:]
-		}
-		tx.SetState(namedKey, encodeJSON(asked))
+		tx.SetState(namedKey, encodeJSON(asked[max(0, len(asked)-maxAsked):]))
 	}
 	return text
 }

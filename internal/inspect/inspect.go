@@ -4,6 +4,7 @@
 package inspect
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
@@ -60,7 +61,7 @@ func Show(f *memfile.File, warnings []memfile.Warning, today time.Time, cfg memf
 			sc := memfile.Score(*e, t, today, cfg)
 			s.Entries = append(s.Entries, entryView{
 				ID: e.ID, Tier: t, Importance: e.Importance, Date: e.Date.Format(time.DateOnly),
-				AgeDays: sc.Days, Freshness: float64(sc.Freshness) / 100, Weight: roundTenth(sc.Weight),
+				AgeDays: sc.Days, Freshness: float64(sc.Freshness) / 100, Weight: float64((int(sc.Weight)+5)/10) / 10,
 				Tags: nonNil(e.Tags), Text: e.Text,
 			})
 		}
@@ -70,11 +71,9 @@ func Show(f *memfile.File, warnings []memfile.Warning, today time.Time, cfg memf
 			First: day(p.First), Last: day(p.Last), Tags: nonNil(p.Tags), Evidence: nonNil(p.Evidence), Text: p.Text})
 	}
 	tok := memfile.Estimate(f)
-	s.Tokens = map[string]budget{
-		"tier1": {tok.Tiers[0], cfg.Budgets[0]},
-		"tier2": {tok.Tiers[1], cfg.Budgets[1]},
-		"tier3": {tok.Tiers[2], cfg.Budgets[2]},
-		"total": {tok.Total, cfg.TotalBudget},
+	s.Tokens = map[string]budget{"total": {tok.Total, cfg.TotalBudget}}
+	for i, used := range tok.Tiers {
+		s.Tokens[fmt.Sprint("tier", i+1)] = budget{used, cfg.Budgets[i]}
 	}
 	for _, w := range warnings {
 		s.Warnings = append(s.Warnings, w.String())
@@ -88,8 +87,4 @@ func day(t time.Time) string {
 		return ""
 	}
 	return t.Format(time.DateOnly)
-}
-
-func roundTenth(w memfile.Weight) float64 {
-	return float64((int(w)+5)/10) / 10
 }
