@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -48,7 +49,8 @@ func Decode(data []byte) (Input, error) {
 		Event:          event.Name(root.Get("hook_event_name").String()),
 		SessionID:      root.Get("session_id").String(),
 		TranscriptPath: root.Get("transcript_path").String(),
-		Cwd:            root.Get("cwd").String(),
+		// A client may name the workspace in workspace_roots, with no cwd.
+		Cwd:            cmp.Or(root.Get("cwd").String(), root.Get("workspace_roots.0").String()),
 		Source:         root.Get("source").String(),
 		Reason:         root.Get("reason").String(),
 		Trigger:        root.Get("trigger").String(),
@@ -56,10 +58,6 @@ func Decode(data []byte) (Input, error) {
 		StopHookActive: root.Get("stop_hook_active").Bool(),
 		ToolName:       root.Get("tool_name").String(),
 		Command:        root.Get("tool_input.command").String(),
-	}
-	if in.Cwd == "" {
-		// A client may name the workspace in workspace_roots, with no cwd.
-		in.Cwd = root.Get("workspace_roots.0").String()
 	}
 	if in.Event == "" {
 		return Input{}, errors.New("hook input has no hook_event_name")

@@ -87,15 +87,9 @@ func awaitPending(env Env, in Input) ([]byte, sessionState) {
 // unsettled: t waits for a remember call's result, or for a file change
 // made since the last event (not in before).
 func unsettled(t transcript.Summary, before []transcript.Change) bool {
-	if len(t.Pending) > 0 {
-		return true
-	}
-	for _, c := range t.PendingChanges {
-		if !slices.ContainsFunc(before, func(b transcript.Change) bool { return b.ID == c.ID }) {
-			return true
-		}
-	}
-	return false
+	return len(t.Pending) > 0 || slices.ContainsFunc(t.PendingChanges, func(c transcript.Change) bool {
+		return !slices.ContainsFunc(before, func(b transcript.Change) bool { return b.ID == c.ID })
+	})
 }
 
 func shouldBlock(policy string, stopHookActive, work bool, st sessionState) bool {
