@@ -168,10 +168,8 @@ func judgmentBrief(env Env, sessions int, deep *memfile.DeepReport, advice strin
 		forget = "`" + forget + "`"
 	}
 	if review := deep.ReviewTier1; len(review) > 0 {
-		more := ""
-		if len(review) > maxBriefList {
-			review, more = review[:maxBriefList], fmt.Sprintf(" and %d more", len(review)-maxBriefList)
-		}
+		more := inspect.Pick(len(review) > maxBriefList, fmt.Sprintf(" and %d more", len(review)-maxBriefList), "")
+		review = review[:min(len(review), maxBriefList)]
 		fmt.Fprintf(&b, "- Check each Tier 1 entry is still true (%s%s). Remove an outdated one with %s and record the corrected fact with remember, %s.\n", strings.Join(review, ", "), more, forget, tierOne(env))
 	}
 	for i, g := range deep.NearDuplicates {

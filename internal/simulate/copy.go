@@ -47,9 +47,8 @@ func onCopy(root string, in hooks.Input, answer Answer) (hooks.Output, error) {
 	// A transcript inside the workspace is read from the copy (the
 	// handler reads transcripts only there, or under the client's folder).
 	if rel, err := filepath.Rel(root, in.TranscriptPath); err == nil && filepath.IsLocal(rel) {
-		from := in.TranscriptPath
+		_ = copyFile(in.TranscriptPath, filepath.Join(dir, rel)) // one that cannot be read reads as none
 		in.TranscriptPath = filepath.Join(dir, rel)
-		_ = copyFile(from, in.TranscriptPath) // one that cannot be read reads as none
 	}
 	in.Cwd = dir
 	out, err := answer(root, dir, in)

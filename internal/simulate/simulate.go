@@ -61,21 +61,15 @@ func Payload(in hooks.Input) []byte {
 		"agent_transcript_path": strings.TrimSuffix(in.TranscriptPath, ".jsonl") + "/subagents/agent-" + agent + ".jsonl",
 	}
 	keys := append([]string{"session_id", "transcript_path", "cwd"}, eventKeys[in.Event]...)
-	var b bytes.Buffer
-	b.WriteString("{\n")
+	lines := make([]string, len(keys))
 	for i, k := range keys {
 		var v bytes.Buffer
 		enc := json.NewEncoder(&v)
 		enc.SetEscapeHTML(false) // as Claude Code writes it
 		_ = enc.Encode(values[k])
-		fmt.Fprintf(&b, "  %q: %s", k, bytes.TrimRight(v.Bytes(), "\n"))
-		if i < len(keys)-1 {
-			b.WriteByte(',')
-		}
-		b.WriteByte('\n')
+		lines[i] = fmt.Sprintf("  %q: %s", k, bytes.TrimRight(v.Bytes(), "\n"))
 	}
-	b.WriteString("}\n")
-	return b.Bytes()
+	return []byte("{\n" + strings.Join(lines, ",\n") + "\n}\n")
 }
 
 // transcriptFor is where Claude Code keeps a session's transcript: a
