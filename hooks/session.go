@@ -92,11 +92,8 @@ func transcriptAllowed(env Env, path string) bool {
 		return false
 	}
 	path = filepath.Clean(path)
-	roots := []string{env.Store.Root()}
-	if env.ClaudeDir != "" {
-		roots = append(roots, filepath.Join(env.ClaudeDir, "projects"))
-	}
-	for _, r := range roots {
+	// Without ClaudeDir, "projects" is relative and holds no absolute path.
+	for _, r := range []string{env.Store.Root(), filepath.Join(env.ClaudeDir, "projects")} {
 		if rel, err := filepath.Rel(filepath.Clean(r), path); err == nil && filepath.IsLocal(rel) {
 			info, err := os.Stat(path)
 			return err == nil && info.Mode().IsRegular()
