@@ -117,16 +117,13 @@ func check(name string, f Flags) (event.Name, error) {
 	if i < 0 {
 		return "", fmt.Errorf("simulate: unknown event %q (one of %s)", name, event.List(Events))
 	}
-	ev := Events[i]
+	ev, values := Events[i], map[string][]string{"source": SessionSources, "reason": EndReasons, "trigger": CompactTriggers}
 	for _, flag := range []string{"prompt", "source", "reason", "trigger", "stop-hook-active", "context-only"} {
 		if f.IsSet(flag) && !slices.Contains(eventFlags[flag], ev) {
 			return "", fmt.Errorf("simulate: --%s does not apply to %s (only to %s)", flag, ev, event.List(eventFlags[flag]))
 		}
-	}
-	for _, flag := range []string{"source", "reason", "trigger"} {
-		allowed := map[string][]string{"source": SessionSources, "reason": EndReasons, "trigger": CompactTriggers}[flag]
-		if v := f.String(flag); !slices.Contains(allowed, v) {
-			return "", fmt.Errorf("--%s %q is not one of %s", flag, v, strings.Join(allowed, ", "))
+		if v := f.String(flag); values[flag] != nil && !slices.Contains(values[flag], v) {
+			return "", fmt.Errorf("--%s %q is not one of %s", flag, v, strings.Join(values[flag], ", "))
 		}
 	}
 	if strings.TrimSpace(f.String("session")) == "" {
