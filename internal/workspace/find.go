@@ -66,11 +66,17 @@ func find(dir string, stopped func(string) bool) (string, error) {
 	if found := walkUp(dir, stopped, memfile.MemoryName); found != "" {
 		return found, nil
 	}
-	if repo := walkUp(dir, stopped, ".git"); repo != "" {
+	if repo := walkUp(dir, stopped, gitHEAD); repo != "" {
 		return repo, nil
 	}
 	return dir, nil
 }
+
+// gitHEAD is what makes a folder a repository's root, as git sees it: a
+// .git folder with a HEAD, or a .git file (a worktree's or a submodule's
+// link). A stray .git holding only info/exclude is not one, so nothing
+// writes on into it.
+const gitHEAD = ".git" + string(filepath.Separator) + "HEAD"
 
 // Repository is the root of the git repository dir is in, found as Root
 // finds it; "" when there is none.
@@ -79,13 +85,17 @@ func Repository(dir string) string {
 	if err != nil {
 		return ""
 	}
-	return walkUp(dir, stops(), ".git")
+	return walkUp(dir, stops(), gitHEAD)
 }
 
-// walkUp is the nearest folder from dir up that holds name, "" for none.
+// walkUp is the nearest folder from dir up that holds name, "" for none;
+// for gitHEAD, a .git file does too.
 func walkUp(dir string, stopped func(string) bool, name string) string {
 	for d := filepath.Clean(dir); !stopped(d); d = filepath.Dir(d) {
 		if _, err := os.Lstat(filepath.Join(d, name)); err == nil {
+			return d
+		}
+		if info, err := os.Lstat(filepath.Join(d, ".git")); name == gitHEAD && err == nil && info.Mode().IsRegular() {
 			return d
 		}
 	}

@@ -30,7 +30,10 @@ func TestFind(t *testing.T) {
 
 	// The nearest bimri.md wins, even above a repository's root.
 	deep := mk("home", "work", "repo", "src", "pkg")
+	mk("home", "work", "repo", "src", ".git", "info") // a stray .git with no HEAD is no repository
+	is.Equal(found(deep), deep)
 	mk("home", "work", "repo", ".git")
+	touch("home", "work", "repo", ".git", "HEAD")
 	is.Equal(found(deep), filepath.Join(home, "work", "repo")) // no bimri.md: the repository
 	touch("home", "work", "bimri.md")
 	is.Equal(found(deep), filepath.Join(home, "work"))
