@@ -91,7 +91,13 @@ func ViewLayout(f *File, v View) Layout {
 	if v.Sure <= 0 || v.Sure > v.Limit {
 		v.Sure = v.Limit
 	}
-	return layOut(f, v, chooseGroups(f, v))
+	groups := chooseGroups(f, v)
+	total := 0
+	for i := range groups {
+		total += groups[i].items
+	}
+	head := viewHead(f, v, groups)
+	return write(v, groups, place(v, groups, head, total), head, total)
 }
 
 // The view's groups, in order of priority and of writing.
@@ -108,20 +114,9 @@ const (
 	groupCount
 )
 
-// groupRoom is a group's heading and share of the workspace's room, in
-// percent: floor is guaranteed, cap taken before later groups have
-// theirs, and firm bounds it at the end too. compact allows compact
-// lines; named names by ID the entries that do not fit.
-type groupRoom struct {
-	heading        string
-	floor, cap     int
-	firm           bool
-	compact, named bool
-}
-
 // groupRooms: the lasting groups first and surest, the latest work
 // capped so that a busy day cannot crowd them out, patterns bounded.
-var groupRooms = [groupCount]groupRoom{
+var groupRooms = [groupCount]viewGroup{
 	groupGlobal:    {heading: "## About you (global memory, all workspaces)"},
 	groupTier1:     {heading: "## Core intelligence (Tier 1, never decays)", floor: 30, cap: 40, compact: true, named: true},
 	groupDecisions: {heading: "## Decisions (Tier 2, importance 5, newest first)", floor: 25, cap: 40, compact: true, named: true},
@@ -137,13 +132,10 @@ var groupRooms = [groupCount]groupRoom{
 // order; layOut decides what is left out for room.
 func chooseGroups(f *File, v View) []viewGroup {
 	v.successors = likelySuccessors(f)
-	groups := make([]viewGroup, groupCount)
-	for i := range groups {
-		groups[i].groupRoom = groupRooms[i]
-	}
+	groups := slices.Clone(groupRooms[:])
 	if v.Global != nil {
 		for _, e := range v.Global.tierEntries() {
-			groups[groupGlobal].add(viewLine{text: viewEntry(e, false), item: true})
+			groups[groupGlobal].add(viewLine{text: viewEntry(e, false, ""), item: true})
 		}
 	}
 	t1 := slices.Clone(f.Tiers[0].Blocks)
@@ -164,8 +156,9 @@ func chooseGroups(f *File, v View) []viewGroup {
 
 // tier2Groups sorts Tier 2 into the view's four groups, each in the order
 // the budget keeps them, so the view leaves out what the budget would
-// take first. It returns the first day of the latest work.
-func tier2Groups(f *File, v View, groups []viewGroup) time.Time {
+// take first. It returns how many days before the pass the latest work
+// starts (see latestDays).
+func tier2Groups(f *File, v View, groups []viewGroup) int {
 	day := civilUnix(f.Header.LastMaintained)
 	from := latestDays(f, day)
 	var ranked [groupCount][]rankedEntry
@@ -184,10 +177,7 @@ func tier2Groups(f *File, v View, groups []viewGroup) time.Time {
 		})
 		addRanked(&groups[k], ranked[k], v)
 	}
-	if from < 0 {
-		return time.Time{}
-	}
-	return f.Header.LastMaintained.AddDate(0, 0, -from)
+	return from
 }
 
 // buildEveryLine turns addRanked's shortcut off, for the test that shows
@@ -296,10 +286,8 @@ func viewHead(f *File, v View, groups []viewGroup) string {
 		sessions = "session"
 	}
 	head := fmt.Sprintf("# BIMRI memory (%s): %d %s, last maintained %s\n%s", v.Name, f.Header.Sessions, sessions, cmp.Or(dateOrEmpty(f.Header.LastMaintained), "never"), NotInstructions)
-	for _, g := range groups {
-		if g.foreign {
-			return head + " " + ForeignLegend
-		}
+	if slices.ContainsFunc(groups, func(g viewGroup) bool { return g.foreign }) {
+		return head + " " + ForeignLegend
 	}
 	return head
 }
@@ -345,14 +333,14 @@ func Lasting(f *File) (tier1, decisions int) {
 	for _, b := range f.Tiers[0].Blocks {
 		switch {
 		case b.Entry != nil:
-			tier1 += Length(viewEntry(b.Entry, false)) + 1
+			tier1 += Length(viewEntry(b.Entry, false, "")) + 1
 		case b.Note != nil:
 			tier1 += Length(tier1Note(b.Note)) + 1
 		}
 	}
 	for _, b := range f.Tiers[1].Blocks {
 		if e := b.Entry; e != nil && e.Importance >= 5 {
-			decisions += Length(viewEntry(e, true)) + 1
+			decisions += Length(viewEntry(e, true, "")) + 1
 		}
 	}
 	return tier1, decisions
@@ -364,13 +352,12 @@ const maxTopics = 30
 // entryLines is an entry's line in the view, whole and compact, with
 // its weight for a Tier 2 entry; mark, when not empty, follows its tags.
 func entryLines(e *Entry, withWeight bool, mark string) viewLine {
-	text := Inert(e.Text)
-	l := viewLine{text: inertEntryLine(e, text, withWeight, mark), id: e.ID, item: true}
+	l := viewLine{text: viewEntry(e, withWeight, mark), id: e.ID, item: true}
 	// The compact line, unless not a tenth shorter than the whole one.
-	if short, cut := shorten(text, compactRunes); cut || len(e.Tags) > 0 {
+	if short, cut := shorten(Inert(e.Text), compactRunes); cut || len(e.Tags) > 0 {
 		whole := l.text
 		if !withWeight {
-			whole = inertEntryLine(e, text, true, mark)
+			whole = viewEntry(e, true, mark)
 		}
 		if c := "- " + dateImportance(e) + mark + ": " + short + " (id " + e.ID + ")"; Length(c)*10 <= Length(whole)*9 {
 			l.compact = c
@@ -379,13 +366,8 @@ func entryLines(e *Entry, withWeight bool, mark string) viewLine {
 	return l
 }
 
-// viewEntry is an entry's whole line in the view, unmarked.
-func viewEntry(e *Entry, withWeight bool) string {
-	return inertEntryLine(e, Inert(e.Text), withWeight, "")
-}
-
-// inertEntryLine is viewEntry with the entry's text already made inert.
-func inertEntryLine(e *Entry, text string, withWeight bool, mark string) string {
+// viewEntry is an entry's whole line in the view; mark follows its tags.
+func viewEntry(e *Entry, withWeight bool, mark string) string {
 	weight, tags := "", ""
 	if withWeight {
 		weight = "(" + e.Weight.String() + ") "
@@ -393,7 +375,7 @@ func inertEntryLine(e *Entry, text string, withWeight bool, mark string) string 
 	if len(e.Tags) > 0 {
 		tags = " [" + strings.Join(e.Tags, ",") + "]"
 	}
-	return "- " + weight + dateImportance(e) + tags + mark + ": " + text + " (id " + e.ID + ")"
+	return "- " + weight + dateImportance(e) + tags + mark + ": " + Inert(e.Text) + " (id " + e.ID + ")"
 }
 
 func dateImportance(e *Entry) string {
@@ -457,18 +439,11 @@ func WeekStart(f *File) time.Time {
 }
 
 // weekGroup is a line for each day with work of the seven before the
-// last pass that the latest work (from latestFrom) does not cover, newest
-// first, counting the entries of f and of v.Archived dated that day.
-func weekGroup(g *viewGroup, f *File, v View, latestFrom time.Time) {
-	today := f.Header.LastMaintained
-	if today.IsZero() {
-		return
-	}
-	from := civil(today).AddDate(0, 0, -weekDays)
-	to := civil(today) // the days before it
-	if !latestFrom.IsZero() && latestFrom.Before(to) {
-		to = civil(latestFrom)
-	}
+// last pass that the latest work (latest days before it) does not cover,
+// newest first, counting the entries of f and of v.Archived dated that day.
+func weekGroup(g *viewGroup, f *File, v View, latest int) {
+	from := WeekStart(f)
+	to := civil(f.Header.LastMaintained).AddDate(0, 0, -max(latest, 0)) // the days before it
 	if !from.Before(to) {
 		return
 	}
@@ -482,12 +457,8 @@ func weekGroup(g *viewGroup, f *File, v View, latestFrom time.Time) {
 		seen[e.ID] = true
 		days[d] = append(days[d], e)
 	}
-	for t := 0; t < 2; t++ {
-		for _, b := range f.Tiers[t].Blocks {
-			if b.Entry != nil {
-				note(b.Entry)
-			}
-		}
+	for _, e := range f.tierEntries() {
+		note(e)
 	}
 	for _, r := range v.Archived {
 		if r.Entry != nil {

@@ -386,7 +386,7 @@ func promotable(f *File, today time.Time, cfg Config, tok Tokens, tier1 int, ask
 	slices.SortFunc(lasting, byDateID)
 	for _, e := range lasting {
 		if !slices.Contains(asked, e.ID) && tok.Tiers[0]+blockTokens(Block{Entry: e}) <= cfg.Budgets[0] &&
-			(tier1+Length(viewEntry(e, false))+1)*100 <= tier1Room*adviseAt { // in Tier 1, without its weight
+			(tier1+Length(viewEntry(e, false, ""))+1)*100 <= tier1Room*adviseAt { // in Tier 1, without its weight
 			return e.ID
 		}
 	}

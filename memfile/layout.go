@@ -9,12 +9,19 @@ import (
 // whole or compact lines and names what does not fit, and passes on the
 // room it cannot use.
 
+// viewGroup is a group of the view. Its share of the workspace's room,
+// in percent: floor is guaranteed, cap taken before later groups have
+// theirs, and firm bounds it at the end too. compact allows compact
+// lines; named names by ID the entries that do not fit.
 type viewGroup struct {
-	groupRoom
-	lines   []viewLine
-	items   int  // lines counted in the footer
-	size    int  // the room of every line whole
-	foreign bool // a line carries the foreign mark
+	heading        string
+	floor, cap     int
+	firm           bool
+	compact, named bool
+	lines          []viewLine
+	items          int  // lines counted in the footer
+	size           int  // the room of every line whole
+	foreign        bool // a line carries the foreign mark
 }
 
 type viewLine struct {
@@ -141,17 +148,6 @@ func (g *viewGroup) need() int {
 // whole says whether f shows all of g, every line whole.
 func (g *viewGroup) whole(f fitted) bool {
 	return f.shown == len(g.lines) && f.full == f.shown
-}
-
-// layOut writes the view: the head line, each group's part that fits,
-// and the footer.
-func layOut(f *File, v View, groups []viewGroup) Layout {
-	total := 0
-	for i := range groups {
-		total += groups[i].items
-	}
-	head := viewHead(f, v, groups)
-	return write(v, groups, place(v, groups, head, total), head, total)
 }
 
 // place is what each group shows, keeping room for the longest footer

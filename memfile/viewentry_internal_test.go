@@ -33,7 +33,7 @@ func TestViewEntryLine(t *testing.T) {
 				fmt.Fprintf(&b, " [%s]", strings.Join(e.Tags, ","))
 			}
 			fmt.Fprintf(&b, ": %s (id %s)", Inert(e.Text), e.ID)
-			if got := viewEntry(e, withWeight); got != b.String() {
+			if got := viewEntry(e, withWeight, ""); got != b.String() {
 				t.Errorf("viewEntry(%s, %v) = %q, want %q", e.ID, withWeight, got, b.String())
 			}
 		}
