@@ -165,8 +165,15 @@ func tier2Groups(f *File, v View, groups []viewGroup) int {
 	pos := 0
 	for _, b := range f.Tiers[1].Blocks {
 		if e := b.Entry; e != nil {
-			days := daysBefore(e.Date, day)
-			g := tier2Group(e, days <= from)
+			days, g := daysBefore(e.Date, day), groupRest
+			switch {
+			case e.Importance >= 5:
+				g = groupDecisions
+			case days <= from:
+				g = groupLatest
+			case e.Importance == 4:
+				g = groupKeyWork
+			}
 			ranked[g] = append(ranked[g], rankEntry(e, days, pos))
 			pos++
 		}
@@ -209,12 +216,10 @@ func addRanked(g *viewGroup, ranked []rankedEntry, v View) {
 func latestDays(f *File, day int64) int {
 	first, second := -1, -1 // the fewest days ago, and the next
 	for _, b := range f.Tiers[1].Blocks {
-		e := b.Entry
-		if e == nil {
+		if b.Entry == nil {
 			continue
 		}
-		d := max(daysBefore(e.Date, day), 0)
-		switch {
+		switch d := max(daysBefore(b.Entry.Date, day), 0); {
 		case first < 0 || d < first:
 			first, second = d, first
 		case d > first && (second < 0 || d < second):
@@ -231,20 +236,6 @@ func latestDays(f *File, day int64) int {
 }
 
 const latestWithin, latestGap = 10, 4 // bound the latest work's two days
-
-// tier2Group is the view's group for a Tier 2 entry; latest says it is of
-// the last two days with work.
-func tier2Group(e *Entry, latest bool) int {
-	switch {
-	case e.Importance >= 5:
-		return groupDecisions
-	case latest:
-		return groupLatest
-	case e.Importance == 4:
-		return groupKeyWork
-	}
-	return groupRest
-}
 
 // patternGroup is Tier 3, established first; the automatic patterns only
 // count a tag, so they share one compact line after the rest.
@@ -408,10 +399,7 @@ func shorten(s string, n int) (string, bool) {
 func truncateUnits(s string, n int) string {
 	used := 0
 	for i, r := range s {
-		w := utf16.RuneLen(r)
-		if w < 0 {
-			w = 1
-		}
+		w := utf16.RuneLen(r) // range gives no surrogates: 1 or 2
 		if used+w > n {
 			return s[:i]
 		}

@@ -39,7 +39,11 @@ func walk(f *File, line func(tier int, s string)) {
 	}
 	for i, s := range f.Tiers {
 		line(i+1, tierTitles[i])
-		for _, c := range s.comments(i + 1) {
+		comments := s.Comments
+		if comments == nil {
+			comments = templateComments(DefaultConfig(), i+1)
+		}
+		for _, c := range comments {
 			line(i+1, c)
 		}
 		line(i+1, "")
@@ -109,33 +113,15 @@ func dueLine(cfg Config) string {
 	return fmt.Sprintf("<!-- Maintenance Due: After %d sessions or when token estimate exceeds %s -->", cfg.DeepEvery, thousands(cfg.TotalBudget))
 }
 
-// templateComments are the comment lines under each tier heading.
-// comments are the tier's comment lines, the template's when it has none.
-func (s Section) comments(tier int) []string {
-	if s.Comments == nil {
-		return templateComments(DefaultConfig(), tier)
-	}
-	return s.Comments
-}
-
+// templateComments are the comment lines under a tier's heading.
 func templateComments(cfg Config, tier int) []string {
-	switch tier {
-	case 1:
-		return []string{
-			fmt.Sprintf("<!-- Permanent foundational knowledge. Budget: ~%s tokens. No decay. -->", thousands(cfg.Budgets[0])),
-			"<!-- Only IMPORTANCE:4 or IMPORTANCE:5 entries belong here. -->",
-		}
-	case 2:
-		return []string{
-			fmt.Sprintf("<!-- Current work state. Budget: ~%s tokens. Freshness decays per lookup table. -->", thousands(cfg.Budgets[1])),
-			fmt.Sprintf("<!-- Ordered by composite weight (highest first). Archive threshold: %s -->", cfg.Threshold),
-		}
-	default:
-		return []string{
-			fmt.Sprintf("<!-- Derived behavioral insights. Budget: ~%s tokens. Confidence-scored. -->", thousands(cfg.Budgets[2])),
-			"<!-- " + LevelRanges("%s (%s obs)", " | ") + " -->",
-		}
-	}
+	what := [3]string{"Permanent foundational knowledge", "Current work state", "Derived behavioral insights"}
+	how := [3]string{"No decay", "Freshness decays per lookup table", "Confidence-scored"}
+	rule := [3]string{"Only IMPORTANCE:4 or IMPORTANCE:5 entries belong here.",
+		"Ordered by composite weight (highest first). Archive threshold: " + cfg.Threshold.String(),
+		LevelRanges("%s (%s obs)", " | ")}
+	i := tier - 1
+	return []string{fmt.Sprintf("<!-- %s. Budget: ~%s tokens. %s. -->", what[i], thousands(cfg.Budgets[i]), how[i]), "<!-- " + rule[i] + " -->"}
 }
 
 // entryLine is an entry's tag line: the protocol's fields in its order,
