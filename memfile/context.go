@@ -205,7 +205,7 @@ func addRanked(g *viewGroup, ranked []rankedEntry, v View) {
 			past++
 		}
 		g.add(entryLines(r.e, true, v.mark(r.e.ID)))
-		built += g.lines[len(g.lines)-1].least(g.compact)
+		built += g.lines[len(g.lines)-1].small
 	}
 }
 
@@ -560,13 +560,7 @@ func plainASCII(s string) bool {
 }
 
 // lessThan is '<' and the characters a model may read as one.
-func lessThan(r rune) bool {
-	switch r {
-	case '<', '\uFF1C', '\uFE64', '\u2329', '\u3008', '\u27E8':
-		return true
-	}
-	return false
-}
+func lessThan(r rune) bool { return strings.ContainsRune("<\uFF1C\uFE64\u2329\u3008\u27E8", r) }
 
 // maxTagGap bounds what is looked past after a '<', keeping the scan linear.
 const maxTagGap = 16
@@ -577,7 +571,7 @@ func opensTag(rest string) bool {
 	for gap := 0; rest != "" && gap <= maxTagGap; gap++ {
 		r, n := utf8.DecodeRuneInString(rest)
 		switch {
-		case r == '/' || r == '!' || r == '?' || r == '\uFF0F' || r == '\uFF01' || r == '\uFF1F':
+		case strings.ContainsRune("/!?\uFF0F\uFF01\uFF1F", r):
 			return true
 		case unicode.IsLetter(r):
 			return !spaced
@@ -592,14 +586,8 @@ func opensTag(rest string) bool {
 	return false
 }
 
-// bidiControl reorders displayed text: bidi embeddings, overrides,
-// isolates and marks.
+// bidiControl reorders displayed text: bidi marks, embeddings, overrides
+// and isolates.
 func bidiControl(r rune) bool {
-	switch {
-	case r == '\u061C', r == '\u200E', r == '\u200F':
-		return true
-	case '\u202A' <= r && r <= '\u202E', '\u2066' <= r && r <= '\u2069':
-		return true
-	}
-	return false
+	return strings.ContainsRune("\u061C\u200E\u200F", r) || ('\u202A' <= r && r <= '\u202E') || ('\u2066' <= r && r <= '\u2069')
 }

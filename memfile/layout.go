@@ -5,10 +5,6 @@ import (
 	"strings"
 )
 
-// The view's layout: each group gets room in order of priority, shows
-// whole or compact lines and names what does not fit, and passes on the
-// room it cannot use.
-
 // viewGroup is a group of the view. Its share of the workspace's room,
 // in percent: floor is guaranteed, cap taken before later groups have
 // theirs, and firm bounds it at the end too. compact allows compact
@@ -26,24 +22,16 @@ type viewGroup struct {
 
 type viewLine struct {
 	text        string // the whole line
-	compact     string // the line in a few words; "" when it has none
+	compact     string // the line in a few words, in a compact group; else ""
 	id          string // the entry or pattern it shows; "" for other lines
 	item        bool   // counted in the footer: an entry, a pattern, an unread line
-	size, small int    // the room text and compact take, with newlines
-}
-
-// least is the room the line takes at its shortest.
-func (l viewLine) least(compact bool) int {
-	if compact && l.compact != "" {
-		return l.small
-	}
-	return l.size
+	size, small int    // the room it takes whole and at its shortest, with its newline
 }
 
 func (g *viewGroup) add(l viewLine) {
-	l.size = Length(l.text) + 1
-	if l.compact != "" {
-		l.small = Length(l.compact) + 1
+	l.size, l.small = Length(l.text)+1, Length(l.compact)+1
+	if !g.compact || l.compact == "" {
+		l.compact, l.small = "", l.size
 	}
 	g.lines = append(g.lines, l)
 	g.size += l.size
@@ -73,7 +61,7 @@ func (g *viewGroup) fit(room int) fitted {
 	least := make([]int, len(g.lines)+1)
 	whole := make([]int, len(g.lines)+1)
 	for i, l := range g.lines {
-		least[i+1] = least[i] + l.least(g.compact)
+		least[i+1] = least[i] + l.small
 		whole[i+1] = whole[i] + l.size
 	}
 	best := fitted{}
@@ -255,7 +243,7 @@ func write(v View, groups []viewGroup, fits []fitted, head string, total int) La
 		b.WriteByte('\n')
 		for j, l := range g.lines[:fit.shown] {
 			text := l.text
-			if j >= fit.full && g.compact && l.compact != "" {
+			if j >= fit.full && l.compact != "" {
 				text = l.compact
 			} else if l.id != "" {
 				lay.Whole[l.id] = true
