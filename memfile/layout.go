@@ -56,43 +56,34 @@ func (g *viewGroup) fit(room int) fitted {
 	if len(g.lines) == 0 {
 		return fitted{}
 	}
-	head := Length(g.heading) + 1
-	// least[i], whole[i]: the room of the first i lines, compact or whole.
+	// least[i]: the heading and the first i lines at their shortest.
 	least := make([]int, len(g.lines)+1)
-	whole := make([]int, len(g.lines)+1)
+	least[0] = Length(g.heading) + 1
 	for i, l := range g.lines {
 		least[i+1] = least[i] + l.small
-		whole[i+1] = whole[i] + l.size
 	}
 	best := fitted{}
-	for m := len(g.lines); m >= 0; m-- {
-		if head+least[m] > room {
+	for m := len(g.lines); m >= 0 && best.used == 0; m-- {
+		if least[m] > room {
 			continue // too long even without the names
 		}
-		names, n := g.nameLine(m), 0
+		names, used := g.nameLine(m), least[m]
 		if names != "" {
-			n = Length(names) + 1
+			used += Length(names) + 1
+		} else if m == 0 {
+			return best
 		}
-		if m == 0 && n == 0 {
-			break
+		if used <= room {
+			best = fitted{shown: m, names: names, used: used}
 		}
-		if head+least[m]+n <= room {
-			best = fitted{shown: m, names: names, used: head + least[m] + n}
-			break
-		}
-	}
-	if best.used == 0 {
-		return best
 	}
 	if !g.compact || best.shown == len(g.lines) {
 		// Whole lines where they fit, first first (all when never compact).
-		base := best.used - least[best.shown] // the heading and the names
-		for k := best.full; k < best.shown; k++ {
-			used := base + whole[k+1] + least[best.shown] - least[k+1]
-			if used > room {
+		for _, l := range g.lines[:best.shown] {
+			if best.used+l.size-l.small > room {
 				break
 			}
-			best.full, best.used = k+1, used
+			best.full, best.used = best.full+1, best.used+l.size-l.small
 		}
 	}
 	return best
