@@ -82,12 +82,7 @@ type Layout struct {
 // shows compact lines and names what has no room. No line is ever cut,
 // and the text never exceeds v.Limit.
 func ViewLayout(f *File, v View) Layout {
-	if v.Name == "" {
-		v.Name = "bimri.md"
-	}
-	if v.Archive == "" {
-		v.Archive = ArchiveName
-	}
+	v.Name, v.Archive = cmp.Or(v.Name, "bimri.md"), cmp.Or(v.Archive, ArchiveName)
 	if v.Sure <= 0 || v.Sure > v.Limit {
 		v.Sure = v.Limit
 	}
@@ -382,11 +377,10 @@ func shorten(s string, n int) (string, bool) {
 	if utf8.RuneCountInString(s) <= n {
 		return s, false
 	}
-	i, runes := 0, 0
-	for runes < n && i < len(s) {
+	i := 0
+	for range n { // s has more than n runes
 		_, size := utf8.DecodeRuneInString(s[i:])
 		i += size
-		runes++
 	}
 	cut := s[:i]
 	if j := strings.LastIndexByte(cut, ' '); j > len(cut)/2 {

@@ -42,7 +42,8 @@ func (g *viewGroup) add(l viewLine) {
 }
 
 // fitted is what of a group is shown: its first shown lines, the first
-// full of them whole, the names line, and the room used.
+// full of them whole (all of it when full is its length), the names line,
+// and the room used.
 type fitted struct {
 	shown, full int
 	names       string
@@ -124,11 +125,6 @@ func (g *viewGroup) need() int {
 	return Length(g.heading) + 1 + g.size
 }
 
-// whole says whether f shows all of g, every line whole.
-func (g *viewGroup) whole(f fitted) bool {
-	return f.shown == len(g.lines) && f.full == f.shown
-}
-
 // place is what each group shows, keeping room for the longest footer
 // unless the whole view fits with its own.
 func place(v View, groups []viewGroup, head string, total int) []fitted {
@@ -139,8 +135,7 @@ func place(v View, groups []viewGroup, head string, total int) []fitted {
 	}
 	if need <= v.Limit {
 		for i := range groups {
-			g := &groups[i]
-			fits[i] = fitted{shown: len(g.lines), full: len(g.lines), used: g.need()}
+			fits[i] = groups[i].fit(v.Limit) // all of it, whole
 		}
 		return fits
 	}
@@ -200,7 +195,7 @@ func spread(groups []viewGroup, rooms []int, fits []fitted, room int) {
 	for n := 1; n <= len(groups); n++ {
 		i := n % len(groups) // groupGlobal, 0, last
 		g := &groups[i]
-		if used >= room || g.whole(fits[i]) {
+		if used >= room || fits[i].full == len(g.lines) { // all of it, whole
 			continue
 		}
 		most := fits[i].used + room - used
@@ -226,7 +221,7 @@ func write(v View, groups []viewGroup, fits []fitted, head string, total int) La
 	b.WriteByte('\n')
 	for i := range groups {
 		g, fit := &groups[i], fits[i]
-		lay.All = lay.All && g.whole(fit)
+		lay.All = lay.All && fit.full == len(g.lines)
 		if fit.used == 0 {
 			continue
 		}
