@@ -145,7 +145,15 @@ func chooseGroups(f *File, v View) []viewGroup {
 	}
 	weekGroup(&groups[groupWeek], f, v, tier2Groups(f, v, groups))
 	patternGroup(&groups[groupPatterns], f, v)
-	unreadGroup(&groups[groupUnread], f)
+	// Tier 2's and 3's notes: nothing reads them, so the model sees them,
+	// marked, to record them properly; capped not to crowd Tier 2.
+	for t := 2; t <= 3; t++ {
+		for _, b := range f.Tiers[t-1].Blocks {
+			if b.Note != nil {
+				groups[groupUnread].add(viewLine{text: fmt.Sprintf("- unread, Tier %d (note id %s): %s", t, NoteID(b.Note), noteText(b.Note)), item: true})
+			}
+		}
+	}
 	return groups
 }
 
@@ -249,18 +257,6 @@ func patternGroup(g *viewGroup, f *File, v View) {
 	}
 	if len(topics) > 0 {
 		g.add(viewLine{text: "- recurring topics (tag, entries): " + strings.Join(topics, ", "), item: true})
-	}
-}
-
-// unreadGroup is Tier 2's and 3's notes: nothing reads them, so the model
-// sees them, marked, to record them properly; capped not to crowd Tier 2.
-func unreadGroup(g *viewGroup, f *File) {
-	for t := 2; t <= 3; t++ {
-		for _, b := range f.Tiers[t-1].Blocks {
-			if b.Note != nil {
-				g.add(viewLine{text: fmt.Sprintf("- unread, Tier %d (note id %s): %s", t, NoteID(b.Note), noteText(b.Note)), item: true})
-			}
-		}
 	}
 }
 

@@ -156,11 +156,7 @@ func place(v View, groups []viewGroup, head string, total int) []fitted {
 // what it needs, each round in order of priority. The global memory's
 // floor is a third of the view, the workspace's shares are of the rest.
 func allocate(groups []viewGroup, room, global int) []int {
-	rooms := make([]int, len(groups))
-	if room <= 0 {
-		return rooms
-	}
-	left := room
+	rooms, left := make([]int, len(groups)), room // with no room, give gives nothing
 	give := func(i, most int) {
 		if n := min(most-rooms[i], groups[i].need()-rooms[i], left); n > 0 {
 			rooms[i] += n
@@ -169,15 +165,13 @@ func allocate(groups []viewGroup, room, global int) []int {
 	}
 	give(groupGlobal, global)
 	workspace := left
-	for i := groupTier1; i < len(groups); i++ {
-		give(i, workspace*groups[i].floor/100)
-	}
-	for i := groupTier1; i < len(groups); i++ {
-		give(i, workspace*groups[i].cap/100)
-	}
-	for i := groupTier1; i < len(groups); i++ {
-		if !groups[i].firm {
-			give(i, room)
+	for round := range 3 { // the floors, the caps, all that is left but firm caps
+		for i := groupTier1; i < len(groups); i++ {
+			share := [3]int{groups[i].floor, groups[i].cap, 100}[round]
+			if groups[i].firm {
+				share = min(share, groups[i].cap)
+			}
+			give(i, workspace*share/100)
 		}
 	}
 	give(groupGlobal, room)
