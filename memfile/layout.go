@@ -135,7 +135,7 @@ func place(v View, groups []viewGroup, head string, total int) []fitted {
 	}
 	if need <= v.Limit {
 		for i := range groups {
-			fits[i] = groups[i].fit(v.Limit) // all of it, whole
+			fits[i] = fitted{shown: len(groups[i].lines), full: len(groups[i].lines), used: groups[i].need()}
 		}
 		return fits
 	}
