@@ -140,7 +140,7 @@ func chooseGroups(f *File, v View) []viewGroup {
 		case b.Entry != nil:
 			groups[groupTier1].add(entryLines(b.Entry, false, v.mark(b.Entry.ID)))
 		case b.Note != nil:
-			groups[groupTier1].add(viewLine{text: tier1Note(b.Note)})
+			groups[groupTier1].add(viewLine{text: "- note: " + noteText(b.Note)})
 		}
 	}
 	weekGroup(&groups[groupWeek], f, v, tier2Groups(f, v, groups))
@@ -159,8 +159,7 @@ func chooseGroups(f *File, v View) []viewGroup {
 
 // tier2Groups sorts Tier 2 into the view's four groups, each in the order
 // the budget keeps them, so the view leaves out what the budget would
-// take first. It returns how many days before the pass the latest work
-// starts (see latestDays).
+// take first. It returns latestDays.
 func tier2Groups(f *File, v View, groups []viewGroup) int {
 	day := civilUnix(f.Header.LastMaintained)
 	from := latestDays(f, day)
@@ -289,8 +288,6 @@ func viewFooter(v View, total, left int) string {
 	return rest
 }
 
-func tier1Note(n *Note) string { return "- note: " + noteText(n) }
-
 // noteText is a note's lines as one inert line.
 func noteText(n *Note) string {
 	lines := make([]string, len(n.Lines))
@@ -300,10 +297,8 @@ func noteText(n *Note) string {
 	return Inert(strings.Join(lines, " "))
 }
 
-// viewLastingShare is the share of the context limit, in percent, what
-// lasts (Tier 1 and the decisions) may take before Advise asks to
-// consolidate; viewTier1Share is Tier 1's part, past which it proposes
-// a promotion.
+// The percent of the context limit what lasts (Tier 1 and the decisions)
+// may take before Advise asks to consolidate, and Tier 1's part of it.
 const (
 	viewLastingShare = 50
 	viewTier1Share   = 25
@@ -317,7 +312,7 @@ func Lasting(f *File) (tier1, decisions int) {
 		case b.Entry != nil:
 			tier1 += Length(viewEntry(b.Entry, false, "")) + 1
 		case b.Note != nil:
-			tier1 += Length(tier1Note(b.Note)) + 1
+			tier1 += Length("- note: "+noteText(b.Note)) + 1
 		}
 	}
 	for _, b := range f.Tiers[1].Blocks {
@@ -476,14 +471,11 @@ func digestLine(day time.Time, es []*Entry, v View) string {
 	if len(tags) > 0 {
 		b.WriteString(" [" + strings.Join(tags, ",") + "]")
 	}
-	b.WriteString(": ")
-	for i, e := range es[:min(len(es), digestEntries)] {
-		if i > 0 {
-			b.WriteString("; ")
-		}
+	sep := ": "
+	for _, e := range es[:min(len(es), digestEntries)] {
 		short, _ := shorten(Inert(e.Text), digestRunes)
-		b.WriteString(short)
-		b.WriteString(v.mark(e.ID))
+		b.WriteString(sep + short + v.mark(e.ID))
+		sep = "; "
 	}
 	if len(es) > digestEntries {
 		fmt.Fprintf(&b, "; and %d more", len(es)-digestEntries)
