@@ -88,11 +88,6 @@ func (s subjects) subject(words []string) subject {
 	return sub
 }
 
-// alike says whether entries i and j of s look alike.
-func (s subjects) alike(i, j int) bool {
-	return sharesSubjectTag(s.entries[i], s.entries[j]) && alikeSubjects(s.subs[i], s.subs[j])
-}
-
 // alikeSubjects says whether a and b share enough of the one with fewer
 // words.
 func alikeSubjects(a, b subject) bool {
@@ -112,13 +107,27 @@ func alikeSubjects(a, b subject) bool {
 	return n >= 2 && shared >= alikeShare*a.total
 }
 
+// supersedes says whether s.entries[j], newer than older (its subject
+// sub), looks like it supersedes it and was not answered as holding beside it.
+func (s subjects) supersedes(older *Entry, sub subject, j int) bool {
+	x := s.entries[j]
+	return sharesSubjectTag(older, x) && !holdTogether(older, x) && alikeSubjects(sub, s.subs[j])
+}
+
+// successor is the newest of s.entries[:n] that supersedes e, nil for none.
+func (s subjects) successor(e *Entry, sub subject, n int) *Entry {
+	for j := range n {
+		if s.supersedes(e, sub, j) {
+			return s.entries[j]
+		}
+	}
+	return nil
+}
+
 // LikelyPredecessors are the older lasting entries of f that e, a lasting
 // entry of f among the newest markedLasting, looks like it supersedes,
 // newest first.
 func (f *File) LikelyPredecessors(e *Entry) []*Entry {
-	if e == nil || e.Importance < supersedeMinImportance || len(e.Tags) == 0 {
-		return nil
-	}
 	s := lastingSubjects(f)
 	i := slices.Index(s.entries, e)
 	if i < 0 {
@@ -126,7 +135,7 @@ func (f *File) LikelyPredecessors(e *Entry) []*Entry {
 	}
 	var out []*Entry
 	for j := i + 1; j < len(s.entries); j++ {
-		if s.alike(j, i) && !holdTogether(s.entries[j], e) {
+		if s.supersedes(s.entries[j], s.subs[j], i) {
 			out = append(out, s.entries[j])
 		}
 	}
@@ -136,20 +145,14 @@ func (f *File) LikelyPredecessors(e *Entry) []*Entry {
 // likelySuccessors maps each lasting entry a newer one looks like it
 // supersedes to the newest such entry's ID: what the view marks.
 func likelySuccessors(f *File) map[string]string {
-	return lastingSubjects(f).successors()
-}
-
-func (s subjects) successors() map[string]string {
+	s := lastingSubjects(f)
 	var succ map[string]string
 	for i, o := range s.entries { // o is older than every entries[j], j < i
-		for j := range i {
-			if s.alike(i, j) && !holdTogether(o, s.entries[j]) {
-				if succ == nil {
-					succ = map[string]string{}
-				}
-				succ[o.ID] = s.entries[j].ID // the first is the newest
-				break
+		if x := s.successor(o, s.subs[i], i); x != nil {
+			if succ == nil {
+				succ = map[string]string{}
 			}
+			succ[o.ID] = x.ID
 		}
 	}
 	return succ
@@ -157,30 +160,25 @@ func (s subjects) successors() map[string]string {
 
 // Successors gives recall what the view's mark says, for entries of the
 // file or archived: the newest lasting entry of the file, dated after e,
-// that looks like it supersedes e, nil for none. The file's successors
-// are worked out at the first lasting entry asked about.
+// that looks like it supersedes e, nil for none.
 func (f *File) Successors() func(e *Entry) *Entry {
 	lasting := sync.OnceValue(func() subjects { return lastingSubjects(f) })
-	ofFile := sync.OnceValue(func() map[string]string { return lasting().successors() })
 	return func(e *Entry) *Entry {
 		if e.Importance < supersedeMinImportance || len(e.Tags) == 0 {
 			return nil // only lasting entries are marked
 		}
-		if x, _ := f.Find(e.ID); x != nil { // of the file: the view's marks
-			x, _ = f.Find(ofFile()[e.ID])
-			return x
-		}
 		s := lasting()
-		sub := s.subject(subjectWords(e.Text))
-		for j, x := range s.entries { // newest first
-			if !x.Date.After(e.Date) {
-				return nil
+		if x, _ := f.Find(e.ID); x != nil { // of the file: the view's marks
+			if i := slices.Index(s.entries, x); i >= 0 {
+				return s.successor(x, s.subs[i], i)
 			}
-			if sharesSubjectTag(e, x) && !holdTogether(e, x) && alikeSubjects(sub, s.subs[j]) {
-				return x
-			}
+			return nil
 		}
-		return nil
+		n := 0 // the entries dated after e, newest first
+		for n < len(s.entries) && s.entries[n].Date.After(e.Date) {
+			n++
+		}
+		return s.successor(e, s.subject(subjectWords(e.Text)), n)
 	}
 }
 
