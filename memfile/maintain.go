@@ -460,14 +460,14 @@ func (ev *eviction) pattern(reason string) bool {
 // Tier 1's, then the most important, newest, smaller ID absorbs the rest,
 // which go to the archive; patterns and answers name the survivor.
 func mergeDuplicates(f *File, rep *Report) {
-	groups := map[string][]placedEntry{}
+	groups := map[string][]item{}
 	var texts []string // in first-seen order
 	for t, e := range f.tierEntries() {
 		k := normalText(e.Text)
 		if groups[k] == nil {
 			texts = append(texts, k)
 		}
-		groups[k] = append(groups[k], placedEntry{e, t})
+		groups[k] = append(groups[k], item{Block{Entry: e}, t})
 	}
 	removed := map[*Entry]bool{}
 	renamed := map[string]string{}
@@ -476,18 +476,18 @@ func mergeDuplicates(f *File, rep *Report) {
 		if len(g) < 2 {
 			continue
 		}
-		slices.SortFunc(g, func(a, b placedEntry) int {
-			return cmp.Or(cmp.Compare(a.tier, b.tier), cmp.Compare(b.e.Importance, a.e.Importance),
-				b.e.Date.Compare(a.e.Date), cmp.Compare(a.e.ID, b.e.ID))
+		slices.SortFunc(g, func(a, b item) int {
+			return cmp.Or(cmp.Compare(a.tier, b.tier), cmp.Compare(b.Entry.Importance, a.Entry.Importance),
+				b.Entry.Date.Compare(a.Entry.Date), cmp.Compare(a.Entry.ID, b.Entry.ID))
 		})
-		keep := g[0].e
+		keep := g[0].Entry
 		m := Merge{Kept: keep.ID}
 		for _, other := range g[1:] {
-			keep.absorb(other.e)
-			m.Removed = append(m.Removed, other.e.ID)
-			rep.Removed = append(rep.Removed, Removal{Tier: other.tier, Entry: other.e, Reason: reasonMerged + keep.ID})
-			removed[other.e] = true
-			renamed[other.e.ID] = keep.ID
+			keep.absorb(other.Entry)
+			m.Removed = append(m.Removed, other.Entry.ID)
+			rep.Removed = append(rep.Removed, Removal{Tier: other.tier, Entry: other.Entry, Reason: reasonMerged + keep.ID})
+			removed[other.Entry] = true
+			renamed[other.Entry.ID] = keep.ID
 		}
 		rep.Deep.Merged = append(rep.Deep.Merged, m)
 	}

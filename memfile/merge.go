@@ -1,6 +1,7 @@
 package memfile
 
 import (
+	"cmp"
 	"maps"
 	"math"
 	"slices"
@@ -46,21 +47,13 @@ func MergeFiles(base, ours, theirs *File, cfg Config) (*File, MergeReport) {
 	for _, f := range []*File{b, o, t} {
 		cleanTexts(f)
 	}
-	out := o.Clone()
-
 	taken := b.idsInUse()
 	maps.Copy(taken, o.idsInUse())
 	maps.Copy(taken, t.idsInUse())
-	entries, order := mergeEntries(b, o, t, taken, &rep)
-	patterns, porder := mergePatterns(b, o, t, entries, taken, &rep)
-
-	out.Intro = nil
-	for _, n := range mergeNotes(b.Intro, o.Intro, t.Intro) {
-		out.Intro = append(out.Intro, Block{Note: n})
-	}
-	for tier := 1; tier <= 3; tier++ {
-		notes := mergeNotes(b.Tiers[tier-1].Blocks, o.Tiers[tier-1].Blocks, t.Tiers[tier-1].Blocks)
-		out.Tiers[tier-1].Blocks = placeItems(tier, o.Tiers[tier-1].Blocks, notes, entries, order, patterns, porder)
+	merged, order := mergeItems(b, o, t, taken, &rep)
+	out := o // ours' layout, its items merged
+	for tier, sec := range sections(out) {
+		*sec = placeItems(tier, *sec, merged, order)
 	}
 	out.Preamble = mergeLines(b.Preamble, o.Preamble, t.Preamble)
 	out.Trailer = mergeLines(b.Trailer, o.Trailer, t.Trailer)
@@ -82,117 +75,158 @@ func MergeFiles(base, ours, theirs *File, cfg Config) (*File, MergeReport) {
 	return out, rep
 }
 
-// placedEntry is an entry of the merge and the tier it goes in.
-type placedEntry struct {
-	e    *Entry
+// item is an entry, a pattern or a note of one side, and its section:
+// 0 the intro, else the tier.
+type item struct {
+	Block
 	tier int
 }
 
-// indexEntries maps a file's entry IDs to the entries and their tiers,
-// and lists the IDs in file order.
-func indexEntries(f *File) (map[string]placedEntry, []string) {
-	m := map[string]placedEntry{}
-	var ids []string
-	for tier, e := range f.tierEntries() {
-		m[e.ID] = placedEntry{e, tier}
-		ids = append(ids, e.ID)
+// key identifies an item on every side. Its first byte sorts entries
+// first, so a pattern can yield an ID to a surviving entry, then
+// patterns, then notes, known by section and text.
+func (it item) key() string {
+	switch {
+	case it.Entry != nil:
+		return "1" + it.Entry.ID
+	case it.Pattern != nil:
+		return "2" + it.Pattern.ID
 	}
-	return m, ids
+	return "3" + itoa(it.tier) + "\n" + strings.Join(it.Note.Lines, "\n")
 }
 
-// mergeEntries decides every entry ID of the three files. It returns the
-// surviving entries by ID and their order: ours' first, then theirs'.
-func mergeEntries(b, o, t *File, taken map[string]bool, rep *MergeReport) (map[string]placedEntry, []string) {
-	out := map[string]placedEntry{}
-	var order []string
-	keep := func(p placedEntry) {
-		out[p.e.ID] = p
-		order = append(order, p.e.ID)
-	}
-	both := func(id string, be placedEntry, inBase bool, oe, te placedEntry) {
-		kept, split := mergeEntry(pick(inBase, &be, nil), oe, te)
-		keep(kept)
-		if split != nil {
-			split.e.ID = uniqueID("", EntryID(split.e.Date, split.e.Text), taken)
-			keep(*split)
-			rep.Split = append(rep.Split, SplitEntry{ID: id, NewID: split.e.ID})
+// sections are f's intro and tiers, in file order.
+func sections(f *File) []*[]Block {
+	return []*[]Block{&f.Intro, &f.Tiers[0].Blocks, &f.Tiers[1].Blocks, &f.Tiers[2].Blocks}
+}
+
+// indexItems maps a file's items by key, and lists the keys in file order.
+func indexItems(f *File) (map[string]item, []string) {
+	m := map[string]item{}
+	var keys []string
+	for tier, blocks := range sections(f) {
+		for _, bl := range *blocks {
+			it := item{bl, tier}
+			if k := it.key(); m[k].Block == (Block{}) {
+				m[k] = it
+				keys = append(keys, k)
+			}
 		}
 	}
-	mergeItems(b, o, t, indexEntries, entryChanged, both, keep, rep)
+	return m, keys
+}
+
+// mergeItems decides every item: merged when both sides have it, kept
+// when one side added it or changed what the other removed, else
+// removed. It returns the survivors by key and their order: entries,
+// patterns, notes, each ours' first, then theirs'.
+func mergeItems(bf, of, tf *File, taken map[string]bool, rep *MergeReport) (map[string]item, []string) {
+	base, _ := indexItems(bf)
+	ours, oks := indexItems(of)
+	theirs, tks := indexItems(tf)
+	dates := map[string]time.Time{} // of every entry, to order evidence oldest first
+	for _, f := range []*File{bf, of, tf} {
+		for _, e := range f.tierEntries() {
+			dates[e.ID] = e.Date
+		}
+	}
+	keys := slices.Concat(oks, tks)
+	slices.SortStableFunc(keys, func(x, y string) int { return cmp.Compare(x[0], y[0]) })
+	out := map[string]item{}
+	var order []string
+	seen := map[string]bool{}
+	keep := func(k string, it item) {
+		if p := it.Pattern; p != nil && out["1"+p.ID].Entry != nil {
+			p.ID = uniqueID("p", patternID(p.Tags), taken)
+		}
+		out[k] = it
+		order = append(order, k)
+	}
+	for _, k := range keys {
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		b, inBase := base[k]
+		o, inOurs := ours[k]
+		t, inTheirs := theirs[k]
+		other := t
+		if inOurs {
+			other = o
+		}
+		switch {
+		case inOurs && inTheirs && o.Entry != nil:
+			kept, split := mergeEntry(b, inBase, o, t)
+			keep(k, kept)
+			if split != nil {
+				split.Entry.ID = uniqueID("", EntryID(split.Entry.Date, split.Entry.Text), taken)
+				keep(split.key(), *split)
+				rep.Split = append(rep.Split, SplitEntry{ID: o.Entry.ID, NewID: split.Entry.ID})
+			}
+		case inOurs && inTheirs && o.Pattern != nil:
+			p, conflict := mergePattern(b.Pattern, o.Pattern, t.Pattern, dates)
+			if conflict {
+				rep.Sentences = append(rep.Sentences, o.Pattern.ID)
+			}
+			keep(k, item{Block{Pattern: p}, 3})
+		case inOurs && inTheirs, !inBase:
+			keep(k, other)
+		case b.Note != nil: // a note one side removed
+		case changed(b, other):
+			keep(k, other)
+			rep.Revived = append(rep.Revived, k[1:])
+		default:
+			rep.Removed = append(rep.Removed, k[1:])
+		}
+	}
 	return out, order
 }
 
-// mergeItems decides each ID: merged when both sides have it, kept when
-// one side added it or changed what the other removed, else removed.
-func mergeItems[T any](bf, of, tf *File, index func(*File) (map[string]T, []string), changed func(b, x T) bool, both func(id string, b T, inBase bool, o, t T), keep func(T), rep *MergeReport) {
-	base, _ := index(bf)
-	ours, oids := index(of)
-	theirs, tids := index(tf)
-	seen := map[string]bool{}
-	for _, id := range slices.Concat(oids, tids) {
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		b, inBase := base[id]
-		o, inOurs := ours[id]
-		t, inTheirs := theirs[id]
-		switch other := pick(inOurs, o, t); {
-		case inOurs && inTheirs:
-			both(id, b, inBase, o, t)
-		case !inBase:
-			keep(other)
-		case changed(b, other):
-			keep(other)
-			rep.Revived = append(rep.Revived, id)
-		default:
-			rep.Removed = append(rep.Removed, id)
-		}
+// changed says whether x, an entry or a pattern, differs from b in what a
+// person or agent decides.
+func changed(b, x item) bool {
+	if b.Entry != nil {
+		return entryChanged(b, x)
 	}
-}
-
-func pick[T any](first bool, a, b T) T {
-	if first {
-		return a
-	}
-	return b
+	return patternChanged(b.Pattern, x.Pattern)
 }
 
 // entryChanged says whether x differs from b in what a person or agent
 // decides (not the weight: every pass recomputes it).
-func entryChanged(b, x placedEntry) bool {
-	return b.tier != x.tier || b.e.Importance != x.e.Importance || !b.e.Date.Equal(x.e.Date) ||
-		!slices.Equal(b.e.Tags, x.e.Tags) || !slices.Equal(b.e.Keywords, x.e.Keywords) || !slices.Equal(b.e.HoldsWith, x.e.HoldsWith) || b.e.Text != x.e.Text
+func entryChanged(b, x item) bool {
+	return b.tier != x.tier || b.Entry.Importance != x.Entry.Importance || !b.Entry.Date.Equal(x.Entry.Date) ||
+		!slices.Equal(b.Entry.Tags, x.Entry.Tags) || !slices.Equal(b.Entry.Keywords, x.Entry.Keywords) ||
+		!slices.Equal(b.Entry.HoldsWith, x.Entry.HoldsWith) || b.Entry.Text != x.Entry.Text
 }
 
 // mergeEntry merges an entry both sides have. When both rewrote its text
 // differently, split is theirs, to be kept as a new entry.
-func mergeEntry(b *placedEntry, o, t placedEntry) (kept placedEntry, split *placedEntry) {
-	if b != nil {
-		switch oc, tc := entryChanged(*b, o), entryChanged(*b, t); {
+func mergeEntry(b item, inBase bool, o, t item) (kept item, split *item) {
+	if inBase {
+		switch oc, tc := entryChanged(b, o), entryChanged(b, t); {
 		case !tc:
 			return o, nil
 		case !oc:
 			return t, nil
 		}
 	}
-	textO := b == nil || normalText(o.e.Text) != normalText(b.e.Text)
-	textT := b == nil || normalText(t.e.Text) != normalText(b.e.Text)
-	if textO && textT && normalText(o.e.Text) != normalText(t.e.Text) {
+	textO := !inBase || normalText(o.Entry.Text) != normalText(b.Entry.Text)
+	textT := !inBase || normalText(t.Entry.Text) != normalText(b.Entry.Text)
+	if textO && textT && normalText(o.Entry.Text) != normalText(t.Entry.Text) {
 		return o, &t
 	}
-	e := o.e.clone()
+	e := o.Entry.clone()
 	if !textO && textT {
-		e.Text = t.e.Text
+		e.Text = t.Entry.Text
 	}
-	e.absorb(t.e)
+	e.absorb(t.Entry)
 	tier := o.tier
-	if b != nil && o.tier == b.tier {
+	if inBase && o.tier == b.tier {
 		tier = t.tier
-	} else if b == nil {
+	} else if !inBase {
 		tier = min(o.tier, t.tier) // Tier 1 wins, as in duplicate merging
 	}
-	return placedEntry{e, tier}, nil
+	return item{Block{Entry: e}, tier}, nil
 }
 
 func later(a, b time.Time) time.Time {
@@ -200,46 +234,6 @@ func later(a, b time.Time) time.Time {
 		return b
 	}
 	return a
-}
-
-// indexPatterns is indexEntries for patterns.
-func indexPatterns(f *File) (map[string]*Pattern, []string) {
-	m := map[string]*Pattern{}
-	var ids []string
-	for _, p := range f.Patterns() {
-		m[p.ID] = p
-		ids = append(ids, p.ID)
-	}
-	return m, ids
-}
-
-// mergePatterns is mergeEntries for patterns.
-func mergePatterns(b, o, t *File, entries map[string]placedEntry, taken map[string]bool, rep *MergeReport) (map[string]*Pattern, []string) {
-	// Dates of every entry any side knows, to order evidence oldest first.
-	dates := map[string]time.Time{}
-	for _, f := range []*File{b, o, t} {
-		for _, e := range f.tierEntries() {
-			dates[e.ID] = e.Date
-		}
-	}
-	out := map[string]*Pattern{}
-	var order []string
-	keep := func(p *Pattern) {
-		if _, clash := entries[p.ID]; clash {
-			p.ID = uniqueID("p", patternID(p.Tags), taken)
-		}
-		out[p.ID] = p
-		order = append(order, p.ID)
-	}
-	both := func(id string, bp *Pattern, _ bool, op, tp *Pattern) {
-		merged, conflict := mergePattern(bp, op, tp, dates)
-		if conflict {
-			rep.Sentences = append(rep.Sentences, id)
-		}
-		keep(merged)
-	}
-	mergeItems(b, o, t, indexPatterns, patternChanged, both, keep, rep)
-	return out, order
 }
 
 func patternChanged(b, x *Pattern) bool {
@@ -312,82 +306,22 @@ func earliest(a, b time.Time) time.Time {
 	return b
 }
 
-// noteKey identifies a note by its text.
-func noteKey(n *Note) string { return strings.Join(n.Lines, "\n") }
-
-// mergeNotes is every note of ours then theirs, once, less those base
-// had and one side removed.
-func mergeNotes(b, o, t []Block) []*Note {
-	keys := func(bs []Block) map[string]bool {
-		m := map[string]bool{}
-		for _, bl := range bs {
-			if bl.Note != nil {
-				m[noteKey(bl.Note)] = true
-			}
-		}
-		return m
-	}
-	bk, ok, tk := keys(b), keys(o), keys(t)
-	var out []*Note
-	seen := map[string]bool{}
-	for _, bl := range slices.Concat(o, t) {
-		if bl.Note == nil {
-			continue
-		}
-		k := noteKey(bl.Note)
-		if seen[k] || (bk[k] && !(ok[k] && tk[k])) {
-			continue
-		}
-		seen[k] = true
-		out = append(out, bl.Note)
-	}
-	return out
-}
-
-// placeItems lays out one section: ours' blocks with each item merged or
-// dropped, then what only theirs had, then theirs' notes.
-func placeItems(tier int, ours []Block, notes []*Note, entries map[string]placedEntry, order []string, patterns map[string]*Pattern, porder []string) []Block {
+// placeItems lays out one section: ours' blocks with each item merged
+// or dropped, then the rest of this section's survivors in order.
+func placeItems(tier int, ours []Block, merged map[string]item, order []string) []Block {
 	var out []Block
 	placed := map[string]bool{}
-	unplaced := map[*Note]bool{} // theirs', and ours' ones not met yet
-	for _, n := range notes {
-		unplaced[n] = true
+	place := func(k string) {
+		if it, ok := merged[k]; ok && it.tier == tier && !placed[k] {
+			out = append(out, it.Block)
+			placed[k] = true
+		}
 	}
 	for _, bl := range ours {
-		switch {
-		case bl.Note != nil && unplaced[bl.Note]:
-			out = append(out, bl)
-			delete(unplaced, bl.Note)
-		case bl.Entry != nil:
-			if p, ok := entries[bl.Entry.ID]; ok && p.tier == tier && !placed[bl.Entry.ID] {
-				out = append(out, Block{Entry: p.e})
-				placed[bl.Entry.ID] = true
-			}
-		case bl.Pattern != nil:
-			if p, ok := patterns[bl.Pattern.ID]; ok && !placed[p.ID] {
-				out = append(out, Block{Pattern: p})
-				placed[p.ID] = true
-			}
-		}
+		place(item{bl, tier}.key())
 	}
-	for _, id := range order {
-		if p := entries[id]; p.tier == tier && !placed[id] {
-			out = append(out, Block{Entry: p.e})
-			placed[id] = true
-		}
-	}
-	if tier == 3 {
-		for _, id := range porder {
-			if !placed[id] {
-				out = append(out, Block{Pattern: patterns[id]})
-				placed[id] = true
-			}
-		}
-	}
-	for _, n := range notes {
-		if unplaced[n] {
-			out = append(out, Block{Note: n})
-		}
+	for _, k := range order {
+		place(k)
 	}
 	return out
 }
