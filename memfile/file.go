@@ -273,30 +273,13 @@ var (
 	})
 )
 
-// isSpace is the \s of regular expressions: ASCII white space only.
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
-}
-
-// collapseSpaces replaces each run of ASCII white space with repl, as a
-// \s+ regular expression would.
+// collapseSpaces replaces each run of ASCII white space (the \s of
+// regular expressions) inside s with repl; every caller trims s's ends.
 func collapseSpaces(s, repl string) string {
 	if repl == " " && !strings.ContainsAny(s, "\t\n\f\r") && !strings.Contains(s, "  ") {
 		return s // nearly every line: nothing to collapse
 	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		if !isSpace(s[i]) {
-			b.WriteByte(s[i])
-			i++
-			continue
-		}
-		for i < len(s) && isSpace(s[i]) {
-			i++
-		}
-		b.WriteString(repl)
-	}
-	return b.String()
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(" \t\n\f\r", r) }), repl)
 }
 
 // neutralize makes a summary safe to store: one line, valid UTF-8, nothing
@@ -469,15 +452,10 @@ func (w Weight) String() string {
 	return fmt.Sprintf("%d.%d", tenths/10, tenths%10)
 }
 
-// freshnessBand is one row of the protocol's lookup table.
-type freshnessBand struct {
-	maxDays    int // inclusive upper bound of the band
-	multiplier int // hundredths
-}
-
 // freshnessTable is the protocol's table, read, never computed, so people
-// can check it by eye.
-var freshnessTable = []freshnessBand{
+// can check it by eye: up to maxDays old (inclusive), the multiplier in
+// hundredths.
+var freshnessTable = []struct{ maxDays, multiplier int }{
 	{1, 100},
 	{3, 80},
 	{5, 50},
