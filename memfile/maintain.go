@@ -89,8 +89,7 @@ func MaintainInPlace(out *File, today time.Time, cfg Config, opt Options) Report
 	rep := Report{Budgets: cfg.Budgets}
 	applyConfig(out, cfg)
 	setAsideOversized(out, &rep)
-	dateUndated(out, today, &rep)
-	clampFuture(out, today, &rep)
+	fixDates(out, today, &rep)
 	if opt.Deep {
 		rep.Deep = &DeepReport{}
 		mergeDuplicates(out, &rep)
@@ -170,40 +169,33 @@ func setAsideOversized(f *File, rep *Report) {
 	}
 }
 
-// dateUndated dates today an undated entry of a file whose header has no
-// Last Maintained either: the day it was first kept is the best known.
-func dateUndated(f *File, today time.Time, rep *Report) {
-	for _, e := range f.tierEntries() {
-		if e.Date.IsZero() {
-			e.Date = today
-			rep.Converted = append(rep.Converted, fmt.Sprintf("entry %s had no date; it is dated %s, the day of this pass", e.ID, today.Format(dateLayout)))
-		}
-	}
-}
-
 // futureGrace is how far ahead a date may be and be kept (clocks a little
-// apart); a later one, clampFuture dates today, or it would stay the
-// latest work until that day.
+// apart); a later one is dated today, or it would stay the latest work
+// until that day.
 const futureGrace = 7 * 24 * time.Hour
 
-func clampFuture(f *File, today time.Time, rep *Report) {
+// fixDates dates today an undated entry (of a file whose header has no
+// Last Maintained either: the day it was first kept is the best known)
+// and one dated past futureGrace, and brings patterns' dates back too.
+func fixDates(f *File, today time.Time, rep *Report) {
 	limit := today.Add(futureGrace)
-	for t := 1; t <= 2; t++ {
-		for _, b := range f.Tiers[t-1].Blocks {
-			if e := b.Entry; e != nil && e.Date.After(limit) {
-				rep.Converted = append(rep.Converted, fmt.Sprintf("entry %s was dated %s, after the day of this pass (a clock set ahead?); it is dated %s", e.ID, e.Date.Format(dateLayout), today.Format(dateLayout)))
-				e.Date = today
-			}
+	for _, e := range f.tierEntries() {
+		switch {
+		case e.Date.IsZero():
+			rep.Converted = append(rep.Converted, fmt.Sprintf("entry %s had no date; it is dated %s, the day of this pass", e.ID, today.Format(dateLayout)))
+		case e.Date.After(limit):
+			rep.Converted = append(rep.Converted, fmt.Sprintf("entry %s was dated %s, after the day of this pass (a clock set ahead?); it is dated %s", e.ID, e.Date.Format(dateLayout), today.Format(dateLayout)))
+		default:
+			continue
 		}
+		e.Date = today
 	}
-	for _, b := range f.Tiers[2].Blocks {
-		if p := b.Pattern; p != nil {
-			if p.Last.After(limit) {
-				p.Last = today
-			}
-			if p.First.After(p.Last) {
-				p.First = p.Last
-			}
+	for _, p := range f.Patterns() {
+		if p.Last.After(limit) {
+			p.Last = today
+		}
+		if p.First.After(p.Last) {
+			p.First = p.Last
 		}
 	}
 }
@@ -556,40 +548,26 @@ func nearDuplicates(all []*Entry) [][]string {
 	for i, e := range all {
 		words[i] = wordSet(e.Text)
 	}
-	parent := make([]int, len(all))
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
+	group := make([]int, len(all)) // the first entry of each one's group
+	for i := range group {
+		group[i] = i
 	}
 	for i := range all {
 		for j := i + 1; j < len(all); j++ {
-			if similar(words[i], words[j]) {
-				parent[find(j)] = find(i)
+			if gi, gj := group[i], group[j]; gi != gj && similar(words[i], words[j]) {
+				for k := range group {
+					if group[k] == max(gi, gj) {
+						group[k] = min(gi, gj)
+					}
+				}
 			}
 		}
 	}
-	groups := map[int][]string{}
-	var roots []int
+	ids := make([][]string, len(all))
 	for i, e := range all {
-		r := find(i)
-		if len(groups[r]) == 0 {
-			roots = append(roots, r)
-		}
-		groups[r] = append(groups[r], e.ID)
+		ids[group[i]] = append(ids[group[i]], e.ID)
 	}
-	var out [][]string
-	for _, r := range roots {
-		if len(groups[r]) > 1 {
-			out = append(out, groups[r])
-		}
-	}
-	return out
+	return slices.DeleteFunc(ids, func(g []string) bool { return len(g) < 2 })
 }
 
 func wordSet(s string) map[string]bool {
