@@ -331,22 +331,13 @@ const maxConsolidate = 6
 
 // Unnamed is Advice.Unnamed alone.
 func Unnamed(f *File, cfg Config) []string {
-	ignore := ignoredTags(cfg)
 	var out []string
 	for _, p := range f.Patterns() {
-		if p.Level != Emerging && !p.hasSentence() && len(p.Tags) > 0 && !ignore[p.Tags[0]] {
+		if p.Level != Emerging && !p.hasSentence() && len(p.Tags) > 0 && !slices.Contains(cfg.IgnoreTags, p.Tags[0]) {
 			out = append(out, p.ID) // patterns are kept strongest first
 		}
 	}
 	return out
-}
-
-func ignoredTags(cfg Config) map[string]bool {
-	ignore := map[string]bool{}
-	for _, t := range cfg.IgnoreTags {
-		ignore[t] = true
-	}
-	return ignore
 }
 
 // Advise says what the agent could do for the memory: consolidate routine
@@ -356,7 +347,7 @@ func ignoredTags(cfg Config) map[string]bool {
 func Advise(f *File, today time.Time, cfg Config) Advice {
 	tok := Estimate(f)
 	a := Advice{Tier2: tok.Tiers[1], Budget: cfg.Budgets[1], Unnamed: Unnamed(f, cfg)}
-	ignore := ignoredTags(cfg)
+	ignore := cfg.IgnoreTags
 	room, tier1Room := LastingRoom(cfg)
 	tier1, decisions := Lasting(f)
 	a.Lasting, a.Room = tier1+decisions, room
@@ -397,7 +388,7 @@ func promotable(f *File, today time.Time, cfg Config, tok Tokens, tier1 int, ask
 // next that shares a tag with two or more of its kind (importance 5 or
 // not, so routine work is never lifted to 5), the oldest of them not yet
 // asked, and the tag.
-func routineGroup(f *File, today time.Time, ignore map[string]bool, asked func(id string) bool) ([]string, string) {
+func routineGroup(f *File, today time.Time, ignore []string, asked func(id string) bool) ([]string, string) {
 	// Without lastingShare (a budget of 0): old importance-4 work comes
 	// before today's routine work, which needs no summary.
 	victims := budgetVictims(f, today, 0, nil)
@@ -437,7 +428,7 @@ func routineGroup(f *File, today time.Time, ignore map[string]bool, asked func(i
 // only Tier 1 with onlyTier1) and the others of that tier and tag, oldest
 // first, up to maxConsolidate and MaxTextRunes together, so the summary
 // can keep what each says.
-func relatedDecisions(f *File, today time.Time, ignore map[string]bool, onlyTier1 bool) ([]string, string) {
+func relatedDecisions(f *File, today time.Time, ignore []string, onlyTier1 bool) ([]string, string) {
 	var all []*Entry
 	tierOf := map[*Entry]int{}
 	for t := 1; t <= 2; t++ {
@@ -462,7 +453,7 @@ func relatedDecisions(f *File, today time.Time, ignore map[string]bool, onlyTier
 		}
 		for _, tag := range anchor.Tags {
 			group := byTag[kindTag{tierOf[anchor], tag}]
-			if ignore[tag] || len(group) < 2 {
+			if slices.Contains(ignore, tag) || len(group) < 2 {
 				continue
 			}
 			ids, total := []string{anchor.ID}, size
@@ -491,11 +482,11 @@ type kindTag struct {
 }
 
 // byKindTag lists the entries under each tag not ignored, each kind apart.
-func byKindTag(es []*Entry, ignore map[string]bool, kind func(*Entry) int) map[kindTag][]*Entry {
+func byKindTag(es []*Entry, ignore []string, kind func(*Entry) int) map[kindTag][]*Entry {
 	m := map[kindTag][]*Entry{}
 	for _, e := range es {
 		for _, t := range e.Tags {
-			if !ignore[t] {
+			if !slices.Contains(ignore, t) {
 				k := kindTag{kind(e), t}
 				m[k] = append(m[k], e)
 			}
