@@ -79,44 +79,34 @@ func ParseConfig(root gjson.Result) (Config, error) {
 		return Config{}, fmt.Errorf("field \"profile\" must be one of %s, got another string", strings.Join(ProfileNames, ", "))
 	}
 
-	ints := []struct {
+	// Weights are read in hundredths: any number from 0 to 5.
+	for _, f := range []struct {
 		key      string
 		dst      *int
 		min, max int
+		weight   bool
 	}{
-		{"tier1_budget", &cfg.Budgets[0], 1, 1_000_000},
-		{"tier2_budget", &cfg.Budgets[1], 1, 1_000_000},
-		{"tier3_budget", &cfg.Budgets[2], 1, 1_000_000},
-		{"total_budget", &cfg.TotalBudget, 1, 3_000_000},
-		{"deep_every", &cfg.DeepEvery, 1, 10_000},
-		{"context_limit", &cfg.ContextLimit, 200, 1_000_000},
-	}
-	for _, f := range ints {
+		{"tier1_budget", &cfg.Budgets[0], 1, 1_000_000, false},
+		{"tier2_budget", &cfg.Budgets[1], 1, 1_000_000, false},
+		{"tier3_budget", &cfg.Budgets[2], 1, 1_000_000, false},
+		{"total_budget", &cfg.TotalBudget, 1, 3_000_000, false},
+		{"deep_every", &cfg.DeepEvery, 1, 10_000, false},
+		{"context_limit", &cfg.ContextLimit, 200, 1_000_000, false},
+		{"threshold", (*int)(&cfg.Threshold), 0, 5, true},
+		{"floor", (*int)(&cfg.Floor), 0, 5, true},
+	} {
 		v := root.Get(f.key)
 		if !v.Exists() {
 			continue
 		}
-		if v.Type != gjson.Number || v.Num != math.Trunc(v.Num) || v.Num < float64(f.min) || v.Num > float64(f.max) {
-			return Config{}, fmt.Errorf("field %q must be a whole number from %d to %d, got %s", f.key, f.min, f.max, JSONKind(v))
+		what, scale := "a whole number", 1.0
+		if f.weight {
+			what, scale = "a number", 100
 		}
-		*f.dst = int(v.Num)
-	}
-	weights := []struct {
-		key string
-		dst *Weight
-	}{
-		{"threshold", &cfg.Threshold},
-		{"floor", &cfg.Floor},
-	}
-	for _, f := range weights {
-		v := root.Get(f.key)
-		if !v.Exists() {
-			continue
+		if v.Type != gjson.Number || (!f.weight && v.Num != math.Trunc(v.Num)) || v.Num < float64(f.min) || v.Num > float64(f.max) {
+			return Config{}, fmt.Errorf("field %q must be %s from %d to %d, got %s", f.key, what, f.min, f.max, JSONKind(v))
 		}
-		if v.Type != gjson.Number || v.Num < 0 || v.Num > 5 {
-			return Config{}, fmt.Errorf("field %q must be a number from 0 to 5, got %s", f.key, JSONKind(v))
-		}
-		*f.dst = Weight(math.Round(v.Num * 100))
+		*f.dst = int(math.Round(v.Num * scale))
 	}
 	if v := root.Get("ignore_tags"); v.Exists() {
 		if !v.IsArray() {
