@@ -310,9 +310,6 @@ func neutralize(s string) string {
 // neutralizeBody neutralises each line of a body, dropping empty ones:
 // the body keeps its lines and none can become structure.
 func neutralizeBody(lines []string) string {
-	if len(lines) == 1 {
-		return neutralize(lines[0])
-	}
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
 		if n := neutralize(l); n != "" {

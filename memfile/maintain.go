@@ -149,14 +149,11 @@ const oversizedRunes = 10 * MaxTextRunes
 func setAsideOversized(f *File, rep *Report) {
 	for t := 1; t <= 3; t++ {
 		removeBlocks(f, t, func(b Block) bool {
-			text := ""
-			switch {
-			case b.Entry != nil:
+			text := "" // a note's is never set aside
+			if b.Entry != nil {
 				text = b.Entry.Text
-			case b.Pattern != nil:
+			} else if b.Pattern != nil {
 				text = b.Pattern.Text
-			default:
-				return false
 			}
 			n := utf8.RuneCountInString(text)
 			if n <= oversizedRunes {

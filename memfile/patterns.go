@@ -32,13 +32,7 @@ func autoSentence(p *Pattern) string {
 // given the archive, recounts exactly.
 func updatePatterns(f *File, opt Options, cfg Config, rep *Report) {
 	idx := indexByTag(patternPool(f, opt))
-	existing := map[string]*Pattern{} // single-tag patterns by tag
-	for _, p := range f.Patterns() {
-		if len(p.Tags) == 1 {
-			existing[p.Tags[0]] = p
-		}
-	}
-	addTagPatterns(f, idx, existing, cfg.IgnoreTags)
+	addTagPatterns(f, idx, cfg.IgnoreTags)
 	for _, p := range f.Patterns() {
 		if len(p.Tags) > 0 {
 			updatePattern(p, idx, opt, rep)
@@ -79,10 +73,16 @@ func indexByTag(pool []*Entry) map[string][]*Entry {
 // addTagPatterns adds an emerging pattern for every tag on two or more
 // entries, not ignored, without a single-tag pattern yet, in tag order so
 // IDs are stable.
-func addTagPatterns(f *File, idx map[string][]*Entry, existing map[string]*Pattern, ignore []string) {
+func addTagPatterns(f *File, idx map[string][]*Entry, ignore []string) {
+	existing := map[string]bool{}
+	for _, p := range f.Patterns() {
+		if len(p.Tags) == 1 {
+			existing[p.Tags[0]] = true
+		}
+	}
 	var fresh []string
 	for t, es := range idx {
-		if len(es) >= 2 && existing[t] == nil && !slices.Contains(ignore, t) {
+		if len(es) >= 2 && !existing[t] && !slices.Contains(ignore, t) {
 			fresh = append(fresh, t)
 		}
 	}
@@ -95,7 +95,6 @@ func addTagPatterns(f *File, idx map[string][]*Entry, existing map[string]*Patte
 		p := &Pattern{Tags: []string{t}, Level: Emerging}
 		p.ID = uniqueID("p", patternID(p.Tags), taken)
 		f.Tiers[2].Blocks = append(f.Tiers[2].Blocks, Block{Pattern: p})
-		existing[t] = p
 	}
 }
 
