@@ -348,54 +348,49 @@ func sortTier3(f *File) {
 // each tier, then the file, fits its budget, and returns the estimate.
 // Tier 1 is only reported; notes are never archived: a person wrote them.
 func enforceBudgets(f *File, today time.Time, cfg Config, rep *Report) Tokens {
-	ev := &eviction{f: f, today: today, budget: cfg.Budgets[1], rep: rep, tokens: Estimate(f), weak: weakPatterns(f), gone: map[any]bool{}}
-	for ev.tokens.Tiers[1] > cfg.Budgets[1] && ev.entry(fmt.Sprintf("Tier 2 over its budget of %d tokens", cfg.Budgets[1])) {
+	ev := &eviction{rep: rep, tokens: Estimate(f), gone: map[Block]bool{}}
+	// Entries are ranked only when one may go: the successors cost most.
+	if ev.tokens.Tiers[1] > cfg.Budgets[1] || ev.tokens.Total > cfg.TotalBudget {
+		ev.successors = likelySuccessors(f)
+		for _, e := range budgetVictims(f, today, cfg.Budgets[1], ev.successors) {
+			ev.next[0] = append(ev.next[0], Block{Entry: e})
+		}
 	}
-	for ev.tokens.Tiers[2] > cfg.Budgets[2] && ev.pattern(fmt.Sprintf("Tier 3 over its budget of %d tokens", cfg.Budgets[2])) {
+	ev.next[1] = weakPatterns(f)
+	for ev.tokens.Tiers[1] > cfg.Budgets[1] && ev.take(2, fmt.Sprintf("Tier 2 over its budget of %d tokens", cfg.Budgets[1])) {
+	}
+	for ev.tokens.Tiers[2] > cfg.Budgets[2] && ev.take(3, fmt.Sprintf("Tier 3 over its budget of %d tokens", cfg.Budgets[2])) {
 	}
 	totalReason := fmt.Sprintf("file over its total budget of %d tokens", cfg.TotalBudget)
-	for ev.tokens.Total > cfg.TotalBudget && (ev.entry(totalReason) || ev.pattern(totalReason)) {
+	for ev.tokens.Total > cfg.TotalBudget && (ev.take(2, totalReason) || ev.take(3, totalReason)) {
 	}
 	for t := 2; t <= 3 && len(ev.gone) > 0; t++ {
-		removeBlocks(f, t, func(b Block) bool { return ev.gone[b.Entry] || ev.gone[b.Pattern] })
+		removeBlocks(f, t, func(b Block) bool { return ev.gone[b] })
 	}
 	return ev.tokens
 }
 
 // eviction is one pass's taking out of entries and patterns for budgets.
 type eviction struct {
-	f      *File
-	today  time.Time
-	budget int // Tier 2's, in tokens
 	rep    *Report
 	tokens Tokens
-	// victims are Tier 2's entries, first to go first, ranked when one is
-	// needed, with successors: those make room first, keeping their mark.
-	victims    []*Entry
-	ranked     bool
-	successors map[string]string
-	weak       []*Pattern   // emerging patterns, first to go first
-	gone       map[any]bool // the *Entry and *Pattern taken out
-}
-
-// take counts b out of its tier and the file.
-func (ev *eviction) take(tier int, b Block, item any) {
-	cost := blockTokens(b)
-	ev.tokens.Tiers[tier-1] -= cost
-	ev.tokens.Total -= cost
-	ev.gone[item] = true
+	// next are what Tiers 2 and 3 give up, first to go first.
+	next       [2][]Block
+	successors map[string]string // likelySuccessors: those make room first, keeping their mark
+	gone       map[Block]bool
 }
 
 // weakPatterns are f's emerging patterns in the budget's order: tag counts
 // before written sentences, then fewest observations, oldest, smaller ID.
-func weakPatterns(f *File) []*Pattern {
-	var weak []*Pattern
+func weakPatterns(f *File) []Block {
+	var weak []Block
 	for _, p := range f.Patterns() {
 		if p.Level == Emerging {
-			weak = append(weak, p)
+			weak = append(weak, Block{Pattern: p})
 		}
 	}
-	slices.SortFunc(weak, func(a, b *Pattern) int {
+	slices.SortFunc(weak, func(x, y Block) int {
+		a, b := x.Pattern, y.Pattern
 		if a.hasSentence() != b.hasSentence() {
 			if a.hasSentence() {
 				return 1
@@ -407,41 +402,31 @@ func weakPatterns(f *File) []*Pattern {
 	return weak
 }
 
-// entry takes out the next Tier 2 entry for reason; false when none.
-func (ev *eviction) entry(reason string) bool {
-	if !ev.ranked {
-		ev.successors = likelySuccessors(ev.f)
-		ev.victims, ev.ranked = budgetVictims(ev.f, ev.today, ev.budget, ev.successors), true
-	}
-	if len(ev.victims) == 0 {
+// take takes out the next item of a tier (2 or 3) for reason, false when
+// none is left.
+func (ev *eviction) take(tier int, reason string) bool {
+	next := &ev.next[tier-2]
+	if len(*next) == 0 {
 		return false
 	}
-	e := ev.victims[0]
-	ev.victims = ev.victims[1:]
-	ev.take(2, Block{Entry: e}, e)
-	if n, ok := ev.successors[e.ID]; ok {
-		// The view's mark goes with it, so recall says so too.
-		reason += "; " + strings.TrimPrefix(PossiblySupersededMark, "(") + n
-	}
-	ev.rep.Removed = append(ev.rep.Removed, Removal{Tier: 2, Entry: e, Reason: reason})
-	return true
-}
-
-// pattern takes out the next weak pattern for reason; false when none.
-func (ev *eviction) pattern(reason string) bool {
-	if len(ev.weak) == 0 {
-		return false
-	}
-	p := ev.weak[0]
-	ev.weak = ev.weak[1:]
-	ev.take(3, Block{Pattern: p}, p)
-	// A pattern this pass created and the budget takes back never existed:
-	// archiving it would add the same record at every pass.
-	if i := slices.IndexFunc(ev.rep.Patterns, func(c PatternChange) bool { return c.ID == p.ID && c.From == "" }); i >= 0 {
+	b := (*next)[0]
+	*next = (*next)[1:]
+	cost := blockTokens(b)
+	ev.tokens.Tiers[tier-1] -= cost
+	ev.tokens.Total -= cost
+	ev.gone[b] = true
+	if b.Entry != nil {
+		if n, ok := ev.successors[b.Entry.ID]; ok {
+			// The view's mark goes with it, so recall says so too.
+			reason += "; " + strings.TrimPrefix(PossiblySupersededMark, "(") + n
+		}
+	} else if i := slices.IndexFunc(ev.rep.Patterns, func(c PatternChange) bool { return c.ID == b.Pattern.ID && c.From == "" }); i >= 0 {
+		// A pattern this pass created and the budget takes back never
+		// existed: archiving it would add the same record at every pass.
 		ev.rep.Patterns = slices.Delete(ev.rep.Patterns, i, i+1)
 		return true
 	}
-	ev.rep.Removed = append(ev.rep.Removed, Removal{Tier: 3, Pattern: p, Reason: reason})
+	ev.rep.Removed = append(ev.rep.Removed, Removal{Tier: tier, Entry: b.Entry, Pattern: b.Pattern, Reason: reason})
 	return true
 }
 
