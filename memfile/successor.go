@@ -51,18 +51,14 @@ type subject struct {
 // lastingSubjects are the newest markedLasting lasting entries of f with
 // tags, newest first (later in the file first).
 func lastingSubjects(f *File) subjects {
-	n := len(f.Tiers[0].Blocks) + len(f.Tiers[1].Blocks)
-	lasting := make([]*Entry, 0, n)
-	pos := make(map[*Entry]int, n)
-	for t := 0; t < 2; t++ {
-		for _, b := range f.Tiers[t].Blocks {
-			if x := b.Entry; x != nil && x.Importance >= supersedeMinImportance && len(x.Tags) > 0 {
-				pos[x] = len(lasting)
-				lasting = append(lasting, x)
-			}
+	var lasting []*Entry
+	for _, x := range f.tierEntries() {
+		if x.Importance >= supersedeMinImportance && len(x.Tags) > 0 {
+			lasting = append(lasting, x)
 		}
 	}
-	slices.SortFunc(lasting, func(a, b *Entry) int { return cmp.Or(b.Date.Compare(a.Date), pos[b]-pos[a]) })
+	slices.Reverse(lasting) // a tie of dates: later in the file first
+	slices.SortStableFunc(lasting, func(a, b *Entry) int { return b.Date.Compare(a.Date) })
 	lasting = lasting[:min(len(lasting), markedLasting)]
 	s := subjects{entries: lasting, subs: make([]subject, 0, len(lasting)), df: make(map[string]int, 2*len(lasting))}
 	words := make([][]string, len(lasting))
@@ -236,9 +232,9 @@ func (f *File) HoldTogether(ids []string) ([]*Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	order := fileOrder(f)
+	all := append(f.Entries(1), f.Entries(2)...) // a tie of dates: later in the file first
 	slices.SortFunc(es, func(a, b *Entry) int {
-		return cmp.Or(b.Date.Compare(a.Date), order[b]-order[a])
+		return cmp.Or(b.Date.Compare(a.Date), slices.Index(all, b)-slices.Index(all, a))
 	})
 	for i, e := range es {
 		for _, older := range es[i+1:] {
@@ -247,19 +243,6 @@ func (f *File) HoldTogether(ids []string) ([]*Entry, error) {
 		e.HoldsWith = normalIDs(e.HoldsWith)
 	}
 	return es, nil
-}
-
-// fileOrder numbers the entries of Tier 1, then Tier 2, in file order.
-func fileOrder(f *File) map[*Entry]int {
-	order := map[*Entry]int{}
-	for t := range 2 {
-		for _, b := range f.Tiers[t].Blocks {
-			if b.Entry != nil {
-				order[b.Entry] = len(order)
-			}
-		}
-	}
-	return order
 }
 
 // holdTogether says whether a and b were answered as both holding.
