@@ -125,19 +125,15 @@ func MaintainInPlace(out *File, today time.Time, cfg Config, opt Options) Report
 func settle(out *File, tokens Tokens, cfg Config, rep *Report) {
 	rep.Tokens = tokens
 	rep.DeepDue = (out.Header.Sessions > 0 && out.Header.Sessions%cfg.DeepEvery == 0) || tokens.Total > cfg.TotalBudget
-	for _, w := range []struct {
-		over bool
-		what string
-	}{
-		{tokens.Tiers[1] > cfg.Budgets[1], fmt.Sprintf("Tier 2 notes alone use ~%d tokens, over its budget of %d", tokens.Tiers[1], cfg.Budgets[1])},
-		{tokens.Tiers[2] > cfg.Budgets[2], fmt.Sprintf("Tier 3 uses ~%d tokens, over its budget of %d, with no EMERGING pattern left to archive", tokens.Tiers[2], cfg.Budgets[2])},
-		{tokens.Tiers[0] > cfg.Budgets[0], fmt.Sprintf("Tier 1 uses ~%d tokens, over its budget of %d; Tier 1 is never pruned automatically: review it in deep maintenance", tokens.Tiers[0], cfg.Budgets[0])},
-		{tokens.Total > cfg.TotalBudget, fmt.Sprintf("the file uses ~%d tokens, over its total budget of %d", tokens.Total, cfg.TotalBudget)},
-	} {
-		if w.over {
-			rep.Warnings = append(rep.Warnings, w.what)
+	warn := func(over bool, format string, args ...any) {
+		if over {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf(format, args...))
 		}
 	}
+	warn(tokens.Tiers[1] > cfg.Budgets[1], "Tier 2 notes alone use ~%d tokens, over its budget of %d", tokens.Tiers[1], cfg.Budgets[1])
+	warn(tokens.Tiers[2] > cfg.Budgets[2], "Tier 3 uses ~%d tokens, over its budget of %d, with no EMERGING pattern left to archive", tokens.Tiers[2], cfg.Budgets[2])
+	warn(tokens.Tiers[0] > cfg.Budgets[0], "Tier 1 uses ~%d tokens, over its budget of %d; Tier 1 is never pruned automatically: review it in deep maintenance", tokens.Tiers[0], cfg.Budgets[0])
+	warn(tokens.Total > cfg.TotalBudget, "the file uses ~%d tokens, over its total budget of %d", tokens.Total, cfg.TotalBudget)
 }
 
 // oversizedRunes is the text past which an item is archived whole before

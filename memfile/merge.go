@@ -58,9 +58,12 @@ func MergeFiles(base, ours, theirs *File, cfg Config) (*File, MergeReport) {
 	out.Preamble = mergeLines(b.Preamble, o.Preamble, t.Preamble)
 	out.Trailer = mergeLines(b.Trailer, o.Trailer, t.Trailer)
 
-	out.Header.Sessions = addCounts(base.Header.Sessions,
-		max(ours.Header.Sessions-base.Header.Sessions, 0),
-		max(theirs.Header.Sessions-base.Header.Sessions, 0))
+	// Both sides' new sessions, stopping at the largest int rather than
+	// wrapping to a negative count.
+	out.Header.Sessions = base.Header.Sessions
+	for _, side := range []int{ours.Header.Sessions, theirs.Header.Sessions} {
+		out.Header.Sessions += min(max(side-base.Header.Sessions, 0), math.MaxInt-out.Header.Sessions)
+	}
 	out.Header.LastMaintained = later(ours.Header.LastMaintained, theirs.Header.LastMaintained)
 	if out.Header.Version == "" {
 		out.Header.Version = currentVersion
@@ -342,19 +345,6 @@ func mergeLines(b, o, t []string) []string {
 		}
 	}
 	return out
-}
-
-// addCounts adds session counts, stopping at the largest int rather than
-// wrapping to a negative count.
-func addCounts(counts ...int) int {
-	sum := 0
-	for _, n := range counts {
-		if n > math.MaxInt-sum {
-			return math.MaxInt
-		}
-		sum += n
-	}
-	return sum
 }
 
 // cleanTexts passes every entry's and pattern's text through privacy.Clean.
