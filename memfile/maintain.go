@@ -100,8 +100,7 @@ func MaintainInPlace(out *File, today time.Time, cfg Config, opt Options) Report
 	mergeSameTagPatterns(out, &rep)
 	updatePatterns(out, opt, cfg, &rep)
 	prune(out, cfg, &rep)
-	sortTier2(out)
-	sortTier3(out)
+	sortTiers(out)
 	tokens := enforceBudgets(out, today, cfg, &rep)
 
 	if opt.CountSession && out.Header.Sessions < math.MaxInt {
@@ -309,35 +308,27 @@ func keepLasting(ranked []rankedEntry, budget int, successors map[string]string)
 	}
 }
 
-// sortTier2 orders Tier 2's entries, notes keeping their slots.
-func sortTier2(f *File) {
-	sortInSlots(f.Tiers[1].Blocks, func(b *Block) **Entry { return &b.Entry }, tier2Order)
+// sortTiers orders Tier 2's entries (tier2Order) and Tier 3's patterns,
+// strongest first, notes keeping their slots.
+func sortTiers(f *File) {
+	sortInSlots(f.Tiers[1].Blocks, func(a, b Block) int { return tier2Order(a.Entry, b.Entry) })
+	sortInSlots(f.Tiers[2].Blocks, func(a, b Block) int { return patternOrder(a.Pattern, b.Pattern) })
 }
 
-// sortInSlots orders the items field picks out of blocks, only between
-// the slots such items held, so every other block stays where it stood.
-func sortInSlots[T any](blocks []Block, field func(*Block) **T, order func(a, b *T) int) {
-	var items []*T
-	for i := range blocks {
-		if p := field(&blocks[i]); *p != nil {
-			items = append(items, *p)
-		}
-	}
+// sortInSlots orders a tier's items (one kind: Parse moves the other
+// kind out), only between the slots they held, so notes stay put.
+func sortInSlots(blocks []Block, order func(a, b Block) int) {
+	items := slices.DeleteFunc(slices.Clone(blocks), func(b Block) bool { return b.Note != nil })
 	slices.SortFunc(items, order)
 	for i := range blocks {
-		if p := field(&blocks[i]); *p != nil {
-			*p, items = items[0], items[1:]
+		if blocks[i].Note == nil {
+			blocks[i], items = items[0], items[1:]
 		}
 	}
 }
 
 func patternOrder(a, b *Pattern) int {
 	return cmp.Or(cmp.Compare(levelRank(a.Level), levelRank(b.Level)), cmp.Compare(b.Observations, a.Observations), b.Last.Compare(a.Last), cmp.Compare(a.ID, b.ID))
-}
-
-// sortTier3 orders patterns strongest first, notes keeping their slots.
-func sortTier3(f *File) {
-	sortInSlots(f.Tiers[2].Blocks, func(b *Block) **Pattern { return &b.Pattern }, patternOrder)
 }
 
 // enforceBudgets archives Tier 2 entries and weak Tier 3 patterns until

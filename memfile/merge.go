@@ -72,8 +72,7 @@ func MergeFiles(base, ours, theirs *File, cfg Config) (*File, MergeReport) {
 	if !out.Header.LastMaintained.IsZero() {
 		reweight(out, out.Header.LastMaintained, cfg)
 	}
-	sortTier2(out)
-	sortTier3(out)
+	sortTiers(out)
 	out.Header.TokenEst = Estimate(out).Total
 	return out, rep
 }
