@@ -508,22 +508,14 @@ type Scoring struct {
 
 // Score computes an entry's weight in a tier on a day under cfg.
 func Score(e Entry, tier int, today time.Time, cfg Config) Scoring {
-	s := Scoring{Tier: tier, Importance: e.Importance, Days: max(DaysBetween(e.Date, today), 0)}
-	if tier == 1 {
-		s.Freshness = 100
-		s.Raw = Weight(e.Importance * 100)
-		s.Weight = s.Raw
-		s.Rule = "tier 1 never decays"
-		return s
+	s := Scoring{Tier: tier, Importance: e.Importance, Days: max(DaysBetween(e.Date, today), 0), Freshness: 100, Rule: "tier 1 never decays"}
+	if tier != 1 {
+		s.Freshness, s.Rule = freshness(s.Days), "freshness table"
 	}
-	s.Freshness = freshness(s.Days)
 	s.Raw = Weight(e.Importance * s.Freshness)
 	s.Weight = s.Raw
-	s.Rule = "freshness table"
-	if e.Importance >= 4 && s.Raw < cfg.Floor {
-		s.Weight = cfg.Floor
-		s.Floored = true
-		s.Rule = "floor for importance 4 and 5"
+	if tier != 1 && e.Importance >= 4 && s.Raw < cfg.Floor {
+		s.Weight, s.Floored, s.Rule = cfg.Floor, true, "floor for importance 4 and 5"
 	}
 	return s
 }
