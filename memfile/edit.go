@@ -31,23 +31,15 @@ const maxKeywords = 5
 // Keywords cleans (a key is a key wherever it stands) and normalises a
 // new entry's keywords as tags, refusing a long one or too many.
 func Keywords(list []string) ([]string, error) {
-	out := make([]string, 0, len(list))
-	for _, k := range list {
-		n := normalTag(privacy.Clean(k))
-		if len(n) > maxTagBytes {
-			return nil, fmt.Errorf("keyword %q is too long: a keyword is a word or two, at most %d bytes", n, maxTagBytes)
-		}
-		if n != "" {
-			out = append(out, n)
+	clean := make([]string, len(list))
+	for i, k := range list {
+		if clean[i] = normalTag(privacy.Clean(k)); len(clean[i]) > maxTagBytes {
+			return nil, fmt.Errorf("keyword %q is too long: a keyword is a word or two, at most %d bytes", clean[i], maxTagBytes)
 		}
 	}
-	slices.Sort(out)
-	out = slices.Compact(out)
+	out := NormalizeTags(clean)
 	if len(out) > maxKeywords {
 		return nil, fmt.Errorf("%d keywords, over the limit of %d: give the two or three words a later question would use", len(out), maxKeywords)
-	}
-	if len(out) == 0 {
-		return nil, nil
 	}
 	return out, nil
 }
