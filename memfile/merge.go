@@ -204,13 +204,12 @@ func entryChanged(b, x item) bool {
 // mergeEntry merges an entry both sides have. When both rewrote its text
 // differently, split is theirs, to be kept as a new entry.
 func mergeEntry(b item, inBase bool, o, t item) (kept item, split *item) {
-	if inBase {
-		switch oc, tc := entryChanged(b, o), entryChanged(b, t); {
-		case !tc:
-			return o, nil
-		case !oc:
-			return t, nil
-		}
+	switch {
+	case !inBase:
+	case !entryChanged(b, t):
+		return o, nil
+	case !entryChanged(b, o):
+		return t, nil
 	}
 	textO := !inBase || normalText(o.Entry.Text) != normalText(b.Entry.Text)
 	textT := !inBase || normalText(t.Entry.Text) != normalText(b.Entry.Text)
@@ -247,16 +246,13 @@ func patternChanged(b, x *Pattern) bool {
 // united, counts never going down; conflict when both rewrote the
 // sentence differently (ours kept).
 func mergePattern(b, o, t *Pattern, dates map[string]time.Time) (p *Pattern, conflict bool) {
-	if b != nil {
-		switch {
-		case !patternChanged(b, t):
-			return o, false
-		case !patternChanged(b, o):
-			return t, false
-		}
-	}
-	if b == nil {
+	switch {
+	case b == nil:
 		b = &Pattern{}
+	case !patternChanged(b, t):
+		return o, false
+	case !patternChanged(b, o):
+		return t, false
 	}
 	merged := *o
 	if !slices.Equal(o.Tags, t.Tags) && slices.Equal(o.Tags, b.Tags) {
