@@ -397,13 +397,9 @@ func routineGroup(f *File, today time.Time, ignore []string, asked func(id strin
 		if best.tag == "" {
 			continue
 		}
-		group := slices.Clone(byTag[best])
-		slices.SortFunc(group, byDateID)
-		if len(group) > maxConsolidate {
-			group = group[:maxConsolidate]
-		}
+		group := slices.SortedFunc(slices.Values(byTag[best]), byDateID)
 		var ids []string
-		for _, e := range group {
+		for _, e := range group[:min(len(group), maxConsolidate)] {
 			if !asked(e.ID) {
 				ids = append(ids, e.ID)
 			}
@@ -423,14 +419,8 @@ func routineGroup(f *File, today time.Time, ignore []string, asked func(id strin
 func relatedDecisions(f *File, today time.Time, ignore []string, onlyTier1 bool) ([]string, string) {
 	var all []*Entry
 	tierOf := map[*Entry]int{}
-	for t := 1; t <= 2; t++ {
-		if t == 2 && onlyTier1 {
-			break
-		}
-		for _, e := range f.Entries(t) {
-			if t == 2 && (e.Importance < 5 || DaysBetween(e.Date, today) <= 1) {
-				continue
-			}
+	for t, e := range f.tierEntries() {
+		if t == 1 || (!onlyTier1 && e.Importance >= 5 && DaysBetween(e.Date, today) > 1) {
 			all = append(all, e)
 			tierOf[e] = t
 		}
