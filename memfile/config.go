@@ -38,16 +38,10 @@ func Profile(name string) (Config, error) {
 		IgnoreTags: []string{"auto", "checkpoint", DeniedTag},
 	}
 	switch name {
-	case "", "claude-code":
-		base.Profile = "claude-code"
-		base.Budgets = [3]int{1500, 3000, 1500}
-		base.TotalBudget = 6000
-		base.DeepEvery = 10
+	case "", "claude-code": // the tiers' budgets, the file's, the deep cadence
+		base.Profile, base.Budgets, base.TotalBudget, base.DeepEvery = "claude-code", [3]int{1500, 3000, 1500}, 6000, 10
 	case "cowork":
-		base.Profile = "cowork"
-		base.Budgets = [3]int{3000, 8000, 3500}
-		base.TotalBudget = 15000
-		base.DeepEvery = 15
+		base.Profile, base.Budgets, base.TotalBudget, base.DeepEvery = "cowork", [3]int{3000, 8000, 3500}, 15000, 15
 	default:
 		return Config{}, fmt.Errorf("profile %q is not one of %s", name, strings.Join(ProfileNames, ", "))
 	}
