@@ -124,6 +124,9 @@ func (s subjects) successor(e *Entry, sub subject, n int) *Entry {
 // entry of f among the newest markedLasting, looks like it supersedes,
 // newest first.
 func (f *File) LikelyPredecessors(e *Entry) []*Entry {
+	if e == nil || e.Importance < supersedeMinImportance || len(e.Tags) == 0 {
+		return nil // not lasting: no need to weigh the file's subjects
+	}
 	s := lastingSubjects(f)
 	i := slices.Index(s.entries, e)
 	if i < 0 {
