@@ -149,7 +149,6 @@ type Departure struct {
 // Forecast lists the Tier 2 entries the threshold will archive within
 // days, soonest first (budget evictions cannot be foreseen).
 func Forecast(f *File, today time.Time, cfg Config, days int) []Departure {
-	today = civil(today)
 	var out []Departure
 	for _, e := range f.Entries(2) {
 		if d, ok := ForecastEntry(e, today, cfg, days); ok {

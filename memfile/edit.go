@@ -179,17 +179,13 @@ func (f *File) Consolidate(ids []string, text string) (*Entry, []Removal, error)
 	if err != nil {
 		return nil, nil, err
 	}
-	tier := 2
-	if slices.Contains(tiers, 1) {
-		tier = 1
-	}
 	all := &Entry{}
 	for _, e := range olds {
 		all.absorb(e)
 	}
-	n := NewEntry{Tier: tier, Importance: all.Importance, Date: all.Date, Tags: all.Tags, Text: text}
-	if tier == 1 && n.Importance < 4 {
-		n.Tier = 2 // a Tier 1 entry of importance 1-3 was written by hand
+	n := NewEntry{Tier: 2, Importance: all.Importance, Date: all.Date, Tags: all.Tags, Text: text}
+	if slices.Contains(tiers, 1) && n.Importance >= 4 {
+		n.Tier = 1 // not for a Tier 1 entry of importance 1-3, written by hand
 	}
 	// Add updates an entry of the same date and text: a summary worded
 	// like an original keeps that entry.
