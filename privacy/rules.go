@@ -93,11 +93,10 @@ func (x *ruleSet) add(table string, gitleaks bool) {
 		case id == "allow" && second == "":
 			x.global = append(x.global, line)
 		case id == "allow":
-			last := &x.texts[len(x.texts)-1]
-			if ruleAt < 0 || !strings.HasPrefix(last.text, second+"\t") {
+			if ruleAt < 0 || !strings.HasPrefix(x.texts[len(x.texts)-1].text, second+"\t") {
 				panic("privacy: allowlist of " + second + " not after its rule")
 			}
-			last.text = table[ruleAt : at+len(line)]
+			x.texts[len(x.texts)-1].text = table[ruleAt : at+len(line)]
 		default:
 			ruleAt = at
 			x.texts = append(x.texts, ruleText{line, gitleaks})

@@ -63,20 +63,14 @@ func find(dir string, stopped func(string) bool) (string, error) {
 		return "", fmt.Errorf("%s is %s, %w: run bimri-hook in a project's folder, or name the workspace with --dir",
 			dir, inspect.Pick(isFSRoot(dir), "the file system's root", "your home folder"), errNoWorkspace)
 	}
-	if found := walkUp(dir, stopped, memfile.MemoryName); found != "" {
+	if found := walkUp(dir, stopped, holdsMemory); found != "" {
 		return found, nil
 	}
-	if repo := walkUp(dir, stopped, gitHEAD); repo != "" {
+	if repo := walkUp(dir, stopped, isRepository); repo != "" {
 		return repo, nil
 	}
 	return dir, nil
 }
-
-// gitHEAD is what makes a folder a repository's root, as git sees it: a
-// .git folder with a HEAD, or a .git file (a worktree's or a submodule's
-// link). A stray .git holding only info/exclude is not one, so nothing
-// writes on into it.
-const gitHEAD = ".git" + string(filepath.Separator) + "HEAD"
 
 // Repository is the root of the git repository dir is in, found as Root
 // finds it; "" when there is none.
@@ -85,21 +79,35 @@ func Repository(dir string) string {
 	if err != nil {
 		return ""
 	}
-	return walkUp(dir, stops(), gitHEAD)
+	return walkUp(dir, stops(), isRepository)
 }
 
-// walkUp is the nearest folder from dir up that holds name, "" for none;
-// for gitHEAD, a .git file does too.
-func walkUp(dir string, stopped func(string) bool, name string) string {
+// walkUp is the nearest folder from dir up that has, "" for none.
+func walkUp(dir string, stopped func(string) bool, has func(dir string) bool) string {
 	for d := filepath.Clean(dir); !stopped(d); d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, name)); err == nil {
-			return d
-		}
-		if info, err := os.Lstat(filepath.Join(d, ".git")); name == gitHEAD && err == nil && info.Mode().IsRegular() {
+		if has(d) {
 			return d
 		}
 	}
 	return ""
+}
+
+func holdsMemory(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, memfile.MemoryName))
+	return err == nil
+}
+
+// isRepository says dir is a repository's root as git sees it: a .git
+// file (a worktree's or a submodule's link), or a .git folder with a
+// HEAD. A stray .git holding only info/exclude is not one, so nothing
+// writes on into it.
+func isRepository(dir string) bool {
+	info, err := os.Lstat(filepath.Join(dir, ".git"))
+	if err != nil || info.Mode().IsRegular() {
+		return err == nil
+	}
+	_, err = os.Lstat(filepath.Join(dir, ".git", "HEAD"))
+	return info.IsDir() && err == nil
 }
 
 func isFSRoot(dir string) bool { return filepath.Dir(dir) == dir }
