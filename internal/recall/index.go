@@ -72,15 +72,20 @@ func NewMemory(items []Item) *Index {
 }
 
 // encode builds the index of items for the archive identified by key: a
-// tag or keyword counts tagWeight.
+// tag or keyword counts tagWeight. The index is written in place into one
+// buffer, sized once its terms are known: every page a prompt allocates
+// is a page fault, and an archive's index is megabytes.
 func encode(items []Item, key indexKey) []byte {
+	// posting is one document holding a term, as the index keeps it.
+	type posting struct {
+		doc uint32
+		tf  float32
+	}
 	index := map[string][]posting{}
-	le := binary.LittleEndian
-	var dir, posts, itemBlob []byte
+	lens := make([]uint32, len(items))
 	var ws []string
-	dir = le.AppendUint32(dir, uint32(len(items)))
-	dirTerms := len(dir)
-	dir = le.AppendUint32(dir, 0) // the number of terms, known below
+	postings, itemsLen := 0, 0
+	var scratch []byte
 	for doc, it := range items {
 		ws = appendTokens(ws[:0], it.Text)
 		text := len(ws)
@@ -88,63 +93,69 @@ func encode(items []Item, key indexKey) []byte {
 			ws = appendTokens(ws, tag)
 		}
 		for i, w := range ws {
-			tf := 1.0
+			tf := float32(1)
 			if i >= text {
 				tf = tagWeight
 			}
 			l := index[w]
-			if n := len(l); n > 0 && l[n-1].doc == doc {
+			if n := len(l); n > 0 && l[n-1].doc == uint32(doc) {
 				l[n-1].tf += tf
 			} else {
-				index[w] = append(l, posting{doc, tf})
+				index[w] = append(l, posting{uint32(doc), tf})
+				postings++
 			}
 		}
-		dir = le.AppendUint32(dir, uint32(len(ws)))
+		lens[doc] = uint32(len(ws))
+		scratch = appendItem(scratch[:0], it)
+		itemsLen += len(scratch)
 	}
 	terms := slices.Sorted(maps.Keys(index))
-	le.PutUint32(dir[dirTerms:], uint32(len(terms)))
-	for _, it := range items {
-		dir = le.AppendUint32(dir, uint32(dayNumber(it.Date)))
-	}
-	var itemCRCs []byte
-	for _, it := range items {
-		dir = le.AppendUint32(dir, uint32(len(itemBlob)))
-		from := len(itemBlob)
-		itemBlob = appendItem(itemBlob, it)
-		itemCRCs = le.AppendUint32(itemCRCs, sum(itemBlob[from:]))
-	}
-	dir = le.AppendUint32(dir, uint32(len(itemBlob)))
-	dir = append(dir, itemCRCs...)
-	n := 0
+	strsLen := 0
 	for _, t := range terms {
-		dir = le.AppendUint32(dir, uint32(n))
-		n += len(t)
+		strsLen += len(t)
 	}
-	dir = le.AppendUint32(dir, uint32(n))
-	var postCRCs []byte
-	for _, t := range terms {
-		dir = le.AppendUint32(dir, uint32(len(posts)/8))
-		from := len(posts)
-		for _, p := range index[t] {
-			posts = le.AppendUint32(posts, uint32(p.doc))
-			posts = le.AppendUint32(posts, math.Float32bits(float32(p.tf)))
+	docs, nterms := len(items), len(terms)
+	dirLen := 8 + 16*docs + 12*nterms + 12 + strsLen
+	out := make([]byte, headerLen+dirLen+8*postings, headerLen+dirLen+8*postings+itemsLen)
+	le := binary.LittleEndian
+	le.PutUint32(out[headerLen:], uint32(docs))
+	le.PutUint32(out[headerLen+4:], uint32(nterms))
+	var x Index // the directory's parts, where they lie in out
+	x.setParts(out[headerLen+8:headerLen+dirLen], docs, nterms)
+	for doc, it := range items {
+		le.PutUint32(x.lens[4*doc:], lens[doc])
+		le.PutUint32(x.days[4*doc:], uint32(dayNumber(it.Date)))
+	}
+	posts, n, p := out[headerLen+dirLen:], 0, 0
+	for i, t := range terms {
+		le.PutUint32(x.strOff[4*i:], uint32(n))
+		n += copy(x.strs[n:], t)
+		le.PutUint32(x.postOff[4*i:], uint32(p))
+		from := p
+		for _, e := range index[t] {
+			le.PutUint32(posts[8*p:], e.doc)
+			le.PutUint32(posts[8*p+4:], math.Float32bits(e.tf))
+			p++
 		}
-		postCRCs = le.AppendUint32(postCRCs, sum(posts[from:]))
+		le.PutUint32(x.postCRC[4*i:], sum(posts[8*from:8*p]))
 	}
-	dir = le.AppendUint32(dir, uint32(len(posts)/8))
-	dir = append(dir, postCRCs...)
-	for _, t := range terms {
-		dir = append(dir, t...)
+	le.PutUint32(x.strOff[4*nterms:], uint32(n))
+	le.PutUint32(x.postOff[4*nterms:], uint32(p))
+	itemsAt := len(out)
+	for doc, it := range items {
+		from := len(out)
+		le.PutUint32(x.itemOff[4*doc:], uint32(from-itemsAt))
+		out = appendItem(out, it)
+		le.PutUint32(x.itemCRC[4*doc:], sum(out[from:]))
 	}
+	le.PutUint32(x.itemOff[4*docs:], uint32(len(out)-itemsAt))
 
-	out := append(make([]byte, 0, headerLen+len(dir)+len(posts)+len(itemBlob)), magic...)
-	out = le.AppendUint64(out, uint64(key.Size))
-	out = le.AppendUint64(out, uint64(key.ModTime))
-	out = le.AppendUint32(out, key.Edge)
-	out = le.AppendUint32(out, sum(dir))
-	out = append(out, dir...)
-	out = append(out, posts...)
-	return append(out, itemBlob...)
+	copy(out, magic)
+	le.PutUint64(out[8:], uint64(key.Size))
+	le.PutUint64(out[16:], uint64(key.ModTime))
+	le.PutUint32(out[24:], key.Edge)
+	le.PutUint32(out[28:], sum(out[headerLen:headerLen+dirLen]))
+	return out
 }
 
 // Index is a decoded on-disk index: slices into the file's bytes, which
@@ -181,9 +192,7 @@ func decode(data []byte) (*Index, error) {
 	docs, nterms := int(le.Uint32(rest)), int(le.Uint32(rest[4:]))
 	// The directory's length, from numbers not yet checked: bounded
 	// before they are trusted with anything.
-	parts := []*[]byte{&x.lens, &x.days, &x.itemOff, &x.itemCRC, &x.strOff, &x.postOff, &x.postCRC}
-	sizes := []int{4 * docs, 4 * docs, 4 * (docs + 1), 4 * docs, 4 * (nterms + 1), 4 * (nterms + 1), 4 * nterms}
-	fixed := 8 + 16*docs + 12*nterms + 12 // the counts, then sizes' parts
+	fixed := 8 + 16*docs + 12*nterms + 12 // the counts, then the parts of setParts
 	if docs > len(rest)/16 || nterms > len(rest)/12 || fixed > len(rest) {
 		return nil, errCorrupt
 	}
@@ -196,11 +205,7 @@ func decode(data []byte) (*Index, error) {
 		return nil, errCorrupt
 	}
 	x.docs, x.nterms = docs, nterms
-	d := dir[8:]
-	for i, p := range parts {
-		*p, d = d[:sizes[i]], d[sizes[i]:]
-	}
-	x.strs = d
+	x.setParts(dir[8:], docs, nterms)
 	rest = rest[len(dir):]
 	postsLen, itemsLen := 8*u32(x.postOff, nterms), u32(x.itemOff, docs)
 	if postsLen+itemsLen != len(rest) {
@@ -219,6 +224,18 @@ func decode(data []byte) (*Index, error) {
 		x.total += u32(x.lens, i)
 	}
 	return x, nil
+}
+
+// setParts points x's directory parts into d, the directory past its
+// two counts.
+func (x *Index) setParts(d []byte, docs, nterms int) {
+	for _, p := range []struct {
+		part *[]byte
+		n    int
+	}{{&x.lens, docs}, {&x.days, docs}, {&x.itemOff, docs + 1}, {&x.itemCRC, docs}, {&x.strOff, nterms + 1}, {&x.postOff, nterms + 1}, {&x.postCRC, nterms}} {
+		*p.part, d = d[:4*p.n], d[4*p.n:]
+	}
+	x.strs = d
 }
 
 // damaged is called when a part read after decode fails its check: the

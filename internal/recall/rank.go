@@ -103,16 +103,10 @@ const (
 // maxQueryTerms bounds a long prompt (pasted code) to its rarest terms.
 const maxQueryTerms = 64
 
-// posting is one document holding a term; a tag counts tagWeight.
-type posting struct {
-	doc int
-	tf  float64
-}
-
 // at is the i-th posting of an index's list (doc u32, tf float32 bits),
-// read in place.
-func at(list []byte, i int) posting {
-	return posting{u32(list, 2*i), float64(math.Float32frombits(uint32(u32(list, 2*i+1))))}
+// read in place: the document and how often it holds the term.
+func at(list []byte, i int) (doc int, tf float64) {
+	return u32(list, 2*i), float64(math.Float32frombits(uint32(u32(list, 2*i+1))))
 }
 
 // Hit is a ranked item and its BM25 score; a time's item that no word
@@ -352,12 +346,12 @@ func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, c
 					}
 					l, i := f.lists[ci], next[k][fi]
 					for ; i < len(l)/8; i++ {
-						p := at(l, i)
-						if p.doc >= hi {
+						doc, tf := at(l, i)
+						if doc >= hi {
 							break
 						}
-						s := weight * p.tf * (k1 + 1) / (p.tf + k1*(1-b+b*float64(c.docLen(p.doc))/avgdl))
-						d := p.doc - lo
+						s := weight * tf * (k1 + 1) / (tf + k1*(1-b+b*float64(c.docLen(doc))/avgdl))
+						d := doc - lo
 						if int(last[d]) != k+1 {
 							last[d], bestForm[d], bestUnits[d] = uint8(k+1), s, f.units
 							scores[d] += s
