@@ -31,17 +31,18 @@ func Ask(s *store.Store, f *memfile.File, q Query, hidden func(id string) bool) 
 	}
 	// Not closed: a hook exits in a moment, and a longer process releases
 	// the mapping once the index is collected.
-	inFile := map[string]bool{}
-	var items []Item
+	entries, patterns := slices.Concat(f.Entries(1), f.Entries(2)), f.Patterns()
+	inFile := make(map[string]bool, len(entries)+len(patterns))
+	items := make([]Item, 0, len(entries)+len(patterns))
 	keep := func(id string, it func() Item) {
 		if inFile[id] = true; hidden == nil || !hidden(id) {
 			items = append(items, it())
 		}
 	}
-	for _, e := range slices.Concat(f.Entries(1), f.Entries(2)) {
+	for _, e := range entries {
 		keep(e.ID, func() Item { return FromEntry(e) })
 	}
-	for _, p := range f.Patterns() {
+	for _, p := range patterns {
 		keep(p.ID, func() Item { return FromPattern(p) })
 	}
 	skip := q.Skip
