@@ -391,7 +391,7 @@ func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, c
 }
 
 // scoreBlock is how many documents score takes at a time.
-const scoreBlock = 4096
+const scoreBlock = 1024
 
 // sameDayShare is what an item of the best match's day gains, as a share
 // of that match's score: one day's work hangs together, and what answers
