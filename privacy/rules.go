@@ -73,13 +73,16 @@ type lazyRule struct {
 	rule rule
 }
 
-var rules = sync.OnceValue(func() *ruleSet {
+var rules = sync.OnceValue(newRuleSet)
+
+func newRuleSet() *ruleSet {
 	x := &ruleSet{}
 	x.add(gitleaksTable, true)
 	x.add(ownTable, false)
 	x.parsed = make([]lazyRule, len(x.texts))
+	x.sortWords()
 	return x
-})
+}
 
 // add sets aside table's rules and indexes their keywords.
 func (x *ruleSet) add(table string, gitleaks bool) {
@@ -296,15 +299,17 @@ func keywordHits(s string) []hit {
 	x := rules()
 	var hits []hit
 	for i := 0; i+1 < len(s); i++ {
-		k := x.byPair[lowerASCII(s[i])][lowerASCII(s[i+1])]
+		a, b := lowerASCII(s[i]), lowerASCII(s[i+1])
+		k := x.byPair[x.class[a]][x.class[b]]
 		if k == 0 {
 			continue
 		}
-		for _, w := range x.words[k-1] {
+		for _, w := range x.words[k-1:] {
+			if w.text[0] != a || w.text[1] != b {
+				break
+			}
 			if hasPrefixFold(s[i:], w.text) {
-				for _, r := range w.rules {
-					hits = append(hits, hit{int32(r), int32(i)})
-				}
+				hits = append(hits, hit{int32(w.rule), int32(i)})
 			}
 		}
 	}
@@ -312,34 +317,43 @@ func keywordHits(s string) []hit {
 	return slices.Compact(hits)
 }
 
-// keywordIndex finds keywords by their first two bytes: byPair[a][b] is 1
-// + the index in words of those that begin a, b; 0 for none.
+// keywordIndex finds keywords by their first two bytes: words are sorted,
+// and byPair[class[a]][class[b]] is 1 + the index of the first that
+// begins a, b (0: none), where class numbers the bytes keywords begin
+// with (0: none). A few pages, as every process that cleans text builds it.
 type keywordIndex struct {
-	byPair [256][256]uint8
-	words  [][]indexedWord
+	class  [256]uint8
+	byPair [64][64]uint16
+	words  []indexedWord
 }
 
 type indexedWord struct {
-	text  string
-	rules []int // indices in the rule set
+	text string
+	rule int // its index in the rule set
 }
 
 // index adds rule i's keywords (separated by spaces).
 func (x *keywordIndex) index(keywords string, i int) {
 	for w := range strings.FieldsSeq(keywords) {
-		k := &x.byPair[w[0]][w[1]]
-		if *k == 0 {
-			x.words = append(x.words, nil)
-			if len(x.words) > 255 {
-				panic("privacy: more than 255 keyword beginnings")
+		x.words = append(x.words, indexedWord{w, i})
+	}
+}
+
+// sortWords sorts the keywords and indexes their first two bytes.
+func (x *keywordIndex) sortWords() {
+	slices.SortFunc(x.words, func(a, b indexedWord) int { return strings.Compare(a.text, b.text) })
+	classes := uint8(0)
+	for j, w := range x.words {
+		for _, c := range []byte{w.text[0], w.text[1]} {
+			if x.class[c] == 0 {
+				if classes++; int(classes) >= len(x.byPair) {
+					panic("privacy: keywords begin with more than 63 bytes")
+				}
+				x.class[c] = classes
 			}
-			*k = uint8(len(x.words))
 		}
-		list := x.words[*k-1]
-		if j := slices.IndexFunc(list, func(iw indexedWord) bool { return iw.text == w }); j >= 0 {
-			list[j].rules = append(list[j].rules, i)
-		} else {
-			x.words[*k-1] = append(list, indexedWord{w, []int{i}})
+		if k := &x.byPair[x.class[w.text[0]]][x.class[w.text[1]]]; *k == 0 {
+			*k = uint16(j + 1)
 		}
 	}
 }
