@@ -49,7 +49,9 @@ func recallPrompt(env Env, in Input) Output {
 		Lexicon:  env.Settings.Recall.Lexicon,
 		MinShare: env.Settings.Recall.MinShare,
 		Skip:     func(it recall.Item) bool { return slices.Contains(before, it.ID) },
-		Limit:    4 * env.Settings.Recall.Items,
+		// Select takes at most Items, in rank order; as many again stand
+		// in for those a concurrent prompt of the session was just given.
+		Limit: 2 * env.Settings.Recall.Items,
 	}, func(id string) bool { return shown[id] })
 	if err != nil || len(hits) == 0 {
 		return Output{}
