@@ -7,7 +7,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 )
@@ -15,21 +14,25 @@ import (
 // The on-disk index is laid out so that a prompt reads only what it
 // needs where it lies (Load maps the file): the directory, a binary
 // search of its term table for each prompt term, the postings of those
-// terms, and only the items that score. Each part is checked before it
-// is used: the directory by one checksum, each postings list and each
-// item by its own, kept in the directory, so a prompt never reads every
-// page of a big archive's index.
+// terms, and only the items that score. Each part is checked where it is
+// read, so a prompt never reads every page of a big archive's index: the
+// counts and the documents' lengths and days (which scoring reads for
+// every document a prompt's word holds) by one checksum in the header;
+// each term the binary search looks at by its own, over its string and
+// its entries in the tables (a torn table cannot send the search astray
+// unnoticed); each postings list and each item by its own, kept in the
+// directory, the item's offsets in range.
 //
-//	magic "BIMRIRX8"
+//	magic "BIMRIRX9"
 //	key: archive size (u64), archive modification time (i64, ns),
 //	  CRC-32 of the archive's last edgeLen bytes (u32)
-//	CRC-32 of the directory (u32)
+//	CRC-32 of the directory's counts, doc lengths and doc days (u32)
 //	directory, of u32 numbers unless said:
 //	  docs, terms
 //	  doc lengths (docs), doc days (docs: days since 1970 of the item's
 //	  date, 0 when it has none), item offsets (docs+1), item CRCs (docs)
 //	  term string offsets (terms+1), postings offsets (terms+1),
-//	  postings CRCs (terms)
+//	  postings CRCs (terms), term CRCs (terms: see termSum)
 //	  term strings (bytes)
 //	postings (doc u32, tf float32 bits), items (bytes)
 //
@@ -38,7 +41,7 @@ import (
 
 // magic names the layout; a new one makes every index built before it
 // be rebuilt.
-const magic = "BIMRIRX8"
+const magic = "BIMRIRX9"
 
 // indexKey identifies the archive an index was built from. Edge, the
 // checksum of its last bytes, tells an archive that only grew since
@@ -115,7 +118,7 @@ func encode(items []Item, key indexKey) []byte {
 		strsLen += len(t)
 	}
 	docs, nterms := len(items), len(terms)
-	dirLen := 8 + 16*docs + 12*nterms + 12 + strsLen
+	dirLen := 8 + 16*docs + 16*nterms + 12 + strsLen
 	out := make([]byte, headerLen+dirLen+8*postings, headerLen+dirLen+8*postings+itemsLen)
 	le := binary.LittleEndian
 	le.PutUint32(out[headerLen:], uint32(docs))
@@ -141,6 +144,9 @@ func encode(items []Item, key indexKey) []byte {
 	}
 	le.PutUint32(x.strOff[4*nterms:], uint32(n))
 	le.PutUint32(x.postOff[4*nterms:], uint32(p))
+	for i := range terms {
+		le.PutUint32(x.termCRC[4*i:], x.termSum(i, x.strs[u32(x.strOff, i):u32(x.strOff, i+1)]))
+	}
 	itemsAt := len(out)
 	for doc, it := range items {
 		from := len(out)
@@ -154,7 +160,7 @@ func encode(items []Item, key indexKey) []byte {
 	le.PutUint64(out[8:], uint64(key.Size))
 	le.PutUint64(out[16:], uint64(key.ModTime))
 	le.PutUint32(out[24:], key.Edge)
-	le.PutUint32(out[28:], sum(out[headerLen:headerLen+dirLen]))
+	le.PutUint32(out[28:], sum(out[headerLen:headerLen+8+8*docs]))
 	return out
 }
 
@@ -174,6 +180,7 @@ type Index struct {
 	lens, days               []byte
 	itemOff, itemCRC         []byte
 	strOff, postOff, postCRC []byte
+	termCRC                  []byte
 	strs, posts, items       []byte
 }
 
@@ -192,18 +199,18 @@ func decode(data []byte) (*Index, error) {
 	docs, nterms := int(le.Uint32(rest)), int(le.Uint32(rest[4:]))
 	// The directory's length, from numbers not yet checked: bounded
 	// before they are trusted with anything.
-	fixed := 8 + 16*docs + 12*nterms + 12 // the counts, then the parts of setParts
-	if docs > len(rest)/16 || nterms > len(rest)/12 || fixed > len(rest) {
+	fixed := 8 + 16*docs + 16*nterms + 12 // the counts, then the parts of setParts
+	if docs > len(rest)/16 || nterms > len(rest)/16 || fixed > len(rest) {
 		return nil, errCorrupt
 	}
-	strsLen := int(le.Uint32(rest[fixed-4*nterms-4*(nterms+1)-4:]))
+	if sum(rest[:8+8*docs]) != le.Uint32(data[28:]) {
+		return nil, errCorrupt
+	}
+	strsLen := int(le.Uint32(rest[fixed-8*nterms-4*(nterms+1)-4:]))
 	if strsLen > len(rest)-fixed {
 		return nil, errCorrupt
 	}
 	dir := rest[:fixed+strsLen]
-	if sum(dir) != le.Uint32(data[28:]) {
-		return nil, errCorrupt
-	}
 	x.docs, x.nterms = docs, nterms
 	x.setParts(dir[8:], docs, nterms)
 	rest = rest[len(dir):]
@@ -212,14 +219,6 @@ func decode(data []byte) (*Index, error) {
 		return nil, errCorrupt
 	}
 	x.posts, x.items = rest[:postsLen], rest[postsLen:]
-	// Offsets must rise, so every slice taken later is in range.
-	for _, tab := range [][]byte{x.itemOff, x.strOff, x.postOff} {
-		for i := 0; i+1 < len(tab)/4; i++ {
-			if u32(tab, i) > u32(tab, i+1) {
-				return nil, errCorrupt
-			}
-		}
-	}
 	for i := 0; i < x.docs; i++ {
 		x.total += u32(x.lens, i)
 	}
@@ -232,7 +231,7 @@ func (x *Index) setParts(d []byte, docs, nterms int) {
 	for _, p := range []struct {
 		part *[]byte
 		n    int
-	}{{&x.lens, docs}, {&x.days, docs}, {&x.itemOff, docs + 1}, {&x.itemCRC, docs}, {&x.strOff, nterms + 1}, {&x.postOff, nterms + 1}, {&x.postCRC, nterms}} {
+	}{{&x.lens, docs}, {&x.days, docs}, {&x.itemOff, docs + 1}, {&x.itemCRC, docs}, {&x.strOff, nterms + 1}, {&x.postOff, nterms + 1}, {&x.postCRC, nterms}, {&x.termCRC, nterms}} {
 		*p.part, d = d[:4*p.n], d[4*p.n:]
 	}
 	x.strs = d
@@ -255,7 +254,27 @@ func (x *Index) totalLen() int      { return x.total }
 func (x *Index) docLen(doc int) int { return u32(x.lens, doc) }
 func (x *Index) docDay(doc int) int { return u32(x.days, doc) }
 
-func (x *Index) termBytes(i int) []byte { return x.strs[u32(x.strOff, i):u32(x.strOff, i+1)] }
+// termBytes is the i-th term's string, nil (and x damaged) when it or its
+// entries in the tables fail their check.
+func (x *Index) termBytes(i int) []byte {
+	from, to := u32(x.strOff, i), u32(x.strOff, i+1)
+	if from > to || to > len(x.strs) || x.termSum(i, x.strs[from:to]) != uint32(u32(x.termCRC, i)) {
+		x.damaged()
+		return nil
+	}
+	return x.strs[from:to]
+}
+
+// termSum is the checksum of term i: its entries in the string offsets,
+// postings offsets and postings checksums as they are stored, then its
+// string.
+func (x *Index) termSum(i int, term []byte) uint32 {
+	crc := uint32(0)
+	for _, part := range [][]byte{x.strOff[4*i : 4*i+8], x.postOff[4*i : 4*i+8], x.postCRC[4*i : 4*i+4], term} {
+		crc = crc32.Update(crc, crc32.IEEETable, part)
+	}
+	return crc
+}
 
 // postings are each term's list, read where it lies in the index, not
 // copied: a term every item holds has thousands. A list that fails its
@@ -269,39 +288,52 @@ func (x *Index) postings(terms []string) [][]byte {
 }
 
 func (x *Index) termPostings(term string) []byte {
-	// Compared where they lie: a string made of each term the search
-	// passes cost an allocation a step, and the lexicon looks up dozens.
-	i, found := sort.Find(x.nterms, func(i int) int {
-		switch b := x.termBytes(i); {
+	// A binary search of the terms, each compared where it lies (a string
+	// made of each cost an allocation a step, and the lexicon looks up
+	// dozens) once it passes its check.
+	lo, hi := 0, x.nterms
+	for lo < hi {
+		i := int(uint(lo+hi) >> 1)
+		b := x.termBytes(i)
+		switch {
+		case b == nil: // damaged (no term is empty)
+			return nil
 		case term < string(b):
-			return -1
+			hi = i
 		case term > string(b):
-			return 1
+			lo = i + 1
+		default:
+			return x.list(i)
 		}
-		return 0
-	})
-	if !found {
-		return nil
 	}
-	l := x.posts[8*u32(x.postOff, i) : 8*u32(x.postOff, i+1)]
-	bad := sum(l) != uint32(u32(x.postCRC, i))
-	for p := 0; p < len(l)/8 && !bad; p++ {
-		bad = u32(l, 2*p) >= x.docs
+	return nil
+}
+
+// list is term i's postings list, checked.
+func (x *Index) list(i int) []byte {
+	from, to := 8*u32(x.postOff, i), 8*u32(x.postOff, i+1)
+	bad := from > to || to > len(x.posts)
+	if !bad {
+		l := x.posts[from:to]
+		bad = sum(l) != uint32(u32(x.postCRC, i))
+		for p := 0; p < len(l)/8 && !bad; p++ {
+			bad = u32(l, 2*p) >= x.docs
+		}
 	}
 	if bad {
 		x.damaged()
 		return nil
 	}
-	return l
+	return x.posts[from:to]
 }
 
 func (x *Index) item(doc int) (Item, error) {
-	b := x.items[u32(x.itemOff, doc):u32(x.itemOff, doc+1)]
-	if sum(b) != uint32(u32(x.itemCRC, doc)) {
+	from, to := u32(x.itemOff, doc), u32(x.itemOff, doc+1)
+	if from > to || to > len(x.items) || sum(x.items[from:to]) != uint32(u32(x.itemCRC, doc)) {
 		x.damaged()
 		return Item{}, errCorrupt
 	}
-	return readItem(b)
+	return readItem(x.items[from:to])
 }
 
 // An item is stored as length-prefixed strings: ID, flags, date, importance,

@@ -252,41 +252,45 @@ func FuzzDecode(f *testing.F) {
 }
 
 // fixChecksums gives data the magic and, where the layout lets them be
-// found, the checksums of its directory, postings and items.
+// found, the checksums of its directory, terms, postings and items.
 func fixChecksums(data []byte) []byte {
 	out := slices.Clone(data)
 	copy(out, magic)
 	le := binary.LittleEndian
 	rest := out[headerLen:]
 	docs, nterms := int(le.Uint32(rest)), int(le.Uint32(rest[4:]))
-	fixed := 8 + 4*docs + 4*docs + 4*(docs+1) + 4*docs + 4*(nterms+1) + 4*(nterms+1) + 4*nterms
-	if docs > len(rest)/16 || nterms > len(rest)/12 || fixed > len(rest) {
+	fixed := 8 + 16*docs + 16*nterms + 12
+	if docs > len(rest)/16 || nterms > len(rest)/16 || fixed > len(rest) {
 		return out
 	}
-	strsLen := int(le.Uint32(rest[fixed-4*nterms-4*(nterms+1)-4:]))
+	le.PutUint32(out[28:], sum(rest[:8+8*docs]))
+	var x Index
+	x.setParts(rest[8:fixed], docs, nterms)
+	strsLen := u32(x.strOff, nterms)
 	if strsLen > len(rest)-fixed {
 		return out
 	}
-	dir := rest[:fixed+strsLen]
-	body := rest[len(dir):]
-	itemOff, itemCRC := dir[8+8*docs:], dir[8+8*docs+4*(docs+1):]
-	postOff := dir[8+16*docs+4+4*(nterms+1):]
-	postCRC := postOff[4*(nterms+1):]
-	postsLen := 8 * u32(postOff, nterms)
+	x.strs = rest[fixed : fixed+strsLen]
+	body := rest[fixed+strsLen:]
+	postsLen := 8 * u32(x.postOff, nterms)
 	if postsLen <= len(body) {
 		for i := 0; i < nterms; i++ {
-			if from, to := 8*u32(postOff, i), 8*u32(postOff, i+1); from <= to && to <= postsLen {
-				le.PutUint32(postCRC[4*i:], sum(body[from:to]))
+			if from, to := 8*u32(x.postOff, i), 8*u32(x.postOff, i+1); from <= to && to <= postsLen {
+				le.PutUint32(x.postCRC[4*i:], sum(body[from:to]))
 			}
 		}
 		items := body[postsLen:]
 		for d := 0; d < docs; d++ {
-			if from, to := u32(itemOff, d), u32(itemOff, d+1); from <= to && to <= len(items) {
-				le.PutUint32(itemCRC[4*d:], sum(items[from:to]))
+			if from, to := u32(x.itemOff, d), u32(x.itemOff, d+1); from <= to && to <= len(items) {
+				le.PutUint32(x.itemCRC[4*d:], sum(items[from:to]))
 			}
 		}
 	}
-	le.PutUint32(out[28:], sum(dir))
+	for i := 0; i < nterms; i++ {
+		if from, to := u32(x.strOff, i), u32(x.strOff, i+1); from <= to && to <= len(x.strs) {
+			le.PutUint32(x.termCRC[4*i:], x.termSum(i, x.strs[from:to]))
+		}
+	}
 	return out
 }
 
