@@ -5,7 +5,6 @@ import (
 	"errors"
 	"hash/crc32"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -23,7 +22,7 @@ import (
 // unnoticed); each postings list and each item by its own, kept in the
 // directory, the item's offsets in range.
 //
-//	magic "BIMRIRX9"
+//	magic "BIMRIRXA"
 //	key: archive size (u64), archive modification time (i64, ns),
 //	  CRC-32 of the archive's last edgeLen bytes (u32)
 //	CRC-32 of the directory's counts, doc lengths and doc days (u32)
@@ -34,14 +33,14 @@ import (
 //	  term string offsets (terms+1), postings offsets (terms+1),
 //	  postings CRCs (terms), term CRCs (terms: see termSum)
 //	  term strings (bytes)
-//	postings (doc u32, tf float32 bits), items (bytes)
+//	postings (see appendList), items (bytes)
 //
 // Little-endian throughout. The index is never the source of truth: a
 // file that fails a check is rebuilt from the archive (see damaged).
 
 // magic names the layout; a new one makes every index built before it
 // be rebuilt.
-const magic = "BIMRIRX9"
+const magic = "BIMRIRXA"
 
 // indexKey identifies the archive an index was built from. Edge, the
 // checksum of its last bytes, tells an archive that only grew since
@@ -79,15 +78,10 @@ func NewMemory(items []Item) *Index {
 // buffer, sized once its terms are known: every page a prompt allocates
 // is a page fault, and an archive's index is megabytes.
 func encode(items []Item, key indexKey) []byte {
-	// posting is one document holding a term, as the index keeps it.
-	type posting struct {
-		doc uint32
-		tf  float32
-	}
 	index := map[string][]posting{}
 	lens := make([]uint32, len(items))
 	var ws []string
-	postings, itemsLen := 0, 0
+	itemsLen := 0
 	var scratch []byte
 	for doc, it := range items {
 		ws = appendTokens(ws[:0], it.Text)
@@ -96,7 +90,7 @@ func encode(items []Item, key indexKey) []byte {
 			ws = appendTokens(ws, tag)
 		}
 		for i, w := range ws {
-			tf := float32(1)
+			tf := uint32(1)
 			if i >= text {
 				tf = tagWeight
 			}
@@ -105,7 +99,6 @@ func encode(items []Item, key indexKey) []byte {
 				l[n-1].tf += tf
 			} else {
 				index[w] = append(l, posting{uint32(doc), tf})
-				postings++
 			}
 		}
 		lens[doc] = uint32(len(ws))
@@ -113,13 +106,14 @@ func encode(items []Item, key indexKey) []byte {
 		itemsLen += len(scratch)
 	}
 	terms := slices.Sorted(maps.Keys(index))
-	strsLen := 0
+	strsLen, postsLen := 0, 0
 	for _, t := range terms {
-		strsLen += len(t)
+		scratch = appendList(scratch[:0], index[t])
+		strsLen, postsLen = strsLen+len(t), postsLen+len(scratch)
 	}
 	docs, nterms := len(items), len(terms)
 	dirLen := 8 + 16*docs + 16*nterms + 12 + strsLen
-	out := make([]byte, headerLen+dirLen+8*postings, headerLen+dirLen+8*postings+itemsLen)
+	out := make([]byte, headerLen+dirLen+postsLen, headerLen+dirLen+postsLen+itemsLen)
 	le := binary.LittleEndian
 	le.PutUint32(out[headerLen:], uint32(docs))
 	le.PutUint32(out[headerLen+4:], uint32(nterms))
@@ -129,21 +123,17 @@ func encode(items []Item, key indexKey) []byte {
 		le.PutUint32(x.lens[4*doc:], lens[doc])
 		le.PutUint32(x.days[4*doc:], uint32(dayNumber(it.Date)))
 	}
-	posts, n, p := out[headerLen+dirLen:], 0, 0
+	posts, n := out[headerLen+dirLen:headerLen+dirLen], 0 // written in place
 	for i, t := range terms {
 		le.PutUint32(x.strOff[4*i:], uint32(n))
 		n += copy(x.strs[n:], t)
-		le.PutUint32(x.postOff[4*i:], uint32(p))
-		from := p
-		for _, e := range index[t] {
-			le.PutUint32(posts[8*p:], e.doc)
-			le.PutUint32(posts[8*p+4:], math.Float32bits(e.tf))
-			p++
-		}
-		le.PutUint32(x.postCRC[4*i:], sum(posts[8*from:8*p]))
+		from := len(posts)
+		le.PutUint32(x.postOff[4*i:], uint32(from))
+		posts = appendList(posts, index[t])
+		le.PutUint32(x.postCRC[4*i:], sum(posts[from:]))
 	}
 	le.PutUint32(x.strOff[4*nterms:], uint32(n))
-	le.PutUint32(x.postOff[4*nterms:], uint32(p))
+	le.PutUint32(x.postOff[4*nterms:], uint32(len(posts)))
 	for i := range terms {
 		le.PutUint32(x.termCRC[4*i:], x.termSum(i, x.strs[u32(x.strOff, i):u32(x.strOff, i+1)]))
 	}
@@ -162,6 +152,24 @@ func encode(items []Item, key indexKey) []byte {
 	le.PutUint32(out[24:], key.Edge)
 	le.PutUint32(out[28:], sum(out[headerLen:headerLen+8+8*docs]))
 	return out
+}
+
+// posting is one document holding a term, and how often: a tag or
+// keyword counts tagWeight.
+type posting struct{ doc, tf uint32 }
+
+// appendList appends a term's postings as the index keeps them, in a few
+// bytes each, as a prompt reads every page of its words' lists: their
+// number, then each document as the gap from the one before (the first
+// from 0) and how often it holds the term, all uvarints.
+func appendList(b []byte, l []posting) []byte {
+	b = binary.AppendUvarint(b, uint64(len(l)))
+	prev := uint32(0)
+	for _, p := range l {
+		b = binary.AppendUvarint(binary.AppendUvarint(b, uint64(p.doc-prev)), uint64(p.tf))
+		prev = p.doc
+	}
+	return b
 }
 
 // Index is a decoded on-disk index: slices into the file's bytes, which
@@ -214,7 +222,7 @@ func decode(data []byte) (*Index, error) {
 	x.docs, x.nterms = docs, nterms
 	x.setParts(dir[8:], docs, nterms)
 	rest = rest[len(dir):]
-	postsLen, itemsLen := 8*u32(x.postOff, nterms), u32(x.itemOff, docs)
+	postsLen, itemsLen := u32(x.postOff, nterms), u32(x.itemOff, docs)
 	if postsLen+itemsLen != len(rest) {
 		return nil, errCorrupt
 	}
@@ -309,22 +317,30 @@ func (x *Index) termPostings(term string) []byte {
 	return nil
 }
 
-// list is term i's postings list, checked.
+// list is term i's postings list, checked: its checksum, and that it
+// reads whole as appendList writes one, of documents of the index.
 func (x *Index) list(i int) []byte {
-	from, to := 8*u32(x.postOff, i), 8*u32(x.postOff, i+1)
-	bad := from > to || to > len(x.posts)
-	if !bad {
-		l := x.posts[from:to]
-		bad = sum(l) != uint32(u32(x.postCRC, i))
-		for p := 0; p < len(l)/8 && !bad; p++ {
-			bad = u32(l, 2*p) >= x.docs
-		}
-	}
-	if bad {
+	from, to := u32(x.postOff, i), u32(x.postOff, i+1)
+	if from > to || to > len(x.posts) || sum(x.posts[from:to]) != uint32(u32(x.postCRC, i)) {
 		x.damaged()
 		return nil
 	}
-	return x.posts[from:to]
+	l := x.posts[from:to]
+	n, at := binary.Uvarint(l)
+	ok := at > 0
+	for doc := uint64(0); ok && n > 0; n-- {
+		gap, k := binary.Uvarint(l[at:])
+		if ok = k > 0 && gap < uint64(x.docs) && doc+gap < uint64(x.docs); ok {
+			doc += gap
+			_, m := binary.Uvarint(l[at+k:])
+			ok, at = m > 0, at+k+m
+		}
+	}
+	if !ok || at != len(l) {
+		x.damaged()
+		return nil
+	}
+	return l
 }
 
 func (x *Index) item(doc int) (Item, error) {

@@ -7,6 +7,7 @@ package recall
 import (
 	"cmp"
 	"container/heap"
+	"encoding/binary"
 	"math"
 	"runtime"
 	"slices"
@@ -103,11 +104,9 @@ const (
 // maxQueryTerms bounds a long prompt (pasted code) to its rarest terms.
 const maxQueryTerms = 64
 
-// at is the i-th posting of an index's list (doc u32, tf float32 bits),
-// read in place: the document and how often it holds the term.
-func at(list []byte, i int) (doc int, tf float64) {
-	return u32(list, 2*i), float64(math.Float32frombits(uint32(u32(list, 2*i+1))))
-}
+// cursor is where score left a postings list: the next byte to read and
+// the last document read (the list holds each as the gap from the last).
+type cursor struct{ at, doc int }
 
 // Hit is a ranked item and its BM25 score; a time's item that no word
 // ranked (see Find) has none.
@@ -237,8 +236,9 @@ func queryTerms(prompt string, corpora []*Index, lexicon bool, n int) query {
 			f.units = wordUnits / 2
 		}
 		for ci := range corpora {
-			f.lists[ci] = lists[ci][j]
-			f.df += len(lists[ci][j]) / 8
+			n, k := binary.Uvarint(lists[ci][j]) // how many postings follow
+			f.lists[ci] = lists[ci][j][k:]
+			f.df += int(n)
 		}
 		switch {
 		case j < distinct: // the term itself comes first, held or not
@@ -319,9 +319,9 @@ func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, c
 	// matched counts wordUnits (at most maxQueryTerms terms' worth); last
 	// is the term a document last matched, its best form's units bestUnits.
 	matched, last, bestUnits := make([]uint8, width), make([]uint8, width), make([]uint8, width)
-	next := make([][]int, len(q.terms)) // each term's forms' next postings
+	next := make([][]cursor, len(q.terms)) // each term's forms' lists, where left
 	for k, t := range q.terms {
-		next[k] = make([]int, len(t))
+		next[k] = make([]cursor, len(t))
 	}
 	// One buffer, reserved for every document: a common word qualifies
 	// thousands in a big archive, and a reserved page is touched (a page
@@ -344,12 +344,16 @@ func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, c
 					if fi > 0 {
 						weight = lexiconWeight * min(termIDF, idf(f.df, int(n)))
 					}
-					l, i := f.lists[ci], next[k][fi]
-					for ; i < len(l)/8; i++ {
-						doc, tf := at(l, i)
+					l, cur := f.lists[ci], next[k][fi]
+					for cur.at < len(l) {
+						gap, n := binary.Uvarint(l[cur.at:])
+						doc := cur.doc + int(gap)
 						if doc >= hi {
 							break
 						}
+						count, m := binary.Uvarint(l[cur.at+n:])
+						cur.at, cur.doc = cur.at+n+m, doc
+						tf := float64(count)
 						s := weight * tf * (k1 + 1) / (tf + k1*(1-b+b*float64(c.docLen(doc))/avgdl))
 						d := doc - lo
 						if int(last[d]) != k+1 {
@@ -367,7 +371,7 @@ func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, c
 							bestUnits[d] = f.units
 						}
 					}
-					next[k][fi] = i
+					next[k][fi] = cur
 				}
 			}
 			for j := range hi - lo {

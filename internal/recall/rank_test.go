@@ -272,10 +272,10 @@ func fixChecksums(data []byte) []byte {
 	}
 	x.strs = rest[fixed : fixed+strsLen]
 	body := rest[fixed+strsLen:]
-	postsLen := 8 * u32(x.postOff, nterms)
+	postsLen := u32(x.postOff, nterms)
 	if postsLen <= len(body) {
 		for i := 0; i < nterms; i++ {
-			if from, to := 8*u32(x.postOff, i), 8*u32(x.postOff, i+1); from <= to && to <= postsLen {
+			if from, to := u32(x.postOff, i), u32(x.postOff, i+1); from <= to && to <= postsLen {
 				le.PutUint32(x.postCRC[4*i:], sum(body[from:to]))
 			}
 		}
