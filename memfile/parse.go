@@ -37,22 +37,59 @@ const (
 	inTrailer  = 5
 )
 
-// The line patterns, compiled on first use. tierPattern reads a heading
-// in lower case; prosePattern is a pattern as models write it in Tier 3:
-// "**DEVELOPING (3 obs)** ...", "EMERGING (2 obs): ...", "ESTABLISHED: ...".
+// prosePattern is a pattern as models write it in Tier 3: "**DEVELOPING
+// (3 obs)** ...", "EMERGING (2 obs): ...", "ESTABLISHED: ...". The lines
+// of a fixed shape are read by plain string code, with nothing to compile.
 var (
-	headerPattern   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^<!--\s*BIMRI\s+v?([^\s|]*)\s*\|(.*?)-->$`) })
-	tierPattern     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^##\s*tier\s*([123])\b`) })
-	listMarkPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+`) })
-	// templateComment is one of the comments the template puts under each tier heading.
-	templateComment = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^<!-- (?:Permanent foundational|Only IMPORTANCE|Current work state|Ordered by composite|Derived behavioral|EMERGING \()`)
-	})
 	prosePattern = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^[*_]*\s*(?i:(emerging|developing|established))\b\s*([*_]*)\s*(?:[(\[]\s*(\d+)\s*(?i:obs|observations?)\.?\s*[)\]])?\s*([*_]*)\s*([:\x{2013}\x{2014}-]?)\s*(.*)$`)
 	})
 	hashTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)#([\p{L}\p{N}][\p{L}\p{N}_.-]*)`) })
+	// templateStarts begin the comments under each tier heading, after "<!-- ".
+	templateStarts = [...]string{"Permanent foundational", "Only IMPORTANCE", "Current work state", "Ordered by composite", "Derived behavioral", "EMERGING ("}
 )
+
+// space is the ASCII white space of regular expressions' \s.
+const space = " \t\n\f\r"
+
+// tierHeading is the tier a heading names ("## Tier 2: ...", "##tier 3"), 0 for none.
+func tierHeading(t string) int {
+	s, ok := strings.CutPrefix(t, "##")
+	if s = strings.TrimLeft(s, space); !ok || len(s) < 4 || !strings.EqualFold(s[:4], "tier") {
+		return 0
+	}
+	if s = strings.TrimLeft(s[4:], space); s == "" || s[0] < '1' || s[0] > '3' || len(s) > 1 && wordByte(s[1]) {
+		return 0
+	}
+	return int(s[0] - '0')
+}
+
+// wordByte is a byte of regular expressions' \w.
+func wordByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
+func isTemplateComment(t string) bool {
+	s, ok := strings.CutPrefix(t, "<!-- ")
+	return ok && slices.ContainsFunc(templateStarts[:], func(start string) bool { return strings.HasPrefix(s, start) })
+}
+
+// cutListMark is s after the list marker it starts with ("- ", "12. ", "3) ").
+func cutListMark(s string) (string, bool) {
+	rest := strings.TrimLeft(s, "0123456789")
+	switch {
+	case s != "" && strings.IndexByte("-*+", s[0]) >= 0:
+		rest = s[1:]
+	case len(rest) < len(s) && rest != "" && (rest[0] == '.' || rest[0] == ')'):
+		rest = rest[1:]
+	default:
+		return s, false
+	}
+	if after := strings.TrimLeft(rest, space); len(after) < len(rest) {
+		return after, true
+	}
+	return s, false
+}
 
 // parser holds the state of one Parse.
 type parser struct {
@@ -118,6 +155,7 @@ func (p *parser) line(i int) int {
 	raw, lineNo := p.lines[i], i+1
 	t := strings.TrimSpace(raw)
 	tier := p.zone % 4 // 0 outside the tiers
+	n := tierHeading(t)
 	switch {
 	case p.zone == inTrailer:
 		if t != "" && !p.trailer {
@@ -137,8 +175,7 @@ func (p *parser) line(i int) int {
 		p.f.Header.DueLine, p.structure = t, true
 	case p.zone == inPreamble && strings.EqualFold(t, titleLine):
 		p.note, p.structure, p.zone = nil, true, inIntro
-	case strings.HasPrefix(t, "##") && tierPattern().MatchString(strings.ToLower(t)):
-		n := int(t[strings.IndexAny(t, "123")] - '0') // the first digit, after "## tier"
+	case n > 0:
 		if p.seenTier[n-1] {
 			p.warn(lineNo, false, "Tier %d heading appears twice; its blocks were joined", n)
 		}
@@ -146,7 +183,7 @@ func (p *parser) line(i int) int {
 		p.note, p.structure, p.zone = nil, true, n
 	case t == endMarker || strings.HasPrefix(t, "<!--") && strings.EqualFold(strings.Join(strings.Fields(t), " "), endMarker):
 		p.note, p.structure, p.zone = nil, true, inTrailer
-	case tier > 0 && !p.content[tier-1] && templateComment().MatchString(t):
+	case tier > 0 && !p.content[tier-1] && isTemplateComment(t):
 		// Template comments come before a tier's own content; items moved
 		// here do not count, as they render after the comments.
 		p.f.Tiers[tier-1].Comments = append(p.f.Tiers[tier-1].Comments, t)
@@ -186,12 +223,12 @@ func (p *parser) noteLine(raw string, lineNo, tier int) {
 // readHeader reads the header line: false when t is not one, or its
 // Sessions is not a count.
 func (p *parser) readHeader(t string, lineNo int) bool {
-	m := headerPattern().FindStringSubmatch(t)
-	if m == nil {
+	version, fields, ok := headerParts(t)
+	if !ok {
 		return false
 	}
-	h := Header{Version: m[1], DueLine: p.f.Header.DueLine}
-	for _, part := range strings.Split(m[2], "|") {
+	h := Header{Version: version, DueLine: p.f.Header.DueLine}
+	for part := range strings.SplitSeq(fields, "|") {
 		key, val, ok := strings.Cut(part, ":")
 		key, val = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(val)
 		switch {
@@ -221,6 +258,17 @@ func (p *parser) readHeader(t string, lineNo int) bool {
 	}
 	p.f.Header, p.header, p.structure = h, true, true
 	return true
+}
+
+// headerParts splits a header line, "<!-- BIMRI vVERSION | Key: value |
+// ... -->", into its version and its fields.
+func headerParts(t string) (version, fields string, ok bool) {
+	s, ok := strings.CutPrefix(t, "<!--")
+	s, bimri := strings.CutPrefix(strings.TrimLeft(s, space), "BIMRI")
+	version, fields, bar := strings.Cut(strings.TrimPrefix(strings.TrimLeft(s, space), "v"), "|")
+	version = strings.TrimRight(version, space)
+	fields, end := strings.CutSuffix(fields, "-->")
+	return version, fields, ok && bimri && bar && end && s != "" && strings.IndexByte(space, s[0]) >= 0 && !strings.ContainsAny(version, space)
 }
 
 // item reads an entry or a pattern at line i with its body: the index of
@@ -373,8 +421,8 @@ func undecorate(t string, how *[]string) string {
 		}
 	}
 	for s := t; ; t = s {
-		if m := listMarkPattern().FindStringIndex(s); m != nil {
-			s = s[m[1]:]
+		if rest, ok := cutListMark(s); ok {
+			s = rest
 			said("list marker dropped")
 		}
 		if len(s) >= 3 && s[0] == '[' && s[2] == ']' && strings.ContainsRune(" xX", rune(s[1])) && (len(s) == 3 || s[3] == ' ') {
