@@ -62,6 +62,9 @@ func splitFields(s string) (fields fieldList, rest string, bold bool, ok bool) {
 			break
 		}
 		bold = bold || strings.ContainsAny(s[:len(s)-len(next)], "*_")
+		if fields == nil { // one allocation for a tag line's fields
+			fields = make(fieldList, 0, strings.Count(next, "]"))
+		}
 		fields = append(fields, field{key: key, val: strings.TrimSpace(val)})
 		s = next[end+1:]
 	}

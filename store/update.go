@@ -69,8 +69,10 @@ func passOf(today time.Time, cfg memfile.Config) string {
 }
 
 func passStamp(pass string, data []byte) []byte {
-	sum := sha256.Sum256(append([]byte(pass), data...))
-	return hex.AppendEncode(nil, sum[:])
+	h := sha256.New()
+	h.Write([]byte(pass))
+	h.Write(data)
+	return hex.AppendEncode(nil, h.Sum(nil))
 }
 
 // Result says what Update did.
