@@ -1,13 +1,15 @@
 package hooks
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // ReadInput reads all of r, at most maxInput bytes, waiting at most wait.
@@ -44,19 +46,61 @@ func ReadInput(r io.Reader, wait time.Duration) ([]byte, error) {
 func (out Output) Write(w io.Writer) error {
 	switch {
 	case out.JSON != nil:
-		// Whole or not at all; no HTML escaping, so "<private>" reaches
-		// the model as written.
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(out.JSON); err != nil {
+		// Whole or not at all, in one buffer with room for the largest
+		// answer: the pages a short one leaves unwritten cost nothing.
+		data, err := appendJSON(make([]byte, 0, 32<<10), out.JSON)
+		if err != nil {
 			return err
 		}
-		_, err := w.Write(buf.Bytes())
+		_, err = w.Write(append(data, '\n'))
 		return err
 	case out.Text != "":
 		_, err := fmt.Fprintln(w, out.Text)
 		return err
 	}
 	return nil
+}
+
+// appendJSON appends an answer's value as encoding/json writes it with
+// no HTML escaping, so "<private>" reaches the model as written: a
+// string, null, or an object of them, its keys sorted.
+func appendJSON(b []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case string:
+		return appendJSONString(b, v), nil
+	case map[string]any:
+		b = append(b, '{')
+		for i, k := range slices.Sorted(maps.Keys(v)) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendJSON(append(appendJSONString(b, k), ':'), v[k]); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, '}'), nil
+	}
+	return nil, fmt.Errorf("hook answer holds a %T, not a string or an object", v)
+}
+
+// appendJSONString appends s quoted: control characters, U+2028 and
+// U+2029 escaped, a byte that is not UTF-8 as U+FFFD.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch k := strings.IndexRune("\"\\\b\f\n\r\t", r); {
+		case k >= 0:
+			b = append(b, '\\', `"\bfnrt`[k])
+		case r < 0x20 || r == '\u2028' || r == '\u2029' || r == utf8.RuneError && n == 1:
+			b = fmt.Appendf(b, `\u%04x`, r)
+		default:
+			b = append(b, s[i:i+n]...)
+		}
+		i += n
+	}
+	return append(b, '"')
 }
