@@ -210,6 +210,7 @@ func spread(groups []viewGroup, rooms []int, fits []fitted, room int) {
 func write(v View, groups []viewGroup, fits []fitted, head string, total int) Layout {
 	lay := Layout{Whole: map[string]bool{}, All: true}
 	var b strings.Builder
+	b.Grow(3 * v.Limit) // the most bytes the view can take: pages it leaves unwritten cost nothing
 	shown := 0
 	b.WriteString(head)
 	b.WriteByte('\n')
