@@ -8,6 +8,7 @@ import (
 	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/bimri/bimri-hook/store"
+	"github.com/tidwall/gjson"
 )
 
 // stateMaxAge: a session resumed later starts its bookkeeping afresh.
@@ -66,9 +67,11 @@ func (p *startPass) run(env Env, in Input, tx *store.Tx) {
 	}
 	// A resumed session whose SessionEnd never ran may be nudged again
 	// (one that ended starts afresh: see resumed).
-	if st := stateOf(tx.State(stateKey(in))); in.Source == "resume" && (st.Nudged || st.Blocks > 0) {
-		st.Nudged, st.Blocks = false, 0
-		tx.SetState(stateKey(in), encodeJSON(st))
+	if in.Source == "resume" {
+		if st := stateOf(tx.State(stateKey(in))); st.Nudged || st.Blocks > 0 {
+			st.Nudged, st.Blocks = false, 0
+			tx.SetState(stateKey(in), encodeJSON(st))
+		}
 	}
 	p.advice = adviseOnce(env, tx, in)
 }
@@ -81,10 +84,13 @@ const maxAsked = 200 // Tier 3's budget holds far fewer patterns
 // adviseOnce is the upkeep SessionStart asks: consolidation and promotion
 // once a session, a pattern's sentence once per pattern.
 func adviseOnce(env Env, tx *store.Tx, in Input) string {
-	st := stateOf(tx.State(stateKey(in)))
+	// Only the one field: decoding the whole session state would build
+	// encoding/json's tables for it on every SessionStart.
+	data := tx.State(stateKey(in))
+	advised := gjson.ValidBytes(data) && gjson.GetBytes(data, "advised").Type == gjson.True
 	asked := decodeJSON[[]string](tx.State(namedKey)) // damaged state: ask again
 	var a memfile.Advice
-	if st.Advised {
+	if advised {
 		a.Unnamed = memfile.Unnamed(tx.File, env.Config)
 	} else {
 		a = memfile.Advise(tx.File, env.Today, env.Config)
@@ -98,6 +104,7 @@ func adviseOnce(env Env, tx *store.Tx, in Input) string {
 		return ""
 	}
 	if len(a.Consolidate) > 0 || len(a.Decisions) > 0 || a.Promote != "" {
+		st := stateOf(data)
 		st.Advised = true
 		tx.SetState(stateKey(in), encodeJSON(st))
 	}
