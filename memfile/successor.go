@@ -60,23 +60,29 @@ func lastingSubjects(f *File) subjects {
 	slices.Reverse(lasting) // a tie of dates: later in the file first
 	slices.SortStableFunc(lasting, func(a, b *Entry) int { return b.Date.Compare(a.Date) })
 	lasting = lasting[:min(len(lasting), markedLasting)]
-	s := subjects{entries: lasting, subs: make([]subject, 0, len(lasting)), df: make(map[string]int, 2*len(lasting))}
-	words := make([][]string, len(lasting))
+	s := subjects{entries: lasting, subs: make([]subject, len(lasting)), df: make(map[string]int, 2*len(lasting))}
+	// Every entry's words, then weights, in one array each.
+	all := make([]string, 0, 16*len(lasting))
 	for i, x := range lasting {
-		words[i] = subjectWords(x.Text)
-		for _, w := range words[i] {
+		n := len(all)
+		all = subjectWords(all, x.Text)
+		s.subs[i].words = all[n:len(all):len(all)]
+		for _, w := range s.subs[i].words {
 			s.df[w]++
 		}
 	}
-	for _, w := range words {
-		s.subs = append(s.subs, s.subject(w))
+	weights := make([]float64, len(all))
+	for i := range s.subs {
+		n := len(s.subs[i].words)
+		s.subs[i] = s.subject(s.subs[i].words, weights[:n:n])
+		weights = weights[n:]
 	}
 	return s
 }
 
-// subject weighs each word by its IDF among s.
-func (s subjects) subject(words []string) subject {
-	sub := subject{words: words, weights: make([]float64, len(words))}
+// subject weighs each word by its IDF among s, into weights (one a word).
+func (s subjects) subject(words []string, weights []float64) subject {
+	sub := subject{words: words, weights: weights}
 	for i, w := range words {
 		sub.weights[i] = math.Log(2 + float64(len(s.entries))/float64(max(s.df[w], 1)))
 		sub.total += sub.weights[i]
@@ -177,7 +183,8 @@ func (f *File) Successors() func(e *Entry) *Entry {
 		for n < len(s.entries) && s.entries[n].Date.After(e.Date) {
 			n++
 		}
-		return s.successor(e, s.subject(subjectWords(e.Text)), n)
+		words := subjectWords(nil, e.Text)
+		return s.successor(e, s.subject(words, make([]float64, len(words))), n)
 	}
 }
 
@@ -191,20 +198,21 @@ func sharesSubjectTag(o, e *Entry) bool {
 	return false
 }
 
-// subjectWords are text's subject words, sorted, once each: letters and
-// digits, case folded, a plural s dropped, three or more, not notSubject.
-func subjectWords(text string) []string {
-	words := make([]string, 0, 16)
+// subjectWords appends text's subject words to dst, sorted, once each:
+// letters and digits, case folded, a plural s dropped, three or more, not
+// notSubject.
+func subjectWords(dst []string, text string) []string {
+	n := len(dst)
 	for w := range strings.FieldsFuncSeq(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 		if n := utf8.RuneCountInString(w); n > 3 && w[len(w)-1] == 's' && w[len(w)-2] != 's' {
 			w = w[:len(w)-1]
 		}
 		if utf8.RuneCountInString(w) >= 3 && !notSubject[w] {
-			words = append(words, w)
+			dst = append(dst, w)
 		}
 	}
-	slices.Sort(words)
-	return slices.Compact(words)
+	slices.Sort(dst[n:])
+	return dst[:n+len(slices.Compact(dst[n:]))]
 }
 
 // notSubject are the words that say nothing of an entry's subject.
