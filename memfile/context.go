@@ -134,6 +134,7 @@ func chooseGroups(f *File, v View) []viewGroup {
 		}
 	}
 	t1 := slices.Clone(f.Tiers[0].Blocks)
+	groups[groupTier1].lines = make([]viewLine, 0, len(t1))
 	slices.SortStableFunc(t1, func(a, b Block) int { return cmp.Compare(v.superseded(a.Entry), v.superseded(b.Entry)) })
 	for _, b := range t1 {
 		switch {
@@ -184,6 +185,7 @@ func tier2Groups(f *File, v View, groups []viewGroup) int {
 		slices.SortFunc(ranked[k], func(a, b rankedEntry) int {
 			return cmp.Or(cmp.Compare(v.superseded(a.e), v.superseded(b.e)), keptOrder(a, b))
 		})
+		groups[k].lines = make([]viewLine, 0, len(ranked[k]))
 		addRanked(&groups[k], ranked[k], v)
 	}
 	return from
@@ -332,11 +334,11 @@ func entryLines(e *Entry, withWeight bool, mark string) viewLine {
 	l := viewLine{text: viewEntry(e, withWeight, mark), id: e.ID, item: true}
 	// The compact line, unless not a tenth shorter than the whole one.
 	if short, cut := shorten(Inert(e.Text), compactRunes); cut || len(e.Tags) > 0 {
-		whole := l.text
-		if !withWeight {
-			whole = viewEntry(e, true, mark)
+		whole := Length(l.text)
+		if !withWeight { // measured as with its weight, "(4.0) "
+			whole += len(e.Weight.String()) + 3
 		}
-		if c := "- " + dateImportance(e) + mark + ": " + short + " (id " + e.ID + ")"; Length(c)*10 <= Length(whole)*9 {
+		if c := "- " + dateImportance(e) + mark + ": " + short + " (id " + e.ID + ")"; Length(c)*10 <= whole*9 {
 			l.compact = c
 		}
 	}
