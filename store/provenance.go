@@ -25,47 +25,52 @@ const (
 )
 
 type provenance struct {
-	here   map[string]bool // the items recorded here, as the list says; nil: no data folder
-	asRead []string        // the items in bimri.md as read
-	saved  bool            // the list exists on disk
+	asRead []itemText // the items in bimri.md as read
+	on     bool       // there is a data folder
 }
 
-// beginProvenance reads the list for a transaction that read f. With no
-// list yet, every item counts as recorded here outside git, none in a
-// git work tree (the file came with a clone).
+// itemText is an item's ID and text, hashed only when the list is written.
+type itemText struct{ id, text string }
+
+// beginProvenance notes the items of f, the file a transaction read.
 func (s *Store) beginProvenance(f *memfile.File) provenance {
-	path := s.dataPath(recordedName)
-	if path == "" {
+	if s.dataPath(recordedName) == "" {
 		return provenance{}
 	}
-	p := provenance{asRead: itemKeys(f), here: map[string]bool{}}
-	data, err := safefile.Read(path, maxStateSize)
-	if err == nil {
-		p.here, p.saved = idSet(data), true
-	} else if _, err := os.Lstat(filepath.Join(s.root, ".git")); err != nil {
-		p.here = set(p.asRead)
-	}
-	return p
+	return provenance{asRead: itemTexts(f), on: true}
 }
 
 // finishProvenance saves the list after a transaction that left f,
-// keeping the items of f and of the file as read (now the backup).
+// keeping the items of f and of the file as read (now the backup). With
+// no list yet, every item counts as recorded here outside git, none in a
+// git work tree (the file came with a clone).
 func (s *Store) finishProvenance(p provenance, f *memfile.File, changed bool) {
-	if p.here == nil || (!changed && p.saved) {
-		return // no data folder, or the same file: nothing appeared
+	if !p.on {
+		return // no data folder
 	}
-	read := set(p.asRead)
+	data, err := safefile.Read(s.dataPath(recordedName), maxStateSize)
+	if !changed && err == nil {
+		return // the same file: nothing appeared
+	}
+	asRead, here := itemKeys(p.asRead), idSet(data)
+	if err != nil {
+		here = map[string]bool{}
+		if _, err := os.Lstat(filepath.Join(s.root, ".git")); err != nil {
+			here = set(asRead)
+		}
+	}
+	read := set(asRead)
 	var keep, elsewhere []string
-	for _, k := range itemKeys(f) {
-		if p.here[k] || !read[k] {
+	for _, k := range itemKeys(itemTexts(f)) {
+		if here[k] || !read[k] {
 			keep = append(keep, k) // appeared during the transaction, or recorded here before
 		} else {
 			id, _, _ := strings.Cut(k, " ")
 			elsewhere = append(elsewhere, id)
 		}
 	}
-	for _, k := range p.asRead {
-		if p.here[k] {
+	for _, k := range asRead {
+		if here[k] {
 			keep = append(keep, k)
 		}
 	}
@@ -105,24 +110,29 @@ func set(keys []string) map[string]bool {
 	return m
 }
 
-// itemKeys are f's entries and patterns, in file order, as "ID HASH":
-// 16 hex digits of the text's SHA-256, too many for a teammate to forge.
-func itemKeys(f *memfile.File) []string {
-	var keys []string
+// itemTexts are f's entries and patterns, in file order.
+func itemTexts(f *memfile.File) []itemText {
+	items := make([]itemText, 0, len(f.Tiers[0].Blocks)+len(f.Tiers[1].Blocks)+len(f.Tiers[2].Blocks))
 	for _, sec := range f.Tiers {
 		for _, b := range sec.Blocks {
-			id, text := "", ""
 			switch {
 			case b.Entry != nil:
-				id, text = b.Entry.ID, b.Entry.Text
+				items = append(items, itemText{b.Entry.ID, b.Entry.Text})
 			case b.Pattern != nil:
-				id, text = b.Pattern.ID, b.Pattern.Text
-			default:
-				continue
+				items = append(items, itemText{b.Pattern.ID, b.Pattern.Text})
 			}
-			sum := sha256.Sum256([]byte(text))
-			keys = append(keys, id+" "+hex.EncodeToString(sum[:8]))
 		}
+	}
+	return items
+}
+
+// itemKeys are items as "ID HASH": 16 hex digits of the text's SHA-256,
+// too many for a teammate to forge.
+func itemKeys(items []itemText) []string {
+	keys := make([]string, len(items))
+	for i, it := range items {
+		sum := sha256.Sum256([]byte(it.text))
+		keys[i] = it.id + " " + hex.EncodeToString(sum[:8])
 	}
 	return keys
 }
