@@ -64,13 +64,15 @@ func ParseArchive(data []byte) ([]ArchiveRecord, []Warning) {
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	var out []ArchiveRecord
 	var warnings []Warning
+	var fields fieldList
 	for i := 0; i < len(lines); i++ {
 		t := strings.TrimSpace(lines[i])
 		if !strings.HasPrefix(t, "[") {
 			continue
 		}
-		fields, rest, _, ok := splitFields(t)
-		if !ok {
+		var rest string
+		var ok bool
+		if fields, rest, _, ok = splitFields(t, fields); !ok {
 			continue
 		}
 		lineNo := i + 1 // the tag line, reported even when the summary is on the next

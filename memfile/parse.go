@@ -104,7 +104,8 @@ type parser struct {
 	content   [3]bool // the tier had a line that is not a template comment
 	trailer   bool    // text after the END marker was reported
 	untagged  []*Pattern
-	untagLine []int // the lines of the untagged prose patterns
+	untagLine []int     // the lines of the untagged prose patterns
+	fields    fieldList // the last tag line's, its array reused
 }
 
 // Parse reads a memory file leniently: any line that is not an entry or
@@ -276,10 +277,11 @@ func headerParts(t string) (version, fields string, ok bool) {
 // an entry outside Tiers 1 and 2 to Tier 2; an undated entry takes the
 // header's date. What was read leniently is reported.
 func (p *parser) item(i int, t string, tier int) (int, bool) {
-	start, ok := readItemStart(t)
+	start, ok := readItemStart(t, p.fields)
 	if !ok {
 		return i, false
 	}
+	p.fields = start.fields
 	lineNo := i + 1
 	used, body := itemBody(p.lines, i, start.rest)
 	var b Block
@@ -350,7 +352,7 @@ func bodyLine(raw string, summary bool) bool {
 		return false
 	}
 	s := undecorate(t, nil)
-	if _, _, _, tagLine := splitFields(s); tagLine {
+	if _, _, _, tagLine := splitFields(s, nil); tagLine {
 		return false
 	}
 	return summary || !isProse(s) && !isProse(undecorate(strings.TrimSpace(neutralize(raw)), nil))
@@ -370,13 +372,14 @@ type itemStart struct {
 }
 
 // readItemStart reads a tag line or a prose pattern as models write them:
-// behind list markers or emoji, bold, with a separator before the summary.
-func readItemStart(t string) (st itemStart, ok bool) {
+// behind list markers or emoji, bold, with a separator before the summary;
+// its fields in reuse's array (see splitFields).
+func readItemStart(t string, reuse fieldList) (st itemStart, ok bool) {
 	s := undecorate(t, &st.how)
 	if s == "" {
 		return st, false
 	}
-	fields, rest, bold, ok := splitFields(s)
+	fields, rest, bold, ok := splitFields(s, reuse)
 	if !ok {
 		return readProsePattern(s, st)
 	}
@@ -476,7 +479,7 @@ func readProsePattern(s string, st itemStart) (itemStart, bool) {
 		rest = trimBold(rest)
 	}
 	// Fields may follow the level: "**DEVELOPING (3 obs)** [TAGS:deploy] ...".
-	if more, r, _, ok := splitFields(rest); ok {
+	if more, r, _, ok := splitFields(rest, nil); ok {
 		for _, f := range more {
 			if _, dup := st.fields.get(f.key); !dup {
 				st.fields = append(st.fields, f)

@@ -49,7 +49,10 @@ func (fl fieldList) get(keys ...string) (string, bool) {
 // splitFields reads the "[KEY:value]" groups s starts with ("[ importance
 // : 3 ]" is IMPORTANCE=3) and the bold and italic markers between them, up
 // to the first bracket group that is not a field; rest is what follows.
-func splitFields(s string) (fields fieldList, rest string, bold bool, ok bool) {
+// They go into the array of reuse, when it has room: a reader of many tag
+// lines gives each the last one's.
+func splitFields(s string, reuse fieldList) (fields fieldList, rest string, bold bool, ok bool) {
+	fields = reuse[:0]
 	for {
 		next := strings.TrimLeft(s, " \t*_")
 		end := strings.IndexByte(next, ']')
@@ -62,7 +65,7 @@ func splitFields(s string) (fields fieldList, rest string, bold bool, ok bool) {
 			break
 		}
 		bold = bold || strings.ContainsAny(s[:len(s)-len(next)], "*_")
-		if fields == nil { // one allocation for a tag line's fields
+		if cap(fields) == 0 { // one allocation for a tag line's fields
 			fields = make(fieldList, 0, strings.Count(next, "]"))
 		}
 		fields = append(fields, field{key: key, val: strings.TrimSpace(val)})
