@@ -22,8 +22,11 @@ const upkeepShare = 15
 // startContext lays out the view, instructions and messages within the
 // limit, and records what the view showed whole (see seenAtStart).
 func startContext(env Env, in Input, f *memfile.File, foreign func(string) bool, notice, advice string) string {
-	fixed := fixedTail(env, in, f)
-	room := sureRoom(env, f)
+	fixed, startup := fixedTail(env, in, f), ""
+	if in.Source == "startup" {
+		startup = fixed
+	}
+	room := sureRoom(env, f, startup)
 	avail := env.Config.ContextLimit - memfile.Length(fixed) - 2
 	full := upkeepText(env, f, notice, advice)
 	upkeep := fitLines(full, upkeepRoom(env))
@@ -59,10 +62,13 @@ func fixedTail(env Env, in Input, f *memfile.File) string {
 func upkeepRoom(env Env) int { return env.Config.ContextLimit * upkeepShare / 100 }
 
 // sureRoom is the room the view of f always has: the limit less the
-// longest fixed tail (a new session's) and upkeepRoom.
-func sureRoom(env Env, f *memfile.File) int {
-	fixed := fixedTail(env, Input{Source: "startup"}, f)
-	return env.Config.ContextLimit - memfile.Length(fixed) - 2 - upkeepRoom(env) - 2
+// longest fixed tail (a new session's, worked out unless given) and
+// upkeepRoom.
+func sureRoom(env Env, f *memfile.File, startup string) int {
+	if startup == "" {
+		startup = fixedTail(env, Input{Source: "startup"}, f)
+	}
+	return env.Config.ContextLimit - memfile.Length(startup) - 2 - upkeepRoom(env) - 2
 }
 
 // upkeepText is the deep maintenance brief (advice in it) on a deep
@@ -105,7 +111,7 @@ func seenAtStart(env Env, in Input, f *memfile.File) map[string]bool {
 		}
 		return seen
 	}
-	room := sureRoom(env, f)
+	room := sureRoom(env, f, "")
 	return sessionView(env, f, env.Store.Foreign(), room, room).Whole
 }
 
