@@ -250,7 +250,7 @@ func patternGroup(g *viewGroup, f *File, v View) {
 	for _, p := range pats {
 		if !p.hasSentence() {
 			if len(topics) < maxTopics {
-				topics = append(topics, fmt.Sprintf("%s %d", strings.Join(p.Tags, "+"), p.Observations))
+				topics = append(topics, strings.Join(p.Tags, "+")+" "+strconv.Itoa(p.Observations))
 			}
 			continue
 		}

@@ -446,7 +446,7 @@ type Weight int
 // String shows a weight with one decimal, rounding half up.
 func (w Weight) String() string {
 	tenths := (int(w) + 5) / 10
-	return fmt.Sprintf("%d.%d", tenths/10, tenths%10)
+	return strconv.Itoa(tenths/10) + "." + strconv.Itoa(tenths%10)
 }
 
 // freshnessTable is the protocol's table, read, never computed, so people

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -21,9 +22,9 @@ func autoSentence(p *Pattern) string {
 	}
 	span := ""
 	if !p.First.IsZero() && !p.Last.IsZero() {
-		span = fmt.Sprintf(" from %s to %s", p.First.Format(dateLayout), p.Last.Format(dateLayout))
+		span = " from " + p.First.Format(dateLayout) + " to " + p.Last.Format(dateLayout)
 	}
-	return fmt.Sprintf("Tag %s recurs: %d entries%s.", tags, p.Observations, span)
+	return "Tag " + tags + " recurs: " + strconv.Itoa(p.Observations) + " entries" + span + "."
 }
 
 // updatePatterns counts entries into patterns, before pruning so counts
