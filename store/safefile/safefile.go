@@ -10,7 +10,6 @@
 package safefile
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -61,15 +60,21 @@ func Read(path string, limit int64) ([]byte, error) {
 	if info.Size() > limit {
 		return nil, tooLarge(path, limit)
 	}
-	var buf bytes.Buffer
-	buf.Grow(int(info.Size()) + bytes.MinRead) // room to see EOF without growing
-	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+	data := make([]byte, 0, info.Size()+1) // its size, and room to see EOF without growing
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		switch {
+		case int64(len(data)) > limit:
+			return nil, tooLarge(path, limit)
+		case err == io.EOF:
+			return data, nil
+		case err != nil:
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		case len(data) == cap(data): // it grew since Stat
+			data = append(data, 0)[:len(data)]
+		}
 	}
-	if int64(buf.Len()) > limit {
-		return nil, tooLarge(path, limit)
-	}
-	return buf.Bytes(), nil
 }
 
 func tooLarge(path string, limit int64) error {

@@ -70,3 +70,19 @@ func TestSize(t *testing.T) {
 	is.Equal(sizeText(64<<10), "64 KiB")
 	is.Equal(sizeText(1000), "1000 bytes")
 }
+
+// A file may hold more than Stat said (it grew meanwhile; /proc's files
+// say 0): Read reads on to its end, and still refuses it past the cap.
+func TestReadPastItsStatedSize(t *testing.T) {
+	const path = "/proc/self/status"
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("no", path)
+	}
+	is := is.New(t)
+	data, err := Read(path, 1<<20)
+	is.NoErr(err)
+	is.True(strings.HasPrefix(string(data), "Name:"))
+	is.True(strings.Contains(string(data), "\nPid:"))
+	_, err = Read(path, 10)
+	is.True(errors.Is(err, errTooLarge))
+}
