@@ -128,9 +128,10 @@ func endsWith(f *os.File, size int64, tail []byte) bool {
 	return len(tail) > 0 && err == nil && bytes.Equal(got, tail)
 }
 
-// A week's records are a few kilobytes at the archive's end.
+// A week's records are a few kilobytes at the archive's end: read in
+// chunks doubling from recentChunk, each a fresh buffer.
 const (
-	recentChunk = 32 << 10
+	recentChunk = 16 << 10
 	recentMost  = 1 << 20
 )
 
@@ -148,7 +149,7 @@ func (s *Store) RecentArchive(since time.Time) []memfile.ArchiveRecord {
 	defer f.Close()
 	size := info.Size()
 	day := since.Format(time.DateOnly)
-	for chunk := int64(recentChunk); ; chunk *= 4 {
+	for chunk := int64(recentChunk); ; chunk *= 2 {
 		n := min(chunk, size, recentMost)
 		buf := make([]byte, n)
 		if _, err := f.ReadAt(buf, size-n); err != nil && !errors.Is(err, io.EOF) {
