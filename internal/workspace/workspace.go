@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -210,6 +211,11 @@ func GlobalStore(cfg config.Config, now func() time.Time) (*store.Store, error) 
 func ReadGlobal(cfg config.Config, now func() time.Time) *memfile.File {
 	store, err := GlobalStore(cfg, now)
 	if err != nil {
+		return nil
+	}
+	// Most users keep none: a missing file is nothing to read, not the
+	// fresh file Read makes for it.
+	if _, err := os.Stat(store.Path(store.Names().Memory)); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	read, err := store.Read()
