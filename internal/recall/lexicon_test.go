@@ -389,3 +389,28 @@ func BenchmarkRankArchive(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNewMemory is the index of the entries and patterns of the
+// bimri.md in the folder BIMRI_RECALL_BENCH names (a genfull output),
+// which every recalling prompt builds: its allocation is the point.
+func BenchmarkNewMemory(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(os.Getenv("BIMRI_RECALL_BENCH"), memfile.MemoryName))
+	if err != nil {
+		b.Skip("BIMRI_RECALL_BENCH names no genfull folder")
+	}
+	f, _, err := memfile.Parse(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var items []Item
+	for _, e := range slices.Concat(f.Entries(1), f.Entries(2)) {
+		items = append(items, FromEntry(e))
+	}
+	for _, p := range f.Patterns() {
+		items = append(items, FromPattern(p))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		NewMemory(items)
+	}
+}

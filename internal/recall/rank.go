@@ -141,13 +141,92 @@ func rankScoped(prompt string, q Query, within *Span, corpora []*Index) (inside,
 			return d >= from && d <= to
 		}
 	}
-	cands := sameDay(score(queryTerms(prompt, corpora, q.Lexicon, n), float64(n), float64(total)/float64(n), q.MinShare, inSpan, corpora), corpora)
-	if inSpan == nil {
-		return best(cands, q, corpora), nil
+	terms := queryTerms(prompt, corpora, q.Lexicon, n)
+	l := shortlist{corpora: corpora}
+	if inSpan == nil && q.Limit > 0 {
+		l.keep = 4 * q.Limit // room for the hits Skip passes over
 	}
-	in := func(c candidate) bool { return inSpan(int(c.corpus), int(c.doc)) }
-	out := slices.DeleteFunc(slices.Clone(cands), in)
-	return best(slices.DeleteFunc(cands, func(c candidate) bool { return !in(c) }), q, corpora), best(out, q, corpora)
+	// Reserved, as a list grown by copies touches its pages twice: room for
+	// every document, or the few hundred a shortlist keeps and its runs' days.
+	l.cands, l.dropped = make([]candidate, 0, cmp.Or(16*l.keep, n)), make([]int32, 0, 4096)
+	for {
+		score(terms, float64(n), float64(total)/float64(n), q.MinShare, inSpan, &l)
+		cands, whole := l.sameDay()
+		if inSpan != nil {
+			in := func(c candidate) bool { return inSpan(int(c.corpus), int(c.doc)) }
+			out := slices.DeleteFunc(slices.Clone(cands), in)
+			inside, _ := best(slices.DeleteFunc(cands, func(c candidate) bool { return !in(c) }), q, corpora, l.floor())
+			outside, _ := best(out, q, corpora, l.floor())
+			return inside, outside
+		}
+		if hits, ok := best(cands, q, corpora, l.floor()); whole && ok {
+			return hits, nil
+		}
+		l = shortlist{corpora: corpora, cands: l.cands[:0]} // the dropped ones are needed: keep every one
+	}
+}
+
+// shortlist gathers score's candidates. With keep above 0 it keeps only
+// those that score at least the least of the keep best seen so far (a
+// common word qualifies thousands in a big archive, each bytes of fresh
+// memory), and every one of the best one's day, which sameDay raises: it
+// settles a run of one day's candidates once another day's come (an
+// archive's records are mostly in the order of their days). One dropped
+// that is needed after all (of the best one's day, or below the floor
+// once Skip has passed over most of them) is reported by sameDay or
+// best, and the ranking is done again keeping every candidate.
+type shortlist struct {
+	corpora []*Index
+	keep    int
+	least   []float64 // the keep best scores so far, ascending
+	cands   []candidate
+	run     int     // where the candidates of runDay, not yet settled, begin
+	dropped []int32 // the day of each run of which some were dropped
+	runDay  int
+	top     float64 // the best candidate's score and day, of all
+	day     int
+}
+
+func (l *shortlist) add(c candidate) {
+	day := l.corpora[c.corpus].docDay(int(c.doc))
+	if c.score > l.top || (c.score == l.top && day > l.day) {
+		l.top, l.day = c.score, day
+	}
+	if l.keep > 0 && day != l.runDay {
+		l.settle()
+		l.runDay = day
+	}
+	l.cands = append(l.cands, c)
+}
+
+// settle drops the candidates of runDay that score below the least of
+// the keep best, unless it is the best one's day.
+func (l *shortlist) settle() {
+	kept, dropped := l.cands[:l.run], false
+	for _, c := range l.cands[l.run:] {
+		if l.runDay != l.day && len(l.least) == l.keep && c.score < l.least[0] {
+			dropped = true
+			continue
+		}
+		i, _ := slices.BinarySearch(l.least, c.score)
+		if l.least = slices.Insert(l.least, i, c.score); len(l.least) > l.keep {
+			l.least = l.least[:copy(l.least, l.least[1:])]
+		}
+		kept = append(kept, c)
+	}
+	l.cands, l.run = kept, len(kept)
+	if dropped {
+		l.dropped = append(l.dropped, int32(l.runDay))
+	}
+}
+
+// floor is the score every dropped candidate is below (-Inf: none was
+// dropped).
+func (l *shortlist) floor() float64 {
+	if len(l.dropped) == 0 {
+		return math.Inf(-1)
+	}
+	return l.least[0]
 }
 
 // need is how many wordUnits an item must match: short, of an item of at
@@ -296,7 +375,7 @@ type candidate struct {
 }
 
 // score gives every document its BM25 score over q's terms (n documents
-// of average length avgdl) and keeps, in no order, those that match
+// of average length avgdl) and adds to l, in no order, those that match
 // enough of them (wordsNeeded; one word for a document of the time the
 // prompt names, scoped) and score at least minShare of q.possible.
 //
@@ -305,7 +384,8 @@ type candidate struct {
 // term's, so a rare neighbour of a common word never outweighs the word
 // the prompt used. Several forms of one term match it once, for the most
 // units of those forms.
-func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, corpora []*Index) []candidate {
+func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, l *shortlist) {
+	corpora := l.corpora
 	needed := wordsNeeded(q.distinct, q.telling)
 	// Documents are scored a block at a time, each list read on from where
 	// the block before left it: the arrays stay a few pages whatever the
@@ -323,11 +403,6 @@ func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, c
 	for k, t := range q.terms {
 		next[k] = make([]cursor, len(t))
 	}
-	// One buffer, reserved for every document: a common word qualifies
-	// thousands in a big archive, and a reserved page is touched (a page
-	// fault each) only once a candidate is written to it, where a list
-	// grown by copies or parts joined at the end touch theirs twice.
-	var cands []candidate
 	for ci, c := range corpora {
 		for _, at := range next {
 			clear(at)
@@ -383,15 +458,11 @@ func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, c
 					// Of the time a prompt names, one of its words singles an
 					// entry out: the time is the other.
 					(m < needed.short && scoped != nil && scoped(ci, d)) {
-					if cands == nil {
-						cands = make([]candidate, 0, int(n))
-					}
-					cands = append(cands, candidate{int32(ci), int32(d), scores[j]})
+					l.add(candidate{int32(ci), int32(d), scores[j]})
 				}
 			}
 		}
 	}
-	return cands
 }
 
 // scoreBlock is how many documents score takes at a time.
@@ -403,36 +474,36 @@ const scoreBlock = 1024
 const sameDayShare = 0.3
 
 // sameDay raises the candidates of the best one's day (the newest of
-// equal scores, so the input's order does not matter).
-func sameDay(cands []candidate, corpora []*Index) []candidate {
-	top, day := 0.0, 0
-	for _, c := range cands {
-		d := corpora[c.corpus].docDay(int(c.doc))
-		if c.score > top || (c.score == top && d > day) {
-			top, day = c.score, d
+// equal scores, so the order of add does not matter); whole is false
+// when one of that day was dropped.
+func (l *shortlist) sameDay() (cands []candidate, whole bool) {
+	if l.keep > 0 {
+		l.settle()
+	}
+	for i, c := range l.cands {
+		if l.corpora[c.corpus].docDay(int(c.doc)) == l.day {
+			l.cands[i].score += sameDayShare * l.top
 		}
 	}
-	for i, c := range cands {
-		if corpora[c.corpus].docDay(int(c.doc)) == day {
-			cands[i].score += sameDayShare * top
-		}
-	}
-	return cands
+	return l.cands, !slices.Contains(l.dropped, int32(l.day))
 }
 
 // best decodes the candidates best first, only as many as q.Limit asks
 // plus any that tie with the last, so the order by date and ID is exact
 // without decoding every match. They come off a heap: a common word
 // makes thousands in a big archive, which a full sort would order for
-// nothing.
-func best(cands []candidate, q Query, corpora []*Index) []Hit {
+// nothing. ok is false when candidates below floor (dropped by a
+// shortlist) would be needed.
+func best(cands []candidate, q Query, corpora []*Index, floor float64) (hits []Hit, ok bool) {
 	h := candidates(cands)
 	heap.Init(&h)
-	var hits []Hit
 	for h.Len() > 0 {
 		c := heap.Pop(&h).(candidate)
 		if q.Limit > 0 && len(hits) >= q.Limit && c.score < hits[len(hits)-1].Score {
 			break
+		}
+		if c.score < floor {
+			return nil, false
 		}
 		it, err := corpora[c.corpus].item(int(c.doc))
 		if err != nil || (q.Skip != nil && q.Skip(it)) {
@@ -440,13 +511,16 @@ func best(cands []candidate, q Query, corpora []*Index) []Hit {
 		}
 		hits = append(hits, Hit{Item: it, Score: c.score})
 	}
+	if len(hits) < q.Limit && floor > math.Inf(-1) {
+		return nil, false
+	}
 	slices.SortFunc(hits, func(x, y Hit) int {
 		return cmp.Or(cmp.Compare(y.Score, x.Score), y.Item.Date.Compare(x.Item.Date), strings.Compare(x.Item.ID, y.Item.ID))
 	})
 	if q.Limit > 0 && len(hits) > q.Limit {
 		hits = hits[:q.Limit]
 	}
-	return hits
+	return hits, true
 }
 
 // candidates is a heap, best first: the higher score, then the first

@@ -545,3 +545,60 @@ func BenchmarkChecksums(b *testing.B) {
 		}
 	})
 }
+
+// TestShortlistKeepsTheBest: a ranking with a Limit keeps only the best
+// scores it sees, yet gives the first Limit hits of the ranking with
+// none, Skip passing over some and the best one's day raised (its
+// candidates dropped first, then needed), over one corpus and two.
+func TestShortlistKeepsTheBest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	words := strings.Fields("cache deploy billing webhook latency session handler queue worker schema table index report alert")
+	items := make([]Item, 3000)
+	for i := range items { // an eighth of one day in 40, the others of one in 3,000
+		text := make([]string, 3+rng.IntN(8))
+		for j := range text {
+			text[j] = words[rng.IntN(len(words))]
+		}
+		items[i] = Item{ID: fmt.Sprintf("%08x", i), Date: date("2026-01-01").AddDate(0, 0, rng.IntN(map[bool]int{true: 40, false: 3000}[i%8 == 0])), Text: strings.Join(text, " ")}
+	}
+	pruned := 0
+	for _, prompt := range []string{"billing webhook latency", "cache deploy", "the session handler queue worker report", "alert"} {
+		for _, corpora := range [][]*Index{{NewMemory(items)}, {NewMemory(items[:700]), NewMemory(items[700:])}} {
+			for _, skip := range []func(Item) bool{nil, func(it Item) bool { return it.ID[7]%3 == 0 }, func(it Item) bool { return it.ID[7] != '0' }} {
+				all := Rank(prompt, Query{MinShare: 0.05, Skip: skip}, corpora...)
+				for _, limit := range []int{1, 3, 10} {
+					want := all[:min(limit, len(all))]
+					is.New(t).Equal(Rank(prompt, Query{MinShare: 0.05, Skip: skip, Limit: limit}, corpora...), want)
+					if len(all) > 4*limit {
+						pruned++
+					}
+				}
+			}
+		}
+	}
+	is.New(t).True(pruned > 20) // the shortlist dropped candidates
+}
+
+// TestShortlistKeepsTheBestDay: an item of the best one's day that the
+// shortlist dropped (days out of order) ranks where sameDay puts it.
+func TestShortlistKeepsTheBestDay(t *testing.T) {
+	var items []Item
+	add := func(day, text string) {
+		items = append(items, Item{ID: fmt.Sprintf("%08x", len(items)), Date: date(day), Text: text})
+	}
+	for i := range 8 {
+		add(fmt.Sprintf("2026-03-%02d", i+1), "alpha beta")
+	}
+	add("2026-05-01", "alpha beta filler words and more words")
+	for i := range 8 {
+		add(fmt.Sprintf("2026-04-%02d", i+1), "alpha beta")
+	}
+	add("2026-05-01", "alpha beta gamma")
+	for range 40 {
+		add("2026-01-01", "unrelated")
+	}
+	all := Rank("alpha beta gamma", Query{MinShare: 0.05}, NewMemory(items))
+	is := is.New(t)
+	is.Equal(all[1].Item.ID, items[8].ID) // raised by its day above the others
+	is.Equal(Rank("alpha beta gamma", Query{MinShare: 0.05, Limit: 2}, NewMemory(items)), all[:2])
+}
