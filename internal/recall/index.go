@@ -86,8 +86,11 @@ func encode(items []Item, key indexKey) []byte {
 	for doc, it := range items {
 		ws = appendTokens(ws[:0], it.Text)
 		text := len(ws)
-		for _, tag := range slices.Concat(it.Tags, it.Keywords) {
+		for _, tag := range it.Tags {
 			ws = appendTokens(ws, tag)
+		}
+		for _, kw := range it.Keywords {
+			ws = appendTokens(ws, kw)
 		}
 		for i, w := range ws {
 			tf := uint32(1)
