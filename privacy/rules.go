@@ -76,7 +76,9 @@ type lazyRule struct {
 var rules = sync.OnceValue(newRuleSet)
 
 func newRuleSet() *ruleSet {
-	x := &ruleSet{}
+	// Room for a rule a line: appended one by one, they were copied as
+	// they grew (fresh pages, as a hook never collects).
+	x := &ruleSet{texts: make([]ruleText, 0, strings.Count(gitleaksTable, "\n")+strings.Count(ownTable, "\n"))}
 	x.add(gitleaksTable, true)
 	x.add(ownTable, false)
 	x.parsed = make([]lazyRule, len(x.texts))
