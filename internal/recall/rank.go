@@ -421,12 +421,18 @@ func score(q query, n, avgdl, minShare float64, scoped func(ci, doc int) bool, l
 					}
 					l, cur := f.lists[ci], next[k][fi]
 					for cur.at < len(l) {
-						gap, n := binary.Uvarint(l[cur.at:])
+						gap, n := uint64(l[cur.at]), 1 // most gaps and counts take a byte
+						if gap >= 0x80 {
+							gap, n = binary.Uvarint(l[cur.at:])
+						}
 						doc := cur.doc + int(gap)
 						if doc >= hi {
 							break
 						}
-						count, m := binary.Uvarint(l[cur.at+n:])
+						count, m := uint64(l[cur.at+n]), 1
+						if count >= 0x80 {
+							count, m = binary.Uvarint(l[cur.at+n:])
+						}
 						cur.at, cur.doc = cur.at+n+m, doc
 						tf := float64(count)
 						s := weight * tf * (k1 + 1) / (tf + k1*(1-b+b*float64(c.docLen(doc))/avgdl))
