@@ -32,11 +32,6 @@ var sentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 // asksForMaintenance says the prompt asks, in the imperative, for
 // maintenance now; not a negation or a question about it.
 func asksForMaintenance(prompt string) bool {
-	// Every trigger names one of these: most prompts never compile the
-	// regexps.
-	if lower := strings.ToLower(prompt); !strings.Contains(lower, "maintenance") && !strings.Contains(lower, "memory") {
-		return false
-	}
 	for _, loc := range maintenanceAsk().FindAllStringIndex(prompt, -1) {
 		start := 0
 		if ends := sentenceEnd().FindAllStringIndex(prompt[:loc[0]], -1); len(ends) > 0 {
