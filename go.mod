@@ -9,6 +9,7 @@ require (
 	github.com/charmbracelet/x/term v0.2.2
 	github.com/gofrs/flock v0.13.2
 	github.com/google/jsonschema-go v0.4.3
+	github.com/kljensen/snowball v0.10.0
 	github.com/lucasjones/reggen v0.0.0-20200904144131-37ba4fa293bb
 	github.com/matryer/is v1.4.1
 	github.com/modelcontextprotocol/go-sdk v1.8.0
@@ -19,6 +20,7 @@ require (
 	github.com/tidwall/sjson v1.2.9
 	github.com/urfave/cli/v2 v2.27.7
 	github.com/zricethezav/gitleaks/v8 v8.30.1
+	golang.org/x/sys v0.49.0
 	golang.org/x/text v0.22.0
 	mvdan.cc/sh/v3 v3.14.1
 )
@@ -57,7 +59,6 @@ require (
 	github.com/huandu/xstrings v1.5.0 // indirect
 	github.com/klauspost/compress v1.17.11 // indirect
 	github.com/klauspost/pgzip v1.2.6 // indirect
-	github.com/kljensen/snowball v0.10.0 // indirect
 	github.com/lucasb-eyer/go-colorful v1.4.1 // indirect
 	github.com/magiconair/properties v1.8.9 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
@@ -103,7 +104,6 @@ require (
 	golang.org/x/exp v0.0.0-20250218142911-aa4b98e5adaa // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	golang.org/x/tools v0.42.0 // indirect
 	gopkg.in/ini.v1 v1.67.0 // indirect

@@ -31,7 +31,7 @@ func (s *Store) recover(path string, broken []byte, cause error, tx *Tx) error {
 		}
 	}
 	tx.Notice = fmt.Sprintf("%s was unreadable (%v)%s and kept the broken copy as %s", s.names.Memory, cause, did, aside)
-	err = s.commit(path, memfile.Render(tx.File), nil, nil, func() bool { return unchanged(path, broken) })
+	err = s.commit(path, memfile.Render(tx.File), broken, nil, nil, func() bool { return unchanged(path, broken) })
 	if err != nil && !errors.Is(err, errChanged) {
 		return fmt.Errorf("replace unreadable %s: %w", s.names.Memory, err)
 	}
@@ -128,7 +128,7 @@ func (s *Store) Restore() (Result, error) {
 			}
 			res.Notice = fmt.Sprintf("kept the unreadable %s as %s", s.names.Memory, aside)
 		}
-		return res, s.commit(path, backup, current, out, func() bool { return unchanged(path, current) })
+		return res, s.commit(path, backup, current, current, out, func() bool { return unchanged(path, current) })
 	})
 }
 

@@ -85,7 +85,7 @@ type Result struct {
 // that keeps changing: errChanged, no longer the file it read.
 const maxAttempts = 5
 
-var errChanged = errors.New("changed since it was read")
+var errChanged = safefile.ErrChanged
 
 // Update runs fn under the lock on the memory file and writes the result;
 // nothing when fn fails or the bytes would not change. When an editor,
@@ -238,7 +238,7 @@ func (s *Store) finish(tx *Tx, path string, unchanged func() bool) (Result, erro
 		s.journalNew(tx)
 		data := memfile.Render(tx.File)
 		if !bytes.Equal(data, old) {
-			if err := s.commit(path, data, old, tx.Archive, unchanged); err != nil {
+			if err := s.commit(path, data, old, old, tx.Archive, unchanged); err != nil {
 				return res, err
 			}
 			res.Changed = true

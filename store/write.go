@@ -29,13 +29,14 @@ func (s *Store) backupPath() (string, error) {
 	}
 }
 
-// commit replaces bimri.md at path with data, atomically and durably:
-// the backup holds old (nil: none) and the archive what left the file
-// before the new file is in place. unchanged (asked before the backup and
-// the rename) says path is still the file data was made from; a no, or a
-// temporary file swept by another writer, is errChanged. A read-only
-// bimri.md, or an unusable backup or archive, is refused before any write.
-func (s *Store) commit(path string, data, old []byte, archive []memfile.Removal, unchanged func() bool) error {
+// commit replaces bimri.md at path with data, made from read (nil: no
+// file), atomically and durably: the backup holds old (nil: none) and the
+// archive what left the file before the new file is in place. unchanged
+// (asked before the backup and the rename) says path is still read, as
+// the rename itself does where it can; a no, or a temporary file swept by
+// another writer, is errChanged. A read-only bimri.md, or an unusable
+// backup or archive, is refused before any write.
+func (s *Store) commit(path string, data, read, old []byte, archive []memfile.Removal, unchanged func() bool) error {
 	if err := readOnly(path, s.names.Memory); err != nil {
 		return err
 	}
@@ -78,7 +79,7 @@ func (s *Store) commit(path string, data, old []byte, archive []memfile.Removal,
 		}
 		return errChanged
 	}
-	if err := file.Commit(); err != nil {
+	if err := file.CommitOver(read); err != nil {
 		if old != nil {
 			_ = s.healBackup()
 		}

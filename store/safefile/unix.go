@@ -16,3 +16,14 @@ func soleLink(info fs.FileInfo) bool {
 	st, ok := info.Sys().(*syscall.Stat_t)
 	return ok && st.Nlink == 1
 }
+
+// noSwap says errNoSwap for a system or file system that cannot swap
+// names (an old kernel, some network file systems: ENOTSUP, which is
+// EOPNOTSUPP on Linux), err otherwise.
+func noSwap(err error) error {
+	switch err {
+	case syscall.ENOSYS, syscall.EINVAL, syscall.ENOTSUP:
+		return errNoSwap
+	}
+	return err
+}

@@ -1,8 +1,10 @@
 package safefile
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -13,8 +15,12 @@ import (
 	"time"
 )
 
-// TempPrefix starts every temporary file's name: .bimri-tmp-PID-RANDOM.
-const TempPrefix = ".bimri-tmp-"
+// TempPrefix starts every temporary file's name: .bimri-tmp-PID-RANDOM;
+// SwapPrefix a new file's about to take its place (CommitOver).
+const (
+	TempPrefix = ".bimri-tmp-"
+	SwapPrefix = ".bimri-swap-"
+)
 
 // Options change how a file is written.
 type Options struct {
@@ -95,6 +101,61 @@ func (p *Pending) Abort() {
 	}
 }
 
+// ErrChanged says path no longer held what the caller read when the new
+// file was to take its place; path is left as it is.
+var ErrChanged = errors.New("changed since it was read")
+
+var errNoSwap = errors.New("names cannot be swapped here")
+
+// CommitOver is Commit when path must still hold want (nil: no file) as
+// the new file takes its place. An editor saves without our lock, and
+// could save between the caller's last look and a rename, which would
+// then overwrite the edit. Where names can be swapped atomically, the swap
+// hands back the file it replaced: one that is not want is swapped back.
+// Elsewhere this is a rename after the caller's last look.
+func (p *Pending) CommitOver(want []byte) error {
+	defer p.Abort()
+	mine, err := p.f.Stat()
+	if err == nil {
+		err = p.f.Close()
+	}
+	// The new file leaves its temporary name first: after a swap that name
+	// would hold the replaced file, and a temporary file still there after
+	// the write would tell anyone watching that the write is under way.
+	swapped := filepath.Join(filepath.Dir(p.path), SwapPrefix+strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(uint64(rand.Uint32()), 36))
+	if err == nil {
+		err = os.Rename(p.f.Name(), swapped)
+	}
+	if err != nil {
+		return err
+	}
+	p.done = true // its temporary name is gone; the other name goes at the end
+	defer os.Remove(swapped)
+	switch err := swap(swapped, p.path, want == nil); {
+	case err == errNoSwap:
+		return os.Rename(swapped, p.path)
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrExist):
+		return ErrChanged
+	case err != nil || want == nil:
+		return err
+	}
+	replaced, err := Read(swapped, int64(len(want)))
+	if err == nil && bytes.Equal(replaced, want) {
+		return nil
+	}
+	if swap(swapped, p.path, false) == nil {
+		if back, err := os.Lstat(swapped); err == nil && os.SameFile(back, mine) {
+			return ErrChanged
+		}
+	}
+	// A third writer came between the two swaps: keep what it left aside.
+	kept := p.path + ".conflict-" + filepath.Base(swapped)[len(SwapPrefix):]
+	if err := os.Rename(swapped, kept); err != nil {
+		return err
+	}
+	return fmt.Errorf("%s changed twice while it was replaced; kept a version as %s", filepath.Base(p.path), filepath.Base(kept))
+}
+
 // Link makes the regular file at from, which must have no other name,
 // the file at path too, by a hard link renamed over it: a backup without
 // a copy. It fails, leaving path as it was, where hard links cannot be
@@ -159,7 +220,8 @@ const staleAfter = 10 * time.Minute
 // sparing live processes' (git clean can remove the lock's file).
 func RemoveTemps(dir string) {
 	matches, _ := filepath.Glob(filepath.Join(dir, TempPrefix+"*"))
-	for _, m := range matches {
+	swaps, _ := filepath.Glob(filepath.Join(dir, SwapPrefix+"*"))
+	for _, m := range append(matches, swaps...) {
 		if !ownerLive(m) {
 			_ = os.Remove(m)
 		}
@@ -169,7 +231,8 @@ func RemoveTemps(dir string) {
 // ownerLive says whether the process a temporary file names may still be
 // writing it; where that cannot be told, it may.
 func ownerLive(path string) bool {
-	pidPart, _, ok := strings.Cut(strings.TrimPrefix(filepath.Base(path), TempPrefix), "-")
+	name := strings.TrimPrefix(strings.TrimPrefix(filepath.Base(path), TempPrefix), SwapPrefix)
+	pidPart, _, ok := strings.Cut(name, "-")
 	pid, err := strconv.Atoi(pidPart)
 	info, lerr := os.Lstat(path)
 	if !ok || err != nil || pid <= 0 || lerr != nil || time.Since(info.ModTime()) >= staleAfter {

@@ -1,6 +1,7 @@
 package safefile
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -87,4 +88,60 @@ func TestRemoveTemps(t *testing.T) {
 	RemoveTemps(dir)
 	_, err = os.Stat(p.f.Name())
 	is.NoErr(err) // still there: its writer is live
+}
+
+// CommitOver puts the new file in place only while path holds what the
+// caller read, even when it changed after the caller's last look (an
+// editor saving without the lock): the swap hands back what it replaced.
+func TestCommitOverKeepsAFileChangedMeanwhile(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	is.New(t).NoErr(os.WriteFile(a, []byte("a"), 0o644))
+	is.New(t).NoErr(os.WriteFile(b, []byte("b"), 0o644))
+	if err := swap(a, b, false); errors.Is(err, errNoSwap) {
+		t.Skip("names cannot be swapped on this file system; CommitOver renames after the caller's look")
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name        string
+		before      []byte // at path when CommitOver runs; nil: no file
+		want        []byte // what the caller read
+		replaced    bool
+		wantErrText string
+	}{
+		{name: "unchanged", before: []byte("read\n"), want: []byte("read\n"), replaced: true},
+		{name: "edited", before: []byte("read\nedited by hand\n"), want: []byte("read\n")},
+		{name: "cut short", before: []byte("re"), want: []byte("read\n")},
+		{name: "created meanwhile", before: []byte("new by hand\n"), want: nil},
+		{name: "removed meanwhile", before: nil, want: []byte("read\n")},
+		{name: "still none", before: nil, want: nil, replaced: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			is := is.New(t)
+			dir := t.TempDir()
+			path := filepath.Join(dir, "bimri.md")
+			if tc.before != nil {
+				is.NoErr(os.WriteFile(path, tc.before, 0o644))
+			}
+			p, err := Write(path, []byte("new\n"), Options{NoSync: true})
+			is.NoErr(err)
+			err = p.CommitOver(tc.want)
+			got, rerr := os.ReadFile(path)
+			if tc.replaced {
+				is.NoErr(err)
+				is.Equal(string(got), "new\n")
+			} else {
+				is.True(errors.Is(err, ErrChanged))
+				if tc.before == nil {
+					is.True(errors.Is(rerr, fs.ErrNotExist)) // still no file
+				} else {
+					is.Equal(string(got), string(tc.before)) // the edit, as it was
+				}
+			}
+			left, err := os.ReadDir(dir)
+			is.NoErr(err)
+			is.True(len(left) <= 1) // no temporary or swapped file left
+		})
+	}
 }
