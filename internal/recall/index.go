@@ -67,17 +67,21 @@ func sum(b []byte) uint32 { return crc32.ChecksumIEEE(b) }
 var errCorrupt = errors.New("recall index is damaged")
 
 // NewMemory is the index of items held in memory: the items of bimri.md
-// the view left out, and the archive's records newer than its index.
+// the view left out, and the archive's records newer than its index. It
+// keeps the items as they are: encoding a copy costs a prompt pages.
 func NewMemory(items []Item) *Index {
-	x, _ := decode(encode(items, indexKey{}))
+	x, _ := decode(encodeStoring(items, indexKey{}, nil))
+	x.kept = items
 	return x
 }
 
 // encode builds the index of items for the archive identified by key: a
 // tag or keyword counts tagWeight. The index is written in place into one
-// buffer, sized once its terms are known: every page a prompt allocates
-// is a page fault, and an archive's index is megabytes.
-func encode(items []Item, key indexKey) []byte {
+// buffer, sized once its terms are known: an archive's index is megabytes.
+func encode(items []Item, key indexKey) []byte { return encodeStoring(items, key, items) }
+
+// encodeStoring is encode, storing the items of stored (items, or none).
+func encodeStoring(items []Item, key indexKey, stored []Item) []byte {
 	index := map[string][]posting{}
 	lens := make([]uint32, len(items))
 	var ws []string
@@ -105,6 +109,8 @@ func encode(items []Item, key indexKey) []byte {
 			}
 		}
 		lens[doc] = uint32(len(ws))
+	}
+	for _, it := range stored {
 		scratch = appendItem(scratch[:0], it)
 		itemsLen += len(scratch)
 	}
@@ -141,7 +147,7 @@ func encode(items []Item, key indexKey) []byte {
 		le.PutUint32(x.termCRC[4*i:], x.termSum(i, x.strs[u32(x.strOff, i):u32(x.strOff, i+1)]))
 	}
 	itemsAt := len(out)
-	for doc, it := range items {
+	for doc, it := range stored {
 		from := len(out)
 		le.PutUint32(x.itemOff[4*doc:], uint32(from-itemsAt))
 		out = appendItem(out, it)
@@ -180,6 +186,7 @@ func appendList(b []byte, l []posting) []byte {
 // collected, or with the process.
 type Index struct {
 	mapped bool
+	kept   []Item // the items of an index held in memory (NewMemory)
 	// onDamage, when set, is called once when a part read after decode
 	// fails its check (see damaged).
 	onDamage func()
@@ -347,6 +354,9 @@ func (x *Index) list(i int) []byte {
 }
 
 func (x *Index) item(doc int) (Item, error) {
+	if x.kept != nil {
+		return x.kept[doc], nil
+	}
 	from, to := u32(x.itemOff, doc), u32(x.itemOff, doc+1)
 	if from > to || to > len(x.items) || sum(x.items[from:to]) != uint32(u32(x.itemCRC, doc)) {
 		x.damaged()
