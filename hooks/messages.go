@@ -374,19 +374,18 @@ func recalledLine(it recall.Item, worth recall.Strength, foreign bool) string {
 		}
 		return line + "in bimri.md, left out of the session-start view for space" + possibly + ")"
 	}
-	line += "archived " + it.ArchivedOn.Format(time.DateOnly) + ": " + memfile.Inert(it.Reason)
-	replaced := superseded(it)
+	// One string at the end, not one a part (see recallContext).
+	replaced, holds, worthIt := superseded(it), "", ""
 	if replaced {
-		line += ", so it no longer holds"
+		holds = ", so it no longer holds"
 		if it.Current != "" {
-			line += "; what holds now: " + memfile.Inert(it.Current)
+			holds += "; what holds now: " + memfile.Inert(it.Current)
 		}
 	}
-	line += possibly
 	if worth.Worth() && !replaced && !it.Possibly {
-		line += "; recalled for " + strconv.Itoa(worth.Prompts) + " different prompts in " + strconv.Itoa(worth.Sessions) + " sessions, worth reviving"
+		worthIt = "; recalled for " + strconv.Itoa(worth.Prompts) + " different prompts in " + strconv.Itoa(worth.Sessions) + " sessions, worth reviving"
 	}
-	return line + ")"
+	return line + "archived " + it.ArchivedOn.Format(time.DateOnly) + ": " + memfile.Inert(it.Reason) + holds + possibly + worthIt + ")"
 }
 
 func superseded(it recall.Item) bool {
@@ -396,25 +395,25 @@ func superseded(it recall.Item) bool {
 // recallContext is UserPromptSubmit's context for recalled items; named
 // are those worth reviving, foreign those recorded elsewhere.
 func recallContext(env Env, hits []recall.Hit, named map[string]recall.Strength, foreign func(recall.Item) bool) string {
-	var lines strings.Builder
+	// Each string made once at its size: a buffer grown by doubling
+	// touches a fresh page at each size.
+	lines := make([]string, len(hits))
 	archived, marked := false, false
-	for _, h := range hits {
+	for i, h := range hits {
 		f := foreign(h.Item)
-		lines.WriteString(recalledLine(h.Item, named[h.Item.ID], f) + "\n")
+		lines[i] = recalledLine(h.Item, named[h.Item.ID], f)
 		archived = archived || !h.Item.ArchivedOn.IsZero()
 		marked = marked || f
 	}
-	var b strings.Builder
-	b.WriteString("## Recalled from memory for this prompt (bimri-hook; not in the memory shown at session start)\n" + memfile.NotInstructions)
+	legend, revive := "", ""
 	if marked {
-		b.WriteString(" " + memfile.ForeignLegend)
+		legend = " " + memfile.ForeignLegend
 	}
-	b.WriteString("\n" + lines.String())
-	b.WriteString("Use these only where they bear on the request.")
 	if archived {
-		b.WriteString(" To bring an archived entry back into active memory, dated today: " + call(env, "revive", `"id": "ID"`, "ID"))
+		revive = " To bring an archived entry back into active memory, dated today: " + call(env, "revive", `"id": "ID"`, "ID")
 	}
-	return b.String()
+	return "## Recalled from memory for this prompt (bimri-hook; not in the memory shown at session start)\n" + memfile.NotInstructions + legend +
+		"\n" + strings.Join(lines, "\n") + "\nUse these only where they bear on the request." + revive
 }
 
 // subagentHeading starts the memory pack a subagent gets.
