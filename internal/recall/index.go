@@ -294,9 +294,7 @@ func (x *Index) termSum(i int, term []byte) uint32 {
 	return crc
 }
 
-// postings are each term's list, read where it lies in the index, not
-// copied: a term every item holds has thousands. A list that fails its
-// checksum or names a document past the end is damage, and is dropped whole.
+// postings are the lists of terms (termPostings).
 func (x *Index) postings(terms []string) [][]byte {
 	out := make([][]byte, len(terms))
 	for i, t := range terms {
@@ -305,6 +303,9 @@ func (x *Index) postings(terms []string) [][]byte {
 	return out
 }
 
+// termPostings is term's list, read where it lies in the index, not
+// copied: a term every item holds has thousands. A list that fails its
+// checksum or names a document past the end is damage, and is dropped whole.
 func (x *Index) termPostings(term string) []byte {
 	// A binary search of the terms, each compared where it lies (a string
 	// made of each cost an allocation a step, and the lexicon looks up

@@ -304,19 +304,16 @@ func queryTerms(prompt string, corpora []*Index, lexicon bool, n int) query {
 			}
 		}
 	}
-	lists := make([][][]byte, len(corpora))
-	for ci, c := range corpora {
-		lists[ci] = c.postings(all)
-	}
 	terms := make([]queryTerm, distinct)
 	for j, w := range all {
 		f := termForm{text: w, lists: make([][]byte, len(corpora)), units: wordUnits}
 		if j >= distinct && (neighbour{near: near[j-distinct]}).family() {
 			f.units = wordUnits / 2
 		}
-		for ci := range corpora {
-			n, k := binary.Uvarint(lists[ci][j]) // how many postings follow
-			f.lists[ci] = lists[ci][j][k:]
+		for ci, c := range corpora {
+			l := c.termPostings(w)
+			n, k := binary.Uvarint(l) // how many postings follow
+			f.lists[ci] = l[k:]
 			f.df += int(n)
 		}
 		switch {
