@@ -20,10 +20,7 @@ const minRecallPrompt = 12
 // command, or a shell (!) or memory (#) line.
 func wantsRecall(prompt string) bool {
 	p := strings.TrimSpace(prompt)
-	if utf8.RuneCountInString(p) < minRecallPrompt {
-		return false
-	}
-	return !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "!") && !strings.HasPrefix(p, "#")
+	return utf8.RuneCountInString(p) >= minRecallPrompt && !strings.ContainsAny(p[:1], "/!#")
 }
 
 // recallPrompt answers a prompt with the memory the session cannot see:

@@ -38,8 +38,7 @@ import (
 // Little-endian throughout. The index is never the source of truth: a
 // file that fails a check is rebuilt from the archive (see damaged).
 
-// magic names the layout; a new one makes every index built before it
-// be rebuilt.
+// magic names the layout; a new one has every older index rebuilt.
 const magic = "BIMRIRXA"
 
 // indexKey identifies the archive an index was built from. Edge, the
@@ -192,21 +191,18 @@ type Index struct {
 	onDamage func()
 	// tail holds the records appended to the archive since the index was
 	// built (see Load), searched beside it.
-	tail                     *Index
-	key                      indexKey
-	docs, nterms, total      int
-	lens, days               []byte
-	itemOff, itemCRC         []byte
-	strOff, postOff, postCRC []byte
-	termCRC                  []byte
-	strs, posts, items       []byte
+	tail                              *Index
+	key                               indexKey
+	docs, nterms, total               int
+	lens, days, itemOff, itemCRC      []byte
+	strOff, postOff, postCRC, termCRC []byte
+	strs, posts, items                []byte
 }
 
 const headerLen = len(magic) + 8 + 8 + 4 + 4
 
-// decode checks an index's header and directory and returns it; its key says
-// what archive it is for. Postings and items are checked as they are
-// read.
+// decode checks an index's header and directory and returns it (its key
+// says which archive it is of); postings and items are checked when read.
 func decode(data []byte) (*Index, error) {
 	le := binary.LittleEndian
 	if len(data) < headerLen+8 || string(data[:len(magic)]) != magic {
