@@ -290,15 +290,6 @@ func (x *Index) termSum(i int, term []byte) uint32 {
 	return crc
 }
 
-// postings are the lists of terms (termPostings).
-func (x *Index) postings(terms []string) [][]byte {
-	out := make([][]byte, len(terms))
-	for i, t := range terms {
-		out[i] = x.termPostings(t)
-	}
-	return out
-}
-
 // termPostings is term's list, read where it lies in the index, not
 // copied: a term every item holds has thousands. A list that fails its
 // checksum or names a document past the end is damage, and is dropped whole.
