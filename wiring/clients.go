@@ -113,15 +113,6 @@ var Cursor = Client{
 // Clients are the clients besides Claude Code, in --agent all's order.
 var Clients = []Client{Codex, Gemini, OpenCode, Copilot, Cursor}
 
-// ClientNamed is the client whose Agent is agent.
-func ClientNamed(agent string) (Client, bool) {
-	i := slices.IndexFunc(Clients, func(cl Client) bool { return cl.Agent == agent })
-	if i < 0 {
-		return Client{}, false
-	}
-	return Clients[i], true
-}
-
 // Hook is the command the client's hooks run: Command.Hook, then (but for
 // Claude Code) the agent, whose payload the command reads.
 func (cl Client) Hook(c Command) string { return c.Hook() + cl.agentWord() }

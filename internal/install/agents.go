@@ -37,19 +37,8 @@ var locations = map[string]location{
 	"cursor": {"HOME", "", [2]string{".cursor/hooks.json"}, [2]string{".cursor/hooks.json"}},
 }
 
-// homeDir is $env, else dflt in the home folder; "" with neither.
-func homeDir(env, dflt string) string {
-	if dir := os.Getenv(env); dir != "" {
-		return dir
-	}
-	if home := workspace.Home(); home != "" {
-		return filepath.Join(home, dflt)
-	}
-	return ""
-}
-
 // CodexHome is Codex's own folder: $CODEX_HOME, else ~/.codex.
-func CodexHome() string { return homeDir("CODEX_HOME", ".codex") }
+func CodexHome() string { return workspace.UserDir("CODEX_HOME", ".codex") }
 
 // Places is where one client's wiring lives in one scope.
 type Places struct {
@@ -81,7 +70,7 @@ func PlacesFor(cl wiring.Client, scope, root string) (Places, error) {
 	case scope == scopeLocal && claude:
 		names = [2]string{".claude/settings.local.json"}
 	case scope == ScopeUser:
-		if dir = homeDir(loc.env, loc.dflt); dir == "" && claude {
+		if dir = workspace.UserDir(loc.env, loc.dflt); dir == "" && claude {
 			return p, errors.New("no home folder for the user's Claude Code settings")
 		} else if dir == "" {
 			return p, fmt.Errorf("no home folder for %s's config (set %s)", cl.Name, loc.env)

@@ -129,7 +129,7 @@ func LinkForShell(exe, binDir string) (Linked, error) {
 		return Linked{}, errors.New("install --link links the Claude Code plugin's bimri-hook, which " + exe + " is not, or not yet: " +
 			"after a Claude Code session with the plugin has started, run ~/.claude/plugins/data/<plugin>/bin/bimri-hook install --link, or ask Claude to run bimri-hook install --link (the plugin's bimri-hook is on its PATH)")
 	}
-	dir := cmp.Or(binDir, homeDir("BIMRI_BIN_DIR", filepath.Join(".local", "bin")))
+	dir := cmp.Or(binDir, workspace.UserDir("BIMRI_BIN_DIR", filepath.Join(".local", "bin")))
 	if dir == "" {
 		return Linked{}, errors.New("no home folder for ~/.local/bin: give --bin-dir")
 	}

@@ -113,6 +113,18 @@ func Home() string {
 	return h
 }
 
+// UserDir is the folder $env names, else dflt in the home folder; "" with
+// neither.
+func UserDir(env, dflt string) string {
+	if dir := os.Getenv(env); dir != "" {
+		return dir
+	}
+	if home := Home(); home != "" {
+		return filepath.Join(home, dflt)
+	}
+	return ""
+}
+
 // Opened is what a command works on: the store, its config and the day.
 type Opened struct {
 	Store     *store.Store
@@ -170,35 +182,20 @@ func (w *Opened) Search(q recall.Query, limit int) ([]inspect.Recalled, error) {
 
 // ClaudeDir is where Claude Code keeps the user's settings and
 // transcripts: $CLAUDE_CONFIG_DIR, else ~/.claude; "" when unknown.
-func ClaudeDir() string {
-	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
-		return dir
-	}
-	if home := Home(); home != "" {
-		return filepath.Join(home, ".claude")
-	}
-	return ""
-}
+func ClaudeDir() string { return UserDir("CLAUDE_CONFIG_DIR", ".claude") }
 
 // ClaudeState is Claude Code's .claude.json, which records the workspaces
 // the user trusts: in $CLAUDE_CONFIG_DIR, else in the home folder.
 func ClaudeState() string {
-	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
-		return filepath.Join(dir, ".claude.json")
-	}
-	return filepath.Join(Home(), ".claude.json")
+	return filepath.Join(cmp.Or(os.Getenv("CLAUDE_CONFIG_DIR"), Home()), ".claude.json")
 }
 
 // GlobalStore is the store of the user's memory across workspaces,
 // ~/.claude/bimri-global.md (or in $BIMRI_GLOBAL_DIR), its folder made.
 func GlobalStore(cfg config.Config, now func() time.Time) (*store.Store, error) {
-	dir := os.Getenv("BIMRI_GLOBAL_DIR")
+	dir := UserDir("BIMRI_GLOBAL_DIR", ".claude")
 	if dir == "" {
-		home := Home()
-		if home == "" {
-			return nil, errors.New("no home folder for the global memory")
-		}
-		dir = filepath.Join(home, ".claude")
+		return nil, errors.New("no home folder for the global memory")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("global memory folder: %w", err)
