@@ -28,7 +28,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now time.Time
 	}()
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, now: now}
 	var err error
-	if isHookRun(args) { // the hot path skips building the CLI
+	// `bimri-hook hook [AGENT]` as clients run it: the hot path skips building the CLI.
+	if (len(args) == 2 && args[1] == "hook") || (len(args) == 3 && args[1] == "hook" && slices.Contains(hooks.Agents, hooks.Agent(args[2]))) {
 		err = a.hook(nil, hooks.Agent(strings.Join(args[2:], "")))
 	} else {
 		err = a.cli().Run(args)
@@ -36,8 +37,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now time.Time
 	if err == nil {
 		return 0
 	}
-	if !errors.Is(err, errQuiet) {
-		fmt.Fprintln(stderr, errorLine(err))
+	if !errors.Is(err, errQuiet) { // one line, prefixed once
+		msg := strings.Join(strings.Fields(err.Error()), " ")
+		fmt.Fprintln(stderr, "bimri-hook: "+strings.TrimPrefix(msg, "bimri-hook: "))
 	}
 	return 1
 }
@@ -46,18 +48,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now time.Time
 var errQuiet = errors.New("failed; see above")
 
 var errNoArgs = errors.New("missing argument")
-
-// isHookRun says whether args are `bimri-hook hook [AGENT]` as clients run it.
-func isHookRun(args []string) bool {
-	return (len(args) == 2 && args[1] == "hook") ||
-		(len(args) == 3 && args[1] == "hook" && slices.Contains(hooks.Agents, hooks.Agent(args[2])))
-}
-
-// errorLine is the one stderr line for an error, prefixed once.
-func errorLine(err error) string {
-	msg := strings.Join(strings.Fields(err.Error()), " ")
-	return "bimri-hook: " + strings.TrimPrefix(msg, "bimri-hook: ")
-}
 
 // app carries the process's streams and clock to the commands.
 type app struct {

@@ -134,7 +134,8 @@ func (a *app) clients(c *cli.Context) ([]wiring.Client, error) {
 	}
 	var found []wiring.Client
 	for _, cl := range append(slices.Clone(wiring.Clients), wiring.Claude) {
-		if claude := cl.Agent == wiring.Claude.Agent; !onPath(cl.Agent) || (!claude && c.String("scope") == "local") {
+		claude := cl.Agent == wiring.Claude.Agent
+		if _, err := exec.LookPath(cl.Agent); err != nil || (!claude && c.String("scope") == "local") {
 			fmt.Fprintf(a.stdout, "%s: %s is not on PATH%s: skipped\n", cl.Name, cl.Agent, inspect.Pick(claude, "", " (or --scope local, which it has not)"))
 		} else {
 			found = append(found, cl)
@@ -177,11 +178,6 @@ func (a *app) wire(on bool) cli.ActionFunc {
 		}
 		return nil
 	}
-}
-
-func onPath(command string) bool {
-	_, err := exec.LookPath(command)
-	return err == nil
 }
 
 // recordingAgent is the client whose agent runs this command, for the

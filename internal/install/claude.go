@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/wiring"
 )
 
@@ -91,7 +90,15 @@ func uninstalledClaude(w io.Writer, q Request, repo string, file SettingsFile, w
 		return nil
 	}
 	removed, err := q.Purge.Purge()
-	printPurged(w, q.Purge, removed)
+	for _, path := range removed {
+		fmt.Fprintf(w, "purge: removed %s\n", path)
+	}
+	if len(removed) == 0 {
+		fmt.Fprintln(w, "purge: no backup, archive or state folder to remove")
+	}
+	if _, err := os.Stat(q.Purge.Path(q.Purge.Names().Memory)); err == nil { // bimri.md stays
+		fmt.Fprintf(w, "kept %s: the memory itself is yours to delete (rm %s)\n", q.Purge.Path(q.Purge.Names().Memory), q.Purge.Names().Memory)
+	}
 	if err != nil {
 		return fmt.Errorf("--purge: %w", err)
 	}
@@ -131,17 +138,4 @@ func PrintLinked(w io.Writer, l Linked) {
 		return
 	}
 	fmt.Fprintf(w, "%s is not on PATH: add it (export PATH=\"%s:$PATH\" in your shell's profile), then bimri-hook doctor, show, search and browse work in your shell\n", dir, dir)
-}
-
-// printPurged says what --purge removed, and that bimri.md stays.
-func printPurged(w io.Writer, s *store.Store, removed []string) {
-	for _, path := range removed {
-		fmt.Fprintf(w, "purge: removed %s\n", path)
-	}
-	if len(removed) == 0 {
-		fmt.Fprintln(w, "purge: no backup, archive or state folder to remove")
-	}
-	if _, err := os.Stat(s.Path(s.Names().Memory)); err == nil {
-		fmt.Fprintf(w, "kept %s: the memory itself is yours to delete (rm %s)\n", s.Path(s.Names().Memory), s.Names().Memory)
-	}
 }

@@ -111,17 +111,6 @@ func (n Names) form(name string) string {
 	return n.pick("remember --"+name, "remember with "+n.field(name))
 }
 
-// supersede and bothHold are the whole calls that answer the question a
-// new entry that looks like it overrides older ones asks.
-func (n Names) supersede(ids []string, text string) string {
-	return n.pick(n.Remember+" --supersedes "+strings.Join(ids, ",")+" -- "+wiring.ShellWord(text),
-		"`remember` with "+jsonObject(map[string]any{"supersedes": ids, "text": text}))
-}
-
-func (n Names) bothHold(ids []string) string {
-	return n.pick(n.Remember+" --both-hold "+strings.Join(ids, ","), "`remember` with "+jsonObject(map[string]any{"both_hold": ids}))
-}
-
 // jsonObject is v as one line of JSON, text as it is (no \u003c for <).
 func jsonObject(v map[string]any) string {
 	var b bytes.Buffer

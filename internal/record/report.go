@@ -11,6 +11,7 @@ import (
 
 	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/memfile"
+	"github.com/bimri/bimri-hook/wiring"
 )
 
 // Text is what Print writes, without the last newline.
@@ -116,8 +117,12 @@ func (d Done) askSupersedes(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  %s (%s, imp %d): %s\n", o.ID, o.Date.Format(time.DateOnly), o.Importance, string(short))
 	}
-	replace, hold := d.names.supersede(ids, d.Entry.Text), d.names.bothHold(append([]string{d.Entry.ID}, ids...))
-	one, do := len(olds) == 1, d.names.pick("run", "call")
+	// The whole calls that answer.
+	n, held := d.names, append([]string{d.Entry.ID}, ids...)
+	replace := n.pick(n.Remember+" --supersedes "+strings.Join(ids, ",")+" -- "+wiring.ShellWord(d.Entry.Text),
+		"`remember` with "+jsonObject(map[string]any{"supersedes": ids, "text": d.Entry.Text}))
+	hold := n.pick(n.Remember+" --both-hold "+strings.Join(held, ","), "`remember` with "+jsonObject(map[string]any{"both_hold": held}))
+	one, do := len(olds) == 1, n.pick("run", "call")
 	fmt.Fprintf(w, "If it replaces %s, %s: %s\n", inspect.Pick(one, "that entry", "them"), do, replace)
 	fmt.Fprintf(w, "If %s still hold, %s: %s\n", inspect.Pick(one, "both", "they all"), do, hold)
 	fmt.Fprintf(w, "%sReplaced, %s to %s as superseded by %s; until you answer, the memory view marks %s as possibly superseded.\n",
