@@ -217,12 +217,6 @@ func removeBlocks(f *File, tier int, drop func(Block) bool) {
 	s.Blocks = slices.DeleteFunc(s.Blocks, drop)
 }
 
-// tier2Order is the protocol's order: weight, highest first, then newer,
-// then ID, so it never depends on the input's.
-func tier2Order(a, b *Entry) int {
-	return cmp.Or(cmp.Compare(b.Weight, a.Weight), b.Date.Compare(a.Date), cmp.Compare(a.ID, b.ID))
-}
-
 // rankedEntry is a Tier 2 entry as the budget weighs it. Not by its
 // weight: the floor lifts importance 4 and 5 to 4.0, so a months-old
 // routine entry would outlast today's work and the decisions.
@@ -308,10 +302,13 @@ func keepLasting(ranked []rankedEntry, budget int, successors map[string]string)
 	}
 }
 
-// sortTiers orders Tier 2's entries (tier2Order) and Tier 3's patterns,
-// strongest first, notes keeping their slots.
+// sortTiers orders Tier 2's entries as the protocol does (weight, highest
+// first, then newer, then ID, so never as the input happened to be) and
+// Tier 3's patterns, strongest first, notes keeping their slots.
 func sortTiers(f *File) {
-	sortInSlots(f.Tiers[1].Blocks, func(a, b Block) int { return tier2Order(a.Entry, b.Entry) })
+	sortInSlots(f.Tiers[1].Blocks, func(a, b Block) int {
+		return cmp.Or(cmp.Compare(b.Entry.Weight, a.Entry.Weight), b.Entry.Date.Compare(a.Entry.Date), cmp.Compare(a.Entry.ID, b.Entry.ID))
+	})
 	sortInSlots(f.Tiers[2].Blocks, func(a, b Block) int { return patternOrder(a.Pattern, b.Pattern) })
 }
 

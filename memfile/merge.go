@@ -174,7 +174,8 @@ func mergeItems(bf, of, tf *File, taken map[string]bool, rep *MergeReport) (map[
 		case inOurs && inTheirs, !inBase:
 			keep(k, other)
 		case b.Note != nil: // a note one side removed
-		case changed(b, other):
+		case b.Entry != nil && entryChanged(b, other), b.Pattern != nil && patternChanged(b.Pattern, other.Pattern):
+			// One side removed it, the other changed it.
 			keep(k, other)
 			rep.Revived = append(rep.Revived, k[1:])
 		default:
@@ -182,15 +183,6 @@ func mergeItems(bf, of, tf *File, taken map[string]bool, rep *MergeReport) (map[
 		}
 	}
 	return out, order
-}
-
-// changed says whether x, an entry or a pattern, differs from b in what a
-// person or agent decides.
-func changed(b, x item) bool {
-	if b.Entry != nil {
-		return entryChanged(b, x)
-	}
-	return patternChanged(b.Pattern, x.Pattern)
 }
 
 // entryChanged says whether x differs from b in what a person or agent

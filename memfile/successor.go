@@ -113,7 +113,8 @@ func alikeSubjects(a, b subject) bool {
 // sub), looks like it supersedes it and was not answered as holding beside it.
 func (s subjects) supersedes(older *Entry, sub subject, j int) bool {
 	x := s.entries[j]
-	return sharesSubjectTag(older, x) && !holdTogether(older, x) && alikeSubjects(sub, s.subs[j])
+	heldTogether := slices.Contains(older.HoldsWith, x.ID) || slices.Contains(x.HoldsWith, older.ID) // the agent's answer
+	return sharesSubjectTag(older, x) && !heldTogether && alikeSubjects(sub, s.subs[j])
 }
 
 // successor is the newest of s.entries[:n] that supersedes e, nil for none.
@@ -254,11 +255,6 @@ func (f *File) HoldTogether(ids []string) ([]*Entry, error) {
 		e.HoldsWith = normalIDs(e.HoldsWith)
 	}
 	return es, nil
-}
-
-// holdTogether says whether a and b were answered as both holding.
-func holdTogether(a, b *Entry) bool {
-	return slices.Contains(a.HoldsWith, b.ID) || slices.Contains(b.HoldsWith, a.ID)
 }
 
 // normalIDs is a list of IDs sorted, each once.
