@@ -130,8 +130,7 @@ func binaryHealth(binary, root string) (status, detail, fix string) {
 
 // checkClients reports each client's wiring in each of its scopes, Claude
 // Code's last, then what Claude Code runs as a whole: the other clients
-// are read first, so its missing wiring is a warning where one runs
-// bimri-hook. The lead decided (issue 31) on one check for every client.
+// are read first, so its missing wiring is a warning where one runs bimri-hook.
 func (d *doctor) checkClients(lockTimeout time.Duration) {
 	var claude []install.Status
 	other := false
@@ -159,8 +158,7 @@ func (d *doctor) checkClients(lockTimeout time.Duration) {
 // bimri-hook at, those it misses, whether the binaries it names can run
 // and, for Codex, whether Codex runs them. Files with nothing of ours
 // are left out: most people use one client, and Claude Code's wiring row
-// says what runs it (the lead decided, issue 31: "claude project: ...
-// does not exist" said again what that row says).
+// says what runs it.
 func (d *doctor) checkClient(st install.Status) {
 	cl, hooks, claude := st.Client, st.Hooks(), st.Client.Agent == wiring.Claude.Agent
 	name, fix := cl.Agent+" "+st.File.Scope, "bimri-hook install "+inspect.Pick(claude, "", "--agent "+cl.Agent+" ")+"--scope "+st.File.Scope

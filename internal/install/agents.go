@@ -119,20 +119,12 @@ func Install(w io.Writer, q Request) error {
 	if err != nil {
 		return err
 	}
-	cl, f, command := q.Client, Check(q.Client, q.Scope, q.Root), wiring.Command{Binary: binary}
-	if f.Err != nil {
-		return f.Err
-	}
-	repo, err := gitTop(q.Git, q.Root)
+	cl, command := q.Client, wiring.Command{Binary: binary}
+	f, repo, prev, err := begin(q)
 	if err != nil {
 		return err
-	}
-	prev, err := readReceipt(f.receipt)
-	if prev == nil {
+	} else if prev == nil {
 		prev = &wiring.Receipt{}
-	}
-	if err != nil {
-		return err
 	}
 	if f.ownTaken {
 		return fmt.Errorf("%s is not bimri-hook's %s: rename it, then try again", f.Own, cl.OwnName)
@@ -201,15 +193,8 @@ var (
 // Uninstall takes out what Install put in, guided by the receipt, and
 // says so; Claude Code: also --git and, with Purge, the side files.
 func Uninstall(w io.Writer, q Request) error {
-	cl, f := q.Client, Check(q.Client, q.Scope, q.Root)
-	if f.Err != nil {
-		return f.Err
-	}
-	repo, err := gitTop(q.Git, q.Root)
-	if err != nil {
-		return err
-	}
-	r, err := readReceipt(f.receipt)
+	cl := q.Client
+	f, repo, r, err := begin(q)
 	if err != nil {
 		return err
 	}
@@ -266,6 +251,18 @@ func Uninstall(w io.Writer, q Request) error {
 		fmt.Fprintf(w, "%s: nothing of bimri-hook's in %s\n", cl.Name, paths)
 	}
 	return nil
+}
+
+// begin reads what Install and Uninstall start from: the client's files
+// in the scope, the repository's top for --git, the receipt (or nil).
+func begin(q Request) (f Status, repo string, r *wiring.Receipt, err error) {
+	if f = Check(q.Client, q.Scope, q.Root); f.Err != nil {
+		return f, "", nil, f.Err
+	}
+	if repo, err = gitTop(q.Git, q.Root); err == nil {
+		r, err = readReceipt(f.receipt)
+	}
+	return f, repo, r, err
 }
 
 // Status is what one client's files in one scope hold of bimri-hook's.
