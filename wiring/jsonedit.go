@@ -192,12 +192,16 @@ func marshal(v any) []byte {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		panic(err) // only called on plain strings, ints and structs of them
+		panic(err) // only called on strings, numbers, bools and what holds them
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
 func jsonString(s string) string { return string(marshal(s)) }
+
+// JSON is v (strings, numbers, bools, nil, and maps and lists of them) as
+// one line of JSON, text as it is: no \u003c for <, as Claude Code writes it.
+func JSON(v any) string { return string(marshal(v)) }
 
 // describe names the JSON type of r for error messages.
 func describe(r gjson.Result) string {

@@ -4,9 +4,7 @@
 package record
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -109,17 +107,6 @@ func (n Names) field(name string) string {
 
 func (n Names) form(name string) string {
 	return n.pick("remember --"+name, "remember with "+n.field(name))
-}
-
-// jsonObject is v as one line of JSON, text as it is (no \u003c for <).
-func jsonObject(v map[string]any) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(err) // strings and lists of strings always encode
-	}
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // Check says which form r is, and refuses what the form cannot take

@@ -120,8 +120,8 @@ func (d Done) askSupersedes(w io.Writer) {
 	// The whole calls that answer.
 	n, held := d.names, append([]string{d.Entry.ID}, ids...)
 	replace := n.pick(n.Remember+" --supersedes "+strings.Join(ids, ",")+" -- "+wiring.ShellWord(d.Entry.Text),
-		"`remember` with "+jsonObject(map[string]any{"supersedes": ids, "text": d.Entry.Text}))
-	hold := n.pick(n.Remember+" --both-hold "+strings.Join(held, ","), "`remember` with "+jsonObject(map[string]any{"both_hold": held}))
+		"`remember` with "+wiring.JSON(map[string]any{"supersedes": ids, "text": d.Entry.Text}))
+	hold := n.pick(n.Remember+" --both-hold "+strings.Join(held, ","), "`remember` with "+wiring.JSON(map[string]any{"both_hold": held}))
 	one, do := len(olds) == 1, n.pick("run", "call")
 	fmt.Fprintf(w, "If it replaces %s, %s: %s\n", inspect.Pick(one, "that entry", "them"), do, replace)
 	fmt.Fprintf(w, "If %s still hold, %s: %s\n", inspect.Pick(one, "both", "they all"), do, hold)

@@ -6,7 +6,6 @@ package simulate
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/internal/workspace"
+	"github.com/bimri/bimri-hook/wiring"
 )
 
 // DefaultSession is fixed so runs are reproducible and repeated events
@@ -63,11 +63,7 @@ func Payload(in hooks.Input) []byte {
 	keys := append([]string{"session_id", "transcript_path", "cwd"}, eventKeys[in.Event]...)
 	lines := make([]string, len(keys))
 	for i, k := range keys {
-		var v bytes.Buffer
-		enc := json.NewEncoder(&v)
-		enc.SetEscapeHTML(false) // as Claude Code writes it
-		_ = enc.Encode(values[k])
-		lines[i] = fmt.Sprintf("  %q: %s", k, bytes.TrimRight(v.Bytes(), "\n"))
+		lines[i] = fmt.Sprintf("  %q: %s", k, wiring.JSON(values[k]))
 	}
 	return []byte("{\n" + strings.Join(lines, ",\n") + "\n}\n")
 }
