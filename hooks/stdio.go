@@ -12,8 +12,9 @@ import (
 	"unicode/utf8"
 )
 
-// ReadInput reads all of r, at most maxInput bytes, waiting at most wait.
-// A terminal is refused at once rather than waited on.
+// ReadInput reads all of r, up to a byte past maxInput (Decode refuses
+// more), waiting at most wait. A terminal is refused at once rather than
+// waited on.
 func ReadInput(r io.Reader, wait time.Duration) ([]byte, error) {
 	if f, ok := r.(*os.File); ok {
 		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 {
@@ -31,9 +32,6 @@ func ReadInput(r io.Reader, wait time.Duration) ([]byte, error) {
 	case <-done:
 		if err != nil {
 			return nil, fmt.Errorf("read hook input: %w", err)
-		}
-		if len(data) > maxInput {
-			return nil, fmt.Errorf("hook input is larger than %d bytes", maxInput)
 		}
 		return data, nil
 	case <-time.After(wait):
