@@ -16,10 +16,7 @@ const maxEvidence = 12
 // autoSentence states a pattern's facts until someone writes better; a
 // sentence that differs from it is kept.
 func autoSentence(p *Pattern) string {
-	tags := strings.Join(p.Tags, " + ")
-	if tags == "" {
-		tags = "(none)"
-	}
+	tags := cmp.Or(strings.Join(p.Tags, " + "), "(none)")
 	span := ""
 	if !p.First.IsZero() && !p.Last.IsZero() {
 		span = " from " + p.First.Format(dateLayout) + " to " + p.Last.Format(dateLayout)

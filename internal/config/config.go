@@ -5,6 +5,7 @@
 package config
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -41,10 +42,7 @@ func Default() Config {
 // workspace's .claude/bimri.json if it exists; the defaults when there is
 // none, or with the error that says why it did not load.
 func Load(given, root string) (Config, error) {
-	path := given
-	if path == "" {
-		path = filepath.Join(root, filepath.FromSlash(Name))
-	}
+	path := cmp.Or(given, filepath.Join(root, filepath.FromSlash(Name)))
 	data, err := safefile.Read(path, maxSize)
 	if errors.Is(err, fs.ErrNotExist) && given == "" {
 		return Default(), nil

@@ -4,6 +4,7 @@ package install
 // and check for them all.
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/internal/workspace"
 	"github.com/bimri/bimri-hook/store"
 	"github.com/bimri/bimri-hook/wiring"
@@ -50,12 +52,7 @@ type Places struct {
 }
 
 // Hooks is the file that runs bimri-hook's hooks.
-func (p Places) Hooks() string {
-	if p.Own != "" {
-		return p.Own
-	}
-	return p.File.Path
-}
+func (p Places) Hooks() string { return cmp.Or(p.Own, p.File.Path) }
 
 // PlacesFor is where cl's wiring lives in scope, for the workspace root.
 func PlacesFor(cl wiring.Client, scope, root string) (Places, error) {
@@ -163,10 +160,7 @@ func Install(w io.Writer, q Request) error {
 	if cl.Agent == wiring.Claude.Agent {
 		return installedClaude(w, q, repo, f.File, command, f.Wiring, changed)
 	}
-	verb, mcp := "already wired", ""
-	if changed || ownChanged {
-		verb = "wired"
-	}
+	verb, mcp := inspect.Pick(changed || ownChanged, "wired", "already wired"), ""
 	if cl.MCPKey != "" {
 		mcp = fmt.Sprintf(" and its MCP server %q", wiring.MCPServer)
 		if f.Own != "" {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/wiring"
 )
 
@@ -17,11 +18,8 @@ func installedClaude(w io.Writer, q Request, repo string, file SettingsFile, com
 	if !changed {
 		fmt.Fprintf(w, "already installed in %s (%s scope); nothing changed\n", file.Path, file.Scope)
 	} else {
-		verb := "installed bimri-hook in"
-		if len(was.Handlers)+len(was.Rules) > 0 {
-			verb = "updated bimri-hook in"
-		}
-		fmt.Fprintf(w, "%s %s (%s scope)\n", verb, file.Path, file.Scope)
+		verb := inspect.Pick(len(was.Handlers)+len(was.Rules) > 0, "updated", "installed")
+		fmt.Fprintf(w, "%s bimri-hook in %s (%s scope)\n", verb, file.Path, file.Scope)
 		fmt.Fprintf(w, "  hooks: %s run %s\n", EventList(wiring.Events()), command.Hook())
 		fmt.Fprintf(w, "  permissions: %s let the agent run %s without asking\n", strings.Join(command.Rules(), ", "), strings.Join(wiring.MemoryCommands, ", "))
 		var old []string // what the earlier install ran and allowed

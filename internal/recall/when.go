@@ -249,11 +249,7 @@ func monthAt(w []string, day time.Time) (Span, int) {
 
 // daysBack is how many days ago the latest weekday before day was: 1 to 7.
 func daysBack(day time.Time, weekday time.Weekday) int {
-	back := (int(day.Weekday()) - int(weekday) + 7) % 7
-	if back == 0 {
-		back = 7
-	}
-	return back
+	return cmp.Or((int(day.Weekday())-int(weekday)+7)%7, 7)
 }
 
 // vagueWord says w tells that something was done, not what: with a time,

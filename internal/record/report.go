@@ -93,10 +93,7 @@ func Removed(a memfile.Removal) (id, text string) {
 }
 
 func keywordsNote(e *memfile.Entry) string {
-	if len(e.Keywords) == 0 {
-		return ""
-	}
-	return ", keywords " + strings.Join(e.Keywords, ",")
+	return inspect.Pick(len(e.Keywords) == 0, "", ", keywords "+strings.Join(e.Keywords, ","))
 }
 
 const maxAsked = 3
