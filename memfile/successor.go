@@ -112,9 +112,7 @@ func alikeSubjects(a, b subject) bool {
 // supersedes says whether s.entries[j], newer than older (its subject
 // sub), looks like it supersedes it and was not answered as holding beside it.
 func (s subjects) supersedes(older *Entry, sub subject, j int) bool {
-	x := s.entries[j]
-	heldTogether := slices.Contains(older.HoldsWith, x.ID) || slices.Contains(x.HoldsWith, older.ID) // the agent's answer
-	return sharesSubjectTag(older, x) && !heldTogether && alikeSubjects(sub, s.subs[j])
+	return CouldSupersede(s.entries[j], older) && alikeSubjects(sub, s.subs[j])
 }
 
 // successor is the newest of s.entries[:n] that supersedes e, nil for none.
@@ -189,14 +187,12 @@ func (f *File) Successors() func(e *Entry) *Entry {
 	}
 }
 
-// sharesSubjectTag says whether o and e share a tag beside "decision".
-func sharesSubjectTag(o, e *Entry) bool {
-	for _, t := range o.Tags {
-		if t != "decision" && slices.Contains(e.Tags, t) {
-			return true
-		}
-	}
-	return false
+// CouldSupersede is what every likely supersession of older by newer
+// holds: they share a tag beside "decision", and the agent did not answer
+// that both hold.
+func CouldSupersede(newer, older *Entry) bool {
+	return !slices.Contains(older.HoldsWith, newer.ID) && !slices.Contains(newer.HoldsWith, older.ID) &&
+		slices.ContainsFunc(older.Tags, func(t string) bool { return t != "decision" && slices.Contains(newer.Tags, t) })
 }
 
 // subjectWords appends text's subject words to dst, sorted, once each:

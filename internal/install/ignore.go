@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/bimri/bimri-hook/internal/workspace"
@@ -123,10 +124,7 @@ func tracked(repo, path string) bool {
 // wiredHere says whether the workspace's own settings still run (or may
 // run) bimri-hook: then the side files still need ignoring.
 func wiredHere(root string) bool {
-	for _, s := range readScopes(root) {
-		if s.File.Scope != ScopeUser && (s.Err != nil || len(s.Handlers) > 0) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(readScopes(root), func(s Status) bool {
+		return s.File.Scope != ScopeUser && (s.Err != nil || len(s.Handlers) > 0)
+	})
 }

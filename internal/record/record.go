@@ -271,13 +271,10 @@ func likelyPredecessors(f *memfile.File, e *memfile.Entry) []*memfile.Entry {
 	if e == nil || e.Importance < 4 || len(e.Tags) == 0 {
 		return out
 	}
-	sharesSubject := func(o *memfile.Entry) bool {
-		return slices.ContainsFunc(o.Tags, func(t string) bool { return t != "decision" && slices.Contains(e.Tags, t) })
-	}
 	for t := 1; t <= 2; t++ {
 		for _, o := range f.Entries(t) {
 			if o != e && o.Importance >= 4 && !o.Date.After(e.Date) && !slices.Contains(out, o) &&
-				!slices.Contains(o.HoldsWith, e.ID) && !slices.Contains(e.HoldsWith, o.ID) && sharesSubject(o) && recall.Alternatives(o.Text, e.Text) {
+				memfile.CouldSupersede(e, o) && recall.Alternatives(o.Text, e.Text) {
 				out = append(out, o)
 			}
 		}
