@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -63,13 +64,7 @@ func find(dir string, stopped func(string) bool) (string, error) {
 		return "", fmt.Errorf("%s is %s, %w: run bimri-hook in a project's folder, or name the workspace with --dir",
 			dir, inspect.Pick(isFSRoot(dir), "the file system's root", "your home folder"), errNoWorkspace)
 	}
-	if found := walkUp(dir, stopped, holdsMemory); found != "" {
-		return found, nil
-	}
-	if repo := walkUp(dir, stopped, isRepository); repo != "" {
-		return repo, nil
-	}
-	return dir, nil
+	return cmp.Or(walkUp(dir, stopped, holdsMemory), walkUp(dir, stopped, isRepository), dir), nil
 }
 
 // Repository is the root of the git repository dir is in, found as Root
