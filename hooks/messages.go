@@ -356,23 +356,14 @@ const checkpointPrefix = "Checkpoint before compaction: "
 // recalledLine is a recalled item with what the model weighs it by; an
 // archived one is called worth reviving when worth says so.
 func recalledLine(it recall.Item, worth recall.Strength, foreign bool) string {
-	head := "pattern"
-	if !it.Pattern {
-		head = it.Date.Format(time.DateOnly) + " imp " + strconv.Itoa(it.Importance)
-	}
+	head := inspect.Pick(it.Pattern, "pattern", it.Date.Format(time.DateOnly)+" imp "+strconv.Itoa(it.Importance))
 	if len(it.Tags) > 0 {
 		head += " [" + strings.Join(it.Tags, ",") + "]"
 	}
-	possibly := ""
-	if it.Possibly {
-		possibly = "; possibly superseded by a newer entry, which may hold now: " + memfile.Inert(it.Current)
-	}
+	possibly := inspect.Pick(it.Possibly, "; possibly superseded by a newer entry, which may hold now: "+memfile.Inert(it.Current), "")
 	line := "- " + head + ": " + memfile.Inert(it.Text) + " (id " + it.ID + "; "
 	if it.ArchivedOn.IsZero() {
-		if foreign {
-			return line + "in bimri.md " + memfile.ForeignMark + ", left out of the session-start view for space" + possibly + ")"
-		}
-		return line + "in bimri.md, left out of the session-start view for space" + possibly + ")"
+		return line + "in bimri.md" + inspect.Pick(foreign, " "+memfile.ForeignMark, "") + ", left out of the session-start view for space" + possibly + ")"
 	}
 	// One string at the end, not one a part (see recallContext).
 	replaced, holds, worthIt := superseded(it), "", ""

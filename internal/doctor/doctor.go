@@ -110,10 +110,7 @@ func binaryHealth(binary, root string) (status, detail, fix string) {
 		}
 		return statusOK, fmt.Sprintf("%s, found on PATH at %s", binary, found), ""
 	}
-	path := binary
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(root, path)
-	}
+	path := inspect.Pick(filepath.IsAbs(binary), binary, filepath.Join(root, binary))
 	info, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

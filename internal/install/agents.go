@@ -230,10 +230,7 @@ func Uninstall(w io.Writer, q Request) error {
 	if err != nil {
 		return err
 	}
-	paths := f.File.Path
-	if f.Own != "" {
-		paths = f.Own + " and " + paths
-	}
+	paths := inspect.Pick(f.Own != "", f.Own+" and "+f.File.Path, f.File.Path)
 	switch {
 	case claude:
 		return uninstalledClaude(w, q, repo, f.File, f.Wiring, changed)

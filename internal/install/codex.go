@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/wiring"
 )
 
@@ -44,10 +45,7 @@ func wireCodex(st Status, root string, after []byte, binary string, noTrust bool
 // unwireCodex takes out the trust of st's hooks, and the MCP server
 // unless the other scope's hooks.json still wires bimri-hook.
 func unwireCodex(st Status, root string) (changed bool, err error) {
-	other := ScopeUser
-	if st.File.Scope == ScopeUser {
-		other = ScopeProject
-	}
+	other := inspect.Pick(st.File.Scope == ScopeUser, ScopeProject, ScopeUser)
 	_, changed, err = editCodexConfig(st.States, len(Check(wiring.Codex, other, root).States) == 0, nil, "")
 	return changed, err
 }
