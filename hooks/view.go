@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bimri/bimri-hook/internal/inspect"
 	"github.com/bimri/bimri-hook/memfile"
 )
 
@@ -40,10 +41,7 @@ func startContext(env Env, in Input, f *memfile.File, foreign func(string) bool,
 		// The whole memory fits: the messages may take what it leaves.
 		upkeep = fitLines(full, avail-memfile.Length(lay.Text)-2)
 	}
-	if upkeep == "" {
-		return lay.Text + "\n\n" + fixed
-	}
-	return lay.Text + "\n\n" + fixed + "\n\n" + upkeep
+	return lay.Text + "\n\n" + fixed + inspect.Pick(upkeep == "", "", "\n\n"+upkeep)
 }
 
 // fixedTail always follows the view: the instructions, the intake while

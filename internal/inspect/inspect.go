@@ -83,8 +83,5 @@ func Show(f *memfile.File, warnings []memfile.Warning, today time.Time, cfg memf
 
 // day is t as a command writes it; "" for none.
 func day(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.Format(time.DateOnly)
+	return Pick(t.IsZero(), "", t.Format(time.DateOnly))
 }

@@ -113,11 +113,8 @@ func PrintWhyPattern(w io.Writer, p *memfile.Pattern) {
 	fmt.Fprintf(w, "%s (Tier 3 pattern): %s\n", p.ID, p.Text)
 	fmt.Fprintf(w, "  %d observations -> %s (%s)\n", p.Observations, p.Level, memfile.LevelRanges("%[2]s %[1]s", ", "))
 	fmt.Fprintf(w, "  tags [%s]; evidence (newest %d): %s\n", strings.Join(p.Tags, ","), len(p.Evidence), strings.Join(p.Evidence, ", "))
-	if p.Level == memfile.Emerging {
-		fmt.Fprintln(w, "  fate: EMERGING patterns are the first archived when Tier 3 is over budget")
-	} else {
-		fmt.Fprintln(w, "  fate: kept; counts never go down, so it keeps its level")
-	}
+	fmt.Fprintln(w, "  fate:", Pick(p.Level == memfile.Emerging, "EMERGING patterns are the first archived when Tier 3 is over budget",
+		"kept; counts never go down, so it keeps its level"))
 }
 
 func PrintForecast(w io.Writer, deps []memfile.Departure, days int, threshold memfile.Weight) {

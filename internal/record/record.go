@@ -95,10 +95,7 @@ var examples = map[Form][2]string{
 
 // pick is cli's words, or mcp's on the MCP route.
 func (n Names) pick(cli, mcp string) string {
-	if n.MCP {
-		return mcp
-	}
-	return cli
+	return inspect.Pick(n.MCP, mcp, cli)
 }
 
 func (n Names) field(name string) string {

@@ -30,10 +30,7 @@ func Binary() string {
 		return p
 	}
 	exe, err := Executable()
-	if err != nil || (len(os.Args) > 0 && StartedFromPath(os.Args[0], exe)) {
-		return wiring.Name
-	}
-	return exe
+	return inspect.Pick(err != nil || (len(os.Args) > 0 && StartedFromPath(os.Args[0], exe)), wiring.Name, exe)
 }
 
 // Executable is this program's own file, links followed.
