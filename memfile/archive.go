@@ -207,16 +207,16 @@ func Search(f *File, archive []ArchiveRecord, query string) []Hit {
 	}
 	for _, p := range f.Patterns() {
 		if match(p.ID, p.Text, p.Tags) {
-			hits = append(hits, Hit{Where: "tier 3", ID: p.ID, Date: dateOrEmpty(p.Last), Tags: p.Tags, Text: p.Text})
+			hits = append(hits, Hit{Where: "tier 3", ID: p.ID, Date: Day(p.Last), Tags: p.Tags, Text: p.Text})
 		}
 	}
 	for _, r := range archive {
-		h := Hit{Where: "archive", ArchivedOn: dateOrEmpty(r.ArchivedOn), Reason: r.Reason}
+		h := Hit{Where: "archive", ArchivedOn: Day(r.ArchivedOn), Reason: r.Reason}
 		switch {
 		case r.Entry != nil && match(r.Entry.ID, r.Entry.Text, r.Entry.Tags, r.Entry.Keywords...):
 			h.ID, h.Date, h.Tags, h.Text = r.Entry.ID, r.Entry.Date.Format(dateLayout), r.Entry.Tags, r.Entry.Text
 		case r.Pattern != nil && match(r.Pattern.ID, r.Pattern.Text, r.Pattern.Tags):
-			h.ID, h.Date, h.Tags, h.Text = r.Pattern.ID, dateOrEmpty(r.Pattern.Last), r.Pattern.Tags, r.Pattern.Text
+			h.ID, h.Date, h.Tags, h.Text = r.Pattern.ID, Day(r.Pattern.Last), r.Pattern.Tags, r.Pattern.Text
 		default:
 			continue
 		}

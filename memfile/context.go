@@ -268,7 +268,7 @@ func viewHead(f *File, v View, groups []viewGroup) string {
 	if f.Header.Sessions == 1 {
 		sessions = "session"
 	}
-	head := fmt.Sprintf("# BIMRI memory (%s): %d %s, last maintained %s\n%s", v.Name, f.Header.Sessions, sessions, cmp.Or(dateOrEmpty(f.Header.LastMaintained), "never"), NotInstructions)
+	head := fmt.Sprintf("# BIMRI memory (%s): %d %s, last maintained %s\n%s", v.Name, f.Header.Sessions, sessions, cmp.Or(Day(f.Header.LastMaintained), "never"), NotInstructions)
 	if slices.ContainsFunc(groups, func(g viewGroup) bool { return g.foreign }) {
 		return head + " " + ForeignLegend
 	}
@@ -358,7 +358,7 @@ func viewEntry(e *Entry, withWeight bool, mark string) string {
 }
 
 func dateImportance(e *Entry) string {
-	return cmp.Or(dateOrEmpty(e.Date), "undated") + " imp " + strconv.Itoa(e.Importance)
+	return cmp.Or(Day(e.Date), "undated") + " imp " + strconv.Itoa(e.Importance)
 }
 
 // compactRunes is how much of an entry's text its compact line keeps.

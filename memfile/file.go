@@ -393,8 +393,8 @@ func uniqueID(prefix, id string, taken map[string]bool) string {
 
 const dateLayout = "2006-01-02"
 
-// dateOrEmpty is a date as the file writes it, "" for none.
-func dateOrEmpty(t time.Time) string {
+// Day is a date as the file writes it (YYYY-MM-DD), "" for none.
+func Day(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}

@@ -105,7 +105,7 @@ func blockTokens(b Block) (n int) {
 
 func headerLine(h Header) string {
 	return fmt.Sprintf("<!-- BIMRI v%s | Last Maintained: %s | Sessions: %d | Token Est: ~%d -->",
-		cmp.Or(h.Version, currentVersion), cmp.Or(dateOrEmpty(h.LastMaintained), "YYYY-MM-DD"), h.Sessions, h.TokenEst)
+		cmp.Or(h.Version, currentVersion), cmp.Or(Day(h.LastMaintained), "YYYY-MM-DD"), h.Sessions, h.TokenEst)
 }
 
 // dueLine is the header's second comment, from the config.

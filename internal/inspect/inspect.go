@@ -53,7 +53,7 @@ type budget struct {
 // tells what the next pass will see.
 func Show(f *memfile.File, warnings []memfile.Warning, today time.Time, cfg memfile.Config) Snapshot {
 	s := Snapshot{
-		Sessions: f.Header.Sessions, LastMaintained: day(f.Header.LastMaintained), Today: today.Format(time.DateOnly),
+		Sessions: f.Header.Sessions, LastMaintained: memfile.Day(f.Header.LastMaintained), Today: today.Format(time.DateOnly),
 		Entries: []entryView{}, Patterns: []patternView{}, Warnings: []string{},
 	}
 	for t := 1; t <= 2; t++ {
@@ -68,7 +68,7 @@ func Show(f *memfile.File, warnings []memfile.Warning, today time.Time, cfg memf
 	}
 	for _, p := range f.Patterns() {
 		s.Patterns = append(s.Patterns, patternView{ID: p.ID, Level: string(p.Level), Observations: p.Observations,
-			First: day(p.First), Last: day(p.Last), Tags: nonNil(p.Tags), Evidence: nonNil(p.Evidence), Text: p.Text})
+			First: memfile.Day(p.First), Last: memfile.Day(p.Last), Tags: nonNil(p.Tags), Evidence: nonNil(p.Evidence), Text: p.Text})
 	}
 	tok := memfile.Estimate(f)
 	s.Tokens = map[string]budget{"total": {tok.Total, cfg.TotalBudget}}
@@ -79,9 +79,4 @@ func Show(f *memfile.File, warnings []memfile.Warning, today time.Time, cfg memf
 		s.Warnings = append(s.Warnings, w.String())
 	}
 	return s
-}
-
-// day is t as a command writes it; "" for none.
-func day(t time.Time) string {
-	return Pick(t.IsZero(), "", t.Format(time.DateOnly))
 }

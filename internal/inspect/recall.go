@@ -54,12 +54,12 @@ func Recall(store *store.Store, f *memfile.File, q recall.Query, limit int) ([]R
 		if it.ArchivedOn.IsZero() {
 			it = it.Cleaned() // the index's items are clean already
 		}
-		r := Recalled{ID: it.ID, Where: "tier 3", Date: day(it.Date), Importance: it.Importance, Tags: nonNil(it.Tags), Text: it.Text, Reason: it.Reason}
+		r := Recalled{ID: it.ID, Where: "tier 3", Date: memfile.Day(it.Date), Importance: it.Importance, Tags: nonNil(it.Tags), Text: it.Text, Reason: it.Reason}
 		if _, tier := f.Find(it.ID); tier > 0 {
 			r.Where = fmt.Sprint("tier ", tier)
 		}
 		if !it.ArchivedOn.IsZero() {
-			r.Where, r.ArchivedOn = "archive", day(it.ArchivedOn)
+			r.Where, r.ArchivedOn = "archive", memfile.Day(it.ArchivedOn)
 		}
 		add(r)
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/bimri/bimri-hook/memfile"
 )
 
 // The on-disk index is laid out so that a prompt reads only what it
@@ -360,7 +362,7 @@ func appendItem(b []byte, it Item) []byte {
 	if it.Pattern {
 		flags = "p"
 	}
-	for _, s := range []string{it.ID, flags, day(it.Date), string(rune('0' + it.Importance)), strings.Join(it.Tags, ","), it.Text, day(it.ArchivedOn), it.Reason, strings.Join(it.Keywords, ",")} {
+	for _, s := range []string{it.ID, flags, memfile.Day(it.Date), string(rune('0' + it.Importance)), strings.Join(it.Tags, ","), it.Text, memfile.Day(it.ArchivedOn), it.Reason, strings.Join(it.Keywords, ",")} {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
@@ -398,11 +400,4 @@ func dayNumber(t time.Time) int {
 		return 0
 	}
 	return int(t.Unix() / 86400)
-}
-
-func day(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.Format(time.DateOnly)
 }
