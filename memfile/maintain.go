@@ -106,9 +106,7 @@ func MaintainInPlace(out *File, today time.Time, cfg Config, opt Options) Report
 	if opt.CountSession && out.Header.Sessions < math.MaxInt {
 		out.Header.Sessions++ // a count at the limit stays there, never wraps
 	}
-	if out.Header.Version == "" {
-		out.Header.Version = currentVersion
-	}
+	out.Header.Version = cmp.Or(out.Header.Version, currentVersion)
 	out.Header.LastMaintained = today
 	// The budget's count is the file's estimate, net of what it archives.
 	settle(out, tokens, cfg, &rep)

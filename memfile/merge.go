@@ -65,9 +65,7 @@ func MergeFiles(base, ours, theirs *File, cfg Config) (*File, MergeReport) {
 		out.Header.Sessions += min(max(side-base.Header.Sessions, 0), math.MaxInt-out.Header.Sessions)
 	}
 	out.Header.LastMaintained = later(ours.Header.LastMaintained, theirs.Header.LastMaintained)
-	if out.Header.Version == "" {
-		out.Header.Version = currentVersion
-	}
+	out.Header.Version = cmp.Or(out.Header.Version, currentVersion)
 	applyConfig(out, cfg)
 	if !out.Header.LastMaintained.IsZero() {
 		reweight(out, out.Header.LastMaintained, cfg)
