@@ -47,6 +47,7 @@ func WriteFile(path string, data []byte, opt Options) error {
 type Pending struct {
 	f    *os.File
 	path string
+	data []byte // what f holds
 	done bool
 }
 
@@ -63,7 +64,7 @@ func Write(path string, data []byte, opt Options) (*Pending, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Pending{f: f, path: path}
+	p := &Pending{f: f, path: path, data: data}
 	if statErr == nil {
 		err = f.Chmod(existing.Mode().Perm())
 	}
@@ -115,10 +116,7 @@ var errNoSwap = errors.New("names cannot be swapped here")
 // Elsewhere this is a rename after the caller's last look.
 func (p *Pending) CommitOver(want []byte) error {
 	defer p.Abort()
-	mine, err := p.f.Stat()
-	if err == nil {
-		err = p.f.Close()
-	}
+	err := p.f.Close()
 	// The new file leaves its temporary name first: after a swap that name
 	// would hold the replaced file, and a temporary file still there after
 	// the write would tell anyone watching that the write is under way.
@@ -130,7 +128,12 @@ func (p *Pending) CommitOver(want []byte) error {
 		return err
 	}
 	p.done = true // its temporary name is gone; the other name goes at the end
-	defer os.Remove(swapped)
+	keepSwapped := false
+	defer func() {
+		if !keepSwapped {
+			os.Remove(swapped)
+		}
+	}()
 	switch err := swap(swapped, p.path, want == nil); {
 	case err == errNoSwap:
 		return os.Rename(swapped, p.path)
@@ -139,22 +142,33 @@ func (p *Pending) CommitOver(want []byte) error {
 	case err != nil || want == nil:
 		return err
 	}
+	if testSwapped != nil {
+		testSwapped()
+	}
 	replaced, err := Read(swapped, int64(len(want)))
 	if err == nil && bytes.Equal(replaced, want) {
 		return nil
 	}
-	if swap(swapped, p.path, false) == nil {
-		if back, err := os.Lstat(swapped); err == nil && os.SameFile(back, mine) {
-			return ErrChanged
-		}
+	back := swap(swapped, p.path, false)
+	if mine, err := Read(swapped, int64(len(p.data))); back == nil && err == nil && bytes.Equal(mine, p.data) {
+		return ErrChanged
 	}
-	// A third writer came between the two swaps: keep what it left aside.
+	// What swapped holds now is not ours, and is never removed: the edit,
+	// if path went meanwhile (put back), or a third writer's file, saved
+	// between the two swaps (kept beside it).
+	keepSwapped = true
+	if errors.Is(back, fs.ErrNotExist) && os.Rename(swapped, p.path) == nil {
+		return ErrChanged
+	}
 	kept := p.path + ".conflict-" + filepath.Base(swapped)[len(SwapPrefix):]
 	if err := os.Rename(swapped, kept); err != nil {
-		return err
+		kept = swapped
 	}
 	return fmt.Errorf("%s changed twice while it was replaced; kept a version as %s", filepath.Base(p.path), filepath.Base(kept))
 }
+
+// testSwapped, set by a test, runs between a swap and its check.
+var testSwapped func()
 
 // Link makes the regular file at from, which must have no other name,
 // the file at path too, by a hard link renamed over it: a backup without

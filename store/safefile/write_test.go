@@ -145,3 +145,57 @@ func TestCommitOverKeepsAFileChangedMeanwhile(t *testing.T) {
 		})
 	}
 }
+
+// A file CommitOver swaps back is never removed: not when bimri.md went
+// between the two swaps (it is put back), nor when a third writer saved
+// there (its file is kept beside bimri.md, and the caller hears so).
+func TestCommitOverNeverRemovesAnotherWritersFile(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		meanwhile func(path string) error // between the swap and its check
+		wantErr   string                  // "": ErrChanged
+		conflict  string                  // what is kept beside bimri.md
+	}{
+		{name: "removed", meanwhile: os.Remove},
+		{name: "saved in place", meanwhile: func(path string) error {
+			return os.WriteFile(path, []byte("third\n"), 0o644) // the new file, changed
+		}, wantErr: "changed twice", conflict: "third\n"},
+		{name: "saved by rename", meanwhile: func(path string) error {
+			if err := os.WriteFile(path+".swp", []byte("third\n"), 0o644); err != nil {
+				return err
+			}
+			return os.Rename(path+".swp", path)
+		}, wantErr: "changed twice", conflict: "third\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			is := is.New(t)
+			dir := t.TempDir()
+			path := filepath.Join(dir, "bimri.md")
+			is.NoErr(os.WriteFile(path, []byte("edited\n"), 0o644))
+			p, err := Write(path, []byte("new\n"), Options{NoSync: true})
+			is.NoErr(err)
+			testSwapped = func() { is.NoErr(tc.meanwhile(path)) }
+			defer func() { testSwapped = nil }()
+			err = p.CommitOver([]byte("read\n"))
+			if err != nil && errors.Is(err, errNoSwap) {
+				t.Skip("names cannot be swapped on this file system")
+			}
+			got, rerr := os.ReadFile(path)
+			is.NoErr(rerr)
+			is.Equal(string(got), "edited\n") // the edit, back in place
+			kept, _ := filepath.Glob(path + ".conflict-*")
+			if tc.wantErr == "" {
+				is.True(errors.Is(err, ErrChanged))
+				is.Equal(len(kept), 0)
+				return
+			}
+			is.True(err != nil && strings.Contains(err.Error(), tc.wantErr))
+			is.Equal(len(kept), 1)
+			other, rerr := os.ReadFile(kept[0])
+			is.NoErr(rerr)
+			is.Equal(string(other), tc.conflict)
+			swaps, _ := filepath.Glob(filepath.Join(dir, SwapPrefix+"*"))
+			is.Equal(len(swaps), 0)
+		})
+	}
+}
