@@ -360,7 +360,10 @@ func recalledLine(it recall.Item, worth recall.Strength, foreign bool) string {
 	if len(it.Tags) > 0 {
 		head += " [" + strings.Join(it.Tags, ",") + "]"
 	}
-	possibly := inspect.Pick(it.Possibly, "; possibly superseded by a newer entry, which may hold now: "+memfile.Inert(it.Current), "")
+	possibly := ""
+	if it.Possibly { // not built for every line that Select measures
+		possibly = "; possibly superseded by a newer entry, which may hold now: " + memfile.Inert(it.Current)
+	}
 	line := "- " + head + ": " + memfile.Inert(it.Text) + " (id " + it.ID + "; "
 	if it.ArchivedOn.IsZero() {
 		return line + "in bimri.md" + inspect.Pick(foreign, " "+memfile.ForeignMark, "") + ", left out of the session-start view for space" + possibly + ")"

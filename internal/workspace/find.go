@@ -64,7 +64,10 @@ func find(dir string, stopped func(string) bool) (string, error) {
 		return "", fmt.Errorf("%s is %s, %w: run bimri-hook in a project's folder, or name the workspace with --dir",
 			dir, inspect.Pick(isFSRoot(dir), "the file system's root", "your home folder"), errNoWorkspace)
 	}
-	return cmp.Or(walkUp(dir, stopped, holdsMemory), walkUp(dir, stopped, isRepository), dir), nil
+	if found := walkUp(dir, stopped, holdsMemory); found != "" {
+		return found, nil // the repository's walk, more stats, only when none holds it
+	}
+	return cmp.Or(walkUp(dir, stopped, isRepository), dir), nil
 }
 
 // Repository is the root of the git repository dir is in, found as Root
