@@ -6,7 +6,11 @@
 // gofloor (a bare Go process) and bimri-hook, so the share of a hook's
 // time that goes to start-up is measured, not guessed.
 // TestGolinkedImportsWhatTheBinaryImports (in cmd/bimri-hook) keeps its
-// imports equal to the command's.
+// imports equal to the command's, TestHookRuntimeSettings its runtime
+// settings (//go:debug).
+//
+//go:debug containermaxprocs=0
+//go:debug updatemaxprocs=0
 package main
 
 import (

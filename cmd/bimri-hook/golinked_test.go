@@ -3,7 +3,9 @@ package main
 import (
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,4 +46,48 @@ func goImports(t *testing.T, glob string) []string {
 func TestGolinkedImportsWhatTheBinaryImports(t *testing.T) {
 	is := is.New(t)
 	is.Equal(goImports(t, filepath.Join("..", "..", "bench", "golinked", "main.go")), goImports(t, "*.go"))
+}
+
+// goDebug lists the //go:debug settings of the non-test Go files matching
+// glob, as the build reads them.
+func goDebug(t *testing.T, glob string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(glob)
+	var out []string
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for line := range strings.Lines(string(data)) {
+			if s, ok := strings.CutPrefix(line, "//go:debug "); ok {
+				out = append(out, strings.TrimSpace(s))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// A hook does not size the runtime to a container's CPU limit (main.go
+// says why), and golinked starts as the command does.
+func TestHookRuntimeSettings(t *testing.T) {
+	is := is.New(t)
+	info, ok := debug.ReadBuildInfo()
+	is.True(ok)
+	var godebug string
+	for _, s := range info.Settings {
+		if s.Key == "DefaultGODEBUG" {
+			godebug = s.Value
+		}
+	}
+	for _, want := range []string{"containermaxprocs=0", "updatemaxprocs=0"} {
+		if !slices.Contains(strings.Split(godebug, ","), want) {
+			t.Errorf("the binary's DefaultGODEBUG %q lacks %s", godebug, want)
+		}
+	}
+	is.Equal(goDebug(t, filepath.Join("..", "..", "bench", "golinked", "main.go")), goDebug(t, "*.go"))
 }

@@ -1,6 +1,13 @@
 // Command bimri-hook gives Claude Code persistent memory: one bimri.md per
 // workspace, injected at session start and maintained at session end.
 // main only wires; run does the work and returns the exit code.
+//
+// Each of its commands lives milliseconds to seconds, most of them hooks,
+// so the runtime does not size itself to a container's CPU limit: that
+// reads cgroup files at every start and leaves a goroutine watching them.
+//
+//go:debug containermaxprocs=0
+//go:debug updatemaxprocs=0
 package main
 
 import (
