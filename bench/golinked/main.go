@@ -9,7 +9,6 @@
 // imports equal to the command's, TestHookRuntimeSettings its runtime
 // settings (//go:debug).
 //
-//go:debug containermaxprocs=0
 //go:debug updatemaxprocs=0
 package main
 

@@ -72,7 +72,7 @@ func goDebug(t *testing.T, glob string) []string {
 	return out
 }
 
-// A hook does not size the runtime to a container's CPU limit (main.go
+// A hook leaves no goroutine following a container's CPU limit (main.go
 // says why), and golinked starts as the command does.
 func TestHookRuntimeSettings(t *testing.T) {
 	is := is.New(t)
@@ -84,7 +84,7 @@ func TestHookRuntimeSettings(t *testing.T) {
 			godebug = s.Value
 		}
 	}
-	for _, want := range []string{"containermaxprocs=0", "updatemaxprocs=0"} {
+	for _, want := range []string{"updatemaxprocs=0"} {
 		if !slices.Contains(strings.Split(godebug, ","), want) {
 			t.Errorf("the binary's DefaultGODEBUG %q lacks %s", godebug, want)
 		}

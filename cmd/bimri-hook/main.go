@@ -3,10 +3,9 @@
 // main only wires; run does the work and returns the exit code.
 //
 // Each of its commands lives milliseconds to seconds, most of them hooks,
-// so the runtime does not size itself to a container's CPU limit: that
-// reads cgroup files at every start and leaves a goroutine watching them.
+// so the runtime sizes itself to a container's CPU limit once, at start,
+// and leaves no goroutine to follow the limit as it changes.
 //
-//go:debug containermaxprocs=0
 //go:debug updatemaxprocs=0
 package main
 
