@@ -34,13 +34,25 @@ const defaultRunTimeout = 120 * time.Second
 
 // TestMain removes what the package-wide helpers built once per test binary
 // (they cannot use t.TempDir, which is per test).
+// clientTmp is the clients' TMPDIR: one folder for the whole run, its
+// path short (a client keeps sockets in it), removed at the end, so what
+// the clients unpack there at every start (the native build of Claude
+// Code its modules) does not pile up in the machine's temporary folder.
+var clientTmp string
+
 func TestMain(m *testing.M) {
+	var err error
+	if clientTmp, err = os.MkdirTemp("", "bimri-e2e-"); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		os.Exit(1)
+	}
 	code := m.Run()
 	for _, built := range []*onceResult{&bimriBuild, &releasePlugin} {
 		if built.dir != "" {
 			os.RemoveAll(built.dir)
 		}
 	}
+	os.RemoveAll(clientTmp)
 	os.Exit(code)
 }
 
@@ -378,7 +390,7 @@ func runClaude(t testing.TB, opts RunOptions) *RunResult {
 		// feature flags): there is no network here, and retries against
 		// unreachable hosts would only slow each run.
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-		"TMPDIR=" + os.TempDir(),
+		"TMPDIR=" + clientTmp,
 		"LANG=C.UTF-8",
 	}, opts.Env...)
 	// Own process group, killed as a whole on timeout: hooks and Bash tool

@@ -100,7 +100,7 @@ trust_level = "trusted"
 // (another test's) would otherwise be taken for the workspace's.
 func (s *CodexSandbox) env() []string {
 	return []string{"HOME=" + s.Home, "PATH=" + filepath.Dir(s.Bin) + ":" + minimalPath,
-		"LANG=C.UTF-8", "TMPDIR=" + os.TempDir(), "GIT_CEILING_DIRECTORIES=" + filepath.Dir(s.Workspace)}
+		"LANG=C.UTF-8", "TMPDIR=" + clientTmp, "GIT_CEILING_DIRECTORIES=" + filepath.Dir(s.Workspace)}
 }
 
 // bimri runs bimri-hook in the workspace and returns its output.

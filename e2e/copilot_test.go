@@ -78,7 +78,7 @@ func newCopilotSandbox(t *testing.T, script Script) *CopilotSandbox {
 // env is the environment of Copilot and of bimri-hook run by the test.
 func (s *CopilotSandbox) env() []string {
 	return []string{"HOME=" + s.Home, "PATH=" + filepath.Dir(s.Bin) + ":" + minimalPath,
-		"LANG=C.UTF-8", "TMPDIR=" + os.TempDir(), "GIT_CEILING_DIRECTORIES=" + filepath.Dir(s.Workspace),
+		"LANG=C.UTF-8", "TMPDIR=" + clientTmp, "GIT_CEILING_DIRECTORIES=" + filepath.Dir(s.Workspace),
 		"COPILOT_OFFLINE=true", "COPILOT_AUTO_UPDATE=false", "COPILOT_PROVIDER_TYPE=anthropic",
 		"COPILOT_PROVIDER_BASE_URL=" + s.API.URL, "COPILOT_PROVIDER_API_KEY=fake-key", "COPILOT_MODEL=claude-sonnet-4.5"}
 }

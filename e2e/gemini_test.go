@@ -72,7 +72,7 @@ func (s *GeminiSandbox) env() []string {
 	if node, err := exec.LookPath("node"); err == nil {
 		path += ":" + filepath.Dir(node)
 	}
-	return []string{"HOME=" + s.Home, "PATH=" + path, "LANG=C.UTF-8", "TMPDIR=" + os.TempDir(),
+	return []string{"HOME=" + s.Home, "PATH=" + path, "LANG=C.UTF-8", "TMPDIR=" + clientTmp,
 		"GIT_CEILING_DIRECTORIES=" + filepath.Dir(s.Workspace),
 		"GEMINI_API_KEY=fake-key", "GOOGLE_GEMINI_BASE_URL=" + s.API.URL, "NO_BROWSER=true"}
 }

@@ -44,7 +44,7 @@ func tuiSession(t *testing.T, s *Sandbox, prompt, want string) string {
 		return string(out)
 	}
 	script := fmt.Sprintf("cd %q && env -i HOME=%q PATH=%q ANTHROPIC_BASE_URL=%q ANTHROPIC_API_KEY=test CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 TMPDIR=%q LANG=C.UTF-8 TERM=xterm-256color %q; sleep 60",
-		s.Workspace, s.Home, minimalPath, s.API.URL, os.TempDir(), s.Claude)
+		s.Workspace, s.Home, minimalPath, s.API.URL, clientTmp, s.Claude)
 	tm("new-session", "-d", "-s", "c", "-x", "160", "-y", "50", script)
 	t.Cleanup(func() { exec.Command(tmux, "-S", sock, "kill-server").Run() })
 	waitScreen := func(want string, d time.Duration) string {

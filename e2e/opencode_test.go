@@ -92,7 +92,7 @@ func newOpenCodeSandbox(t *testing.T, script Script) *OpenCodeSandbox {
 // is found no higher than the sandbox's folder.
 func (s *OpenCodeSandbox) env() []string {
 	return []string{"HOME=" + s.Home, "PATH=" + filepath.Dir(s.Bin) + ":" + minimalPath,
-		"LANG=C.UTF-8", "TMPDIR=" + os.TempDir(), "GIT_CEILING_DIRECTORIES=" + filepath.Dir(s.Workspace),
+		"LANG=C.UTF-8", "TMPDIR=" + clientTmp, "GIT_CEILING_DIRECTORIES=" + filepath.Dir(s.Workspace),
 		"OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_DEFAULT_PLUGINS=1",
 		"OPENCODE_DISABLE_LSP_DOWNLOAD=1", "OPENCODE_DISABLE_SHARE=1",
 		"npm_config_registry=" + s.API.URL + "/npm/", "npm_config_fetch_retries=0"}

@@ -63,7 +63,7 @@ func claudeCLI(t *testing.T, s *Sandbox, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(s.Claude, args...)
 	cmd.Dir = s.Workspace
-	cmd.Env = []string{"HOME=" + s.Home, "PATH=" + minimalPath, "LANG=C.UTF-8", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "TMPDIR=" + os.TempDir()}
+	cmd.Env = []string{"HOME=" + s.Home, "PATH=" + minimalPath, "LANG=C.UTF-8", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "TMPDIR=" + clientTmp}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("claude %s: %v\n%s", strings.Join(args, " "), err, out)
