@@ -32,14 +32,15 @@ const claudeVersion = "2.1.332"
 // bound exists so a hang fails the test instead of stalling CI.
 const defaultRunTimeout = 120 * time.Second
 
-// TestMain removes what the package-wide helpers built once per test binary
-// (they cannot use t.TempDir, which is per test).
 // clientTmp is the clients' TMPDIR: one folder for the whole run, its
 // path short (a client keeps sockets in it), removed at the end, so what
 // the clients unpack there at every start (the native build of Claude
 // Code its modules) does not pile up in the machine's temporary folder.
 var clientTmp string
 
+// TestMain makes clientTmp, and removes it and what the package-wide
+// helpers built once per test binary (they cannot use t.TempDir, which
+// is per test).
 func TestMain(m *testing.M) {
 	var err error
 	if clientTmp, err = os.MkdirTemp("", "bimri-e2e-"); err != nil {
