@@ -68,6 +68,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -101,23 +102,59 @@ type workspace struct {
 	// reset: a file no run changed keeps its time, as on a real disk, so
 	// the recall index (keyed on the archive's size and time) stays valid.
 	mtimes map[string]time.Time
+	// written is each file as the last reset left it. One that still is
+	// was not touched since and is not written again: rewriting the
+	// archive and its index (25 MB) before every prompt kept the machine
+	// busy with writes no real prompt follows, and slowed even the go
+	// floor, which reads no workspace, run beside them.
+	written map[string]fileStamp
+}
+
+// fileStamp tells one version of a file from another: a write in place
+// gives it a new modification time (the reset sets the saved one), an
+// atomic replace a new inode.
+type fileStamp struct {
+	ino, size, mtime int64 // mtime in nanoseconds
+}
+
+func stampOf(info os.FileInfo) fileStamp {
+	return fileStamp{int64(info.Sys().(*syscall.Stat_t).Ino), info.Size(), info.ModTime().UnixNano()}
 }
 
 // reset puts the workspace back as it was saved: every file that is not
-// in files goes (backups, state, temporaries), every file in it is
-// rewritten.
+// in files goes (backups, state, temporaries), every file in it that a
+// run changed is written again.
 func (w *workspace) reset() error {
-	entries, err := os.ReadDir(w.root)
+	err := filepath.WalkDir(w.root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == w.root {
+			return err
+		}
+		rel, err := filepath.Rel(w.root, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		switch _, saved := w.files[rel]; {
+		case d.IsDir() && !w.holdsUnder(rel):
+			if err := os.RemoveAll(p); err != nil {
+				return err
+			}
+			return fs.SkipDir
+		case !d.IsDir() && !saved:
+			return os.Remove(p)
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	for _, e := range entries {
-		if err := os.RemoveAll(filepath.Join(w.root, e.Name())); err != nil {
-			return err
-		}
-	}
+	written := make(map[string]fileStamp, len(w.files))
 	for rel, data := range w.files {
 		p := filepath.Join(w.root, filepath.FromSlash(rel))
+		if info, err := os.Lstat(p); err == nil && info.Mode().IsRegular() && stampOf(info) == w.written[rel] {
+			written[rel] = w.written[rel]
+			continue
+		}
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
@@ -129,9 +166,25 @@ func (w *workspace) reset() error {
 				return err
 			}
 		}
+		info, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		written[rel] = stampOf(info)
 	}
+	w.written = written
 	syscall.Sync()
 	return nil
+}
+
+// holdsUnder says a saved file lies in the folder dir.
+func (w *workspace) holdsUnder(dir string) bool {
+	for rel := range w.files {
+		if strings.HasPrefix(rel, dir+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // save records the workspace's files as they stand now, so each later
@@ -577,7 +630,7 @@ func report(w io.Writer, benches []*bench, full *workspace, big bool, runs int, 
 	if gap > 0 {
 		spacing = fmt.Sprintf("each after a %s pause", gap)
 	}
-	fmt.Fprintf(w, "%d interleaved runs of each, %s, timed by benchrun's own loop (direct exec, no shell); peak RSS by %s; each run on a fresh copy of its workspace, made outside the timing; workspaces in %s; %s/%s, %d CPUs; load average at the end %s\n\n",
+	fmt.Fprintf(w, "%d interleaved runs of each, %s, timed by benchrun's own loop (direct exec, no shell); peak RSS by %s; each run on its workspace as saved (the files a run changed written again, outside the timing); workspaces in %s; %s/%s, %d CPUs; load average at the end %s\n\n",
 		runs, spacing, rssBy, filepath.Dir(work), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), load)
 	// With -floor, each command's ratio to the Go floor of the same run
 	// too: what a hook costs beyond being a Go process at all.
