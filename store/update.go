@@ -153,11 +153,11 @@ func joinNotices(a, b string) string {
 // unchanged says whether path still holds read (nil: no file there), the
 // bytes a transaction read: the same bytes, whoever wrote them.
 func unchanged(path string, read []byte) bool {
-	data, err := safefile.Read(path, memfile.MaxMemorySize)
 	if read == nil {
+		_, err := os.Stat(path)
 		return errors.Is(err, fs.ErrNotExist)
 	}
-	return err == nil && bytes.Equal(data, read)
+	return safefile.Holds(path, read)
 }
 
 // A file being written in place (an editor, git) reads cut short for a

@@ -10,6 +10,7 @@
 package safefile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -73,6 +74,35 @@ func Read(path string, limit int64) ([]byte, error) {
 			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
 		case len(data) == cap(data): // it grew since Stat
 			data = append(data, 0)[:len(data)]
+		}
+	}
+}
+
+// Holds says whether the regular file at path holds exactly want, read
+// and compared a piece at a time: a commit asks it of bimri.md up to three
+// times, and a whole copy each time would be fresh memory to no purpose.
+// A file that does not read does not hold want.
+func Holds(path string, want []byte) bool {
+	f, info, err := Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if info.Size() != int64(len(want)) {
+		return false
+	}
+	buf := make([]byte, min(len(want)+1, 64<<10)) // room to see EOF, or a file grown since Stat
+	for {
+		n, err := f.Read(buf)
+		if n > len(want) || !bytes.Equal(buf[:n], want[:n]) {
+			return false
+		}
+		want = want[n:]
+		switch {
+		case err == io.EOF:
+			return len(want) == 0
+		case err != nil:
+			return false
 		}
 	}
 }

@@ -86,3 +86,43 @@ func TestReadPastItsStatedSize(t *testing.T) {
 	_, err = Read(path, 10)
 	is.True(errors.Is(err, errTooLarge))
 }
+
+// Holds compares a file with the bytes a caller read, a piece at a time,
+// across the pieces' edges too.
+func TestHolds(t *testing.T) {
+	dir := t.TempDir()
+	big := strings.Repeat("0123456789abcdef", 10000) // 160,000 bytes: three pieces
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	changedLast := big[:len(big)-1] + "X"
+	changedAtAnEdge := big[:64<<10] + "X" + big[64<<10+1:]
+	tests := []struct {
+		name, path, want string
+		holds            bool
+	}{
+		{"the same bytes", write("a", "hello\n"), "hello\n", true},
+		{"an empty file", write("b", ""), "", true},
+		{"the same large file", write("c", big), big, true},
+		{"a byte changed at the end", write("d", changedLast), big, false},
+		{"a byte changed at a piece's edge", write("e", changedAtAnEdge), big, false},
+		{"a shorter file", write("f", big[:len(big)-1]), big, false},
+		{"a longer file", write("g", big+"\n"), big, false},
+		{"different bytes of the same length", write("h", "HELLO\n"), "hello\n", false},
+		{"no file", filepath.Join(dir, "none"), "", false},
+		{"a named pipe", fifo, "", false},
+	}
+	for _, tc := range tests {
+		if got := Holds(tc.path, []byte(tc.want)); got != tc.holds {
+			t.Errorf("%s: Holds = %v, want %v", tc.name, got, tc.holds)
+		}
+	}
+}

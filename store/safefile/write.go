@@ -1,7 +1,6 @@
 package safefile
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -145,12 +144,11 @@ func (p *Pending) CommitOver(want []byte) error {
 	if testSwapped != nil {
 		testSwapped()
 	}
-	replaced, err := Read(swapped, int64(len(want)))
-	if err == nil && bytes.Equal(replaced, want) {
+	if Holds(swapped, want) {
 		return nil
 	}
 	back := swap(swapped, p.path, false)
-	if mine, err := Read(swapped, int64(len(p.data))); back == nil && err == nil && bytes.Equal(mine, p.data) {
+	if back == nil && Holds(swapped, p.data) {
 		return ErrChanged
 	}
 	// What swapped holds now is not ours, and is never removed: the edit,
