@@ -14,19 +14,25 @@ import (
 	"github.com/matryer/is"
 )
 
-func TestRead(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, data string) string {
+// files makes a folder holding a named pipe with no writer, and write,
+// which puts a regular file in it.
+func files(t *testing.T) (dir, fifo string, write func(name, data string) string) {
+	dir = t.TempDir()
+	fifo = filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, fifo, func(name, data string) string {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+}
+
+func TestRead(t *testing.T) {
+	dir, fifo, write := files(t)
 	link := filepath.Join(dir, "zero")
 	if err := os.Symlink("/dev/zero", link); err != nil {
 		t.Fatal(err)
@@ -90,19 +96,8 @@ func TestReadPastItsStatedSize(t *testing.T) {
 // Holds compares a file with the bytes a caller read, a piece at a time,
 // across the pieces' edges too.
 func TestHolds(t *testing.T) {
-	dir := t.TempDir()
+	dir, fifo, write := files(t)
 	big := strings.Repeat("0123456789abcdef", 10000) // 160,000 bytes: three pieces
-	write := func(name, data string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	changedLast := big[:len(big)-1] + "X"
 	changedAtAnEdge := big[:64<<10] + "X" + big[64<<10+1:]
 	tests := []struct {
