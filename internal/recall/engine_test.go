@@ -49,6 +49,7 @@ func TestFindTimeScopes(t *testing.T) {
 		{ID: "week0002", Date: date("2026-11-26"), Importance: 3, Text: "Bumped the Postgres driver."},
 		{ID: "depl0001", Date: date("2026-10-14"), Importance: 3, Text: "The deploy broke: a migration locked the appointments table."},
 		{ID: "depl0002", Date: date("2026-08-03"), Importance: 3, Text: "The deploy pipeline runs migrations before the web pods roll."},
+		{ID: "miss0001", Date: date("2026-09-07"), Importance: 3, Text: "Added the missing index on visits."},
 	}
 	today := date("2026-11-30")
 	find := func(prompt string) []string {
@@ -62,6 +63,7 @@ func TestFindTimeScopes(t *testing.T) {
 		{"What broke the deploy in October?", []string{"depl0001"}}, // August shares one word
 		{"What did we do last week?", []string{"week0002", "week0001"}},
 		{"What did we bump last week?", []string{"week0002"}},
+		{"I was off last week, what did I miss?", []string{"week0002", "week0001"}}, // catching up, not "missing"
 	} {
 		if got := find(c.prompt); !slices.Equal(got, c.want) {
 			t.Errorf("%q: %v, want %v", c.prompt, got, c.want)

@@ -24,7 +24,7 @@ import (
 // unnoticed); each postings list and each item by its own, kept in the
 // directory, the item's offsets in range.
 //
-//	magic "BIMRIRXA"
+//	magic "BIMRIRXB"
 //	key: archive size (u64), archive modification time (i64, ns),
 //	  CRC-32 of the archive's last edgeLen bytes (u32)
 //	CRC-32 of the directory's counts, doc lengths and doc days (u32)
@@ -41,7 +41,7 @@ import (
 // file that fails a check is rebuilt from the archive (see damaged).
 
 // magic names the layout; a new one has every older index rebuilt.
-const magic = "BIMRIRXA"
+const magic = "BIMRIRXB"
 
 // indexKey identifies the archive an index was built from. Edge, the
 // checksum of its last bytes, tells an archive that only grew since

@@ -52,20 +52,15 @@ var stems = struct {
 
 const maxStems = 1 << 17
 
-// isStopWord says w is a function word or politeness: they match
-// everything. A switch, so nothing is built at run time.
+// isStopWord says w is a function word, politeness or a counting word:
+// they match everything. The function words are the Snowball project's
+// English list, from the stemmer's module (so "his", "during" and "don"
+// of "don't" tell nothing either); the rest are ours. A switch, so
+// nothing is built at run time.
 func isStopWord(w string) bool {
 	switch w {
-	case "a", "an", "and", "are", "as", "at", "be", "been", "but", "by",
-		"can", "could", "did", "do", "does", "done", "for", "from", "had", "has",
-		"have", "how", "i", "if", "in", "into", "is", "it", "its", "just", "me",
-		"my", "no", "not", "of", "on", "or", "our", "please", "so", "that",
-		"the", "their", "them", "then", "there", "these", "they", "this",
-		"those", "to", "too", "up", "us", "was", "we", "were", "what", "when",
-		"where", "which", "who", "why", "will", "with", "would", "you", "your",
-		"yes", "ok", "okay", "also", "about", "again", "all", "any", "let",
-		"lets", "now", "should", "some", "than", "thanks", "thank", "want",
-		"need", "tell", "know",
+	case "could", "done", "would", "us", "please", "yes", "ok", "okay", "also",
+		"let", "lets", "thanks", "thank", "want", "need", "tell", "know",
 		// Counting and order words say how many or which, not of what:
 		// "the last three commits" is not about the "three fake clinics"
 		// of the "last six months".
@@ -73,5 +68,5 @@ func isStopWord(w string) bool {
 		"nine", "ten", "first", "last", "next":
 		return true
 	}
-	return false
+	return english.IsStopWord(w)
 }

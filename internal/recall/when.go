@@ -253,13 +253,15 @@ func daysBack(day time.Time, weekday time.Weekday) int {
 }
 
 // vagueWord says w tells that something was done, not what: with a time,
-// "what did we work on last week?" asks for all of it.
+// "what did we work on last week?" and "what did I miss last week?" ask
+// for all of it.
 func vagueWord(w string) bool {
 	switch w {
 	case "happen", "happened", "work", "worked", "working", "thing", "things", "stuff", "change", "changed",
 		"changes", "going", "go", "went", "get", "got", "new", "anything", "everything", "something",
 		"accomplish", "accomplished", "progress", "recap", "summary", "summarize", "summarise", "update",
-		"updates", "team", "day", "days", "week", "weeks", "month", "months", "ago", "since", "during", "busy":
+		"updates", "team", "day", "days", "week", "weeks", "month", "months", "ago", "since", "during", "busy",
+		"miss", "missed":
 		return true
 	}
 	return false
