@@ -82,11 +82,13 @@ eval:
 # prompts, scored beside a plain BM25. The data set is not in the
 # repository: LOCOMO is the path of the release's locomo10.zip (from
 # github.com/snap-research/locomo), whose sha256 the harness checks.
+# LOCOMO_FLAGS=-in-process asks recall directly, in seconds, for trying
+# a change to the ranking (no binary, passes or view).
 locomo:
 	@if [ -z "$(LOCOMO)" ]; then echo "usage: make locomo LOCOMO=/path/to/locomo10.zip (data/locomo10.zip of github.com/snap-research/locomo)"; exit 2; fi
 	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/bimri-hook
 	@mkdir -p dist
-	$(GO) run -tags bench ./bench/locomo -zip "$(LOCOMO)" -bin $(BIN) -out dist/locomo-questions.jsonl
+	$(GO) run -tags bench ./bench/locomo -zip "$(LOCOMO)" -bin $(BIN) -out dist/locomo-questions.jsonl $(LOCOMO_FLAGS)
 
 bench:
 	bash scripts/bench.sh

@@ -16,6 +16,28 @@ func TestTokens(t *testing.T) {
 	}
 }
 
+// Stems drop the stop words ("s" of "Caroline's", "during") and stem
+// the rest.
+func TestStems(t *testing.T) {
+	got := Stems("Caroline's LGBTQ support-groups, during 7 May 2023!")
+	want := []string{"carolin", "lgbtq", "support", "group", "7", "may", "2023"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Stems = %q, want %q", got, want)
+	}
+}
+
+// The stemmed index meets other forms of a word, where the plain one
+// does not.
+func TestStemmedMeetsOtherForms(t *testing.T) {
+	docs := []string{"Melanie: I painted a sunrise by the lake.", "Caroline: The support group was powerful."}
+	if got := New(docs).Top("paintings of sunrises", 5); len(got) != 0 {
+		t.Fatalf("plain Top = %v, want none", got)
+	}
+	if got := NewStemmed(docs).Top("paintings of sunrises", 5); !slices.Equal(got, []int{0}) {
+		t.Fatalf("stemmed Top = %v, want [0]", got)
+	}
+}
+
 // TestScoreByHand checks one score against the formula worked by hand:
 // three documents, the query word in one of them once.
 func TestScoreByHand(t *testing.T) {

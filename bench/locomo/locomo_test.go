@@ -135,6 +135,10 @@ func TestScore(t *testing.T) {
 	if multi.BM25 != 1.0/3 || multi.BM25At5 != 2.0/3 {
 		t.Fatalf("multi-hop BM25: %v at 1 item, %v at 5; want 1/3 and 2/3", multi.BM25, multi.BM25At5)
 	}
+	// Stemmed, the question's words are ana, make, potteri, class: c.
+	if multi.Stemmed != 1.0/3 {
+		t.Fatalf("multi-hop stemmed BM25: %v at 1 item, want 1/3", multi.Stemmed)
+	}
 	if !rs[1].Timed || rs[0].Timed {
 		t.Fatalf("names_time: %v, %v", rs[0].Timed, rs[1].Timed)
 	}

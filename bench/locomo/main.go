@@ -14,9 +14,11 @@
 // session every question is asked as a UserPromptSubmit prompt, and
 // LoCoMo's retrieval metric is scored on what the hook recalled (the
 // share of the question's evidence turns among the returned entries),
-// beside a plain BM25 over the same entries returning as many items
-// (score.go, bench/bm25). The data set is never in the repository: the
-// archive is read from the path given and its checksum checked.
+// beside a plain and a stemmed BM25 over the same entries returning as
+// many items (score.go, bench/bm25). -in-process asks recall directly
+// instead (inprocess.go), for trying a change in seconds. The data set
+// is never in the repository: the archive is read from the path given
+// and its checksum checked.
 package main
 
 import (
@@ -45,6 +47,7 @@ func run() error {
 	jobs := flag.Int("j", 4, "conversations lived at once (each mostly waits on its processes starting)")
 	out := flag.String("out", "", "write each question's result, with the IDs recalled, as JSON lines to this file")
 	only := flag.String("only", "", "live only this conversation (its file's name: 26), for a quick look")
+	inProcess := flag.Bool("in-process", false, "read the turns into one in-memory index and ask recall directly: no binary, passes or view (seconds, for trying a change; not the benchmark's figures)")
 	flag.Parse()
 	if *zipPath == "" {
 		return fmt.Errorf("-zip: the path of locomo10.zip is required")
@@ -67,8 +70,12 @@ func run() error {
 			return fmt.Errorf("-only %s: no such conversation in the archive", *only)
 		}
 	}
-	all, err := liveAll(binary, convs, max(1, *jobs))
-	if err != nil {
+	var all []lived
+	if *inProcess {
+		for _, c := range convs {
+			all = append(all, readInProcess(c))
+		}
+	} else if all, err = liveAll(binary, convs, max(1, *jobs)); err != nil {
 		return err
 	}
 	var results []result
@@ -158,14 +165,15 @@ func report(w io.Writer, all []lived, rs []result) {
 	fmt.Fprintf(w, "%d conversations, %d sessions, %d turns recorded (%d entries in file and archive at the end, %d turns that named no entry), %d runs of the binary\n\n",
 		len(all), sessions, turns, entries, unmapped, runs)
 	fmt.Fprintln(w, "Share of the question's evidence turns returned (in brackets: questions with all their evidence returned).")
-	fmt.Fprintln(w, "BM25 over the same entries returns as many items as the hook did for each question, then 5 and 10.")
+	fmt.Fprintln(w, "BM25 over the same entries returns as many items as the hook did for each question, then 5 and 10;")
+	fmt.Fprintln(w, "stemmed BM25 drops the Snowball English stop words and stems the rest, at the hook's number of items.")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| questions | n | items (mean) | bimri-hook recall | recall + view | BM25, same items | BM25@5 | BM25@10 |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| questions | n | items (mean) | bimri-hook recall | recall + view | BM25, same items | BM25@5 | BM25@10 | stemmed BM25, same items |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
 	row := func(name string, keep func(result) bool) {
 		f := summarize(rs, keep)
-		fmt.Fprintf(w, "| %s | %d | %.1f | %s | %s | %s | %s | %s |\n", name, f.n, f.items,
-			f.hook, f.hookView, f.bm25, f.bm25At5, f.bm25At10)
+		fmt.Fprintf(w, "| %s | %d | %.1f | %s | %s | %s | %s | %s | %s |\n", name, f.n, f.items,
+			f.hook, f.hookView, f.bm25, f.bm25At5, f.bm25At10, f.stemmed)
 	}
 	answerable := func(r result) bool { return r.Category != adversarial }
 	row("all (no adversarial)", answerable)

@@ -32,6 +32,7 @@ type result struct {
 	BM25     float64  `json:"bm25_same_k"`
 	BM25At5  float64  `json:"bm25_at_5"`
 	BM25At10 float64  `json:"bm25_at_10"`
+	Stemmed  float64  `json:"bm25_stemmed_same_k"` // BM25 over stems (bm25.NewStemmed)
 }
 
 // evidenceRecall is LoCoMo's retrieval metric for one question: the
@@ -56,14 +57,15 @@ func score(l lived) []result {
 	for i, e := range l.entries {
 		docs[i] = e.text
 	}
-	ix := bm25.New(docs)
-	top := func(q string, k int) []string {
+	plain, stemmed := bm25.New(docs), bm25.NewStemmed(docs)
+	topOf := func(ix *bm25.Index, q string, k int) []string {
 		var ids []string
 		for _, i := range ix.Top(q, k) {
 			ids = append(ids, l.entries[i].id)
 		}
 		return ids
 	}
+	top := func(q string, k int) []string { return topOf(plain, q, k) }
 	var out []result
 	for i, q := range l.conv.qa {
 		if len(q.evidence) == 0 {
@@ -77,6 +79,7 @@ func score(l lived) []result {
 		r.BM25 = evidenceRecall(q.evidence, top(q.text, len(rec)), l.idDias)
 		r.BM25At5 = evidenceRecall(q.evidence, top(q.text, 5), l.idDias)
 		r.BM25At10 = evidenceRecall(q.evidence, top(q.text, 10), l.idDias)
+		r.Stemmed = evidenceRecall(q.evidence, topOf(stemmed, q.text, len(rec)), l.idDias)
 		out = append(out, r)
 	}
 	return out
@@ -88,6 +91,7 @@ type figures struct {
 	n                                       int
 	items                                   float64
 	hook, hookView, bm25, bm25At5, bm25At10 pair
+	stemmed                                 pair
 }
 
 type pair struct{ share, all float64 }
@@ -112,11 +116,12 @@ func summarize(rs []result, keep func(result) bool) figures {
 		f.bm25.add(r.BM25)
 		f.bm25At5.add(r.BM25At5)
 		f.bm25At10.add(r.BM25At10)
+		f.stemmed.add(r.Stemmed)
 	}
 	if f.n > 0 {
 		n := float64(f.n)
 		f.items /= n
-		for _, p := range []*pair{&f.hook, &f.hookView, &f.bm25, &f.bm25At5, &f.bm25At10} {
+		for _, p := range []*pair{&f.hook, &f.hookView, &f.bm25, &f.bm25At5, &f.bm25At10, &f.stemmed} {
 			p.share, p.all = p.share/n, p.all/n
 		}
 	}
