@@ -29,6 +29,14 @@ func init() {
 	}
 }
 
+// fixedTimes are the phrases that name the same days whatever today's
+// weekday: the first and the last, as days before today.
+var fixedTimes = map[string][2]int{"today": {0, 0}, "tonight": {0, 0}, "this morning": {0, 0},
+	"this afternoon": {0, 0}, "this evening": {0, 0}, "yesterday": {1, 1}, "last night": {1, 1},
+	"day before yesterday": {2, 2}, "recently": {7, 0}, "lately": {7, 0}, "recent work": {7, 0},
+	"recent changes": {7, 0}, "recent days": {7, 0}, "last few days": {7, 0}, "past few days": {7, 0},
+	"last couple of days": {7, 0}, "past couple of days": {7, 0}} // a few days are the past week
+
 // counts are the number words "N weeks ago" may use.
 var counts = map[string]int{
 	"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -37,12 +45,13 @@ var counts = map[string]int{
 
 // PromptTime is the time prompt names relative to today, and the prompt's
 // words outside the phrases naming it; ok is false when it names none. Of
-// two times the wider is the answer: "on Monday through Friday last week"
+// two times a date written out is the answer ("recently, as we said on 3
+// June" is 3 June), else the wider: "on Monday through Friday last week"
 // is last week.
 func PromptTime(prompt string, today time.Time) (s Span, rest string, ok bool) {
 	words := timeWords(prompt)
 	day := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
-	used := make([]bool, len(words))
+	used, dated := make([]bool, len(words)), false
 	for i := 0; i < len(words); i++ {
 		t, n := spanAt(words[i:], day)
 		if n == 0 {
@@ -51,8 +60,8 @@ func PromptTime(prompt string, today time.Time) (s Span, rest string, ok bool) {
 		for j := i; j < i+n; j++ {
 			used[j] = true
 		}
-		if !ok || t.days() > s.days() {
-			s, ok = t, true
+		if _, isDate := dateAt(words[i:], day); !ok || isDate > 0 && !dated || (isDate > 0) == dated && t.days() > s.days() {
+			s, ok, dated = t, true, isDate > 0
 		}
 		i += n - 1
 	}
@@ -70,7 +79,7 @@ func PromptTime(prompt string, today time.Time) (s Span, rest string, ok bool) {
 
 // timeWords are a prompt's lower-case words, a date's dashes kept.
 func timeWords(prompt string) []string {
-	return strings.FieldsFunc(strings.ToLower(prompt), func(r rune) bool {
+	return strings.FieldsFunc(strings.ReplaceAll(strings.ToLower(prompt), "mid-", "mid "), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-')
 	})
 }
@@ -81,82 +90,112 @@ func spanAt(w []string, day time.Time) (Span, int) {
 	if s, n := dateAt(w, day); n > 0 {
 		return s, n
 	}
+	for n := min(4, len(w)); n > 0; n-- {
+		if back, ok := fixedTimes[strings.Join(w[:n], " ")]; ok {
+			return Span{day.AddDate(0, 0, -back[0]), day.AddDate(0, 0, -back[1])}, n
+		}
+	}
 	monday := day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7)) // of this week
-	pastWeek := Span{day.AddDate(0, 0, -7), day}
 	weekday, isWeekday := weekdays[wordAt(w, 1)]
 	first, next := wordAt(w, 0), wordAt(w, 1)
+	lastWeekday, isLastWeekday := weekdays[wordAt(w, 2)] // "since last Friday"
 	switch {
-	case first == "yesterday":
-		return Span{day.AddDate(0, 0, -1), day.AddDate(0, 0, -1)}, 1
-	case first == "today":
-		return Span{day, day}, 1
 	case first == "last" && next == "week":
 		return Span{monday.AddDate(0, 0, -7), monday.AddDate(0, 0, -1)}, 2
 	case first == "this" && next == "week":
 		return Span{monday, day}, 2
-	case first == "last" && next == "weekend":
-		sat := monday.AddDate(0, 0, -2)
-		return Span{sat, sat.AddDate(0, 0, 1)}, 2
+	case first == "last" && next == "weekend", first == "over" && next == "the" && wordAt(w, 2) == "weekend":
+		// The latest whole weekend: "last weekend", "over the weekend".
+		return Span{monday.AddDate(0, 0, -2), monday.AddDate(0, 0, -1)}, slices.Index(w, "weekend") + 1
 	case first == "last" && next == "month":
 		start := time.Date(day.Year(), day.Month(), 1, 0, 0, 0, 0, time.UTC)
 		return Span{start.AddDate(0, -1, 0), start.AddDate(0, 0, -1)}, 2
 	case first == "this" && next == "month":
 		return Span{time.Date(day.Year(), day.Month(), 1, 0, 0, 0, 0, time.UTC), day}, 2
 	case first == "last" && next == "year":
-		return Span{time.Date(day.Year()-1, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(day.Year()-1, 12, 31, 0, 0, 0, 0, time.UTC)}, 2
+		return yearSpan(day.Year() - 1), 2
+	case first == "this" && next == "year":
+		return Span{yearSpan(day.Year()).From, day}, 2
 	case first == "since" && isWeekday:
 		return Span{day.AddDate(0, 0, -daysBack(day, weekday)), day}, 2
+	case first == "since" && next == "last" && isLastWeekday:
+		return Span{day.AddDate(0, 0, -daysBack(day, lastWeekday)), day}, 3
 	case (first == "last" || first == "on" || first == "this" || first == "past") && isWeekday:
 		// "last Wednesday", "on Friday": that day, the latest before today.
 		d := day.AddDate(0, 0, -daysBack(day, weekday))
 		return Span{d, d}, 2
-	case (first == "in" || first == "during" || first == "since") && months[next] != 0 && (len(next) > 3 || next == "may"):
-		if s, n := monthAt(w[1:], day); n > 0 {
+	case slices.Contains([]string{"in", "during", "since", "early", "mid", "late"}, first) && months[next] != 0 && (len(next) > 3 || next == "may"):
+		if s, n := monthAt(w[1:], day); n > 0 { // "in early November": the month
 			if first == "since" {
 				s.To = day
 			}
 			return s, n + 1
 		}
-	case first == "recently" || first == "lately":
-		return pastWeek, 1
-	case first == "recent" && (next == "work" || next == "changes" || next == "days"):
-		return pastWeek, 2
-	case first == "past" && next == "week":
-		return pastWeek, 2 // "last week" is the calendar week, above
-	case (first == "past" || first == "last") && (next == "few" || next == "couple") && slices.Contains([]string{wordAt(w, 2), wordAt(w, 3)}, "days"):
-		return pastWeek, 3 // "the last few days", "the past couple of days"
+	}
+	if s, n := trailingAt(w, day); n > 0 {
+		return s, n
 	}
 	return agoAt(w, day)
 }
 
-// agoAt reads "N days/weeks/months/years ago" as the day, or the days
-// around then for the longer units.
+// trailingAt reads "the past week", "the past month", "the last 3 days",
+// "the past couple of weeks": the days from that long ago to today;
+// "last week" and "last month" are calendar ones (spanAt).
+func trailingAt(w []string, day time.Time) (Span, int) {
+	n, at := 1, 1
+	if c, ok := countOf(wordAt(w, 1)); ok {
+		n, at = c, 2
+	}
+	if wordAt(w, at) == "of" {
+		at++
+	}
+	from, ok := unitsBack(day, n, wordAt(w, at))
+	if !ok || wordAt(w, 0) != "past" && (wordAt(w, 0) != "last" || at == 1) {
+		return Span{}, 0
+	}
+	return Span{from, day}, at + 1
+}
+
+// agoAt reads "N days/weeks/months/years ago" as the day, or for the
+// longer units the days around then, half a unit either side.
 func agoAt(w []string, day time.Time) (Span, int) {
-	if len(w) < 3 || w[2] != "ago" {
+	n, ok := countOf(wordAt(w, 0))
+	d, known := unitsBack(day, n, wordAt(w, 1))
+	if !ok || !known || wordAt(w, 2) != "ago" {
 		return Span{}, 0
 	}
-	n, ok := counts[w[0]]
-	if v, err := strconv.Atoi(w[0]); err == nil && v > 0 && v < 1000 {
-		n, ok = v, true
+	before, _ := unitsBack(d, 1, w[1])
+	half := (dayNumber(d) - dayNumber(before)) / 2
+	return Span{d.AddDate(0, 0, -half), d.AddDate(0, 0, half)}, 3
+}
+
+// countOf is the number a word says: "3", "three", "a few".
+func countOf(s string) (int, bool) {
+	if v, err := strconv.Atoi(s); err == nil && v > 0 && v < 1000 {
+		return v, true
 	}
-	if !ok {
-		return Span{}, 0
-	}
-	switch strings.TrimSuffix(w[1], "s") {
+	n, ok := counts[s]
+	return n, ok
+}
+
+// unitsBack is the day n days (weeks, months, years) before day.
+func unitsBack(day time.Time, n int, unit string) (time.Time, bool) {
+	switch strings.TrimSuffix(unit, "s") {
 	case "day":
-		d := day.AddDate(0, 0, -n)
-		return Span{d, d}, 3
+		return day.AddDate(0, 0, -n), true
 	case "week":
-		d := day.AddDate(0, 0, -7*n)
-		return Span{d.AddDate(0, 0, -3), d.AddDate(0, 0, 3)}, 3
+		return day.AddDate(0, 0, -7*n), true
 	case "month":
-		d := day.AddDate(0, -n, 0)
-		return Span{d.AddDate(0, 0, -15), d.AddDate(0, 0, 15)}, 3
+		return day.AddDate(0, -n, 0), true
 	case "year":
-		d := day.AddDate(-n, 0, 0)
-		return Span{d.AddDate(0, -6, 0), d.AddDate(0, 6, 0)}, 3
+		return day.AddDate(-n, 0, 0), true
 	}
-	return Span{}, 0
+	return time.Time{}, false
+}
+
+// yearSpan is the whole of year y.
+func yearSpan(y int) Span {
+	return Span{time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(y, 12, 31, 0, 0, 0, 0, time.UTC)}
 }
 
 // dateAt reads a date at the start of w: "25 May, 2022", "May 8, 2023",

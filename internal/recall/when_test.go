@@ -55,6 +55,24 @@ func TestPromptTime(t *testing.T) {
 		{"entries of 2026-11", "2026-11-01", "2026-11-30"},
 		{"what happened on 2026-11-05", "2026-11-05", "2026-11-05"},
 		{"What broke last Friday?", "2026-11-27", "2026-11-27"},
+		// Everyday phrasings: parts of a day, the weekend, years, the
+		// days up to today, a part of a month.
+		{"what did we fix last night?", "2026-11-29", "2026-11-29"},
+		{"what did we fix this morning?", "2026-11-30", "2026-11-30"},
+		{"what did we do the day before yesterday?", "2026-11-28", "2026-11-28"},
+		{"what did we do over the weekend?", "2026-11-28", "2026-11-29"},
+		{"what changed since last Tuesday?", "2026-11-24", "2026-11-30"},
+		{"what did we do this year?", "2026-01-01", "2026-11-30"},
+		{"what did we do recently, as we said on 3 June?", "2026-06-03", "2026-06-03"},
+		{"the weekend before 4th October, 2025", "2025-10-04", "2025-10-04"},
+		{"what did we do in the past month?", "2026-10-30", "2026-11-30"},
+		{"the cache changes of the last 3 days", "2026-11-27", "2026-11-30"},
+		{"what broke in the past couple of weeks?", "2026-11-16", "2026-11-30"},
+		{"what happened in early November?", "2026-11-01", "2026-11-30"},
+		{"the deploys of mid-October", "2026-10-01", "2026-10-31"},
+		{"the last day of the month", "", ""},
+		{"the last mile of the delivery", "", ""},
+		{"review the last 10 commits", "", ""},
 	} {
 		s, _, ok := PromptTime(c.prompt, today)
 		if c.from == "" {
