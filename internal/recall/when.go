@@ -60,6 +60,9 @@ func PromptTime(prompt string, today time.Time) (s Span, rest string, ok bool) {
 		for j := i; j < i+n; j++ {
 			used[j] = true
 		}
+		if i > 0 && words[i-1] == "since" {
+			t.To = day // "since Nov 3", "since last Tuesday": to today
+		}
 		if _, isDate := dateAt(words[i:], day); !ok || isDate > 0 && !dated || (isDate > 0) == dated && t.days() > s.days() {
 			s, ok, dated = t, true, isDate > 0
 		}
@@ -98,7 +101,6 @@ func spanAt(w []string, day time.Time) (Span, int) {
 	monday := day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7)) // of this week
 	weekday, isWeekday := weekdays[wordAt(w, 1)]
 	first, next := wordAt(w, 0), wordAt(w, 1)
-	lastWeekday, isLastWeekday := weekdays[wordAt(w, 2)] // "since last Friday"
 	switch {
 	case first == "last" && next == "week":
 		return Span{monday.AddDate(0, 0, -7), monday.AddDate(0, 0, -1)}, 2
@@ -118,8 +120,6 @@ func spanAt(w []string, day time.Time) (Span, int) {
 		return Span{yearSpan(day.Year()).From, day}, 2
 	case first == "since" && isWeekday:
 		return Span{day.AddDate(0, 0, -daysBack(day, weekday)), day}, 2
-	case first == "since" && next == "last" && isLastWeekday:
-		return Span{day.AddDate(0, 0, -daysBack(day, lastWeekday)), day}, 3
 	case (first == "last" || first == "on" || first == "this" || first == "past") && isWeekday:
 		// "last Wednesday", "on Friday": that day, the latest before today.
 		d := day.AddDate(0, 0, -daysBack(day, weekday))

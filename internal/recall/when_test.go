@@ -62,6 +62,8 @@ func TestPromptTime(t *testing.T) {
 		{"what did we do the day before yesterday?", "2026-11-28", "2026-11-28"},
 		{"what did we do over the weekend?", "2026-11-28", "2026-11-29"},
 		{"what changed since last Tuesday?", "2026-11-24", "2026-11-30"},
+		{"what changed since Nov 3?", "2026-11-03", "2026-11-30"},
+		{"what changed since 2026-11-05?", "2026-11-05", "2026-11-30"},
 		{"what did we do this year?", "2026-01-01", "2026-11-30"},
 		{"what did we do recently, as we said on 3 June?", "2026-06-03", "2026-06-03"},
 		{"the weekend before 4th October, 2025", "2025-10-04", "2025-10-04"},
