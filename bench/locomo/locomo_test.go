@@ -139,6 +139,13 @@ func TestScore(t *testing.T) {
 	if multi.Stemmed != 1.0/3 {
 		t.Fatalf("multi-hop stemmed BM25: %v at 1 item, want 1/3", multi.Stemmed)
 	}
+	// At two items stemmed BM25 takes c and d; d is in the view, so over
+	// what the view leaves out it takes c and a (the other "Ana" turn).
+	l.recalled[2] = []string{"b", "a"}
+	two := score(l)[2]
+	if two.Stemmed != 2.0/3 || two.StemmedLeftOut != 1.0/3 {
+		t.Fatalf("multi-hop stemmed BM25 at 2 items: %v, not in the view %v; want 2/3 and 1/3", two.Stemmed, two.StemmedLeftOut)
+	}
 	if !rs[1].Timed || rs[0].Timed {
 		t.Fatalf("names_time: %v, %v", rs[0].Timed, rs[1].Timed)
 	}

@@ -33,6 +33,9 @@ type result struct {
 	BM25At5  float64  `json:"bm25_at_5"`
 	BM25At10 float64  `json:"bm25_at_10"`
 	Stemmed  float64  `json:"bm25_stemmed_same_k"` // BM25 over stems (bm25.NewStemmed)
+	// StemmedLeftOut is stemmed BM25 over what recall ranks: the entries
+	// the view does not show.
+	StemmedLeftOut float64 `json:"bm25_stemmed_left_out_same_k"`
 }
 
 // evidenceRecall is LoCoMo's retrieval metric for one question: the
@@ -80,6 +83,8 @@ func score(l lived) []result {
 		r.BM25At5 = evidenceRecall(q.evidence, top(q.text, 5), l.idDias)
 		r.BM25At10 = evidenceRecall(q.evidence, top(q.text, 10), l.idDias)
 		r.Stemmed = evidenceRecall(q.evidence, topOf(stemmed, q.text, len(rec)), l.idDias)
+		leftOut := slices.DeleteFunc(topOf(stemmed, q.text, len(rec)+len(l.inView)), func(id string) bool { return slices.Contains(l.inView, id) })
+		r.StemmedLeftOut = evidenceRecall(q.evidence, leftOut[:min(len(rec), len(leftOut))], l.idDias)
 		out = append(out, r)
 	}
 	return out
@@ -91,7 +96,7 @@ type figures struct {
 	n                                       int
 	items                                   float64
 	hook, hookView, bm25, bm25At5, bm25At10 pair
-	stemmed                                 pair
+	stemmed, stemmedLeftOut                 pair
 }
 
 type pair struct{ share, all float64 }
@@ -117,11 +122,12 @@ func summarize(rs []result, keep func(result) bool) figures {
 		f.bm25At5.add(r.BM25At5)
 		f.bm25At10.add(r.BM25At10)
 		f.stemmed.add(r.Stemmed)
+		f.stemmedLeftOut.add(r.StemmedLeftOut)
 	}
 	if f.n > 0 {
 		n := float64(f.n)
 		f.items /= n
-		for _, p := range []*pair{&f.hook, &f.hookView, &f.bm25, &f.bm25At5, &f.bm25At10, &f.stemmed} {
+		for _, p := range []*pair{&f.hook, &f.hookView, &f.bm25, &f.bm25At5, &f.bm25At10, &f.stemmed, &f.stemmedLeftOut} {
 			p.share, p.all = p.share/n, p.all/n
 		}
 	}
