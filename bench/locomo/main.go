@@ -56,7 +56,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	if _, err := os.Stat(binary); err != nil {
+	if _, err := os.Stat(binary); err != nil && !*inProcess {
 		return fmt.Errorf("-bin: %w (make build writes it)", err)
 	}
 	start := time.Now()
