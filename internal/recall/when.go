@@ -60,7 +60,7 @@ func PromptTime(prompt string, today time.Time) (s Span, rest string, ok bool) {
 		for j := i; j < i+n; j++ {
 			used[j] = true
 		}
-		if i > 0 && words[i-1] == "since" {
+		if i > 0 && words[i-1] == "since" && !t.From.After(day) {
 			t.To = day // "since Nov 3", "since last Tuesday": to today
 		}
 		if _, isDate := dateAt(words[i:], day); !ok || isDate > 0 && !dated || (isDate > 0) == dated && t.days() > s.days() {

@@ -64,6 +64,7 @@ func TestPromptTime(t *testing.T) {
 		{"what changed since last Tuesday?", "2026-11-24", "2026-11-30"},
 		{"what changed since Nov 3?", "2026-11-03", "2026-11-30"},
 		{"what changed since 2026-11-05?", "2026-11-05", "2026-11-30"},
+		{"what is planned since 2027-01-04?", "2027-01-04", "2027-01-04"}, // a later day is not stretched back
 		{"what did we do this year?", "2026-01-01", "2026-11-30"},
 		{"what did we do recently, as we said on 3 June?", "2026-06-03", "2026-06-03"},
 		{"the weekend before 4th October, 2025", "2025-10-04", "2025-10-04"},
