@@ -60,8 +60,8 @@ func PromptTime(prompt string, today time.Time) (s Span, rest string, ok bool) {
 		for j := i; j < i+n; j++ {
 			used[j] = true
 		}
-		if i > 0 && words[i-1] == "since" && !t.From.After(day) {
-			t.To = day // "since Nov 3", "since last Tuesday": to today
+		if (words[i] == "since" || i > 0 && words[i-1] == "since") && !t.From.After(day) {
+			t.To = day // "since Friday", "since Nov 3", "since last Tuesday": to today
 		}
 		if _, isDate := dateAt(words[i:], day); !ok || isDate > 0 && !dated || (isDate > 0) == dated && t.days() > s.days() {
 			s, ok, dated = t, true, isDate > 0
@@ -93,9 +93,12 @@ func spanAt(w []string, day time.Time) (Span, int) {
 	if s, n := dateAt(w, day); n > 0 {
 		return s, n
 	}
-	for n := min(4, len(w)); n > 0; n-- {
-		if back, ok := fixedTimes[strings.Join(w[:n], " ")]; ok {
-			return Span{day.AddDate(0, 0, -back[0]), day.AddDate(0, 0, -back[1])}, n
+	var buf [24]byte // the phrase, on the stack: this runs at every word of every prompt
+	key := buf[:0]
+	for n := 0; n < min(4, len(w)) && len(key)+1+len(w[n]) <= len(buf); n++ {
+		key = append(append(key, ' '), w[n]...)
+		if back, ok := fixedTimes[string(key[1:])]; ok { // no phrase begins another
+			return Span{day.AddDate(0, 0, -back[0]), day.AddDate(0, 0, -back[1])}, n + 1
 		}
 	}
 	monday := day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7)) // of this week
@@ -106,8 +109,7 @@ func spanAt(w []string, day time.Time) (Span, int) {
 		return Span{monday.AddDate(0, 0, -7), monday.AddDate(0, 0, -1)}, 2
 	case first == "this" && next == "week":
 		return Span{monday, day}, 2
-	case first == "last" && next == "weekend", first == "over" && next == "the" && wordAt(w, 2) == "weekend":
-		// The latest whole weekend: "last weekend", "over the weekend".
+	case first == "last" && next == "weekend", first == "over" && next == "the" && wordAt(w, 2) == "weekend": // the latest whole one
 		return Span{monday.AddDate(0, 0, -2), monday.AddDate(0, 0, -1)}, slices.Index(w, "weekend") + 1
 	case first == "last" && next == "month":
 		start := time.Date(day.Year(), day.Month(), 1, 0, 0, 0, 0, time.UTC)
@@ -115,20 +117,15 @@ func spanAt(w []string, day time.Time) (Span, int) {
 	case first == "this" && next == "month":
 		return Span{time.Date(day.Year(), day.Month(), 1, 0, 0, 0, 0, time.UTC), day}, 2
 	case first == "last" && next == "year":
-		return yearSpan(day.Year() - 1), 2
+		return Span{time.Date(day.Year()-1, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(day.Year()-1, 12, 31, 0, 0, 0, 0, time.UTC)}, 2
 	case first == "this" && next == "year":
-		return Span{yearSpan(day.Year()).From, day}, 2
-	case first == "since" && isWeekday:
-		return Span{day.AddDate(0, 0, -daysBack(day, weekday)), day}, 2
-	case (first == "last" || first == "on" || first == "this" || first == "past") && isWeekday:
+		return Span{time.Date(day.Year(), 1, 1, 0, 0, 0, 0, time.UTC), day}, 2
+	case slices.Contains([]string{"last", "on", "this", "past", "since"}, first) && isWeekday:
 		// "last Wednesday", "on Friday": that day, the latest before today.
 		d := day.AddDate(0, 0, -daysBack(day, weekday))
 		return Span{d, d}, 2
 	case slices.Contains([]string{"in", "during", "since", "early", "mid", "late"}, first) && months[next] != 0 && (len(next) > 3 || next == "may"):
 		if s, n := monthAt(w[1:], day); n > 0 { // "in early November": the month
-			if first == "since" {
-				s.To = day
-			}
 			return s, n + 1
 		}
 	}
@@ -171,7 +168,7 @@ func agoAt(w []string, day time.Time) (Span, int) {
 
 // countOf is the number a word says: "3", "three", "a few".
 func countOf(s string) (int, bool) {
-	if v, err := strconv.Atoi(s); err == nil && v > 0 && v < 1000 {
+	if v := number(s); v > 0 && v < 1000 {
 		return v, true
 	}
 	n, ok := counts[s]
@@ -193,28 +190,21 @@ func unitsBack(day time.Time, n int, unit string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// yearSpan is the whole of year y.
-func yearSpan(y int) Span {
-	return Span{time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(y, 12, 31, 0, 0, 0, 0, time.UTC)}
-}
-
 // dateAt reads a date at the start of w: "25 May, 2022", "May 8, 2023",
 // "June 3rd", "3rd of June" (by "of" only an ordinal), "2026-11-05",
 // "2026-11", "May 2023". A day without a year is the latest not after today.
 func dateAt(w []string, day time.Time) (Span, int) {
-	if len(w) == 0 {
-		return Span{}, 0
+	if len(w) > 0 && number(w[0][:min(4, len(w[0]))]) >= 0 { // a year first: "2026-11-05", "2026-11"
+		if t, err := time.Parse(time.DateOnly, w[0]); err == nil {
+			return Span{t, t}, 1
+		}
+		if t, err := time.Parse("2006-01", w[0]); err == nil {
+			return Span{t, t.AddDate(0, 1, -1)}, 1
+		}
 	}
-	if t, err := time.Parse(time.DateOnly, w[0]); err == nil {
-		return Span{t, t}, 1
-	}
-	if t, err := time.Parse("2006-01", w[0]); err == nil {
-		return Span{t, t.AddDate(0, 1, -1)}, 1
-	}
-	dayOf := func(s string) int {
-		s = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(s, "st"), "nd"), "rd"), "th")
-		if v, err := strconv.Atoi(s); err == nil && v >= 1 && v <= 31 {
-			return v
+	dayOf := func(s string) int { // 0 for none
+		if v := number(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(s, "st"), "nd"), "rd"), "th")); v <= 31 {
+			return max(v, 0)
 		}
 		return 0
 	}
@@ -257,10 +247,20 @@ func wordAt(w []string, i int) string {
 
 // yearOf is the year s names, 0 for none.
 func yearOf(s string) int {
-	if v, err := strconv.Atoi(s); err == nil && v >= 1970 && v <= 2200 {
+	if v := number(s); v >= 1970 && v <= 2200 {
 		return v
 	}
 	return 0
+}
+
+// number is the value of s when it is one to four digits, else -1:
+// strconv would build an error for each other word of every prompt.
+func number(s string) int {
+	if len(s) == 0 || len(s) > 4 || strings.Trim(s, "0123456789") != "" {
+		return -1
+	}
+	v, _ := strconv.Atoi(s)
+	return v
 }
 
 // ordinal says whether a day's number is written as one: "3rd".
