@@ -110,7 +110,7 @@ func run() error {
 func runTopics(seed uint64, days, perDay, k int) error {
 	rng := rand.New(rand.NewPCG(seed, 11))
 
-	dir, err := os.MkdirTemp("", "bimri-eval-")
+	dir, err := evalDir()
 	if err != nil {
 		return err
 	}
