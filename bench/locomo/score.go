@@ -61,14 +61,16 @@ func score(l lived) []result {
 		docs[i] = e.text
 	}
 	plain, stemmed := bm25.New(docs), bm25.NewStemmed(docs)
-	topOf := func(ix *bm25.Index, q string, k int) []string {
+	// Each index ranks a question once; Top sorts every match (stably),
+	// so its first k of more are its top k.
+	ranked := func(ix *bm25.Index, q string, k int) []string {
 		var ids []string
 		for _, i := range ix.Top(q, k) {
 			ids = append(ids, l.entries[i].id)
 		}
 		return ids
 	}
-	top := func(q string, k int) []string { return topOf(plain, q, k) }
+	first := func(ids []string, k int) []string { return ids[:min(k, len(ids))] }
 	var out []result
 	for i, q := range l.conv.qa {
 		if len(q.evidence) == 0 {
@@ -79,12 +81,14 @@ func score(l lived) []result {
 			Question: q.text, Evidence: q.evidence, Recalled: rec, K: len(rec)}
 		r.Hook = evidenceRecall(q.evidence, rec, l.idDias)
 		r.HookView = evidenceRecall(q.evidence, append(slices.Clone(rec), l.inView...), l.idDias)
-		r.BM25 = evidenceRecall(q.evidence, top(q.text, len(rec)), l.idDias)
-		r.BM25At5 = evidenceRecall(q.evidence, top(q.text, 5), l.idDias)
-		r.BM25At10 = evidenceRecall(q.evidence, top(q.text, 10), l.idDias)
-		r.Stemmed = evidenceRecall(q.evidence, topOf(stemmed, q.text, len(rec)), l.idDias)
-		leftOut := slices.DeleteFunc(topOf(stemmed, q.text, len(rec)+len(l.inView)), func(id string) bool { return slices.Contains(l.inView, id) })
-		r.StemmedLeftOut = evidenceRecall(q.evidence, leftOut[:min(len(rec), len(leftOut))], l.idDias)
+		top := ranked(plain, q.text, max(10, len(rec)))
+		r.BM25 = evidenceRecall(q.evidence, first(top, len(rec)), l.idDias)
+		r.BM25At5 = evidenceRecall(q.evidence, first(top, 5), l.idDias)
+		r.BM25At10 = evidenceRecall(q.evidence, first(top, 10), l.idDias)
+		stems := ranked(stemmed, q.text, len(rec)+len(l.inView))
+		r.Stemmed = evidenceRecall(q.evidence, first(stems, len(rec)), l.idDias)
+		leftOut := slices.DeleteFunc(stems, func(id string) bool { return slices.Contains(l.inView, id) })
+		r.StemmedLeftOut = evidenceRecall(q.evidence, first(leftOut, len(rec)), l.idDias)
 		out = append(out, r)
 	}
 	return out
