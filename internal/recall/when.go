@@ -203,8 +203,8 @@ func dateAt(w []string, day time.Time) (Span, int) {
 		}
 	}
 	dayOf := func(s string) int { // 0 for none
-		if v := number(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(s, "st"), "nd"), "rd"), "th")); v <= 31 {
-			return max(v, 0)
+		if v := number(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(s, "st"), "nd"), "rd"), "th")); v >= 1 && v <= 31 {
+			return v
 		}
 		return 0
 	}
@@ -220,11 +220,12 @@ func dateAt(w []string, day time.Time) (Span, int) {
 		t := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 		return Span{t, t}, n
 	}
-	if d := dayOf(wordAt(w, 0)); d > 0 && months[wordAt(w, 1)] != 0 {
-		return on(yearOf(wordAt(w, 2)), months[wordAt(w, 1)], d, 2) // "25 May, 2022"
+	dayFirst := dayOf(wordAt(w, 0))
+	if dayFirst > 0 && months[wordAt(w, 1)] != 0 {
+		return on(yearOf(wordAt(w, 2)), months[wordAt(w, 1)], dayFirst, 2) // "25 May, 2022"
 	}
-	if d := dayOf(wordAt(w, 0)); d > 0 && ordinal(wordAt(w, 0)) && wordAt(w, 1) == "of" && months[wordAt(w, 2)] != 0 {
-		return on(yearOf(wordAt(w, 3)), months[wordAt(w, 2)], d, 3) // "the 3rd of June"
+	if dayFirst > 0 && ordinal(wordAt(w, 0)) && wordAt(w, 1) == "of" && months[wordAt(w, 2)] != 0 {
+		return on(yearOf(wordAt(w, 3)), months[wordAt(w, 2)], dayFirst, 3) // "the 3rd of June"
 	}
 	if m := months[wordAt(w, 0)]; m != 0 && len(wordAt(w, 0)) > 2 {
 		if d := dayOf(wordAt(w, 1)); d > 0 {
