@@ -209,16 +209,15 @@ func dateAt(w []string, day time.Time) (Span, int) {
 		return 0
 	}
 	on := func(y int, m time.Month, d, n int) (Span, int) {
-		if y == 0 {
-			y = day.Year()
-			if time.Date(y, m, d, 0, 0, 0, 0, time.UTC).After(day) {
-				y--
-			}
-		} else {
+		if y != 0 {
 			n++
+		} else if y = day.Year(); time.Date(y, m, d, 0, 0, 0, 0, time.UTC).After(day) {
+			y--
 		}
-		t := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-		return Span{t, t}, n
+		if t := time.Date(y, m, d, 0, 0, 0, 0, time.UTC); t.Day() == d { // 31 February is no day
+			return Span{t, t}, n
+		}
+		return Span{}, 0
 	}
 	dayFirst := dayOf(wordAt(w, 0))
 	if dayFirst > 0 && months[wordAt(w, 1)] != 0 {

@@ -1,6 +1,8 @@
 package recall
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -44,6 +46,11 @@ func TestPromptTime(t *testing.T) {
 		{"what broke on June 3rd?", "2026-06-03", "2026-06-03"},
 		{"the 21st of December, 2025 release", "2025-12-21", "2025-12-21"},
 		{"the 1st of Dec deploy", "2025-12-01", "2025-12-01"},
+		// A day the month does not have is no date, not the days after it.
+		{"What broke on 31 February, 2023?", "2023-02-01", "2023-02-28"},
+		{"what did we ship on 30 Feb 2024", "2024-02-01", "2024-02-29"},
+		{"the 31st of April, what did we ship?", "", ""},
+		{"the leap day, 29 February 2024", "2024-02-29", "2024-02-29"},
 		{"keep 2 of May's entries", "", ""},
 		{"pick 2 of them for the release", "", ""},
 		{"what did we decide in May 2025?", "2025-05-01", "2025-05-31"},
@@ -108,4 +115,29 @@ func TestPromptTimeRest(t *testing.T) {
 	if topicWords("what did we do") != "" || topicWords("what happened") != "" || topicWords("what did the team work on") != "" {
 		t.Error("a prompt of only a time and vague words has a topic")
 	}
+}
+
+// FuzzPromptTime: any prompt reads as no time or as one span that starts
+// no later than it ends, and the words left are words of the prompt.
+func FuzzPromptTime(f *testing.F) {
+	for _, s := range []string{"What did Caroline do on 25 May, 2022?", "since last Tuesday", "3 weeks ago",
+		"in October 2023 and recently", "on Monday through Friday last week", "99999999999 years ago"} {
+		f.Add(s)
+	}
+	today := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, prompt string) {
+		s, rest, ok := PromptTime(prompt, today)
+		if !ok {
+			return
+		}
+		if s.From.After(s.To) {
+			t.Fatalf("%q: from %s after to %s", prompt, s.From, s.To)
+		}
+		words := timeWords(prompt)
+		for _, w := range strings.Fields(rest) {
+			if !slices.Contains(words, w) {
+				t.Fatalf("%q: %q left, not a word of the prompt %q", prompt, w, words)
+			}
+		}
+	})
 }
