@@ -3,7 +3,9 @@ package recall
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 )
 
 // A one-entry archive recalls a prompt that shares its words: the least
@@ -88,4 +90,36 @@ func TestSameDayRanksFirst(t *testing.T) {
 	if len(got) < 3 || !slices.Equal(got[:2], []string{"best0001", "sameday1"}) {
 		t.Errorf("recalled %v, want the best, then its day's other item", got)
 	}
+}
+
+// FuzzFind: any prompt over any entries answers without a panic (a hook
+// would fail), each ranking within its limit (a time gives two: its own
+// days', then the rest), and --since keeps only items of its days.
+func FuzzFind(f *testing.F) {
+	f.Add("How did we fix the cache last week?", "fixed the cache\nchose postgres for storage\ncache latency went down", uint8(3), uint8(5))
+	f.Add("on 25 May, 2022 what broke", "deploy broke\nthe deploy of May", uint8(0), uint8(1))
+	today := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, prompt, texts string, limit, spread uint8) {
+		var items []Item
+		for i, line := range strings.Split(texts, "\n") {
+			if i > 50 {
+				break
+			}
+			items = append(items, Item{ID: fmt.Sprintf("%08x", i), Date: today.AddDate(0, 0, -i*int(spread)), Text: line, Tags: strings.Fields(line)[:min(1, len(strings.Fields(line)))]})
+		}
+		q := Query{Text: prompt, Today: today, MinShare: 0.2, Limit: int(limit % 12), Lexicon: limit%2 == 0}
+		check := func(hits []Hit, since time.Time) {
+			if q.Limit > 0 && len(hits) > 2*q.Limit { // each of a time's two rankings is bounded
+				t.Fatalf("%d hits, limit %d", len(hits), q.Limit)
+			}
+			for _, h := range hits {
+				if h.Item.Date.Before(since) {
+					t.Fatalf("hit of %s before --since %s", h.Item.Date, since)
+				}
+			}
+		}
+		check(Find(q, NewMemory(items), nil), time.Time{})
+		q.Since = today.AddDate(0, 0, -int(spread))
+		check(Find(q, NewMemory(items[:len(items)/2]), NewMemory(items[len(items)/2:])), q.Since)
+	})
 }
