@@ -40,7 +40,7 @@ func distinct(ws []string) []string {
 func decisionWord(w string) bool {
 	switch w {
 	case stem("chose"), stem("choose"), stem("decided"), stem("switched"), stem("moved"), stem("use"),
-		stem("picked"), stem("adopted"), stem("replaced"), stem("dropped"), stem("removed"), stem("went"), stem("instead"):
+		stem("picked"), stem("adopted"), stem("replaced"), stem("dropped"), stem("removed"), stem("go"), stem("goes"), stem("went"), stem("instead"):
 		return true
 	}
 	return false

@@ -17,6 +17,8 @@ func TestAlternatives(t *testing.T) {
 		{"Chose Jenkins for CI.", "The deploy pipeline runs migrations before the web pods roll.", false},
 		{"Chose Tailwind for the web styling.", "Chose Stripe for card payments.", false},
 		{"Chose GitHub Actions for CI.", "Chose GitHub Actions for CI.", false},
+		{"Logs go to Datadog.", "Metrics go to Prometheus.", false}, // one kind of tool, but only the verb in common
+		{"Logs go to Datadog.", "Logs now go to Grafana Loki instead.", true},
 	} {
 		if got := Alternatives(c.older, c.newer); got != c.want {
 			t.Errorf("Alternatives(%q, %q) = %v, want %v", c.older, c.newer, got, c.want)
