@@ -19,6 +19,9 @@ func TestAlternatives(t *testing.T) {
 		{"Chose GitHub Actions for CI.", "Chose GitHub Actions for CI.", false},
 		{"Logs go to Datadog.", "Metrics go to Prometheus.", false}, // one kind of tool, but only the verb in common
 		{"Logs go to Datadog.", "Logs now go to Grafana Loki instead.", true},
+		{"Picked React for the UI.", "Switched the UI to Vue.", true},
+		{"Hosting on AWS.", "Moved hosting to GCP.", true},
+		{"The web app uses React.", "The docs site uses Svelte.", false}, // one kind, nothing else in common
 	} {
 		if got := Alternatives(c.older, c.newer); got != c.want {
 			t.Errorf("Alternatives(%q, %q) = %v, want %v", c.older, c.newer, got, c.want)
