@@ -35,7 +35,7 @@ var fixedTimes = map[string][2]int{"today": {0, 0}, "tonight": {0, 0}, "this mor
 	"this afternoon": {0, 0}, "this evening": {0, 0}, "yesterday": {1, 1}, "last night": {1, 1},
 	"day before yesterday": {2, 2}, "recently": {7, 0}, "lately": {7, 0}, "recent work": {7, 0},
 	"recent changes": {7, 0}, "recent days": {7, 0}, "last few days": {7, 0}, "past few days": {7, 0},
-	"last couple of days": {7, 0}, "past couple of days": {7, 0}} // a few days are the past week
+	"last couple of days": {7, 0}, "past couple of days": {7, 0}, "the other day": {7, 0}} // a few days are the past week
 
 // counts are the number words "N weeks ago" may use.
 var counts = map[string]int{
@@ -57,6 +57,7 @@ func PromptTime(prompt string, today time.Time) (s Span, rest string, ok bool) {
 		if n == 0 {
 			continue
 		}
+		t, n = rangeAt(words, i, t, n, day)
 		for j := i; j < i+n; j++ {
 			used[j] = true
 		}
@@ -78,6 +79,51 @@ func PromptTime(prompt string, today time.Time) (s Span, rest string, ok bool) {
 		}
 	}
 	return s, strings.Join(kept, " "), true
+}
+
+// rangeAt reads the end of a range whose start, a, words[i:i+n] name:
+// "between March and May", "from Nov 3 to Nov 10": the days from a's
+// first to the end's last. An end without a year is the first such on or
+// after a's start, a start without one the latest before an end that has
+// one; a range that would end after today is the year before's.
+func rangeAt(words []string, i int, a Span, n int, day time.Time) (Span, int) {
+	from := func(w string) bool { return w == "between" || w == "from" }
+	j := i + n
+	if !from(words[i]) && (i == 0 || !from(words[i-1])) ||
+		!slices.Contains([]string{"and", "to", "through", "thru", "until", "till"}, wordAt(words, j)) {
+		return a, n
+	}
+	end := func(ref time.Time) (Span, int) {
+		if s, m := dateAt(words[j+1:], ref); m > 0 {
+			return s, m
+		}
+		if j+1 < len(words) {
+			return monthAt(words[j+1:], ref)
+		}
+		return Span{}, 0
+	}
+	b, m := end(day)
+	if m == 0 {
+		return a, n
+	}
+	if endYear, startYear := hasYear(words[j+1:j+1+m]), hasYear(words[i:j]); endYear && !startYear {
+		if s, k := spanAt(words[i:], b.To); k == n {
+			a = s
+		}
+	} else if !endYear {
+		if b, _ = end(a.From.AddDate(1, 0, -1)); b.To.After(day) && !startYear {
+			a, b = Span{a.From.AddDate(-1, 0, 0), a.To.AddDate(-1, 0, 0)}, Span{b.From.AddDate(-1, 0, 0), b.To.AddDate(-1, 0, 0)}
+		}
+	}
+	if b.To.Before(a.From) {
+		return a, n
+	}
+	return Span{a.From, b.To}, n + 1 + m
+}
+
+// hasYear says whether the words of a time write its year.
+func hasYear(w []string) bool {
+	return slices.ContainsFunc(w, func(s string) bool { return yearOf(s) > 0 || len(s) >= 7 && s[4] == '-' && yearOf(s[:4]) > 0 })
 }
 
 // timeWords are a prompt's lower-case words, a date's dashes kept.
@@ -109,7 +155,15 @@ func spanAt(w []string, day time.Time) (Span, int) {
 		return Span{monday.AddDate(0, 0, -7), monday.AddDate(0, 0, -1)}, 2
 	case first == "this" && next == "week":
 		return Span{monday, day}, 2
-	case first == "last" && next == "weekend", first == "over" && next == "the" && wordAt(w, 2) == "weekend": // the latest whole one
+	case first == "week" && next == "before" && wordAt(w, 2) == "last": // "the week before last"
+		return Span{monday.AddDate(0, 0, -14), monday.AddDate(0, 0, -8)}, 3
+	case first == "week" && next == "of": // "the week of Nov 16": its Monday to its Sunday
+		if s, n := dateAt(w[2:], day); n > 0 && s.days() == 0 {
+			start := s.From.AddDate(0, 0, -((int(s.From.Weekday()) + 6) % 7))
+			return Span{start, start.AddDate(0, 0, 6)}, n + 2
+		}
+	case first == "last" && next == "weekend", first == "past" && next == "weekend",
+		first == "over" && next == "the" && wordAt(w, 2) == "weekend": // the latest whole one
 		return Span{monday.AddDate(0, 0, -2), monday.AddDate(0, 0, -1)}, slices.Index(w, "weekend") + 1
 	case first == "last" && next == "month":
 		start := time.Date(day.Year(), day.Month(), 1, 0, 0, 0, 0, time.UTC)
@@ -124,8 +178,12 @@ func spanAt(w []string, day time.Time) (Span, int) {
 		// "last Wednesday", "on Friday": that day, the latest before today.
 		d := day.AddDate(0, 0, -daysBack(day, weekday))
 		return Span{d, d}, 2
-	case slices.Contains([]string{"in", "during", "since", "early", "mid", "late"}, first) && months[next] != 0 && (len(next) > 3 || next == "may"):
-		if s, n := monthAt(w[1:], day); n > 0 { // "in early November": the month
+	case slices.Contains([]string{"in", "during", "since", "early", "mid", "late", "of", "between", "from"}, first) && months[next] != 0 &&
+		(len(next) > 3 || next == "may" && first != "of"): // "2 of May's entries" names no time
+		if s, n := dateAt(w[1:], day); n > 0 { // "since August 11"
+			return s, n + 1
+		}
+		if s, n := monthAt(w[1:], day); n > 0 { // "in early November", "the first week of November": the month
 			return s, n + 1
 		}
 	}
@@ -153,17 +211,29 @@ func trailingAt(w []string, day time.Time) (Span, int) {
 	return Span{from, day}, at + 1
 }
 
-// agoAt reads "N days/weeks/months/years ago" as the day, or for the
-// longer units the days around then, half a unit either side.
+// agoAt reads "N days/weeks/months/years ago" ("a couple of weeks ago")
+// as the day, or for the longer units the days around then, half a unit
+// either side; "N hours ago" as the days from then to today.
 func agoAt(w []string, day time.Time) (Span, int) {
 	n, ok := countOf(wordAt(w, 0))
-	d, known := unitsBack(day, n, wordAt(w, 1))
-	if !ok || !known || wordAt(w, 2) != "ago" {
+	at := 1
+	if c, many := counts[wordAt(w, 1)]; (w[0] == "a" || w[0] == "an") && many && c > 1 { // "a few", "a couple"
+		n, at = c, 2
+	}
+	if wordAt(w, at) == "of" {
+		at++
+	}
+	unit := wordAt(w, at)
+	d, known := unitsBack(day, n, unit)
+	if !ok || !known || wordAt(w, at+1) != "ago" {
 		return Span{}, 0
 	}
-	before, _ := unitsBack(d, 1, w[1])
+	if strings.HasPrefix(unit, "hour") {
+		return Span{d, day}, at + 2
+	}
+	before, _ := unitsBack(d, 1, unit)
 	half := (dayNumber(d) - dayNumber(before)) / 2
-	return Span{d.AddDate(0, 0, -half), d.AddDate(0, 0, half)}, 3
+	return Span{d.AddDate(0, 0, -half), d.AddDate(0, 0, half)}, at + 2
 }
 
 // countOf is the number a word says: "3", "three", "a few".
@@ -175,9 +245,12 @@ func countOf(s string) (int, bool) {
 	return n, ok
 }
 
-// unitsBack is the day n days (weeks, months, years) before day.
+// unitsBack is the day n days (weeks, months, years) before day; n hours
+// before reach back whole days, at least to yesterday.
 func unitsBack(day time.Time, n int, unit string) (time.Time, bool) {
 	switch strings.TrimSuffix(unit, "s") {
+	case "hour":
+		return day.AddDate(0, 0, -(n+23)/24), true
 	case "day":
 		return day.AddDate(0, 0, -n), true
 	case "week":

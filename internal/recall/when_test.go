@@ -49,7 +49,7 @@ func TestPromptTime(t *testing.T) {
 		// A day the month does not have is no date, not the days after it.
 		{"What broke on 31 February, 2023?", "2023-02-01", "2023-02-28"},
 		{"what did we ship on 30 Feb 2024", "2024-02-01", "2024-02-29"},
-		{"the 31st of April, what did we ship?", "", ""},
+		{"the 31st of April, what did we ship?", "2026-04-01", "2026-04-30"}, // its month, as above
 		{"the leap day, 29 February 2024", "2024-02-29", "2024-02-29"},
 		{"keep 2 of May's entries", "", ""},
 		{"pick 2 of them for the release", "", ""},
@@ -80,6 +80,23 @@ func TestPromptTime(t *testing.T) {
 		{"what broke in the past couple of weeks?", "2026-11-16", "2026-11-30"},
 		{"what happened in early November?", "2026-11-01", "2026-11-30"},
 		{"the deploys of mid-October", "2026-10-01", "2026-10-31"},
+		// Weeks by name, counts in words, hours, ranges.
+		{"what did we do the week before last?", "2026-11-16", "2026-11-22"},
+		{"what happened the week of Nov 18?", "2026-11-16", "2026-11-22"},
+		{"where was Tim in the second week of November?", "2026-11-01", "2026-11-30"},
+		{"what did we do a couple of weeks ago?", "2026-11-13", "2026-11-19"},
+		{"a few hours ago we broke the build", "2026-11-29", "2026-11-30"},
+		{"what changed in the past 48 hours?", "2026-11-28", "2026-11-30"},
+		{"what did we do the other day on caching?", "2026-11-23", "2026-11-30"},
+		{"this past weekend, what broke?", "2026-11-28", "2026-11-29"},
+		{"what changed since August 11?", "2026-08-11", "2026-11-30"},
+		{"from March to May, what did we ship?", "2026-03-01", "2026-05-31"},
+		{"Where was John between August 11 and August 15 2023?", "2023-08-11", "2023-08-15"},
+		{"between 25 May 2022 and June 2, what did we fix?", "2022-05-25", "2022-06-02"},
+		{"what did we ship from November to January?", "2025-11-01", "2026-01-31"},
+		{"from 2026-11-03 until 2026-11-10", "2026-11-03", "2026-11-10"},
+		{"the email from March about billing", "2026-03-01", "2026-03-31"},
+		{"pick between the cache and the queue", "", ""},
 		{"the last day of the month", "", ""},
 		{"the last mile of the delivery", "", ""},
 		{"review the last 10 commits", "", ""},
@@ -107,6 +124,8 @@ func TestPromptTimeRest(t *testing.T) {
 		"what did we do last week?":             "what did we do",
 		"the deploy change three weeks ago":     "the deploy change",
 		"the outage on the 3rd of June":         "the outage on the",
+		"what did we do a couple of weeks ago?": "what did we do",
+		"the outage from Nov 3 to Nov 10":       "the outage from",
 	} {
 		if _, rest, ok := PromptTime(prompt, today); !ok || rest != want {
 			t.Errorf("%q: rest %q (%v), want %q", prompt, rest, ok, want)
@@ -121,7 +140,8 @@ func TestPromptTimeRest(t *testing.T) {
 // no later than it ends, and the words left are words of the prompt.
 func FuzzPromptTime(f *testing.F) {
 	for _, s := range []string{"What did Caroline do on 25 May, 2022?", "since last Tuesday", "3 weeks ago",
-		"in October 2023 and recently", "on Monday through Friday last week", "99999999999 years ago"} {
+		"in October 2023 and recently", "on Monday through Friday last week", "99999999999 years ago",
+		"between August 11 and August 15 2023", "from November to January", "a couple of hours ago"} {
 		f.Add(s)
 	}
 	today := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
