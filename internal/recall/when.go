@@ -81,38 +81,34 @@ func PromptTime(prompt string, today time.Time) (s Span, rest string, ok bool) {
 	return s, strings.Join(kept, " "), true
 }
 
-// rangeAt reads the end of a range whose start, a, words[i:i+n] name:
-// "between March and May", "from Nov 3 to Nov 10": the days from a's
-// first to the end's last. An end without a year is the first such on or
-// after a's start, a start without one the latest before an end that has
-// one; a range that would end after today is the year before's.
+// rangeAt reads the end of a range whose start, a, words[i:i+n] name
+// ("between March and May", "from Nov 3 to Nov 10"): from a's first day
+// to the end's last. An end without a year is the first after a's start,
+// a start without one the latest before the end's, and a range past
+// today is the year before's.
 func rangeAt(words []string, i int, a Span, n int, day time.Time) (Span, int) {
-	from := func(w string) bool { return w == "between" || w == "from" }
-	j := i + n
-	if !from(words[i]) && (i == 0 || !from(words[i-1])) ||
-		!slices.Contains([]string{"and", "to", "through", "thru", "until", "till"}, wordAt(words, j)) {
+	rest, opens := words[min(i+n+1, len(words)):], []string{"between", "from"}
+	if !slices.Contains(opens, words[i]) && !slices.Contains(opens, words[max(i-1, 0)]) ||
+		!slices.Contains([]string{"and", "to", "through", "until"}, wordAt(words, i+n)) {
 		return a, n
 	}
 	end := func(ref time.Time) (Span, int) {
-		if s, m := dateAt(words[j+1:], ref); m > 0 {
+		if s, m := dateAt(rest, ref); m > 0 || len(rest) == 0 {
 			return s, m
 		}
-		if j+1 < len(words) {
-			return monthAt(words[j+1:], ref)
-		}
-		return Span{}, 0
+		return monthAt(rest, ref)
 	}
 	b, m := end(day)
-	if m == 0 {
+	switch endYear, startYear := hasYear(rest[:m]), hasYear(words[i:i+n]); {
+	case m == 0:
 		return a, n
-	}
-	if endYear, startYear := hasYear(words[j+1:j+1+m]), hasYear(words[i:j]); endYear && !startYear {
+	case endYear && !startYear:
 		if s, k := spanAt(words[i:], b.To); k == n {
 			a = s
 		}
-	} else if !endYear {
+	case !endYear:
 		if b, _ = end(a.From.AddDate(1, 0, -1)); b.To.After(day) && !startYear {
-			a, b = Span{a.From.AddDate(-1, 0, 0), a.To.AddDate(-1, 0, 0)}, Span{b.From.AddDate(-1, 0, 0), b.To.AddDate(-1, 0, 0)}
+			a.From, b.To = a.From.AddDate(-1, 0, 0), b.To.AddDate(-1, 0, 0)
 		}
 	}
 	if b.To.Before(a.From) {
