@@ -46,14 +46,9 @@ func (v View) mark(id string) string {
 	return m
 }
 
-// superseded is 1 for an item a newer entry looks like it supersedes: it
-// comes last in its group, so that when room is short it is the one named.
-func (v View) superseded(e *Entry) int {
-	if e != nil && v.successors[e.ID] != "" {
-		return 1
-	}
-	return 0
-}
+// superseded says a newer entry looks like it supersedes e: it comes last
+// in its group, so that when room is short it is the one named.
+func (v View) superseded(e *Entry) bool { return e != nil && v.successors[e.ID] != "" }
 
 // PossiblySupersededMark starts the mark of a lasting entry a newer one
 // (whose ID follows) looks like it supersedes.
@@ -135,7 +130,7 @@ func chooseGroups(f *File, v View) []viewGroup {
 	}
 	t1 := slices.Clone(f.Tiers[0].Blocks)
 	groups[groupTier1].lines = make([]viewLine, 0, len(t1))
-	slices.SortStableFunc(t1, func(a, b Block) int { return cmp.Compare(v.superseded(a.Entry), v.superseded(b.Entry)) })
+	slices.SortStableFunc(t1, func(a, b Block) int { return trueLast(v.superseded(a.Entry), v.superseded(b.Entry)) })
 	for _, b := range t1 {
 		switch {
 		case b.Entry != nil:
@@ -183,7 +178,7 @@ func tier2Groups(f *File, v View, groups []viewGroup) int {
 	}
 	for _, k := range []int{groupDecisions, groupKeyWork, groupLatest, groupRest} {
 		slices.SortFunc(ranked[k], func(a, b rankedEntry) int {
-			return cmp.Or(cmp.Compare(v.superseded(a.e), v.superseded(b.e)), keptOrder(a, b))
+			return cmp.Or(trueLast(v.superseded(a.e), v.superseded(b.e)), keptOrder(a, b))
 		})
 		groups[k].lines = make([]viewLine, 0, len(ranked[k]))
 		addRanked(&groups[k], ranked[k], v)

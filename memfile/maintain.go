@@ -245,6 +245,17 @@ func evictionOrder(a, b rankedEntry) int {
 	return cmp.Or(cmp.Compare(a.class, b.class), cmp.Compare(a.raw, b.raw), a.e.Date.Compare(b.e.Date), cmp.Compare(a.e.ID, b.e.ID))
 }
 
+// trueLast orders false before true.
+func trueLast(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
 // keptOrder is the reverse, ties in file order: the view shows Tier 2 so,
 // leaving out for room what the budget would take first.
 func keptOrder(a, b rankedEntry) int {
@@ -283,13 +294,7 @@ func keepLasting(ranked []rankedEntry, budget int, successors map[string]string)
 	slices.SortFunc(fours, func(i, j int) int {
 		_, si := successors[ranked[i].e.ID]
 		_, sj := successors[ranked[j].e.ID]
-		if si != sj {
-			if si {
-				return -1
-			}
-			return 1
-		}
-		return evictionOrder(ranked[i], ranked[j])
+		return cmp.Or(trueLast(!si, !sj), evictionOrder(ranked[i], ranked[j]))
 	})
 	for _, i := range fours {
 		if used*100 <= budget*lastingShare {
@@ -373,13 +378,7 @@ func weakPatterns(f *File) []Block {
 	}
 	slices.SortFunc(weak, func(x, y Block) int {
 		a, b := x.Pattern, y.Pattern
-		if a.hasSentence() != b.hasSentence() {
-			if a.hasSentence() {
-				return 1
-			}
-			return -1
-		}
-		return cmp.Or(cmp.Compare(a.Observations, b.Observations), a.Last.Compare(b.Last), cmp.Compare(a.ID, b.ID))
+		return cmp.Or(trueLast(a.hasSentence(), b.hasSentence()), cmp.Compare(a.Observations, b.Observations), a.Last.Compare(b.Last), cmp.Compare(a.ID, b.ID))
 	})
 	return weak
 }
@@ -499,10 +498,7 @@ func judgmentBrief(f *File, deep *DeepReport) {
 		deep.ReviewTier1 = append(deep.ReviewTier1, e.ID)
 	}
 	all := append(f.Entries(1), f.Entries(2)...)
-	if len(all) > nearDuplicateLimit {
-		all = all[:nearDuplicateLimit]
-	}
-	deep.NearDuplicates = nearDuplicates(all)
+	deep.NearDuplicates = nearDuplicates(all[:min(len(all), nearDuplicateLimit)])
 }
 
 // nearDuplicates groups the IDs of entries with similar words, in the
