@@ -16,7 +16,8 @@ const currentVersion = "2.0-cc"
 // is byte-identical, so passes never churn the file.
 func Render(f *File) []byte {
 	var out bytes.Buffer
-	out.WriteString(headerLine(f.Header) + "\n")
+	fmt.Fprintf(&out, "<!-- BIMRI v%s | Last Maintained: %s | Sessions: %d | Token Est: ~%d -->\n",
+		cmp.Or(f.Header.Version, currentVersion), cmp.Or(Day(f.Header.LastMaintained), "YYYY-MM-DD"), f.Header.Sessions, f.Header.TokenEst)
 	walk(f, func(_ int, s string) {
 		out.WriteString(s)
 		out.WriteByte('\n')
@@ -101,11 +102,6 @@ func lineTokens(s string) int { return (utf8.RuneCountInString(s) + 3) / 4 }
 func blockTokens(b Block) (n int) {
 	blockLines(b, func(s string) { n += lineTokens(s) })
 	return n
-}
-
-func headerLine(h Header) string {
-	return fmt.Sprintf("<!-- BIMRI v%s | Last Maintained: %s | Sessions: %d | Token Est: ~%d -->",
-		cmp.Or(h.Version, currentVersion), cmp.Or(Day(h.LastMaintained), "YYYY-MM-DD"), h.Sessions, h.TokenEst)
 }
 
 // dueLine is the header's second comment, from the config.
