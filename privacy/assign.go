@@ -126,10 +126,6 @@ func pickSentence(s string, m []int) (span, bool) {
 	return span{}, false
 }
 
-func isSpaceByte(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
-}
-
 // isWordByte is a word character as regexp's \b sees it.
 func isWordByte(c byte) bool {
 	return c == '_' || ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')

@@ -36,7 +36,7 @@ func proseEnds(s string) string {
 			b[i] = ' '
 			continue
 		}
-		end = isSpaceByte(c)
+		end = strings.IndexByte(" \t\n\r\f\v", c) >= 0
 	}
 	if b == nil {
 		return s

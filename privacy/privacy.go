@@ -115,21 +115,17 @@ func redact(s string) string {
 	// Redacting one secret can let another rule see the text around it
 	// anew: run until nothing changes, within a bound.
 	for range 8 {
-		next := redactOnce(s)
+		hits := keywordHits(s)
+		if len(hits) == 0 {
+			break // most text: no rule's keyword, nothing compiled
+		}
+		next := replaceSpans(s, secrets(s, hits))
 		if next == s {
 			break
 		}
 		s = next
 	}
 	return s
-}
-
-func redactOnce(s string) string {
-	hits := keywordHits(s)
-	if len(hits) == 0 {
-		return s // most text: no rule's keyword, nothing compiled
-	}
-	return replaceSpans(s, secrets(s, hits))
 }
 
 // replaceSpans puts redacted in place of each span of s, overlapping
