@@ -266,7 +266,6 @@ func (x *Index) damaged() {
 func u32(tab []byte, i int) int { return int(binary.LittleEndian.Uint32(tab[i*4:])) }
 
 func (x *Index) size() int          { return x.docs }
-func (x *Index) totalLen() int      { return x.total }
 func (x *Index) docLen(doc int) int { return u32(x.lens, doc) }
 func (x *Index) docDay(doc int) int { return u32(x.days, doc) }
 

@@ -128,7 +128,7 @@ func rankScoped(prompt string, q Query, within *Span, corpora []*Index) (inside,
 	n, total := 0, 0
 	for _, c := range corpora {
 		n += c.size()
-		total += c.totalLen()
+		total += c.total
 	}
 	if n == 0 {
 		return nil, nil
@@ -344,10 +344,7 @@ func queryTerms(prompt string, corpora []*Index, lexicon bool, n int) query {
 	slices.SortFunc(terms, func(x, y queryTerm) int {
 		return cmp.Or(cmp.Compare(postings(x), postings(y)), strings.Compare(x[0].text, y[0].text))
 	})
-	if len(terms) > maxQueryTerms {
-		terms = terms[:maxQueryTerms]
-	}
-	q.terms = terms
+	q.terms = terms[:min(len(terms), maxQueryTerms)]
 	return q
 }
 
