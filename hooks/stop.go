@@ -93,14 +93,5 @@ func unsettled(t transcript.Summary, before []transcript.Change) bool {
 }
 
 func shouldBlock(policy string, stopHookActive, work bool, st sessionState) bool {
-	if stopHookActive || !work {
-		return false
-	}
-	switch policy {
-	case PolicyNudge:
-		return !st.Nudged
-	case PolicyOnce:
-		return st.Blocks == 0
-	}
-	return false
+	return !stopHookActive && work && (policy == PolicyNudge && !st.Nudged || policy == PolicyOnce && st.Blocks == 0)
 }

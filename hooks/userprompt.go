@@ -38,8 +38,7 @@ func asksForMaintenance(prompt string) bool {
 			start = ends[len(ends)-1][1]
 		}
 		end := len(prompt)
-		rest := prompt[loc[1]:]
-		if i := sentenceEnd().FindStringIndex(rest); i != nil {
+		if i := sentenceEnd().FindStringIndex(prompt[loc[1]:]); i != nil {
 			end = loc[1] + i[0]
 		}
 		lead := strings.Trim(prompt[start:loc[0]], " \t,:-")

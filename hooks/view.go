@@ -23,11 +23,8 @@ const upkeepShare = 15
 // startContext lays out the view, instructions and messages within the
 // limit, and records what the view showed whole (see seenAtStart).
 func startContext(env Env, in Input, f *memfile.File, foreign func(string) bool, notice, advice string) string {
-	fixed, startup := fixedTail(env, in, f), ""
-	if in.Source == "startup" {
-		startup = fixed
-	}
-	room := sureRoom(env, f, startup)
+	fixed := fixedTail(env, in, f)
+	room := sureRoom(env, f, inspect.Pick(in.Source == "startup", fixed, ""))
 	avail := env.Config.ContextLimit - memfile.Length(fixed) - 2
 	full := upkeepText(env, f, notice, advice)
 	upkeep := fitLines(full, upkeepRoom(env))
