@@ -42,13 +42,10 @@ func asksForMaintenance(prompt string) bool {
 			end = loc[1] + i[0]
 		}
 		lead := strings.Trim(prompt[start:loc[0]], " \t,:-")
-		if !politeLead().MatchString(lead) || putOff().MatchString(prompt[loc[1]:end]) {
-			continue
+		if politeLead().MatchString(lead) && !putOff().MatchString(prompt[loc[1]:end]) &&
+			(end == len(prompt) || prompt[end] != '?' || askingLead().MatchString(lead)) {
+			return true
 		}
-		if end < len(prompt) && prompt[end] == '?' && !askingLead().MatchString(lead) {
-			continue
-		}
-		return true
 	}
 	return false
 }

@@ -65,10 +65,8 @@ func (r *rule) secret(s string, m []int) (span, bool) {
 			}
 		}
 	}
-	if sec.start < whole.start || sec.end > whole.end || sec.start >= sec.end {
-		return span{}, false
-	}
-	if r.entropy != 0 && shannonEntropy(s[sec.start:sec.end]) <= r.entropy {
+	if sec.start < whole.start || sec.end > whole.end || sec.start >= sec.end ||
+		r.entropy != 0 && shannonEntropy(s[sec.start:sec.end]) <= r.entropy {
 		return span{}, false
 	}
 	return sec, true

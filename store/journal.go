@@ -78,10 +78,8 @@ func jsonLines(records []journalRecord) []byte {
 
 func entryIDs(f *memfile.File) map[string]bool {
 	ids := map[string]bool{}
-	for t := 1; t <= 2; t++ {
-		for _, e := range f.Entries(t) {
-			ids[e.ID] = true
-		}
+	for _, e := range slices.Concat(f.Entries(1), f.Entries(2)) {
+		ids[e.ID] = true
 	}
 	return ids
 }

@@ -98,10 +98,7 @@ func Argv(command string) (argv []string, ok bool) {
 	}
 	// Only the here-document's body may hold a newline.
 	line := strings.IndexByte(command, '\n')
-	if line >= 0 && call.End().Offset() > uint(line) {
-		return nil, false
-	}
-	if !quotedHeredocOnly(st.Redirs, command, line) {
+	if line >= 0 && call.End().Offset() > uint(line) || !quotedHeredocOnly(st.Redirs, command, line) {
 		return nil, false
 	}
 	for _, w := range call.Args {

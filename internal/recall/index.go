@@ -216,10 +216,7 @@ func decode(data []byte) (*Index, error) {
 	// The directory's length, from numbers not yet checked: bounded
 	// before they are trusted with anything.
 	fixed := 8 + 16*docs + 16*nterms + 12 // the counts, then the parts of setParts
-	if docs > len(rest)/16 || nterms > len(rest)/16 || fixed > len(rest) {
-		return nil, errCorrupt
-	}
-	if sum(rest[:8+8*docs]) != le.Uint32(data[28:]) {
+	if docs > len(rest)/16 || nterms > len(rest)/16 || fixed > len(rest) || sum(rest[:8+8*docs]) != le.Uint32(data[28:]) {
 		return nil, errCorrupt
 	}
 	strsLen := int(le.Uint32(rest[fixed-8*nterms-4*(nterms+1)-4:]))

@@ -268,12 +268,10 @@ func likelyPredecessors(f *memfile.File, e *memfile.Entry) []*memfile.Entry {
 	if e == nil || e.Importance < 4 || len(e.Tags) == 0 {
 		return out
 	}
-	for t := 1; t <= 2; t++ {
-		for _, o := range f.Entries(t) {
-			if o != e && o.Importance >= 4 && !o.Date.After(e.Date) && !slices.Contains(out, o) &&
-				memfile.CouldSupersede(e, o) && recall.Alternatives(o.Text, e.Text) {
-				out = append(out, o)
-			}
+	for _, o := range slices.Concat(f.Entries(1), f.Entries(2)) {
+		if o != e && o.Importance >= 4 && !o.Date.After(e.Date) && !slices.Contains(out, o) &&
+			memfile.CouldSupersede(e, o) && recall.Alternatives(o.Text, e.Text) {
+			out = append(out, o)
 		}
 	}
 	return out
