@@ -80,11 +80,9 @@ func (d *doctor) add(status, name, detail, fix string) {
 	}
 }
 
+// git runs git in the workspace; RunGit gives "" and -1 when it could not.
 func (d *doctor) git(args ...string) (string, int) {
-	out, code, err := install.RunGit(d.root, args...)
-	if err != nil {
-		return "", -1
-	}
+	out, code, _ := install.RunGit(d.root, args...)
 	return out, code
 }
 
