@@ -113,7 +113,7 @@ func ParseArchive(data []byte) ([]ArchiveRecord, []Warning) {
 // after the backup is lost.
 func TakenOut(current, replacement *File, reason string) []Removal {
 	var out []Removal
-	for t, e := range current.tierEntries() {
+	for t, e := range current.TierEntries() {
 		if kept, _ := replacement.Find(e.ID); kept == nil || kept.Text != e.Text {
 			out = append(out, Removal{Tier: t, Entry: e, Reason: reason})
 		}
@@ -200,7 +200,7 @@ func Search(f *File, archive []ArchiveRecord, query string) []Hit {
 		return len(words) > 0
 	}
 	var hits []Hit
-	for t, e := range f.tierEntries() {
+	for t, e := range f.TierEntries() {
 		if match(e.ID, e.Text, e.Tags, e.Keywords...) {
 			hits = append(hits, Hit{Where: "tier " + itoa(t), ID: e.ID, Date: e.Date.Format(dateLayout), Tags: e.Tags, Text: e.Text})
 		}

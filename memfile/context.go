@@ -124,7 +124,7 @@ func chooseGroups(f *File, v View) []viewGroup {
 	v.successors = likelySuccessors(f)
 	groups := slices.Clone(groupRooms[:])
 	if v.Global != nil {
-		for _, e := range v.Global.tierEntries() {
+		for _, e := range v.Global.TierEntries() {
 			groups[groupGlobal].add(viewLine{text: viewEntry(e, false, ""), item: true})
 		}
 	}
@@ -427,7 +427,7 @@ func weekGroup(g *viewGroup, f *File, v View, latest int) {
 		seen[e.ID] = true
 		days[d] = append(days[d], e)
 	}
-	for _, e := range f.tierEntries() {
+	for _, e := range f.TierEntries() {
 		note(e)
 	}
 	for _, r := range v.Archived {

@@ -77,7 +77,7 @@ func (f *File) Add(n NewEntry) (*Entry, bool, error) {
 	// Found by date and text, not the ID they give: a person may have
 	// written it, or a merge moved the entry to a newer date.
 	want := normalText(text)
-	for _, old := range f.tierEntries() {
+	for _, old := range f.TierEntries() {
 		if old.Date.Equal(date) && normalText(old.Text) == want {
 			old.Importance = max(old.Importance, e.Importance)
 			old.Tags = NormalizeTags(append(old.Tags, e.Tags...))
@@ -124,7 +124,7 @@ func (e *Entry) Weigh(tier int, today time.Time, cfg Config) {
 // idsInUse are the IDs of every entry and pattern in f.
 func (f *File) idsInUse() map[string]bool {
 	taken := map[string]bool{}
-	for _, e := range f.tierEntries() {
+	for _, e := range f.TierEntries() {
 		taken[e.ID] = true
 	}
 	for _, p := range f.Patterns() {
@@ -415,7 +415,7 @@ func routineGroup(f *File, today time.Time, ignore []string, asked func(id strin
 func relatedDecisions(f *File, today time.Time, ignore []string, onlyTier1 bool) ([]string, string) {
 	var all []*Entry
 	tierOf := map[*Entry]int{}
-	for t, e := range f.tierEntries() {
+	for t, e := range f.TierEntries() {
 		if t == 1 || (!onlyTier1 && e.Importance >= 5 && DaysBetween(e.Date, today) > 1) {
 			all = append(all, e)
 			tierOf[e] = t

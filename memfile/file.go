@@ -158,8 +158,8 @@ func (f *File) Entries(tier int) []*Entry {
 	return blockItems(f.Tiers[tier-1].Blocks, func(b Block) *Entry { return b.Entry })
 }
 
-// tierEntries yields Tiers 1 and 2's entries in file order, with tiers.
-func (f *File) tierEntries() iter.Seq2[int, *Entry] {
+// TierEntries yields Tiers 1 and 2's entries in file order, with tiers.
+func (f *File) TierEntries() iter.Seq2[int, *Entry] {
 	return func(yield func(int, *Entry) bool) {
 		for t := 1; t <= 2; t++ {
 			for _, b := range f.Tiers[t-1].Blocks {
@@ -178,7 +178,7 @@ func (f *File) Patterns() []*Pattern {
 
 // Find returns the entry with an ID and its tier, or nil.
 func (f *File) Find(id string) (*Entry, int) {
-	for t, e := range f.tierEntries() {
+	for t, e := range f.TierEntries() {
 		if e.ID == id {
 			return e, t
 		}

@@ -169,7 +169,7 @@ const futureGrace = 7 * 24 * time.Hour
 // and one dated past futureGrace, and brings patterns' dates back too.
 func fixDates(f *File, today time.Time, rep *Report) {
 	limit := today.Add(futureGrace)
-	for _, e := range f.tierEntries() {
+	for _, e := range f.TierEntries() {
 		switch {
 		case e.Date.IsZero():
 			rep.Converted = append(rep.Converted, fmt.Sprintf("entry %s had no date; it is dated %s, the day of this pass", e.ID, today.Format(dateLayout)))
@@ -192,7 +192,7 @@ func fixDates(f *File, today time.Time, rep *Report) {
 
 // reweight recomputes every entry's weight for today.
 func reweight(f *File, today time.Time, cfg Config) {
-	for t, e := range f.tierEntries() {
+	for t, e := range f.TierEntries() {
 		e.Weigh(t, today, cfg)
 	}
 }
@@ -417,7 +417,7 @@ func (ev *eviction) take(tier int, reason string) bool {
 func mergeDuplicates(f *File, rep *Report) {
 	groups := map[string][]item{}
 	var texts []string // in first-seen order
-	for t, e := range f.tierEntries() {
+	for t, e := range f.TierEntries() {
 		k := normalText(e.Text)
 		if groups[k] == nil {
 			texts = append(texts, k)
@@ -462,7 +462,7 @@ const orphanAge = 21
 // weighs them double.
 func dropOrphanTags(f *File, today time.Time, deep *DeepReport) {
 	uses := map[string]int{}
-	for _, e := range f.tierEntries() {
+	for _, e := range f.TierEntries() {
 		for _, tag := range e.Tags {
 			uses[tag]++
 		}
@@ -472,7 +472,7 @@ func dropOrphanTags(f *File, today time.Time, deep *DeepReport) {
 			uses[tag] += 2
 		}
 	}
-	for _, e := range f.tierEntries() {
+	for _, e := range f.TierEntries() {
 		if DaysBetween(e.Date, today) < orphanAge || e.Importance >= supersedeMinImportance {
 			continue
 		}

@@ -126,7 +126,7 @@ func mergeItems(bf, of, tf *File, taken map[string]bool, rep *MergeReport) (map[
 	theirs, tks := indexItems(tf)
 	dates := map[string]time.Time{} // of every entry, to order evidence oldest first
 	for _, f := range []*File{bf, of, tf} {
-		for _, e := range f.tierEntries() {
+		for _, e := range f.TierEntries() {
 			dates[e.ID] = e.Date
 		}
 	}

@@ -294,7 +294,7 @@ func (p *oldParser) assignIDs() {
 		derive func(taken map[string]bool) string
 	}
 	var items []item
-	for _, e := range p.f.tierEntries() {
+	for _, e := range p.f.TierEntries() {
 		items = append(items, item{&e.ID, "entry", func(taken map[string]bool) string { return uniqueID("", EntryID(e.Date, e.Text), taken) }})
 	}
 	for _, pt := range p.f.Patterns() {

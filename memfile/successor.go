@@ -52,7 +52,7 @@ type subject struct {
 // tags, newest first (later in the file first).
 func lastingSubjects(f *File) subjects {
 	var lasting []*Entry
-	for _, x := range f.tierEntries() {
+	for _, x := range f.TierEntries() {
 		if x.Importance >= supersedeMinImportance && len(x.Tags) > 0 {
 			lasting = append(lasting, x)
 		}
@@ -277,7 +277,7 @@ func renameEntries(f *File, renamed map[string]string) {
 			}
 		}
 	}
-	for _, e := range f.tierEntries() {
+	for _, e := range f.TierEntries() {
 		if len(e.HoldsWith) > 0 {
 			rename(e.HoldsWith)
 			e.HoldsWith = normalIDs(slices.DeleteFunc(e.HoldsWith, func(id string) bool { return id == e.ID }))

@@ -78,7 +78,7 @@ func jsonLines(records []journalRecord) []byte {
 
 func entryIDs(f *memfile.File) map[string]bool {
 	ids := map[string]bool{}
-	for _, e := range slices.Concat(f.Entries(1), f.Entries(2)) {
+	for _, e := range f.TierEntries() {
 		ids[e.ID] = true
 	}
 	return ids
@@ -117,13 +117,11 @@ func (s *Store) beginJournal(tx *Tx) {
 func (s *Store) journalNew(tx *Tx) {
 	j := &tx.journal
 	var added []journalRecord
-	for t := 1; t <= 2; t++ {
-		for _, e := range tx.File.Entries(t) {
-			if _, ok := j.added[e.ID]; !ok && !j.readIDs[e.ID] {
-				r := journalRecord{Op: "add", ID: e.ID, Tier: t, Importance: e.Importance,
-					Date: e.Date.Format("2006-01-02"), Tags: e.Tags, Keywords: e.Keywords, Text: e.Text, Branch: j.branch}
-				added, j.added[e.ID], j.order = append(added, r), r, append(j.order, e.ID)
-			}
+	for t, e := range tx.File.TierEntries() {
+		if _, ok := j.added[e.ID]; !ok && !j.readIDs[e.ID] {
+			r := journalRecord{Op: "add", ID: e.ID, Tier: t, Importance: e.Importance,
+				Date: e.Date.Format("2006-01-02"), Tags: e.Tags, Keywords: e.Keywords, Text: e.Text, Branch: j.branch}
+			added, j.added[e.ID], j.order = append(added, r), r, append(j.order, e.ID)
 		}
 	}
 	if len(added) > 0 {

@@ -56,15 +56,13 @@ func Show(f *memfile.File, warnings []memfile.Warning, today time.Time, cfg memf
 		Sessions: f.Header.Sessions, LastMaintained: memfile.Day(f.Header.LastMaintained), Today: today.Format(time.DateOnly),
 		Entries: []entryView{}, Patterns: []patternView{}, Warnings: []string{},
 	}
-	for t := 1; t <= 2; t++ {
-		for _, e := range f.Entries(t) {
-			sc := memfile.Score(*e, t, today, cfg)
-			s.Entries = append(s.Entries, entryView{
-				ID: e.ID, Tier: t, Importance: e.Importance, Date: e.Date.Format(time.DateOnly),
-				AgeDays: sc.Days, Freshness: float64(sc.Freshness) / 100, Weight: float64((int(sc.Weight)+5)/10) / 10,
-				Tags: nonNil(e.Tags), Text: e.Text,
-			})
-		}
+	for t, e := range f.TierEntries() {
+		sc := memfile.Score(*e, t, today, cfg)
+		s.Entries = append(s.Entries, entryView{
+			ID: e.ID, Tier: t, Importance: e.Importance, Date: e.Date.Format(time.DateOnly),
+			AgeDays: sc.Days, Freshness: float64(sc.Freshness) / 100, Weight: float64((int(sc.Weight)+5)/10) / 10,
+			Tags: nonNil(e.Tags), Text: e.Text,
+		})
 	}
 	for _, p := range f.Patterns() {
 		s.Patterns = append(s.Patterns, patternView{ID: p.ID, Level: string(p.Level), Observations: p.Observations,

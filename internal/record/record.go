@@ -268,7 +268,7 @@ func likelyPredecessors(f *memfile.File, e *memfile.Entry) []*memfile.Entry {
 	if e == nil || e.Importance < 4 || len(e.Tags) == 0 {
 		return out
 	}
-	for _, o := range slices.Concat(f.Entries(1), f.Entries(2)) {
+	for _, o := range f.TierEntries() {
 		if o != e && o.Importance >= 4 && !o.Date.After(e.Date) && !slices.Contains(out, o) &&
 			memfile.CouldSupersede(e, o) && recall.Alternatives(o.Text, e.Text) {
 			out = append(out, o)
