@@ -64,22 +64,53 @@ func Recall(store *store.Store, f *memfile.File, q recall.Query, limit int) ([]R
 		add(r)
 	}
 	// Newest first, as the ranked hits go.
-	words := memfile.Search(f, recs, q.Text)
-	for i := len(words) - 1; i >= 0 && len(out) < limit; i-- {
-		h := words[i]
-		if (h.Where == "archive" && inFile(h.ID)) || !inScope(q, h.Date) {
+	held := holding(f, recs, q.Text)
+	for i := len(held) - 1; i >= 0 && len(out) < limit; i-- {
+		r := held[i]
+		if (r.Where == "archive" && inFile(r.ID)) || !inScope(q, r.Date) {
 			continue
 		}
-		r := Recalled{ID: h.ID, Where: h.Where, Date: h.Date, Tags: nonNil(h.Tags), Text: privacy.Clean(h.Text),
-			ArchivedOn: h.ArchivedOn, Reason: privacy.Clean(h.Reason)}
-		if e, _ := f.Find(h.ID); e != nil && h.Where != "archive" {
-			r.Importance = e.Importance
-		} else if rec, ok := LastRecord(recs, h.ID); ok && h.Where == "archive" {
+		if rec, ok := LastRecord(recs, r.ID); ok && r.Where == "archive" {
 			r.Importance = rec.Entry.Importance
 		}
+		r.Tags, r.Text, r.Reason = nonNil(r.Tags), privacy.Clean(r.Text), privacy.Clean(r.Reason)
 		add(r)
 	}
 	return out, nil
+}
+
+// holding finds the entries and patterns, in the file and the archive,
+// whose text, tags, keywords or ID hold every word of query (any case).
+func holding(f *memfile.File, recs []memfile.ArchiveRecord, query string) []Recalled {
+	words := strings.Fields(strings.ToLower(query))
+	holds := func(id, text string, tags, keywords []string) bool {
+		hay := strings.ToLower(id + " " + text + " " + strings.Join(tags, " ") + " " + strings.Join(keywords, " "))
+		return len(words) > 0 && !slices.ContainsFunc(words, func(w string) bool { return !strings.Contains(hay, w) })
+	}
+	var held []Recalled
+	for t, e := range f.TierEntries() {
+		if holds(e.ID, e.Text, e.Tags, e.Keywords) {
+			held = append(held, Recalled{ID: e.ID, Where: fmt.Sprint("tier ", t), Date: e.Date.Format(time.DateOnly), Importance: e.Importance, Tags: e.Tags, Text: e.Text})
+		}
+	}
+	for _, p := range f.Patterns() {
+		if holds(p.ID, p.Text, p.Tags, nil) {
+			held = append(held, Recalled{ID: p.ID, Where: "tier 3", Date: memfile.Day(p.Last), Tags: p.Tags, Text: p.Text})
+		}
+	}
+	for _, rec := range recs {
+		r := Recalled{Where: "archive", ArchivedOn: memfile.Day(rec.ArchivedOn), Reason: rec.Reason}
+		switch e, p := rec.Entry, rec.Pattern; {
+		case e != nil && holds(e.ID, e.Text, e.Tags, e.Keywords):
+			r.ID, r.Date, r.Tags, r.Text = e.ID, e.Date.Format(time.DateOnly), e.Tags, e.Text
+		case p != nil && holds(p.ID, p.Text, p.Tags, nil):
+			r.ID, r.Date, r.Tags, r.Text = p.ID, memfile.Day(p.Last), p.Tags, p.Text
+		default:
+			continue
+		}
+		held = append(held, r)
+	}
+	return held
 }
 
 func inScope(q recall.Query, date string) bool {
