@@ -223,12 +223,9 @@ func maintenanceReport(rep memfile.Report, env Env, f *memfile.File) string {
 	var b strings.Builder
 	deep := cmp.Or(rep.Deep, &memfile.DeepReport{})
 	fmt.Fprintf(&b, "- Archived: %d item(s). Merged duplicate groups: %d. Tags dropped: %d.\n", len(rep.Removed), len(deep.Merged), len(deep.DroppedTags))
-	for _, a := range rep.Removed {
-		if a.Entry != nil {
-			fmt.Fprintf(&b, "  - %s: %s (%s)\n", a.Entry.ID, memfile.Inert(a.Entry.Text), a.Reason)
-		} else if a.Pattern != nil {
-			fmt.Fprintf(&b, "  - %s: %s (%s)\n", a.Pattern.ID, memfile.Inert(a.Pattern.Text), a.Reason)
-		}
+	for _, a := range rep.Removed { // a pass never takes out a note
+		id, text := a.Item()
+		fmt.Fprintf(&b, "  - %s: %s (%s)\n", id, memfile.Inert(text), a.Reason)
 	}
 	if s := rep.Summary(); s != "" {
 		fmt.Fprintf(&b, "- Changes: %s.\n", s)

@@ -32,6 +32,19 @@ type Removal struct {
 	Reason  string
 }
 
+// Item is the ID and the text of what r took out of the file.
+func (r Removal) Item() (id, text string) {
+	switch {
+	case r.Entry != nil:
+		return r.Entry.ID, r.Entry.Text
+	case r.Pattern != nil:
+		return r.Pattern.ID, r.Pattern.Text
+	case r.Note != nil:
+		return NoteID(r.Note), strings.Join(r.Note.Lines, " / ")
+	}
+	return "", ""
+}
+
 // PatternChange is a pattern the pass created or moved to another level.
 type PatternChange struct {
 	ID           string

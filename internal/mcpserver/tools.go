@@ -68,10 +68,10 @@ func (s *server) change(ctx context.Context, do func(w *workspace.Opened) (recor
 	case d.Pattern != nil:
 		c.ID, c.Text, c.Tags = d.Pattern.ID, d.Pattern.Text, append(c.Tags, d.Pattern.Tags...)
 	case len(d.Gone) == 1: // forgotten
-		c.ID, c.Text = record.Removed(d.Gone[0])
+		c.ID, c.Text = d.Gone[0].Item()
 	}
 	for _, g := range d.Gone {
-		id, _ := record.Removed(g)
+		id, _ := g.Item()
 		c.Archived, c.Archive = append(c.Archived, id), d.Archive
 	}
 	return text(d.Text()), c, nil

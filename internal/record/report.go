@@ -42,7 +42,7 @@ func (d Done) Print(w io.Writer) {
 	case d.Form == formPattern:
 		fmt.Fprintf(w, "pattern %s [%s] in Tier 3 of %s now says: %s\n", p.ID, strings.Join(p.Tags, ","), d.Memory, p.Text)
 	case d.Form == formForget:
-		id, text := Removed(d.Gone[0])
+		id, text := d.Gone[0].Item()
 		fmt.Fprintf(w, "moved %s to %s: %s\n", id, d.Archive, text)
 	case d.Form == formRevive:
 		fmt.Fprintf(w, "revived %s into Tier 2 of %s, dated %s (importance %d, weight %s): %s\n",
@@ -77,19 +77,6 @@ func printStay(w io.Writer, e *memfile.Entry, tier int, today time.Time, cfg mem
 	default:
 		fmt.Fprintf(w, "it stays until Tier 2's budget needs the room: importance %d never weighs less than %s\n", e.Importance, cfg.Floor)
 	}
-}
-
-// Removed is the ID and the text of what a removal took out of the file.
-func Removed(a memfile.Removal) (id, text string) {
-	switch {
-	case a.Entry != nil:
-		return a.Entry.ID, a.Entry.Text
-	case a.Pattern != nil:
-		return a.Pattern.ID, a.Pattern.Text
-	case a.Note != nil:
-		return memfile.NoteID(a.Note), strings.Join(a.Note.Lines, " / ")
-	}
-	return "", ""
 }
 
 func keywordsNote(e *memfile.Entry) string {
