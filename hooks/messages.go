@@ -71,10 +71,7 @@ func forgetCommand(env Env, reason string) string {
 }
 
 func searchCommand(env Env) string {
-	if env.Tools.On {
-		return "call `" + env.Tools.Prefix + "recall` with {\"query\": \"WORDS\"}"
-	}
-	return fmt.Sprintf("run: %s search --dir %s WORDS", wiring.ShellWord(env.Binary), wiring.ShellWord(env.Store.Root()))
+	return inspect.Pick(env.Tools.On, "call "+call(env, "recall", `"query": "WORDS"`, ""), "run: "+command(env, "search", "WORDS"))
 }
 
 // adviceText asks the agent, with the commands, for what only it can
