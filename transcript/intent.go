@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -72,13 +73,7 @@ func intentOfTool(input gjson.Result) (Intent, bool) {
 			return Intent{}, false
 		}
 	}
-	in := Intent{Tier: 2, Importance: 3, Text: input.Get("text").String()}
-	if n := input.Get("importance").Int(); n != 0 {
-		in.Importance = int(n)
-	}
-	if n := input.Get("tier").Int(); n != 0 {
-		in.Tier = int(n)
-	}
+	in := Intent{Tier: int(cmp.Or(input.Get("tier").Int(), 2)), Importance: int(cmp.Or(input.Get("importance").Int(), 3)), Text: input.Get("text").String()}
 	for _, t := range input.Get("tags").Array() { // a string is an array of one
 		in.Tags = append(in.Tags, splitTags(t.String())...)
 	}
