@@ -242,10 +242,8 @@ func (s *Store) finish(tx *Tx, path string, unchanged func() bool) (Result, erro
 				return res, err
 			}
 			res.Changed = true
-		} else if len(tx.Archive) > 0 {
-			if err := s.writeArchive(tx.Archive); err != nil {
-				return res, err
-			}
+		} else if err := s.writeArchive(tx.Archive); err != nil {
+			return res, err
 		}
 		if tx.passed != "" {
 			tx.State(passKey) // read, so that the same stamp is not written again
