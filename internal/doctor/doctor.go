@@ -58,7 +58,15 @@ func Report(w io.Writer, opt Options) error {
 	d.add(status, "binary", fmt.Sprintf("%s (bimri-hook %s)", detail, opt.Version), fix)
 	cfg := d.checkConfig(opt.ConfigPath)
 	d.checkClients(cfg.Hooks.LockTimeout)
-	d.checkFiles(cfg)
+	if st, err := store.OpenStore(d.root, cfg.Memory, store.StoreOptions{LockTimeout: cfg.Hooks.LockTimeout}); err != nil {
+		d.add(statusFail, "workspace", err.Error(), "run doctor in the workspace, or give --dir")
+	} else {
+		d.checkMemory(st, cfg.Memory)
+		d.checkSide(st, "backup", st.Names().Backup, "one is taken before every change")
+		d.checkSide(st, "archive", st.Names().Archive, "the first pruned entry starts it")
+		d.checkLock(st)
+		d.checkGlobal(cfg)
+	}
 	if d.repo {
 		d.checkIgnored()
 		d.checkGit()
@@ -394,19 +402,6 @@ func (d *doctor) checkLockTimeout(wait time.Duration, all []install.Status) {
 			wait, lockHeadroom, strings.Join(short, ", ")),
 			fmt.Sprintf("lower lock_timeout to at most %s below the shortest hook timeout (the default, 2 s, is enough; remember and forget wait longer on their own)", lockHeadroom))
 	}
-}
-
-func (d *doctor) checkFiles(cfg config.Config) {
-	st, err := store.OpenStore(d.root, cfg.Memory, store.StoreOptions{LockTimeout: cfg.Hooks.LockTimeout})
-	if err != nil {
-		d.add(statusFail, "workspace", err.Error(), "run doctor in the workspace, or give --dir")
-		return
-	}
-	d.checkMemory(st, cfg.Memory)
-	d.checkSide(st, "backup", st.Names().Backup, "one is taken before every change")
-	d.checkSide(st, "archive", st.Names().Archive, "the first pruned entry starts it")
-	d.checkLock(st)
-	d.checkGlobal(cfg)
 }
 
 func (d *doctor) checkMemory(st *store.Store, cfg memfile.Config) {
