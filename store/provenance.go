@@ -24,35 +24,31 @@ const (
 	elsewhereName = "recorded-elsewhere"
 )
 
-type provenance struct {
-	asRead []itemText // the items in bimri.md as read
-	on     bool       // there is a data folder
-}
-
 // itemText is an item's ID and text, hashed only when the list is written.
 type itemText struct{ id, text string }
 
-// beginProvenance notes the items of f, the file a transaction read.
-func (s *Store) beginProvenance(f *memfile.File) provenance {
+// beginProvenance notes the items of f, the file a transaction read; nil
+// when there is no data folder.
+func (s *Store) beginProvenance(f *memfile.File) []itemText {
 	if s.dataPath(recordedName) == "" {
-		return provenance{}
+		return nil
 	}
-	return provenance{asRead: itemTexts(f), on: true}
+	return itemTexts(f) // never nil
 }
 
-// finishProvenance saves the list after a transaction that left f,
-// keeping the items of f and of the file as read (now the backup). With
-// no list yet, every item counts as recorded here outside git, none in a
-// git work tree (the file came with a clone).
-func (s *Store) finishProvenance(p provenance, f *memfile.File, changed bool) {
-	if !p.on {
+// finishProvenance saves the list after a transaction that read items
+// and left f, keeping those of f and of the file as read (now the
+// backup). With no list yet, every item counts as recorded here outside
+// git, none in a git work tree (the file came with a clone).
+func (s *Store) finishProvenance(items []itemText, f *memfile.File, changed bool) {
+	if items == nil {
 		return // no data folder
 	}
 	data, err := safefile.Read(s.dataPath(recordedName), maxStateSize)
 	if !changed && err == nil {
 		return // the same file: nothing appeared
 	}
-	asRead, here := itemKeys(p.asRead), idSet(data)
+	asRead, here := itemKeys(items), idSet(data)
 	if err != nil {
 		here = map[string]bool{}
 		if _, err := os.Lstat(filepath.Join(s.root, ".git")); err != nil {

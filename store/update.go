@@ -28,7 +28,7 @@ type Tx struct {
 	stateSet map[string][]byte // state blobs to write
 
 	read    []byte     // bimri.md as read, nil when it did not exist
-	prov    provenance // provenance.go
+	prov    []itemText // the items of bimri.md as read, nil with no data folder (provenance.go)
 	pending []string   // pending entries recorded in File (pending.go)
 	journal journal    // journal.go
 	passed  string     // the day and config of a pass Maintain ran, "" for none
