@@ -259,7 +259,6 @@ func begin(q Request) (f Status, repo string, r *wiring.Receipt, err error) {
 // Status is what one client's files in one scope hold of bimri-hook's.
 type Status struct {
 	Places
-	Exists bool // its JSON file does
 	wiring.Wiring
 	Events []string // the events that run bimri-hook's hook: its JSON file's, or the client's when its own file is ours
 	Err    error    // a file cannot be read or is not the client's
@@ -280,7 +279,7 @@ func Check(cl wiring.Client, scope, root string) Status {
 		st.File.Scope = scope
 		return st
 	}
-	if st.data, st.Exists, err = ReadOptional(p.File.Path); err != nil {
+	if st.data, _, err = ReadOptional(p.File.Path); err != nil {
 		st.Err = fmt.Errorf("%s cannot be read: %w", p.File.Path, err)
 		return st
 	}
