@@ -8,14 +8,8 @@ import "slices"
 // "Chose GitLab CI for CI after the migration."). The record path then
 // asks the agent; nothing is moved.
 func Alternatives(older, newer string) bool {
-	a, b := distinct(tokens(older)), distinct(tokens(newer))
-	shared := 0
-	for _, w := range a {
-		if slices.Contains(b, w) && !decisionWord(w) {
-			shared++
-		}
-	}
-	if shared == 0 {
+	a, b := tokens(older), tokens(newer)
+	if !slices.ContainsFunc(a, func(w string) bool { return slices.Contains(b, w) && !decisionWord(w) }) {
 		return false
 	}
 	for _, x := range a {
@@ -29,11 +23,6 @@ func Alternatives(older, newer string) bool {
 		}
 	}
 	return false
-}
-
-func distinct(ws []string) []string {
-	slices.Sort(ws)
-	return slices.Compact(ws)
 }
 
 // decisionWord is a verb every decision starts with, which tells nothing.
