@@ -81,8 +81,7 @@ func parse(data []byte) (Config, error) {
 		return true
 	})
 	if len(unknown) > 0 {
-		slices.Sort(unknown)
-		return Config{}, fmt.Errorf("unknown field %q (known: %s)", unknown[0], strings.Join(known, ", "))
+		return Config{}, fmt.Errorf("unknown field %q (known: %s)", slices.Min(unknown), strings.Join(known, ", "))
 	}
 	mem, err := memfile.ParseConfig(root)
 	if err != nil {
