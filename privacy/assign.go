@@ -92,12 +92,9 @@ func verbNear(s string) bool {
 	for i, w := range words[:min(len(words), 6)] {
 		switch strings.ToLower(strings.TrimSuffix(w, ":")) {
 		case "is", "was", "are", "were", "set", "changed", "=", "":
-			for _, v := range words[i+1 : min(len(words), i+5)] {
-				if strings.IndexByte("\"'`", v[0]) >= 0 || looksSecret(strings.TrimRight(v, ".,;:!?)\"'`")) {
-					return true
-				}
-			}
-			return false
+			return slices.ContainsFunc(words[i+1:min(len(words), i+5)], func(v string) bool {
+				return strings.IndexByte("\"'`", v[0]) >= 0 || looksSecret(strings.TrimRight(v, ".,;:!?)\"'`"))
+			})
 		}
 		if w[0] == '=' || w[0] == ':' {
 			return true // =VALUE, glued
