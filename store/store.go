@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -112,12 +113,9 @@ func systemFolder(root string) bool {
 	if filepath.Dir(root) == root {
 		return true // / or a volume's root
 	}
-	for _, sys := range []string{"/bin", "/boot", "/dev", "/etc", "/lib", "/lib64", "/proc", "/run", "/sbin", "/sys", "/usr", "/var"} {
-		if root == sys || strings.HasPrefix(root, sys+"/") && (sys == "/dev" || sys == "/proc" || sys == "/sys") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"/bin", "/boot", "/dev", "/etc", "/lib", "/lib64", "/proc", "/run", "/sbin", "/sys", "/usr", "/var"}, func(sys string) bool {
+		return root == sys || strings.HasPrefix(root, sys+"/") && (sys == "/dev" || sys == "/proc" || sys == "/sys")
+	})
 }
 
 // Path returns the path of a file in the workspace.
