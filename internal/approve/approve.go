@@ -193,15 +193,9 @@ func literal(w *syntax.Word) (string, bool) {
 // (no glob, brace, tilde or history mark of bash or zsh), not starting
 // the word with = (zsh expands =cmd).
 func plainWord(s string, start bool) bool {
-	if start && strings.HasPrefix(s, "=") {
-		return false
-	}
-	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("_./,:+-=@%", r) {
-			return false
-		}
-	}
-	return s != ""
+	return s != "" && !(start && s[0] == '=') && !strings.ContainsFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("_./,:+-=@%", r)
+	})
 }
 
 // doubleQuoted unescapes double-quoted text as bash and zsh do: \ before
