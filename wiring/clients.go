@@ -92,12 +92,8 @@ var Copilot = Client{
 	OwnName: "hooks file",
 	IsOwn: func(data []byte) bool {
 		handlers := gjson.GetBytes(data, "hooks.@values|@flatten").Array()
-		for _, h := range handlers {
-			if !(Client{Agent: "copilot"}).isHook(h.Get("bash").Str) {
-				return false
-			}
-		}
-		return gjson.ValidBytes(data) && len(handlers) > 0
+		return gjson.ValidBytes(data) && len(handlers) > 0 &&
+			!slices.ContainsFunc(handlers, func(h gjson.Result) bool { return !(Client{Agent: "copilot"}).isHook(h.Get("bash").Str) })
 	},
 }
 
