@@ -146,6 +146,9 @@ func spanAt(w []string, day time.Time) (Span, int) {
 	monday := day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7)) // of this week
 	weekday, isWeekday := weekdays[wordAt(w, 1)]
 	first, next := wordAt(w, 0), wordAt(w, 1)
+	if first == "previous" { // "the previous week" is last week
+		first = "last"
+	}
 	switch {
 	case first == "last" && next == "week":
 		return Span{monday.AddDate(0, 0, -7), monday.AddDate(0, 0, -1)}, 2
@@ -201,7 +204,7 @@ func trailingAt(w []string, day time.Time) (Span, int) {
 		at++
 	}
 	from, ok := unitsBack(day, n, wordAt(w, at))
-	if !ok || wordAt(w, 0) != "past" && (wordAt(w, 0) != "last" || at == 1) {
+	if first := wordAt(w, 0); !ok || first != "past" && (first != "last" && first != "previous" || at == 1 && !strings.HasPrefix(wordAt(w, at), "hour")) {
 		return Span{}, 0
 	}
 	return Span{from, day}, at + 1
