@@ -22,6 +22,12 @@ func TestAlternatives(t *testing.T) {
 		{"Picked React for the UI.", "Switched the UI to Vue.", true},
 		{"Hosting on AWS.", "Moved hosting to GCP.", true},
 		{"The web app uses React.", "The docs site uses Svelte.", false}, // one kind, nothing else in common
+		{"State lives in Redux.", "Moved the client state to Zustand.", true},
+		{"The API is built on Flask.", "Rewrote the API on FastAPI for async.", true},
+		{"Errors are reported to Sentry.", "Errors now go to Rollbar.", true},
+		{"Service config is written in YAML.", "Service config moved to TOML.", true},
+		{"The config is YAML.", "The API returns JSON.", false},
+		{"Queries go through GORM.", "Queries are written with sqlc now.", true},
 	} {
 		if got := Alternatives(c.older, c.newer); got != c.want {
 			t.Errorf("Alternatives(%q, %q) = %v, want %v", c.older, c.newer, got, c.want)
