@@ -64,7 +64,11 @@ func PromptTime(prompt string, today time.Time) (s Span, rest string, ok bool) {
 		if (words[i] == "since" || i > 0 && words[i-1] == "since") && !t.From.After(day) {
 			t.To = day // "since Friday", "since Nov 3", "since last Tuesday": to today
 		}
-		if _, isDate := dateAt(words[i:], day); !ok || isDate > 0 && !dated || (isDate > 0) == dated && t.days() > s.days() {
+		_, isDate := dateAt(words[i:], day)
+		if isDate == 0 && n > 1 { // "since August 11", "in May 2023": a date after its preposition
+			_, isDate = dateAt(words[i+1:], day)
+		}
+		if !ok || isDate > 0 && !dated || (isDate > 0) == dated && t.days() > s.days() {
 			s, ok, dated = t, true, isDate > 0
 		}
 		i += n - 1
