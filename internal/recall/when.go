@@ -177,20 +177,6 @@ func spanAt(w []string, day time.Time) (Span, int) {
 		return Span{time.Date(day.Year()-1, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(day.Year()-1, 12, 31, 0, 0, 0, 0, time.UTC)}, 2
 	case first == "this" && next == "year":
 		return Span{time.Date(day.Year(), 1, 1, 0, 0, 0, 0, time.UTC), day}, 2
-	case (first == "this" || first == "last") && next == "quarter":
-		start := time.Date(day.Year(), (day.Month()-1)/3*3+1, 1, 0, 0, 0, 0, time.UTC)
-		if first == "this" {
-			return Span{start, day}, 2
-		}
-		return Span{start.AddDate(0, -3, 0), start.AddDate(0, 0, -1)}, 2
-	case len(first) == 2 && first[0] == 'q' && first[1] >= '1' && first[1] <= '4': // "Q3", "Q3 2025": the latest begun
-		start, n := time.Date(day.Year(), time.Month(first[1]-'1')*3+1, 1, 0, 0, 0, 0, time.UTC), 1
-		if y := yearOf(next); y > 0 {
-			start, n = start.AddDate(y-day.Year(), 0, 0), 2
-		} else if start.After(day) {
-			start = start.AddDate(-1, 0, 0)
-		}
-		return Span{start, start.AddDate(0, 3, -1)}, n
 	case slices.Contains([]string{"last", "on", "this", "past", "since"}, first) && isWeekday:
 		// "last Wednesday", "on Friday": that day, the latest before today.
 		d := day.AddDate(0, 0, -daysBack(day, weekday))
@@ -204,10 +190,35 @@ func spanAt(w []string, day time.Time) (Span, int) {
 			return s, n + 1
 		}
 	}
+	if s, n := quarterAt(first, next, day); n > 0 {
+		return s, n
+	}
 	if s, n := trailingAt(w, day); n > 0 {
 		return s, n
 	}
 	return agoAt(w, day)
+}
+
+// quarterAt reads "this quarter", "last quarter", "Q3" and "Q3 2025" (a
+// quarter without a year is the latest begun) from a phrase's first two
+// words.
+func quarterAt(first, next string, day time.Time) (Span, int) {
+	start := time.Date(day.Year(), (day.Month()-1)/3*3+1, 1, 0, 0, 0, 0, time.UTC) // this quarter's
+	switch {
+	case first == "this" && next == "quarter":
+		return Span{start, day}, 2
+	case first == "last" && next == "quarter":
+		return Span{start.AddDate(0, -3, 0), start.AddDate(0, 0, -1)}, 2
+	case len(first) != 2 || first[0] != 'q' || first[1] < '1' || first[1] > '4':
+		return Span{}, 0
+	}
+	start, n := time.Date(day.Year(), time.Month(first[1]-'1')*3+1, 1, 0, 0, 0, 0, time.UTC), 1
+	if y := yearOf(next); y > 0 {
+		start, n = start.AddDate(y-day.Year(), 0, 0), 2
+	} else if start.After(day) {
+		start = start.AddDate(-1, 0, 0)
+	}
+	return Span{start, start.AddDate(0, 3, -1)}, n
 }
 
 // trailingAt reads "the past week", "the past month", "the last 3 days",
