@@ -147,7 +147,7 @@ func spanAt(w []string, day time.Time) (Span, int) {
 			return Span{day.AddDate(0, 0, -back[0]), day.AddDate(0, 0, -back[1])}, n + 1
 		}
 	}
-	monday := day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7)) // of this week
+	monday := mondayOf(day)
 	weekday, isWeekday := weekdays[wordAt(w, 1)]
 	first, next := wordAt(w, 0), wordAt(w, 1)
 	if first == "previous" { // "the previous week" is last week
@@ -162,8 +162,7 @@ func spanAt(w []string, day time.Time) (Span, int) {
 		return Span{monday.AddDate(0, 0, -14), monday.AddDate(0, 0, -8)}, 3
 	case first == "week" && next == "of": // "the week of Nov 16": its Monday to its Sunday
 		if s, n := dateAt(w[2:], day); n > 0 && s.days() == 0 {
-			start := s.From.AddDate(0, 0, -((int(s.From.Weekday()) + 6) % 7))
-			return Span{start, start.AddDate(0, 0, 6)}, n + 2
+			return Span{mondayOf(s.From), mondayOf(s.From).AddDate(0, 0, 6)}, n + 2
 		}
 	case first == "last" && next == "weekend", first == "past" && next == "weekend",
 		first == "over" && next == "the" && wordAt(w, 2) == "weekend": // the latest whole one
@@ -203,16 +202,18 @@ func spanAt(w []string, day time.Time) (Span, int) {
 // quarter without a year is the latest begun) from a phrase's first two
 // words.
 func quarterAt(first, next string, day time.Time) (Span, int) {
-	start := time.Date(day.Year(), (day.Month()-1)/3*3+1, 1, 0, 0, 0, 0, time.UTC) // this quarter's
-	switch {
-	case first == "this" && next == "quarter":
-		return Span{start, day}, 2
-	case first == "last" && next == "quarter":
-		return Span{start.AddDate(0, -3, 0), start.AddDate(0, 0, -1)}, 2
-	case len(first) != 2 || first[0] != 'q' || first[1] < '1' || first[1] > '4':
-		return Span{}, 0
+	named := len(first) == 2 && first[0] == 'q' && first[1] >= '1' && first[1] <= '4' // "q3"
+	if !named && (next != "quarter" || first != "this" && first != "last") {
+		return Span{}, 0 // most words: nothing built, as this runs at every word
 	}
-	start, n := time.Date(day.Year(), time.Month(first[1]-'1')*3+1, 1, 0, 0, 0, 0, time.UTC), 1
+	start, n := time.Date(day.Year(), (day.Month()-1)/3*3+1, 1, 0, 0, 0, 0, time.UTC), 1 // this quarter's
+	switch {
+	case first == "this":
+		return Span{start, day}, 2
+	case first == "last":
+		return Span{start.AddDate(0, -3, 0), start.AddDate(0, 0, -1)}, 2
+	}
+	start = time.Date(day.Year(), time.Month(first[1]-'1')*3+1, 1, 0, 0, 0, 0, time.UTC)
 	if y := yearOf(next); y > 0 {
 		start, n = start.AddDate(y-day.Year(), 0, 0), 2
 	} else if start.After(day) {
@@ -385,6 +386,11 @@ func monthAt(w []string, day time.Time) (Span, int) {
 	}
 	start := time.Date(year, m, 1, 0, 0, 0, 0, time.UTC)
 	return Span{start, start.AddDate(0, 1, -1)}, n
+}
+
+// mondayOf is the Monday of day's week, weeks running Monday to Sunday.
+func mondayOf(day time.Time) time.Time {
+	return day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7))
 }
 
 // daysBack is how many days ago the latest weekday before day was: 1 to 7.
