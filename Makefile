@@ -18,9 +18,9 @@ PREFIX   ?= $(shell $(GO) env GOPATH)
 help:
 	@echo "make demo         live a few sessions in a temporary workspace and show what the model receives"
 	@echo "make test         run every test, the slow ones too (end-to-end with the real Claude Code, crash and concurrency, 1,000 sessions)"
-	@echo "make build        build $(BIN), with bimri-hook-browse and bimri-hook-mcp beside it"
-	@echo "make install      install bimri-hook, bimri-hook-browse and bimri-hook-mcp into $(PREFIX)/bin"
-	@echo "make uninstall    remove those three from $(PREFIX)/bin (run bimri-hook uninstall in each project first)"
+	@echo "make build        build $(BIN), with bimri-hook-cli, bimri-hook-browse and bimri-hook-mcp beside it"
+	@echo "make install      install bimri-hook, bimri-hook-cli, bimri-hook-browse and bimri-hook-mcp into $(PREFIX)/bin"
+	@echo "make uninstall    remove those four from $(PREFIX)/bin (run bimri-hook uninstall in each project first)"
 	@echo "make simulate     live 1,000 sessions (seed 1; SESSIONS=, SEED= for others) and chart tokens per tier against the budgets"
 	@echo "make fuzz         run every fuzz target for FUZZTIME (default $(FUZZTIME))"
 	@echo "make bench        Go benchmarks and whole-process timings against cat"
@@ -28,14 +28,18 @@ help:
 	@echo "make eval         nine months of a project lived through the hooks, then questions in fresh sessions (docs/recall.md)"
 	@echo "make locomo LOCOMO=/path/to/locomo10.zip   recall on the LoCoMo benchmark through the real binary, beside BM25 (docs/recall.md)"
 	@echo "make release      the release: binaries for linux, darwin, windows x amd64, arm64, archives, checksums.txt, the Homebrew cask, in dist/"
-	@echo "make plugin       the release and dist/plugin, the marketplace + plugin folder with the three programs of each of the six platforms"
+	@echo "make plugin       the release and dist/plugin, the marketplace + plugin folder with the four programs of each of the six platforms"
 	@echo "make mcpb         write dist/bimri-hook.mcpb, the MCP bundle Claude Desktop installs (bimri-hook-mcp for the six targets)"
 
 # browse's terminal UI and the MCP server are programs of their own, so
 # the hook binary never loads their libraries (a terminal library, the MCP
 # SDK); bimri-hook browse and bimri-hook mcp run them from beside itself.
+# The hook binary is built with hookonly: every command but the hooks is
+# bimri-hook-cli, the same program with its command line
+# (cmd/bimri-hook/commands_hookonly.go says why).
 build:
-	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/bimri-hook
+	$(GO) build -trimpath -tags $(TAGS),hookonly -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/bimri-hook
+	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(BIN)-cli ./cmd/bimri-hook
 	$(GO) build -trimpath -ldflags '-s -w' -o $(BIN)-browse ./cmd/bimri-hook-browse
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)-mcp ./cmd/bimri-hook-mcp
 
@@ -102,18 +106,19 @@ latency:
 	BAR=1 bash scripts/bench.sh
 
 install:
-	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(PREFIX)/bin/bimri-hook ./cmd/bimri-hook
+	$(GO) build -trimpath -tags $(TAGS),hookonly -ldflags '$(LDFLAGS)' -o $(PREFIX)/bin/bimri-hook ./cmd/bimri-hook
+	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(PREFIX)/bin/bimri-hook-cli ./cmd/bimri-hook
 	$(GO) build -trimpath -ldflags '-s -w' -o $(PREFIX)/bin/bimri-hook-browse ./cmd/bimri-hook-browse
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(PREFIX)/bin/bimri-hook-mcp ./cmd/bimri-hook-mcp
-	@echo "installed bimri-hook, bimri-hook-browse and bimri-hook-mcp in $(PREFIX)/bin"
+	@echo "installed bimri-hook, bimri-hook-cli, bimri-hook-browse and bimri-hook-mcp in $(PREFIX)/bin"
 	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) echo "$(PREFIX)/bin is on PATH; next, in your project: bimri-hook install" ;; \
 	*) echo "$(PREFIX)/bin is not on PATH: add it (export PATH=\"$(PREFIX)/bin:\$$PATH\" in your shell's profile), then in your project: bimri-hook install" ;; esac
 
 # uninstall removes what install put in $(PREFIX)/bin, and nothing else:
 # the wiring in each project's settings is bimri-hook uninstall's to undo.
 uninstall:
-	rm -f $(PREFIX)/bin/bimri-hook $(PREFIX)/bin/bimri-hook-browse $(PREFIX)/bin/bimri-hook-mcp
-	@echo "removed bimri-hook, bimri-hook-browse and bimri-hook-mcp from $(PREFIX)/bin"
+	rm -f $(PREFIX)/bin/bimri-hook $(PREFIX)/bin/bimri-hook-cli $(PREFIX)/bin/bimri-hook-browse $(PREFIX)/bin/bimri-hook-mcp
+	@echo "removed bimri-hook, bimri-hook-cli, bimri-hook-browse and bimri-hook-mcp from $(PREFIX)/bin"
 
 # The same bytes from the same source on any machine (scripts/release:
 # no VCS stamp, sorted archives with a fixed time; e2e's
@@ -135,6 +140,7 @@ mcpb: release
 # What CI checks of the other platforms: the Windows build compiles.
 cross-check:
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/bimri-hook
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -tags hookonly -o /dev/null ./cmd/bimri-hook
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/bimri-hook-mcp
 
 clean:

@@ -2,9 +2,9 @@
 # install.sh installs the programs of a bimri-hook release on Linux or
 # macOS, with no Go: it downloads the release archive for this machine and
 # its checksums.txt, checks the archive's SHA-256, and puts bimri-hook and
-# the two programs it runs, bimri-hook-mcp (bimri-hook mcp) and
-# bimri-hook-browse (bimri-hook browse), in $BIMRI_BIN_DIR (default
-# ~/.local/bin).
+# the three programs it runs, bimri-hook-cli (every command but the
+# hooks), bimri-hook-mcp (bimri-hook mcp) and bimri-hook-browse
+# (bimri-hook browse), in $BIMRI_BIN_DIR (default ~/.local/bin).
 #
 #   curl -fsSL https://raw.githubusercontent.com/bimri/bimri-hook/main/install.sh | sh
 #
@@ -57,11 +57,11 @@ get "$base/$archive" "$tmp/$archive" || fail "could not download $base/$archive"
 got=$(sha256 "$tmp/$archive")
 [ "$got" = "$want" ] || fail "$archive has SHA-256 $got, checksums.txt says $want: not installed"
 
-programs="bimri-hook bimri-hook-mcp bimri-hook-browse"
+programs="bimri-hook-cli bimri-hook bimri-hook-mcp bimri-hook-browse"
 tar -xzf "$tmp/$archive" -C "$tmp" $programs
 mkdir -p "$bindir"
 # Replace by rename, so a hook running the old binary meanwhile is not
-# cut off.
+# cut off; bimri-hook-cli first, so a new bimri-hook always finds it.
 for p in $programs; do
 	mv -f "$tmp/$p" "$bindir/$p.new"
 	chmod 755 "$bindir/$p.new"

@@ -112,7 +112,8 @@ func findClaudeBinary(prefix string) (string, error) {
 }
 
 // buildBimriHook builds github.com/bimri/bimri-hook/cmd/bimri-hook once per
-// test binary, with bimri-hook-mcp beside it as make build leaves them,
+// test binary as make build does (the hook binary, and bimri-hook-cli and
+// bimri-hook-mcp beside it),
 // and returns the executable's path, so scenarios run the real binary a
 // user installs rather than calling its packages in-process. Only the
 // slow tests use it, so it is gated as installClaude is.
@@ -133,10 +134,15 @@ func buildBimriHook(t testing.TB) string {
 				return "", err
 			}
 			bimriBuild.dir = dir
-			cmd := exec.Command(goBin, "build", "-o", dir+string(filepath.Separator),
-				"github.com/bimri/bimri-hook/cmd/bimri-hook", "github.com/bimri/bimri-hook/cmd/bimri-hook-mcp")
-			if msg, err := cmd.CombinedOutput(); err != nil {
-				return "", fmt.Errorf("go build: %v\n%s", err, msg)
+			const cmd = "github.com/bimri/bimri-hook/cmd/bimri-hook"
+			for _, args := range [][]string{
+				{"-tags", "hookonly", "-o", filepath.Join(dir, "bimri-hook"), cmd},
+				{"-o", filepath.Join(dir, "bimri-hook-cli"), cmd},
+				{"-o", dir + string(filepath.Separator), cmd + "-mcp"},
+			} {
+				if msg, err := exec.Command(goBin, append([]string{"build"}, args...)...).CombinedOutput(); err != nil {
+					return "", fmt.Errorf("go build %s: %v\n%s", strings.Join(args, " "), err, msg)
+				}
 			}
 			return filepath.Join(dir, "bimri-hook"), nil
 		}()

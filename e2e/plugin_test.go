@@ -88,9 +88,9 @@ func pluginPath(program, platform string) string {
 
 // TestPluginValidates: `claude plugin validate` accepts the release's
 // plugin folder, which holds, executable and built for their platform,
-// the hook binary, the MCP server and the terminal UI of each of the six
-// platforms, each companion where bimri-hook finds it: beside it, named
-// as it is with -mcp or -browse after bimri-hook. This machine's
+// the hook binary, the command line, the MCP server and the terminal UI
+// of each of the six platforms, each companion where bimri-hook finds it:
+// beside it, named as it is with -cli, -mcp or -browse after bimri-hook. This machine's
 // dispatcher reaches both.
 func TestPluginValidates(t *testing.T) {
 	t.Parallel()

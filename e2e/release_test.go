@@ -60,7 +60,7 @@ func TestReleaseIsReproducible(t *testing.T) {
 		return nil
 	}))
 	t.Logf("identical in both builds: %s", strings.Join(compared, ", "))
-	is.True(len(compared) >= 6*3+6+2) // three programs for six platforms, six archives, checksums.txt, the cask
+	is.True(len(compared) >= 6*4+6+2) // four programs for six platforms, six archives, checksums.txt, the cask
 	if sum, err := exec.LookPath("sha256sum"); err == nil {
 		check := exec.Command(sum, "-c", "checksums.txt")
 		check.Dir = second
@@ -75,14 +75,14 @@ func TestReleaseIsReproducible(t *testing.T) {
 var releasePlatforms = []string{"linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64", "windows-arm64"}
 
 // releasePrograms are what a release carries: the hook binary and the
-// two programs it runs, bimri-hook mcp's server and bimri-hook browse's
-// terminal UI.
-var releasePrograms = []string{"bimri-hook", "bimri-hook-mcp", "bimri-hook-browse"}
+// three programs it runs, the command line (every command but the
+// hooks), bimri-hook mcp's server and bimri-hook browse's terminal UI.
+var releasePrograms = []string{"bimri-hook", "bimri-hook-cli", "bimri-hook-mcp", "bimri-hook-browse"}
 
-// TestReleaseArchives: each platform's archive holds the three programs,
+// TestReleaseArchives: each platform's archive holds the four programs,
 // built for that platform (read from the executable's own header), at
 // mode 755, with LICENSE and README.md; the Windows archives hold the
-// three .exe; the Homebrew cask installs the three.
+// four .exe; the Homebrew cask installs the four.
 func TestReleaseArchives(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)

@@ -52,8 +52,10 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Built as `make build` builds it, so the figures are the shipped binary's.
-"$GO" build -trimpath -tags urfave_cli_no_docs -ldflags '-s -w' -o "$work/bimri-hook" ./cmd/bimri-hook
+# Built as `make build` builds it, so the figures are the shipped binary's:
+# the hook binary, and bimri-hook-cli beside it for every other command.
+"$GO" build -trimpath -tags urfave_cli_no_docs,hookonly -ldflags '-s -w' -o "$work/bimri-hook" ./cmd/bimri-hook
+"$GO" build -trimpath -tags urfave_cli_no_docs -ldflags '-s -w' -o "$work/bimri-hook-cli" ./cmd/bimri-hook
 versus=
 for rev in $VERSUS; do
 	if [ "$rev" = / ]; then
@@ -63,7 +65,8 @@ for rev in $VERSUS; do
 	src="$work/src-$rev"
 	mkdir -p "$src"
 	git archive "$rev" | tar -x -C "$src"
-	(cd "$src" && "$GO" build -trimpath -tags urfave_cli_no_docs -ldflags '-s -w' -o "$work/bimri-hook-$rev" ./cmd/bimri-hook)
+	(cd "$src" && "$GO" build -trimpath -tags urfave_cli_no_docs,hookonly -ldflags '-s -w' -o "$work/bimri-hook-$rev" ./cmd/bimri-hook &&
+		"$GO" build -trimpath -tags urfave_cli_no_docs -ldflags '-s -w' -o "$work/bimri-hook-cli-$rev" ./cmd/bimri-hook)
 	case "$versus" in "" | *";") versus="$versus$rev=$work/bimri-hook-$rev" ;; *) versus="$versus,$rev=$work/bimri-hook-$rev" ;; esac
 done
 "$GO" build -trimpath -ldflags '-s -w' -tags bench -o "$work/gofloor" ./bench/gofloor

@@ -32,7 +32,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, now time.Time
 	if (len(args) == 2 && args[1] == "hook") || (len(args) == 3 && args[1] == "hook" && slices.Contains(hooks.Agents, hooks.Agent(args[2]))) {
 		err = a.hook(nil, hooks.Agent(strings.Join(args[2:], "")))
 	} else {
-		err = a.cli().Run(args)
+		err = a.commands(args)
 	}
 	if err == nil {
 		return 0

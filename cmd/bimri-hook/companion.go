@@ -20,6 +20,7 @@ import (
 const (
 	browseProgram = "bimri-hook-browse"
 	mcpProgram    = "bimri-hook-mcp"
+	cliProgram    = "bimri-hook-cli" // see commands_hookonly.go
 )
 
 // companionCommands run browseProgram and mcpProgram with the common
@@ -62,6 +63,15 @@ It runs ` + mcpProgram + `, found beside this binary or on PATH.`,
 	}}
 }
 
+// execMCP replaces this process with the server where the system can, so
+// the client's stdin, stdout and signals reach it directly.
+func execMCP(a *app, bin string, args []string) error {
+	if err := a.replaceWith(bin, append([]string{bin}, args...)); err != nil {
+		return fmt.Errorf("mcp: %w", err)
+	}
+	return nil
+}
+
 // runCompanion runs prog with a's streams and waits for it.
 func (a *app) runCompanion(prog string, args []string) error {
 	cmd := exec.Command(prog, args...)
@@ -92,5 +102,9 @@ func companion(command, program string) (string, error) {
 	if p, err := exec.LookPath(program); err == nil {
 		return p, nil
 	}
-	return "", fmt.Errorf("%s runs %s, found neither beside bimri-hook nor on PATH: make install puts both in place (or go install github.com/bimri/bimri-hook/cmd/%s@latest)", command, program, program)
+	pkg := program
+	if program == cliProgram {
+		pkg = "bimri-hook" // whose plain build runs every command itself
+	}
+	return "", fmt.Errorf("%s runs %s, found neither beside bimri-hook nor on PATH: make install puts both in place (or go install github.com/bimri/bimri-hook/cmd/%s@latest)", command, program, pkg)
 }

@@ -60,7 +60,7 @@ func KeepPluginLink() {
 func copyPrograms(exe, dir string) error {
 	from, name := filepath.Split(exe)
 	suffix := strings.TrimPrefix(name, wiring.Name)
-	for _, p := range []string{"", "-mcp", "-browse"} {
+	for _, p := range []string{"", "-cli", "-mcp", "-browse"} {
 		data, err := os.ReadFile(filepath.Join(from, wiring.Name+p+suffix))
 		if p != "" && errors.Is(err, fs.ErrNotExist) {
 			continue // a build without it: bimri-hook finds it on PATH

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/config"
@@ -33,7 +34,10 @@ func Binary() string {
 	return inspect.Pick(err != nil || (len(os.Args) > 0 && StartedFromPath(os.Args[0], exe)), wiring.Name, exe)
 }
 
-// Executable is this program's own file, links followed.
+// Executable is this program's own file, links followed; for
+// bimri-hook-cli, which runs every command but the hooks for the
+// bimri-hook beside it, that bimri-hook (named as it is, -cli taken out),
+// so what the command line wires and names is the program the hooks run.
 func Executable() (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -42,7 +46,20 @@ func Executable() (string, error) {
 	if real, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = real
 	}
-	return exe, nil
+	return runsHooks(exe), nil
+}
+
+// runsHooks is the program beside exe that runs the hooks: exe itself,
+// but for a bimri-hook-cli beside its bimri-hook.
+func runsHooks(exe string) string {
+	dir, name := filepath.Split(exe)
+	if rest, ok := strings.CutPrefix(name, wiring.Name+"-cli"); ok {
+		hook := filepath.Join(dir, wiring.Name+rest)
+		if info, err := os.Stat(hook); err == nil && info.Mode().IsRegular() {
+			return hook
+		}
+	}
+	return exe
 }
 
 // StartedFromPath tells whether a program started as arg0 was found on

@@ -31,6 +31,23 @@ func TestStartedFromPath(t *testing.T) {
 	is.True(!StartedFromPath("bimri-hook", exe)) // not on PATH at all
 }
 
+// bimri-hook-cli stands for the bimri-hook beside it, named as it is (the
+// plugin's -linux-amd64, .exe), so the command line wires the program
+// the hooks run; alone, or any other program, it is itself.
+func TestRunsHooks(t *testing.T) {
+	is := is.New(t)
+	dir := t.TempDir()
+	for _, n := range []string{"bimri-hook-cli-linux-amd64", "bimri-hook-linux-amd64", "bimri-hook-cli.exe", "bimri-hook.exe", "bimri-hook-mcp", "bimri-hook-cli"} {
+		is.NoErr(os.WriteFile(filepath.Join(dir, n), nil, 0o755))
+	}
+	in := func(n string) string { return filepath.Join(dir, n) }
+	is.Equal(runsHooks(in("bimri-hook-cli-linux-amd64")), in("bimri-hook-linux-amd64"))
+	is.Equal(runsHooks(in("bimri-hook-cli.exe")), in("bimri-hook.exe"))
+	is.Equal(runsHooks(in("bimri-hook-cli")), in("bimri-hook-cli")) // no bimri-hook beside it
+	is.Equal(runsHooks(in("bimri-hook-mcp")), in("bimri-hook-mcp"))
+	is.Equal(runsHooks(in("bimri-hook.exe")), in("bimri-hook.exe"))
+}
+
 // With a relative entry on PATH (. or an empty one) the bare name is
 // never given: the agent's shell could find a bimri-hook the workspace
 // holds through it (issue 34, item 7).

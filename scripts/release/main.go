@@ -5,8 +5,8 @@
 //	go run ./scripts/release -version 0.1.0 -dist dist            # archives, checksums.txt, the Homebrew cask
 //	go run ./scripts/release -version 0.1.0 -dist dist -plugin    # and dist/plugin, the marketplace + plugin folder
 //
-// Six `go build` runs (linux, darwin, windows x amd64, arm64), each of
-// the three programs, with CGO_ENABLED=0, -trimpath, no VCS stamp and
+// The four programs built for six platforms (linux, darwin, windows x
+// amd64, arm64), with CGO_ENABLED=0, -trimpath, no VCS stamp and
 // fixed ldflags; archives
 // whose entries are sorted and carry a fixed time, owner and mode; a
 // SHA-256 checksums.txt in sha256sum's format. Plain go build rather than
@@ -45,11 +45,25 @@ var platforms = []platform{
 
 func (p platform) String() string { return p.OS + "-" + p.Arch }
 
-// programs are what a release carries, each built from ./cmd/<name>: the
-// hook binary, the MCP server that `bimri-hook mcp` runs, and the terminal
-// UI that `bimri-hook browse` runs. The last two are programs of their
-// own so that their libraries never start with a hook.
-var programs = []string{"bimri-hook", "bimri-hook-mcp", "bimri-hook-browse"}
+// programs are what a release carries: the hook binary, the command line
+// it runs every other command with, the MCP server that `bimri-hook mcp`
+// runs, and the terminal UI that `bimri-hook browse` runs. Each is a
+// program of its own so that what the others link never starts with a
+// hook.
+var programs = []string{"bimri-hook", "bimri-hook-cli", "bimri-hook-mcp", "bimri-hook-browse"}
+
+// source is the package program is built from and its build tags:
+// bimri-hook and bimri-hook-cli are both ./cmd/bimri-hook, the first
+// built to run only the hooks (cmd/bimri-hook/commands_hookonly.go).
+func source(program string) (pkg, tags string) {
+	switch program {
+	case "bimri-hook":
+		return "./cmd/bimri-hook", buildTags + ",hookonly"
+	case "bimri-hook-cli":
+		return "./cmd/bimri-hook", buildTags
+	}
+	return "./cmd/" + program, buildTags
+}
 
 // exe is the file name of program on the platform.
 func (p platform) exe(program string) string {
@@ -64,8 +78,8 @@ func (p platform) exe(program string) string {
 // bin/bimri-hook, so the windows/amd64 programs sit in bin/ beside it;
 // the others are libexec/<program>-<os>-<arch>, where the dispatcher
 // bin/bimri-hook finds the hook binary. Either way bimri-hook finds
-// bimri-hook-mcp and bimri-hook-browse beside itself, named as it is
-// with -mcp or -browse after bimri-hook.
+// bimri-hook-cli, bimri-hook-mcp and bimri-hook-browse beside itself,
+// named as it is with -cli, -mcp or -browse after bimri-hook.
 func (p platform) pluginPath(program string) string {
 	if p == (platform{"windows", "amd64"}) {
 		return filepath.Join("bin", p.exe(program))
@@ -126,8 +140,7 @@ func run(root, dist, version string, plugin bool) error {
 }
 
 // buildAll builds the programs of every platform into out/<os>-<arch>/ and
-// returns those folders by platform. One go build per platform builds the
-// three programs together, sharing the packages they have in common.
+// returns those folders by platform.
 func buildAll(root, out, version string) (map[platform]string, error) {
 	dirs := map[platform]string{}
 	for _, p := range platforms {
@@ -135,16 +148,15 @@ func buildAll(root, out, version string) (map[platform]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		args := []string{"build", "-trimpath", "-buildvcs=false", "-tags", buildTags,
-			"-ldflags", ldflags(version), "-o", dir + string(filepath.Separator)}
 		for _, prog := range programs {
-			args = append(args, "./cmd/"+prog)
-		}
-		cmd := exec.Command("go", args...)
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "GOOS="+p.OS, "GOARCH="+p.Arch, "CGO_ENABLED=0", "GOFLAGS=")
-		if msg, err := cmd.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("go build for %s: %v\n%s", p, err, msg)
+			pkg, tags := source(prog)
+			cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-tags", tags,
+				"-ldflags", ldflags(version), "-o", filepath.Join(dir, p.exe(prog)), pkg)
+			cmd.Dir = root
+			cmd.Env = append(os.Environ(), "GOOS="+p.OS, "GOARCH="+p.Arch, "CGO_ENABLED=0", "GOFLAGS=")
+			if msg, err := cmd.CombinedOutput(); err != nil {
+				return nil, fmt.Errorf("go build %s for %s: %v\n%s", prog, p, err, msg)
+			}
 		}
 		dirs[p] = dir
 	}
@@ -158,7 +170,7 @@ type file struct {
 	mode int64
 }
 
-// packageAll writes the archives (the three programs, LICENSE, README.md),
+// packageAll writes the archives (the four programs, LICENSE, README.md),
 // checksums.txt and the Homebrew cask; bins are Build's folders.
 func packageAll(root, dist, version string, bins map[platform]string) error {
 	docs, err := readFiles(root, "LICENSE", "README.md")
@@ -343,7 +355,7 @@ func cask(version string, sums map[string]string) ([]byte, error) {
 
 // pluginFolder writes dir, the marketplace + plugin folder a release publishes
 // (the release branch): the plugin's manifest, hooks, dispatcher and
-// fallback launcher from the repository, the three programs of each of
+// fallback launcher from the repository, the four programs of each of
 // the six platforms at their PluginPath, and a marketplace whose one
 // plugin is the folder itself.
 func pluginFolder(root, dir string, bins map[platform]string) error {
