@@ -20,13 +20,12 @@ import (
 const (
 	browseProgram = "bimri-hook-browse"
 	mcpProgram    = "bimri-hook-mcp"
-	cliProgram    = "bimri-hook-cli" // see commands_hookonly.go
 )
 
 // companionCommands run browseProgram and mcpProgram with the common
 // flags given, so they find the workspace as this program does.
 func (a *app) companionCommands() []*cli.Command {
-	run := func(program string, exec func(a *app, prog string, args []string) error) cli.ActionFunc {
+	run := func(program string, exec func(a *app, prog string, argv []string) error) cli.ActionFunc {
 		return func(c *cli.Context) error {
 			if c.Args().Present() {
 				return fmt.Errorf("%s takes no arguments, got %q", c.Command.Name, c.Args().First())
@@ -35,7 +34,7 @@ func (a *app) companionCommands() []*cli.Command {
 			if err != nil {
 				return err
 			}
-			var args []string // the common flags given, or their variables
+			args := []string{prog} // and the common flags given, or their variables
 			for _, f := range [][2]string{{"dir", ""}, {"config", config.EnvVar}, {"today", "BIMRI_TODAY"}} {
 				if v := commonFlag(c, f[0], f[1]); v != "" {
 					args = append(args, "--"+f[0], v)
@@ -59,23 +58,14 @@ func (a *app) companionCommands() []*cli.Command {
 Claude Code (the plugin declares it). The workspace is $CLAUDE_PROJECT_DIR, else --dir,
 else the first folder the client gives as a root, else the current folder.
 It runs ` + mcpProgram + `, found beside this binary or on PATH.`,
-		Action: run(mcpProgram, execMCP),
+		Action: run(mcpProgram, (*app).replaceWith),
 	}}
 }
 
-// execMCP replaces this process with the server where the system can, so
-// the client's stdin, stdout and signals reach it directly.
-func execMCP(a *app, bin string, args []string) error {
-	if err := a.replaceWith(bin, append([]string{bin}, args...)); err != nil {
-		return fmt.Errorf("mcp: %w", err)
-	}
-	return nil
-}
-
-// runCompanion runs prog with a's streams and waits for it.
-func (a *app) runCompanion(prog string, args []string) error {
-	cmd := exec.Command(prog, args...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = a.stdin, a.stdout, a.stderr
+// runCompanion runs prog with argv and a's streams and waits for it.
+func (a *app) runCompanion(prog string, argv []string) error {
+	cmd := exec.Command(prog)
+	cmd.Args, cmd.Stdin, cmd.Stdout, cmd.Stderr = argv, a.stdin, a.stdout, a.stderr
 	if err := cmd.Run(); !errors.As(err, new(*exec.ExitError)) {
 		return err
 	}
@@ -102,9 +92,5 @@ func companion(command, program string) (string, error) {
 	if p, err := exec.LookPath(program); err == nil {
 		return p, nil
 	}
-	pkg := program
-	if program == cliProgram {
-		pkg = "bimri-hook" // whose plain build runs every command itself
-	}
-	return "", fmt.Errorf("%s runs %s, found neither beside bimri-hook nor on PATH: make install puts both in place (or go install github.com/bimri/bimri-hook/cmd/%s@latest)", command, program, pkg)
+	return "", fmt.Errorf("%s runs %s, found neither beside bimri-hook nor on PATH: make install puts both in place (or go install github.com/bimri/bimri-hook/cmd/...@latest)", command, program)
 }

@@ -2,6 +2,5 @@
 
 package main
 
-// replaceWith runs bin and waits for it: Windows has no exec that keeps
-// the process.
-func (a *app) replaceWith(bin string, argv []string) error { return a.runCompanion(bin, argv[1:]) }
+// replaceWith runs bin and waits: Windows has no exec that keeps the process.
+func (a *app) replaceWith(bin string, argv []string) error { return a.runCompanion(bin, argv) }

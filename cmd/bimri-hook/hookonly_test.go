@@ -54,7 +54,7 @@ func TestHookOnlyBuild(t *testing.T) {
 
 	_, errOut, code = run("", "version")
 	is.Equal(code, 1)
-	is.Equal(errOut, "bimri-hook: every command but hook runs bimri-hook-cli, found neither beside bimri-hook nor on PATH: make install puts both in place (or go install github.com/bimri/bimri-hook/cmd/bimri-hook@latest)\n")
+	is.Equal(errOut, "bimri-hook: every command but hook runs bimri-hook-cli, found neither beside bimri-hook nor on PATH: make install puts both in place (or go install github.com/bimri/bimri-hook/cmd/...@latest)\n")
 
 	cli := filepath.Join(filepath.Dir(bin), "bimri-hook-cli")
 	if out, err := exec.Command("go", "build", "-o", cli, ".").CombinedOutput(); err != nil {

@@ -34,10 +34,8 @@ func Binary() string {
 	return inspect.Pick(err != nil || (len(os.Args) > 0 && StartedFromPath(os.Args[0], exe)), wiring.Name, exe)
 }
 
-// Executable is this program's own file, links followed; for
-// bimri-hook-cli, which runs every command but the hooks for the
-// bimri-hook beside it, that bimri-hook (named as it is, -cli taken out),
-// so what the command line wires and names is the program the hooks run.
+// Executable is this program's own file, links followed, or the program
+// beside it that runs the hooks (runsHooks): what commands wire and name.
 func Executable() (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -49,8 +47,7 @@ func Executable() (string, error) {
 	return runsHooks(exe), nil
 }
 
-// runsHooks is the program beside exe that runs the hooks: exe itself,
-// but for a bimri-hook-cli beside its bimri-hook.
+// runsHooks is exe, but for a bimri-hook-cli beside its bimri-hook.
 func runsHooks(exe string) string {
 	dir, name := filepath.Split(exe)
 	if rest, ok := strings.CutPrefix(name, wiring.Name+"-cli"); ok {
@@ -78,24 +75,15 @@ func OnPath(exe string) bool {
 		}
 	}
 	found, err := exec.LookPath(wiring.Name)
-	if err != nil {
-		return false
-	}
-	a, err := os.Stat(found)
-	if err != nil {
-		return false
-	}
-	b, err := os.Stat(exe)
-	return err == nil && os.SameFile(a, b)
+	a, errA := os.Stat(found)
+	b, errB := os.Stat(exe)
+	return err == nil && errA == nil && errB == nil && os.SameFile(a, b)
 }
 
 // Today is the day --today (or $BIMRI_TODAY) names: zero when s is "".
 func Today(s string) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
 	d, ok := memfile.ParseDate(s)
-	if !ok {
+	if !ok && s != "" {
 		return time.Time{}, fmt.Errorf("--today %q is not a date (YYYY-MM-DD)", s)
 	}
 	return d, nil
