@@ -54,7 +54,7 @@ TOOL := $(GO) tool -modfile=tools/go.mod
 # ones (BIMRI_SLOW=1: the real Claude Code, crash and concurrency, the
 # 1,000-session simulation) and the bench tools' (-tags bench), printing
 # each test as it ends. `go test ./...` is the quick loop without the
-# slow ones. The e2e package installs Claude Code 2.1.332 with npm into
+# slow ones. The e2e package installs Claude Code 2.1.337 with npm into
 # a cache on first use.
 test: cross-check
 	@unformatted=$$("$$($(GO) env GOROOT)/bin/gofmt" -l .); if [ -n "$$unformatted" ]; then echo "gofmt -w these files:"; echo "$$unformatted"; exit 1; fi

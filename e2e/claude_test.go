@@ -25,7 +25,7 @@ import (
 // claudeVersion is the Claude Code release the harness installs. It is
 // pinned because hook behaviour (output caps, timeouts, stdin fields) changes
 // between releases and e2e/testdata/claude-code.md records what was measured.
-const claudeVersion = "2.1.332"
+const claudeVersion = "2.1.337"
 
 // defaultRunTimeout bounds one claude -p run. A normal run against the fake
 // API takes about a second; the margin is for slow CI machines, and the
