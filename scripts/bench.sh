@@ -54,8 +54,12 @@ trap 'rm -rf "$work"' EXIT
 
 # Built as `make build` builds it, so the figures are the shipped binary's:
 # the hook binary, and bimri-hook-cli beside it for every other command.
-"$GO" build -trimpath -tags urfave_cli_no_docs,hookonly -ldflags '-s -w' -o "$work/bimri-hook" ./cmd/bimri-hook
-"$GO" build -trimpath -tags urfave_cli_no_docs -ldflags '-s -w' -o "$work/bimri-hook-cli" ./cmd/bimri-hook
+# build_pair SRC SUFFIX builds both from the tree SRC, named with SUFFIX.
+build_pair() {
+	(cd "$1" && "$GO" build -trimpath -tags urfave_cli_no_docs,hookonly -ldflags '-s -w' -o "$work/bimri-hook$2" ./cmd/bimri-hook &&
+		"$GO" build -trimpath -tags urfave_cli_no_docs -ldflags '-s -w' -o "$work/bimri-hook-cli$2" ./cmd/bimri-hook)
+}
+build_pair . ""
 versus=
 for rev in $VERSUS; do
 	if [ "$rev" = / ]; then
@@ -65,8 +69,7 @@ for rev in $VERSUS; do
 	src="$work/src-$rev"
 	mkdir -p "$src"
 	git archive "$rev" | tar -x -C "$src"
-	(cd "$src" && "$GO" build -trimpath -tags urfave_cli_no_docs,hookonly -ldflags '-s -w' -o "$work/bimri-hook-$rev" ./cmd/bimri-hook &&
-		"$GO" build -trimpath -tags urfave_cli_no_docs -ldflags '-s -w' -o "$work/bimri-hook-cli-$rev" ./cmd/bimri-hook)
+	build_pair "$src" "-$rev"
 	case "$versus" in "" | *";") versus="$versus$rev=$work/bimri-hook-$rev" ;; *) versus="$versus,$rev=$work/bimri-hook-$rev" ;; esac
 done
 "$GO" build -trimpath -ldflags '-s -w' -tags bench -o "$work/gofloor" ./bench/gofloor
