@@ -8,11 +8,34 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 )
+
+// stopTUI ends the tmux server and waits, up to 10 s, for what its pane
+// ran to exit: a client still exiting writes to HOME while the test's
+// temporary folders are removed, which then fail as not empty. The
+// pane's processes are read from /proc (Linux); elsewhere it only ends
+// the server.
+func stopTUI(tmux, sock string) {
+	out, _ := exec.Command(tmux, "-S", sock, "display-message", "-p", "-t", "c", "#{pane_pid}").Output()
+	pids := strings.Fields(string(out))
+	if len(pids) == 1 {
+		children, _ := os.ReadFile("/proc/" + pids[0] + "/task/" + pids[0] + "/children")
+		pids = append(pids, strings.Fields(string(children))...)
+	}
+	exec.Command(tmux, "-S", sock, "kill-server").Run()
+	running := func(pid string) bool {
+		stat, err := os.ReadFile("/proc/" + pid + "/stat")
+		return err == nil && !strings.Contains(string(stat), ") Z ") // a zombie writes nothing
+	}
+	for deadline := time.Now().Add(10 * time.Second); slices.ContainsFunc(pids, running) && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+	}
+}
 
 // tuiSession runs the interactive client in tmux against api, in s,
 // types prompt, and returns the screen once it holds want (or fails).
@@ -46,7 +69,7 @@ func tuiSession(t *testing.T, s *Sandbox, prompt, want string) string {
 	script := fmt.Sprintf("cd %q && env -i HOME=%q PATH=%q ANTHROPIC_BASE_URL=%q ANTHROPIC_API_KEY=test CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 TMPDIR=%q LANG=C.UTF-8 TERM=xterm-256color %q; sleep 60",
 		s.Workspace, s.Home, minimalPath, s.API.URL, clientTmp, s.Claude)
 	tm("new-session", "-d", "-s", "c", "-x", "160", "-y", "50", script)
-	t.Cleanup(func() { exec.Command(tmux, "-S", sock, "kill-server").Run() })
+	t.Cleanup(func() { stopTUI(tmux, sock) })
 	waitScreen := func(want string, d time.Duration) string {
 		deadline := time.Now().Add(d)
 		for {
