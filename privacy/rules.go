@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // The rules are data: gitleaks' default rules and allowlists
@@ -57,20 +58,15 @@ type rule struct {
 // call on a few rules: so a first pass only indexes the keywords and sets
 // each rule's lines aside, and a rule is parsed when its keyword is met.
 type ruleSet struct {
-	texts  []ruleText // a rule's line, then its allowlists'
-	parsed []lazyRule // parsed[i] is texts[i] once asked for
-	global []string   // gitleaks' global allowlist lines
+	texts  []ruleText             // a rule's line, then its allowlists'
+	parsed []atomic.Pointer[rule] // parsed[i] is texts[i] once asked for
+	global []string               // gitleaks' global allowlist lines
 	keywordIndex
 }
 
 type ruleText struct {
 	text     string
 	gitleaks bool
-}
-
-type lazyRule struct {
-	once sync.Once
-	rule rule
 }
 
 var rules = sync.OnceValue(newRuleSet)
@@ -81,7 +77,9 @@ func newRuleSet() *ruleSet {
 	x := &ruleSet{texts: make([]ruleText, 0, strings.Count(gitleaksTable, "\n")+strings.Count(ownTable, "\n"))}
 	x.add(gitleaksTable, true)
 	x.add(ownTable, false)
-	x.parsed = make([]lazyRule, len(x.texts))
+	// Pointers, not the rules themselves: a process parses a few of the
+	// table's rules, and room for all of them is some 50 KB of fresh pages.
+	x.parsed = make([]atomic.Pointer[rule], len(x.texts))
 	x.sortWords()
 	return x
 }
@@ -111,11 +109,16 @@ func (x *ruleSet) add(table string, gitleaks bool) {
 	}
 }
 
-// rule is the i-th rule, parsed on first use.
+// rule is the i-th rule, parsed on first use (by two goroutines at once,
+// both parse it and one rule is kept: a rule is data).
 func (x *ruleSet) rule(i int) *rule {
 	p := &x.parsed[i]
-	p.once.Do(func() { p.rule = parseRule(x.texts[i]) })
-	return &p.rule
+	if r := p.Load(); r != nil {
+		return r
+	}
+	r := parseRule(x.texts[i])
+	p.CompareAndSwap(nil, &r)
+	return p.Load()
 }
 
 // parseRule reads a rule's line and its allowlists'.
