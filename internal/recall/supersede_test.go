@@ -28,6 +28,8 @@ func TestAlternatives(t *testing.T) {
 		{"Service config is written in YAML.", "Service config moved to TOML.", true},
 		{"The config is YAML.", "The API returns JSON.", false},
 		{"Queries go through GORM.", "Queries are written with sqlc now.", true},
+		{"Auth uses session cookies.", "Auth moved to JWT access tokens with refresh rotation.", true},
+		{"Auth uses session cookies.", "Auth errors are logged with the user's ID.", false},
 	} {
 		if got := Alternatives(c.older, c.newer); got != c.want {
 			t.Errorf("Alternatives(%q, %q) = %v, want %v", c.older, c.newer, got, c.want)
