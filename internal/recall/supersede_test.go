@@ -30,6 +30,8 @@ func TestAlternatives(t *testing.T) {
 		{"Queries go through GORM.", "Queries are written with sqlc now.", true},
 		{"Auth uses session cookies.", "Auth moved to JWT access tokens with refresh rotation.", true},
 		{"Auth uses session cookies.", "Auth errors are logged with the user's ID.", false},
+		{"Issues are tracked in Jira.", "Issue tracking moved to Linear.", true},
+		{"Docs live in Confluence.", "Docs moved to Notion.", true},
 	} {
 		if got := Alternatives(c.older, c.newer); got != c.want {
 			t.Errorf("Alternatives(%q, %q) = %v, want %v", c.older, c.newer, got, c.want)
