@@ -77,8 +77,8 @@ func newRuleSet() *ruleSet {
 	x := &ruleSet{texts: make([]ruleText, 0, strings.Count(gitleaksTable, "\n")+strings.Count(ownTable, "\n"))}
 	x.add(gitleaksTable, true)
 	x.add(ownTable, false)
-	// Pointers, not the rules themselves: a process parses a few of the
-	// table's rules, and room for all of them is some 50 KB of fresh pages.
+	// Pointers: a process parses the few rules its text's keywords call
+	// on, and room for every rule would be fresh pages touched for nothing.
 	x.parsed = make([]atomic.Pointer[rule], len(x.texts))
 	x.sortWords()
 	return x
@@ -113,11 +113,10 @@ func (x *ruleSet) add(table string, gitleaks bool) {
 // both parse it and one rule is kept: a rule is data).
 func (x *ruleSet) rule(i int) *rule {
 	p := &x.parsed[i]
-	if r := p.Load(); r != nil {
-		return r
+	if p.Load() == nil {
+		r := parseRule(x.texts[i])
+		p.CompareAndSwap(nil, &r)
 	}
-	r := parseRule(x.texts[i])
-	p.CompareAndSwap(nil, &r)
 	return p.Load()
 }
 
