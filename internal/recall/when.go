@@ -240,7 +240,8 @@ func trailingAt(w []string, day time.Time) (Span, int) {
 	return Span{from, day}, at + 1
 }
 
-// agoAt reads "N days/weeks/months/years ago" ("a couple of weeks ago")
+// agoAt reads "N days/weeks/months/years ago" ("a couple of weeks ago",
+// "a few days back")
 // as the day, or for the longer units the days around then, half a unit
 // either side; "N hours ago" as the days from then to today.
 func agoAt(w []string, day time.Time) (Span, int) {
@@ -254,7 +255,7 @@ func agoAt(w []string, day time.Time) (Span, int) {
 	}
 	unit := wordAt(w, at)
 	d, known := unitsBack(day, n, unit)
-	if !ok || !known || wordAt(w, at+1) != "ago" {
+	if back := wordAt(w, at+1); !ok || !known || back != "ago" && back != "back" {
 		return Span{}, 0
 	}
 	if strings.HasPrefix(unit, "hour") {

@@ -85,6 +85,9 @@ func TestPromptTime(t *testing.T) {
 		{"what happened the week of Nov 18?", "2026-11-16", "2026-11-22"},
 		{"where was Tim in the second week of November?", "2026-11-01", "2026-11-30"},
 		{"what did we do a couple of weeks ago?", "2026-11-13", "2026-11-19"},
+		{"what did we decide a couple weeks back about logging?", "2026-11-13", "2026-11-19"},
+		{"the fix from 3 days back", "2026-11-27", "2026-11-27"},
+		{"we rolled the deploy back", "", ""},
 		{"a few hours ago we broke the build", "2026-11-29", "2026-11-30"},
 		{"what changed in the past 48 hours?", "2026-11-28", "2026-11-30"},
 		{"what did we do the other day on caching?", "2026-11-23", "2026-11-30"},
@@ -137,6 +140,7 @@ func TestPromptTimeRest(t *testing.T) {
 		"the deploy change three weeks ago":     "the deploy change",
 		"the outage on the 3rd of June":         "the outage on the",
 		"what did we do a couple of weeks ago?": "what did we do",
+		"the logging choice two weeks back":     "the logging choice",
 		"the outage from Nov 3 to Nov 10":       "the outage from",
 	} {
 		if _, rest, ok := PromptTime(prompt, today); !ok || rest != want {
