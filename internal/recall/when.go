@@ -241,9 +241,9 @@ func trailingAt(w []string, day time.Time) (Span, int) {
 }
 
 // agoAt reads "N days/weeks/months/years ago" ("a couple of weeks ago",
-// "a few days back")
-// as the day, or for the longer units the days around then, half a unit
-// either side; "N hours ago" as the days from then to today.
+// "a few days back") as the day, or for the longer units the days around
+// then, half a unit either side; "N hours ago" as the days from then to
+// today.
 func agoAt(w []string, day time.Time) (Span, int) {
 	n, ok := countOf(wordAt(w, 0))
 	at := 1
