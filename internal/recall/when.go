@@ -147,11 +147,13 @@ func spanAt(w []string, day time.Time) (Span, int) {
 			return Span{day.AddDate(0, 0, -back[0]), day.AddDate(0, 0, -back[1])}, n + 1
 		}
 	}
-	monday := mondayOf(day)
-	weekday, isWeekday := weekdays[wordAt(w, 1)]
-	first, next := wordAt(w, 0), wordAt(w, 1)
-	if first == "previous" { // "the previous week" is last week
+	monday, first, next := mondayOf(day), wordAt(w, 0), wordAt(w, 1)
+	weekday, isWeekday := weekdays[next]
+	switch d, ok := weekdays[first]; {
+	case first == "previous": // "the previous week" is last week
 		first = "last"
+	case ok && next == "s": // "Friday's deploy" was on Friday
+		first, weekday, isWeekday = "on", d, true
 	}
 	switch {
 	case first == "last" && next == "week":
@@ -240,10 +242,9 @@ func trailingAt(w []string, day time.Time) (Span, int) {
 	return Span{from, day}, at + 1
 }
 
-// agoAt reads "N days/weeks/months/years ago" ("a couple of weeks ago",
-// "a few days back") as the day, or for the longer units the days around
-// then, half a unit either side; "N hours ago" as the days from then to
-// today.
+// agoAt reads "N days/weeks/months/years ago" (or "back") as the day, or
+// for the longer units the days around then, half a unit either side;
+// "N hours ago" as the days from then to today.
 func agoAt(w []string, day time.Time) (Span, int) {
 	n, ok := countOf(wordAt(w, 0))
 	at := 1

@@ -88,6 +88,8 @@ func TestPromptTime(t *testing.T) {
 		{"what did we decide a couple weeks back about logging?", "2026-11-13", "2026-11-19"},
 		{"the fix from 3 days back", "2026-11-27", "2026-11-27"},
 		{"we rolled the deploy back", "", ""},
+		{"what came out of Tuesday's standup?", "2026-11-24", "2026-11-24"},
+		{"the Fridays we deploy", "", ""},
 		{"a few hours ago we broke the build", "2026-11-29", "2026-11-30"},
 		{"what changed in the past 48 hours?", "2026-11-28", "2026-11-30"},
 		{"what did we do the other day on caching?", "2026-11-23", "2026-11-30"},
@@ -141,6 +143,7 @@ func TestPromptTimeRest(t *testing.T) {
 		"the outage on the 3rd of June":         "the outage on the",
 		"what did we do a couple of weeks ago?": "what did we do",
 		"the logging choice two weeks back":     "the logging choice",
+		"why did Friday's deploy fail?":         "why did deploy fail",
 		"the outage from Nov 3 to Nov 10":       "the outage from",
 	} {
 		if _, rest, ok := PromptTime(prompt, today); !ok || rest != want {
