@@ -105,11 +105,9 @@ bench:
 latency:
 	BAR=1 bash scripts/bench.sh
 
+# install is build into $(PREFIX)/bin: the same four programs, built alike.
 install:
-	$(GO) build -trimpath -tags $(TAGS),hookonly -ldflags '$(LDFLAGS)' -o $(PREFIX)/bin/bimri-hook ./cmd/bimri-hook
-	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(PREFIX)/bin/bimri-hook-cli ./cmd/bimri-hook
-	$(GO) build -trimpath -ldflags '-s -w' -o $(PREFIX)/bin/bimri-hook-browse ./cmd/bimri-hook-browse
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(PREFIX)/bin/bimri-hook-mcp ./cmd/bimri-hook-mcp
+	@$(MAKE) --no-print-directory build BIN=$(PREFIX)/bin/bimri-hook
 	@echo "installed bimri-hook, bimri-hook-cli, bimri-hook-browse and bimri-hook-mcp in $(PREFIX)/bin"
 	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) echo "$(PREFIX)/bin is on PATH; next, in your project: bimri-hook install" ;; \
 	*) echo "$(PREFIX)/bin is not on PATH: add it (export PATH=\"$(PREFIX)/bin:\$$PATH\" in your shell's profile), then in your project: bimri-hook install" ;; esac

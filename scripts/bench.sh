@@ -52,14 +52,13 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Built as `make build` builds it, so the figures are the shipped binary's:
-# the hook binary, and bimri-hook-cli beside it for every other command.
-# build_pair SRC SUFFIX builds both from the tree SRC, named with SUFFIX.
-build_pair() {
-	(cd "$1" && "$GO" build -trimpath -tags urfave_cli_no_docs,hookonly -ldflags '-s -w' -o "$work/bimri-hook$2" ./cmd/bimri-hook &&
-		"$GO" build -trimpath -tags urfave_cli_no_docs -ldflags '-s -w' -o "$work/bimri-hook-cli$2" ./cmd/bimri-hook)
+# Built by `make build`, so the figures are the shipped programs': the
+# hook binary, and the ones beside it it runs for every other command.
+# build_at SRC BIN builds the tree SRC's, the hook binary at BIN.
+build_at() {
+	make -s -C "$1" build GO="$GO" BIN="$2" >/dev/null
 }
-build_pair . ""
+build_at . "$work/bimri-hook"
 versus=
 for rev in $VERSUS; do
 	if [ "$rev" = / ]; then
@@ -69,8 +68,8 @@ for rev in $VERSUS; do
 	src="$work/src-$rev"
 	mkdir -p "$src"
 	git archive "$rev" | tar -x -C "$src"
-	build_pair "$src" "-$rev"
-	case "$versus" in "" | *";") versus="$versus$rev=$work/bimri-hook-$rev" ;; *) versus="$versus,$rev=$work/bimri-hook-$rev" ;; esac
+	build_at "$src" "$work/bin-$rev/bimri-hook"
+	case "$versus" in "" | *";") versus="$versus$rev=$work/bin-$rev/bimri-hook" ;; *) versus="$versus,$rev=$work/bin-$rev/bimri-hook" ;; esac
 done
 "$GO" build -trimpath -ldflags '-s -w' -tags bench -o "$work/gofloor" ./bench/gofloor
 "$GO" build -trimpath -tags bench,urfave_cli_no_docs -ldflags '-s -w' -o "$work/golinked" ./bench/golinked
