@@ -95,11 +95,7 @@ const tagWeight = 2
 // where an absolute score does not.
 const DefaultMinShare = 0.2
 
-// BM25's usual constants.
-const (
-	k1 = 1.2
-	b  = 0.75
-)
+const k1, b = 1.2, 0.75 // BM25's usual constants
 
 // maxQueryTerms bounds a long prompt (pasted code) to its rarest terms.
 const maxQueryTerms = 64

@@ -244,27 +244,32 @@ func trailingAt(w []string, day time.Time) (Span, int) {
 
 // agoAt reads "N days/weeks/months/years ago" (or "back") as the day, or
 // for the longer units the days around then, half a unit either side;
-// "N hours ago" as the days from then to today.
+// "N hours ago" as the days from then to today; "a week or two ago", the
+// days of both.
 func agoAt(w []string, day time.Time) (Span, int) {
 	n, ok := countOf(wordAt(w, 0))
-	at := 1
+	m, at := n, 1
 	if c, many := counts[wordAt(w, 1)]; (w[0] == "a" || w[0] == "an") && many && c > 1 { // "a few", "a couple"
-		n, at = c, 2
+		n, m, at = c, c, 2
 	}
 	if wordAt(w, at) == "of" {
 		at++
 	}
-	unit := wordAt(w, at)
-	d, known := unitsBack(day, n, unit)
-	if back := wordAt(w, at+1); !ok || !known || back != "ago" && back != "back" {
+	unit, end := wordAt(w, at), at+1
+	if c, two := countOf(wordAt(w, end+1)); two && wordAt(w, end) == "or" {
+		m, end = c, end+2
+	}
+	newest, known := unitsBack(day, n, unit)
+	if back := wordAt(w, end); !ok || !known || m < n || back != "ago" && back != "back" {
 		return Span{}, 0
 	}
+	oldest, _ := unitsBack(day, m, unit)
 	if strings.HasPrefix(unit, "hour") {
-		return Span{d, day}, at + 2
+		return Span{oldest, day}, end + 1
 	}
-	before, _ := unitsBack(d, 1, unit)
-	half := (dayNumber(d) - dayNumber(before)) / 2
-	return Span{d.AddDate(0, 0, -half), d.AddDate(0, 0, half)}, at + 2
+	before, _ := unitsBack(newest, 1, unit)
+	half := (dayNumber(newest) - dayNumber(before)) / 2
+	return Span{oldest.AddDate(0, 0, -half), newest.AddDate(0, 0, half)}, end + 1
 }
 
 // countOf is the number a word says: "3", "three", "a few".
@@ -286,6 +291,8 @@ func unitsBack(day time.Time, n int, unit string) (time.Time, bool) {
 		return day.AddDate(0, 0, -n), true
 	case "week":
 		return day.AddDate(0, 0, -7*n), true
+	case "fortnight":
+		return day.AddDate(0, 0, -14*n), true
 	case "month":
 		return day.AddDate(0, -n, 0), true
 	case "year":
@@ -327,7 +334,7 @@ func dateAt(w []string, day time.Time) (Span, int) {
 	if dayFirst > 0 && months[wordAt(w, 1)] != 0 {
 		return on(yearOf(wordAt(w, 2)), months[wordAt(w, 1)], dayFirst, 2) // "25 May, 2022"
 	}
-	if dayFirst > 0 && ordinal(wordAt(w, 0)) && wordAt(w, 1) == "of" && months[wordAt(w, 2)] != 0 {
+	if dayFirst > 0 && number(wordAt(w, 0)) < 0 && wordAt(w, 1) == "of" && months[wordAt(w, 2)] != 0 { // an ordinal
 		return on(yearOf(wordAt(w, 3)), months[wordAt(w, 2)], dayFirst, 3) // "the 3rd of June"
 	}
 	if m := months[wordAt(w, 0)]; m != 0 && len(wordAt(w, 0)) > 2 {
@@ -365,11 +372,6 @@ func number(s string) int {
 	}
 	v, _ := strconv.Atoi(s)
 	return v
-}
-
-// ordinal says whether a day's number is written as one: "3rd".
-func ordinal(s string) bool {
-	return len(s) > 2 && s[0] >= '0' && s[0] <= '9' && slices.Contains([]string{"st", "nd", "rd", "th"}, s[len(s)-2:])
 }
 
 // monthAt reads a month at the start of w, with its year when one follows;

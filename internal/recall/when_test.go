@@ -91,6 +91,14 @@ func TestPromptTime(t *testing.T) {
 		{"what came out of Tuesday's standup?", "2026-11-24", "2026-11-24"},
 		{"the Fridays we deploy", "", ""},
 		{"a few hours ago we broke the build", "2026-11-29", "2026-11-30"},
+		// "A week or two" spans both; a fortnight is two weeks.
+		{"what did we decide a week or two ago?", "2026-11-13", "2026-11-26"},
+		{"the cache fix from a day or two ago", "2026-11-28", "2026-11-29"},
+		{"a month or two ago we picked a queue", "2026-09-15", "2026-11-14"},
+		{"the logging change of a fortnight ago", "2026-11-09", "2026-11-23"}, // half a unit either side
+		{"what did we ship in the past fortnight?", "2026-11-16", "2026-11-30"},
+		{"pick one or two of the tests", "", ""},
+		{"a week or two of work", "", ""},
 		{"what changed in the past 48 hours?", "2026-11-28", "2026-11-30"},
 		{"what did we do the other day on caching?", "2026-11-23", "2026-11-30"},
 		{"this past weekend, what broke?", "2026-11-28", "2026-11-29"},
@@ -145,6 +153,7 @@ func TestPromptTimeRest(t *testing.T) {
 		"the logging choice two weeks back":     "the logging choice",
 		"why did Friday's deploy fail?":         "why did deploy fail",
 		"the outage from Nov 3 to Nov 10":       "the outage from",
+		"we moved the queue a week or two ago":  "we moved the queue",
 	} {
 		if _, rest, ok := PromptTime(prompt, today); !ok || rest != want {
 			t.Errorf("%q: rest %q (%v), want %q", prompt, rest, ok, want)
@@ -160,7 +169,8 @@ func TestPromptTimeRest(t *testing.T) {
 func FuzzPromptTime(f *testing.F) {
 	for _, s := range []string{"What did Caroline do on 25 May, 2022?", "since last Tuesday", "3 weeks ago",
 		"in October 2023 and recently", "on Monday through Friday last week", "99999999999 years ago",
-		"between August 11 and August 15 2023", "from November to January", "a couple of hours ago"} {
+		"between August 11 and August 15 2023", "from November to January", "a couple of hours ago",
+		"a week or two ago", "a day or 9999 ago", "3 weeks or 1 ago"} {
 		f.Add(s)
 	}
 	today := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
