@@ -245,7 +245,7 @@ func trailingAt(w []string, day time.Time) (Span, int) {
 // agoAt reads "N days/weeks/months/years ago" (or "back") as the day, or
 // for the longer units the days around then, half a unit either side;
 // "N hours ago" as the days from then to today; "a week or two ago", the
-// days of both.
+// days of both ("a week or so ago": a week ago).
 func agoAt(w []string, day time.Time) (Span, int) {
 	n, ok := countOf(wordAt(w, 0))
 	m, at := n, 1
@@ -256,11 +256,11 @@ func agoAt(w []string, day time.Time) (Span, int) {
 		at++
 	}
 	unit, end := wordAt(w, at), at+1
-	if c, two := countOf(wordAt(w, end+1)); two && wordAt(w, end) == "or" {
-		m, end = c, end+2
+	if c, two := countOf(wordAt(w, end+1)); wordAt(w, end) == "or" && (two || wordAt(w, end+1) == "so") {
+		m, end = max(m, c), end+2 // "or so": the one count
 	}
 	newest, known := unitsBack(day, n, unit)
-	if back := wordAt(w, end); !ok || !known || m < n || back != "ago" && back != "back" {
+	if back := wordAt(w, end); !ok || !known || back != "ago" && back != "back" {
 		return Span{}, 0
 	}
 	oldest, _ := unitsBack(day, m, unit)
