@@ -256,8 +256,8 @@ func agoAt(w []string, day time.Time) (Span, int) {
 		at++
 	}
 	unit, end := wordAt(w, at), at+1
-	if c, two := countOf(wordAt(w, end+1)); wordAt(w, end) == "or" && (two || wordAt(w, end+1) == "so") {
-		m, end = max(m, c), end+2 // "or so": the one count
+	if c, more := countOf(wordAt(w, end+1)); wordAt(w, end) == "or" && (more || wordAt(w, end+1) == "so") {
+		m, end = max(m, c), end+2 // "or two": the larger; "or so": the one
 	}
 	newest, known := unitsBack(day, n, unit)
 	if back := wordAt(w, end); !ok || !known || back != "ago" && back != "back" {
