@@ -251,10 +251,12 @@ func (a *app) search(c *cli.Context) error {
 			}
 		}
 	}
-	if query == "" && days[0].IsZero() && days[1].IsZero() {
+	switch {
+	case !days[1].IsZero() && days[1].Before(days[0]):
+		return fmt.Errorf("search: --until %s is before --since %s: no day is in between", c.String("until"), c.String("since"))
+	case query == "" && days[0].IsZero() && days[1].IsZero():
 		return fmt.Errorf("search: %w: a QUERY", errNoArgs)
-	}
-	if c.Int("limit") < 1 {
+	case c.Int("limit") < 1:
 		return fmt.Errorf("search: --limit %d is not a positive number", c.Int("limit"))
 	}
 	return a.in(func(c *cli.Context, ws *workspace.Opened) error {

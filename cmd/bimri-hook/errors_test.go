@@ -39,6 +39,7 @@ func TestErrorShapes(t *testing.T) {
 		{"unknown command", []string{"nope"}, "", 1, `bimri-hook: unknown command "nope" (see bimri-hook --help)`},
 		{"bad flag", []string{"show", "--dir", dir, "--frob"}, "", 1, "bimri-hook: usage: flag provided but not defined: -frob (see --help)"},
 		{"bad today", []string{"show", "--dir", dir, "--today", "yesterday"}, "", 1, `bimri-hook: --today "yesterday" is not a date (YYYY-MM-DD)`},
+		{"search backwards", []string{"search", "--dir", dir, "--since", "2026-12-01", "--until", "2026-11-01", "login"}, "", 1, "bimri-hook: search: --until 2026-11-01 is before --since 2026-12-01: no day is in between"},
 		{"why without ID", []string{"why", "--dir", dir}, "", 1, "bimri-hook: why: missing argument: an entry ID (see bimri-hook show)"},
 		{"restore without backup", []string{"restore", "--dir", dir}, "", 1, "bimri-hook: no backup to restore: stat " + filepath.Join(dir, "bimri-backup.md") + ": no such file or directory"},
 	}
