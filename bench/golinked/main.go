@@ -15,6 +15,7 @@ package main
 import (
 	"os"
 
+	_ "cmp"
 	_ "errors"
 	_ "flag"
 	_ "fmt"

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -242,13 +243,11 @@ func wholeNumber(c *cli.Context, name string, lo, hi int) (int, error) {
 
 func (a *app) search(c *cli.Context) error {
 	query := strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
-	var days [2]time.Time // --since, --until
+	var days [2]time.Time // --since, --until, read as --today is
 	for i, name := range []string{"since", "until"} {
-		if v := c.String(name); v != "" {
-			var err error
-			if days[i], err = time.Parse(time.DateOnly, v); err != nil {
-				return fmt.Errorf("search: --%s %q is not a date (YYYY-MM-DD)", name, v)
-			}
+		var ok bool
+		if days[i], ok = memfile.ParseDate(c.String(name)); !ok && c.String(name) != "" {
+			return fmt.Errorf("search: --%s %q is not a date (YYYY-MM-DD)", name, c.String(name))
 		}
 	}
 	switch {
@@ -271,7 +270,8 @@ func (a *app) search(c *cli.Context) error {
 			inspect.PrintRecalled(a.stdout, found, query)
 		}
 		if err == nil && len(found) == 0 { // as grep does: exit 1
-			err = fmt.Errorf("nothing matches %q in %s or %s", query, ws.Store.Names().Memory, ws.Store.Names().Archive)
+			dated := "is dated from " + cmp.Or(c.String("since"), "the first day") + " to " + cmp.Or(c.String("until"), "today") // days alone
+			err = fmt.Errorf("nothing %s in %s or %s", inspect.Pick(query == "", dated, fmt.Sprintf("matches %q", query)), ws.Store.Names().Memory, ws.Store.Names().Archive)
 		}
 		return err
 	})(c)

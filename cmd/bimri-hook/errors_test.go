@@ -40,6 +40,9 @@ func TestErrorShapes(t *testing.T) {
 		{"bad flag", []string{"show", "--dir", dir, "--frob"}, "", 1, "bimri-hook: usage: flag provided but not defined: -frob (see --help)"},
 		{"bad today", []string{"show", "--dir", dir, "--today", "yesterday"}, "", 1, `bimri-hook: --today "yesterday" is not a date (YYYY-MM-DD)`},
 		{"search backwards", []string{"search", "--dir", dir, "--since", "2026-12-01", "--until", "2026-11-01", "login"}, "", 1, "bimri-hook: search: --until 2026-11-01 is before --since 2026-12-01: no day is in between"},
+		{"search bad day", []string{"search", "--dir", dir, "--since", "last week", "login"}, "", 1, `bimri-hook: search: --since "last week" is not a date (YYYY-MM-DD)`},
+		{"search days alone", []string{"search", "--dir", dir, "--since", "2026-12-01"}, "", 1, "bimri-hook: nothing is dated from 2026-12-01 to today in bimri.md or bimri-archive.md"},
+		{"search until alone", []string{"search", "--dir", dir, "--until", "Nov 1, 2026"}, "", 1, "bimri-hook: nothing is dated from the first day to Nov 1, 2026 in bimri.md or bimri-archive.md"},
 		{"why without ID", []string{"why", "--dir", dir}, "", 1, "bimri-hook: why: missing argument: an entry ID (see bimri-hook show)"},
 		{"restore without backup", []string{"restore", "--dir", dir}, "", 1, "bimri-hook: no backup to restore: stat " + filepath.Join(dir, "bimri-backup.md") + ": no such file or directory"},
 	}
