@@ -245,12 +245,14 @@ func trailingAt(w []string, day time.Time) (Span, int) {
 // agoAt reads "N days/weeks/months/years ago" (or "back") as the day, or
 // for the longer units the days around then, half a unit either side;
 // "N hours ago" as the days from then to today; "a week or two ago", the
-// days of both ("a week or so ago": a week ago).
+// days of both, as "2 or 3 weeks ago" ("a week or so ago": a week ago).
 func agoAt(w []string, day time.Time) (Span, int) {
 	n, ok := countOf(wordAt(w, 0))
 	m, at := n, 1
 	if c, many := counts[wordAt(w, 1)]; (w[0] == "a" || w[0] == "an") && many && c > 1 { // "a few", "a couple"
 		n, m, at = c, c, 2
+	} else if c, more := countOf(wordAt(w, 2)); wordAt(w, 1) == "or" && more { // "2 or 3 weeks ago"
+		n, m, at = min(n, c), max(n, c), 3
 	}
 	if wordAt(w, at) == "of" {
 		at++

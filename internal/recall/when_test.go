@@ -95,6 +95,8 @@ func TestPromptTime(t *testing.T) {
 		{"what did we decide a week or two ago?", "2026-11-13", "2026-11-26"},
 		{"the cache fix from a day or two ago", "2026-11-28", "2026-11-29"},
 		{"a month or two ago we picked a queue", "2026-09-15", "2026-11-14"},
+		{"the queue we picked 3 or 2 weeks ago", "2026-11-06", "2026-11-19"}, // either order: both
+		{"the fix of two or three days ago", "2026-11-27", "2026-11-28"},
 		{"a week or so ago we changed logging", "2026-11-20", "2026-11-26"},
 		{"what changed in the past week or two?", "2026-11-23", "2026-11-30"}, // the past week; "or two" are stop words
 		{"the logging change of a fortnight ago", "2026-11-09", "2026-11-23"}, // half a unit either side
