@@ -68,13 +68,6 @@ func (a Agent) endsAtStop() bool { return a == AgentCodex || a == AgentOpenCode 
 // additionalContextLimit (install sets 7,500 tokens) holds 10,000.
 const codexViewLimit = 10000
 
-func forAgent(env Env, in Input) Env {
-	if in.Agent == AgentCodex {
-		env.Config.ContextLimit = min(env.Config.ContextLimit, codexViewLimit)
-	}
-	return env
-}
-
 // ForAgent gives out in the format of in's client. Codex reads Claude
 // Code's, but its Stop takes a block with a reason, which it gives the
 // model as the turn's next prompt. Gemini (0.61.0), Copilot (1.0.102) and

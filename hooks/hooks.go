@@ -29,10 +29,14 @@ var handlers = map[event.Name]func(Env, Input) (Output, error){
 	event.PreCompact: preCompact, event.SessionEnd: sessionEnd, event.SubagentStart: subagentStart,
 }
 
-// Handle dispatches one event; others change nothing.
+// Handle dispatches one event, the view capped under Codex
+// (codexViewLimit); others change nothing.
 func Handle(env Env, in Input) (Output, error) {
+	if in.Agent == AgentCodex {
+		env.Config.ContextLimit = min(env.Config.ContextLimit, codexViewLimit)
+	}
 	if handle, ok := handlers[in.Event]; ok {
-		return handle(forAgent(env, in), in)
+		return handle(env, in)
 	}
 	return Output{}, nil
 }
