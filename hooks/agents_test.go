@@ -71,6 +71,18 @@ func TestGeminiEvents(t *testing.T) {
 	}
 }
 
+// Cursor's event names become ours, and its transcript, a format of its
+// own, is not read as Claude Code's.
+func TestCursorInput(t *testing.T) {
+	in := Input{Event: "sessionEnd", TranscriptPath: "/p/t.jsonl"}
+	if got := in.FromAgent(AgentCursor); got.Event != event.SessionEnd || got.TranscriptPath != "" {
+		t.Fatalf("Cursor's sessionEnd read as %q with transcript %q", got.Event, got.TranscriptPath)
+	}
+	if got := in.FromAgent(AgentCodex); got.TranscriptPath != in.TranscriptPath {
+		t.Fatalf("Codex's transcript path changed to %q", got.TranscriptPath)
+	}
+}
+
 // Copilot reads a hook's context from a top-level additionalContext and
 // ignores hookSpecificOutput (1.0.102); plain text becomes {}.
 func TestCopilotOutput(t *testing.T) {

@@ -117,3 +117,24 @@ func TestStartContextFitsLimit(t *testing.T) {
 		is.True(strings.Contains(got, "left out")) // says what it dropped
 	}
 }
+
+// When the whole memory fits, the messages of the moment may use the room
+// it leaves, beyond their own share of the limit.
+func TestMessagesTakeTheRoomAWholeMemoryLeaves(t *testing.T) {
+	is := is.New(t)
+	cfg := memfile.DefaultConfig()
+	cfg.ContextLimit = 4000 // the messages' own share: 600 characters
+	st, err := store.OpenStore(t.TempDir(), cfg, store.StoreOptions{LockTimeout: time.Second})
+	is.NoErr(err)
+	day := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+	f := memfile.New(cfg)
+	_, _, err = f.Add(memfile.NewEntry{Tier: 2, Importance: 3, Date: day, Tags: []string{"api"}, Text: "The API is versioned."})
+	is.NoErr(err)
+	f.Header.Sessions = 3
+	notice := strings.TrimSpace(strings.Repeat("a pass kept your edit beside the file; ", 25)) + " the end"
+	env := Env{Store: st, Config: cfg, Settings: DefaultSettings(), Today: day, Binary: "/opt/bin/bimri-hook"}
+	got := startContext(env, Input{Source: "startup"}, f, nil, notice, "")
+	is.True(memfile.Length(notice) > cfg.ContextLimit*upkeepShare/100)
+	is.True(strings.Contains(got, "Note: "+notice)) // whole
+	is.True(memfile.Length(got) <= cfg.ContextLimit)
+}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bimri/bimri-hook/internal/recall"
+	"github.com/bimri/bimri-hook/memfile"
 )
 
 // recalledLineFmt is recalledLine as it was written with fmt: the
@@ -65,5 +66,31 @@ func TestRecalledLineAsFmt(t *testing.T) {
 				t.Errorf("recalledLine(%+v, %v) is longer than with %v", it, worth, widestStrength)
 			}
 		}
+	}
+}
+
+// A recalled item of bimri.md that this workspace's sessions did not
+// record carries the mark, and the context says what the mark means; an
+// answer without one has no legend.
+func TestRecallContextMarksForeignItems(t *testing.T) {
+	env := Env{Binary: "/opt/bin/bimri-hook"}
+	hits := []recall.Hit{{Item: recall.Item{ID: "a1", Text: "Deploys run from CI only.", Date: time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC), Importance: 4}}}
+	for _, foreign := range []bool{false, true} {
+		got := recallContext(env, hits, nil, func(recall.Item) bool { return foreign })
+		if strings.Contains(got, memfile.ForeignMark) != foreign || strings.Contains(got, memfile.ForeignLegend) != foreign {
+			t.Errorf("foreign %v: %q", foreign, got)
+		}
+	}
+}
+
+// An item of bimri.md is cleaned before recall shows it, as the view is: a
+// credential pasted into the file by hand never reaches the model. (The
+// archive's items are cleaned when the index is built.)
+func TestDescribeHitsCleansTheFilesItems(t *testing.T) {
+	key := "ghp" + "_" + strings.Repeat("aB3dE5gH7k", 4)[:36]
+	hits := []recall.Hit{{Item: recall.Item{ID: "a1", Text: "The deploy token is " + key + " for now.", Date: time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)}}}
+	describeHits(memfile.New(memfile.DefaultConfig()), hits)
+	if strings.Contains(hits[0].Item.Text, key) || !strings.Contains(hits[0].Item.Text, "The deploy token is") {
+		t.Fatalf("recalled as %q", hits[0].Item.Text)
 	}
 }

@@ -23,6 +23,22 @@ func TestStdinNeverHangs(t *testing.T) {
 	is.True(strings.Contains(err.Error(), "no hook input on stdin after"))
 }
 
+// A character device (a terminal, /dev/null) is refused at once with a
+// line saying what to do, not waited on.
+func TestStdinFromADeviceIsRefused(t *testing.T) {
+	dev, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer dev.Close()
+	if info, err := dev.Stat(); err != nil || info.Mode()&os.ModeCharDevice == 0 {
+		t.Skipf("%s is not a character device here", os.DevNull)
+	}
+	if _, err := hooks.ReadInput(dev, time.Minute); err == nil || !strings.Contains(err.Error(), "bimri-hook simulate") {
+		t.Fatalf("read from %s: %v", os.DevNull, err)
+	}
+}
+
 // An answer is one JSON object on one line, its keys sorted so the bytes
 // are the same every time, and the context not HTML-escaped: the model
 // reads "<private>" as written.

@@ -210,6 +210,37 @@ func TestNothingFallsBetweenViewAndRecall(t *testing.T) {
 	}
 }
 
+// A prompt of a session whose SessionStart left no record (one begun
+// before bimri-hook was installed) recalls every entry a new session's
+// view would not show whole: recall works out the room the view always
+// has, never more.
+func TestRecallWithoutARecordOfTheView(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 3))
+	cfg := memfile.DefaultConfig()
+	f := memfile.New(cfg)
+	for i := range 120 {
+		text := strings.Join([]string{truthWord(r), truthWord(r), truthWord(r), truthWord(r), truthWord(r), truthWord(r)}, " ") + "."
+		if _, _, err := f.Add(memfile.NewEntry{Tier: 2, Importance: []int{2, 3, 4}[i%3], Date: truthDay.AddDate(0, 0, -i%9), Tags: []string{"api"}, Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, _ = memfile.Maintain(f, truthDay, cfg, memfile.Options{})
+	env := truthWorkspace(t, f, cfg)
+	view, left := memoryPart(startText(t, env, "started")), 0
+	for i, e := range f.Entries(2) {
+		if wholeIn(view, e) {
+			continue
+		}
+		left++
+		if got := promptContext(t, env, fmt.Sprintf("unrecorded-%d", i), e.Text); !strings.Contains(got, "(id "+e.ID+";") {
+			t.Errorf("entry %s is not whole in a new session's view, and not recalled", e.ID)
+		}
+	}
+	if left == 0 {
+		t.Fatal("the view showed every entry: the test does not reach the case it is about")
+	}
+}
+
 // wholeIn says whether the view shows e's whole text with its ID.
 func wholeIn(view string, e *memfile.Entry) bool {
 	for _, l := range strings.Split(view, "\n") {
