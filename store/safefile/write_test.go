@@ -191,6 +191,7 @@ func TestCommitOverNeverRemovesAnotherWritersFile(t *testing.T) {
 			}
 			is.True(err != nil && strings.Contains(err.Error(), tc.wantErr))
 			is.Equal(len(kept), 1)
+			is.True(strings.HasSuffix(err.Error(), "kept a version as "+filepath.Base(kept[0]))) // names the file it kept
 			other, rerr := os.ReadFile(kept[0])
 			is.NoErr(rerr)
 			is.Equal(string(other), tc.conflict)
