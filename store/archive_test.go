@@ -40,4 +40,9 @@ func TestArchiveIsAppendedTo(t *testing.T) {
 	is.Equal(strings.Count(string(both), memfile.ArchiveHeading), 1)
 	recs, _ := memfile.ParseArchive(both)
 	is.Equal(len(recs), 2)
+	var texts []string // what deep maintenance recounts patterns from
+	for _, e := range s.ArchivedEntries() {
+		texts = append(texts, e.Text)
+	}
+	is.Equal(texts, []string{"Chose SQLite.", "Chose Postgres."})
 }

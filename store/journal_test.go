@@ -3,8 +3,10 @@ package store
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/matryer/is"
@@ -132,4 +134,25 @@ func TestJournalCompactsPastItsLimit(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(strings.Count(read(t, s.Path(memfile.MemoryName)), "Second, recorded as the journal compacts."), 1)
 	is.True(strings.Contains(res.Notice, "restored 1 entry"))
+}
+
+// The branch an entry is journaled on is read through a worktree's or a
+// submodule's .git file too, its gitdir absolute or relative; a .git file
+// that names no gitdir is no branch.
+func TestGitBranchFollowsAGitFile(t *testing.T) {
+	is := is.New(t)
+	root := t.TempDir()
+	s, err := OpenStore(root, memfile.DefaultConfig(), StoreOptions{LockTimeout: time.Second})
+	is.NoErr(err)
+	gitdir := filepath.Join(root, "main-repo", ".git", "worktrees", "feature")
+	is.NoErr(os.MkdirAll(gitdir, 0o755))
+	is.NoErr(os.WriteFile(filepath.Join(gitdir, "HEAD"), []byte("ref: refs/heads/feature\n"), 0o644))
+	for _, c := range []struct{ dotGit, want string }{
+		{"gitdir: " + gitdir + "\n", "ref: refs/heads/feature"},
+		{"gitdir: main-repo/.git/worktrees/feature\n", "ref: refs/heads/feature"},
+		{"not a gitdir line\n", ""},
+	} {
+		is.NoErr(os.WriteFile(filepath.Join(root, ".git"), []byte(c.dotGit), 0o644))
+		is.Equal(s.gitBranch(), c.want) // c.dotGit
+	}
 }

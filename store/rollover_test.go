@@ -3,6 +3,7 @@ package store
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -45,4 +46,14 @@ func TestFullArchiveIsRolledOver(t *testing.T) {
 	res, err = s.Update(func(tx *Tx) error { return nil })
 	is.NoErr(err)
 	is.Equal(res.Notice, "") // once
+
+	// Full again the same day: kept beside the first, under a name of its own.
+	is.NoErr(os.WriteFile(s.Path(memfile.ArchiveName), []byte(full), 0o644))
+	res, err = s.Update(func(tx *Tx) error { return nil })
+	is.NoErr(err)
+	again, _ := filepath.Glob(filepath.Join(s.Root(), "bimri-archive-*.md"))
+	is.Equal(len(again), 2)
+	is.True(regexp.MustCompile(`^bimri-archive-\d{8}\.md$`).MatchString(filepath.Base(kept[0])))
+	is.True(strings.Contains(res.Notice, strings.TrimSuffix(filepath.Base(kept[0]), ".md")+"-2.md"))
+	is.Equal(read(t, kept[0]), full) // the first, untouched
 }
