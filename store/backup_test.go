@@ -5,6 +5,7 @@ package store
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -104,10 +105,13 @@ func TestRestoreSwapsByLink(t *testing.T) {
 	remember(t, s, "Second.")
 	second := read(t, s.Path(memfile.MemoryName))
 
-	_, err := s.Restore()
+	res, err := s.Restore()
 	is.NoErr(err)
 	is.Equal(read(t, s.Path(memfile.MemoryName)), first)
 	is.Equal(read(t, s.Path(memfile.BackupName)), second)
+	// "Second." is only in the file replaced: archived, and the user told.
+	is.Equal(res.Notice, "archived 1 item(s) that only the replaced bimri.md held")
+	is.True(strings.Contains(read(t, s.Path(memfile.ArchiveName)), "Second."))
 	_, err = s.Restore()
 	is.NoErr(err)
 	is.Equal(read(t, s.Path(memfile.MemoryName)), second)
