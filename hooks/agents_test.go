@@ -2,14 +2,10 @@ package hooks
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/bimri/bimri-hook/internal/event"
 	"github.com/bimri/bimri-hook/memfile"
-	"github.com/bimri/bimri-hook/store"
 )
 
 // Codex's Stop reads no additionalContext: a nudge goes out as a block
@@ -104,25 +100,16 @@ func TestCopilotOutput(t *testing.T) {
 // Codex's view stays inside what its additionalContextLimit holds when the
 // config allows a longer one; Claude Code's follows the config.
 func TestCodexViewIsCapped(t *testing.T) {
-	day := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 	cfg := memfile.DefaultConfig()
 	cfg.Budgets, cfg.TotalBudget, cfg.ContextLimit = [3]int{9000, 9000, 9000}, 27000, 20000
 	f := memfile.New(cfg)
 	for i := range 200 {
-		if _, _, err := f.Add(memfile.NewEntry{Tier: 1 + i%2, Importance: 4, Date: day, Tags: []string{"api"},
+		if _, _, err := f.Add(memfile.NewEntry{Tier: 1 + i%2, Importance: 4, Date: truthDay, Tags: []string{"api"},
 			Text: fmt.Sprintf("Decision %d: the API keeps its own word list for entry %d.", i, i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, memfile.MemoryName), memfile.Render(f), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.OpenStore(root, cfg, store.StoreOptions{LockTimeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := Env{Store: st, Config: cfg, Settings: DefaultSettings(), Today: day, Binary: "/opt/bin/bimri-hook"}
+	env := truthWorkspace(t, f, cfg)
 	for _, c := range []struct {
 		agent    Agent
 		min, max int

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/bimri/bimri-hook/memfile"
 	"github.com/matryer/is"
@@ -141,9 +140,8 @@ func TestJournalCompactsPastItsLimit(t *testing.T) {
 // that names no gitdir is no branch.
 func TestGitBranchFollowsAGitFile(t *testing.T) {
 	is := is.New(t)
-	root := t.TempDir()
-	s, err := OpenStore(root, memfile.DefaultConfig(), StoreOptions{LockTimeout: time.Second})
-	is.NoErr(err)
+	s := backupStore(t)
+	root := s.Root()
 	gitdir := filepath.Join(root, "main-repo", ".git", "worktrees", "feature")
 	is.NoErr(os.MkdirAll(gitdir, 0o755))
 	is.NoErr(os.WriteFile(filepath.Join(gitdir, "HEAD"), []byte("ref: refs/heads/feature\n"), 0o644))

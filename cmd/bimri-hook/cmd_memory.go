@@ -243,16 +243,17 @@ func wholeNumber(c *cli.Context, name string, lo, hi int) (int, error) {
 
 func (a *app) search(c *cli.Context) error {
 	query := strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
-	var days [2]time.Time // --since, --until, read as --today is
+	given := [2]string{c.String("since"), c.String("until")}
+	var days [2]time.Time // read as --today is
 	for i, name := range []string{"since", "until"} {
 		var ok bool
-		if days[i], ok = memfile.ParseDate(c.String(name)); !ok && c.String(name) != "" {
-			return fmt.Errorf("search: --%s %q is not a date (YYYY-MM-DD)", name, c.String(name))
+		if days[i], ok = memfile.ParseDate(given[i]); !ok && given[i] != "" {
+			return fmt.Errorf("search: --%s %q is not a date (YYYY-MM-DD)", name, given[i])
 		}
 	}
 	switch {
 	case !days[1].IsZero() && days[1].Before(days[0]):
-		return fmt.Errorf("search: --until %s is before --since %s: no day is in between", c.String("until"), c.String("since"))
+		return fmt.Errorf("search: --until %s is before --since %s: no day is in between", given[1], given[0])
 	case query == "" && days[0].IsZero() && days[1].IsZero():
 		return fmt.Errorf("search: %w: a QUERY", errNoArgs)
 	case c.Int("limit") < 1:
@@ -270,7 +271,7 @@ func (a *app) search(c *cli.Context) error {
 			inspect.PrintRecalled(a.stdout, found, query)
 		}
 		if err == nil && len(found) == 0 { // as grep does: exit 1
-			dated := "is dated from " + cmp.Or(c.String("since"), "the first day") + " to " + cmp.Or(c.String("until"), "today") // days alone
+			dated := "is dated from " + cmp.Or(given[0], "the first day") + " to " + cmp.Or(given[1], "today") // days alone
 			err = fmt.Errorf("nothing %s in %s or %s", inspect.Pick(query == "", dated, fmt.Sprintf("matches %q", query)), ws.Store.Names().Memory, ws.Store.Names().Archive)
 		}
 		return err
